@@ -1,0 +1,150 @@
+/**
+ * A cluster metric server (a section of /etc/pve/status.cfg), declared so that a rebuilt node or a
+ * restored config cannot silently stop the cluster shipping metrics. Secrets stay in env vars.
+ */
+import { Construct } from 'constructs';
+import {
+  encodeBase64Json,
+  CONFIG_ID,
+  fieldsOf,
+  METRIC_SERVER_TYPES,
+  type MetricServerType,
+  OPTIONAL_FIELDS,
+  PORT_RANGE,
+} from '../../src/pve/metric-fields';
+import type { MetricServerSpec } from '../../src/pve/metric-server';
+import { ManagedObject } from '../core/managed-object';
+import { check, checkEnvName, checkPattern, checkRange } from '../core/validate';
+import type { ProxmoxCluster } from './cluster';
+
+export interface ProxmoxMetricServerProps {
+  /** The cluster to configure. */
+  readonly cluster: ProxmoxCluster;
+  /** The section id, a pve-configid (a letter, then letters, digits, `-`, `_`). Changing it replaces the server. */
+  readonly id: string;
+  /** The plugin. Create-only on PVE: changing it replaces the server. */
+  readonly type: MetricServerType;
+  /** Address of the metrics target (IP or DNS name). */
+  readonly server: string;
+  /** Port of the metrics target, 1 to 65536. */
+  readonly port: number;
+  /** Keep the section but stop sending. @default - unset (PVE sends) */
+  readonly disable?: boolean;
+  /** graphite, influxdb: UDP MTU, 512 to 65536. @default - unset (PVE uses 1500) */
+  readonly mtu?: number;
+  /** graphite, influxdb: socket or HTTP timeout in seconds. @default - unset (PVE uses 1) */
+  readonly timeout?: number;
+  /** graphite: root path of the metrics, e.g. `proxmox.lab`. @default - unset (PVE uses "proxmox") */
+  readonly path?: string;
+  /** graphite: transport. @default - unset (PVE uses "udp") */
+  readonly proto?: 'udp' | 'tcp';
+  /** influxdb: transport; http and https use the v2 API. @default - unset (PVE uses "udp") */
+  readonly influxdbproto?: 'udp' | 'http' | 'https';
+  /** influxdb (http/https): organization. @default - unset (PVE uses "proxmox") */
+  readonly organization?: string;
+  /** influxdb (http/https): bucket. @default - unset (PVE uses "proxmox") */
+  readonly bucket?: string;
+  /** influxdb: API path prefix, for a proxy in front of InfluxDB. @default - unset */
+  readonly apiPathPrefix?: string;
+  /** influxdb: largest batch in bytes. @default - unset (PVE uses 25000000) */
+  readonly maxBodySize?: number;
+  /** influxdb: verify the target's certificate. @default - unset (PVE verifies) */
+  readonly verifyCertificate?: boolean;
+  /**
+   * influxdb: environment variable holding the InfluxDB token. The token is write-only on PVE, so
+   * it is sent on every apply of this server and never compared; bump `tokenVersion` to rotate.
+   *
+   * @default - no token is managed
+   */
+  readonly tokenEnv?: string;
+  /** influxdb: bump to re-send the token after changing it. @default 0 */
+  readonly tokenVersion?: number;
+  /** opentelemetry: protocol to the collector. @default - unset (PVE uses "https") */
+  readonly otelProtocol?: 'http' | 'https';
+  /** opentelemetry: URL path. @default - unset (PVE uses "/v1/metrics") */
+  readonly otelPath?: string;
+  /** opentelemetry: timeout in seconds, 1 to 10. @default - unset (PVE uses 5) */
+  readonly otelTimeout?: number;
+  /** opentelemetry: verify the collector's certificate. @default - unset (PVE verifies) */
+  readonly otelVerifySsl?: boolean;
+  /** opentelemetry: largest batch in bytes, at least 1024. @default - unset (PVE uses 10000000) */
+  readonly otelMaxBodySize?: number;
+  /** opentelemetry: resource attributes added to every metric. @default - unset */
+  readonly otelResourceAttributes?: Record<string, string>;
+  /** opentelemetry: compression. @default - unset (PVE uses "gzip") */
+  readonly otelCompression?: 'none' | 'gzip';
+  /**
+   * opentelemetry: environment variable holding the request headers as a JSON object, e.g.
+   * `{"Authorization":"Bearer ..."}`. Compared with the live value without ever printing either.
+   *
+   * @default - no headers
+   */
+  readonly otelHeadersEnv?: string;
+}
+
+export class ProxmoxMetricServer extends Construct {
+  /** The Terraform resources behind this server. */
+  readonly object: ManagedObject;
+
+  constructor(scope: Construct, id: string, props: ProxmoxMetricServerProps) {
+    super(scope, id);
+    validate(this, props);
+    const spec = specOf(props);
+    this.object = new ManagedObject(this, 'Object', {
+      domain: 'pve',
+      kind: 'metric-server',
+      target: { ...props.cluster.target },
+      identity: { id: props.id, type: props.type },
+      spec: { ...spec },
+    });
+  }
+}
+
+/** The handler's spec: PVE parameter names, env var names for the secrets. */
+const specOf = (props: ProxmoxMetricServerProps): MetricServerSpec => {
+  const options: Record<string, string | number | boolean> = {};
+  for (const field of fieldsOf(props.type)) {
+    const value = (props as unknown as Record<string, unknown>)[field.prop];
+    if (value === undefined) continue;
+    options[field.param] = field.kind === 'base64-json' ? encodeBase64Json(value) : (value as string | number | boolean);
+  }
+  return {
+    id: props.id,
+    type: props.type,
+    server: props.server,
+    port: props.port,
+    options,
+    ...(props.tokenEnv === undefined ? {} : { tokenEnv: props.tokenEnv, tokenVersion: props.tokenVersion ?? 0 }),
+    ...(props.otelHeadersEnv === undefined ? {} : { otelHeadersEnv: props.otelHeadersEnv }),
+  };
+};
+
+const validate = (scope: Construct, props: ProxmoxMetricServerProps): void => {
+  checkPattern(scope, 'id', props.id, CONFIG_ID, 'a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)');
+  check(scope, METRIC_SERVER_TYPES.includes(props.type), 'type', `one of ${METRIC_SERVER_TYPES.join(', ')}`, props.type);
+  check(scope, typeof props.server === 'string' && /^[^\s,;]+$/.test(props.server), 'server', 'an IP address or DNS name', props.server);
+  checkRange(scope, 'port', props.port, PORT_RANGE.min, PORT_RANGE.max);
+  for (const field of OPTIONAL_FIELDS) {
+    const value = (props as unknown as Record<string, unknown>)[field.prop];
+    if (value === undefined) continue;
+    const sends = field.types.includes(props.type);
+    check(scope, sends, field.prop, `left unset for a ${props.type} server (only ${field.types.join(', ')} servers have it)`, value);
+    if (field.kind === 'int') checkRange(scope, field.prop, value as number, field.min, field.max);
+    if (field.kind === 'bool') check(scope, typeof value === 'boolean', field.prop, 'a boolean', value);
+    if (field.kind === 'enum') check(scope, field.values.includes(value as string), field.prop, `one of ${field.values.join(', ')}`, value);
+    if (field.kind === 'string') checkPattern(scope, field.prop, value as string, field.pattern ?? /^[^\n]*$/, field.rule ?? 'a single-line string');
+    if (field.kind === 'base64-json') check(scope, isStringMap(value), field.prop, 'an object of string values', value);
+  }
+  const secretOwner = { tokenEnv: 'influxdb', tokenVersion: 'influxdb', otelHeadersEnv: 'opentelemetry' } as const;
+  for (const [prop, type] of Object.entries(secretOwner)) {
+    const value = (props as unknown as Record<string, unknown>)[prop];
+    if (value !== undefined) check(scope, props.type === type, prop, `left unset for a ${props.type} server (only ${type} servers have it)`, value);
+  }
+  checkEnvName(scope, 'tokenEnv', props.tokenEnv);
+  checkEnvName(scope, 'otelHeadersEnv', props.otelHeadersEnv);
+  checkRange(scope, 'tokenVersion', props.tokenVersion, 0);
+  check(scope, props.tokenVersion === undefined || props.tokenEnv !== undefined, 'tokenVersion', 'set only together with tokenEnv', props.tokenVersion);
+};
+
+const isStringMap = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');

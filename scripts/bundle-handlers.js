@@ -1,0 +1,62 @@
+// Bundles each domain's handler into one file (build/handlers/<domain>.js) that constructs ship
+// into stacks as a TerraformAsset, plus the fake PVE the demo runs. ssh2's optional native addon
+// cannot be bundled: its import becomes a module that throws, so ssh2 falls back to pure JS.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+const esbuild = require('esbuild');
+
+const root = join(__dirname, '..');
+const entries = {
+  'handlers/pve': 'handlers/pve/main.ts',
+  'handlers/linux': 'handlers/linux/main.ts',
+  'fake-pve': 'test/fakes/pve/main.ts',
+};
+// Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
+const examples = { 'examples/metrics': 'examples/metrics.ts' };
+
+const nativeAddonsThrow = {
+  name: 'native-addons-throw',
+  setup(build) {
+    build.onResolve({ filter: /\.node$/ }, (args) => ({ path: args.path, namespace: 'native-addon' }));
+    build.onLoad({ filter: /.*/, namespace: 'native-addon' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`native addon ${args.path} is not bundled`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+const main = async () => {
+  for (const [out, entry] of Object.entries(entries)) {
+    if (!existsSync(join(root, entry))) continue;
+    await esbuild.build({
+      entryPoints: [join(root, entry)],
+      outfile: join(root, 'build', `${out}.js`),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'warning',
+      external: ['cpu-features'],
+      plugins: [nativeAddonsThrow],
+    });
+  }
+  for (const [out, entry] of Object.entries(examples)) {
+    await esbuild.build({
+      entryPoints: [join(root, entry)],
+      outfile: join(root, 'build', `${out}.js`),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+  }
+};
+
+main().catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});

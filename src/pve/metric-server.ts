@@ -1,0 +1,126 @@
+/**
+ * The pure half of a metric server: what the live section says against what the stack declares,
+ * and the form that closes the gap. Only the fields the type sends are compared, an undeclared
+ * option is cleared with `delete=`, `digest` is never compared, and secrets are never echoed.
+ */
+import { canonicalJson } from '../core/canonical';
+import { describeDiff, type FieldDiff } from '../core/protocol';
+import { decodeBase64Json, fieldsOf, type FieldRule, type MetricServerType } from './metric-fields';
+
+/** The spec a `ProxmoxMetricServer` synthesizes: PVE parameter names, no secret values. */
+export interface MetricServerSpec {
+  readonly id: string;
+  readonly type: MetricServerType;
+  readonly server: string;
+  readonly port: number;
+  /** Declared optional options, by PVE parameter name. */
+  readonly options: Readonly<Record<string, string | number | boolean>>;
+  /** influxdb: the variable holding the write-only token. */
+  readonly tokenEnv?: string;
+  /** influxdb: bumped by the user to re-send the token; only its change matters. */
+  readonly tokenVersion?: number;
+  /** opentelemetry: the variable holding the headers as a JSON object. */
+  readonly otelHeadersEnv?: string;
+}
+
+/** What the secrets resolve to at run time; never stored, never printed. */
+export interface MetricServerSecrets {
+  readonly token?: string;
+  /** Base64 of the headers JSON, as PVE stores it. */
+  readonly otelHeaders?: string;
+}
+
+export type LiveSection = Readonly<Record<string, unknown>>;
+
+/** present: compare; absent: create; foreign: another type holds the id (create will fail). */
+export type MetricServerState =
+  | { readonly state: 'absent' }
+  | { readonly state: 'foreign'; readonly liveType: string }
+  | { readonly state: 'present'; readonly changes: FieldDiff };
+
+const HIDDEN = '<secret>';
+
+/** Compares a live section (undefined when the id is unknown) with the spec. */
+export const diffMetricServer = (
+  spec: MetricServerSpec,
+  live: LiveSection | undefined,
+  secrets: MetricServerSecrets,
+): MetricServerState => {
+  if (live === undefined) return { state: 'absent' };
+  const liveType = typeof live.type === 'string' ? live.type : '';
+  if (liveType !== '' && liveType !== spec.type) return { state: 'foreign', liveType };
+  const changes: Record<string, { live: unknown; want: unknown }> = {};
+  const compare = (param: string, have: unknown, want: unknown) => {
+    if (canonicalJson(have) !== canonicalJson(want)) changes[param] = { live: have, want };
+  };
+  compare('server', live.server ?? null, spec.server);
+  compare('port', asInt(live.port) ?? null, spec.port);
+  for (const field of fieldsOf(spec.type)) {
+    compare(field.param, liveValue(field, live[field.param]), comparable(field, spec.options[field.param]));
+  }
+  if (spec.type === 'opentelemetry') {
+    const have = liveValue({ kind: 'base64-json' }, live['otel-headers']);
+    const want = secrets.otelHeaders === undefined ? null : decodeBase64Json(secrets.otelHeaders);
+    if (canonicalJson(have) !== canonicalJson(want)) {
+      changes['otel-headers'] = { live: have === null ? null : HIDDEN, want: want === null ? null : HIDDEN };
+    }
+  }
+  return { state: 'present', changes };
+};
+
+/** A live value in the spec's terms; null when unset. */
+const liveValue = (field: Pick<FieldRule, 'kind'>, value: unknown): unknown => {
+  if (value === undefined || value === null || value === '') return null;
+  if (field.kind === 'bool') return value === 1 || value === '1' || value === true;
+  if (field.kind === 'int') return asInt(value) ?? value;
+  if (field.kind === 'base64-json') return typeof value === 'string' ? (decodeBase64Json(value) ?? value) : value;
+  return String(value);
+};
+
+const comparable = (field: FieldRule, value: unknown): unknown => {
+  if (value === undefined) return null;
+  return field.kind === 'base64-json' && typeof value === 'string' ? decodeBase64Json(value) : value;
+};
+
+const asInt = (value: unknown): number | undefined => {
+  const number = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) ? number : undefined;
+};
+
+/** The one-line summary a plan shows. */
+export const summarize = (spec: MetricServerSpec, state: MetricServerState): string => {
+  const name = `metric server "${spec.id}"`;
+  if (state.state === 'absent') return `${name} is absent`;
+  if (state.state === 'foreign') {
+    return `${name} is absent: the id is held by a ${state.liveType} section, and type is create-only, so apply will fail until that section is removed or the id changed`;
+  }
+  const changed = describeDiff(state.changes);
+  return changed === '' ? `${name} is in sync` : `${name} differs: ${changed}`;
+};
+
+type Form = Record<string, string | number | boolean>;
+
+/** POST body: type, every declared option and the secrets; `id` is the path, so never sent. */
+export const createForm = (spec: MetricServerSpec, secrets: MetricServerSecrets): Form => ({
+  type: spec.type,
+  ...writeForm(spec, secrets),
+});
+
+/**
+ * PUT body: server and port always (PVE requires them on every write), every declared option, the
+ * secrets, and `delete=` for each option the section carries that the stack no longer declares.
+ */
+export const updateForm = (spec: MetricServerSpec, live: LiveSection, secrets: MetricServerSecrets): Form => {
+  const form: Form = writeForm(spec, secrets);
+  const params = fieldsOf(spec.type).map((field) => field.param);
+  if (spec.type === 'opentelemetry') params.push('otel-headers');
+  const stale = params.filter((param) => live[param] !== undefined && form[param] === undefined);
+  return stale.length === 0 ? form : { ...form, delete: stale.join(',') };
+};
+
+const writeForm = (spec: MetricServerSpec, secrets: MetricServerSecrets): Form => {
+  const form: Form = { server: spec.server, port: spec.port, ...spec.options };
+  if (secrets.token !== undefined) form.token = secrets.token;
+  if (secrets.otelHeaders !== undefined) form['otel-headers'] = secrets.otelHeaders;
+  return form;
+};

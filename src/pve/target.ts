@@ -1,0 +1,60 @@
+/**
+ * How a handler reaches a PVE cluster: the plain-data target a `ProxmoxCluster` synthesizes, and
+ * the API token read from the environment at run time, so no secret is ever in a stack or state.
+ */
+import { HandlerError } from '../core/errors';
+
+export const DEFAULT_TOKEN_ENV = 'PROXMOX_VE_API_TOKEN';
+
+/** The connection a `ProxmoxCluster` synthesizes. Nothing in it is secret. */
+export interface PveTarget {
+  /** Cluster members in order of preference, e.g. `https://n2:8006`. */
+  readonly endpoints: readonly string[];
+  /** The variable holding `USER@REALM!TOKENID=SECRET`. */
+  readonly tokenEnv: string;
+  /** PEM file of the CA that signed the members' certificates. */
+  readonly caFile?: string;
+  /** Per-member SHA-256 certificate fingerprints, keyed by endpoint. */
+  readonly fingerprints?: Readonly<Record<string, string>>;
+  /** Accept any certificate. */
+  readonly insecure?: boolean;
+  /** How long one request may wait for an answer. */
+  readonly timeoutSeconds?: number;
+}
+
+const TOKEN = /^[^\s@!=]+@[^\s@!=]+![A-Za-z][A-Za-z0-9._-]*=\S+$/;
+
+/** The `Authorization` header value, from the variable the target names. */
+export const tokenHeader = (target: PveTarget, env: NodeJS.ProcessEnv): string => {
+  const value = env[target.tokenEnv];
+  if (value === undefined || value === '') {
+    throw new HandlerError(
+      'PVE API token missing',
+      `environment variable ${target.tokenEnv} is not set; set it to USER@REALM!TOKENID=SECRET before running terraform`,
+    );
+  }
+  if (!TOKEN.test(value)) {
+    throw new HandlerError(
+      'PVE API token malformed',
+      `${target.tokenEnv} must look like USER@REALM!TOKENID=SECRET (the value is not shown)`,
+    );
+  }
+  return `PVEAPIToken=${value}`;
+};
+
+/** `AB:CD:...` or `abcd...` → lowercase hex without separators. */
+export const normalizeFingerprint = (fingerprint: string): string =>
+  fingerprint.replace(/:/g, '').toLowerCase();
+
+/** A pin in PVE's own display form, for messages the user copies from. */
+export const displayFingerprint = (fingerprint: string): string =>
+  (normalizeFingerprint(fingerprint).match(/../g) ?? []).join(':').toUpperCase();
+
+/** The target as a handler received it, checked enough that a hand-written one fails clearly. */
+export const parsePveTarget = (raw: Readonly<Record<string, unknown>>): PveTarget => {
+  const endpoints = raw.endpoints;
+  if (!Array.isArray(endpoints) || endpoints.length === 0 || !endpoints.every((e) => typeof e === 'string')) {
+    throw new HandlerError('Bad PVE target', 'endpoints must be a non-empty list of URLs like https://n1:8006');
+  }
+  return { ...(raw as Partial<PveTarget>), endpoints, tokenEnv: typeof raw.tokenEnv === 'string' ? raw.tokenEnv : DEFAULT_TOKEN_ENV };
+};

@@ -1,0 +1,152 @@
+// status.cfg and /etc/pve/priv/metricserver/<id>.pw in memory, with the handlers' die texts, so
+// create/update/delete semantics (write-only token, delete lists, digest) match PVE 9.2.11.
+// Source: pve-api.md A1; [PM] API2/Cluster/MetricServer.pm, Status/InfluxDB.pm hooks.
+import { createHash } from 'node:crypto';
+
+import { die } from './envelope';
+import { TYPE_OPTIONS, isMetricType, keepsToken, type MetricType } from './metric-schema';
+import { splitList, type Value } from './validate';
+
+export type Section = Record<string, Value>;
+
+// SectionConfig::lookup croaks without a newline, so Perl appends the caller's location; the
+// line number is the one observed on a 9.x node by another client project and may drift.
+const CROAK_UNDEFINED_TYPE =
+  'cannot lookup undefined type! at /usr/share/perl5/PVE/API2/Cluster/MetricServer.pm line 295.';
+
+// Perl truthiness: '' and '0' are false, which is how `if ($delete)` and the digest check read.
+const perlTrue = (value: Value | undefined): value is Value =>
+  value !== undefined && value !== '' && value !== '0' && value !== 0;
+
+/** SectionConfig check_config: every key must be an option of the type; create needs required ones. */
+const checkConfig = (type: MetricType, values: Section, create: boolean): Section => {
+  const options = TYPE_OPTIONS[type];
+  for (const [key, value] of Object.entries(values)) {
+    if (!Object.hasOwn(options, key)) throw die(`unexpected property '${key}'`);
+    if (/[\n\r]/.test(String(value))) throw die('property contains a line feed');
+  }
+  if (create) {
+    for (const [key, rule] of Object.entries(options)) {
+      if (!rule.optional && values[key] === undefined) {
+        throw die(`missing value for required option '${key}'`);
+      }
+    }
+  }
+  return { type, ...values };
+};
+
+export class MetricStore {
+  private readonly sections = new Map<string, Section>();
+  private readonly tokens = new Map<string, string>();
+
+  /** SHA1 of a deterministic rendering of the whole file, as PVE hashes the raw status.cfg. */
+  digest(): string {
+    let raw = '';
+    for (const [id, section] of this.sections) {
+      raw += `${section.type}: ${id}\n`;
+      for (const key of Object.keys(section).filter((k) => k !== 'type').sort()) {
+        raw += `\t${key} ${section[key]}\n`;
+      }
+      raw += '\n';
+    }
+    return createHash('sha1').update(raw).digest('hex');
+  }
+
+  /** GET collection: `{id, disable (0 when unset), type, server, port}` sorted by id. */
+  list(): Array<Record<string, unknown>> {
+    return [...this.sections.keys()].sort().map((id) => {
+      const section = this.sections.get(id)!;
+      const { type, server = null, port = null, disable = 0 } = section;
+      return { id, disable, type, server, port };
+    });
+  }
+
+  /** GET one: the keys that are set plus `type`; never id, digest or token. */
+  read(id: string): Section {
+    const section = this.sections.get(id);
+    if (!section) throw die(`status server entry '${id}' does not exist`);
+    return { ...section };
+  }
+
+  /** POST: `type` and `id` are taken out, `token` goes to its own file (InfluxDB only). */
+  create(id: string, params: Section): void {
+    const { type, token, ...rest } = params;
+    if (!isMetricType(type)) throw die(`unknown section type '${String(type)}'`);
+    if (this.sections.has(id)) throw die(`Metric server '${id}' already exists`);
+    this.sections.set(id, checkConfig(type, rest, true));
+    if (keepsToken(type)) this.storeToken(id, token === undefined ? null : String(token));
+  }
+
+  /** PUT: digest, existence, per-type check, then the delete list; nothing changes on any error. */
+  update(id: string, params: Section): void {
+    const { digest, delete: deleteParam, token, ...rest } = params;
+    const deletes = perlTrue(deleteParam) ? splitList(String(deleteParam)) : [];
+    // extract_sensitive_params: delete=token means "remove", and a new value wins over it.
+    let newToken: string | null | undefined = deletes.includes('token') ? null : undefined;
+    if (token !== undefined) newToken = String(token);
+
+    if (perlTrue(digest) && digest !== this.digest()) {
+      throw die('detected modified configuration - file changed by other user? Try again.');
+    }
+    const current = this.sections.get(id);
+    if (!current) throw die(`no such server '${id}'`);
+    const type = current.type as MetricType;
+    const opts = checkConfig(type, rest, false);
+    const next: Section = { ...current, ...opts };
+    for (const key of deletes) {
+      const rule = TYPE_OPTIONS[type][key];
+      if (!rule) throw die(`no such option '${key}'`);
+      if (!rule.optional) throw die(`unable to delete required option '${key}'`);
+      if (opts[key] !== undefined) {
+        throw die(`cannot set and delete property '${key}' at the same time!`);
+      }
+      delete next[key];
+    }
+    this.sections.set(id, next);
+    if (keepsToken(type) && newToken !== undefined) this.storeToken(id, newToken);
+  }
+
+  /** DELETE: an unknown id reaches `lookup(undef)`, whose croak is the only answer PVE gives. */
+  remove(id: string): void {
+    if (!this.sections.has(id)) throw die(CROAK_UNDEFINED_TYPE);
+    this.sections.delete(id);
+    this.tokens.delete(id);
+  }
+
+  /** A copy of what status.cfg holds (each section with its `type`), without tokens. */
+  snapshot(): Record<string, Section> {
+    return Object.fromEntries([...this.sections].map(([id, section]) => [id, { ...section }]));
+  }
+
+  tokenSnapshot(): Record<string, string> {
+    return Object.fromEntries(this.tokens);
+  }
+
+  /** An out-of-band edit (a human in the web UI); a `token` key goes to the token store. */
+  put(id: string, section: Record<string, unknown>): void {
+    const { token, ...rest } = section;
+    if (!isMetricType(rest.type)) {
+      throw new Error(`section '${id}' needs a metric type, got ${String(rest.type)}`);
+    }
+    const clean: Section = {};
+    for (const [key, value] of Object.entries(rest)) {
+      if (typeof value === 'boolean') clean[key] = value ? 1 : 0;
+      else if (typeof value === 'number' || typeof value === 'string') clean[key] = value;
+      else if (value !== undefined && value !== null) {
+        throw new Error(`section '${id}': ${key} must be a string, number or boolean`);
+      }
+    }
+    this.sections.set(id, clean);
+    if (typeof token === 'string') this.tokens.set(id, token);
+  }
+
+  drop(id: string): void {
+    this.sections.delete(id);
+    this.tokens.delete(id);
+  }
+
+  private storeToken(id: string, token: string | null): void {
+    if (token === null) this.tokens.delete(id);
+    else this.tokens.set(id, token);
+  }
+}

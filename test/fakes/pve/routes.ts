@@ -1,0 +1,92 @@
+// The handful of API methods the fake serves, each with its permission and parameter schema, so
+// anything else is a 501 exactly as rest_handler answers an unknown method or path.
+// Source: pve-api.md A1, A3, A6; [PM] API2/Cluster/MetricServer.pm, API2/Cluster.pm.
+import type { Privilege } from './auth';
+import { clusterStatus, type ClusterShape } from './cluster-status';
+import { CREATE_SCHEMA, ID_SCHEMA, NO_PARAMS, UPDATE_SCHEMA } from './metric-schema';
+import type { MetricStore, Section } from './metric-store';
+import type { ObjectSchema } from './validate';
+
+export interface RouteContext {
+  readonly store: MetricStore;
+  readonly cluster: () => ClusterShape;
+}
+
+export interface Route {
+  /** The privilege needed on `/`; undefined means any authenticated caller (`user => 'all'`). */
+  readonly privilege?: Privilege;
+  readonly schema: ObjectSchema;
+  readonly run: (context: RouteContext, values: Section) => unknown;
+}
+
+export interface Match {
+  readonly route: Route;
+  /** Parameters taken from the path, e.g. `{id}`. */
+  readonly uriParams: Record<string, string>;
+}
+
+const VERSION = { version: '9.2.11', release: '9.2', repoid: '14a22df0' };
+
+const idOf = (values: Section): string => String(values.id);
+const withoutId = (values: Section): Section => {
+  const { id: _id, ...rest } = values;
+  return rest;
+};
+
+const FIXED: Record<string, Route> = {
+  'GET /version': { schema: NO_PARAMS, run: () => VERSION },
+  'GET /cluster/status': {
+    privilege: 'Sys.Audit',
+    schema: NO_PARAMS,
+    run: (context) => clusterStatus(context.cluster()),
+  },
+  'GET /cluster/metrics/server': {
+    privilege: 'Sys.Audit',
+    schema: NO_PARAMS,
+    run: (context) => context.store.list(),
+  },
+};
+
+// Create is a POST on the object's own path; the collection takes no POST (A1).
+const BY_ID: Record<string, Route> = {
+  GET: {
+    privilege: 'Sys.Audit',
+    schema: ID_SCHEMA,
+    run: (context, values) => context.store.read(idOf(values)),
+  },
+  POST: {
+    privilege: 'Sys.Modify',
+    schema: CREATE_SCHEMA,
+    run: (context, values) => context.store.create(idOf(values), withoutId(values)),
+  },
+  PUT: {
+    privilege: 'Sys.Modify',
+    schema: UPDATE_SCHEMA,
+    run: (context, values) => context.store.update(idOf(values), withoutId(values)),
+  },
+  DELETE: {
+    privilege: 'Sys.Modify',
+    schema: ID_SCHEMA,
+    run: (context, values) => context.store.remove(idOf(values)),
+  },
+};
+
+const decodeSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a malformed escape stays as sent; the id format check then rejects it
+  }
+};
+
+/** Finds the method for an API-relative path such as `/cluster/metrics/server/influx`. */
+export const findRoute = (method: string, relPath: string): Match | undefined => {
+  const segments = relPath.split('/').filter((segment) => segment !== '');
+  const key = `${method} /${segments.join('/')}`;
+  if (Object.hasOwn(FIXED, key)) return { route: FIXED[key]!, uriParams: {} };
+  const byId = Object.hasOwn(BY_ID, method) ? BY_ID[method] : undefined;
+  const id = segments[3];
+  const isServerPath = segments.length === 4 && segments.slice(0, 3).join('/') === 'cluster/metrics/server';
+  if (!byId || !isServerPath || id === undefined) return undefined;
+  return { route: byId, uriParams: { id: decodeSegment(id) } };
+};

@@ -1,0 +1,208 @@
+// Boots the cached Debian rootfs (scripts/setup-systemd-host.sh) under systemd-nspawn with sshd on 127.0.0.1:<free port>,
+// so systemd tests hit REAL systemctl semantics over ssh2 with a pinned host key, and never leak a running container.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client, utils } from 'ssh2';
+import { fingerprintOf, fingerprintOfKey, sameFingerprint } from './ssh-fingerprint';
+
+export interface ExecResult { code: number; stdout: string; stderr: string }
+
+export interface SystemdHost {
+  host: '127.0.0.1';
+  port: number;
+  user: 'root';
+  /** A second login with the same key: non-root, passwordless sudo. */
+  sudoUser: 'deploy';
+  privateKey: string; // OpenSSH PEM
+  hostKeyFingerprint: string; // OpenSSH 'SHA256:...'
+  machineDir: string;
+  exec(cmd: string): Promise<ExecResult>;
+  stop(): Promise<void>;
+}
+
+const SETUP = 'bash scripts/setup-systemd-host.sh';
+const CACHE = path.join(process.env.CDKTF_HOMELAB_CACHE ?? '/var/cache/cdktf-homelab', 'systemd-host');
+const READY_MS = Number(process.env.SYSTEMD_HOST_READY_MS ?? 60_000);
+const STOP_MS = 20_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The cached rootfs, or a clear error telling how to build it. */
+export function cachedRootfs(): string {
+  const current = path.join(CACHE, 'current');
+  if (!fs.existsSync(path.join(current, 'complete')) || !fs.existsSync(path.join(current, 'rootfs/etc/ssh'))) {
+    throw new Error(`systemd test host: no cached rootfs under ${current}; run \`${SETUP}\` as root first`);
+  }
+  return fs.realpathSync(path.join(current, 'rootfs'));
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** ssh2 connection that fails unless the server presents the pinned host key. */
+export function connectPinned(o: { port: number; username: string; privateKey: string; fingerprint: string; readyTimeout?: number }): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const c = new Client();
+    c.once('ready', () => { c.on('error', () => undefined); resolve(c); }); // later errors surface via exec()
+    c.once('error', reject);
+    c.connect({
+      host: '127.0.0.1', port: o.port, username: o.username, privateKey: o.privateKey,
+      readyTimeout: o.readyTimeout ?? 5000,
+      hostVerifier: (key: Buffer) => sameFingerprint(fingerprintOf(key), o.fingerprint),
+    });
+  });
+}
+
+export function execOn(c: Client, cmd: string): Promise<ExecResult> {
+  return new Promise((resolve, reject) => {
+    c.exec(cmd, (err, stream) => {
+      if (err) return reject(err);
+      let stdout = '', stderr = '', code: number | undefined, signal: string | undefined;
+      stream.on('data', (d: Buffer) => (stdout += d));
+      stream.stderr.on('data', (d: Buffer) => (stderr += d));
+      stream.on('exit', (c0: number | null, s?: string) => { code = c0 ?? undefined; signal = s; });
+      stream.on('close', () => {
+        if (code === undefined) reject(new Error(`ssh exec "${cmd}": no exit status (signal ${signal ?? 'none'})`));
+        else resolve({ code, stdout, stderr });
+      });
+    });
+  });
+}
+
+/** A fresh cgroup per container under ours, in the hierarchies nspawn uses (cgroup2, name=systemd): nspawn
+ * --keep-unit creates payload/ and supervisor/ under its own cgroup, so two containers sharing one would collide. */
+function cgroupDirs(machine: string): string[] {
+  const own = new Map<string, string>();
+  for (const l of fs.readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n')) {
+    const [, ctl, p] = l.match(/^\d+:([^:]*):(.*)$/) ?? [];
+    if (ctl === '' || ctl === 'name=systemd') own.set(ctl, p);
+  }
+  const dirs: string[] = [];
+  for (const l of fs.readFileSync('/proc/self/mountinfo', 'utf8').trim().split('\n')) {
+    const f = l.split(' ');
+    const [fstype, , superOpts] = f.slice(f.indexOf('-') + 1);
+    const ctl = fstype === 'cgroup2' ? '' : fstype === 'cgroup' && superOpts.split(',').includes('name=systemd') ? 'name=systemd' : undefined;
+    const p = ctl === undefined ? undefined : own.get(ctl);
+    if (p === undefined || path.relative(f[3], p).startsWith('..')) continue;
+    dirs.push(path.join(f[4], path.relative(f[3], p), `cdktf-homelab.${machine}`));
+  }
+  return dirs;
+}
+
+async function removeCgroups(dirs: string[]): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    let left = 0;
+    for (const d of dirs) {
+      if (!fs.existsSync(d)) continue;
+      const walk = (x: string): void => {
+        for (const e of fs.readdirSync(x, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(x, e.name));
+        try { fs.rmdirSync(x); } catch { left++; }
+      };
+      walk(d);
+    }
+    if (!left) return;
+    await sleep(100);
+  }
+}
+
+export async function startSystemdHost(): Promise<SystemdHost> {
+  if (process.getuid?.() !== 0) throw new Error('systemd test host: systemd-nspawn needs root');
+  const rootfs = cachedRootfs();
+  const machine = `cdktf-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const machineDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-systemd-host-'));
+  const sshDir = path.join(machineDir, 'ssh');
+  fs.mkdirSync(sshDir, { mode: 0o755 });
+  const hostKey = utils.generateKeyPairSync('ed25519');
+  const clientKey = utils.generateKeyPairSync('ed25519');
+  const hostKeyFingerprint = fingerprintOfKey(hostKey.public);
+  const port = await freePort();
+  fs.writeFileSync(path.join(sshDir, 'host_key'), hostKey.private, { mode: 0o600 });
+  fs.writeFileSync(path.join(sshDir, 'authorized_keys'), clientKey.public + '\n', { mode: 0o644 });
+  fs.writeFileSync(path.join(sshDir, 'run.conf'), [
+    `Port ${port}`, 'ListenAddress 127.0.0.1', 'HostKey /etc/ssh/cdktf-homelab/host_key',
+    'AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/cdktf-homelab/authorized_keys', '',
+  ].join('\n'));
+
+  const cgroups = cgroupDirs(machine);
+  for (const d of cgroups) fs.mkdirSync(d);
+  const consoleLog = path.join(machineDir, 'console.log');
+  const logFd = fs.openSync(consoleLog, 'a');
+  // The wrapper moves itself into the fresh cgroups, then becomes nspawn (same pid: signals reach nspawn).
+  const wrapper = 'for d in $CG_DIRS; do echo $$ > "$d/cgroup.procs" || exit 97; done; exec "$@"';
+  const child = spawn('/bin/sh', ['-c', wrapper, 'sh', 'systemd-nspawn', '--boot', '--register=no', '--keep-unit',
+    `--machine=${machine}`, `--directory=${rootfs}`, '--volatile=overlay', '--console=read-only',
+    `--bind-ro=${sshDir}:/etc/ssh/cdktf-homelab`, '--setenv=SYSTEMD_COLORS=0'], {
+    env: { ...process.env, CG_DIRS: cgroups.join(' ') }, stdio: ['ignore', logFd, logFd],
+  });
+  fs.closeSync(logFd);
+  let exit: string | undefined;
+  const exited = new Promise<void>((r) => child.once('exit', (code, sig) => { exit = `exit ${code ?? sig}`; r(); }));
+  child.once('error', (e) => { exit = `spawn error ${e.message}`; });
+  const killOnExit = () => { if (!exit) child.kill('SIGKILL'); };
+  process.once('exit', killOnExit);
+
+  let client: Client | undefined;
+  let stopping: Promise<void> | undefined;
+  const connect = () => connectPinned({ port, username: 'root', privateKey: clientKey.private, fingerprint: hostKeyFingerprint });
+  const stop = () => (stopping ??= (async () => {
+    client?.end();
+    if (!exit) {
+      child.kill('SIGTERM'); // nspawn --boot: orderly halt of the container's systemd
+      await Promise.race([exited, sleep(STOP_MS)]);
+      if (!exit) { child.kill('SIGKILL'); await exited; }
+    }
+    process.removeListener('exit', killOnExit);
+    await removeCgroups(cgroups);
+    fs.rmSync(`/run/systemd/nspawn/propagate/${machine}`, { recursive: true, force: true });
+    if (!process.env.SYSTEMD_HOST_KEEP_DIR) fs.rmSync(machineDir, { recursive: true, force: true });
+  })());
+  const consoleTail = () => {
+    try {
+      const text = fs.readFileSync(consoleLog, 'utf8').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+      return text.trimEnd().split('\n').slice(-30).join('\n');
+    } catch { return '(no console output)'; }
+  };
+
+  const deadline = Date.now() + READY_MS;
+  let last = 'no attempt yet';
+  try {
+    while (!client) {
+      if (exit) throw new Error(`systemd-nspawn ended during boot (${exit})`);
+      if (Date.now() > deadline) throw new Error(`not ready after ${READY_MS} ms (last: ${last})`);
+      try { client = await connect(); } catch (e) { last = `ssh: ${(e as Error).message}`; await sleep(100); }
+    }
+    const left = Math.max(1, Math.ceil((deadline - Date.now()) / 1000));
+    const r = await execOn(client, `timeout ${left} systemctl is-system-running --wait`);
+    const state = r.stdout.trim();
+    if (state !== 'running' && state !== 'degraded') {
+      const failed = await execOn(client, 'systemctl --failed --no-legend --plain').catch(() => undefined);
+      throw new Error(`systemctl is-system-running says "${state}" (exit ${r.code}) ${failed?.stdout ?? ''}`);
+    }
+  } catch (e) {
+    const msg = `systemd test host ${machine} on 127.0.0.1:${port} failed to start: ${(e as Error).message}\n` +
+      `--- last console lines (${consoleLog}) ---\n${consoleTail()}`;
+    await stop();
+    throw new Error(msg);
+  }
+
+  const exec = async (cmd: string): Promise<ExecResult> => {
+    if (stopping) throw new Error('systemd test host is stopped');
+    try { return await execOn(client!, cmd); } catch (e) {
+      if (!/Not connected|No response|ECONNRESET|closed/i.test((e as Error).message)) throw e;
+      client = await connect(); // the connection dropped (e.g. a test restarted sshd): reconnect once
+      return execOn(client, cmd);
+    }
+  };
+  return { host: '127.0.0.1', port, user: 'root', sudoUser: 'deploy', privateKey: clientKey.private, hostKeyFingerprint, machineDir, exec, stop };
+}

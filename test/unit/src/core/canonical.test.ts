@@ -1,0 +1,19 @@
+import { canonicalJson, digestOf } from '../../../../src/core/canonical';
+
+describe('canonicalJson', () => {
+  test('sorts keys at every depth so key order never changes a digest', () => {
+    const a = { b: 1, a: { d: [{ y: 1, x: 2 }], c: null } };
+    const b = { a: { c: null, d: [{ x: 2, y: 1 }] }, b: 1 };
+    expect(canonicalJson(a)).toBe('{"a":{"c":null,"d":[{"x":2,"y":1}]},"b":1}');
+    expect(digestOf(a)).toBe(digestOf(b));
+  });
+
+  test('drops undefined members like JSON does, and keeps array order', () => {
+    expect(canonicalJson({ a: undefined, b: [3, 1, 2] })).toBe('{"b":[3,1,2]}');
+  });
+
+  test('different values give different digests', () => {
+    expect(digestOf({ port: 8089 })).not.toBe(digestOf({ port: 8090 }));
+    expect(digestOf({ port: 8089 })).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

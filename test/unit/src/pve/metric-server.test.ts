@@ -1,0 +1,110 @@
+import { encodeBase64Json } from '../../../../src/pve/metric-fields';
+import {
+  createForm,
+  diffMetricServer,
+  type MetricServerSpec,
+  summarize,
+  updateForm,
+} from '../../../../src/pve/metric-server';
+
+const influx: MetricServerSpec = {
+  id: 'influx',
+  type: 'influxdb',
+  server: '10.0.0.5',
+  port: 8089,
+  options: { influxdbproto: 'https', bucket: 'pve', 'verify-certificate': false },
+  tokenEnv: 'INFLUX_TOKEN',
+  tokenVersion: 0,
+};
+const influxLive = { type: 'influxdb', server: '10.0.0.5', port: 8089, influxdbproto: 'https', bucket: 'pve', 'verify-certificate': 0 };
+
+describe('diffMetricServer', () => {
+  test('a section matching the spec is in sync, whatever digest PVE adds', () => {
+    const state = diffMetricServer(influx, { ...influxLive, digest: 'abc' }, {});
+    expect(state).toEqual({ state: 'present', changes: {} });
+    expect(summarize(influx, state)).toBe('metric server "influx" is in sync');
+  });
+
+  test('a missing id is absent', () => {
+    expect(diffMetricServer(influx, undefined, {})).toEqual({ state: 'absent' });
+  });
+
+  test('a section of another type holding the id reads as absent, naming that type', () => {
+    const state = diffMetricServer(influx, { type: 'graphite', server: 'x', port: 2003 }, {});
+    expect(state).toEqual({ state: 'foreign', liveType: 'graphite' });
+    expect(summarize(influx, state)).toMatch(/absent: the id is held by a graphite section/);
+  });
+
+  test('changed, missing and extra fields are each reported with live and wanted values', () => {
+    const live = { ...influxLive, port: 8090, bucket: undefined, organization: 'old' };
+    const state = diffMetricServer(influx, live, {});
+    expect(state).toEqual({
+      state: 'present',
+      changes: {
+        port: { live: 8090, want: 8089 },
+        bucket: { live: null, want: 'pve' },
+        organization: { live: 'old', want: null },
+      },
+    });
+    expect(summarize(influx, state)).toBe(
+      'metric server "influx" differs: port is 8090, want 8089; organization is "old", want unset; bucket is unset, want "pve"',
+    );
+  });
+
+  test('booleans are compared as PVE stores them (0/1)', () => {
+    const state = diffMetricServer(influx, { ...influxLive, 'verify-certificate': 1 }, {});
+    expect(state).toEqual({ state: 'present', changes: { 'verify-certificate': { live: true, want: false } } });
+  });
+
+  test('fields another type sends are never compared', () => {
+    const graphite: MetricServerSpec = { id: 'g', type: 'graphite', server: 'a', port: 2003, options: {} };
+    const live = { type: 'graphite', server: 'a', port: 2003, bucket: 'ignored', 'otel-path': '/x' };
+    expect(diffMetricServer(graphite, live, {})).toEqual({ state: 'present', changes: {} });
+  });
+
+  test('otel headers are compared by value and never shown', () => {
+    const otel: MetricServerSpec = { id: 'o', type: 'opentelemetry', server: 'c', port: 4318, options: {}, otelHeadersEnv: 'H' };
+    const live = { type: 'opentelemetry', server: 'c', port: 4318, 'otel-headers': encodeBase64Json({ Authorization: 'Bearer old' }) };
+    const want = { otelHeaders: encodeBase64Json({ Authorization: 'Bearer new' }) };
+    const state = diffMetricServer(otel, live, want);
+    expect(state).toEqual({ state: 'present', changes: { 'otel-headers': { live: '<secret>', want: '<secret>' } } });
+    expect(JSON.stringify(state)).not.toMatch(/Bearer|QmVhcmVy/);
+    const same = { otelHeaders: encodeBase64Json({ Authorization: 'Bearer old' }) };
+    expect(diffMetricServer(otel, live, same)).toEqual({ state: 'present', changes: {} });
+  });
+
+  test('resource attributes compare by JSON value, not by base64 text', () => {
+    const otel: MetricServerSpec = {
+      id: 'o', type: 'opentelemetry', server: 'c', port: 4318,
+      options: { 'otel-resource-attributes': encodeBase64Json({ a: '1', b: '2' }) },
+    };
+    const live = { type: 'opentelemetry', server: 'c', port: 4318, 'otel-resource-attributes': encodeBase64Json({ b: '2', a: '1' }) };
+    expect(diffMetricServer(otel, live, {})).toEqual({ state: 'present', changes: {} });
+  });
+});
+
+describe('write forms', () => {
+  test('create sends type, server, port, the options and the token, never the id', () => {
+    expect(createForm(influx, { token: 't0k' })).toEqual({
+      type: 'influxdb', server: '10.0.0.5', port: 8089,
+      influxdbproto: 'https', bucket: 'pve', 'verify-certificate': false, token: 't0k',
+    });
+  });
+
+  test('update sends server and port every time and clears undeclared options with delete', () => {
+    const live = { ...influxLive, organization: 'old', mtu: 1400, path: 'not-an-influx-field' };
+    expect(updateForm(influx, live, {})).toEqual({
+      server: '10.0.0.5', port: 8089, influxdbproto: 'https', bucket: 'pve', 'verify-certificate': false,
+      delete: 'mtu,organization',
+    });
+  });
+
+  test('update omits delete when nothing is stale', () => {
+    expect(updateForm(influx, influxLive, {})).not.toHaveProperty('delete');
+  });
+
+  test('otel headers set live but no longer declared are deleted', () => {
+    const otel: MetricServerSpec = { id: 'o', type: 'opentelemetry', server: 'c', port: 4318, options: {} };
+    expect(updateForm(otel, { type: 'opentelemetry', 'otel-headers': 'e30=' }, {})).toMatchObject({ delete: 'otel-headers' });
+  });
+});
