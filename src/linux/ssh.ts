@@ -1,0 +1,122 @@
+/**
+ * One SSH connection per handler run, reused for every command, with the host key pinned: an
+ * unknown key is refused and the refusal prints the fingerprint the host offered, ready to pin.
+ */
+import { createHash } from 'node:crypto';
+import { Client, type ConnectConfig } from 'ssh2';
+import { HandlerError } from '../core/errors';
+import { describeHost, type SshTarget } from './target';
+
+export interface CommandResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The port handlers use: run a shell command, optionally feeding stdin. */
+export interface Remote {
+  run(command: string, stdin?: string): Promise<CommandResult>;
+  close(): void;
+}
+
+/** OpenSSH's `SHA256:` form of a host key blob. */
+export const fingerprintOf = (keyBlob: Buffer): string =>
+  `SHA256:${createHash('sha256').update(keyBlob).digest('base64').replace(/=+$/, '')}`;
+
+/** OpenSSH MaxSessions defaults to 10 channels; stay below it whatever the caller does. */
+const MAX_CHANNELS = 8;
+
+export const connectSsh = async (target: SshTarget, env: NodeJS.ProcessEnv = process.env): Promise<Remote> => {
+  const client = new Client();
+  let offered: string | undefined;
+  const config: ConnectConfig = {
+    host: target.host,
+    port: target.port,
+    username: target.user,
+    readyTimeout: target.readyTimeoutSeconds * 1000,
+    keepaliveInterval: target.keepaliveIntervalSeconds * 1000,
+    hostVerifier: (key: Buffer) => {
+      offered = fingerprintOf(key);
+      return target.insecureAcceptAnyHostKey === true || offered === target.hostKey;
+    },
+    ...credentials(target, env),
+  };
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', resolve);
+    client.once('error', (error) => reject(connectError(target, error, offered)));
+    client.connect(config);
+  });
+  client.on('error', () => undefined); // later failures surface through the channel that hit them
+  return channelLimited(client, target);
+};
+
+const credentials = (target: SshTarget, env: NodeJS.ProcessEnv): Partial<ConnectConfig> => {
+  if (target.privateKeyEnv !== undefined) {
+    const key = env[target.privateKeyEnv];
+    if (key === undefined || key === '') {
+      throw new HandlerError('SSH private key missing', `environment variable ${target.privateKeyEnv} is not set; export the key text before running terraform`, {
+        Host: describeHost(target),
+      });
+    }
+    return { privateKey: key };
+  }
+  if (env.SSH_AUTH_SOCK === undefined || env.SSH_AUTH_SOCK === '') {
+    throw new HandlerError('No SSH credential', 'set privateKeyEnv on the SshHost, or run terraform with an ssh agent (SSH_AUTH_SOCK)', {
+      Host: describeHost(target),
+    });
+  }
+  return { agent: env.SSH_AUTH_SOCK };
+};
+
+const connectError = (target: SshTarget, error: Error, offered: string | undefined): HandlerError => {
+  const host = { Host: describeHost(target) };
+  if (offered !== undefined && offered !== target.hostKey && target.insecureAcceptAnyHostKey !== true) {
+    return new HandlerError('SSH host key refused', `the host offered ${offered}, which is not the pinned ${target.hostKey}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey`, host);
+  }
+  return new HandlerError('SSH connection failed', error.message, host);
+};
+
+const channelLimited = (client: Client, target: SshTarget): Remote => {
+  let open = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = () => (open < MAX_CHANNELS ? Promise.resolve(void open++) : new Promise<void>((r) => waiting.push(() => r(void open++))));
+  const release = () => {
+    open--;
+    waiting.shift()?.();
+  };
+  return {
+    run: async (command, stdin) => {
+      await acquire();
+      try {
+        return await exec(client, target, command, stdin);
+      } finally {
+        release();
+      }
+    },
+    close: () => client.end(),
+  };
+};
+
+const exec = (client: Client, target: SshTarget, command: string, stdin?: string): Promise<CommandResult> =>
+  new Promise((resolve, reject) => {
+    client.exec(command, (error, stream) => {
+      if (error) return reject(new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) }));
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let code: number | undefined;
+      stream.on('data', (chunk: Buffer) => out.push(chunk));
+      stream.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      stream.on('exit', (exitCode: number | null) => {
+        code = exitCode ?? undefined;
+      });
+      stream.on('close', () => {
+        const stdout = Buffer.concat(out).toString('utf8');
+        const stderr = Buffer.concat(err).toString('utf8');
+        if (code === undefined) {
+          return reject(new HandlerError('SSH command ended without an exit status', stderr.trim() || command, { Host: describeHost(target) }));
+        }
+        resolve({ code, stdout, stderr });
+      });
+      stream.end(stdin ?? '');
+    });
+  });

@@ -1,0 +1,30 @@
+/**
+ * systemd's own rules for a unit name (src/basic/unit-name.c, unit_name_is_valid), checked at
+ * synth so a bad name fails with the rule it broke instead of as a confusing remote error.
+ */
+
+export const UNIT_TYPES = [
+  'service', 'socket', 'device', 'mount', 'automount', 'swap', 'target', 'path', 'timer', 'slice', 'scope',
+] as const;
+
+const NAME_MAX = 255;
+const CHARS = /^[A-Za-z0-9:_.\\@-]+$/;
+
+/** Why `name` is not a valid unit name, or undefined when it is. */
+export const unitNameProblem = (name: string): string | undefined => {
+  if (name.length === 0) return 'non-empty';
+  if (name.length > NAME_MAX) return `at most ${NAME_MAX} characters`;
+  const dot = name.lastIndexOf('.');
+  const type = name.slice(dot + 1);
+  if (dot <= 0 || !(UNIT_TYPES as readonly string[]).includes(type)) {
+    return `a name ending in a unit type (.${UNIT_TYPES.join(', .')})`;
+  }
+  const stem = name.slice(0, dot);
+  if (!CHARS.test(stem)) return 'made of letters, digits and : _ . \\ - @ before the type suffix';
+  const at = stem.indexOf('@');
+  if (at === 0) return 'a name whose template prefix before @ is not empty';
+  return undefined;
+};
+
+/** A template (`foo@.service`) cannot be started itself; only its instances can. */
+export const isTemplate = (name: string): boolean => /@\.[a-z]+$/.test(name);
