@@ -1,0 +1,102 @@
+import { sha256Hex } from '../../../../src/core/canonical';
+import { quote } from '../../../../src/linux/shell';
+import { diffUnit, fileSteps, type LiveUnit, settleSteps, summarizeUnit, type UnitSpec } from '../../../../src/linux/unit';
+import { parseRead, readCommand, writeCommand } from '../../../../src/linux/unit-commands';
+import type { UnitStatus } from '../../../../src/linux/unit-state';
+
+const content = '[Service]\nType=oneshot\nExecStart=/usr/bin/true\n';
+const spec: UnitSpec = { name: 'check.service', directory: '/etc/systemd/system', content, enabled: false, started: false, restartOn: 'r1' };
+const status = (over: Partial<UnitStatus> = {}): UnitStatus => ({
+  loadState: 'loaded', activeState: 'inactive', subState: 'dead', unitFileState: 'disabled', needDaemonReload: false, ...over,
+});
+const live = (over: Partial<UnitStatus> = {}, rest: Partial<LiveUnit> = {}): LiveUnit => ({
+  status: status(over), fileSha256: sha256Hex(content), restartOn: 'r1', ...rest,
+});
+
+describe('diffUnit', () => {
+  test('a converged unit is in sync', () => {
+    expect(diffUnit(spec, live())).toEqual({});
+  });
+
+  test('a started:false oneshot mid-run is in sync', () => {
+    expect(diffUnit(spec, live({ activeState: 'activating', subState: 'start' }))).toEqual({});
+  });
+
+  test('an active started:false unit is drift', () => {
+    expect(diffUnit(spec, live({ activeState: 'active', subState: 'running' }))).toEqual({
+      running: { live: 'active/running', want: 'stopped' },
+    });
+  });
+
+  test('file, enabled and NeedDaemonReload drift are each named', () => {
+    const changes = diffUnit(spec, live({ unitFileState: 'enabled', needDaemonReload: true }, { fileSha256: 'ab'.repeat(32) }));
+    expect(Object.keys(changes)).toEqual(['file', 'enabled', 'NeedDaemonReload']);
+  });
+
+  test('a moved restartOn is drift only while the unit runs', () => {
+    const running = { ...spec, started: true, restartOn: 'r2' };
+    expect(diffUnit(running, live({ activeState: 'active', subState: 'running' }))).toHaveProperty('restartOn');
+    expect(diffUnit({ ...spec, restartOn: 'r2' }, live())).toEqual({});
+  });
+
+  test('the summary names the unit, the host and its state', () => {
+    const drifted = live({ activeState: 'inactive', subState: 'dead' });
+    const startedSpec = { ...spec, started: true };
+    expect(summarizeUnit(startedSpec, '10.0.0.2:22', drifted, diffUnit(startedSpec, drifted))).toBe(
+      'unit check.service on 10.0.0.2:22 (inactive/dead) differs: running is "inactive/dead", want "running"',
+    );
+  });
+});
+
+describe('apply steps', () => {
+  test('a changed file is written and reloaded; NeedDaemonReload alone only reloads', () => {
+    expect(fileSteps(spec, live({}, { fileSha256: undefined }))).toEqual({ write: true, daemonReload: true });
+    expect(fileSteps(spec, live({ needDaemonReload: true }))).toEqual({ write: false, daemonReload: true });
+    expect(fileSteps(spec, live())).toEqual({ write: false, daemonReload: false });
+  });
+
+  const none = { enable: false, disable: false, start: false, stop: false, restart: false };
+  test.each<[string, Partial<UnitSpec>, Partial<UnitStatus>, string | undefined, boolean, Partial<typeof none>]>([
+    ['a started:false oneshot mid-run is not stopped', {}, { activeState: 'activating', subState: 'start' }, 'r1', true, {}],
+    ['an active started:false unit is stopped', {}, { activeState: 'active', subState: 'running' }, 'r1', false, { stop: true }],
+    ['a crash loop declared started:false is stopped', {}, { activeState: 'activating', subState: 'auto-restart' }, 'r1', false, { stop: true }],
+    ['a unit already activating is not started twice', { started: true }, { activeState: 'activating', subState: 'start' }, 'r1', false, {}],
+    ['a stopped started:true unit is started', { started: true }, {}, 'r1', false, { start: true }],
+    ['a running unit whose file changed is restarted', { started: true }, { activeState: 'active' }, 'r1', true, { restart: true }],
+    ['a running unit whose restartOn moved is restarted', { started: true, restartOn: 'r2' }, { activeState: 'active' }, 'r1', false, { restart: true }],
+    ['a running unit with nothing recorded yet is left running', { started: true }, { activeState: 'active' }, undefined, false, {}],
+    ['a disabled unit declared enabled is enabled', { enabled: true }, {}, 'r1', false, { enable: true }],
+    ['an enabled unit is re-enabled after its file changed', { enabled: true }, { unitFileState: 'enabled' }, 'r1', true, { enable: true }],
+    ['an enabled unit declared disabled is disabled', {}, { unitFileState: 'enabled' }, 'r1', false, { disable: true }],
+    ['a static unit is neither enabled nor disabled', { enabled: true }, { unitFileState: 'static' }, 'r1', true, {}],
+  ])('%s', (_, specOver, statusOver, recorded, written, expected) => {
+    expect(settleSteps({ ...spec, ...specOver }, status(statusOver), recorded, written)).toEqual({ ...none, ...expected });
+  });
+});
+
+describe('unit commands', () => {
+  test('every operand is quoted, so a name cannot become a second command', () => {
+    expect(quote("a'b")).toBe(`'a'\\''b'`);
+    const command = readCommand({ name: 'x.service', directory: '/etc/systemd/system' });
+    expect(command).toContain(`-- 'x.service'`);
+    expect(command).toContain(`sha256sum < '/etc/systemd/system/x.service'`);
+  });
+
+  test('the write goes to a temp file in the same directory, then rename, through sudo -n when not root', () => {
+    const command = writeCommand({ name: 'x.service', directory: '/etc/systemd/system' }, true);
+    expect(command).toMatch(/^sudo -n sh -c '/);
+    expect(command).toContain('mktemp -p');
+    expect(command).toContain('mv -f "$tmp"');
+  });
+
+  test('the read output splits into status, file digest and recorded restartOn', () => {
+    const stdout = 'LoadState=loaded\nActiveState=active\nSubState=running\nUnitFileState=enabled\nNeedDaemonReload=no\n' +
+      '@@cdktf-homelab:file\n' + 'ab'.repeat(32) + '  -\n@@cdktf-homelab:restart-on\nr1\n';
+    expect(parseRead(stdout)).toEqual({
+      status: { loadState: 'loaded', activeState: 'active', subState: 'running', unitFileState: 'enabled', needDaemonReload: false },
+      fileSha256: 'ab'.repeat(32),
+      restartOn: 'r1',
+    });
+    expect(parseRead('@@cdktf-homelab:file\n@@cdktf-homelab:restart-on\n')).toBeUndefined();
+  });
+});
