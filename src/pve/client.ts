@@ -61,8 +61,7 @@ export class PveClient {
     }
     throw new HandlerError(
       'No PVE cluster member reachable',
-      `${method} /${path} reached none of ${this.target.endpoints.length} members; check the endpoints, the network and the TLS settings (caFile, fingerprints)`,
-      { Members: unreached.join(', ') },
+      `${method} /${path} reached none of ${this.target.endpoints.length} members: ${unreached.join(', ')}; check the endpoints, the network and the TLS settings (caFile, fingerprints)`,
     );
   }
 

@@ -1,0 +1,124 @@
+/**
+ * The PVE client over real sockets: member failover only when a request never reached a server,
+ * no re-sent write after a timeout, and TLS by CA file, pin or explicit insecure.
+ */
+import { createServer, type Server } from 'node:net';
+import { PveApiError, PveClient } from '../../../src/pve/client';
+import type { PveTarget } from '../../../src/pve/target';
+import { type FakePve, startFakePve } from '../../fakes/pve/server';
+import { makeCert, type TestCert } from '../../support/tls';
+
+const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
+const client = (target: Partial<PveTarget> & Pick<PveTarget, 'endpoints'>) => new PveClient({ tokenEnv: 'PROXMOX_VE_API_TOKEN', ...target }, env);
+
+/** A loopback port with nothing listening: connect is refused. */
+const closedPort = async (): Promise<string> => {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+};
+
+describe('member failover', () => {
+  const fakes: FakePve[] = [];
+  const start = async (options = {}) => {
+    const fake = await startFakePve(options);
+    fakes.push(fake);
+    return fake;
+  };
+  afterEach(async () => {
+    await Promise.all(fakes.splice(0).map((f) => f.stop()));
+  });
+
+  test('a refused member is skipped, and the member that answered is asked first next time', async () => {
+    const dead = await closedPort();
+    const live = await start();
+    const pve = client({ endpoints: [dead, live.url] });
+    await pve.call('GET', 'version');
+    await pve.call('GET', 'version');
+    expect(live.requests).toHaveLength(2);
+    await pve.close();
+  });
+
+  test('an HTTP 500 is an answer: the next member is not asked', async () => {
+    const first = await start();
+    const second = await start();
+    first.failNext('GET', /version/, 500, 'something broke');
+    const pve = client({ endpoints: [first.url, second.url] });
+    await expect(pve.call('GET', 'version')).rejects.toThrow(/PVE answered 500: something broke/);
+    expect(second.requests).toHaveLength(0);
+    await pve.close();
+  });
+
+  test('a write that timed out after it was sent is not re-sent to another member', async () => {
+    const first = await start();
+    const second = await start();
+    first.hang('POST', /metrics\/server/);
+    const pve = client({ endpoints: [first.url, second.url], timeoutSeconds: 1 });
+    await expect(pve.call('POST', 'cluster/metrics/server/x', { type: 'graphite', server: 'a', port: 2003 })).rejects.toThrow(
+      /PVE write outcome unknown: .* took POST \/cluster\/metrics\/server\/x but gave no answer .*it was not re-sent/,
+    );
+    expect(second.requests).toHaveLength(0);
+    expect(second.metricServers()).toEqual({});
+    await pve.close();
+  });
+
+  test('when no member can be reached the error lists each with its reason', async () => {
+    const a = await closedPort();
+    const b = await closedPort();
+    const pve = client({ endpoints: [a, b] });
+    await expect(pve.call('GET', 'version')).rejects.toThrow(/No PVE cluster member reachable: GET \/version reached none of 2 members.*ECONNREFUSED.*ECONNREFUSED/);
+  });
+
+  test('an error answer keeps the status for callers that branch on it', async () => {
+    const fake = await start();
+    const pve = client({ endpoints: [fake.url] });
+    const error = await pve.call('GET', 'cluster/metrics/server/none').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PveApiError);
+    expect((error as PveApiError).status).toBe(500);
+    expect((error as PveApiError).pveMessage).toBe("status server entry 'none' does not exist");
+    await pve.close();
+  });
+});
+
+describe('TLS', () => {
+  let cert: TestCert;
+  let other: TestCert;
+  let fake: FakePve;
+  beforeAll(async () => {
+    cert = makeCert();
+    other = makeCert();
+    fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert } });
+  });
+  afterAll(async () => {
+    await fake.stop();
+    cert.cleanup();
+    other.cleanup();
+  });
+
+  test('a self-signed member is refused by default, and the error says how to trust it', async () => {
+    await expect(client({ endpoints: [fake.url] }).call('GET', 'version')).rejects.toThrow(/No PVE cluster member reachable.*self-signed.*caFile, fingerprints/);
+  });
+
+  test('the CA file makes it trusted', async () => {
+    await expect(client({ endpoints: [fake.url], caFile: cert.certFile }).call('GET', 'version')).resolves.toMatchObject({ version: expect.any(String) });
+  });
+
+  test('a matching pin makes it trusted, in either notation', async () => {
+    await expect(client({ endpoints: [fake.url], fingerprints: { [fake.url]: cert.fingerprint } }).call('GET', 'version')).resolves.toBeDefined();
+    const bare = cert.fingerprint.replace(/:/g, '').toLowerCase();
+    await expect(client({ endpoints: [fake.url], fingerprints: { [fake.url]: bare } }).call('GET', 'version')).resolves.toBeDefined();
+  });
+
+  test('a wrong pin is refused and the error prints the fingerprint the member offered', async () => {
+    const pve = client({ endpoints: [fake.url], fingerprints: { [fake.url]: other.fingerprint } });
+    const before = fake.requests.length;
+    await expect(pve.call('GET', 'version')).rejects.toThrow(`offered certificate ${cert.fingerprint}, which is not the pinned ${other.fingerprint}`);
+    expect(fake.requests).toHaveLength(before);
+  });
+
+  test('insecure accepts it only because it was asked to', async () => {
+    await expect(client({ endpoints: [fake.url], insecure: true }).call('GET', 'version')).resolves.toBeDefined();
+  });
+});
