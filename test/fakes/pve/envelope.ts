@@ -42,7 +42,8 @@ const JSON_TYPE = 'application/json;charset=UTF-8';
 /** Success: `{"data": …}` with 200 OK. */
 export const sendData = (res: ServerResponse, data: unknown): void => {
   const body = JSON.stringify({ data: data ?? null });
-  res.writeHead(200, 'OK', { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
+  const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) };
+  res.writeHead(200, 'OK', headers);
   res.end(body);
 };
 

@@ -41,7 +41,7 @@ const PLUGIN_PROPERTIES: ObjectSchema = {
 /** GET and DELETE on `…/server/{id}` take the id alone. */
 export const ID_SCHEMA: ObjectSchema = { id };
 
-/** POST: the id, the create-only `type` (its enum is what rejects otel on PVE < 9) and the union. */
+/** POST: the id, the create-only `type` (its enum rejects otel on PVE < 9) and the union. */
 export const CREATE_SCHEMA: ObjectSchema = {
   id,
   type: { type: 'string', format: 'pve-configid', enum: [...METRIC_TYPES] },

@@ -18,7 +18,7 @@ const CROAK_UNDEFINED_TYPE =
 const perlTrue = (value: Value | undefined): value is Value =>
   value !== undefined && value !== '' && value !== '0' && value !== 0;
 
-/** SectionConfig check_config: every key must be an option of the type; create needs required ones. */
+/** SectionConfig check_config: keys must be options of the type; create needs the required ones. */
 const checkConfig = (type: MetricType, values: Section, create: boolean): Section => {
   const options = TYPE_OPTIONS[type];
   for (const [key, value] of Object.entries(values)) {

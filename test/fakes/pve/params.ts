@@ -64,7 +64,9 @@ export const collectParams = (
 
 /** The log's view of the parameters: every value as a string. */
 export const paramsForLog = (params: Params): Record<string, string> => {
-  const asString = (value: RawValue): string =>
-    typeof value === 'string' ? value : typeof value === 'boolean' ? String(Number(value)) : JSON.stringify(value);
+  const asString = (value: RawValue): string => {
+    if (typeof value === 'string') return value;
+    return typeof value === 'boolean' ? String(Number(value)) : JSON.stringify(value);
+  };
   return Object.fromEntries(Object.entries(params).map(([key, value]) => [key, asString(value)]));
 };

@@ -1,6 +1,6 @@
 // The subset of PVE::JSONSchema that API parameters go through, with its exact error texts, so
 // a client's handling of a 400 is tested against the wording and ordering PVE really produces.
-// Source: pve-api.md A6; [PC] JSONSchema.pm check_prop/check_type/check_object, ParseUtils split_list.
+// Source: pve-api.md A6; [PC] JSONSchema.pm check_prop/check_type/check_object, split_list.
 import { isIP } from 'node:net';
 
 export type Format = 'pve-configid' | 'pve-configid-list' | 'address' | 'graphite-path';
@@ -54,7 +54,9 @@ const refName = (value: RawValue): string =>
 
 const checkType = (schema: PropSchema, value: RawValue): string | undefined => {
   if (typeof value === 'boolean' && schema.type === 'boolean') return undefined;
-  if (typeof value !== 'string') return `type check ('${schema.type}') failed - got ${refName(value)}`;
+  if (typeof value !== 'string') {
+    return `type check ('${schema.type}') failed - got ${refName(value)}`;
+  }
   if (schema.type === 'boolean' && value !== '0' && value !== '1') {
     return `type check ('boolean') failed - got '${value}'`;
   }

@@ -1,0 +1,114 @@
+/**
+ * Real terraform on `cdktf synth` output of examples/metrics.ts against the fake PVE: create,
+ * clean plan, drift named in the plan, one-apply fix, a changed and a removed prop, destroy, and
+ * no secret anywhere Terraform writes.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { type FakePve, startFakePve } from '../fakes/pve/server';
+import { CdktfProject, type CommandOutcome } from '../support/cdktf-project';
+
+const SECRETS = {
+  PROXMOX_VE_API_TOKEN: 'root@pam!homelab=e2e-pve-secret-4242',
+  INFLUX_TOKEN: 'e2e-influx-token-7171',
+  OTEL_HEADERS: '{"Authorization":"Bearer e2e-otel-bearer-9393"}',
+};
+const SECRET_VALUES = ['e2e-pve-secret-4242', 'e2e-influx-token-7171', 'e2e-otel-bearer-9393'];
+const BY_HAND = { type: 'graphite', server: '192.0.2.9', port: 2003 };
+
+jest.setTimeout(300_000);
+
+let fake: FakePve;
+let project: CdktfProject;
+const timings: Record<string, number> = {};
+
+const ok = (outcome: CommandOutcome, label: string): CommandOutcome => {
+  if (outcome.code !== 0) throw new Error(`${label} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
+  timings[label] = outcome.seconds;
+  return outcome;
+};
+const planExit = async (label: string) => {
+  const plan = await project.terraform('plan', '-detailed-exitcode', '-no-color', '-out', 'plan.bin');
+  timings[label] = plan.seconds;
+  if (plan.code === 1) throw new Error(`${label} failed\n${plan.stdout}\n${plan.stderr}`);
+  return plan;
+};
+const apply = (label: string) => project.terraform('apply', '-auto-approve', '-no-color').then((o) => ok(o, label));
+
+beforeAll(async () => {
+  fake = await startFakePve({ tokens: { 'root@pam!homelab': { secret: 'e2e-pve-secret-4242', privileges: 'modify' } } });
+  fake.setMetricServer('by-hand', BY_HAND);
+  project = new CdktfProject('build/examples/metrics.js', 'metrics', { ...SECRETS, PROXMOX_VE_ENDPOINT: fake.url });
+  ok(await project.synth(), 'synth');
+  ok(await project.terraform('init', '-no-color'), 'init');
+});
+
+afterAll(async () => {
+  console.log(`e2e timings (s): ${JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v))}`);
+  await fake?.stop();
+  project?.cleanup();
+});
+
+test('the first apply creates the three servers and the next plan is clean', async () => {
+  expect((await planExit('plan (create)')).code).toBe(2);
+  await apply('apply (create)');
+  expect(Object.keys(fake.metricServers()).sort()).toEqual(['by-hand', 'lab-graphite', 'lab-influx', 'lab-otel']);
+  expect(fake.metricServers()['lab-graphite']).toEqual({ type: 'graphite', server: '10.0.0.5', port: 2003, proto: 'udp', path: 'proxmox.lab' });
+  expect(fake.metricTokens()['lab-influx']).toBe(SECRETS.INFLUX_TOKEN);
+  const clean = await planExit('plan (clean)');
+  expect(clean.code).toBe(0);
+});
+
+test('hand edits show in the plan in words, one apply fixes them, and the plan after is clean', async () => {
+  fake.setMetricServer('lab-influx', { ...fake.metricServers()['lab-influx'], port: 9999 });
+  fake.deleteMetricServer('lab-otel');
+  const drifted = await planExit('plan (drift)');
+  expect(drifted.code).toBe(2);
+  const words = drifted.stdout.replace(/\s+/g, ' ');
+  expect(words).toContain('metric server "lab-influx" differs: port is 9999, want 8089');
+  expect(words).toContain('metric server "lab-otel" is absent');
+  expect(drifted.stdout).toMatch(/terraform_data\.influx_converge must be replaced/);
+  expect(drifted.stdout).not.toMatch(/influx_lifecycle (must be replaced|will be destroyed)/);
+  await apply('apply (fix drift)');
+  expect(fake.metricServers()['lab-influx'].port).toBe(8089);
+  expect(fake.metricServers()['lab-otel']).toBeDefined();
+  expect((await planExit('plan (after fix)')).code).toBe(0);
+});
+
+test('a changed prop and a removed optional prop converge in one apply', async () => {
+  ok(await project.synth({ HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '' }), 'synth (changed)');
+  expect((await planExit('plan (changed stack)')).code).toBe(2);
+  await apply('apply (changed stack)');
+  expect(fake.metricServers()['lab-influx'].bucket).toBe('pve-v2');
+  expect(fake.metricServers()['lab-graphite']).not.toHaveProperty('path');
+  expect(fake.requests.some((r) => r.method === 'PUT' && r.body.delete === 'path')).toBe(true);
+  expect((await planExit('plan (after change)')).code).toBe(0);
+});
+
+test('no secret reaches the state, the plan or cdktf.out; only variable names do', async () => {
+  const plan = await project.terraform('show', '-json', 'plan.bin');
+  const places: Array<[string, string]> = [
+    ['state', readFileSync(project.statePath, 'utf8')],
+    ['plan JSON', plan.stdout],
+    ...filesUnder(join(project.dir, 'cdktf.out')).map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
+  ];
+  for (const [place, text] of places) {
+    for (const secret of SECRET_VALUES) expect({ place, leaked: text.includes(secret) }).toEqual({ place, leaked: false });
+  }
+  expect(readFileSync(project.statePath, 'utf8')).toContain('INFLUX_TOKEN');
+});
+
+test('destroy removes exactly the declared servers', async () => {
+  const destroyed = ok(await project.terraform('destroy', '-auto-approve', '-no-color'), 'destroy');
+  expect(destroyed.stdout).toMatch(/metric server "lab-influx": deleting/);
+  expect(fake.metricServers()).toEqual({ 'by-hand': BY_HAND });
+  const state = readFileSync(project.statePath, 'utf8');
+  for (const secret of SECRET_VALUES) expect(state.includes(secret)).toBe(false);
+});
+
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });

@@ -1,0 +1,233 @@
+// A fake PVE API server on 127.0.0.1 (never the wildcard), written from reference/pve-api.md, so
+// the PVE client, the metric-server handler, the e2e tests and the demo meet PVE's real statuses,
+// envelopes and texts. Order per request, as pveproxy: path, auth, method, permission, parameters.
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+import {
+  DEFAULT_TOKENS,
+  authenticate,
+  holds,
+  parseTokenHeader,
+  type Privileges,
+  type TokenGrant,
+} from './auth';
+import type { ClusterShape } from './cluster-status';
+import {
+  PveError,
+  notImplemented,
+  paramError,
+  permError,
+  sendBare,
+  sendData,
+  sendError,
+} from './envelope';
+import { Faults, type PathPattern } from './faults';
+import { MetricStore } from './metric-store';
+import { collectParams, paramsForLog, type Params } from './params';
+import { findRoute, type RouteContext } from './routes';
+import { verifyParams } from './validate';
+
+export type { FakePveNode, ClusterShape } from './cluster-status';
+export type { PathPattern } from './faults';
+export type { Privileges, TokenGrant } from './auth';
+
+export interface FakePveOptions extends ClusterShape {
+  /** Serve HTTPS with this PEM key and certificate. @default - plain HTTP */
+  readonly tls?: { readonly key: string; readonly cert: string };
+  /** @default 0 (a free port, chosen by the kernel) */
+  readonly port?: number;
+  /** Token id `USER@REALM!ID` → secret and rights on `/`. @default - root@pam!homelab, modify */
+  readonly tokens?: Readonly<Record<string, TokenGrant>>;
+  /**
+   * Emulate libpve-http-server < 5.2: errors carry no `message`, only a reason phrase.
+   * @default false
+   */
+  readonly oldServer?: boolean;
+  /** PVE delays every 401 by about 3 s; tests want 0. @default 0 */
+  readonly unauthorizedDelayMs?: number;
+}
+
+/** One request as the fake saw it; `auth` is the token id only, never its secret. */
+export interface FakePveRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body: Record<string, string>;
+  readonly auth?: string;
+}
+
+export interface FakePve {
+  /** e.g. `https://127.0.0.1:40123` (no trailing slash; the API lives under `/api2/json/`). */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in order, including refused and hung ones. */
+  readonly requests: FakePveRequest[];
+  stop(): Promise<void>;
+  /** A copy of status.cfg: each section with its `type`, never a token. */
+  metricServers(): Record<string, Record<string, unknown>>;
+  /** The write-only tokens, kept apart as in /etc/pve/priv/metricserver/<id>.pw. */
+  metricTokens(): Record<string, string>;
+  /** An out-of-band edit, like a human in the web UI; a `token` key goes to the token store. */
+  setMetricServer(id: string, section: Record<string, unknown>): void;
+  deleteMetricServer(id: string): void;
+  /** The digest PUT compares against (the SHA1 of the rendered status.cfg). */
+  digest(): string;
+  /** Replaces the cluster shape served by `GET /cluster/status`. */
+  setCluster(shape: ClusterShape): void;
+  /** The next matching request fails with this status and message (PVE envelope; 401 is bare). */
+  failNext(
+    method: string,
+    path: PathPattern,
+    status: number,
+    message: string,
+    errors?: Record<string, string>,
+  ): void;
+  /** The next `times` matching requests are read and never answered. @default times 1 */
+  hang(method: string, path: PathPattern, times?: number): void;
+}
+
+interface State {
+  readonly options: FakePveOptions;
+  readonly tokens: Readonly<Record<string, TokenGrant>>;
+  readonly context: RouteContext;
+  readonly faults: Faults;
+  readonly requests: FakePveRequest[];
+}
+
+const readBody = async (req: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+// `/api2/json/<rel>`; pveproxy accepts repeated slashes after /api2 (split_abs_uri).
+const API_PATH = /^\/api2\/+json(\/.*)?$/;
+const KNOWN_METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE']);
+
+const handle = async (state: State, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const body = await readBody(req);
+  // Prefixing (not resolving) keeps a request target such as `//x` a path, never a host.
+  const url = new URL(`http://127.0.0.1${req.url ?? '/'}`);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const header = parseTokenHeader(req.headers.authorization);
+  let params: Params | undefined;
+  let badBody: string | undefined;
+  try {
+    params = collectParams(method, req.headers['content-type'], body, url.search.slice(1));
+  } catch (err) {
+    badBody = `malformed JSON body - ${(err as Error).message}`;
+  }
+  const logged = { method, path: url.pathname, body: params ? paramsForLog(params) : {} };
+  state.requests.push(header?.tokenId === undefined ? logged : { ...logged, auth: header.tokenId });
+
+  const oldServer = state.options.oldServer ?? false;
+  const relPath = API_PATH.exec(url.pathname)?.[1] ?? '/';
+  const fault = state.faults.take(method, [url.pathname, relPath]);
+  if (fault === 'hang') return;
+  if (fault?.status === 401) return sendBare(res, 401, fault.message);
+  if (fault) {
+    return sendError(res, new PveError(fault.status, fault.message, fault.errors), oldServer);
+  }
+
+  // AnyEvent.pm refuses other verbs before routing, with a status line only.
+  if (!KNOWN_METHODS.has(method)) return sendBare(res, 501, `method '${method}' not available`);
+  // Outside /api2/json there is no API: pveproxy answers 501 with a status line only (A6).
+  if (!API_PATH.test(url.pathname)) {
+    const inApi = url.pathname.startsWith('/api2');
+    return sendBare(res, 501, inApi ? 'no such uri' : `no such file '${url.pathname}'`);
+  }
+  const auth = authenticate(header, state.tokens);
+  if (!auth.ok) {
+    await sleep(state.options.unauthorizedDelayMs ?? 0);
+    return sendBare(res, 401, auth.reason);
+  }
+  // A body pveproxy cannot decode dies outside rest_handler: its catch-all answers a bare 501.
+  if (!params) return sendBare(res, 501, badBody ?? 'malformed body');
+  try {
+    sendData(res, run(state, method, relPath, params, auth.privileges));
+  } catch (err) {
+    if (!(err instanceof PveError)) throw err;
+    sendError(res, err, oldServer);
+  }
+};
+
+/** rest_handler: find the method (501), merge URI parameters, check the privilege, validate. */
+const run = (
+  state: State,
+  method: string,
+  relPath: string,
+  params: Params,
+  privileges: Privileges,
+): unknown => {
+  const match = findRoute(method, relPath);
+  if (!match) throw notImplemented(method, relPath);
+  for (const name of Object.keys(match.uriParams)) {
+    if (params[name] !== undefined) {
+      throw paramError({ [name]: 'duplicate parameter (already defined in URI)' });
+    }
+  }
+  const { route } = match;
+  if (route.privilege && !holds(privileges, route.privilege)) throw permError('/', route.privilege);
+  const verdict = verifyParams(route.schema, { ...match.uriParams, ...params });
+  if (!verdict.ok) throw paramError(verdict.errors);
+  return route.run(state.context, verdict.values);
+};
+
+export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePve> => {
+  const store = new MetricStore();
+  let cluster: ClusterShape = options;
+  const state: State = {
+    options,
+    tokens: options.tokens ?? DEFAULT_TOKENS,
+    context: { store, cluster: () => cluster },
+    faults: new Faults(),
+    requests: [],
+  };
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(state, req, res).catch((err: unknown) => {
+      // A bug in the fake itself: say so loudly rather than hang the client.
+      if (res.headersSent) res.destroy();
+      else sendBare(res, 500, `fake PVE internal error: ${(err as Error).message}`);
+    });
+  };
+  const server: Server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
+    : createHttpServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    port,
+    requests: state.requests,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections(); // hung requests and keep-alive sockets included
+      }),
+    metricServers: () => store.snapshot(),
+    metricTokens: () => store.tokenSnapshot(),
+    setMetricServer: (id, section) => store.put(id, section),
+    deleteMetricServer: (id) => store.drop(id),
+    digest: () => store.digest(),
+    setCluster: (shape) => {
+      cluster = shape;
+    },
+    failNext: (method, path, status, message, errors) =>
+      state.faults.addFailure(method, path, { status, message, errors }),
+    hang: (method, path, times = 1) => state.faults.addHang(method, path, times),
+  };
+};

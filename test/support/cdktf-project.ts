@@ -1,0 +1,66 @@
+/**
+ * A throwaway user project around one of our example apps: its own cdktf.json, `cdktf synth`,
+ * and real terraform in the synthesized stack folder, with the offline provider mirror.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { terraformBinary, terraformEnv } from './toolchain';
+
+const run = promisify(execFile);
+const ROOT = join(__dirname, '..', '..');
+
+export interface CommandOutcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly seconds: number;
+}
+
+export class CdktfProject {
+  readonly dir = mkdtempSync(join(tmpdir(), 'homelab-e2e-'));
+
+  constructor(
+    app: string,
+    private readonly stack: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
+    writeFileSync(join(this.dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${join(ROOT, app)}`, output: 'cdktf.out' }));
+  }
+
+  get stackDir(): string {
+    return join(this.dir, 'cdktf.out', 'stacks', this.stack);
+  }
+
+  get statePath(): string {
+    return join(this.dir, `terraform.${this.stack}.tfstate`);
+  }
+
+  /** `cdktf synth` with extra variables for the app. */
+  synth(appEnv: NodeJS.ProcessEnv = {}): Promise<CommandOutcome> {
+    return this.exec(join(ROOT, 'node_modules', '.bin', 'cdktf'), ['synth'], this.dir, appEnv);
+  }
+
+  terraform(...args: string[]): Promise<CommandOutcome> {
+    return this.exec(terraformBinary(), [...args], this.stackDir, { TF_IN_AUTOMATION: '1', TF_INPUT: '0' });
+  }
+
+  cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private async exec(file: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv): Promise<CommandOutcome> {
+    const started = process.hrtime.bigint();
+    const env = { ...terraformEnv(), ...this.env, CHECKPOINT_DISABLE: '1', ...extra };
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    try {
+      const { stdout, stderr } = await run(file, args, { cwd, env, maxBuffer: 64 << 20 });
+      return { code: 0, stdout, stderr, seconds: seconds() };
+    } catch (error) {
+      const failed = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '', seconds: seconds() };
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// Terraform toolchain for tests that run real terraform/tofu: the environment written by
+// scripts/setup-terraform.sh, so `terraform init` installs hashicorp/external from the offline mirror
+// instead of failing on an unreachable registry, and a missing setup fails with the command to run.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface Toolchain {
+  readonly vars: NodeJS.ProcessEnv;
+  readonly binary: string;
+}
+
+let loaded: Toolchain | undefined;
+
+// Same default as the script: ${CDKTF_HOMELAB_CACHE:-/var/cache/cdktf-homelab}/terraform.
+const toolchainDir = (): string =>
+  join(process.env.CDKTF_HOMELAB_CACHE || '/var/cache/cdktf-homelab', 'terraform');
+
+function load(): Toolchain {
+  const dir = toolchainDir();
+  const envFile = join(dir, 'env.sh');
+  const missing = [envFile, join(dir, 'cli.tfrc')].filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    throw new Error(`terraform toolchain not set up (missing ${missing.join(', ')}): run \`bash scripts/setup-terraform.sh\``);
+  }
+  // bash evaluates env.sh (it may prepend tofu's folder to PATH) and prints only what the tests need.
+  const script =
+    'source "$1" && printf "%s\\0" "$TF_CLI_CONFIG_FILE" "${TERRAFORM_BINARY_NAME:-}" "$PATH" ' +
+    '"$(command -v "${TERRAFORM_BINARY_NAME:-terraform}")"';
+  const [cliConfig, binaryName, path, binary] = execFileSync('bash', ['-c', script, 'env.sh', envFile], {
+    encoding: 'utf8',
+  }).split('\0');
+  if (!binary) {
+    throw new Error(`${binaryName || 'terraform'} not found on PATH: run \`bash scripts/setup-terraform.sh\``);
+  }
+  const vars: NodeJS.ProcessEnv = { TF_CLI_CONFIG_FILE: cliConfig, PATH: path };
+  if (binaryName) vars.TERRAFORM_BINARY_NAME = binaryName;
+  return { vars, binary };
+}
+
+/** process.env plus TF_CLI_CONFIG_FILE (and TERRAFORM_BINARY_NAME, PATH for tofu) from the setup script. */
+export function terraformEnv(): NodeJS.ProcessEnv {
+  loaded ??= load();
+  return { ...process.env, ...loaded.vars };
+}
+
+/** Absolute path of the terraform (or tofu) binary the setup script chose. */
+export function terraformBinary(): string {
+  loaded ??= load();
+  return loaded.binary;
+}
