@@ -87,7 +87,8 @@ export const main = (table: HandlerTable): void => {
   };
   const out = (s: string) => process.stdout.write(`${s}\n`);
   const log: Log = (line) => process.stderr.write(`${line}\n`);
-  void runHandler(table, process.argv.slice(2), { stdin, env: process.env, out, log }).then((code) => {
-    process.exitCode = code;
-  });
+  // Exit at once: undici keeps timers alive for about a second after its agents close, and a plan
+  // pays that per object (measured: 1.1 s per read before, 0.2 s after). Pipe writes are
+  // synchronous on Linux, so nothing printed is lost.
+  void runHandler(table, process.argv.slice(2), { stdin, env: process.env, out, log }).then((code) => process.exit(code));
 };

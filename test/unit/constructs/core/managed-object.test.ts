@@ -60,7 +60,7 @@ describe('ManagedObject', () => {
       assert: [
         {
           condition: '${data.external.site_thing_read.result["in_sync"] == "true"}',
-          error_message: '${data.external.site_thing_read.result["summary"]}',
+          error_message: '${data.external.site_thing_read.result["summary"]} (read at plan time; apply converges it)',
         },
       ],
     });
