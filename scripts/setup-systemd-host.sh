@@ -71,10 +71,24 @@ if [[ -f $DEST/complete ]]; then
   exit 0
 fi
 
+# A failed debootstrap leaves /proc (maybe /sys, /dev/pts) mounted in the target: unmount before deleting,
+# and never let rm cross into another file system.
+remove_tree() {
+  local d=$1 m
+  [[ -e $d ]] || return 0
+  awk -v p="$d/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount -l "$m" || true; done
+  rm -rf --one-file-system "$d"
+}
+on_fail() {
+  cp -f "$TMP/rootfs/debootstrap/debootstrap.log" "$CACHE_ROOT/last-failed-debootstrap.log" 2>/dev/null &&
+    log "build failed; debootstrap log kept at $CACHE_ROOT/last-failed-debootstrap.log"
+  remove_tree "$TMP"
+}
+
 # Leftovers of interrupted builds (we hold the lock, so none is in progress).
-rm -rf "$CACHE_ROOT"/.tmp-* "$DEST"
+for d in "$CACHE_ROOT"/.tmp-* "$DEST"; do remove_tree "$d"; done
 TMP=$(mktemp -d "$CACHE_ROOT/.tmp-$KEY-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+trap on_fail EXIT
 R="$TMP/rootfs"
 
 # 3. debootstrap.

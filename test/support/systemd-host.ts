@@ -29,6 +29,9 @@ const CACHE = path.join(process.env.CDKTF_HOMELAB_CACHE ?? '/var/cache/cdktf-hom
 const READY_MS = Number(process.env.SYSTEMD_HOST_READY_MS ?? 60_000);
 const STOP_MS = 20_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves when p does or after ms, whichever is first, leaving no timer behind (jest open handles). */
+const within = (p: Promise<void>, ms: number) =>
+  new Promise<void>((r) => { const t = setTimeout(r, ms); void p.then(() => { clearTimeout(t); r(); }); });
 
 /** The cached rootfs, or a clear error telling how to build it. */
 export function cachedRootfs(): string {
@@ -100,8 +103,8 @@ function cgroupDirs(machine: string): string[] {
   return dirs;
 }
 
-async function removeCgroups(dirs: string[]): Promise<void> {
-  for (let i = 0; i < 50; i++) {
+async function removeCgroups(dirs: string[], tries = 50): Promise<void> {
+  for (let i = 0; i < tries; i++) {
     let left = 0;
     for (const d of dirs) {
       if (!fs.existsSync(d)) continue;
@@ -111,35 +114,58 @@ async function removeCgroups(dirs: string[]): Promise<void> {
       };
       walk(d);
     }
-    if (!left) return;
+    if (!left || i === tries - 1) return;
     await sleep(100);
   }
+}
+
+/** Leftovers of test processes that died without stop() (their nspawn got SIGTERM via pdeathsig): empty cgroups
+ * and temp dirs whose owner pid is gone. Names carry the owner pid: cdktf-<pid>-<hex>. */
+async function sweepDead(cgroupParents: string[]): Promise<void> {
+  const dead = (name: string) => {
+    const pid = Number(name.match(/cdktf-(?:systemd-host-)?(\d+)-/)?.[1]);
+    if (!pid) return false;
+    try { process.kill(pid, 0); return false; } catch (e) { return (e as NodeJS.ErrnoException).code === 'ESRCH'; }
+  };
+  const stale = (dir: string, prefix: string) =>
+    (fs.existsSync(dir) ? fs.readdirSync(dir) : []).filter((n) => n.startsWith(prefix) && dead(n)).map((n) => path.join(dir, n));
+  await removeCgroups(cgroupParents.flatMap((d) => stale(d, 'cdktf-homelab.cdktf-')), 1);
+  for (const d of stale(os.tmpdir(), 'cdktf-systemd-host-')) fs.rmSync(d, { recursive: true, force: true });
 }
 
 export async function startSystemdHost(): Promise<SystemdHost> {
   if (process.getuid?.() !== 0) throw new Error('systemd test host: systemd-nspawn needs root');
   const rootfs = cachedRootfs();
   const machine = `cdktf-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const machineDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-systemd-host-'));
-  const sshDir = path.join(machineDir, 'ssh');
-  fs.mkdirSync(sshDir, { mode: 0o755 });
+  const cgroups = cgroupDirs(machine);
   const hostKey = utils.generateKeyPairSync('ed25519');
   const clientKey = utils.generateKeyPairSync('ed25519');
   const hostKeyFingerprint = fingerprintOfKey(hostKey.public);
-  const port = await freePort();
-  fs.writeFileSync(path.join(sshDir, 'host_key'), hostKey.private, { mode: 0o600 });
-  fs.writeFileSync(path.join(sshDir, 'authorized_keys'), clientKey.public + '\n', { mode: 0o644 });
-  fs.writeFileSync(path.join(sshDir, 'run.conf'), [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', 'HostKey /etc/ssh/cdktf-homelab/host_key',
-    'AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/cdktf-homelab/authorized_keys', '',
-  ].join('\n'));
-
-  const cgroups = cgroupDirs(machine);
-  for (const d of cgroups) fs.mkdirSync(d);
+  const machineDir = fs.mkdtempSync(path.join(os.tmpdir(), `cdktf-systemd-host-${process.pid}-`));
+  const sshDir = path.join(machineDir, 'ssh');
+  let port: number;
+  try {
+    port = await freePort();
+    fs.mkdirSync(sshDir, { mode: 0o755 });
+    fs.writeFileSync(path.join(sshDir, 'host_key'), hostKey.private, { mode: 0o600 });
+    fs.writeFileSync(path.join(sshDir, 'authorized_keys'), clientKey.public + '\n', { mode: 0o644 });
+    fs.writeFileSync(path.join(sshDir, 'run.conf'), [
+      `Port ${port}`, 'ListenAddress 127.0.0.1', 'HostKey /etc/ssh/cdktf-homelab/host_key',
+      'AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/cdktf-homelab/authorized_keys', '',
+    ].join('\n'));
+    await sweepDead(cgroups.map((d) => path.dirname(d)));
+    for (const d of cgroups) fs.mkdirSync(d);
+  } catch (e) {
+    await removeCgroups(cgroups, 1);
+    fs.rmSync(machineDir, { recursive: true, force: true });
+    throw e;
+  }
   const consoleLog = path.join(machineDir, 'console.log');
   const logFd = fs.openSync(consoleLog, 'a');
-  // The wrapper moves itself into the fresh cgroups, then becomes nspawn (same pid: signals reach nspawn).
-  const wrapper = 'for d in $CG_DIRS; do echo $$ > "$d/cgroup.procs" || exit 97; done; exec "$@"';
+  // The wrapper moves itself into the fresh cgroups, then becomes nspawn (same pid: signals reach nspawn). With
+  // setpriv, nspawn also gets SIGTERM (an orderly halt) if this process dies without running stop().
+  const wrapper = 'for d in $CG_DIRS; do echo $$ > "$d/cgroup.procs" || exit 97; done; ' +
+    'if command -v setpriv >/dev/null; then exec setpriv --pdeathsig TERM "$@"; else exec "$@"; fi';
   const child = spawn('/bin/sh', ['-c', wrapper, 'sh', 'systemd-nspawn', '--boot', '--register=no', '--keep-unit',
     `--machine=${machine}`, `--directory=${rootfs}`, '--volatile=overlay', '--console=read-only',
     `--bind-ro=${sshDir}:/etc/ssh/cdktf-homelab`, '--setenv=SYSTEMD_COLORS=0'], {
@@ -159,7 +185,7 @@ export async function startSystemdHost(): Promise<SystemdHost> {
     client?.end();
     if (!exit) {
       child.kill('SIGTERM'); // nspawn --boot: orderly halt of the container's systemd
-      await Promise.race([exited, sleep(STOP_MS)]);
+      await within(exited, STOP_MS);
       if (!exit) { child.kill('SIGKILL'); await exited; }
     }
     process.removeListener('exit', killOnExit);
@@ -191,7 +217,7 @@ export async function startSystemdHost(): Promise<SystemdHost> {
     }
   } catch (e) {
     const msg = `systemd test host ${machine} on 127.0.0.1:${port} failed to start: ${(e as Error).message}\n` +
-      `--- last console lines (${consoleLog}) ---\n${consoleTail()}`;
+      `--- last console lines (SYSTEMD_HOST_KEEP_DIR=1 keeps ${consoleLog}) ---\n${consoleTail()}`;
     await stop();
     throw new Error(msg);
   }
