@@ -44,7 +44,7 @@ export const runHandler = async (
     else await handler[verb](input, io.log);
     return 0;
   } catch (error) {
-    io.log(`${kind} ${verb}: ${describe(error)}`);
+    io.log(`${kind} ${verb}: ${describe(error).replace(/\s*\n\s*/g, ' ')}`);
     return 1;
   }
 };

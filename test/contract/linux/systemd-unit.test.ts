@@ -1,0 +1,138 @@
+/**
+ * The systemd-unit handler on real systemd 252 over real SSH: drift systemd itself reports, the
+ * restartOn restart, undo after a rejected file or a failed start, host-key pinning, sudo, destroy.
+ */
+import { startSystemdHost, type SystemdHost } from '../../support/systemd-host';
+import { hostTarget, unitDriver, unitSpec } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+let host: SystemdHost;
+let unit: ReturnType<typeof unitDriver>;
+beforeAll(async () => {
+  host = await startSystemdHost();
+  unit = unitDriver(host);
+});
+afterAll(() => host?.stop());
+
+const service = (description: string) =>
+  `[Unit]\nDescription=${description}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n`;
+const fileOf = async (name: string) => (await host.exec(`cat /etc/systemd/system/${name}`)).stdout;
+
+test('an absent unit is created enabled and started, and reads in sync after', async () => {
+  const spec = unitSpec('svc-a.service', service('a'));
+  expect((await unit.run('read', spec)).result?.summary).toBe(`unit svc-a.service on 127.0.0.1:${host.port} is absent`);
+  const applied = await unit.run('apply', spec);
+  expect(applied.code).toBe(0);
+  expect(await unit.show('svc-a.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
+  expect(await fileOf('svc-a.service')).toBe(service('a'));
+  expect((await host.exec('ls -A /etc/systemd/system | grep "^\\.svc-a" || true')).stdout).toBe('');
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+test('an out-of-band edit reads as a file difference and NeedDaemonReload, and one apply fixes both', async () => {
+  const spec = unitSpec('svc-b.service', service('b'));
+  await unit.run('apply', spec);
+  await host.exec(`sed -i 's/Description=b/Description=edited/' /etc/systemd/system/svc-b.service`);
+  const drift = JSON.parse((await unit.run('read', spec)).result?.diff ?? '{}');
+  expect(Object.keys(drift).sort()).toEqual(['NeedDaemonReload', 'file']);
+  const mainPid = (await unit.show('svc-b.service')).MainPID;
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await fileOf('svc-b.service')).toBe(service('b'));
+  const after = await unit.show('svc-b.service');
+  expect(after).toMatchObject({ NeedDaemonReload: 'no', ActiveState: 'active' });
+  expect(after.MainPID).not.toBe(mainPid);
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+test('NeedDaemonReload alone is drift, and apply only reloads', async () => {
+  const spec = unitSpec('svc-c.service', service('c'));
+  await unit.run('apply', spec);
+  const before = await unit.show('svc-c.service');
+  await host.exec('sleep 1.1; touch /etc/systemd/system/svc-c.service');
+  expect(JSON.parse((await unit.run('read', spec)).result?.diff ?? '{}')).toEqual({ NeedDaemonReload: { live: 'yes', want: 'no' } });
+  await unit.run('apply', spec);
+  expect(await unit.show('svc-c.service')).toMatchObject({ NeedDaemonReload: 'no', MainPID: before.MainPID });
+});
+
+test('a unit disabled and stopped by hand reads as drift naming both, and apply re-enables and starts it', async () => {
+  const spec = unitSpec('svc-d.service', service('d'));
+  await unit.run('apply', spec);
+  await host.exec('systemctl disable --now svc-d.service');
+  const drift = (await unit.run('read', spec)).result;
+  expect(drift?.summary).toBe(
+    `unit svc-d.service on 127.0.0.1:${host.port} (inactive/dead) differs: enabled is false, want true; running is "inactive/dead", want "running"`,
+  );
+  await unit.run('apply', spec);
+  expect(await unit.show('svc-d.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
+});
+
+test('a moved restartOn restarts the running unit', async () => {
+  const spec = unitSpec('svc-e.service', service('e'), { restartOn: ['config-v1'] });
+  await unit.run('apply', spec);
+  const before = (await unit.show('svc-e.service')).MainPID;
+  const moved = unitSpec('svc-e.service', service('e'), { restartOn: ['config-v2'] });
+  expect(JSON.parse((await unit.run('read', moved)).result?.diff ?? '{}')).toHaveProperty('restartOn');
+  await unit.run('apply', moved);
+  expect((await unit.show('svc-e.service')).MainPID).not.toBe(before);
+  expect((await unit.run('read', moved)).result?.in_sync).toBe('true');
+});
+
+test('a unit file systemd rejects is undone: the previous file is back and systemd reloaded', async () => {
+  const spec = unitSpec('svc-f.service', service('f'));
+  await unit.run('apply', spec);
+  const broken = unitSpec('svc-f.service', '[Service]\nExecStart=relative/path\n');
+  const failed = await unit.run('apply', broken);
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toMatch(/svc-f.service on 127.0.0.1:\d+ was not applied: .*; restored the previous unit file/);
+  expect(await fileOf('svc-f.service')).toBe(service('f'));
+  expect(await unit.show('svc-f.service')).toMatchObject({ NeedDaemonReload: 'no', LoadState: 'loaded' });
+});
+
+test('a start that fails is undone: the new unit file is removed', async () => {
+  const spec = unitSpec('svc-g.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', { enabled: false });
+  const failed = await unit.run('apply', spec);
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toMatch(/was not applied: .*Job for svc-g.service failed.*; restored the host by removing the new unit file/);
+  expect((await host.exec('test -e /etc/systemd/system/svc-g.service; echo $?')).stdout.trim()).toBe('1');
+  expect((await unit.show('svc-g.service')).LoadState).toBe('not-found');
+});
+
+test('a simple service that exits at once is caught by the read-back and undone', async () => {
+  const spec = unitSpec('svc-h.service', '[Service]\nExecStart=/bin/false\n', { enabled: false });
+  const failed = await unit.run('apply', spec);
+  expect(failed.stderr).toMatch(/systemctl reported success but the unit is failed\/failed.*restored the host by removing the new unit file/);
+});
+
+test('an unknown host key is refused, and the error prints the fingerprint the host offered', async () => {
+  const spec = unitSpec('svc-a.service', service('a'));
+  const wrong = `SHA256:${'A'.repeat(43)}`;
+  const failed = await unit.run('read', spec, hostTarget(host, { hostKey: wrong }));
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toBe(
+    `systemd-unit read: SSH host key refused: the host offered ${host.hostKeyFingerprint}, which is not the pinned ${wrong}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey; Host: root@127.0.0.1:${host.port}`,
+  );
+});
+
+test('a non-root user writes and controls units through sudo -n', async () => {
+  const spec = unitSpec('svc-i.service', service('i'));
+  const asDeploy = hostTarget(host, { user: 'deploy', sudo: true });
+  expect((await unit.run('apply', spec, asDeploy)).code).toBe(0);
+  expect(await unit.show('svc-i.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
+  expect((await host.exec('stat -c %U /etc/systemd/system/svc-i.service')).stdout.trim()).toBe('root');
+  expect((await unit.run('destroy', spec, asDeploy)).code).toBe(0);
+});
+
+test('destroy stops, disables and removes the unit, and succeeds when it is already gone', async () => {
+  const spec = unitSpec('svc-j.service', service('j'));
+  await unit.run('apply', spec);
+  const destroyed = await unit.run('destroy', spec);
+  expect(destroyed.stderr).toMatch(/stopped, disabled and removed/);
+  expect((await host.exec('ls /etc/systemd/system/svc-j.service /etc/systemd/system/multi-user.target.wants/svc-j.service 2>&1; true')).stdout).toMatch(
+    /No such file.*\n.*No such file/,
+  );
+  expect(await unit.show('svc-j.service')).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });
+  const again = await unit.run('destroy', spec);
+  expect(again).toMatchObject({ code: 0 });
+  expect(again.stderr).toMatch(/already absent/);
+});

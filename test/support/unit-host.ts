@@ -1,0 +1,58 @@
+/**
+ * Drives the systemd-unit handler against the real test host: specs, the handler table over real
+ * ssh2, and out-of-band reads of what systemd says, parsed by key (systemctl reorders -p output).
+ */
+import { digestOf } from '../../src/core/canonical';
+import type { HandlerTable } from '../../src/core/handler-cli';
+import { connectSsh } from '../../src/linux/ssh';
+import type { UnitSpec } from '../../src/linux/unit';
+import { systemdUnitHandler } from '../../handlers/linux/systemd-unit';
+import { invoke } from './run-handler';
+import type { SystemdHost } from './systemd-host';
+
+export const KEY_ENV = 'TEST_SSH_KEY';
+
+export const unitSpec = (name: string, content: string, over: Partial<Omit<UnitSpec, 'restartOn'>> & { restartOn?: string[] } = {}): UnitSpec => ({
+  name,
+  directory: '/etc/systemd/system',
+  content,
+  enabled: over.enabled ?? true,
+  started: over.started ?? true,
+  ...over,
+  restartOn: digestOf(over.restartOn ?? []),
+});
+
+export const hostTarget = (host: SystemdHost, over: Record<string, unknown> = {}) => ({
+  host: host.host,
+  port: host.port,
+  user: 'root',
+  hostKey: host.hostKeyFingerprint,
+  privateKeyEnv: KEY_ENV,
+  readyTimeoutSeconds: 20,
+  keepaliveIntervalSeconds: 15,
+  sudo: false,
+  ...over,
+});
+
+export const unitDriver = (host: SystemdHost) => {
+  const env = { [KEY_ENV]: host.privateKey };
+  const table: HandlerTable = { 'systemd-unit': async () => systemdUnitHandler((target) => connectSsh(target, env)) };
+  const run = (verb: 'read' | 'apply' | 'destroy', spec: UnitSpec, target: object = hostTarget(host)) =>
+    invoke(table, 'systemd-unit', verb, target, verb === 'destroy' ? { name: spec.name, directory: spec.directory } : spec, env);
+  /** systemctl show, by key. */
+  const show = async (name: string, props = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,InvocationID,MainPID') => {
+    const { stdout } = await host.exec(`systemctl show -p ${props} -- ${name}`);
+    return Object.fromEntries(stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+  };
+  /** Polls until systemd reports `state` (ActiveState/SubState), or fails after `ms`. */
+  const waitFor = async (name: string, state: string, ms = 10_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const now = await show(name);
+      if (`${now.ActiveState}/${now.SubState}` === state) return now;
+      if (Date.now() > deadline) throw new Error(`${name} never reached ${state}; last ${now.ActiveState}/${now.SubState}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return { run, show, waitFor };
+};
