@@ -12,7 +12,7 @@ const entries = {
   'fake-pve': 'test/fakes/pve/main.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
-const examples = { 'examples/metrics': 'examples/metrics.ts' };
+const examples = { 'examples/metrics': 'examples/metrics.ts', 'examples/systemd': 'examples/systemd.ts' };
 
 const nativeAddonsThrow = {
   name: 'native-addons-throw',

@@ -1,0 +1,62 @@
+/**
+ * A host's node-check: a long-running agent, and a oneshot check its timer starts every minute.
+ * The host comes from HOMELAB_SSH_HOST/PORT/USER/HOST_KEY; the private key from HOMELAB_SSH_KEY.
+ */
+import { App, TerraformStack } from 'cdktf';
+import type { Construct } from 'constructs';
+import { renderUnit, SshHost, SystemdUnit } from '../index';
+
+export interface NodeCheckStackProps {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  readonly hostKey: string;
+}
+
+export class NodeCheckStack extends TerraformStack {
+  constructor(scope: Construct, id: string, props: NodeCheckStackProps) {
+    super(scope, id);
+    const node = new SshHost(this, 'node', { ...props, privateKeyEnv: 'HOMELAB_SSH_KEY' });
+    new SystemdUnit(this, 'agent', {
+      host: node,
+      name: 'hf-agent.service',
+      content: renderUnit([
+        { name: 'Unit', lines: [['Description', 'homelab node agent']] },
+        { name: 'Service', lines: [['ExecStart', '/bin/sleep infinity'], ['Restart', 'on-failure']] },
+        { name: 'Install', lines: [['WantedBy', 'multi-user.target']] },
+      ]),
+    });
+    // The timer starts the check; the check itself is neither enabled nor started by us.
+    new SystemdUnit(this, 'check', {
+      host: node,
+      name: 'hf-node-check.service',
+      enabled: false,
+      started: false,
+      content: renderUnit([
+        { name: 'Unit', lines: [['Description', 'homelab node check']] },
+        { name: 'Service', lines: [['Type', 'oneshot'], ['ExecStart', '/bin/sh -c "sleep 2; test -d /etc"']] },
+      ]),
+    });
+    new SystemdUnit(this, 'check-timer', {
+      host: node,
+      name: 'hf-node-check.timer',
+      content: renderUnit([
+        { name: 'Unit', lines: [['Description', 'run the node check every minute']] },
+        { name: 'Timer', lines: [['OnCalendar', 'minutely'], ['Unit', 'hf-node-check.service']] },
+        { name: 'Install', lines: [['WantedBy', 'timers.target']] },
+      ]),
+    });
+  }
+}
+
+if (require.main === module) {
+  const env = process.env;
+  const app = new App();
+  new NodeCheckStack(app, 'node-check', {
+    host: env.HOMELAB_SSH_HOST ?? '127.0.0.1',
+    port: Number(env.HOMELAB_SSH_PORT ?? 22),
+    user: env.HOMELAB_SSH_USER ?? 'root',
+    hostKey: env.HOMELAB_SSH_HOST_KEY ?? '',
+  });
+  app.synth();
+}
