@@ -2,7 +2,14 @@
  * The systemd-unit handler on real systemd 252 over real SSH: drift systemd itself reports, the
  * restartOn restart, undo after a rejected file or a failed start, host-key pinning, sudo, destroy.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { invoke } from '../../support/run-handler';
 import { startSystemdHost, type SystemdHost } from '../../support/systemd-host';
+import { systemdUnitHandler } from '../../../handlers/linux/systemd-unit';
+import { connectSsh } from '../../../src/linux/ssh';
 import { hostTarget, unitDriver, unitSpec } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -135,4 +142,26 @@ test('destroy stops, disables and removes the unit, and succeeds when it is alre
   const again = await unit.run('destroy', spec);
   expect(again).toMatchObject({ code: 0 });
   expect(again.stderr).toMatch(/already absent/);
+});
+
+test('without privateKeyEnv the key comes from the ssh agent', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'homelab-agent-'));
+  const socket = join(dir, 'agent.sock');
+  const agent = execFileSync('ssh-agent', ['-a', socket], { encoding: 'utf8' });
+  const pid = /SSH_AGENT_PID=(\d+)/.exec(agent)?.[1];
+  try {
+    writeFileSync(join(dir, 'key'), host.privateKey, { mode: 0o600 });
+    execFileSync('ssh-add', [join(dir, 'key')], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'pipe' });
+    const env = { SSH_AUTH_SOCK: socket };
+    const table = { 'systemd-unit': async () => systemdUnitHandler((target) => connectSsh(target, env)) };
+    const { privateKeyEnv: _, ...viaAgent } = hostTarget(host);
+    const read = await invoke(table, 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), env);
+    expect(read.result?.summary).toMatch(/svc-k.service on .* is absent/);
+    const bare = { 'systemd-unit': async () => systemdUnitHandler((target) => connectSsh(target, {})) };
+    const noAgent = await invoke(bare, 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), {});
+    expect(noAgent.stderr).toMatch(/No SSH credential: set privateKeyEnv on the SshHost, or run terraform with an ssh agent \(SSH_AUTH_SOCK\)/);
+  } finally {
+    if (pid !== undefined) process.kill(Number(pid));
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
