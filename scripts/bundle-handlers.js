@@ -10,6 +10,7 @@ const entries = {
   'handlers/pve': 'handlers/pve/main.ts',
   'handlers/linux': 'handlers/linux/main.ts',
   'fake-pve': 'test/fakes/pve/main.ts',
+  'bench/handler-startup': 'bench/handler-startup.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = { 'examples/metrics': 'examples/metrics.ts', 'examples/systemd': 'examples/systemd.ts' };
