@@ -7,7 +7,7 @@ set -euo pipefail
 EXTERNAL_VERSION=2.3.5
 EXTERNAL_MODULE=github.com/terraform-providers/terraform-provider-external
 EXTERNAL_COMMIT=8c00d8b09dd569b30a80ceedfb3a7aa163999c26 # v2.3.5 = pseudo-version v1.2.1-0.20250502150524-8c00d8b09dd5
-FRAMEWORK_VERSION=v1.14.1 # what external v2.3.5 uses; only for the stand-in below
+STAND_IN_DIR=$(cd "$(dirname "$0")/.." && pwd)/test/stand-ins/terraform-provider-external
 TOFU_VERSION=1.10.10 # used only when terraform >= 1.5 is missing, or FORCE_TOFU=1
 
 CACHE=${CDKTF_HOMELAB_CACHE:-/var/cache/cdktf-homelab}
@@ -28,55 +28,56 @@ step() { # step <name> <detail>: one line per step with the time it took
   printf '[setup-terraform] %-9s %-75s %d.%02ds\n' "$1" "$2" $((d / 1000000)) $((d % 1000000 / 10000))
   t0=$(now_us)
 }
-# "x.y.z" of a terraform/tofu binary, empty if it does not run (TF_CLI_CONFIG_FILE may point at a missing file).
-cli_version() { TF_CLI_CONFIG_FILE=/dev/null "$1" version -json 2>/dev/null | sed -n 's/.*"terraform_version": *"\([^"]*\)".*/\1/p' | head -1; }
-cli_platform() { TF_CLI_CONFIG_FILE=/dev/null "$1" version -json 2>/dev/null | sed -n 's/.*"platform": *"\([^"]*\)".*/\1/p' | head -1; }
-is_plugin() { [[ -x $1 ]] && "$1" 2>&1 | grep -q 'This binary is a plugin'; }
+# Field of `<bin> version -json` (terraform_version, platform), empty if <bin> does not run; TF_CLI_CONFIG_FILE
+# may name a missing file (it does on this machine) and would add a warning to the output.
+cli_info() { TF_CLI_CONFIG_FILE=/dev/null "$1" version -json 2>/dev/null | sed -n "s/.*\"$2\": *\"\([^\"]*\)\".*/\1/p" | head -1; }
+is_plugin() { [[ -x $1 && $("$1" 2>&1) == *'This binary is a plugin'* ]]; } # plugins exit 1 when run directly
 
 main() {
   # 1. Terraform binary: terraform >= 1.5 from PATH, else OpenTofu built from its Go module.
   BIN=tofu BIN_PATH= HOST=registry.opentofu.org
   if [[ ${FORCE_TOFU:-0} != 1 ]] && BIN_PATH=$(command -v terraform) &&
-    [[ $(cli_version "$BIN_PATH") =~ ^([0-9]+)\.([0-9]+)\. ]] &&
+    [[ $(cli_info "$BIN_PATH" terraform_version) =~ ^([0-9]+)\.([0-9]+)\. ]] &&
     ((BASH_REMATCH[1] > 1 || (BASH_REMATCH[1] == 1 && BASH_REMATCH[2] >= 5))); then
     BIN=terraform HOST=registry.terraform.io
   else
     TOFU_BIN_DIR=$TF_DIR/tofu-$TOFU_VERSION/bin
     BIN_PATH=$TOFU_BIN_DIR/tofu
-    if [[ $(cli_version "$BIN_PATH") != "$TOFU_VERSION" ]]; then
+    if [[ $(cli_info "$BIN_PATH" terraform_version) != "$TOFU_VERSION" ]]; then
       # go install …@version is refused (go.mod has a replace directive): build inside a copy of the module.
       src=$(cd / && go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
       work=$(mktemp -d "$TF_DIR/.tofu-src.XXXXXX")
       cp -r "$src/." "$work" && chmod -R u+w "$work"
       mkdir -p "$TOFU_BIN_DIR"
-      (cd "$work" && GOTOOLCHAIN=${GOTOOLCHAIN:-local} go build -o "$BIN_PATH.tmp" ./cmd/tofu)
+      # Release flags (.goreleaser.yaml): without version.dev=no it reports "x.y.z-dev" and never matches above.
+      (cd "$work" && CGO_ENABLED=0 GOTOOLCHAIN=${GOTOOLCHAIN:-local} go build -trimpath \
+        -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" -o "$BIN_PATH.tmp" ./cmd/tofu)
       mv -f "$BIN_PATH.tmp" "$BIN_PATH"
     fi
   fi
-  PLATFORM=$(cli_platform "$BIN_PATH")
+  PLATFORM=$(cli_info "$BIN_PATH" platform)
   PLATFORM=${PLATFORM:-linux_amd64}
-  step binary "$BIN $(cli_version "$BIN_PATH") at $BIN_PATH ($PLATFORM)"
+  step binary "$BIN at $BIN_PATH ($PLATFORM)"
 
   # 2. hashicorp/external from Go (tags v2.x are not valid Go versions: the go.mod path lacks /v2).
   PROVIDER_NAME=terraform-provider-external_v${EXTERNAL_VERSION}_x5
   PROVIDER=$MIRROR/registry.terraform.io/hashicorp/external/$EXTERNAL_VERSION/$PLATFORM/$PROVIDER_NAME
-  if is_plugin "$PROVIDER"; then
+  UPSTREAM="upstream $EXTERNAL_MODULE@${EXTERNAL_COMMIT:0:12}"
+  STAND_IN="stand-in $(cat "$STAND_IN_DIR"/go.mod "$STAND_IN_DIR"/go.sum "$STAND_IN_DIR"/main.go | sha256sum | cut -c1-12) (test/stand-ins/terraform-provider-external)"
+  # Rebuild when the binary is missing or broken, or was built from another revision of the stand-in source.
+  if is_plugin "$PROVIDER" && grep -qxF -e "$UPSTREAM" -e "$STAND_IN" "$TOOL_DIR/SOURCE" 2>/dev/null; then
     step provider "external $EXTERNAL_VERSION already built: $(cat "$TOOL_DIR/SOURCE") (skipped)"
   else
     gobin=$(mktemp -d "$TF_DIR/.gobin.XXXXXX")
     export GOTOOLCHAIN=${GOTOOLCHAIN:-local} GOOS=${PLATFORM%_*} GOARCH=${PLATFORM#*_}
     if (cd / && GOBIN=$gobin go install "$EXTERNAL_MODULE@$EXTERNAL_COMMIT") 2>"$gobin/log"; then
-      origin="upstream $EXTERNAL_MODULE@${EXTERNAL_COMMIT:0:12}"
+      origin=$UPSTREAM
     else
       # The module proxy here refuses this module ("403 Forbidden ... This module version is not
       # available"): build our own stand-in with the same schema and program contract instead.
-      echo "[setup-terraform] upstream refused: $(grep -m1 -o '[0-9]\{3\} [A-Z].*' "$gobin/log" || tail -1 "$gobin/log")" >&2
-      origin="stand-in (scripts/setup-terraform.sh), terraform-plugin-framework $FRAMEWORK_VERSION"
-      mkdir -p "$TOOL_DIR/stand-in-src"
-      printf 'module cdktf-homelab/terraform-provider-external\n\ngo 1.23\n\nrequire github.com/hashicorp/terraform-plugin-framework %s\n' \
-        "$FRAMEWORK_VERSION" >"$TOOL_DIR/stand-in-src/go.mod"
-      stand_in_source >"$TOOL_DIR/stand-in-src/main.go"
-      (cd "$TOOL_DIR/stand-in-src" && go build -mod=mod -trimpath -o "$gobin/terraform-provider-external" .)
+      echo "[setup-terraform] upstream refused: $(tr -s "\n\t" "  " <"$gobin/log" | grep -o "[0-9]\{3\} [A-Z].*" || tail -1 "$gobin/log")" >&2
+      origin=$STAND_IN
+      (cd "$STAND_IN_DIR" && go build -mod=readonly -trimpath -o "$gobin/terraform-provider-external" .)
     fi
     mkdir -p "${PROVIDER%/*}"
     install -m 0755 "$gobin/terraform-provider-external" "$PROVIDER.tmp" && mv -f "$PROVIDER.tmp" "$PROVIDER"
@@ -119,111 +120,6 @@ EOF
   echo "[setup-terraform] binary:   $BIN_PATH ($BIN, mirror host $HOST)"
   echo "[setup-terraform] provider: ${PROVIDER/registry.terraform.io/$HOST}"
   echo "[setup-terraform] use:      source $ENV_FILE"
-}
-
-# Go source of the stand-in provider (used only when the module proxy refuses the upstream module).
-stand_in_source() {
-  cat <<'GO'
-// Stand-in for hashicorp/external's "external" data source (same schema and stdin/stdout JSON
-// contract), served as registry.terraform.io/hashicorp/external over plugin protocol 5.
-package main
-
-import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"log"
-	"os/exec"
-
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-)
-
-type prov struct{}
-
-func (prov) Metadata(_ context.Context, _ provider.MetadataRequest, r *provider.MetadataResponse) {
-	r.TypeName, r.Version = "external", "2.3.5"
-}
-func (prov) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse)          {}
-func (prov) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {}
-func (prov) Resources(context.Context) []func() resource.Resource                             { return nil }
-func (prov) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{func() datasource.DataSource { return data{} }}
-}
-
-type data struct{}
-type model struct {
-	Program    types.List   `tfsdk:"program"`
-	WorkingDir types.String `tfsdk:"working_dir"`
-	Query      types.Map    `tfsdk:"query"`
-	Result     types.Map    `tfsdk:"result"`
-	ID         types.String `tfsdk:"id"`
-}
-
-func (data) Metadata(_ context.Context, q datasource.MetadataRequest, r *datasource.MetadataResponse) {
-	r.TypeName = q.ProviderTypeName
-}
-func (data) Schema(_ context.Context, _ datasource.SchemaRequest, r *datasource.SchemaResponse) {
-	r.Schema = schema.Schema{Attributes: map[string]schema.Attribute{
-		"program":     schema.ListAttribute{ElementType: types.StringType, Required: true},
-		"working_dir": schema.StringAttribute{Optional: true},
-		"query":       schema.MapAttribute{ElementType: types.StringType, Optional: true},
-		"result":      schema.MapAttribute{ElementType: types.StringType, Computed: true},
-		"id":          schema.StringAttribute{Computed: true},
-	}}
-}
-func (data) Read(ctx context.Context, q datasource.ReadRequest, r *datasource.ReadResponse) {
-	var m model
-	var program []string
-	query := map[string]string{}
-	r.Diagnostics.Append(q.Config.Get(ctx, &m)...)
-	r.Diagnostics.Append(m.Program.ElementsAs(ctx, &program, false)...)
-	if !m.Query.IsNull() {
-		r.Diagnostics.Append(m.Query.ElementsAs(ctx, &query, false)...)
-	}
-	if r.Diagnostics.HasError() {
-		return
-	}
-	if len(program) == 0 || program[0] == "" {
-		r.Diagnostics.AddAttributeError(path.Root("program"), "External program missing", "program must name an executable")
-		return
-	}
-	stdin, _ := json.Marshal(query)
-	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, program[0], program[1:]...)
-	cmd.Dir, cmd.Stdin, cmd.Stderr = m.WorkingDir.ValueString(), bytes.NewReader(stdin), &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		r.Diagnostics.AddAttributeError(path.Root("program"), "External program failed",
-			"program: "+program[0]+"\nerror: "+err.Error()+"\nstderr: "+stderr.String())
-		return
-	}
-	result := map[string]string{}
-	if err := json.Unmarshal(stdout, &result); err != nil {
-		r.Diagnostics.AddAttributeError(path.Root("program"), "Unexpected external program result",
-			"stdout must be a JSON object whose values are all strings: "+err.Error()+"\nstdout: "+string(stdout))
-		return
-	}
-	var d = r.Diagnostics
-	m.Result, d = types.MapValueFrom(ctx, types.StringType, result)
-	r.Diagnostics.Append(d...)
-	m.ID = types.StringValue("-")
-	r.Diagnostics.Append(r.State.Set(ctx, &m)...)
-}
-
-func main() {
-	err := providerserver.Serve(context.Background(), func() provider.Provider { return prov{} },
-		providerserver.ServeOpts{Address: "registry.terraform.io/hashicorp/external", ProtocolVersion: 5})
-	if err != nil {
-		log.Fatal(err)
-	}
-}
-GO
 }
 
 main "$@"
