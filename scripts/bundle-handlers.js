@@ -1,19 +1,24 @@
 // Bundles each domain's handler into one file (build/handlers/<domain>.js) that constructs ship
-// into stacks as a TerraformAsset, plus the fake PVE the demo runs. ssh2's optional native addon
-// cannot be bundled: its import becomes a module that throws, so ssh2 falls back to pure JS.
+// into stacks as a TerraformAsset, plus the fake PVE the demo runs and the benchmarks. ssh2's
+// optional native addon cannot be bundled: its import becomes a module that throws, so ssh2
+// falls back to its pure-JS ciphers.
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const esbuild = require('esbuild');
 
 const root = join(__dirname, '..');
-const entries = {
+// Self-contained: everything they import goes into the bundle.
+const standalone = {
   'handlers/pve': 'handlers/pve/main.ts',
   'handlers/linux': 'handlers/linux/main.ts',
   'fake-pve': 'test/fakes/pve/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
-const examples = { 'examples/metrics': 'examples/metrics.ts', 'examples/systemd': 'examples/systemd.ts' };
+const examples = {
+  'examples/metrics': 'examples/metrics.ts',
+  'examples/systemd': 'examples/systemd.ts',
+};
 
 const nativeAddonsThrow = {
   name: 'native-addons-throw',
@@ -26,35 +31,24 @@ const nativeAddonsThrow = {
   },
 };
 
+const bundle = (out, entry, options) =>
+  esbuild.build({
+    entryPoints: [join(root, entry)],
+    outfile: join(root, 'build', `${out}.js`),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+    ...options,
+  });
+
 const main = async () => {
-  for (const [out, entry] of Object.entries(entries)) {
+  for (const [out, entry] of Object.entries(standalone)) {
     if (!existsSync(join(root, entry))) continue;
-    await esbuild.build({
-      entryPoints: [join(root, entry)],
-      outfile: join(root, 'build', `${out}.js`),
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'warning',
-      external: ['cpu-features'],
-      plugins: [nativeAddonsThrow],
-    });
+    await bundle(out, entry, { minify: true, legalComments: 'none', external: ['cpu-features'], plugins: [nativeAddonsThrow] });
   }
-  for (const [out, entry] of Object.entries(examples)) {
-    await esbuild.build({
-      entryPoints: [join(root, entry)],
-      outfile: join(root, 'build', `${out}.js`),
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      packages: 'external',
-      logLevel: 'warning',
-    });
-  }
+  for (const [out, entry] of Object.entries(examples)) await bundle(out, entry, { packages: 'external' });
 };
 
 main().catch((error) => {

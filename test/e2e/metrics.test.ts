@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
-import { CdktfProject, type CommandOutcome } from '../support/cdktf-project';
+import { CdktfProject } from '../support/cdktf-project';
 
 const SECRETS = {
   PROXMOX_VE_API_TOKEN: 'root@pam!homelab=e2e-pve-secret-4242',
@@ -20,31 +20,20 @@ jest.setTimeout(300_000);
 
 let fake: FakePve;
 let project: CdktfProject;
-const timings: Record<string, number> = {};
 
-const ok = (outcome: CommandOutcome, label: string): CommandOutcome => {
-  if (outcome.code !== 0) throw new Error(`${label} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
-  timings[label] = outcome.seconds;
-  return outcome;
-};
-const planExit = async (label: string) => {
-  const plan = await project.terraform('plan', '-detailed-exitcode', '-no-color', '-out', 'plan.bin');
-  timings[label] = plan.seconds;
-  if (plan.code === 1) throw new Error(`${label} failed\n${plan.stdout}\n${plan.stderr}`);
-  return plan;
-};
-const apply = (label: string) => project.terraform('apply', '-auto-approve', '-no-color').then((o) => ok(o, label));
+const planExit = (label: string) => project.plan(label, '-out', 'plan.bin');
+const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
 
 beforeAll(async () => {
   fake = await startFakePve({ tokens: { 'root@pam!homelab': { secret: 'e2e-pve-secret-4242', privileges: 'modify' } } });
   fake.setMetricServer('by-hand', BY_HAND);
   project = new CdktfProject('build/examples/metrics.js', 'metrics', { ...SECRETS, PROXMOX_VE_ENDPOINT: fake.url });
-  ok(await project.synth(), 'synth');
-  ok(await project.terraform('init', '-no-color'), 'init');
+  await project.must('synth', project.synth());
+  await project.must('init', project.terraform('init', '-no-color'));
 });
 
 afterAll(async () => {
-  console.log(`e2e timings (s): ${JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v))}`);
+  console.log(`metrics e2e timings (s): ${project?.report()}`);
   await fake?.stop();
   project?.cleanup();
 });
@@ -76,7 +65,7 @@ test('hand edits show in the plan in words, one apply fixes them, and the plan a
 });
 
 test('a changed prop and a removed optional prop converge in one apply', async () => {
-  ok(await project.synth({ HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '' }), 'synth (changed)');
+  await project.must('synth (changed)', project.synth({ HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '' }));
   expect((await planExit('plan (changed stack)')).code).toBe(2);
   await apply('apply (changed stack)');
   expect(fake.metricServers()['lab-influx'].bucket).toBe('pve-v2');
@@ -99,7 +88,7 @@ test('no secret reaches the state, the plan or cdktf.out; only variable names do
 });
 
 test('destroy removes exactly the declared servers', async () => {
-  const destroyed = ok(await project.terraform('destroy', '-auto-approve', '-no-color'), 'destroy');
+  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
   expect(destroyed.stdout).toMatch(/metric server "lab-influx": deleting/);
   expect(fake.metricServers()).toEqual({ 'by-hand': BY_HAND });
   const state = readFileSync(project.statePath, 'utf8');

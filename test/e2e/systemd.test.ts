@@ -4,50 +4,41 @@
  * private key material in the state.
  */
 import { readFileSync } from 'node:fs';
-import { CdktfProject, type CommandOutcome } from '../support/cdktf-project';
+import { CdktfProject } from '../support/cdktf-project';
 import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
 
 jest.setTimeout(300_000);
 
 let host: SystemdHost;
 let project: CdktfProject;
-const timings: Record<string, number> = {};
+let bootSeconds = 0;
 
-const ok = (outcome: CommandOutcome, label: string): CommandOutcome => {
-  if (outcome.code !== 0) throw new Error(`${label} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
-  timings[label] = outcome.seconds;
-  return outcome;
-};
-const plan = async (label: string) => {
-  const outcome = await project.terraform('plan', '-detailed-exitcode', '-no-color');
-  if (outcome.code === 1) throw new Error(`${label} failed\n${outcome.stdout}\n${outcome.stderr}`);
-  timings[label] = outcome.seconds;
-  return outcome;
-};
+const plan = (label: string) => project.plan(label);
+const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
 const state = async (name: string) => (await host.exec(`systemctl show -p ActiveState,SubState,UnitFileState -- ${name}`)).stdout;
 
 beforeAll(async () => {
   const booting = Date.now();
   host = await startSystemdHost();
-  timings['host boot'] = (Date.now() - booting) / 1000;
+  bootSeconds = (Date.now() - booting) / 1000;
   project = new CdktfProject('build/examples/systemd.js', 'node-check', {
     HOMELAB_SSH_HOST: host.host,
     HOMELAB_SSH_PORT: String(host.port),
     HOMELAB_SSH_HOST_KEY: host.hostKeyFingerprint,
     HOMELAB_SSH_KEY: host.privateKey,
   });
-  ok(await project.synth(), 'synth');
-  ok(await project.terraform('init', '-no-color'), 'init');
+  await project.must('synth', project.synth());
+  await project.must('init', project.terraform('init', '-no-color'));
 });
 
 afterAll(async () => {
-  console.log(`systemd e2e timings (s): ${JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v))}`);
+  console.log(`systemd e2e timings (s): host boot ${bootSeconds}, ${project?.report()}`);
   await host?.stop();
   project?.cleanup();
 });
 
 test('apply installs the agent and the timer-driven check, and the next plan is clean', async () => {
-  ok(await project.terraform('apply', '-auto-approve', '-no-color'), 'apply (create)');
+  await apply('apply (create)');
   expect(await state('hf-agent.service')).toMatch(/ActiveState=active[\s\S]*UnitFileState=enabled/);
   expect(await state('hf-node-check.timer')).toMatch(/ActiveState=active[\s\S]*UnitFileState=enabled/);
   expect(await state('hf-node-check.service')).toMatch(/UnitFileState=static/);
@@ -67,7 +58,7 @@ test('a unit stopped by hand shows in the plan by name and state, and one apply 
   expect(drifted.stdout.replace(/\s+/g, ' ')).toContain(
     `unit hf-agent.service on 127.0.0.1:${host.port} (inactive/dead) differs: running is "inactive/dead", want "running"`,
   );
-  ok(await project.terraform('apply', '-auto-approve', '-no-color'), 'apply (fix drift)');
+  await apply('apply (fix drift)');
   expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);
   expect((await plan('plan (after fix)')).code).toBe(0);
 });
@@ -82,7 +73,7 @@ test('the state holds the key variable name but no private key material', () => 
 });
 
 test('destroy leaves no unit file and no enabled link', async () => {
-  const destroyed = ok(await project.terraform('destroy', '-auto-approve', '-no-color'), 'destroy');
+  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
   expect(destroyed.stdout).toMatch(/hf-agent.service on 127.0.0.1:\d+: stopped, disabled and removed/);
   const left = await host.exec('ls /etc/systemd/system/hf-* /etc/systemd/system/*.wants/hf-* 2>/dev/null; true');
   expect(left.stdout).toBe('');

@@ -21,6 +21,8 @@ export interface CommandOutcome {
 
 export class CdktfProject {
   readonly dir = mkdtempSync(join(tmpdir(), 'homelab-e2e-'));
+  /** Wall seconds of each labelled step, for the issue notes. */
+  readonly timings: Record<string, number> = {};
 
   constructor(
     app: string,
@@ -45,6 +47,27 @@ export class CdktfProject {
 
   terraform(...args: string[]): Promise<CommandOutcome> {
     return this.exec(terraformBinary(), [...args], this.stackDir, { TF_IN_AUTOMATION: '1', TF_INPUT: '0' });
+  }
+
+  /** Runs a labelled step that must succeed, recording its time. */
+  async must(label: string, step: Promise<CommandOutcome>): Promise<CommandOutcome> {
+    const outcome = await step;
+    if (outcome.code !== 0) throw new Error(`${label} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
+    this.timings[label] = outcome.seconds;
+    return outcome;
+  }
+
+  /** `plan -detailed-exitcode`: 0 clean, 2 changes; a failed plan throws. */
+  async plan(label: string, ...args: string[]): Promise<CommandOutcome> {
+    const outcome = await this.terraform('plan', '-detailed-exitcode', '-no-color', ...args);
+    if (outcome.code === 1) throw new Error(`${label} failed\n${outcome.stdout}\n${outcome.stderr}`);
+    this.timings[label] = outcome.seconds;
+    return outcome;
+  }
+
+  /** The timings, rounded, as one line. */
+  report(): string {
+    return JSON.stringify(this.timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v));
   }
 
   cleanup(): void {

@@ -8,7 +8,7 @@ import { connectSsh } from '../../src/linux/ssh';
 import type { UnitSpec } from '../../src/linux/unit';
 import { systemdUnitHandler } from '../../handlers/linux/systemd-unit';
 import { invoke } from './run-handler';
-import type { SystemdHost } from './systemd-host';
+import { startSystemdHost, type SystemdHost } from './systemd-host';
 
 export const KEY_ENV = 'TEST_SSH_KEY';
 
@@ -55,4 +55,15 @@ export const unitDriver = (host: SystemdHost) => {
     }
   };
   return { run, show, waitFor };
+};
+
+/** Boots one host for the test file and hands out a driver for it; stops it after the file. */
+export const useSystemdHost = () => {
+  const shared = {} as { host: SystemdHost; unit: ReturnType<typeof unitDriver> };
+  beforeAll(async () => {
+    shared.host = await startSystemdHost();
+    shared.unit = unitDriver(shared.host);
+  });
+  afterAll(() => shared.host?.stop());
+  return shared;
 };

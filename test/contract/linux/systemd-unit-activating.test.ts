@@ -2,18 +2,17 @@
  * Seed 002's unit-activating cases on real systemd 252: a timer-driven oneshot mid-run is not
  * drift and is never stopped; a crash loop declared started:false is drift and is stopped.
  */
-import { startSystemdHost, type SystemdHost } from '../../support/systemd-host';
-import { unitDriver, unitSpec } from '../../support/unit-host';
+import type { SystemdHost } from '../../support/systemd-host';
+import { type unitDriver, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
+const shared = useSystemdHost();
 let host: SystemdHost;
 let unit: ReturnType<typeof unitDriver>;
-beforeAll(async () => {
-  host = await startSystemdHost();
-  unit = unitDriver(host);
+beforeAll(() => {
+  ({ host, unit } = shared);
 });
-afterAll(() => host?.stop());
 
 /** No [Install]: a timer starts it, so it is declared enabled:false, started:false. */
 const oneshot = (seconds: number, description = 'node check') =>

@@ -7,20 +7,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { invoke } from '../../support/run-handler';
-import { startSystemdHost, type SystemdHost } from '../../support/systemd-host';
+import type { SystemdHost } from '../../support/systemd-host';
 import { systemdUnitHandler } from '../../../handlers/linux/systemd-unit';
 import { connectSsh } from '../../../src/linux/ssh';
-import { hostTarget, unitDriver, unitSpec } from '../../support/unit-host';
+import { hostTarget, type unitDriver, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
+const shared = useSystemdHost();
 let host: SystemdHost;
 let unit: ReturnType<typeof unitDriver>;
-beforeAll(async () => {
-  host = await startSystemdHost();
-  unit = unitDriver(host);
+beforeAll(() => {
+  ({ host, unit } = shared);
 });
-afterAll(() => host?.stop());
 
 const service = (description: string) =>
   `[Unit]\nDescription=${description}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n`;
