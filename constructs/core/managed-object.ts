@@ -115,6 +115,9 @@ const addressName = (scope: Construct, stack: TerraformStack): string => {
 
 /** The external data source needs a provider block; add one unless the stack already has it. */
 const ensureExternalProvider = (stack: TerraformStack): void => {
+  if (stack.node.tryFindChild(PROVIDER_ID) !== undefined) return;
   if (stack.node.findAll().some((c) => c instanceof ExternalProvider)) return;
-  new ExternalProvider(stack, 'homelab-external');
+  new ExternalProvider(stack, PROVIDER_ID);
 };
+
+const PROVIDER_ID = 'homelab-external';

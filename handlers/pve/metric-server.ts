@@ -72,7 +72,10 @@ const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerS
   }
 };
 
-const destroy = async (api: PveApi, identity: MetricServerSpec, log: Log) => {
+/** What names a server: all that destroy gets. */
+type Identity = Pick<MetricServerSpec, 'id' | 'type'>;
+
+const destroy = async (api: PveApi, identity: Identity, log: Log) => {
   const live = await getSection(api, identity.id);
   if (live === undefined) return log(`metric server "${identity.id}": already absent`);
   if (typeof live.type === 'string' && live.type !== identity.type) {

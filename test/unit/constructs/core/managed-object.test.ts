@@ -1,4 +1,5 @@
 import { Testing, TerraformStack } from 'cdktf';
+import { ExternalProvider } from '@cdktf/provider-external/lib/provider';
 import { Construct } from 'constructs';
 import { ManagedObject } from '../../../../constructs/core/managed-object';
 
@@ -68,5 +69,24 @@ describe('ManagedObject', () => {
 
   test('no resource asks for create_before_destroy, which would skip the destroy hook', () => {
     expect(JSON.stringify(synth)).not.toMatch(/create_before_destroy/);
+  });
+});
+
+describe('the external provider block', () => {
+  const objectIn = (stack: TerraformStack, id: string) =>
+    new ManagedObject(new Construct(stack, id), 'Object', { domain: 'pve', kind: 'widget', target: {}, identity: { id }, spec: { id } });
+
+  test('is added once however many objects the stack holds', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    objectIn(stack, 'a');
+    objectIn(stack, 'b');
+    expect(JSON.parse(Testing.synth(stack)).provider.external).toEqual([{}]);
+  });
+
+  test('is not added when the stack already configures one', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    new ExternalProvider(stack, 'mine', { alias: 'mine' });
+    objectIn(stack, 'a');
+    expect(JSON.parse(Testing.synth(stack)).provider.external).toEqual([{ alias: 'mine' }]);
   });
 });
