@@ -13,6 +13,7 @@ const standalone = {
   'handlers/linux': 'handlers/linux/main.ts',
   'fake-pve': 'test/fakes/pve/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',
+  'bench/systemd-unit': 'bench/systemd-unit.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = {
