@@ -74,11 +74,12 @@ export class PveClient {
     const url = new URL(`api2/json/${path}`, endpoint.endsWith('/') ? endpoint : `${endpoint}/`);
     const form = encodeForm(params);
     if (method === 'GET' || method === 'DELETE') url.search = form;
+    const dispatcher = this.agent(endpoint);
     let response;
     try {
       response = await fetch(url, {
         method,
-        dispatcher: this.agent(endpoint),
+        dispatcher,
         headers: {
           authorization,
           ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),

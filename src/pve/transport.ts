@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
+import { HandlerError } from '../core/errors';
 import { displayFingerprint, normalizeFingerprint, type PveTarget } from './target';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -21,9 +22,17 @@ export const memberAgent = (target: PveTarget, endpoint: string): Agent => {
   const tls = target.insecure
     ? { rejectUnauthorized: false }
     : target.caFile !== undefined
-      ? { ca: readFileSync(target.caFile) }
+      ? { ca: readCa(target.caFile) }
       : {};
   return new Agent({ ...timeouts, connect: { ...tls, timeout: CONNECT_TIMEOUT_MS } });
+};
+
+const readCa = (path: string): Buffer => {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new HandlerError('PVE CA file unreadable', `caFile ${path} cannot be read (${(error as Error).message}); point caFile at the PEM of the CA that signed the members' certificates`);
+  }
 };
 
 /** A connector that accepts exactly one certificate, whoever signed it. */

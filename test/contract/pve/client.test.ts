@@ -118,6 +118,12 @@ describe('TLS', () => {
     expect(fake.requests).toHaveLength(before);
   });
 
+  test('an unreadable CA file is named, not mistaken for a network failure', async () => {
+    await expect(client({ endpoints: [fake.url], caFile: '/nonexistent/ca.pem' }).call('GET', 'version')).rejects.toThrow(
+      /PVE CA file unreadable: caFile \/nonexistent\/ca.pem cannot be read \(ENOENT/,
+    );
+  });
+
   test('insecure accepts it only because it was asked to', async () => {
     await expect(client({ endpoints: [fake.url], insecure: true }).call('GET', 'version')).resolves.toBeDefined();
   });
