@@ -6,6 +6,7 @@ import { fetch } from 'undici';
 import type { Agent } from 'undici';
 import { HandlerError } from '../core/errors';
 import { classifyFailure, mayFailOver, memberOrder } from './failover';
+import { fileStore, type LastGoodStore } from './last-good';
 import { type PveTarget, tokenHeader } from './target';
 import { memberAgent } from './transport';
 
@@ -39,7 +40,10 @@ export class PveClient {
   constructor(
     private readonly target: PveTarget,
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+    private readonly memory: LastGoodStore = fileStore(target.endpoints),
+  ) {
+    this.lastGood = memory.load();
+  }
 
   /** `data` of the answer. */
   async call<T>(method: Method, path: string, params?: Params): Promise<T> {
@@ -53,6 +57,7 @@ export class PveClient {
     for (const endpoint of memberOrder(this.target.endpoints, this.lastGood)) {
       const attempt = await this.send(endpoint, method, path, params, authorization);
       if (attempt.ok) {
+        if (this.lastGood !== endpoint) this.memory.save(endpoint);
         this.lastGood = endpoint;
         return attempt.answer;
       }

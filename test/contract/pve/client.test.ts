@@ -2,14 +2,20 @@
  * The PVE client over real sockets: member failover only when a request never reached a server,
  * no re-sent write after a timeout, and TLS by CA file, pin or explicit insecure.
  */
-import { createServer, type Server } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PveApiError, PveClient } from '../../../src/pve/client';
+import { fileStore } from '../../../src/pve/last-good';
 import type { PveTarget } from '../../../src/pve/target';
 import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { makeCert, type TestCert } from '../../support/tls';
 
 const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
-const client = (target: Partial<PveTarget> & Pick<PveTarget, 'endpoints'>) => new PveClient({ tokenEnv: 'PROXMOX_VE_API_TOKEN', ...target }, env);
+const memoryDir = mkdtempSync(join(tmpdir(), 'homelab-last-good-'));
+const client = (target: Partial<PveTarget> & Pick<PveTarget, 'endpoints'>) =>
+  new PveClient({ tokenEnv: 'PROXMOX_VE_API_TOKEN', ...target }, env, fileStore(target.endpoints, memoryDir));
 
 /** A loopback port with nothing listening: connect is refused. */
 const closedPort = async (): Promise<string> => {
@@ -39,6 +45,27 @@ describe('member failover', () => {
     await pve.call('GET', 'version');
     expect(live.requests).toHaveLength(2);
     await pve.close();
+  });
+
+  test('the member that answered is remembered for the next process, which skips the dead member', async () => {
+    const dead = await closedPort();
+    const live = await start();
+    const first = client({ endpoints: [dead, live.url] });
+    await first.call('GET', 'version');
+    await first.close();
+    const connections: Socket[] = [];
+    const revived = createServer((socket) => connections.push(socket));
+    await new Promise<void>((resolve) => revived.listen(Number(new URL(dead).port), '127.0.0.1', resolve));
+    try {
+      const second = client({ endpoints: [dead, live.url] });
+      await second.call('GET', 'version');
+      await second.close();
+      expect(connections).toHaveLength(0);
+      expect(live.requests).toHaveLength(2);
+    } finally {
+      connections.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => revived.close(resolve));
+    }
   });
 
   test('an HTTP 500 is an answer: the next member is not asked', async () => {
