@@ -5,3 +5,4 @@ export type { MetricServerType } from './src/pve/metric-fields';
 export * from './constructs/linux/ssh-host';
 export * from './constructs/linux/systemd-unit';
 export * from './src/linux/render-unit';
+export * from './constructs/core/retired-object';

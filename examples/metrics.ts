@@ -15,6 +15,8 @@ export interface MetricsStackProps {
   readonly bucket?: string;
   /** The graphite path; the e2e test removes it to prove an unset prop is cleared. */
   readonly graphitePath?: string;
+  /** Retire the opentelemetry server; the e2e test proves the next apply deletes it. */
+  readonly retireOtel?: boolean;
 }
 
 export class MetricsStack extends TerraformStack {
@@ -50,6 +52,7 @@ export class MetricsStack extends TerraformStack {
       otelProtocol: 'https',
       otelHeadersEnv: 'OTEL_HEADERS',
       otelResourceAttributes: { 'deployment.environment': 'lab' },
+      retired: props.retireOtel,
     });
   }
 }
@@ -63,6 +66,7 @@ const synth = (): void => {
     insecure: env.PROXMOX_VE_INSECURE === 'true',
     bucket: env.HOMELAB_EXAMPLE_BUCKET,
     graphitePath: env.HOMELAB_EXAMPLE_GRAPHITE_PATH === '' ? undefined : (env.HOMELAB_EXAMPLE_GRAPHITE_PATH ?? 'proxmox.lab'),
+    retireOtel: env.HOMELAB_EXAMPLE_RETIRE_OTEL === 'true',
   });
   app.synth();
 };

@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import { canonicalJson, digestOf } from '../../src/core/canonical';
 import { ENV } from '../../src/core/protocol';
 import { type HandlerDomain, handlerAsset } from './handler-asset';
+import { addressName, destroyHook } from './object-address';
 
 export interface ManagedObjectProps {
   /** The handler bundle that manages this kind. */
@@ -46,13 +47,12 @@ export class ManagedObject extends Construct {
   constructor(scope: Construct, id: string, props: ManagedObjectProps) {
     super(scope, id);
     const stack = TerraformStack.of(this);
-    this.name = props.name ?? addressName(scope, stack);
+    this.name = props.name ?? addressName(scope);
     ensureExternalProvider(stack);
     const handler = handlerAsset(this, props.domain).path;
     const target = canonicalJson(props.target);
     const spec = canonicalJson(props.spec);
     const identity = canonicalJson(props.identity);
-    const run = (verb: string) => `node "${handler}" ${props.kind} ${verb}`;
 
     this.read = new DataExternal(this, 'read', {
       program: ['node', handler, props.kind, 'read'],
@@ -63,14 +63,7 @@ export class ManagedObject extends Construct {
     this.lifecycle = new DataResource(this, 'lifecycle', {
       input: { kind: props.kind, target, identity },
       triggersReplace: { identity: digestOf(props.identity) },
-      provisioners: [
-        {
-          type: 'local-exec',
-          when: 'destroy',
-          command: run('destroy'),
-          environment: { [ENV.target]: '${self.input.target}', [ENV.identity]: '${self.input.identity}' },
-        },
-      ],
+      provisioners: [{ type: 'local-exec', ...destroyHook(handler, props.kind) }],
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
 
@@ -85,7 +78,7 @@ export class ManagedObject extends Construct {
       provisioners: [
         {
           type: 'local-exec',
-          command: run('apply'),
+          command: `node "${handler}" ${props.kind} apply`,
           environment: { [ENV.target]: '${self.input.target}', [ENV.spec]: '${self.input.spec}' },
         },
       ],
@@ -105,13 +98,6 @@ export class ManagedObject extends Construct {
     });
   }
 }
-
-/** `scope`'s path below the stack as a Terraform identifier: `site/influx` → `site_influx`. */
-const addressName = (scope: Construct, stack: TerraformStack): string => {
-  const below = scope.node.scopes.slice(stack.node.scopes.length).map((c) => c.node.id);
-  const joined = below.join('_').replace(/[^A-Za-z0-9_-]/g, '_');
-  return /^[A-Za-z_]/.test(joined) ? joined : `_${joined}`;
-};
 
 /** The external data source needs a provider block; add one unless the stack already has it. */
 const ensureExternalProvider = (stack: TerraformStack): void => {

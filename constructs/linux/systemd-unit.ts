@@ -8,6 +8,7 @@ import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
 import type { UnitSpec } from '../../src/linux/unit';
 import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
 import { ManagedObject } from '../core/managed-object';
+import { RetiredObject } from '../core/retired-object';
 import { check, checkPattern, unresolved } from '../core/validate';
 import type { SshHost } from './ssh-host';
 
@@ -36,13 +37,22 @@ export interface SystemdUnitProps {
    * @default - none
    */
   readonly restartOn?: string[];
+  /**
+   * Retire the unit: the next apply stops, disables and removes it (through the same destroy
+   * handler `terraform destroy` runs) and drops it from the state; after that the construct can
+   * be removed. Deleting the construct instead would leave the unit on the host. Needs
+   * Terraform 1.9 or newer.
+   *
+   * @default false
+   */
+  readonly retired?: boolean;
 }
 
 export const DEFAULT_UNIT_DIRECTORY = '/etc/systemd/system';
 
 export class SystemdUnit extends Construct {
   /** The Terraform resources behind this unit. */
-  readonly object: ManagedObject;
+  readonly object: ManagedObject | RetiredObject;
 
   constructor(scope: Construct, id: string, props: SystemdUnitProps) {
     super(scope, id);
@@ -63,12 +73,14 @@ export class SystemdUnit extends Construct {
       started: props.started ?? true,
       restartOn: digestOf(props.restartOn ?? []),
     };
-    this.object = new ManagedObject(this, 'Object', {
-      domain: 'linux',
-      kind: 'systemd-unit',
-      target: { ...props.host.target },
-      identity: { name: spec.name, directory: spec.directory },
-      spec: { ...spec },
-    });
+    this.object = props.retired
+      ? new RetiredObject(this, 'Object', { domain: 'linux', kind: 'systemd-unit' })
+      : new ManagedObject(this, 'Object', {
+          domain: 'linux',
+          kind: 'systemd-unit',
+          target: { ...props.host.target },
+          identity: { name: spec.name, directory: spec.directory },
+          spec: { ...spec },
+        });
   }
 }

@@ -14,6 +14,7 @@ import {
 } from '../../src/pve/metric-fields';
 import type { MetricServerSpec } from '../../src/pve/metric-server';
 import { ManagedObject } from '../core/managed-object';
+import { RetiredObject } from '../core/retired-object';
 import { check, checkEnvName, checkPattern, checkRange } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 
@@ -80,23 +81,34 @@ export interface ProxmoxMetricServerProps {
    * @default - no headers
    */
   readonly otelHeadersEnv?: string;
+  /**
+   * Retire the server: the next apply deletes it from the cluster (through the same destroy
+   * handler `terraform destroy` runs) and drops it from the state; after that the construct can
+   * be removed. Deleting the construct instead would leave the server on the cluster. Needs
+   * Terraform 1.9 or newer.
+   *
+   * @default false
+   */
+  readonly retired?: boolean;
 }
 
 export class ProxmoxMetricServer extends Construct {
   /** The Terraform resources behind this server. */
-  readonly object: ManagedObject;
+  readonly object: ManagedObject | RetiredObject;
 
   constructor(scope: Construct, id: string, props: ProxmoxMetricServerProps) {
     super(scope, id);
     validate(this, props);
     const spec = specOf(props);
-    this.object = new ManagedObject(this, 'Object', {
-      domain: 'pve',
-      kind: 'metric-server',
-      target: { ...props.cluster.target },
-      identity: { id: props.id, type: props.type },
-      spec: { ...spec },
-    });
+    this.object = props.retired
+      ? new RetiredObject(this, 'Object', { domain: 'pve', kind: 'metric-server' })
+      : new ManagedObject(this, 'Object', {
+          domain: 'pve',
+          kind: 'metric-server',
+          target: { ...props.cluster.target },
+          identity: { id: props.id, type: props.type },
+          spec: { ...spec },
+        });
   }
 }
 

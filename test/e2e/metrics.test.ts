@@ -87,6 +87,20 @@ test('no secret reaches the state, the plan or cdktf.out; only variable names do
   expect(readFileSync(project.statePath, 'utf8')).toContain('INFLUX_TOKEN');
 });
 
+test('a retired server is deleted by the next apply and leaves the state; the plan after is clean', async () => {
+  const changed = { HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '' };
+  await project.must('synth (retire otel)', project.synth({ ...changed, HOMELAB_EXAMPLE_RETIRE_OTEL: 'true' }));
+  const planned = await planExit('plan (retire)');
+  expect(planned.code).toBe(2);
+  expect(planned.stdout).toMatch(/terraform_data\.otel_lifecycle will be destroyed/);
+  expect(planned.stdout).toMatch(/Plan: 0 to add, 0 to change, 2 to destroy/);
+  const applied = await apply('apply (retire)');
+  expect(applied.stdout).toMatch(/metric server "lab-otel": deleting/);
+  expect(Object.keys(fake.metricServers()).sort()).toEqual(['by-hand', 'lab-graphite', 'lab-influx']);
+  expect(readFileSync(project.statePath, 'utf8')).not.toMatch(/otel_(lifecycle|converge)/);
+  expect((await planExit('plan (after retire)')).code).toBe(0);
+});
+
 test('destroy removes exactly the declared servers', async () => {
   const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
   expect(destroyed.stdout).toMatch(/metric server "lab-influx": deleting/);

@@ -1,0 +1,23 @@
+/**
+ * What a managed object and its retirement must agree on: the Terraform addresses of its
+ * resources and the destroy hook, so a retired object is removed by the very hook it was
+ * created with.
+ */
+import { TerraformStack } from 'cdktf';
+import type { Construct } from 'constructs';
+import { ENV } from '../../src/core/protocol';
+
+/** `scope`'s path below the stack as a Terraform identifier: `site/influx` → `site_influx`. */
+export const addressName = (scope: Construct): string => {
+  const stack = TerraformStack.of(scope);
+  const below = scope.node.scopes.slice(stack.node.scopes.length).map((c) => c.node.id);
+  const joined = below.join('_').replace(/[^A-Za-z0-9_-]/g, '_');
+  return /^[A-Za-z_]/.test(joined) ? joined : `_${joined}`;
+};
+
+/** The local-exec destroy hook, reading what it needs from `self.input` (destroy sees only self). */
+export const destroyHook = (handlerPath: string, kind: string) => ({
+  when: 'destroy' as const,
+  command: `node "${handlerPath}" ${kind} destroy`,
+  environment: { [ENV.target]: '${self.input.target}', [ENV.identity]: '${self.input.identity}' },
+});

@@ -1,0 +1,39 @@
+import { Testing, TerraformStack } from 'cdktf';
+import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
+import { ProxmoxMetricServer, type ProxmoxMetricServerProps } from '../../../../constructs/pve/metric-server';
+
+const synth = (servers: Array<[string, Partial<ProxmoxMetricServerProps>]>) => {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+  for (const [id, props] of servers) {
+    new ProxmoxMetricServer(stack, id, { cluster, id, type: 'graphite', server: '10.0.0.5', port: 2003, ...props });
+  }
+  return JSON.parse(Testing.synth(stack));
+};
+
+describe('a retired object', () => {
+  test('plans no read, no resources and no check, only the removal of both resources', () => {
+    const json = synth([['kept', {}], ['gone', { retired: true }]]);
+    expect(Object.keys(json.data.external)).toEqual(['kept_read']);
+    expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_converge', 'kept_lifecycle']);
+    expect(Object.keys(json.check)).toEqual(['kept_in_sync']);
+    expect(json.removed).toEqual([
+      { from: 'terraform_data.gone_converge', lifecycle: { destroy: true } },
+      { from: 'terraform_data.gone_lifecycle', lifecycle: { destroy: true }, provisioner: [expect.anything()] },
+    ]);
+  });
+
+  test('is removed by the same destroy hook it was created with', () => {
+    const managed = synth([['gone', {}]]).resource.terraform_data.gone_lifecycle.provisioner[0]['local-exec'];
+    const retired = synth([['gone', { retired: true }]]).removed[1].provisioner[0]['local-exec'];
+    expect(retired).toEqual(managed);
+    expect(retired.when).toBe('destroy');
+  });
+
+  test('several retired objects each keep their removal blocks', () => {
+    const json = synth([['aa', { retired: true }], ['bb', { retired: true }]]);
+    expect(json.removed.map((block: { from: string }) => block.from)).toEqual([
+      'terraform_data.aa_converge', 'terraform_data.aa_lifecycle', 'terraform_data.bb_converge', 'terraform_data.bb_lifecycle',
+    ]);
+  });
+});
