@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import { canonicalJson, digestOf } from '../../src/core/canonical';
 import { ENV } from '../../src/core/protocol';
 import { type HandlerDomain, handlerAsset } from './handler-asset';
-import { addressName, destroyHook } from './object-address';
+import { addressName, claimName, destroyHook } from './object-address';
 
 export interface ManagedObjectProps {
   /** The handler bundle that manages this kind. */
@@ -47,7 +47,7 @@ export class ManagedObject extends Construct {
   constructor(scope: Construct, id: string, props: ManagedObjectProps) {
     super(scope, id);
     const stack = TerraformStack.of(this);
-    this.name = props.name ?? addressName(scope);
+    this.name = claimName(this, props.name ?? addressName(scope));
     ensureExternalProvider(stack);
     const handler = handlerAsset(this, props.domain).path;
     const target = canonicalJson(props.target);

@@ -5,6 +5,7 @@
  */
 import { TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
+import { ValidationError } from '../../src/core/errors';
 import { ENV } from '../../src/core/protocol';
 
 /** `scope`'s path below the stack as a Terraform identifier: `site/influx` → `site_influx`. */
@@ -13,6 +14,23 @@ export const addressName = (scope: Construct): string => {
   const below = scope.node.scopes.slice(stack.node.scopes.length).map((c) => c.node.id);
   const joined = below.join('_').replace(/[^A-Za-z0-9_-]/g, '_');
   return /^[A-Za-z_]/.test(joined) ? joined : `_${joined}`;
+};
+
+const claimed = new WeakMap<TerraformStack, Set<string>>();
+
+/**
+ * Reserves an address prefix in the stack. Two objects under one prefix would merge into one
+ * Terraform resource without any error, so the second is refused at synth.
+ */
+export const claimName = (scope: Construct, name: string): string => {
+  const stack = TerraformStack.of(scope);
+  const names = claimed.get(stack) ?? new Set<string>();
+  claimed.set(stack, names);
+  if (names.has(name)) {
+    throw new ValidationError(scope.node.path, `name must be unique among the stack's objects, got "${name}" a second time (rename one construct or set name)`);
+  }
+  names.add(name);
+  return name;
 };
 
 /** The local-exec destroy hook, reading what it needs from `self.input` (destroy sees only self). */

@@ -6,7 +6,7 @@
 import { Lazy, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { type HandlerDomain, handlerAsset } from './handler-asset';
-import { addressName, destroyHook } from './object-address';
+import { addressName, claimName, destroyHook } from './object-address';
 
 export interface RetiredObjectProps {
   /** The handler bundle that manages this kind. */
@@ -32,7 +32,7 @@ export class RetiredObject extends Construct {
   constructor(scope: Construct, id: string, props: RetiredObjectProps) {
     super(scope, id);
     const stack = TerraformStack.of(this);
-    this.name = props.name ?? addressName(scope);
+    this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain).path;
     removedBlocks(stack).push(
       { from: `terraform_data.${this.name}_converge`, lifecycle: { destroy: true } },

@@ -90,3 +90,14 @@ describe('the external provider block', () => {
     expect(JSON.parse(Testing.synth(stack)).provider.external).toEqual([{ alias: 'mine' }]);
   });
 });
+
+describe('object names', () => {
+  test('two objects whose paths give the same Terraform name are refused at synth', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const spec = { domain: 'pve' as const, kind: 'widget', target: {}, identity: {}, spec: {} };
+    new ManagedObject(new Construct(new Construct(stack, 'site'), 'influx'), 'Object', spec);
+    expect(() => new ManagedObject(new Construct(stack, 'site_influx'), 'Object', spec)).toThrow(
+      /test\/site_influx\/Object: name must be unique among the stack's objects, got "site_influx" a second time/,
+    );
+  });
+});
