@@ -45,28 +45,31 @@ $embedded && rm -f ../../../terraform.metrics.tfstate
 step "terraform init (providers from the local mirror)"
 terraform init -input=false -no-color >/dev/null && echo "initialised"
 step "terraform apply"
-terraform apply -auto-approve -input=false -no-color | grep -E 'metric server|Apply complete|Error' || true
+log=$(mktemp)
+terraform apply -auto-approve -input=false -no-color >"$log" 2>&1 || { cat "$log"; exit 1; }
+grep -E 'metric server "[^"]+":|Apply complete' "$log"
 echo "(Terraform also repeats the plan-time drift warnings after an apply; the plan below re-reads.)"
 step "what the cluster now ships metrics to"
 node -e '
-  const [endpoint, token] = process.argv.slice(1);
-  fetch(new URL("api2/json/cluster/metrics/server", endpoint + "/"), { headers: { authorization: "PVEAPIToken=" + token } })
+  const token = process.env.PROXMOX_VE_API_TOKEN; // from the environment, never argv
+  fetch(new URL("api2/json/cluster/metrics/server", process.argv[1] + "/"), { headers: { authorization: "PVEAPIToken=" + token } })
     .then((r) => r.json())
     .then((b) => b.data.forEach((s) => console.log(`  ${s.id}: ${s.type} -> ${s.server}:${s.port}`)));
-' "${PROXMOX_VE_ENDPOINT%%,*}" "$PROXMOX_VE_API_TOKEN" || echo "  (could not list: check TLS settings)"
+' "${PROXMOX_VE_ENDPOINT%%,*}" || echo "  (could not list them: check the TLS settings)"
 step "terraform plan (must be clean)"
 set +e
-terraform plan -detailed-exitcode -input=false -no-color >/tmp/homelab-demo-plan.txt
+terraform plan -detailed-exitcode -input=false -no-color >"$log" 2>&1
 code=$?
 set -e
 if [ "$code" -eq 0 ]; then
   echo "the second plan is clean: no changes, the cluster matches the stack"
 else
-  cat /tmp/homelab-demo-plan.txt
+  cat "$log"
   echo "the second plan was not clean (exit $code)" >&2
   exit 1
 fi
 if $embedded; then
   step "terraform destroy (the fake is thrown away anyway)"
-  terraform destroy -auto-approve -input=false -no-color | grep -E 'metric server|Destroy complete' || true
+  terraform destroy -auto-approve -input=false -no-color >"$log" 2>&1 || { cat "$log"; exit 1; }
+  grep -E 'metric server "[^"]+":|Destroy complete' "$log"
 fi
