@@ -91,7 +91,7 @@ class UnitOps {
       }
     } catch (error) {
       const restored = file.write ? await this.undo(previous) : 'nothing: the unit file was not changed';
-      throw new HandlerError(`${spec.name} on ${this.host} was not applied`, `${messageOf(error)}; restored ${restored}`);
+      throw new HandlerError(`${spec.name} on ${this.host} was not applied`, `${messageOf(error)}; restored ${restored}; ${await this.stateNow()}`);
     }
   }
 
@@ -101,8 +101,7 @@ class UnitOps {
     if (isAbsent(live)) return log(`${spec.name} on ${this.host}: already absent`);
     if (isUnitRunning(live.status.activeState, live.status.subState, true)) await this.systemctl('stop', spec.name);
     if (enabledOf(live.status.unitFileState) === true) await this.systemctl('disable', spec.name);
-    await this.must(cmd.removeCommand(spec, this.target.sudo));
-    await this.systemctl('daemon-reload');
+    await this.removeUnitFile();
     const after = await this.read();
     if (!isAbsent(after)) {
       throw new HandlerError(`${spec.name} on ${this.host} is still loaded after removal`, `systemd reports LoadState=${after.status.loadState}, ActiveState=${after.status.activeState}`);
@@ -110,13 +109,34 @@ class UnitOps {
     log(`${spec.name} on ${this.host}: stopped, disabled and removed`);
   }
 
+  /** What the unit is doing now, for a failure message; never throws over the original error. */
+  private async stateNow(): Promise<string> {
+    try {
+      const { status } = await this.read();
+      return `the unit is now ${status.activeState}/${status.subState}`;
+    } catch (error) {
+      return `its state could not be read (${messageOf(error)})`;
+    }
+  }
+
+  /** Removes the file and reloads. A unit that had failed stays listed as failed (and the host
+   * "degraded") after its file is gone, so that record is cleared too. */
+  private async removeUnitFile(): Promise<void> {
+    await this.must(cmd.removeCommand(this.spec, this.target.sudo));
+    await this.systemctl('daemon-reload');
+    if ((await this.read()).status.activeState === 'failed') await this.systemctl('reset-failed', this.spec.name);
+  }
+
   /** Puts the previous file back (or removes the new one) and reloads; says what it did. */
   private async undo(previous: string | undefined): Promise<string> {
     try {
-      if (previous === undefined) await this.must(cmd.removeCommand(this.spec, this.target.sudo));
-      else await this.must(cmd.writeCommand(this.spec, this.target.sudo), previous);
-      await this.systemctl('daemon-reload');
-      return previous === undefined ? 'the host by removing the new unit file' : 'the previous unit file';
+      if (previous !== undefined) {
+        await this.must(cmd.writeCommand(this.spec, this.target.sudo), previous);
+        await this.systemctl('daemon-reload');
+        return 'the previous unit file';
+      }
+      await this.removeUnitFile();
+      return 'the host by removing the new unit file';
     } catch (error) {
       return `nothing, the undo failed too (${messageOf(error)}); check ${unitPath(this.spec)} by hand`;
     }

@@ -90,7 +90,7 @@ test('a unit file systemd rejects is undone: the previous file is back and syste
   const broken = unitSpec('svc-f.service', '[Service]\nExecStart=relative/path\n');
   const failed = await unit.run('apply', broken);
   expect(failed.code).toBe(1);
-  expect(failed.stderr).toMatch(/svc-f.service on 127.0.0.1:\d+ was not applied: .*; restored the previous unit file/);
+  expect(failed.stderr).toMatch(/svc-f.service on 127.0.0.1:\d+ was not applied: .*; restored the previous unit file; the unit is now [a-z]+\/[a-z-]+$/);
   expect(await fileOf('svc-f.service')).toBe(service('f'));
   expect(await unit.show('svc-f.service')).toMatchObject({ NeedDaemonReload: 'no', LoadState: 'loaded' });
 });
@@ -99,7 +99,7 @@ test('a start that fails is undone: the new unit file is removed', async () => {
   const spec = unitSpec('svc-g.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', { enabled: false });
   const failed = await unit.run('apply', spec);
   expect(failed.code).toBe(1);
-  expect(failed.stderr).toMatch(/was not applied: .*Job for svc-g.service failed.*; restored the host by removing the new unit file/);
+  expect(failed.stderr).toMatch(/was not applied: .*Job for svc-g.service failed.*; restored the host by removing the new unit file; the unit is now inactive\/dead$/);
   expect((await host.exec('test -e /etc/systemd/system/svc-g.service; echo $?')).stdout.trim()).toBe('1');
   expect((await unit.show('svc-g.service')).LoadState).toBe('not-found');
 });
@@ -127,6 +127,15 @@ test('a non-root user writes and controls units through sudo -n', async () => {
   expect(await unit.show('svc-i.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
   expect((await host.exec('stat -c %U /etc/systemd/system/svc-i.service')).stdout.trim()).toBe('root');
   expect((await unit.run('destroy', spec, asDeploy)).code).toBe(0);
+});
+
+test('destroy of a failed unit leaves nothing listed as failed', async () => {
+  const spec = unitSpec('svc-l.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', { enabled: false, started: false });
+  await unit.run('apply', spec);
+  await host.exec('systemctl start svc-l.service');
+  expect((await unit.show('svc-l.service')).ActiveState).toBe('failed');
+  expect((await unit.run('destroy', spec)).code).toBe(0);
+  expect((await host.exec('systemctl list-units --failed --plain --no-legend svc-l.service')).stdout.trim()).toBe('');
 });
 
 test('destroy stops, disables and removes the unit, and succeeds when it is already gone', async () => {
