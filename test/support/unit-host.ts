@@ -57,13 +57,22 @@ export const unitDriver = (host: SystemdHost) => {
   return { run, show, waitFor };
 };
 
-/** Boots one host for the test file and hands out a driver for it; stops it after the file. */
+/** Boots one host for the test file, stops it after the file; `host()` and `unit` are live after beforeAll. */
 export const useSystemdHost = () => {
-  const shared = {} as { host: SystemdHost; unit: ReturnType<typeof unitDriver> };
+  let booted: { host: SystemdHost; unit: ReturnType<typeof unitDriver> } | undefined;
   beforeAll(async () => {
-    shared.host = await startSystemdHost();
-    shared.unit = unitDriver(shared.host);
+    const host = await startSystemdHost();
+    booted = { host, unit: unitDriver(host) };
   });
-  afterAll(() => shared.host?.stop());
-  return shared;
+  afterAll(() => booted?.host.stop());
+  const ready = () => {
+    if (booted === undefined) throw new Error('the systemd host is not booted yet (use it inside a test)');
+    return booted;
+  };
+  const unit: ReturnType<typeof unitDriver> = {
+    run: (...args) => ready().unit.run(...args),
+    show: (...args) => ready().unit.show(...args),
+    waitFor: (...args) => ready().unit.waitFor(...args),
+  };
+  return { host: () => ready().host, unit };
 };

@@ -2,17 +2,11 @@
  * Seed 002's unit-activating cases on real systemd 252: a timer-driven oneshot mid-run is not
  * drift and is never stopped; a crash loop declared started:false is drift and is stopped.
  */
-import type { SystemdHost } from '../../support/systemd-host';
-import { type unitDriver, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
-const shared = useSystemdHost();
-let host: SystemdHost;
-let unit: ReturnType<typeof unitDriver>;
-beforeAll(() => {
-  ({ host, unit } = shared);
-});
+const { host, unit } = useSystemdHost();
 
 /** No [Install]: a timer starts it, so it is declared enabled:false, started:false. */
 const oneshot = (seconds: number, description = 'node check') =>
@@ -22,7 +16,7 @@ describe('started:false against a oneshot mid-run', () => {
   test('reads in sync while activating, and apply does not stop the run', async () => {
     const spec = unitSpec('check-a.service', oneshot(30), { enabled: false, started: false });
     expect((await unit.run('apply', spec)).code).toBe(0);
-    await host.exec('systemctl start --no-block check-a.service');
+    await host().exec('systemctl start --no-block check-a.service');
     const running = await unit.waitFor('check-a.service', 'activating/start');
     expect((await unit.run('read', spec)).result).toMatchObject({ in_sync: 'true' });
     const applied = await unit.run('apply', spec);
@@ -35,7 +29,7 @@ describe('started:false against a oneshot mid-run', () => {
   test('an unrelated file change during the run updates the file but does not stop the run', async () => {
     const spec = unitSpec('check-b.service', oneshot(30), { enabled: false, started: false });
     await unit.run('apply', spec);
-    await host.exec('systemctl start --no-block check-b.service');
+    await host().exec('systemctl start --no-block check-b.service');
     const running = await unit.waitFor('check-b.service', 'activating/start');
     const changed = unitSpec('check-b.service', oneshot(30, 'node check v2'), { enabled: false, started: false });
     const drift = (await unit.run('read', changed)).result;
@@ -44,16 +38,16 @@ describe('started:false against a oneshot mid-run', () => {
     expect((await unit.run('apply', changed)).code).toBe(0);
     const after = await unit.show('check-b.service');
     expect(after.InvocationID).toBe(running.InvocationID);
-    expect((await host.exec('cat /etc/systemd/system/check-b.service')).stdout).toContain('node check v2');
+    expect((await host().exec('cat /etc/systemd/system/check-b.service')).stdout).toContain('node check v2');
   });
 
   test('an active unit declared started:false is drift, and apply stops it', async () => {
     const content = '[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=/bin/true\n';
     const spec = unitSpec('check-c.service', content, { enabled: false, started: false });
     await unit.run('apply', spec);
-    await host.exec('systemctl start check-c.service');
+    await host().exec('systemctl start check-c.service');
     const drift = (await unit.run('read', spec)).result;
-    expect(drift?.summary).toBe('unit check-c.service on 127.0.0.1:' + host.port + ' (active/exited) differs: running is "active/exited", want "stopped"');
+    expect(drift?.summary).toBe('unit check-c.service on 127.0.0.1:' + host().port + ' (active/exited) differs: running is "active/exited", want "stopped"');
     expect((await unit.run('apply', spec)).stderr).toBe('');
     expect((await unit.show('check-c.service')).ActiveState).toBe('inactive');
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
@@ -62,7 +56,7 @@ describe('started:false against a oneshot mid-run', () => {
   test('a failed unit is not running: started:false reads in sync', async () => {
     const spec = unitSpec('check-d.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', { enabled: false, started: false });
     await unit.run('apply', spec);
-    await host.exec('systemctl start check-d.service');
+    await host().exec('systemctl start check-d.service');
     expect((await unit.show('check-d.service')).ActiveState).toBe('failed');
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
   });
@@ -71,7 +65,7 @@ describe('started:false against a oneshot mid-run', () => {
     const crashy = '[Service]\nExecStart=/bin/false\nRestart=on-failure\nRestartSec=2\n';
     const spec = unitSpec('check-e.service', crashy, { enabled: false, started: false });
     await unit.run('apply', spec);
-    await host.exec('systemctl start check-e.service');
+    await host().exec('systemctl start check-e.service');
     await unit.waitFor('check-e.service', 'activating/auto-restart');
     const drift = (await unit.run('read', spec)).result;
     expect(drift?.in_sync).toBe('false');
@@ -85,8 +79,8 @@ describe('started:false against a oneshot mid-run', () => {
 describe('started:true keeps counting activating as running', () => {
   test('no second start is issued while the unit is already activating', async () => {
     const spec = unitSpec('check-f.service', oneshot(30), { enabled: false, started: true });
-    await host.exec(`printf '%s' '${oneshot(30)}' > /etc/systemd/system/check-f.service && systemctl daemon-reload`);
-    await host.exec('systemctl start --no-block check-f.service');
+    await host().exec(`printf '%s' '${oneshot(30)}' > /etc/systemd/system/check-f.service && systemctl daemon-reload`);
+    await host().exec('systemctl start --no-block check-f.service');
     const running = await unit.waitFor('check-f.service', 'activating/start');
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
     expect((await unit.run('apply', spec)).code).toBe(0);

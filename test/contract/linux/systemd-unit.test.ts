@@ -7,39 +7,33 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { invoke } from '../../support/run-handler';
-import type { SystemdHost } from '../../support/systemd-host';
 import { systemdUnitHandler } from '../../../handlers/linux/systemd-unit';
 import { connectSsh } from '../../../src/linux/ssh';
-import { hostTarget, type unitDriver, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
-const shared = useSystemdHost();
-let host: SystemdHost;
-let unit: ReturnType<typeof unitDriver>;
-beforeAll(() => {
-  ({ host, unit } = shared);
-});
+const { host, unit } = useSystemdHost();
 
 const service = (description: string) =>
   `[Unit]\nDescription=${description}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n`;
-const fileOf = async (name: string) => (await host.exec(`cat /etc/systemd/system/${name}`)).stdout;
+const fileOf = async (name: string) => (await host().exec(`cat /etc/systemd/system/${name}`)).stdout;
 
 test('an absent unit is created enabled and started, and reads in sync after', async () => {
   const spec = unitSpec('svc-a.service', service('a'));
-  expect((await unit.run('read', spec)).result?.summary).toBe(`unit svc-a.service on 127.0.0.1:${host.port} is absent`);
+  expect((await unit.run('read', spec)).result?.summary).toBe(`unit svc-a.service on 127.0.0.1:${host().port} is absent`);
   const applied = await unit.run('apply', spec);
   expect(applied.code).toBe(0);
   expect(await unit.show('svc-a.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
   expect(await fileOf('svc-a.service')).toBe(service('a'));
-  expect((await host.exec('ls -A /etc/systemd/system | grep "^\\.svc-a" || true')).stdout).toBe('');
+  expect((await host().exec('ls -A /etc/systemd/system | grep "^\\.svc-a" || true')).stdout).toBe('');
   expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
 });
 
 test('an out-of-band edit reads as a file difference and NeedDaemonReload, and one apply fixes both', async () => {
   const spec = unitSpec('svc-b.service', service('b'));
   await unit.run('apply', spec);
-  await host.exec(`sed -i 's/Description=b/Description=edited/' /etc/systemd/system/svc-b.service`);
+  await host().exec(`sed -i 's/Description=b/Description=edited/' /etc/systemd/system/svc-b.service`);
   const drift = JSON.parse((await unit.run('read', spec)).result?.diff ?? '{}');
   expect(Object.keys(drift).sort()).toEqual(['NeedDaemonReload', 'file']);
   const mainPid = (await unit.show('svc-b.service')).MainPID;
@@ -55,7 +49,7 @@ test('NeedDaemonReload alone is drift, and apply only reloads', async () => {
   const spec = unitSpec('svc-c.service', service('c'));
   await unit.run('apply', spec);
   const before = await unit.show('svc-c.service');
-  await host.exec('sleep 1.1; touch /etc/systemd/system/svc-c.service');
+  await host().exec('sleep 1.1; touch /etc/systemd/system/svc-c.service');
   expect(JSON.parse((await unit.run('read', spec)).result?.diff ?? '{}')).toEqual({ NeedDaemonReload: { live: 'yes', want: 'no' } });
   await unit.run('apply', spec);
   expect(await unit.show('svc-c.service')).toMatchObject({ NeedDaemonReload: 'no', MainPID: before.MainPID });
@@ -64,10 +58,10 @@ test('NeedDaemonReload alone is drift, and apply only reloads', async () => {
 test('a unit disabled and stopped by hand reads as drift naming both, and apply re-enables and starts it', async () => {
   const spec = unitSpec('svc-d.service', service('d'));
   await unit.run('apply', spec);
-  await host.exec('systemctl disable --now svc-d.service');
+  await host().exec('systemctl disable --now svc-d.service');
   const drift = (await unit.run('read', spec)).result;
   expect(drift?.summary).toBe(
-    `unit svc-d.service on 127.0.0.1:${host.port} (inactive/dead) differs: enabled is false, want true; running is "inactive/dead", want "running"`,
+    `unit svc-d.service on 127.0.0.1:${host().port} (inactive/dead) differs: enabled is false, want true; running is "inactive/dead", want "running"`,
   );
   await unit.run('apply', spec);
   expect(await unit.show('svc-d.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
@@ -100,7 +94,7 @@ test('a start that fails is undone: the new unit file is removed', async () => {
   const failed = await unit.run('apply', spec);
   expect(failed.code).toBe(1);
   expect(failed.stderr).toMatch(/was not applied: .*Job for svc-g.service failed.*; restored the host by removing the new unit file; the unit is now inactive\/dead$/);
-  expect((await host.exec('test -e /etc/systemd/system/svc-g.service; echo $?')).stdout.trim()).toBe('1');
+  expect((await host().exec('test -e /etc/systemd/system/svc-g.service; echo $?')).stdout.trim()).toBe('1');
   expect((await unit.show('svc-g.service')).LoadState).toBe('not-found');
 });
 
@@ -113,29 +107,29 @@ test('a simple service that exits at once is caught by the read-back and undone'
 test('an unknown host key is refused, and the error prints the fingerprint the host offered', async () => {
   const spec = unitSpec('svc-a.service', service('a'));
   const wrong = `SHA256:${'A'.repeat(43)}`;
-  const failed = await unit.run('read', spec, hostTarget(host, { hostKey: wrong }));
+  const failed = await unit.run('read', spec, hostTarget(host(), { hostKey: wrong }));
   expect(failed.code).toBe(1);
   expect(failed.stderr).toBe(
-    `systemd-unit read: SSH host key refused: the host offered ${host.hostKeyFingerprint}, which is not the pinned ${wrong}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey; Host: root@127.0.0.1:${host.port}`,
+    `systemd-unit read: SSH host key refused: the host offered ${host().hostKeyFingerprint}, which is not the pinned ${wrong}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey; Host: root@127.0.0.1:${host().port}`,
   );
 });
 
 test('a non-root user writes and controls units through sudo -n', async () => {
   const spec = unitSpec('svc-i.service', service('i'));
-  const asDeploy = hostTarget(host, { user: 'deploy', sudo: true });
+  const asDeploy = hostTarget(host(), { user: 'deploy', sudo: true });
   expect((await unit.run('apply', spec, asDeploy)).code).toBe(0);
   expect(await unit.show('svc-i.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
-  expect((await host.exec('stat -c %U /etc/systemd/system/svc-i.service')).stdout.trim()).toBe('root');
+  expect((await host().exec('stat -c %U /etc/systemd/system/svc-i.service')).stdout.trim()).toBe('root');
   expect((await unit.run('destroy', spec, asDeploy)).code).toBe(0);
 });
 
 test('destroy of a failed unit leaves nothing listed as failed', async () => {
   const spec = unitSpec('svc-l.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', { enabled: false, started: false });
   await unit.run('apply', spec);
-  await host.exec('systemctl start svc-l.service');
+  await host().exec('systemctl start svc-l.service');
   expect((await unit.show('svc-l.service')).ActiveState).toBe('failed');
   expect((await unit.run('destroy', spec)).code).toBe(0);
-  expect((await host.exec('systemctl list-units --failed --plain --no-legend svc-l.service')).stdout.trim()).toBe('');
+  expect((await host().exec('systemctl list-units --failed --plain --no-legend svc-l.service')).stdout.trim()).toBe('');
 });
 
 test('destroy stops, disables and removes the unit, and succeeds when it is already gone', async () => {
@@ -143,7 +137,7 @@ test('destroy stops, disables and removes the unit, and succeeds when it is alre
   await unit.run('apply', spec);
   const destroyed = await unit.run('destroy', spec);
   expect(destroyed.stderr).toMatch(/stopped, disabled and removed/);
-  expect((await host.exec('ls /etc/systemd/system/svc-j.service /etc/systemd/system/multi-user.target.wants/svc-j.service 2>&1; true')).stdout).toMatch(
+  expect((await host().exec('ls /etc/systemd/system/svc-j.service /etc/systemd/system/multi-user.target.wants/svc-j.service 2>&1; true')).stdout).toMatch(
     /No such file.*\n.*No such file/,
   );
   expect(await unit.show('svc-j.service')).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });
@@ -158,11 +152,11 @@ test('without privateKeyEnv the key comes from the ssh agent', async () => {
   const agent = execFileSync('ssh-agent', ['-a', socket], { encoding: 'utf8' });
   const pid = /SSH_AGENT_PID=(\d+)/.exec(agent)?.[1];
   try {
-    writeFileSync(join(dir, 'key'), host.privateKey, { mode: 0o600 });
+    writeFileSync(join(dir, 'key'), host().privateKey, { mode: 0o600 });
     execFileSync('ssh-add', [join(dir, 'key')], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'pipe' });
     const env = { SSH_AUTH_SOCK: socket };
     const table = { 'systemd-unit': async () => systemdUnitHandler((target) => connectSsh(target, env)) };
-    const { privateKeyEnv: _, ...viaAgent } = hostTarget(host);
+    const { privateKeyEnv: _, ...viaAgent } = hostTarget(host());
     const read = await invoke(table, 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), env);
     expect(read.result?.summary).toMatch(/svc-k.service on .* is absent/);
     const bare = { 'systemd-unit': async () => systemdUnitHandler((target) => connectSsh(target, {})) };
