@@ -15,12 +15,6 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** Form parameters; booleans go as 0/1, which is all PVE accepts in a form body. */
 export type Params = Readonly<Record<string, string | number | boolean | undefined>>;
 
-/** A successful answer: `data` and its siblings (`changes`, `total`). */
-export interface Envelope {
-  readonly data: unknown;
-  readonly changes?: string;
-}
-
 /** A PVE answer with an error status. */
 export class PveApiError extends HandlerError {
   constructor(
@@ -45,13 +39,8 @@ export class PveClient {
     this.lastGood = memory.load();
   }
 
-  /** `data` of the answer. */
+  /** `data` of PVE's answer. */
   async call<T>(method: Method, path: string, params?: Params): Promise<T> {
-    return (await this.envelope(method, path, params)).data as T;
-  }
-
-  /** The whole success envelope, for the answers whose meaning sits beside `data`. */
-  async envelope(method: Method, path: string, params?: Params): Promise<Envelope> {
     const authorization = tokenHeader(this.target, this.env);
     const unreached: string[] = [];
     for (const endpoint of memberOrder(this.target.endpoints, this.lastGood)) {
@@ -59,7 +48,7 @@ export class PveClient {
       if (attempt.ok) {
         if (this.lastGood !== endpoint) this.memory.save(endpoint);
         this.lastGood = endpoint;
-        return attempt.answer;
+        return attempt.answer as T;
       }
       if (!mayFailOver(classifyFailure(attempt.error))) throw sentButUnanswered(endpoint, method, path, attempt.error);
       unreached.push(`${endpoint} (${reason(attempt.error)})`);
@@ -95,7 +84,7 @@ export class PveClient {
       return { ok: false as const, error };
     }
     const text = await response.text();
-    if (response.status >= 200 && response.status < 300) return { ok: true as const, answer: parseEnvelope(text) };
+    if (response.status >= 200 && response.status < 300) return { ok: true as const, answer: (JSON.parse(text) as { data?: unknown }).data };
     const message = errorMessage(text, response.statusText);
     const hint = response.status === 401 ? `; the token in ${this.target.tokenEnv} was refused` : '';
     throw new PveApiError(response.status, `${message}${hint}`, endpoint, `${method} /${path}`);
@@ -119,11 +108,6 @@ export const encodeForm = (params: Params | undefined): string => {
     form.append(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
   }
   return form.toString();
-};
-
-const parseEnvelope = (text: string): Envelope => {
-  const body = JSON.parse(text) as { data?: unknown; changes?: unknown };
-  return typeof body.changes === 'string' ? { data: body.data, changes: body.changes } : { data: body.data };
 };
 
 /**
