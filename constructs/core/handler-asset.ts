@@ -20,7 +20,7 @@ export const handlerAsset = (scope: Construct, domain: HandlerDomain): Terraform
 };
 
 /** Absolute path of a built bundle; fails at synth, naming the fix, when it was never built. */
-export const bundlePath = (domain: HandlerDomain): string => {
+const bundlePath = (domain: HandlerDomain): string => {
   const path = join(packageRoot(), 'build', 'handlers', `${domain}.js`);
   if (!existsSync(path)) {
     throw new Error(`handler bundle ${path} is missing: run \`npm run bundle\` in ${packageRoot()}`);

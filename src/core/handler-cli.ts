@@ -55,7 +55,7 @@ const describe = (error: unknown): string =>
   error instanceof HandlerError ? error.oneLine() : error instanceof Error ? error.message : String(error);
 
 /** Read takes the external provider's query on stdin; apply and destroy take the hooks' env. */
-export const parseInput = (verb: Verb, env: NodeJS.ProcessEnv, stdin: string): HandlerInput => {
+const parseInput = (verb: Verb, env: NodeJS.ProcessEnv, stdin: string): HandlerInput => {
   const objectKey = verb === 'destroy' ? 'identity' : 'spec';
   const source: Record<string, unknown> =
     stdin.trim() === '' ? { target: env[ENV.target], [objectKey]: env[ENV[objectKey]] } : jsonObject(stdin, 'stdin');

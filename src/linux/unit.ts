@@ -92,7 +92,3 @@ export const settleSteps = (spec: UnitSpec, status: UnitStatus, recordedRestartO
     restart: spec.started && running && (written || restartOnMoved),
   };
 };
-
-/** Whether the state after apply is the declared one. */
-export const reachedRunning = (spec: UnitSpec, status: UnitStatus): boolean =>
-  isUnitRunning(status.activeState, status.subState, spec.started) === spec.started;

@@ -101,7 +101,7 @@ export class PveClient {
 }
 
 /** Form encoding with PVE's boolean rule; undefined members are left out. */
-export const encodeForm = (params: Params | undefined): string => {
+const encodeForm = (params: Params | undefined): string => {
   const form = new URLSearchParams();
   for (const [key, value] of Object.entries(params ?? {})) {
     if (value === undefined) continue;
@@ -114,7 +114,7 @@ export const encodeForm = (params: Params | undefined): string => {
  * PVE's message: `message` (libpve-http-server 5.2 and later) with the per-field `errors`, else
  * the reason phrase, which is all an older server sends.
  */
-export const errorMessage = (body: string, reasonPhrase: string): string => {
+const errorMessage = (body: string, reasonPhrase: string): string => {
   let parsed: { message?: unknown; errors?: unknown } = {};
   try {
     parsed = JSON.parse(body) as typeof parsed;

@@ -30,7 +30,7 @@ export const classifyFailure = (error: unknown): AttemptFailure => {
 };
 
 /** The innermost error code along the `cause` chain. */
-export const errorCode = (error: unknown): string | undefined => {
+const errorCode = (error: unknown): string | undefined => {
   let code: string | undefined;
   for (let e = error; typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause) {
     const own = (e as { code?: unknown }).code;
