@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { invoke } from '../../support/run-handler';
 import { systemdUnitHandler } from '../../../handlers/linux/systemd-unit';
 import { connectSsh } from '../../../src/linux/ssh';
+import { parseSshTarget } from '../../../src/linux/target';
 import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -165,5 +166,15 @@ test('without privateKeyEnv the key comes from the ssh agent', async () => {
   } finally {
     if (pid !== undefined) process.kill(Number(pid));
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('one connection runs many commands at once without exceeding sshd\'s 10 channels', async () => {
+  const remote = await connectSsh(parseSshTarget(hostTarget(host())), { TEST_SSH_KEY: host().privateKey });
+  try {
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => remote.run(`sleep 0.3; echo ${i}`)));
+    expect(results.map((r) => r.stdout.trim())).toEqual(Array.from({ length: 24 }, (_, i) => String(i)));
+  } finally {
+    remote.close();
   }
 });
