@@ -68,6 +68,28 @@ describe('member failover', () => {
     }
   });
 
+  test('a member whose name does not resolve is skipped', async () => {
+    const live = await start();
+    const pve = client({ endpoints: ['http://no-such-member.invalid:8006', live.url] });
+    await expect(pve.call('GET', 'version')).resolves.toMatchObject({ version: expect.any(String) });
+    await pve.close();
+  });
+
+  test('a member whose TLS handshake fails is skipped, and a write still goes out once', async () => {
+    const cert = makeCert();
+    try {
+      const untrusted = await start({ tls: { key: cert.key, cert: cert.cert } });
+      const live = await start();
+      const pve = client({ endpoints: [untrusted.url, live.url] });
+      await pve.call('POST', 'cluster/metrics/server/tls-skip', { type: 'graphite', server: 'a', port: 2003 });
+      expect(untrusted.requests).toHaveLength(0);
+      expect(live.metricServers()).toHaveProperty('tls-skip');
+      await pve.close();
+    } finally {
+      cert.cleanup();
+    }
+  });
+
   test('an HTTP 500 is an answer: the next member is not asked', async () => {
     const first = await start();
     const second = await start();
