@@ -10,6 +10,7 @@ export const DEMO_ENDPOINT = 'http://127.0.0.1:18006';
 
 export interface MetricsStackProps {
   readonly endpoints: string[];
+  readonly caFile?: string;
   readonly insecure?: boolean;
   /** The influxdb bucket; the e2e test changes it to prove a changed prop converges. */
   readonly bucket?: string;
@@ -22,7 +23,7 @@ export interface MetricsStackProps {
 export class MetricsStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: MetricsStackProps) {
     super(scope, id);
-    const pve = new ProxmoxCluster(this, 'pve', { endpoints: props.endpoints, insecure: props.insecure });
+    const pve = new ProxmoxCluster(this, 'pve', { endpoints: props.endpoints, caFile: props.caFile, insecure: props.insecure });
     new ProxmoxMetricServer(this, 'graphite', {
       cluster: pve,
       id: 'lab-graphite',
@@ -63,6 +64,7 @@ const synth = (): void => {
   const env = process.env;
   new MetricsStack(app, 'metrics', {
     endpoints: (env.PROXMOX_VE_ENDPOINT ?? DEMO_ENDPOINT).split(',').map((e) => e.trim()),
+    caFile: env.PROXMOX_VE_CA_FILE,
     insecure: env.PROXMOX_VE_INSECURE === 'true',
     bucket: env.HOMELAB_EXAMPLE_BUCKET,
     graphitePath: env.HOMELAB_EXAMPLE_GRAPHITE_PATH === '' ? undefined : (env.HOMELAB_EXAMPLE_GRAPHITE_PATH ?? 'proxmox.lab'),
