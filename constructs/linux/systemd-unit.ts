@@ -7,8 +7,9 @@ import { digestOf } from '../../src/core/canonical';
 import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
 import type { UnitSpec } from '../../src/linux/unit';
 import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
-import { ManagedObject } from '../core/managed-object';
-import { RetiredObject } from '../core/retired-object';
+import { declareObject } from '../core/declare-object';
+import type { ManagedObject } from '../core/managed-object';
+import type { RetiredObject } from '../core/retired-object';
 import { check, checkPattern, unresolved } from '../core/validate';
 import type { SshHost } from './ssh-host';
 
@@ -73,14 +74,13 @@ export class SystemdUnit extends Construct {
       started: props.started ?? true,
       restartOn: digestOf(props.restartOn ?? []),
     };
-    this.object = props.retired
-      ? new RetiredObject(this, 'Object', { domain: 'linux', kind: 'systemd-unit' })
-      : new ManagedObject(this, 'Object', {
-          domain: 'linux',
-          kind: 'systemd-unit',
-          target: { ...props.host.target },
-          identity: { name: spec.name, directory: spec.directory },
-          spec: { ...spec },
-        });
+    this.object = declareObject(this, {
+      domain: 'linux',
+      kind: 'systemd-unit',
+      target: { ...props.host.target },
+      identity: { name: spec.name, directory: spec.directory },
+      spec: { ...spec },
+      retired: props.retired,
+    });
   }
 }

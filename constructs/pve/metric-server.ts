@@ -13,8 +13,9 @@ import {
   PORT_RANGE,
 } from '../../src/pve/metric-fields';
 import type { MetricServerSpec } from '../../src/pve/metric-server';
-import { ManagedObject } from '../core/managed-object';
-import { RetiredObject } from '../core/retired-object';
+import { declareObject } from '../core/declare-object';
+import type { ManagedObject } from '../core/managed-object';
+import type { RetiredObject } from '../core/retired-object';
 import { check, checkEnvName, checkPattern, checkRange } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 
@@ -100,15 +101,14 @@ export class ProxmoxMetricServer extends Construct {
     super(scope, id);
     validate(this, props);
     const spec = specOf(props);
-    this.object = props.retired
-      ? new RetiredObject(this, 'Object', { domain: 'pve', kind: 'metric-server' })
-      : new ManagedObject(this, 'Object', {
-          domain: 'pve',
-          kind: 'metric-server',
-          target: { ...props.cluster.target },
-          identity: { id: props.id, type: props.type },
-          spec: { ...spec },
-        });
+    this.object = declareObject(this, {
+      domain: 'pve',
+      kind: 'metric-server',
+      target: { ...props.cluster.target },
+      identity: { id: props.id, type: props.type },
+      spec: { ...spec },
+      retired: props.retired,
+    });
   }
 }
 
