@@ -3,13 +3,18 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const ts = require('typescript');
+const { loadRegistry } = require('./registry');
 
 const root = join(__dirname, '..');
+const { DOMAINS, KINDS } = loadRegistry();
+// Per domain, its target construct then its kinds' constructs; then the pattern for kinds of your own.
 const SOURCES = [
-  'constructs/pve/cluster.ts',
-  'constructs/pve/metric-server.ts',
-  'constructs/linux/ssh-host.ts',
-  'constructs/linux/systemd-unit.ts',
+  ...Object.entries(DOMAINS).flatMap(([domain, { targetConstruct }]) => [
+    targetConstruct,
+    ...Object.values(KINDS)
+      .filter((kind) => kind.domain === domain)
+      .map((kind) => kind.construct),
+  ]),
   'constructs/core/managed-object.ts',
   'constructs/core/retired-object.ts',
 ];

@@ -5,12 +5,13 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const esbuild = require('esbuild');
+const { loadRegistry } = require('./registry');
 
 const root = join(__dirname, '..');
-// Self-contained: everything they import goes into the bundle.
+const { DOMAINS } = loadRegistry();
+// Self-contained: everything they import goes into the bundle. One handler bundle per domain.
 const standalone = {
-  'handlers/pve': 'handlers/pve/main.ts',
-  'handlers/linux': 'handlers/linux/main.ts',
+  ...Object.fromEntries(Object.entries(DOMAINS).map(([domain, { handler }]) => [`handlers/${domain}`, handler])),
   'fake-pve': 'test/fakes/pve/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',
   'bench/systemd-unit': 'bench/systemd-unit.ts',

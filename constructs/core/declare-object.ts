@@ -1,16 +1,26 @@
 /**
- * The one place an object construct chooses between managing its object and retiring it, so every
- * kind retires the same way.
+ * The one place a built-in object construct becomes Terraform: its domain comes from the kinds
+ * registry, its batch is named after its target construct, and it is either managed or retired,
+ * so every kind does these the same way.
  */
 import type { Construct } from 'constructs';
+import { domainOf, type KindName } from '../../src/core/registry';
 import { ManagedObject, type ManagedObjectProps } from './managed-object';
+import { addressName } from './object-address';
 import { RetiredObject } from './retired-object';
 
+export interface DeclaredObject extends Omit<ManagedObjectProps, 'domain' | 'kind' | 'batchLabel' | 'handlerBundle'> {
+  readonly kind: KindName;
+  /** The construct holding the connection (a `ProxmoxCluster`, an `SshHost`): the batch is named after it. */
+  readonly targetConstruct: Construct;
+  readonly retired?: boolean;
+}
+
 /** A `ManagedObject`, or its `RetiredObject` when `retired` is true. */
-export const declareObject = (
-  scope: Construct,
-  props: ManagedObjectProps & { readonly retired?: boolean },
-): ManagedObject | RetiredObject =>
-  props.retired
-    ? new RetiredObject(scope, 'Object', { domain: props.domain, kind: props.kind, name: props.name })
-    : new ManagedObject(scope, 'Object', props);
+export const declareObject = (scope: Construct, props: DeclaredObject): ManagedObject | RetiredObject => {
+  const { targetConstruct, retired, ...object } = props;
+  const domain = domainOf(props.kind);
+  return retired
+    ? new RetiredObject(scope, 'Object', { domain, kind: props.kind, name: props.name })
+    : new ManagedObject(scope, 'Object', { ...object, domain, batchLabel: addressName(targetConstruct) });
+};

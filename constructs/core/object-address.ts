@@ -3,10 +3,10 @@
  * resources and the destroy hook, so a retired object is removed by the very hook it was
  * created with.
  */
-import { TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { ValidationError } from '../../src/core/errors';
 import { ENV } from '../../src/core/protocol';
+import { TerraformStack } from './cdk';
 
 /** `scope`'s path below the stack as a Terraform identifier: `site/influx` → `site_influx`. */
 export const addressName = (scope: Construct): string => {
@@ -24,6 +24,9 @@ const claimed = new WeakMap<TerraformStack, Set<string>>();
  */
 export const claimName = (scope: Construct, name: string): string => {
   const stack = TerraformStack.of(scope);
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
+    throw new ValidationError(scope.node.path, `name must be a Terraform identifier (a letter or _, then letters, digits, _ or -), got "${name}"`);
+  }
   const names = claimed.get(stack) ?? new Set<string>();
   claimed.set(stack, names);
   if (names.has(name)) {

@@ -3,14 +3,20 @@
  * hook and drop it from the state. Deleting a construct outright would drop it from the state
  * without running the hook, leaving the object behind on the target.
  */
-import { Lazy, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { type HandlerDomain, handlerAsset } from './handler-asset';
+import { Lazy, TerraformStack } from './cdk';
+import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook } from './object-address';
 
 export interface RetiredObjectProps {
-  /** The handler bundle that manages this kind. */
-  readonly domain: HandlerDomain;
+  /** The handler domain, as its `ManagedObject` declared it. */
+  readonly domain: string;
+  /**
+   * Path of the handler bundle, for a domain of your own.
+   *
+   * @default - the built-in bundle of `domain`
+   */
+  readonly handlerBundle?: string;
   /** The object kind, as its `ManagedObject` declared it. */
   readonly kind: string;
   /**
@@ -33,7 +39,7 @@ export class RetiredObject extends Construct {
     super(scope, id);
     const stack = TerraformStack.of(this);
     this.name = claimName(this, props.name ?? addressName(scope));
-    const handler = handlerAsset(this, props.domain).path;
+    const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
     removedBlocks(stack).push(
       { from: `terraform_data.${this.name}_converge`, lifecycle: { destroy: true } },
       {

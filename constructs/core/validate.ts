@@ -2,9 +2,9 @@
  * Synth-time checks shared by every construct: the message says which prop broke which rule and
  * with what value, and a value cdktf has not resolved yet (a token) is never judged.
  */
-import { Token } from 'cdktf';
 import type { Construct } from 'constructs';
 import { show, ValidationError } from '../../src/core/errors';
+import { Token } from './cdk';
 
 /** Throws `<path>: <prop> must be <rule>, got <value>` unless `ok`. */
 export const check = (scope: Construct, ok: boolean, prop: string, rule: string, value: unknown): void => {

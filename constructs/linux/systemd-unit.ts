@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
 import type { UnitSpec } from '../../src/linux/unit';
-import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
+import { isTemplate, UNIT_DIRECTORY, unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
@@ -63,7 +63,7 @@ export class SystemdUnit extends Construct {
       check(this, problem === undefined, 'name', problem ?? '', props.name);
       check(this, !(isTemplate(props.name) && props.started !== false), 'started', 'false for a template unit (start its instances instead)', props.started ?? true);
     }
-    checkPattern(this, 'directory', directory, /^(\/[A-Za-z0-9._-]+)+\/?$/, 'an absolute path of letters, digits and . _ -');
+    checkPattern(this, 'directory', directory, UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -');
     check(this, !directory.split('/').includes('..'), 'directory', 'a path without ..', directory);
     const content = typeof props.content === 'string' ? props.content : renderUnit(props.content);
     const spec: UnitSpec = {
@@ -75,8 +75,8 @@ export class SystemdUnit extends Construct {
       restartOn: digestOf(props.restartOn ?? []),
     };
     this.object = declareObject(this, {
-      domain: 'linux',
       kind: 'systemd-unit',
+      targetConstruct: props.host,
       target: { ...props.host.target },
       identity: { name: spec.name, directory: spec.directory },
       spec: { ...spec },

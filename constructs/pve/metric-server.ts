@@ -102,8 +102,8 @@ export class ProxmoxMetricServer extends Construct {
     validate(this, props);
     const spec = specOf(props);
     this.object = declareObject(this, {
-      domain: 'pve',
       kind: 'metric-server',
+      targetConstruct: props.cluster,
       target: { ...props.cluster.target },
       identity: { id: props.id, type: props.type },
       spec: { ...spec },

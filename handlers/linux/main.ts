@@ -1,9 +1,5 @@
-/** The Linux handler bundle: `node linux.js <kind> <read|apply|destroy>`. */
+/** The Linux handler bundle: `node linux.js batch read`, or `node linux.js <kind> <read|apply|destroy>`. */
 import { main } from '../../src/core/handler-cli';
+import { linuxDomain } from './domain';
 
-main({
-  'systemd-unit': async () => {
-    const [{ systemdUnitHandler }, { connectSsh }] = await Promise.all([import('./systemd-unit'), import('../../src/linux/ssh')]);
-    return systemdUnitHandler((target) => connectSsh(target));
-  },
-});
+main(linuxDomain());

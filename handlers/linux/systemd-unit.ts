@@ -1,70 +1,94 @@
 /**
- * The I/O shell of a systemd unit: read in one round trip, write atomically, reload, settle by the
- * shared running-policy, read back, and on any failure put the previous file back and say so.
+ * The I/O shell of a systemd unit: every unit on a host read in one round trip, then per unit a
+ * write that is atomic, a reload, a settle by the shared running-policy and a read-back, and on
+ * any failure the previous file put back, saying so.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../../src/core/clock';
 import { HandlerError } from '../../src/core/errors';
-import type { HandlerInput, Log, ObjectHandler } from '../../src/core/handler-cli';
-import { readResult } from '../../src/core/protocol';
-import type { Remote } from '../../src/linux/ssh';
-import { describeHost, parseSshTarget, type SshTarget } from '../../src/linux/target';
-import { diffUnit, fileSteps, isAbsent, type LiveUnit, settleSteps, summarizeUnit, unitPath, type UnitSpec } from '../../src/linux/unit';
+import { defineKind, type KindContext, type Log, type Reading } from '../../src/core/kind';
+import { describeHost } from '../../src/linux/target';
+import {
+  diffUnit,
+  fileSteps,
+  isAbsent,
+  type LiveUnit,
+  settleSteps,
+  summarizeUnit,
+  unitIdentity,
+  unitPath,
+  unitSpec,
+  type UnitIdentity,
+  type UnitSpec,
+} from '../../src/linux/unit';
 import * as cmd from '../../src/linux/unit-commands';
+import { parseReadScript, readScript } from '../../src/linux/unit-read';
 import { enabledOf, isUnitRunning } from '../../src/linux/unit-state';
+import type { HostSession } from './domain';
 
 /** How long a started unit gets before its state is judged: a Type=simple unit that exits at once
  * still reads active for a few milliseconds after `systemctl start` returns. */
 const SETTLE_MS = 1000;
 
-type Connect = (target: SshTarget) => Promise<Remote>;
+/** Live units by path, from one read of the host. */
+export interface LiveUnits {
+  readonly host: string;
+  readonly units: ReadonlyMap<string, LiveUnit>;
+}
 
-export const systemdUnitHandler = (connect: Connect): ObjectHandler => {
-  const withHost = async <T>(input: HandlerInput, work: (unit: UnitOps) => Promise<T>) => {
-    const target = parseSshTarget(input.target);
-    const remote = await connect(target);
-    try {
-      return await work(new UnitOps(remote, target, input.object as unknown as UnitSpec));
-    } finally {
-      remote.close();
-    }
-  };
-  return {
-    read: (input) =>
-      withHost(input, async (unit) => {
-        const live = await unit.read();
-        const changes = diffUnit(unit.spec, live);
-        return readResult(summarizeUnit(unit.spec, unit.host, live, changes), changes, Object.keys(changes).length === 0);
-      }),
-    apply: (input, log) => withHost(input, (unit) => unit.apply(log)),
-    destroy: (input, log) => withHost(input, (unit) => unit.destroy(log)),
-  };
+export const systemdUnitKind = defineKind({
+  spec: unitSpec,
+  identity: unitIdentity,
+
+  async fetch(session: HostSession, specs: readonly UnitSpec[]): Promise<LiveUnits> {
+    const live = await readUnits(session, specs);
+    return { host: session.host, units: new Map(specs.map((spec, index) => [unitPath(spec), live[index] as LiveUnit])) };
+  },
+
+  read(spec: UnitSpec, { host, units }: LiveUnits): Reading {
+    const live = units.get(unitPath(spec));
+    if (live === undefined) throw new Error(`${unitPath(spec)} was not read`);
+    const diff = diffUnit(spec, live);
+    return { inSync: Object.keys(diff).length === 0, summary: summarizeUnit(spec, host, live, diff), diff };
+  },
+
+  apply: (session: HostSession, spec: UnitSpec, { clock, log }: KindContext) => new UnitOps(session, spec, clock).apply(spec, log),
+  destroy: (session: HostSession, identity: UnitIdentity, { clock, log }: KindContext) =>
+    new UnitOps(session, identity, clock).destroy(log),
+});
+
+/** Reads `units` in one round trip; fails naming the host when systemd does not answer. */
+const readUnits = async ({ remote, target }: HostSession, units: readonly UnitIdentity[]): Promise<LiveUnit[]> => {
+  const result = await remote.run('sh -s', readScript(units));
+  const live = parseReadScript(result.stdout, units);
+  if (live === undefined) {
+    throw new HandlerError('systemctl show gave no unit states', 'the host must run systemd and let this user call systemctl', {
+      Host: describeHost(target),
+      Stderr: result.stderr.trim(),
+    });
+  }
+  return live;
 };
 
 class UnitOps {
-  readonly host: string;
+  private readonly remote: HostSession['remote'];
+  private readonly target: HostSession['target'];
+  private readonly host: string;
 
   constructor(
-    private readonly remote: Remote,
-    private readonly target: SshTarget,
-    readonly spec: UnitSpec,
+    session: HostSession,
+    private readonly unit: UnitIdentity,
+    private readonly clock: Clock,
   ) {
-    this.host = `${target.host}:${target.port}`;
+    ({ remote: this.remote, target: this.target, host: this.host } = session);
   }
 
   async read(): Promise<LiveUnit> {
-    const result = await this.remote.run(cmd.readCommand(this.spec));
-    const live = cmd.parseRead(result.stdout);
-    if (live === undefined) {
-      throw new HandlerError('systemctl show gave no LoadState', 'the host must run systemd and let this user call systemctl', {
-        Host: describeHost(this.target),
-        Stderr: result.stderr.trim(),
-      });
-    }
-    return live;
+    const [live] = await readUnits({ remote: this.remote, target: this.target, host: this.host }, [this.unit]);
+    return live as LiveUnit;
   }
 
-  async apply(log: Log): Promise<void> {
-    const { spec, target } = this;
+  async apply(spec: UnitSpec, log: Log): Promise<void> {
+    const { target } = this;
     const before = await this.read();
     const file = fileSteps(spec, before);
     const previous = file.write && before.fileSha256 !== undefined ? (await this.must(cmd.catCommand(spec))).stdout : undefined;
@@ -81,7 +105,7 @@ class UnitOps {
       if (steps.stop) await this.systemctl('stop', spec.name);
       if (steps.start) await this.systemctl('start', spec.name);
       if (steps.restart) await this.systemctl('restart', spec.name);
-      if (steps.start || steps.restart) await sleep(SETTLE_MS);
+      if (steps.start || steps.restart) await this.clock.sleep(SETTLE_MS);
       await this.must(cmd.recordRestartOnCommand(spec, spec.restartOn, target.sudo));
       const after = await this.read();
       const left = diffUnit(spec, after);
@@ -96,7 +120,7 @@ class UnitOps {
   }
 
   async destroy(log: Log): Promise<void> {
-    const { spec } = this;
+    const spec = this.unit;
     const live = await this.read();
     if (isAbsent(live)) return log(`${spec.name} on ${this.host}: already absent`);
     if (isUnitRunning(live.status.activeState, live.status.subState, true)) await this.systemctl('stop', spec.name);
@@ -122,23 +146,23 @@ class UnitOps {
   /** Removes the file and reloads. A unit that had failed stays listed as failed (and the host
    * "degraded") after its file is gone, so that record is cleared too. */
   private async removeUnitFile(): Promise<void> {
-    await this.must(cmd.removeCommand(this.spec, this.target.sudo));
+    await this.must(cmd.removeCommand(this.unit, this.target.sudo));
     await this.systemctl('daemon-reload');
-    if ((await this.read()).status.activeState === 'failed') await this.systemctl('reset-failed', this.spec.name);
+    if ((await this.read()).status.activeState === 'failed') await this.systemctl('reset-failed', this.unit.name);
   }
 
   /** Puts the previous file back (or removes the new one) and reloads; says what it did. */
   private async undo(previous: string | undefined): Promise<string> {
     try {
       if (previous !== undefined) {
-        await this.must(cmd.writeCommand(this.spec, this.target.sudo), previous);
+        await this.must(cmd.writeCommand(this.unit, this.target.sudo), previous);
         await this.systemctl('daemon-reload');
         return 'the previous unit file';
       }
       await this.removeUnitFile();
       return 'the host by removing the new unit file';
     } catch (error) {
-      return `nothing, the undo failed too (${messageOf(error)}); check ${unitPath(this.spec)} by hand`;
+      return `nothing, the undo failed too (${messageOf(error)}); check ${unitPath(this.unit)} by hand`;
     }
   }
 

@@ -1,55 +1,59 @@
 /**
- * The I/O shell of a metric server: read the section, write the form the pure diff asks for, and
- * read back, so an apply PVE accepted but did not honour fails instead of reporting success.
+ * The I/O shell of a metric server. A batch lists the cluster's servers once and reads the
+ * sections the stack declares; apply writes the form the pure diff asks for and reads back, so a
+ * write PVE accepted but did not honour fails instead of reporting success.
  */
 import { HandlerError } from '../../src/core/errors';
-import type { HandlerInput, Log, ObjectHandler } from '../../src/core/handler-cli';
-import { readResult } from '../../src/core/protocol';
-import { type Method, type Params, PveApiError } from '../../src/pve/client';
+import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
+import { mapConcurrent } from '../../src/core/pool';
+import type { PveApi } from '../../src/pve/api';
+import { PveApiError } from '../../src/pve/client';
 import { encodeBase64Json } from '../../src/pve/metric-fields';
 import {
   createForm,
   diffMetricServer,
   type LiveSection,
+  metricServerIdentity,
+  metricServerSpec,
+  type MetricServerIdentity,
   type MetricServerSecrets,
   type MetricServerSpec,
   summarize,
   updateForm,
 } from '../../src/pve/metric-server';
 
-/** The slice of `PveClient` this handler uses; tests may hand in their own. */
-export interface PveApi {
-  call<T>(method: Method, path: string, params?: Params): Promise<T>;
-  close(): Promise<void>;
-}
+/** Section GETs in flight at once: the list answers only id/type/server/port/disable (§A1). */
+const PARALLEL_READS = 8;
 
-export const metricServerHandler = (
-  connect: (target: Readonly<Record<string, unknown>>) => PveApi,
-  env: NodeJS.ProcessEnv = process.env,
-): ObjectHandler => {
-  const withApi = async <T>(input: HandlerInput, work: (api: PveApi, spec: MetricServerSpec) => Promise<T>) => {
-    const api = connect(input.target);
-    try {
-      return await work(api, input.object as unknown as MetricServerSpec);
-    } finally {
-      await api.close();
-    }
-  };
+/** Each declared id's section: present, absent (undefined), or the error reading it. */
+type Sections = ReadonlyMap<string, LiveSection | undefined | Error>;
 
-  return {
-    read: (input) =>
-      withApi(input, async (api, spec) => {
-        const state = diffMetricServer(spec, await getSection(api, spec.id), readSecrets(spec, env));
-        const changes = state.state === 'present' ? state.changes : {};
-        const inSync = state.state === 'present' && Object.keys(changes).length === 0;
-        return readResult(summarize(spec, state), changes, inSync);
-      }),
-    apply: (input, log) => withApi(input, (api, spec) => apply(api, spec, writeSecrets(spec, env), log)),
-    destroy: (input, log) => withApi(input, (api, identity) => destroy(api, identity, log)),
-  };
-};
+export const metricServerKind = defineKind({
+  spec: metricServerSpec,
+  identity: metricServerIdentity,
 
-const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerSecrets, log: Log) => {
+  async fetch(api: PveApi, specs: readonly MetricServerSpec[]): Promise<Sections> {
+    const listed = await api.call<Array<{ id?: unknown }>>('GET', 'cluster/metrics/server');
+    const present = new Set((Array.isArray(listed) ? listed : []).map((entry) => String(entry?.id)));
+    const ids = [...new Set(specs.map((spec) => spec.id))];
+    const read = (id: string) => (present.has(id) ? getSection(api, id).catch((error: Error) => error) : undefined);
+    const sections = await mapConcurrent(ids, PARALLEL_READS, async (id) => read(id));
+    return new Map(ids.map((id, index) => [id, sections[index]]));
+  },
+
+  read(spec: MetricServerSpec, sections: Sections, context: KindContext): Reading {
+    const section = sections.get(spec.id);
+    if (section instanceof Error) throw section;
+    const state = diffMetricServer(spec, section, readSecrets(spec, context.env));
+    const diff = state.state === 'present' ? state.changes : {};
+    return { inSync: state.state === 'present' && Object.keys(diff).length === 0, summary: summarize(spec, state), diff };
+  },
+
+  apply: (api: PveApi, spec: MetricServerSpec, context: KindContext) => apply(api, spec, writeSecrets(spec, context.env), context),
+  destroy: (api: PveApi, identity: MetricServerIdentity, context: KindContext) => destroy(api, identity, context),
+});
+
+const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerSecrets, { log }: KindContext) => {
   const path = sectionPath(spec.id);
   const live = await getSection(api, spec.id);
   const state = diffMetricServer(spec, live, secrets);
@@ -72,10 +76,7 @@ const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerS
   }
 };
 
-/** What names a server: all that destroy gets. */
-type Identity = Pick<MetricServerSpec, 'id' | 'type'>;
-
-const destroy = async (api: PveApi, identity: Identity, log: Log) => {
+const destroy = async (api: PveApi, identity: MetricServerIdentity, { log }: KindContext) => {
   const live = await getSection(api, identity.id);
   if (live === undefined) return log(`metric server "${identity.id}": already absent`);
   if (typeof live.type === 'string' && live.type !== identity.type) {
@@ -90,7 +91,11 @@ const sectionPath = (id: string) => `cluster/metrics/server/${encodeURIComponent
 /** The live section, or undefined when PVE says the id does not exist (a 500, per §A1). */
 const getSection = async (api: PveApi, id: string): Promise<LiveSection | undefined> => {
   try {
-    return await api.call<LiveSection>('GET', sectionPath(id));
+    const section = await api.call<LiveSection | null>('GET', sectionPath(id));
+    if (section === null || typeof section !== 'object') {
+      throw new HandlerError('PVE answered without a section', `GET /${sectionPath(id)} returned no data`);
+    }
+    return section;
   } catch (error) {
     if (error instanceof PveApiError && error.status === 500 && /does not exist/.test(error.pveMessage)) return undefined;
     throw error;

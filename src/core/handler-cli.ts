@@ -1,84 +1,98 @@
 /**
- * The shell every handler bundle runs in: `<kind> <verb>`, input from stdin (read, or by hand) or
- * from the HOMELAB_* variables the local-exec hooks set, and one stderr line on failure, so a
- * failed plan or apply says what broke instead of printing a stack trace.
+ * The shell every handler bundle runs in. `batch read` answers the external data source for all
+ * objects on one target; `<kind> <read|apply|destroy>` acts on one object, from the HOMELAB_*
+ * variables the local-exec hooks set or from stdin when a human runs it. A failure is one bounded
+ * stderr line and a non-zero exit, never a stack trace.
  */
+import * as z from 'zod/mini';
+import { readBatch } from './batch';
+import { type Clock, systemClock } from './clock';
 import { HandlerError } from './errors';
-import { ENV, type ReadResult, VERBS, type Verb } from './protocol';
+import type { HandlerDomain, KindContext, Log } from './kind';
+import { parseAs, parseJson } from './parse';
+import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
 
-/** Progress and warnings: one stderr line each, shown by `terraform apply`. */
-export type Log = (line: string) => void;
-
-/** What a handler gets: the parsed target, and the spec (read, apply) or identity (destroy). */
-export interface HandlerInput {
-  readonly target: Record<string, unknown>;
-  readonly object: Record<string, unknown>;
+export interface HandlerIo {
+  readonly stdin: () => Promise<string>;
+  readonly env: NodeJS.ProcessEnv;
+  readonly out: (text: string) => void;
+  readonly log: Log;
+  readonly clock?: Clock;
 }
-
-/** One object kind's verbs. */
-export interface ObjectHandler {
-  read(input: HandlerInput, log: Log): Promise<ReadResult>;
-  apply(input: HandlerInput, log: Log): Promise<void>;
-  destroy(input: HandlerInput, log: Log): Promise<void>;
-}
-
-export type HandlerTable = Readonly<Record<string, () => Promise<ObjectHandler>>>;
 
 /** Runs one invocation and returns the exit code; `main` is the only caller outside tests. */
-export const runHandler = async (
-  table: HandlerTable,
+export const runHandler = async <S, T>(
+  domain: HandlerDomain<S, T>,
   argv: readonly string[],
-  io: { stdin: () => Promise<string>; env: NodeJS.ProcessEnv; out: (s: string) => void; log: Log },
+  io: HandlerIo,
 ): Promise<number> => {
-  const [kind, verb] = argv;
-  const usage = `usage: <${Object.keys(table).join('|')}> <${VERBS.join('|')}>`;
-  const load = kind === undefined ? undefined : table[kind];
-  if (load === undefined || !isVerb(verb)) {
-    io.log(`${kind ?? ''} ${verb ?? ''}: unknown kind or verb; ${usage}`.trim());
+  const [first, verb] = argv;
+  const context: KindContext = { env: io.env, log: io.log, clock: io.clock ?? systemClock };
+  const isBatch = first === BATCH.verb && verb === 'read';
+  if (!isBatch && (first === undefined || !Object.hasOwn(domain.kinds, first) || !isVerb(verb))) {
+    const kinds = Object.keys(domain.kinds).join('|');
+    io.log(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read`.trim());
     return 2;
   }
   try {
-    const input = parseInput(verb, io.env, verb === 'read' || !io.env[ENV.target] ? await io.stdin() : '');
-    const handler = await load();
-    if (verb === 'read') io.out(JSON.stringify(await handler.read(input, io.log)));
-    else await handler[verb](input, io.log);
+    if (isBatch) io.out(JSON.stringify(await readBatch(domain, parseJson(await io.stdin(), 'stdin'), context)));
+    else await runOne(domain, first as string, verb as Verb, io, context);
     return 0;
   } catch (error) {
-    io.log(`${kind} ${verb}: ${describe(error).replace(/\s*\n\s*/g, ' ')}`);
+    io.log(`${first} ${verb}: ${describe(error)}`);
     return 1;
   }
 };
 
 const isVerb = (verb: string | undefined): verb is Verb => VERBS.includes(verb as Verb);
 
-const describe = (error: unknown): string =>
-  error instanceof HandlerError ? error.oneLine() : error instanceof Error ? error.message : String(error);
-
-/** Read takes the external provider's query on stdin; apply and destroy take the hooks' env. */
-const parseInput = (verb: Verb, env: NodeJS.ProcessEnv, stdin: string): HandlerInput => {
-  const objectKey = verb === 'destroy' ? 'identity' : 'spec';
-  const source: Record<string, unknown> =
-    stdin.trim() === '' ? { target: env[ENV.target], [objectKey]: env[ENV[objectKey]] } : jsonObject(stdin, 'stdin');
-  return {
-    target: jsonObject(source.target, 'target'),
-    object: jsonObject(source[objectKey], objectKey),
-  };
+/** One line of at most a few hundred characters, whatever the error carried. */
+const describe = (error: unknown): string => {
+  const text = error instanceof HandlerError ? error.oneLine() : error instanceof Error ? error.message : String(error);
+  const line = text.replace(/\s*\n\s*/g, ' ');
+  return line.length <= MAX_LINE ? line : `${line.slice(0, MAX_LINE)}… (cut)`;
 };
 
-const jsonObject = (text: unknown, what: string): Record<string, unknown> => {
-  if (typeof text === 'object' && text !== null && !Array.isArray(text)) return text as Record<string, unknown>;
-  if (typeof text !== 'string' || text === '') {
-    throw new HandlerError('Missing input', `${what} must be a JSON object (stdin, or ${Object.values(ENV).join('/')})`);
+const MAX_LINE = 2000;
+
+const oneObject = z.object({ target: z.unknown(), spec: z.optional(z.unknown()), identity: z.optional(z.unknown()) });
+
+/** One object's verb: by hand from stdin (`{"target":…,"spec":…}`), or from the hooks' env. */
+const runOne = async <S, T>(domain: HandlerDomain<S, T>, kindName: string, verb: Verb, io: HandlerIo, context: KindContext) => {
+  const fromHook = verb !== 'read' && io.env[ENV.target] !== undefined;
+  const objectKey = verb === 'destroy' ? 'identity' : 'spec';
+  const raw = fromHook
+    ? { target: parseJson(io.env[ENV.target], ENV.target), [objectKey]: parseJson(io.env[ENV[objectKey]], ENV[objectKey]) }
+    : parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
+  const kind = await domain.kinds[kindName as keyof typeof domain.kinds]();
+  const target = parseAs(domain.target, textOrValue(raw.target, 'target'), 'target');
+  const object = textOrValue(raw[objectKey], objectKey);
+  if (verb === 'destroy' && kind.destroy === undefined) {
+    io.log(`${kindName}: nothing to destroy; the object stays as it is`);
+    return;
   }
-  const parsed: unknown = JSON.parse(text);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new HandlerError('Bad input', `${what} must be a JSON object, got ${text.slice(0, 40)}`);
+  const session = await domain.connect(target, context);
+  try {
+    if (verb === 'read') {
+      const spec = parseAs(kind.spec, object, 'spec');
+      io.out(JSON.stringify(toReadResult(kind.read(spec, await kind.fetch(session, [spec], context), context))));
+    } else if (verb === 'apply') await kind.apply(session, parseAs(kind.spec, object, 'spec'), context);
+    else await kind.destroy?.(session, parseAs(kind.identity, object, 'identity'), context);
+  } finally {
+    await domain.close(session);
   }
-  return parsed as Record<string, unknown>;
+};
+
+/** The synthesized inputs carry JSON text; a human may also write the object inline. */
+const textOrValue = (value: unknown, what: string): unknown =>
+  typeof value === 'string' ? parseJson(value, what) : value === undefined ? missing(what) : value;
+
+const missing = (what: string): never => {
+  throw new HandlerError('Missing input', `${what} is required (stdin, or ${Object.values(ENV).join('/')})`);
 };
 
 /** The process entry point of a bundle. */
-export const main = (table: HandlerTable): void => {
+export const main = <S, T>(domain: HandlerDomain<S, T>): void => {
   const stdin = async () => {
     if (process.stdin.isTTY) return '';
     const chunks: Buffer[] = [];
@@ -87,8 +101,7 @@ export const main = (table: HandlerTable): void => {
   };
   const out = (s: string) => process.stdout.write(`${s}\n`);
   const log: Log = (line) => process.stderr.write(`${line}\n`);
-  // Exit at once: undici keeps timers alive for about a second after its agents close, and a plan
-  // pays that per object (measured: 1.1 s per read before, 0.2 s after). Pipe writes are
-  // synchronous on Linux, so nothing printed is lost.
-  void runHandler(table, process.argv.slice(2), { stdin, env: process.env, out, log }).then((code) => process.exit(code));
+  // Exit at once: an HTTP agent keeps timers alive after it closes, and a plan pays that per
+  // process. Pipe writes are synchronous on Linux, so nothing printed is lost.
+  void runHandler(domain, process.argv.slice(2), { stdin, env: process.env, out, log }).then((code) => process.exit(code));
 };

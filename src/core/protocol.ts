@@ -4,7 +4,7 @@
  */
 import { canonicalJson } from './canonical';
 
-/** What a `read` prints: the external data source's `result`. */
+/** One object's reading as the external data source carries it. */
 export interface ReadResult {
   /** "true" or "false". */
   readonly in_sync: string;
@@ -32,12 +32,20 @@ export const ENV = {
 export const VERBS = ['read', 'apply', 'destroy'] as const;
 export type Verb = (typeof VERBS)[number];
 
-/** The read result for an object and its field diff. */
-export const readResult = (summary: string, diff: FieldDiff, inSync: boolean): ReadResult => ({
-  in_sync: String(inSync),
-  summary,
-  diff: canonicalJson(diff),
-});
+/**
+ * The batch read, one per (domain, target): the query holds the target under `.target` and each
+ * object's `{"kind","spec"}` under its name; the result holds `<name>.in_sync`, `<name>.summary`,
+ * `<name>.diff`, and the batch's own `.in_sync` and `.summary` for the plan's one check. Object
+ * names are Terraform identifiers, so they never start with a dot.
+ */
+export const BATCH = {
+  verb: 'batch',
+  target: '.target',
+  inSync: '.in_sync',
+  summary: '.summary',
+} as const;
+
+export const resultKey = (name: string, field: keyof ReadResult): string => `${name}.${field}`;
 
 /** "port is 8089, want 8090; bucket is unset, want \"pve\"" */
 export const describeDiff = (diff: FieldDiff): string =>
@@ -45,5 +53,11 @@ export const describeDiff = (diff: FieldDiff): string =>
     .map(([field, { live, want }]) => `${field} is ${shown(live)}, want ${shown(want)}`)
     .join('; ');
 
-const shown = (value: unknown): string =>
-  value === null || value === undefined ? 'unset' : JSON.stringify(value);
+const shown = (value: unknown): string => (value === null || value === undefined ? 'unset' : JSON.stringify(value));
+
+/** A reading in the external data source's terms. */
+export const toReadResult = (reading: { inSync: boolean; summary: string; diff: FieldDiff }): ReadResult => ({
+  in_sync: String(reading.inSync),
+  summary: reading.summary,
+  diff: canonicalJson(reading.diff),
+});

@@ -2,7 +2,8 @@
  * How a handler reaches a Linux host: the plain-data target an `SshHost` synthesizes. The private
  * key is read from the variable it names (or the ssh agent) at run time, never from the stack.
  */
-import { HandlerError } from '../core/errors';
+import * as z from 'zod/mini';
+import { envName, parseAs } from '../core/parse';
 
 export interface SshTarget {
   readonly host: string;
@@ -19,21 +20,33 @@ export interface SshTarget {
   readonly sudo: boolean;
 }
 
-/** The target as received, checked enough that a hand-written one fails clearly. */
-export const parseSshTarget = (raw: Readonly<Record<string, unknown>>): SshTarget => {
-  if (typeof raw.host !== 'string' || typeof raw.user !== 'string' || typeof raw.port !== 'number') {
-    throw new HandlerError('Bad SSH target', 'host, port and user are required');
-  }
-  if (typeof raw.hostKey !== 'string' && raw.insecureAcceptAnyHostKey !== true) {
-    throw new HandlerError('Bad SSH target', 'hostKey (SHA256:...) is required unless insecureAcceptAnyHostKey is set');
-  }
-  return {
-    readyTimeoutSeconds: 20,
-    keepaliveIntervalSeconds: 15,
-    sudo: raw.user !== 'root',
-    ...(raw as Partial<SshTarget>),
-  } as SshTarget;
-};
+/** The target as a handler receives it, re-checked: a tampered one fails naming the field. */
+const sshTargetFields = z
+  .object({
+    host: z.string().check(z.regex(/^[A-Za-z0-9.:_-]+$/, 'a host name or IP address')),
+    port: z.number().check(z.int(), z.gte(1), z.lte(65535)),
+    user: z.string().check(z.regex(/^[a-z_][a-z0-9_.-]*$/i, 'a user name')),
+    hostKey: z.optional(z.string().check(z.regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'an OpenSSH SHA256: fingerprint'))),
+    insecureAcceptAnyHostKey: z.optional(z.boolean()),
+    privateKeyEnv: z.optional(envName),
+    readyTimeoutSeconds: z._default(z.number().check(z.gte(1), z.lte(600)), 20),
+    keepaliveIntervalSeconds: z._default(z.number().check(z.gte(0), z.lte(3600)), 15),
+    sudo: z.optional(z.boolean()),
+  })
+  .check(
+    z.refine((t) => t.hostKey !== undefined || t.insecureAcceptAnyHostKey === true, {
+      message: 'hostKey (SHA256:...) is required unless insecureAcceptAnyHostKey is set',
+      path: ['hostKey'],
+    }),
+  );
+
+/** The target with its defaults applied: a user other than root goes through `sudo -n`. */
+export const sshTargetSchema = z.pipe(
+  sshTargetFields,
+  z.transform((target): SshTarget => ({ ...target, sudo: target.sudo ?? target.user !== 'root' })),
+);
+
+export const parseSshTarget = (raw: unknown): SshTarget => parseAs(sshTargetSchema, raw, 'target');
 
 /** `user@host:port`, for messages. */
 export const describeHost = (target: Pick<SshTarget, 'host' | 'port' | 'user'>): string =>

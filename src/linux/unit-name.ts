@@ -28,3 +28,6 @@ export const unitNameProblem = (name: string): string | undefined => {
 
 /** A template (`foo@.service`) cannot be started itself; only its instances can. */
 export const isTemplate = (name: string): boolean => /@\.[a-z]+$/.test(name);
+
+/** A unit directory: absolute, made of plain path characters. */
+export const UNIT_DIRECTORY = /^(\/[A-Za-z0-9._-]+)+\/?$/;

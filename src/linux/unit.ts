@@ -3,20 +3,36 @@
  * and the steps that close it. Read and apply both go through `isUnitRunning`, so a plan and the
  * apply that follows can never disagree about whether a unit is running.
  */
+import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
+import { UNIT_DIRECTORY, unitNameProblem } from './unit-name';
 import { enabledOf, isUnitRunning, type UnitStatus } from './unit-state';
 
+/** A unit name by systemd's rules, re-checked by the handler before it reaches a command line. */
+const unitName = z.string().check(z.refine((name) => unitNameProblem(name) === undefined, 'a valid systemd unit name'));
+
+/** An absolute directory with no `..`, so `<directory>/<name>` cannot walk out of it. */
+const unitDirectory = z
+  .string()
+  .check(z.regex(UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -'), z.refine((dir) => !dir.split('/').includes('..'), 'a path without ..'));
+
+/** What names a unit: all that destroy gets. */
+export const unitIdentity = z.object({ name: unitName, directory: unitDirectory });
+
 /** The spec a `SystemdUnit` synthesizes. */
-export interface UnitSpec {
-  readonly name: string;
-  readonly directory: string;
-  readonly content: string;
-  readonly enabled: boolean;
-  readonly started: boolean;
+export const unitSpec = z.object({
+  name: unitName,
+  directory: unitDirectory,
+  content: z.string(),
+  enabled: z.boolean(),
+  started: z.boolean(),
   /** Digest of the `restartOn` strings; its move restarts a running unit. */
-  readonly restartOn: string;
-}
+  restartOn: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'a sha256 digest')),
+});
+
+export type UnitSpec = z.infer<typeof unitSpec>;
+export type UnitIdentity = z.infer<typeof unitIdentity>;
 
 /** What one read of the host found. */
 export interface LiveUnit {
@@ -28,6 +44,11 @@ export interface LiveUnit {
 }
 
 export const unitPath = (spec: Pick<UnitSpec, 'directory' | 'name'>): string => `${spec.directory}/${spec.name}`;
+
+/** Where apply records the restartOn digest it last acted on. */
+export const RESTART_ON_DIR = '/var/lib/cdktf-homelab/restart-on';
+
+export const restartOnPath = (unit: Pick<UnitSpec, 'name'>): string => `${RESTART_ON_DIR}/${unit.name}`;
 
 export const isAbsent = (live: LiveUnit): boolean =>
   live.fileSha256 === undefined && live.status.loadState === 'not-found';

@@ -5,15 +5,13 @@
 import { fetch } from 'undici';
 import type { Agent } from 'undici';
 import { HandlerError } from '../core/errors';
+import type { Method, Params, PveApi } from './api';
 import { classifyFailure, mayFailOver, memberOrder } from './failover';
 import { fileStore, type LastGoodStore } from './last-good';
 import { type PveTarget, tokenHeader } from './target';
 import { memberAgent } from './transport';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/** Form parameters; booleans go as 0/1, which is all PVE accepts in a form body. */
-export type Params = Readonly<Record<string, string | number | boolean | undefined>>;
+export type { Method, Params } from './api';
 
 /** A PVE answer with an error status. */
 export class PveApiError extends HandlerError {
@@ -27,7 +25,7 @@ export class PveApiError extends HandlerError {
   }
 }
 
-export class PveClient {
+export class PveClient implements PveApi {
   private lastGood: string | undefined;
   private readonly agents = new Map<string, Agent>();
 

@@ -3,25 +3,49 @@
  * and the form that closes the gap. Only the fields the type sends are compared, an undeclared
  * option is cleared with `delete=`, `digest` is never compared, and secrets are never echoed.
  */
+import * as z from 'zod/mini';
 import { canonicalJson } from '../core/canonical';
+import { envName } from '../core/parse';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import { decodeBase64Json, fieldsOf, type FieldRule, type MetricServerType } from './metric-fields';
+import {
+  CONFIG_ID,
+  decodeBase64Json,
+  fieldsOf,
+  type FieldRule,
+  METRIC_SERVER_TYPES,
+  PORT_RANGE,
+} from './metric-fields';
+
+const configId = z.string().check(z.regex(CONFIG_ID, 'a pve-configid'));
 
 /** The spec a `ProxmoxMetricServer` synthesizes: PVE parameter names, no secret values. */
-export interface MetricServerSpec {
-  readonly id: string;
-  readonly type: MetricServerType;
-  readonly server: string;
-  readonly port: number;
-  /** Declared optional options, by PVE parameter name. */
-  readonly options: Readonly<Record<string, string | number | boolean>>;
-  /** influxdb: the variable holding the write-only token. */
-  readonly tokenEnv?: string;
-  /** influxdb: bumped by the user to re-send the token; only its change matters. */
-  readonly tokenVersion?: number;
-  /** opentelemetry: the variable holding the headers as a JSON object. */
-  readonly otelHeadersEnv?: string;
-}
+export const metricServerSpec = z
+  .object({
+    id: configId,
+    type: z.enum(METRIC_SERVER_TYPES),
+    server: z.string().check(z.regex(/^[^\s,;]+$/, 'an IP address or DNS name')),
+    port: z.number().check(z.int(), z.gte(PORT_RANGE.min), z.lte(PORT_RANGE.max)),
+    /** Declared optional options, by PVE parameter name. */
+    options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    /** influxdb: the variable holding the write-only token. */
+    tokenEnv: z.optional(envName),
+    /** influxdb: bumped by the user to re-send the token; only its change matters. */
+    tokenVersion: z.optional(z.number().check(z.int(), z.gte(0))),
+    /** opentelemetry: the variable holding the headers as a JSON object. */
+    otelHeadersEnv: z.optional(envName),
+  })
+  .check(
+    z.refine(
+      (spec) => Object.keys(spec.options).every((param) => fieldsOf(spec.type).some((field) => field.param === param)),
+      'options must hold only parameters the type sends',
+    ),
+  );
+
+export type MetricServerSpec = z.infer<typeof metricServerSpec>;
+
+/** What names a server: all that destroy gets. */
+export const metricServerIdentity = z.object({ id: configId, type: z.enum(METRIC_SERVER_TYPES) });
+export type MetricServerIdentity = z.infer<typeof metricServerIdentity>;
 
 /** What the secrets resolve to at run time; never stored, never printed. */
 export interface MetricServerSecrets {

@@ -2,7 +2,9 @@
  * How a handler reaches a PVE cluster: the plain-data target a `ProxmoxCluster` synthesizes, and
  * the API token read from the environment at run time, so no secret is ever in a stack or state.
  */
+import * as z from 'zod/mini';
 import { HandlerError } from '../core/errors';
+import { envName } from '../core/parse';
 
 export const DEFAULT_TOKEN_ENV = 'PROXMOX_VE_API_TOKEN';
 
@@ -50,11 +52,12 @@ export const normalizeFingerprint = (fingerprint: string): string =>
 export const displayFingerprint = (fingerprint: string): string =>
   (normalizeFingerprint(fingerprint).match(/../g) ?? []).join(':').toUpperCase();
 
-/** The target as a handler received it, checked enough that a hand-written one fails clearly. */
-export const parsePveTarget = (raw: Readonly<Record<string, unknown>>): PveTarget => {
-  const endpoints = raw.endpoints;
-  if (!Array.isArray(endpoints) || endpoints.length === 0 || !endpoints.every((e) => typeof e === 'string')) {
-    throw new HandlerError('Bad PVE target', 'endpoints must be a non-empty list of URLs like https://n1:8006');
-  }
-  return { ...(raw as Partial<PveTarget>), endpoints, tokenEnv: typeof raw.tokenEnv === 'string' ? raw.tokenEnv : DEFAULT_TOKEN_ENV };
-};
+/** The target as a handler receives it, re-checked: a tampered one fails naming the field. */
+export const pveTargetSchema = z.object({
+  endpoints: z.array(z.string().check(z.regex(/^https?:\/\/[^\s/]+/, 'an http(s) URL'))).check(z.minLength(1)),
+  tokenEnv: z._default(envName, DEFAULT_TOKEN_ENV),
+  caFile: z.optional(z.string()),
+  fingerprints: z.optional(z.record(z.string(), z.string().check(z.regex(/^([0-9A-Fa-f]{2}:?){32}$/, 'a SHA-256 fingerprint')))),
+  insecure: z.optional(z.boolean()),
+  timeoutSeconds: z.optional(z.number().check(z.int(), z.gte(1), z.lte(3600))),
+});

@@ -1,10 +1,12 @@
 /**
- * Runs a handler verb in-process exactly as the bundle's `main` would (stdin for read, HOMELAB_*
- * env for apply and destroy), so contract tests cover the CLI contract, not just the functions.
+ * Runs a handler in-process exactly as the bundle's `main` would (a batch query on stdin for read,
+ * HOMELAB_* env for apply and destroy), so contract tests cover the CLI contract, not just the
+ * functions. A one-object read goes through the batch read, as Terraform's does.
  */
 import { canonicalJson } from '../../src/core/canonical';
-import { type HandlerTable, runHandler } from '../../src/core/handler-cli';
-import { ENV, type ReadResult, type Verb } from '../../src/core/protocol';
+import { runHandler } from '../../src/core/handler-cli';
+import type { HandlerDomain } from '../../src/core/kind';
+import { BATCH, ENV, type ReadResult, type Verb } from '../../src/core/protocol';
 
 export interface HandlerRun {
   readonly code: number;
@@ -12,21 +14,48 @@ export interface HandlerRun {
   readonly stderr: string;
 }
 
-export const invoke = async (
-  table: HandlerTable,
+export interface BatchRun {
+  readonly code: number;
+  readonly result?: Record<string, string>;
+  readonly stderr: string;
+}
+
+const NAME = 'object';
+
+export const invoke = async <S, T>(
+  domain: HandlerDomain<S, T>,
   kind: string,
   verb: Verb,
   target: object,
   object: object,
   env: NodeJS.ProcessEnv = {},
 ): Promise<HandlerRun> => {
+  if (verb === 'read') {
+    const batch = await invokeBatch(domain, target, { [NAME]: { kind, spec: object } }, env);
+    const pick = (field: keyof ReadResult) => batch.result?.[`${NAME}.${field}`] ?? '';
+    const result = batch.result && { in_sync: pick('in_sync'), summary: pick('summary'), diff: pick('diff') };
+    return { code: batch.code, stderr: batch.stderr, ...(result ? { result } : {}) };
+  }
+  const hookEnv = { [ENV.target]: canonicalJson(target), [verb === 'destroy' ? ENV.identity : ENV.spec]: canonicalJson(object) };
+  const log: string[] = [];
+  const io = { stdin: async () => '', env: { ...env, ...hookEnv }, out: () => undefined, log: (l: string) => log.push(l) };
+  const code = await runHandler(domain, [kind, verb], io);
+  return { code, stderr: log.join('\n') };
+};
+
+/** One batch read of `objects` (name → kind and spec), as the synthesized data source runs it. */
+export const invokeBatch = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  target: object,
+  objects: Readonly<Record<string, { kind: string; spec: object }>>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<BatchRun> => {
+  const query: Record<string, string> = { [BATCH.target]: canonicalJson(target) };
+  for (const [name, entry] of Object.entries(objects)) query[name] = canonicalJson(entry);
   const out: string[] = [];
   const log: string[] = [];
-  const hookEnv =
-    verb === 'read'
-      ? {}
-      : { [ENV.target]: canonicalJson(target), [verb === 'destroy' ? ENV.identity : ENV.spec]: canonicalJson(object) };
-  const stdin = async () => (verb === 'read' ? JSON.stringify({ kind, target: canonicalJson(target), spec: canonicalJson(object) }) : '');
-  const code = await runHandler(table, [kind, verb], { stdin, env: { ...env, ...hookEnv }, out: (s) => out.push(s), log: (l) => log.push(l) });
-  return { code, stderr: log.join('\n'), ...(out.length > 0 ? { result: JSON.parse(out.join('')) as ReadResult } : {}) };
+  const io = { stdin: async () => JSON.stringify(query), env, out: (s: string) => out.push(s), log: (l: string) => log.push(l) };
+  const code = await runHandler(domain, [BATCH.verb, 'read'], io);
+  const result = out.length > 0 ? (JSON.parse(out.join('')) as Record<string, string>) : undefined;
+  return { code, stderr: log.join('\n'), ...(result ? { result } : {}) };
 };

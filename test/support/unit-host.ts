@@ -3,10 +3,8 @@
  * ssh2, and out-of-band reads of what systemd says, parsed by key (systemctl reorders -p output).
  */
 import { digestOf } from '../../src/core/canonical';
-import type { HandlerTable } from '../../src/core/handler-cli';
-import { connectSsh } from '../../src/linux/ssh';
 import type { UnitSpec } from '../../src/linux/unit';
-import { systemdUnitHandler } from '../../handlers/linux/systemd-unit';
+import { linuxDomain } from '../../handlers/linux/domain';
 import { invoke } from './run-handler';
 import { startSystemdHost, type SystemdHost } from './systemd-host';
 
@@ -36,9 +34,9 @@ export const hostTarget = (host: SystemdHost, over: Record<string, unknown> = {}
 
 export const unitDriver = (host: SystemdHost) => {
   const env = { [KEY_ENV]: host.privateKey };
-  const table: HandlerTable = { 'systemd-unit': async () => systemdUnitHandler((target) => connectSsh(target, env)) };
+  const domain = linuxDomain();
   const run = (verb: 'read' | 'apply' | 'destroy', spec: UnitSpec, target: object = hostTarget(host)) =>
-    invoke(table, 'systemd-unit', verb, target, verb === 'destroy' ? { name: spec.name, directory: spec.directory } : spec, env);
+    invoke(domain, 'systemd-unit', verb, target, verb === 'destroy' ? { name: spec.name, directory: spec.directory } : spec, env);
   /** systemctl show, by key. */
   const show = async (name: string, props = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,InvocationID,MainPID') => {
     const { stdout } = await host.exec(`systemctl show -p ${props} -- ${name}`);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { invoke } from '../../support/run-handler';
-import { systemdUnitHandler } from '../../../handlers/linux/systemd-unit';
+import { linuxDomain } from '../../../handlers/linux/domain';
 import { connectSsh } from '../../../src/linux/ssh';
 import { parseSshTarget } from '../../../src/linux/target';
 import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
@@ -111,7 +111,7 @@ test('an unknown host key is refused, and the error prints the fingerprint the h
   const failed = await unit.run('read', spec, hostTarget(host(), { hostKey: wrong }));
   expect(failed.code).toBe(1);
   expect(failed.stderr).toBe(
-    `systemd-unit read: SSH host key refused: the host offered ${host().hostKeyFingerprint}, which is not the pinned ${wrong}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey; Host: root@127.0.0.1:${host().port}`,
+    `batch read: SSH host key refused: the host offered ${host().hostKeyFingerprint}, which is not the pinned ${wrong}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey; Host: root@127.0.0.1:${host().port}`,
   );
 });
 
@@ -156,12 +156,10 @@ test('without privateKeyEnv the key comes from the ssh agent', async () => {
     writeFileSync(join(dir, 'key'), host().privateKey, { mode: 0o600 });
     execFileSync('ssh-add', [join(dir, 'key')], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'pipe' });
     const env = { SSH_AUTH_SOCK: socket };
-    const table = { 'systemd-unit': async () => systemdUnitHandler((target) => connectSsh(target, env)) };
     const { privateKeyEnv: _, ...viaAgent } = hostTarget(host());
-    const read = await invoke(table, 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), env);
+    const read = await invoke(linuxDomain(), 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), env);
     expect(read.result?.summary).toMatch(/svc-k.service on .* is absent/);
-    const bare = { 'systemd-unit': async () => systemdUnitHandler((target) => connectSsh(target, {})) };
-    const noAgent = await invoke(bare, 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), {});
+    const noAgent = await invoke(linuxDomain(), 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), {});
     expect(noAgent.stderr).toMatch(/No SSH credential: set privateKeyEnv on the SshHost, or run terraform with an ssh agent \(SSH_AUTH_SOCK\)/);
   } finally {
     if (pid !== undefined) process.kill(Number(pid));

@@ -2,10 +2,7 @@
  * The metric-server handler against the fake PVE (reference/pve-api.md §A1, §A6): every verb over
  * the CLI contract, the write-only token, `delete=` clearing, and PVE's own error texts kept.
  */
-import type { HandlerTable } from '../../../src/core/handler-cli';
-import { PveClient } from '../../../src/pve/client';
-import { parsePveTarget } from '../../../src/pve/target';
-import { metricServerHandler } from '../../../handlers/pve/metric-server';
+import { pveDomain } from '../../../handlers/pve/domain';
 import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { invoke } from '../../support/run-handler';
 
@@ -24,13 +21,10 @@ beforeEach(async () => {
 });
 afterEach(() => fake.stop());
 
-const table = (processEnv: NodeJS.ProcessEnv): HandlerTable => ({
-  'metric-server': async () => metricServerHandler((t) => new PveClient(parsePveTarget(t), processEnv), processEnv),
-});
 const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN' });
 const run = (verb: 'read' | 'apply' | 'destroy', object: object, extraEnv: NodeJS.ProcessEnv = {}) => {
   const processEnv = { ...env, ...extraEnv };
-  return invoke(table(processEnv), 'metric-server', verb, target(), object, processEnv);
+  return invoke(pveDomain(), 'metric-server', verb, target(), object, processEnv);
 };
 
 const influx = {
@@ -145,10 +139,15 @@ describe('metric-server handler', () => {
     expect(failed.stderr).toMatch(/PVE answered 400: Parameter verification failed. \(port: value must have a maximum value of 65536\)/);
   });
 
-  test('a PVE rejection the fake derives itself (unexpected property) reaches the user verbatim', async () => {
-    const wrong = { ...influx, options: { path: 'graphite.only' } };
-    const failed = await run('apply', wrong);
-    expect(failed.stderr).toMatch(/PVE answered 500: unexpected property 'path'/);
+  test('a PVE rejection the fake derives itself (a range check) reaches the user verbatim', async () => {
+    const failed = await run('apply', { ...influx, options: { mtu: 70000 } });
+    expect(failed.stderr).toMatch(/PVE answered 400: Parameter verification failed. \(mtu: value must have a maximum value of 65536\)/);
+  });
+
+  test('a spec carrying an option its type does not send is refused before anything reaches PVE', async () => {
+    const failed = await run('apply', { ...influx, options: { path: 'graphite.only' } });
+    expect(failed.stderr).toBe('metric-server apply: Bad input: spec: options must hold only parameters the type sends');
+    expect(fake.requests).toEqual([]);
   });
 });
 
@@ -156,7 +155,7 @@ describe('an older PVE without message bodies', () => {
   test('the reason phrase carries the error', async () => {
     await fake.stop();
     fake = await startFakePve({ oldServer: true });
-    const failed = await run('apply', { ...influx, options: { path: 'x' } });
-    expect(failed.stderr).toMatch(/PVE answered 500: unexpected property 'path'/);
+    const failed = await run('apply', { ...influx, options: { mtu: 70000 } });
+    expect(failed.stderr).toMatch(/PVE answered 400: Parameter verification failed\. \(mtu: value must have a maximum value of 65536\); Endpoint: /);
   });
 });

@@ -12,11 +12,11 @@ const synth = (servers: Array<[string, Partial<ProxmoxMetricServerProps>]>) => {
 };
 
 describe('a retired object', () => {
-  test('plans no read, no resources and no check, only the removal of both resources', () => {
+  test('plans no reading, no resources and no check of its own, only the removal of both resources', () => {
     const json = synth([['kept', {}], ['gone', { retired: true }]]);
-    expect(Object.keys(json.data.external)).toEqual(['kept_read']);
+    expect(Object.keys(json.data.external.pve_read.query).sort()).toEqual(['.target', 'kept']);
     expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_converge', 'kept_lifecycle']);
-    expect(Object.keys(json.check)).toEqual(['kept_in_sync']);
+    expect(Object.keys(json.check)).toEqual(['pve_in_sync']);
     expect(json.removed).toEqual([
       { from: 'terraform_data.gone_converge', lifecycle: { destroy: true } },
       { from: 'terraform_data.gone_lifecycle', lifecycle: { destroy: true }, provisioner: [expect.anything()] },

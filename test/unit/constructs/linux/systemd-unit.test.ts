@@ -13,7 +13,7 @@ const synthUnit = (unit: Partial<SystemdUnitProps> = {}, host: Partial<SshHostPr
 
 describe('SystemdUnit', () => {
   test('all defaults: /etc/systemd/system, enabled, started, no restartOn; root over port 22', () => {
-    const query = synthUnit().data.external.check_read.query;
+    const query = synthUnit().resource.terraform_data.check_converge.input;
     expect(JSON.parse(query.spec)).toEqual({
       name: 'hf-node-check.service', directory: '/etc/systemd/system', content: '[Service]\nExecStart=/bin/true\n',
       enabled: true, started: true, restartOn: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -25,7 +25,7 @@ describe('SystemdUnit', () => {
   });
 
   test('a non-root user runs privileged commands through sudo', () => {
-    expect(JSON.parse(synthUnit({}, { user: 'deploy' }).data.external.check_read.query.target).sudo).toBe(true);
+    expect(JSON.parse(synthUnit({}, { user: 'deploy' }).resource.terraform_data.check_converge.input.target).sudo).toBe(true);
   });
 
   test('sections render through renderUnit, a key may repeat', () => {
@@ -34,7 +34,7 @@ describe('SystemdUnit', () => {
       { name: 'Service', lines: [['ExecStartPre', '/bin/a'], ['ExecStartPre', '/bin/b']] as const },
     ];
     expect(renderUnit(content)).toBe('[Unit]\nDescription=check\n\n[Service]\nExecStartPre=/bin/a\nExecStartPre=/bin/b\n');
-    expect(JSON.parse(synthUnit({ content }).data.external.check_read.query.spec).content).toBe(renderUnit(content));
+    expect(JSON.parse(synthUnit({ content }).resource.terraform_data.check_converge.input.spec).content).toBe(renderUnit(content));
   });
 
   test('identity is name and directory: a new name replaces the unit, new content does not', () => {

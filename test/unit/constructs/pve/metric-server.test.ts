@@ -15,7 +15,7 @@ const stackWith = (
 describe('ProxmoxMetricServer', () => {
   test('all defaults: only id, type, server and port reach the spec, with the default token variable', () => {
     const synth = stackWith();
-    const query = synth.data.external.m_read.query;
+    const query = synth.resource.terraform_data.m_converge.input;
     expect(JSON.parse(query.spec)).toEqual({ id: 'influx', type: 'influxdb', server: '10.0.0.5', port: 8089, options: {} });
     expect(JSON.parse(query.target)).toEqual({ endpoints: ['https://n1:8006'], tokenEnv: 'PROXMOX_VE_API_TOKEN' });
     expect(JSON.parse(synth.resource.terraform_data.m_lifecycle.input.identity)).toEqual({ id: 'influx', type: 'influxdb' });
@@ -23,14 +23,14 @@ describe('ProxmoxMetricServer', () => {
 
   test('props map to PVE parameter names, and secrets appear only as variable names', () => {
     const synth = stackWith({ apiPathPrefix: '/influx', verifyCertificate: false, tokenEnv: 'INFLUX_TOKEN', tokenVersion: 2 });
-    const spec = JSON.parse(synth.data.external.m_read.query.spec);
+    const spec = JSON.parse(synth.resource.terraform_data.m_converge.input.spec);
     expect(spec.options).toEqual({ 'api-path-prefix': '/influx', 'verify-certificate': false });
     expect(spec).toMatchObject({ tokenEnv: 'INFLUX_TOKEN', tokenVersion: 2 });
   });
 
   test('otel resource attributes are sent the way PVE stores them, base64 JSON', () => {
     const synth = stackWith({ type: 'opentelemetry', port: 4318, otelResourceAttributes: { env: 'lab' } });
-    const spec = JSON.parse(synth.data.external.m_read.query.spec);
+    const spec = JSON.parse(synth.resource.terraform_data.m_converge.input.spec);
     expect(JSON.parse(Buffer.from(spec.options['otel-resource-attributes'], 'base64').toString())).toEqual({ env: 'lab' });
   });
 
@@ -81,7 +81,7 @@ describe('ProxmoxCluster', () => {
   test('pins, CA file and timeout reach the target; insecure only when asked', () => {
     const pin = 'AB:'.repeat(31) + 'AB';
     const synth = stackWith({}, { fingerprints: { 'https://n1:8006': pin }, caFile: '/etc/ca.pem', timeoutSeconds: 10 });
-    expect(JSON.parse(synth.data.external.m_read.query.target)).toEqual({
+    expect(JSON.parse(synth.resource.terraform_data.m_converge.input.target)).toEqual({
       endpoints: ['https://n1:8006'], tokenEnv: 'PROXMOX_VE_API_TOKEN', caFile: '/etc/ca.pem',
       fingerprints: { 'https://n1:8006': pin }, timeoutSeconds: 10,
     });

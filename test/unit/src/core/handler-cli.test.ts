@@ -1,52 +1,69 @@
-import { HandlerError } from '../../../../src/core/errors';
-import { type ObjectHandler, runHandler } from '../../../../src/core/handler-cli';
+import { runHandler } from '../../../../src/core/handler-cli';
+import { widgetDomain, type WidgetWorld } from './fake-domain';
 
-const seen: unknown[] = [];
-const handler: ObjectHandler = {
-  read: async (input) => {
-    seen.push(input);
-    return { in_sync: 'true', summary: 'ok', diff: '{}' };
-  },
-  apply: async (input) => {
-    seen.push(input);
-  },
-  destroy: async () => {
-    throw new HandlerError('Widget not removed', 'the server said:\nline two\n  line three', { Host: 'h1' });
-  },
-};
+let world: WidgetWorld;
+beforeEach(() => {
+  world = { live: new Map([['w1', 1]]), calls: [] };
+});
+
 const call = async (argv: string[], stdin = '', env: NodeJS.ProcessEnv = {}) => {
   const out: string[] = [];
   const log: string[] = [];
-  const code = await runHandler({ widget: async () => handler }, argv, { stdin: async () => stdin, env, out: (s) => out.push(s), log: (l) => log.push(l) });
+  const code = await runHandler(widgetDomain(world), argv, { stdin: async () => stdin, env, out: (s) => out.push(s), log: (l) => log.push(l) });
   return { code, out, log };
 };
 
 describe('runHandler', () => {
-  beforeEach(() => seen.splice(0));
-
-  test('read takes the query on stdin and prints the result as one JSON object', async () => {
-    const query = JSON.stringify({ kind: 'widget', target: '{"h":1}', spec: '{"s":2}' });
-    expect(await call(['widget', 'read'], query)).toEqual({ code: 0, out: ['{"in_sync":"true","summary":"ok","diff":"{}"}'], log: [] });
-    expect(seen).toEqual([{ target: { h: 1 }, object: { s: 2 } }]);
+  test('batch read takes the query on stdin and prints the flat result as one JSON object', async () => {
+    const query = JSON.stringify({ '.target': '{"shelf":"a"}', one: '{"kind":"widget","spec":{"id":"w1","size":1}}' });
+    const { code, out } = await call(['batch', 'read'], query);
+    expect(code).toBe(0);
+    expect(JSON.parse(out[0] ?? '')).toEqual({ 'one.in_sync': 'true', 'one.summary': 'widget w1 is in sync', 'one.diff': '{}', '.in_sync': 'true', '.summary': 'all 1 objects are in sync' });
   });
 
-  test('apply takes target and spec from the hooks\' environment', async () => {
-    expect((await call(['widget', 'apply'], '', { HOMELAB_TARGET: '{"h":1}', HOMELAB_SPEC: '{"s":3}' })).code).toBe(0);
-    expect(seen).toEqual([{ target: { h: 1 }, object: { s: 3 } }]);
+  test('a human reads one object from stdin and gets its reading', async () => {
+    const { code, out } = await call(['widget', 'read'], JSON.stringify({ target: { shelf: 'a' }, spec: { id: 'w1', size: 3 } }));
+    expect(code).toBe(0);
+    expect(JSON.parse(out[0] ?? '')).toEqual({ in_sync: 'false', summary: 'widget w1 differs', diff: '{"size":{"live":1,"want":3}}' });
+  });
+
+  test('apply takes target and spec from the hooks\' environment and logs its progress', async () => {
+    const result = await call(['widget', 'apply'], '', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_SPEC: '{"id":"w2","size":3}' });
+    expect(result).toEqual({ code: 0, out: [], log: ['widget w2: setting size 3'] });
+    expect(world.live.get('w2')).toBe(3);
   });
 
   test('a failure is one stderr line with the labelled context, and exit code 1', async () => {
-    const result = await call(['widget', 'destroy'], '', { HOMELAB_TARGET: '{}', HOMELAB_IDENTITY: '{}' });
-    expect(result).toEqual({ code: 1, out: [], log: ['widget destroy: Widget not removed: the server said: line two line three; Host: h1'] });
+    const result = await call(['widget', 'destroy'], '', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: '{"id":"stuck"}' });
+    expect(result).toEqual({ code: 1, out: [], log: ['widget destroy: Widget not removed: the server said: line two; Host: h1'] });
+  });
+
+  test.each([
+    ['an empty identity', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: '{}' }, /^widget destroy: Bad input: identity\.id: /],
+    ['an identity that is not JSON', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: 'nope' }, /HOMELAB_IDENTITY is not JSON/],
+    ['a target of the wrong shape', { HOMELAB_TARGET: '{"shelf":1}', HOMELAB_IDENTITY: '{"id":"w1"}' }, /Bad input: target\.shelf: /],
+  ])('destroy refuses %s with exit 1 instead of reporting the object gone', async (_, env, message) => {
+    const result = await call(['widget', 'destroy'], '', env);
+    expect(result.code).toBe(1);
+    expect(result.log[0]).toMatch(message);
+    expect(world.live.has('w1')).toBe(true);
+  });
+
+  test('a huge bad value is cut, so the error stays one bounded line', async () => {
+    const result = await call(['widget', 'read'], JSON.stringify({ target: { shelf: 'a' }, spec: { id: 'x'.repeat(5_000_000), size: 'big' } }));
+    expect(result.code).toBe(1);
+    expect(result.log).toHaveLength(1);
+    expect(result.log[0]?.length).toBeLessThan(2100);
   });
 
   test('an unknown kind or verb prints the usage and exits 2', async () => {
-    expect(await call(['gadget', 'read'])).toEqual({ code: 2, out: [], log: ['gadget read: unknown kind or verb; usage: <widget> <read|apply|destroy>'] });
+    expect(await call(['gadget', 'read'])).toEqual({ code: 2, out: [], log: ['gadget read: unknown kind or verb; usage: <widget> <read|apply|destroy>, or batch read'] });
     expect((await call(['widget', 'fix'])).code).toBe(2);
+    expect((await call(['batch', 'apply'])).code).toBe(2);
   });
 
   test('missing input names where it was expected', async () => {
     const result = await call(['widget', 'apply']);
-    expect(result.log[0]).toMatch(/Missing input: target must be a JSON object \(stdin, or HOMELAB_TARGET/);
+    expect(result.log[0]).toMatch(/Missing input: stdin is empty/);
   });
 });

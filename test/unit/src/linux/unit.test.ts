@@ -1,7 +1,8 @@
 import { sha256Hex } from '../../../../src/core/canonical';
 import { quote } from '../../../../src/linux/shell';
 import { diffUnit, fileSteps, type LiveUnit, settleSteps, summarizeUnit, type UnitSpec } from '../../../../src/linux/unit';
-import { parseRead, readCommand, writeCommand } from '../../../../src/linux/unit-commands';
+import { writeCommand } from '../../../../src/linux/unit-commands';
+import { parseReadScript, readScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
 const content = '[Service]\nType=oneshot\nExecStart=/usr/bin/true\n';
@@ -77,9 +78,24 @@ describe('apply steps', () => {
 describe('unit commands', () => {
   test('every operand is quoted, so a name cannot become a second command', () => {
     expect(quote("a'b")).toBe(`'a'\\''b'`);
-    const command = readCommand({ name: 'x.service', directory: '/etc/systemd/system' });
-    expect(command).toContain(`-- 'x.service'`);
-    expect(command).toContain(`sha256sum < '/etc/systemd/system/x.service'`);
+    const script = readScript([{ name: "x'y.service", directory: '/etc/systemd/system' }]);
+    expect(script).toContain(`-- 'x'\\''y.service'`);
+    expect(script).toContain(`for f in '/etc/systemd/system/x'\\''y.service'`);
+  });
+
+  test('one systemctl show reads every unit but the templates, which is-enabled answers for', () => {
+    const script = readScript([
+      { name: 'a.service', directory: '/etc/systemd/system' },
+      { name: 'probe@.service', directory: '/etc/systemd/system' },
+      { name: 'b.timer', directory: '/etc/systemd/system' },
+    ]);
+    expect(script.match(/systemctl show/g)).toHaveLength(1);
+    expect(script).toMatch(/systemctl show -p \S+ -- 'a.service' 'b.timer'\n/);
+    expect(script).toContain(`printf '%s %s\\n' 1 "$(systemctl is-enabled -- 'probe@.service' 2>/dev/null)"`);
+  });
+
+  test('with only templates declared, systemctl show is not run at all (it would show the manager)', () => {
+    expect(readScript([{ name: 'probe@.service', directory: '/etc/systemd/system' }])).not.toContain('systemctl show');
   });
 
   test('the write goes to a temp file in the same directory, then rename, through sudo -n when not root', () => {
@@ -89,14 +105,27 @@ describe('unit commands', () => {
     expect(command).toContain('mv -f "$tmp"');
   });
 
-  test('the read output splits into status, file digest and recorded restartOn', () => {
-    const stdout = 'LoadState=loaded\nActiveState=active\nSubState=running\nUnitFileState=enabled\nNeedDaemonReload=no\n' +
-      '@@cdktf-homelab:file\n' + 'ab'.repeat(32) + '  -\n@@cdktf-homelab:restart-on\nr1\n';
-    expect(parseRead(stdout)).toEqual({
-      status: { loadState: 'loaded', activeState: 'active', subState: 'running', unitFileState: 'enabled', needDaemonReload: false },
-      fileSha256: 'ab'.repeat(32),
-      restartOn: 'r1',
-    });
-    expect(parseRead('@@cdktf-homelab:file\n@@cdktf-homelab:restart-on\n')).toBeUndefined();
+  test('the read output splits into each unit\'s status, file digest and recorded restartOn, in order', () => {
+    const units = [
+      { name: 'a.service', directory: '/d' },
+      { name: 'p@.service', directory: '/d' },
+      { name: 'b.service', directory: '/d' },
+    ];
+    const show = (state: string) => `LoadState=loaded\nActiveState=${state}\nSubState=x\nUnitFileState=enabled\nNeedDaemonReload=no\n`;
+    const stdout = `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n0 ${'ab'.repeat(32)}  -\n1 ${'cd'.repeat(32)}  -\n` +
+      '@@cdktf-homelab:restart-on\n2 r2\n@@cdktf-homelab:templates\n1 disabled\n';
+    const live = parseReadScript(stdout, units);
+    expect(live?.map((unit) => [unit.status.activeState, unit.status.unitFileState, unit.fileSha256?.slice(0, 2), unit.restartOn])).toEqual([
+      ['active', 'enabled', 'ab', undefined],
+      ['inactive', 'disabled', 'cd', undefined],
+      ['inactive', 'enabled', undefined, 'r2'],
+    ]);
+    expect(live?.[1]?.status.loadState).toBe('loaded');
+  });
+
+  test('output without one status block per unit reads as no systemd, never as a shifted answer', () => {
+    const units = [{ name: 'a.service', directory: '/d' }, { name: 'b.service', directory: '/d' }];
+    expect(parseReadScript('LoadState=loaded\n@@cdktf-homelab:files\n', units)).toBeUndefined();
+    expect(parseReadScript('@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n', units)).toBeUndefined();
   });
 });

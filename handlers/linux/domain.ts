@@ -1,0 +1,33 @@
+/**
+ * The Linux domain: one SSH connection per handler process, shared by every Linux kind, and the
+ * table of kinds the bundle serves (exactly the registry's Linux kinds).
+ */
+import type { HandlerDomain } from '../../src/core/kind';
+import type { KindsOf } from '../../src/core/registry';
+import { connectSsh, type Remote } from '../../src/linux/ssh';
+import { describeHost, type SshTarget, sshTargetSchema } from '../../src/linux/target';
+
+/** A connected host: the remote shell and the target it was reached with. */
+export interface HostSession {
+  readonly remote: Remote;
+  readonly target: SshTarget;
+  /** `host:port`, for messages. */
+  readonly host: string;
+}
+
+export type Connect = (target: SshTarget, env: NodeJS.ProcessEnv) => Promise<Remote>;
+
+export const linuxDomain = (connect: Connect = connectSsh) =>
+  ({
+    target: sshTargetSchema,
+    describe: describeHost,
+    connect: async (target, context) => ({
+      remote: await connect(target, context.env),
+      target,
+      host: `${target.host}:${target.port}`,
+    }),
+    close: async (session) => session.remote.close(),
+    kinds: {
+      'systemd-unit': async () => (await import('./systemd-unit')).systemdUnitKind,
+    },
+  }) satisfies HandlerDomain<HostSession, SshTarget, KindsOf<'linux'>>;

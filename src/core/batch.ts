@@ -1,0 +1,111 @@
+/**
+ * The batch read: every object of one domain on one target, read by one process. Objects are
+ * grouped by kind, each kind fetches once, and each object gets its own reading, so one object
+ * that cannot be read is reported as such while the others read normally.
+ */
+import * as z from 'zod/mini';
+import { HandlerError } from './errors';
+import type { AnyKind, HandlerDomain, KindContext, Reading } from './kind';
+import { bounded, parseAs, parseJson, stringMap } from './parse';
+import { BATCH, resultKey, toReadResult } from './protocol';
+
+const objectEntry = z.object({ kind: z.string(), spec: z.unknown() });
+
+/** How many drifted objects the batch summary names before it only counts. */
+export const SUMMARY_NAMES = 20;
+
+/** Reads every object in the query; the result is the external data source's flat string map. */
+export const readBatch = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  query: unknown,
+  context: KindContext,
+): Promise<Record<string, string>> => {
+  const fields = parseAs(stringMap, query, 'query');
+  const target = parseAs(domain.target, parseJson(fields[BATCH.target], `query["${BATCH.target}"]`), 'target');
+  const names = Object.keys(fields).filter((key) => !key.startsWith('.'));
+  const readings = await readAll(domain, target, names, fields, context);
+  return summarize(names, readings);
+};
+
+interface Pending {
+  readonly kind: AnyKind<unknown>;
+  readonly spec: unknown;
+}
+
+const readAll = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  target: T,
+  names: readonly string[],
+  fields: Readonly<Record<string, string>>,
+  context: KindContext,
+): Promise<Map<string, Reading>> => {
+  const readings = new Map<string, Reading>();
+  const pending = new Map<string, Pending>();
+  for (const name of names) {
+    try {
+      pending.set(name, await resolve(domain, name, fields[name]));
+    } catch (error) {
+      readings.set(name, unreadable(error));
+    }
+  }
+  if (pending.size === 0) return readings;
+  const session = await domain.connect(target, context);
+  try {
+    for (const [kind, members] of groupByKind(pending)) {
+      const live = await kind.fetch(session, members.map(([, p]) => p.spec), context);
+      for (const [name, { spec }] of members) {
+        try {
+          readings.set(name, kind.read(spec, live, context));
+        } catch (error) {
+          readings.set(name, unreadable(error));
+        }
+      }
+    }
+  } finally {
+    await domain.close(session);
+  }
+  return readings;
+};
+
+const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: string | undefined) => {
+  const entry = parseAs(objectEntry, parseJson(text, `query["${name}"]`), name);
+  const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
+  if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
+  const kind = (await load()) as AnyKind<unknown>;
+  return { kind, spec: parseAs(kind.spec, entry.spec, 'spec') };
+};
+
+const groupByKind = (pending: ReadonlyMap<string, Pending>) => {
+  const groups = new Map<AnyKind<unknown>, Array<[string, Pending]>>();
+  for (const entry of pending) groups.set(entry[1].kind, [...(groups.get(entry[1].kind) ?? []), entry]);
+  return groups;
+};
+
+const unreadable = (error: unknown): Reading => ({
+  inSync: false,
+  summary: `cannot be read: ${error instanceof HandlerError ? error.oneLine() : String((error as Error)?.message ?? error)}`,
+  diff: {},
+});
+
+/** The flat result: each object's reading, and the batch's verdict naming the drifted objects. */
+const summarize = (names: readonly string[], readings: ReadonlyMap<string, Reading>): Record<string, string> => {
+  const result: Record<string, string> = {};
+  const drifted: string[] = [];
+  for (const name of names) {
+    const reading = readings.get(name) ?? unreadable(new Error('no reading'));
+    const flat = toReadResult(reading);
+    for (const field of ['in_sync', 'summary', 'diff'] as const) result[resultKey(name, field)] = flat[field];
+    if (!reading.inSync) drifted.push(`- ${name}: ${reading.summary}`);
+  }
+  result[BATCH.inSync] = String(drifted.length === 0);
+  result[BATCH.summary] = batchSummary(names.length, drifted);
+  return result;
+};
+
+const batchSummary = (total: number, drifted: readonly string[]): string => {
+  if (drifted.length === 0) return `all ${total} objects are in sync`;
+  const shown = drifted.slice(0, SUMMARY_NAMES);
+  const more = drifted.length - shown.length;
+  const tail = more > 0 ? [`- and ${more} more (each object's summary is in the read's result)`] : [];
+  return [`${drifted.length} of ${total} objects are not in sync:`, ...shown, ...tail].join('\n');
+};

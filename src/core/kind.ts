@@ -1,0 +1,61 @@
+/**
+ * What a handler domain and an object kind implement. A domain connects to a target once per
+ * process; a kind reads all of its objects on that target from one fetch, so a plan pays one
+ * process and a handful of calls per target, not one process per object.
+ */
+import type { ZodMiniType } from 'zod/mini';
+import type { Clock } from './clock';
+import type { FieldDiff } from './protocol';
+
+/** Progress and warnings: one stderr line each, shown by `terraform apply`. */
+export type Log = (line: string) => void;
+
+export interface KindContext {
+  readonly env: NodeJS.ProcessEnv;
+  readonly log: Log;
+  readonly clock: Clock;
+}
+
+/** What a plan shows for one object. */
+export interface Reading {
+  readonly inSync: boolean;
+  /** One human line: what differs, "in sync", or "absent". */
+  readonly summary: string;
+  /** The differing non-secret fields. */
+  readonly diff: FieldDiff;
+}
+
+/** One object kind over a domain's session `S`. */
+export interface ObjectKind<S, Spec, Identity, Live> {
+  /** The spec the construct synthesizes, re-checked at the handler boundary. */
+  readonly spec: ZodMiniType<Spec>;
+  /** What names the object: all that destroy gets. */
+  readonly identity: ZodMiniType<Identity>;
+  /** Everything the readings of `specs` need, in as few calls as the API allows. */
+  fetch(session: S, specs: readonly Spec[], context: KindContext): Promise<Live>;
+  /** One object's reading over the fetched data; a throw marks only this object as unreadable. */
+  read(spec: Spec, live: Live, context: KindContext): Reading;
+  /** Reads, writes the minimal change, reads back; fails when the object did not converge. */
+  apply(session: S, spec: Spec, context: KindContext): Promise<void>;
+  /** Removes the object; absent for a kind with nothing to remove. */
+  destroy?(session: S, identity: Identity, context: KindContext): Promise<void>;
+}
+
+/** Any kind of session `S`, as a handler table holds it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyKind<S> = ObjectKind<S, any, any, any>;
+
+/** A handler domain: how to reach one target, and its kinds, loaded lazily. */
+export interface HandlerDomain<S, Target, K extends string = string> {
+  readonly target: ZodMiniType<Target>;
+  /** The target in a message: `PVE cluster https://n1:8006`, `root@10.0.0.2:22`. */
+  describe(target: Target): string;
+  connect(target: Target, context: KindContext): Promise<S>;
+  close(session: S): Promise<void>;
+  readonly kinds: Readonly<Record<K, () => Promise<AnyKind<S>>>>;
+}
+
+/** Keeps a kind's own types while checking it against the contract. */
+export const defineKind = <S, Spec, Identity, Live>(
+  kind: ObjectKind<S, Spec, Identity, Live>,
+): ObjectKind<S, Spec, Identity, Live> => kind;

@@ -1,0 +1,42 @@
+/**
+ * Parsing at the handler boundary: every input a handler gets (target, spec, identity, the batch
+ * query) is parsed by a schema, so a hand-written or tampered input fails with one bounded line
+ * naming the field instead of a cast that breaks somewhere later.
+ */
+import * as z from 'zod/mini';
+import { HandlerError } from './errors';
+
+/** Parses `value` as `schema`, or throws naming `what` and the first bad field. */
+export const parseAs = <T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T => {
+  const result = z.safeParse(schema, value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = [what, ...(issue?.path ?? []).map(String)].join('.');
+  throw new HandlerError('Bad input', bounded(`${field}: ${issue?.message ?? 'invalid'}`));
+};
+
+/** Parses JSON text, naming `what` when it is not JSON. */
+export const parseJson = (text: unknown, what: string): unknown => {
+  if (typeof text !== 'string' || text.trim() === '') throw new HandlerError('Missing input', `${what} is empty`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HandlerError('Bad input', `${what} is not JSON (${bounded((error as Error).message)})`);
+  }
+};
+
+const LIMIT = 200;
+
+/** A message part cut to a length that cannot flood a terminal or a log. */
+export const bounded = (text: string): string => (text.length <= LIMIT ? text : `${text.slice(0, LIMIT)}… (cut)`);
+
+/** A JSON object of strings, the only shape the external data source passes. */
+export const stringMap = z.record(z.string(), z.string());
+
+/** A string of bounded length with no control characters, for names and ids. */
+export const safeString = (max: number) =>
+  z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters'));
+
+/** The name of an environment variable, the only form a secret takes in a stack. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const envName = z.string().check(z.regex(ENV_NAME, 'the name of an environment variable'));

@@ -1,0 +1,31 @@
+/**
+ * Every handler domain and object kind, in one place. Constructs take a kind's domain from here,
+ * the bundler builds one bundle per domain, the docs generator reads the construct files, and each
+ * handler table is typed to serve exactly its domain's kinds, so a kind cannot be half-registered.
+ */
+
+/** A domain is one handler bundle and the connection target its objects share. */
+export const DOMAINS = {
+  pve: { handler: 'handlers/pve/main.ts', targetConstruct: 'constructs/pve/cluster.ts' },
+  linux: { handler: 'handlers/linux/main.ts', targetConstruct: 'constructs/linux/ssh-host.ts' },
+} as const;
+
+/** Each object kind: the domain whose bundle serves it and the construct users declare it with. */
+export const KINDS = {
+  'metric-server': { domain: 'pve', construct: 'constructs/pve/metric-server.ts' },
+  'systemd-unit': { domain: 'linux', construct: 'constructs/linux/systemd-unit.ts' },
+} as const satisfies Record<string, { readonly domain: DomainName; readonly construct: string }>;
+
+export type DomainName = keyof typeof DOMAINS;
+export type KindName = keyof typeof KINDS;
+
+/** The kinds one domain's bundle must serve. */
+export type KindsOf<D extends DomainName> = {
+  [K in KindName]: (typeof KINDS)[K]['domain'] extends D ? K : never;
+}[KindName];
+
+export const domainOf = (kind: KindName): DomainName => KINDS[kind].domain;
+
+/** The kinds of `domain`, for tests and the docs. */
+export const kindsOf = (domain: DomainName): KindName[] =>
+  (Object.keys(KINDS) as KindName[]).filter((kind) => KINDS[kind].domain === domain);

@@ -1,0 +1,53 @@
+/**
+ * A handler domain of widgets on a map, for the batch and CLI tests: it counts connections and
+ * fetches, and a widget named `broken` cannot be read.
+ */
+import * as z from 'zod/mini';
+import { HandlerError } from '../../../../src/core/errors';
+import { defineKind, type HandlerDomain, type Reading } from '../../../../src/core/kind';
+
+export interface WidgetWorld {
+  readonly live: Map<string, number>;
+  readonly calls: string[];
+}
+
+const widgetSpec = z.object({ id: z.string().check(z.minLength(1)), size: z.number() });
+
+export const widgetDomain = (world: WidgetWorld) => {
+  const widget = defineKind({
+    spec: widgetSpec,
+    identity: z.object({ id: z.string().check(z.minLength(1)) }),
+    async fetch(session: WidgetWorld, specs: ReadonlyArray<{ id: string; size: number }>) {
+      session.calls.push(`fetch ${specs.map((s) => s.id).join(',')}`);
+      return new Map(session.live);
+    },
+    read(spec, live: Map<string, number>): Reading {
+      if (spec.id === 'broken') throw new HandlerError('Widget unreadable', 'the shelf is on fire');
+      const size = live.get(spec.id);
+      if (size === undefined) return { inSync: false, summary: `widget ${spec.id} is absent`, diff: {} };
+      if (size === spec.size) return { inSync: true, summary: `widget ${spec.id} is in sync`, diff: {} };
+      return { inSync: false, summary: `widget ${spec.id} differs`, diff: { size: { live: size, want: spec.size } } };
+    },
+    async apply(session: WidgetWorld, spec, context) {
+      context.log(`widget ${spec.id}: setting size ${spec.size}`);
+      session.live.set(spec.id, spec.size);
+    },
+    async destroy(session: WidgetWorld, identity) {
+      if (identity.id === 'stuck') throw new HandlerError('Widget not removed', 'the server said:\nline two', { Host: 'h1' });
+      session.live.delete(identity.id);
+    },
+  });
+  return {
+    target: z.object({ shelf: z.string() }),
+    describe: (target) => `shelf ${target.shelf}`,
+    connect: async (target) => {
+      if (target.shelf === 'gone') throw new HandlerError('Shelf unreachable', 'shelf gone did not answer');
+      world.calls.push(`connect ${target.shelf}`);
+      return world;
+    },
+    close: async () => {
+      world.calls.push('close');
+    },
+    kinds: { widget: async () => widget },
+  } satisfies HandlerDomain<WidgetWorld, { shelf: string }>;
+};
