@@ -4,8 +4,9 @@
  */
 import { Construct } from 'constructs';
 import {
-  encodeBase64Json,
   CONFIG_ID,
+  encodeBase64Json,
+  type FieldRule,
   fieldsOf,
   METRIC_SERVER_TYPES,
   type MetricServerType,
@@ -116,9 +117,9 @@ export class ProxmoxMetricServer extends Construct {
 const specOf = (props: ProxmoxMetricServerProps): MetricServerSpec => {
   const options: Record<string, string | number | boolean> = {};
   for (const field of fieldsOf(props.type)) {
-    const value = (props as unknown as Record<string, unknown>)[field.prop];
+    const value = props[field.prop];
     if (value === undefined) continue;
-    options[field.param] = field.kind === 'base64-json' ? encodeBase64Json(value) : (value as string | number | boolean);
+    options[field.param] = typeof value === 'object' ? encodeBase64Json(value) : value;
   }
   return {
     id: props.id,
@@ -137,25 +138,36 @@ const validate = (scope: Construct, props: ProxmoxMetricServerProps): void => {
   check(scope, typeof props.server === 'string' && /^[^\s,;]+$/.test(props.server), 'server', 'an IP address or DNS name', props.server);
   checkRange(scope, 'port', props.port, PORT_RANGE.min, PORT_RANGE.max);
   for (const field of OPTIONAL_FIELDS) {
-    const value = (props as unknown as Record<string, unknown>)[field.prop];
-    if (value === undefined) continue;
-    const sends = field.types.includes(props.type);
-    check(scope, sends, field.prop, `left unset for a ${props.type} server (only ${field.types.join(', ')} servers have it)`, value);
-    if (field.kind === 'int') checkRange(scope, field.prop, value as number, field.min, field.max);
-    if (field.kind === 'bool') check(scope, typeof value === 'boolean', field.prop, 'a boolean', value);
-    if (field.kind === 'enum') check(scope, field.values.includes(value as string), field.prop, `one of ${field.values.join(', ')}`, value);
-    if (field.kind === 'string') checkPattern(scope, field.prop, value as string, field.pattern ?? /^[^\n]*$/, field.rule ?? 'a single-line string');
-    if (field.kind === 'base64-json') check(scope, isStringMap(value), field.prop, 'an object of string values', value);
+    const value: unknown = props[field.prop];
+    if (value !== undefined) validateOption(scope, props.type, field, value);
   }
-  const secretOwner = { tokenEnv: 'influxdb', tokenVersion: 'influxdb', otelHeadersEnv: 'opentelemetry' } as const;
-  for (const [prop, type] of Object.entries(secretOwner)) {
-    const value = (props as unknown as Record<string, unknown>)[prop];
+  for (const [prop, type] of SECRET_OWNERS) {
+    const value = props[prop];
     if (value !== undefined) check(scope, props.type === type, prop, `left unset for a ${props.type} server (only ${type} servers have it)`, value);
   }
   checkEnvName(scope, 'tokenEnv', props.tokenEnv);
   checkEnvName(scope, 'otelHeadersEnv', props.otelHeadersEnv);
   checkRange(scope, 'tokenVersion', props.tokenVersion, 0);
   check(scope, props.tokenVersion === undefined || props.tokenEnv !== undefined, 'tokenVersion', 'set only together with tokenEnv', props.tokenVersion);
+};
+
+const SECRET_OWNERS = [
+  ['tokenEnv', 'influxdb'],
+  ['tokenVersion', 'influxdb'],
+  ['otelHeadersEnv', 'opentelemetry'],
+] as const satisfies ReadonlyArray<readonly [keyof ProxmoxMetricServerProps, MetricServerType]>;
+
+/** One option's rule from the field table; the table is shared with the handler's diff. */
+const validateOption = (scope: Construct, type: MetricServerType, field: FieldRule, value: unknown): void => {
+  const sends = field.types.includes(type);
+  check(scope, sends, field.prop, `left unset for a ${type} server (only ${field.types.join(', ')} servers have it)`, value);
+  if (field.kind === 'int') checkRange(scope, field.prop, value as number, field.min, field.max);
+  if (field.kind === 'bool') check(scope, typeof value === 'boolean', field.prop, 'a boolean', value);
+  if (field.kind === 'enum') check(scope, field.values.includes(value as string), field.prop, `one of ${field.values.join(', ')}`, value);
+  if (field.kind === 'string') {
+    checkPattern(scope, field.prop, value as string, field.pattern ?? /^[^\n]*$/, field.rule ?? 'a single-line string');
+  }
+  if (field.kind === 'base64-json') check(scope, isStringMap(value), field.prop, 'an object of string values', value);
 };
 
 const isStringMap = (value: unknown): boolean =>

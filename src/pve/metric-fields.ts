@@ -24,7 +24,7 @@ export type FieldRule = FieldKind & {
 const SOCKET: readonly MetricServerType[] = ['graphite', 'influxdb'];
 const ALL = METRIC_SERVER_TYPES;
 
-export const OPTIONAL_FIELDS: readonly FieldRule[] = [
+export const OPTIONAL_FIELDS = [
   { param: 'disable', prop: 'disable', types: ALL, kind: 'bool' },
   { param: 'mtu', prop: 'mtu', types: SOCKET, kind: 'int', min: 512, max: 65536 },
   { param: 'timeout', prop: 'timeout', types: SOCKET, kind: 'int', min: 0 },
@@ -50,11 +50,14 @@ export const OPTIONAL_FIELDS: readonly FieldRule[] = [
   { param: 'otel-max-body-size', prop: 'otelMaxBodySize', types: ['opentelemetry'], kind: 'int', min: 1024 },
   { param: 'otel-resource-attributes', prop: 'otelResourceAttributes', types: ['opentelemetry'], kind: 'base64-json' },
   { param: 'otel-compression', prop: 'otelCompression', types: ['opentelemetry'], kind: 'enum', values: ['none', 'gzip'] },
-];
+] as const satisfies readonly FieldRule[];
+
+/** One optional field, with its prop's literal name, so constructs index their props without casts. */
+export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
 /** The options `type` sends besides server and port, the secrets excluded. */
-export const fieldsOf = (type: MetricServerType): readonly FieldRule[] =>
-  OPTIONAL_FIELDS.filter((field) => field.types.includes(type));
+export const fieldsOf = (type: MetricServerType): readonly OptionalField[] =>
+  OPTIONAL_FIELDS.filter((field) => (field.types as readonly MetricServerType[]).includes(type));
 
 /** pve-configid: a letter, then letters, digits, `-` and `_` (case-insensitive). */
 export const CONFIG_ID = /^[a-z][a-z0-9_-]+$/i;

@@ -136,7 +136,7 @@ export const createForm = (spec: MetricServerSpec, secrets: MetricServerSecrets)
  */
 export const updateForm = (spec: MetricServerSpec, live: LiveSection, secrets: MetricServerSecrets): Form => {
   const form: Form = writeForm(spec, secrets);
-  const params = fieldsOf(spec.type).map((field) => field.param);
+  const params: string[] = fieldsOf(spec.type).map((field) => field.param);
   if (spec.type === 'opentelemetry') params.push('otel-headers');
   const stale = params.filter((param) => live[param] !== undefined && form[param] === undefined);
   return stale.length === 0 ? form : { ...form, delete: stale.join(',') };
