@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { invoke } from '../../support/run-handler';
+import { invoke, invokeBatch } from '../../support/run-handler';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { connectSsh } from '../../../src/linux/ssh';
 import { parseSshTarget } from '../../../src/linux/target';
@@ -175,4 +175,28 @@ test('one connection runs many commands at once without exceeding sshd\'s 10 cha
   } finally {
     remote.close();
   }
+});
+
+test('a batch reads every unit on the host, templates included, over one connection with one command', async () => {
+  const env = { TEST_SSH_KEY: host().privateKey };
+  let connections = 0;
+  let commands = 0;
+  const counting = linuxDomain(async (target, processEnv) => {
+    const remote = await connectSsh(target, processEnv);
+    connections += 1;
+    return { run: (command, stdin) => ((commands += 1), remote.run(command, stdin)), close: () => remote.close() };
+  });
+  const template = unitSpec('probe@.service', '[Unit]\nDescription=probe %i\n\n[Service]\nExecStart=/bin/true\n', { enabled: false, started: false });
+  expect((await unit.run('apply', template)).code).toBe(0);
+  const present = Array.from({ length: 3 }, (_, i) => unitSpec(`batch-${i}.service`, service(`b${i}`)));
+  for (const spec of present) expect((await unit.run('apply', spec)).code).toBe(0);
+  const absent = Array.from({ length: 9 }, (_, i) => unitSpec(`batch-absent-${i}.service`, service(`x${i}`)));
+  const objects = Object.fromEntries(
+    [template, ...present, ...absent].map((spec, i) => [`u${i}`, { kind: 'systemd-unit', spec }]),
+  );
+  const batch = await invokeBatch(counting, hostTarget(host()), objects, env);
+  expect({ code: batch.code, connections, commands }).toEqual({ code: 0, connections: 1, commands: 1 });
+  expect([0, 1, 2, 3].map((i) => batch.result?.[`u${i}.in_sync`])).toEqual(['true', 'true', 'true', 'true']);
+  expect(batch.result?.['u4.summary']).toBe(`unit batch-absent-0.service on 127.0.0.1:${host().port} is absent`);
+  expect(batch.result?.['.summary']).toMatch(/^9 of 13 objects are not in sync:/);
 });
