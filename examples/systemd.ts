@@ -11,6 +11,8 @@ export interface NodeCheckStackProps {
   readonly port: number;
   readonly user: string;
   readonly hostKey: string;
+  /** How long one run of the check takes. @default 2 */
+  readonly checkSeconds?: number;
 }
 
 export class NodeCheckStack extends TerraformStack {
@@ -34,7 +36,7 @@ export class NodeCheckStack extends TerraformStack {
       started: false,
       content: renderUnit([
         { name: 'Unit', lines: [['Description', 'homelab node check']] },
-        { name: 'Service', lines: [['Type', 'oneshot'], ['ExecStart', '/bin/sh -c "sleep 2; test -d /etc"']] },
+        { name: 'Service', lines: [['Type', 'oneshot'], ['ExecStart', `/bin/sh -c "sleep ${props.checkSeconds ?? 2}; test -d /etc"`]] },
       ]),
     });
     new SystemdUnit(this, 'check-timer', {
@@ -57,6 +59,7 @@ if (require.main === module) {
     port: Number(env.HOMELAB_SSH_PORT ?? 22),
     user: env.HOMELAB_SSH_USER ?? 'root',
     hostKey: env.HOMELAB_SSH_HOST_KEY ?? '',
+    checkSeconds: env.HOMELAB_EXAMPLE_CHECK_SECONDS === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_CHECK_SECONDS),
   });
   app.synth();
 }
