@@ -20,6 +20,7 @@ const standalone = {
 const examples = {
   'examples/metrics': 'examples/metrics.ts',
   'examples/systemd': 'examples/systemd.ts',
+  'examples/estate': 'examples/estate.ts',
 };
 
 const nativeAddonsThrow = {
