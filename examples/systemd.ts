@@ -2,7 +2,7 @@
  * A host's node-check: a long-running agent, and a oneshot check its timer starts every minute.
  * The host comes from HOMELAB_SSH_HOST/PORT/USER/HOST_KEY; the private key from HOMELAB_SSH_KEY.
  */
-import { App, TerraformStack } from 'cdktf';
+import { App, TerraformStack, TerraformVariable } from 'cdktf';
 import type { Construct } from 'constructs';
 import { renderUnit, SshHost, SystemdUnit } from '../index';
 
@@ -19,12 +19,13 @@ export class NodeCheckStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: NodeCheckStackProps) {
     super(scope, id);
     const node = new SshHost(this, 'node', { ...props, privateKeyEnv: 'HOMELAB_SSH_KEY' });
+    const description = new TerraformVariable(this, 'agent_description', { type: 'string', default: 'homelab node agent' });
     new SystemdUnit(this, 'agent', {
       host: node,
       name: 'hf-agent.service',
       content: renderUnit([
-        { name: 'Unit', lines: [['Description', 'homelab node agent']] },
-        { name: 'Service', lines: [['ExecStart', '/bin/sleep infinity'], ['Restart', 'on-failure']] },
+        { name: 'Unit', lines: [['Description', description.stringValue]] },
+        { name: 'Service', lines: [['ExecStart', "/bin/sh -c 'exec sleep infinity # ${HOME}'"], ['Restart', 'on-failure']] },
         { name: 'Install', lines: [['WantedBy', 'multi-user.target']] },
       ]),
     });

@@ -4,6 +4,7 @@
  */
 export {
   AssetType,
+  Fn,
   Lazy,
   TerraformAsset,
   TerraformDataSource,

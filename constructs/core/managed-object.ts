@@ -4,8 +4,8 @@
  * object kind is one of these; none builds its own Terraform.
  */
 import { Construct } from 'constructs';
-import { canonicalJson, digestOf } from '../../src/core/canonical';
 import { ENV } from '../../src/core/protocol';
+import { digestText, jsonText, requirePlainIdentity } from './encode';
 import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook } from './object-address';
 import { ReadBatch } from './read-batch';
@@ -70,16 +70,17 @@ export class ManagedObject extends Construct {
 
   constructor(scope: Construct, id: string, props: ManagedObjectProps) {
     super(scope, id);
+    requirePlainIdentity(scope, props.identity);
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
-    const target = canonicalJson(props.target);
-    const spec = canonicalJson(props.spec);
+    const target = jsonText(props.target);
+    const spec = jsonText(props.spec);
     this.batch = ReadBatch.of(this, { domain: props.domain, handler, target: props.target, label: props.batchLabel });
     const inSync = this.batch.add(this.name, props.kind, spec);
 
     this.lifecycle = new TerraformData(this, 'lifecycle', {
-      input: { kind: props.kind, target, identity: canonicalJson(props.identity) },
-      triggersReplace: { identity: digestOf(props.identity) },
+      input: { kind: props.kind, target, identity: jsonText(props.identity) },
+      triggersReplace: { identity: digestText(props.identity) },
       localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
@@ -90,7 +91,7 @@ export class ManagedObject extends Construct {
       dependsOn: [this.lifecycle],
       input: { kind: props.kind, target, spec },
       triggersReplace: {
-        spec: digestOf(props.spec),
+        spec: digestText(props.spec),
         sync: `\${${inSync} == "true" ? "in-sync" : replace(timestamp(), "/.*/", "in-sync")}`,
       },
       localExec: {

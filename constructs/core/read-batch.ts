@@ -5,9 +5,10 @@
  * Terraform prints one warning per failed check and takes quadratic time to print many.
  */
 import { Construct } from 'constructs';
-import { canonicalJson, digestOf } from '../../src/core/canonical';
+import { digestOf } from '../../src/core/canonical';
 import { BATCH, resultKey } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
+import { escapeTemplate, jsonText } from './encode';
 import { ExternalRead } from './terraform-blocks';
 
 export interface ReadBatchKey {
@@ -39,7 +40,7 @@ export class ReadBatch extends Construct {
   private constructor(stack: TerraformStack, id: string, key: ReadBatchKey, digest: string) {
     super(stack, id);
     this.label = claimLabel(stack, key.label ?? `${key.domain}_${digest.slice(0, 8)}`, digest);
-    const query = { [BATCH.target]: canonicalJson(key.target) };
+    const query = { [BATCH.target]: jsonText(key.target) };
     this.read = new ExternalRead(this, 'read', {
       program: ['node', key.handler, BATCH.verb, 'read'],
       query: Lazy.anyValue({ produce: () => ({ ...query, ...Object.fromEntries(this.objects) }) }),
@@ -60,7 +61,7 @@ export class ReadBatch extends Construct {
 
   /** Adds an object; returns the expression of its `in_sync` ("true"/"false"). */
   add(name: string, kind: string, spec: string): string {
-    this.objects.set(name, `{"kind":${JSON.stringify(kind)},"spec":${spec}}`);
+    this.objects.set(name, `{"kind":${escapeTemplate(JSON.stringify(kind))},"spec":${spec}}`);
     return this.read.result(resultKey(name, 'in_sync'));
   }
 }

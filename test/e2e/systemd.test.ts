@@ -12,6 +12,7 @@ jest.setTimeout(300_000);
 let host: SystemdHost;
 let project: CdktfProject;
 let bootSeconds = 0;
+const DESCRIPTION = 'agent "one" ${not_a_ref} %{not_a_directive} \\ end';
 
 const plan = (label: string) => project.plan(label);
 const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
@@ -28,6 +29,8 @@ beforeAll(async () => {
     HOMELAB_SSH_KEY: host.privateKey,
     // The check must still be running when the plan reads it, or the mid-run test proves nothing.
     HOMELAB_EXAMPLE_CHECK_SECONDS: '120',
+    // Quotes and template sequences must reach the host as written (jsonencode, escaping).
+    TF_VAR_agent_description: DESCRIPTION,
   });
   await project.must('synth', project.synth());
   await project.must('init', project.terraform('init', '-no-color'));
@@ -44,6 +47,9 @@ test('apply installs the agent and the timer-driven check, and the next plan is 
   expect(await state('hf-agent.service')).toMatch(/ActiveState=active[\s\S]*UnitFileState=enabled/);
   expect(await state('hf-node-check.timer')).toMatch(/ActiveState=active[\s\S]*UnitFileState=enabled/);
   expect(await state('hf-node-check.service')).toMatch(/UnitFileState=static/);
+  const file = (await host.exec('cat /etc/systemd/system/hf-agent.service')).stdout;
+  expect(file).toContain(`Description=${DESCRIPTION}\n`);
+  expect(file).toContain("ExecStart=/bin/sh -c 'exec sleep infinity # ${HOME}'\n");
   expect((await plan('plan (clean)')).code).toBe(0);
 });
 

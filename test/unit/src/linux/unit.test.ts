@@ -1,3 +1,5 @@
+import { parseAs } from '../../../../src/core/parse';
+import { unitIdentity } from '../../../../src/linux/unit';
 import { sha256Hex } from '../../../../src/core/canonical';
 import { quote } from '../../../../src/linux/shell';
 import { diffUnit, fileSteps, type LiveUnit, settleSteps, summarizeUnit, type UnitSpec } from '../../../../src/linux/unit';
@@ -127,5 +129,16 @@ describe('unit commands', () => {
     const units = [{ name: 'a.service', directory: '/d' }, { name: 'b.service', directory: '/d' }];
     expect(parseReadScript('LoadState=loaded\n@@cdktf-homelab:files\n', units)).toBeUndefined();
     expect(parseReadScript('@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n', units)).toBeUndefined();
+  });
+});
+
+describe('the handler re-checks what it is given, with the synth rules', () => {
+  test.each([
+    ['a name that walks out of the directory', { name: '../../../root/.ssh/authorized_keys', directory: '/etc/systemd/system' }, /identity\.name: a valid systemd unit name/],
+    ['a name without a unit type', { name: 'authorized_keys', directory: '/etc/systemd/system' }, /identity\.name: /],
+    ['a directory with ..', { name: 'a.service', directory: '/etc/systemd/../../root' }, /identity\.directory: a path without \.\./],
+    ['a relative directory', { name: 'a.service', directory: 'etc/systemd' }, /identity\.directory: an absolute path/],
+  ])('refuses %s', (_, identity, message) => {
+    expect(() => parseAs(unitIdentity, identity, 'identity')).toThrow(message);
   });
 });
