@@ -23,10 +23,12 @@ const examples = {
   'examples/estate': 'examples/estate.ts',
 };
 
+// ssh2's optional `cpu-features` would otherwise stay a require resolved at run time from any
+// node_modules above the stack folder: a module planted there would run with the SSH key in reach.
 const nativeAddonsThrow = {
   name: 'native-addons-throw',
   setup(build) {
-    build.onResolve({ filter: /\.node$/ }, (args) => ({ path: args.path, namespace: 'native-addon' }));
+    build.onResolve({ filter: /\.node$|^cpu-features$/ }, (args) => ({ path: args.path, namespace: 'native-addon' }));
     build.onLoad({ filter: /.*/, namespace: 'native-addon' }, (args) => ({
       contents: `throw new Error(${JSON.stringify(`native addon ${args.path} is not bundled`)});`,
       loader: 'js',
@@ -49,7 +51,7 @@ const bundle = (out, entry, options) =>
 const main = async () => {
   for (const [out, entry] of Object.entries(standalone)) {
     if (!existsSync(join(root, entry))) continue;
-    await bundle(out, entry, { minify: true, legalComments: 'none', external: ['cpu-features'], plugins: [nativeAddonsThrow] });
+    await bundle(out, entry, { minify: true, legalComments: 'none', plugins: [nativeAddonsThrow] });
   }
   for (const [out, entry] of Object.entries(examples)) await bundle(out, entry, { packages: 'external' });
 };
