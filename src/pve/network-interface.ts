@@ -56,6 +56,7 @@ const implied = (spec: NetworkInterfaceSpec, param: string): SpecValue | null =>
 const wanted = (spec: NetworkInterfaceSpec, field: NetworkField): unknown => {
   const declared = spec.options[field.param];
   if (field.kind === 'bool') return declared === true;
+  if (field.kind === 'ifaces' && Array.isArray(declared)) return [...declared].sort();
   return declared ?? implied(spec, field.param);
 };
 
