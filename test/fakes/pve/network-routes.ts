@@ -75,6 +75,7 @@ const COLLECTION: Record<string, NodeRoute> = {
     schema: NETWORK_SCHEMAS.reload,
     run: (context, values, caller) => {
       const node = nodeOf(values);
+      context.network.assertReloadable(node);
       const upid = context.tasks.start(node, 'srvreload', 'networking', caller.tokenId, context.reloadOf(node));
       context.network.promote(node);
       return upid;

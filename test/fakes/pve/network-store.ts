@@ -2,7 +2,7 @@
 // network API: every write lands in the staged file, reads show the staged view when there is one
 // (so a row alone cannot tell staged from running), and only a reload moves it over.
 // Source: pve-api.md §A2; [PM] PVE/API2/Network.pm; [PC] PVE/INotify.pm read_file/write_file.
-import { paramError } from './envelope';
+import { die, paramError } from './envelope';
 import { unifiedDiff } from './network-diff';
 import { parseInterfaces, type Iface, type InterfacesConfig } from './network-parse';
 import { renderInterfaces } from './network-render';
@@ -22,6 +22,8 @@ export interface NodeNetworkSetup {
   readonly running?: string;
   /** The staged file, interfaces.new. @default - none: nothing staged */
   readonly staged?: string;
+  /** Whether ifupdown2 is installed; without it a reload is refused. @default true */
+  readonly ifupdown2?: boolean;
 }
 
 const RUNNING = '/etc/network/interfaces';
@@ -39,7 +41,7 @@ const defaultFile = (index: number, physical: readonly string[]): string => {
 
 export class NetworkStore {
   private readonly files = new Map<string, NodeFiles>();
-  private readonly links = new Map<string, { physical: readonly string[] }>();
+  private readonly links = new Map<string, { physical: readonly string[]; ifupdown2: boolean }>();
 
   /** `indexOf` places a node among the members, which picks its default address. */
   constructor(
@@ -50,7 +52,7 @@ export class NetworkStore {
   /** Sets a node's NICs and files; the running file is kept unless given, the staged one replaced. */
   setNode(node: string, setup: NodeNetworkSetup = {}): void {
     const physical = setup.physical ?? this.links.get(node)?.physical ?? ['eno1', 'enp2s0'];
-    this.links.set(node, { physical });
+    this.links.set(node, { physical, ifupdown2: setup.ifupdown2 ?? this.links.get(node)?.ifupdown2 ?? true });
     const running = setup.running ?? this.files.get(node)?.running ?? defaultFile(this.indexOf(node), physical);
     this.files.set(node, { running, staged: setup.staged, runningMtimeMs: this.now(), stagedMtimeMs: this.now() });
   }
@@ -140,6 +142,12 @@ export class NetworkStore {
   /** DELETE on the node: unlinks interfaces.new, discarding every staged change. */
   revert(node: string): void {
     delete this.filesOf(node).staged;
+  }
+
+  /** assert_ifupdown2_installed, which the reload runs before it forks its worker. */
+  assertReloadable(node: string): void {
+    this.filesOf(node);
+    if (!this.links.get(node)!.ifupdown2) throw die('you need ifupdown2 to reload network configuration');
   }
 
   /** The reload worker's first step: interfaces.new replaces interfaces. */

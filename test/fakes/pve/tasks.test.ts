@@ -40,6 +40,13 @@ describe('the reload (PUT nodes/{node}/network)', () => {
     expect(fake.tasks()).toEqual([upid]);
   });
 
+  test('is refused before any task starts on a node without ifupdown2', async () => {
+    fake.setInterfacesFiles('n2', { ifupdown2: false });
+    const res = await api('PUT', NET);
+    expect([res.status, res.body.message]).toEqual([500, 'you need ifupdown2 to reload network configuration\n']);
+    expect(fake.tasks()).toEqual([]);
+  });
+
   test('runs for the configured time, then stops with OK', async () => {
     fake.setReload('n2', { durationMs: 2000 });
     const upid = await reload();
