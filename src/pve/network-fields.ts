@@ -40,7 +40,8 @@ const cidrWith = (isAddress: (value: string) => boolean, maxPrefix: number) => (
 
 /** pve-iface, capped at 15 characters: Linux refuses longer names (IFNAMSIZ), so ifreload would. */
 export const IFACE_NAME = /^(?=.{2,15}$)[a-z][a-z0-9_]{1,20}(\.\d+)?$/i;
-export const IFACE_RULE = 'an interface name: a letter, then letters, digits and _, optionally .<vlan>, 2-15 characters';
+export const IFACE_RULE =
+  'an interface name: a letter, then letters, digits and _, optionally .<vlan>, 2-15 characters';
 
 /** One VLAN id or range as pve-vlan-id-or-range takes it: 2-4094, a range going upwards. */
 export const isVlanIdOrRange = (item: string): boolean => {
@@ -52,34 +53,79 @@ export const isVlanIdOrRange = (item: string): boolean => {
 };
 
 /** Linux bond modes; PVE's enum also lists OVS modes, which a Linux bond cannot run. */
-export const LINUX_BOND_MODES = ['balance-rr', 'active-backup', 'balance-xor', 'broadcast', '802.3ad', 'balance-tlb', 'balance-alb'];
+export const LINUX_BOND_MODES = [
+  'balance-rr',
+  'active-backup',
+  'balance-xor',
+  'broadcast',
+  '802.3ad',
+  'balance-tlb',
+  'balance-alb',
+];
 
 const ALL = INTERFACE_TYPES;
 const ipv4 = { kind: 'string', test: (v: string) => IPV4.test(v), rule: 'an IPv4 address' } as const;
 const ipv6 = { kind: 'string', test: isIpv6, rule: 'an IPv6 address' } as const;
 
-export const NETWORK_FIELDS: readonly NetworkField[] = [
+export const NETWORK_FIELDS = [
   { param: 'autostart', prop: 'autostart', types: ALL, kind: 'bool' },
   { param: 'comments', prop: 'comments', types: ALL, kind: 'comment' },
   { param: 'mtu', prop: 'mtu', types: ALL, kind: 'int', min: 1280, max: 65520 },
-  { param: 'cidr', prop: 'cidr', types: ALL, kind: 'string', test: cidrWith((v) => IPV4.test(v), 32), rule: 'an IPv4 CIDR with a prefix of 8-32' },
-  { param: 'cidr6', prop: 'cidr6', types: ALL, kind: 'string', test: cidrWith(isIpv6, 128), rule: 'an IPv6 CIDR with a prefix of 8-128' },
+  {
+    param: 'cidr',
+    prop: 'cidr',
+    types: ALL,
+    kind: 'string',
+    test: cidrWith((v) => IPV4.test(v), 32),
+    rule: 'an IPv4 CIDR with a prefix of 8-32',
+  },
+  {
+    param: 'cidr6',
+    prop: 'cidr6',
+    types: ALL,
+    kind: 'string',
+    test: cidrWith(isIpv6, 128),
+    rule: 'an IPv6 CIDR with a prefix of 8-128',
+  },
   { param: 'gateway', prop: 'gateway', types: ALL, ...ipv4 },
   { param: 'gateway6', prop: 'gateway6', types: ALL, ...ipv6 },
   { param: 'bridge_ports', prop: 'bridgePorts', types: ['bridge'], kind: 'ifaces' },
   { param: 'bridge_vlan_aware', prop: 'bridgeVlanAware', types: ['bridge'], kind: 'bool' },
   { param: 'bridge_vids', prop: 'bridgeVids', types: ['bridge'], kind: 'vids' },
   { param: 'vlan-id', prop: 'vlanId', types: ['vlan'], kind: 'int', min: 1, max: 4094 },
-  { param: 'vlan-raw-device', prop: 'vlanRawDevice', types: ['vlan'], kind: 'string', test: (v) => IFACE_NAME.test(v), rule: IFACE_RULE },
+  {
+    param: 'vlan-raw-device',
+    prop: 'vlanRawDevice',
+    types: ['vlan'],
+    kind: 'string',
+    test: (v) => IFACE_NAME.test(v),
+    rule: IFACE_RULE,
+  },
   { param: 'slaves', prop: 'slaves', types: ['bond'], kind: 'ifaces' },
   { param: 'bond_mode', prop: 'bondMode', types: ['bond'], kind: 'enum', values: LINUX_BOND_MODES },
-  { param: 'bond-primary', prop: 'bondPrimary', types: ['bond'], kind: 'string', test: (v) => IFACE_NAME.test(v), rule: IFACE_RULE },
-  { param: 'bond_xmit_hash_policy', prop: 'bondXmitHashPolicy', types: ['bond'], kind: 'enum', values: ['layer2', 'layer2+3', 'layer3+4'] },
-];
+  {
+    param: 'bond-primary',
+    prop: 'bondPrimary',
+    types: ['bond'],
+    kind: 'string',
+    test: (v) => IFACE_NAME.test(v),
+    rule: IFACE_RULE,
+  },
+  {
+    param: 'bond_xmit_hash_policy',
+    prop: 'bondXmitHashPolicy',
+    types: ['bond'],
+    kind: 'enum',
+    values: ['layer2', 'layer2+3', 'layer3+4'],
+  },
+] as const satisfies readonly NetworkField[];
+
+/** One field, with its prop's literal name, so a construct can type its props from the table. */
+export type NetworkFieldEntry = (typeof NETWORK_FIELDS)[number];
 
 /** The fields a type sends. */
-export const fieldsOf = (type: InterfaceType): readonly NetworkField[] =>
-  NETWORK_FIELDS.filter((field) => field.types.includes(type));
+export const fieldsOf = (type: InterfaceType): readonly NetworkFieldEntry[] =>
+  NETWORK_FIELDS.filter((field) => (field.types as readonly InterfaceType[]).includes(type));
 
 /** A declared value in the spec's canonical form: lists are arrays, sets sorted. */
 export type SpecValue = string | number | boolean | readonly string[];
@@ -96,14 +142,17 @@ export const fieldRuleBroken = (field: NetworkField, value: unknown): string | u
     case 'string':
       return typeof value === 'string' && field.test(value) ? undefined : field.rule;
     case 'enum':
-      return typeof value === 'string' && field.values.includes(value) ? undefined : `one of ${field.values.join(', ')}`;
+      return typeof value === 'string' && field.values.includes(value)
+        ? undefined
+        : `one of ${field.values.join(', ')}`;
     case 'comment': {
       // Each line is read back without its trailing whitespace, so such a comment never settles.
       const ok = typeof value === 'string' && value !== '' && value.split('\n').every((line) => !/\s$/.test(line));
       return ok ? undefined : 'a non-empty text whose lines do not end in whitespace';
     }
     case 'ifaces': {
-      const ok = isStringList(value) && value.every((item) => IFACE_NAME.test(item)) && new Set(value).size === value.length;
+      const ok =
+        isStringList(value) && value.every((item) => IFACE_NAME.test(item)) && new Set(value).size === value.length;
       return ok ? undefined : `a list of distinct interface names (${IFACE_RULE})`;
     }
     case 'vids': {

@@ -4,7 +4,15 @@
  * in some modes. Each broken rule would otherwise stage, reload, and drift on every later plan.
  * Source: [PC] PVE/Network/Interfaces.pm read and write; [PM] PVE/API2/Network.pm.
  */
-import { fieldsOf, IFACE_NAME, IFACE_RULE, NETWORK_FIELDS, fieldRuleBroken, toSpecValue, type InterfaceType } from './network-fields';
+import {
+  fieldsOf,
+  IFACE_NAME,
+  IFACE_RULE,
+  NETWORK_FIELDS,
+  fieldRuleBroken,
+  toSpecValue,
+  type InterfaceType,
+} from './network-fields';
 import { vlanFromName, type NetworkInterfaceSpec } from './network-interface';
 import { NODE_NAME } from './upid';
 
@@ -38,7 +46,8 @@ export const interfaceProblems = (
   for (const field of NETWORK_FIELDS) {
     const value = props[field.prop];
     if (value === undefined || skip(value)) continue;
-    if (!mine.has(field.prop)) broken(false, field.prop, `unset on a ${type} (it is a ${field.types.join('/')} setting)`, value);
+    if (!mine.has(field.prop))
+      broken(false, field.prop, `unset on a ${type} (it is a ${field.types.join('/')} setting)`, value);
     else broken(fieldRuleBroken(field, value) === undefined, field.prop, fieldRuleBroken(field, value) ?? '', value);
   }
   const rules = type === 'bridge' ? bridgeRules : type === 'vlan' ? vlanRules : bondRules;
@@ -51,7 +60,13 @@ type Rules = (iface: string, props: InterfaceProps) => PropProblem[];
 // The writer emits bridge-vids only on a VLAN-aware bridge, so on any other it never reads back.
 const bridgeRules: Rules = (_iface, props) =>
   props.bridgeVids !== undefined && props.bridgeVlanAware !== true
-    ? [{ prop: 'bridgeVids', rule: 'unset unless bridgeVlanAware is true (PVE writes VLAN ids only then)', value: props.bridgeVids }]
+    ? [
+        {
+          prop: 'bridgeVids',
+          rule: 'unset unless bridgeVlanAware is true (PVE writes VLAN ids only then)',
+          value: props.bridgeVids,
+        },
+      ]
     : [];
 
 const vlanRules: Rules = (iface, props) => {
@@ -69,10 +84,18 @@ const vlanRules: Rules = (iface, props) => {
     problems.push({ prop: 'vlanRawDevice', rule, value: vlanRawDevice });
   }
   if (fromName.rawDevice === undefined && vlanRawDevice === undefined) {
-    problems.push({ prop: 'vlanRawDevice', rule: `set when the name is not <device>.<id>, as "${iface}" is not`, value: undefined });
+    problems.push({
+      prop: 'vlanRawDevice',
+      rule: `set when the name is not <device>.<id>, as "${iface}" is not`,
+      value: undefined,
+    });
   }
   if (fromName.id === undefined && vlanId === undefined) {
-    problems.push({ prop: 'vlanId', rule: `set when the name is neither <device>.<id> nor vlan<id>`, value: undefined });
+    problems.push({
+      prop: 'vlanId',
+      rule: `set when the name is neither <device>.<id> nor vlan<id>`,
+      value: undefined,
+    });
   }
   return problems;
 };
@@ -81,7 +104,8 @@ const vlanRules: Rules = (iface, props) => {
 const bondRules: Rules = (iface, props) => {
   const problems: PropProblem[] = [];
   const mode = props.bondMode ?? 'balance-rr';
-  if (!/^bond\d+$/.test(iface)) problems.push({ prop: 'iface', rule: 'bond<number> (PVE reads only those as bonds)', value: iface });
+  if (!/^bond\d+$/.test(iface))
+    problems.push({ prop: 'iface', rule: 'bond<number> (PVE reads only those as bonds)', value: iface });
   if (props.bondPrimary !== undefined && mode !== 'active-backup') {
     problems.push({ prop: 'bondPrimary', rule: 'unset unless bondMode is active-backup', value: props.bondPrimary });
   }
@@ -90,13 +114,22 @@ const bondRules: Rules = (iface, props) => {
     problems.push({ prop: 'bondPrimary', rule: 'one of slaves', value: props.bondPrimary });
   }
   if (props.bondXmitHashPolicy !== undefined && mode !== 'balance-xor' && mode !== '802.3ad') {
-    problems.push({ prop: 'bondXmitHashPolicy', rule: 'unset unless bondMode is balance-xor or 802.3ad', value: props.bondXmitHashPolicy });
+    problems.push({
+      prop: 'bondXmitHashPolicy',
+      rule: 'unset unless bondMode is balance-xor or 802.3ad',
+      value: props.bondXmitHashPolicy,
+    });
   }
   return problems;
 };
 
 /** The spec for valid props: declared fields by PVE parameter, in canonical form. */
-export const interfaceSpec = (node: string, iface: string, type: InterfaceType, props: InterfaceProps): NetworkInterfaceSpec => {
+export const interfaceSpec = (
+  node: string,
+  iface: string,
+  type: InterfaceType,
+  props: InterfaceProps,
+): NetworkInterfaceSpec => {
   const options: Record<string, ReturnType<typeof toSpecValue>> = {};
   for (const field of fieldsOf(type)) {
     const value = props[field.prop];

@@ -30,10 +30,24 @@ export type FollowEvent =
 export type FollowAction =
   /** GET `path` after `afterMs`, giving up on that one call after `timeoutMs`. */
   | { readonly kind: 'poll'; readonly path: string; readonly afterMs: number; readonly timeoutMs: number }
-  | { readonly kind: 'fetch-log'; readonly path: string; readonly query: { readonly start: number; readonly limit: number } }
+  | {
+      readonly kind: 'fetch-log';
+      readonly path: string;
+      readonly query: { readonly start: number; readonly limit: number };
+    }
   /** OK or `WARNINGS: n`; `warnings` holds the log's warning lines when there were any. */
-  | { readonly kind: 'done'; readonly message: string; readonly elapsedMs: number; readonly warnings?: readonly string[] }
-  | { readonly kind: 'failed'; readonly message: string; readonly exitstatus: string; readonly logTail: readonly string[] }
+  | {
+      readonly kind: 'done';
+      readonly message: string;
+      readonly elapsedMs: number;
+      readonly warnings?: readonly string[];
+    }
+  | {
+      readonly kind: 'failed';
+      readonly message: string;
+      readonly exitstatus: string;
+      readonly logTail: readonly string[];
+    }
   | { readonly kind: 'unknown'; readonly message: string };
 
 export interface FollowState {
@@ -71,7 +85,8 @@ export const nextStep = (state: FollowState, event: FollowEvent, nowMs: number):
   if (event.kind === 'log' || event.kind === 'log-error') return finish(state, event, nowMs);
   if (event.kind === 'poll-error') {
     const next = { ...state, lastError: `${event.status === undefined ? '' : `${event.status} `}${event.message}` };
-    if (!isRetryable(event.status)) return { state: next, action: unknown(next, `the poll was refused (${next.lastError})`) };
+    if (!isRetryable(event.status))
+      return { state: next, action: unknown(next, `the poll was refused (${next.lastError})`) };
     return { state: next, action: pollOrGiveUp(next, nowMs) };
   }
   const reading = readStatus(event.data, state.options.upid);
@@ -83,7 +98,8 @@ export const nextStep = (state: FollowState, event: FollowEvent, nowMs: number):
     const next = { ...state, lastError: 'the status answer was not a status of this task' };
     return { state: next, action: pollOrGiveUp(next, nowMs) };
   }
-  if (reading.exitstatus === undefined) return { state, action: unknown(state, 'the task stopped without an exit status') };
+  if (reading.exitstatus === undefined)
+    return { state, action: unknown(state, 'the task stopped without an exit status') };
   const next: FollowState = { ...state, stopped: { exitstatus: reading.exitstatus, atMs: nowMs } };
   if (reading.exitstatus === 'OK') return finish(next, undefined, nowMs);
   return { state: next, action: { kind: 'fetch-log', path: taskPath(state.options.upid, 'log'), query: LOG_QUERY } };
@@ -93,7 +109,8 @@ export const nextStep = (state: FollowState, event: FollowEvent, nowMs: number):
 export const isRetryable = (status: number | undefined): boolean => status === undefined || status >= 500;
 
 /** PVE's own rule (UPID.pm status_is_error): only `OK` and `WARNINGS: <n>` are not errors. */
-export const isTaskError = (exitstatus: string): boolean => !(exitstatus === 'OK' || /^WARNINGS: \d+$/.test(exitstatus));
+export const isTaskError = (exitstatus: string): boolean =>
+  !(exitstatus === 'OK' || /^WARNINGS: \d+$/.test(exitstatus));
 
 const pollOrGiveUp = (state: FollowState, nowMs: number): FollowAction => {
   if (nowMs < state.deadlineMs) return poll(state, nowMs, Math.min(state.options.intervalMs, state.deadlineMs - nowMs));
@@ -126,7 +143,8 @@ const finish = (state: FollowState, event: FollowEvent | undefined, nowMs: numbe
   const elapsedMs = stopped.atMs - startedAtMs;
   if (!isTaskError(stopped.exitstatus)) {
     const warned = lines.filter((line) => line.startsWith('WARN'));
-    const warnings = stopped.exitstatus === 'OK' ? undefined : (warned.length > 0 ? warned : lines).slice(-LOG_TAIL_LINES);
+    const warnings =
+      stopped.exitstatus === 'OK' ? undefined : (warned.length > 0 ? warned : lines).slice(-LOG_TAIL_LINES);
     const message = `${node}: ${stopped.exitstatus} in ${formatSeconds(elapsedMs)}`;
     return { state, action: { kind: 'done', message, elapsedMs, ...(warnings ? { warnings } : {}) } };
   }

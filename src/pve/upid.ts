@@ -14,7 +14,10 @@ export interface Upid {
 }
 
 // `UPID:<node>:<pid 8 hex>:<pstart 8-9 hex>:<starttime 8 hex>:<type>:<id>:<user>:`, as UPID.pm decodes.
-const UPID = /^UPID:([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?):[0-9A-Fa-f]{8}:[0-9A-Fa-f]{8,9}:([0-9A-Fa-f]{8}):([^:\s/]+):([^:\s/]*):([^:\s/]+):$/;
+const NODE = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
+const HEX8 = '[0-9A-Fa-f]{8}';
+const FIELD = '[^:\\s/]';
+const UPID = new RegExp(`^UPID:(${NODE}):${HEX8}:[0-9A-Fa-f]{8,9}:(${HEX8}):(${FIELD}+):(${FIELD}*):(${FIELD}+):$`);
 
 /** PVE's node-name format (pve-node). */
 export const NODE_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/;

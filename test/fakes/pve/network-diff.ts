@@ -42,7 +42,8 @@ const range = (start: number, count: number): string =>
   count === 1 ? `${start + 1}` : `${count === 0 ? start : start + 1},${count}`;
 
 /** A timestamp as diff prints a file's mtime. */
-export const diffTime = (ms: number): string => `${new Date(ms).toISOString().replace('T', ' ').replace('Z', '')}000000 +0000`;
+export const diffTime = (ms: number): string =>
+  `${new Date(ms).toISOString().replace('T', ' ').replace('Z', '')}000000 +0000`;
 
 export interface DiffFile {
   readonly name: string;

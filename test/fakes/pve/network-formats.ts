@@ -5,8 +5,11 @@ import { isIPv6 } from 'node:net';
 const OCTET = '(?:25[0-5]|(?:2[0-4]|1[0-9]|[1-9])?[0-9])';
 const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 const isIpv6 = (value: string): boolean => !value.includes('%') && isIPv6(value);
-const MASKS = new Set(Array.from({ length: 33 }, (_, bits) =>
-  [24, 16, 8, 0].map((shift) => ((bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0) >>> shift) & 255).join('.')));
+const MASKS = new Set(
+  Array.from({ length: 33 }, (_, bits) =>
+    [24, 16, 8, 0].map((shift) => ((bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0) >>> shift) & 255).join('.'),
+  ),
+);
 
 const verify = (ok: boolean, text: string): string | undefined => (ok ? undefined : `${text}\n`);
 

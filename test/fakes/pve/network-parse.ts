@@ -31,9 +31,28 @@ const ALTERNATIVES: Record<string, string> = {
   'bridge-ports': 'bridge_ports',
   'bridge-vids': 'bridge_vids',
 };
-const SIMPLE = new Set(['mtu', 'bridge_fd', 'bridge_vids', 'bond_miimon', 'bond_xmit_hash_policy', 'bond-primary',
-  'vlan-protocol', 'vlan-raw-device', 'vlan-id', 'link-type', 'uplink-id']);
-export const BOND_MODES = ['balance-rr', 'active-backup', 'balance-xor', 'broadcast', '802.3ad', 'balance-tlb', 'balance-alb'];
+const SIMPLE = new Set([
+  'mtu',
+  'bridge_fd',
+  'bridge_vids',
+  'bond_miimon',
+  'bond_xmit_hash_policy',
+  'bond-primary',
+  'vlan-protocol',
+  'vlan-raw-device',
+  'vlan-id',
+  'link-type',
+  'uplink-id',
+]);
+export const BOND_MODES = [
+  'balance-rr',
+  'active-backup',
+  'balance-xor',
+  'broadcast',
+  '802.3ad',
+  'balance-tlb',
+  'balance-alb',
+];
 const STANZA_END = /^\s*(?:(?:iface|mapping|auto|source|source-directory)\s|allow-)/;
 
 type Sink = Record<string, unknown>;

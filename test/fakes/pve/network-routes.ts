@@ -47,7 +47,8 @@ const TYPE_FILTER: Record<string, (type: string) => boolean> = {
 
 const list = (context: NodeContext, values: Values, caller: Caller): Attributed => {
   const { config, changes } = context.network.read(nodeOf(values));
-  const filter = values.type === undefined ? undefined : (TYPE_FILTER[String(values.type)] ?? ((t: string) => t === values.type));
+  const filter =
+    values.type === undefined ? undefined : (TYPE_FILTER[String(values.type)] ?? ((t: string) => t === values.type));
   const rows = Object.keys(config.ifaces)
     .sort()
     .filter((name) => name !== 'lo')

@@ -8,10 +8,31 @@ const str = opt({ type: 'string' });
 const bool = opt({ type: 'boolean' });
 const ifaceList = opt({ type: 'string', format: 'pve-iface-list' });
 
-const NETWORK_TYPES = ['bridge', 'bond', 'eth', 'alias', 'vlan', 'fabric', 'OVSBridge', 'OVSBond', 'OVSPort',
-  'OVSIntPort', 'vnet'];
-const BOND_MODES = ['balance-rr', 'active-backup', 'balance-xor', 'broadcast', '802.3ad', 'balance-tlb', 'balance-alb',
-  'balance-slb', 'lacp-balance-slb', 'lacp-balance-tcp'];
+const NETWORK_TYPES = [
+  'bridge',
+  'bond',
+  'eth',
+  'alias',
+  'vlan',
+  'fabric',
+  'OVSBridge',
+  'OVSBond',
+  'OVSPort',
+  'OVSIntPort',
+  'vnet',
+];
+const BOND_MODES = [
+  'balance-rr',
+  'active-backup',
+  'balance-xor',
+  'broadcast',
+  '802.3ad',
+  'balance-tlb',
+  'balance-alb',
+  'balance-slb',
+  'lacp-balance-slb',
+  'lacp-balance-tcp',
+];
 
 const node: PropSchema = { type: 'string', format: 'pve-node' };
 const iface: PropSchema = { type: 'string', format: 'pve-iface', minLength: 2, maxLength: 20 };

@@ -33,8 +33,17 @@ const STAGED = '/etc/network/interfaces.new';
 const defaultFile = (index: number, physical: readonly string[]): string => {
   const config = parseInterfaces('', { physical, active: [] });
   config.ifaces.vmbr0 = {
-    type: 'bridge', autostart: 1, families: ['inet'], method: 'static', method6: 'manual', priority: 3,
-    address: `10.0.0.${index + 1}/24`, gateway: '10.0.0.254', bridge_ports: physical[0] ?? '', bridge_stp: 'off', bridge_fd: 0,
+    type: 'bridge',
+    autostart: 1,
+    families: ['inet'],
+    method: 'static',
+    method6: 'manual',
+    priority: 3,
+    address: `10.0.0.${index + 1}/24`,
+    gateway: '10.0.0.254',
+    bridge_ports: physical[0] ?? '',
+    bridge_stp: 'off',
+    bridge_fd: 0,
   };
   return renderInterfaces(config);
 };
@@ -171,8 +180,10 @@ const mapCidr = (param: Record<string, Value>): Iface => {
   for (const suffix of ['', '6']) {
     const cidr = param[`cidr${suffix}`];
     if (!cidr) continue;
-    if (param[`address${suffix}`]) throw paramError({ [`address${suffix}`]: `address${suffix} conflicts with cidr${suffix}` });
-    if (param[`netmask${suffix}`]) throw paramError({ [`netmask${suffix}`]: `netmask${suffix} conflicts with cidr${suffix}` });
+    if (param[`address${suffix}`])
+      throw paramError({ [`address${suffix}`]: `address${suffix} conflicts with cidr${suffix}` });
+    if (param[`netmask${suffix}`])
+      throw paramError({ [`netmask${suffix}`]: `netmask${suffix} conflicts with cidr${suffix}` });
     const [, address, mask] = /^(.*)\/(\d+)$/.exec(String(cidr))!;
     [out[`address${suffix}`], out[`netmask${suffix}`]] = [address, mask];
     delete out[`cidr${suffix}`];
@@ -182,7 +193,10 @@ const mapCidr = (param: Record<string, Value>): Iface => {
 
 /** One default gateway per family per node, and a port in one bridge or bond only. */
 const checkDuplicates = (ifaces: Record<string, Iface>, name: string, param: Record<string, unknown>): void => {
-  for (const [key, label] of [['gateway', 'Default gateway'], ['gateway6', 'Default ipv6 gateway']] as const) {
+  for (const [key, label] of [
+    ['gateway', 'Default gateway'],
+    ['gateway6', 'Default ipv6 gateway'],
+  ] as const) {
     if (!param[key]) continue;
     const holder = Object.keys(ifaces).find((other) => other !== name && ifaces[other]![key]);
     if (holder) throw paramError({ [key]: `${label} already exists on interface '${holder}'.` });

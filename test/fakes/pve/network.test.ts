@@ -28,8 +28,17 @@ describe('reading a node network (GET nodes/{node}/network)', () => {
 
   test('answers values as PVE does: flags as 1, file values as text, cidr derived', async () => {
     expect(await rowOf('vmbr0')).toMatchObject({
-      type: 'bridge', autostart: 1, active: 1, bridge_ports: 'eno1', bridge_stp: 'off', bridge_fd: '0',
-      cidr: '10.0.0.2/24', address: '10.0.0.2', netmask: '24', gateway: '10.0.0.254', method: 'static',
+      type: 'bridge',
+      autostart: 1,
+      active: 1,
+      bridge_ports: 'eno1',
+      bridge_stp: 'off',
+      bridge_fd: '0',
+      cidr: '10.0.0.2/24',
+      address: '10.0.0.2',
+      netmask: '24',
+      gateway: '10.0.0.254',
+      method: 'static',
     });
     expect(await rowOf('eno1')).toMatchObject({ type: 'eth', exists: 1, method: 'manual', families: ['inet'] });
   });
@@ -42,7 +51,9 @@ describe('staging', () => {
     const { body } = await api('GET', NET);
     expect(Object.keys(body)).toEqual(['data', 'changes']);
     expect(body.changes).toMatch(/^--- \/etc\/network\/interfaces\t.*\n\+\+\+ \/etc\/network\/interfaces\.new\t/);
-    expect(body.changes).toContain('\n+auto vmbr1\n+iface vmbr1 inet static\n+\taddress 10.10.0.2/24\n+\tbridge-ports enp2s0\n');
+    expect(body.changes).toContain(
+      '\n+auto vmbr1\n+iface vmbr1 inet static\n+\taddress 10.10.0.2/24\n+\tbridge-ports enp2s0\n',
+    );
     expect(fake.interfacesFiles('n2').running).not.toContain('vmbr1');
     expect(await rowOf('vmbr1')).toMatchObject({ type: 'bridge', cidr: '10.10.0.2/24', mtu: '1500', autostart: 1 });
   });
@@ -81,24 +92,49 @@ describe('staging', () => {
 
   test.each<[string, Record<string, string>, number, unknown]>([
     ['an existing name', { iface: 'vmbr0', type: 'bridge' }, 400, { iface: 'interface already exists' }],
-    ['a second default gateway', { ...BRIDGE, gateway: '10.10.0.1' }, 400,
-      { gateway: "Default gateway already exists on interface 'vmbr0'." }],
-    ['a port another bridge uses', { ...BRIDGE, bridge_ports: 'eno1' }, 400,
-      { bridge_ports: "eno1 is already used on interface 'vmbr0'." }],
-    ['a /7 cidr', { ...BRIDGE, cidr: '10.0.0.1/7' }, 400,
-      { cidr: 'invalid format - value does not look like a valid IPv4 CIDR network\n' }],
-    ['VLAN id 1 in a list', { ...BRIDGE, bridge_vids: '1' }, 400, { bridge_vids: "invalid format - invalid VLAN tag '1'\n" }],
+    [
+      'a second default gateway',
+      { ...BRIDGE, gateway: '10.10.0.1' },
+      400,
+      { gateway: "Default gateway already exists on interface 'vmbr0'." },
+    ],
+    [
+      'a port another bridge uses',
+      { ...BRIDGE, bridge_ports: 'eno1' },
+      400,
+      { bridge_ports: "eno1 is already used on interface 'vmbr0'." },
+    ],
+    [
+      'a /7 cidr',
+      { ...BRIDGE, cidr: '10.0.0.1/7' },
+      400,
+      { cidr: 'invalid format - value does not look like a valid IPv4 CIDR network\n' },
+    ],
+    [
+      'VLAN id 1 in a list',
+      { ...BRIDGE, bridge_vids: '1' },
+      400,
+      { bridge_vids: "invalid format - invalid VLAN tag '1'\n" },
+    ],
     ['a form true', { ...BRIDGE, autostart: 'true' }, 400, { autostart: "type check ('boolean') failed - got 'true'" }],
-  ])('refuses %s with PVE\'s 400', async (_, form, status, errors) => {
+  ])("refuses %s with PVE's 400", async (_, form, status, errors) => {
     const res = await api('POST', NET, { form });
     expect([res.status, res.body.errors]).toEqual([status, errors]);
     expect(fake.interfacesFiles('n2').staged).toBeUndefined();
   });
 
   test.each<[string, Record<string, string>, string]>([
-    ['a bridge MTU above its port', { ...BRIDGE, mtu: '9000' }, "interface 'enp2s0' - mtu 1500 is lower than 'vmbr1' - mtu 9000\n"],
+    [
+      'a bridge MTU above its port',
+      { ...BRIDGE, mtu: '9000' },
+      "interface 'enp2s0' - mtu 1500 is lower than 'vmbr1' - mtu 9000\n",
+    ],
     ['a missing port', { ...BRIDGE, bridge_ports: 'eno9' }, "bridge 'vmbr1' - unable to find bridge port 'eno9'\n"],
-    ['a VLAN without its parent', { iface: 'vmbr7.20', type: 'vlan' }, "vlan 'vmbr7.20' - unable to find parent 'vmbr7'\n"],
+    [
+      'a VLAN without its parent',
+      { iface: 'vmbr7.20', type: 'vlan' },
+      "vlan 'vmbr7.20' - unable to find parent 'vmbr7'\n",
+    ],
   ])('refuses %s as the writer dies (500), staging nothing', async (_, form, message) => {
     const res = await api('POST', NET, { form });
     expect([res.status, res.body.message]).toEqual([500, message]);
@@ -128,7 +164,9 @@ describe('staging', () => {
     fake.setInterfacesFiles('n2', { staged: `${running}iface wlp91s0 inet manual\n\twpa-psk hunter22\n` });
     const { body } = await api('GET', NET);
     expect(body.changes).toContain('+\twpa-psk hunter22\n');
-    expect(body.data.find((row: { iface: string }) => row.iface === 'wlp91s0')).toMatchObject({ options: ['wpa-psk hunter22'] });
+    expect(body.data.find((row: { iface: string }) => row.iface === 'wlp91s0')).toMatchObject({
+      options: ['wpa-psk hunter22'],
+    });
   });
 });
 
@@ -172,7 +210,10 @@ describe('members', () => {
     fake.setNodeOnline('n3', false);
     const { body } = await api('GET', '/cluster/status');
     expect(body.data.map((row: { name: string; online?: number }) => [row.name, row.online])).toEqual([
-      ['homelab', undefined], ['n1', 1], ['n2', 1], ['n3', 0],
+      ['homelab', undefined],
+      ['n1', 1],
+      ['n2', 1],
+      ['n3', 0],
     ]);
     const res = await api('GET', '/nodes/n3/network');
     expect([res.status, res.reason, res.text]).toEqual([595, 'No route to host', '']);
@@ -183,7 +224,8 @@ describe('members', () => {
   test('a node that is not a member fails the host lookup, as pveproxy does', async () => {
     const res = await api('GET', '/nodes/n9/network');
     expect([res.status, res.body.message]).toEqual([
-      500, "hostname lookup 'n9' failed - failed to get address info for: n9: Name or service not known\n",
+      500,
+      "hostname lookup 'n9' failed - failed to get address info for: n9: Name or service not known\n",
     ]);
   });
 

@@ -12,7 +12,8 @@ const UPID = /^UPID:n2:[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{8}:srvreload:networking:
 
 let fake: FakePve;
 let clock = 1_800_000_000_000;
-const api = (method: string, path: string, options: CallOptions = {}) => call(fake.url, method, path, { auth: OWNER, ...options });
+const api = (method: string, path: string, options: CallOptions = {}) =>
+  call(fake.url, method, path, { auth: OWNER, ...options });
 const reload = async (): Promise<string> => (await api('PUT', NET)).body.data;
 const status = async (upid: string, auth = OWNER) => api('GET', `/nodes/n2/tasks/${upid}/status`, { auth });
 
@@ -50,24 +51,43 @@ describe('the reload (PUT nodes/{node}/network)', () => {
   test('runs for the configured time, then stops with OK', async () => {
     fake.setReload('n2', { durationMs: 2000 });
     const upid = await reload();
-    expect((await status(upid)).body.data).toMatchObject({ status: 'running', type: 'srvreload', id: 'networking', upid });
+    expect((await status(upid)).body.data).toMatchObject({
+      status: 'running',
+      type: 'srvreload',
+      id: 'networking',
+      upid,
+    });
     expect((await status(upid)).body.data.exitstatus).toBeUndefined();
     clock += 2000;
     expect((await status(upid)).body.data).toMatchObject({
-      status: 'stopped', exitstatus: 'OK', node: 'n2', user: 'ops@pve', tokenid: 'apply',
+      status: 'stopped',
+      exitstatus: 'OK',
+      node: 'n2',
+      user: 'ops@pve',
+      tokenid: 'apply',
     });
   });
 
   test.each<[string, string, string[]]>([
     ['WARNINGS: 1', 'WARNINGS: 1', ['WARN: vmbr9: something odd', 'TASK WARNINGS: 1']],
-    ['an error', 'command ifreload -a failed: exit code 1', ['error: vmbr1: bridge port enp9 does not exist',
-      'TASK ERROR: command ifreload -a failed: exit code 1']],
+    [
+      'an error',
+      'command ifreload -a failed: exit code 1',
+      ['error: vmbr1: bridge port enp9 does not exist', 'TASK ERROR: command ifreload -a failed: exit code 1'],
+    ],
   ])('ends with %s, the log ending in the matching TASK line', async (_, exitstatus, tail) => {
     fake.setReload('n2', { exitstatus, log: ['reloading', tail[0]!] });
     const upid = await reload();
     expect((await status(upid)).body.data).toMatchObject({ status: 'stopped', exitstatus });
     const log = await api('GET', `/nodes/n2/tasks/${upid}/log`);
-    expect(log.body).toEqual({ data: [{ n: 1, t: 'reloading' }, { n: 2, t: tail[0] }, { n: 3, t: tail[1] }], total: 3 });
+    expect(log.body).toEqual({
+      data: [
+        { n: 1, t: 'reloading' },
+        { n: 2, t: tail[0] },
+        { n: 3, t: tail[1] },
+      ],
+      total: 3,
+    });
   });
 
   test('the log honours start and limit (0 reads to the end)', async () => {
@@ -115,7 +135,7 @@ describe('polling a task (GET nodes/{node}/tasks/{upid}/status)', () => {
   test.each<[string, (upid: string) => string, string]>([
     ['a UPID PVE cannot parse', () => 'UPID:n2:nope', 'unable to parse worker upid'],
     ['an unknown task', (upid) => upid.replace(/:[0-9A-F]{8}:srvreload/, ':00000001:srvreload'), 'no such task'],
-    ['another node\'s task', (upid) => upid, 'no such task'],
+    ["another node's task", (upid) => upid, 'no such task'],
   ])('answers 400 for %s', async (label, make, message) => {
     const upid = make(await reload());
     const node = label.startsWith('another') ? 'n3' : 'n2';
@@ -132,7 +152,8 @@ describe('polling a task (GET nodes/{node}/tasks/{upid}/status)', () => {
     const upid = await reload();
     await status(upid);
     expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `PUT /api2/json${NET}`, `GET /api2/json/nodes/n2/tasks/${upid}/status`,
+      `PUT /api2/json${NET}`,
+      `GET /api2/json/nodes/n2/tasks/${upid}/status`,
     ]);
     expect(fake.requests.every((r) => r.auth === 'ops@pve!apply')).toBe(true);
   });

@@ -40,11 +40,17 @@ interface Task {
   cutPolls: number;
 }
 
-const UPID = /^UPID:([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?):([0-9A-Fa-f]{8}):([0-9A-Fa-f]{8,9}):([0-9A-Fa-f]{8}):([^:\s/]+):([^:\s/]*):([^:\s/]+):$/;
+// UPID.pm decode: node, pid, pstart (8-9 hex digits), starttime, type, id, user.
+const [NODE, HEX, NAME] = ['[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?', '[0-9A-Fa-f]', '[^:\\s/]'];
+const UPID = new RegExp(`^UPID:(${NODE}):(${HEX}{8}):(${HEX}{8,9}):(${HEX}{8}):(${NAME}+):(${NAME}*):(${NAME}+):$`);
 const hex8 = (value: number): string => value.toString(16).toUpperCase().padStart(8, '0');
 
 const finalLine = (exitstatus: string): string =>
-  exitstatus === 'OK' ? 'TASK OK' : /^WARNINGS: \d+$/.test(exitstatus) ? `TASK ${exitstatus}` : `TASK ERROR: ${exitstatus}`;
+  exitstatus === 'OK'
+    ? 'TASK OK'
+    : /^WARNINGS: \d+$/.test(exitstatus)
+      ? `TASK ${exitstatus}`
+      : `TASK ERROR: ${exitstatus}`;
 
 export class TaskStore {
   private readonly tasks = new Map<string, Task>();
@@ -58,7 +64,21 @@ export class TaskStore {
     const [pid, pstart, starttime] = [this.nextPid++, 0x2c0ffee + this.tasks.size, Math.floor(startedMs / 1000)];
     const upid = `UPID:${node}:${hex8(pid)}:${hex8(pstart)}:${hex8(starttime)}:${type}:${id}:${user}:`;
     const { durationMs = 0, exitstatus = 'OK', log = [], cutPolls = 0 } = behaviour;
-    this.tasks.set(upid, { upid, node, pid, pstart, starttime, type, id, user, startedMs, durationMs, exitstatus, log, cutPolls });
+    this.tasks.set(upid, {
+      upid,
+      node,
+      pid,
+      pstart,
+      starttime,
+      type,
+      id,
+      user,
+      startedMs,
+      durationMs,
+      exitstatus,
+      log,
+      cutPolls,
+    });
     return upid;
   }
 
@@ -86,19 +106,34 @@ export class TaskStore {
     const [user, tokenid] = task.user.split('!') as [string, string | undefined];
     const running = this.isRunning(task);
     return {
-      upid, node: task.node, pid: task.pid, pstart: task.pstart, starttime: task.starttime, type: task.type, id: task.id,
-      user, ...(tokenid === undefined ? {} : { tokenid }),
-      status: running ? 'running' : 'stopped', ...(running ? {} : { exitstatus: task.exitstatus }),
+      upid,
+      node: task.node,
+      pid: task.pid,
+      pstart: task.pstart,
+      starttime: task.starttime,
+      type: task.type,
+      id: task.id,
+      user,
+      ...(tokenid === undefined ? {} : { tokenid }),
+      status: running ? 'running' : 'stopped',
+      ...(running ? {} : { exitstatus: task.exitstatus }),
     };
   }
 
   /** GET …/tasks/{upid}/log: `[{n, t}]` from `start`, `limit` lines (0 = to the end), and the total. */
-  log(node: string, upid: string, caller: TaskCaller, start = 0, limit = 50): { lines: Array<{ n: number; t: string }>; total: number } {
+  log(
+    node: string,
+    upid: string,
+    caller: TaskCaller,
+    start = 0,
+    limit = 50,
+  ): { lines: Array<{ n: number; t: string }>; total: number } {
     const parsed = UPID.exec(upid);
     if (!parsed) throw paramError({ upid: 'unable to parse worker upid' });
     this.checkCaller(node, parsed[7]!, caller);
     const task = this.tasks.get(upid);
-    if (!task || task.node !== node) return { lines: [{ n: 1, t: 'unable to open file - No such file or directory' }], total: 1 };
+    if (!task || task.node !== node)
+      return { lines: [{ n: 1, t: 'unable to open file - No such file or directory' }], total: 1 };
     this.maybeCut(task);
     const all = this.isRunning(task) ? task.log : [...task.log, finalLine(task.exitstatus)];
     const slice = all.slice(start, limit === 0 ? undefined : start + limit);

@@ -16,14 +16,32 @@ const bridge: NetworkInterfaceSpec = {
 };
 // As PVE answers: 0/1 flags, mtu as the file's text, ports sorted, comments with a final newline.
 const bridgeRow = {
-  iface: 'vmbr1', type: 'bridge', method: 'static', method6: 'manual', families: ['inet'], priority: 5,
-  autostart: 1, bridge_ports: 'eno2 enp2s0', bridge_stp: 'off', bridge_fd: '0', cidr: '10.10.0.2/24',
-  address: '10.10.0.2', netmask: '24', active: 1, mtu: '9000', comments: 'uplink\n',
+  iface: 'vmbr1',
+  type: 'bridge',
+  method: 'static',
+  method6: 'manual',
+  families: ['inet'],
+  priority: 5,
+  autostart: 1,
+  bridge_ports: 'eno2 enp2s0',
+  bridge_stp: 'off',
+  bridge_fd: '0',
+  cidr: '10.10.0.2/24',
+  address: '10.10.0.2',
+  netmask: '24',
+  active: 1,
+  mtu: '9000',
+  comments: 'uplink\n',
 };
 const vlan: NetworkInterfaceSpec = { node: 'n2', iface: 'vmbr1.20', type: 'vlan', options: { cidr: '10.20.0.2/24' } };
 const vlanRow = {
-  iface: 'vmbr1.20', type: 'vlan', method: 'static', families: ['inet'], cidr: '10.20.0.2/24',
-  'vlan-raw-device': 'vmbr1', 'vlan-id': '20',
+  iface: 'vmbr1.20',
+  type: 'vlan',
+  method: 'static',
+  families: ['inet'],
+  cidr: '10.20.0.2/24',
+  'vlan-raw-device': 'vmbr1',
+  'vlan-id': '20',
 };
 
 describe('diffInterface', () => {
@@ -43,8 +61,11 @@ describe('diffInterface', () => {
     ['a port missing', { bridge_ports: 'eno2' }, { bridge_ports: { live: ['eno2'], want: ['eno2', 'enp2s0'] } }],
     ['no address', { cidr: undefined }, { cidr: { live: null, want: '10.10.0.2/24' } }],
     ['an undeclared gateway', { gateway: '10.10.0.1' }, { gateway: { live: '10.10.0.1', want: null } }],
-    ['VLAN awareness switched on by hand', { bridge_vlan_aware: 1, bridge_vids: '2-4094' },
-      { bridge_vlan_aware: { live: true, want: false }, bridge_vids: { live: ['2-4094'], want: null } }],
+    [
+      'VLAN awareness switched on by hand',
+      { bridge_vlan_aware: 1, bridge_vids: '2-4094' },
+      { bridge_vlan_aware: { live: true, want: false }, bridge_vids: { live: ['2-4094'], want: null } },
+    ],
   ])('reports %s', (_, patch, changes) => {
     expect(diffInterface(bridge, { ...bridgeRow, ...patch })).toEqual({ state: 'present', changes });
   });
@@ -72,7 +93,12 @@ describe('diffInterface', () => {
   test('options lines (wpa-psk, pre-up) are never read, so they never reach a summary or form', () => {
     const row = { ...bridgeRow, mtu: '1500', options: ['wpa-psk hunter22', 'pre-up /bin/true --key=s3cret'] };
     const state = diffInterface(bridge, row);
-    const everything = JSON.stringify([state, summarizeInterface(bridge, state), updateForm(bridge, row), createForm(bridge)]);
+    const everything = JSON.stringify([
+      state,
+      summarizeInterface(bridge, state),
+      updateForm(bridge, row),
+      createForm(bridge),
+    ]);
     expect(everything).not.toMatch(/hunter22|s3cret|wpa-psk|pre-up/);
   });
 });
@@ -88,7 +114,13 @@ describe('findInterface', () => {
 describe('forms', () => {
   test('create posts iface and type to the collection, flags as 1, lists space-separated', () => {
     expect(createForm(bridge)).toEqual({
-      iface: 'vmbr1', type: 'bridge', cidr: '10.10.0.2/24', bridge_ports: 'enp2s0 eno2', autostart: 1, mtu: 9000, comments: 'uplink',
+      iface: 'vmbr1',
+      type: 'bridge',
+      cidr: '10.10.0.2/24',
+      bridge_ports: 'enp2s0 eno2',
+      autostart: 1,
+      mtu: 9000,
+      comments: 'uplink',
     });
   });
 
@@ -99,12 +131,30 @@ describe('forms', () => {
 
   test.each<[string, NetworkInterfaceSpec, Record<string, unknown>, string | undefined]>([
     ['nothing to clear', bridge, bridgeRow, undefined],
-    ['an undeclared gateway and mtu', { ...bridge, options: { cidr: '10.10.0.2/24', autostart: true } }, { ...bridgeRow, gateway: '10.10.0.1' },
-      'comments,mtu,gateway,bridge_ports'],
-    ['a flag now declared false', { ...bridge, options: { ...bridge.options, autostart: false } }, bridgeRow, 'autostart'],
-    ['VLAN awareness dropped', bridge, { ...bridgeRow, bridge_vlan_aware: 1, bridge_vids: '10 20' }, 'bridge_vlan_aware,bridge_vids'],
-    ['ids back to the default', { ...bridge, options: { ...bridge.options, bridge_vlan_aware: true } },
-      { ...bridgeRow, bridge_vlan_aware: 1, bridge_vids: '10 20' }, 'bridge_vids'],
+    [
+      'an undeclared gateway and mtu',
+      { ...bridge, options: { cidr: '10.10.0.2/24', autostart: true } },
+      { ...bridgeRow, gateway: '10.10.0.1' },
+      'comments,mtu,gateway,bridge_ports',
+    ],
+    [
+      'a flag now declared false',
+      { ...bridge, options: { ...bridge.options, autostart: false } },
+      bridgeRow,
+      'autostart',
+    ],
+    [
+      'VLAN awareness dropped',
+      bridge,
+      { ...bridgeRow, bridge_vlan_aware: 1, bridge_vids: '10 20' },
+      'bridge_vlan_aware,bridge_vids',
+    ],
+    [
+      'ids back to the default',
+      { ...bridge, options: { ...bridge.options, bridge_vlan_aware: true } },
+      { ...bridgeRow, bridge_vlan_aware: 1, bridge_vids: '10 20' },
+      'bridge_vids',
+    ],
     ['a name-derived VLAN device', vlan, vlanRow, undefined],
   ])('update sends type and every declared field, clearing %s', (_, spec, live, cleared) => {
     const form = updateForm(spec, live);

@@ -11,7 +11,10 @@ import {
 const UPID = 'UPID:n2:0001A2B3:0ABCDEF0:66E4A1B2:srvreload:networking:root@pam!homelab:';
 const STATUS_PATH = `nodes/n2/tasks/${UPID}/status`;
 const running = { kind: 'status', data: { upid: UPID, status: 'running' } } as const;
-const stopped = (exitstatus?: string): FollowEvent => ({ kind: 'status', data: { upid: UPID, status: 'stopped', exitstatus } });
+const stopped = (exitstatus?: string): FollowEvent => ({
+  kind: 'status',
+  data: { upid: UPID, status: 'stopped', exitstatus },
+});
 const cut: FollowEvent = { kind: 'poll-error', message: 'socket hang up' };
 const log = (lines: string[]): FollowEvent => ({ kind: 'log', data: lines.map((t, i) => ({ n: i + 1, t })) });
 
@@ -33,22 +36,41 @@ describe('following a reload task', () => {
   });
 
   test('running readings poll once a second; OK is done with the elapsed time', () => {
-    const actions = follow([[running, 30], [running, 1040], [stopped('OK'), 1420]]);
+    const actions = follow([
+      [running, 30],
+      [running, 1040],
+      [stopped('OK'), 1420],
+    ]);
     expect(actions[1]).toEqual({ kind: 'poll', path: STATUS_PATH, afterMs: 1000, timeoutMs: 28_970 });
     expect(last(actions)).toEqual({ kind: 'done', message: 'n2: OK in 1.4 s', elapsedMs: 1420 });
   });
 
   test('WARNINGS fetches the log, then is done with the warning lines', () => {
-    const actions = follow([[stopped('WARNINGS: 1'), 900], [log(['ifreload -a', 'WARN: vmbr9: unknown bridge', 'TASK WARNINGS: 1']), 950]]);
-    expect(actions[1]).toEqual({ kind: 'fetch-log', path: `nodes/n2/tasks/${UPID}/log`, query: { start: 0, limit: 1000 } });
+    const actions = follow([
+      [stopped('WARNINGS: 1'), 900],
+      [log(['ifreload -a', 'WARN: vmbr9: unknown bridge', 'TASK WARNINGS: 1']), 950],
+    ]);
+    expect(actions[1]).toEqual({
+      kind: 'fetch-log',
+      path: `nodes/n2/tasks/${UPID}/log`,
+      query: { start: 0, limit: 1000 },
+    });
     expect(last(actions)).toEqual({
-      kind: 'done', message: 'n2: WARNINGS: 1 in 0.9 s', elapsedMs: 900, warnings: ['WARN: vmbr9: unknown bridge'],
+      kind: 'done',
+      message: 'n2: WARNINGS: 1 in 0.9 s',
+      elapsedMs: 900,
+      warnings: ['WARN: vmbr9: unknown bridge'],
     });
   });
 
   test('any other exit status fails with the last 20 log lines', () => {
     const lines = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`);
-    const action = last(follow([[stopped('command ifreload -a failed: exit code 1'), 2000], [log(lines), 2100]]));
+    const action = last(
+      follow([
+        [stopped('command ifreload -a failed: exit code 1'), 2000],
+        [log(lines), 2100],
+      ]),
+    );
     expect(action).toMatchObject({
       kind: 'failed',
       exitstatus: 'command ifreload -a failed: exit code 1',
@@ -58,29 +80,72 @@ describe('following a reload task', () => {
   });
 
   test('a failure whose log cannot be read still fails, saying so', () => {
-    const action = last(follow([[stopped('unexpected status'), 500], [{ kind: 'log-error', message: 'socket hang up' }, 600]]));
-    expect(action).toMatchObject({ kind: 'failed', logTail: [], message: expect.stringMatching(/log could not be read \(socket hang up\)$/) });
+    const action = last(
+      follow([
+        [stopped('unexpected status'), 500],
+        [{ kind: 'log-error', message: 'socket hang up' }, 600],
+      ]),
+    );
+    expect(action).toMatchObject({
+      kind: 'failed',
+      logTail: [],
+      message: expect.stringMatching(/log could not be read \(socket hang up\)$/),
+    });
   });
 
   test('a cut poll is retried within the budget and a later reading decides', () => {
-    const actions = follow([[cut, 10], [cut, 1010], [stopped('OK'), 2010]]);
+    const actions = follow([
+      [cut, 10],
+      [cut, 1010],
+      [stopped('OK'), 2010],
+    ]);
     expect(actions.slice(1, 3).map((a) => a.kind)).toEqual(['poll', 'poll']);
     expect(last(actions)).toMatchObject({ kind: 'done', message: 'n2: OK in 2.0 s' });
   });
 
   test.each<[string, Array<[FollowEvent, number]>, string]>([
-    ['no reading before the budget ends', [[cut, 0], [cut, 1000], [cut, 2000], [cut, 3000]],
-      'no status reading in 3.0 s (last error: socket hang up)'],
-    ['still running at the ceiling', [[running, 0], [running, 1000], [running, 2000], [running, 3000]],
-      'still running after 3.0 s'],
-    ['running, then cut until the ceiling', [[running, 0], [cut, 1000], [cut, 2000], [cut, 3000]],
-      'running when last read, then no reading in 3.0 s (last error: socket hang up)'],
-    ['a poll refused with 403', [[{ kind: 'poll-error', status: 403, message: 'Permission check failed (/nodes/n2, Sys.Audit)' }, 0]],
-      'the poll was refused (403 Permission check failed (/nodes/n2, Sys.Audit))'],
+    [
+      'no reading before the budget ends',
+      [
+        [cut, 0],
+        [cut, 1000],
+        [cut, 2000],
+        [cut, 3000],
+      ],
+      'no status reading in 3.0 s (last error: socket hang up)',
+    ],
+    [
+      'still running at the ceiling',
+      [
+        [running, 0],
+        [running, 1000],
+        [running, 2000],
+        [running, 3000],
+      ],
+      'still running after 3.0 s',
+    ],
+    [
+      'running, then cut until the ceiling',
+      [
+        [running, 0],
+        [cut, 1000],
+        [cut, 2000],
+        [cut, 3000],
+      ],
+      'running when last read, then no reading in 3.0 s (last error: socket hang up)',
+    ],
+    [
+      'a poll refused with 403',
+      [[{ kind: 'poll-error', status: 403, message: 'Permission check failed (/nodes/n2, Sys.Audit)' }, 0]],
+      'the poll was refused (403 Permission check failed (/nodes/n2, Sys.Audit))',
+    ],
     ['a task that stopped with no exit status', [[stopped(undefined), 500]], 'the task stopped without an exit status'],
   ])('the outcome is unknown, never failed or OK, after %s', (_, events, why) => {
     const actions = follow(events, 3000);
-    expect(last(actions)).toEqual({ kind: 'unknown', message: `outcome unknown: check the task on n2 (${UPID}): ${why}` });
+    expect(last(actions)).toEqual({
+      kind: 'unknown',
+      message: `outcome unknown: check the task on n2 (${UPID}): ${why}`,
+    });
     expect(actions.slice(0, -1).every((a) => a.kind === 'poll')).toBe(true);
   });
 
@@ -90,7 +155,10 @@ describe('following a reload task', () => {
   });
 
   test('a status answer about another task is not a reading', () => {
-    const other = { kind: 'status', data: { upid: 'UPID:n2:00000001:00000001:00000001:x:y:z:', status: 'stopped', exitstatus: 'OK' } } as const;
+    const other = {
+      kind: 'status',
+      data: { upid: 'UPID:n2:00000001:00000001:00000001:x:y:z:', status: 'stopped', exitstatus: 'OK' },
+    } as const;
     expect(follow([[other, 10]])[1]).toMatchObject({ kind: 'poll' });
   });
 
@@ -104,13 +172,21 @@ describe('following a reload task', () => {
 });
 
 describe('task-follow rules', () => {
-  test.each<[number | undefined, boolean]>([[undefined, true], [500, true], [595, true], [400, false], [401, false], [403, false]])(
-    'a poll error with status %s is retryable: %s',
-    (status, expected) => expect(isRetryable(status)).toBe(expected),
-  );
+  test.each<[number | undefined, boolean]>([
+    [undefined, true],
+    [500, true],
+    [595, true],
+    [400, false],
+    [401, false],
+    [403, false],
+  ])('a poll error with status %s is retryable: %s', (status, expected) => expect(isRetryable(status)).toBe(expected));
 
   test.each<[string, boolean]>([
-    ['OK', false], ['WARNINGS: 2', false], ['WARNINGS: x', true], ['unexpected status', true], ['some die text', true],
+    ['OK', false],
+    ['WARNINGS: 2', false],
+    ['WARNINGS: x', true],
+    ['unexpected status', true],
+    ['some die text', true],
   ])('exit status "%s" is an error: %s', (exitstatus, expected) => expect(isTaskError(exitstatus)).toBe(expected));
 
   test.each([

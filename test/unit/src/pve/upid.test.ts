@@ -4,7 +4,13 @@ const UPID = 'UPID:n2:0001A2B3:0ABCDEF0:66E4A1B2:srvreload:networking:root@pam!h
 
 describe('parseUpid', () => {
   test('reads node, type, id, user and start time as PVE encodes them', () => {
-    expect(parseUpid(UPID)).toEqual({ node: 'n2', type: 'srvreload', id: 'networking', user: 'root@pam!homelab', starttime: 0x66e4a1b2 });
+    expect(parseUpid(UPID)).toEqual({
+      node: 'n2',
+      type: 'srvreload',
+      id: 'networking',
+      user: 'root@pam!homelab',
+      starttime: 0x66e4a1b2,
+    });
   });
 
   test.each([
@@ -29,8 +35,12 @@ describe('taskPath', () => {
     ['a token-started task', UPID, 'status', `nodes/n2/tasks/${UPID}/status`],
     ['the log', UPID, 'log', `nodes/n2/tasks/${UPID}/log`],
     // A user name may hold # ? %; raw, they would end the path or start a query.
-    ['a user name with # and ?', UPID.replace('root@pam!homelab', 'a#b?c%d@pve'), 'status',
-      'nodes/n2/tasks/UPID:n2:0001A2B3:0ABCDEF0:66E4A1B2:srvreload:networking:a%23b%3Fc%25d@pve:/status'],
+    [
+      'a user name with # and ?',
+      UPID.replace('root@pam!homelab', 'a#b?c%d@pve'),
+      'status',
+      'nodes/n2/tasks/UPID:n2:0001A2B3:0ABCDEF0:66E4A1B2:srvreload:networking:a%23b%3Fc%25d@pve:/status',
+    ],
   ])('builds the path for %s', (_, upid, leaf, path) => {
     expect(taskPath(upid, leaf)).toBe(path);
   });
