@@ -45,10 +45,10 @@ export const interfaceProblems = (
   const mine = new Set(fieldsOf(type).map((field) => field.prop));
   for (const field of NETWORK_FIELDS) {
     const value = props[field.prop];
-    if (value === undefined || skip(value)) continue;
-    if (!mine.has(field.prop))
-      broken(false, field.prop, `unset on a ${type} (it is a ${field.types.join('/')} setting)`, value);
-    else broken(fieldRuleBroken(field, value) === undefined, field.prop, fieldRuleBroken(field, value) ?? '', value);
+    if (value === undefined) continue;
+    const other = `unset on a ${type} (it is a ${field.types.join('/')} setting)`;
+    const rule = mine.has(field.prop) ? fieldRuleBroken(field, value) : other;
+    if (rule !== undefined) broken(false, field.prop, rule, value);
   }
   const rules = type === 'bridge' ? bridgeRules : type === 'vlan' ? vlanRules : bondRules;
   for (const problem of rules(iface, props)) broken(false, problem.prop, problem.rule, problem.value);
@@ -57,71 +57,74 @@ export const interfaceProblems = (
 
 type Rules = (iface: string, props: InterfaceProps) => PropProblem[];
 
-// The writer emits bridge-vids only on a VLAN-aware bridge, so on any other it never reads back.
-const bridgeRules: Rules = (_iface, props) =>
-  props.bridgeVids !== undefined && props.bridgeVlanAware !== true
-    ? [
-        {
-          prop: 'bridgeVids',
-          rule: 'unset unless bridgeVlanAware is true (PVE writes VLAN ids only then)',
-          value: props.bridgeVids,
-        },
-      ]
-    : [];
+/** A problem unless `ok`. */
+const unless = (ok: boolean, prop: string, rule: string, value: unknown): PropProblem[] =>
+  ok ? [] : [{ prop, rule, value }];
 
-const vlanRules: Rules = (iface, props) => {
-  const problems: PropProblem[] = [];
-  const fromName = vlanFromName(iface);
-  const { vlanId, vlanRawDevice } = props;
-  if (fromName.id !== undefined && (fromName.id < 1 || fromName.id > 4094)) {
-    problems.push({ prop: 'iface', rule: 'a VLAN id from 1 to 4094 after the dot or "vlan"', value: iface });
-  }
-  if (fromName.id !== undefined && vlanId !== undefined && vlanId !== fromName.id) {
-    problems.push({ prop: 'vlanId', rule: `unset or ${fromName.id}, the id in the name "${iface}"`, value: vlanId });
-  }
-  if (fromName.rawDevice !== undefined && vlanRawDevice !== undefined && vlanRawDevice !== fromName.rawDevice) {
-    const rule = `unset or "${fromName.rawDevice}", the device in the name "${iface}"`;
-    problems.push({ prop: 'vlanRawDevice', rule, value: vlanRawDevice });
-  }
-  if (fromName.rawDevice === undefined && vlanRawDevice === undefined) {
-    problems.push({
-      prop: 'vlanRawDevice',
-      rule: `set when the name is not <device>.<id>, as "${iface}" is not`,
-      value: undefined,
-    });
-  }
-  if (fromName.id === undefined && vlanId === undefined) {
-    problems.push({
-      prop: 'vlanId',
-      rule: `set when the name is neither <device>.<id> nor vlan<id>`,
-      value: undefined,
-    });
-  }
-  return problems;
+// The writer emits bridge-vids only on a VLAN-aware bridge, so on any other it never reads back.
+const bridgeRules: Rules = (_iface, { bridgeVids, bridgeVlanAware }) =>
+  unless(
+    bridgeVids === undefined || bridgeVlanAware === true,
+    'bridgeVids',
+    'unset unless bridgeVlanAware is true (PVE writes VLAN ids only then)',
+    bridgeVids,
+  );
+
+// `<device>.<id>` and `vlan<id>` names carry the id (and device); the writer drops declared copies.
+const vlanRules: Rules = (iface, { vlanId, vlanRawDevice }) => {
+  const { id, rawDevice } = vlanFromName(iface);
+  const named = `the name "${iface}"`;
+  return [
+    ...unless(id === undefined || (id >= 1 && id <= 4094), 'iface', 'a VLAN id from 1 to 4094 in the name', iface),
+    ...unless(
+      id === undefined || vlanId === undefined || vlanId === id,
+      'vlanId',
+      `unset or ${id}, the id in ${named}`,
+      vlanId,
+    ),
+    ...unless(
+      rawDevice === undefined || vlanRawDevice === undefined || vlanRawDevice === rawDevice,
+      'vlanRawDevice',
+      `unset or "${rawDevice}", the device in ${named}`,
+      vlanRawDevice,
+    ),
+    ...unless(
+      rawDevice !== undefined || vlanRawDevice !== undefined,
+      'vlanRawDevice',
+      'set unless the name is <device>.<id>',
+      undefined,
+    ),
+    ...unless(
+      id !== undefined || vlanId !== undefined,
+      'vlanId',
+      'set unless the name is <device>.<id> or vlan<id>',
+      undefined,
+    ),
+  ];
 };
 
 // A bond's type is read from its name; bond-primary and the hash policy are written in some modes only.
-const bondRules: Rules = (iface, props) => {
-  const problems: PropProblem[] = [];
-  const mode = props.bondMode ?? 'balance-rr';
-  if (!/^bond\d+$/.test(iface))
-    problems.push({ prop: 'iface', rule: 'bond<number> (PVE reads only those as bonds)', value: iface });
-  if (props.bondPrimary !== undefined && mode !== 'active-backup') {
-    problems.push({ prop: 'bondPrimary', rule: 'unset unless bondMode is active-backup', value: props.bondPrimary });
-  }
-  const slaves = Array.isArray(props.slaves) ? props.slaves : [];
-  if (props.bondPrimary !== undefined && !slaves.includes(props.bondPrimary)) {
-    problems.push({ prop: 'bondPrimary', rule: 'one of slaves', value: props.bondPrimary });
-  }
-  if (props.bondXmitHashPolicy !== undefined && mode !== 'balance-xor' && mode !== '802.3ad') {
-    problems.push({
-      prop: 'bondXmitHashPolicy',
-      rule: 'unset unless bondMode is balance-xor or 802.3ad',
-      value: props.bondXmitHashPolicy,
-    });
-  }
-  return problems;
-};
+const bondRules: Rules = (iface, { bondMode = 'balance-rr', bondPrimary, bondXmitHashPolicy, slaves }) => [
+  ...unless(/^bond\d+$/.test(iface), 'iface', 'bond<number> (PVE reads only those as bonds)', iface),
+  ...unless(
+    bondPrimary === undefined || bondMode === 'active-backup',
+    'bondPrimary',
+    'unset unless bondMode is active-backup',
+    bondPrimary,
+  ),
+  ...unless(
+    bondPrimary === undefined || (Array.isArray(slaves) && slaves.includes(bondPrimary)),
+    'bondPrimary',
+    'one of slaves',
+    bondPrimary,
+  ),
+  ...unless(
+    bondXmitHashPolicy === undefined || bondMode === 'balance-xor' || bondMode === '802.3ad',
+    'bondXmitHashPolicy',
+    'unset unless bondMode is balance-xor or 802.3ad',
+    bondXmitHashPolicy,
+  ),
+];
 
 /** The spec for valid props: declared fields by PVE parameter, in canonical form. */
 export const interfaceSpec = (

@@ -76,9 +76,9 @@ describe('interfaceProblems', () => {
       { vlanRawDevice: 'vmbr2' },
       'vlanRawDevice: unset or "vmbr1"',
     ],
-    ['VLAN id 0 in the name', 'vlan', 'vmbr1.0', {}, 'iface: a VLAN id from 1 to 4094'],
-    ['vlan<id> without a device', 'vlan', 'vlan20', {}, 'vlanRawDevice: set when'],
-    ['a custom VLAN without an id', 'vlan', 'mgmt', { vlanRawDevice: 'vmbr1' }, 'vlanId: set when'],
+    ['VLAN id 0 in the name', 'vlan', 'vmbr1.0', {}, 'iface: a VLAN id from 1 to 4094 in the name'],
+    ['vlan<id> without a device', 'vlan', 'vlan20', {}, 'vlanRawDevice: set unless the name is <device>.<id>'],
+    ['a custom VLAN without an id', 'vlan', 'mgmt', { vlanRawDevice: 'vmbr1' }, 'vlanId: set unless the name'],
     ['a bond not named bond<n>', 'bond', 'lag0', { slaves: ['eno1'] }, 'iface: bond<number>'],
     ['an OVS bond mode', 'bond', 'bond0', { bondMode: 'balance-slb' }, 'bondMode: one of balance-rr'],
     [
