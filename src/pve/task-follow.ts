@@ -17,6 +17,11 @@ export interface FollowOptions {
   readonly budgetMs: number;
   /** @default 1000 */
   readonly intervalMs?: number;
+  /**
+   * The most one poll may take. A reload can drop a connection without a reset, leaving the poll
+   * hanging; a new one on a fresh connection may get through. @default 5000
+   */
+  readonly callTimeoutMs?: number;
 }
 
 /** What the shell learned since the last action: an answer's `data`, or a failed call. */
@@ -72,7 +77,7 @@ const MAX_LINE = 300;
 
 /** Starts following: the first poll goes out at once. A UPID PVE could not parse is unknown. */
 export const startFollow = (options: FollowOptions): Step => {
-  const full = { intervalMs: 1000, ...options };
+  const full = { intervalMs: 1000, callTimeoutMs: 5000, ...options };
   const state: FollowState = { options: full, deadlineMs: full.startedAtMs + full.budgetMs };
   const parsed = parseUpid(full.upid);
   if (!parsed) return { state, action: unknown(state, 'the reload answered something that is not a task id') };
@@ -128,7 +133,7 @@ const poll = (state: FollowState, nowMs: number, afterMs: number): FollowAction 
   path: taskPath(state.options.upid, 'status'),
   afterMs,
   // The call itself may hang (the reload cut its connection); it must not outlive the budget.
-  timeoutMs: Math.max(state.deadlineMs - nowMs - afterMs, 1),
+  timeoutMs: Math.max(Math.min(state.options.callTimeoutMs, state.deadlineMs - nowMs - afterMs), 1),
 });
 
 const unknown = (state: FollowState, why: string): FollowAction => ({

@@ -31,8 +31,12 @@ const follow = (events: Array<[FollowEvent, number]>, budgetMs = 30_000): Follow
 const last = (actions: FollowAction[]) => actions[actions.length - 1]!;
 
 describe('following a reload task', () => {
-  test('the first poll goes out at once, with the UPID raw in the path and the budget as its timeout', () => {
-    expect(follow([])).toEqual([{ kind: 'poll', path: STATUS_PATH, afterMs: 0, timeoutMs: 30_000 }]);
+  test('the first poll goes out at once, with the UPID raw in the path and a bounded call', () => {
+    expect(follow([])).toEqual([{ kind: 'poll', path: STATUS_PATH, afterMs: 0, timeoutMs: 5000 }]);
+  });
+
+  test('a poll never outlives the budget', () => {
+    expect(follow([[running, 27_500]])[1]).toMatchObject({ kind: 'poll', afterMs: 1000, timeoutMs: 1500 });
   });
 
   test('running readings poll once a second; OK is done with the elapsed time', () => {
@@ -41,7 +45,7 @@ describe('following a reload task', () => {
       [running, 1040],
       [stopped('OK'), 1420],
     ]);
-    expect(actions[1]).toEqual({ kind: 'poll', path: STATUS_PATH, afterMs: 1000, timeoutMs: 28_970 });
+    expect(actions[1]).toEqual({ kind: 'poll', path: STATUS_PATH, afterMs: 1000, timeoutMs: 5000 });
     expect(last(actions)).toEqual({ kind: 'done', message: 'n2: OK in 1.4 s', elapsedMs: 1420 });
   });
 
