@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 import { startFakePve, type FakePve } from './pve/server';
-import { call } from './pve/test-client';
+import { call, waitFor } from './pve/test-client';
 
 const SERVER = '/cluster/metrics/server';
 const INFLUX = { type: 'influxdb', server: '10.0.0.5', port: '8086', token: 'influx-secret' };
@@ -134,7 +134,7 @@ describe('fake PVE protocol', () => {
   test('stops even while a hung request is open', async () => {
     fake.hang('GET', '.*');
     const pending = call(fake.url, 'GET', SERVER);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => fake.requests.length === 1); // the fake holds the request: stop must end it
     await fake.stop();
     await expect(pending).rejects.toThrow();
     fake = await startFakePve(); // for afterEach

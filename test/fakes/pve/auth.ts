@@ -9,6 +9,11 @@ export type Privilege = 'Sys.Audit' | 'Sys.Modify';
 export interface TokenGrant {
   readonly secret: string;
   readonly privileges: Privileges;
+  /**
+   * Rights on `/nodes/<node>`, replacing what `/` propagates there (a more specific ACL path wins).
+   * @default - the rights on `/`
+   */
+  readonly nodes?: Readonly<Record<string, Privileges>>;
 }
 
 export const DEFAULT_TOKENS: Readonly<Record<string, TokenGrant>> = {
@@ -22,7 +27,7 @@ export interface TokenHeader {
 }
 
 // URI::Escape::uri_unescape: %XX only, never fails on a stray '%'.
-const uriUnescape = (text: string): string =>
+export const uriUnescape = (text: string): string =>
   text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /**
@@ -39,7 +44,7 @@ export const parseTokenHeader = (header: string | undefined): TokenHeader | unde
 };
 
 export type AuthOutcome =
-  | { readonly ok: true; readonly tokenId: string; readonly privileges: Privileges }
+  | { readonly ok: true; readonly tokenId: string; readonly privileges: Privileges; readonly grant: TokenGrant }
   | { readonly ok: false; readonly reason: string };
 
 /**
@@ -55,9 +60,16 @@ export const authenticate = (
   if (!grant || !Object.hasOwn(tokens, header.tokenId!) || grant.secret !== header.secret) {
     return { ok: false, reason: 'Authentication failed!' };
   }
-  return { ok: true, tokenId: header.tokenId!, privileges: grant.privileges };
+  return { ok: true, tokenId: header.tokenId!, privileges: grant.privileges, grant };
 };
 
 /** Whether privilege-separated token rights on `/` include the privilege. */
 export const holds = (privileges: Privileges, privilege: Privilege): boolean =>
   privileges === 'modify' || (privileges === 'audit' && privilege === 'Sys.Audit');
+
+/** The grant's rights on an ACL path: `/`, or `/nodes/<node>` where a node grant overrides. */
+export const privilegesOn = (grant: TokenGrant, path: string): Privileges => {
+  const node = /^\/nodes\/([^/]+)$/.exec(path)?.[1];
+  if (node !== undefined && grant.nodes && Object.hasOwn(grant.nodes, node)) return grant.nodes[node]!;
+  return grant.privileges;
+};

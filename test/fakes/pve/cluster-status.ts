@@ -1,6 +1,8 @@
 // `GET /cluster/status` rows for a configurable cluster or a standalone node, so health gating
-// is tested against both shapes, including the standalone one that has no `quorate` at all.
-// Source: pve-api.md A3; [PM] API2/Cluster.pm status.
+// is tested against both shapes, including the standalone one that has no `quorate` at all, and
+// which members a `nodes/{node}/…` call can be forwarded to.
+// Source: pve-api.md A2, A3; [PM] API2/Cluster.pm status, HTTPServer.pm proxyto; [PC] Network.pm.
+import { BareError, die } from './envelope';
 
 export interface FakePveNode {
   readonly name: string;
@@ -58,4 +60,22 @@ export const clusterStatus = (shape: ClusterShape): Array<Record<string, unknown
     level: '',
   }));
   return [clusterRow, ...nodeRows];
+};
+
+/** The members' names: the first node alone on a standalone install. */
+export const memberNames = (shape: ClusterShape): string[] => {
+  const nodes = (shape.nodes ?? ['n1']).map(asNode);
+  return (shape.clusterName === null ? nodes.slice(0, 1) : nodes).map((node) => node.name);
+};
+
+/**
+ * The forward of a `{node}` call: an unknown name fails the host lookup (500); an offline member
+ * never answers the forward, which pveproxy relays as a bare 595.
+ */
+export const checkForward = (shape: ClusterShape, name: string): void => {
+  const node = (shape.nodes ?? ['n1']).map(asNode).find((candidate) => candidate.name === name);
+  if (!node || !memberNames(shape).includes(name)) {
+    throw die(`hostname lookup '${name}' failed - failed to get address info for: ${name}: Name or service not known`);
+  }
+  if (shape.clusterName !== null && node.online === false) throw new BareError(595, 'No route to host');
 };

@@ -14,6 +14,17 @@ export class PveError extends Error {
   }
 }
 
+/** A failure answered with a status line only, as pveproxy relays a forward that never connected. */
+export class BareError extends PveError {}
+
+/** A result with attributes beside `data` (`changes`, `total`), as set_result_attrib adds them. */
+export class Attributed {
+  constructor(
+    readonly data: unknown,
+    readonly attributes: Readonly<Record<string, unknown>>,
+  ) {}
+}
+
 /** A plain Perl `die "text\n"` inside a handler: 500 with the text as the message. */
 export const die = (text: string): PveError => new PveError(500, `${text}\n`);
 
@@ -39,9 +50,10 @@ const reasonPhrase = (status: number, message: string): string => {
 
 const JSON_TYPE = 'application/json;charset=UTF-8';
 
-/** Success: `{"data": …}` with 200 OK. */
-export const sendData = (res: ServerResponse, data: unknown): void => {
-  const body = JSON.stringify({ data: data ?? null });
+/** Success: `{"data": …}` with 200 OK, plus any attributes the handler set (never undefined ones). */
+export const sendData = (res: ServerResponse, result: unknown): void => {
+  const [data, attributes] = result instanceof Attributed ? [result.data, result.attributes] : [result, {}];
+  const body = JSON.stringify({ data: data ?? null, ...attributes });
   const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) };
   res.writeHead(200, 'OK', headers);
   res.end(body);

@@ -1,13 +1,15 @@
 // The handful of API methods the fake serves, each with its permission and parameter schema, so
 // anything else is a 501 exactly as rest_handler answers an unknown method or path.
-// Source: pve-api.md A1, A3, A6; [PM] API2/Cluster/MetricServer.pm, API2/Cluster.pm.
-import type { Privilege } from './auth';
+// Source: pve-api.md A1, A3, A6; [PM] API2/Cluster/MetricServer.pm, API2/Cluster.pm. Node-scoped
+// methods (network, tasks) are in network-routes.ts.
+import { uriUnescape, type Privilege } from './auth';
 import { clusterStatus, type ClusterShape } from './cluster-status';
 import { CREATE_SCHEMA, ID_SCHEMA, NO_PARAMS, UPDATE_SCHEMA } from './metric-schema';
 import type { MetricStore, Section } from './metric-store';
+import { findNodeRoute, type Caller, type NodeContext } from './network-routes';
 import type { ObjectSchema } from './validate';
 
-export interface RouteContext {
+export interface RouteContext extends NodeContext {
   readonly store: MetricStore;
   readonly cluster: () => ClusterShape;
 }
@@ -15,8 +17,10 @@ export interface RouteContext {
 export interface Route {
   /** The privilege needed on `/`; undefined means any authenticated caller (`user => 'all'`). */
   readonly privilege?: Privilege;
+  /** A `nodes/{node}/…` method: privilege on /nodes/{node}, then forwarded to that node. */
+  readonly nodeScoped?: boolean;
   readonly schema: ObjectSchema;
-  readonly run: (context: RouteContext, values: Section) => unknown;
+  readonly run: (context: RouteContext, values: Section, caller: Caller) => unknown;
 }
 
 export interface Match {
@@ -88,6 +92,8 @@ export const findRoute = (method: string, relPath: string): Match | undefined =>
   const id = segments[3];
   const isServerPath =
     segments.length === 4 && segments.slice(0, 3).join('/') === 'cluster/metrics/server';
-  if (!byId || !isServerPath || id === undefined) return undefined;
-  return { route: byId, uriParams: { id: decodeSegment(id) } };
+  if (byId && isServerPath && id !== undefined) return { route: byId, uriParams: { id: decodeSegment(id) } };
+  // pveproxy unescapes the whole path before it splits it ([HS] AnyEvent.pm uri_unescape).
+  const node = findNodeRoute(method, uriUnescape(relPath));
+  return node && { route: { ...node.route, nodeScoped: true }, uriParams: node.uriParams };
 };

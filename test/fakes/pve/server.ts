@@ -10,33 +10,23 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-import {
-  DEFAULT_TOKENS,
-  authenticate,
-  holds,
-  parseTokenHeader,
-  type Privileges,
-  type TokenGrant,
-} from './auth';
-import type { ClusterShape } from './cluster-status';
-import {
-  PveError,
-  notImplemented,
-  paramError,
-  permError,
-  sendBare,
-  sendData,
-  sendError,
-} from './envelope';
+import { DEFAULT_TOKENS, authenticate, holds, parseTokenHeader, privilegesOn, type TokenGrant } from './auth';
+import { checkForward, memberNames, type ClusterShape } from './cluster-status';
+import { BareError, PveError, notImplemented, paramError, permError, sendBare, sendData, sendError } from './envelope';
 import { Faults, type PathPattern } from './faults';
 import { MetricStore } from './metric-store';
+import { networkControl, type FakePveNetwork, type NodeNetworkSetup } from './network-control';
+import type { Caller } from './network-routes';
+import { NetworkStore } from './network-store';
 import { collectParams, paramsForLog, type Params } from './params';
 import { findRoute, type RouteContext } from './routes';
+import { ConnectionCut, TaskStore, type TaskBehaviour } from './tasks';
 import { verifyParams } from './validate';
 
 export type { FakePveNode, ClusterShape } from './cluster-status';
 export type { PathPattern } from './faults';
 export type { Privileges, TokenGrant } from './auth';
+export type { FakePveNetwork, NodeNetworkSetup, TaskBehaviour } from './network-control';
 
 export interface FakePveOptions extends ClusterShape {
   /** Serve HTTPS with this PEM key and certificate. @default - plain HTTP */
@@ -52,6 +42,10 @@ export interface FakePveOptions extends ClusterShape {
   readonly oldServer?: boolean;
   /** PVE delays every 401 by about 3 s; tests want 0. @default 0 */
   readonly unauthorizedDelayMs?: number;
+  /** Per node: NICs and interfaces files. @default - each member runs lo, its NICs and vmbr0 */
+  readonly network?: Readonly<Record<string, NodeNetworkSetup>>;
+  /** The clock tasks run on. @default Date.now */
+  readonly now?: () => number;
 }
 
 /** One request as the fake saw it; `auth` is the token id only, never its secret. */
@@ -62,7 +56,7 @@ export interface FakePveRequest {
   readonly auth?: string;
 }
 
-export interface FakePve {
+export interface FakePve extends FakePveNetwork {
   /** e.g. `https://127.0.0.1:40123` (no trailing slash; the API lives under `/api2/json/`). */
   readonly url: string;
   readonly port: number;
@@ -151,22 +145,25 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
   }
   // A body pveproxy cannot decode dies outside rest_handler: its catch-all answers a bare 501.
   if (!params) return sendBare(res, 501, badBody ?? 'malformed body');
+  const caller: Caller = {
+    tokenId: auth.tokenId,
+    holds: (path, privilege) => holds(privilegesOn(auth.grant, path), privilege),
+  };
   try {
-    sendData(res, run(state, method, relPath, params, auth.privileges));
+    sendData(res, run(state, method, relPath, params, caller));
   } catch (err) {
+    if (err instanceof ConnectionCut) return void req.socket.destroy();
+    if (err instanceof BareError) return sendBare(res, err.status, err.message);
     if (!(err instanceof PveError)) throw err;
     sendError(res, err, oldServer);
   }
 };
 
-/** rest_handler: find the method (501), merge URI parameters, check the privilege, validate. */
-const run = (
-  state: State,
-  method: string,
-  relPath: string,
-  params: Params,
-  privileges: Privileges,
-): unknown => {
+/**
+ * rest_handler: find the method (501), merge URI parameters, check the privilege (on /nodes/{node}
+ * for node methods, which are then forwarded to that node), validate.
+ */
+const run = (state: State, method: string, relPath: string, params: Params, caller: Caller): unknown => {
   const match = findRoute(method, relPath);
   if (!match) throw notImplemented(method, relPath);
   for (const name of Object.keys(match.uriParams)) {
@@ -174,22 +171,32 @@ const run = (
       throw paramError({ [name]: 'duplicate parameter (already defined in URI)' });
     }
   }
-  const { route } = match;
-  if (route.privilege && !holds(privileges, route.privilege)) throw permError('/', route.privilege);
-  const verdict = verifyParams(route.schema, { ...match.uriParams, ...params });
+  const { route, uriParams } = match;
+  const aclPath = route.nodeScoped ? `/nodes/${uriParams.node}` : '/';
+  if (route.privilege && !caller.holds(aclPath, route.privilege)) throw permError(aclPath, route.privilege);
+  if (route.nodeScoped) checkForward(state.context.cluster(), uriParams.node!);
+  const verdict = verifyParams(route.schema, { ...uriParams, ...params });
   if (!verdict.ok) throw paramError(verdict.errors);
-  return route.run(state.context, verdict.values);
+  return route.run(state.context, verdict.values, caller);
 };
 
 export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePve> => {
   const store = new MetricStore();
   let cluster: ClusterShape = options;
+  const now = options.now ?? Date.now;
+  const network = new NetworkStore(now, (node) => memberNames(cluster).indexOf(node));
+  for (const [node, setup] of Object.entries(options.network ?? {})) network.setNode(node, setup);
+  const tasks = new TaskStore(now);
+  const reloads = new Map<string, TaskBehaviour>();
   const state: State = {
     options,
     tokens: options.tokens ?? DEFAULT_TOKENS,
-    context: { store, cluster: () => cluster },
+    context: { store, cluster: () => cluster, network, tasks, reloadOf: (node) => reloads.get(node) ?? {} },
     faults: new Faults(),
     requests: [],
+  };
+  const setCluster = (shape: ClusterShape): void => {
+    cluster = shape;
   };
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(state, req, res).catch((err: unknown) => {
@@ -223,9 +230,8 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
     setMetricServer: (id, section) => store.put(id, section),
     deleteMetricServer: (id) => store.drop(id),
     digest: () => store.digest(),
-    setCluster: (shape) => {
-      cluster = shape;
-    },
+    setCluster,
+    ...networkControl({ network, tasks, reloads, cluster: () => cluster, setCluster }),
     failNext: (method, path, status, message, errors) =>
       state.faults.addFailure(method, path, { status, message, errors }),
     hang: (method, path, times = 1) => state.faults.addHang(method, path, times),

@@ -69,3 +69,12 @@ export const call = (
     req.end(payload);
   });
 };
+
+/** Resolves once `condition` holds, checking every few ms; rejects after `timeoutMs`. */
+export const waitFor = async (condition: () => boolean, timeoutMs = 5000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};

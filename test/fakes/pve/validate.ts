@@ -3,7 +3,23 @@
 // Source: pve-api.md A6; [PC] JSONSchema.pm check_prop/check_type/check_object, split_list.
 import { isIP } from 'node:net';
 
-export type Format = 'pve-configid' | 'pve-configid-list' | 'address' | 'graphite-path';
+import { NETWORK_FORMATS } from './network-formats';
+
+export type Format =
+  | 'pve-configid'
+  | 'pve-configid-list'
+  | 'address'
+  | 'graphite-path'
+  | 'pve-node'
+  | 'pve-iface'
+  | 'pve-iface-list'
+  | 'pve-vlan-id-or-range'
+  | 'pve-vlan-id-or-range-list'
+  | 'ipv4'
+  | 'ipv6'
+  | 'ipv4mask'
+  | 'CIDRv4'
+  | 'CIDRv6';
 
 export interface PropSchema {
   readonly type: 'string' | 'integer' | 'boolean';
@@ -12,7 +28,10 @@ export interface PropSchema {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly maxLength?: number;
+  readonly minLength?: number;
   readonly enum?: readonly string[];
+  /** Another property this one needs (JSONSchema `requires`). */
+  readonly requires?: string;
 }
 
 /** An object schema with `additionalProperties => 0`, the only kind API methods here use. */
@@ -38,6 +57,9 @@ const verifyConfigId = (id: string): string | undefined =>
   /^[a-z][a-z0-9_-]+$/i.test(id) ? undefined : `invalid configuration ID '${id}'\n`;
 
 const FORMATS: Record<Format, (value: string) => string | undefined> = {
+  ...NETWORK_FORMATS,
+  'pve-iface-list': (value) => splitList(value).map(NETWORK_FORMATS['pve-iface']).find(Boolean),
+  'pve-vlan-id-or-range-list': (value) => splitList(value).map(NETWORK_FORMATS['pve-vlan-id-or-range']).find(Boolean),
   'pve-configid': verifyConfigId,
   'pve-configid-list': (value) => splitList(value).map(verifyConfigId).find(Boolean),
   address: (value) =>
@@ -78,6 +100,9 @@ const checkValue = (schema: PropSchema, raw: RawValue): string | undefined => {
   if (schema.maxLength !== undefined && raw.length > schema.maxLength) {
     return `value may only be ${schema.maxLength} characters long`;
   }
+  if (schema.minLength !== undefined && raw.length < schema.minLength) {
+    return `value must be at least ${schema.minLength} characters long`;
+  }
   if (isNumber(raw) && schema.maximum !== undefined && Number(raw) > schema.maximum) {
     return `value must have a maximum value of ${schema.maximum}`;
   }
@@ -116,6 +141,11 @@ export const verifyParams = (schema: ObjectSchema, params: Record<string, RawVal
     const error = checkValue(prop, raw);
     if (error !== undefined) errors[name] = error;
     else values[name] = normalize(prop, raw);
+  }
+  for (const [name, prop] of Object.entries(schema)) {
+    if (prop.requires !== undefined && params[name] !== undefined && params[prop.requires] === undefined) {
+      errors[prop.requires] = `missing property required by '${name}'`;
+    }
   }
   for (const name of Object.keys(params)) {
     if (!Object.hasOwn(schema, name)) {

@@ -1,0 +1,178 @@
+// /etc/network/interfaces read the way PVE reads it, so GET answers what a real node answers: flags
+// as 1, mtu as the file's text, ports sorted, types and VLAN ids derived from names, and unknown
+// lines (wpa-psk, pre-up) kept aside in `options`. Source: [PC] PVE/Network/Interfaces.pm read.
+
+/** One interface as PVE holds it: file values are strings, flags and defaults PVE sets are numbers. */
+export type Iface = Record<string, string | number | string[] | undefined>;
+
+export interface InterfacesConfig {
+  readonly ifaces: Record<string, Iface>;
+  /** Top-level lines PVE does not interpret (`source …`), with the priority that keeps their place. */
+  readonly options: Array<[number, string]>;
+}
+
+/** What `ip link` would say about the node: physical NICs and the interfaces that are up. */
+export interface LinkState {
+  readonly physical: readonly string[];
+  readonly active: readonly string[];
+}
+
+export const PHYSICAL_NIC = /^(?:eth\d+|en[^:.]+|ib[^:.]+|(?:nic|if)\d+)$/;
+
+const ALTERNATIVES: Record<string, string> = {
+  'bond-slaves': 'slaves',
+  bond_slaves: 'slaves',
+  'bond-xmit-hash-policy': 'bond_xmit_hash_policy',
+  'bond-mode': 'bond_mode',
+  'bond-miimon': 'bond_miimon',
+  'bridge-vlan-aware': 'bridge_vlan_aware',
+  'bridge-fd': 'bridge_fd',
+  'bridge-stp': 'bridge_stp',
+  'bridge-ports': 'bridge_ports',
+  'bridge-vids': 'bridge_vids',
+};
+const SIMPLE = new Set([
+  'mtu',
+  'bridge_fd',
+  'bridge_vids',
+  'bond_miimon',
+  'bond_xmit_hash_policy',
+  'bond-primary',
+  'vlan-protocol',
+  'vlan-raw-device',
+  'vlan-id',
+  'link-type',
+  'uplink-id',
+]);
+export const BOND_MODES = [
+  'balance-rr',
+  'active-backup',
+  'balance-xor',
+  'broadcast',
+  '802.3ad',
+  'balance-tlb',
+  'balance-alb',
+];
+const STANZA_END = /^\s*(?:(?:iface|mapping|auto|source|source-directory)\s|allow-)/;
+
+type Sink = Record<string, unknown>;
+const push = (sink: Sink, key: string, value: string): void => {
+  sink[key] = [...((sink[key] as string[] | undefined) ?? []), value];
+};
+
+/** One option line inside a stanza; `f` is the family's own sink, `d` the interface's. */
+const readOption = (d: Iface, f: Sink, suffix: string | undefined, line: string, option: string): void => {
+  const [, rawId, value] = /^(\S+)\s+(.+)$/.exec(option)!;
+  const id = ALTERNATIVES[rawId!] ?? rawId!;
+  if (['address', 'netmask', 'broadcast', 'gateway'].includes(id)) {
+    if (suffix !== undefined) d[id + suffix] = value;
+    else d[id !== 'netmask' && value!.includes(':') ? `${id}6` : id] = value;
+  } else if (SIMPLE.has(id)) {
+    d[id] = value;
+  } else if (id === 'slaves' || id === 'bridge_ports') {
+    const devices = value!.split(/\s+/).filter((port) => {
+      if (port === 'none' && id === 'bridge_ports') d.is_empty_bridge = 1;
+      return port !== 'none';
+    });
+    const joined = [...new Set(devices)].sort().join(' ');
+    d[id] = typeof d[id] === 'string' && d[id] !== '' ? `${d[id]}${joined ? ` ${joined}` : ''}` : joined;
+  } else if (id === 'bridge_stp') {
+    d[id] = /^\s*(on|yes)\s*$/i.test(value!) ? 'on' : 'off';
+  } else if (id === 'bridge_vlan_aware') {
+    d[id] = 1;
+  } else if (id === 'bond_mode') {
+    d[id] = /^\d$/.test(value!) ? (BOND_MODES[Number(value)] ?? value) : value;
+  } else {
+    push(suffix !== undefined ? f : d, 'options', line.trim());
+  }
+};
+
+/** Parses the file text; `links` stands in for `ip link` and /proc. */
+export const parseInterfaces = (text: string, links: LinkState): InterfacesConfig => {
+  const ifaces: Record<string, Iface> = {};
+  const options: Array<[number, string]> = [];
+  const lines = text.split('\n');
+  let priority = 2; // 1 is lo's
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    if (/^\s*#/.test(line)) continue;
+    const auto = /^\s*(?:allow-auto|auto|allow-ovs|allow-hotplug)\s+(.*)$/.exec(line);
+    const stanza = /^\s*iface\s+(\S+)(?:\s+(inet6?)\s+(\S+))?\s*$/.exec(line);
+    if (auto) {
+      for (const name of auto[1]!.split(/\s+/).filter(Boolean)) (ifaces[name] ??= {}).autostart = 1;
+    } else if (stanza) {
+      const [, name, family, method] = stanza as unknown as [string, string, string | undefined, string | undefined];
+      const d = (ifaces[name] ??= {});
+      if (!d.priority) d.priority = priority++;
+      d.families = [...((d.families as string[] | undefined) ?? []), family ?? ''];
+      const suffix = family?.replace(/^inet/, '');
+      const f: Sink = { method };
+      for (i += 1; i < lines.length; i += 1) {
+        const body = lines[i]!.replace(/\s+$/, '');
+        const comment = /^\s*#(.*?)\s*$/.exec(body);
+        if (comment) {
+          const sink: Sink = suffix !== undefined ? f : d;
+          sink.comments = `${(sink.comments as string | undefined) ?? ''}${comment[1]}\n`;
+        } else if (STANZA_END.test(body) || !/^\s*(\S+\s+.+)$/.test(body)) {
+          break;
+        } else {
+          readOption(d, f, suffix, body, /^\s*(\S+\s+.+)$/.exec(body)![1]!);
+        }
+      }
+      if (suffix !== undefined) for (const [key, value] of Object.entries(f)) d[key + suffix] = value as string;
+      i -= 1; // the line that ended the stanza is read again at the top level
+    } else if (/\w/.test(line)) {
+      options.push([priority++, line]);
+    }
+  }
+  for (const name of links.physical) (ifaces[name] ??= {}).exists = 1;
+  for (const name of links.active) if (ifaces[name]) ifaces[name].active = 1;
+  ifaces.lo ??= { priority: 1, method: 'loopback', type: 'loopback', autostart: 1 };
+  for (const name of Object.keys(ifaces).sort()) derive(name, ifaces[name]!, ifaces, links);
+  return { ifaces, options };
+};
+
+/** Type, name-derived VLAN fields, cidr and defaults, in the order Interfaces.pm derives them. */
+const derive = (name: string, d: Iface, ifaces: Record<string, Iface>, links: LinkState): void => {
+  d.type = 'unknown';
+  const dotted = /^(\S+)\.(\d+)$/.exec(name);
+  if (d.bridge_ports !== undefined || d.is_empty_bridge) {
+    delete d.is_empty_bridge;
+    d.type = 'bridge';
+    d.bridge_stp ??= 'off';
+    if (d.bridge_fd === undefined && d.bridge_stp === 'off') d.bridge_fd = 0;
+  } else if (/^bond\d+$/.test(name)) {
+    d.type = 'bond';
+  } else if (/^(\S+):\d+$/.test(name)) {
+    d.type = 'alias';
+  } else if (dotted || d['vlan-raw-device']) {
+    d.type = 'vlan';
+    if (dotted && !d['vlan-raw-device']) d['vlan-raw-device'] = dotted[1];
+    const id = dotted?.[2] ?? /^vlan(\d+)$/.exec(name)?.[1];
+    if (id && Number(id) !== 0) d['vlan-id'] = id;
+    // A parent not in the file is created with exists 0; one that is there lends its flag, if any.
+    const raw = (ifaces[d['vlan-raw-device'] as string] ??= { exists: 0 });
+    d.exists = raw.exists;
+  } else if (links.physical.includes(name) || PHYSICAL_NIC.test(name)) {
+    d.type = 'eth';
+  } else if (name === 'lo') {
+    d.type = 'loopback';
+  }
+  for (const suffix of ['', '6']) {
+    const address = d[`address${suffix}`];
+    if (typeof address !== 'string' || address === '') continue;
+    const split = /^(.+)\/(\d+)$/.exec(address);
+    const mask = d[`netmask${suffix}`];
+    if (split) [d[`cidr${suffix}`], d[`address${suffix}`], d[`netmask${suffix}`]] = [address, split[1], split[2]];
+    else if (typeof mask === 'string' && /^\d+$/.test(mask)) d[`cidr${suffix}`] = `${address}/${mask}`;
+    else d[`cidr${suffix}`] = `${address}/${suffix === '' ? 32 : 128}`;
+  }
+  d.method ||= 'manual';
+  d.method6 ||= 'manual';
+  if (d.comments6) {
+    d.comments = `${(d.comments as string | undefined) ?? ''}${d.comments6 as string}`;
+    delete d.comments6;
+  }
+  const families = (d.families as string[] | undefined) ?? [];
+  d.families = families.length > 0 ? families : ['inet'];
+};

@@ -1,0 +1,159 @@
+// PVE worker tasks as the fake runs them: a UPID in PVE's format, a status that is `running` until
+// the task's configured time is up, an exit status read from the last log line, the owner rule for
+// who may poll, and polls whose connection the task cuts (a reload dropping its own poll).
+// Source: pve-api.md §A4; [PM] PVE/API2/Tasks.pm; [PC] PVE/UPID.pm, Tools.pm dump_logfile.
+import { paramError, permError } from './envelope';
+
+export interface TaskBehaviour {
+  /** How long the task runs; Infinity holds it until `finishTask`. @default 0 */
+  readonly durationMs?: number;
+  /** `OK`, `WARNINGS: <n>`, or an error text (the log then ends `TASK ERROR: <text>`). @default 'OK' */
+  readonly exitstatus?: string;
+  /** Lines the worker logs before its final `TASK …` line. @default [] */
+  readonly log?: readonly string[];
+  /** How many status or log polls of this task get their connection reset. @default 0 */
+  readonly cutPolls?: number;
+}
+
+/** Thrown by a route to reset the connection instead of answering. */
+export class ConnectionCut extends Error {}
+
+/** Who is polling: the token id, and whether it holds Sys.Audit on the task's node. */
+export interface TaskCaller {
+  readonly tokenId: string;
+  readonly auditsNode: boolean;
+}
+
+interface Task {
+  readonly upid: string;
+  readonly node: string;
+  readonly pid: number;
+  readonly pstart: number;
+  readonly starttime: number;
+  readonly type: string;
+  readonly id: string;
+  readonly user: string;
+  readonly startedMs: number;
+  durationMs: number;
+  exitstatus: string;
+  readonly log: readonly string[];
+  cutPolls: number;
+}
+
+// UPID.pm decode: node, pid, pstart (8-9 hex digits), starttime, type, id, user.
+const [NODE, HEX, NAME] = ['[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?', '[0-9A-Fa-f]', '[^:\\s/]'];
+const UPID = new RegExp(`^UPID:(${NODE}):(${HEX}{8}):(${HEX}{8,9}):(${HEX}{8}):(${NAME}+):(${NAME}*):(${NAME}+):$`);
+const hex8 = (value: number): string => value.toString(16).toUpperCase().padStart(8, '0');
+
+const finalLine = (exitstatus: string): string =>
+  exitstatus === 'OK'
+    ? 'TASK OK'
+    : /^WARNINGS: \d+$/.test(exitstatus)
+      ? `TASK ${exitstatus}`
+      : `TASK ERROR: ${exitstatus}`;
+
+export class TaskStore {
+  private readonly tasks = new Map<string, Task>();
+  private nextPid = 0x1a2b3;
+
+  constructor(private readonly now: () => number) {}
+
+  /** fork_worker: the UPID names the node, the worker type and id, and the starting identity. */
+  start(node: string, type: string, id: string, user: string, behaviour: TaskBehaviour = {}): string {
+    const startedMs = this.now();
+    const [pid, pstart, starttime] = [this.nextPid++, 0x2c0ffee + this.tasks.size, Math.floor(startedMs / 1000)];
+    const upid = `UPID:${node}:${hex8(pid)}:${hex8(pstart)}:${hex8(starttime)}:${type}:${id}:${user}:`;
+    const { durationMs = 0, exitstatus = 'OK', log = [], cutPolls = 0 } = behaviour;
+    this.tasks.set(upid, {
+      upid,
+      node,
+      pid,
+      pstart,
+      starttime,
+      type,
+      id,
+      user,
+      startedMs,
+      durationMs,
+      exitstatus,
+      log,
+      cutPolls,
+    });
+    return upid;
+  }
+
+  /** Ends a task now (a held one included), optionally with another exit status. */
+  finish(upid: string, exitstatus?: string): void {
+    const task = this.tasks.get(upid);
+    if (!task) throw new Error(`fake PVE: no task ${upid}`);
+    task.durationMs = this.now() - task.startedMs;
+    if (exitstatus !== undefined) task.exitstatus = exitstatus;
+  }
+
+  /** The UPIDs started so far, oldest first. */
+  list(): string[] {
+    return [...this.tasks.keys()];
+  }
+
+  /** GET …/tasks/{upid}/status. The task file lives on its own node only. */
+  status(node: string, upid: string, caller: TaskCaller): Record<string, unknown> {
+    const parsed = UPID.exec(upid);
+    if (!parsed) throw paramError({ upid: 'unable to parse worker upid' });
+    const task = this.tasks.get(upid);
+    if (!task || task.node !== node) throw paramError({ upid: 'no such task' });
+    this.checkCaller(node, parsed[7]!, caller);
+    this.maybeCut(task);
+    const [user, tokenid] = task.user.split('!') as [string, string | undefined];
+    const running = this.isRunning(task);
+    return {
+      upid,
+      node: task.node,
+      pid: task.pid,
+      pstart: task.pstart,
+      starttime: task.starttime,
+      type: task.type,
+      id: task.id,
+      user,
+      ...(tokenid === undefined ? {} : { tokenid }),
+      status: running ? 'running' : 'stopped',
+      ...(running ? {} : { exitstatus: task.exitstatus }),
+    };
+  }
+
+  /** GET …/tasks/{upid}/log: `[{n, t}]` from `start`, `limit` lines (0 = to the end), and the total. */
+  log(
+    node: string,
+    upid: string,
+    caller: TaskCaller,
+    start = 0,
+    limit = 50,
+  ): { lines: Array<{ n: number; t: string }>; total: number } {
+    const parsed = UPID.exec(upid);
+    if (!parsed) throw paramError({ upid: 'unable to parse worker upid' });
+    this.checkCaller(node, parsed[7]!, caller);
+    const task = this.tasks.get(upid);
+    if (!task || task.node !== node)
+      return { lines: [{ n: 1, t: 'unable to open file - No such file or directory' }], total: 1 };
+    this.maybeCut(task);
+    const all = this.isRunning(task) ? task.log : [...task.log, finalLine(task.exitstatus)];
+    const slice = all.slice(start, limit === 0 ? undefined : start + limit);
+    const lines = slice.map((t, index) => ({ n: start + index + 1, t }));
+    // dump_logfile answers an empty log with one line, for the GUI's sake.
+    return all.length === 0 ? { lines: [{ n: 1, t: 'no content' }], total: 1 } : { lines, total: all.length };
+  }
+
+  private isRunning(task: Task): boolean {
+    return this.now() < task.startedMs + task.durationMs;
+  }
+
+  // $check_task_user: a token sees its own tasks; anyone else needs Sys.Audit on the node.
+  private checkCaller(node: string, owner: string, caller: TaskCaller): void {
+    if (caller.tokenId !== owner && !caller.auditsNode) throw permError(`/nodes/${node}`, 'Sys.Audit');
+  }
+
+  private maybeCut(task: Task): void {
+    if (task.cutPolls <= 0) return;
+    task.cutPolls -= 1;
+    throw new ConnectionCut(`the reload on ${task.node} cut this poll`);
+  }
+}
