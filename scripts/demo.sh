@@ -66,7 +66,8 @@ node -e '
   require("node:" + url.protocol.slice(0, -1)).get(url, { ca, headers }, (res) => {
     let body = "";
     res.on("data", (chunk) => (body += chunk));
-    res.on("end", () => JSON.parse(body).data.forEach((s) => console.log(`  ${s.id}: ${s.type} -> ${s.server}:${s.port}`)));
+    const line = (s) => `  ${s.id}: ${s.type} -> ${s.server}:${s.port}`;
+    res.on("end", () => JSON.parse(body).data.forEach((s) => console.log(line(s))));
   }).on("error", (error) => console.log(`  (could not list them: ${error.message}; check the TLS settings)`));
 ' "${PROXMOX_VE_ENDPOINT%%,*}" || echo "  (could not list them)"
 step "terraform plan (must be clean)"

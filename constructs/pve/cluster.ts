@@ -78,13 +78,15 @@ const validate = (scope: Construct, props: ProxmoxClusterProps): void => {
     check(scope, isHttpUrl(endpoint), 'endpoints', 'http(s) URLs such as https://n1:8006', endpoint);
     const rule = 'https:// URLs unless insecure is true (a plain http:// endpoint sends the API token in clear)';
     check(scope, props.insecure === true || new URL(endpoint).protocol === 'https:', 'endpoints', rule, endpoint);
-    check(scope, endpointProblem(endpoint, true) === undefined, 'endpoints', 'URLs without user, password, query or fragment', endpoint);
+    const bare = endpointProblem(endpoint, true) === undefined;
+    check(scope, bare, 'endpoints', 'URLs without user, password, query or fragment', endpoint);
   }
   check(scope, new Set(props.endpoints).size === props.endpoints.length, 'endpoints', 'free of duplicates', props.endpoints);
   checkEnvName(scope, 'tokenEnv', props.tokenEnv);
   for (const [endpoint, fingerprint] of Object.entries(props.fingerprints ?? {})) {
     check(scope, props.endpoints.includes(endpoint), 'fingerprints', `keyed by one of the endpoints`, endpoint);
-    check(scope, isFingerprint(fingerprint), `fingerprints["${endpoint}"]`, 'a SHA-256 fingerprint (32 hex bytes, colons optional)', fingerprint);
+    const rule = 'a SHA-256 fingerprint (32 hex bytes, colons optional)';
+    check(scope, isFingerprint(fingerprint), `fingerprints["${endpoint}"]`, rule, fingerprint);
   }
   const trusted = props.caFile !== undefined || props.fingerprints !== undefined;
   check(scope, !(trusted && props.insecure), 'insecure', 'left unset when caFile or fingerprints is given', props.insecure);

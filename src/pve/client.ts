@@ -42,7 +42,12 @@ export class PveClient implements PveApi {
       if (problem !== undefined) throw new HandlerError('Bad PVE endpoint', `${endpoint} is ${problem}`);
     }
     const timeoutMs = (target.timeoutSeconds ?? 30) * 1000;
-    this.members = new Members(target.endpoints, { ...transport, timeoutMs, memory, tlsFor: (e) => tlsRule(target, e) });
+    this.members = new Members(target.endpoints, {
+      ...transport,
+      timeoutMs,
+      memory,
+      tlsFor: (e) => tlsRule(target, e),
+    });
   }
 
   async call<T>(method: Method, path: string, params?: Params): Promise<T> {
@@ -61,7 +66,8 @@ export class PveClient implements PveApi {
     });
     const request = `${method} /${path}`;
     if (outcome.ok) return this.read<T>(outcome.endpoint, request, method, outcome.answer);
-    if (outcome.unknown !== undefined) throw outcomeUnknown(outcome.unknown, request, `gave no answer (${outcome.unknown.reason})`);
+    if (outcome.unknown !== undefined)
+      throw outcomeUnknown(outcome.unknown, request, `gave no answer (${outcome.unknown.reason})`);
     throw noMember(request, this.target.endpoints.length, outcome.failures);
   }
 
@@ -74,9 +80,16 @@ export class PveClient implements PveApi {
     const { status } = answer;
     const where = { endpoint, failure: 'unanswered' as const, reason: '' };
     if (isRedirect(status)) {
-      const rule = "PVE's API never redirects, so something in front of the member answered; point the endpoint at the member itself";
+      const rule =
+        "PVE's API never redirects, so something in front of the member answered; " +
+        'point the endpoint at the member itself';
       const resent = method === 'GET' ? '' : ' (the write was not re-sent)';
-      throw new PveApiError(status, `redirect to ${redirectTarget(answer)} not followed${resent}: ${rule}`, endpoint, request);
+      throw new PveApiError(
+        status,
+        `redirect to ${redirectTarget(answer)} not followed${resent}: ${rule}`,
+        endpoint,
+        request,
+      );
     }
     if (status < 200 || status >= 300) {
       const hint = status === 401 ? `; the token in ${this.target.tokenEnv} was refused` : '';
@@ -86,7 +99,9 @@ export class PveClient implements PveApi {
     const envelope = parsed.ok ? asObject(parsed.value) : undefined;
     if (envelope === undefined || !('data' in envelope)) {
       const what = `a body that is not PVE's JSON envelope (${describeBody(answer)})`;
-      throw method === 'GET' ? unreadable(endpoint, request, status, what) : outcomeUnknown(where, request, `answered ${status} with ${what}`);
+      throw method === 'GET'
+        ? unreadable(endpoint, request, status, what)
+        : outcomeUnknown(where, request, `answered ${status} with ${what}`);
     }
     if (method === 'GET' && (envelope.data === null || envelope.data === undefined)) {
       throw unreadable(endpoint, request, status, '{"data":null} where data was expected');
@@ -108,7 +123,10 @@ const readCa = (path: string): Buffer => {
     return readFileSync(path);
   } catch (error) {
     const why = (error as Error).message;
-    throw new HandlerError('PVE CA file unreadable', `caFile ${path} cannot be read (${why}); point caFile at the PEM of the CA that signed the members' certificates`);
+    throw new HandlerError(
+      'PVE CA file unreadable',
+      `caFile ${path} cannot be read (${why}); point caFile at the PEM of the CA that signed the members' certificates`,
+    );
   }
 };
 
@@ -131,21 +149,25 @@ const errorMessage = (answer: HttpAnswer): string => {
   const body = (parsed.ok ? asObject(parsed.value) : undefined) ?? {};
   const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message.trim() : answer.reason;
   const errors = asObject(body.errors) ?? {};
-  const fields = Object.entries(errors).map(([field, text]) => `${field}: ${String(text).trim()}`).join(', ');
+  const fields = Object.entries(errors)
+    .map(([field, text]) => `${field}: ${String(text).trim()}`)
+    .join(', ');
   return fields === '' ? message : `${message} (${fields})`;
 };
 
 const outcomeUnknown = (at: MemberFailure, request: string, what: string): HandlerError =>
   new HandlerError(
     'PVE write outcome unknown',
-    `${at.endpoint} took ${request} but ${what}; it was not re-sent to another member, because it may have been applied. Check the cluster, then run apply again`,
+    `${at.endpoint} took ${request} but ${what}; it was not re-sent to another member, ` +
+      'because it may have been applied. Check the cluster, then run apply again',
     { Endpoint: at.endpoint, Request: request },
   );
 
 const unreadable = (endpoint: string, request: string, status: number, what: string): HandlerError =>
   new HandlerError(
     'PVE answer unreadable',
-    `${endpoint} answered ${request} with ${status} and ${what}; check that the endpoint is a PVE API (https://HOST:8006), not a proxy or a login page`,
+    `${endpoint} answered ${request} with ${status} and ${what}; ` +
+      'check that the endpoint is a PVE API (https://HOST:8006), not a proxy or a login page',
     { Endpoint: endpoint, Request: request },
   );
 
@@ -154,11 +176,13 @@ const noMember = (request: string, count: number, failures: readonly MemberFailu
   if (failures.every((f) => f.failure === 'unreached')) {
     return new HandlerError(
       'No PVE cluster member reachable',
-      `${request} reached none of ${count} members: ${list}; check the endpoints, the network and the TLS settings (caFile, fingerprints)`,
+      `${request} reached none of ${count} members: ${list}; ` +
+        'check the endpoints, the network and the TLS settings (caFile, fingerprints)',
     );
   }
   return new HandlerError(
     'No PVE cluster member answered',
-    `${request} got no answer from any of ${count} members: ${list}; check the members' health, or raise timeoutSeconds`,
+    `${request} got no answer from any of ${count} members: ${list}; ` +
+      "check the members' health, or raise timeoutSeconds",
   );
 };

@@ -5,7 +5,18 @@
  * regression that hangs or reads forever fails the test instead of hanging jest.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -28,7 +39,8 @@ const memoryFile = (): string => {
 /** `load()` in a child process that must finish within 5 s. */
 const loadInChild = (): string | null => {
   const child = spawnSync(process.execPath, [cli, base, ...ENDPOINTS], { timeout: 5000, encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`load did not finish cleanly (status ${child.status}, signal ${child.signal}): ${child.stderr}`);
+  if (child.status !== 0)
+    throw new Error(`load did not finish cleanly (status ${child.status}, signal ${child.signal}): ${child.stderr}`);
   return JSON.parse(child.stdout) as string | null;
 };
 
@@ -68,19 +80,28 @@ describe('last-good memory', () => {
   });
 
   test.each<[string, (file: string) => void]>([
-    ['a symlink to a file naming a member', (file) => {
-      const victim = join(work, `victim-${Date.now()}`);
-      writeFileSync(victim, ENDPOINTS[0] ?? '');
-      symlinkSync(victim, file);
-    }],
-    ['a FIFO (a reader would block)', (file) => {
-      const made = spawnSync('mkfifo', [file]);
-      if (made.status !== 0) throw new Error('mkfifo failed');
-    }],
+    [
+      'a symlink to a file naming a member',
+      (file) => {
+        const victim = join(work, `victim-${Date.now()}`);
+        writeFileSync(victim, ENDPOINTS[0] ?? '');
+        symlinkSync(victim, file);
+      },
+    ],
+    [
+      'a FIFO (a reader would block)',
+      (file) => {
+        const made = spawnSync('mkfifo', [file]);
+        if (made.status !== 0) throw new Error('mkfifo failed');
+      },
+    ],
     ['a symlink to /dev/zero (it never ends)', (file) => symlinkSync('/dev/zero', file)],
     ['garbage', (file) => writeFileSync(file, Buffer.from([0xff, 0xfe, 0x00, 0x41]))],
     ['a member that is not in the list', (file) => writeFileSync(file, 'https://attacker:8006')],
-    ['a file larger than 4 KiB that starts with a member', (file) => writeFileSync(file, `${ENDPOINTS[0]}\n${' '.repeat(5000)}`)],
+    [
+      'a file larger than 4 KiB that starts with a member',
+      (file) => writeFileSync(file, `${ENDPOINTS[0]}\n${' '.repeat(5000)}`),
+    ],
     ['a directory', (file) => mkdirSync(file)],
   ])('%s at the memory path reads as no memory, at once', (_, plant) => {
     const file = memoryFile();

@@ -19,7 +19,8 @@ const cluster = (props: { endpoints: string[]; insecure?: boolean }) =>
 describe('plain http:// endpoints', () => {
   test('the construct refuses http:// without insecure, naming the prop and the rule', () => {
     expect(() => cluster({ endpoints: ['https://n1:8006', 'http://n2:8006'] })).toThrow(
-      'pve: endpoints must be https:// URLs unless insecure is true (a plain http:// endpoint sends the API token in clear), got "http://n2:8006"',
+      'pve: endpoints must be https:// URLs unless insecure is true ' +
+        '(a plain http:// endpoint sends the API token in clear), got "http://n2:8006"',
     );
   });
 
@@ -28,21 +29,41 @@ describe('plain http:// endpoints', () => {
   });
 
   test('the construct refuses credentials in an endpoint URL', () => {
-    expect(() => cluster({ endpoints: ['https://root:pw@n1:8006'] })).toThrow(/endpoints must be URLs without user, password, query or fragment/);
+    expect(() => cluster({ endpoints: ['https://root:pw@n1:8006'] })).toThrow(
+      /endpoints must be URLs without user, password, query or fragment/,
+    );
   });
 
   test('the handler refuses an http:// target without insecure, and the token is never sent', async () => {
     const fake = await startFakePve();
     try {
-      const table = { 'metric-server': async () => metricServerHandler((t) => new PveClient(parsePveTarget(t), TOKEN_ENV, noMemory), TOKEN_ENV) };
+      const table = {
+        'metric-server': async () =>
+          metricServerHandler((t) => new PveClient(parsePveTarget(t), TOKEN_ENV, noMemory), TOKEN_ENV),
+      };
       const spec = { id: 'plain', type: 'graphite', server: '10.0.0.5', port: 2003, options: {} };
-      const run = await invoke(table, 'metric-server', 'read', { endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN' }, spec, TOKEN_ENV);
+      const run = await invoke(
+        table,
+        'metric-server',
+        'read',
+        { endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN' },
+        spec,
+        TOKEN_ENV,
+      );
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(
-        `metric-server read: Bad PVE endpoint: ${fake.url} is plain http:// (it would send the credential in clear); use https://, or set insecure: true to allow it`,
+        `metric-server read: Bad PVE endpoint: ${fake.url} is plain http:// ` +
+          '(it would send the credential in clear); use https://, or set insecure: true to allow it',
       );
       expect(fake.requests).toEqual([]);
-      const insecure = await invoke(table, 'metric-server', 'read', { endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true }, spec, TOKEN_ENV);
+      const insecure = await invoke(
+        table,
+        'metric-server',
+        'read',
+        { endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true },
+        spec,
+        TOKEN_ENV,
+      );
       expect(insecure.result).toMatchObject({ summary: 'metric server "plain" is absent' });
     } finally {
       await fake.stop();

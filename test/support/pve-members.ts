@@ -17,7 +17,11 @@ export const privateTempDir = (): string => mkdtempSync(join(tmpdir(), 'homelab-
 
 /** A client of `target` whose last-good memory lives under `memoryBase`. */
 export const pveClient = (target: Partial<PveTarget> & Pick<PveTarget, 'endpoints'>, memoryBase: string): PveClient =>
-  new PveClient({ tokenEnv: 'PROXMOX_VE_API_TOKEN', ...target }, TOKEN_ENV, lastGoodStore('pve', target.endpoints, memoryBase));
+  new PveClient(
+    { tokenEnv: 'PROXMOX_VE_API_TOKEN', ...target },
+    TOKEN_ENV,
+    lastGoodStore('pve', target.endpoints, memoryBase),
+  );
 
 /** An https URL of a loopback port with nothing listening: connect is refused. */
 export const closedPort = async (): Promise<string> => {

@@ -32,7 +32,8 @@ type Done = (error: Error | null, socket: Socket) => void;
 const neverSent = new WeakSet<object>();
 
 /** Whether an error was raised before its request had a socket: nothing of it was sent. */
-export const wasNeverSent = (error: unknown): boolean => typeof error === 'object' && error !== null && neverSent.has(error);
+export const wasNeverSent = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && neverSent.has(error);
 
 const DEFAULT_CONNECT_MS = 30_000;
 
@@ -63,7 +64,10 @@ export class EndpointAgent extends Agent {
       neverSent.add(error);
       done?.(error, socket);
     };
-    const timer = setTimeout(() => fail(timeoutError(`no ${this.secure ? 'TLS ' : ''}connection within ${seconds} s`)), seconds * 1000);
+    const timer = setTimeout(
+      () => fail(timeoutError(`no ${this.secure ? 'TLS ' : ''}connection within ${seconds} s`)),
+      seconds * 1000,
+    );
     const finish = () => {
       clearTimeout(timer);
       this.opening.delete(socket);

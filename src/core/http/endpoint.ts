@@ -16,7 +16,8 @@ export const endpointProblem = (endpoint: string, insecure: boolean): string | u
   if (url.protocol === 'http:' && !insecure) {
     return 'plain http:// (it would send the credential in clear); use https://, or set insecure: true to allow it';
   }
-  if (url.username !== '' || url.password !== '') return 'carrying a user or password (credentials come from the environment)';
+  if (url.username !== '' || url.password !== '')
+    return 'carrying a user or password (credentials come from the environment)';
   if (url.search !== '' || url.hash !== '') return 'carrying a query or fragment';
   return undefined;
 };

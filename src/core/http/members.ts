@@ -6,7 +6,14 @@
 import type { TlsRule } from './connect';
 import { attemptLimits, mayMoveOn, memberOrder } from './failover';
 import { type LastGoodStore, noMemory } from './last-good';
-import { type Attempt, type AttemptFailure, type AttemptLimits, Endpoint, type HttpAnswer, type HttpRequest } from './request';
+import {
+  type Attempt,
+  type AttemptFailure,
+  type AttemptLimits,
+  Endpoint,
+  type HttpAnswer,
+  type HttpRequest,
+} from './request';
 
 /** Answers above this are cut off: a hostile server must not grow a handler's memory at will. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;

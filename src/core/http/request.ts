@@ -62,9 +62,15 @@ export class Endpoint {
     return new Promise((resolve) => {
       let cause: Error | undefined;
       const seconds = limits.answerMs / 1000;
-      const options: ConnectOptions = { protocol: this.protocol, host: this.host, port: this.port, connectMs: limits.connectMs };
+      const options: ConnectOptions = {
+        protocol: this.protocol,
+        host: this.host,
+        port: this.port,
+        connectMs: limits.connectMs,
+      };
       const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-      const headers = body === undefined ? request.headers : { ...request.headers, 'content-length': String(body.length) };
+      const headers =
+        body === undefined ? request.headers : { ...request.headers, 'content-length': String(body.length) };
       // Only the path is taken from the resolved URL: the host is this endpoint's, whatever the path says.
       const target = new URL(request.path, this.base);
       const path = `${target.pathname}${target.search}`;

@@ -100,7 +100,7 @@ describe('member failover', () => {
     const first = await start();
     const second = await start();
     first.hang('POST', /metrics\/server/);
-    const pve = client({ endpoints: [first.url, second.url], timeoutSeconds: 1 });
+    const pve = client({ endpoints: [first.url, second.url], timeoutSeconds: 4 });
     await expect(pve.call('POST', 'cluster/metrics/server/x', { type: 'graphite', server: 'a', port: 2003 })).rejects.toThrow(
       /PVE write outcome unknown: .* took POST \/cluster\/metrics\/server\/x but gave no answer .*it was not re-sent/,
     );

@@ -14,7 +14,10 @@ export const misbehave = (res: ServerResponse, fault: Misbehaviour): void => {
       res.end();
       return;
     case 'raw':
-      res.writeHead(fault.status, { 'Content-Type': fault.contentType, 'Content-Length': Buffer.byteLength(fault.body) });
+      res.writeHead(fault.status, {
+        'Content-Type': fault.contentType,
+        'Content-Length': Buffer.byteLength(fault.body),
+      });
       res.end(fault.body);
       return;
     case 'slow-body':

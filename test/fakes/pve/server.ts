@@ -233,6 +233,7 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
     failNext: (method, path, status, message, errors) =>
       state.faults.addFailure(method, path, { status, message, errors }),
     hang: (method, path, times = 1) => state.faults.addHang(method, path, times),
-    misbehave: (method, path, misbehaviour, times = 1) => state.faults.addMisbehaviour(method, path, misbehaviour, times),
+    misbehave: (method, path, misbehaviour, times = 1) =>
+      state.faults.addMisbehaviour(method, path, misbehaviour, times),
   };
 };

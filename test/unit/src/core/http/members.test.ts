@@ -19,7 +19,13 @@ const scripted = (script: Record<string, Attempt>, options: Partial<MembersOptio
     },
     close: () => undefined,
   });
-  const members = new Members(Object.keys(script), { timeoutMs: 30_000, tlsFor: () => ({}), open, now: () => clock, ...options });
+  const members = new Members(Object.keys(script), {
+    timeoutMs: 30_000,
+    tlsFor: () => ({}),
+    open,
+    now: () => clock,
+    ...options,
+  });
   return { members, asked };
 };
 const TIMED_OUT = { failure: 'unanswered', reason: 'no complete answer within 15 s' } as const;
@@ -31,12 +37,19 @@ describe('Members', () => {
   test('a read that timed out on one member moves on and the next member gets the time that is left', async () => {
     const { members, asked } = scripted({ a: timedOut, b: ANSWER });
     await expect(members.send(GET)).resolves.toMatchObject({ ok: true, endpoint: 'b' });
-    expect(asked.map(([endpoint, limits]) => [endpoint, limits.answerMs])).toEqual([['a', 15_000], ['b', 15_000]]);
+    expect(asked.map(([endpoint, limits]) => [endpoint, limits.answerMs])).toEqual([
+      ['a', 15_000],
+      ['b', 15_000],
+    ]);
   });
 
-  test('a write that timed out after it was sent stops there, outcome unknown, and no other member is asked', async () => {
+  test('a write that timed out once sent stops there, outcome unknown, and no other member is asked', async () => {
     const { members, asked } = scripted({ a: timedOut, b: ANSWER });
-    await expect(members.send(POST)).resolves.toEqual({ ok: false, failures: [], unknown: { endpoint: 'a', ...TIMED_OUT } });
+    await expect(members.send(POST)).resolves.toEqual({
+      ok: false,
+      failures: [],
+      unknown: { endpoint: 'a', ...TIMED_OUT },
+    });
     expect(asked.map(([endpoint]) => endpoint)).toEqual(['a']);
   });
 
@@ -47,7 +60,10 @@ describe('Members', () => {
 
   test('the member that answered is asked first next time and saved once', async () => {
     const saved: string[] = [];
-    const { members, asked } = scripted({ a: refused, b: ANSWER }, { memory: { load: () => undefined, save: (e) => saved.push(e) } });
+    const { members, asked } = scripted(
+      { a: refused, b: ANSWER },
+      { memory: { load: () => undefined, save: (e) => saved.push(e) } },
+    );
     await members.send(GET);
     await members.send(GET);
     expect(asked.map(([endpoint]) => endpoint)).toEqual(['a', 'b', 'b']);
@@ -58,7 +74,10 @@ describe('Members', () => {
     const { members } = scripted({ a: refused, b: timedOut });
     await expect(members.send(GET)).resolves.toEqual({
       ok: false,
-      failures: [{ endpoint: 'a', ...REFUSED }, { endpoint: 'b', ...TIMED_OUT }],
+      failures: [
+        { endpoint: 'a', ...REFUSED },
+        { endpoint: 'b', ...TIMED_OUT },
+      ],
     });
   });
 });
