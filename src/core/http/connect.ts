@@ -58,8 +58,16 @@ export class EndpointAgent extends Agent {
     const socket = this.secure ? tlsConnect(this.tlsOptions(host, port)) : netConnect({ host, port });
     this.opening.add(socket);
     const seconds = (options.connectMs ?? DEFAULT_CONNECT_MS) / 1000;
+    let settled = false;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      this.opening.delete(socket);
+    };
+    // Stays attached on failure: a late error of the abandoned socket must not go unhandled.
     const fail = (error: Error) => {
-      finish();
+      if (settled) return;
+      settle();
       socket.destroy();
       neverSent.add(error);
       done?.(error, socket);
@@ -68,16 +76,12 @@ export class EndpointAgent extends Agent {
       () => fail(timeoutError(`no ${this.secure ? 'TLS ' : ''}connection within ${seconds} s`)),
       seconds * 1000,
     );
-    const finish = () => {
-      clearTimeout(timer);
-      this.opening.delete(socket);
-      socket.off('error', fail);
-    };
-    socket.once('error', fail);
+    socket.on('error', fail);
     socket.once(this.secure ? 'secureConnect' : 'connect', () => {
       const mismatch = this.secure ? pinMismatch(socket as TLSSocket, this.tls.fingerprint) : undefined;
       if (mismatch !== undefined) return fail(mismatch);
-      finish();
+      settle();
+      socket.off('error', fail); // from here the request that gets the socket handles its errors
       done?.(null, socket);
     });
     return undefined;

@@ -80,7 +80,10 @@ export class Endpoint {
         req.destroy(error);
       };
       const timer = setTimeout(() => stop(new Error(`no complete answer within ${seconds} s`)), limits.answerMs);
+      let settled = false;
       const settle = (attempt: Attempt) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         resolve(attempt);
       };
@@ -89,7 +92,7 @@ export class Endpoint {
         const unreached = wasNeverSent(first) || req.socket === null || req.socket === undefined;
         settle({ ok: false, failure: unreached ? 'unreached' : 'unanswered', reason: first.message });
       };
-      req.once('error', failed);
+      req.on('error', failed);
       req.once('response', (res) => readAnswer(res, limits.maxBodyBytes, stop).then(settle, failed));
       req.end(body);
     });
@@ -117,7 +120,7 @@ const readAnswer = (res: IncomingMessage, maxBytes: number, stop: (error: Error)
       const answer = { status: res.statusCode ?? 0, reason: res.statusMessage ?? '', headers: res.headers };
       resolve({ ok: true, answer: { ...answer, body: Buffer.concat(chunks) } });
     });
-    res.once('error', reject);
+    res.on('error', reject);
     res.once('close', () => {
       if (!res.complete) reject(new Error('the connection closed before the whole answer arrived'));
     });
