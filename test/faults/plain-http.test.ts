@@ -7,8 +7,7 @@ import { Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster } from '../../constructs/pve/cluster';
 import { noMemory } from '../../src/core/http/last-good';
 import { PveClient } from '../../src/pve/client';
-import { parsePveTarget } from '../../src/pve/target';
-import { metricServerHandler } from '../../handlers/pve/metric-server';
+import { pveDomain } from '../../handlers/pve/domain';
 import { startFakePve } from '../fakes/pve/server';
 import { invoke } from '../support/run-handler';
 import { TOKEN_ENV } from '../support/pve-members';
@@ -37,10 +36,7 @@ describe('plain http:// endpoints', () => {
   test('the handler refuses an http:// target without insecure, and the token is never sent', async () => {
     const fake = await startFakePve();
     try {
-      const table = {
-        'metric-server': async () =>
-          metricServerHandler((t) => new PveClient(parsePveTarget(t), TOKEN_ENV, noMemory), TOKEN_ENV),
-      };
+      const table = pveDomain((target, env) => new PveClient(target, env, noMemory));
       const spec = { id: 'plain', type: 'graphite', server: '10.0.0.5', port: 2003, options: {} };
       const run = await invoke(
         table,
@@ -52,7 +48,7 @@ describe('plain http:// endpoints', () => {
       );
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(
-        `metric-server read: Bad PVE endpoint: ${fake.url} is plain http:// ` +
+        `batch read: Bad PVE endpoint: ${fake.url} is plain http:// ` +
           '(it would send the credential in clear); use https://, or set insecure: true to allow it',
       );
       expect(fake.requests).toEqual([]);
