@@ -18,6 +18,8 @@ const run = promisify(execFile);
 const APP = 'build/bench/plan-scale-app.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FLOOR_RUNS = 11;
+// Samples of `node -e 0` beside each plan: on a shared machine the floor moves with the load.
+const FLOOR_PER_RUN = 5;
 
 interface Size {
   readonly n: number;
@@ -37,6 +39,7 @@ interface Row {
   readonly n: number;
   readonly plan: number[];
   readonly bare: number[];
+  readonly floor: number[];
   readonly synth: number;
   readonly load: number;
   readonly clean: boolean;
@@ -57,9 +60,9 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 const log = (line: string): void => void process.stderr.write(`[plan-scale] ${line}\n`);
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-const nodeFloorMs = async (): Promise<number[]> => {
+const nodeFloorMs = async (count: number): Promise<number[]> => {
   const samples: number[] = [];
-  for (let i = 0; i < FLOOR_RUNS; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     const started = process.hrtime.bigint();
     await run(process.execPath, ['-e', '0']);
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -75,10 +78,11 @@ const clean = (label: string, outcome: CommandOutcome): boolean => {
   return false;
 };
 
-/** Plans of the stack and of the bare stack, alternating so a change of load hits both alike. */
+/** Plans of the stack and of the bare stack and the node floor, alternating so a change of load hits all alike. */
 const timePlans = async (managed: CdktfProject, bare: CdktfProject, label: string, runs: number) => {
-  const times = { plan: [] as number[], bare: [] as number[], clean: true };
+  const times = { plan: [] as number[], bare: [] as number[], floor: [] as number[], clean: true };
   for (let i = 0; i < runs; i += 1) {
+    times.floor.push(...(await nodeFloorMs(FLOOR_PER_RUN)));
     const planned = await managed.plan('plan');
     times.clean = clean(label, planned) && times.clean;
     const floor = await bare.plan('bare');
@@ -162,16 +166,17 @@ const unitRows = async (sizes: Size[]): Promise<Row[]> => {
 };
 
 /** The markdown table: one row per (kind, N), seconds as medians of the row's runs. */
-export const tableOf = (rows: Row[], floorMs: number): string => {
+export const tableOf = (rows: Row[]): string => {
   const head = [
-    '| kind | N | runs | plan (s) | bare (s) | per-object overhead (ms) | overhead / node floor | plan / bare ' +
-      '| synth (s) | load 1m |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| kind | N | runs | plan (s) | bare (s) | per-object overhead (ms) | node floor (ms) | overhead / node floor ' +
+      '| plan / bare | synth (s) | load 1m |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const lines = rows.map((r) => {
     const plan = median(r.plan);
     const bare = median(r.bare);
     const overheadMs = ((plan - bare) / r.n) * 1000;
+    const floorMs = median(r.floor);
     const cells = [
       r.kind,
       r.n,
@@ -179,6 +184,7 @@ export const tableOf = (rows: Row[], floorMs: number): string => {
       `${plan.toFixed(2)}${r.clean ? '' : ' (not clean)'}`,
       bare.toFixed(2),
       overheadMs.toFixed(1),
+      floorMs.toFixed(0),
       (overheadMs / floorMs).toFixed(2),
       (plan / bare).toFixed(1),
       r.synth.toFixed(1),
@@ -191,18 +197,16 @@ export const tableOf = (rows: Row[], floorMs: number): string => {
 
 const main = async () => {
   const startLoad = load();
-  const floorBefore = await nodeFloorMs();
+  const floorBefore = await nodeFloorMs(FLOOR_RUNS);
   const rows = [
     ...(await pveRows(parseSizes(process.env.BENCH_PVE_SIZES ?? '10,100,1000', RUNS))),
     ...(await unitRows(parseSizes(process.env.BENCH_UNIT_SIZES ?? '10,50,200', RUNS))),
   ];
-  const floorAfter = await nodeFloorMs();
-  const floorMs = median([...floorBefore, ...floorAfter]);
-  const floors = `start ${median(floorBefore).toFixed(0)} ms, end ${median(floorAfter).toFixed(0)} ms`;
-  const floorLine = `node floor (node -e 0): ${floorMs.toFixed(0)} ms`;
-  console.log(`${floorLine}, median of ${FLOOR_RUNS} runs at start and end (${floors})`);
+  const floorAfter = await nodeFloorMs(FLOOR_RUNS);
+  const floors = `${median(floorBefore).toFixed(0)} ms at start, ${median(floorAfter).toFixed(0)} ms at end`;
+  console.log(`node floor (node -e 0, median of ${FLOOR_RUNS}): ${floors}; each row's own: ${FLOOR_PER_RUN} per run`);
   console.log(`load average (1m 5m 15m): ${startLoad} at start, ${load()} at end; runs alternate plan and bare`);
-  console.log(tableOf(rows, floorMs));
+  console.log(tableOf(rows));
 };
 
 main().catch((error: unknown) => {
