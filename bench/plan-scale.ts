@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { startFakePve } from '../test/fakes/pve/server';
 import { CdktfProject, type CommandOutcome } from '../test/support/cdktf-project';
 import { startSystemdHost } from '../test/support/systemd-host';
+import { makeCert } from '../test/support/tls';
 import { bareStack, installUnitsScript, metricServer, range, SCALE_STACK } from './plan-scale-objects';
 
 const run = promisify(execFile);
@@ -132,16 +133,21 @@ const measureAll = async (target: Target, sizes: Size[], stop: () => Promise<voi
 
 const pveRows = async (sizes: Size[]): Promise<Row[]> => {
   if (sizes.length === 0) return [];
-  const fake = await startFakePve();
+  // TLS as on a real cluster: each read process pays its handshake.
+  const cert = makeCert();
+  const fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert } });
   const target: Target = {
     kind: 'metric servers',
-    appEnv: { BENCH_KIND: 'pve', BENCH_PVE_ENDPOINT: fake.url },
+    appEnv: { BENCH_KIND: 'pve', BENCH_PVE_ENDPOINT: fake.url, BENCH_PVE_CA_FILE: cert.certFile },
     env: { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' },
     install: async (n) => {
       for (const { id, ...section } of range(n).map(metricServer)) fake.setMetricServer(id, section);
     },
   };
-  return measureAll(target, sizes, () => fake.stop());
+  return measureAll(target, sizes, async () => {
+    await fake.stop();
+    cert.cleanup();
+  });
 };
 
 const unitRows = async (sizes: Size[]): Promise<Row[]> => {
@@ -209,7 +215,15 @@ const main = async () => {
   console.log(tableOf(rows));
 };
 
+// A failed step's message carries cdktf's spinner frames: keep the lines that say something.
+const readable = (message: string): string =>
+  message
+    .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/^\W*Synthesizing|^\W*Starting/.test(line))
+    .join('\n');
+
 main().catch((error: unknown) => {
-  console.error(`plan-scale: ${(error as Error).message}`);
+  console.error(`plan-scale: ${readable((error as Error).message)}`);
   process.exit(1);
 });
