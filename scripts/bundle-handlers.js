@@ -15,12 +15,15 @@ const standalone = {
   'fake-pve': 'test/fakes/pve/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',
   'bench/systemd-unit': 'bench/systemd-unit.ts',
+  'bench/plan-scale': 'bench/plan-scale.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = {
   'examples/metrics': 'examples/metrics.ts',
   'examples/systemd': 'examples/systemd.ts',
   'examples/estate': 'examples/estate.ts',
+  // The stack bench/plan-scale.ts plans, a user's app like the examples.
+  'bench/plan-scale-app': 'bench/plan-scale-app.ts',
 };
 
 // ssh2's optional `cpu-features` would otherwise stay a require resolved at run time from any

@@ -1,0 +1,39 @@
+/**
+ * The objects bench/plan-scale.ts declares, shared by the stack app and the bench, so the bench can
+ * put exactly the declared objects on the fake PVE and the systemd host and the timed plan is clean.
+ */
+
+/** The one stack the bench app synthesizes. */
+export const SCALE_STACK = 'scale';
+
+/** Graphite server `i`: the plainest metric server, so the read cost is the pattern's, not a type's. */
+export const metricServer = (i: number) => ({
+  id: `bench${i}`,
+  type: 'graphite' as const,
+  server: `10.0.${Math.floor(i / 256)}.${i % 256}`,
+  port: 2003,
+});
+
+/** Unit `i`: a service that keeps running, enabled at boot. */
+export const benchUnit = (i: number) => ({
+  name: `bench-${i}.service`,
+  content:
+    `[Unit]\nDescription=bench unit ${i}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n` +
+    '[Install]\nWantedBy=multi-user.target\n',
+});
+
+export const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+/** Shell that writes units 0..n-1 where SystemdUnit puts them and starts them; their names hold no quote. */
+export const installUnitsScript = (n: number, directory = '/etc/systemd/system'): string => {
+  const units = range(n).map(benchUnit);
+  const writes = units.map((u) => `printf '%s' '${u.content}' > ${directory}/${u.name}`);
+  const names = units.map((u) => u.name).join(' ');
+  return [...writes, 'systemctl daemon-reload', `systemctl enable --now ${names}`].join('\n');
+};
+
+/** `N bare terraform_data` as Terraform JSON: the floor a plan of N resources pays with no handler. */
+export const bareStack = (n: number): unknown => ({
+  terraform: {},
+  resource: { terraform_data: Object.fromEntries(range(n).map((i) => [`bare_${i}`, { input: String(i) }])) },
+});

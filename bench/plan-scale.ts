@@ -1,0 +1,229 @@
+/**
+ * What an object costs a plan at scale: `terraform plan` of N metric servers (fake PVE) and N systemd
+ * units (real host), already applied so the plan is clean, beside N bare `terraform_data` in the same
+ * run, as per-object overhead against `node -e 0`, plus `cdktf synth` of the N-object stack.
+ * BENCH_RUNS (3), BENCH_PVE_SIZES (10,100,1000), BENCH_UNIT_SIZES (10,50,200); `1000x1`: 1 run at 1000.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startFakePve } from '../test/fakes/pve/server';
+import { CdktfProject, type CommandOutcome } from '../test/support/cdktf-project';
+import { startSystemdHost } from '../test/support/systemd-host';
+import { makeCert } from '../test/support/tls';
+import { bareStack, installUnitsScript, metricServer, range, SCALE_STACK } from './plan-scale-objects';
+
+const run = promisify(execFile);
+const APP = 'build/bench/plan-scale-app.js';
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const FLOOR_RUNS = 11;
+// Samples of `node -e 0` beside each plan: on a shared machine the floor moves with the load.
+const FLOOR_PER_RUN = 5;
+
+interface Size {
+  readonly n: number;
+  readonly runs: number;
+}
+
+/** How to stand up one kind's stack: variables for the app and for terraform, and the live objects. */
+interface Target {
+  readonly kind: string;
+  readonly appEnv: NodeJS.ProcessEnv;
+  readonly env: NodeJS.ProcessEnv;
+  install(n: number): Promise<void>;
+}
+
+interface Row {
+  readonly kind: string;
+  readonly n: number;
+  readonly plan: number[];
+  readonly bare: number[];
+  readonly floor: number[];
+  readonly synth: number;
+  readonly load: number;
+  readonly clean: boolean;
+}
+
+/** `10,100,1000x1` → sizes with their run counts; an empty list skips the kind. */
+export const parseSizes = (text: string, runs: number): Size[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => {
+      const [n = '', r] = s.split('x');
+      return { n: Number(n), runs: r === undefined ? runs : Number(r) };
+    });
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const log = (line: string): void => void process.stderr.write(`[plan-scale] ${line}\n`);
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+const nodeFloorMs = async (count: number): Promise<number[]> => {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = process.hrtime.bigint();
+    await run(process.execPath, ['-e', '0']);
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return samples;
+};
+
+/** A plan that is not clean measures the wrong thing: say what it planned instead. */
+const clean = (label: string, outcome: CommandOutcome): boolean => {
+  if (outcome.code === 0) return true;
+  const planned = outcome.stdout.split('\n').filter((l) => /will be|must be|Plan:|Warning:|Error:/.test(l));
+  log(`${label}: plan is NOT clean (exit ${outcome.code}):\n${planned.slice(0, 20).join('\n')}`);
+  return false;
+};
+
+/** Plans of the stack and of the bare stack and the node floor, alternating so a change of load hits all alike. */
+const timePlans = async (managed: CdktfProject, bare: CdktfProject, label: string, runs: number) => {
+  const times = { plan: [] as number[], bare: [] as number[], floor: [] as number[], clean: true };
+  for (let i = 0; i < runs; i += 1) {
+    times.floor.push(...(await nodeFloorMs(FLOOR_PER_RUN)));
+    const planned = await managed.plan('plan');
+    times.clean = clean(label, planned) && times.clean;
+    const floor = await bare.plan('bare');
+    times.plan.push(planned.seconds);
+    times.bare.push(floor.seconds);
+    log(`${label} run ${i + 1}: plan ${planned.seconds.toFixed(2)} s, bare ${floor.seconds.toFixed(2)} s`);
+  }
+  return times;
+};
+
+const measure = async (target: Target, size: Size): Promise<Row> => {
+  const { n, runs } = size;
+  const managed = new CdktfProject(APP, SCALE_STACK, target.env);
+  const bare = new CdktfProject(APP, SCALE_STACK, {});
+  try {
+    log(`${target.kind} N=${n}: synth in ${managed.dir}`);
+    const synth = await managed.must('synth', managed.synth({ ...target.appEnv, BENCH_N: String(n) }));
+    log(`${target.kind} N=${n}: synth ${synth.seconds.toFixed(1)} s; installing, init, apply`);
+    await target.install(n);
+    await managed.must('init', managed.terraform('init', '-no-color'));
+    const applied = await managed.must('apply', managed.terraform('apply', '-auto-approve', '-no-color'));
+    mkdirSync(bare.stackDir, { recursive: true });
+    writeFileSync(join(bare.stackDir, 'cdk.tf.json'), JSON.stringify(bareStack(n)));
+    await bare.must('init', bare.terraform('init', '-no-color'));
+    log(`${target.kind} N=${n}: apply ${applied.seconds.toFixed(1)} s; ${runs} plan(s) each, alternating`);
+    const startLoad = loadavg()[0] ?? NaN;
+    const timed = await timePlans(managed, bare, `${target.kind} N=${n}`, runs);
+    return { kind: target.kind, n, ...timed, synth: synth.seconds, load: startLoad };
+  } finally {
+    if (!process.env.BENCH_KEEP_DIRS) {
+      managed.cleanup();
+      bare.cleanup();
+    }
+  }
+};
+
+/** Every size of one kind, in order (each size's objects include the smaller ones'), then `stop`. */
+const measureAll = async (target: Target, sizes: Size[], stop: () => Promise<void>): Promise<Row[]> => {
+  try {
+    const rows: Row[] = [];
+    for (const size of sizes) rows.push(await measure(target, size));
+    return rows;
+  } finally {
+    await stop();
+  }
+};
+
+const pveRows = async (sizes: Size[]): Promise<Row[]> => {
+  if (sizes.length === 0) return [];
+  // TLS as on a real cluster: each read process pays its handshake.
+  const cert = makeCert();
+  const fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert } });
+  const target: Target = {
+    kind: 'metric servers',
+    appEnv: { BENCH_KIND: 'pve', BENCH_PVE_ENDPOINT: fake.url, BENCH_PVE_CA_FILE: cert.certFile },
+    env: { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' },
+    install: async (n) => {
+      for (const { id, ...section } of range(n).map(metricServer)) fake.setMetricServer(id, section);
+    },
+  };
+  return measureAll(target, sizes, async () => {
+    await fake.stop();
+    cert.cleanup();
+  });
+};
+
+const unitRows = async (sizes: Size[]): Promise<Row[]> => {
+  if (sizes.length === 0) return [];
+  const host = await startSystemdHost();
+  const target: Target = {
+    kind: 'systemd units',
+    appEnv: {
+      BENCH_KIND: 'linux',
+      BENCH_SSH_HOST: host.host,
+      BENCH_SSH_PORT: String(host.port),
+      BENCH_SSH_HOST_KEY: host.hostKeyFingerprint,
+    },
+    env: { BENCH_SSH_KEY: host.privateKey },
+    install: async (n) => {
+      const installed = await host.exec(installUnitsScript(n));
+      if (installed.code === 0) return;
+      throw new Error(`installing ${n} bench units on ${host.host}:${host.port} failed: ${installed.stderr.trim()}`);
+    },
+  };
+  return measureAll(target, sizes, () => host.stop());
+};
+
+/** The markdown table: one row per (kind, N), seconds as medians of the row's runs. */
+export const tableOf = (rows: Row[]): string => {
+  const head = [
+    '| kind | N | runs | plan (s) | bare (s) | per-object overhead (ms) | node floor (ms) | overhead / node floor ' +
+      '| plan / bare | synth (s) | load 1m |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const lines = rows.map((r) => {
+    const plan = median(r.plan);
+    const bare = median(r.bare);
+    const overheadMs = ((plan - bare) / r.n) * 1000;
+    const floorMs = median(r.floor);
+    const cells = [
+      r.kind,
+      r.n,
+      r.plan.length,
+      `${plan.toFixed(2)}${r.clean ? '' : ' (not clean)'}`,
+      bare.toFixed(2),
+      overheadMs.toFixed(1),
+      floorMs.toFixed(0),
+      (overheadMs / floorMs).toFixed(2),
+      (plan / bare).toFixed(1),
+      r.synth.toFixed(1),
+      r.load.toFixed(2),
+    ];
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [...head, ...lines].join('\n');
+};
+
+const main = async () => {
+  const startLoad = load();
+  const floorBefore = await nodeFloorMs(FLOOR_RUNS);
+  const rows = [
+    ...(await pveRows(parseSizes(process.env.BENCH_PVE_SIZES ?? '10,100,1000', RUNS))),
+    ...(await unitRows(parseSizes(process.env.BENCH_UNIT_SIZES ?? '10,50,200', RUNS))),
+  ];
+  const floorAfter = await nodeFloorMs(FLOOR_RUNS);
+  const floors = `${median(floorBefore).toFixed(0)} ms at start, ${median(floorAfter).toFixed(0)} ms at end`;
+  console.log(`node floor (node -e 0, median of ${FLOOR_RUNS}): ${floors}; each row's own: ${FLOOR_PER_RUN} per run`);
+  console.log(`load average (1m 5m 15m): ${startLoad} at start, ${load()} at end; runs alternate plan and bare`);
+  console.log(tableOf(rows));
+};
+
+// A failed step's message carries cdktf's spinner frames: keep the lines that say something.
+const readable = (message: string): string =>
+  message
+    .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/^\W*Synthesizing|^\W*Starting/.test(line))
+    .join('\n');
+
+main().catch((error: unknown) => {
+  console.error(`plan-scale: ${readable((error as Error).message)}`);
+  process.exit(1);
+});
