@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startFakePve } from '../test/fakes/pve/server';
+import { makeCert } from '../test/support/tls';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -22,9 +23,10 @@ const timeOnce = async (args: string[], input: string, env: NodeJS.ProcessEnv): 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 const main = async () => {
-  const fake = await startFakePve();
+  const cert = makeCert();
+  const fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert } });
   fake.setMetricServer('bench', { type: 'graphite', server: '10.0.0.5', port: 2003 });
-  const target = JSON.stringify({ endpoints: [fake.url], tokenEnv: 'BENCH_TOKEN' });
+  const target = JSON.stringify({ endpoints: [fake.url], tokenEnv: 'BENCH_TOKEN', caFile: cert.certFile });
   const spec = JSON.stringify({ id: 'bench', type: 'graphite', server: '10.0.0.5', port: 2003, options: {} });
   const env = { BENCH_TOKEN: 'root@pam!homelab=fake-secret-0000' };
   const cases: Array<[string, string[], string]> = [
@@ -40,6 +42,7 @@ const main = async () => {
     results.push([label, median(samples)]);
   }
   await fake.stop();
+  cert.cleanup();
   const baseline = results[0]?.[1] ?? NaN;
   console.log(`median of ${RUNS} runs each, same machine, same run`);
   for (const [label, ms] of results) console.log(`${label.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms  x${(ms / baseline).toFixed(2)}`);

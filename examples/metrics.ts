@@ -6,7 +6,7 @@ import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { ProxmoxCluster, ProxmoxMetricServer } from '../index';
 
-export const DEMO_ENDPOINT = 'http://127.0.0.1:18006';
+export const DEMO_ENDPOINT = 'https://127.0.0.1:18006';
 
 export interface MetricsStackProps {
   readonly endpoints: string[];

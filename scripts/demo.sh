@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demo: installs what it needs, synthesizes examples/metrics.ts, and runs real terraform
-# init/apply/plan against the embedded fake PVE on loopback (or the cluster in
+# init/apply/plan against the embedded fake PVE on loopback over HTTPS, with a self-signed
+# certificate made for this run and trusted as PROXMOX_VE_CA_FILE (or against the cluster in
 # PROXMOX_VE_ENDPOINT), showing that the plan after one apply is clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,18 +19,24 @@ npm run --silent bundle
 embedded=false
 if [ -z "${PROXMOX_VE_ENDPOINT:-}" ]; then
   embedded=true
-  step "starting the embedded fake PVE on 127.0.0.1"
-  fifo=$(mktemp -u) && mkfifo "$fifo"
-  node build/fake-pve.js --port 0 --token 'root@pam!demo=demo-secret' >"$fifo" &
+  step "starting the embedded fake PVE on 127.0.0.1 (HTTPS, certificate made for this run)"
+  # A private directory (mktemp -d is 0700) for the key, the certificate and the fifo.
+  private=$(mktemp -d)
+  trap 'rm -rf "$private"' EXIT
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout "$private/key.pem" -out "$private/cert.pem" 2>/dev/null
+  mkfifo "$private/listening"
+  node build/fake-pve.js --port 0 --tls-dir "$private" --token 'root@pam!demo=demo-secret' >"$private/listening" &
   fake_pid=$!
-  trap 'kill "$fake_pid" 2>/dev/null || true; rm -f "$fifo"' EXIT
-  read -r listening <"$fifo"
+  trap 'kill "$fake_pid" 2>/dev/null || true; rm -rf "$private"' EXIT
+  read -r listening <"$private/listening"
   PROXMOX_VE_ENDPOINT=$(node -e 'console.log(JSON.parse(process.argv[1]).url)' "$listening")
-  export PROXMOX_VE_ENDPOINT
+  export PROXMOX_VE_ENDPOINT PROXMOX_VE_CA_FILE="$private/cert.pem"
   export PROXMOX_VE_API_TOKEN='root@pam!demo=demo-secret'
   export INFLUX_TOKEN='demo-influx-token'
   export OTEL_HEADERS='{"Authorization":"Bearer demo-otel"}'
-  echo "fake PVE at $PROXMOX_VE_ENDPOINT"
+  echo "fake PVE at $PROXMOX_VE_ENDPOINT, trusted through PROXMOX_VE_CA_FILE=$PROXMOX_VE_CA_FILE"
 fi
 : "${PROXMOX_VE_API_TOKEN:?set PROXMOX_VE_API_TOKEN=USER@REALM!TOKENID=SECRET for $PROXMOX_VE_ENDPOINT}"
 : "${INFLUX_TOKEN:?set INFLUX_TOKEN (the InfluxDB token of the lab-influx server)}"
@@ -51,11 +58,18 @@ grep -E 'metric server "[^"]+":|Apply complete' "$log"
 echo "(Terraform also repeats the plan-time drift warnings after an apply; the plan below re-reads.)"
 step "what the cluster now ships metrics to"
 node -e '
-  const token = process.env.PROXMOX_VE_API_TOKEN; // from the environment, never argv
-  fetch(new URL("api2/json/cluster/metrics/server", process.argv[1] + "/"), { headers: { authorization: "PVEAPIToken=" + token } })
-    .then((r) => r.json())
-    .then((b) => b.data.forEach((s) => console.log(`  ${s.id}: ${s.type} -> ${s.server}:${s.port}`)));
-' "${PROXMOX_VE_ENDPOINT%%,*}" || echo "  (could not list them: check the TLS settings)"
+  // The token comes from the environment, never argv; the CA file trusts the demo certificate.
+  const { readFileSync } = require("node:fs");
+  const ca = process.env.PROXMOX_VE_CA_FILE ? readFileSync(process.env.PROXMOX_VE_CA_FILE) : undefined;
+  const url = new URL("api2/json/cluster/metrics/server", process.argv[1] + "/");
+  const headers = { authorization: "PVEAPIToken=" + process.env.PROXMOX_VE_API_TOKEN };
+  require("node:" + url.protocol.slice(0, -1)).get(url, { ca, headers }, (res) => {
+    let body = "";
+    res.on("data", (chunk) => (body += chunk));
+    const line = (s) => `  ${s.id}: ${s.type} -> ${s.server}:${s.port}`;
+    res.on("end", () => JSON.parse(body).data.forEach((s) => console.log(line(s))));
+  }).on("error", (error) => console.log(`  (could not list them: ${error.message}; check the TLS settings)`));
+' "${PROXMOX_VE_ENDPOINT%%,*}" || echo "  (could not list them)"
 step "terraform plan (must be clean)"
 set +e
 terraform plan -detailed-exitcode -input=false -no-color >"$log" 2>&1

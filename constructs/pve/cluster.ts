@@ -3,7 +3,8 @@
  * and only the name of the variable that holds the API token: a stack can never leak the token.
  */
 import { Construct } from 'constructs';
-import { DEFAULT_TOKEN_ENV, normalizeFingerprint, type PveTarget } from '../../src/pve/target';
+import { endpointProblem, isFingerprint } from '../../src/core/http/endpoint';
+import { DEFAULT_TOKEN_ENV, type PveTarget } from '../../src/pve/target';
 import { check, checkEnvName, checkRange } from '../core/validate';
 
 export interface ProxmoxClusterProps {
@@ -11,8 +12,10 @@ export interface ProxmoxClusterProps {
    * API endpoints of the cluster members, in order of preference, e.g. `https://n2:8006`.
    *
    * A request goes to the member that last answered, then the others in this order. It moves on
-   * only when the request never reached a server (refused, DNS, TLS handshake); an HTTP error is
-   * PVE's answer, and a write is never sent twice.
+   * when the request never reached a server (refused, DNS, TLS handshake, pin mismatch), and a
+   * read also when a member took it but did not answer in time; an HTTP error is PVE's answer,
+   * a redirect is refused, and a write is never sent twice. A plain `http://` endpoint would send
+   * the API token in clear, so it needs `insecure: true`.
    */
   readonly endpoints: string[];
   /**
@@ -35,13 +38,16 @@ export interface ProxmoxClusterProps {
    */
   readonly fingerprints?: Record<string, string>;
   /**
-   * Accept any certificate. Only for a lab: it lets anyone on the path read the token.
+   * Accept any certificate, and allow plain `http://` endpoints. Only for a lab: it lets anyone
+   * on the path read the token.
    *
    * @default false
    */
   readonly insecure?: boolean;
   /**
-   * How long one request may wait for PVE's answer.
+   * How long one request may take, connecting, failover and the whole answer included. A read
+   * shares it between the members left to try, so a member that never answers costs only its
+   * share; a write that was sent keeps all that is left.
    *
    * @default 30
    */
@@ -70,12 +76,17 @@ const validate = (scope: Construct, props: ProxmoxClusterProps): void => {
   check(scope, Array.isArray(props.endpoints) && props.endpoints.length > 0, 'endpoints', 'a non-empty list', props.endpoints);
   for (const endpoint of props.endpoints) {
     check(scope, isHttpUrl(endpoint), 'endpoints', 'http(s) URLs such as https://n1:8006', endpoint);
+    const rule = 'https:// URLs unless insecure is true (a plain http:// endpoint sends the API token in clear)';
+    check(scope, props.insecure === true || new URL(endpoint).protocol === 'https:', 'endpoints', rule, endpoint);
+    const bare = endpointProblem(endpoint, true) === undefined;
+    check(scope, bare, 'endpoints', 'URLs without user, password, query or fragment', endpoint);
   }
   check(scope, new Set(props.endpoints).size === props.endpoints.length, 'endpoints', 'free of duplicates', props.endpoints);
   checkEnvName(scope, 'tokenEnv', props.tokenEnv);
   for (const [endpoint, fingerprint] of Object.entries(props.fingerprints ?? {})) {
     check(scope, props.endpoints.includes(endpoint), 'fingerprints', `keyed by one of the endpoints`, endpoint);
-    check(scope, /^[0-9a-f]{64}$/.test(normalizeFingerprint(fingerprint)), `fingerprints["${endpoint}"]`, 'a SHA-256 fingerprint (32 hex bytes, colons optional)', fingerprint);
+    const rule = 'a SHA-256 fingerprint (32 hex bytes, colons optional)';
+    check(scope, isFingerprint(fingerprint), `fingerprints["${endpoint}"]`, rule, fingerprint);
   }
   const trusted = props.caFile !== undefined || props.fingerprints !== undefined;
   check(scope, !(trusted && props.insecure), 'insecure', 'left unset when caFile or fingerprints is given', props.insecure);

@@ -1,6 +1,6 @@
 /**
  * The port every PVE kind talks through, so kinds share one client per process and tests can
- * hand in their own.
+ * hand in their own: `PveClient` implements it over HTTP. Kinds never see members, TLS or tokens.
  */
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -8,9 +8,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** Form parameters; booleans go as 0/1, which is all PVE accepts in a form body. */
 export type Params = Readonly<Record<string, string | number | boolean | undefined>>;
 
+/** PVE's whole answer: `data` and its siblings, e.g. `changes` of `GET nodes/{node}/network`. */
+export type PveEnvelope<T> = { readonly data: T } & Readonly<Record<string, unknown>>;
+
 export interface PveApi {
-  /** `data` of PVE's answer. */
+  /** `data` of PVE's answer; a GET whose `data` is null fails, since a GET is asked for data. */
   call<T>(method: Method, path: string, params?: Params): Promise<T>;
+  /** The whole answer, for the endpoints whose siblings of `data` matter. */
+  envelope<T>(method: Method, path: string, params?: Params): Promise<PveEnvelope<T>>;
   /** Closes idle connections so the handler process can exit at once. */
   close(): Promise<void>;
 }

@@ -1,17 +1,20 @@
 /**
- * The PVE API client: members tried in order with the last good one first, a PVE error turned
- * into one line that keeps PVE's own message, and no write ever sent twice.
+ * The PVE API client over the shared HTTP core: members tried in order with the last good one
+ * first, no write ever sent twice, no redirect followed, and every answer that is not PVE's
+ * envelope (an error, a redirect, a body that is not JSON, a GET without data) one clear line.
  */
-import { fetch } from 'undici';
-import type { Agent } from 'undici';
+import { readFileSync } from 'node:fs';
 import { HandlerError } from '../core/errors';
-import type { Method, Params, PveApi } from './api';
-import { classifyFailure, mayFailOver, memberOrder } from './failover';
-import { fileStore, type LastGoodStore } from './last-good';
+import { asObject, describeBody, isRedirect, parseJson, redirectTarget } from '../core/http/body';
+import type { TlsRule } from '../core/http/connect';
+import { endpointProblem } from '../core/http/endpoint';
+import { type LastGoodStore, lastGoodStore } from '../core/http/last-good';
+import { type MemberFailure, Members, type MembersOptions } from '../core/http/members';
+import type { HttpAnswer } from '../core/http/request';
+import type { Method, Params, PveApi, PveEnvelope } from './api';
 import { type PveTarget, tokenHeader } from './target';
-import { memberAgent } from './transport';
 
-export type { Method, Params } from './api';
+export type { Method, Params, PveApi, PveEnvelope } from './api';
 
 /** A PVE answer with an error status. */
 export class PveApiError extends HandlerError {
@@ -26,77 +29,106 @@ export class PveApiError extends HandlerError {
 }
 
 export class PveClient implements PveApi {
-  private lastGood: string | undefined;
-  private readonly agents = new Map<string, Agent>();
+  private readonly members: Members;
 
   constructor(
     private readonly target: PveTarget,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly memory: LastGoodStore = fileStore(target.endpoints),
+    memory: LastGoodStore = lastGoodStore('pve', target.endpoints),
+    transport: Pick<MembersOptions, 'open' | 'maxBodyBytes'> = {},
   ) {
-    this.lastGood = memory.load();
+    for (const endpoint of target.endpoints) {
+      const problem = endpointProblem(endpoint, target.insecure === true);
+      if (problem !== undefined) throw new HandlerError('Bad PVE endpoint', `${endpoint} is ${problem}`);
+    }
+    const timeoutMs = (target.timeoutSeconds ?? 30) * 1000;
+    this.members = new Members(target.endpoints, {
+      ...transport,
+      timeoutMs,
+      memory,
+      tlsFor: (e) => tlsRule(target, e),
+    });
   }
 
-  /** `data` of PVE's answer. */
   async call<T>(method: Method, path: string, params?: Params): Promise<T> {
+    return (await this.envelope<T>(method, path, params)).data;
+  }
+
+  async envelope<T>(method: Method, path: string, params?: Params): Promise<PveEnvelope<T>> {
     const authorization = tokenHeader(this.target, this.env);
-    const unreached: string[] = [];
-    for (const endpoint of memberOrder(this.target.endpoints, this.lastGood)) {
-      const attempt = await this.send(endpoint, method, path, params, authorization);
-      if (attempt.ok) {
-        if (this.lastGood !== endpoint) this.memory.save(endpoint);
-        this.lastGood = endpoint;
-        return attempt.answer as T;
-      }
-      if (!mayFailOver(classifyFailure(attempt.error))) throw sentButUnanswered(endpoint, method, path, attempt.error);
-      unreached.push(`${endpoint} (${reason(attempt.error)})`);
-    }
-    throw new HandlerError(
-      'No PVE cluster member reachable',
-      `${method} /${path} reached none of ${this.target.endpoints.length} members: ${unreached.join(', ')}; check the endpoints, the network and the TLS settings (caFile, fingerprints)`,
-    );
-  }
-
-  /** Closes idle connections so the handler process can exit at once. */
-  async close(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((agent) => agent.close()));
-  }
-
-  private async send(endpoint: string, method: Method, path: string, params: Params | undefined, authorization: string) {
-    const url = new URL(`api2/json/${path}`, endpoint.endsWith('/') ? endpoint : `${endpoint}/`);
     const form = encodeForm(params);
-    if (method === 'GET' || method === 'DELETE') url.search = form;
-    const dispatcher = this.agent(endpoint);
-    let response;
-    try {
-      response = await fetch(url, {
-        method,
-        dispatcher,
-        headers: {
-          authorization,
-          ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        },
-        body: method === 'POST' || method === 'PUT' ? form : undefined,
-      });
-    } catch (error) {
-      return { ok: false as const, error };
-    }
-    const text = await response.text();
-    if (response.status >= 200 && response.status < 300) return { ok: true as const, answer: (JSON.parse(text) as { data?: unknown }).data };
-    const message = errorMessage(text, response.statusText);
-    const hint = response.status === 401 ? `; the token in ${this.target.tokenEnv} was refused` : '';
-    throw new PveApiError(response.status, `${message}${hint}`, endpoint, `${method} /${path}`);
+    const hasBody = method === 'POST' || method === 'PUT';
+    const outcome = await this.members.send({
+      method,
+      path: `api2/json/${path}${!hasBody && form !== '' ? `?${form}` : ''}`,
+      headers: { authorization, ...(hasBody ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(hasBody ? { body: form } : {}),
+    });
+    const request = `${method} /${path}`;
+    if (outcome.ok) return this.read<T>(outcome.endpoint, request, method, outcome.answer);
+    if (outcome.unknown !== undefined)
+      throw outcomeUnknown(outcome.unknown, request, `gave no answer (${outcome.unknown.reason})`);
+    throw noMember(request, this.target.endpoints.length, outcome.failures);
   }
 
-  private agent(endpoint: string): Agent {
-    let agent = this.agents.get(endpoint);
-    if (agent === undefined) {
-      agent = memberAgent(this.target, endpoint);
-      this.agents.set(endpoint, agent);
+  async close(): Promise<void> {
+    this.members.close();
+  }
+
+  /** PVE's envelope from an answer of any status, or the one-line error it amounts to. */
+  private read<T>(endpoint: string, request: string, method: Method, answer: HttpAnswer): PveEnvelope<T> {
+    const { status } = answer;
+    const where = { endpoint, failure: 'unanswered' as const, reason: '' };
+    if (isRedirect(status)) {
+      const rule =
+        "PVE's API never redirects, so something in front of the member answered; " +
+        'point the endpoint at the member itself';
+      const resent = method === 'GET' ? '' : ' (the write was not re-sent)';
+      throw new PveApiError(
+        status,
+        `redirect to ${redirectTarget(answer)} not followed${resent}: ${rule}`,
+        endpoint,
+        request,
+      );
     }
-    return agent;
+    if (status < 200 || status >= 300) {
+      const hint = status === 401 ? `; the token in ${this.target.tokenEnv} was refused` : '';
+      throw new PveApiError(status, `${errorMessage(answer)}${hint}`, endpoint, request);
+    }
+    const parsed = parseJson(answer.body);
+    const envelope = parsed.ok ? asObject(parsed.value) : undefined;
+    if (envelope === undefined || !('data' in envelope)) {
+      const what = `a body that is not PVE's JSON envelope (${describeBody(answer)})`;
+      throw method === 'GET'
+        ? unreadable(endpoint, request, status, what)
+        : outcomeUnknown(where, request, `answered ${status} with ${what}`);
+    }
+    if (method === 'GET' && (envelope.data === null || envelope.data === undefined)) {
+      throw unreadable(endpoint, request, status, '{"data":null} where data was expected');
+    }
+    return envelope as PveEnvelope<T>;
   }
 }
+
+/** The TLS rule of one member: its pin, else the CA file, else insecure, else the system CAs. */
+const tlsRule = (target: PveTarget, endpoint: string): TlsRule => {
+  const pin = target.fingerprints?.[endpoint];
+  if (pin !== undefined) return { fingerprint: pin };
+  if (target.caFile !== undefined) return { ca: readCa(target.caFile) };
+  return target.insecure === true ? { insecure: true } : {};
+};
+
+const readCa = (path: string): Buffer => {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const why = (error as Error).message;
+    throw new HandlerError(
+      'PVE CA file unreadable',
+      `caFile ${path} cannot be read (${why}); point caFile at the PEM of the CA that signed the members' certificates`,
+    );
+  }
+};
 
 /** Form encoding with PVE's boolean rule; undefined members are left out. */
 const encodeForm = (params: Params | undefined): string => {
@@ -112,29 +144,45 @@ const encodeForm = (params: Params | undefined): string => {
  * PVE's message: `message` (libpve-http-server 5.2 and later) with the per-field `errors`, else
  * the reason phrase, which is all an older server sends.
  */
-const errorMessage = (body: string, reasonPhrase: string): string => {
-  let parsed: { message?: unknown; errors?: unknown } = {};
-  try {
-    parsed = JSON.parse(body) as typeof parsed;
-  } catch {
-    // not JSON: a 401 or a proxy's page; the reason phrase is the message
-  }
-  const message = typeof parsed.message === 'string' && parsed.message.trim() !== '' ? parsed.message.trim() : reasonPhrase;
-  const errors = parsed.errors && typeof parsed.errors === 'object' ? Object.entries(parsed.errors) : [];
-  const fields = errors.map(([field, text]) => `${field}: ${String(text).trim()}`).join(', ');
+const errorMessage = (answer: HttpAnswer): string => {
+  const parsed = parseJson(answer.body);
+  const body = (parsed.ok ? asObject(parsed.value) : undefined) ?? {};
+  const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message.trim() : answer.reason;
+  const errors = asObject(body.errors) ?? {};
+  const fields = Object.entries(errors)
+    .map(([field, text]) => `${field}: ${String(text).trim()}`)
+    .join(', ');
   return fields === '' ? message : `${message} (${fields})`;
 };
 
-const reason = (error: unknown): string => {
-  const cause = (error as { cause?: { message?: string } }).cause;
-  return cause?.message ?? (error instanceof Error ? error.message : String(error));
-};
-
-const sentButUnanswered = (endpoint: string, method: Method, path: string, error: unknown): HandlerError =>
+const outcomeUnknown = (at: MemberFailure, request: string, what: string): HandlerError =>
   new HandlerError(
-    method === 'GET' ? 'PVE request failed' : 'PVE write outcome unknown',
-    method === 'GET'
-      ? `${endpoint} took the request but gave no answer (${reason(error)})`
-      : `${endpoint} took ${method} /${path} but gave no answer (${reason(error)}); it was not re-sent to another member, because it may have been applied. Check the cluster, then run apply again`,
-    { Endpoint: endpoint, Request: `${method} /${path}` },
+    'PVE write outcome unknown',
+    `${at.endpoint} took ${request} but ${what}; it was not re-sent to another member, ` +
+      'because it may have been applied. Check the cluster, then run apply again',
+    { Endpoint: at.endpoint, Request: request },
   );
+
+const unreadable = (endpoint: string, request: string, status: number, what: string): HandlerError =>
+  new HandlerError(
+    'PVE answer unreadable',
+    `${endpoint} answered ${request} with ${status} and ${what}; ` +
+      'check that the endpoint is a PVE API (https://HOST:8006), not a proxy or a login page',
+    { Endpoint: endpoint, Request: request },
+  );
+
+const noMember = (request: string, count: number, failures: readonly MemberFailure[]): HandlerError => {
+  const list = failures.map((f) => `${f.endpoint} (${f.reason})`).join(', ');
+  if (failures.every((f) => f.failure === 'unreached')) {
+    return new HandlerError(
+      'No PVE cluster member reachable',
+      `${request} reached none of ${count} members: ${list}; ` +
+        'check the endpoints, the network and the TLS settings (caFile, fingerprints)',
+    );
+  }
+  return new HandlerError(
+    'No PVE cluster member answered',
+    `${request} got no answer from any of ${count} members: ${list}; ` +
+      "check the members' health, or raise timeoutSeconds",
+  );
+};

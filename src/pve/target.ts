@@ -6,6 +6,8 @@ import * as z from 'zod/mini';
 import { HandlerError } from '../core/errors';
 import { envName } from '../core/parse';
 
+export { displayFingerprint, normalizeFingerprint } from '../core/http/endpoint';
+
 export const DEFAULT_TOKEN_ENV = 'PROXMOX_VE_API_TOKEN';
 
 /** The connection a `ProxmoxCluster` synthesizes. Nothing in it is secret. */
@@ -20,7 +22,7 @@ export interface PveTarget {
   readonly fingerprints?: Readonly<Record<string, string>>;
   /** Accept any certificate. */
   readonly insecure?: boolean;
-  /** How long one request may wait for an answer. */
+  /** How long one request may take, failover included. */
   readonly timeoutSeconds?: number;
 }
 
@@ -43,14 +45,6 @@ export const tokenHeader = (target: PveTarget, env: NodeJS.ProcessEnv): string =
   }
   return `PVEAPIToken=${value}`;
 };
-
-/** `AB:CD:...` or `abcd...` → lowercase hex without separators. */
-export const normalizeFingerprint = (fingerprint: string): string =>
-  fingerprint.replace(/:/g, '').toLowerCase();
-
-/** A pin in PVE's own display form, for messages the user copies from. */
-export const displayFingerprint = (fingerprint: string): string =>
-  (normalizeFingerprint(fingerprint).match(/../g) ?? []).join(':').toUpperCase();
 
 /** The target as a handler receives it, re-checked: a tampered one fails naming the field. */
 export const pveTargetSchema = z.object({

@@ -1,12 +1,13 @@
 /**
- * Real terraform on `cdktf synth` output of examples/metrics.ts against the fake PVE: create,
- * clean plan, drift named in the plan, one-apply fix, a changed and a removed prop, destroy, and
- * no secret anywhere Terraform writes.
+ * Real terraform on `cdktf synth` output of examples/metrics.ts against the fake PVE over HTTPS
+ * (its CA in PROXMOX_VE_CA_FILE): create, clean plan, drift named in the plan, one-apply fix, a
+ * changed and a removed prop, destroy, and no secret anywhere Terraform writes.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject } from '../support/cdktf-project';
+import { makeCert, type TestCert } from '../support/tls';
 
 const SECRETS = {
   PROXMOX_VE_API_TOKEN: 'root@pam!homelab=e2e-pve-secret-4242',
@@ -20,14 +21,18 @@ jest.setTimeout(300_000);
 
 let fake: FakePve;
 let project: CdktfProject;
+let cert: TestCert;
 
 const planExit = (label: string) => project.plan(label, '-out', 'plan.bin');
 const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
 
 beforeAll(async () => {
-  fake = await startFakePve({ tokens: { 'root@pam!homelab': { secret: 'e2e-pve-secret-4242', privileges: 'modify' } } });
+  cert = makeCert();
+  const tokens = { 'root@pam!homelab': { secret: 'e2e-pve-secret-4242', privileges: 'modify' as const } };
+  fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, tokens });
   fake.setMetricServer('by-hand', BY_HAND);
-  project = new CdktfProject('build/examples/metrics.js', 'metrics', { ...SECRETS, PROXMOX_VE_ENDPOINT: fake.url });
+  const connection = { PROXMOX_VE_ENDPOINT: fake.url, PROXMOX_VE_CA_FILE: cert.certFile };
+  project = new CdktfProject('build/examples/metrics.js', 'metrics', { ...SECRETS, ...connection });
   await project.must('synth', project.synth());
   await project.must('init', project.terraform('init', '-no-color'));
 });
@@ -36,6 +41,7 @@ afterAll(async () => {
   console.log(`metrics e2e timings (s): ${project?.report()}`);
   await fake?.stop();
   project?.cleanup();
+  cert?.cleanup();
 });
 
 test('the first apply creates the three servers and the next plan is clean', async () => {

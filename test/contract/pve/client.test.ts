@@ -1,35 +1,31 @@
 /**
  * The PVE client over real sockets: member failover only when a request never reached a server,
- * no re-sent write after a timeout, and TLS by CA file, pin or explicit insecure.
+ * no re-sent write after a timeout, TLS by CA file, pin or explicit insecure, and the whole
+ * envelope for kinds that need `data`'s siblings. Hostile servers are in test/faults.
  */
-import { mkdtempSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PveApiError, PveClient } from '../../../src/pve/client';
-import { fileStore } from '../../../src/pve/last-good';
-import type { PveTarget } from '../../../src/pve/target';
+import { rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { PveApiError } from '../../../src/pve/client';
 import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { makeCert, type TestCert } from '../../support/tls';
+import { closedPort, pveClient, privateTempDir } from '../../support/pve-members';
 
-const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
-const memoryDir = mkdtempSync(join(tmpdir(), 'homelab-last-good-'));
-const client = (target: Partial<PveTarget> & Pick<PveTarget, 'endpoints'>) =>
-  new PveClient({ tokenEnv: 'PROXMOX_VE_API_TOKEN', ...target }, env, fileStore(target.endpoints, memoryDir));
-
-/** A loopback port with nothing listening: connect is refused. */
-const closedPort = async (): Promise<string> => {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-};
+const memoryDir = privateTempDir();
+let ca: TestCert;
+beforeAll(() => {
+  ca = makeCert();
+});
+afterAll(() => {
+  ca.cleanup();
+  rmSync(memoryDir, { recursive: true, force: true });
+});
+const client = (target: Parameters<typeof pveClient>[0]) => pveClient({ caFile: ca.certFile, ...target }, memoryDir);
+const noCa = (target: Parameters<typeof pveClient>[0]) => pveClient(target, memoryDir);
 
 describe('member failover', () => {
   const fakes: FakePve[] = [];
   const start = async (options = {}) => {
-    const fake = await startFakePve(options);
+    const fake = await startFakePve({ tls: { key: ca.key, cert: ca.cert }, ...options });
     fakes.push(fake);
     return fake;
   };
@@ -70,7 +66,7 @@ describe('member failover', () => {
 
   test('a member whose name does not resolve is skipped', async () => {
     const live = await start();
-    const pve = client({ endpoints: ['http://no-such-member.invalid:8006', live.url] });
+    const pve = client({ endpoints: ['https://no-such-member.invalid:8006', live.url] });
     await expect(pve.call('GET', 'version')).resolves.toMatchObject({ version: expect.any(String) });
     await pve.close();
   });
@@ -104,10 +100,11 @@ describe('member failover', () => {
     const first = await start();
     const second = await start();
     first.hang('POST', /metrics\/server/);
-    const pve = client({ endpoints: [first.url, second.url], timeoutSeconds: 1 });
+    const pve = client({ endpoints: [first.url, second.url], timeoutSeconds: 4 });
     await expect(pve.call('POST', 'cluster/metrics/server/x', { type: 'graphite', server: 'a', port: 2003 })).rejects.toThrow(
       /PVE write outcome unknown: .* took POST \/cluster\/metrics\/server\/x but gave no answer .*it was not re-sent/,
     );
+    expect(first.requests.map((r) => r.method)).toEqual(['POST']);
     expect(second.requests).toHaveLength(0);
     expect(second.metricServers()).toEqual({});
     await pve.close();
@@ -129,6 +126,22 @@ describe('member failover', () => {
     expect((error as PveApiError).pveMessage).toBe("status server entry 'none' does not exist");
     await pve.close();
   });
+
+  test('the envelope call returns data with its siblings, which call alone would drop', async () => {
+    const fake = await start();
+    const answer = JSON.stringify({ data: [{ iface: 'vmbr0' }], changes: '--- a\n+++ b\n' });
+    fake.misbehave('GET', /network/, { kind: 'raw', status: 200, contentType: 'application/json;charset=UTF-8', body: answer });
+    const pve = client({ endpoints: [fake.url] });
+    await expect(pve.envelope('GET', 'nodes/n1/network')).resolves.toEqual({ data: [{ iface: 'vmbr0' }], changes: '--- a\n+++ b\n' });
+    await pve.close();
+  });
+
+  test('a write answered with data null is a success, as PVE answers every void write', async () => {
+    const fake = await start();
+    const pve = client({ endpoints: [fake.url] });
+    await expect(pve.call('POST', 'cluster/metrics/server/void-write', { type: 'graphite', server: 'a', port: 2003 })).resolves.toBeNull();
+    await pve.close();
+  });
 });
 
 describe('TLS', () => {
@@ -147,33 +160,33 @@ describe('TLS', () => {
   });
 
   test('a self-signed member is refused by default, and the error says how to trust it', async () => {
-    await expect(client({ endpoints: [fake.url] }).call('GET', 'version')).rejects.toThrow(/No PVE cluster member reachable.*self-signed.*caFile, fingerprints/);
+    await expect(noCa({ endpoints: [fake.url] }).call('GET', 'version')).rejects.toThrow(/No PVE cluster member reachable.*self-signed.*caFile, fingerprints/);
   });
 
   test('the CA file makes it trusted', async () => {
-    await expect(client({ endpoints: [fake.url], caFile: cert.certFile }).call('GET', 'version')).resolves.toMatchObject({ version: expect.any(String) });
+    await expect(noCa({ endpoints: [fake.url], caFile: cert.certFile }).call('GET', 'version')).resolves.toMatchObject({ version: expect.any(String) });
   });
 
   test('a matching pin makes it trusted, in either notation', async () => {
-    await expect(client({ endpoints: [fake.url], fingerprints: { [fake.url]: cert.fingerprint } }).call('GET', 'version')).resolves.toBeDefined();
+    await expect(noCa({ endpoints: [fake.url], fingerprints: { [fake.url]: cert.fingerprint } }).call('GET', 'version')).resolves.toBeDefined();
     const bare = cert.fingerprint.replace(/:/g, '').toLowerCase();
-    await expect(client({ endpoints: [fake.url], fingerprints: { [fake.url]: bare } }).call('GET', 'version')).resolves.toBeDefined();
+    await expect(noCa({ endpoints: [fake.url], fingerprints: { [fake.url]: bare } }).call('GET', 'version')).resolves.toBeDefined();
   });
 
   test('a wrong pin is refused and the error prints the fingerprint the member offered', async () => {
-    const pve = client({ endpoints: [fake.url], fingerprints: { [fake.url]: other.fingerprint } });
+    const pve = noCa({ endpoints: [fake.url], fingerprints: { [fake.url]: other.fingerprint } });
     const before = fake.requests.length;
     await expect(pve.call('GET', 'version')).rejects.toThrow(`offered certificate ${cert.fingerprint}, which is not the pinned ${other.fingerprint}`);
     expect(fake.requests).toHaveLength(before);
   });
 
   test('an unreadable CA file is named, not mistaken for a network failure', async () => {
-    await expect(client({ endpoints: [fake.url], caFile: '/nonexistent/ca.pem' }).call('GET', 'version')).rejects.toThrow(
+    await expect(noCa({ endpoints: [fake.url], caFile: '/nonexistent/ca.pem' }).call('GET', 'version')).rejects.toThrow(
       /PVE CA file unreadable: caFile \/nonexistent\/ca.pem cannot be read \(ENOENT/,
     );
   });
 
   test('insecure accepts it only because it was asked to', async () => {
-    await expect(client({ endpoints: [fake.url], insecure: true }).call('GET', 'version')).resolves.toBeDefined();
+    await expect(noCa({ endpoints: [fake.url], insecure: true }).call('GET', 'version')).resolves.toBeDefined();
   });
 });

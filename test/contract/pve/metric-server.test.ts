@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { pveDomain } from '../../../handlers/pve/domain';
 import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { invoke, invokeBatch } from '../../support/run-handler';
+import { makeCert, type TestCert } from '../../support/tls';
 
 /** A loopback port nothing listens on: bound by the kernel's choice, then released. */
 const closedPort = async (): Promise<number> => {
@@ -21,8 +22,14 @@ const AUDITOR = 'audit@pve!ro=audit-secret';
 const env = { PROXMOX_VE_API_TOKEN: ADMIN, INFLUX_TOKEN: 'influx-token-1', OTEL_HEADERS: '{"Authorization":"Bearer otel-1"}' };
 
 let fake: FakePve;
+let cert: TestCert;
+beforeAll(() => {
+  cert = makeCert();
+});
+afterAll(() => cert.cleanup());
 beforeEach(async () => {
   fake = await startFakePve({
+    tls: { key: cert.key, cert: cert.cert },
     tokens: {
       'root@pam!homelab': { secret: 'fake-secret-0000', privileges: 'modify' },
       'audit@pve!ro': { secret: 'audit-secret', privileges: 'audit' },
@@ -31,7 +38,7 @@ beforeEach(async () => {
 });
 afterEach(() => fake.stop());
 
-const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN' });
+const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', caFile: cert.certFile });
 const run = (verb: 'read' | 'apply' | 'destroy', object: object, extraEnv: NodeJS.ProcessEnv = {}) => {
   const processEnv = { ...env, ...extraEnv };
   return invoke(pveDomain(), 'metric-server', verb, target(), object, processEnv);
@@ -164,7 +171,7 @@ describe('metric-server handler', () => {
 describe('an older PVE without message bodies', () => {
   test('the reason phrase carries the error', async () => {
     await fake.stop();
-    fake = await startFakePve({ oldServer: true });
+    fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, oldServer: true });
     const failed = await run('apply', { ...influx, options: { mtu: 70000 } });
     expect(failed.stderr).toMatch(/PVE answered 400: Parameter verification failed\. \(mtu: value must have a maximum value of 65536\); Endpoint: /);
   });

@@ -1,8 +1,22 @@
-// Injected faults (one failure, or a request that is accepted and never answered), so tests can
-// prove how a client treats a 5xx or a timeout without a real cluster misbehaving on cue.
+// Injected faults (one failure, a request that is accepted and never answered, or an answer no
+// PVE sends: a redirect, a trickled or endless body, a non-JSON body), so tests can prove how a
+// client treats them without a real cluster, or a hostile box in its place, misbehaving on cue.
 
 /** A path pattern: a RegExp, or a string used as a RegExp source. */
 export type PathPattern = RegExp | string;
+
+/** What a hostile or broken server does instead of answering as PVE would. */
+export type Misbehaviour =
+  /** Read the request, then cut the connection: a member killed after a request was sent. */
+  | { readonly kind: 'reset' }
+  /** A 3xx pointing elsewhere (a proxy, or an attacker). */
+  | { readonly kind: 'redirect'; readonly status: number; readonly location: string }
+  /** 200 with a Content-Length of `bytes`, then one byte every `intervalMs`. */
+  | { readonly kind: 'slow-body'; readonly bytes: number; readonly intervalMs: number }
+  /** 200 with a body that never ends, sent as fast as the client reads. */
+  | { readonly kind: 'endless-body' }
+  /** A status and body of the test's choosing: an HTML login page, `{"data":null}`. */
+  | { readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string };
 
 interface Fault {
   readonly method: string;
@@ -11,6 +25,7 @@ interface Fault {
   readonly status?: number;
   readonly message?: string;
   readonly errors?: Record<string, string>;
+  readonly misbehaviour?: Misbehaviour;
 }
 
 export interface InjectedFailure {
@@ -41,8 +56,12 @@ export class Faults {
     this.queue.push({ method: method.toUpperCase(), pattern: compile(pattern), remaining: times });
   }
 
-  /** Consumes and returns the first matching fault: a failure to send, or 'hang'. */
-  take(method: string, paths: readonly string[]): InjectedFailure | 'hang' | undefined {
+  addMisbehaviour(method: string, pattern: PathPattern, misbehaviour: Misbehaviour, times: number): void {
+    this.queue.push({ method: method.toUpperCase(), pattern: compile(pattern), remaining: times, misbehaviour });
+  }
+
+  /** Consumes and returns the first matching fault: a failure to send, a misbehaviour, or 'hang'. */
+  take(method: string, paths: readonly string[]): InjectedFailure | Misbehaviour | 'hang' | undefined {
     const matches = (fault: Fault): boolean =>
       (fault.method === '*' || fault.method === method) &&
       paths.some((path) => fault.pattern.test(path));
@@ -51,6 +70,7 @@ export class Faults {
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.queue.splice(index, 1);
+    if (fault.misbehaviour !== undefined) return fault.misbehaviour;
     if (fault.status === undefined) return 'hang';
     return { status: fault.status, message: fault.message ?? '', errors: fault.errors };
   }

@@ -13,8 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_TOKENS, authenticate, holds, parseTokenHeader, privilegesOn, type TokenGrant } from './auth';
 import { checkForward, memberNames, type ClusterShape } from './cluster-status';
 import { BareError, PveError, notImplemented, paramError, permError, sendBare, sendData, sendError } from './envelope';
-import { Faults, type PathPattern } from './faults';
+import { Faults, type Misbehaviour, type PathPattern } from './faults';
 import { MetricStore } from './metric-store';
+import { misbehave } from './misbehave';
 import { networkControl, type FakePveNetwork, type NodeNetworkSetup } from './network-control';
 import type { Caller } from './network-routes';
 import { NetworkStore } from './network-store';
@@ -24,7 +25,7 @@ import { ConnectionCut, TaskStore, type TaskBehaviour } from './tasks';
 import { verifyParams } from './validate';
 
 export type { FakePveNode, ClusterShape } from './cluster-status';
-export type { PathPattern } from './faults';
+export type { Misbehaviour, PathPattern } from './faults';
 export type { Privileges, TokenGrant } from './auth';
 export type { FakePveNetwork, NodeNetworkSetup, TaskBehaviour } from './network-control';
 
@@ -84,6 +85,8 @@ export interface FakePve extends FakePveNetwork {
   ): void;
   /** The next `times` matching requests are read and never answered. @default times 1 */
   hang(method: string, path: PathPattern, times?: number): void;
+  /** The next `times` matching requests get an answer PVE never sends. @default times 1 */
+  misbehave(method: string, path: PathPattern, misbehaviour: Misbehaviour, times?: number): void;
 }
 
 interface State {
@@ -126,6 +129,7 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
   const relPath = API_PATH.exec(url.pathname)?.[1] ?? '/';
   const fault = state.faults.take(method, [url.pathname, relPath]);
   if (fault === 'hang') return;
+  if (fault !== undefined && 'kind' in fault) return misbehave(res, fault);
   if (fault?.status === 401) return sendBare(res, 401, fault.message);
   if (fault) {
     return sendError(res, new PveError(fault.status, fault.message, fault.errors), oldServer);
@@ -235,5 +239,7 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
     failNext: (method, path, status, message, errors) =>
       state.faults.addFailure(method, path, { status, message, errors }),
     hang: (method, path, times = 1) => state.faults.addHang(method, path, times),
+    misbehave: (method, path, misbehaviour, times = 1) =>
+      state.faults.addMisbehaviour(method, path, misbehaviour, times),
   };
 };
