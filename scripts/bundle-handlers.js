@@ -19,6 +19,7 @@ const standalone = {
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = {
   'examples/metrics': 'examples/metrics.ts',
+  'examples/network': 'examples/network.ts',
   'examples/systemd': 'examples/systemd.ts',
   'examples/estate': 'examples/estate.ts',
 };
