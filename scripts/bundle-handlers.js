@@ -15,6 +15,7 @@ const standalone = {
   'fake-pve': 'test/fakes/pve/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',
   'bench/systemd-unit': 'bench/systemd-unit.ts',
+  'bench/network-apply': 'bench/network-apply.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = {
