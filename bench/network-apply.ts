@@ -18,7 +18,9 @@ const main = async () => {
   const cert = makeCert();
   const fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, nodes: NODES });
   for (const node of NODES) {
-    fake.setInterfacesFiles(node, { staged: `${fake.interfacesFiles(node).running}auto vmbr9\niface vmbr9 inet manual\n` });
+    fake.setInterfacesFiles(node, {
+      staged: `${fake.interfacesFiles(node).running}auto vmbr9\niface vmbr9 inet manual\n`,
+    });
     fake.setReload(node, { durationMs: RELOAD_MS });
   }
   const env = {
@@ -28,7 +30,9 @@ const main = async () => {
     HOMELAB_SPEC: JSON.stringify({ nodes: NODES, timeoutSeconds: 30 }),
   };
   const started = process.hrtime.bigint();
-  const { stderr } = await run(process.execPath, [join(ROOT, 'build/handlers/pve.js'), 'network-apply', 'apply'], { env });
+  const { stderr } = await run(process.execPath, [join(ROOT, 'build/handlers/pve.js'), 'network-apply', 'apply'], {
+    env,
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   await fake.stop();
   cert.cleanup();

@@ -8,7 +8,7 @@ import { RELOAD_TIMEOUT } from '../../src/pve/network-specs';
 import { NODE_NAME } from '../../src/pve/upid';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
-import { check, checkPattern, checkRange, unresolved } from '../core/validate';
+import { check, checkPattern, checkRange } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { registerApply } from './network-wiring';
 
@@ -60,10 +60,7 @@ export class ProxmoxNetworkApply extends Construct {
 const validate = (scope: Construct, props: ProxmoxNetworkApplyProps): void => {
   const { nodes } = props;
   check(scope, Array.isArray(nodes) && nodes.length > 0, 'nodes', 'a non-empty list of node names', nodes);
-  for (const node of nodes) {
-    check(scope, !unresolved(node), 'nodes', 'plain node names known at synth (they name the object)', node);
-    checkPattern(scope, 'nodes', node, NODE_NAME, 'PVE node names (letters, digits, inner -)');
-  }
+  for (const node of nodes) checkPattern(scope, 'nodes', node, NODE_NAME, 'PVE node names (letters, digits, inner -)');
   check(scope, new Set(nodes).size === nodes.length, 'nodes', 'free of duplicates', nodes);
   checkRange(scope, 'timeoutSeconds', props.timeoutSeconds, RELOAD_TIMEOUT.min, RELOAD_TIMEOUT.max);
 };

@@ -97,9 +97,6 @@ export class ProxmoxNetworkInterface extends Construct {
 /** Every rule of the field table and the cross-field rules, first broken one reported. */
 const validate = (scope: Construct, props: ProxmoxNetworkInterfaceProps): void => {
   const { node, iface, type, ...fields } = props;
-  for (const [prop, value] of [['node', node], ['iface', iface]] as const) {
-    check(scope, !unresolved(value), prop, 'a plain value known at synth (it names the interface)', value);
-  }
   check(scope, INTERFACE_TYPES.includes(type), 'type', `one of ${INTERFACE_TYPES.join(', ')}`, type);
   const [problem] = interfaceProblems(node, iface, type, fields, (value) => unresolvedAnywhere(value));
   if (problem !== undefined) check(scope, false, problem.prop, problem.rule, problem.value);

@@ -67,7 +67,10 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log }: KindConte
   }
   const after = diffInterface(spec, await liveInterface(api, spec.node, spec.iface));
   if (!isInSync(after)) {
-    throw new HandlerError('PVE reported success but the staged interface did not hold', summarizeInterface(spec, after));
+    throw new HandlerError(
+      'PVE reported success but the staged interface did not hold',
+      summarizeInterface(spec, after),
+    );
   }
 };
 

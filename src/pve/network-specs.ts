@@ -24,24 +24,22 @@ const propsOf = (options: Readonly<Record<string, unknown>>): Record<string, unk
 const paramOf = (prop: string): string => NETWORK_FIELDS.find((field) => field.prop === prop)?.param ?? prop;
 
 /** What a `ProxmoxNetworkInterface` synthesizes: identity plus declared fields by PVE name. */
-export const networkInterfaceSpec = z
-  .object({ node, iface, type, options: z.record(z.string(), value) })
-  .check(
-    z.superRefine((spec, ctx) => {
-      const sent = new Set<string>(fieldsOf(spec.type).map((field) => field.param));
-      const unknown = Object.keys(spec.options).find((param) => !sent.has(param));
-      if (unknown !== undefined) {
-        const message = `not a field a ${spec.type} has (${[...sent].join(', ')})`;
-        ctx.issues.push({ code: 'custom', message, input: spec, path: ['options', unknown] });
-        return;
-      }
-      const [problem] = interfaceProblems(spec.node, spec.iface, spec.type, propsOf(spec.options));
-      if (problem === undefined) return;
-      const named = problem.prop === 'node' || problem.prop === 'iface';
-      const path = named ? [problem.prop] : ['options', paramOf(problem.prop)];
-      ctx.issues.push({ code: 'custom', message: `must be ${problem.rule}`, input: spec, path });
-    }),
-  );
+export const networkInterfaceSpec = z.object({ node, iface, type, options: z.record(z.string(), value) }).check(
+  z.superRefine((spec, ctx) => {
+    const sent = new Set<string>(fieldsOf(spec.type).map((field) => field.param));
+    const unknown = Object.keys(spec.options).find((param) => !sent.has(param));
+    if (unknown !== undefined) {
+      const message = `not a field a ${spec.type} has (${[...sent].join(', ')})`;
+      ctx.issues.push({ code: 'custom', message, input: spec, path: ['options', unknown] });
+      return;
+    }
+    const [problem] = interfaceProblems(spec.node, spec.iface, spec.type, propsOf(spec.options));
+    if (problem === undefined) return;
+    const named = problem.prop === 'node' || problem.prop === 'iface';
+    const path = named ? [problem.prop] : ['options', paramOf(problem.prop)];
+    ctx.issues.push({ code: 'custom', message: `must be ${problem.rule}`, input: spec, path });
+  }),
+);
 
 /** What names an interface: all that destroy gets. The type is in it because PUT cannot change one. */
 export const networkInterfaceIdentity = z.object({ node, iface, type });

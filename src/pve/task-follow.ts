@@ -133,7 +133,8 @@ const poll = (state: FollowState, nowMs: number, afterMs: number): FollowAction 
   // The call itself may hang (the reload cut its connection), so it ends with the budget; the
   // poll sent at the deadline still gets one interval, or "still running" could never be read.
   const left = Math.max(state.deadlineMs - nowMs - afterMs, Math.min(intervalMs, callTimeoutMs));
-  return { kind: 'poll', path: taskPath(state.options.upid, 'status'), afterMs, timeoutMs: Math.min(callTimeoutMs, left) };
+  const path = taskPath(state.options.upid, 'status');
+  return { kind: 'poll', path, afterMs, timeoutMs: Math.min(callTimeoutMs, left) };
 };
 
 const unknown = (state: FollowState, why: string): FollowAction => ({

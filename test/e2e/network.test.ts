@@ -42,7 +42,10 @@ const failingApply = async (label: string) => {
 const words = (outcome: CommandOutcome) => outcome.stdout.replace(/\s+/g, ' ');
 /** Requests after `mark`, as "PUT nodes/n2/network", reads left out. */
 const writesSince = (mark: number) =>
-  fake.requests.slice(mark).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace('/api2/json/', '')}`);
+  fake.requests
+    .slice(mark)
+    .filter((r) => r.method !== 'GET')
+    .map((r) => `${r.method} ${r.path.replace('/api2/json/', '')}`);
 const running = (node: string) => fake.interfacesFiles(node).running;
 
 beforeAll(async () => {
@@ -86,7 +89,9 @@ test('one apply stages every interface, then reloads n2 and then n3, and the nex
   expect(writes.filter((w) => w.startsWith('POST')).length).toBe(4);
   expect(writes.indexOf(reloads[0]!)).toBe(4); // every interface staged before the first reload
   expect(applied.stdout).toMatch(/net_converge \(local-exec\): n2: cluster healthy \(quorate, 3\/3 online\)/);
-  expect(applied.stdout).toMatch(/net_converge \(local-exec\): n2: reloading \(UPID:n2:[0-9A-F:]+srvreload:networking:/);
+  expect(applied.stdout).toMatch(
+    /net_converge \(local-exec\): n2: reloading \(UPID:n2:[0-9A-F:]+srvreload:networking:/,
+  );
   expect(applied.stdout).toMatch(/net_converge \(local-exec\): n3: OK in \d+\.\d s/);
   for (const node of ['n2', 'n3']) {
     for (const iface of DECLARED) expect(running(node)).toContain(`iface ${iface} inet static`);
@@ -107,14 +112,16 @@ test('a bridge added to a settled stack is live after one apply, though the plan
   expect((await plan('plan (after extra bridge)')).code).toBe(0);
 });
 
-test('with a member offline, the next apply that has something to reload refuses before touching any node', async () => {
+test('with a member offline, the next apply with something to reload refuses before touching any node', async () => {
   fake.setNodeOnline('n1', false);
   fake.setInterfacesFiles('n3', { staged: `${running('n3')}auto vmbr9\niface vmbr9 inet manual\n` });
   expect(words(await plan('plan (offline member)'))).toContain('- net: n2: settled; n3: 2 staged lines');
   const mark = fake.requests.length;
   const refused = await failingApply('apply (offline member)');
   expect(refused.code).toBe(1);
-  expect(refused.words).toContain('Network apply refused before reloading n3: the cluster is not healthy (quorate=true offline=[n1])');
+  expect(refused.words).toContain(
+    'Network apply refused before reloading n3: the cluster is not healthy (quorate=true offline=[n1])',
+  );
   expect(writesSince(mark)).toEqual([]);
   fake.setNodeOnline('n1', true);
   fake.setInterfacesFiles('n3', {}); // the hand edit is discarded, as a revert would
@@ -126,9 +133,13 @@ test('a reload whose polls are all cut fails as "outcome unknown" with the UPID,
   const mark = fake.requests.length;
   const failed = await failingApply('apply (cut polls)');
   expect(failed.code).toBe(1);
-  expect(failed.words).toMatch(/outcome unknown: check the task on n3 \(UPID:n3:[0-9A-F:]+srvreload:networking:root@pam!homelab:\)/);
+  expect(failed.words).toMatch(
+    /outcome unknown: check the task on n3 \(UPID:n3:[0-9A-F:]+srvreload:networking:root@pam!homelab:\)/,
+  );
   expect(failed.words).not.toMatch(/reload failed on n3|n3: OK in/);
-  expect(writesSince(mark).filter((w) => w.startsWith('PUT nodes/n3/network/'))).toEqual(['PUT nodes/n3/network/vmbr0.40']);
+  expect(writesSince(mark).filter((w) => w.startsWith('PUT nodes/n3/network/'))).toEqual([
+    'PUT nodes/n3/network/vmbr0.40',
+  ]);
   fake.setReload('n3', {});
 });
 

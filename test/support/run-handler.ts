@@ -40,7 +40,13 @@ export const invoke = async <S, T>(
   }
   const hookEnv = { [ENV.target]: canonicalJson(target), [verb === 'destroy' ? ENV.identity : ENV.spec]: canonicalJson(object) };
   const log: string[] = [];
-  const io = { stdin: async () => '', env: { ...env, ...hookEnv }, out: () => undefined, log: (l: string) => log.push(l), clock };
+  const io = {
+    stdin: async () => '',
+    env: { ...env, ...hookEnv },
+    out: () => undefined,
+    log: (l: string) => log.push(l),
+    clock,
+  };
   const code = await runHandler(domain, [kind, verb], io);
   return { code, stderr: log.join('\n') };
 };

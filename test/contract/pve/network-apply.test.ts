@@ -27,7 +27,8 @@ afterEach(() => fake.stop());
 
 const target = (): PveTarget => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true });
 const spec = (nodes: string[], timeoutSeconds = 30) => ({ nodes, timeoutSeconds });
-const apply = (nodes: string[], domain = pveDomain()) => invoke(domain, 'network-apply', 'apply', target(), spec(nodes), env, clock);
+const apply = (nodes: string[], domain = pveDomain()) =>
+  invoke(domain, 'network-apply', 'apply', target(), spec(nodes), env, clock);
 
 /** Stages `extra` on top of the node's running file, as a hand edit in the web UI would. */
 const stage = (node: string, extra = `auto vmbr7\niface vmbr7 inet manual\n`) =>
@@ -40,7 +41,10 @@ const touched = (node: string) => fake.requests.some((r) => r.path.includes(`/no
 describe('reading staged lines', () => {
   test('a plan counts each node once for every apply object, and never carries the staged text', async () => {
     stage('n2', WIFI);
-    const objects = { a: { kind: 'network-apply', spec: spec(['n2', 'n3']) }, b: { kind: 'network-apply', spec: spec(['n3']) } };
+    const objects = {
+      a: { kind: 'network-apply', spec: spec(['n2', 'n3']) },
+      b: { kind: 'network-apply', spec: spec(['n3']) },
+    };
     const batch = await invokeBatch(pveDomain(), target(), objects, env);
     expect(fake.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       'GET /api2/json/nodes/n2/network',
@@ -58,9 +62,16 @@ describe('reading staged lines', () => {
 
   test('a node that cannot be read is named, and the object is not in sync', async () => {
     fake.setNodeOnline('n3', false);
-    const batch = await invokeBatch(pveDomain(), target(), { a: { kind: 'network-apply', spec: spec(['n2', 'n3']) } }, env);
+    const batch = await invokeBatch(
+      pveDomain(),
+      target(),
+      { a: { kind: 'network-apply', spec: spec(['n2', 'n3']) } },
+      env,
+    );
     expect(batch.result?.['a.in_sync']).toBe('false');
-    expect(batch.result?.['a.summary']).toMatch(/^n2: settled; n3: cannot be read \(PVE answered 595: No route to host/);
+    expect(batch.result?.['a.summary']).toMatch(
+      /^n2: settled; n3: cannot be read \(PVE answered 595: No route to host/,
+    );
   });
 });
 
@@ -151,15 +162,18 @@ describe('the health gate', () => {
 });
 
 /** The real client, with `member` going offline once the first reload's task has been read as stopped. */
-const loseMemberAfterFirstReload = (member: string) => (t: PveTarget, e: NodeJS.ProcessEnv): PveApi => {
-  const client = new PveClient(t, e);
-  const call: PveApi['call'] = async (method, path, params, options) => {
-    const data = await client.call(method, path, params, options);
-    if (path.endsWith('/status') && (data as { status?: string }).status === 'stopped') fake.setNodeOnline(member, false);
-    return data as never;
+const loseMemberAfterFirstReload =
+  (member: string) =>
+  (t: PveTarget, e: NodeJS.ProcessEnv): PveApi => {
+    const client = new PveClient(t, e);
+    const call: PveApi['call'] = async (method, path, params, options) => {
+      const data = await client.call(method, path, params, options);
+      if (path.endsWith('/status') && (data as { status?: string }).status === 'stopped')
+        fake.setNodeOnline(member, false);
+      return data as never;
+    };
+    return { call, envelope: client.envelope.bind(client), close: () => client.close() };
   };
-  return { call, envelope: client.envelope.bind(client), close: () => client.close() };
-};
 
 describe('task outcomes', () => {
   test('WARNINGS passes with the warning printed, and the chain goes on', async () => {
@@ -182,11 +196,14 @@ describe('task outcomes', () => {
     const tail = run.stderr.split('\n').filter((line) => line.startsWith('n2: task log: '));
     expect(tail).toHaveLength(20);
     expect(tail[0]).toBe('n2: task log: step 8');
-    expect(tail.slice(-2)).toEqual(['n2: task log: wpa-psk <redacted>', 'n2: task log: TASK ERROR: command ifreload -a failed: exit code 1']);
+    expect(tail.slice(-2)).toEqual([
+      'n2: task log: wpa-psk <redacted>',
+      'n2: task log: TASK ERROR: command ifreload -a failed: exit code 1',
+    ]);
     expect(run.stderr).not.toContain('hunter22');
-    expect(run.stderr.split('\n').pop()).toMatch(
-      /^network-apply apply: Network reload failed: reload failed on n2: command ifreload -a failed: exit code 1 \(UPID:n2:.*\); its log ends above; n3 not reloaded$/,
-    );
+    const failure = run.stderr.split('\n').pop();
+    expect(failure).toMatch(/^network-apply apply: Network reload failed: reload failed on n2: command ifreload -a /);
+    expect(failure).toMatch(/failed: exit code 1 \(UPID:n2:.*\); its log ends above; n3 not reloaded$/);
     expect(touched('n3')).toBe(false);
   });
 
@@ -197,7 +214,9 @@ describe('task outcomes', () => {
     const run = await apply(['n2', 'n3']);
     expect(run.code).toBe(1);
     const last = run.stderr.split('\n').pop()!;
-    expect(last).toMatch(/^network-apply apply: Network reload outcome unknown: outcome unknown: check the task on n2 \(UPID:n2:/);
+    expect(last).toMatch(
+      /^network-apply apply: Network reload outcome unknown: outcome unknown: check the task on n2 \(UPID:n2:/,
+    );
     expect(last).toMatch(/: no status reading in 30\.0 s \(last error: .*\); n3 not reloaded$/);
     expect(last).not.toMatch(/failed on|OK in/);
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(30_000);
@@ -226,7 +245,9 @@ describe('task outcomes', () => {
     stage('n2');
     fake.setReload('n2', { durationMs: Infinity });
     const run = await invoke(pveDomain(), 'network-apply', 'apply', target(), spec(['n2'], 5), env, clock);
-    expect(run.stderr.split('\n').pop()).toMatch(/outcome unknown: check the task on n2 \(UPID:n2:.*\): still running after 5\.0 s$/);
+    expect(run.stderr.split('\n').pop()).toMatch(
+      /outcome unknown: check the task on n2 \(UPID:n2:.*\): still running after 5\.0 s$/,
+    );
   });
 });
 

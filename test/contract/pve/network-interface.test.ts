@@ -24,7 +24,9 @@ const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN',
 const run = (verb: 'read' | 'apply' | 'destroy', object: object) =>
   invoke(pveDomain(), 'network-interface', verb, target(), object, env);
 const writes = () =>
-  fake.requests.filter((r) => r.method !== 'GET').map((r) => [`${r.method} ${r.path.replace('/api2/json/', '')}`, r.body]);
+  fake.requests
+    .filter((r) => r.method !== 'GET')
+    .map((r) => [`${r.method} ${r.path.replace('/api2/json/', '')}`, r.body]);
 
 describe('reading', () => {
   test('a batch lists each declared node once, however many interfaces it declares there', async () => {

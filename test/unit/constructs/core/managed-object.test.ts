@@ -102,7 +102,10 @@ describe('an object that follows others', () => {
     followed.push(objectIn(stack, 'a'), objectIn(stack, 'b'));
     const json = JSON.parse(Testing.synth(stack));
     const step = json.resource.terraform_data.step_converge;
-    expect(step.triggers_replace.follows).toEqual(['${terraform_data.a_converge.id}', '${terraform_data.b_converge.id}']);
+    expect(step.triggers_replace.follows).toEqual([
+      '${terraform_data.a_converge.id}',
+      '${terraform_data.b_converge.id}',
+    ]);
     expect(Object.keys(step.triggers_replace).sort()).toEqual(['follows', 'spec', 'sync']);
     expect(Object.keys(json.resource.terraform_data.a_converge.triggers_replace).sort()).toEqual(['spec', 'sync']);
   });

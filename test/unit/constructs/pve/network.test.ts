@@ -1,6 +1,6 @@
 // The network constructs at synth: what reaches the spec and identity, the synth-time rules with
 // the prop in the message, and the wiring that lets one apply stage and reload (issue 7, item 3).
-import { Testing, TerraformStack } from 'cdktf';
+import { TerraformVariable, Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
 import { ProxmoxNetworkApply, type ProxmoxNetworkApplyProps } from '../../../../constructs/pve/network-apply';
 import {
@@ -38,17 +38,48 @@ describe('ProxmoxNetworkInterface', () => {
     });
   });
 
+  test('a node given as a Terraform variable is refused, since it names the interface', () => {
+    const { stack, pve } = setup();
+    const node = new TerraformVariable(stack, 'node', { type: 'string' }).stringValue;
+    expect(() => new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, node })).toThrow(
+      /node must be a plain value known at synth/,
+    );
+  });
+
+  test('a Terraform variable in a field is kept as a reference and not judged at synth', () => {
+    const { stack, pve } = setup();
+    const mtu = new TerraformVariable(stack, 'mtu', { type: 'number' }).numberValue;
+    new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, mtu });
+    expect(synth(stack).resource.terraform_data.br_converge.input.spec).toMatch(/^\$\{jsonencode\(.*var\.mtu/);
+  });
+
   test.each<[string, Partial<ProxmoxNetworkInterfaceProps>, RegExp]>([
     ['a node name with an underscore', { node: 'n_2' }, /test\/br: node must be a PVE node name .*, got "n_2"/],
     ['an iface longer than 15 characters', { iface: 'vmbr1234567890123' }, /iface must be an interface name/],
     ['an unknown type', { type: 'OVSBridge' as never }, /type must be one of bridge, vlan, bond, got "OVSBridge"/],
     ['an mtu of 100', { mtu: 100 }, /mtu must be an integer from 1280 to 65520, got 100/],
-    ['a cidr without a prefix', { cidr: '10.0.0.2' }, /cidr must be an IPv4 CIDR with a prefix of 8-32, got "10.0.0.2"/],
+    [
+      'a cidr without a prefix',
+      { cidr: '10.0.0.2' },
+      /cidr must be an IPv4 CIDR with a prefix of 8-32, got "10.0.0.2"/,
+    ],
     ['a VLAN field on a bridge', { vlanId: 5 }, /vlanId must be unset on a bridge \(it is a vlan setting\), got 5/],
-    ['VLAN ids on a bridge that is not VLAN-aware', { bridgeVids: [10] }, /bridgeVids must be unset unless bridgeVlanAware/],
-    ['a port listed twice', { bridgePorts: ['eno1', 'eno1'] }, /bridgePorts must be a list of distinct interface names/],
+    [
+      'VLAN ids on a bridge that is not VLAN-aware',
+      { bridgeVids: [10] },
+      /bridgeVids must be unset unless bridgeVlanAware/,
+    ],
+    [
+      'a port listed twice',
+      { bridgePorts: ['eno1', 'eno1'] },
+      /bridgePorts must be a list of distinct interface names/,
+    ],
     ['a bond not named bond<N>', { type: 'bond', iface: 'uplink' }, /iface must be bond<number>/],
-    ['a VLAN whose name and id disagree', { type: 'vlan', iface: 'vmbr0.20', vlanId: 30 }, /vlanId must be unset or 20/],
+    [
+      'a VLAN whose name and id disagree',
+      { type: 'vlan', iface: 'vmbr0.20', vlanId: 30 },
+      /vlanId must be unset or 20/,
+    ],
     ['a comment line ending in a space', { comments: 'uplink ' }, /comments must be a non-empty text whose lines/],
   ])('rejects %s at synth, naming the prop', (_, props, message) => {
     const { stack, pve } = setup();

@@ -20,11 +20,27 @@ describe('networkInterfaceSpec', () => {
   });
 
   test.each([
-    ['a field of another type', { ...bridge, options: { 'vlan-id': 3 } }, /^Bad input: spec\.options\.vlan-id: not a field a bridge has/],
-    ['a value out of range', { ...bridge, options: { mtu: 3 } }, /^Bad input: spec\.options\.mtu: must be an integer from 1280 to 65520$/],
-    ['a cross-field rule', { ...bridge, options: { bridge_vids: ['10'] } }, /spec\.options\.bridge_vids: must be unset unless bridgeVlanAware/],
+    [
+      'a field of another type',
+      { ...bridge, options: { 'vlan-id': 3 } },
+      /^Bad input: spec\.options\.vlan-id: not a field a bridge has/,
+    ],
+    [
+      'a value out of range',
+      { ...bridge, options: { mtu: 3 } },
+      /^Bad input: spec\.options\.mtu: must be an integer from 1280 to 65520$/,
+    ],
+    [
+      'a cross-field rule',
+      { ...bridge, options: { bridge_vids: ['10'] } },
+      /spec\.options\.bridge_vids: must be unset unless bridgeVlanAware/,
+    ],
     ['a bad node name', { ...bridge, node: 'n_2', options: {} }, /^Bad input: spec\.node: /],
-    ['a VLAN without its device', { node: 'n2', iface: 'mgmt', type: 'vlan', options: { 'vlan-id': 5 } }, /spec\.options\.vlan-raw-device: must be set unless/],
+    [
+      'a VLAN without its device',
+      { node: 'n2', iface: 'mgmt', type: 'vlan', options: { 'vlan-id': 5 } },
+      /spec\.options\.vlan-raw-device: must be set unless/,
+    ],
     ['an unknown type', { ...bridge, type: 'OVSBridge', options: {} }, /^Bad input: spec\.type: /],
   ])('%s is refused naming the field', (_, spec, message) => {
     expect(refusal(networkInterfaceSpec, spec)).toMatch(message);
@@ -33,7 +49,10 @@ describe('networkInterfaceSpec', () => {
 
 describe('networkApplySpec', () => {
   test('nodes in order and a wait are accepted', () => {
-    expect(parseAs(networkApplySpec, { nodes: ['n3', 'n2'], timeoutSeconds: 30 }, 'spec')).toEqual({ nodes: ['n3', 'n2'], timeoutSeconds: 30 });
+    expect(parseAs(networkApplySpec, { nodes: ['n3', 'n2'], timeoutSeconds: 30 }, 'spec')).toEqual({
+      nodes: ['n3', 'n2'],
+      timeoutSeconds: 30,
+    });
   });
 
   test.each([
