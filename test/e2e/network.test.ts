@@ -4,10 +4,10 @@
  * blocks the next reload, a cut poll is an unknown outcome, destroy reloads the removals, and no
  * staged text (a `wpa-psk` line) reaches the state, a plan, cdktf.out or terraform's output.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
-import { CdktfProject, type CommandOutcome } from '../support/cdktf-project';
+import { CdktfProject, filesUnder, type CommandOutcome } from '../support/cdktf-project';
 import { makeCert, type TestCert } from '../support/tls';
 
 const TOKEN = 'e2e-pve-secret-5151';
@@ -187,9 +187,3 @@ test('no staged text, wpa-psk value or token reaches the state, a plan, cdktf.ou
     for (const found of forbidden.filter((needle) => text.includes(needle))) expect({ place, found }).toBeUndefined();
   }
 });
-
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
