@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
 
 step() { printf '\n== %s\n' "$*"; }
+# This run's private files (mktemp -d is 0700): the demo key and certificate, the fifo, the logs.
+private=$(mktemp -d)
+fake_pid=
+trap 'if [ -n "$fake_pid" ]; then kill "$fake_pid" 2>/dev/null || true; fi; rm -rf "$private"' EXIT
 
 [ -d node_modules ] || { step "npm ci"; npm ci --no-audit --no-fund; }
 step "terraform toolchain (offline provider mirror)"
@@ -20,16 +24,12 @@ embedded=false
 if [ -z "${PROXMOX_VE_ENDPOINT:-}" ]; then
   embedded=true
   step "starting the embedded fake PVE on 127.0.0.1 (HTTPS, certificate made for this run)"
-  # A private directory (mktemp -d is 0700) for the key, the certificate and the fifo.
-  private=$(mktemp -d)
-  trap 'rm -rf "$private"' EXIT
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
     -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
     -keyout "$private/key.pem" -out "$private/cert.pem" 2>/dev/null
   mkfifo "$private/listening"
   node build/fake-pve.js --port 0 --tls-dir "$private" --token 'root@pam!demo=demo-secret' >"$private/listening" &
   fake_pid=$!
-  trap 'kill "$fake_pid" 2>/dev/null || true; rm -rf "$private"' EXIT
   read -r listening <"$private/listening"
   PROXMOX_VE_ENDPOINT=$(node -e 'console.log(JSON.parse(process.argv[1]).url)' "$listening")
   export PROXMOX_VE_ENDPOINT PROXMOX_VE_CA_FILE="$private/cert.pem"
@@ -52,7 +52,7 @@ $embedded && rm -f ../../../terraform.metrics.tfstate
 step "terraform init (providers from the local mirror)"
 terraform init -input=false -no-color >/dev/null && echo "initialised"
 step "terraform apply"
-log=$(mktemp)
+log="$private/terraform.log"
 terraform apply -auto-approve -input=false -no-color >"$log" 2>&1 || { cat "$log"; exit 1; }
 grep -E 'metric server "[^"]+":|Apply complete' "$log"
 echo "(Terraform also repeats the plan-time drift warnings after an apply; the plan below re-reads.)"

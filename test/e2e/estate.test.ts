@@ -6,6 +6,7 @@
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject } from '../support/cdktf-project';
 import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
+import { makeCert, type TestCert } from '../support/tls';
 
 jest.setTimeout(600_000);
 
@@ -15,13 +16,17 @@ const UNITS = 20;
 let fake: FakePve;
 let host: SystemdHost;
 let project: CdktfProject;
+let cert: TestCert;
 
 
 beforeAll(async () => {
-  fake = await startFakePve({ tokens: { 'root@pam!homelab': { secret: 'estate-secret', privileges: 'modify' } } });
+  cert = makeCert();
+  const tokens = { 'root@pam!homelab': { secret: 'estate-secret', privileges: 'modify' as const } };
+  fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, tokens });
   host = await startSystemdHost();
   project = new CdktfProject('build/examples/estate.js', 'estate', {
     PROXMOX_VE_ENDPOINT: fake.url,
+    PROXMOX_VE_CA_FILE: cert.certFile,
     PROXMOX_VE_API_TOKEN: 'root@pam!homelab=estate-secret',
     HOMELAB_ESTATE_SERVERS: String(SERVERS),
     HOMELAB_ESTATE_UNITS: String(UNITS),
@@ -39,6 +44,7 @@ afterAll(async () => {
   await host?.stop();
   await fake?.stop();
   project?.cleanup();
+  cert?.cleanup();
 });
 
 test('the stack plans with two reads, one per target, and the first apply creates everything', async () => {

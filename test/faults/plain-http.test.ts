@@ -36,7 +36,7 @@ describe('plain http:// endpoints', () => {
   test('the handler refuses an http:// target without insecure, and the token is never sent', async () => {
     const fake = await startFakePve();
     try {
-      const table = pveDomain((t, env) => new PveClient(t, env, noMemory));
+      const table = pveDomain((target, env) => new PveClient(target, env, noMemory));
       const spec = { id: 'plain', type: 'graphite', server: '10.0.0.5', port: 2003, options: {} };
       const run = await invoke(
         table,

@@ -101,7 +101,9 @@ describe('member failover', () => {
     const second = await start();
     first.hang('POST', /metrics\/server/);
     const pve = client({ endpoints: [first.url, second.url], timeoutSeconds: 4 });
-    await expect(pve.call('POST', 'cluster/metrics/server/x', { type: 'graphite', server: 'a', port: 2003 })).rejects.toThrow(
+    await expect(
+      pve.call('POST', 'cluster/metrics/server/x', { type: 'graphite', server: 'a', port: 2003 }),
+    ).rejects.toThrow(
       /PVE write outcome unknown: .* took POST \/cluster\/metrics\/server\/x but gave no answer .*it was not re-sent/,
     );
     expect(first.requests.map((r) => r.method)).toEqual(['POST']);
@@ -114,7 +116,9 @@ describe('member failover', () => {
     const a = await closedPort();
     const b = await closedPort();
     const pve = client({ endpoints: [a, b] });
-    await expect(pve.call('GET', 'version')).rejects.toThrow(/No PVE cluster member reachable: GET \/version reached none of 2 members.*ECONNREFUSED.*ECONNREFUSED/);
+    await expect(pve.call('GET', 'version')).rejects.toThrow(
+      /No PVE cluster member reachable: GET \/version reached none of 2 members.*ECONNREFUSED.*ECONNREFUSED/,
+    );
   });
 
   test('an error answer keeps the status for callers that branch on it', async () => {
@@ -130,16 +134,26 @@ describe('member failover', () => {
   test('the envelope call returns data with its siblings, which call alone would drop', async () => {
     const fake = await start();
     const answer = JSON.stringify({ data: [{ iface: 'vmbr0' }], changes: '--- a\n+++ b\n' });
-    fake.misbehave('GET', /network/, { kind: 'raw', status: 200, contentType: 'application/json;charset=UTF-8', body: answer });
+    fake.misbehave('GET', /network/, {
+      kind: 'raw',
+      status: 200,
+      contentType: 'application/json;charset=UTF-8',
+      body: answer,
+    });
     const pve = client({ endpoints: [fake.url] });
-    await expect(pve.envelope('GET', 'nodes/n1/network')).resolves.toEqual({ data: [{ iface: 'vmbr0' }], changes: '--- a\n+++ b\n' });
+    await expect(pve.envelope('GET', 'nodes/n1/network')).resolves.toEqual({
+      data: [{ iface: 'vmbr0' }],
+      changes: '--- a\n+++ b\n',
+    });
     await pve.close();
   });
 
   test('a write answered with data null is a success, as PVE answers every void write', async () => {
     const fake = await start();
     const pve = client({ endpoints: [fake.url] });
-    await expect(pve.call('POST', 'cluster/metrics/server/void-write', { type: 'graphite', server: 'a', port: 2003 })).resolves.toBeNull();
+    await expect(
+      pve.call('POST', 'cluster/metrics/server/void-write', { type: 'graphite', server: 'a', port: 2003 }),
+    ).resolves.toBeNull();
     await pve.close();
   });
 });
@@ -160,23 +174,33 @@ describe('TLS', () => {
   });
 
   test('a self-signed member is refused by default, and the error says how to trust it', async () => {
-    await expect(noCa({ endpoints: [fake.url] }).call('GET', 'version')).rejects.toThrow(/No PVE cluster member reachable.*self-signed.*caFile, fingerprints/);
+    await expect(noCa({ endpoints: [fake.url] }).call('GET', 'version')).rejects.toThrow(
+      /No PVE cluster member reachable.*self-signed.*caFile, fingerprints/,
+    );
   });
 
   test('the CA file makes it trusted', async () => {
-    await expect(noCa({ endpoints: [fake.url], caFile: cert.certFile }).call('GET', 'version')).resolves.toMatchObject({ version: expect.any(String) });
+    await expect(noCa({ endpoints: [fake.url], caFile: cert.certFile }).call('GET', 'version')).resolves.toMatchObject({
+      version: expect.any(String),
+    });
   });
 
   test('a matching pin makes it trusted, in either notation', async () => {
-    await expect(noCa({ endpoints: [fake.url], fingerprints: { [fake.url]: cert.fingerprint } }).call('GET', 'version')).resolves.toBeDefined();
+    await expect(
+      noCa({ endpoints: [fake.url], fingerprints: { [fake.url]: cert.fingerprint } }).call('GET', 'version'),
+    ).resolves.toBeDefined();
     const bare = cert.fingerprint.replace(/:/g, '').toLowerCase();
-    await expect(noCa({ endpoints: [fake.url], fingerprints: { [fake.url]: bare } }).call('GET', 'version')).resolves.toBeDefined();
+    await expect(
+      noCa({ endpoints: [fake.url], fingerprints: { [fake.url]: bare } }).call('GET', 'version'),
+    ).resolves.toBeDefined();
   });
 
   test('a wrong pin is refused and the error prints the fingerprint the member offered', async () => {
     const pve = noCa({ endpoints: [fake.url], fingerprints: { [fake.url]: other.fingerprint } });
     const before = fake.requests.length;
-    await expect(pve.call('GET', 'version')).rejects.toThrow(`offered certificate ${cert.fingerprint}, which is not the pinned ${other.fingerprint}`);
+    await expect(pve.call('GET', 'version')).rejects.toThrow(
+      `offered certificate ${cert.fingerprint}, which is not the pinned ${other.fingerprint}`,
+    );
     expect(fake.requests).toHaveLength(before);
   });
 

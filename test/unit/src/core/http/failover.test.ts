@@ -1,3 +1,4 @@
+/** The failover decisions as truth tables: when to move on, in which order, and how long each member may take. */
 import { attemptLimits, mayMoveOn, memberOrder } from '../../../../../src/core/http/failover';
 
 describe('failover decisions', () => {

@@ -1,3 +1,4 @@
+/** The member loop over scripted connections and a fake clock: no sockets, no real waits. */
 import type { Connection, MembersOptions } from '../../../../../src/core/http/members';
 import { Members } from '../../../../../src/core/http/members';
 import type { Attempt, AttemptLimits, HttpRequest } from '../../../../../src/core/http/request';
