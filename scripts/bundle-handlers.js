@@ -16,10 +16,12 @@ const standalone = {
   'bench/handler-startup': 'bench/handler-startup.ts',
   'bench/systemd-unit': 'bench/systemd-unit.ts',
   'bench/plan-scale': 'bench/plan-scale.ts',
+  'bench/network-apply': 'bench/network-apply.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = {
   'examples/metrics': 'examples/metrics.ts',
+  'examples/network': 'examples/network.ts',
   'examples/systemd': 'examples/systemd.ts',
   'examples/estate': 'examples/estate.ts',
   // The stack bench/plan-scale.ts plans, a user's app like the examples.

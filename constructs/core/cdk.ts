@@ -4,6 +4,7 @@
  */
 export {
   AssetType,
+  dependable,
   Fn,
   Lazy,
   TerraformAsset,

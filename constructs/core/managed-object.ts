@@ -5,6 +5,7 @@
  */
 import { Construct } from 'constructs';
 import { ENV } from '../../src/core/protocol';
+import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
 import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook } from './object-address';
@@ -56,6 +57,15 @@ export interface ManagedObjectProps {
    * @default true
    */
   readonly destroyable?: boolean;
+  /**
+   * Objects whose changes this object's apply must follow, such as staged changes an apply step
+   * makes live. Its converge references their converge ids: it runs after them, and it is
+   * replaced (so its apply runs again) whenever one of them is, even when its own read was in
+   * sync at plan time. Called at synth, so it may return objects declared after this one.
+   *
+   * @default - none
+   */
+  readonly follows?: () => readonly ManagedObject[];
 }
 
 export class ManagedObject extends Construct {
@@ -93,6 +103,7 @@ export class ManagedObject extends Construct {
       triggersReplace: {
         spec: digestText(props.spec),
         sync: `\${${inSync} == "true" ? "in-sync" : replace(timestamp(), "/.*/", "in-sync")}`,
+        ...(props.follows === undefined ? {} : { follows: followedIds(props.follows) }),
       },
       localExec: {
         command: `node "${handler}" ${props.kind} apply`,
@@ -102,3 +113,7 @@ export class ManagedObject extends Construct {
     this.converge.overrideLogicalId(`${this.name}_converge`);
   }
 }
+
+/** The followed objects' converge ids, unknown at plan time for each one being replaced. */
+const followedIds = (follows: () => readonly ManagedObject[]) =>
+  Lazy.anyValue({ produce: () => follows().map((object) => object.converge.getStringAttribute('id')) });

@@ -16,6 +16,8 @@ export const pveDomain = (connect: (target: PveTarget, env: NodeJS.ProcessEnv) =
     close: (api) => api.close(),
     kinds: {
       'metric-server': async () => (await import('./metric-server')).metricServerKind,
+      'network-interface': async () => (await import('./network-interface')).networkInterfaceKind,
+      'network-apply': async () => (await import('./network-apply')).networkApplyKind,
     },
   }) satisfies HandlerDomain<PveApi, PveTarget, KindsOf<'pve'>>;
 

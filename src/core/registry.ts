@@ -13,6 +13,8 @@ export const DOMAINS = {
 /** Each object kind: the domain whose bundle serves it and the construct users declare it with. */
 export const KINDS = {
   'metric-server': { domain: 'pve', construct: 'constructs/pve/metric-server.ts' },
+  'network-interface': { domain: 'pve', construct: 'constructs/pve/network-interface.ts' },
+  'network-apply': { domain: 'pve', construct: 'constructs/pve/network-apply.ts' },
   'systemd-unit': { domain: 'linux', construct: 'constructs/linux/systemd-unit.ts' },
 } as const satisfies Record<string, { readonly domain: DomainName; readonly construct: string }>;
 

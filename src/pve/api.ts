@@ -11,11 +11,22 @@ export type Params = Readonly<Record<string, string | number | boolean | undefin
 /** PVE's whole answer: `data` and its siblings, e.g. `changes` of `GET nodes/{node}/network`. */
 export type PveEnvelope<T> = { readonly data: T } & Readonly<Record<string, unknown>>;
 
+/** Per-call settings. */
+export interface CallOptions {
+  /**
+   * The deadline of this call, failover included: a task poll is capped well below the target's
+   * timeout, so a connection a reload dropped silently costs one short poll, not the whole wait.
+   *
+   * @default - the target's timeoutSeconds
+   */
+  readonly timeoutMs?: number;
+}
+
 export interface PveApi {
   /** `data` of PVE's answer; a GET whose `data` is null fails, since a GET is asked for data. */
-  call<T>(method: Method, path: string, params?: Params): Promise<T>;
+  call<T>(method: Method, path: string, params?: Params, options?: CallOptions): Promise<T>;
   /** The whole answer, for the endpoints whose siblings of `data` matter. */
-  envelope<T>(method: Method, path: string, params?: Params): Promise<PveEnvelope<T>>;
+  envelope<T>(method: Method, path: string, params?: Params, options?: CallOptions): Promise<PveEnvelope<T>>;
   /** Closes idle connections so the handler process can exit at once. */
   close(): Promise<void>;
 }

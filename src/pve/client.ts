@@ -11,10 +11,10 @@ import { endpointProblem } from '../core/http/endpoint';
 import { type LastGoodStore, lastGoodStore } from '../core/http/last-good';
 import { type MemberFailure, Members, type MembersOptions } from '../core/http/members';
 import type { HttpAnswer } from '../core/http/request';
-import type { Method, Params, PveApi, PveEnvelope } from './api';
+import type { CallOptions, Method, Params, PveApi, PveEnvelope } from './api';
 import { type PveTarget, tokenHeader } from './target';
 
-export type { Method, Params, PveApi, PveEnvelope } from './api';
+export type { CallOptions, Method, Params, PveApi, PveEnvelope } from './api';
 
 /** A PVE answer with an error status. */
 export class PveApiError extends HandlerError {
@@ -50,20 +50,21 @@ export class PveClient implements PveApi {
     });
   }
 
-  async call<T>(method: Method, path: string, params?: Params): Promise<T> {
-    return (await this.envelope<T>(method, path, params)).data;
+  async call<T>(method: Method, path: string, params?: Params, options?: CallOptions): Promise<T> {
+    return (await this.envelope<T>(method, path, params, options)).data;
   }
 
-  async envelope<T>(method: Method, path: string, params?: Params): Promise<PveEnvelope<T>> {
+  async envelope<T>(method: Method, path: string, params?: Params, options: CallOptions = {}): Promise<PveEnvelope<T>> {
     const authorization = tokenHeader(this.target, this.env);
     const form = encodeForm(params);
     const hasBody = method === 'POST' || method === 'PUT';
-    const outcome = await this.members.send({
+    const http = {
       method,
       path: `api2/json/${path}${!hasBody && form !== '' ? `?${form}` : ''}`,
       headers: { authorization, ...(hasBody ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
       ...(hasBody ? { body: form } : {}),
-    });
+    };
+    const outcome = await this.members.send(http, options.timeoutMs);
     const request = `${method} /${path}`;
     if (outcome.ok) return this.read<T>(outcome.endpoint, request, method, outcome.answer);
     if (outcome.unknown !== undefined)

@@ -61,7 +61,8 @@ export const LINUX_BOND_MODES = [
   '802.3ad',
   'balance-tlb',
   'balance-alb',
-];
+] as const;
+export type LinuxBondMode = (typeof LINUX_BOND_MODES)[number];
 
 const ALL = INTERFACE_TYPES;
 const ipv4 = { kind: 'string', test: (v: string) => IPV4.test(v), rule: 'an IPv4 address' } as const;

@@ -128,13 +128,14 @@ const pollOrGiveUp = (state: FollowState, nowMs: number): FollowAction => {
   return unknown(state, `${seen} in ${seconds}${last}`);
 };
 
-const poll = (state: FollowState, nowMs: number, afterMs: number): FollowAction => ({
-  kind: 'poll',
-  path: taskPath(state.options.upid, 'status'),
-  afterMs,
-  // The call itself may hang (the reload cut its connection); it must not outlive the budget.
-  timeoutMs: Math.max(Math.min(state.options.callTimeoutMs, state.deadlineMs - nowMs - afterMs), 1),
-});
+const poll = (state: FollowState, nowMs: number, afterMs: number): FollowAction => {
+  const { callTimeoutMs, intervalMs } = state.options;
+  // The call itself may hang (the reload cut its connection), so it ends with the budget; the
+  // poll sent at the deadline still gets one interval, or "still running" could never be read.
+  const left = Math.max(state.deadlineMs - nowMs - afterMs, Math.min(intervalMs, callTimeoutMs));
+  const path = taskPath(state.options.upid, 'status');
+  return { kind: 'poll', path, afterMs, timeoutMs: Math.min(callTimeoutMs, left) };
+};
 
 const unknown = (state: FollowState, why: string): FollowAction => ({
   kind: 'unknown',

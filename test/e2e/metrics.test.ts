@@ -3,10 +3,10 @@
  * (its CA in PROXMOX_VE_CA_FILE): create, clean plan, drift named in the plan, one-apply fix, a
  * changed and a removed prop, destroy, and no secret anywhere Terraform writes.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
-import { CdktfProject } from '../support/cdktf-project';
+import { CdktfProject, filesUnder } from '../support/cdktf-project';
 import { makeCert, type TestCert } from '../support/tls';
 
 const SECRETS = {
@@ -114,10 +114,3 @@ test('destroy removes exactly the declared servers', async () => {
   const state = readFileSync(project.statePath, 'utf8');
   for (const secret of SECRET_VALUES) expect(state.includes(secret)).toBe(false);
 });
-
-
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });

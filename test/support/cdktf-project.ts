@@ -3,7 +3,7 @@
  * and real terraform in the synthesized stack folder, with the offline provider mirror.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -87,3 +87,10 @@ export class CdktfProject {
     }
   }
 }
+
+/** Every file below `dir`, for scanning a synthesized folder for values that must not be there. */
+export const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });

@@ -4,6 +4,7 @@
  * functions. A one-object read goes through the batch read, as Terraform's does.
  */
 import { canonicalJson } from '../../src/core/canonical';
+import type { Clock } from '../../src/core/clock';
 import { runHandler } from '../../src/core/handler-cli';
 import type { HandlerDomain } from '../../src/core/kind';
 import { BATCH, ENV, type ReadResult, type Verb } from '../../src/core/protocol';
@@ -29,6 +30,7 @@ export const invoke = async <S, T>(
   target: object,
   object: object,
   env: NodeJS.ProcessEnv = {},
+  clock?: Clock,
 ): Promise<HandlerRun> => {
   if (verb === 'read') {
     const batch = await invokeBatch(domain, target, { [NAME]: { kind, spec: object } }, env);
@@ -38,7 +40,13 @@ export const invoke = async <S, T>(
   }
   const hookEnv = { [ENV.target]: canonicalJson(target), [verb === 'destroy' ? ENV.identity : ENV.spec]: canonicalJson(object) };
   const log: string[] = [];
-  const io = { stdin: async () => '', env: { ...env, ...hookEnv }, out: () => undefined, log: (l: string) => log.push(l) };
+  const io = {
+    stdin: async () => '',
+    env: { ...env, ...hookEnv },
+    out: () => undefined,
+    log: (l: string) => log.push(l),
+    clock,
+  };
   const code = await runHandler(domain, [kind, verb], io);
   return { code, stderr: log.join('\n') };
 };

@@ -62,10 +62,13 @@ export class Members {
     this.lastGood = (options.memory ?? noMemory).load();
   }
 
-  /** Sends `request` to the first member that takes it; an answer of any status ends the loop. */
-  async send(request: HttpRequest): Promise<MembersOutcome> {
+  /**
+   * Sends `request` to the first member that takes it; an answer of any status ends the loop.
+   * `timeoutMs` replaces the options' deadline for this one call.
+   */
+  async send(request: HttpRequest, timeoutMs = this.options.timeoutMs): Promise<MembersOutcome> {
     const now = this.options.now ?? Date.now;
-    const deadline = now() + this.options.timeoutMs;
+    const deadline = now() + timeoutMs;
     const order = memberOrder(this.endpoints, this.lastGood);
     const failures: MemberFailure[] = [];
     for (const [index, endpoint] of order.entries()) {

@@ -94,6 +94,30 @@ describe('ManagedObject', () => {
   });
 });
 
+describe('an object that follows others', () => {
+  test('its converge references theirs, declared before or after it, and nothing else changes', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const followed: ManagedObject[] = [];
+    objectIn(stack, 'step', { follows: () => followed });
+    followed.push(objectIn(stack, 'a'), objectIn(stack, 'b'));
+    const json = JSON.parse(Testing.synth(stack));
+    const step = json.resource.terraform_data.step_converge;
+    expect(step.triggers_replace.follows).toEqual([
+      '${terraform_data.a_converge.id}',
+      '${terraform_data.b_converge.id}',
+    ]);
+    expect(Object.keys(step.triggers_replace).sort()).toEqual(['follows', 'spec', 'sync']);
+    expect(Object.keys(json.resource.terraform_data.a_converge.triggers_replace).sort()).toEqual(['spec', 'sync']);
+  });
+
+  test('following nothing yet leaves an empty list, so adding an object later replaces the converge', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    objectIn(stack, 'step', { follows: () => [] });
+    const json = JSON.parse(Testing.synth(stack));
+    expect(json.resource.terraform_data.step_converge.triggers_replace.follows).toEqual([]);
+  });
+});
+
 describe('the external provider block', () => {
   test('is added once however many objects and targets the stack holds', () => {
     const stack = new TerraformStack(Testing.app(), 'test');

@@ -153,9 +153,10 @@ describe('following a reload task', () => {
     expect(actions.slice(0, -1).every((a) => a.kind === 'poll')).toBe(true);
   });
 
-  test('the last poll lands on the ceiling, never past it', () => {
+  test('the last poll is sent on the ceiling, never past it, and gets one interval to answer', () => {
+    // Regression: it got 1 ms, always failed, and "still running at the ceiling" read as "no reading".
     const actions = follow([[running, 2500]], 3000);
-    expect(actions[1]).toMatchObject({ kind: 'poll', afterMs: 500, timeoutMs: 1 });
+    expect(actions[1]).toMatchObject({ kind: 'poll', afterMs: 500, timeoutMs: 1000 });
   });
 
   test('a status answer about another task is not a reading', () => {

@@ -44,6 +44,17 @@ describe('Members', () => {
     ]);
   });
 
+  test('a deadline given with one call replaces the default for that call only', async () => {
+    const { members, asked } = scripted({ a: timedOut, b: ANSWER });
+    await members.send(GET, 5_000);
+    await members.send(GET);
+    expect(asked.map(([endpoint, limits]) => [endpoint, limits.answerMs])).toEqual([
+      ['a', 2_500],
+      ['b', 2_500],
+      ['b', 15_000],
+    ]);
+  });
+
   test('a write that timed out once sent stops there, outcome unknown, and no other member is asked', async () => {
     const { members, asked } = scripted({ a: timedOut, b: ANSWER });
     await expect(members.send(POST)).resolves.toEqual({

@@ -1,0 +1,66 @@
+/**
+ * Makes the staged network changes of some Proxmox VE nodes live, one node at a time, each reload
+ * behind a cluster-health gate before and after it. Reloading a node while a member is out is how
+ * an outage completes, so a degraded cluster, a failed reload or an unknown outcome stops the chain.
+ */
+import { Construct } from 'constructs';
+import { RELOAD_TIMEOUT } from '../../src/pve/network-specs';
+import { NODE_NAME } from '../../src/pve/upid';
+import { declareObject } from '../core/declare-object';
+import { ManagedObject } from '../core/managed-object';
+import { check, checkPattern, checkRange } from '../core/validate';
+import type { ProxmoxCluster } from './cluster';
+import { registerApply } from './network-wiring';
+
+export interface ProxmoxNetworkApplyProps {
+  /** The cluster the nodes belong to. */
+  readonly cluster: ProxmoxCluster;
+  /**
+   * The nodes to reload, in this order. Every `ProxmoxNetworkInterface` of this stack on one of
+   * them is staged before the first reload, and a change to any of them runs this apply again.
+   * Changing the list replaces the object, whose teardown reloads the old list's staged changes.
+   */
+  readonly nodes: string[];
+  /**
+   * How long to wait for one node's reload task, polled once a second. When the budget ends with
+   * no final reading, the apply stops with "outcome unknown" and the task's UPID.
+   *
+   * @default 30
+   */
+  readonly timeoutSeconds?: number;
+}
+
+/**
+ * A plan shows, per node, how many lines wait in /etc/network/interfaces.new (never their text).
+ * `terraform destroy` reloads the nodes after this stack's interfaces have staged their removal.
+ */
+export class ProxmoxNetworkApply extends Construct {
+  /** The Terraform resources behind this apply. */
+  readonly object: ManagedObject;
+
+  constructor(scope: Construct, id: string, props: ProxmoxNetworkApplyProps) {
+    super(scope, id);
+    validate(this, props);
+    const nodes = [...props.nodes];
+    const followed: ManagedObject[] = [];
+    const object = declareObject(this, {
+      kind: 'network-apply',
+      targetConstruct: props.cluster,
+      target: { ...props.cluster.target },
+      identity: { nodes },
+      spec: { nodes, timeoutSeconds: props.timeoutSeconds ?? RELOAD_TIMEOUT.default },
+      follows: () => followed,
+    });
+    if (!(object instanceof ManagedObject)) throw new Error('a network apply is never retired');
+    this.object = object;
+    registerApply(this, { cluster: props.cluster, nodes, object, followed });
+  }
+}
+
+const validate = (scope: Construct, props: ProxmoxNetworkApplyProps): void => {
+  const { nodes } = props;
+  check(scope, Array.isArray(nodes) && nodes.length > 0, 'nodes', 'a non-empty list of node names', nodes);
+  for (const node of nodes) checkPattern(scope, 'nodes', node, NODE_NAME, 'PVE node names (letters, digits, inner -)');
+  check(scope, new Set(nodes).size === nodes.length, 'nodes', 'free of duplicates', nodes);
+  checkRange(scope, 'timeoutSeconds', props.timeoutSeconds, RELOAD_TIMEOUT.min, RELOAD_TIMEOUT.max);
+};

@@ -1,0 +1,106 @@
+/**
+ * A bridge, VLAN or bond on one Proxmox VE node, declared so that a rebuilt node or a hand edit
+ * cannot silently change its network. It only stages (/etc/network/interfaces.new); a
+ * `ProxmoxNetworkApply` on the node makes the change live, behind a cluster-health gate.
+ */
+import { Construct } from 'constructs';
+import {
+  INTERFACE_TYPES,
+  type InterfaceType,
+  type LinuxBondMode,
+  type NetworkFieldEntry,
+} from '../../src/pve/network-fields';
+import { interfaceProblems, interfaceSpec } from '../../src/pve/network-rules';
+import { declareObject } from '../core/declare-object';
+import { ManagedObject } from '../core/managed-object';
+import { check, unresolved } from '../core/validate';
+import type { ProxmoxCluster } from './cluster';
+import { registerStaging } from './network-wiring';
+
+export interface ProxmoxNetworkInterfaceProps {
+  /** The cluster the node belongs to. */
+  readonly cluster: ProxmoxCluster;
+  /** The node, as PVE names it (e.g. `n2`). Changing it replaces the interface. */
+  readonly node: string;
+  /**
+   * The interface name, at most 15 characters: `vmbr1` for a bridge, `bond0` for a bond (PVE reads
+   * only `bond<N>` as bonds), `<device>.<id>`, `vlan<id>` or any name with `vlanRawDevice` and
+   * `vlanId` for a VLAN. Changing it replaces the interface.
+   */
+  readonly iface: string;
+  /** The kind of interface. PVE cannot change it in place, so changing it replaces the interface. */
+  readonly type: InterfaceType;
+  /** Bring the interface up at boot (`auto <iface>`). @default false */
+  readonly autostart?: boolean;
+  /** A comment kept with the interface in the file; no line may end in whitespace. @default - none */
+  readonly comments?: string;
+  /** MTU, 1280 to 65520. @default - unset (the kernel's, usually 1500) */
+  readonly mtu?: number;
+  /** IPv4 address with prefix, e.g. `10.10.0.2/24`. @default - no IPv4 address */
+  readonly cidr?: string;
+  /** IPv6 address with prefix, e.g. `fd00:10::2/64`. @default - no IPv6 address */
+  readonly cidr6?: string;
+  /** IPv4 default gateway; one per node. @default - none */
+  readonly gateway?: string;
+  /** IPv6 default gateway; one per node. @default - none */
+  readonly gateway6?: string;
+  /** bridge: the ports, e.g. `["enp2s0"]`; order is not significant. @default - no ports */
+  readonly bridgePorts?: string[];
+  /** bridge: VLAN-aware. @default false */
+  readonly bridgeVlanAware?: boolean;
+  /**
+   * bridge (VLAN-aware only): VLAN ids and ranges, e.g. `[10, "100-200"]`.
+   *
+   * @default - unset (PVE uses 2-4094)
+   */
+  readonly bridgeVids?: Array<string | number>;
+  /** vlan: the tag, 1 to 4094. @default - the id in the name (`<device>.<id>`, `vlan<id>`) */
+  readonly vlanId?: number;
+  /** vlan: the device the VLAN rides on. @default - the device in the name (`<device>.<id>`) */
+  readonly vlanRawDevice?: string;
+  /** bond: the member NICs; order is not significant. @default - no members */
+  readonly slaves?: string[];
+  /** bond: Linux bonding mode. @default - unset (PVE uses balance-rr) */
+  readonly bondMode?: LinuxBondMode;
+  /** bond (active-backup only): the preferred member, one of `slaves`. @default - none */
+  readonly bondPrimary?: string;
+  /** bond (balance-xor, 802.3ad only): transmit hash policy. @default - unset (the kernel's, layer2) */
+  readonly bondXmitHashPolicy?: 'layer2' | 'layer2+3' | 'layer3+4';
+}
+
+// Every field of the table is a prop here: a field added without its prop fails to compile.
+type PropsMissing = Exclude<NetworkFieldEntry['prop'], keyof ProxmoxNetworkInterfaceProps>;
+const everyFieldHasAProp: [PropsMissing] extends [never] ? true : PropsMissing = true;
+void everyFieldHasAProp;
+
+export class ProxmoxNetworkInterface extends Construct {
+  /** The Terraform resources behind this interface. */
+  readonly object: ManagedObject;
+
+  constructor(scope: Construct, id: string, props: ProxmoxNetworkInterfaceProps) {
+    super(scope, id);
+    validate(this, props);
+    const { cluster, node, iface, type, ...fields } = props;
+    const object = declareObject(this, {
+      kind: 'network-interface',
+      targetConstruct: cluster,
+      target: { ...cluster.target },
+      identity: { node, iface, type },
+      spec: { ...interfaceSpec(node, iface, type, fields) },
+    });
+    if (!(object instanceof ManagedObject)) throw new Error('a network interface is never retired');
+    this.object = object;
+    registerStaging(this, { cluster, node, object });
+  }
+}
+
+/** Every rule of the field table and the cross-field rules, first broken one reported. */
+const validate = (scope: Construct, props: ProxmoxNetworkInterfaceProps): void => {
+  const { node, iface, type, ...fields } = props;
+  check(scope, INTERFACE_TYPES.includes(type), 'type', `one of ${INTERFACE_TYPES.join(', ')}`, type);
+  const [problem] = interfaceProblems(node, iface, type, fields, (value) => unresolvedAnywhere(value));
+  if (problem !== undefined) check(scope, false, problem.prop, problem.rule, problem.value);
+};
+
+const unresolvedAnywhere = (value: unknown): boolean =>
+  Array.isArray(value) ? value.some(unresolved) : unresolved(value);

@@ -1,0 +1,60 @@
+/**
+ * How a stack's network interfaces and its network apply objects find each other, in whichever
+ * order they are declared: an apply follows every interface on its nodes (it runs after them, and
+ * again whenever one changed), and each of those interfaces is torn down before the apply's own
+ * teardown reload runs. Without this, a new bridge would stay staged until a second apply.
+ */
+import type { Construct } from 'constructs';
+import { dependable, TerraformStack } from '../core/cdk';
+import type { ManagedObject } from '../core/managed-object';
+import type { ProxmoxCluster } from './cluster';
+
+export interface StagingObject {
+  readonly cluster: ProxmoxCluster;
+  readonly node: string;
+  readonly object: ManagedObject;
+}
+
+export interface ApplyObject {
+  readonly cluster: ProxmoxCluster;
+  readonly nodes: readonly string[];
+  readonly object: ManagedObject;
+  /** The staging objects it follows, filled as they are declared. */
+  readonly followed: ManagedObject[];
+}
+
+const stacks = new WeakMap<TerraformStack, { stagings: StagingObject[]; applies: ApplyObject[] }>();
+
+const wiringOf = (scope: Construct) => {
+  const stack = TerraformStack.of(scope);
+  const wiring = stacks.get(stack) ?? { stagings: [], applies: [] };
+  stacks.set(stack, wiring);
+  return wiring;
+};
+
+const covers = (apply: ApplyObject, staging: StagingObject): boolean =>
+  apply.cluster === staging.cluster && apply.nodes.includes(staging.node);
+
+/**
+ * The apply's converge follows the staging's; the staging's lifecycle depends on the apply's, so
+ * `terraform destroy` stages the removal first and the apply's teardown reload comes after it.
+ */
+const link = (apply: ApplyObject, staging: StagingObject): void => {
+  apply.followed.push(staging.object);
+  const { lifecycle } = staging.object;
+  lifecycle.dependsOn = [...(lifecycle.dependsOn ?? []), dependable(apply.object.lifecycle)];
+};
+
+/** Registers a staging object and links it to the apply objects already declared on its node. */
+export const registerStaging = (scope: Construct, staging: StagingObject): void => {
+  const wiring = wiringOf(scope);
+  wiring.stagings.push(staging);
+  for (const apply of wiring.applies) if (covers(apply, staging)) link(apply, staging);
+};
+
+/** Registers an apply object and links the staging objects already declared on its nodes. */
+export const registerApply = (scope: Construct, apply: ApplyObject): void => {
+  const wiring = wiringOf(scope);
+  wiring.applies.push(apply);
+  for (const staging of wiring.stagings) if (covers(apply, staging)) link(apply, staging);
+};

@@ -1,0 +1,80 @@
+/**
+ * The network demo stack: a bridge and a VLAN on each of two Proxmox VE nodes, made live by one
+ * network apply that reloads the nodes one at a time behind the cluster-health gate. It targets the
+ * embedded fake PVE by default, or the cluster in PROXMOX_VE_ENDPOINT (comma-separated members).
+ */
+import { App, TerraformStack } from 'cdktf';
+import type { Construct } from 'constructs';
+import { ProxmoxCluster, ProxmoxNetworkApply, ProxmoxNetworkInterface } from '../index';
+
+export const DEMO_ENDPOINT = 'https://127.0.0.1:18006';
+
+export interface NetworkStackProps {
+  readonly endpoints: string[];
+  readonly caFile?: string;
+  readonly insecure?: boolean;
+  /** The nodes, in reload order. @default ['n2', 'n3'] */
+  readonly nodes?: string[];
+  /** The VLAN's MTU; the e2e test changes it to give an apply something to reload. @default 1500 */
+  readonly vlanMtu?: number;
+  /** The apply's task wait; the e2e test shortens it. @default 30 */
+  readonly timeoutSeconds?: number;
+  /** A bridge added on the last node; the e2e test adds one to a settled stack. @default - none */
+  readonly extraBridge?: string;
+}
+
+export class NetworkStack extends TerraformStack {
+  constructor(scope: Construct, id: string, props: NetworkStackProps) {
+    super(scope, id);
+    const cluster = new ProxmoxCluster(this, 'pve', {
+      endpoints: props.endpoints,
+      caFile: props.caFile,
+      insecure: props.insecure,
+    });
+    const nodes = props.nodes ?? ['n2', 'n3'];
+    nodes.forEach((node, index) => {
+      new ProxmoxNetworkInterface(this, `vmbr1-${node}`, {
+        cluster,
+        node,
+        iface: 'vmbr1',
+        type: 'bridge',
+        cidr: `10.10.0.${index + 2}/24`,
+        bridgePorts: ['enp2s0'],
+        autostart: true,
+        comments: 'lab storage bridge',
+      });
+      new ProxmoxNetworkInterface(this, `vlan40-${node}`, {
+        cluster,
+        node,
+        iface: 'vmbr0.40',
+        type: 'vlan',
+        cidr: `10.40.0.${index + 2}/24`,
+        autostart: true,
+        mtu: props.vlanMtu ?? 1500,
+      });
+    });
+    if (props.extraBridge !== undefined) {
+      const node = nodes[nodes.length - 1]!;
+      new ProxmoxNetworkInterface(this, `extra-${node}`, { cluster, node, iface: props.extraBridge, type: 'bridge' });
+    }
+    new ProxmoxNetworkApply(this, 'net', { cluster, nodes, timeoutSeconds: props.timeoutSeconds });
+  }
+}
+
+/** The stack as `cdktf synth` builds it; the e2e test sets HOMELAB_EXAMPLE_* to vary it. */
+const synth = (): void => {
+  const app = new App();
+  const env = process.env;
+  const number = (name: string) => (env[name] === undefined ? undefined : Number(env[name]));
+  new NetworkStack(app, 'network', {
+    endpoints: (env.PROXMOX_VE_ENDPOINT ?? DEMO_ENDPOINT).split(',').map((e) => e.trim()),
+    caFile: env.PROXMOX_VE_CA_FILE,
+    insecure: env.PROXMOX_VE_INSECURE === 'true',
+    vlanMtu: number('HOMELAB_EXAMPLE_VLAN_MTU'),
+    timeoutSeconds: number('HOMELAB_EXAMPLE_TIMEOUT_SECONDS'),
+    extraBridge: env.HOMELAB_EXAMPLE_EXTRA_BRIDGE,
+  });
+  app.synth();
+};
+
+if (require.main === module) synth();

@@ -1,0 +1,104 @@
+/**
+ * The I/O shell of a node's network interface. A batch lists each declared node's interfaces once;
+ * apply stages the form the pure diff asks for and reads it back; destroy stages the removal.
+ * Nothing here reloads: a staged change goes live only through a `ProxmoxNetworkApply`.
+ */
+import { HandlerError } from '../../src/core/errors';
+import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
+import { mapConcurrent } from '../../src/core/pool';
+import type { PveApi } from '../../src/pve/api';
+import {
+  createForm,
+  diffInterface,
+  findInterface,
+  isInSync,
+  type LiveInterface,
+  type NetworkInterfaceSpec,
+  summarizeInterface,
+  updateForm,
+} from '../../src/pve/network-interface';
+import {
+  type NetworkInterfaceIdentity,
+  networkInterfaceIdentity,
+  networkInterfaceSpec,
+} from '../../src/pve/network-specs';
+
+/** Node lists in flight at once; a stack rarely spans more nodes than this. */
+const PARALLEL_NODES = 8;
+
+/** Each declared node's interface rows, or the error reading them. */
+type NodeRows = ReadonlyMap<string, unknown[] | Error>;
+
+export const networkInterfaceKind = defineKind({
+  spec: networkInterfaceSpec,
+  identity: networkInterfaceIdentity,
+
+  async fetch(api: PveApi, specs: readonly NetworkInterfaceSpec[]): Promise<NodeRows> {
+    const nodes = [...new Set(specs.map((spec) => spec.node))];
+    const rows = await mapConcurrent(nodes, PARALLEL_NODES, (node) => listInterfaces(api, node).catch((e: Error) => e));
+    return new Map(nodes.map((node, index) => [node, rows[index]!]));
+  },
+
+  read(spec: NetworkInterfaceSpec, nodes: NodeRows): Reading {
+    const rows = nodes.get(spec.node);
+    if (rows instanceof Error) throw rows;
+    const state = diffInterface(spec, findInterface(rows, spec.iface));
+    const diff = state.state === 'present' ? state.changes : {};
+    return { inSync: isInSync(state), summary: summarizeInterface(spec, state), diff };
+  },
+
+  apply: (api: PveApi, spec: NetworkInterfaceSpec, context: KindContext) => stage(api, spec, context),
+  destroy: (api: PveApi, identity: NetworkInterfaceIdentity, context: KindContext) =>
+    stageRemoval(api, identity, context),
+});
+
+const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log }: KindContext): Promise<void> => {
+  const name = `interface ${spec.iface} on ${spec.node}`;
+  const live = await liveInterface(api, spec.node, spec.iface);
+  const state = diffInterface(spec, live);
+  if (state.state === 'foreign') throw new HandlerError(`${name} cannot be staged`, summarizeInterface(spec, state));
+  if (isInSync(state)) return log(`${name}: in sync, nothing to stage`);
+  if (state.state === 'absent' || live === undefined) {
+    log(`${name}: staging a new ${spec.type}`);
+    await api.call('POST', networkPath(spec.node), createForm(spec));
+  } else {
+    log(`${name}: staging ${Object.keys(state.changes).join(', ')}`);
+    await api.call('PUT', interfacePath(spec), updateForm(spec, live));
+  }
+  const after = diffInterface(spec, await liveInterface(api, spec.node, spec.iface));
+  if (!isInSync(after)) {
+    throw new HandlerError(
+      'PVE reported success but the staged interface did not hold',
+      summarizeInterface(spec, after),
+    );
+  }
+};
+
+const stageRemoval = async (api: PveApi, identity: NetworkInterfaceIdentity, { log }: KindContext): Promise<void> => {
+  const name = `interface ${identity.iface} on ${identity.node}`;
+  const live = await liveInterface(api, identity.node, identity.iface);
+  if (live === undefined) return log(`${name}: already absent`);
+  if (live.type !== identity.type) {
+    return log(`${name}: now a ${String(live.type)} that this stack did not declare; left alone`);
+  }
+  log(`${name}: staging its removal`);
+  await api.call('DELETE', interfacePath(identity));
+};
+
+const networkPath = (node: string) => `nodes/${node}/network`;
+const interfacePath = ({ node, iface }: { node: string; iface: string }) => `${networkPath(node)}/${iface}`;
+
+/**
+ * The node's rows: the staged view when interfaces.new exists (pve-api.md §A2), which is what the
+ * next reload makes live. Only `data` is taken: the staged diff never reaches this module.
+ */
+const listInterfaces = async (api: PveApi, node: string): Promise<unknown[]> => {
+  const rows = await api.call<unknown>('GET', networkPath(node));
+  if (!Array.isArray(rows)) {
+    throw new HandlerError('PVE answered without an interface list', `GET /${networkPath(node)} returned no list`);
+  }
+  return rows;
+};
+
+const liveInterface = async (api: PveApi, node: string, iface: string): Promise<LiveInterface | undefined> =>
+  findInterface(await listInterfaces(api, node), iface);

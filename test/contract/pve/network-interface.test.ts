@@ -1,0 +1,121 @@
+/**
+ * The network-interface handler against the fake PVE (pve-api.md §A2) over the CLI contract: one
+ * list per node for a whole batch, staging by POST/PUT (with `delete=`) and DELETE, read-back,
+ * and never a reload: the running file is untouched until a network apply.
+ */
+import { pveDomain } from '../../../handlers/pve/domain';
+import { type FakePve, startFakePve } from '../../fakes/pve/server';
+import { invoke, invokeBatch } from '../../support/run-handler';
+
+const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
+const VMBR1 = { node: 'n2', iface: 'vmbr1', type: 'bridge' } as const;
+const bridge = (options: Record<string, unknown> = {}) => ({
+  ...VMBR1,
+  options: { cidr: '10.10.0.2/24', bridge_ports: ['enp2s0'], autostart: true, ...options },
+});
+
+let fake: FakePve;
+beforeEach(async () => {
+  fake = await startFakePve({ nodes: ['n1', 'n2', 'n3'] });
+});
+afterEach(() => fake.stop());
+
+const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true });
+const run = (verb: 'read' | 'apply' | 'destroy', object: object) =>
+  invoke(pveDomain(), 'network-interface', verb, target(), object, env);
+const writes = () =>
+  fake.requests
+    .filter((r) => r.method !== 'GET')
+    .map((r) => [`${r.method} ${r.path.replace('/api2/json/', '')}`, r.body]);
+
+describe('reading', () => {
+  test('a batch lists each declared node once, however many interfaces it declares there', async () => {
+    const objects = {
+      a: { kind: 'network-interface', spec: bridge() },
+      b: { kind: 'network-interface', spec: { ...VMBR1, iface: 'vmbr0', options: {} } },
+      c: { kind: 'network-interface', spec: { ...bridge(), node: 'n3' } },
+    };
+    const batch = await invokeBatch(pveDomain(), target(), objects, env);
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET /api2/json/nodes/n2/network',
+      'GET /api2/json/nodes/n3/network',
+    ]);
+    expect(batch.result?.['a.summary']).toBe('interface vmbr1 on n2 is absent');
+    expect(batch.result?.['b.summary']).toBe(
+      'interface vmbr0 on n2 differs: autostart is true, want false; cidr is "10.0.0.2/24", want unset; ' +
+        'gateway is "10.0.0.254", want unset; bridge_ports is ["eno1"], want unset',
+    );
+  });
+
+  test('lines the table does not manage (a wpa-psk) never reach a reading', async () => {
+    const { running } = fake.interfacesFiles('n2');
+    fake.setInterfacesFiles('n2', { running: `${running}iface wlp91s0 inet manual\n\twpa-psk hunter22\n` });
+    const read = await run('read', bridge());
+    expect(JSON.stringify(read)).not.toMatch(/hunter22|wpa/);
+  });
+});
+
+describe('staging', () => {
+  test('an absent interface is created in interfaces.new, reads back in sync, and nothing is reloaded', async () => {
+    const applied = await run('apply', bridge());
+    expect(applied).toEqual({ code: 0, stderr: 'interface vmbr1 on n2: staging a new bridge' });
+    expect(writes()).toEqual([
+      [
+        'POST nodes/n2/network',
+        { iface: 'vmbr1', type: 'bridge', cidr: '10.10.0.2/24', bridge_ports: 'enp2s0', autostart: '1' },
+      ],
+    ]);
+    expect(fake.interfacesFiles('n2').staged).toContain('iface vmbr1 inet static');
+    expect(fake.interfacesFiles('n2').running).not.toContain('vmbr1');
+    expect(fake.tasks()).toEqual([]);
+    expect((await run('read', bridge())).result).toMatchObject({ in_sync: 'true' });
+  });
+
+  test('a changed field is updated and a removed optional field is cleared with delete=', async () => {
+    expect((await run('apply', bridge({ mtu: 1400, comments: 'uplink' }))).code).toBe(0);
+    fake.requests.length = 0;
+    const applied = await run('apply', bridge({ cidr: '10.10.0.3/24' }));
+    expect(applied.stderr).toBe('interface vmbr1 on n2: staging comments, mtu, cidr');
+    expect(writes()).toEqual([
+      [
+        'PUT nodes/n2/network/vmbr1',
+        { type: 'bridge', cidr: '10.10.0.3/24', bridge_ports: 'enp2s0', autostart: '1', delete: 'comments,mtu' },
+      ],
+    ]);
+    expect((await run('read', bridge({ cidr: '10.10.0.3/24' }))).result).toMatchObject({ in_sync: 'true' });
+  });
+
+  test('an interface already as declared is left alone', async () => {
+    await run('apply', bridge());
+    fake.requests.length = 0;
+    expect((await run('apply', bridge())).stderr).toBe('interface vmbr1 on n2: in sync, nothing to stage');
+    expect(writes()).toEqual([]);
+  });
+
+  test('a name held by another type fails naming both types, since PVE cannot change a type', async () => {
+    const applied = await run('apply', { node: 'n2', iface: 'eno1', type: 'bridge', options: {} });
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toBe(
+      'network-interface apply: interface eno1 on n2 cannot be staged: interface eno1 on n2 is a eth, not a bridge: ' +
+        "PVE cannot change an interface's type; remove it or use another name",
+    );
+    expect(writes()).toEqual([]);
+  });
+});
+
+describe('destroy', () => {
+  test('stages a DELETE and reloads nothing; a second destroy finds it already absent', async () => {
+    await run('apply', bridge());
+    fake.requests.length = 0;
+    expect((await run('destroy', VMBR1)).stderr).toBe('interface vmbr1 on n2: staging its removal');
+    expect(writes()).toEqual([['DELETE nodes/n2/network/vmbr1', {}]]);
+    expect(fake.tasks()).toEqual([]);
+    expect((await run('destroy', VMBR1)).stderr).toBe('interface vmbr1 on n2: already absent');
+  });
+
+  test('an interface that is now of another type is left alone', async () => {
+    const destroyed = await run('destroy', { node: 'n2', iface: 'eno1', type: 'bridge' });
+    expect(destroyed.stderr).toBe('interface eno1 on n2: now a eth that this stack did not declare; left alone');
+    expect(writes()).toEqual([]);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * Real terraform on `cdktf synth` output of examples/network.ts against the fake PVE over HTTPS:
+ * one apply stages a bridge and a VLAN on two nodes and reloads them in order, an offline member
+ * blocks the next reload, a cut poll is an unknown outcome, destroy reloads the removals, and no
+ * staged text (a `wpa-psk` line) reaches the state, a plan, cdktf.out or terraform's output.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type FakePve, startFakePve } from '../fakes/pve/server';
+import { CdktfProject, filesUnder, type CommandOutcome } from '../support/cdktf-project';
+import { makeCert, type TestCert } from '../support/tls';
+
+const TOKEN = 'e2e-pve-secret-5151';
+const WIFI_SECRET = 'hunter22-e2e-wifi';
+const WIFI = `iface wlp91s0 inet manual\n\twpa-psk ${WIFI_SECRET}\n`;
+const SECRETS = [TOKEN, WIFI_SECRET];
+// Staged text must never leave the handler: the option and diff syntax too, not just the secret.
+const STAGED_TEXT = ['wpa-psk', 'interfaces.new\t', '\n+iface', '@@ -'];
+const DECLARED = ['vmbr1', 'vmbr0.40'];
+const EXTRA = { HOMELAB_EXAMPLE_EXTRA_BRIDGE: 'vmbr2' };
+
+jest.setTimeout(300_000);
+
+let fake: FakePve;
+let project: CdktfProject;
+let cert: TestCert;
+const outputs: CommandOutcome[] = [];
+
+const record = async (step: Promise<CommandOutcome>) => {
+  const outcome = await step;
+  outputs.push(outcome);
+  return outcome;
+};
+const plan = (label: string) => record(project.plan(label, '-out', 'plan.bin'));
+const apply = (label: string) => record(project.must(label, project.terraform('apply', '-auto-approve', '-no-color')));
+/** An apply expected to fail: its exit code and its whole output as one line of words. */
+const failingApply = async (label: string) => {
+  const outcome = await record(project.terraform('apply', '-auto-approve', '-no-color'));
+  project.timings[label] = outcome.seconds;
+  return { code: outcome.code, words: `${outcome.stdout}\n${outcome.stderr}`.replace(/\s+/g, ' ') };
+};
+const words = (outcome: CommandOutcome) => outcome.stdout.replace(/\s+/g, ' ');
+/** Requests after `mark`, as "PUT nodes/n2/network", reads left out. */
+const writesSince = (mark: number) =>
+  fake.requests
+    .slice(mark)
+    .filter((r) => r.method !== 'GET')
+    .map((r) => `${r.method} ${r.path.replace('/api2/json/', '')}`);
+const running = (node: string) => fake.interfacesFiles(node).running;
+
+beforeAll(async () => {
+  cert = makeCert();
+  const tokens = { 'root@pam!homelab': { secret: TOKEN, privileges: 'modify' as const } };
+  fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, tokens, nodes: ['n1', 'n2', 'n3'] });
+  fake.setInterfacesFiles('n2', { staged: `${running('n2')}${WIFI}` });
+  const env = {
+    PROXMOX_VE_API_TOKEN: `root@pam!homelab=${TOKEN}`,
+    PROXMOX_VE_ENDPOINT: fake.url,
+    PROXMOX_VE_CA_FILE: cert.certFile,
+    HOMELAB_EXAMPLE_TIMEOUT_SECONDS: '3',
+  };
+  project = new CdktfProject('build/examples/network.js', 'network', env);
+  await project.must('synth', project.synth());
+  await project.must('init', project.terraform('init', '-no-color'));
+});
+
+afterAll(async () => {
+  console.log(`network e2e timings (s): ${project?.report()}`);
+  await fake?.stop();
+  project?.cleanup();
+  cert?.cleanup();
+});
+
+test('the plan names each declared interface and the lines already staged, never their text', async () => {
+  const planned = await plan('plan (create)');
+  expect(planned.code).toBe(2);
+  for (const node of ['n2', 'n3']) {
+    for (const iface of DECLARED) expect(words(planned)).toContain(`interface ${iface} on ${node} is absent`);
+  }
+  expect(words(planned)).toContain('- net: n2: 2 staged lines; n3: settled');
+});
+
+test('one apply stages every interface, then reloads n2 and then n3, and the next plan is clean', async () => {
+  const mark = fake.requests.length;
+  const applied = await apply('apply (create)');
+  const writes = writesSince(mark);
+  const reloads = writes.filter((w) => /^PUT nodes\/n\d\/network$/.test(w));
+  expect(reloads).toEqual(['PUT nodes/n2/network', 'PUT nodes/n3/network']);
+  expect(writes.filter((w) => w.startsWith('POST')).length).toBe(4);
+  expect(writes.indexOf(reloads[0]!)).toBe(4); // every interface staged before the first reload
+  expect(applied.stdout).toMatch(/net_converge \(local-exec\): n2: cluster healthy \(quorate, 3\/3 online\)/);
+  expect(applied.stdout).toMatch(
+    /net_converge \(local-exec\): n2: reloading \(UPID:n2:[0-9A-F:]+srvreload:networking:/,
+  );
+  expect(applied.stdout).toMatch(/net_converge \(local-exec\): n3: OK in \d+\.\d s/);
+  for (const node of ['n2', 'n3']) {
+    for (const iface of DECLARED) expect(running(node)).toContain(`iface ${iface} inet static`);
+    expect(fake.interfacesFiles(node).staged).toBeUndefined();
+  }
+  expect((await plan('plan (after create)')).code).toBe(0);
+});
+
+test('a bridge added to a settled stack is live after one apply, though the plan read nothing staged', async () => {
+  await project.must('synth (extra bridge)', project.synth(EXTRA));
+  const planned = await plan('plan (extra bridge)');
+  expect(words(planned)).toContain('1 of 6 objects are not in sync: - extra-n3: interface vmbr2 on n3 is absent');
+  expect(planned.stdout).toMatch(/terraform_data\.net_converge must be replaced/);
+  const mark = fake.requests.length;
+  await apply('apply (extra bridge)');
+  expect(writesSince(mark)).toEqual(['POST nodes/n3/network', 'PUT nodes/n3/network']);
+  expect(running('n3')).toContain('iface vmbr2 inet manual');
+  expect((await plan('plan (after extra bridge)')).code).toBe(0);
+});
+
+test('with a member offline, the next apply with something to reload refuses before touching any node', async () => {
+  fake.setNodeOnline('n1', false);
+  fake.setInterfacesFiles('n3', { staged: `${running('n3')}auto vmbr9\niface vmbr9 inet manual\n` });
+  expect(words(await plan('plan (offline member)'))).toContain('- net: n2: settled; n3: 2 staged lines');
+  const mark = fake.requests.length;
+  const refused = await failingApply('apply (offline member)');
+  expect(refused.code).toBe(1);
+  expect(refused.words).toContain(
+    'Network apply refused before reloading n3: the cluster is not healthy (quorate=true offline=[n1])',
+  );
+  expect(writesSince(mark)).toEqual([]);
+  fake.setNodeOnline('n1', true);
+  fake.setInterfacesFiles('n3', {}); // the hand edit is discarded, as a revert would
+});
+
+test('a reload whose polls are all cut fails as "outcome unknown" with the UPID, never as failed', async () => {
+  await project.must('synth (vlan mtu)', project.synth({ ...EXTRA, HOMELAB_EXAMPLE_VLAN_MTU: '1400' }));
+  fake.setReload('n3', { cutPolls: 1000 });
+  const mark = fake.requests.length;
+  const failed = await failingApply('apply (cut polls)');
+  expect(failed.code).toBe(1);
+  expect(failed.words).toMatch(
+    /outcome unknown: check the task on n3 \(UPID:n3:[0-9A-F:]+srvreload:networking:root@pam!homelab:\)/,
+  );
+  expect(failed.words).not.toMatch(/reload failed on n3|n3: OK in/);
+  expect(writesSince(mark).filter((w) => w.startsWith('PUT nodes/n3/network/'))).toEqual([
+    'PUT nodes/n3/network/vmbr0.40',
+  ]);
+  fake.setReload('n3', {});
+});
+
+test('once the task ended OK, the next plan reads everything in sync and one apply leaves it clean', async () => {
+  const [lastTask] = fake.tasks().slice(-1);
+  fake.finishTask(lastTask!); // the fake's reload already ended OK; this pins it
+  const planned = await plan('plan (after unknown)');
+  // A failed provisioner taints its resource, so Terraform re-runs the apply step; nothing is staged.
+  expect(planned.stdout).toMatch(/terraform_data\.net_converge is tainted, so must be replaced/);
+  expect(planned.stdout).not.toMatch(/not in sync/);
+  expect(planned.stdout).toMatch(/Plan: 1 to add, 0 to change, 1 to destroy/);
+  const applied = await apply('apply (after unknown)');
+  expect(applied.stdout).toContain('n3: settled, nothing to reload');
+  expect((await plan('plan (clean again)')).code).toBe(0);
+});
+
+test('destroy stages the removal of exactly the declared interfaces, then reloads the nodes', async () => {
+  const mark = fake.requests.length;
+  await record(project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color')));
+  const writes = writesSince(mark);
+  const firstReload = writes.indexOf('PUT nodes/n2/network');
+  expect(writes.slice(0, firstReload).sort()).toEqual([
+    'DELETE nodes/n2/network/vmbr0.40',
+    'DELETE nodes/n2/network/vmbr1',
+    'DELETE nodes/n3/network/vmbr0.40',
+    'DELETE nodes/n3/network/vmbr1',
+    'DELETE nodes/n3/network/vmbr2',
+  ]);
+  expect(writes.slice(firstReload)).toEqual(['PUT nodes/n2/network', 'PUT nodes/n3/network']);
+  for (const node of ['n2', 'n3']) for (const iface of DECLARED) expect(running(node)).not.toContain(`iface ${iface} `);
+  expect(running('n2')).toContain('iface wlp91s0'); // undeclared: left as it was
+});
+
+test('no staged text, wpa-psk value or token reaches the state, a plan, cdktf.out or terraform output', async () => {
+  const planJson = await project.terraform('show', '-json', 'plan.bin');
+  const places: Array<[string, string]> = [
+    ['state', readFileSync(project.statePath, 'utf8')],
+    ['plan JSON', planJson.stdout],
+    ...outputs.map((o, i): [string, string] => [`terraform output ${i}`, `${o.stdout}\n${o.stderr}`]),
+    ...filesUnder(join(project.dir, 'cdktf.out')).map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
+  ];
+  for (const [place, text] of places) {
+    // The handler bundle is code: it holds the hunk-header pattern it parses with, never data.
+    const forbidden = place.endsWith('/pve.js') ? SECRETS : [...SECRETS, ...STAGED_TEXT];
+    for (const found of forbidden.filter((needle) => text.includes(needle))) expect({ place, found }).toBeUndefined();
+  }
+});
