@@ -91,9 +91,13 @@ export const parseKubeconfig = (path: string, text: string): KubeconfigFile => {
   try {
     raw = parseYaml(text, { prettyErrors: false }) ?? {};
   } catch (e) {
-    const where =
-      e instanceof YAMLError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    throw unusable(path, `is not valid YAML${where}${e instanceof YAMLError ? ` (${e.code})` : ''}`);
+    if (!(e instanceof YAMLError)) throw e;
+    // Only the position and the code: yaml's own message quotes the offending line.
+    const before = text.slice(0, e.pos[0]).split('\n');
+    throw unusable(
+      path,
+      `is not valid YAML at line ${before.length}, column ${before[before.length - 1].length + 1} (${e.code})`,
+    );
   }
   const parsed = document.safeParse(raw);
   if (!parsed.success) {
