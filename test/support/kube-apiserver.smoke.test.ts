@@ -1,0 +1,74 @@
+// Smoke test of the real kube test server: the behaviours the Kubernetes domain relies on, seen on the real thing
+// (a CR create, RBAC's 403 Status for the read-only identity, a watch from a too-old resourceVersion answering 410).
+import * as fs from 'node:fs';
+import { loadKubeconfig } from '../../src/kube/kubeconfig';
+import { nodeKubeconfigIo } from '../../src/kube/connection';
+import { startKubeApiServer, type KubeApiServer } from './kube-apiserver';
+import { crPath } from './kube-crds';
+import { kubeRequest, kubeWatch, type WatchEvent } from './kube-http';
+
+jest.setTimeout(120_000);
+
+let kube: KubeApiServer;
+const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+beforeAll(async () => {
+  const t0 = Date.now();
+  kube = await startKubeApiServer();
+  const rss = `RSS apiserver ${rssMiB(kube.pids.apiserver).toFixed(0)} MiB, etcd ${rssMiB(kube.pids.etcd).toFixed(0)} MiB`;
+  console.log(`kube API server ready at ${kube.server} (CRDs Established) in ${Date.now() - t0} ms; ${rss}`);
+});
+
+afterAll(async () => {
+  const t0 = Date.now();
+  await kube?.stop();
+  console.log(`kube API server stopped in ${Date.now() - t0} ms`);
+});
+
+const repo = (name: string) => ({
+  apiVersion: 'core.jr2.dev/v1alpha1',
+  kind: 'Repo',
+  metadata: { name },
+  spec: { url: 'https://git.example/me/site.git', refreshInterval: '5m' },
+});
+
+test('the written kubeconfig resolves to this server, its CA and the admin token', () => {
+  const conn = loadKubeconfig({ kubeconfig: kube.kubeconfig }, nodeKubeconfigIo());
+  expect(conn).toMatchObject({ server: kube.server, namespace: kube.namespace, auth: { token: kube.admin.token } });
+  expect(conn.caPem?.toString()).toBe(kube.caPem);
+  const reader = loadKubeconfig({ kubeconfig: kube.kubeconfig, context: 'reader' }, nodeKubeconfigIo());
+  expect(reader.auth).toEqual({ token: kube.reader.token });
+});
+
+test('the admin creates a Repo; the read-only identity reads it and gets 403 with the API Status on create', async () => {
+  const created = await kubeRequest(kube.admin, 'POST', crPath(kube.namespace, 'repos'), repo('site'));
+  expect(created.status).toBe(201);
+  const read = await kubeRequest(kube.reader, 'GET', crPath(kube.namespace, 'repos', 'site'));
+  expect(read).toMatchObject({ status: 200, body: { spec: { url: 'https://git.example/me/site.git' } } });
+  const refused = await kubeRequest(kube.reader, 'POST', crPath(kube.namespace, 'repos'), repo('other'));
+  expect(refused).toMatchObject({
+    status: 403,
+    body: {
+      kind: 'Status',
+      reason: 'Forbidden',
+      code: 403,
+      message:
+        'repos.core.jr2.dev is forbidden: User "reader" cannot create resource "repos" in API group "core.jr2.dev" ' +
+        `in the namespace "${kube.namespace}"`,
+    },
+  });
+});
+
+test('a watch from a too-old resourceVersion answers 410 Expired', async () => {
+  const events: WatchEvent[] = [];
+  const watch = kubeWatch(kube.reader, `${crPath(kube.namespace, 'repos')}?watch=1&resourceVersion=1`, (e) =>
+    events.push(e),
+  );
+  const status = await watch.status;
+  await watch.ended; // the server ends the stream after the ERROR event
+  console.log(`watch from resourceVersion 1: HTTP ${status}, events ${JSON.stringify(events)}`);
+  const expired = status === 410 ? 410 : events.find((e) => e.type === 'ERROR')?.object?.code;
+  expect(expired).toBe(410);
+  if (status === 200) expect(events[0].object).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410 });
+});
