@@ -240,8 +240,8 @@ export const useKubeApiServer = (opts?: KubeApiServerOptions): (() => KubeApiSer
   let started: KubeApiServer | undefined;
   beforeAll(async () => {
     started = await startKubeApiServer(opts);
-  });
-  afterAll(() => started?.stop());
+  }, READY_MS + 30_000); // bounded inside; the hook's own timeout must not cut the start-up short
+  afterAll(() => started?.stop(), 3 * STOP_MS);
   return () => {
     if (started === undefined) throw new Error('the kube API server is not started yet (use it inside a test)');
     return started;
