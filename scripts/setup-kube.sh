@@ -27,7 +27,7 @@ flock 9 # one builder at a time; a second caller waits, then finds the finished 
 
 if [[ -f $DEST/complete ]] && runs "$DEST/bin/kube-apiserver" && runs "$DEST/bin/etcd"; then
   point_current
-  step cached "$DEST ($(paste -sd' ' "$DEST/complete"))"
+  step cached "$DEST ($(head -2 "$DEST/complete" | paste -sd' '))"
   echo "$DEST"
   exit 0
 fi
@@ -82,6 +82,7 @@ step build "kube-apiserver $("$TMP/bin/kube-apiserver" --version | cut -d' ' -f2
 printf 'kube-apiserver=v%s\netcd=%s\nrevision=%s\nbuilt=%s\n' \
   "$KUBE_VERSION" "$ETCD_VERSION" "$REVISION" "$(date -u +%FT%TZ)" >"$TMP/complete"
 rm -f "$TMP/apt.log"
+chmod 0755 "$TMP" # mktemp made it private; the binaries are for every user of the machine
 mv "$TMP" "$DEST" # atomic: the cache is valid only once fully built
 trap - EXIT
 point_current # test/support/kube-apiserver.ts runs $CACHE_ROOT/current/bin/*

@@ -28,6 +28,8 @@ export interface KubeApiServer {
   /** A kubeconfig with contexts `admin` (current) and `reader`. */
   readonly kubeconfig: string;
   readonly pids: { readonly etcd: number; readonly apiserver: number };
+  /** Milliseconds from the start until each phase was done (etcd, apiserver, rbac, crds). */
+  readonly startupMs: Readonly<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -82,8 +84,9 @@ const launch = (bin: string, args: string[], log: string): Proc => {
     stop: async () => {
       if (!proc.exit) {
         child.kill('SIGTERM');
-        const timer = new Promise<void>((r) => setTimeout(r, STOP_MS).unref());
-        await Promise.race([exited, timer]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, STOP_MS)))]);
+        clearTimeout(timer);
         if (!proc.exit) child.kill('SIGKILL');
         await exited;
       }
@@ -158,8 +161,11 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       for (const p of [...procs].reverse()) await p.stop(); // the apiserver first: it must not outlive its store
       fs.rmSync(dir, { recursive: true, force: true });
     })());
+  const t0 = Date.now();
+  const startupMs: Record<string, number> = {};
+  const done = (phase: string) => (startupMs[phase] = Date.now() - t0);
   try {
-    const deadline = Date.now() + READY_MS;
+    const deadline = t0 + READY_MS;
     const [etcdPort, peerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
     const peer = `http://127.0.0.1:${peerPort}`;
     const etcd = launch(
@@ -181,6 +187,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
     const csv = `${tokens.admin},admin,admin,"system:masters"\n${tokens.reader},reader,reader\n`;
     fs.writeFileSync(path.join(dir, 'tokens.csv'), csv, { mode: 0o600 });
     await waitFor('etcd', etcd, deadline, () => etcdHealthy(etcdPort));
+    done('etcd');
 
     const certDir = path.join(dir, 'certs');
     const apiserver = launch(
@@ -214,8 +221,11 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       return admin !== undefined && (await kubeRequest(admin, 'GET', '/readyz')).status === 200;
     });
     const ready = admin!;
+    done('apiserver');
     await seedRbac(ready, namespace);
+    done('rbac');
     if (opts.crds ?? true) await Promise.all([installCrd(ready, REPO_CRD), installCrd(ready, SANDBOX_CRD)]);
+    done('crds');
     const kubeconfig = path.join(dir, 'kubeconfig');
     writeKubeconfig(kubeconfig, server, caFile, namespace, tokens);
     return {
@@ -227,6 +237,7 @@ export async function startKubeApiServer(opts: KubeApiServerOptions = {}): Promi
       reader: { ...ready, token: tokens.reader },
       kubeconfig,
       pids: { etcd: etcd.child.pid ?? 0, apiserver: apiserver.child.pid ?? 0 },
+      startupMs,
       stop,
     };
   } catch (e) {
