@@ -3,28 +3,27 @@
 import * as fs from 'node:fs';
 import { loadKubeconfig } from '../../src/kube/kubeconfig';
 import { nodeKubeconfigIo } from '../../src/kube/connection';
-import { startKubeApiServer, type KubeApiServer } from './kube-apiserver';
+import { useKubeApiServer, type KubeApiServer } from './kube-apiserver';
 import { crPath } from './kube-crds';
 import { kubeRequest, kubeWatch, type WatchEvent } from './kube-http';
 
-jest.setTimeout(120_000);
-
+const server = useKubeApiServer();
 let kube: KubeApiServer;
+/** CPU seconds a process has used (user + system), from /proc: start-up cost independent of the machine's load. */
+const cpuSeconds = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rssMiB = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
-beforeAll(async () => {
-  const t0 = Date.now();
-  kube = await startKubeApiServer();
-  const rss = `RSS apiserver ${rssMiB(kube.pids.apiserver).toFixed(0)} MiB, etcd ${rssMiB(kube.pids.etcd).toFixed(0)} MiB`;
-  const phases = JSON.stringify(kube.startupMs);
-  console.log(`kube API server ready at ${kube.server} in ${Date.now() - t0} ms (${phases}); ${rss}`);
-});
-
-afterAll(async () => {
-  const t0 = Date.now();
-  await kube?.stop();
-  console.log(`kube API server stopped in ${Date.now() - t0} ms`);
+beforeAll(() => {
+  kube = server();
+  const { apiserver, etcd } = kube.pids;
+  const cpu = `CPU s apiserver ${cpuSeconds(apiserver)}, etcd ${cpuSeconds(etcd)}`;
+  const rss = `RSS MiB apiserver ${rssMiB(apiserver).toFixed(0)}, etcd ${rssMiB(etcd).toFixed(0)}`;
+  const startup = `start-up ms ${JSON.stringify(kube.startupMs)}`;
+  console.log(`kube API server at ${kube.server} (shared: ${kube.shared}), ${startup}; ${cpu}; ${rss}`);
 });
 
 const repo = (name: string) => ({
