@@ -5,4 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': '<rootDir>/test/support/esbuild-transform.js' },
   testTimeout: 30000,
+  // One real kube API server per run, started by the first kube test file that asks (test/support/kube-shared.ts).
+  globalSetup: '<rootDir>/test/support/kube-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/kube-global-teardown.ts',
 };

@@ -1,0 +1,114 @@
+/**
+ * The plain data a Kubernetes HTTP client consumes (server, trust, identity), the file/env port it is loaded
+ * through, and the per-request credential: a rotated tokenFile or an expired exec token is picked up without a
+ * restart, and no secret in here ever reaches a message.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { HandlerError } from '../core/errors';
+import { execCredentialCache, type ExecPlugin, type ExecResult, type ExecRunner } from './exec-credential';
+
+/** Where a handler sends requests and how it proves who it is. `auth` holds secrets: never log it. */
+export interface KubeConnection {
+  /** For messages: `context "home" in /root/.kube/config`, or `in-cluster service account`. */
+  readonly origin: string;
+  readonly server: string;
+  /** PEM bundle to trust; absent = the system's CAs. */
+  readonly caPem?: Buffer;
+  readonly insecureSkipTlsVerify: boolean;
+  readonly tlsServerName?: string;
+  readonly namespace: string;
+  readonly auth: KubeAuth;
+}
+
+/** At most one of token / tokenFile / exec; a client certificate may come with a token, as in client-go. */
+export interface KubeAuth {
+  readonly clientCert?: ClientCert;
+  readonly token?: string;
+  /** Re-read on use: in-cluster and projected tokens rotate. */
+  readonly tokenFile?: string;
+  readonly exec?: ExecPlugin;
+}
+
+export interface ClientCert {
+  readonly certPem: Buffer;
+  readonly keyPem: Buffer;
+}
+
+/** The files and environment a connection is loaded from; injectable so tests never touch $HOME or a pod. */
+export interface KubeconfigIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly home: string;
+  /** The file's bytes, or undefined when it does not exist (other errors throw). */
+  readFile(file: string): Buffer | undefined;
+}
+
+export const nodeKubeconfigIo = (): KubeconfigIo => ({
+  env: process.env,
+  home: os.homedir(),
+  readFile: (file) => {
+    try {
+      return fs.readFileSync(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new HandlerError(
+        'Kubernetes credential file unreadable',
+        `${file}: ${(e as NodeJS.ErrnoException).code ?? e}`,
+      );
+    }
+  },
+});
+
+/** How long a plugin may take: an SSO login that waits for a browser would otherwise hang the apply. */
+export const EXEC_TIMEOUT_MS = 60_000;
+
+/** Runs a plugin with no stdin (a handler's stdin is Terraform's query), its stderr shown, for a bounded time. */
+export const spawnExecRunner: ExecRunner = (command, args, env) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'inherit'], timeout: EXEC_TIMEOUT_MS });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.once('error', reject);
+    child.once('close', (exitCode) => resolve({ exitCode, stdout }));
+  });
+
+/** What goes on the next request. */
+export interface PresentedCredential {
+  readonly token?: string;
+  readonly clientCert?: ClientCert;
+}
+
+export interface CredentialPorts {
+  readonly readFile: (file: string) => Buffer | undefined;
+  readonly exec: (plugin: ExecPlugin) => Promise<ExecResult>;
+}
+
+/** The process-wide ports: real files, and one exec cache for every connection in this process. */
+let processPorts: CredentialPorts | undefined;
+export const nodeCredentialPorts = (): CredentialPorts =>
+  (processPorts ??= { readFile: nodeKubeconfigIo().readFile, exec: execCredentialCache(spawnExecRunner, process.env) });
+
+/** The credential for the next request: the exec plugin's (cached until it expires), the token file's as it reads
+ * now, or the static token and certificate. */
+export const currentCredential = async (
+  connection: Pick<KubeConnection, 'auth' | 'origin'>,
+  ports: CredentialPorts = nodeCredentialPorts(),
+): Promise<PresentedCredential> => {
+  const { auth } = connection;
+  if (auth.exec) {
+    const { token, clientCert } = await ports.exec(auth.exec);
+    return { ...(token ? { token } : {}), ...(clientCert ? { clientCert } : {}) };
+  }
+  if (auth.tokenFile) {
+    const token = ports.readFile(auth.tokenFile)?.toString('utf8').trim();
+    if (!token) {
+      throw new HandlerError(
+        'Kubernetes token missing',
+        `tokenFile ${auth.tokenFile} of ${connection.origin} is absent or empty`,
+      );
+    }
+    return { token, ...(auth.clientCert ? { clientCert: auth.clientCert } : {}) };
+  }
+  return { ...(auth.token ? { token: auth.token } : {}), ...(auth.clientCert ? { clientCert: auth.clientCert } : {}) };
+};

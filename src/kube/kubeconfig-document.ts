@@ -1,0 +1,116 @@
+/**
+ * One kubeconfig file as text → checked plain data. Parse failures name the file, line and field but never quote
+ * the text: a kubeconfig holds tokens and keys, and a YAML code frame or a received value would print them.
+ */
+import { parse as parseYaml, YAMLError } from 'yaml';
+import * as z from 'zod/mini';
+import { HandlerError } from '../core/errors';
+
+const str = z.optional(z.nullable(z.string()));
+const list = <T extends z.core.SomeType>(item: T) => z.optional(z.nullable(z.array(item)));
+
+const cluster = z.object({
+  server: str,
+  'certificate-authority': str,
+  'certificate-authority-data': str,
+  'insecure-skip-tls-verify': z.optional(z.nullable(z.boolean())),
+  'tls-server-name': str,
+  'proxy-url': str,
+});
+
+const exec = z.object({
+  apiVersion: str,
+  command: str,
+  args: list(z.string()),
+  env: list(z.object({ name: z.string(), value: z.string() })),
+  installHint: str,
+  provideClusterInfo: z.optional(z.nullable(z.boolean())),
+  interactiveMode: str,
+});
+
+const user = z.object({
+  'client-certificate': str,
+  'client-certificate-data': str,
+  'client-key': str,
+  'client-key-data': str,
+  token: str,
+  tokenFile: str,
+  username: str,
+  password: str,
+  as: str,
+  'as-uid': str,
+  'as-groups': list(z.string()),
+  'auth-provider': z.optional(z.nullable(z.object({ name: str }))),
+  exec: z.optional(z.nullable(exec)),
+});
+
+const context = z.object({ cluster: str, user: str, namespace: str });
+
+const document = z.object({
+  'current-context': str,
+  clusters: list(z.object({ name: z.string(), cluster: z.optional(z.nullable(cluster)) })),
+  users: list(z.object({ name: z.string(), user: z.optional(z.nullable(user)) })),
+  contexts: list(z.object({ name: z.string(), context: z.optional(z.nullable(context)) })),
+});
+
+export type KubeconfigCluster = z.infer<typeof cluster>;
+export type KubeconfigUser = z.infer<typeof user>;
+export type KubeconfigExec = z.infer<typeof exec>;
+export type KubeconfigContext = z.infer<typeof context>;
+
+/** One file's entries by name, each remembering the file it came from (relative paths resolve against it). */
+export interface KubeconfigFile {
+  readonly path: string;
+  readonly currentContext?: string;
+  readonly clusters: ReadonlyMap<string, KubeconfigCluster>;
+  readonly users: ReadonlyMap<string, KubeconfigUser>;
+  readonly contexts: ReadonlyMap<string, KubeconfigContext>;
+}
+
+const unusable = (path: string, why: string) =>
+  new HandlerError('Kubeconfig unusable', `${path} ${why}; fix the file or point KUBECONFIG elsewhere`);
+
+/** The entries of a named list by name; a name twice in one file is refused, as client-go's decoder does. */
+const byName = <E extends { name: string }, T>(
+  path: string,
+  kind: string,
+  entries: E[] | null | undefined,
+  body: (entry: E) => T | null | undefined,
+) => {
+  const out = new Map<string, T>();
+  for (const entry of entries ?? []) {
+    if (out.has(entry.name)) throw unusable(path, `lists ${kind} "${entry.name}" twice`);
+    out.set(entry.name, body(entry) ?? ({} as T));
+  }
+  return out;
+};
+
+/** Parses one kubeconfig file's text. An empty file is an empty config, as kubectl treats it. */
+export const parseKubeconfig = (path: string, text: string): KubeconfigFile => {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text, { prettyErrors: false }) ?? {};
+  } catch (e) {
+    if (!(e instanceof YAMLError)) throw e;
+    // Only the position and the code: yaml's own message quotes the offending line.
+    const before = text.slice(0, e.pos[0]).split('\n');
+    throw unusable(
+      path,
+      `is not valid YAML at line ${before.length}, column ${before[before.length - 1].length + 1} (${e.code})`,
+    );
+  }
+  const parsed = document.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const expected = 'expected' in issue ? `expected ${String(issue.expected)}` : issue.code;
+    throw unusable(path, `has a malformed field ${issue.path.join('.') || '(top level)'}: ${expected}`);
+  }
+  const doc = parsed.data;
+  return {
+    path,
+    currentContext: doc['current-context'] || undefined,
+    clusters: byName(path, 'cluster', doc.clusters, (e) => e.cluster),
+    users: byName(path, 'user', doc.users, (e) => e.user),
+    contexts: byName(path, 'context', doc.contexts, (e) => e.context),
+  };
+};
