@@ -39,7 +39,7 @@ export interface KubeClientOptions {
 const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
 /** Asks for the object's metadata only (PartialObjectMetadata): a Secret's data never crosses the wire. */
-const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+export const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 
 export class KubeClient {
   private members: Members | undefined;
