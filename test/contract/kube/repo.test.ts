@@ -35,7 +35,8 @@ test('a Repo someone else created first is restated, never overwritten', async (
     metadata: { name: 'site', labels: { team: 'web' }, annotations: { [ANNOTATION_REPO_LAST_ATTACHED]: 'T1' } },
     spec: { url: 'https://git.example/them/site.git', refreshInterval: '1h' },
   });
-  const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), spec('site', 'git@git.example:me/site.git'));
+  const mine = spec('site', 'git@git.example:me/site.git');
+  const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine);
   expect(applied).toMatchObject({ code: 0, stderr: expect.stringContaining('exists, restating') });
   expect(await live('site')).toMatchObject({
     metadata: {

@@ -40,7 +40,8 @@ test('an https clone Secret is stated only when it exists; an ssh deploy key alw
 });
 
 test('the diff names only the owned fields that differ', () => {
-  const live = { metadata: { labels: { other: 'x' }, annotations: { 'core.jr2.dev/identity': 'git.example/them/site' } },
+  const annotations = { 'core.jr2.dev/identity': 'git.example/them/site' };
+  const live = { metadata: { labels: { other: 'x' }, annotations },
     spec: { url: 'https://old', secretRef: { name: 'org-clone' } } };
   expect(diffRepo(spec('https://new'), { name: 'org-clone' }, live)).toEqual({
     'spec.url': { live: 'https://old', want: 'https://new' },
