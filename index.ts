@@ -4,5 +4,7 @@ export * from './constructs/pve/metric-server';
 export type { MetricServerType } from './src/pve/metric-fields';
 export * from './constructs/linux/ssh-host';
 export * from './constructs/linux/systemd-unit';
+export * from './constructs/kube/cluster';
+export * from './constructs/kube/repo';
 export * from './src/linux/render-unit';
 export * from './constructs/core/retired-object';
