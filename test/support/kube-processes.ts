@@ -138,9 +138,23 @@ const apiserverArgs = (dir: string, etcdPort: number, apiPort: number) => [
   '--profiling=false',
 ];
 
+/** Removes state left by test processes that were killed before their teardown (etcd preallocates ~120 MB): our
+ * own directories only, named with an owner pid that is gone; a symlink or another user's entry is never followed. */
+export const sweepDeadKubeDirs = (): void => {
+  const uid = process.getuid?.();
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const pid = Number(/^cdktf-kube-(?:run-)?(\d+)-/.exec(name)?.[1]);
+    if (!pid || fs.existsSync(`/proc/${pid}`)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (st?.isDirectory() && st.uid === uid) fs.rmSync(dir, { recursive: true, force: true });
+  }
+};
+
 /** Starts etcd, then the API server on it, and waits for /readyz; on any failure both are stopped again. */
 export const startKubeProcesses = async (): Promise<KubeProcesses & { stop(): Promise<void> }> => {
   const bins = { etcd: kubeBinary('etcd'), apiserver: kubeBinary('kube-apiserver') };
+  sweepDeadKubeDirs();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cdktf-kube-${process.pid}-`));
   const procs: Proc[] = [];
   let stopping: Promise<void> | undefined;

@@ -7,13 +7,21 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { kubeRequest } from './kube-http';
-import { kubeBinary, READY_MS, startKubeProcesses, stopPid, type KubeProcesses } from './kube-processes';
+import {
+  kubeBinary,
+  READY_MS,
+  startKubeProcesses,
+  stopPid,
+  sweepDeadKubeDirs,
+  type KubeProcesses,
+} from './kube-processes';
 
 export const RUN_DIR_ENV = 'CDKTF_KUBE_RUN_DIR';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** jest globalSetup: the run directory, inherited by the test workers through the environment. */
 export const kubeRunSetup = (): void => {
+  sweepDeadKubeDirs();
   process.env[RUN_DIR_ENV] = fs.mkdtempSync(path.join(os.tmpdir(), `cdktf-kube-run-${process.pid}-`));
 };
 

@@ -44,7 +44,10 @@ describe('reading an ExecCredential', () => {
     [JSON.stringify({ apiVersion: V1, kind: 'ExecCredential' }), 'returned no status'],
     [credential({}), 'returned neither a token nor a client certificate and key'],
     [credential({ clientKeyData: SECRET }), 'returned only one of the client certificate and key'],
-    [credential({ token: SECRET, expirationTimestamp: 'soon' }), 'returned an expirationTimestamp that is not an RFC 3339 time'],
+    [
+      credential({ token: SECRET, expirationTimestamp: 'soon' }),
+      'returned an expirationTimestamp that is not an RFC 3339 time',
+    ],
   ])('refuses %s, naming the plugin and never echoing its output', (stdout, message) => {
     expect(() => parseExecCredential(plugin(), stdout)).toThrow(`plugin "get-token" of user "me" ${message}`);
     expect(() => parseExecCredential(plugin(), stdout)).not.toThrow(SECRET);

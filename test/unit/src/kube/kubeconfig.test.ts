@@ -242,17 +242,20 @@ describe('the user', () => {
     expect(() => load(u)).not.toThrow(SECRET);
   });
 
-  test('a malformed field or broken YAML is named by place, never by the text around it', () => {
-    const broken = `users:\n- name: u\n  user:\n    token: ${SECRET}\n    tokenFile: [\n`;
-    expect(() => loadKubeconfig({ kubeconfig: '/k' }, ioOf({ '/k': broken }))).toThrow(
-      /\/k is not valid YAML at line \d+/,
-    );
-    expect(() => loadKubeconfig({ kubeconfig: '/k' }, ioOf({ '/k': broken }))).not.toThrow(SECRET);
+  test.each([
+    ['YAML', `users:\n- name: u\n  user:\n    token: ${SECRET}\n    tokenFile: [\n`, 'at line 6, column 1'],
+    ['JSON', `{"users": [{"name": "u", "user": {"token": "${SECRET}"}}]\n`, 'at line 2, column 1'],
+  ])('broken %s is named by position, never by the text around it', (_, text, where) => {
+    const load = () => loadKubeconfig({ kubeconfig: '/k' }, ioOf({ '/k': text }));
+    expect(load).toThrow(new RegExp(`/k is not valid YAML ${where} \\(`));
+    expect(load).not.toThrow(SECRET);
+  });
+
+  test('a malformed field is named by its path, never by its value', () => {
     const wrongType = single({ server: 'https://k' }, { token: SECRET, tokenFile: 7 });
-    expect(() => loadKubeconfig({ kubeconfig: '/k' }, ioOf({ '/k': wrongType }))).toThrow(
-      'malformed field users.0.user.tokenFile: expected string',
-    );
-    expect(() => loadKubeconfig({ kubeconfig: '/k' }, ioOf({ '/k': wrongType }))).not.toThrow(SECRET);
+    const load = () => loadKubeconfig({ kubeconfig: '/k' }, ioOf({ '/k': wrongType }));
+    expect(load).toThrow('malformed field users.0.user.tokenFile: expected string');
+    expect(load).not.toThrow(SECRET);
   });
 });
 
