@@ -26,11 +26,24 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 const main = async () => {
   const kube = await startKubeApiServer();
   try {
-    const spec = (key: string) => JSON.stringify({ kind: 'kube-repo', spec: { namespace: kube.namespace, key,
-      version: CR_VERSION, url: `https://git.example/me/${key}.git`, identity: `git.example/me/${key}`,
-      credentials: [], refreshInterval: '5m' } });
-    const query = JSON.stringify({ '.target': JSON.stringify({ name: 'bench', kubeconfig: kube.kubeconfig }),
-      a: spec('a'), b: spec('b') });
+    const spec = (key: string) =>
+      JSON.stringify({
+        kind: 'kube-repo',
+        spec: {
+          namespace: kube.namespace,
+          key,
+          version: CR_VERSION,
+          url: `https://git.example/me/${key}.git`,
+          identity: `git.example/me/${key}`,
+          credentials: [],
+          refreshInterval: '5m',
+        },
+      });
+    const query = JSON.stringify({
+      '.target': JSON.stringify({ name: 'bench', kubeconfig: kube.kubeconfig }),
+      a: spec('a'),
+      b: spec('b'),
+    });
     const bare: number[] = [];
     const read: number[] = [];
     for (let i = 0; i < RUNS; i += 1) {

@@ -24,8 +24,12 @@ const spec = (key: string, url: string, extra: Partial<RepoSpec> = {}): RepoSpec
   refreshInterval: '5m',
   ...extra,
 });
-const identity = (key: string, deleteOnDestroy = false) => ({ namespace: kube.namespace, key, version: CR_VERSION,
-  deleteOnDestroy });
+const identity = (key: string, deleteOnDestroy = false) => ({
+  namespace: kube.namespace,
+  key,
+  version: CR_VERSION,
+  deleteOnDestroy,
+});
 const live = (key: string) => kubeExpect(kube.admin, 'GET', crPath(kube.namespace, 'repos', key));
 
 test('a Repo someone else created first is restated, never overwritten', async () => {
@@ -50,13 +54,22 @@ test('a Repo someone else created first is restated, never overwritten', async (
 test('a hand edit of spec.url and a removed label read as drift naming both; apply restates them', async () => {
   const mine = spec('docs', 'git@git.example:me/docs.git');
   expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
-  await kubeExpect(kube.admin, 'PATCH', crPath(kube.namespace, 'repos', 'docs'), {
-    spec: { url: 'git@git.example:hand/docs.git' },
-    metadata: { labels: { [LABEL_REPO_BOUND]: null } },
-  }, [200], 'application/merge-patch+json');
+  await kubeExpect(
+    kube.admin,
+    'PATCH',
+    crPath(kube.namespace, 'repos', 'docs'),
+    {
+      spec: { url: 'git@git.example:hand/docs.git' },
+      metadata: { labels: { [LABEL_REPO_BOUND]: null } },
+    },
+    [200],
+    'application/merge-patch+json',
+  );
   const other = spec('site', 'git@git.example:me/site.git');
-  const batch = await invokeBatch(kubeDomain(), target(), { a: { kind: 'kube-repo', spec: mine },
-    b: { kind: 'kube-repo', spec: other } });
+  const batch = await invokeBatch(kubeDomain(), target(), {
+    a: { kind: 'kube-repo', spec: mine },
+    b: { kind: 'kube-repo', spec: other },
+  });
   expect(batch.result?.['a.summary']).toBe(
     `spec.url is "git@git.example:hand/docs.git", want "git@git.example:me/docs.git"; label ${LABEL_REPO_BOUND} ` +
       'is unset, want "true"',
@@ -71,9 +84,12 @@ test('an https url names the clone Secret only once it exists (metadata-only che
   await invoke(kubeDomain(), 'kube-repo', 'apply', target(), https);
   expect(await live('web')).not.toHaveProperty('spec.secretRef');
   await kubeExpect(kube.admin, 'POST', `/api/v1/namespaces/${kube.namespace}/secrets`, {
-    metadata: { name: 'clone' }, stringData: { password: 'p' } });
+    metadata: { name: 'clone' },
+    stringData: { password: 'p' },
+  });
   expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), https)).result?.summary).toBe(
-    'spec.secretRef is unset, want "clone"');
+    'spec.secretRef is unset, want "clone"',
+  );
   await invoke(kubeDomain(), 'kube-repo', 'apply', target(), https);
   expect(await live('web')).toMatchObject({ spec: { secretRef: { name: 'clone' } } });
 });
@@ -90,8 +106,10 @@ test('destroy removes the bound label and identity annotation and leaves the Rep
 test('a Repo type the cluster does not serve reads as absent and apply fails saying so', async () => {
   const missing = spec('site', 'git@git.example:me/site.git', { version: 'v9' });
   const read = await invoke(kubeDomain(), 'kube-repo', 'read', target(), missing);
-  expect(read.result).toMatchObject({ in_sync: 'false',
-    summary: 'absent: the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test' });
+  expect(read.result).toMatchObject({
+    in_sync: 'false',
+    summary: 'absent: the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test',
+  });
   const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), missing);
   expect(applied.code).not.toBe(0);
   expect(applied.stderr).toContain('the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test');

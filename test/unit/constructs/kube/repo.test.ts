@@ -7,8 +7,15 @@ import { KubeRepo, type KubeRepoProps } from '../../../../constructs/kube/repo';
 const synth = (repo: Partial<KubeRepoProps> = {}, cluster: KubeClusterProps = { kubeconfig: '~/.kube/config' }) => {
   const stack = new TerraformStack(Testing.app(), 'test');
   const k = new KubeCluster(stack, 'home', { context: 'home', ...cluster });
-  new KubeRepo(stack, 'site', { cluster: k, namespace: 'jr2', key: 'site', url: 'git@git.example:me/site.git',
-    identity: 'git.example/me/site', credentials: [{ match: 'git.example/', ssh: { secret: 'deploy-key' } }], ...repo });
+  new KubeRepo(stack, 'site', {
+    cluster: k,
+    namespace: 'jr2',
+    key: 'site',
+    url: 'git@git.example:me/site.git',
+    identity: 'git.example/me/site',
+    credentials: [{ match: 'git.example/', ssh: { secret: 'deploy-key' } }],
+    ...repo,
+  });
   return JSON.parse(Testing.synth(stack));
 };
 

@@ -1,8 +1,14 @@
 // Unit test of the Repo's pure core: credentials matched by the longest prefix of the identity, the url's scheme
 // picking the ssh deploy key or the https clone Secret (only when it exists), and the drift of the owned fields.
 import { LABEL_REPO_BOUND } from '../../../../src/kube/names';
-import { credentialSecretFor, diffRepo, matchCredential, type RepoSpec, schemeOf, wantedSecretRef } from
-  '../../../../src/kube/repo';
+import {
+  credentialSecretFor,
+  diffRepo,
+  matchCredential,
+  type RepoSpec,
+  schemeOf,
+  wantedSecretRef,
+} from '../../../../src/kube/repo';
 
 const creds = [
   { match: 'git.example/', ssh: { secret: 'org-key' }, https: { secret: 'org-clone' } },
@@ -30,8 +36,15 @@ test('the scheme picks the field of the matched entry; an entry without it names
   expect(credentialSecretFor('https://git.example/x', creds[1])).toBeUndefined();
 });
 
-const spec = (url: string): RepoSpec => ({ namespace: 'jr2', key: 'site', version: 'v1alpha1', url,
-  identity: 'git.example/them/site', credentials: creds, refreshInterval: '5m' });
+const spec = (url: string): RepoSpec => ({
+  namespace: 'jr2',
+  key: 'site',
+  version: 'v1alpha1',
+  url,
+  identity: 'git.example/them/site',
+  credentials: creds,
+  refreshInterval: '5m',
+});
 
 test('an https clone Secret is stated only when it exists; an ssh deploy key always', () => {
   expect(wantedSecretRef(spec('https://git.example/them/site'), () => false)).toBeUndefined();
@@ -41,8 +54,10 @@ test('an https clone Secret is stated only when it exists; an ssh deploy key alw
 
 test('the diff names only the owned fields that differ', () => {
   const annotations = { 'core.jr2.dev/identity': 'git.example/them/site' };
-  const live = { metadata: { labels: { other: 'x' }, annotations },
-    spec: { url: 'https://old', secretRef: { name: 'org-clone' } } };
+  const live = {
+    metadata: { labels: { other: 'x' }, annotations },
+    spec: { url: 'https://old', secretRef: { name: 'org-clone' } },
+  };
   expect(diffRepo(spec('https://new'), { name: 'org-clone' }, live)).toEqual({
     'spec.url': { live: 'https://old', want: 'https://new' },
     [`label ${LABEL_REPO_BOUND}`]: { live: null, want: 'true' },

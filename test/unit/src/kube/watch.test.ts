@@ -38,20 +38,30 @@ test('an HTTP 410 re-lists; a closed watch resumes from the last resourceVersion
       { items: [sandbox('5')], resourceVersion: '5' },
       { items: [sandbox('9')], resourceVersion: '9' },
     ],
-    [answer(410), answer(200, [{ type: 'MODIFIED', object: sandbox('12') }]), answer(200, [
-      { type: 'MODIFIED', object: sandbox('14', true) },
-    ])],
+    [
+      answer(410),
+      answer(200, [{ type: 'MODIFIED', object: sandbox('12') }]),
+      answer(200, [{ type: 'MODIFIED', object: sandbox('14', true) }]),
+    ],
     clock,
   );
   expect(await watchObject(client, clock, '/c', 'agent-1', decide, 60_000)).toEqual({ decided: true, value: 'done' });
-  expect(paths).toEqual(['LIST /c?fieldSelector=metadata.name%3Dagent-1', 'WATCH 5',
-    'LIST /c?fieldSelector=metadata.name%3Dagent-1', 'WATCH 9', 'WATCH 12']);
+  expect(paths).toEqual([
+    'LIST /c?fieldSelector=metadata.name%3Dagent-1',
+    'WATCH 5',
+    'LIST /c?fieldSelector=metadata.name%3Dagent-1',
+    'WATCH 9',
+    'WATCH 12',
+  ]);
 });
 
 test('a DELETED event is decided as the object gone', async () => {
   const clock = steppedClock();
-  const { client } = scripted([{ items: [sandbox('5')], resourceVersion: '5' }],
-    [answer(200, [{ type: 'DELETED', object: sandbox('6') }])], clock);
+  const { client } = scripted(
+    [{ items: [sandbox('5')], resourceVersion: '5' }],
+    [answer(200, [{ type: 'DELETED', object: sandbox('6') }])],
+    clock,
+  );
   const gone = (o: unknown) => (o === undefined ? 'gone' : undefined);
   expect(await watchObject(client, clock, '/c', 'agent-1', gone, 60_000)).toEqual({ decided: true, value: 'gone' });
 });
@@ -67,8 +77,11 @@ test('the budget ends a wait on an object that never changes, on the clock port'
 test('an ERROR event other than 410 fails with its Status', async () => {
   const clock = steppedClock();
   const error = { kind: 'Status', code: 500, reason: 'InternalError', message: 'etcd down' };
-  const { client } = scripted([{ items: [], resourceVersion: '5' }], [answer(200, [{ type: 'ERROR', object: error }])],
-    clock);
+  const { client } = scripted(
+    [{ items: [], resourceVersion: '5' }],
+    [answer(200, [{ type: 'ERROR', object: error }])],
+    clock,
+  );
   await expect(watchObject(client, clock, '/c', 'agent-1', decide, 10_000)).rejects.toThrow(
     'Kubernetes API answered 500 InternalError: etcd down',
   );
