@@ -7,5 +7,7 @@ export * from './constructs/pve/network-apply';
 export type { InterfaceType, LinuxBondMode } from './src/pve/network-fields';
 export * from './constructs/linux/ssh-host';
 export * from './constructs/linux/systemd-unit';
+export * from './constructs/kube/cluster';
+export * from './constructs/kube/repo';
 export * from './src/linux/render-unit';
 export * from './constructs/core/retired-object';

@@ -18,7 +18,9 @@ step() { # step <name> <detail>: one line per step with the time it took
   printf '[setup-kube] %-14s %-70s %d.%02ds\n' "$1" "$2" $((d / 1000000)) $((d % 1000000 / 10000)) >&2
   t0=$(now_us)
 }
-point_current() { ln -sfn "$NAME" "$CACHE_ROOT/.current.tmp" && mv -T "$CACHE_ROOT/.current.tmp" "$CACHE_ROOT/current"; }
+point_current() { # atomic switch of the `current` symlink the tests read
+  ln -sfn "$NAME" "$CACHE_ROOT/.current.tmp" && mv -T "$CACHE_ROOT/.current.tmp" "$CACHE_ROOT/current"
+}
 runs() { [[ -x $1 ]] && "$1" --version >/dev/null 2>&1; }
 
 mkdir -p "$CACHE_ROOT"
@@ -41,7 +43,11 @@ mkdir -p "$TMP/bin"
 # 1. etcd: Debian's package, unpacked rather than installed, so no etcd service is set up on the machine and a
 #    non-root user can run this too. It is a few seconds against the minutes an embedded etcd's Go build costs.
 (cd "$TMP" && apt-get download etcd-server >/dev/null 2>"$TMP/apt.log") || {
-  [[ $(id -u) -eq 0 ]] || { cat "$TMP/apt.log" >&2; echo "[setup-kube] apt-get download etcd-server failed" >&2; exit 1; }
+  if [[ $(id -u) -ne 0 ]]; then
+    cat "$TMP/apt.log" >&2
+    echo "[setup-kube] apt-get download etcd-server failed; run apt-get update as root, then retry" >&2
+    exit 1
+  fi
   apt-get update -qq && (cd "$TMP" && apt-get download etcd-server >/dev/null)
 }
 deb=$(echo "$TMP"/etcd-server_*.deb)

@@ -8,6 +8,7 @@
 export const DOMAINS = {
   pve: { handler: 'handlers/pve/main.ts', targetConstruct: 'constructs/pve/cluster.ts' },
   linux: { handler: 'handlers/linux/main.ts', targetConstruct: 'constructs/linux/ssh-host.ts' },
+  kube: { handler: 'handlers/kube/main.ts', targetConstruct: 'constructs/kube/cluster.ts' },
 } as const;
 
 /** Each object kind: the domain whose bundle serves it and the construct users declare it with. */
@@ -16,6 +17,7 @@ export const KINDS = {
   'network-interface': { domain: 'pve', construct: 'constructs/pve/network-interface.ts' },
   'network-apply': { domain: 'pve', construct: 'constructs/pve/network-apply.ts' },
   'systemd-unit': { domain: 'linux', construct: 'constructs/linux/systemd-unit.ts' },
+  'kube-repo': { domain: 'kube', construct: 'constructs/kube/repo.ts' },
 } as const satisfies Record<string, { readonly domain: DomainName; readonly construct: string }>;
 
 export type DomainName = keyof typeof DOMAINS;

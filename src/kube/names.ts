@@ -14,3 +14,10 @@ export const askedAnnotation = (key: string): string => {
   }
   return `fetch-asked.${CR_GROUP}/${key}`;
 };
+
+/** The label a stated (bound) Repo carries; the seed names it LABEL_REPO_BOUND without its value. */
+export const LABEL_REPO_BOUND = `${CR_GROUP}/bound`;
+/** The annotation holding the identity a Repo was stated for (seed: ANNOTATION_REPO_IDENTITY). */
+export const ANNOTATION_REPO_IDENTITY = `${CR_GROUP}/identity`;
+/** Written by attaches only, never by a stack: a boot is not an attach (seed: ANNOTATION_REPO_LAST_ATTACHED). */
+export const ANNOTATION_REPO_LAST_ATTACHED = `${CR_GROUP}/last-attached`;

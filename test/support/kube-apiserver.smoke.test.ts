@@ -41,7 +41,7 @@ test('the written kubeconfig resolves to this server, its CA and the admin token
   expect(reader.auth).toEqual({ token: kube.reader.token });
 });
 
-test('the admin creates a Repo; the read-only identity reads it and gets 403 with the API Status on create', async () => {
+test('the admin creates a Repo; the read-only identity reads it, and a create gets 403 with the Status', async () => {
   const created = await kubeRequest(kube.admin, 'POST', crPath(kube.namespace, 'repos'), repo('site'));
   expect(created.status).toBe(201);
   const read = await kubeRequest(kube.reader, 'GET', crPath(kube.namespace, 'repos', 'site'));

@@ -1,3 +1,5 @@
+// ExecCredential plugins: reading their answer without echoing it, the per-process cache, a real plugin script, and
+// a tokenFile read on every use so a rotated token is picked up.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

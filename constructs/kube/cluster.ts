@@ -1,0 +1,44 @@
+/**
+ * The connection to a Kubernetes cluster: a kubeconfig path (`~` allowed) and context, or the pod's service
+ * account. Only paths and names reach the stack: the kubeconfig's tokens and keys are read when a handler runs.
+ */
+import { Construct } from 'constructs';
+import type { KubeTarget } from '../../src/kube/target';
+import { check, checkRange } from '../core/validate';
+
+export interface KubeClusterProps {
+  /**
+   * Path of the kubeconfig, `~` expanded when a handler runs.
+   *
+   * @default - KUBECONFIG (several files merged as kubectl does), else ~/.kube/config
+   */
+  readonly kubeconfig?: string;
+  /** The context to use. @default - the kubeconfig's current-context */
+  readonly context?: string;
+  /** Use the service account of the pod Terraform runs in, instead of a kubeconfig. @default false */
+  readonly inCluster?: boolean;
+  /** How long one API request may take. @default 30 */
+  readonly timeoutSeconds?: number;
+}
+
+export class KubeCluster extends Construct {
+  /** The connection settings handlers receive; no secret in it. */
+  readonly target: KubeTarget;
+
+  constructor(scope: Construct, id: string, props: KubeClusterProps = {}) {
+    super(scope, id);
+    const rule = 'left unset when inCluster is true (the pod has no kubeconfig)';
+    check(this, !(props.inCluster && props.kubeconfig !== undefined), 'kubeconfig', rule, props.kubeconfig);
+    check(this, !(props.inCluster && props.context !== undefined), 'context', rule, props.context);
+    check(this, props.kubeconfig === undefined || props.kubeconfig !== '', 'kubeconfig', 'a path', props.kubeconfig);
+    check(this, props.context === undefined || props.context !== '', 'context', 'a context name', props.context);
+    checkRange(this, 'timeoutSeconds', props.timeoutSeconds, 1, 3600);
+    this.target = {
+      name: id,
+      ...(props.kubeconfig === undefined ? {} : { kubeconfig: props.kubeconfig }),
+      ...(props.context === undefined ? {} : { context: props.context }),
+      ...(props.inCluster ? { inCluster: true } : {}),
+      ...(props.timeoutSeconds === undefined ? {} : { timeoutSeconds: props.timeoutSeconds }),
+    };
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The Kubernetes domain: one client per handler process for a cluster (kubeconfig context or in-cluster), shared
+ * by every kube kind, and the table of kinds the bundle serves (exactly the registry's kube kinds).
+ */
+import type { HandlerDomain } from '../../src/core/kind';
+import type { KindsOf } from '../../src/core/registry';
+import { KubeClient } from '../../src/kube/client';
+import { connectionOf, type KubeTarget, kubeTargetSchema } from '../../src/kube/target';
+
+/** What a kube kind works with: the client and the cluster's name for messages. */
+export interface KubeSession {
+  readonly client: KubeClient;
+  readonly cluster: string;
+}
+
+export const kubeDomain = () =>
+  ({
+    target: kubeTargetSchema,
+    describe: (target) => `Kubernetes cluster ${target.name}`,
+    connect: async (target) => ({
+      client: new KubeClient(connectionOf(target), { timeoutMs: (target.timeoutSeconds ?? 30) * 1000 }),
+      cluster: `Kubernetes cluster ${target.name}`,
+    }),
+    close: async (session) => session.client.close(),
+    kinds: {
+      'kube-repo': async () => (await import('./repo')).repoKind,
+    },
+  }) satisfies HandlerDomain<KubeSession, KubeTarget, KindsOf<'kube'>>;

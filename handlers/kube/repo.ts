@@ -1,0 +1,120 @@
+/**
+ * The I/O shell of a Repo. A batch lists each namespace's Repos once and checks the https clone Secrets by their
+ * metadata; apply creates without ever overwriting (409 → restate), restates exactly what the stack owns with a
+ * merge patch and reads back; destroy unlabels and leaves the Repo and its cache.
+ */
+import { HandlerError } from '../../src/core/errors';
+import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
+import { describeDiff } from '../../src/core/protocol';
+import type { KubeClient, KubeObject } from '../../src/kube/client';
+import {
+  createBody,
+  credentialSecretFor,
+  diffRepo,
+  type LiveRepo,
+  matchCredential,
+  type RepoIdentity,
+  repoIdentitySchema,
+  reposPath,
+  type RepoSpec,
+  repoSpecSchema,
+  restatePatch,
+  typeMissing,
+  unbindPatch,
+  wantedSecretRef,
+} from '../../src/kube/repo';
+import { isObjectNotFound, statusOf } from '../../src/kube/status';
+import type { KubeSession } from './domain';
+
+/** Per namespace/version: its Repos by name, or `missing` when the type is not served there. */
+export interface Fetched {
+  readonly repos: ReadonlyMap<string, ReadonlyMap<string, KubeObject> | 'missing'>;
+  readonly secrets: ReadonlySet<string>;
+  readonly cluster: string;
+}
+
+const where = (spec: Pick<RepoSpec, 'namespace' | 'version'>) => `${spec.namespace}/${spec.version}`;
+const secretsPath = (namespace: string, name: string) => `/api/v1/namespaces/${namespace}/secrets/${name}`;
+
+export const repoKind = defineKind({
+  spec: repoSpecSchema,
+  identity: repoIdentitySchema,
+
+  async fetch({ client, cluster }: KubeSession, specs: readonly RepoSpec[]): Promise<Fetched> {
+    const repos = new Map<string, ReadonlyMap<string, KubeObject> | 'missing'>();
+    for (const spec of specs) {
+      if (repos.has(where(spec))) continue;
+      repos.set(where(spec), await listRepos(client, spec));
+    }
+    const secrets = new Set<string>();
+    for (const spec of specs) {
+      const cred = credentialSecretFor(spec.url, matchCredential(spec.identity, spec.credentials));
+      const key = cred && `${spec.namespace}/${cred.secret}`;
+      if (cred?.kind !== 'https' || key === undefined || secrets.has(key)) continue;
+      if (await client.exists(secretsPath(spec.namespace, cred.secret), cred.secret)) secrets.add(key);
+    }
+    return { repos, secrets, cluster };
+  },
+
+  read(spec: RepoSpec, fetched: Fetched): Reading {
+    const repos = fetched.repos.get(where(spec));
+    if (repos === 'missing') return { inSync: false, summary: `absent: ${typeMissing(fetched.cluster)}`, diff: {} };
+    const live = repos?.get(spec.key);
+    if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
+    const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
+    const diff = diffRepo(spec, ref, live as LiveRepo);
+    const inSync = Object.keys(diff).length === 0;
+    return { inSync, summary: inSync ? 'in sync' : describeDiff(diff), diff };
+  },
+
+  apply: (session: KubeSession, spec: RepoSpec, context: KindContext) => apply(session, spec, context),
+  destroy: (session: KubeSession, identity: RepoIdentity, context: KindContext) => destroy(session, identity, context),
+});
+
+/** One namespace's Repos; a 404 on the collection means the type is not served (reference §4). */
+const listRepos = async (client: KubeClient, spec: RepoSpec) => {
+  const path = reposPath(spec.namespace, spec.version);
+  const answer = await client.send('GET', path);
+  if (answer.status === 404) return 'missing' as const;
+  const list = client.expectObject('GET', path, answer);
+  const items = Array.isArray(list.items) ? (list.items as KubeObject[]) : [];
+  return new Map(items.map((item) => [String(item.metadata?.name), item]));
+};
+
+const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log }: KindContext) => {
+  const name = `Repo ${spec.namespace}/${spec.key}`;
+  const cred = credentialSecretFor(spec.url, matchCredential(spec.identity, spec.credentials));
+  const httpsSecret = cred?.kind === 'https' ? cred.secret : undefined;
+  const present =
+    httpsSecret !== undefined && (await client.exists(secretsPath(spec.namespace, httpsSecret), httpsSecret));
+  const ref = wantedSecretRef(spec, () => present);
+  const collection = reposPath(spec.namespace, spec.version);
+  const created = await client.send('POST', collection, createBody(spec, ref));
+  if (created.status === 201 || created.status === 200) {
+    log(`${name}: created`);
+  } else if (created.status === 409 && statusOf(created.raw).reason === 'AlreadyExists') {
+    // Someone else (or an earlier run) created it: never overwrite, restate only what the stack owns.
+    log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity annotation`);
+    await client.mergePatch(reposPath(spec.namespace, spec.version, spec.key), restatePatch(spec, ref));
+  } else if (created.status === 404 && !isObjectNotFound(statusOf(created.raw), spec.key)) {
+    throw new HandlerError(`${name} cannot be written`, `${typeMissing(cluster)}; install its CRD first`);
+  } else {
+    throw client.error(created.raw, `POST ${collection}`);
+  }
+  const after = await client.get(reposPath(spec.namespace, spec.version, spec.key));
+  const left = diffRepo(spec, ref, after as LiveRepo);
+  if (Object.keys(left).length > 0) {
+    throw new HandlerError(`${name} did not converge`, `the API accepted the write but ${describeDiff(left)}`);
+  }
+};
+
+const destroy = async ({ client }: KubeSession, identity: RepoIdentity, { log }: KindContext) => {
+  const name = `Repo ${identity.namespace}/${identity.key}`;
+  const path = reposPath(identity.namespace, identity.version, identity.key);
+  const answer = identity.deleteOnDestroy
+    ? await client.send('DELETE', path)
+    : await client.send('PATCH', path, unbindPatch(), 'application/merge-patch+json');
+  if (answer.status === 404) return log(`${name}: already absent`);
+  client.expectObject(identity.deleteOnDestroy ? 'DELETE' : 'PATCH', path, answer);
+  log(identity.deleteOnDestroy ? `${name}: deleted` : `${name}: unlabelled, the Repo and its cache left in place`);
+};

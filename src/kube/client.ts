@@ -1,0 +1,172 @@
+/**
+ * A small Kubernetes JSON client over the shared HTTP core: JSON GET/POST, merge PATCH, a metadata-only read that
+ * never brings a Secret's data into the handler, and every error answer one line with the API's Status. A write is
+ * never sent twice, no redirect is followed, every call is bounded, and the credential is fetched per request so a
+ * rotated tokenFile or an expired exec token is picked up.
+ */
+import { HandlerError } from '../core/errors';
+import { asObject, isRedirect, parseJson, redirectTarget, describeBody } from '../core/http/body';
+import type { TlsRule } from '../core/http/connect';
+import { Members, type MembersOptions } from '../core/http/members';
+import type { HttpAnswer } from '../core/http/request';
+import { type CredentialPorts, currentCredential, type KubeConnection, nodeCredentialPorts } from './connection';
+import { hintFor, isObjectNotFound, KubeApiError, statusOf } from './status';
+
+export type KubeObject = Readonly<Record<string, unknown>> & {
+  readonly metadata?: { readonly name?: string; readonly resourceVersion?: string };
+};
+
+/** A list answer: its items and the resourceVersion a watch starts from. */
+export interface KubeList {
+  readonly items: readonly KubeObject[];
+  readonly resourceVersion: string;
+}
+
+/** One HTTP answer of the API, parsed: what `send` gives callers that decide on the status themselves. */
+export interface KubeAnswer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly raw: HttpAnswer;
+}
+
+export interface KubeClientOptions {
+  /** The deadline of one call. @default 30 s */
+  readonly timeoutMs?: number;
+  readonly credentials?: CredentialPorts;
+  readonly transport?: Pick<MembersOptions, 'open' | 'maxBodyBytes'>;
+}
+
+const JSON_TYPE = 'application/json';
+export const MERGE_PATCH = 'application/merge-patch+json';
+/** Asks for the object's metadata only (PartialObjectMetadata): a Secret's data never crosses the wire. */
+export const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+
+export class KubeClient {
+  private members: Members | undefined;
+
+  constructor(
+    readonly connection: KubeConnection,
+    private readonly options: KubeClientOptions = {},
+  ) {
+    if (connection.tlsServerName !== undefined) {
+      throw new HandlerError(
+        'Kubernetes tls-server-name not supported',
+        `${connection.origin} sets tls-server-name ${connection.tlsServerName}; ` +
+          'point server at a name its certificate carries, or remove tls-server-name',
+      );
+    }
+  }
+
+  /** Sends one request; any HTTP status is returned, only a transport failure or a redirect throws. */
+  async send(method: string, path: string, body?: unknown, contentType = JSON_TYPE, accept = JSON_TYPE) {
+    const credential = await currentCredential(this.connection, this.options.credentials ?? nodeCredentialPorts());
+    const members = (this.members ??= this.open(credential.clientCert));
+    const request = `${method} ${path.split('?')[0]}`;
+    const outcome = await members.send({
+      method,
+      path: path.replace(/^\//, ''),
+      headers: {
+        accept,
+        ...(credential.token === undefined ? {} : { authorization: `Bearer ${credential.token}` }),
+        ...(body === undefined ? {} : { 'content-type': contentType }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!outcome.ok) {
+      const failure = outcome.unknown ?? outcome.failures[0];
+      const unknown =
+        outcome.unknown === undefined ? '' : '; it was sent and may have been applied: check, then apply again';
+      const why = `${request} failed: ${failure?.reason ?? 'no server'}${unknown}`;
+      throw new HandlerError('Kubernetes API unreachable', why, { Server: this.connection.server });
+    }
+    const { answer } = outcome;
+    if (isRedirect(answer.status)) {
+      throw new HandlerError(
+        'Kubernetes API redirected',
+        `${request} was answered ${answer.status} to ${redirectTarget(answer)}, not followed: ` +
+          'point server at the API server itself, not a proxy or a login page',
+        { Server: this.connection.server },
+      );
+    }
+    const parsed = parseJson(answer.body);
+    return { status: answer.status, body: parsed.ok ? parsed.value : undefined, raw: answer } satisfies KubeAnswer;
+  }
+
+  /** The object at `path`; any error status throws with its Status. */
+  async get(path: string): Promise<KubeObject> {
+    return this.expectObject('GET', path, await this.send('GET', path));
+  }
+
+  /** The object at `path`, or undefined when the API says that object (named `name`) does not exist. */
+  async getOptional(path: string, name: string): Promise<KubeObject | undefined> {
+    const answer = await this.send('GET', path);
+    if (answer.status === 404 && isObjectNotFound(statusOf(answer.raw), name)) return undefined;
+    return this.expectObject('GET', path, answer);
+  }
+
+  /** A collection's items and resourceVersion; a 404 here means the type is not served (reference §4). */
+  async list(path: string): Promise<KubeList> {
+    const answer = await this.send('GET', path);
+    const list = this.expectObject('GET', path, answer);
+    const items = Array.isArray(list.items) ? (list.items as KubeObject[]) : [];
+    const metadata = asObject(list.metadata);
+    return { items, resourceVersion: typeof metadata?.resourceVersion === 'string' ? metadata.resourceVersion : '' };
+  }
+
+  async post(path: string, body: KubeObject): Promise<KubeObject> {
+    return this.expectObject('POST', path, await this.send('POST', path, body));
+  }
+
+  /** A JSON merge patch: maps merge, `null` deletes a key, arrays are replaced whole. */
+  async mergePatch(path: string, patch: unknown): Promise<KubeObject> {
+    return this.expectObject('PATCH', path, await this.send('PATCH', path, patch, MERGE_PATCH));
+  }
+
+  /** Whether the object exists, reading its metadata only (for Secrets: no data reaches this process). */
+  async exists(path: string, name: string): Promise<boolean> {
+    const answer = await this.send('GET', path, undefined, JSON_TYPE, METADATA_ONLY);
+    if (answer.status === 404 && isObjectNotFound(statusOf(answer.raw), name)) return false;
+    this.expectObject('GET', path, answer);
+    return true;
+  }
+
+  /** The object of a 2xx answer, or the error its Status amounts to. */
+  expectObject(method: string, path: string, answer: KubeAnswer): KubeObject {
+    const request = `${method} ${path.split('?')[0]}`;
+    if (answer.status < 200 || answer.status >= 300) throw this.error(answer.raw, request);
+    const object = asObject(answer.body);
+    if (object === undefined) {
+      throw new HandlerError(
+        'Kubernetes API answer unreadable',
+        `${request} answered ${answer.status} with ${describeBody(answer.raw)}, not a JSON object; ` +
+          'check that server is a Kubernetes API server',
+        { Server: this.connection.server },
+      );
+    }
+    return object as KubeObject;
+  }
+
+  error(answer: HttpAnswer, request: string): KubeApiError {
+    const status = statusOf(answer);
+    return new KubeApiError(status, request, this.connection.server, hintFor(status.code, this.connection.origin));
+  }
+
+  close(): void {
+    this.members?.close();
+    this.members = undefined;
+  }
+
+  private open(clientCert: { certPem: Buffer; keyPem: Buffer } | undefined): Members {
+    const { caPem, insecureSkipTlsVerify } = this.connection;
+    const tls: TlsRule = {
+      ...(caPem === undefined ? {} : { ca: caPem }),
+      ...(insecureSkipTlsVerify ? { insecure: true } : {}),
+      ...(clientCert === undefined ? {} : { cert: clientCert.certPem, key: clientCert.keyPem }),
+    };
+    return new Members([this.connection.server], {
+      ...this.options.transport,
+      timeoutMs: this.options.timeoutMs ?? 30_000,
+      tlsFor: () => tls,
+    });
+  }
+}

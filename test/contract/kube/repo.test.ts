@@ -1,0 +1,117 @@
+// Contract test of the KubeRepo kind through its handler CLI against the REAL API server: create never overwrites
+// a Repo someone else created, a hand edit reads as drift in words and apply restates it, destroy unlabels and
+// leaves the Repo, an https clone Secret is named only when it exists, and a type the server lacks reads as absent.
+import { kubeDomain } from '../../../handlers/kube/domain';
+import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_LAST_ATTACHED, LABEL_REPO_BOUND } from '../../../src/kube/names';
+import type { RepoSpec } from '../../../src/kube/repo';
+import { useKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver';
+import { CR_VERSION, crPath } from '../../support/kube-crds';
+import { kubeExpect, kubeRequest } from '../../support/kube-http';
+import { invoke, invokeBatch } from '../../support/run-handler';
+
+const server = useKubeApiServer();
+let kube: KubeApiServer;
+beforeAll(() => (kube = server()));
+
+const target = () => ({ name: 'test', kubeconfig: kube.kubeconfig });
+const spec = (key: string, url: string, extra: Partial<RepoSpec> = {}): RepoSpec => ({
+  namespace: kube.namespace,
+  key,
+  version: CR_VERSION,
+  url,
+  identity: `git.example/me/${key}`,
+  credentials: [{ match: 'git.example/', ssh: { secret: 'deploy-key' }, https: { secret: 'clone' } }],
+  refreshInterval: '5m',
+  ...extra,
+});
+const identity = (key: string, deleteOnDestroy = false) => ({
+  namespace: kube.namespace,
+  key,
+  version: CR_VERSION,
+  deleteOnDestroy,
+});
+const live = (key: string) => kubeExpect(kube.admin, 'GET', crPath(kube.namespace, 'repos', key));
+
+test('a Repo someone else created first is restated, never overwritten', async () => {
+  await kubeExpect(kube.admin, 'POST', crPath(kube.namespace, 'repos'), {
+    apiVersion: `core.jr2.dev/${CR_VERSION}`,
+    kind: 'Repo',
+    metadata: { name: 'site', labels: { team: 'web' }, annotations: { [ANNOTATION_REPO_LAST_ATTACHED]: 'T1' } },
+    spec: { url: 'https://git.example/them/site.git', refreshInterval: '1h' },
+  });
+  const mine = spec('site', 'git@git.example:me/site.git');
+  const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine);
+  expect(applied).toMatchObject({ code: 0, stderr: expect.stringContaining('exists, restating') });
+  expect(await live('site')).toMatchObject({
+    metadata: {
+      labels: { team: 'web', [LABEL_REPO_BOUND]: 'true' },
+      annotations: { [ANNOTATION_REPO_LAST_ATTACHED]: 'T1', [ANNOTATION_REPO_IDENTITY]: 'git.example/me/site' },
+    },
+    spec: { url: 'git@git.example:me/site.git', secretRef: { name: 'deploy-key' }, refreshInterval: '1h' },
+  });
+});
+
+test('a hand edit of spec.url and a removed label read as drift naming both; apply restates them', async () => {
+  const mine = spec('docs', 'git@git.example:me/docs.git');
+  expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
+  await kubeExpect(
+    kube.admin,
+    'PATCH',
+    crPath(kube.namespace, 'repos', 'docs'),
+    {
+      spec: { url: 'git@git.example:hand/docs.git' },
+      metadata: { labels: { [LABEL_REPO_BOUND]: null } },
+    },
+    [200],
+    'application/merge-patch+json',
+  );
+  const other = spec('site', 'git@git.example:me/site.git');
+  const batch = await invokeBatch(kubeDomain(), target(), {
+    a: { kind: 'kube-repo', spec: mine },
+    b: { kind: 'kube-repo', spec: other },
+  });
+  expect(batch.result?.['a.summary']).toBe(
+    `spec.url is "git@git.example:hand/docs.git", want "git@git.example:me/docs.git"; label ${LABEL_REPO_BOUND} ` +
+      'is unset, want "true"',
+  );
+  expect(batch.result?.['b.in_sync']).toBe('true');
+  expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
+  expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), mine)).result?.in_sync).toBe('true');
+});
+
+test('an https url names the clone Secret only once it exists (metadata-only check)', async () => {
+  const https = spec('web', 'https://git.example/me/web.git');
+  await invoke(kubeDomain(), 'kube-repo', 'apply', target(), https);
+  expect(await live('web')).not.toHaveProperty('spec.secretRef');
+  await kubeExpect(kube.admin, 'POST', `/api/v1/namespaces/${kube.namespace}/secrets`, {
+    metadata: { name: 'clone' },
+    stringData: { password: 'p' },
+  });
+  expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), https)).result?.summary).toBe(
+    'spec.secretRef is unset, want "clone"',
+  );
+  await invoke(kubeDomain(), 'kube-repo', 'apply', target(), https);
+  expect(await live('web')).toMatchObject({ spec: { secretRef: { name: 'clone' } } });
+});
+
+test('destroy removes the bound label and identity annotation and leaves the Repo', async () => {
+  const destroyed = await invoke(kubeDomain(), 'kube-repo', 'destroy', target(), identity('docs'));
+  expect(destroyed).toMatchObject({ code: 0, stderr: expect.stringContaining('unlabelled') });
+  const after = await live('docs');
+  expect(after.metadata.labels ?? {}).not.toHaveProperty([LABEL_REPO_BOUND]);
+  expect(after.metadata.annotations ?? {}).not.toHaveProperty([ANNOTATION_REPO_IDENTITY]);
+  expect(after.spec.url).toBe('git@git.example:me/docs.git');
+});
+
+test('a Repo type the cluster does not serve reads as absent and apply fails saying so', async () => {
+  const missing = spec('site', 'git@git.example:me/site.git', { version: 'v9' });
+  const read = await invoke(kubeDomain(), 'kube-repo', 'read', target(), missing);
+  expect(read.result).toMatchObject({
+    in_sync: 'false',
+    summary: 'absent: the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test',
+  });
+  const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), missing);
+  expect(applied.code).not.toBe(0);
+  expect(applied.stderr).toContain('the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test');
+  expect((await kubeRequest(kube.admin, 'GET', crPath(kube.namespace, 'repos', 'site'))).status).toBe(200);
+});

@@ -1,0 +1,65 @@
+// Unit test of the Repo's pure core: credentials matched by the longest prefix of the identity, the url's scheme
+// picking the ssh deploy key or the https clone Secret (only when it exists), and the drift of the owned fields.
+import { LABEL_REPO_BOUND } from '../../../../src/kube/names';
+import {
+  credentialSecretFor,
+  diffRepo,
+  matchCredential,
+  type RepoSpec,
+  schemeOf,
+  wantedSecretRef,
+} from '../../../../src/kube/repo';
+
+const creds = [
+  { match: 'git.example/', ssh: { secret: 'org-key' }, https: { secret: 'org-clone' } },
+  { match: 'git.example/me/', ssh: { secret: 'my-key' } },
+];
+
+test.each([
+  ['git.example/me/site', 'my-key'],
+  ['git.example/them/site', 'org-key'],
+  ['other.example/me/site', undefined],
+])('identity %s matches the credential with ssh secret %s', (identity, secret) => {
+  expect(matchCredential(identity, creds)?.ssh?.secret).toBe(secret);
+});
+
+test.each([
+  ['git@git.example:me/site.git', 'ssh'],
+  ['ssh://git@git.example/me/site.git', 'ssh'],
+  ['https://git.example/me/site.git', 'https'],
+  ['http://git.example/me/site.git', undefined],
+  ['/srv/git/site.git', undefined],
+])('url %s clones over %s', (url, scheme) => expect(schemeOf(url)).toBe(scheme));
+
+test('the scheme picks the field of the matched entry; an entry without it names none', () => {
+  expect(credentialSecretFor('https://git.example/x', creds[0])).toEqual({ kind: 'https', secret: 'org-clone' });
+  expect(credentialSecretFor('https://git.example/x', creds[1])).toBeUndefined();
+});
+
+const spec = (url: string): RepoSpec => ({
+  namespace: 'jr2',
+  key: 'site',
+  version: 'v1alpha1',
+  url,
+  identity: 'git.example/them/site',
+  credentials: creds,
+  refreshInterval: '5m',
+});
+
+test('an https clone Secret is stated only when it exists; an ssh deploy key always', () => {
+  expect(wantedSecretRef(spec('https://git.example/them/site'), () => false)).toBeUndefined();
+  expect(wantedSecretRef(spec('https://git.example/them/site'), () => true)).toEqual({ name: 'org-clone' });
+  expect(wantedSecretRef(spec('git@git.example:them/site'), () => false)).toEqual({ name: 'org-key' });
+});
+
+test('the diff names only the owned fields that differ', () => {
+  const annotations = { 'core.jr2.dev/identity': 'git.example/them/site' };
+  const live = {
+    metadata: { labels: { other: 'x' }, annotations },
+    spec: { url: 'https://old', secretRef: { name: 'org-clone' } },
+  };
+  expect(diffRepo(spec('https://new'), { name: 'org-clone' }, live)).toEqual({
+    'spec.url': { live: 'https://old', want: 'https://new' },
+    [`label ${LABEL_REPO_BOUND}`]: { live: null, want: 'true' },
+  });
+});
