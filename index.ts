@@ -4,5 +4,7 @@ export * from './constructs/pve/metric-server';
 export type { MetricServerType } from './src/pve/metric-fields';
 export * from './constructs/linux/ssh-host';
 export * from './constructs/linux/systemd-unit';
+export * from './constructs/linux/systemd-instance';
+export * from './constructs/linux/systemd-drop-in';
 export * from './src/linux/render-unit';
 export * from './constructs/core/retired-object';

@@ -14,6 +14,8 @@ export const DOMAINS = {
 export const KINDS = {
   'metric-server': { domain: 'pve', construct: 'constructs/pve/metric-server.ts' },
   'systemd-unit': { domain: 'linux', construct: 'constructs/linux/systemd-unit.ts' },
+  'systemd-instance': { domain: 'linux', construct: 'constructs/linux/systemd-instance.ts' },
+  'systemd-drop-in': { domain: 'linux', construct: 'constructs/linux/systemd-drop-in.ts' },
 } as const satisfies Record<string, { readonly domain: DomainName; readonly construct: string }>;
 
 export type DomainName = keyof typeof DOMAINS;
