@@ -14,6 +14,12 @@ import type { HostSession } from './domain';
 /** How often a wait asks systemd: often enough that a 0.2 s start does not cost a second. */
 export const POLL_MS = 150;
 
+/**
+ * A Type=simple (or exec, idle) unit is active as soon as its process is forked, so one that exits
+ * at once reads active for a moment: such a start is confirmed by a second look this much later.
+ */
+export const CONFIRM_MS = 300;
+
 export class HostShell {
   readonly host: string;
 
@@ -43,9 +49,9 @@ export class HostShell {
   }
 
   /** The few properties a wait needs, in one short command. */
-  async status(name: string): Promise<UnitStatus> {
-    const { stdout } = await this.must(`systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,Job -- ${quote(name)}`);
-    return parseShow(stdout);
+  async status(name: string): Promise<UnitStatus & { readonly type: string }> {
+    const { stdout } = await this.must(`systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,Job,Type -- ${quote(name)}`);
+    return { ...parseShow(stdout), type: /^Type=(.*)$/m.exec(stdout)?.[1] ?? '' };
   }
 
   /**
@@ -54,10 +60,16 @@ export class HostShell {
    */
   async settle(name: string, want: 'active' | 'inactive', seconds: number): Promise<void> {
     const deadline = this.clock.now() + seconds * 1000;
+    let confirmed = want === 'inactive';
     for (;;) {
       const status = await this.status(name);
       const verdict: Settle = settleOf(status, want);
-      if (verdict === 'settled') return;
+      if (verdict === 'settled' && (confirmed || !['simple', 'exec', 'idle'].includes(status.type))) return;
+      if (verdict === 'settled') {
+        confirmed = true;
+        await this.clock.sleep(CONFIRM_MS);
+        continue;
+      }
       if (verdict === 'failed' || this.clock.now() >= deadline) {
         const state = `${status.activeState}/${status.subState}`;
         const why = verdict === 'failed' ? `it is ${state}` : `it is still ${state} after ${seconds} s (startTimeoutSeconds)`;

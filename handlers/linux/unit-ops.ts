@@ -20,6 +20,8 @@ interface Done {
   started: boolean;
 }
 
+const DONE = { stop: 'stopped', start: 'started', restart: 'restarted' } as const;
+
 export class UnitOps extends HostShell {
   constructor(
     session: HostSession,
@@ -77,15 +79,14 @@ export class UnitOps extends HostShell {
     const noReload = spec.content === undefined || !/^\s*(Alias|Also)\s*=/m.test(spec.content) ? ['--no-reload'] : [];
     if (steps.enable) await this.act('enable', noReload, 'enabled');
     if (steps.disable) await this.act('disable', noReload, 'disabled');
-    if (steps.stop) await this.act('stop', ['--no-block'], 'stopping');
-    if (steps.start) await this.act('start', ['--no-block'], 'starting');
-    if (steps.restart) await this.act('restart', ['--no-block'], 'restarting');
+    const verb = steps.stop ? 'stop' : steps.start ? 'start' : steps.restart ? 'restart' : undefined;
+    if (verb !== undefined) await this.systemctl(verb, this.name, '--no-block');
     done.started = steps.start || steps.restart;
     // A unit already activating counts as running, so it gets no start; it must still get ready.
     const want = settleTarget(steps) ?? (spec.started && live.status.activeState === 'activating' ? 'active' : undefined);
     if (want !== undefined) {
       await this.settle(this.name, want, timeoutOf(spec));
-      this.log(`${this.name} on ${this.host}: ${want}`);
+      this.log(`${this.name} on ${this.host}: ${verb === undefined ? 'became active' : DONE[verb]}`);
     }
     if (live.restartOn !== spec.restartOn) await this.must(cmd.recordRestartOnCommand(spec, spec.restartOn, this.sudo));
   }
