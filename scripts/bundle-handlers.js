@@ -15,12 +15,14 @@ const standalone = {
   'fake-pve': 'test/fakes/pve/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',
   'bench/systemd-unit': 'bench/systemd-unit.ts',
+  'bench/systemd-vs-ansible': 'bench/systemd-vs-ansible.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = {
   'examples/metrics': 'examples/metrics.ts',
   'examples/systemd': 'examples/systemd.ts',
   'examples/estate': 'examples/estate.ts',
+  'examples/probes': 'examples/probes.ts',
 };
 
 const nativeAddonsThrow = {

@@ -9,6 +9,7 @@ import { ConnectionLost } from '../../src/linux/ssh';
 import { type DesiredUnit, type LiveUnit, restartOnPath, timeoutOf, unitPath, type UnitIdentity } from '../../src/linux/unit';
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, fileSteps, isAbsent, settleSteps, settleTarget, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
+import { isTemplate } from '../../src/linux/unit-name';
 import { enabledOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './domain';
 import { HostShell, messageOf } from './host-shell';
@@ -67,7 +68,7 @@ export class UnitOps extends HostShell {
         throw new HandlerError(`SSH connection to ${this.host} lost during apply`, `${error.reason}; the unit may be half-applied: the next apply converges it`);
       }
       const restored = await this.undo(spec, done, previous);
-      throw new HandlerError(`${this.name} on ${this.host} was not applied`, `${messageOf(error)}${restored}; ${await this.stateNow()}`);
+      throw new HandlerError(`${this.name} on ${this.host} was not applied`, `${messageOf(error)}${restored}${await this.stateNow()}`);
     }
   }
 
@@ -75,8 +76,9 @@ export class UnitOps extends HostShell {
   private async converge(spec: DesiredUnit, live: LiveUnit, written: boolean, done: Done): Promise<void> {
     const steps = settleSteps(spec, live, written);
     // enable/disable reload systemd themselves; the reload before them already loaded the file.
-    // Alias= and Also= name units the manager only learns of in a reload, so those keep it.
-    const noReload = spec.content === undefined || !/^\s*(Alias|Also)\s*=/m.test(spec.content) ? ['--no-reload'] : [];
+    // Alias= and Also= name units the manager only learns of in a reload, and a loaded instance
+    // keeps its old UnitFileState until one (measured, systemd 252), so those keep it.
+    const noReload = spec.content !== undefined && !/^\s*(Alias|Also)\s*=/m.test(spec.content) ? ['--no-reload'] : [];
     if (steps.enable) await this.act('enable', noReload, 'enabled');
     if (steps.disable) await this.act('disable', noReload, 'disabled');
     const verb = steps.stop ? 'stop' : steps.start ? 'start' : steps.restart ? 'restart' : undefined;
@@ -121,7 +123,8 @@ export class UnitOps extends HostShell {
     if (this.ownsFile && isAbsent(live)) return this.log(`${this.name} on ${this.host}: already absent`);
     if (isMasked(live.status)) return this.log(`${this.name} on ${this.host}: masked; destroy leaves the mask in place`);
     if (isUnitRunning(live.status.activeState, live.status.subState, true)) await this.stop();
-    if (enabledOf(live.status.unitFileState) === true) await this.systemctl('disable', this.name, '--no-reload');
+    // Without a reload a loaded instance keeps reading enabled; a unit's removal reloads anyway.
+    if (enabledOf(live.status.unitFileState) === true) await this.systemctl('disable', this.name, ...(this.ownsFile ? ['--no-reload'] : []));
     if (!this.ownsFile) {
       await this.must(cmd.forgetRestartOnCommand(this.unit, this.sudo));
       if ((await this.status(this.name)).activeState === 'failed') await this.systemctl('reset-failed', this.name);
@@ -145,6 +148,7 @@ export class UnitOps extends HostShell {
   private async removeUnitFile(): Promise<void> {
     await this.must(cmd.removeCommand(this.unit, this.sudo));
     await this.systemctl('daemon-reload');
+    if (isTemplate(this.name)) return; // `systemctl show` refuses a template's name; it never runs
     if ((await this.status(this.name)).activeState === 'failed') await this.systemctl('reset-failed', this.name);
   }
 
@@ -157,7 +161,7 @@ export class UnitOps extends HostShell {
         await this.systemctl('daemon-reload');
         return '; restored the previous unit file';
       }
-      const stopped = done.started && !['inactive', 'failed'].includes((await this.status(this.name)).activeState);
+      const stopped = done.started && !isTemplate(this.name) && !['inactive', 'failed'].includes((await this.status(this.name)).activeState);
       if (stopped) await this.stop(timeoutOf(spec));
       await this.removeUnitFile();
       return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file`;
@@ -168,11 +172,12 @@ export class UnitOps extends HostShell {
 
   /** What the unit is doing now, for a failure message; never throws over the original error. */
   private async stateNow(): Promise<string> {
+    if (isTemplate(this.name)) return '';
     try {
       const status = await this.status(this.name);
-      return `the unit is now ${status.activeState}/${status.subState}`;
+      return `; the unit is now ${status.activeState}/${status.subState}`;
     } catch (error) {
-      return `its state could not be read (${messageOf(error)})`;
+      return `; its state could not be read (${messageOf(error)})`;
     }
   }
 }
