@@ -8,7 +8,7 @@ import type { KindContext } from '../../src/core/kind';
 import { ConnectionLost } from '../../src/linux/ssh';
 import { type DesiredUnit, type LiveUnit, restartOnPath, timeoutOf, unitPath, type UnitIdentity } from '../../src/linux/unit';
 import * as cmd from '../../src/linux/unit-commands';
-import { diffUnit, fileSteps, isAbsent, settleSteps, settleTarget, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
+import { diffUnit, fileSteps, isAbsent, reloadNeeded, settleSteps, settleTarget, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
 import { enabledOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './domain';
@@ -55,8 +55,7 @@ export class UnitOps extends HostShell {
         done.wrote = true;
         this.log(`${this.name} on ${this.host}: wrote ${unitPath(spec)}`);
       }
-      const reloaded = file.daemonReload || isMasked(before.status) ? await this.reload() : before;
-      await this.converge(spec, reloaded, file.write, done);
+      await this.converge(spec, await this.loaded(before, file.write), file.write, done);
       const after = await this.read();
       const left = diffUnit(spec, after);
       if (Object.keys(left).length > 0) {
@@ -98,7 +97,10 @@ export class UnitOps extends HostShell {
     this.log(`${this.name} on ${this.host}: ${said}`);
   }
 
-  private async reload(): Promise<LiveUnit> {
+  /** The unit as systemd has it loaded after the write, reloading only when `reloadNeeded` says. */
+  private async loaded(before: LiveUnit, written: boolean): Promise<LiveUnit> {
+    const now = written ? await this.read() : before;
+    if (!reloadNeeded(before, now, written)) return now;
     await this.systemctl('daemon-reload');
     return this.read();
   }
@@ -143,13 +145,14 @@ export class UnitOps extends HostShell {
     await this.settle(this.name, 'inactive', seconds);
   }
 
-  /** Removes the file and reloads. A unit that had failed stays listed as failed (and the host
-   * "degraded") after its file is gone, so that record is cleared too. */
+  /** Removes the file, and reloads if systemd still has it loaded. A unit that had failed stays
+   * listed as failed (and the host "degraded") after its file is gone, so that record is cleared. */
   private async removeUnitFile(): Promise<void> {
     await this.must(cmd.removeCommand(this.unit, this.sudo));
-    await this.systemctl('daemon-reload');
-    if (isTemplate(this.name)) return; // `systemctl show` refuses a template's name; it never runs
+    if (isTemplate(this.name)) return void (await this.systemctl('daemon-reload')); // show refuses its name
     if ((await this.status(this.name)).activeState === 'failed') await this.systemctl('reset-failed', this.name);
+    // A stopped unit nothing refers to is dropped by systemd at once; only one still loaded needs a reload.
+    if ((await this.status(this.name)).loadState !== 'not-found') await this.systemctl('daemon-reload');
   }
 
   /** Reverts what `done` says this apply changed; returns `; restored …` or nothing when nothing was. */

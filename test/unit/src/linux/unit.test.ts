@@ -2,7 +2,7 @@ import { sha256Hex } from '../../../../src/core/canonical';
 import { quote } from '../../../../src/linux/shell';
 import type { LiveUnit, UnitSpec } from '../../../../src/linux/unit';
 import { unmaskCommand, writeCommand } from '../../../../src/linux/unit-commands';
-import { diffUnit, fileSteps, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
+import { diffUnit, fileSteps, reloadNeeded, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { parseReadScript, readScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
@@ -53,10 +53,21 @@ describe('diffUnit', () => {
 });
 
 describe('apply steps', () => {
-  test('a changed file is written and reloaded; NeedDaemonReload alone only reloads', () => {
-    expect(fileSteps(spec, live({}, { fileSha256: undefined }))).toEqual({ write: true, daemonReload: true });
-    expect(fileSteps(spec, live({ needDaemonReload: true }))).toEqual({ write: false, daemonReload: true });
-    expect(fileSteps(spec, live())).toEqual({ write: false, daemonReload: false });
+  test('a missing or changed file is written', () => {
+    expect(fileSteps(spec, live({}, { fileSha256: undefined }))).toEqual({ write: true });
+    expect(fileSteps(spec, live({}, { fileSha256: 'ab'.repeat(32) }))).toEqual({ write: true });
+    expect(fileSteps(spec, live({ needDaemonReload: true }))).toEqual({ write: false });
+  });
+
+  test.each<[string, Partial<LiveUnit>, Partial<UnitStatus>, Partial<UnitStatus>, boolean, boolean]>([
+    ['a new unit file, loaded on first use', { fileSha256: undefined }, { loadState: 'not-found' }, {}, true, false],
+    ['a changed unit file', {}, {}, {}, true, true],
+    ['a new file systemd still has as not-found', { fileSha256: undefined }, { loadState: 'not-found' }, { loadState: 'not-found' }, true, true],
+    ['NeedDaemonReload alone', {}, { needDaemonReload: true }, { needDaemonReload: true }, false, true],
+    ['a masked unit being unmasked', { fileSha256: undefined }, { loadState: 'masked', unitFileState: 'masked' }, {}, true, true],
+    ['nothing changed', {}, {}, {}, false, false],
+  ])('reload needed after %s: %s', (_, beforeOver, beforeStatus, nowStatus, written, expected) => {
+    expect(reloadNeeded(live(beforeStatus, beforeOver), live(nowStatus), written)).toBe(expected);
   });
 
   const none = { enable: false, disable: false, start: false, stop: false, restart: false };
