@@ -17,6 +17,7 @@ const standalone = {
   'bench/systemd-unit': 'bench/systemd-unit.ts',
   'bench/plan-scale': 'bench/plan-scale.ts',
   'bench/network-apply': 'bench/network-apply.ts',
+  'bench/systemd-vs-ansible': 'bench/systemd-vs-ansible.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = {
@@ -26,6 +27,7 @@ const examples = {
   'examples/estate': 'examples/estate.ts',
   // The stack bench/plan-scale.ts plans, a user's app like the examples.
   'bench/plan-scale-app': 'bench/plan-scale-app.ts',
+  'examples/probes': 'examples/probes.ts',
 };
 
 // ssh2's optional `cpu-features` would otherwise stay a require resolved at run time from any

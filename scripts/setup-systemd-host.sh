@@ -3,8 +3,8 @@
 # so systemd contract/e2e tests run against a REAL systemd + sshd instead of a fake that guesses semantics.
 set -euo pipefail
 
-REVISION=3 # bump when the preparation below changes: it is part of the cache key
-PACKAGES=(systemd systemd-sysv dbus openssh-server sudo)
+REVISION=4 # bump when the preparation below changes: it is part of the cache key (4: python3, for the Ansible bench)
+PACKAGES=(systemd systemd-sysv dbus openssh-server sudo python3)
 VARIANT=minbase
 CACHE_ROOT="${CDKTF_HOMELAB_CACHE:-/var/cache/cdktf-homelab}/systemd-host"
 

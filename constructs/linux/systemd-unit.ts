@@ -1,34 +1,41 @@
 /**
  * A systemd unit on a host reached over SSH: the file, whether it is enabled, and whether it runs.
+ * A template unit (`probe@.service`) is a file only; its instances are declared with `instance()`.
  * Names are checked by systemd's rules at synth; the handler quotes every operand it sends.
  */
 import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
-import type { UnitSpec } from '../../src/linux/unit';
+import { START_TIMEOUT_SECONDS, type UnitSpec } from '../../src/linux/unit';
 import { isTemplate, UNIT_DIRECTORY, unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
-import type { ManagedObject } from '../core/managed-object';
+import { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
-import { check, checkPattern, unresolved } from '../core/validate';
+import { check, checkPattern, checkRange, unresolved } from '../core/validate';
 import type { SshHost } from './ssh-host';
+import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
 
 export interface SystemdUnitProps {
   /** The host the unit lives on. */
   readonly host: SshHost;
-  /** The unit name, e.g. `node-check.service`, `backup@daily.timer`. Changing it replaces the unit. */
+  /** The unit name, e.g. `node-check.service`, or a template such as `probe@.service`. Changing it replaces the unit. */
   readonly name: string;
   /** The unit file: its text, or sections rendered with `renderUnit`. */
   readonly content: string | readonly UnitSection[];
   /** Directory of the unit file. Changing it replaces the unit. @default "/etc/systemd/system" */
   readonly directory?: string;
-  /** Whether the unit is enabled (its [Install] links exist). Ignored for a unit without [Install]. @default true */
+  /**
+   * Whether the unit is enabled (its [Install] links exist). Ignored for a unit without [Install],
+   * and for a template once any of its instances is enabled (systemd then calls it `indirect`).
+   *
+   * @default - true; false for a template (enable its instances instead)
+   */
   readonly enabled?: boolean;
   /**
    * Whether the unit runs. A unit declared `false` that a timer starts is left alone while its run
-   * is in progress; a crash-looping one is stopped.
+   * is in progress; a crash-looping one is stopped. Must be false for a template.
    *
-   * @default true
+   * @default - true; false for a template
    */
   readonly started?: boolean;
   /**
@@ -39,10 +46,25 @@ export interface SystemdUnitProps {
    */
   readonly restartOn?: string[];
   /**
+   * Seconds that start, restart and stop may take. Apply waits for the unit to become active (or
+   * inactive) and fails after this long with its state and last journal lines; a plan reports a
+   * unit declared started that is still activating after this long.
+   *
+   * @default 90
+   */
+  readonly startTimeoutSeconds?: number;
+  /**
+   * Let apply unmask the unit: it removes a `/dev/null` mask link (never a real file). Without it,
+   * apply on a masked unit fails and says how to unmask it.
+   *
+   * @default false
+   */
+  readonly unmask?: boolean;
+  /**
    * Retire the unit: the next apply stops, disables and removes it (through the same destroy
    * handler `terraform destroy` runs) and drops it from the state; after that the construct can
    * be removed. Deleting the construct instead would leave the unit on the host. Needs
-   * Terraform 1.9 or newer.
+   * Terraform 1.9 or newer. A template can be retired only with all its declared instances.
    *
    * @default false
    */
@@ -54,33 +76,69 @@ export const DEFAULT_UNIT_DIRECTORY = '/etc/systemd/system';
 export class SystemdUnit extends Construct {
   /** The Terraform resources behind this unit. */
   readonly object: ManagedObject | RetiredObject;
+  /** The host the unit is on. */
+  readonly host: SshHost;
+  /** The spec the handler gets. */
+  readonly spec: UnitSpec;
+  /** Whether the unit is retired. */
+  readonly retired: boolean;
+  /** The instances declared from this template with `instance()`. */
+  readonly instances: SystemdUnitInstance[] = [];
 
   constructor(scope: Construct, id: string, props: SystemdUnitProps) {
     super(scope, id);
     const directory = props.directory ?? DEFAULT_UNIT_DIRECTORY;
+    const template = !unresolved(props.name) && isTemplate(props.name);
     if (!unresolved(props.name)) {
       const problem = unitNameProblem(props.name);
       check(this, problem === undefined, 'name', problem ?? '', props.name);
-      check(this, !(isTemplate(props.name) && props.started !== false), 'started', 'false for a template unit (start its instances instead)', props.started ?? true);
+      check(this, !(template && props.started === true), 'started', 'false for a template unit (start its instances instead)', props.started);
     }
     checkPattern(this, 'directory', directory, UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -');
     check(this, !directory.split('/').includes('..'), 'directory', 'a path without ..', directory);
-    const content = typeof props.content === 'string' ? props.content : renderUnit(props.content);
-    const spec: UnitSpec = {
+    checkRange(this, 'startTimeoutSeconds', props.startTimeoutSeconds, START_TIMEOUT_SECONDS.min, START_TIMEOUT_SECONDS.max);
+    this.host = props.host;
+    this.retired = props.retired ?? false;
+    this.spec = {
       name: props.name,
       directory: directory.replace(/\/+$/, ''),
-      content,
-      enabled: props.enabled ?? true,
-      started: props.started ?? true,
+      content: typeof props.content === 'string' ? props.content : renderUnit(props.content),
+      enabled: props.enabled ?? !template,
+      started: props.started ?? !template,
       restartOn: digestOf(props.restartOn ?? []),
+      startTimeoutSeconds: props.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default,
+      unmask: props.unmask ?? false,
     };
     this.object = declareObject(this, {
       kind: 'systemd-unit',
       targetConstruct: props.host,
       target: { ...props.host.target },
-      identity: { name: spec.name, directory: spec.directory },
-      spec: { ...spec },
+      identity: { name: this.spec.name, directory: this.spec.directory },
+      spec: { ...this.spec },
       retired: props.retired,
     });
+    this.node.addValidation({ validate: () => this.liveInstancesOfRetiredTemplate() });
+  }
+
+  /**
+   * Declares an instance of this template, e.g. `probe.instance('tty9')` for `probe@tty9.service`.
+   * It has no file of its own, is applied after the template, and restarts while it runs when the
+   * template's content changes.
+   */
+  instance(instance: string, options: SystemdUnitInstanceOptions = {}): SystemdUnitInstance {
+    return new SystemdUnitInstance(this.node.scope ?? this, `${this.node.id}-${instance}`, { ...options, template: this, instance });
+  }
+
+  /** A retired template would take its file from under instances the stack still declares. */
+  private liveInstancesOfRetiredTemplate(): string[] {
+    const live = this.instances.filter((instance) => !instance.retired).map((instance) => instance.spec.name);
+    return this.retired && live.length > 0
+      ? [`retired must be false while the stack declares instances of the template, got true with ${live.join(', ')}: retire those first or together`]
+      : [];
+  }
+
+  /** The converge resource, when the unit is managed (not retired). */
+  get converge(): ManagedObject['converge'] | undefined {
+    return this.object instanceof ManagedObject ? this.object.converge : undefined;
   }
 }

@@ -29,5 +29,7 @@ export const linuxDomain = (connect: Connect = connectSsh) =>
     close: async (session) => session.remote.close(),
     kinds: {
       'systemd-unit': async () => (await import('./systemd-unit')).systemdUnitKind,
+      'systemd-instance': async () => (await import('./systemd-instance')).systemdInstanceKind,
+      'systemd-drop-in': async () => (await import('./systemd-drop-in')).systemdDropInKind,
     },
   }) satisfies HandlerDomain<HostSession, SshTarget, KindsOf<'linux'>>;

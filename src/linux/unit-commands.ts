@@ -6,22 +6,56 @@ import { RESTART_ON_DIR, restartOnPath, unitPath, type UnitSpec } from './unit';
 
 type Unit = Pick<UnitSpec, 'name' | 'directory'>;
 
-/** Writes stdin to the unit path atomically: a temp file in the same directory, then rename. */
-export const writeCommand = (unit: Unit, sudo: boolean): string => {
-  const path = quote(unitPath(unit));
+/** Writes stdin to `path` atomically: a temp file in the same directory (made if missing), then rename. */
+export const writeFileCommand = (directory: string, path: string, sudo: boolean): string => {
+  const base = path.slice(path.lastIndexOf('/') + 1);
   const script =
-    `umask 022 && tmp=$(mktemp -p ${quote(unit.directory)} ${quote(`.${unit.name}.XXXXXX`)}) && ` +
-    `{ cat > "$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" ${path}; } || { rm -f "$tmp"; exit 1; }`;
+    `umask 022 && mkdir -p ${quote(directory)} && tmp=$(mktemp -p ${quote(directory)} ${quote(`.${base}.XXXXXX`)}) && ` +
+    `{ cat > "$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" ${quote(path)}; } || { rm -f "$tmp"; exit 1; }`;
   return privileged(script, sudo);
 };
 
-export const catCommand = (unit: Unit): string => `cat -- ${quote(unitPath(unit))}`;
+export const writeCommand = (unit: Unit, sudo: boolean): string => writeFileCommand(unit.directory, unitPath(unit), sudo);
+
+export const catCommand = (path: string): string => `cat -- ${quote(path)}`;
 
 export const removeCommand = (unit: Unit, sudo: boolean): string =>
   privileged(`rm -f -- ${quote(unitPath(unit))} ${quote(restartOnPath(unit))}`, sudo);
 
-export const systemctl = (verb: string, sudo: boolean, name?: string): string =>
-  privileged(`systemctl ${verb}${name === undefined ? '' : ` -- ${quote(name)}`}`, sudo);
+/** Removes a file and its directory when that is left empty (a drop-in's `<unit>.d`). */
+export const removeFileCommand = (path: string, sudo: boolean): string =>
+  privileged(`rm -f -- ${quote(path)} && { rmdir -- ${quote(path.slice(0, path.lastIndexOf('/')))} 2>/dev/null || true; }`, sudo);
 
-export const recordRestartOnCommand = (unit: Unit, digest: string, sudo: boolean): string =>
+export const forgetRestartOnCommand = (unit: Pick<Unit, 'name'>, sudo: boolean): string =>
+  privileged(`rm -f -- ${quote(restartOnPath(unit))}`, sudo);
+
+/** `systemctl <verb> [flags] -- <name>`; start, restart and stop go with `--no-block` and a polled wait. */
+export const systemctl = (verb: string, sudo: boolean, name?: string, ...flags: string[]): string =>
+  privileged(`systemctl ${[verb, ...flags].join(' ')}${name === undefined ? '' : ` -- ${quote(name)}`}`, sudo);
+
+export const recordRestartOnCommand = (unit: Pick<Unit, 'name'>, digest: string, sudo: boolean): string =>
   privileged(`mkdir -p ${RESTART_ON_DIR} && printf '%s\\n' ${quote(digest)} > ${quote(restartOnPath(unit))}`, sudo);
+
+/** The unit's last journal lines, for a failure message; needs no root on a default journal setup. */
+export const journalCommand = (name: string, sudo: boolean, lines = 20): string =>
+  privileged(`journalctl -u ${quote(name)} -n ${lines} --no-pager -o short-iso 2>&1 | tail -n ${lines}`, sudo);
+
+/** Where a mask link of `unit` can be: its own directory, then the admin and runtime directories. */
+export const maskPaths = (unit: Unit): string[] => [
+  ...new Set([unitPath(unit), `/etc/systemd/system/${unit.name}`, `/run/systemd/system/${unit.name}`]),
+];
+
+/** Exit code of `unmaskCommand` when a real file, not a /dev/null link, masks the unit. */
+export const UNMASK_REFUSED = 3;
+
+/**
+ * Removes the unit's /dev/null links. An empty regular file masks a unit too, and `systemctl unmask`
+ * deletes it (measured, systemd 252); it may be someone's file, so this refuses and names it.
+ */
+export const unmaskCommand = (unit: Unit, sudo: boolean): string => {
+  const paths = maskPaths(unit).map(quote).join(' ');
+  const script =
+    `for f in ${paths}; do if [ -L "$f" ] && [ "$(readlink -- "$f")" = /dev/null ]; then rm -f -- "$f" || exit 1; ` +
+    `elif [ -f "$f" ] && [ ! -s "$f" ] && [ ! -L "$f" ]; then echo "$f is an empty file, not a /dev/null link" >&2; exit ${UNMASK_REFUSED}; fi; done`;
+  return privileged(script, sudo);
+};

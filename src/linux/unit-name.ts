@@ -31,3 +31,9 @@ export const isTemplate = (name: string): boolean => /@\.[a-z]+$/.test(name);
 
 /** A unit directory: absolute, made of plain path characters. */
 export const UNIT_DIRECTORY = /^(\/[A-Za-z0-9._-]+)+\/?$/;
+
+/** The template an instance name comes from (`foo@bar.service` → `foo@.service`), or undefined. */
+export const instanceOf = (name: string): string | undefined => {
+  const match = /^([^@]+)@(.+)\.([a-z]+)$/.exec(name);
+  return match === null ? undefined : `${match[1]}@.${match[3]}`;
+};

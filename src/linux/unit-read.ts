@@ -1,66 +1,83 @@
 /**
- * The read of every declared unit on a host in one shell round trip: one `systemctl show` for all
- * of them, then the file digests and the recorded restartOn digests. The script goes over stdin,
- * so hundreds of units never meet the kernel's 128 KiB limit on one argument.
+ * The read of every declared unit (or drop-in) on a host in one shell round trip: one `systemctl
+ * show` for all of them, then the file digests and the recorded restartOn digests. The script goes
+ * over stdin, so hundreds of units never meet the kernel's 128 KiB limit on one argument.
  */
 import { quote } from './shell';
-import { type LiveUnit, restartOnPath, unitPath, type UnitSpec } from './unit';
+import type { LiveUnit } from './unit';
 import { isTemplate } from './unit-name';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 
-type Unit = Pick<UnitSpec, 'name' | 'directory'>;
+/** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
+export interface ReadEntry {
+  /** The unit to show; a template is answered by `is-enabled`, since `show` refuses its name. */
+  readonly unit: string;
+  /** A file whose sha256 is read (the unit file, a drop-in); none for an instance. */
+  readonly file?: string;
+  /** A file of at most 128 bytes whose text is read (the recorded restartOn digest). */
+  readonly record?: string;
+}
 
 const MARK = {
   files: '@@cdktf-homelab:files',
-  restartOn: '@@cdktf-homelab:restart-on',
+  records: '@@cdktf-homelab:restart-on',
   templates: '@@cdktf-homelab:templates',
+  now: '@@cdktf-homelab:now',
 } as const;
 
-/** The shell script (for `sh -s`) that reads `units`. */
-export const readScript = (units: readonly Unit[]): string => {
-  const instances = units.filter((unit) => !isTemplate(unit.name)).map((unit) => quote(unit.name));
-  const indexed = (paths: readonly string[], body: string) =>
-    `i=0; for f in ${paths.map(quote).join(' ')}; do ${body}; i=$((i+1)); done`;
+/** The shell script (for `sh -s`) that reads `entries`. */
+export const readScript = (entries: readonly ReadEntry[]): string => {
+  const shown = entries.filter((entry) => !isTemplate(entry.unit)).map((entry) => quote(entry.unit));
+  const indexed = (paths: ReadonlyArray<string | undefined>, body: string) =>
+    `i=0; for f in ${paths.map((path) => quote(path ?? '')).join(' ')}; do if [ -n "$f" ] && [ -f "$f" ]; then ${body}; fi; i=$((i+1)); done`;
   return [
     // `systemctl show` with no unit shows the manager itself, so it runs only when there are units.
-    instances.length > 0 ? `systemctl show -p ${SHOW_PROPERTIES.join(',')} -- ${instances.join(' ')}` : 'true',
+    // Under TZ=UTC its timestamps end in "UTC" on every version (--timestamp=unix needs 248+).
+    shown.length > 0 ? `TZ=UTC LC_ALL=C systemctl show -p ${SHOW_PROPERTIES.join(',')} -- ${shown.join(' ')}` : 'true',
     `echo ${MARK.files}`,
-    indexed(units.map(unitPath), `if [ -f "$f" ]; then printf '%s ' "$i"; sha256sum < "$f"; fi`),
-    `echo ${MARK.restartOn}`,
-    indexed(units.map(restartOnPath), `if [ -f "$f" ]; then printf '%s %s\\n' "$i" "$(head -c 128 "$f")"; fi`),
+    indexed(entries.map((entry) => entry.file), `printf '%s ' "$i"; sha256sum < "$f"`),
+    `echo ${MARK.records}`,
+    indexed(entries.map((entry) => entry.record), `printf '%s %s\\n' "$i" "$(head -c 128 "$f")"`),
     `echo ${MARK.templates}`,
-    ...units.flatMap((unit, index) =>
-      // `systemctl show` refuses a template name; `is-enabled` answers for it.
-      isTemplate(unit.name) ? [`printf '%s %s\\n' ${index} "$(systemctl is-enabled -- ${quote(unit.name)} 2>/dev/null)"`] : [],
+    ...entries.flatMap((entry, index) =>
+      isTemplate(entry.unit) ? [`printf '%s %s\\n' ${index} "$(systemctl is-enabled -- ${quote(entry.unit)} 2>/dev/null)"`] : [],
     ),
+    `echo ${MARK.now}; date -u +%s`,
     '',
   ].join('\n');
 };
 
-/** Each unit's live state, in the order given; undefined when systemctl printed no unit (no systemd). */
-export const parseReadScript = (stdout: string, units: readonly Unit[]): LiveUnit[] | undefined => {
+/** Each entry's live state, in the order given; undefined when systemctl printed no unit (no systemd). */
+export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): LiveUnit[] | undefined => {
   const [show = '', afterShow = ''] = splitOnce(stdout, `${MARK.files}\n`);
-  const [files = '', afterFiles = ''] = splitOnce(afterShow, `${MARK.restartOn}\n`);
-  const [restartOn = '', templates = ''] = splitOnce(afterFiles, `${MARK.templates}\n`);
+  const [files = '', afterFiles = ''] = splitOnce(afterShow, `${MARK.records}\n`);
+  const [records = '', afterRecords = ''] = splitOnce(afterFiles, `${MARK.templates}\n`);
+  const [templates = '', nowText = ''] = splitOnce(afterRecords, `${MARK.now}\n`);
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
-  const expected = units.filter((unit) => !isTemplate(unit.name)).length;
-  if (blocks.length !== expected) return undefined;
+  if (blocks.length !== entries.filter((entry) => !isTemplate(entry.unit)).length) return undefined;
   const statuses = blocks.map(parseShow);
   if (statuses.some((status) => status.loadState === '')) return undefined;
   const digests = byIndex(files, (rest) => rest.split(/\s+/)[0]);
-  const recorded = byIndex(restartOn, (rest) => rest.trim());
+  const recorded = byIndex(records, (rest) => rest.trim());
   const enablement = byIndex(templates, (rest) => rest.trim());
+  const now = Number(nowText.trim());
   let next = 0;
-  return units.map((unit, index) => {
+  return entries.map((entry, index) => {
     const fileSha256 = digests.get(index);
-    const status = isTemplate(unit.name) ? templateStatus(fileSha256, enablement.get(index) ?? '') : statuses[next++];
-    return { status: status as UnitStatus, fileSha256, restartOn: recorded.get(index) };
+    const status = isTemplate(entry.unit) ? templateStatus(fileSha256, enablement.get(index) ?? '') : (statuses[next++] as UnitStatus);
+    const since = status.stateSince;
+    const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
+    return { status, fileSha256, restartOn: recorded.get(index), ...(stateSeconds === undefined ? {} : { stateSeconds }) };
   });
 };
 
-/** A template is a file, never a running unit: loaded when its file exists, enabled as systemd says. */
+/**
+ * A template is a file, never a running unit: loaded when its file exists, enabled as `is-enabled`
+ * says. Measured on systemd 252: `disabled` for a fresh template, `indirect` once any instance is
+ * enabled (`list-unit-files` says the same), `enabled` only for one with DefaultInstance=.
+ */
 const templateStatus = (fileSha256: string | undefined, unitFileState: string): UnitStatus => ({
-  loadState: fileSha256 === undefined ? 'not-found' : 'loaded',
+  loadState: unitFileState.startsWith('masked') ? 'masked' : fileSha256 === undefined ? 'not-found' : 'loaded',
   activeState: 'inactive',
   subState: 'dead',
   unitFileState,

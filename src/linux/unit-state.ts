@@ -1,6 +1,7 @@
 /**
  * What systemd says about a unit, parsed from `systemctl show` output (never from exit codes,
- * which report 0 for a missing unit), and the one running-policy shared by read and apply.
+ * which report 0 for a missing unit), the one running-policy shared by read and apply, and the
+ * settle verdict apply polls with, so a start that never finishes fails instead of hanging.
  */
 
 export interface UnitStatus {
@@ -9,9 +10,13 @@ export interface UnitStatus {
   readonly subState: string;
   readonly unitFileState: string;
   readonly needDaemonReload: boolean;
+  /** The id of the job systemd is running or has queued for the unit; empty when none. */
+  readonly job?: string;
+  /** When the unit entered its current state, in Unix seconds, as `TZ=UTC` systemctl prints it. */
+  readonly stateSince?: number;
 }
 
-export const SHOW_PROPERTIES = ['Id', 'LoadState', 'ActiveState', 'SubState', 'UnitFileState', 'NeedDaemonReload'];
+export const SHOW_PROPERTIES = ['Id', 'LoadState', 'ActiveState', 'SubState', 'UnitFileState', 'NeedDaemonReload', 'Job', 'StateChangeTimestamp'];
 
 /** `Key=Value` lines of `systemctl show -p ...` into a status. */
 export const parseShow = (stdout: string): UnitStatus => {
@@ -20,13 +25,22 @@ export const parseShow = (stdout: string): UnitStatus => {
     const eq = line.indexOf('=');
     if (eq > 0) values.set(line.slice(0, eq), line.slice(eq + 1).trim());
   }
+  const since = utcSeconds(values.get('StateChangeTimestamp') ?? '');
   return {
     loadState: values.get('LoadState') ?? '',
     activeState: values.get('ActiveState') ?? '',
     subState: values.get('SubState') ?? '',
     unitFileState: values.get('UnitFileState') ?? '',
     needDaemonReload: values.get('NeedDaemonReload') === 'yes',
+    ...(values.get('Job') ? { job: values.get('Job') } : {}),
+    ...(since === undefined ? {} : { stateSince: since }),
   };
+};
+
+/** `Wed 2026-12-02 15:43:45 UTC` (systemd's format under TZ=UTC, every version) to Unix seconds. */
+const utcSeconds = (text: string): number | undefined => {
+  const match = /(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d) UTC$/.exec(text);
+  return match === null ? undefined : Date.parse(`${match[1]}T${match[2]}Z`) / 1000;
 };
 
 /**
@@ -35,22 +49,45 @@ export const parseShow = (stdout: string): UnitStatus => {
  * A timer-driven oneshot declared `started: false` is `activating/start` for its whole run: that
  * run is not drift, and apply must not stop it. A crash loop (`activating/auto-restart`) is
  * running whatever `started` says, so `started: false` still stops it. Measured on systemd 252:
- * `ExecStart=/bin/false` with `Restart=on-failure` reads `activating/auto-restart`.
- * Source: systemd service.c state_translation_table.
+ * `ExecStart=/bin/false` with `Restart=on-failure` reads `activating/auto-restart`. A unit declared
+ * `started: true` that is still activating past its start deadline (`overdue`) never became ready,
+ * so it is not running. Source: systemd service.c state_translation_table.
  */
-export const isUnitRunning = (activeState: string, subState: string, started: boolean): boolean => {
+export const isUnitRunning = (activeState: string, subState: string, started: boolean, overdue = false): boolean => {
   if (activeState === 'active' || activeState === 'reloading') return true;
   if (activeState !== 'activating') return false;
   if (subState === 'auto-restart' || subState === 'auto-restart-queued') return true;
-  return started;
+  return started && !overdue;
 };
 
 /**
  * Whether the unit is enabled, or undefined where enable/disable does not apply: a unit without
- * [Install] is `static`, and generated, transient and indirect units are not ours to link.
+ * [Install] is `static`, a template whose instances are enabled is `indirect`, and generated,
+ * transient and indirect units are not ours to link. Masked is its own state (see `isMasked`).
  */
 export const enabledOf = (unitFileState: string): boolean | undefined => {
   if (['enabled', 'enabled-runtime', 'alias'].includes(unitFileState)) return true;
-  if (['disabled', 'linked', 'linked-runtime', 'masked', 'masked-runtime'].includes(unitFileState)) return false;
+  if (['disabled', 'linked', 'linked-runtime'].includes(unitFileState)) return false;
   return undefined;
+};
+
+/** A unit linked to /dev/null (or an empty file): systemd refuses to load, start or enable it. */
+export const isMasked = (status: Pick<UnitStatus, 'loadState' | 'unitFileState'>): boolean =>
+  status.loadState === 'masked' || status.unitFileState.startsWith('masked');
+
+/** Where a wait after `start`/`stop --no-block` stands: keep polling, done, or failed for good. */
+export type Settle = 'waiting' | 'settled' | 'failed';
+
+/**
+ * The wait's verdict. While systemd holds a job for the unit, it has not finished; once the job is
+ * gone, a start settled when the unit is active (a crash loop or a unit that fell back to inactive
+ * or failed never will), a stop when it is inactive or failed.
+ */
+export const settleOf = (status: UnitStatus, want: 'active' | 'inactive'): Settle => {
+  const { activeState, subState } = status;
+  if (want === 'active' && activeState === 'activating' && subState.startsWith('auto-restart')) return 'failed';
+  if (status.job !== undefined) return 'waiting';
+  if (want === 'inactive') return activeState === 'inactive' || activeState === 'failed' ? 'settled' : 'waiting';
+  if (activeState === 'active' || activeState === 'reloading') return 'settled';
+  return activeState === 'activating' ? 'waiting' : 'failed';
 };

@@ -1,46 +1,79 @@
 /**
- * The pure half of a systemd unit: the drift between the declared unit and what the host reports,
- * and the steps that close it. Read and apply both go through `isUnitRunning`, so a plan and the
- * apply that follows can never disagree about whether a unit is running.
+ * The specs a unit, a template's instance and a drop-in synthesize, re-checked at the handler
+ * boundary, and what one read of a host says about a unit. A tampered spec fails naming the field
+ * before any of it reaches a command line.
  */
 import * as z from 'zod/mini';
-import { sha256Hex } from '../core/canonical';
-import { describeDiff, type FieldDiff } from '../core/protocol';
-import { UNIT_DIRECTORY, unitNameProblem } from './unit-name';
-import { enabledOf, isUnitRunning, type UnitStatus } from './unit-state';
+import { UNIT_DIRECTORY, instanceOf, isTemplate, unitNameProblem } from './unit-name';
+import type { UnitStatus } from './unit-state';
 
 /** A unit name by systemd's rules, re-checked by the handler before it reaches a command line. */
 const unitName = z.string().check(z.refine((name) => unitNameProblem(name) === undefined, 'a valid systemd unit name'));
 
 /** An absolute directory with no `..`, so `<directory>/<name>` cannot walk out of it. */
-const unitDirectory = z
+export const unitDirectory = z
   .string()
   .check(z.regex(UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -'), z.refine((dir) => !dir.split('/').includes('..'), 'a path without ..'));
+
+const digest = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'a sha256 digest'));
+
+/** How long start, restart and stop may take before apply fails. */
+export const START_TIMEOUT_SECONDS = { default: 90, min: 1, max: 3600 } as const;
+const startTimeoutSeconds = z._default(
+  z.number().check(z.int(), z.gte(START_TIMEOUT_SECONDS.min), z.lte(START_TIMEOUT_SECONDS.max)),
+  START_TIMEOUT_SECONDS.default,
+);
+
+/** What every unit spec shares: whether it is enabled and running, and how apply treats it. */
+const controlled = {
+  name: unitName,
+  directory: unitDirectory,
+  enabled: z.boolean(),
+  started: z.boolean(),
+  /** Digest of the `restartOn` strings; its move restarts a running unit. */
+  restartOn: digest,
+  startTimeoutSeconds,
+  /** Let apply remove a /dev/null mask link instead of failing on a masked unit. */
+  unmask: z._default(z.boolean(), false),
+};
 
 /** What names a unit: all that destroy gets. */
 export const unitIdentity = z.object({ name: unitName, directory: unitDirectory });
 
 /** The spec a `SystemdUnit` synthesizes. */
-export const unitSpec = z.object({
-  name: unitName,
-  directory: unitDirectory,
-  content: z.string(),
-  enabled: z.boolean(),
-  started: z.boolean(),
-  /** Digest of the `restartOn` strings; its move restarts a running unit. */
-  restartOn: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'a sha256 digest')),
-});
+export const unitSpec = z.object({ ...controlled, content: z.string() });
+
+/** The spec a template's instance synthesizes: no file of its own, its template's name. */
+export const instanceSpec = z
+  .object({ ...controlled, template: unitName })
+  .check(z.refine((spec) => isTemplate(spec.template) && instanceOf(spec.name) === spec.template, {
+    message: 'name must be an instance of template (foo@bar.service of foo@.service)',
+    path: ['name'],
+  }));
+
+/** What names an instance: its name and where a mask link of it would be. */
+export const instanceIdentity = z.object({ name: unitName, directory: unitDirectory });
 
 export type UnitSpec = z.infer<typeof unitSpec>;
+export type InstanceSpec = z.infer<typeof instanceSpec>;
 export type UnitIdentity = z.infer<typeof unitIdentity>;
+
+/** A unit as apply and diff see it: a `SystemdUnit` has `content`, an instance has none of its own. */
+export interface DesiredUnit extends Omit<UnitSpec, 'content' | 'startTimeoutSeconds' | 'unmask'> {
+  readonly content?: string;
+  readonly startTimeoutSeconds?: number;
+  readonly unmask?: boolean;
+}
 
 /** What one read of the host found. */
 export interface LiveUnit {
   readonly status: UnitStatus;
-  /** sha256 of the unit file, undefined when there is no file. */
+  /** sha256 of the unit file, undefined when there is no file (or none is read, for an instance). */
   readonly fileSha256: string | undefined;
   /** The restartOn digest recorded by the last apply, undefined when none was. */
   readonly restartOn: string | undefined;
+  /** Seconds the unit has been in its current state, when systemd said since when. */
+  readonly stateSeconds?: number;
 }
 
 export const unitPath = (spec: Pick<UnitSpec, 'directory' | 'name'>): string => `${spec.directory}/${spec.name}`;
@@ -50,66 +83,5 @@ export const RESTART_ON_DIR = '/var/lib/cdktf-homelab/restart-on';
 
 export const restartOnPath = (unit: Pick<UnitSpec, 'name'>): string => `${RESTART_ON_DIR}/${unit.name}`;
 
-export const isAbsent = (live: LiveUnit): boolean =>
-  live.fileSha256 === undefined && live.status.loadState === 'not-found';
-
-/** Every way the host differs from the spec; empty when in sync. */
-export const diffUnit = (spec: UnitSpec, live: LiveUnit): FieldDiff => {
-  const changes: Record<string, { live: unknown; want: unknown }> = {};
-  const want = sha256Hex(spec.content);
-  if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
-  const enabled = enabledOf(live.status.unitFileState);
-  if (enabled !== undefined && enabled !== spec.enabled) changes.enabled = { live: enabled, want: spec.enabled };
-  const running = isUnitRunning(live.status.activeState, live.status.subState, spec.started);
-  if (running !== spec.started) {
-    changes.running = { live: `${live.status.activeState}/${live.status.subState}`, want: spec.started ? 'running' : 'stopped' };
-  }
-  if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
-  if (running && spec.started && live.restartOn !== undefined && live.restartOn !== spec.restartOn) {
-    changes.restartOn = { live: short(live.restartOn), want: short(spec.restartOn) };
-  }
-  return changes;
-};
-
-const short = (digest: string | undefined): string | null => (digest === undefined ? null : `sha256:${digest.slice(0, 12)}`);
-
-/** The plan's one line. */
-export const summarizeUnit = (spec: UnitSpec, host: string, live: LiveUnit, changes: FieldDiff): string => {
-  const name = `unit ${spec.name} on ${host}`;
-  if (isAbsent(live)) return `${name} is absent`;
-  const state = `${live.status.activeState}/${live.status.subState}`;
-  return Object.keys(changes).length === 0 ? `${name} is in sync (${state})` : `${name} (${state}) differs: ${describeDiff(changes)}`;
-};
-
-/** Apply's first phase: whether the file must be written and systemd reloaded. */
-export const fileSteps = (spec: UnitSpec, live: LiveUnit) => {
-  const write = live.fileSha256 !== sha256Hex(spec.content);
-  return { write, daemonReload: write || live.status.needDaemonReload };
-};
-
-/** Apply's second phase, from the status read after the reload. */
-export interface SettleSteps {
-  readonly enable: boolean;
-  readonly disable: boolean;
-  readonly start: boolean;
-  readonly stop: boolean;
-  readonly restart: boolean;
-}
-
-/**
- * Never stop a declared `started: false` oneshot mid-run, never start a unit already activating,
- * restart a running unit whose file or restartOn changed, and re-enable after a file change so
- * the [Install] links follow the new file.
- */
-export const settleSteps = (spec: UnitSpec, status: UnitStatus, recordedRestartOn: string | undefined, written: boolean): SettleSteps => {
-  const enabled = enabledOf(status.unitFileState);
-  const running = isUnitRunning(status.activeState, status.subState, spec.started);
-  const restartOnMoved = recordedRestartOn !== undefined && recordedRestartOn !== spec.restartOn;
-  return {
-    enable: spec.enabled && (enabled === false || (written && enabled === true)),
-    disable: !spec.enabled && enabled === true,
-    stop: !spec.started && running,
-    start: spec.started && !running,
-    restart: spec.started && running && (written || restartOnMoved),
-  };
-};
+export const timeoutOf = (unit: Pick<DesiredUnit, 'startTimeoutSeconds'>): number =>
+  unit.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default;

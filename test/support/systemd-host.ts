@@ -1,12 +1,12 @@
 // Boots the cached Debian rootfs (scripts/setup-systemd-host.sh) under systemd-nspawn with sshd on 127.0.0.1:<free port>,
 // so systemd tests hit REAL systemctl semantics over ssh2 with a pinned host key, and never leak a running container.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client, utils } from 'ssh2';
+import { Client } from 'ssh2';
 import { fingerprintOf, fingerprintOfKey, sameFingerprint } from './ssh-fingerprint';
 
 export interface ExecResult { code: number; stdout: string; stderr: string }
@@ -133,18 +133,31 @@ async function sweepDead(cgroupParents: string[]): Promise<void> {
   for (const d of stale(os.tmpdir(), 'cdktf-systemd-host-')) fs.rmSync(d, { recursive: true, force: true });
 }
 
+/**
+ * An ed25519 key pair from OpenSSH's own ssh-keygen. ssh2's generateKeyPairSync drops a leading zero
+ * byte of the public key about 1 time in 256, and sshd then refuses the host key at boot.
+ */
+function generateKey(file: string): { private: string; public: string } {
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'cdktf-homelab-test', '-f', file], { stdio: 'pipe' });
+  const pair = { private: fs.readFileSync(file, 'utf8'), public: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
+  fs.rmSync(file);
+  fs.rmSync(`${file}.pub`);
+  return pair;
+}
+
 export async function startSystemdHost(): Promise<SystemdHost> {
   if (process.getuid?.() !== 0) throw new Error('systemd test host: systemd-nspawn needs root');
   const rootfs = cachedRootfs();
   const machine = `cdktf-${process.pid}-${randomBytes(3).toString('hex')}`;
   const cgroups = cgroupDirs(machine);
-  const hostKey = utils.generateKeyPairSync('ed25519');
-  const clientKey = utils.generateKeyPairSync('ed25519');
-  const hostKeyFingerprint = fingerprintOfKey(hostKey.public);
   const machineDir = fs.mkdtempSync(path.join(os.tmpdir(), `cdktf-systemd-host-${process.pid}-`));
   const sshDir = path.join(machineDir, 'ssh');
+  let hostKey: { private: string; public: string };
+  let clientKey: { private: string; public: string };
   let port: number;
   try {
+    hostKey = generateKey(path.join(machineDir, 'host-key'));
+    clientKey = generateKey(path.join(machineDir, 'client-key'));
     port = await freePort();
     fs.mkdirSync(sshDir, { mode: 0o755 });
     fs.writeFileSync(path.join(sshDir, 'host_key'), hostKey.private, { mode: 0o600 });
@@ -160,6 +173,7 @@ export async function startSystemdHost(): Promise<SystemdHost> {
     fs.rmSync(machineDir, { recursive: true, force: true });
     throw e;
   }
+  const hostKeyFingerprint = fingerprintOfKey(hostKey.public);
   const consoleLog = path.join(machineDir, 'console.log');
   const logFd = fs.openSync(consoleLog, 'a');
   // The wrapper moves itself into the fresh cgroups, then becomes nspawn (same pid: signals reach nspawn). With

@@ -16,6 +16,8 @@ export const unitSpec = (name: string, content: string, over: Partial<Omit<UnitS
   content,
   enabled: over.enabled ?? true,
   started: over.started ?? true,
+  startTimeoutSeconds: 90,
+  unmask: false,
   ...over,
   restartOn: digestOf(over.restartOn ?? []),
 });

@@ -94,7 +94,10 @@ test('a start that fails is undone: the new unit file is removed', async () => {
   const spec = unitSpec('svc-g.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', { enabled: false });
   const failed = await unit.run('apply', spec);
   expect(failed.code).toBe(1);
-  expect(failed.stderr).toMatch(/was not applied: .*Job for svc-g.service failed.*; restored the host by removing the new unit file; the unit is now inactive\/dead$/);
+  expect(failed.stderr).toMatch(/journal: .*Failed to start svc-g.service/);
+  expect(failed.stderr).toMatch(
+    /was not applied: svc-g.service did not become active: it is failed\/failed; its last \d+ journal lines are above, .*; restored the host by removing the new unit file; the unit is now inactive\/dead$/,
+  );
   expect((await host().exec('test -e /etc/systemd/system/svc-g.service; echo $?')).stdout.trim()).toBe('1');
   expect((await unit.show('svc-g.service')).LoadState).toBe('not-found');
 });
@@ -102,7 +105,7 @@ test('a start that fails is undone: the new unit file is removed', async () => {
 test('a simple service that exits at once is caught by the read-back and undone', async () => {
   const spec = unitSpec('svc-h.service', '[Service]\nExecStart=/bin/false\n', { enabled: false });
   const failed = await unit.run('apply', spec);
-  expect(failed.stderr).toMatch(/systemctl reported success but the unit is failed\/failed.*restored the host by removing the new unit file/);
+  expect(failed.stderr).toMatch(/did not become active: it is failed\/failed.*restored the host by removing the new unit file/);
 });
 
 test('an unknown host key is refused, and the error prints the fingerprint the host offered', async () => {

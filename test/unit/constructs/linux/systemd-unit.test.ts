@@ -16,7 +16,7 @@ describe('SystemdUnit', () => {
     const query = synthUnit().resource.terraform_data.check_converge.input;
     expect(JSON.parse(query.spec)).toEqual({
       name: 'hf-node-check.service', directory: '/etc/systemd/system', content: '[Service]\nExecStart=/bin/true\n',
-      enabled: true, started: true, restartOn: expect.stringMatching(/^[0-9a-f]{64}$/),
+      enabled: true, started: true, restartOn: expect.stringMatching(/^[0-9a-f]{64}$/), startTimeoutSeconds: 90, unmask: false,
     });
     expect(JSON.parse(query.target)).toEqual({
       host: '10.0.0.2', port: 22, user: 'root', hostKey: KEY, privateKeyEnv: 'N2_SSH_KEY',
@@ -52,7 +52,8 @@ describe('SystemdUnit', () => {
     ['a slash', { name: 'a/b.service' }, /name must be made of letters, digits/],
     ['a name starting with @', { name: '@x.service' }, /name must be a name whose template prefix before @ is not empty/],
     ['a 256-character name', { name: 'a'.repeat(248) + '.service' }, /name must be at most 255 characters/],
-    ['a started template', { name: 'backup@.service' }, /started must be false for a template unit/],
+    ['a started template', { name: 'backup@.service', started: true }, /started must be false for a template unit/],
+    ['a start deadline of 0', { startTimeoutSeconds: 0 }, /startTimeoutSeconds must be an integer from 1 to 3600, got 0/],
     ['a relative directory', { directory: 'etc/systemd' }, /directory must be an absolute path/],
     ['a directory with ..', { directory: '/etc/../root' }, /directory must be a path without \.\./],
     ['a directory with a quote', { directory: "/etc/sys'temd" }, /directory must be an absolute path/],

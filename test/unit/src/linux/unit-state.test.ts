@@ -1,4 +1,5 @@
-import { enabledOf, isUnitRunning, parseShow } from '../../../../src/linux/unit-state';
+import { instanceOf } from '../../../../src/linux/unit-name';
+import { enabledOf, isUnitRunning, parseShow, settleOf } from '../../../../src/linux/unit-state';
 
 describe('isUnitRunning, the one predicate read and apply share', () => {
   test.each([
@@ -38,7 +39,7 @@ describe('enabledOf', () => {
     ['enabled', true],
     ['enabled-runtime', true],
     ['disabled', false],
-    ['masked', false],
+    ['masked', undefined],
     ['linked', false],
     ['static', undefined],
     ['indirect', undefined],
@@ -47,5 +48,41 @@ describe('enabledOf', () => {
     ['', undefined],
   ])('UnitFileState=%s reads as enabled %s', (state, expected) => {
     expect(enabledOf(state)).toBe(expected);
+  });
+});
+
+describe('settleOf, the verdict of the wait after start, restart or stop', () => {
+  const status = (activeState: string, subState: string, job?: string) => ({
+    loadState: 'loaded', activeState, subState, unitFileState: 'static', needDaemonReload: false, ...(job ? { job } : {}),
+  });
+  test.each<[string, string, string | undefined, 'active' | 'inactive', string]>([
+    ['active', 'running', undefined, 'active', 'settled'],
+    ['active', 'exited', undefined, 'active', 'settled'],
+    // a Type=notify unit that has not notified yet still holds its start job
+    ['activating', 'start', '75', 'active', 'waiting'],
+    ['inactive', 'dead', '75', 'active', 'waiting'],
+    ['activating', 'start', undefined, 'active', 'waiting'],
+    ['failed', 'failed', undefined, 'active', 'failed'],
+    // a oneshot without RemainAfterExit, or a failed condition: the job is done and it is not active
+    ['inactive', 'dead', undefined, 'active', 'failed'],
+    ['activating', 'auto-restart', '80', 'active', 'failed'],
+    ['inactive', 'dead', undefined, 'inactive', 'settled'],
+    ['failed', 'failed', undefined, 'inactive', 'settled'],
+    ['deactivating', 'stop-sigterm', '81', 'inactive', 'waiting'],
+    ['active', 'running', '81', 'inactive', 'waiting'],
+  ])('%s/%s with job %s, waiting for %s: %s', (active, sub, job, want, expected) => {
+    expect(settleOf(status(active, sub, job), want)).toBe(expected);
+  });
+});
+
+describe('instanceOf', () => {
+  test.each([
+    ['probe@tty9.service', 'probe@.service'],
+    ['backup@daily.timer', 'backup@.timer'],
+    ['foo@bar@baz.service', 'foo@.service'],
+    ['plain.service', undefined],
+    ['probe@.service', undefined],
+  ])('%s is an instance of %s', (name, template) => {
+    expect(instanceOf(name)).toBe(template);
   });
 });

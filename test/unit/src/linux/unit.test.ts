@@ -2,13 +2,16 @@ import { parseAs } from '../../../../src/core/parse';
 import { unitIdentity } from '../../../../src/linux/unit';
 import { sha256Hex } from '../../../../src/core/canonical';
 import { quote } from '../../../../src/linux/shell';
-import { diffUnit, fileSteps, type LiveUnit, settleSteps, summarizeUnit, type UnitSpec } from '../../../../src/linux/unit';
-import { writeCommand } from '../../../../src/linux/unit-commands';
+import type { LiveUnit, UnitSpec } from '../../../../src/linux/unit';
+import { unmaskCommand, writeCommand } from '../../../../src/linux/unit-commands';
+import { diffUnit, fileSteps, reloadNeeded, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { parseReadScript, readScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
 const content = '[Service]\nType=oneshot\nExecStart=/usr/bin/true\n';
-const spec: UnitSpec = { name: 'check.service', directory: '/etc/systemd/system', content, enabled: false, started: false, restartOn: 'r1' };
+const spec: UnitSpec = {
+  name: 'check.service', directory: '/etc/systemd/system', content, enabled: false, started: false, restartOn: 'r1', startTimeoutSeconds: 90, unmask: false,
+};
 const status = (over: Partial<UnitStatus> = {}): UnitStatus => ({
   loadState: 'loaded', activeState: 'inactive', subState: 'dead', unitFileState: 'disabled', needDaemonReload: false, ...over,
 });
@@ -52,10 +55,21 @@ describe('diffUnit', () => {
 });
 
 describe('apply steps', () => {
-  test('a changed file is written and reloaded; NeedDaemonReload alone only reloads', () => {
-    expect(fileSteps(spec, live({}, { fileSha256: undefined }))).toEqual({ write: true, daemonReload: true });
-    expect(fileSteps(spec, live({ needDaemonReload: true }))).toEqual({ write: false, daemonReload: true });
-    expect(fileSteps(spec, live())).toEqual({ write: false, daemonReload: false });
+  test('a missing or changed file is written', () => {
+    expect(fileSteps(spec, live({}, { fileSha256: undefined }))).toEqual({ write: true });
+    expect(fileSteps(spec, live({}, { fileSha256: 'ab'.repeat(32) }))).toEqual({ write: true });
+    expect(fileSteps(spec, live({ needDaemonReload: true }))).toEqual({ write: false });
+  });
+
+  test.each<[string, Partial<LiveUnit>, Partial<UnitStatus>, Partial<UnitStatus>, boolean, boolean]>([
+    ['a new unit file, loaded on first use', { fileSha256: undefined }, { loadState: 'not-found' }, {}, true, false],
+    ['a changed unit file', {}, {}, {}, true, true],
+    ['a new file systemd still has as not-found', { fileSha256: undefined }, { loadState: 'not-found' }, { loadState: 'not-found' }, true, true],
+    ['NeedDaemonReload alone', {}, { needDaemonReload: true }, { needDaemonReload: true }, false, true],
+    ['a masked unit being unmasked', { fileSha256: undefined }, { loadState: 'masked', unitFileState: 'masked' }, {}, true, true],
+    ['nothing changed', {}, {}, {}, false, false],
+  ])('reload needed after %s: %s', (_, beforeOver, beforeStatus, nowStatus, written, expected) => {
+    expect(reloadNeeded(live(beforeStatus, beforeOver), live(nowStatus), written)).toBe(expected);
   });
 
   const none = { enable: false, disable: false, start: false, stop: false, restart: false };
@@ -73,31 +87,27 @@ describe('apply steps', () => {
     ['an enabled unit declared disabled is disabled', {}, { unitFileState: 'enabled' }, 'r1', false, { disable: true }],
     ['a static unit is neither enabled nor disabled', { enabled: true }, { unitFileState: 'static' }, 'r1', true, {}],
   ])('%s', (_, specOver, statusOver, recorded, written, expected) => {
-    expect(settleSteps({ ...spec, ...specOver }, status(statusOver), recorded, written)).toEqual({ ...none, ...expected });
+    expect(settleSteps({ ...spec, ...specOver }, live(statusOver, { restartOn: recorded }), written)).toEqual({ ...none, ...expected });
   });
 });
 
 describe('unit commands', () => {
   test('every operand is quoted, so a name cannot become a second command', () => {
     expect(quote("a'b")).toBe(`'a'\\''b'`);
-    const script = readScript([{ name: "x'y.service", directory: '/etc/systemd/system' }]);
+    const script = readScript([{ unit: "x'y.service", file: "/etc/systemd/system/x'y.service" }]);
     expect(script).toContain(`-- 'x'\\''y.service'`);
     expect(script).toContain(`for f in '/etc/systemd/system/x'\\''y.service'`);
   });
 
   test('one systemctl show reads every unit but the templates, which is-enabled answers for', () => {
-    const script = readScript([
-      { name: 'a.service', directory: '/etc/systemd/system' },
-      { name: 'probe@.service', directory: '/etc/systemd/system' },
-      { name: 'b.timer', directory: '/etc/systemd/system' },
-    ]);
+    const script = readScript([{ unit: 'a.service' }, { unit: 'probe@.service' }, { unit: 'b.timer' }]);
     expect(script.match(/systemctl show/g)).toHaveLength(1);
     expect(script).toMatch(/systemctl show -p \S+ -- 'a.service' 'b.timer'\n/);
     expect(script).toContain(`printf '%s %s\\n' 1 "$(systemctl is-enabled -- 'probe@.service' 2>/dev/null)"`);
   });
 
   test('with only templates declared, systemctl show is not run at all (it would show the manager)', () => {
-    expect(readScript([{ name: 'probe@.service', directory: '/etc/systemd/system' }])).not.toContain('systemctl show');
+    expect(readScript([{ unit: 'probe@.service' }])).not.toContain('systemctl show');
   });
 
   test('the write goes to a temp file in the same directory, then rename, through sudo -n when not root', () => {
@@ -108,11 +118,7 @@ describe('unit commands', () => {
   });
 
   test('the read output splits into each unit\'s status, file digest and recorded restartOn, in order', () => {
-    const units = [
-      { name: 'a.service', directory: '/d' },
-      { name: 'p@.service', directory: '/d' },
-      { name: 'b.service', directory: '/d' },
-    ];
+    const units = [{ unit: 'a.service' }, { unit: 'p@.service' }, { unit: 'b.service' }];
     const show = (state: string) => `LoadState=loaded\nActiveState=${state}\nSubState=x\nUnitFileState=enabled\nNeedDaemonReload=no\n`;
     const stdout = `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n0 ${'ab'.repeat(32)}  -\n1 ${'cd'.repeat(32)}  -\n` +
       '@@cdktf-homelab:restart-on\n2 r2\n@@cdktf-homelab:templates\n1 disabled\n';
@@ -126,7 +132,7 @@ describe('unit commands', () => {
   });
 
   test('output without one status block per unit reads as no systemd, never as a shifted answer', () => {
-    const units = [{ name: 'a.service', directory: '/d' }, { name: 'b.service', directory: '/d' }];
+    const units = [{ unit: 'a.service' }, { unit: 'b.service' }];
     expect(parseReadScript('LoadState=loaded\n@@cdktf-homelab:files\n', units)).toBeUndefined();
     expect(parseReadScript('@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n', units)).toBeUndefined();
   });
@@ -140,5 +146,56 @@ describe('the handler re-checks what it is given, with the synth rules', () => {
     ['a relative directory', { name: 'a.service', directory: 'etc/systemd' }, /identity\.directory: an absolute path/],
   ])('refuses %s', (_, identity, message) => {
     expect(() => parseAs(unitIdentity, identity, 'identity')).toThrow(message);
+  });
+});
+
+describe('masked units', () => {
+  test('a masked unit reads as masked in the diff and the summary, which says how to unmask it', () => {
+    const masked = live({ loadState: 'masked', unitFileState: 'masked', activeState: 'inactive' }, { fileSha256: undefined });
+    const want = { ...spec, enabled: true };
+    const changes = diffUnit(want, masked);
+    expect(changes).toMatchObject({ masked: { live: true, want: false } });
+    expect(changes).not.toHaveProperty('enabled');
+    expect(summarizeUnit(want, 'h:22', masked, changes)).toMatch(
+      /^unit check.service on h:22 is masked \(masked is true, want false; .*\); set unmask: true to let apply unmask it, or run systemctl unmask check.service on the host$/,
+    );
+  });
+
+  test('unmask removes only /dev/null links and refuses an empty file, which would otherwise be deleted', () => {
+    const command = unmaskCommand({ name: 'x.service', directory: '/etc/systemd/system' }, false);
+    expect(command).toContain(`"$(readlink -- "$f")" = /dev/null ]; then rm -f -- "$f"`);
+    expect(command).toContain(`[ ! -s "$f" ]`);
+    expect(command).toContain(`'/run/systemd/system/x.service'`);
+  });
+});
+
+describe('start deadlines', () => {
+  const started = { ...spec, started: true, startTimeoutSeconds: 60 };
+  const activating = (seconds: number) => live({ activeState: 'activating', subState: 'start' }, { stateSeconds: seconds });
+
+  test('a started unit activating within its deadline is in sync', () => {
+    expect(diffUnit(started, activating(30))).toEqual({});
+  });
+
+  test('a started unit still activating past its deadline is drift, and the summary says for how long', () => {
+    const stuck = activating(300);
+    const changes = diffUnit(started, stuck);
+    expect(changes).toEqual({ running: { live: 'activating/start for 5 min', want: 'running' } });
+    expect(summarizeUnit(started, 'h:22', stuck, changes)).toBe(
+      'unit check.service on h:22 (activating/start for 5 min) differs: running is "activating/start for 5 min", want "running"',
+    );
+  });
+
+  test('a started:false oneshot mid-run stays in sync however long it runs', () => {
+    expect(diffUnit(spec, activating(3600))).toEqual({});
+  });
+
+  test('the read parses when each unit entered its state against the host clock', () => {
+    const show = 'LoadState=loaded\nActiveState=activating\nSubState=start\nUnitFileState=static\nNeedDaemonReload=no\nJob=75\n' +
+      'StateChangeTimestamp=Wed 2026-12-02 15:43:45 UTC\n';
+    const stdout = `${show}@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n@@cdktf-homelab:now\n${Date.parse('2026-12-02T15:48:45Z') / 1000}\n`;
+    const [unit] = parseReadScript(stdout, [{ unit: 'a.service' }]) ?? [];
+    expect(unit?.stateSeconds).toBe(300);
+    expect(unit?.status.job).toBe('75');
   });
 });

@@ -1,0 +1,72 @@
+/**
+ * A drop-in for a unit, `/etc/systemd/system/<unit>.d/<name>.conf`: how a distribution's unit is
+ * changed without replacing its file. Apply writes it, reloads, and restarts the unit if it runs.
+ */
+import { Construct } from 'constructs';
+import { DROP_IN_NAME, type DropInSpec } from '../../src/linux/drop-in';
+import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
+import { START_TIMEOUT_SECONDS } from '../../src/linux/unit';
+import { UNIT_DIRECTORY, unitNameProblem } from '../../src/linux/unit-name';
+import { declareObject } from '../core/declare-object';
+import { ManagedObject } from '../core/managed-object';
+import type { RetiredObject } from '../core/retired-object';
+import { check, checkPattern, checkRange, unresolved } from '../core/validate';
+import type { SshHost } from './ssh-host';
+import type { SystemdUnitInstance } from './systemd-instance';
+import type { SystemdUnit } from './systemd-unit';
+
+export interface SystemdDropInProps {
+  /**
+   * The unit it changes: a unit name (`ssh.service`, a distribution's), or a `SystemdUnit` or
+   * instance of this stack, after whose apply the drop-in is applied. Changing it replaces the drop-in.
+   */
+  readonly unit: string | SystemdUnit | SystemdUnitInstance;
+  /** The host. @default - the host of `unit` when it is a construct; required for a unit name */
+  readonly host?: SshHost;
+  /** The file name without `.conf`, e.g. `10-limits`. Changing it replaces the drop-in. */
+  readonly name: string;
+  /** The drop-in's text, or sections rendered with `renderUnit`. */
+  readonly content: string | readonly UnitSection[];
+  /** The directory holding `<unit>.d/`. Changing it replaces the drop-in. @default "/etc/systemd/system" */
+  readonly directory?: string;
+  /** Seconds the restart of a running unit may take after a change (see `SystemdUnitProps`). @default 90 */
+  readonly startTimeoutSeconds?: number;
+  /** Retire the drop-in: the next apply removes it, reloads and drops it from the state. @default false */
+  readonly retired?: boolean;
+}
+
+export class SystemdDropIn extends Construct {
+  readonly object: ManagedObject | RetiredObject;
+  readonly spec: DropInSpec;
+
+  constructor(scope: Construct, id: string, props: SystemdDropInProps) {
+    super(scope, id);
+    const owner = typeof props.unit === 'string' ? undefined : props.unit;
+    const unit = owner === undefined ? (props.unit as string) : owner.spec.name;
+    const host = props.host ?? (owner === undefined ? undefined : 'host' in owner ? owner.host : owner.template.host);
+    check(this, host !== undefined, 'host', 'set when unit is a unit name', undefined);
+    if (!unresolved(unit)) check(this, unitNameProblem(unit) === undefined, 'unit', `a unit name (${unitNameProblem(unit)})`, unit);
+    checkPattern(this, 'name', props.name, DROP_IN_NAME, 'letters, digits and _ . @ - (no leading dot, at most 100)');
+    const directory = (props.directory ?? '/etc/systemd/system').replace(/\/+$/, '');
+    checkPattern(this, 'directory', directory, UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -');
+    check(this, !directory.split('/').includes('..'), 'directory', 'a path without ..', directory);
+    checkRange(this, 'startTimeoutSeconds', props.startTimeoutSeconds, START_TIMEOUT_SECONDS.min, START_TIMEOUT_SECONDS.max);
+    this.spec = {
+      unit,
+      name: props.name,
+      directory,
+      content: typeof props.content === 'string' ? props.content : renderUnit(props.content),
+      startTimeoutSeconds: props.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default,
+    };
+    this.object = declareObject(this, {
+      kind: 'systemd-drop-in',
+      targetConstruct: host as SshHost,
+      target: { ...(host as SshHost).target },
+      identity: { unit, name: this.spec.name, directory },
+      spec: { ...this.spec },
+      retired: props.retired,
+    });
+    const after = owner?.object instanceof ManagedObject ? owner.object.converge : undefined;
+    if (this.object instanceof ManagedObject && after !== undefined) this.object.lifecycle.dependsOn = [`${after.terraformResourceType}.${after.friendlyUniqueId}`];
+  }
+}

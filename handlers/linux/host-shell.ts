@@ -1,0 +1,97 @@
+/**
+ * Commands on a connected host as the Linux kinds run them: one that must succeed turns its stderr
+ * into the error, a lost connection stays a `ConnectionLost`, and a wait for a unit to settle is
+ * polled through the clock port against a deadline, so no start, restart or stop can hang apply.
+ */
+import type { Clock } from '../../src/core/clock';
+import { HandlerError } from '../../src/core/errors';
+import type { Log } from '../../src/core/kind';
+import { quote } from '../../src/linux/shell';
+import * as cmd from '../../src/linux/unit-commands';
+import { parseShow, type Settle, settleOf, type UnitStatus } from '../../src/linux/unit-state';
+import type { HostSession } from './domain';
+
+/** How often a wait asks systemd: often enough that a 0.2 s start does not cost a second. */
+export const POLL_MS = 150;
+
+/**
+ * A Type=simple (or exec, idle) unit is active as soon as its process is forked, so one that exits
+ * at once reads active for a moment: such a start is confirmed by a second look this much later.
+ */
+export const CONFIRM_MS = 300;
+
+export class HostShell {
+  readonly host: string;
+
+  constructor(
+    readonly session: HostSession,
+    readonly clock: Clock,
+    readonly log: Log,
+  ) {
+    this.host = session.host;
+  }
+
+  get sudo(): boolean {
+    return this.session.target.sudo;
+  }
+
+  /** Runs a command that must succeed; its stderr becomes the error. */
+  async must(command: string, stdin?: string) {
+    const result = await this.session.remote.run(command, stdin);
+    if (result.code !== 0) {
+      throw new HandlerError(`command failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`, { Command: command });
+    }
+    return result;
+  }
+
+  systemctl(verb: string, name?: string, ...flags: string[]) {
+    return this.must(cmd.systemctl(verb, this.sudo, name, ...flags));
+  }
+
+  /** The few properties a wait needs, in one short command. */
+  async status(name: string): Promise<UnitStatus & { readonly type: string }> {
+    const { stdout } = await this.must(`systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,Job,Type -- ${quote(name)}`);
+    return { ...parseShow(stdout), type: /^Type=(.*)$/m.exec(stdout)?.[1] ?? '' };
+  }
+
+  /**
+   * Polls `name` until it settles as `want` or `seconds` pass. A unit that will not get there fails
+   * with its state and, on stderr above the error, its last journal lines.
+   */
+  async settle(name: string, want: 'active' | 'inactive', seconds: number): Promise<void> {
+    const deadline = this.clock.now() + seconds * 1000;
+    let confirmed = want === 'inactive';
+    for (;;) {
+      const status = await this.status(name);
+      const verdict: Settle = settleOf(status, want);
+      if (verdict === 'settled' && (confirmed || !['simple', 'exec', 'idle'].includes(status.type))) return;
+      if (verdict === 'settled') {
+        confirmed = true;
+        await this.clock.sleep(CONFIRM_MS);
+        continue;
+      }
+      if (verdict === 'failed' || this.clock.now() >= deadline) {
+        const state = `${status.activeState}/${status.subState}`;
+        const why = verdict === 'failed' ? `it is ${state}` : `it is still ${state} after ${seconds} s (startTimeoutSeconds)`;
+        const journal = await this.journal(name);
+        throw new HandlerError(`${name} did not become ${want}`, `${why}; ${journal}`);
+      }
+      await this.clock.sleep(POLL_MS);
+    }
+  }
+
+  /** Logs the unit's last journal lines and says where they are; never throws over the real error. */
+  private async journal(name: string): Promise<string> {
+    try {
+      const { stdout } = await this.session.remote.run(cmd.journalCommand(name, this.sudo));
+      const lines = stdout.trim().split('\n').filter((line) => line !== '' && !line.startsWith('-- '));
+      for (const line of lines) this.log(`${name} on ${this.host}: journal: ${line}`);
+      return lines.length === 0 ? 'the journal has no lines for it' : `its last ${lines.length} journal lines are above, the last: ${lines.at(-1)}`;
+    } catch (error) {
+      return `its journal could not be read (${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
+}
+
+export const messageOf = (error: unknown): string =>
+  error instanceof HandlerError ? error.oneLine() : error instanceof Error ? error.message : String(error);

@@ -1,0 +1,117 @@
+/**
+ * The pure half of a unit's read and apply: the drift between the declared unit and what the host
+ * reports, and the steps that close it. Both go through `isUnitRunning`, so a plan and the apply
+ * that follows can never disagree about whether a unit is running.
+ */
+import { sha256Hex } from '../core/canonical';
+import { describeDiff, type FieldDiff } from '../core/protocol';
+import { type DesiredUnit, type LiveUnit, timeoutOf } from './unit';
+import { enabledOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
+
+export const isAbsent = (live: LiveUnit): boolean =>
+  live.fileSha256 === undefined && live.status.loadState === 'not-found';
+
+/** Still activating (not a crash loop) for longer than the unit's start deadline. */
+export const isOverdue = (spec: Pick<DesiredUnit, 'startTimeoutSeconds'>, live: LiveUnit): boolean =>
+  live.status.activeState === 'activating' &&
+  !live.status.subState.startsWith('auto-restart') &&
+  (live.stateSeconds ?? 0) > timeoutOf(spec);
+
+/** Whether the unit counts as running against the spec, by the one shared policy. */
+export const runningOf = (spec: DesiredUnit, live: LiveUnit): boolean =>
+  isUnitRunning(live.status.activeState, live.status.subState, spec.started, isOverdue(spec, live));
+
+/** `activating/start for 5 min` when it has been so for longer than its deadline, else the state. */
+export const stateOf = (spec: DesiredUnit, live: LiveUnit): string => {
+  const state = `${live.status.activeState}/${live.status.subState}`;
+  return isOverdue(spec, live) ? `${state} for ${duration(live.stateSeconds ?? 0)}` : state;
+};
+
+const duration = (seconds: number): string =>
+  seconds < 120 ? `${Math.round(seconds)} s` : seconds < 7200 ? `${Math.round(seconds / 60)} min` : `${Math.round(seconds / 3600)} h`;
+
+/** Every way the host differs from the spec; empty when in sync. */
+export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
+  const changes: Record<string, { live: unknown; want: unknown }> = {};
+  if (isMasked(live.status)) changes.masked = { live: true, want: false };
+  if (spec.content !== undefined) {
+    const want = sha256Hex(spec.content);
+    if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
+  }
+  const enabled = enabledOf(live.status.unitFileState);
+  if (enabled !== undefined && enabled !== spec.enabled) changes.enabled = { live: enabled, want: spec.enabled };
+  const running = runningOf(spec, live);
+  if (running !== spec.started) changes.running = { live: stateOf(spec, live), want: spec.started ? 'running' : 'stopped' };
+  if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
+  if (running && spec.started && live.restartOn !== undefined && live.restartOn !== spec.restartOn) {
+    changes.restartOn = { live: short(live.restartOn), want: short(spec.restartOn) };
+  }
+  return changes;
+};
+
+export const short = (digest: string | undefined): string | null => (digest === undefined ? null : `sha256:${digest.slice(0, 12)}`);
+
+/** The plan's one line. */
+export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, changes: FieldDiff): string => {
+  const name = `unit ${spec.name} on ${host}`;
+  if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec)}`;
+  if (isAbsent(live)) return `${name} is absent`;
+  const state = stateOf(spec, live);
+  return Object.keys(changes).length === 0 ? `${name} is in sync (${state})` : `${name} (${state}) differs: ${describeDiff(changes)}`;
+};
+
+/** What to do about a mask: the apply unmasks only when told to. */
+export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string =>
+  spec.unmask === true
+    ? 'apply unmasks it (unmask: true)'
+    : `set unmask: true to let apply unmask it, or run systemctl unmask ${spec.name} on the host`;
+
+/** Apply's first phase: whether the file must be written. */
+export const fileSteps = (spec: DesiredUnit, live: LiveUnit) => ({
+  write: spec.content !== undefined && live.fileSha256 !== sha256Hex(spec.content),
+});
+
+/**
+ * Whether systemd must reload, given the unit `before` apply and `now` (after any write). systemd
+ * loads a new unit file on first use, so a new unit needs no daemon-reload (measured, systemd 252;
+ * reloads run one at a time in PID 1, 0.15 s each with 50 units loaded). A changed file, a
+ * stale load, an unmasked unit and a changed template (its instances keep the old one) do.
+ */
+export const reloadNeeded = (before: LiveUnit, now: LiveUnit, written: boolean): boolean =>
+  (written && before.fileSha256 !== undefined) ||
+  now.status.needDaemonReload ||
+  (written && now.status.loadState !== 'loaded') ||
+  isMasked(before.status);
+
+/** Apply's second phase, from the status read after the reload. */
+export interface SettleSteps {
+  readonly enable: boolean;
+  readonly disable: boolean;
+  readonly start: boolean;
+  readonly stop: boolean;
+  readonly restart: boolean;
+}
+
+/**
+ * Never stop a declared `started: false` oneshot mid-run, never start a unit already activating,
+ * restart a running unit whose file or restartOn changed, and re-enable after a file change so
+ * the [Install] links follow the new file.
+ */
+export const settleSteps = (spec: DesiredUnit, live: LiveUnit, written: boolean): SettleSteps => {
+  const enabled = enabledOf(live.status.unitFileState);
+  const running = runningOf(spec, live);
+  const restartOnMoved = live.restartOn !== undefined && live.restartOn !== spec.restartOn;
+  return {
+    enable: spec.enabled && (enabled === false || (written && enabled === true)),
+    disable: !spec.enabled && enabled === true,
+    stop: !spec.started && running,
+    start: spec.started && !running,
+    restart: spec.started && running && (written || restartOnMoved),
+  };
+};
+
+/** What a wait after the steps must see: active for a start or restart, inactive for a stop. */
+export const settleTarget = (steps: SettleSteps): 'active' | 'inactive' | undefined =>
+  steps.start || steps.restart ? 'active' : steps.stop ? 'inactive' : undefined;
+
+export type { UnitStatus };

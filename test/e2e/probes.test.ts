@@ -1,0 +1,92 @@
+/**
+ * Real terraform on examples/probes.ts against the real systemd host: a template and two instances
+ * (apply, clean plan, an instance stopped by hand named in the plan, one-apply fix), a drop-in whose
+ * change restarts its instance, one instance retired while the template and the other stay, and
+ * 50 plain units at -parallelism=30, past sshd's MaxStartups.
+ */
+import { CdktfProject } from '../support/cdktf-project';
+import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
+
+jest.setTimeout(600_000);
+
+let host: SystemdHost;
+let project: CdktfProject;
+
+const show = async (name: string) => (await host.exec(`systemctl show -p ActiveState,UnitFileState,MainPID,Environment -- ${name}`)).stdout;
+const synth = (env: NodeJS.ProcessEnv) => project.must('synth', project.synth({ HOMELAB_PROBES: 'tty8,tty9', ...env }));
+const apply = (label: string, ...args: string[]) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color', ...args));
+
+beforeAll(async () => {
+  host = await startSystemdHost();
+  project = new CdktfProject('build/examples/probes.js', 'probes', {
+    HOMELAB_SSH_HOST: host.host,
+    HOMELAB_SSH_PORT: String(host.port),
+    HOMELAB_SSH_HOST_KEY: host.hostKeyFingerprint,
+    HOMELAB_SSH_KEY: host.privateKey,
+  });
+  await synth({});
+  await project.must('init', project.terraform('init', '-no-color'));
+});
+
+afterAll(async () => {
+  console.log(`probes e2e timings (s): ${project?.report()}`);
+  await host?.stop();
+  project?.cleanup();
+});
+
+test('a template and two instances apply, and the next plan is clean', async () => {
+  const applied = await apply('apply (create)');
+  console.log(applied.stdout);
+  expect(await show('hf-probe@tty8.service')).toMatch(/ActiveState=active[\s\S]*UnitFileState=enabled/);
+  expect(await show('hf-probe@tty9.service')).toMatch(/ActiveState=active[\s\S]*UnitFileState=enabled/);
+  expect(await show('hf-probe@tty8.service')).toContain('Environment=LEVEL=info');
+  // no file of an instance's own, which would shadow the template (tty8's drop-in is a directory)
+  expect((await host.exec('ls /etc/systemd/system/ | grep "^hf-probe.*service$"')).stdout.trim()).toBe('hf-probe@.service');
+  expect((await project.plan('plan (clean)')).code).toBe(0);
+});
+
+test('an instance stopped by hand is named in the plan, and one apply starts it', async () => {
+  await host.exec('systemctl stop hf-probe@tty9.service');
+  const drifted = await project.plan('plan (drift)');
+  console.log(drifted.stdout);
+  expect(drifted.code).toBe(2);
+  expect(drifted.stdout.replace(/\s+/g, ' ')).toContain(
+    `- probe-tty9: unit hf-probe@tty9.service on 127.0.0.1:${host.port} (inactive/dead) differs: running is "inactive/dead", want "running"`,
+  );
+  await apply('apply (fix drift)');
+  expect(await show('hf-probe@tty9.service')).toMatch(/ActiveState=active/);
+  expect((await project.plan('plan (after fix)')).code).toBe(0);
+});
+
+test('a drop-in change restarts its running instance', async () => {
+  const before = /MainPID=(\d+)/.exec(await show('hf-probe@tty8.service'))?.[1];
+  await synth({ HOMELAB_PROBE_LEVEL: 'debug' });
+  const applied = await apply('apply (drop-in change)');
+  console.log(applied.stdout);
+  const after = await show('hf-probe@tty8.service');
+  expect(after).toContain('Environment=LEVEL=debug');
+  expect(/MainPID=(\d+)/.exec(after)?.[1]).not.toBe(before);
+  expect((await host.exec('journalctl -u hf-probe@tty8.service --no-pager | tail -n 1')).stdout).toContain('probing tty8 at level debug');
+  expect((await project.plan('plan (after drop-in)')).code).toBe(0);
+});
+
+test('retiring one instance stops and disables it; the template and the other instance stay', async () => {
+  await synth({ HOMELAB_PROBE_LEVEL: 'debug', HOMELAB_RETIRED_PROBES: 'tty9' });
+  const applied = await apply('apply (retire tty9)');
+  console.log(applied.stdout);
+  expect(applied.stdout).toMatch(/hf-probe@tty9.service on 127.0.0.1:\d+: stopped and disabled; its template stays/);
+  expect(await show('hf-probe@tty9.service')).toMatch(/ActiveState=inactive[\s\S]*UnitFileState=disabled/);
+  expect(await show('hf-probe@tty8.service')).toMatch(/ActiveState=active[\s\S]*UnitFileState=enabled/);
+  expect((await host.exec('test -f /etc/systemd/system/hf-probe@.service; echo $?')).stdout.trim()).toBe('0');
+  expect((await project.plan('plan (after retire)')).code).toBe(0);
+});
+
+test('50 units at -parallelism=30 apply past sshd\'s MaxStartups, plan clean, and destroy', async () => {
+  await synth({ HOMELAB_PROBE_LEVEL: 'debug', HOMELAB_RETIRED_PROBES: 'tty9', HOMELAB_FLEET: '50' });
+  await apply('apply (50 units, -parallelism=30)', '-parallelism=30');
+  const active = await host.exec('systemctl list-units --plain --no-legend --state=active "hf-fleet-*" | wc -l');
+  expect(active.stdout.trim()).toBe('50');
+  expect((await project.plan('plan (50 units)', '-parallelism=30')).code).toBe(0);
+  await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color', '-parallelism=30'));
+  expect((await host.exec('ls /etc/systemd/system | grep "^hf-" ; true')).stdout).toBe('');
+});
