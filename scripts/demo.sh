@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
+[ -t 1 ] || export CI=1 # cdktf-cli draws spinners unless CI is set: none in a log or a pipe
 
 step() { printf '\n== %s\n' "$*"; }
 # This run's private files (mktemp -d is 0700): the demo key and certificate, the fifo, the logs.

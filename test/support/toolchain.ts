@@ -1,9 +1,10 @@
 // Terraform toolchain for tests that run real terraform/tofu: the environment written by
 // scripts/setup-terraform.sh, so `terraform init` installs hashicorp/external from the offline mirror
 // instead of failing on an unreachable registry, and a missing setup fails with the command to run.
+// CDKTF_HOMELAB_TERRAFORM=tofu (or terraform) picks the binary; env.sh honours it.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 interface Toolchain {
   readonly vars: NodeJS.ProcessEnv;
@@ -32,6 +33,11 @@ function load(): Toolchain {
   }).split('\0');
   if (!binary) {
     throw new Error(`${binaryName || 'terraform'} not found on PATH: run \`bash scripts/setup-terraform.sh\``);
+  }
+  // An env.sh written by an older setup script ignores the choice: the suite would pass on the wrong binary.
+  const wanted = process.env.CDKTF_HOMELAB_TERRAFORM;
+  if (wanted && basename(binary) !== wanted) {
+    throw new Error(`CDKTF_HOMELAB_TERRAFORM=${wanted} but ${envFile} chose ${binary}: run \`bash scripts/setup-terraform.sh\``);
   }
   const vars: NodeJS.ProcessEnv = { TF_CLI_CONFIG_FILE: cliConfig, PATH: path };
   if (binaryName) vars.TERRAFORM_BINARY_NAME = binaryName;
