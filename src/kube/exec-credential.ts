@@ -111,10 +111,12 @@ export const parseExecCredential = (plugin: ExecPlugin, stdout: string): ExecRes
 export const isFresh = (result: ExecResult, now: number): boolean =>
   result.expiresAt === undefined || now < result.expiresAt;
 
+/** Terminal escape sequences, or runs of whitespace and other control characters. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNPRINTABLE = /\u001b(\[[0-9;]*[A-Za-z])?|[\s\u0000-\u001a\u001c-\u001f\u007f]+/g;
+
 /** One printable line: the hint comes from a kubeconfig, and it lands in Terraform's output. */
-const oneLine = (text: string) =>
-  // eslint-disable-next-line no-control-regex -- terminal escapes and control characters are what it removes
-  text.replace(/\u001b\[[0-9;]*[A-Za-z]|[\s\u0000-\u001f\u007f]+/g, (m) => (m[0] === '\u001b' ? '' : ' ')).trim();
+const oneLine = (text: string) => text.replace(UNPRINTABLE, (m) => (m[0] === '\u001b' ? '' : ' ')).trim();
 
 /** One cache per process, keyed by everything that makes two plugin runs differ. */
 export const execCredentialCache = (
