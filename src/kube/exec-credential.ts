@@ -111,6 +111,13 @@ export const parseExecCredential = (plugin: ExecPlugin, stdout: string): ExecRes
 export const isFresh = (result: ExecResult, now: number): boolean =>
   result.expiresAt === undefined || now < result.expiresAt;
 
+/** Terminal escape sequences, or runs of whitespace and other control characters. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNPRINTABLE = /\u001b(\[[0-9;]*[A-Za-z])?|[\s\u0000-\u001a\u001c-\u001f\u007f]+/g;
+
+/** One printable line: the hint comes from a kubeconfig, and it lands in Terraform's output. */
+const oneLine = (text: string) => text.replace(UNPRINTABLE, (m) => (m[0] === '\u001b' ? '' : ' ')).trim();
+
 /** One cache per process, keyed by everything that makes two plugin runs differ. */
 export const execCredentialCache = (
   run: ExecRunner,
@@ -124,11 +131,7 @@ export const execCredentialCache = (
       answer = await run(plugin.command, plugin.args, execEnvironment(plugin, env));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      // One line, terminal escapes removed: the hint comes from a file, and it lands in Terraform's output.
-      const hint = plugin.installHint
-        ?.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
-        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
-        .trim();
+      const hint = plugin.installHint === undefined ? undefined : oneLine(plugin.installHint);
       if (code === 'ENOENT') throw failed(plugin, `is not installed${hint ? `: ${hint}` : ''}`);
       throw failed(plugin, `could not run: ${code ?? (e as Error).message}`);
     }

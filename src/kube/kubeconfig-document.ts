@@ -96,7 +96,9 @@ const parseJson = (text: string): unknown => {
 };
 
 const parseYaml = (path: string, text: string): unknown => {
-  const yaml = require('yaml') as typeof import('yaml'); // loaded only for a file that is not JSON
+  // Loaded only for a file that is not JSON (see parseJson).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const yaml = require('yaml') as typeof import('yaml');
   try {
     return yaml.parse(text, { prettyErrors: false }) ?? {};
   } catch (e) {

@@ -68,6 +68,8 @@ export const SANDBOX_CRD = crd(
   },
 );
 
+type CrdStatus = { status?: { conditions?: Array<{ type: string; status: string }> } };
+
 const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const ESTABLISHED_MS = 30_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,8 +80,8 @@ export const installCrd = async (admin: KubeCaller, definition: typeof REPO_CRD)
   const name = definition.metadata.name;
   const deadline = Date.now() + ESTABLISHED_MS;
   for (;;) {
-    const got = await kubeExpect(admin, 'GET', `${CRD_PATH}/${name}`);
-    const conditions: Array<{ type: string; status: string }> = got.status?.conditions ?? [];
+    const got = await kubeExpect<CrdStatus>(admin, 'GET', `${CRD_PATH}/${name}`);
+    const conditions = got.status?.conditions ?? [];
     if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) return;
     if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after ${ESTABLISHED_MS} ms`);
     await sleep(100);

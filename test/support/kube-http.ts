@@ -10,7 +10,7 @@ export interface KubeCaller {
   readonly token: string;
 }
 
-export interface KubeAnswer<T = any> {
+export interface KubeAnswer<T = unknown> {
   readonly status: number;
   /** Parsed JSON when the server sent JSON, else the raw text (e.g. `404 page not found`). */
   readonly body: T;
@@ -27,7 +27,7 @@ const open = (caller: KubeCaller, method: string, path: string, headers: Record<
   });
 
 /** One request; `contentType` defaults to JSON for a body (merge patches pass their own). */
-export const kubeRequest = <T = any>(
+export const kubeRequest = <T = unknown>(
   caller: KubeCaller,
   method: string,
   path: string,
@@ -51,7 +51,7 @@ export const kubeRequest = <T = any>(
   });
 
 /** A request that must succeed with one of `ok`; anything else throws with the API's Status message. */
-export const kubeExpect = async <T = any>(
+export const kubeExpect = async <T = unknown>(
   caller: KubeCaller,
   method: string,
   path: string,
@@ -67,9 +67,9 @@ export const kubeExpect = async <T = any>(
   return answer.body;
 };
 
-export interface WatchEvent {
+export interface WatchEvent<T = unknown> {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  readonly object: any;
+  readonly object: T;
 }
 
 export interface WatchStream {
@@ -81,7 +81,11 @@ export interface WatchStream {
 }
 
 /** Opens `GET path` as a watch (path carries `?watch=1&resourceVersion=...`) and calls `onEvent` per line. */
-export const kubeWatch = (caller: KubeCaller, path: string, onEvent: (e: WatchEvent) => void): WatchStream => {
+export const kubeWatch = <T = unknown>(
+  caller: KubeCaller,
+  path: string,
+  onEvent: (e: WatchEvent<T>) => void,
+): WatchStream => {
   const req = open(caller, 'GET', path, {});
   req.setTimeout(0); // a watch is quiet for long stretches; the server's own timeoutSeconds bounds it
   let resolveStatus!: (s: number) => void;
@@ -100,7 +104,7 @@ export const kubeWatch = (caller: KubeCaller, path: string, onEvent: (e: WatchEv
         for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
           const line = buffered.slice(0, nl).trim();
           buffered = buffered.slice(nl + 1);
-          if (line && res.statusCode === 200) onEvent(JSON.parse(line) as WatchEvent);
+          if (line && res.statusCode === 200) onEvent(JSON.parse(line) as WatchEvent<T>);
         }
       });
       res.once('error', () => resolveEnded());

@@ -60,7 +60,9 @@ const withLock = async <T>(runDir: string, fn: () => Promise<T>): Promise<T> => 
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const holder = Number(fs.readFileSync(lock, 'utf8'));
       if (holder && !fs.existsSync(`/proc/${holder}`)) fs.rmSync(lock, { force: true });
-      if (Date.now() > deadline) throw new Error(`kube test server: ${lock} held by pid ${holder} for too long`);
+      if (Date.now() > deadline) {
+        throw new Error(`kube test server: ${lock} held by pid ${holder} for too long`, { cause: e });
+      }
     }
   }
   try {

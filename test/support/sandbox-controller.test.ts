@@ -4,7 +4,12 @@ import { askedAnnotation, SANDBOXES } from '../../src/kube/names';
 import { useKubeApiServer } from './kube-apiserver';
 import { crPath } from './kube-crds';
 import { kubeExpect } from './kube-http';
-import { startSandboxController, type SandboxController, type SandboxRepoStatus } from './sandbox-controller';
+import {
+  startSandboxController,
+  type SandboxController,
+  type SandboxObject,
+  type SandboxRepoStatus,
+} from './sandbox-controller';
 
 jest.setTimeout(120_000);
 
@@ -38,7 +43,7 @@ const ask = async (name: string, stamps: Record<string, string>) => {
 /** Polls the Sandbox until `key`'s entry answers `asked`; bounded. */
 const entryFor = async (name: string, key: string, asked: string): Promise<SandboxRepoStatus> => {
   for (const deadline = Date.now() + WAIT_MS; ; await new Promise((r) => setTimeout(r, 100))) {
-    const item = await kubeExpect(kube().admin, 'GET', crPath(kube().namespace, SANDBOXES, name));
+    const item = await kubeExpect<SandboxObject>(kube().admin, 'GET', crPath(kube().namespace, SANDBOXES, name));
     const entry = (item.status?.repos ?? []).find((r: SandboxRepoStatus) => r.key === key && r.asked === asked);
     if (entry) return entry;
     if (Date.now() > deadline)
@@ -46,7 +51,7 @@ const entryFor = async (name: string, key: string, asked: string): Promise<Sandb
   }
 };
 const statusOf = async (name: string) =>
-  (await kubeExpect(kube().admin, 'GET', crPath(kube().namespace, SANDBOXES, name))).status?.repos ?? [];
+  (await kubeExpect<SandboxObject>(kube().admin, 'GET', crPath(kube().namespace, SANDBOXES, name))).status?.repos ?? [];
 
 describe('the test cache agent', () => {
   let agent: SandboxController;

@@ -21,6 +21,13 @@ export interface SandboxRepoStatus {
   error?: string;
 }
 
+/** The fields of a Sandbox the agent reads, as the seed's SandboxObject has them. */
+export interface SandboxObject {
+  metadata: { name: string; uid: string; resourceVersion: string; annotations?: Record<string, string> };
+  spec?: { repos?: Array<{ key: string }> };
+  status?: { repos?: SandboxRepoStatus[] };
+}
+
 export interface SandboxController {
   /** From now on, answer asks for `key` (every key when absent) this way. Default: fetched at once. */
   answer(how: FetchAnswer, key?: string): void;
@@ -57,7 +64,7 @@ export const startSandboxController = async (
   /** Writes one key's entry through /status, replacing the array whole (merge patches replace arrays). */
   const writeEntry = async (sandbox: string, key: string, entry: (old?: SandboxRepoStatus) => SandboxRepoStatus) => {
     for (let attempt = 0; attempt < 5 && !stopped; attempt++) {
-      const got = await kubeRequest(agent, 'GET', crPath(namespace, SANDBOXES, sandbox));
+      const got = await kubeRequest<SandboxObject>(agent, 'GET', crPath(namespace, SANDBOXES, sandbox));
       if (got.status === 404) return;
       const repos: SandboxRepoStatus[] = got.body.status?.repos ?? [];
       const next = entry(repos.find((r) => r.key === key));
@@ -87,7 +94,7 @@ export const startSandboxController = async (
     timers.add(timer);
   };
 
-  const onSandbox = (item: any) => {
+  const onSandbox = (item: SandboxObject) => {
     const mounted = new Set((item.spec?.repos ?? []).map((r: { key: string }) => r.key));
     for (const [name, asked] of Object.entries<string>(item.metadata?.annotations ?? {})) {
       if (!name.startsWith(PREFIX)) continue;
@@ -101,7 +108,11 @@ export const startSandboxController = async (
 
   /** List, then watch from the list's resourceVersion until the stream ends; returns why it ended. */
   const listAndWatch = async (): Promise<'expired' | 'ended'> => {
-    const list = await kubeExpect(agent, 'GET', crPath(namespace, SANDBOXES));
+    const list = await kubeExpect<{ items: SandboxObject[]; metadata: { resourceVersion: string } }>(
+      agent,
+      'GET',
+      crPath(namespace, SANDBOXES),
+    );
     lists++;
     list.items.forEach(onSandbox);
     let rv: string =
@@ -109,7 +120,8 @@ export const startSandboxController = async (
     while (!stopped) {
       let expired = false;
       const query = `?watch=1&allowWatchBookmarks=true&timeoutSeconds=60&resourceVersion=${rv}`;
-      watch = kubeWatch(agent, crPath(namespace, SANDBOXES) + query, (e) => {
+      // An event carries a Sandbox, or (ERROR) a Status with its code.
+      watch = kubeWatch<SandboxObject & { code?: number }>(agent, crPath(namespace, SANDBOXES) + query, (e) => {
         if (e.type === 'ERROR') expired = e.object?.code === 410;
         else rv = e.object?.metadata?.resourceVersion ?? rv;
         if (e.type === 'ADDED' || e.type === 'MODIFIED') onSandbox(e.object);

@@ -30,7 +30,11 @@ const identity = (key: string, deleteOnDestroy = false) => ({
   version: CR_VERSION,
   deleteOnDestroy,
 });
-const live = (key: string) => kubeExpect(kube.admin, 'GET', crPath(kube.namespace, 'repos', key));
+type LiveRepo = {
+  metadata: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec: { url: string; secretRef?: { name: string } };
+};
+const live = (key: string) => kubeExpect<LiveRepo>(kube.admin, 'GET', crPath(kube.namespace, 'repos', key));
 
 test('a Repo someone else created first is restated, never overwritten', async () => {
   await kubeExpect(kube.admin, 'POST', crPath(kube.namespace, 'repos'), {
