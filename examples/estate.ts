@@ -23,9 +23,20 @@ export class EstateStack extends TerraformStack {
     super(scope, id);
     const pve = new ProxmoxCluster(this, 'pve', { endpoints: props.endpoints, caFile: props.caFile });
     for (let i = 0; i < props.servers; i++) {
-      new ProxmoxMetricServer(this, `metrics-${i}`, { cluster: pve, id: `estate-${i}`, type: 'graphite', server: '10.0.0.5', port: 2003 });
+      new ProxmoxMetricServer(this, `metrics-${i}`, {
+        cluster: pve,
+        id: `estate-${i}`,
+        type: 'graphite',
+        server: '10.0.0.5',
+        port: 2003,
+      });
     }
-    const node = new SshHost(this, 'node', { host: props.host, port: props.port, hostKey: props.hostKey, privateKeyEnv: 'HOMELAB_SSH_KEY' });
+    const node = new SshHost(this, 'node', {
+      host: props.host,
+      port: props.port,
+      hostKey: props.hostKey,
+      privateKeyEnv: 'HOMELAB_SSH_KEY',
+    });
     for (let i = 0; i < props.units; i++) {
       new SystemdUnit(this, `worker-${i}`, {
         host: node,

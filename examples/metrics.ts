@@ -23,7 +23,11 @@ export interface MetricsStackProps {
 export class MetricsStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: MetricsStackProps) {
     super(scope, id);
-    const pve = new ProxmoxCluster(this, 'pve', { endpoints: props.endpoints, caFile: props.caFile, insecure: props.insecure });
+    const pve = new ProxmoxCluster(this, 'pve', {
+      endpoints: props.endpoints,
+      caFile: props.caFile,
+      insecure: props.insecure,
+    });
     new ProxmoxMetricServer(this, 'graphite', {
       cluster: pve,
       id: 'lab-graphite',
@@ -67,7 +71,8 @@ const synth = (): void => {
     caFile: env.PROXMOX_VE_CA_FILE,
     insecure: env.PROXMOX_VE_INSECURE === 'true',
     bucket: env.HOMELAB_EXAMPLE_BUCKET,
-    graphitePath: env.HOMELAB_EXAMPLE_GRAPHITE_PATH === '' ? undefined : (env.HOMELAB_EXAMPLE_GRAPHITE_PATH ?? 'proxmox.lab'),
+    graphitePath:
+      env.HOMELAB_EXAMPLE_GRAPHITE_PATH === '' ? undefined : (env.HOMELAB_EXAMPLE_GRAPHITE_PATH ?? 'proxmox.lab'),
     retireOtel: env.HOMELAB_EXAMPLE_RETIRE_OTEL === 'true',
   });
   app.synth();

@@ -20,7 +20,9 @@ export const handlerAsset = (scope: Construct, domain: string, bundle?: string):
 /** Absolute path of a built bundle; fails at synth, naming the fix, when it was never built. */
 const bundlePath = (domain: string): string => {
   if (!Object.hasOwn(DOMAINS, domain)) {
-    throw new Error(`handler domain "${domain}" is not built in (${Object.keys(DOMAINS).join(', ')}): pass the path of your bundle`);
+    throw new Error(
+      `handler domain "${domain}" is not built in (${Object.keys(DOMAINS).join(', ')}): pass the path of your bundle`,
+    );
   }
   const path = join(packageRoot(), 'build', 'handlers', `${domain}.js`);
   if (!existsSync(path)) {

@@ -25,12 +25,18 @@ const claimed = new WeakMap<TerraformStack, Set<string>>();
 export const claimName = (scope: Construct, name: string): string => {
   const stack = TerraformStack.of(scope);
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
-    throw new ValidationError(scope.node.path, `name must be a Terraform identifier (a letter or _, then letters, digits, _ or -), got "${name}"`);
+    throw new ValidationError(
+      scope.node.path,
+      `name must be a Terraform identifier (a letter or _, then letters, digits, _ or -), got "${name}"`,
+    );
   }
   const names = claimed.get(stack) ?? new Set<string>();
   claimed.set(stack, names);
   if (names.has(name)) {
-    throw new ValidationError(scope.node.path, `name must be unique among the stack's objects, got "${name}" a second time (rename one construct or set name)`);
+    throw new ValidationError(
+      scope.node.path,
+      `name must be unique among the stack's objects, got "${name}" a second time (rename one construct or set name)`,
+    );
   }
   names.add(name);
   return name;

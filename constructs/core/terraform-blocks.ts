@@ -5,7 +5,13 @@
  * measured), and the external provider's bindings are one more copy of the core library to match.
  */
 import type { Construct } from 'constructs';
-import { type ITerraformDependable, TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack } from './cdk';
+import {
+  type ITerraformDependable,
+  TerraformDataSource,
+  TerraformProvider,
+  TerraformResource,
+  TerraformStack,
+} from './cdk';
 
 /** A local-exec provisioner, as Terraform JSON spells it. */
 export interface LocalExec {

@@ -42,4 +42,10 @@ export const checkPattern = (
 
 /** An environment variable name, the only form a secret may take in a stack. */
 export const checkEnvName = (scope: Construct, prop: string, value: string | undefined): void =>
-  checkPattern(scope, prop, value, /^[A-Za-z_][A-Za-z0-9_]*$/, 'the name of an environment variable (letters, digits, _)');
+  checkPattern(
+    scope,
+    prop,
+    value,
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    'the name of an environment variable (letters, digits, _)',
+  );

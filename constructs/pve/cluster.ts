@@ -73,7 +73,13 @@ export class ProxmoxCluster extends Construct {
 }
 
 const validate = (scope: Construct, props: ProxmoxClusterProps): void => {
-  check(scope, Array.isArray(props.endpoints) && props.endpoints.length > 0, 'endpoints', 'a non-empty list', props.endpoints);
+  check(
+    scope,
+    Array.isArray(props.endpoints) && props.endpoints.length > 0,
+    'endpoints',
+    'a non-empty list',
+    props.endpoints,
+  );
   for (const endpoint of props.endpoints) {
     check(scope, isHttpUrl(endpoint), 'endpoints', 'http(s) URLs such as https://n1:8006', endpoint);
     const rule = 'https:// URLs unless insecure is true (a plain http:// endpoint sends the API token in clear)';
@@ -81,7 +87,13 @@ const validate = (scope: Construct, props: ProxmoxClusterProps): void => {
     const bare = endpointProblem(endpoint, true) === undefined;
     check(scope, bare, 'endpoints', 'URLs without user, password, query or fragment', endpoint);
   }
-  check(scope, new Set(props.endpoints).size === props.endpoints.length, 'endpoints', 'free of duplicates', props.endpoints);
+  check(
+    scope,
+    new Set(props.endpoints).size === props.endpoints.length,
+    'endpoints',
+    'free of duplicates',
+    props.endpoints,
+  );
   checkEnvName(scope, 'tokenEnv', props.tokenEnv);
   for (const [endpoint, fingerprint] of Object.entries(props.fingerprints ?? {})) {
     check(scope, props.endpoints.includes(endpoint), 'fingerprints', `keyed by one of the endpoints`, endpoint);
@@ -89,7 +101,13 @@ const validate = (scope: Construct, props: ProxmoxClusterProps): void => {
     check(scope, isFingerprint(fingerprint), `fingerprints["${endpoint}"]`, rule, fingerprint);
   }
   const trusted = props.caFile !== undefined || props.fingerprints !== undefined;
-  check(scope, !(trusted && props.insecure), 'insecure', 'left unset when caFile or fingerprints is given', props.insecure);
+  check(
+    scope,
+    !(trusted && props.insecure),
+    'insecure',
+    'left unset when caFile or fingerprints is given',
+    props.insecure,
+  );
   checkRange(scope, 'timeoutSeconds', props.timeoutSeconds, 1, 3600);
 };
 

@@ -133,9 +133,27 @@ const specOf = (props: ProxmoxMetricServerProps): MetricServerSpec => {
 };
 
 const validate = (scope: Construct, props: ProxmoxMetricServerProps): void => {
-  checkPattern(scope, 'id', props.id, CONFIG_ID, 'a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)');
-  check(scope, METRIC_SERVER_TYPES.includes(props.type), 'type', `one of ${METRIC_SERVER_TYPES.join(', ')}`, props.type);
-  check(scope, typeof props.server === 'string' && /^[^\s,;]+$/.test(props.server), 'server', 'an IP address or DNS name', props.server);
+  checkPattern(
+    scope,
+    'id',
+    props.id,
+    CONFIG_ID,
+    'a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)',
+  );
+  check(
+    scope,
+    METRIC_SERVER_TYPES.includes(props.type),
+    'type',
+    `one of ${METRIC_SERVER_TYPES.join(', ')}`,
+    props.type,
+  );
+  check(
+    scope,
+    typeof props.server === 'string' && /^[^\s,;]+$/.test(props.server),
+    'server',
+    'an IP address or DNS name',
+    props.server,
+  );
   checkRange(scope, 'port', props.port, PORT_RANGE.min, PORT_RANGE.max);
   for (const field of OPTIONAL_FIELDS) {
     const value: unknown = props[field.prop];
@@ -143,12 +161,25 @@ const validate = (scope: Construct, props: ProxmoxMetricServerProps): void => {
   }
   for (const [prop, type] of SECRET_OWNERS) {
     const value = props[prop];
-    if (value !== undefined) check(scope, props.type === type, prop, `left unset for a ${props.type} server (only ${type} servers have it)`, value);
+    if (value !== undefined)
+      check(
+        scope,
+        props.type === type,
+        prop,
+        `left unset for a ${props.type} server (only ${type} servers have it)`,
+        value,
+      );
   }
   checkEnvName(scope, 'tokenEnv', props.tokenEnv);
   checkEnvName(scope, 'otelHeadersEnv', props.otelHeadersEnv);
   checkRange(scope, 'tokenVersion', props.tokenVersion, 0);
-  check(scope, props.tokenVersion === undefined || props.tokenEnv !== undefined, 'tokenVersion', 'set only together with tokenEnv', props.tokenVersion);
+  check(
+    scope,
+    props.tokenVersion === undefined || props.tokenEnv !== undefined,
+    'tokenVersion',
+    'set only together with tokenEnv',
+    props.tokenVersion,
+  );
 };
 
 const SECRET_OWNERS = [
@@ -160,10 +191,17 @@ const SECRET_OWNERS = [
 /** One option's rule from the field table; the table is shared with the handler's diff. */
 const validateOption = (scope: Construct, type: MetricServerType, field: FieldRule, value: unknown): void => {
   const sends = field.types.includes(type);
-  check(scope, sends, field.prop, `left unset for a ${type} server (only ${field.types.join(', ')} servers have it)`, value);
+  check(
+    scope,
+    sends,
+    field.prop,
+    `left unset for a ${type} server (only ${field.types.join(', ')} servers have it)`,
+    value,
+  );
   if (field.kind === 'int') checkRange(scope, field.prop, value as number, field.min, field.max);
   if (field.kind === 'bool') check(scope, typeof value === 'boolean', field.prop, 'a boolean', value);
-  if (field.kind === 'enum') check(scope, field.values.includes(value as string), field.prop, `one of ${field.values.join(', ')}`, value);
+  if (field.kind === 'enum')
+    check(scope, field.values.includes(value as string), field.prop, `one of ${field.values.join(', ')}`, value);
   if (field.kind === 'string') {
     checkPattern(scope, field.prop, value as string, field.pattern ?? /^[^\n]*$/, field.rule ?? 'a single-line string');
   }
@@ -171,4 +209,7 @@ const validateOption = (scope: Construct, type: MetricServerType, field: FieldRu
 };
 
 const isStringMap = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((v) => typeof v === 'string');

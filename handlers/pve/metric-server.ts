@@ -46,10 +46,15 @@ export const metricServerKind = defineKind({
     if (section instanceof Error) throw section;
     const state = diffMetricServer(spec, section, readSecrets(spec, context.env));
     const diff = state.state === 'present' ? state.changes : {};
-    return { inSync: state.state === 'present' && Object.keys(diff).length === 0, summary: summarize(spec, state), diff };
+    return {
+      inSync: state.state === 'present' && Object.keys(diff).length === 0,
+      summary: summarize(spec, state),
+      diff,
+    };
   },
 
-  apply: (api: PveApi, spec: MetricServerSpec, context: KindContext) => apply(api, spec, writeSecrets(spec, context.env), context),
+  apply: (api: PveApi, spec: MetricServerSpec, context: KindContext) =>
+    apply(api, spec, writeSecrets(spec, context.env), context),
   destroy: (api: PveApi, identity: MetricServerIdentity, context: KindContext) => destroy(api, identity, context),
 });
 
@@ -80,7 +85,9 @@ const destroy = async (api: PveApi, identity: MetricServerIdentity, { log }: Kin
   const live = await getSection(api, identity.id);
   if (live === undefined) return log(`metric server "${identity.id}": already absent`);
   if (typeof live.type === 'string' && live.type !== identity.type) {
-    return log(`metric server "${identity.id}": now a ${live.type} section that this stack did not declare; left alone`);
+    return log(
+      `metric server "${identity.id}": now a ${live.type} section that this stack did not declare; left alone`,
+    );
   }
   log(`metric server "${identity.id}": deleting`);
   await api.call('DELETE', sectionPath(identity.id));
@@ -97,7 +104,8 @@ const getSection = async (api: PveApi, id: string): Promise<LiveSection | undefi
     }
     return section;
   } catch (error) {
-    if (error instanceof PveApiError && error.status === 500 && /does not exist/.test(error.pveMessage)) return undefined;
+    if (error instanceof PveApiError && error.status === 500 && /does not exist/.test(error.pveMessage))
+      return undefined;
     throw error;
   }
 };
@@ -127,7 +135,10 @@ const otelHeaders = (name: string, env: NodeJS.ProcessEnv): string => {
     headers = undefined;
   }
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    throw new HandlerError('Bad OpenTelemetry headers', `${name} must hold a JSON object such as {"Authorization":"Bearer ..."} (the value is not shown)`);
+    throw new HandlerError(
+      'Bad OpenTelemetry headers',
+      `${name} must hold a JSON object such as {"Authorization":"Bearer ..."} (the value is not shown)`,
+    );
   }
   return encodeBase64Json(headers);
 };
@@ -135,7 +146,10 @@ const otelHeaders = (name: string, env: NodeJS.ProcessEnv): string => {
 const requiredEnv = (name: string, env: NodeJS.ProcessEnv, what: string): string => {
   const value = env[name];
   if (value === undefined || value === '') {
-    throw new HandlerError(`${what} is missing`, `environment variable ${name} is not set; export it before running terraform`);
+    throw new HandlerError(
+      `${what} is missing`,
+      `environment variable ${name} is not set; export it before running terraform`,
+    );
   }
   return value;
 };

@@ -52,7 +52,11 @@ const readAll = async <S, T>(
   const session = await domain.connect(target, context);
   try {
     for (const [kind, members] of groupByKind(pending)) {
-      const live = await kind.fetch(session, members.map(([, p]) => p.spec), context);
+      const live = await kind.fetch(
+        session,
+        members.map(([, p]) => p.spec),
+        context,
+      );
       for (const [name, { spec }] of members) {
         try {
           readings.set(name, kind.read(spec, live, context));

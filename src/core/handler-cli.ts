@@ -31,7 +31,9 @@ export const runHandler = async <S, T>(
   const isBatch = first === BATCH.verb && verb === 'read';
   if (!isBatch && (first === undefined || !Object.hasOwn(domain.kinds, first) || !isVerb(verb))) {
     const kinds = Object.keys(domain.kinds).join('|');
-    io.log(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read`.trim());
+    io.log(
+      `${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read`.trim(),
+    );
     return 2;
   }
   try {
@@ -58,11 +60,20 @@ const MAX_LINE = 2000;
 const oneObject = z.object({ target: z.unknown(), spec: z.optional(z.unknown()), identity: z.optional(z.unknown()) });
 
 /** One object's verb: by hand from stdin (`{"target":…,"spec":…}`), or from the hooks' env. */
-const runOne = async <S, T>(domain: HandlerDomain<S, T>, kindName: string, verb: Verb, io: HandlerIo, context: KindContext) => {
+const runOne = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  kindName: string,
+  verb: Verb,
+  io: HandlerIo,
+  context: KindContext,
+) => {
   const fromHook = verb !== 'read' && io.env[ENV.target] !== undefined;
   const objectKey = verb === 'destroy' ? 'identity' : 'spec';
   const raw = fromHook
-    ? { target: parseJson(io.env[ENV.target], ENV.target), [objectKey]: parseJson(io.env[ENV[objectKey]], ENV[objectKey]) }
+    ? {
+        target: parseJson(io.env[ENV.target], ENV.target),
+        [objectKey]: parseJson(io.env[ENV[objectKey]], ENV[objectKey]),
+      }
     : parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
   const kind = await domain.kinds[kindName as keyof typeof domain.kinds]();
   const target = parseAs(domain.target, textOrValue(raw.target, 'target'), 'target');
@@ -103,5 +114,7 @@ export const main = <S, T>(domain: HandlerDomain<S, T>): void => {
   const log: Log = (line) => process.stderr.write(`${line}\n`);
   // Exit at once: an HTTP agent keeps timers alive after it closes, and a plan pays that per
   // process. Pipe writes are synchronous on Linux, so nothing printed is lost.
-  void runHandler(domain, process.argv.slice(2), { stdin, env: process.env, out, log }).then((code) => process.exit(code));
+  void runHandler(domain, process.argv.slice(2), { stdin, env: process.env, out, log }).then((code) =>
+    process.exit(code),
+  );
 };

@@ -112,7 +112,6 @@ export const isFresh = (result: ExecResult, now: number): boolean =>
   result.expiresAt === undefined || now < result.expiresAt;
 
 /** Terminal escape sequences, or runs of whitespace and other control characters. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNPRINTABLE = /\u001b(\[[0-9;]*[A-Za-z])?|[\s\u0000-\u001a\u001c-\u001f\u007f]+/g;
 
 /** One printable line: the hint comes from a kubeconfig, and it lands in Terraform's output. */

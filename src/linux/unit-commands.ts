@@ -15,7 +15,8 @@ export const writeFileCommand = (directory: string, path: string, sudo: boolean)
   return privileged(script, sudo);
 };
 
-export const writeCommand = (unit: Unit, sudo: boolean): string => writeFileCommand(unit.directory, unitPath(unit), sudo);
+export const writeCommand = (unit: Unit, sudo: boolean): string =>
+  writeFileCommand(unit.directory, unitPath(unit), sudo);
 
 export const catCommand = (path: string): string => `cat -- ${quote(path)}`;
 
@@ -24,7 +25,10 @@ export const removeCommand = (unit: Unit, sudo: boolean): string =>
 
 /** Removes a file and its directory when that is left empty (a drop-in's `<unit>.d`). */
 export const removeFileCommand = (path: string, sudo: boolean): string =>
-  privileged(`rm -f -- ${quote(path)} && { rmdir -- ${quote(path.slice(0, path.lastIndexOf('/')))} 2>/dev/null || true; }`, sudo);
+  privileged(
+    `rm -f -- ${quote(path)} && { rmdir -- ${quote(path.slice(0, path.lastIndexOf('/')))} 2>/dev/null || true; }`,
+    sudo,
+  );
 
 export const forgetRestartOnCommand = (unit: Pick<Unit, 'name'>, sudo: boolean): string =>
   privileged(`rm -f -- ${quote(restartOnPath(unit))}`, sudo);

@@ -37,7 +37,13 @@ export const OPTIONAL_FIELDS = [
     rule: 'dot-separated words of letters, digits and inner dashes',
   },
   { param: 'proto', prop: 'proto', types: ['graphite'], kind: 'enum', values: ['udp', 'tcp'] },
-  { param: 'influxdbproto', prop: 'influxdbproto', types: ['influxdb'], kind: 'enum', values: ['udp', 'http', 'https'] },
+  {
+    param: 'influxdbproto',
+    prop: 'influxdbproto',
+    types: ['influxdb'],
+    kind: 'enum',
+    values: ['udp', 'http', 'https'],
+  },
   { param: 'organization', prop: 'organization', types: ['influxdb'], kind: 'string' },
   { param: 'bucket', prop: 'bucket', types: ['influxdb'], kind: 'string' },
   { param: 'api-path-prefix', prop: 'apiPathPrefix', types: ['influxdb'], kind: 'string' },
@@ -49,7 +55,13 @@ export const OPTIONAL_FIELDS = [
   { param: 'otel-verify-ssl', prop: 'otelVerifySsl', types: ['opentelemetry'], kind: 'bool' },
   { param: 'otel-max-body-size', prop: 'otelMaxBodySize', types: ['opentelemetry'], kind: 'int', min: 1024 },
   { param: 'otel-resource-attributes', prop: 'otelResourceAttributes', types: ['opentelemetry'], kind: 'base64-json' },
-  { param: 'otel-compression', prop: 'otelCompression', types: ['opentelemetry'], kind: 'enum', values: ['none', 'gzip'] },
+  {
+    param: 'otel-compression',
+    prop: 'otelCompression',
+    types: ['opentelemetry'],
+    kind: 'enum',
+    values: ['none', 'gzip'],
+  },
 ] as const satisfies readonly FieldRule[];
 
 /** One optional field, with its prop's literal name, so constructs index their props without casts. */

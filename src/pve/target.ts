@@ -51,7 +51,9 @@ export const pveTargetSchema = z.object({
   endpoints: z.array(z.string().check(z.regex(/^https?:\/\/[^\s/]+/, 'an http(s) URL'))).check(z.minLength(1)),
   tokenEnv: z._default(envName, DEFAULT_TOKEN_ENV),
   caFile: z.optional(z.string()),
-  fingerprints: z.optional(z.record(z.string(), z.string().check(z.regex(/^([0-9A-Fa-f]{2}:?){32}$/, 'a SHA-256 fingerprint')))),
+  fingerprints: z.optional(
+    z.record(z.string(), z.string().check(z.regex(/^([0-9A-Fa-f]{2}:?){32}$/, 'a SHA-256 fingerprint'))),
+  ),
   insecure: z.optional(z.boolean()),
   timeoutSeconds: z.optional(z.number().check(z.int(), z.gte(1), z.lte(3600))),
 });

@@ -18,7 +18,6 @@ let host: SystemdHost;
 let project: CdktfProject;
 let cert: TestCert;
 
-
 beforeAll(async () => {
   cert = makeCert();
   const tokens = { 'root@pam!homelab': { secret: 'estate-secret', privileges: 'modify' as const } };
@@ -59,18 +58,26 @@ test('the stack plans with two reads, one per target, and the first apply create
   expect((await project.plan('plan (clean)')).code).toBe(0);
 });
 
-test('two objects drifted by hand are named in the plan, exactly their converges are replaced, and one apply fixes them', async () => {
-  fake.setMetricServer('estate-17', { ...fake.metricServers()['estate-17'], port: 9999 });
-  await host.exec('systemctl stop estate-worker-3.service');
-  const drifted = await project.plan('plan (drift)', '-out', 'plan.bin');
-  expect(drifted.code).toBe(2);
-  const words = drifted.stdout.replace(/\s+/g, ' ');
-  expect(words).toContain('1 of 50 objects are not in sync: - metrics-17: metric server "estate-17" differs: port is 9999, want 2003');
-  expect(words).toContain(`1 of 20 objects are not in sync: - worker-3: unit estate-worker-3.service on 127.0.0.1:${host.port} (inactive/dead) differs`);
-  const replaced = [...drifted.stdout.matchAll(/# (terraform_data\.\S+) must be replaced/g)].map((m) => m[1]).sort();
-  expect(replaced).toEqual(['terraform_data.metrics-17_converge', 'terraform_data.worker-3_converge']);
-  await project.must('apply (fix drift)', project.terraform('apply', '-auto-approve', '-no-color', 'plan.bin'));
-  expect(fake.metricServers()['estate-17']?.port).toBe(2003);
-  expect((await host.exec('systemctl is-active estate-worker-3.service')).stdout.trim()).toBe('active');
-  expect((await project.plan('plan (after fix)')).code).toBe(0);
-});
+test(
+  'two objects drifted by hand are named in the plan, exactly their converges are replaced, and one apply ' +
+    'fixes them',
+  async () => {
+    fake.setMetricServer('estate-17', { ...fake.metricServers()['estate-17'], port: 9999 });
+    await host.exec('systemctl stop estate-worker-3.service');
+    const drifted = await project.plan('plan (drift)', '-out', 'plan.bin');
+    expect(drifted.code).toBe(2);
+    const words = drifted.stdout.replace(/\s+/g, ' ');
+    expect(words).toContain(
+      '1 of 50 objects are not in sync: - metrics-17: metric server "estate-17" differs: port is 9999, want 2003',
+    );
+    expect(words).toContain(
+      `1 of 20 objects are not in sync: - worker-3: unit estate-worker-3.service on 127.0.0.1:${host.port} (inactive/dead) differs`,
+    );
+    const replaced = [...drifted.stdout.matchAll(/# (terraform_data\.\S+) must be replaced/g)].map((m) => m[1]).sort();
+    expect(replaced).toEqual(['terraform_data.metrics-17_converge', 'terraform_data.worker-3_converge']);
+    await project.must('apply (fix drift)', project.terraform('apply', '-auto-approve', '-no-color', 'plan.bin'));
+    expect(fake.metricServers()['estate-17']?.port).toBe(2003);
+    expect((await host.exec('systemctl is-active estate-worker-3.service')).stdout.trim()).toBe('active');
+    expect((await project.plan('plan (after fix)')).code).toBe(0);
+  },
+);

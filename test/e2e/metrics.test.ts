@@ -48,7 +48,13 @@ test('the first apply creates the three servers and the next plan is clean', asy
   expect((await planExit('plan (create)')).code).toBe(2);
   await apply('apply (create)');
   expect(Object.keys(fake.metricServers()).sort()).toEqual(['by-hand', 'lab-graphite', 'lab-influx', 'lab-otel']);
-  expect(fake.metricServers()['lab-graphite']).toEqual({ type: 'graphite', server: '10.0.0.5', port: 2003, proto: 'udp', path: 'proxmox.lab' });
+  expect(fake.metricServers()['lab-graphite']).toEqual({
+    type: 'graphite',
+    server: '10.0.0.5',
+    port: 2003,
+    proto: 'udp',
+    path: 'proxmox.lab',
+  });
   expect(fake.metricTokens()['lab-influx']).toBe(SECRETS.INFLUX_TOKEN);
   const clean = await planExit('plan (clean)');
   expect(clean.code).toBe(0);
@@ -71,7 +77,10 @@ test('hand edits show in the plan in words, one apply fixes them, and the plan a
 });
 
 test('a changed prop and a removed optional prop converge in one apply', async () => {
-  await project.must('synth (changed)', project.synth({ HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '' }));
+  await project.must(
+    'synth (changed)',
+    project.synth({ HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '' }),
+  );
   expect((await planExit('plan (changed stack)')).code).toBe(2);
   await apply('apply (changed stack)');
   expect(fake.metricServers()['lab-influx'].bucket).toBe('pve-v2');
@@ -88,7 +97,8 @@ test('no secret reaches the state, the plan or cdktf.out; only variable names do
     ...filesUnder(join(project.dir, 'cdktf.out')).map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
   ];
   for (const [place, text] of places) {
-    for (const secret of SECRET_VALUES) expect({ place, leaked: text.includes(secret) }).toEqual({ place, leaked: false });
+    for (const secret of SECRET_VALUES)
+      expect({ place, leaked: text.includes(secret) }).toEqual({ place, leaked: false });
   }
   expect(readFileSync(project.statePath, 'utf8')).toContain('INFLUX_TOKEN');
 });

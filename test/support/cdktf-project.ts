@@ -92,7 +92,12 @@ export const reportTimings = (timings: Record<string, number>): string =>
   `${basename(terraformBinary())}: ${JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v))}`;
 
 /** Runs a command to completion: its exit code, output and wall seconds, whatever the exit code. */
-export const runCommand = async (file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CommandOutcome> => {
+export const runCommand = async (
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CommandOutcome> => {
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {
@@ -100,6 +105,11 @@ export const runCommand = async (file: string, args: string[], cwd: string, env:
     return { code: 0, stdout, stderr, seconds: seconds() };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '', seconds: seconds() };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : 1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? '',
+      seconds: seconds(),
+    };
   }
 };

@@ -38,7 +38,10 @@ export const invoke = async <S, T>(
     const result = batch.result && { in_sync: pick('in_sync'), summary: pick('summary'), diff: pick('diff') };
     return { code: batch.code, stderr: batch.stderr, ...(result ? { result } : {}) };
   }
-  const hookEnv = { [ENV.target]: canonicalJson(target), [verb === 'destroy' ? ENV.identity : ENV.spec]: canonicalJson(object) };
+  const hookEnv = {
+    [ENV.target]: canonicalJson(target),
+    [verb === 'destroy' ? ENV.identity : ENV.spec]: canonicalJson(object),
+  };
   const log: string[] = [];
   const io = {
     stdin: async () => '',
@@ -62,7 +65,12 @@ export const invokeBatch = async <S, T>(
   for (const [name, entry] of Object.entries(objects)) query[name] = canonicalJson(entry);
   const out: string[] = [];
   const log: string[] = [];
-  const io = { stdin: async () => JSON.stringify(query), env, out: (s: string) => out.push(s), log: (l: string) => log.push(l) };
+  const io = {
+    stdin: async () => JSON.stringify(query),
+    env,
+    out: (s: string) => out.push(s),
+    log: (l: string) => log.push(l),
+  };
   const code = await runHandler(domain, [BATCH.verb, 'read'], io);
   const result = out.length > 0 ? (JSON.parse(out.join('')) as Record<string, string>) : undefined;
   return { code, stderr: log.join('\n'), ...(result ? { result } : {}) };

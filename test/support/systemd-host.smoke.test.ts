@@ -8,7 +8,12 @@ jest.setTimeout(120_000);
 
 const PROPS = 'Id,LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload';
 const parse = (out: string): Record<string, string> =>
-  Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let host: SystemdHost;
@@ -31,7 +36,11 @@ test('systemctl show of a running unit, over ssh2', async () => {
   const version = (await host.exec('systemctl --version')).stdout.split('\n')[0];
   console.log(`${version}\n${r.stdout}`);
   expect(parse(r.stdout)).toMatchObject({
-    Id: 'systemd-journald.service', LoadState: 'loaded', ActiveState: 'active', SubState: 'running', NeedDaemonReload: 'no',
+    Id: 'systemd-journald.service',
+    LoadState: 'loaded',
+    ActiveState: 'active',
+    SubState: 'running',
+    NeedDaemonReload: 'no',
   });
 });
 
@@ -49,10 +58,19 @@ test('a crash-looping Restart=on-failure unit reads activating/auto-restart', as
     if (seen[seen.length - 1] !== s) seen.push(s);
     if (s === 'activating/auto-restart') break;
   }
-  const checks = await host.exec(`systemctl is-active ${unit}; echo "is-active rc=$?"; systemctl is-failed ${unit}; echo "is-failed rc=$?"`);
-  console.log(`start exit ${start.code}; states seen: ${seen.join(' -> ')}\n${JSON.stringify(state)}\n${checks.stdout}`);
+  const checks = await host.exec(
+    `systemctl is-active ${unit}; echo "is-active rc=$?"; systemctl is-failed ${unit}; echo "is-failed rc=$?"`,
+  );
+  console.log(
+    `start exit ${start.code}; states seen: ${seen.join(' -> ')}\n${JSON.stringify(state)}\n${checks.stdout}`,
+  );
   expect(start.code).toBe(0);
-  expect(state).toMatchObject({ LoadState: 'loaded', ActiveState: 'activating', SubState: 'auto-restart', Result: 'exit-code' });
+  expect(state).toMatchObject({
+    LoadState: 'loaded',
+    ActiveState: 'activating',
+    SubState: 'auto-restart',
+    Result: 'exit-code',
+  });
   await host.exec(`systemctl stop ${unit}`);
 });
 
@@ -60,7 +78,9 @@ test('a missing unit reads LoadState=not-found with exit 0', async () => {
   const r = await host.exec(`systemctl show -p ${PROPS} cdktf-no-such-unit.service`);
   const ie = await host.exec('systemctl is-enabled cdktf-no-such-unit.service');
   const ia = await host.exec('systemctl is-active cdktf-no-such-unit.service');
-  console.log(`show exit ${r.code}:\n${r.stdout}is-enabled exit ${ie.code} ${JSON.stringify(ie)}\nis-active exit ${ia.code} ${ia.stdout}`);
+  console.log(
+    `show exit ${r.code}:\n${r.stdout}is-enabled exit ${ie.code} ${JSON.stringify(ie)}\nis-active exit ${ia.code} ${ia.stdout}`,
+  );
   expect(r.code).toBe(0);
   expect(parse(r.stdout)).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });
 });
@@ -69,20 +89,37 @@ test('the pinned host key is what the server presents, and a wrong pin fails', a
   let presented = '';
   const seen = await new Promise<string>((resolve, reject) => {
     const c = new Client();
-    c.once('ready', () => { c.end(); resolve(presented); }).once('error', reject);
-    c.connect({ host: '127.0.0.1', port: host.port, username: 'root', privateKey: host.privateKey,
-      hostVerifier: (key: Buffer) => { presented = fingerprintOf(key); return true; } });
+    c.once('ready', () => {
+      c.end();
+      resolve(presented);
+    }).once('error', reject);
+    c.connect({
+      host: '127.0.0.1',
+      port: host.port,
+      username: 'root',
+      privateKey: host.privateKey,
+      hostVerifier: (key: Buffer) => {
+        presented = fingerprintOf(key);
+        return true;
+      },
+    });
   });
   const openssh = await host.exec('ssh-keygen -lf /etc/ssh/cdktf-homelab/host_key');
   expect(seen).toBe(host.hostKeyFingerprint);
   expect(openssh.stdout.split(' ')[1]).toBe(host.hostKeyFingerprint); // OpenSSH's own fingerprint of the key
   const wrong = 'SHA256:' + 'A'.repeat(43);
-  await expect(connectPinned({ port: host.port, username: 'root', privateKey: host.privateKey, fingerprint: wrong }))
-    .rejects.toThrow(/verification failed/i);
+  await expect(
+    connectPinned({ port: host.port, username: 'root', privateKey: host.privateKey, fingerprint: wrong }),
+  ).rejects.toThrow(/verification failed/i);
 });
 
 test('the deploy user logs in with the same key and has passwordless sudo', async () => {
-  const c = await connectPinned({ port: host.port, username: host.sudoUser, privateKey: host.privateKey, fingerprint: host.hostKeyFingerprint });
+  const c = await connectPinned({
+    port: host.port,
+    username: host.sudoUser,
+    privateKey: host.privateKey,
+    fingerprint: host.hostKeyFingerprint,
+  });
   try {
     const r = await execOn(c, 'id -un; sudo -n id -un');
     expect(r).toMatchObject({ code: 0, stdout: 'deploy\nroot\n' });

@@ -18,7 +18,9 @@ describe('the kinds registry', () => {
   test.each(Object.keys(DOMAINS))('the %s bundle serves exactly the kinds of its domain', (domain) => {
     let usage = '';
     try {
-      execFileSync('node', [join(ROOT, 'build', 'handlers', `${domain}.js`), 'no-such-kind', 'read'], { stdio: 'pipe' });
+      execFileSync('node', [join(ROOT, 'build', 'handlers', `${domain}.js`), 'no-such-kind', 'read'], {
+        stdio: 'pipe',
+      });
     } catch (error) {
       usage = String((error as { stderr: Buffer }).stderr);
     }

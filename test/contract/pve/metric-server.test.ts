@@ -19,7 +19,11 @@ const closedPort = async (): Promise<number> => {
 
 const ADMIN = 'root@pam!homelab=fake-secret-0000';
 const AUDITOR = 'audit@pve!ro=audit-secret';
-const env = { PROXMOX_VE_API_TOKEN: ADMIN, INFLUX_TOKEN: 'influx-token-1', OTEL_HEADERS: '{"Authorization":"Bearer otel-1"}' };
+const env = {
+  PROXMOX_VE_API_TOKEN: ADMIN,
+  INFLUX_TOKEN: 'influx-token-1',
+  OTEL_HEADERS: '{"Authorization":"Bearer otel-1"}',
+};
 
 let fake: FakePve;
 let cert: TestCert;
@@ -45,28 +49,59 @@ const run = (verb: 'read' | 'apply' | 'destroy', object: object, extraEnv: NodeJ
 };
 
 const influx = {
-  id: 'influx', type: 'influxdb', server: '10.0.0.5', port: 8089,
-  options: { influxdbproto: 'https', bucket: 'pve' }, tokenEnv: 'INFLUX_TOKEN', tokenVersion: 0,
+  id: 'influx',
+  type: 'influxdb',
+  server: '10.0.0.5',
+  port: 8089,
+  options: { influxdbproto: 'https', bucket: 'pve' },
+  tokenEnv: 'INFLUX_TOKEN',
+  tokenVersion: 0,
 };
 
 describe('metric-server handler', () => {
   test('an absent server reads as absent, apply creates it with the token, and a second read is in sync', async () => {
-    expect((await run('read', influx)).result).toEqual({ in_sync: 'false', summary: 'metric server "influx" is absent', diff: '{}' });
+    expect((await run('read', influx)).result).toEqual({
+      in_sync: 'false',
+      summary: 'metric server "influx" is absent',
+      diff: '{}',
+    });
     const applied = await run('apply', influx);
     expect(applied).toMatchObject({ code: 0 });
     expect(applied.stderr).toMatch(/creating \(influxdb 10.0.0.5:8089\)/);
-    expect(fake.metricServers().influx).toEqual({ type: 'influxdb', server: '10.0.0.5', port: 8089, influxdbproto: 'https', bucket: 'pve' });
+    expect(fake.metricServers().influx).toEqual({
+      type: 'influxdb',
+      server: '10.0.0.5',
+      port: 8089,
+      influxdbproto: 'https',
+      bucket: 'pve',
+    });
     expect(fake.metricTokens()).toEqual({ influx: 'influx-token-1' });
-    expect((await run('read', influx)).result).toEqual({ in_sync: 'true', summary: 'metric server "influx" is in sync', diff: '{}' });
+    expect((await run('read', influx)).result).toEqual({
+      in_sync: 'true',
+      summary: 'metric server "influx" is in sync',
+      diff: '{}',
+    });
   });
 
   test('a hand edit reads as drift in words and in the diff, and one apply puts it back', async () => {
     await run('apply', influx);
-    fake.setMetricServer('influx', { type: 'influxdb', server: '10.0.0.5', port: 9999, influxdbproto: 'https', bucket: 'pve', organization: 'hand' });
+    fake.setMetricServer('influx', {
+      type: 'influxdb',
+      server: '10.0.0.5',
+      port: 9999,
+      influxdbproto: 'https',
+      bucket: 'pve',
+      organization: 'hand',
+    });
     const drift = (await run('read', influx)).result;
     expect(drift?.in_sync).toBe('false');
-    expect(drift?.summary).toBe('metric server "influx" differs: port is 9999, want 8089; organization is "hand", want unset');
-    expect(JSON.parse(drift?.diff ?? '')).toEqual({ port: { live: 9999, want: 8089 }, organization: { live: 'hand', want: null } });
+    expect(drift?.summary).toBe(
+      'metric server "influx" differs: port is 9999, want 8089; organization is "hand", want unset',
+    );
+    expect(JSON.parse(drift?.diff ?? '')).toEqual({
+      port: { live: 9999, want: 8089 },
+      organization: { live: 'hand', want: null },
+    });
     expect((await run('apply', influx)).code).toBe(0);
     const put = fake.requests.filter((r) => r.method === 'PUT').at(-1);
     expect(put?.body).toMatchObject({ port: '8089', delete: 'organization' });
@@ -90,7 +125,14 @@ describe('metric-server handler', () => {
   });
 
   test('otel headers are compared by value, never shown, and rewritten when they change', async () => {
-    const otel = { id: 'otel', type: 'opentelemetry', server: 'c', port: 4318, options: {}, otelHeadersEnv: 'OTEL_HEADERS' };
+    const otel = {
+      id: 'otel',
+      type: 'opentelemetry',
+      server: 'c',
+      port: 4318,
+      options: {},
+      otelHeadersEnv: 'OTEL_HEADERS',
+    };
     await run('apply', otel);
     expect((await run('read', otel)).result?.in_sync).toBe('true');
     const changed = { OTEL_HEADERS: '{"Authorization":"Bearer otel-2"}' };
@@ -128,7 +170,7 @@ describe('metric-server handler', () => {
     expect(fake.metricServers().influx).toBeDefined();
   });
 
-  test('an audit-only token can read, and its write fails with PVE\'s permission message', async () => {
+  test("an audit-only token can read, and its write fails with PVE's permission message", async () => {
     const auditEnv = { PROXMOX_VE_API_TOKEN: AUDITOR };
     expect((await run('read', influx, auditEnv)).code).toBe(0);
     const failed = await run('apply', influx, auditEnv);
@@ -137,33 +179,47 @@ describe('metric-server handler', () => {
     );
   });
 
-  test('a refused token fails the read with PVE\'s message and names the variable, never the secret', async () => {
+  test("a refused token fails the read with PVE's message and names the variable, never the secret", async () => {
     const failed = await run('read', influx, { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=wrong' });
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/PVE answered 401: Authentication failed!; the token in PROXMOX_VE_API_TOKEN was refused/);
+    expect(failed.stderr).toMatch(
+      /PVE answered 401: Authentication failed!; the token in PROXMOX_VE_API_TOKEN was refused/,
+    );
     expect(failed.stderr).not.toMatch(/wrong/);
   });
 
   test('a malformed or missing token fails before any request', async () => {
-    expect((await run('read', influx, { PROXMOX_VE_API_TOKEN: 'secret-only' })).stderr).toMatch(/must look like USER@REALM!TOKENID=SECRET/);
-    expect((await run('read', influx, { PROXMOX_VE_API_TOKEN: '' })).stderr).toMatch(/environment variable PROXMOX_VE_API_TOKEN is not set/);
+    expect((await run('read', influx, { PROXMOX_VE_API_TOKEN: 'secret-only' })).stderr).toMatch(
+      /must look like USER@REALM!TOKENID=SECRET/,
+    );
+    expect((await run('read', influx, { PROXMOX_VE_API_TOKEN: '' })).stderr).toMatch(
+      /environment variable PROXMOX_VE_API_TOKEN is not set/,
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
-  test('a parameter error keeps PVE\'s message and the per-field errors', async () => {
-    fake.failNext('POST', /metrics\/server/, 400, 'Parameter verification failed.', { port: 'value must have a maximum value of 65536' });
+  test("a parameter error keeps PVE's message and the per-field errors", async () => {
+    fake.failNext('POST', /metrics\/server/, 400, 'Parameter verification failed.', {
+      port: 'value must have a maximum value of 65536',
+    });
     const failed = await run('apply', influx);
-    expect(failed.stderr).toMatch(/PVE answered 400: Parameter verification failed. \(port: value must have a maximum value of 65536\)/);
+    expect(failed.stderr).toMatch(
+      /PVE answered 400: Parameter verification failed. \(port: value must have a maximum value of 65536\)/,
+    );
   });
 
   test('a PVE rejection the fake derives itself (a range check) reaches the user verbatim', async () => {
     const failed = await run('apply', { ...influx, options: { mtu: 70000 } });
-    expect(failed.stderr).toMatch(/PVE answered 400: Parameter verification failed. \(mtu: value must have a maximum value of 65536\)/);
+    expect(failed.stderr).toMatch(
+      /PVE answered 400: Parameter verification failed. \(mtu: value must have a maximum value of 65536\)/,
+    );
   });
 
   test('a spec carrying an option its type does not send is refused before anything reaches PVE', async () => {
     const failed = await run('apply', { ...influx, options: { path: 'graphite.only' } });
-    expect(failed.stderr).toBe('metric-server apply: Bad input: spec: options must hold only parameters the type sends');
+    expect(failed.stderr).toBe(
+      'metric-server apply: Bad input: spec: options must hold only parameters the type sends',
+    );
     expect(fake.requests).toEqual([]);
   });
 });
@@ -173,7 +229,9 @@ describe('an older PVE without message bodies', () => {
     await fake.stop();
     fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, oldServer: true });
     const failed = await run('apply', { ...influx, options: { mtu: 70000 } });
-    expect(failed.stderr).toMatch(/PVE answered 400: Parameter verification failed\. \(mtu: value must have a maximum value of 65536\); Endpoint: /);
+    expect(failed.stderr).toMatch(
+      /PVE answered 400: Parameter verification failed\. \(mtu: value must have a maximum value of 65536\); Endpoint: /,
+    );
   });
 });
 
@@ -183,23 +241,34 @@ describe('the batch read', () => {
     fake.setMetricServer('undeclared', { type: 'graphite', server: '10.0.0.9', port: 2003 });
     fake.requests.length = 0;
     const objects = Object.fromEntries(
-      Array.from({ length: 30 }, (_, i) => [`m${i}`, { kind: 'metric-server', spec: { id: `g${i}`, type: 'graphite', server: '10.0.0.5', port: 2003, options: {} } }]),
+      Array.from({ length: 30 }, (_, i) => [
+        `m${i}`,
+        { kind: 'metric-server', spec: { id: `g${i}`, type: 'graphite', server: '10.0.0.5', port: 2003, options: {} } },
+      ]),
     );
     const batch = await invokeBatch(pveDomain(), target(), objects, env);
     expect(batch.code).toBe(0);
     expect(fake.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
-      ['GET /api2/json/cluster/metrics/server', ...Array.from({ length: 20 }, (_, i) => `GET /api2/json/cluster/metrics/server/g${i}`)].sort(),
+      [
+        'GET /api2/json/cluster/metrics/server',
+        ...Array.from({ length: 20 }, (_, i) => `GET /api2/json/cluster/metrics/server/g${i}`),
+      ].sort(),
     );
     expect(batch.result?.['m0.in_sync']).toBe('true');
     expect(batch.result?.['m25.summary']).toBe('metric server "g25" is absent');
-    expect(batch.result?.['.summary']).toMatch(/^10 of 30 objects are not in sync:\n- m20: metric server "g20" is absent\n/);
+    expect(batch.result?.['.summary']).toMatch(
+      /^10 of 30 objects are not in sync:\n- m20: metric server "g20" is absent\n/,
+    );
   });
 
   test('a section PVE refuses to read marks that server alone; the others read normally', async () => {
     fake.setMetricServer('ok', { type: 'graphite', server: '10.0.0.5', port: 2003 });
     fake.setMetricServer('bad', { type: 'graphite', server: '10.0.0.5', port: 2003 });
     fake.failNext('GET', /server\/bad$/, 500, 'cfs lock timeout');
-    const spec = (id: string) => ({ kind: 'metric-server', spec: { id, type: 'graphite', server: '10.0.0.5', port: 2003, options: {} } });
+    const spec = (id: string) => ({
+      kind: 'metric-server',
+      spec: { id, type: 'graphite', server: '10.0.0.5', port: 2003, options: {} },
+    });
     const batch = await invokeBatch(pveDomain(), target(), { ok: spec('ok'), bad: spec('bad') }, env);
     expect(batch.result?.['ok.in_sync']).toBe('true');
     expect(batch.result?.['bad.in_sync']).toBe('false');
@@ -209,9 +278,16 @@ describe('the batch read', () => {
   test('an unreachable cluster fails the whole read with one line naming the members', async () => {
     const spec = { kind: 'metric-server', spec: { id: 'x1', type: 'graphite', server: 'a', port: 1, options: {} } };
     const closed = `https://127.0.0.1:${await closedPort()}`;
-    const batch = await invokeBatch(pveDomain(), { endpoints: [closed], tokenEnv: 'PROXMOX_VE_API_TOKEN' }, { x: spec }, env);
+    const batch = await invokeBatch(
+      pveDomain(),
+      { endpoints: [closed], tokenEnv: 'PROXMOX_VE_API_TOKEN' },
+      { x: spec },
+      env,
+    );
     expect(batch.code).toBe(1);
     expect(batch.stderr.split('\n')).toHaveLength(1);
-    expect(batch.stderr).toMatch(/^batch read: No PVE cluster member reachable: GET \/cluster\/metrics\/server reached none of 1 members: https:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/);
+    expect(batch.stderr).toMatch(
+      /^batch read: No PVE cluster member reachable: GET \/cluster\/metrics\/server reached none of 1 members: https:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/,
+    );
   });
 });

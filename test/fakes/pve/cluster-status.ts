@@ -23,8 +23,7 @@ export interface ClusterShape {
   readonly quorate?: boolean;
 }
 
-const asNode = (node: string | FakePveNode): FakePveNode =>
-  typeof node === 'string' ? { name: node } : node;
+const asNode = (node: string | FakePveNode): FakePveNode => (typeof node === 'string' ? { name: node } : node);
 
 const bit = (flag: boolean): number => (flag ? 1 : 0);
 

@@ -36,9 +36,7 @@ export interface InjectedFailure {
 
 // A `g` or `y` flag makes RegExp.test stateful; matching must not depend on earlier calls.
 const compile = (pattern: PathPattern): RegExp =>
-  typeof pattern === 'string'
-    ? new RegExp(pattern)
-    : new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+  typeof pattern === 'string' ? new RegExp(pattern) : new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
 
 /**
  * Faults are matched against the method (`*` = any) and against both the full path
@@ -63,8 +61,7 @@ export class Faults {
   /** Consumes and returns the first matching fault: a failure to send, a misbehaviour, or 'hang'. */
   take(method: string, paths: readonly string[]): InjectedFailure | Misbehaviour | 'hang' | undefined {
     const matches = (fault: Fault): boolean =>
-      (fault.method === '*' || fault.method === method) &&
-      paths.some((path) => fault.pattern.test(path));
+      (fault.method === '*' || fault.method === method) && paths.some((path) => fault.pattern.test(path));
     const index = this.queue.findIndex(matches);
     const fault = this.queue[index];
     if (!fault) return undefined;

@@ -50,8 +50,7 @@ const parseArgs = (argv: readonly string[]): FakePveOptions => {
     else if (flag === '--help' || flag === '-h') {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
-    }
-    else fail(`unknown argument '${flag}'`);
+    } else fail(`unknown argument '${flag}'`);
   }
   if (tokens.length === 0 && process.env.FAKE_PVE_TOKEN) {
     tokens.push(parseToken(process.env.FAKE_PVE_TOKEN, 'modify'));

@@ -44,7 +44,9 @@ export class MetricStore {
     let raw = '';
     for (const [id, section] of this.sections) {
       raw += `${section.type}: ${id}\n`;
-      for (const key of Object.keys(section).filter((k) => k !== 'type').sort()) {
+      for (const key of Object.keys(section)
+        .filter((k) => k !== 'type')
+        .sort()) {
         raw += `\t${key} ${section[key]}\n`;
       }
       raw += '\n';

@@ -45,12 +45,7 @@ const isJson = (contentType: string | undefined): boolean =>
  * Body parameters for POST/PUT/DELETE (form unless the content type is JSON), then the query
  * string, which wins on a clash. `_dc` (the GUI's cache buster) is dropped.
  */
-export const collectParams = (
-  method: string,
-  contentType: string | undefined,
-  body: string,
-  query: string,
-): Params => {
+export const collectParams = (method: string, contentType: string | undefined, body: string, query: string): Params => {
   const withBody = method === 'POST' || method === 'PUT' || method === 'DELETE';
   let params = emptyParams();
   if (withBody && body.trim() !== '') {

@@ -90,8 +90,7 @@ export const findRoute = (method: string, relPath: string): Match | undefined =>
   if (Object.hasOwn(FIXED, key)) return { route: FIXED[key]!, uriParams: {} };
   const byId = Object.hasOwn(BY_ID, method) ? BY_ID[method] : undefined;
   const id = segments[3];
-  const isServerPath =
-    segments.length === 4 && segments.slice(0, 3).join('/') === 'cluster/metrics/server';
+  const isServerPath = segments.length === 4 && segments.slice(0, 3).join('/') === 'cluster/metrics/server';
   if (byId && isServerPath && id !== undefined) return { route: byId, uriParams: { id: decodeSegment(id) } };
   // pveproxy unescapes the whole path before it splits it ([HS] AnyEvent.pm uri_unescape).
   const node = findNodeRoute(method, uriUnescape(relPath));

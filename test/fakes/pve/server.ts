@@ -1,12 +1,7 @@
 // A fake PVE API server on 127.0.0.1 (never the wildcard), written from reference/pve-api.md, so
 // the PVE client, the metric-server handler, the e2e tests and the demo meet PVE's real statuses,
 // envelopes and texts. Order per request, as pveproxy: path, auth, method, permission, parameters.
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
@@ -76,13 +71,7 @@ export interface FakePve extends FakePveNetwork {
   /** Replaces the cluster shape served by `GET /cluster/status`. */
   setCluster(shape: ClusterShape): void;
   /** The next matching request fails with this status and message (PVE envelope; 401 is bare). */
-  failNext(
-    method: string,
-    path: PathPattern,
-    status: number,
-    message: string,
-    errors?: Record<string, string>,
-  ): void;
+  failNext(method: string, path: PathPattern, status: number, message: string, errors?: Record<string, string>): void;
   /** The next `times` matching requests are read and never answered. @default times 1 */
   hang(method: string, path: PathPattern, times?: number): void;
   /** The next `times` matching requests get an answer PVE never sends. @default times 1 */

@@ -46,7 +46,11 @@ export type Value = string | number;
 /** split_list: a NUL-separated list, else items separated by `,` `;` or whitespace. */
 export const splitList = (text: string): string[] => {
   if (text.includes('\0')) return text.split('\0');
-  return text.replace(/[,;]/g, ' ').trim().split(/\s+/).filter((item) => item !== '');
+  return text
+    .replace(/[,;]/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter((item) => item !== '');
 };
 
 const LABEL = '([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)';
@@ -63,11 +67,8 @@ const FORMATS: Record<Format, (value: string) => string | undefined> = {
   'pve-configid': verifyConfigId,
   'pve-configid-list': (value) => splitList(value).map(verifyConfigId).find(Boolean),
   address: (value) =>
-    isIP(value) !== 0 || DOTTED.test(value)
-      ? undefined
-      : `value does not look like a valid address: ${value}\n`,
-  'graphite-path': (value) =>
-    DOTTED.test(value) ? undefined : 'value does not look like a valid graphite path\n',
+    isIP(value) !== 0 || DOTTED.test(value) ? undefined : `value does not look like a valid address: ${value}\n`,
+  'graphite-path': (value) => (DOTTED.test(value) ? undefined : 'value does not look like a valid graphite path\n'),
 };
 
 // Perl reports a decoded JSON boolean by its class and a nested structure by its ref type.
@@ -88,8 +89,7 @@ const checkType = (schema: PropSchema, value: RawValue): string | undefined => {
   return undefined;
 };
 
-const isNumber = (value: string): boolean =>
-  /^[+-]?(\d+\.\d+|\d+\.|\.\d+|\d+)([eE][+-]?\d+)?$/.test(value);
+const isNumber = (value: string): boolean => /^[+-]?(\d+\.\d+|\d+\.|\.\d+|\d+)([eE][+-]?\d+)?$/.test(value);
 
 /** check_prop for one present value: type, format, maxLength, maximum, minimum, enum, in order. */
 const checkValue = (schema: PropSchema, raw: RawValue): string | undefined => {
@@ -149,8 +149,7 @@ export const verifyParams = (schema: ObjectSchema, params: Record<string, RawVal
   }
   for (const name of Object.keys(params)) {
     if (!Object.hasOwn(schema, name)) {
-      errors[name] =
-        'property is not defined in schema and the schema does not allow additional properties';
+      errors[name] = 'property is not defined in schema and the schema does not allow additional properties';
     }
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };

@@ -5,7 +5,10 @@ import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
 
 const HOST_KEY = `SHA256:${'A'.repeat(43)}`;
 
-const stackWithUnit = (content: (stack: TerraformStack) => string, name: (stack: TerraformStack) => string = () => 'a.service') => {
+const stackWithUnit = (
+  content: (stack: TerraformStack) => string,
+  name: (stack: TerraformStack) => string = () => 'a.service',
+) => {
   const stack = new TerraformStack(Testing.app(), 'test');
   const host = new SshHost(stack, 'h', { host: 'a', hostKey: HOST_KEY });
   new SystemdUnit(stack, 'u', { host, name: name(stack), content: content(stack) });
@@ -17,21 +20,28 @@ describe('stack values reaching a handler', () => {
     expect(escapeTemplate('echo ${HOME} %{if} $$ %')).toBe('echo $${HOME} %%{if} $$ %');
     const json = stackWithUnit(() => "[Service]\nExecStart=/bin/sh -c 'echo ${HOME} %{x}'\n");
     const spec: string = json.resource.terraform_data.u_converge.input.spec;
-    expect(spec).toContain("echo $${HOME} %%{x}");
-    expect(json.data.external.h_read.query.u).toContain("echo $${HOME} %%{x}");
+    expect(spec).toContain('echo $${HOME} %%{x}');
+    expect(json.data.external.h_read.query.u).toContain('echo $${HOME} %%{x}');
   });
 
   test('a value holding a Terraform reference is encoded by jsonencode, never spliced into JSON text', () => {
-    const json = stackWithUnit((stack) => `[Unit]\nDescription=${new TerraformVariable(stack, 'desc', { type: 'string' }).stringValue}\n`);
+    const json = stackWithUnit(
+      (stack) => `[Unit]\nDescription=${new TerraformVariable(stack, 'desc', { type: 'string' }).stringValue}\n`,
+    );
     const converge = json.resource.terraform_data.u_converge;
-    expect(converge.input.spec).toMatch(/^\$\{jsonencode\(\{.*"content" = "\[Unit\]\\nDescription=\$\{var\.desc\}\\n".*\}\)\}$/);
+    expect(converge.input.spec).toMatch(
+      /^\$\{jsonencode\(\{.*"content" = "\[Unit\]\\nDescription=\$\{var\.desc\}\\n".*\}\)\}$/,
+    );
     expect(converge.triggers_replace.spec).toMatch(/^\$\{sha256\(jsonencode\(/);
     expect(json.data.external.h_read.query.u).toMatch(/^\{"kind":"systemd-unit","spec":\$\{jsonencode\(/);
   });
 
   test('an identity field holding a Terraform reference is refused at synth, naming the field', () => {
-    expect(() => stackWithUnit(() => '[Unit]\n', (stack) => new TerraformVariable(stack, 'n', { type: 'string' }).stringValue)).toThrow(
-      /test\/u: name must be a plain value known at synth, got a Terraform reference/,
-    );
+    expect(() =>
+      stackWithUnit(
+        () => '[Unit]\n',
+        (stack) => new TerraformVariable(stack, 'n', { type: 'string' }).stringValue,
+      ),
+    ).toThrow(/test\/u: name must be a plain value known at synth, got a Terraform reference/);
   });
 });

@@ -31,8 +31,16 @@ describe('ManagedObject', () => {
   const converge = synth.resource.terraform_data.site_thing_converge;
 
   test('objects on one target share one read, whose query holds the target and each object under its name', () => {
-    expect(Object.keys(synth.data.external).sort()).toEqual([expect.stringMatching(/^pve_[0-9a-f]{8}_read$/), 'pve_read']);
-    expect(read.program).toEqual(['node', expect.stringMatching(/^assets\/homelab-handler-pve\/[0-9A-F]+\/pve\.js$/), 'batch', 'read']);
+    expect(Object.keys(synth.data.external).sort()).toEqual([
+      expect.stringMatching(/^pve_[0-9a-f]{8}_read$/),
+      'pve_read',
+    ]);
+    expect(read.program).toEqual([
+      'node',
+      expect.stringMatching(/^assets\/homelab-handler-pve\/[0-9A-F]+\/pve\.js$/),
+      'batch',
+      'read',
+    ]);
     expect(read.query).toEqual({
       '.target': '{"endpoints":["https://n1:8006"],"tokenEnv":"T"}',
       site_thing: '{"kind":"widget","spec":{"id":"thing","size":3}}',
@@ -60,17 +68,24 @@ describe('ManagedObject', () => {
   test('converge applies at create, after lifecycle, and is replaced by drift through timestamp()', () => {
     expect(converge.depends_on).toEqual(['terraform_data.site_thing_lifecycle']);
     expect(converge.triggers_replace.sync).toBe(
-      '${data.external.pve_read.result["site_thing.in_sync"] == "true" ? "in-sync" : replace(timestamp(), "/.*/", "in-sync")}',
+      '${data.external.pve_read.result["site_thing.in_sync"] == "true" ? "in-sync" : replace(timestamp(), ' +
+        '"/.*/", "in-sync")}',
     );
     expect(converge.triggers_replace.spec).toMatch(/^[0-9a-f]{64}$/);
     const [hook] = converge.provisioner;
     expect(hook['local-exec'].when).toBeUndefined();
     expect(hook['local-exec'].command).toMatch(/widget apply$/);
-    expect(hook['local-exec'].environment).toEqual({ HOMELAB_TARGET: '${self.input.target}', HOMELAB_SPEC: '${self.input.spec}' });
+    expect(hook['local-exec'].environment).toEqual({
+      HOMELAB_TARGET: '${self.input.target}',
+      HOMELAB_SPEC: '${self.input.spec}',
+    });
   });
 
   test('one check per batch turns drift into one plan warning carrying the batch summary', () => {
-    expect(Object.keys(synth.check).sort()).toEqual([expect.stringMatching(/^pve_[0-9a-f]{8}_in_sync$/), 'pve_in_sync']);
+    expect(Object.keys(synth.check).sort()).toEqual([
+      expect.stringMatching(/^pve_[0-9a-f]{8}_in_sync$/),
+      'pve_in_sync',
+    ]);
     expect(synth.check.pve_in_sync).toEqual({
       assert: [
         {

@@ -13,7 +13,10 @@ const synth = (servers: Array<[string, Partial<ProxmoxMetricServerProps>]>) => {
 
 describe('a retired object', () => {
   test('plans no reading, no resources and no check of its own, only the removal of both resources', () => {
-    const json = synth([['kept', {}], ['gone', { retired: true }]]);
+    const json = synth([
+      ['kept', {}],
+      ['gone', { retired: true }],
+    ]);
     expect(Object.keys(json.data.external.pve_read.query).sort()).toEqual(['.target', 'kept']);
     expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_converge', 'kept_lifecycle']);
     expect(Object.keys(json.check)).toEqual(['pve_in_sync']);
@@ -31,9 +34,15 @@ describe('a retired object', () => {
   });
 
   test('several retired objects each keep their removal blocks', () => {
-    const json = synth([['aa', { retired: true }], ['bb', { retired: true }]]);
+    const json = synth([
+      ['aa', { retired: true }],
+      ['bb', { retired: true }],
+    ]);
     expect(json.removed.map((block: { from: string }) => block.from)).toEqual([
-      'terraform_data.aa_converge', 'terraform_data.aa_lifecycle', 'terraform_data.bb_converge', 'terraform_data.bb_lifecycle',
+      'terraform_data.aa_converge',
+      'terraform_data.aa_lifecycle',
+      'terraform_data.bb_converge',
+      'terraform_data.bb_lifecycle',
     ]);
   });
 });

@@ -2,13 +2,17 @@ import { Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster, type ProxmoxClusterProps } from '../../../../constructs/pve/cluster';
 import { ProxmoxMetricServer, type ProxmoxMetricServerProps } from '../../../../constructs/pve/metric-server';
 
-const stackWith = (
-  server: Partial<ProxmoxMetricServerProps> = {},
-  cluster: Partial<ProxmoxClusterProps> = {},
-) => {
+const stackWith = (server: Partial<ProxmoxMetricServerProps> = {}, cluster: Partial<ProxmoxClusterProps> = {}) => {
   const stack = new TerraformStack(Testing.app(), 'test');
   const pve = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'], ...cluster });
-  new ProxmoxMetricServer(stack, 'm', { cluster: pve, id: 'influx', type: 'influxdb', server: '10.0.0.5', port: 8089, ...server });
+  new ProxmoxMetricServer(stack, 'm', {
+    cluster: pve,
+    id: 'influx',
+    type: 'influxdb',
+    server: '10.0.0.5',
+    port: 8089,
+    ...server,
+  });
   return JSON.parse(Testing.synth(stack));
 };
 
@@ -16,13 +20,27 @@ describe('ProxmoxMetricServer', () => {
   test('all defaults: only id, type, server and port reach the spec, with the default token variable', () => {
     const synth = stackWith();
     const query = synth.resource.terraform_data.m_converge.input;
-    expect(JSON.parse(query.spec)).toEqual({ id: 'influx', type: 'influxdb', server: '10.0.0.5', port: 8089, options: {} });
+    expect(JSON.parse(query.spec)).toEqual({
+      id: 'influx',
+      type: 'influxdb',
+      server: '10.0.0.5',
+      port: 8089,
+      options: {},
+    });
     expect(JSON.parse(query.target)).toEqual({ endpoints: ['https://n1:8006'], tokenEnv: 'PROXMOX_VE_API_TOKEN' });
-    expect(JSON.parse(synth.resource.terraform_data.m_lifecycle.input.identity)).toEqual({ id: 'influx', type: 'influxdb' });
+    expect(JSON.parse(synth.resource.terraform_data.m_lifecycle.input.identity)).toEqual({
+      id: 'influx',
+      type: 'influxdb',
+    });
   });
 
   test('props map to PVE parameter names, and secrets appear only as variable names', () => {
-    const synth = stackWith({ apiPathPrefix: '/influx', verifyCertificate: false, tokenEnv: 'INFLUX_TOKEN', tokenVersion: 2 });
+    const synth = stackWith({
+      apiPathPrefix: '/influx',
+      verifyCertificate: false,
+      tokenEnv: 'INFLUX_TOKEN',
+      tokenVersion: 2,
+    });
     const spec = JSON.parse(synth.resource.terraform_data.m_converge.input.spec);
     expect(spec.options).toEqual({ 'api-path-prefix': '/influx', 'verify-certificate': false });
     expect(spec).toMatchObject({ tokenEnv: 'INFLUX_TOKEN', tokenVersion: 2 });
@@ -31,7 +49,9 @@ describe('ProxmoxMetricServer', () => {
   test('otel resource attributes are sent the way PVE stores them, base64 JSON', () => {
     const synth = stackWith({ type: 'opentelemetry', port: 4318, otelResourceAttributes: { env: 'lab' } });
     const spec = JSON.parse(synth.resource.terraform_data.m_converge.input.spec);
-    expect(JSON.parse(Buffer.from(spec.options['otel-resource-attributes'], 'base64').toString())).toEqual({ env: 'lab' });
+    expect(JSON.parse(Buffer.from(spec.options['otel-resource-attributes'], 'base64').toString())).toEqual({
+      env: 'lab',
+    });
   });
 
   test.each<[string, Partial<ProxmoxMetricServerProps>, RegExp]>([
@@ -43,20 +63,56 @@ describe('ProxmoxMetricServer', () => {
     ['an mtu below 512', { mtu: 511 }, /mtu must be an integer from 512 to 65536, got 511/],
     ['an mtu above 65536', { mtu: 70000 }, /mtu must be an integer from 512 to 65536/],
     ['a negative timeout', { timeout: -1 }, /timeout must be an integer of at least 0, got -1/],
-    ['a graphite path on an influxdb server', { path: 'proxmox' }, /path must be left unset for a influxdb server \(only graphite servers have it\)/],
+    [
+      'a graphite path on an influxdb server',
+      { path: 'proxmox' },
+      /path must be left unset for a influxdb server \(only graphite servers have it\)/,
+    ],
     ['a graphite proto on an influxdb server', { proto: 'tcp' }, /proto must be left unset for a influxdb server/],
     ['an otel field on an influxdb server', { otelPath: '/v1' }, /otelPath must be left unset for a influxdb server/],
-    ['an influx field on a graphite server', { type: 'graphite', bucket: 'b' }, /bucket must be left unset for a graphite server/],
-    ['mtu on an opentelemetry server', { type: 'opentelemetry', mtu: 1500 }, /mtu must be left unset for a opentelemetry server/],
-    ['a token on a graphite server', { type: 'graphite', tokenEnv: 'T' }, /tokenEnv must be left unset for a graphite server/],
-    ['otel headers on an influxdb server', { otelHeadersEnv: 'H' }, /otelHeadersEnv must be left unset for a influxdb server/],
-    ['a token value instead of a variable name', { tokenEnv: 'my-secret-token!' }, /tokenEnv must be the name of an environment variable/],
+    [
+      'an influx field on a graphite server',
+      { type: 'graphite', bucket: 'b' },
+      /bucket must be left unset for a graphite server/,
+    ],
+    [
+      'mtu on an opentelemetry server',
+      { type: 'opentelemetry', mtu: 1500 },
+      /mtu must be left unset for a opentelemetry server/,
+    ],
+    [
+      'a token on a graphite server',
+      { type: 'graphite', tokenEnv: 'T' },
+      /tokenEnv must be left unset for a graphite server/,
+    ],
+    [
+      'otel headers on an influxdb server',
+      { otelHeadersEnv: 'H' },
+      /otelHeadersEnv must be left unset for a influxdb server/,
+    ],
+    [
+      'a token value instead of a variable name',
+      { tokenEnv: 'my-secret-token!' },
+      /tokenEnv must be the name of an environment variable/,
+    ],
     ['tokenVersion without tokenEnv', { tokenVersion: 1 }, /tokenVersion must be set only together with tokenEnv/],
-    ['an unknown influxdb protocol', { influxdbproto: 'tcp' as never }, /influxdbproto must be one of udp, http, https, got "tcp"/],
+    [
+      'an unknown influxdb protocol',
+      { influxdbproto: 'tcp' as never },
+      /influxdbproto must be one of udp, http, https, got "tcp"/,
+    ],
     ['an unknown type', { type: 'prometheus' as never }, /type must be one of graphite, influxdb, opentelemetry/],
     ['a malformed graphite path', { type: 'graphite', path: 'a..b' }, /path must be dot-separated words/],
-    ['an otel timeout of 11', { type: 'opentelemetry', otelTimeout: 11 }, /otelTimeout must be an integer from 1 to 10/],
-    ['an otel max body below 1024', { type: 'opentelemetry', otelMaxBodySize: 10 }, /otelMaxBodySize must be an integer of at least 1024/],
+    [
+      'an otel timeout of 11',
+      { type: 'opentelemetry', otelTimeout: 11 },
+      /otelTimeout must be an integer from 1 to 10/,
+    ],
+    [
+      'an otel max body below 1024',
+      { type: 'opentelemetry', otelMaxBodySize: 10 },
+      /otelMaxBodySize must be an integer of at least 1024/,
+    ],
     ['a server with spaces', { server: 'a b' }, /server must be an IP address or DNS name/],
     ['max-body-size of 0', { maxBodySize: 0 }, /maxBodySize must be an integer of at least 1/],
   ])('rejects %s at synth', (_, props, message) => {
@@ -68,11 +124,31 @@ describe('ProxmoxCluster', () => {
   test.each<[string, Partial<ProxmoxClusterProps>, RegExp]>([
     ['no endpoints', { endpoints: [] }, /pve: endpoints must be a non-empty list/],
     ['an endpoint that is not a URL', { endpoints: ['n1:8006'] }, /endpoints must be http\(s\) URLs/],
-    ['duplicate endpoints', { endpoints: ['https://a:8006', 'https://a:8006'] }, /endpoints must be free of duplicates/],
-    ['a pin for an unknown endpoint', { fingerprints: { 'https://x:8006': 'AA' } }, /fingerprints must be keyed by one of the endpoints/],
-    ['a pin that is not a sha256', { fingerprints: { 'https://n1:8006': 'AA:BB' } }, /fingerprints\["https:\/\/n1:8006"\] must be a SHA-256 fingerprint/],
-    ['insecure together with a CA file', { caFile: '/ca.pem', insecure: true }, /insecure must be left unset when caFile or fingerprints is given/],
-    ['a token given where its variable name belongs', { tokenEnv: 'root@pam!x=secret' }, /tokenEnv must be the name of an environment variable/],
+    [
+      'duplicate endpoints',
+      { endpoints: ['https://a:8006', 'https://a:8006'] },
+      /endpoints must be free of duplicates/,
+    ],
+    [
+      'a pin for an unknown endpoint',
+      { fingerprints: { 'https://x:8006': 'AA' } },
+      /fingerprints must be keyed by one of the endpoints/,
+    ],
+    [
+      'a pin that is not a sha256',
+      { fingerprints: { 'https://n1:8006': 'AA:BB' } },
+      /fingerprints\["https:\/\/n1:8006"\] must be a SHA-256 fingerprint/,
+    ],
+    [
+      'insecure together with a CA file',
+      { caFile: '/ca.pem', insecure: true },
+      /insecure must be left unset when caFile or fingerprints is given/,
+    ],
+    [
+      'a token given where its variable name belongs',
+      { tokenEnv: 'root@pam!x=secret' },
+      /tokenEnv must be the name of an environment variable/,
+    ],
     ['a zero timeout', { timeoutSeconds: 0 }, /timeoutSeconds must be an integer from 1 to 3600/],
   ])('rejects %s at synth', (_, props, message) => {
     expect(() => stackWith({}, props)).toThrow(message);
@@ -80,10 +156,16 @@ describe('ProxmoxCluster', () => {
 
   test('pins, CA file and timeout reach the target; insecure only when asked', () => {
     const pin = 'AB:'.repeat(31) + 'AB';
-    const synth = stackWith({}, { fingerprints: { 'https://n1:8006': pin }, caFile: '/etc/ca.pem', timeoutSeconds: 10 });
+    const synth = stackWith(
+      {},
+      { fingerprints: { 'https://n1:8006': pin }, caFile: '/etc/ca.pem', timeoutSeconds: 10 },
+    );
     expect(JSON.parse(synth.resource.terraform_data.m_converge.input.target)).toEqual({
-      endpoints: ['https://n1:8006'], tokenEnv: 'PROXMOX_VE_API_TOKEN', caFile: '/etc/ca.pem',
-      fingerprints: { 'https://n1:8006': pin }, timeoutSeconds: 10,
+      endpoints: ['https://n1:8006'],
+      tokenEnv: 'PROXMOX_VE_API_TOKEN',
+      caFile: '/etc/ca.pem',
+      fingerprints: { 'https://n1:8006': pin },
+      timeoutSeconds: 10,
     });
   });
 });

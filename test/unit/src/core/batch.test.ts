@@ -5,17 +5,29 @@ import { widgetDomain, type WidgetWorld } from './fake-domain';
 const context = { env: {}, log: () => undefined, clock: systemClock };
 const query = (objects: Record<string, unknown>, target: unknown = { shelf: 'a' }) => ({
   '.target': JSON.stringify(target),
-  ...Object.fromEntries(Object.entries(objects).map(([name, spec]) => [name, JSON.stringify({ kind: 'widget', spec })])),
+  ...Object.fromEntries(
+    Object.entries(objects).map(([name, spec]) => [name, JSON.stringify({ kind: 'widget', spec })]),
+  ),
 });
 
 describe('readBatch', () => {
   let world: WidgetWorld;
   beforeEach(() => {
-    world = { live: new Map([['w1', 1], ['w2', 2]]), calls: [] };
+    world = {
+      live: new Map([
+        ['w1', 1],
+        ['w2', 2],
+      ]),
+      calls: [],
+    };
   });
 
   test('reads every object with one connection and one fetch per kind, each under its own name', async () => {
-    const result = await readBatch(widgetDomain(world), query({ one: { id: 'w1', size: 1 }, two: { id: 'w2', size: 5 }, three: { id: 'w3', size: 1 } }), context);
+    const result = await readBatch(
+      widgetDomain(world),
+      query({ one: { id: 'w1', size: 1 }, two: { id: 'w2', size: 5 }, three: { id: 'w3', size: 1 } }),
+      context,
+    );
     expect(world.calls).toEqual(['connect a', 'fetch w1,w2,w3', 'close']);
     expect(result).toMatchObject({
       'one.in_sync': 'true',
@@ -26,32 +38,47 @@ describe('readBatch', () => {
       'three.summary': 'widget w3 is absent',
       '.in_sync': 'false',
     });
-    expect(result['.summary']).toBe('2 of 3 objects are not in sync:\n- two: widget w2 differs\n- three: widget w3 is absent');
+    expect(result['.summary']).toBe(
+      '2 of 3 objects are not in sync:\n- two: widget w2 differs\n- three: widget w3 is absent',
+    );
   });
 
-  test('an object that cannot be read, or whose spec is malformed, is reported as such; the others read normally', async () => {
-    const result = await readBatch(widgetDomain(world), query({ bad: { id: 'broken', size: 1 }, odd: { id: 'w1' }, fine: { id: 'w1', size: 1 } }), context);
-    expect(result['bad.in_sync']).toBe('false');
-    expect(result['bad.summary']).toBe('cannot be read: Widget unreadable: the shelf is on fire');
-    expect(result['odd.summary']).toMatch(/^cannot be read: Bad input: spec\.size: /);
-    expect(result['fine.in_sync']).toBe('true');
-  });
+  test(
+    'an object that cannot be read, or whose spec is malformed, is reported as such; the others read ' + 'normally',
+    async () => {
+      const result = await readBatch(
+        widgetDomain(world),
+        query({ bad: { id: 'broken', size: 1 }, odd: { id: 'w1' }, fine: { id: 'w1', size: 1 } }),
+        context,
+      );
+      expect(result['bad.in_sync']).toBe('false');
+      expect(result['bad.summary']).toBe('cannot be read: Widget unreadable: the shelf is on fire');
+      expect(result['odd.summary']).toMatch(/^cannot be read: Bad input: spec\.size: /);
+      expect(result['fine.in_sync']).toBe('true');
+    },
+  );
 
   test('an object of a kind the bundle does not serve is reported, not fatal', async () => {
-    const result = await readBatch(widgetDomain(world), { ...query({ fine: { id: 'w1', size: 1 } }), odd: '{"kind":"gadget","spec":{}}' }, context);
+    const result = await readBatch(
+      widgetDomain(world),
+      { ...query({ fine: { id: 'w1', size: 1 } }), odd: '{"kind":"gadget","spec":{}}' },
+      context,
+    );
     expect(result['odd.summary']).toBe('cannot be read: Unknown kind: gadget is not served by this bundle');
     expect(result['fine.in_sync']).toBe('true');
   });
 
   test('an unreachable target fails the whole read, naming it', async () => {
-    await expect(readBatch(widgetDomain(world), query({ one: { id: 'w1', size: 1 } }, { shelf: 'gone' }), context)).rejects.toThrow(
-      /Shelf unreachable: shelf gone did not answer/,
-    );
+    await expect(
+      readBatch(widgetDomain(world), query({ one: { id: 'w1', size: 1 } }, { shelf: 'gone' }), context),
+    ).rejects.toThrow(/Shelf unreachable: shelf gone did not answer/);
   });
 
   test('a malformed target or query names the field', async () => {
     await expect(readBatch(widgetDomain(world), query({}, { shelf: 7 }), context)).rejects.toThrow(/target\.shelf: /);
-    await expect(readBatch(widgetDomain(world), { '.target': '{"shelf":"a"}', one: 'not json' }, context)).resolves.toMatchObject({
+    await expect(
+      readBatch(widgetDomain(world), { '.target': '{"shelf":"a"}', one: 'not json' }, context),
+    ).resolves.toMatchObject({
       'one.summary': expect.stringMatching(/query\["one"\] is not JSON/),
     });
     await expect(readBatch(widgetDomain(world), { '.target': 7 }, context)).rejects.toThrow(/query\.\.target: /);

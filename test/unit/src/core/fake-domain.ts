@@ -33,7 +33,8 @@ export const widgetDomain = (world: WidgetWorld) => {
       session.live.set(spec.id, spec.size);
     },
     async destroy(session: WidgetWorld, identity) {
-      if (identity.id === 'stuck') throw new HandlerError('Widget not removed', 'the server said:\nline two', { Host: 'h1' });
+      if (identity.id === 'stuck')
+        throw new HandlerError('Widget not removed', 'the server said:\nline two', { Host: 'h1' });
       session.live.delete(identity.id);
     },
   });

@@ -9,7 +9,12 @@ beforeEach(() => {
 const call = async (argv: string[], stdin = '', env: NodeJS.ProcessEnv = {}) => {
   const out: string[] = [];
   const log: string[] = [];
-  const code = await runHandler(widgetDomain(world), argv, { stdin: async () => stdin, env, out: (s) => out.push(s), log: (l) => log.push(l) });
+  const code = await runHandler(widgetDomain(world), argv, {
+    stdin: async () => stdin,
+    env,
+    out: (s) => out.push(s),
+    log: (l) => log.push(l),
+  });
   return { code, out, log };
 };
 
@@ -18,30 +23,65 @@ describe('runHandler', () => {
     const query = JSON.stringify({ '.target': '{"shelf":"a"}', one: '{"kind":"widget","spec":{"id":"w1","size":1}}' });
     const { code, out } = await call(['batch', 'read'], query);
     expect(code).toBe(0);
-    expect(JSON.parse(out[0] ?? '')).toEqual({ 'one.in_sync': 'true', 'one.summary': 'widget w1 is in sync', 'one.diff': '{}', '.in_sync': 'true', '.summary': 'all 1 objects are in sync' });
+    expect(JSON.parse(out[0] ?? '')).toEqual({
+      'one.in_sync': 'true',
+      'one.summary': 'widget w1 is in sync',
+      'one.diff': '{}',
+      '.in_sync': 'true',
+      '.summary': 'all 1 objects are in sync',
+    });
   });
 
   test('a human reads one object from stdin and gets its reading', async () => {
-    const { code, out } = await call(['widget', 'read'], JSON.stringify({ target: { shelf: 'a' }, spec: { id: 'w1', size: 3 } }));
+    const { code, out } = await call(
+      ['widget', 'read'],
+      JSON.stringify({ target: { shelf: 'a' }, spec: { id: 'w1', size: 3 } }),
+    );
     expect(code).toBe(0);
-    expect(JSON.parse(out[0] ?? '')).toEqual({ in_sync: 'false', summary: 'widget w1 differs', diff: '{"size":{"live":1,"want":3}}' });
+    expect(JSON.parse(out[0] ?? '')).toEqual({
+      in_sync: 'false',
+      summary: 'widget w1 differs',
+      diff: '{"size":{"live":1,"want":3}}',
+    });
   });
 
-  test('apply takes target and spec from the hooks\' environment and logs its progress', async () => {
-    const result = await call(['widget', 'apply'], '', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_SPEC: '{"id":"w2","size":3}' });
+  test("apply takes target and spec from the hooks' environment and logs its progress", async () => {
+    const result = await call(['widget', 'apply'], '', {
+      HOMELAB_TARGET: '{"shelf":"a"}',
+      HOMELAB_SPEC: '{"id":"w2","size":3}',
+    });
     expect(result).toEqual({ code: 0, out: [], log: ['widget w2: setting size 3'] });
     expect(world.live.get('w2')).toBe(3);
   });
 
   test('a failure is one stderr line with the labelled context, and exit code 1', async () => {
-    const result = await call(['widget', 'destroy'], '', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: '{"id":"stuck"}' });
-    expect(result).toEqual({ code: 1, out: [], log: ['widget destroy: Widget not removed: the server said: line two; Host: h1'] });
+    const result = await call(['widget', 'destroy'], '', {
+      HOMELAB_TARGET: '{"shelf":"a"}',
+      HOMELAB_IDENTITY: '{"id":"stuck"}',
+    });
+    expect(result).toEqual({
+      code: 1,
+      out: [],
+      log: ['widget destroy: Widget not removed: the server said: line two; Host: h1'],
+    });
   });
 
   test.each([
-    ['an empty identity', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: '{}' }, /^widget destroy: Bad input: identity\.id: /],
-    ['an identity that is not JSON', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: 'nope' }, /HOMELAB_IDENTITY is not JSON/],
-    ['a target of the wrong shape', { HOMELAB_TARGET: '{"shelf":1}', HOMELAB_IDENTITY: '{"id":"w1"}' }, /Bad input: target\.shelf: /],
+    [
+      'an empty identity',
+      { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: '{}' },
+      /^widget destroy: Bad input: identity\.id: /,
+    ],
+    [
+      'an identity that is not JSON',
+      { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: 'nope' },
+      /HOMELAB_IDENTITY is not JSON/,
+    ],
+    [
+      'a target of the wrong shape',
+      { HOMELAB_TARGET: '{"shelf":1}', HOMELAB_IDENTITY: '{"id":"w1"}' },
+      /Bad input: target\.shelf: /,
+    ],
   ])('destroy refuses %s with exit 1 instead of reporting the object gone', async (_, env, message) => {
     const result = await call(['widget', 'destroy'], '', env);
     expect(result.code).toBe(1);
@@ -50,14 +90,21 @@ describe('runHandler', () => {
   });
 
   test('a huge bad value is cut, so the error stays one bounded line', async () => {
-    const result = await call(['widget', 'read'], JSON.stringify({ target: { shelf: 'a' }, spec: { id: 'x'.repeat(5_000_000), size: 'big' } }));
+    const result = await call(
+      ['widget', 'read'],
+      JSON.stringify({ target: { shelf: 'a' }, spec: { id: 'x'.repeat(5_000_000), size: 'big' } }),
+    );
     expect(result.code).toBe(1);
     expect(result.log).toHaveLength(1);
     expect(result.log[0]?.length).toBeLessThan(2100);
   });
 
   test('an unknown kind or verb prints the usage and exits 2', async () => {
-    expect(await call(['gadget', 'read'])).toEqual({ code: 2, out: [], log: ['gadget read: unknown kind or verb; usage: <widget> <read|apply|destroy>, or batch read'] });
+    expect(await call(['gadget', 'read'])).toEqual({
+      code: 2,
+      out: [],
+      log: ['gadget read: unknown kind or verb; usage: <widget> <read|apply|destroy>, or batch read'],
+    });
     expect((await call(['widget', 'fix'])).code).toBe(2);
     expect((await call(['batch', 'apply'])).code).toBe(2);
   });

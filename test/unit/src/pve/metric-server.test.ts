@@ -16,7 +16,14 @@ const influx: MetricServerSpec = {
   tokenEnv: 'INFLUX_TOKEN',
   tokenVersion: 0,
 };
-const influxLive = { type: 'influxdb', server: '10.0.0.5', port: 8089, influxdbproto: 'https', bucket: 'pve', 'verify-certificate': 0 };
+const influxLive = {
+  type: 'influxdb',
+  server: '10.0.0.5',
+  port: 8089,
+  influxdbproto: 'https',
+  bucket: 'pve',
+  'verify-certificate': 0,
+};
 
 describe('diffMetricServer', () => {
   test('a section matching the spec is in sync, whatever digest PVE adds', () => {
@@ -47,7 +54,8 @@ describe('diffMetricServer', () => {
       },
     });
     expect(summarize(influx, state)).toBe(
-      'metric server "influx" differs: port is 8090, want 8089; organization is "old", want unset; bucket is unset, want "pve"',
+      'metric server "influx" differs: port is 8090, want 8089; organization is "old", want unset; bucket is ' +
+        'unset, want "pve"',
     );
   });
 
@@ -63,8 +71,20 @@ describe('diffMetricServer', () => {
   });
 
   test('otel headers are compared by value and never shown', () => {
-    const otel: MetricServerSpec = { id: 'o', type: 'opentelemetry', server: 'c', port: 4318, options: {}, otelHeadersEnv: 'H' };
-    const live = { type: 'opentelemetry', server: 'c', port: 4318, 'otel-headers': encodeBase64Json({ Authorization: 'Bearer old' }) };
+    const otel: MetricServerSpec = {
+      id: 'o',
+      type: 'opentelemetry',
+      server: 'c',
+      port: 4318,
+      options: {},
+      otelHeadersEnv: 'H',
+    };
+    const live = {
+      type: 'opentelemetry',
+      server: 'c',
+      port: 4318,
+      'otel-headers': encodeBase64Json({ Authorization: 'Bearer old' }),
+    };
     const want = { otelHeaders: encodeBase64Json({ Authorization: 'Bearer new' }) };
     const state = diffMetricServer(otel, live, want);
     expect(state).toEqual({ state: 'present', changes: { 'otel-headers': { live: '<secret>', want: '<secret>' } } });
@@ -75,10 +95,18 @@ describe('diffMetricServer', () => {
 
   test('resource attributes compare by JSON value, not by base64 text', () => {
     const otel: MetricServerSpec = {
-      id: 'o', type: 'opentelemetry', server: 'c', port: 4318,
+      id: 'o',
+      type: 'opentelemetry',
+      server: 'c',
+      port: 4318,
       options: { 'otel-resource-attributes': encodeBase64Json({ a: '1', b: '2' }) },
     };
-    const live = { type: 'opentelemetry', server: 'c', port: 4318, 'otel-resource-attributes': encodeBase64Json({ b: '2', a: '1' }) };
+    const live = {
+      type: 'opentelemetry',
+      server: 'c',
+      port: 4318,
+      'otel-resource-attributes': encodeBase64Json({ b: '2', a: '1' }),
+    };
     expect(diffMetricServer(otel, live, {})).toEqual({ state: 'present', changes: {} });
   });
 });
@@ -86,15 +114,24 @@ describe('diffMetricServer', () => {
 describe('write forms', () => {
   test('create sends type, server, port, the options and the token, never the id', () => {
     expect(createForm(influx, { token: 't0k' })).toEqual({
-      type: 'influxdb', server: '10.0.0.5', port: 8089,
-      influxdbproto: 'https', bucket: 'pve', 'verify-certificate': false, token: 't0k',
+      type: 'influxdb',
+      server: '10.0.0.5',
+      port: 8089,
+      influxdbproto: 'https',
+      bucket: 'pve',
+      'verify-certificate': false,
+      token: 't0k',
     });
   });
 
   test('update sends server and port every time and clears undeclared options with delete', () => {
     const live = { ...influxLive, organization: 'old', mtu: 1400, path: 'not-an-influx-field' };
     expect(updateForm(influx, live, {})).toEqual({
-      server: '10.0.0.5', port: 8089, influxdbproto: 'https', bucket: 'pve', 'verify-certificate': false,
+      server: '10.0.0.5',
+      port: 8089,
+      influxdbproto: 'https',
+      bucket: 'pve',
+      'verify-certificate': false,
       delete: 'mtu,organization',
     });
   });
@@ -105,6 +142,8 @@ describe('write forms', () => {
 
   test('otel headers set live but no longer declared are deleted', () => {
     const otel: MetricServerSpec = { id: 'o', type: 'opentelemetry', server: 'c', port: 4318, options: {} };
-    expect(updateForm(otel, { type: 'opentelemetry', 'otel-headers': 'e30=' }, {})).toMatchObject({ delete: 'otel-headers' });
+    expect(updateForm(otel, { type: 'opentelemetry', 'otel-headers': 'e30=' }, {})).toMatchObject({
+      delete: 'otel-headers',
+    });
   });
 });
