@@ -46,10 +46,12 @@ const findCandidates = (bases: readonly string[]): CoreCandidate[] =>
 
 const loadCore = (): Core => {
   const chosen = pickCore(findCandidates(resolutionBases()), process.env[CORE_ENV]);
-  const core = require(chosen.path) as Partial<Core>;
+  const core = createRequire(chosen.path)(chosen.path) as Partial<Core>;
   const missing = USED.filter((member) => core[member] === undefined);
   if (missing.length > 0) {
-    throw new Error(`cdktf-homelab: ${chosen.name} at ${chosen.path} has no ${missing.join(', ')}: use cdktf 0.21 or cdktn 0.24`);
+    throw new Error(
+      `cdktf-homelab: ${chosen.name} at ${chosen.path} has no ${missing.join(', ')}: use cdktf 0.21 or cdktn 0.24`,
+    );
   }
   return core as Core;
 };

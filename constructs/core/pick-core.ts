@@ -27,7 +27,9 @@ export const pickCore = (candidates: readonly CoreCandidate[], override: string 
     if (!(CORE_NAMES as readonly string[]).includes(override)) {
       throw new Error(`cdktf-homelab: ${CORE_ENV} must be cdktf or cdktn, got "${override}"`);
     }
-    throw new Error(`cdktf-homelab: ${CORE_ENV}=${override} but ${override} is not installed in this project: ${INSTALL}`);
+    throw new Error(
+      `cdktf-homelab: ${CORE_ENV}=${override} but ${override} is not installed in this project: ${INSTALL}`,
+    );
   }
   const loaded = candidates.filter((candidate) => candidate.loaded);
   const pool = loaded.length > 0 ? loaded : candidates;

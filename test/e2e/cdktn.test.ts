@@ -30,7 +30,13 @@ describeOnFit('a cdktn project', () => {
   let stack: string;
 
   const plan = async () => (await project.terraform('lab', 'plan -detailed-exitcode -no-color', ENV)).code;
-  const apply = () => project.must('apply', `"${terraformBinary()}" apply -auto-approve -no-color`, join(project.dir, 'cdktf.out/stacks/lab'), ENV);
+  const apply = () =>
+    project.must(
+      'apply',
+      `"${terraformBinary()}" apply -auto-approve -no-color`,
+      join(project.dir, 'cdktf.out/stacks/lab'),
+      ENV,
+    );
 
   beforeAll(async () => {
     cert = makeCert();

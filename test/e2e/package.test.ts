@@ -45,11 +45,23 @@ afterAll(async () => {
 
 test('the packed library holds dist, the handler bundles, README, API.md and LICENSE, and no test code', async () => {
   const listing = (await project.must('tar list', 'tar -tzf "$1"', project.home, {}, [tarball])).stdout.split('\n');
-  for (const file of ['dist/index.js', 'dist/index.d.ts', 'build/handlers/pve.js', 'build/handlers/linux.js', 'README.md', 'API.md', 'LICENSE']) {
+  for (const file of [
+    'dist/index.js',
+    'dist/index.d.ts',
+    'build/handlers/pve.js',
+    'build/handlers/linux.js',
+    'README.md',
+    'API.md',
+    'LICENSE',
+  ]) {
     expect(listing).toContain(`package/${file}`);
   }
-  expect(listing.filter((file) => /^package\/(test|handlers|src|constructs|build\/(fake-pve|bench|examples))/.test(file))).toEqual([]);
-  const manifest = JSON.parse((await project.must('manifest', 'tar -xzOf "$1" package/package.json', project.home, {}, [tarball])).stdout);
+  expect(
+    listing.filter((file) => /^package\/(test|handlers|src|constructs|build\/(fake-pve|bench|examples))/.test(file)),
+  ).toEqual([]);
+  const manifest = JSON.parse(
+    (await project.must('manifest', 'tar -xzOf "$1" package/package.json', project.home, {}, [tarball])).stdout,
+  );
   expect(Object.keys(manifest.dependencies ?? {})).not.toEqual(expect.arrayContaining(['cdktf']));
   expect(Object.keys(manifest.peerDependencies)).toEqual(expect.arrayContaining(['cdktf', 'cdktn', 'constructs']));
 });
@@ -72,7 +84,12 @@ test("the README's run block type-checks, synthesizes, validates, plans and appl
   const ran = await project.must('run block', run, project.dir, userEnv());
   expect(words(ran.stdout)).toContain('Success! The configuration is valid.');
   expect(words(ran.stdout)).toContain('metric server "influx" is absent');
-  expect(fake.metricServers().influx).toMatchObject({ type: 'influxdb', server: '10.0.0.5', port: 8089, bucket: 'pve' });
+  expect(fake.metricServers().influx).toMatchObject({
+    type: 'influxdb',
+    server: '10.0.0.5',
+    port: 8089,
+    bucket: 'pve',
+  });
   expect(fake.metricTokens().influx).toBe('pack-influx-token-6262');
   expect((await tf('plan -detailed-exitcode -no-color', 'lab')).code).toBe(0);
 });

@@ -88,11 +88,18 @@ export const filesUnder = (dir: string): string[] =>
   });
 
 /** `<binary>: {"step":seconds,...}`, so a log says whether terraform or tofu ran. */
-export const reportTimings = (timings: Record<string, number>): string =>
-  `${basename(terraformBinary())}: ${JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v))}`;
+export const reportTimings = (timings: Record<string, number>): string => {
+  const rounded = JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v));
+  return `${basename(terraformBinary())}: ${rounded}`;
+};
 
 /** Runs a command to completion: its exit code, output and wall seconds, whatever the exit code. */
-export const runCommand = async (file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CommandOutcome> => {
+export const runCommand = async (
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CommandOutcome> => {
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {
@@ -100,6 +107,11 @@ export const runCommand = async (file: string, args: string[], cwd: string, env:
     return { code: 0, stdout, stderr, seconds: seconds() };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '', seconds: seconds() };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : 1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? '',
+      seconds: seconds(),
+    };
   }
 };

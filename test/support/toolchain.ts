@@ -14,15 +14,16 @@ interface Toolchain {
 let loaded: Toolchain | undefined;
 
 // Same default as the script: ${CDKTF_HOMELAB_CACHE:-/var/cache/cdktf-homelab}/terraform.
-const toolchainDir = (): string =>
-  join(process.env.CDKTF_HOMELAB_CACHE || '/var/cache/cdktf-homelab', 'terraform');
+const toolchainDir = (): string => join(process.env.CDKTF_HOMELAB_CACHE || '/var/cache/cdktf-homelab', 'terraform');
 
 function load(): Toolchain {
   const dir = toolchainDir();
   const envFile = join(dir, 'env.sh');
   const missing = [envFile, join(dir, 'cli.tfrc')].filter((file) => !existsSync(file));
   if (missing.length > 0) {
-    throw new Error(`terraform toolchain not set up (missing ${missing.join(', ')}): run \`bash scripts/setup-terraform.sh\``);
+    throw new Error(
+      `terraform toolchain not set up (missing ${missing.join(', ')}): run \`bash scripts/setup-terraform.sh\``,
+    );
   }
   // bash evaluates env.sh (it may prepend tofu's folder to PATH) and prints only what the tests need.
   const script =
@@ -37,7 +38,9 @@ function load(): Toolchain {
   // An env.sh written by an older setup script ignores the choice: the suite would pass on the wrong binary.
   const wanted = process.env.CDKTF_HOMELAB_TERRAFORM;
   if (wanted && basename(binary) !== wanted) {
-    throw new Error(`CDKTF_HOMELAB_TERRAFORM=${wanted} but ${envFile} chose ${binary}: run \`bash scripts/setup-terraform.sh\``);
+    throw new Error(
+      `CDKTF_HOMELAB_TERRAFORM=${wanted} but ${envFile} chose ${binary}: run \`bash scripts/setup-terraform.sh\``,
+    );
   }
   const vars: NodeJS.ProcessEnv = { TF_CLI_CONFIG_FILE: cliConfig, PATH: path };
   if (binaryName) vars.TERRAFORM_BINARY_NAME = binaryName;

@@ -66,7 +66,10 @@ export const readmeRun = (): string =>
 
 /** Terminal output as plain words: no colours, no diagnostic box borders, whitespace runs as one space. */
 export const words = (text: string): string =>
-  text.replace(/\x1b\[[0-9;]*m/g, '').replace(/[│╷╵]/g, ' ').replace(/\s+/g, ' ');
+  text
+    .replace(/\x1b\[[0-9;]*m/g, '') // eslint-disable-line no-control-regex -- colour codes start with ESC
+    .replace(/[│╷╵]/g, ' ')
+    .replace(/\s+/g, ' ');
 
 /** npm settings for a test install: no audit or fund requests, and the cache the repo's `npm ci` filled. */
 const NPM_ENV: NodeJS.ProcessEnv = {
@@ -91,7 +94,13 @@ export class UserProject {
   }
 
   /** Runs a bash script (`set -euo pipefail`) in `cwd` (default: the project), failing with its output. */
-  async must(label: string, script: string, cwd = this.dir, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<CommandOutcome> {
+  async must(
+    label: string,
+    script: string,
+    cwd = this.dir,
+    env: NodeJS.ProcessEnv = {},
+    args: string[] = [],
+  ): Promise<CommandOutcome> {
     const outcome = await this.bash(script, cwd, env, args);
     if (outcome.code !== 0) throw new Error(`${label} exited ${outcome.code}\n${outcome.stdout}\n${outcome.stderr}`);
     this.timings[label] = outcome.seconds;
@@ -100,7 +109,11 @@ export class UserProject {
 
   /** Runs a bash script and returns its outcome whatever the exit code. */
   bash(script: string, cwd = this.dir, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<CommandOutcome> {
-    return runCommand('bash', ['-euo', 'pipefail', '-c', script, 'script', ...args], cwd, { ...terraformEnv(), ...NPM_ENV, ...env });
+    return runCommand('bash', ['-euo', 'pipefail', '-c', script, 'script', ...args], cwd, {
+      ...terraformEnv(),
+      ...NPM_ENV,
+      ...env,
+    });
   }
 
   /** terraform (or tofu) in a synthesized stack's folder; the outcome whatever the exit code. */

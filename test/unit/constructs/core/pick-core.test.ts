@@ -1,7 +1,15 @@
 import { type CoreCandidate, pickCore } from '../../../../constructs/core/pick-core';
 
-const cdktf = (loaded: boolean): CoreCandidate => ({ name: 'cdktf', path: '/p/node_modules/cdktf/lib/index.js', loaded });
-const cdktn = (loaded: boolean): CoreCandidate => ({ name: 'cdktn', path: '/p/node_modules/cdktn/lib/index.js', loaded });
+const cdktf = (loaded: boolean): CoreCandidate => ({
+  name: 'cdktf',
+  path: '/p/node_modules/cdktf/lib/index.js',
+  loaded,
+});
+const cdktn = (loaded: boolean): CoreCandidate => ({
+  name: 'cdktn',
+  path: '/p/node_modules/cdktn/lib/index.js',
+  loaded,
+});
 
 describe('pickCore', () => {
   test.each([
@@ -32,13 +40,19 @@ describe('pickCore', () => {
 
   test.each([
     ['both are loaded', [cdktf(true), cdktn(true)], /both loaded: set CDKTF_HOMELAB_CORE=cdktf or/],
-    ['both are installed and neither is loaded', [cdktf(false), cdktn(false)], /neither is loaded yet: set CDKTF_HOMELAB_CORE/],
+    [
+      'both are installed and neither is loaded',
+      [cdktf(false), cdktn(false)],
+      /neither is loaded yet: set CDKTF_HOMELAB_CORE/,
+    ],
   ])('fails naming the override when %s', (_, candidates, message) => {
     expect(() => pickCore(candidates, undefined)).toThrow(message);
   });
 
   test('fails when the override names a library that is not installed, or no library at all', () => {
     expect(() => pickCore([cdktf(true)], 'cdktn')).toThrow(/CDKTF_HOMELAB_CORE=cdktn but cdktn is not installed/);
-    expect(() => pickCore([cdktf(true)], 'aws-cdk')).toThrow(/CDKTF_HOMELAB_CORE must be cdktf or cdktn, got "aws-cdk"/);
+    expect(() => pickCore([cdktf(true)], 'aws-cdk')).toThrow(
+      /CDKTF_HOMELAB_CORE must be cdktf or cdktn, got "aws-cdk"/,
+    );
   });
 });
