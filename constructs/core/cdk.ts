@@ -46,9 +46,7 @@ const findCandidates = (bases: readonly string[]): CoreCandidate[] =>
 
 const loadCore = (): Core => {
   const chosen = pickCore(findCandidates(resolutionBases()), process.env[CORE_ENV]);
-  // The core is chosen at run time from the user's project, so it cannot be a static import.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const core = require(chosen.path) as Partial<Core>;
+  const core = createRequire(chosen.path)(chosen.path) as Partial<Core>;
   const missing = USED.filter((member) => core[member] === undefined);
   if (missing.length > 0) {
     throw new Error(

@@ -88,8 +88,10 @@ export const filesUnder = (dir: string): string[] =>
   });
 
 /** `<binary>: {"step":seconds,...}`, so a log says whether terraform or tofu ran. */
-export const reportTimings = (timings: Record<string, number>): string =>
-  `${basename(terraformBinary())}: ${JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v))}`;
+export const reportTimings = (timings: Record<string, number>): string => {
+  const rounded = JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v));
+  return `${basename(terraformBinary())}: ${rounded}`;
+};
 
 /** Runs a command to completion: its exit code, output and wall seconds, whatever the exit code. */
 export const runCommand = async (
