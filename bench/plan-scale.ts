@@ -1,7 +1,7 @@
 /**
  * What an object costs a plan at scale: `terraform plan` of N metric servers (fake PVE) and N systemd
  * units (real host), already applied so the plan is clean, beside N bare `terraform_data` in the same
- * run, as per-object overhead against `node -e 0`, plus `cdktf synth` of the N-object stack.
+ * run, as per-object overhead against `node -e 0`, plus synth of the N-object stack (cdktf, app alone).
  * BENCH_RUNS (3), BENCH_PVE_SIZES (10,100,1000), BENCH_UNIT_SIZES (10,50,200); `1000x1`: 1 run at 1000.
  */
 import { execFile } from 'node:child_process';
@@ -13,9 +13,12 @@ import { startFakePve } from '../test/fakes/pve/server';
 import { CdktfProject, type CommandOutcome } from '../test/support/cdktf-project';
 import { startSystemdHost } from '../test/support/systemd-host';
 import { makeCert } from '../test/support/tls';
+import { terraformEnv } from '../test/support/toolchain';
 import { bareStack, installUnitsScript, metricServer, range, SCALE_STACK } from './plan-scale-objects';
 
 const run = promisify(execFile);
+// Bundled into build/bench/, two levels below the package root.
+const ROOT = join(__dirname, '..', '..');
 const APP = 'build/bench/plan-scale-app.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FLOOR_RUNS = 11;
@@ -42,6 +45,7 @@ interface Row {
   readonly bare: number[];
   readonly floor: number[];
   readonly synth: number;
+  readonly appSynth: number;
   readonly load: number;
   readonly clean: boolean;
 }
@@ -82,6 +86,14 @@ const clean = (label: string, outcome: CommandOutcome): boolean => {
   return false;
 };
 
+/** The app alone, without the cdktf CLI around it: what the constructs cost at synth. */
+const appSynthSeconds = async (dir: string, appEnv: NodeJS.ProcessEnv): Promise<number> => {
+  const started = process.hrtime.bigint();
+  const env = { ...terraformEnv(), ...appEnv, CDKTF_OUTDIR: join(dir, 'app-synth.out') };
+  await run(process.execPath, [join(ROOT, APP)], { env, maxBuffer: 64 << 20 });
+  return Number(process.hrtime.bigint() - started) / 1e9;
+};
+
 /** Plans of the stack and of the bare stack and the node floor, alternating so a change of load hits all alike. */
 const timePlans = async (managed: CdktfProject, bare: CdktfProject, label: string, runs: number) => {
   const times = { plan: [] as number[], bare: [] as number[], floor: [] as number[], clean: true };
@@ -103,8 +115,10 @@ const measure = async (target: Target, size: Size): Promise<Row> => {
   const bare = new CdktfProject(APP, SCALE_STACK, {});
   try {
     log(`${target.kind} N=${n}: synth in ${managed.dir}`);
-    const synth = await managed.must('synth', managed.synth({ ...target.appEnv, BENCH_N: String(n) }));
-    log(`${target.kind} N=${n}: synth ${synth.seconds.toFixed(1)} s; installing, init, apply`);
+    const appEnv = { ...target.appEnv, BENCH_N: String(n) };
+    const synth = await managed.must('synth', managed.synth(appEnv));
+    const appSynth = await appSynthSeconds(managed.dir, appEnv);
+    log(`${target.kind} N=${n}: cdktf synth ${synth.seconds.toFixed(1)} s, app alone ${appSynth.toFixed(1)} s; apply`);
     await target.install(n);
     await managed.must('init', managed.terraform('init', '-no-color'));
     const applied = await managed.must('apply', managed.terraform('apply', '-auto-approve', '-no-color'));
@@ -114,7 +128,7 @@ const measure = async (target: Target, size: Size): Promise<Row> => {
     log(`${target.kind} N=${n}: apply ${applied.seconds.toFixed(1)} s; ${runs} plan(s) each, alternating`);
     const startLoad = loadavg()[0] ?? NaN;
     const timed = await timePlans(managed, bare, `${target.kind} N=${n}`, runs);
-    return { kind: target.kind, n, ...timed, synth: synth.seconds, load: startLoad };
+    return { kind: target.kind, n, ...timed, synth: synth.seconds, appSynth, load: startLoad };
   } finally {
     if (!process.env.BENCH_KEEP_DIRS) {
       managed.cleanup();
@@ -178,8 +192,8 @@ const unitRows = async (sizes: Size[]): Promise<Row[]> => {
 export const tableOf = (rows: Row[]): string => {
   const head = [
     '| kind | N | runs | plan (s) | bare (s) | per-object overhead (ms) | node floor (ms) | overhead / node floor ' +
-      '| plan / bare | synth (s) | load 1m |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| plan / bare | cdktf synth (s) | app synth (s) | load 1m |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const lines = rows.map((r) => {
     const plan = median(r.plan);
@@ -197,6 +211,7 @@ export const tableOf = (rows: Row[]): string => {
       (overheadMs / floorMs).toFixed(2),
       (plan / bare).toFixed(1),
       r.synth.toFixed(1),
+      r.appSynth.toFixed(1),
       r.load.toFixed(2),
     ];
     return `| ${cells.join(' | ')} |`;
@@ -219,9 +234,10 @@ const main = async () => {
 };
 
 // A failed step's message carries cdktf's spinner frames: keep the lines that say something.
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g');
 const readable = (message: string): string =>
   message
-    .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
+    .replace(ANSI, '')
     .split('\n')
     .filter((line) => line.trim() !== '' && !/^\W*Synthesizing|^\W*Starting/.test(line))
     .join('\n');

@@ -112,9 +112,17 @@ export const main = <S, T>(domain: HandlerDomain<S, T>): void => {
   };
   const out = (s: string) => process.stdout.write(`${s}\n`);
   const log: Log = (line) => process.stderr.write(`${line}\n`);
-  // Exit at once: an HTTP agent keeps timers alive after it closes, and a plan pays that per
-  // process. Pipe writes are synchronous on Linux, so nothing printed is lost.
+  // Exit as soon as the output is out: an HTTP agent keeps timers alive after it closes, and a
+  // plan pays that per process.
   void runHandler(domain, process.argv.slice(2), { stdin, env: process.env, out, log }).then((code) =>
-    process.exit(code),
+    exitWhenWritten(process.stdout, code, process.exit),
   );
+};
+
+/**
+ * Calls `exit(code)` once everything written to `stream` is out. A pipe takes 64 KiB at once and
+ * Node queues the rest, which process.exit drops (measured: a 1 MB write arrives as 65,536 bytes).
+ */
+export const exitWhenWritten = (stream: NodeJS.WritableStream, code: number, exit: (code: number) => void): void => {
+  stream.write('', () => exit(code));
 };
