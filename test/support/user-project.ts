@@ -67,7 +67,7 @@ export const readmeRun = (): string =>
 /** Terminal output as plain words: no colours, no diagnostic box borders, whitespace runs as one space. */
 export const words = (text: string): string =>
   text
-    .replace(/\x1b\[[0-9;]*m/g, '')  
+    .replace(/\x1b\[[0-9;]*m/g, '')
     .replace(/[│╷╵]/g, ' ')
     .replace(/\s+/g, ' ');
 
