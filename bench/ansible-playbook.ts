@@ -28,33 +28,59 @@ export const ansibleProject = (host: AnsibleHost, units: number): string => {
   const dir = mkdtempSync(join(tmpdir(), 'homelab-bench-ansible-'));
   writeFileSync(join(dir, 'id'), host.privateKey, { mode: 0o600 });
   writeFileSync(join(dir, 'known_hosts'), pinnedKnownHost(host));
-  writeFileSync(join(dir, 'hosts.ini'), [
-    '[node]',
-    `127.0.0.1 ansible_port=${host.port} ansible_user=root ansible_python_interpreter=/usr/bin/python3 ` +
-      `ansible_ssh_private_key_file=${join(dir, 'id')} ansible_ssh_common_args="-o UserKnownHostsFile=${join(dir, 'known_hosts')}"`,
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'hosts.ini'),
+    [
+      '[node]',
+      `127.0.0.1 ansible_port=${host.port} ansible_user=root ansible_python_interpreter=/usr/bin/python3 ` +
+        `ansible_ssh_private_key_file=${join(dir, 'id')} ` +
+        `ansible_ssh_common_args="-o UserKnownHostsFile=${join(dir, 'known_hosts')}"`,
+      '',
+    ].join('\n'),
+  );
   // Ansible's fast settings: pipelining, and ControlPersist (its default) keeps one SSH connection.
-  writeFileSync(join(dir, 'ansible.cfg'), '[defaults]\nhost_key_checking = True\nretry_files_enabled = False\n\n[ssh_connection]\npipelining = True\n');
+  writeFileSync(
+    join(dir, 'ansible.cfg'),
+    '[defaults]\nhost_key_checking = True\nretry_files_enabled = False\n\n[ssh_connection]\npipelining = True\n',
+  );
   const files = Array.from({ length: units }, (_, n) => ({ name: `hf-fleet-${n}.service`, content: fleetUnit(n) }));
-  const play = [{
-    hosts: 'node',
-    gather_facts: false,
-    tasks: [
-      { name: 'unit files', 'ansible.builtin.copy': { dest: '/etc/systemd/system/{{ item.name }}', content: '{{ item.content }}', mode: '0644' }, loop: files, register: 'written' },
-      { name: 'reload', 'ansible.builtin.systemd_service': { daemon_reload: true }, when: 'written.changed' },
-      { name: 'enabled and started', 'ansible.builtin.systemd_service': { name: '{{ item.name }}', enabled: true, state: 'started' }, loop: files },
-    ],
-  }];
+  const play = [
+    {
+      hosts: 'node',
+      gather_facts: false,
+      tasks: [
+        {
+          name: 'unit files',
+          'ansible.builtin.copy': {
+            dest: '/etc/systemd/system/{{ item.name }}',
+            content: '{{ item.content }}',
+            mode: '0644',
+          },
+          loop: files,
+          register: 'written',
+        },
+        { name: 'reload', 'ansible.builtin.systemd_service': { daemon_reload: true }, when: 'written.changed' },
+        {
+          name: 'enabled and started',
+          'ansible.builtin.systemd_service': { name: '{{ item.name }}', enabled: true, state: 'started' },
+          loop: files,
+        },
+      ],
+    },
+  ];
   writeFileSync(join(dir, 'fleet.yml'), JSON.stringify(play, null, 1)); // JSON is YAML
   return dir;
 };
 
 /** The host's key line from ssh-keyscan, kept only when it has the pinned fingerprint. */
 const pinnedKnownHost = (host: AnsibleHost): string => {
-  const lines = execFileSync('ssh-keyscan', ['-p', String(host.port), '-t', 'ed25519', '127.0.0.1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const lines = execFileSync('ssh-keyscan', ['-p', String(host.port), '-t', 'ed25519', '127.0.0.1'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const line = lines.split('\n').find((entry) => entry.trim() !== '' && !entry.startsWith('#')) ?? '';
   const fingerprint = execFileSync('ssh-keygen', ['-lf', '-'], { input: line, encoding: 'utf8' }).split(' ')[1];
-  if (fingerprint !== host.hostKeyFingerprint) throw new Error(`ssh-keyscan got ${fingerprint}, not the pinned ${host.hostKeyFingerprint}`);
+  if (fingerprint !== host.hostKeyFingerprint)
+    throw new Error(`ssh-keyscan got ${fingerprint}, not the pinned ${host.hostKeyFingerprint}`);
   return `${line}\n`;
 };

@@ -33,7 +33,11 @@ const main = async () => {
     ['node -e 0 (baseline)', ['-e', '0'], ''],
     ['pve bundle, load only', [join(ROOT, 'build/handlers/pve.js')], ''],
     ['linux bundle, load only', [join(ROOT, 'build/handlers/linux.js')], ''],
-    ['pve metric-server read', [join(ROOT, 'build/handlers/pve.js'), 'metric-server', 'read'], JSON.stringify({ target, spec })],
+    [
+      'pve metric-server read',
+      [join(ROOT, 'build/handlers/pve.js'), 'metric-server', 'read'],
+      JSON.stringify({ target, spec }),
+    ],
   ];
   const results: Array<[string, number]> = [];
   for (const [label, args, input] of cases) {
@@ -45,7 +49,8 @@ const main = async () => {
   cert.cleanup();
   const baseline = results[0]?.[1] ?? NaN;
   console.log(`median of ${RUNS} runs each, same machine, same run`);
-  for (const [label, ms] of results) console.log(`${label.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms  x${(ms / baseline).toFixed(2)}`);
+  for (const [label, ms] of results)
+    console.log(`${label.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms  x${(ms / baseline).toFixed(2)}`);
 };
 
 void main();

@@ -59,7 +59,10 @@ export const parseSizes = (text: string, runs: number): Size[] =>
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const log = (line: string): void => void process.stderr.write(`[plan-scale] ${line}\n`);
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 const nodeFloorMs = async (count: number): Promise<number[]> => {
   const samples: number[] = [];

@@ -29,21 +29,42 @@ const main = async () => {
   const bootMs = Number(process.hrtime.bigint() - booting) / 1e6;
   try {
     const target = canonicalJson({
-      host: host.host, port: host.port, user: 'root', hostKey: host.hostKeyFingerprint,
-      privateKeyEnv: 'BENCH_SSH_KEY', readyTimeoutSeconds: 20, keepaliveIntervalSeconds: 15, sudo: false,
+      host: host.host,
+      port: host.port,
+      user: 'root',
+      hostKey: host.hostKeyFingerprint,
+      privateKeyEnv: 'BENCH_SSH_KEY',
+      readyTimeoutSeconds: 20,
+      keepaliveIntervalSeconds: 15,
+      sudo: false,
     });
     const spec = (n: number) =>
       canonicalJson({
-        name: 'bench.service', directory: '/etc/systemd/system', enabled: true, started: true, restartOn: digestOf([]),
+        name: 'bench.service',
+        directory: '/etc/systemd/system',
+        enabled: true,
+        started: true,
+        restartOn: digestOf([]),
         content: `[Unit]\nDescription=bench ${n}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n`,
       });
     const env = { BENCH_SSH_KEY: host.privateKey };
-    const samples: Record<string, number[]> = { 'node -e 0 (baseline)': [], 'read (in sync)': [], 'apply (file changed, restart)': [], 'apply (in sync, no-op)': [] };
+    const samples: Record<string, number[]> = {
+      'node -e 0 (baseline)': [],
+      'read (in sync)': [],
+      'apply (file changed, restart)': [],
+      'apply (in sync, no-op)': [],
+    };
     for (let i = 0; i < RUNS; i += 1) {
       samples['node -e 0 (baseline)']?.push(await timed(['-e', '0'], {}));
-      samples['apply (file changed, restart)']?.push(await timed([HANDLER, 'systemd-unit', 'apply'], { ...env, HOMELAB_TARGET: target, HOMELAB_SPEC: spec(i) }));
-      samples['apply (in sync, no-op)']?.push(await timed([HANDLER, 'systemd-unit', 'apply'], { ...env, HOMELAB_TARGET: target, HOMELAB_SPEC: spec(i) }));
-      samples['read (in sync)']?.push(await timed([HANDLER, 'systemd-unit', 'read'], env, JSON.stringify({ target, spec: spec(i) })));
+      samples['apply (file changed, restart)']?.push(
+        await timed([HANDLER, 'systemd-unit', 'apply'], { ...env, HOMELAB_TARGET: target, HOMELAB_SPEC: spec(i) }),
+      );
+      samples['apply (in sync, no-op)']?.push(
+        await timed([HANDLER, 'systemd-unit', 'apply'], { ...env, HOMELAB_TARGET: target, HOMELAB_SPEC: spec(i) }),
+      );
+      samples['read (in sync)']?.push(
+        await timed([HANDLER, 'systemd-unit', 'read'], env, JSON.stringify({ target, spec: spec(i) })),
+      );
     }
     const baseline = median(samples['node -e 0 (baseline)'] ?? []);
     console.log(`systemd host booted in ${bootMs.toFixed(0)} ms; median of ${RUNS} runs each, same run`);

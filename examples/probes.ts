@@ -24,7 +24,12 @@ export interface ProbesStackProps {
 export class ProbesStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: ProbesStackProps) {
     super(scope, id);
-    const node = new SshHost(this, 'node', { host: props.host, port: props.port, hostKey: props.hostKey, privateKeyEnv: 'HOMELAB_SSH_KEY' });
+    const node = new SshHost(this, 'node', {
+      host: props.host,
+      port: props.port,
+      hostKey: props.hostKey,
+      privateKeyEnv: 'HOMELAB_SSH_KEY',
+    });
     const probes = props.probes ?? [];
     if (probes.length > 0) {
       const probe = new SystemdUnit(this, 'probe', {
@@ -32,7 +37,10 @@ export class ProbesStack extends TerraformStack {
         name: 'hf-probe@.service',
         content: renderUnit([
           { name: 'Unit', lines: [['Description', 'homelab probe on %i']] },
-          { name: 'Service', lines: [['ExecStart', '/bin/sh -c "echo probing %i at level $$LEVEL; exec sleep infinity"']] },
+          {
+            name: 'Service',
+            lines: [['ExecStart', '/bin/sh -c "echo probing %i at level $$LEVEL; exec sleep infinity"']],
+          },
           { name: 'Install', lines: [['WantedBy', 'multi-user.target']] },
         ]),
       });

@@ -19,13 +19,22 @@ export class NodeCheckStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: NodeCheckStackProps) {
     super(scope, id);
     const node = new SshHost(this, 'node', { ...props, privateKeyEnv: 'HOMELAB_SSH_KEY' });
-    const description = new TerraformVariable(this, 'agent_description', { type: 'string', default: 'homelab node agent' });
+    const description = new TerraformVariable(this, 'agent_description', {
+      type: 'string',
+      default: 'homelab node agent',
+    });
     new SystemdUnit(this, 'agent', {
       host: node,
       name: 'hf-agent.service',
       content: renderUnit([
         { name: 'Unit', lines: [['Description', description.stringValue]] },
-        { name: 'Service', lines: [['ExecStart', "/bin/sh -c 'exec sleep infinity # ${HOME}'"], ['Restart', 'on-failure']] },
+        {
+          name: 'Service',
+          lines: [
+            ['ExecStart', "/bin/sh -c 'exec sleep infinity # ${HOME}'"],
+            ['Restart', 'on-failure'],
+          ],
+        },
         { name: 'Install', lines: [['WantedBy', 'multi-user.target']] },
       ]),
     });
@@ -37,7 +46,13 @@ export class NodeCheckStack extends TerraformStack {
       started: false,
       content: renderUnit([
         { name: 'Unit', lines: [['Description', 'homelab node check']] },
-        { name: 'Service', lines: [['Type', 'oneshot'], ['ExecStart', `/bin/sh -c "sleep ${props.checkSeconds ?? 2}; test -d /etc"`]] },
+        {
+          name: 'Service',
+          lines: [
+            ['Type', 'oneshot'],
+            ['ExecStart', `/bin/sh -c "sleep ${props.checkSeconds ?? 2}; test -d /etc"`],
+          ],
+        },
       ]),
     });
     new SystemdUnit(this, 'check-timer', {
@@ -45,7 +60,13 @@ export class NodeCheckStack extends TerraformStack {
       name: 'hf-node-check.timer',
       content: renderUnit([
         { name: 'Unit', lines: [['Description', 'run the node check every minute']] },
-        { name: 'Timer', lines: [['OnCalendar', 'minutely'], ['Unit', 'hf-node-check.service']] },
+        {
+          name: 'Timer',
+          lines: [
+            ['OnCalendar', 'minutely'],
+            ['Unit', 'hf-node-check.service'],
+          ],
+        },
         { name: 'Install', lines: [['WantedBy', 'timers.target']] },
       ]),
     });
@@ -60,7 +81,8 @@ if (require.main === module) {
     port: Number(env.HOMELAB_SSH_PORT ?? 22),
     user: env.HOMELAB_SSH_USER ?? 'root',
     hostKey: env.HOMELAB_SSH_HOST_KEY ?? '',
-    checkSeconds: env.HOMELAB_EXAMPLE_CHECK_SECONDS === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_CHECK_SECONDS),
+    checkSeconds:
+      env.HOMELAB_EXAMPLE_CHECK_SECONDS === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_CHECK_SECONDS),
   });
   app.synth();
 }

@@ -43,9 +43,27 @@ export class SshHost extends Construct {
     checkPattern(this, 'host', props.host, /^[A-Za-z0-9.:_-]+$/, 'a host name or IP address');
     checkRange(this, 'port', props.port, 1, 65535);
     checkPattern(this, 'user', props.user, /^[a-z_][a-z0-9_.-]*$/i, 'a user name');
-    checkPattern(this, 'hostKey', props.hostKey, /^SHA256:[A-Za-z0-9+/]{43}$/, 'an OpenSSH fingerprint such as SHA256:<43 base64 characters>');
-    check(this, props.hostKey !== undefined || props.insecureAcceptAnyHostKey === true, 'hostKey', 'set (or insecureAcceptAnyHostKey: true)', props.hostKey);
-    check(this, !(props.hostKey !== undefined && props.insecureAcceptAnyHostKey === true), 'insecureAcceptAnyHostKey', 'left unset when hostKey is given', true);
+    checkPattern(
+      this,
+      'hostKey',
+      props.hostKey,
+      /^SHA256:[A-Za-z0-9+/]{43}$/,
+      'an OpenSSH fingerprint such as SHA256:<43 base64 characters>',
+    );
+    check(
+      this,
+      props.hostKey !== undefined || props.insecureAcceptAnyHostKey === true,
+      'hostKey',
+      'set (or insecureAcceptAnyHostKey: true)',
+      props.hostKey,
+    );
+    check(
+      this,
+      !(props.hostKey !== undefined && props.insecureAcceptAnyHostKey === true),
+      'insecureAcceptAnyHostKey',
+      'left unset when hostKey is given',
+      true,
+    );
     checkEnvName(this, 'privateKeyEnv', props.privateKeyEnv);
     checkRange(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds, 1, 600);
     checkRange(this, 'keepaliveIntervalSeconds', props.keepaliveIntervalSeconds, 0, 3600);

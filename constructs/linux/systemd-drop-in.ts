@@ -45,12 +45,19 @@ export class SystemdDropIn extends Construct {
     const unit = owner === undefined ? (props.unit as string) : owner.spec.name;
     const host = props.host ?? (owner === undefined ? undefined : 'host' in owner ? owner.host : owner.template.host);
     check(this, host !== undefined, 'host', 'set when unit is a unit name', undefined);
-    if (!unresolved(unit)) check(this, unitNameProblem(unit) === undefined, 'unit', `a unit name (${unitNameProblem(unit)})`, unit);
+    if (!unresolved(unit))
+      check(this, unitNameProblem(unit) === undefined, 'unit', `a unit name (${unitNameProblem(unit)})`, unit);
     checkPattern(this, 'name', props.name, DROP_IN_NAME, 'letters, digits and _ . @ - (no leading dot, at most 100)');
     const directory = (props.directory ?? '/etc/systemd/system').replace(/\/+$/, '');
     checkPattern(this, 'directory', directory, UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -');
     check(this, !directory.split('/').includes('..'), 'directory', 'a path without ..', directory);
-    checkRange(this, 'startTimeoutSeconds', props.startTimeoutSeconds, START_TIMEOUT_SECONDS.min, START_TIMEOUT_SECONDS.max);
+    checkRange(
+      this,
+      'startTimeoutSeconds',
+      props.startTimeoutSeconds,
+      START_TIMEOUT_SECONDS.min,
+      START_TIMEOUT_SECONDS.max,
+    );
     this.spec = {
       unit,
       name: props.name,
@@ -67,6 +74,7 @@ export class SystemdDropIn extends Construct {
       retired: props.retired,
     });
     const after = owner?.object instanceof ManagedObject ? owner.object.converge : undefined;
-    if (this.object instanceof ManagedObject && after !== undefined) this.object.lifecycle.dependsOn = [`${after.terraformResourceType}.${after.friendlyUniqueId}`];
+    if (this.object instanceof ManagedObject && after !== undefined)
+      this.object.lifecycle.dependsOn = [`${after.terraformResourceType}.${after.friendlyUniqueId}`];
   }
 }

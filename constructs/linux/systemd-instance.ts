@@ -54,11 +54,29 @@ export class SystemdUnitInstance extends Construct {
     this.template = template;
     const [prefix, type] = template.spec.name.split('@.');
     const name = `${prefix}@${props.instance}.${type}`;
-    check(this, unresolved(template.spec.name) || isTemplate(template.spec.name), 'template', 'a template unit (foo@.service)', template.spec.name);
+    check(
+      this,
+      unresolved(template.spec.name) || isTemplate(template.spec.name),
+      'template',
+      'a template unit (foo@.service)',
+      template.spec.name,
+    );
     if (!unresolved(props.instance)) {
-      check(this, props.instance !== '' && unitNameProblem(name) === undefined, 'instance', 'made of letters, digits and : _ . \\ - @', props.instance);
+      check(
+        this,
+        props.instance !== '' && unitNameProblem(name) === undefined,
+        'instance',
+        'made of letters, digits and : _ . \\ - @',
+        props.instance,
+      );
     }
-    checkRange(this, 'startTimeoutSeconds', props.startTimeoutSeconds, START_TIMEOUT_SECONDS.min, START_TIMEOUT_SECONDS.max);
+    checkRange(
+      this,
+      'startTimeoutSeconds',
+      props.startTimeoutSeconds,
+      START_TIMEOUT_SECONDS.min,
+      START_TIMEOUT_SECONDS.max,
+    );
     this.retired = props.retired ?? false;
     this.spec = {
       name,
@@ -81,6 +99,7 @@ export class SystemdUnitInstance extends Construct {
     template.instances.push(this);
     // The template's file must exist before the instance starts; destroy goes the other way round.
     const after = template.converge;
-    if (this.object instanceof ManagedObject && after !== undefined) this.object.lifecycle.dependsOn = [`${after.terraformResourceType}.${after.friendlyUniqueId}`];
+    if (this.object instanceof ManagedObject && after !== undefined)
+      this.object.lifecycle.dependsOn = [`${after.terraformResourceType}.${after.friendlyUniqueId}`];
   }
 }

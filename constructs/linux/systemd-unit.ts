@@ -18,7 +18,7 @@ import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-
 export interface SystemdUnitProps {
   /** The host the unit lives on. */
   readonly host: SshHost;
-  /** The unit name, e.g. `node-check.service`, or a template such as `probe@.service`. Changing it replaces the unit. */
+  /** The unit name, e.g. `node-check.service`, or a template, `probe@.service`. Changing it replaces the unit. */
   readonly name: string;
   /** The unit file: its text, or sections rendered with `renderUnit`. */
   readonly content: string | readonly UnitSection[];
@@ -92,11 +92,23 @@ export class SystemdUnit extends Construct {
     if (!unresolved(props.name)) {
       const problem = unitNameProblem(props.name);
       check(this, problem === undefined, 'name', problem ?? '', props.name);
-      check(this, !(template && props.started === true), 'started', 'false for a template unit (start its instances instead)', props.started);
+      check(
+        this,
+        !(template && props.started === true),
+        'started',
+        'false for a template unit (start its instances instead)',
+        props.started,
+      );
     }
     checkPattern(this, 'directory', directory, UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -');
     check(this, !directory.split('/').includes('..'), 'directory', 'a path without ..', directory);
-    checkRange(this, 'startTimeoutSeconds', props.startTimeoutSeconds, START_TIMEOUT_SECONDS.min, START_TIMEOUT_SECONDS.max);
+    checkRange(
+      this,
+      'startTimeoutSeconds',
+      props.startTimeoutSeconds,
+      START_TIMEOUT_SECONDS.min,
+      START_TIMEOUT_SECONDS.max,
+    );
     this.host = props.host;
     this.retired = props.retired ?? false;
     this.spec = {
@@ -126,14 +138,21 @@ export class SystemdUnit extends Construct {
    * template's content changes.
    */
   instance(instance: string, options: SystemdUnitInstanceOptions = {}): SystemdUnitInstance {
-    return new SystemdUnitInstance(this.node.scope ?? this, `${this.node.id}-${instance}`, { ...options, template: this, instance });
+    return new SystemdUnitInstance(this.node.scope ?? this, `${this.node.id}-${instance}`, {
+      ...options,
+      template: this,
+      instance,
+    });
   }
 
   /** A retired template would take its file from under instances the stack still declares. */
   private liveInstancesOfRetiredTemplate(): string[] {
     const live = this.instances.filter((instance) => !instance.retired).map((instance) => instance.spec.name);
     return this.retired && live.length > 0
-      ? [`retired must be false while the stack declares instances of the template, got true with ${live.join(', ')}: retire those first or together`]
+      ? [
+          'retired must be false while the stack declares instances of the template, ' +
+            `got true with ${live.join(', ')}: retire those first or together`,
+        ]
       : [];
   }
 

@@ -39,7 +39,9 @@ export class HostShell {
   async must(command: string, stdin?: string) {
     const result = await this.session.remote.run(command, stdin);
     if (result.code !== 0) {
-      throw new HandlerError(`command failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`, { Command: command });
+      throw new HandlerError(`command failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`, {
+        Command: command,
+      });
     }
     return result;
   }
@@ -50,7 +52,9 @@ export class HostShell {
 
   /** The few properties a wait needs, in one short command. */
   async status(name: string): Promise<UnitStatus & { readonly type: string }> {
-    const { stdout } = await this.must(`systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,Job,Type -- ${quote(name)}`);
+    const { stdout } = await this.must(
+      `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,Job,Type -- ${quote(name)}`,
+    );
     return { ...parseShow(stdout), type: /^Type=(.*)$/m.exec(stdout)?.[1] ?? '' };
   }
 
@@ -72,7 +76,8 @@ export class HostShell {
       }
       if (verdict === 'failed' || this.clock.now() >= deadline) {
         const state = `${status.activeState}/${status.subState}`;
-        const why = verdict === 'failed' ? `it is ${state}` : `it is still ${state} after ${seconds} s (startTimeoutSeconds)`;
+        const why =
+          verdict === 'failed' ? `it is ${state}` : `it is still ${state} after ${seconds} s (startTimeoutSeconds)`;
         const journal = await this.journal(name);
         throw new HandlerError(`${name} did not become ${want}`, `${why}; ${journal}`);
       }
@@ -84,9 +89,14 @@ export class HostShell {
   private async journal(name: string): Promise<string> {
     try {
       const { stdout } = await this.session.remote.run(cmd.journalCommand(name, this.sudo));
-      const lines = stdout.trim().split('\n').filter((line) => line !== '' && !line.startsWith('-- '));
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .filter((line) => line !== '' && !line.startsWith('-- '));
       for (const line of lines) this.log(`${name} on ${this.host}: journal: ${line}`);
-      return lines.length === 0 ? 'the journal has no lines for it' : `its last ${lines.length} journal lines are above, the last: ${lines.at(-1)}`;
+      return lines.length === 0
+        ? 'the journal has no lines for it'
+        : `its last ${lines.length} journal lines are above, the last: ${lines.at(-1)}`;
     } catch (error) {
       return `its journal could not be read (${error instanceof Error ? error.message : String(error)})`;
     }

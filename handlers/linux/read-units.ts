@@ -8,14 +8,21 @@ import type { LiveUnit } from '../../src/linux/unit';
 import { parseReadScript, type ReadEntry, readScript } from '../../src/linux/unit-read';
 import type { HostSession } from './domain';
 
-export const readUnits = async ({ remote, target }: HostSession, entries: readonly ReadEntry[]): Promise<LiveUnit[]> => {
+export const readUnits = async (
+  { remote, target }: HostSession,
+  entries: readonly ReadEntry[],
+): Promise<LiveUnit[]> => {
   const result = await remote.run('sh -s', readScript(entries));
   const live = parseReadScript(result.stdout, entries);
   if (live === undefined) {
-    throw new HandlerError('systemctl show gave no unit states', 'the host must run systemd and let this user call systemctl', {
-      Host: describeHost(target),
-      Stderr: result.stderr.trim(),
-    });
+    throw new HandlerError(
+      'systemctl show gave no unit states',
+      'the host must run systemd and let this user call systemctl',
+      {
+        Host: describeHost(target),
+        Stderr: result.stderr.trim(),
+      },
+    );
   }
   return live;
 };

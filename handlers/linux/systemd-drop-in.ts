@@ -6,7 +6,16 @@
 import { sha256Hex } from '../../src/core/canonical';
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
-import { diffDropIn, dropInDirectory, dropInIdentity, type DropInIdentity, dropInPath, dropInSpec, type DropInSpec, summarizeDropIn } from '../../src/linux/drop-in';
+import {
+  diffDropIn,
+  dropInDirectory,
+  dropInIdentity,
+  type DropInIdentity,
+  dropInPath,
+  dropInSpec,
+  type DropInSpec,
+  summarizeDropIn,
+} from '../../src/linux/drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import type { LiveUnit } from '../../src/linux/unit';
 import * as cmd from '../../src/linux/unit-commands';
@@ -28,7 +37,10 @@ export const systemdDropInKind = defineKind({
 
   async fetch(session: HostSession, specs: readonly DropInSpec[]): Promise<LiveDropIns> {
     const live = await readUnits(session, specs.map(entryOf));
-    return { host: session.host, files: new Map(specs.map((spec, index) => [dropInPath(spec), live[index] as LiveUnit])) };
+    return {
+      host: session.host,
+      files: new Map(specs.map((spec, index) => [dropInPath(spec), live[index] as LiveUnit])),
+    };
   },
 
   read(spec: DropInSpec, { host, files }: LiveDropIns): Reading {
@@ -38,8 +50,10 @@ export const systemdDropInKind = defineKind({
     return { inSync: Object.keys(diff).length === 0, summary: summarizeDropIn(spec, host, live, diff), diff };
   },
 
-  apply: (session: HostSession, spec: DropInSpec, context: KindContext) => new DropInOps(session, spec, context).apply(spec),
-  destroy: (session: HostSession, identity: DropInIdentity, context: KindContext) => new DropInOps(session, identity, context).destroy(),
+  apply: (session: HostSession, spec: DropInSpec, context: KindContext) =>
+    new DropInOps(session, spec, context).apply(spec),
+  destroy: (session: HostSession, identity: DropInIdentity, context: KindContext) =>
+    new DropInOps(session, identity, context).destroy(),
 });
 
 class DropInOps extends HostShell {
@@ -61,7 +75,8 @@ class DropInOps extends HostShell {
   async apply(spec: DropInSpec): Promise<void> {
     const before = await this.read();
     const write = before.fileSha256 !== sha256Hex(spec.content);
-    const previous = write && before.fileSha256 !== undefined ? (await this.must(cmd.catCommand(this.path))).stdout : undefined;
+    const previous =
+      write && before.fileSha256 !== undefined ? (await this.must(cmd.catCommand(this.path))).stdout : undefined;
     let wrote = false;
     let restarted = false;
     try {
@@ -78,7 +93,10 @@ class DropInOps extends HostShell {
       }
     } catch (error) {
       if (error instanceof ConnectionLost) {
-        throw new HandlerError(`SSH connection to ${this.host} lost during apply`, `${error.reason}; the drop-in may be half-applied: the next apply converges it`);
+        throw new HandlerError(
+          `SSH connection to ${this.host} lost during apply`,
+          `${error.reason}; the drop-in may be half-applied: the next apply converges it`,
+        );
       }
       const restored = wrote ? await this.undo(previous, restarted, spec.startTimeoutSeconds) : '';
       throw new HandlerError(`drop-in ${this.path} on ${this.host} was not applied`, `${messageOf(error)}${restored}`);
@@ -111,6 +129,8 @@ class DropInOps extends HostShell {
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.must(cmd.removeFileCommand(this.path, this.sudo));
     await this.systemctl('daemon-reload');
-    this.log(`drop-in ${this.path} on ${this.host}: removed; ${this.dropIn.unit} keeps its current settings until it restarts`);
+    this.log(
+      `drop-in ${this.path} on ${this.host}: removed; ${this.dropIn.unit} keeps its current settings until it restarts`,
+    );
   }
 }

@@ -4,7 +4,14 @@
  * disables it and leaves the template to its own object.
  */
 import { defineKind, type Reading } from '../../src/core/kind';
-import { instanceIdentity, instanceSpec, type InstanceSpec, type LiveUnit, restartOnPath, type UnitIdentity } from '../../src/linux/unit';
+import {
+  instanceIdentity,
+  instanceSpec,
+  type InstanceSpec,
+  type LiveUnit,
+  restartOnPath,
+  type UnitIdentity,
+} from '../../src/linux/unit';
 import type { HostSession } from './domain';
 import { readUnits } from './read-units';
 import { type LiveUnits, readingOf } from './systemd-unit';
@@ -15,11 +22,15 @@ export const systemdInstanceKind = defineKind({
   identity: instanceIdentity,
 
   async fetch(session: HostSession, specs: readonly InstanceSpec[]): Promise<LiveUnits> {
-    const live = await readUnits(session, specs.map((spec) => ({ unit: spec.name, record: restartOnPath(spec) })));
+    const live = await readUnits(
+      session,
+      specs.map((spec) => ({ unit: spec.name, record: restartOnPath(spec) })),
+    );
     return { host: session.host, units: new Map(specs.map((spec, index) => [spec.name, live[index] as LiveUnit])) };
   },
 
   read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf(spec, live),
   apply: (session: HostSession, spec: InstanceSpec, context) => new UnitOps(session, spec, false, context).apply(spec),
-  destroy: (session: HostSession, identity: UnitIdentity, context) => new UnitOps(session, identity, false, context).destroy(),
+  destroy: (session: HostSession, identity: UnitIdentity, context) =>
+    new UnitOps(session, identity, false, context).destroy(),
 });

@@ -3,7 +3,15 @@
  * apply and destroy of `UnitOps` (a unit owns its file, templates included).
  */
 import { defineKind, type Reading } from '../../src/core/kind';
-import { type LiveUnit, restartOnPath, unitIdentity, unitPath, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/unit';
+import {
+  type LiveUnit,
+  restartOnPath,
+  unitIdentity,
+  unitPath,
+  unitSpec,
+  type UnitIdentity,
+  type UnitSpec,
+} from '../../src/linux/unit';
 import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
 import type { DesiredUnit } from '../../src/linux/unit';
 import type { HostSession } from './domain';
@@ -29,11 +37,15 @@ export const systemdUnitKind = defineKind({
   identity: unitIdentity,
 
   async fetch(session: HostSession, specs: readonly UnitSpec[]): Promise<LiveUnits> {
-    const live = await readUnits(session, specs.map((spec) => ({ unit: spec.name, file: unitPath(spec), record: restartOnPath(spec) })));
+    const live = await readUnits(
+      session,
+      specs.map((spec) => ({ unit: spec.name, file: unitPath(spec), record: restartOnPath(spec) })),
+    );
     return { host: session.host, units: new Map(specs.map((spec, index) => [spec.name, live[index] as LiveUnit])) };
   },
 
   read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf(spec, live),
   apply: (session: HostSession, spec: UnitSpec, context) => new UnitOps(session, spec, true, context).apply(spec),
-  destroy: (session: HostSession, identity: UnitIdentity, context) => new UnitOps(session, identity, true, context).destroy(),
+  destroy: (session: HostSession, identity: UnitIdentity, context) =>
+    new UnitOps(session, identity, true, context).destroy(),
 });

@@ -6,9 +6,25 @@
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
 import { ConnectionLost } from '../../src/linux/ssh';
-import { type DesiredUnit, type LiveUnit, restartOnPath, timeoutOf, unitPath, type UnitIdentity } from '../../src/linux/unit';
+import {
+  type DesiredUnit,
+  type LiveUnit,
+  restartOnPath,
+  timeoutOf,
+  unitPath,
+  type UnitIdentity,
+} from '../../src/linux/unit';
 import * as cmd from '../../src/linux/unit-commands';
-import { diffUnit, fileSteps, isAbsent, reloadNeeded, settleSteps, settleTarget, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
+import {
+  diffUnit,
+  fileSteps,
+  isAbsent,
+  reloadNeeded,
+  settleSteps,
+  settleTarget,
+  summarizeUnit,
+  unmaskAdvice,
+} from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
 import { enabledOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './domain';
@@ -39,7 +55,11 @@ export class UnitOps extends HostShell {
   }
 
   async read(): Promise<LiveUnit> {
-    const entry = { unit: this.name, record: restartOnPath(this.unit), ...(this.ownsFile ? { file: unitPath(this.unit) } : {}) };
+    const entry = {
+      unit: this.name,
+      record: restartOnPath(this.unit),
+      ...(this.ownsFile ? { file: unitPath(this.unit) } : {}),
+    };
     return (await readUnits(this.session, [entry]))[0] as LiveUnit;
   }
 
@@ -47,7 +67,10 @@ export class UnitOps extends HostShell {
     const before = await this.read();
     if (isMasked(before.status)) await this.unmask(spec, before);
     const file = fileSteps(spec, before);
-    const previous = file.write && before.fileSha256 !== undefined ? (await this.must(cmd.catCommand(unitPath(spec)))).stdout : undefined;
+    const previous =
+      file.write && before.fileSha256 !== undefined
+        ? (await this.must(cmd.catCommand(unitPath(spec)))).stdout
+        : undefined;
     const done: Done = { wrote: false, started: false };
     try {
       if (file.write) {
@@ -60,14 +83,22 @@ export class UnitOps extends HostShell {
       const left = diffUnit(spec, after);
       if (Object.keys(left).length > 0) {
         const state = `${after.status.activeState}/${after.status.subState}`;
-        throw new Error(`systemctl reported success but the unit is ${state}: ${summarizeUnit(spec, this.host, after, left)}`);
+        throw new Error(
+          `systemctl reported success but the unit is ${state}: ${summarizeUnit(spec, this.host, after, left)}`,
+        );
       }
     } catch (error) {
       if (error instanceof ConnectionLost) {
-        throw new HandlerError(`SSH connection to ${this.host} lost during apply`, `${error.reason}; the unit may be half-applied: the next apply converges it`);
+        throw new HandlerError(
+          `SSH connection to ${this.host} lost during apply`,
+          `${error.reason}; the unit may be half-applied: the next apply converges it`,
+        );
       }
       const restored = await this.undo(spec, done, previous);
-      throw new HandlerError(`${this.name} on ${this.host} was not applied`, `${messageOf(error)}${restored}${await this.stateNow()}`);
+      throw new HandlerError(
+        `${this.name} on ${this.host} was not applied`,
+        `${messageOf(error)}${restored}${await this.stateNow()}`,
+      );
     }
   }
 
@@ -84,7 +115,8 @@ export class UnitOps extends HostShell {
     if (verb !== undefined) await this.systemctl(verb, this.name, '--no-block');
     done.started = steps.start || steps.restart;
     // A unit already activating counts as running, so it gets no start; it must still get ready.
-    const want = settleTarget(steps) ?? (spec.started && live.status.activeState === 'activating' ? 'active' : undefined);
+    const want =
+      settleTarget(steps) ?? (spec.started && live.status.activeState === 'activating' ? 'active' : undefined);
     if (want !== undefined) {
       await this.settle(this.name, want, timeoutOf(spec));
       this.log(`${this.name} on ${this.host}: ${verb === undefined ? 'became active' : DONE[verb]}`);
@@ -108,14 +140,23 @@ export class UnitOps extends HostShell {
   /** Removes a /dev/null mask when the spec allows it; otherwise fails before anything is changed. */
   private async unmask(spec: DesiredUnit, live: LiveUnit): Promise<void> {
     if (spec.unmask !== true) {
-      throw new HandlerError(`${this.name} on ${this.host} is masked`, `systemd will not start or enable it; ${unmaskAdvice(spec)}`, {
-        UnitFileState: live.status.unitFileState,
-      });
+      throw new HandlerError(
+        `${this.name} on ${this.host} is masked`,
+        `systemd will not start or enable it; ${unmaskAdvice(spec)}`,
+        {
+          UnitFileState: live.status.unitFileState,
+        },
+      );
     }
     const result = await this.session.remote.run(cmd.unmaskCommand(spec, this.sudo));
     if (result.code !== 0) {
       const refused = result.code === cmd.UNMASK_REFUSED;
-      throw new HandlerError(`${this.name} on ${this.host} is masked and was not unmasked`, refused ? `${result.stderr.trim()}; unmask removes only /dev/null links: move that file away by hand` : result.stderr.trim());
+      throw new HandlerError(
+        `${this.name} on ${this.host} is masked and was not unmasked`,
+        refused
+          ? `${result.stderr.trim()}; unmask removes only /dev/null links: move that file away by hand`
+          : result.stderr.trim(),
+      );
     }
     this.log(`${this.name} on ${this.host}: unmasked (removed its /dev/null link)`);
   }
@@ -123,10 +164,12 @@ export class UnitOps extends HostShell {
   async destroy(): Promise<void> {
     const live = await this.read();
     if (this.ownsFile && isAbsent(live)) return this.log(`${this.name} on ${this.host}: already absent`);
-    if (isMasked(live.status)) return this.log(`${this.name} on ${this.host}: masked; destroy leaves the mask in place`);
+    if (isMasked(live.status))
+      return this.log(`${this.name} on ${this.host}: masked; destroy leaves the mask in place`);
     if (isUnitRunning(live.status.activeState, live.status.subState, true)) await this.stop();
     // Without a reload a loaded instance keeps reading enabled; a unit's removal reloads anyway.
-    if (enabledOf(live.status.unitFileState) === true) await this.systemctl('disable', this.name, ...(this.ownsFile ? ['--no-reload'] : []));
+    if (enabledOf(live.status.unitFileState) === true)
+      await this.systemctl('disable', this.name, ...(this.ownsFile ? ['--no-reload'] : []));
     if (!this.ownsFile) {
       await this.must(cmd.forgetRestartOnCommand(this.unit, this.sudo));
       if ((await this.status(this.name)).activeState === 'failed') await this.systemctl('reset-failed', this.name);
@@ -135,7 +178,10 @@ export class UnitOps extends HostShell {
     await this.removeUnitFile();
     const after = await this.read();
     if (!isAbsent(after)) {
-      throw new HandlerError(`${this.name} on ${this.host} is still loaded after removal`, `systemd reports LoadState=${after.status.loadState}, ActiveState=${after.status.activeState}`);
+      throw new HandlerError(
+        `${this.name} on ${this.host} is still loaded after removal`,
+        `systemd reports LoadState=${after.status.loadState}, ActiveState=${after.status.activeState}`,
+      );
     }
     this.log(`${this.name} on ${this.host}: stopped, disabled and removed`);
   }
@@ -164,7 +210,10 @@ export class UnitOps extends HostShell {
         await this.systemctl('daemon-reload');
         return '; restored the previous unit file';
       }
-      const stopped = done.started && !isTemplate(this.name) && !['inactive', 'failed'].includes((await this.status(this.name)).activeState);
+      const stopped =
+        done.started &&
+        !isTemplate(this.name) &&
+        !['inactive', 'failed'].includes((await this.status(this.name)).activeState);
       if (stopped) await this.stop(timeoutOf(spec));
       await this.removeUnitFile();
       return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file`;

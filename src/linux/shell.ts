@@ -7,4 +7,5 @@
 export const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
 /** The command itself, or `sudo -n sh -c '<command>'` (never a password prompt). */
-export const privileged = (command: string, sudo: boolean): string => (sudo ? `sudo -n sh -c ${quote(command)}` : command);
+export const privileged = (command: string, sudo: boolean): string =>
+  sudo ? `sudo -n sh -c ${quote(command)}` : command;

@@ -35,7 +35,10 @@ export const connectSsh = async (target: SshTarget, env: NodeJS.ProcessEnv = pro
       return await connectOnce(target, env, Math.max(1000, deadline - Date.now()));
     } catch (error) {
       const dropped = error instanceof DroppedBeforeHandshake;
-      if (!dropped || Date.now() + delay > deadline) throw dropped ? new HandlerError('SSH connection failed', error.message, { Host: describeHost(target) }) : error;
+      if (!dropped || Date.now() + delay > deadline)
+        throw dropped
+          ? new HandlerError('SSH connection failed', error.message, { Host: describeHost(target) })
+          : error;
       await sleep(delay / 2 + Math.random() * delay);
     }
   }
@@ -68,7 +71,11 @@ const connectOnce = async (target: SshTarget, env: NodeJS.ProcessEnv, readyMs: n
   await new Promise<void>((resolve, reject) => {
     client.once('ready', resolve);
     client.once('error', (error) =>
-      reject(/before handshake/.test(error.message) ? new DroppedBeforeHandshake(error.message) : connectError(target, error, offered)),
+      reject(
+        /before handshake/.test(error.message)
+          ? new DroppedBeforeHandshake(error.message)
+          : connectError(target, error, offered),
+      ),
     );
     client.connect(config);
   });
@@ -82,16 +89,24 @@ const credentials = (target: SshTarget, env: NodeJS.ProcessEnv): Partial<Connect
   if (target.privateKeyEnv !== undefined) {
     const key = env[target.privateKeyEnv];
     if (key === undefined || key === '') {
-      throw new HandlerError('SSH private key missing', `environment variable ${target.privateKeyEnv} is not set; export the key text before running terraform`, {
-        Host: describeHost(target),
-      });
+      throw new HandlerError(
+        'SSH private key missing',
+        `environment variable ${target.privateKeyEnv} is not set; export the key text before running terraform`,
+        {
+          Host: describeHost(target),
+        },
+      );
     }
     return { privateKey: key };
   }
   if (env.SSH_AUTH_SOCK === undefined || env.SSH_AUTH_SOCK === '') {
-    throw new HandlerError('No SSH credential', 'set privateKeyEnv on the SshHost, or run terraform with an ssh agent (SSH_AUTH_SOCK)', {
-      Host: describeHost(target),
-    });
+    throw new HandlerError(
+      'No SSH credential',
+      'set privateKeyEnv on the SshHost, or run terraform with an ssh agent (SSH_AUTH_SOCK)',
+      {
+        Host: describeHost(target),
+      },
+    );
   }
   return { agent: env.SSH_AUTH_SOCK };
 };
@@ -99,7 +114,12 @@ const credentials = (target: SshTarget, env: NodeJS.ProcessEnv): Partial<Connect
 const connectError = (target: SshTarget, error: Error, offered: string | undefined): HandlerError => {
   const host = { Host: describeHost(target) };
   if (offered !== undefined && offered !== target.hostKey && target.insecureAcceptAnyHostKey !== true) {
-    return new HandlerError('SSH host key refused', `the host offered ${offered}, which is not the pinned ${target.hostKey}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey`, host);
+    return new HandlerError(
+      'SSH host key refused',
+      `the host offered ${offered}, which is not the pinned ${target.hostKey}; ` +
+        'if the host was legitimately re-keyed, pin the new fingerprint in hostKey',
+      host,
+    );
   }
   return new HandlerError('SSH connection failed', error.message, host);
 };
@@ -124,7 +144,8 @@ export class ConnectionLost extends HandlerError {
 const channelLimited = (link: Link): Remote => {
   let open = 0;
   const waiting: Array<() => void> = [];
-  const acquire = () => (open < MAX_CHANNELS ? Promise.resolve(void open++) : new Promise<void>((r) => waiting.push(() => r(void open++))));
+  const acquire = () =>
+    open < MAX_CHANNELS ? Promise.resolve(void open++) : new Promise<void>((r) => waiting.push(() => r(void open++)));
   const release = () => {
     open--;
     waiting.shift()?.();
@@ -161,7 +182,9 @@ const exec = async (link: Link, command: string, stdin?: string): Promise<Comman
       return await execOnce(link, command, stdin);
     } catch (error) {
       if (!(error instanceof ChannelRefused) || Date.now() + delay > deadline) {
-        throw error instanceof ChannelRefused ? new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) }) : error;
+        throw error instanceof ChannelRefused
+          ? new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) })
+          : error;
       }
       await sleep(delay / 2 + Math.random() * delay);
     }
@@ -176,7 +199,8 @@ const execOnce = (link: Link, command: string, stdin?: string): Promise<CommandR
     const opened = (error: Error | undefined, stream: ClientChannel) => {
       if (error) {
         if (/Channel open failure/.test(error.message)) return reject(new ChannelRefused(error.message));
-        if (/Not connected|No response/.test(error.message)) return reject(new ConnectionLost(link.lost ?? error.message, target));
+        if (/Not connected|No response/.test(error.message))
+          return reject(new ConnectionLost(link.lost ?? error.message, target));
         return reject(new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) }));
       }
       const out: Buffer[] = [];
@@ -194,7 +218,11 @@ const execOnce = (link: Link, command: string, stdin?: string): Promise<CommandR
         // A channel closed without a status by a dropped connection: the client says why a moment later.
         setTimeout(() => {
           if (link.lost !== undefined) return reject(new ConnectionLost(link.lost, target));
-          reject(new HandlerError('SSH command ended without an exit status', stderr.trim() || command, { Host: describeHost(target) }));
+          reject(
+            new HandlerError('SSH command ended without an exit status', stderr.trim() || command, {
+              Host: describeHost(target),
+            }),
+          );
         }, 100);
       });
       stream.end(stdin ?? '');

@@ -28,7 +28,11 @@ export const stateOf = (spec: DesiredUnit, live: LiveUnit): string => {
 };
 
 const duration = (seconds: number): string =>
-  seconds < 120 ? `${Math.round(seconds)} s` : seconds < 7200 ? `${Math.round(seconds / 60)} min` : `${Math.round(seconds / 3600)} h`;
+  seconds < 120
+    ? `${Math.round(seconds)} s`
+    : seconds < 7200
+      ? `${Math.round(seconds / 60)} min`
+      : `${Math.round(seconds / 3600)} h`;
 
 /** Every way the host differs from the spec; empty when in sync. */
 export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
@@ -41,7 +45,8 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
   const enabled = enabledOf(live.status.unitFileState);
   if (enabled !== undefined && enabled !== spec.enabled) changes.enabled = { live: enabled, want: spec.enabled };
   const running = runningOf(spec, live);
-  if (running !== spec.started) changes.running = { live: stateOf(spec, live), want: spec.started ? 'running' : 'stopped' };
+  if (running !== spec.started)
+    changes.running = { live: stateOf(spec, live), want: spec.started ? 'running' : 'stopped' };
   if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
   if (running && spec.started && live.restartOn !== undefined && live.restartOn !== spec.restartOn) {
     changes.restartOn = { live: short(live.restartOn), want: short(spec.restartOn) };
@@ -49,7 +54,8 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
   return changes;
 };
 
-export const short = (digest: string | undefined): string | null => (digest === undefined ? null : `sha256:${digest.slice(0, 12)}`);
+export const short = (digest: string | undefined): string | null =>
+  digest === undefined ? null : `sha256:${digest.slice(0, 12)}`;
 
 /** The plan's one line. */
 export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, changes: FieldDiff): string => {
@@ -57,7 +63,9 @@ export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, c
   if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec)}`;
   if (isAbsent(live)) return `${name} is absent`;
   const state = stateOf(spec, live);
-  return Object.keys(changes).length === 0 ? `${name} is in sync (${state})` : `${name} (${state}) differs: ${describeDiff(changes)}`;
+  return Object.keys(changes).length === 0
+    ? `${name} is in sync (${state})`
+    : `${name} (${state}) differs: ${describeDiff(changes)}`;
 };
 
 /** What to do about a mask: the apply unmasks only when told to. */

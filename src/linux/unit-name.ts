@@ -4,7 +4,17 @@
  */
 
 export const UNIT_TYPES = [
-  'service', 'socket', 'device', 'mount', 'automount', 'swap', 'target', 'path', 'timer', 'slice', 'scope',
+  'service',
+  'socket',
+  'device',
+  'mount',
+  'automount',
+  'swap',
+  'target',
+  'path',
+  'timer',
+  'slice',
+  'scope',
 ] as const;
 
 const NAME_MAX = 255;

@@ -29,18 +29,27 @@ const MARK = {
 export const readScript = (entries: readonly ReadEntry[]): string => {
   const shown = entries.filter((entry) => !isTemplate(entry.unit)).map((entry) => quote(entry.unit));
   const indexed = (paths: ReadonlyArray<string | undefined>, body: string) =>
-    `i=0; for f in ${paths.map((path) => quote(path ?? '')).join(' ')}; do if [ -n "$f" ] && [ -f "$f" ]; then ${body}; fi; i=$((i+1)); done`;
+    `i=0; for f in ${paths.map((path) => quote(path ?? '')).join(' ')}; ` +
+    `do if [ -n "$f" ] && [ -f "$f" ]; then ${body}; fi; i=$((i+1)); done`;
   return [
     // `systemctl show` with no unit shows the manager itself, so it runs only when there are units.
     // Under TZ=UTC its timestamps end in "UTC" on every version (--timestamp=unix needs 248+).
     shown.length > 0 ? `TZ=UTC LC_ALL=C systemctl show -p ${SHOW_PROPERTIES.join(',')} -- ${shown.join(' ')}` : 'true',
     `echo ${MARK.files}`,
-    indexed(entries.map((entry) => entry.file), `printf '%s ' "$i"; sha256sum < "$f"`),
+    indexed(
+      entries.map((entry) => entry.file),
+      `printf '%s ' "$i"; sha256sum < "$f"`,
+    ),
     `echo ${MARK.records}`,
-    indexed(entries.map((entry) => entry.record), `printf '%s %s\\n' "$i" "$(head -c 128 "$f")"`),
+    indexed(
+      entries.map((entry) => entry.record),
+      `printf '%s %s\\n' "$i" "$(head -c 128 "$f")"`,
+    ),
     `echo ${MARK.templates}`,
     ...entries.flatMap((entry, index) =>
-      isTemplate(entry.unit) ? [`printf '%s %s\\n' ${index} "$(systemctl is-enabled -- ${quote(entry.unit)} 2>/dev/null)"`] : [],
+      isTemplate(entry.unit)
+        ? [`printf '%s %s\\n' ${index} "$(systemctl is-enabled -- ${quote(entry.unit)} 2>/dev/null)"`]
+        : [],
     ),
     `echo ${MARK.now}; date -u +%s`,
     '',
@@ -64,10 +73,17 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   let next = 0;
   return entries.map((entry, index) => {
     const fileSha256 = digests.get(index);
-    const status = isTemplate(entry.unit) ? templateStatus(fileSha256, enablement.get(index) ?? '') : (statuses[next++] as UnitStatus);
+    const status = isTemplate(entry.unit)
+      ? templateStatus(fileSha256, enablement.get(index) ?? '')
+      : (statuses[next++] as UnitStatus);
     const since = status.stateSince;
     const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
-    return { status, fileSha256, restartOn: recorded.get(index), ...(stateSeconds === undefined ? {} : { stateSeconds }) };
+    return {
+      status,
+      fileSha256,
+      restartOn: recorded.get(index),
+      ...(stateSeconds === undefined ? {} : { stateSeconds }),
+    };
   });
 };
 

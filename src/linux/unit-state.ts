@@ -16,7 +16,16 @@ export interface UnitStatus {
   readonly stateSince?: number;
 }
 
-export const SHOW_PROPERTIES = ['Id', 'LoadState', 'ActiveState', 'SubState', 'UnitFileState', 'NeedDaemonReload', 'Job', 'StateChangeTimestamp'];
+export const SHOW_PROPERTIES = [
+  'Id',
+  'LoadState',
+  'ActiveState',
+  'SubState',
+  'UnitFileState',
+  'NeedDaemonReload',
+  'Job',
+  'StateChangeTimestamp',
+];
 
 /** `Key=Value` lines of `systemctl show -p ...` into a status. */
 export const parseShow = (stdout: string): UnitStatus => {

@@ -11,9 +11,10 @@ import type { UnitStatus } from './unit-state';
 const unitName = z.string().check(z.refine((name) => unitNameProblem(name) === undefined, 'a valid systemd unit name'));
 
 /** An absolute directory with no `..`, so `<directory>/<name>` cannot walk out of it. */
-export const unitDirectory = z
-  .string()
-  .check(z.regex(UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -'), z.refine((dir) => !dir.split('/').includes('..'), 'a path without ..'));
+export const unitDirectory = z.string().check(
+  z.regex(UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -'),
+  z.refine((dir) => !dir.split('/').includes('..'), 'a path without ..'),
+);
 
 const digest = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'a sha256 digest'));
 
@@ -44,12 +45,12 @@ export const unitIdentity = z.object({ name: unitName, directory: unitDirectory 
 export const unitSpec = z.object({ ...controlled, content: z.string() });
 
 /** The spec a template's instance synthesizes: no file of its own, its template's name. */
-export const instanceSpec = z
-  .object({ ...controlled, template: unitName })
-  .check(z.refine((spec) => isTemplate(spec.template) && instanceOf(spec.name) === spec.template, {
+export const instanceSpec = z.object({ ...controlled, template: unitName }).check(
+  z.refine((spec) => isTemplate(spec.template) && instanceOf(spec.name) === spec.template, {
     message: 'name must be an instance of template (foo@bar.service of foo@.service)',
     path: ['name'],
-  }));
+  }),
+);
 
 /** What names an instance: its name and where a mask link of it would be. */
 export const instanceIdentity = z.object({ name: unitName, directory: unitDirectory });

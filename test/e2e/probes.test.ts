@@ -12,9 +12,11 @@ jest.setTimeout(600_000);
 let host: SystemdHost;
 let project: CdktfProject;
 
-const show = async (name: string) => (await host.exec(`systemctl show -p ActiveState,UnitFileState,MainPID,Environment -- ${name}`)).stdout;
+const show = async (name: string) =>
+  (await host.exec(`systemctl show -p ActiveState,UnitFileState,MainPID,Environment -- ${name}`)).stdout;
 const synth = (env: NodeJS.ProcessEnv) => project.must('synth', project.synth({ HOMELAB_PROBES: 'tty8,tty9', ...env }));
-const apply = (label: string, ...args: string[]) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color', ...args));
+const apply = (label: string, ...args: string[]) =>
+  project.must(label, project.terraform('apply', '-auto-approve', '-no-color', ...args));
 
 beforeAll(async () => {
   host = await startSystemdHost();
@@ -41,7 +43,9 @@ test('a template and two instances apply, and the next plan is clean', async () 
   expect(await show('hf-probe@tty9.service')).toMatch(/ActiveState=active[\s\S]*UnitFileState=enabled/);
   expect(await show('hf-probe@tty8.service')).toContain('Environment=LEVEL=info');
   // no file of an instance's own, which would shadow the template (tty8's drop-in is a directory)
-  expect((await host.exec('ls /etc/systemd/system/ | grep "^hf-probe.*service$"')).stdout.trim()).toBe('hf-probe@.service');
+  expect((await host.exec('ls /etc/systemd/system/ | grep "^hf-probe.*service$"')).stdout.trim()).toBe(
+    'hf-probe@.service',
+  );
   expect((await project.plan('plan (clean)')).code).toBe(0);
 });
 
@@ -66,7 +70,9 @@ test('a drop-in change restarts its running instance', async () => {
   const after = await show('hf-probe@tty8.service');
   expect(after).toContain('Environment=LEVEL=debug');
   expect(/MainPID=(\d+)/.exec(after)?.[1]).not.toBe(before);
-  expect((await host.exec('journalctl -u hf-probe@tty8.service --no-pager | tail -n 1')).stdout).toContain('probing tty8 at level debug');
+  expect((await host.exec('journalctl -u hf-probe@tty8.service --no-pager | tail -n 1')).stdout).toContain(
+    'probing tty8 at level debug',
+  );
   expect((await project.plan('plan (after drop-in)')).code).toBe(0);
 });
 
@@ -81,7 +87,7 @@ test('retiring one instance stops and disables it; the template and the other in
   expect((await project.plan('plan (after retire)')).code).toBe(0);
 });
 
-test('50 units at -parallelism=30 apply past sshd\'s MaxStartups, plan clean, and destroy', async () => {
+test("50 units at -parallelism=30 apply past sshd's MaxStartups, plan clean, and destroy", async () => {
   await synth({ HOMELAB_PROBE_LEVEL: 'debug', HOMELAB_RETIRED_PROBES: 'tty9', HOMELAB_FLEET: '50' });
   await apply('apply (50 units, -parallelism=30)', '-parallelism=30');
   const active = await host.exec('systemctl list-units --plain --no-legend --state=active "hf-fleet-*" | wc -l');

@@ -16,7 +16,8 @@ const DESCRIPTION = 'agent "one" ${not_a_ref} %{not_a_directive} \\ end';
 
 const plan = (label: string) => project.plan(label);
 const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
-const state = async (name: string) => (await host.exec(`systemctl show -p ActiveState,SubState,UnitFileState -- ${name}`)).stdout;
+const state = async (name: string) =>
+  (await host.exec(`systemctl show -p ActiveState,SubState,UnitFileState -- ${name}`)).stdout;
 
 beforeAll(async () => {
   const booting = Date.now();

@@ -9,7 +9,11 @@ import * as path from 'node:path';
 import { Client } from 'ssh2';
 import { fingerprintOf, fingerprintOfKey, sameFingerprint } from './ssh-fingerprint';
 
-export interface ExecResult { code: number; stdout: string; stderr: string }
+export interface ExecResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 export interface SystemdHost {
   host: '127.0.0.1';
@@ -31,7 +35,13 @@ const STOP_MS = 20_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Resolves when p does or after ms, whichever is first, leaving no timer behind (jest open handles). */
 const within = (p: Promise<void>, ms: number) =>
-  new Promise<void>((r) => { const t = setTimeout(r, ms); void p.then(() => { clearTimeout(t); r(); }); });
+  new Promise<void>((r) => {
+    const t = setTimeout(r, ms);
+    void p.then(() => {
+      clearTimeout(t);
+      r();
+    });
+  });
 
 /** The cached rootfs, or a clear error telling how to build it. */
 export function cachedRootfs(): string {
@@ -54,13 +64,25 @@ export function freePort(): Promise<number> {
 }
 
 /** ssh2 connection that fails unless the server presents the pinned host key. */
-export function connectPinned(o: { port: number; username: string; privateKey: string; fingerprint: string; readyTimeout?: number }): Promise<Client> {
+export function connectPinned(o: {
+  port: number;
+  username: string;
+  privateKey: string;
+  fingerprint: string;
+  readyTimeout?: number;
+}): Promise<Client> {
   return new Promise((resolve, reject) => {
     const c = new Client();
-    c.once('ready', () => { c.on('error', () => undefined); resolve(c); }); // later errors surface via exec()
+    c.once('ready', () => {
+      c.on('error', () => undefined);
+      resolve(c);
+    }); // later errors surface via exec()
     c.once('error', reject);
     c.connect({
-      host: '127.0.0.1', port: o.port, username: o.username, privateKey: o.privateKey,
+      host: '127.0.0.1',
+      port: o.port,
+      username: o.username,
+      privateKey: o.privateKey,
       readyTimeout: o.readyTimeout ?? 5000,
       hostVerifier: (key: Buffer) => sameFingerprint(fingerprintOf(key), o.fingerprint),
     });
@@ -71,10 +93,16 @@ export function execOn(c: Client, cmd: string): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     c.exec(cmd, (err, stream) => {
       if (err) return reject(err);
-      let stdout = '', stderr = '', code: number | undefined, signal: string | undefined;
+      let stdout = '',
+        stderr = '',
+        code: number | undefined,
+        signal: string | undefined;
       stream.on('data', (d: Buffer) => (stdout += d));
       stream.stderr.on('data', (d: Buffer) => (stderr += d));
-      stream.on('exit', (c0: number | null, s?: string) => { code = c0 ?? undefined; signal = s; });
+      stream.on('exit', (c0: number | null, s?: string) => {
+        code = c0 ?? undefined;
+        signal = s;
+      });
       stream.on('close', () => {
         if (code === undefined) reject(new Error(`ssh exec "${cmd}": no exit status (signal ${signal ?? 'none'})`));
         else resolve({ code, stdout, stderr });
@@ -95,7 +123,12 @@ function cgroupDirs(machine: string): string[] {
   for (const l of fs.readFileSync('/proc/self/mountinfo', 'utf8').trim().split('\n')) {
     const f = l.split(' ');
     const [fstype, , superOpts] = f.slice(f.indexOf('-') + 1);
-    const ctl = fstype === 'cgroup2' ? '' : fstype === 'cgroup' && superOpts.split(',').includes('name=systemd') ? 'name=systemd' : undefined;
+    const ctl =
+      fstype === 'cgroup2'
+        ? ''
+        : fstype === 'cgroup' && superOpts.split(',').includes('name=systemd')
+          ? 'name=systemd'
+          : undefined;
     const p = ctl === undefined ? undefined : own.get(ctl);
     if (p === undefined || path.relative(f[3], p).startsWith('..')) continue;
     dirs.push(path.join(f[4], path.relative(f[3], p), `cdktf-homelab.${machine}`));
@@ -110,7 +143,11 @@ async function removeCgroups(dirs: string[], tries = 50): Promise<void> {
       if (!fs.existsSync(d)) continue;
       const walk = (x: string): void => {
         for (const e of fs.readdirSync(x, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(x, e.name));
-        try { fs.rmdirSync(x); } catch { left++; }
+        try {
+          fs.rmdirSync(x);
+        } catch {
+          left++;
+        }
       };
       walk(d);
     }
@@ -125,11 +162,21 @@ async function sweepDead(cgroupParents: string[]): Promise<void> {
   const dead = (name: string) => {
     const pid = Number(name.match(/cdktf-(?:systemd-host-)?(\d+)-/)?.[1]);
     if (!pid) return false;
-    try { process.kill(pid, 0); return false; } catch (e) { return (e as NodeJS.ErrnoException).code === 'ESRCH'; }
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    }
   };
   const stale = (dir: string, prefix: string) =>
-    (fs.existsSync(dir) ? fs.readdirSync(dir) : []).filter((n) => n.startsWith(prefix) && dead(n)).map((n) => path.join(dir, n));
-  await removeCgroups(cgroupParents.flatMap((d) => stale(d, 'cdktf-homelab.cdktf-')), 1);
+    (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+      .filter((n) => n.startsWith(prefix) && dead(n))
+      .map((n) => path.join(dir, n));
+  await removeCgroups(
+    cgroupParents.flatMap((d) => stale(d, 'cdktf-homelab.cdktf-')),
+    1,
+  );
   for (const d of stale(os.tmpdir(), 'cdktf-systemd-host-')) fs.rmSync(d, { recursive: true, force: true });
 }
 
@@ -138,7 +185,9 @@ async function sweepDead(cgroupParents: string[]): Promise<void> {
  * byte of the public key about 1 time in 256, and sshd then refuses the host key at boot.
  */
 function generateKey(file: string): { private: string; public: string } {
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'cdktf-homelab-test', '-f', file], { stdio: 'pipe' });
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'cdktf-homelab-test', '-f', file], {
+    stdio: 'pipe',
+  });
   const pair = { private: fs.readFileSync(file, 'utf8'), public: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
   fs.rmSync(file);
   fs.rmSync(`${file}.pub`);
@@ -162,10 +211,16 @@ export async function startSystemdHost(): Promise<SystemdHost> {
     fs.mkdirSync(sshDir, { mode: 0o755 });
     fs.writeFileSync(path.join(sshDir, 'host_key'), hostKey.private, { mode: 0o600 });
     fs.writeFileSync(path.join(sshDir, 'authorized_keys'), clientKey.public + '\n', { mode: 0o644 });
-    fs.writeFileSync(path.join(sshDir, 'run.conf'), [
-      `Port ${port}`, 'ListenAddress 127.0.0.1', 'HostKey /etc/ssh/cdktf-homelab/host_key',
-      'AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/cdktf-homelab/authorized_keys', '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(sshDir, 'run.conf'),
+      [
+        `Port ${port}`,
+        'ListenAddress 127.0.0.1',
+        'HostKey /etc/ssh/cdktf-homelab/host_key',
+        'AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/cdktf-homelab/authorized_keys',
+        '',
+      ].join('\n'),
+    );
     await sweepDead(cgroups.map((d) => path.dirname(d)));
     for (const d of cgroups) fs.mkdirSync(d);
   } catch (e) {
@@ -178,40 +233,74 @@ export async function startSystemdHost(): Promise<SystemdHost> {
   const logFd = fs.openSync(consoleLog, 'a');
   // The wrapper moves itself into the fresh cgroups, then becomes nspawn (same pid: signals reach nspawn). With
   // setpriv, nspawn also gets SIGTERM (an orderly halt) if this process dies without running stop().
-  const wrapper = 'for d in $CG_DIRS; do echo $$ > "$d/cgroup.procs" || exit 97; done; ' +
+  const wrapper =
+    'for d in $CG_DIRS; do echo $$ > "$d/cgroup.procs" || exit 97; done; ' +
     'if command -v setpriv >/dev/null; then exec setpriv --pdeathsig TERM "$@"; else exec "$@"; fi';
-  const child = spawn('/bin/sh', ['-c', wrapper, 'sh', 'systemd-nspawn', '--boot', '--register=no', '--keep-unit',
-    `--machine=${machine}`, `--directory=${rootfs}`, '--volatile=overlay', '--console=read-only',
-    `--bind-ro=${sshDir}:/etc/ssh/cdktf-homelab`, '--setenv=SYSTEMD_COLORS=0'], {
-    env: { ...process.env, CG_DIRS: cgroups.join(' ') }, stdio: ['ignore', logFd, logFd],
-  });
+  const child = spawn(
+    '/bin/sh',
+    [
+      '-c',
+      wrapper,
+      'sh',
+      'systemd-nspawn',
+      '--boot',
+      '--register=no',
+      '--keep-unit',
+      `--machine=${machine}`,
+      `--directory=${rootfs}`,
+      '--volatile=overlay',
+      '--console=read-only',
+      `--bind-ro=${sshDir}:/etc/ssh/cdktf-homelab`,
+      '--setenv=SYSTEMD_COLORS=0',
+    ],
+    {
+      env: { ...process.env, CG_DIRS: cgroups.join(' ') },
+      stdio: ['ignore', logFd, logFd],
+    },
+  );
   fs.closeSync(logFd);
   let exit: string | undefined;
-  const exited = new Promise<void>((r) => child.once('exit', (code, sig) => { exit = `exit ${code ?? sig}`; r(); }));
-  child.once('error', (e) => { exit = `spawn error ${e.message}`; });
-  const killOnExit = () => { if (!exit) child.kill('SIGKILL'); };
+  const exited = new Promise<void>((r) =>
+    child.once('exit', (code, sig) => {
+      exit = `exit ${code ?? sig}`;
+      r();
+    }),
+  );
+  child.once('error', (e) => {
+    exit = `spawn error ${e.message}`;
+  });
+  const killOnExit = () => {
+    if (!exit) child.kill('SIGKILL');
+  };
   process.once('exit', killOnExit);
 
   let client: Client | undefined;
   let stopping: Promise<void> | undefined;
-  const connect = () => connectPinned({ port, username: 'root', privateKey: clientKey.private, fingerprint: hostKeyFingerprint });
-  const stop = () => (stopping ??= (async () => {
-    client?.end();
-    if (!exit) {
-      child.kill('SIGTERM'); // nspawn --boot: orderly halt of the container's systemd
-      await within(exited, STOP_MS);
-      if (!exit) { child.kill('SIGKILL'); await exited; }
-    }
-    process.removeListener('exit', killOnExit);
-    await removeCgroups(cgroups);
-    fs.rmSync(`/run/systemd/nspawn/propagate/${machine}`, { recursive: true, force: true });
-    if (!process.env.SYSTEMD_HOST_KEEP_DIR) fs.rmSync(machineDir, { recursive: true, force: true });
-  })());
+  const connect = () =>
+    connectPinned({ port, username: 'root', privateKey: clientKey.private, fingerprint: hostKeyFingerprint });
+  const stop = () =>
+    (stopping ??= (async () => {
+      client?.end();
+      if (!exit) {
+        child.kill('SIGTERM'); // nspawn --boot: orderly halt of the container's systemd
+        await within(exited, STOP_MS);
+        if (!exit) {
+          child.kill('SIGKILL');
+          await exited;
+        }
+      }
+      process.removeListener('exit', killOnExit);
+      await removeCgroups(cgroups);
+      fs.rmSync(`/run/systemd/nspawn/propagate/${machine}`, { recursive: true, force: true });
+      if (!process.env.SYSTEMD_HOST_KEEP_DIR) fs.rmSync(machineDir, { recursive: true, force: true });
+    })());
   const consoleTail = () => {
     try {
       const text = fs.readFileSync(consoleLog, 'utf8').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
       return text.trimEnd().split('\n').slice(-30).join('\n');
-    } catch { return '(no console output)'; }
+    } catch {
+      return '(no console output)';
+    }
   };
 
   const deadline = Date.now() + READY_MS;
@@ -220,7 +309,12 @@ export async function startSystemdHost(): Promise<SystemdHost> {
     while (!client) {
       if (exit) throw new Error(`systemd-nspawn ended during boot (${exit})`);
       if (Date.now() > deadline) throw new Error(`not ready after ${READY_MS} ms (last: ${last})`);
-      try { client = await connect(); } catch (e) { last = `ssh: ${(e as Error).message}`; await sleep(100); }
+      try {
+        client = await connect();
+      } catch (e) {
+        last = `ssh: ${(e as Error).message}`;
+        await sleep(100);
+      }
     }
     const left = Math.max(1, Math.ceil((deadline - Date.now()) / 1000));
     const r = await execOn(client, `timeout ${left} systemctl is-system-running --wait`);
@@ -230,7 +324,8 @@ export async function startSystemdHost(): Promise<SystemdHost> {
       throw new Error(`systemctl is-system-running says "${state}" (exit ${r.code}) ${failed?.stdout ?? ''}`);
     }
   } catch (e) {
-    const msg = `systemd test host ${machine} on 127.0.0.1:${port} failed to start: ${(e as Error).message}\n` +
+    const msg =
+      `systemd test host ${machine} on 127.0.0.1:${port} failed to start: ${(e as Error).message}\n` +
       `--- last console lines (SYSTEMD_HOST_KEEP_DIR=1 keeps ${consoleLog}) ---\n${consoleTail()}`;
     await stop();
     throw new Error(msg);
@@ -238,11 +333,23 @@ export async function startSystemdHost(): Promise<SystemdHost> {
 
   const exec = async (cmd: string): Promise<ExecResult> => {
     if (stopping) throw new Error('systemd test host is stopped');
-    try { return await execOn(client!, cmd); } catch (e) {
+    try {
+      return await execOn(client!, cmd);
+    } catch (e) {
       if (!/Not connected|No response|ECONNRESET|closed/i.test((e as Error).message)) throw e;
       client = await connect(); // the connection dropped (e.g. a test restarted sshd): reconnect once
       return execOn(client, cmd);
     }
   };
-  return { host: '127.0.0.1', port, user: 'root', sudoUser: 'deploy', privateKey: clientKey.private, hostKeyFingerprint, machineDir, exec, stop };
+  return {
+    host: '127.0.0.1',
+    port,
+    user: 'root',
+    sudoUser: 'deploy',
+    privateKey: clientKey.private,
+    hostKeyFingerprint,
+    machineDir,
+    exec,
+    stop,
+  };
 }

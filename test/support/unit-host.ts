@@ -10,7 +10,11 @@ import { startSystemdHost, type SystemdHost } from './systemd-host';
 
 export const KEY_ENV = 'TEST_SSH_KEY';
 
-export const unitSpec = (name: string, content: string, over: Partial<Omit<UnitSpec, 'restartOn'>> & { restartOn?: string[] } = {}): UnitSpec => ({
+export const unitSpec = (
+  name: string,
+  content: string,
+  over: Partial<Omit<UnitSpec, 'restartOn'>> & { restartOn?: string[] } = {},
+): UnitSpec => ({
   name,
   directory: '/etc/systemd/system',
   content,
@@ -38,11 +42,26 @@ export const unitDriver = (host: SystemdHost) => {
   const env = { [KEY_ENV]: host.privateKey };
   const domain = linuxDomain();
   const run = (verb: 'read' | 'apply' | 'destroy', spec: UnitSpec, target: object = hostTarget(host)) =>
-    invoke(domain, 'systemd-unit', verb, target, verb === 'destroy' ? { name: spec.name, directory: spec.directory } : spec, env);
+    invoke(
+      domain,
+      'systemd-unit',
+      verb,
+      target,
+      verb === 'destroy' ? { name: spec.name, directory: spec.directory } : spec,
+      env,
+    );
   /** systemctl show, by key. */
-  const show = async (name: string, props = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,InvocationID,MainPID') => {
+  const show = async (
+    name: string,
+    props = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,InvocationID,MainPID',
+  ) => {
     const { stdout } = await host.exec(`systemctl show -p ${props} -- ${name}`);
-    return Object.fromEntries(stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    return Object.fromEntries(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
   };
   /** Polls until systemd reports `state` (ActiveState/SubState), or fails after `ms`. */
   const waitFor = async (name: string, state: string, ms = 10_000) => {
@@ -50,7 +69,8 @@ export const unitDriver = (host: SystemdHost) => {
     for (;;) {
       const now = await show(name);
       if (`${now.ActiveState}/${now.SubState}` === state) return now;
-      if (Date.now() > deadline) throw new Error(`${name} never reached ${state}; last ${now.ActiveState}/${now.SubState}`);
+      if (Date.now() > deadline)
+        throw new Error(`${name} never reached ${state}; last ${now.ActiveState}/${now.SubState}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };

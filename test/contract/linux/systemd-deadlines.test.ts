@@ -12,7 +12,10 @@ const { host, unit } = useSystemdHost();
 const neverReady = '[Service]\nType=notify\nExecStart=/bin/sh -c "echo waiting for nothing; exec sleep infinity"\n';
 
 test('a notify unit that never gets ready fails the apply at its deadline with its journal, and is stopped and removed', async () => {
-  const failed = await unit.run('apply', unitSpec('never-ready.service', neverReady, { enabled: false, startTimeoutSeconds: 3 }));
+  const failed = await unit.run(
+    'apply',
+    unitSpec('never-ready.service', neverReady, { enabled: false, startTimeoutSeconds: 3 }),
+  );
   expect(failed.code).toBe(1);
   expect(failed.stderr).toMatch(/never-ready.service on 127.0.0.1:\d+: journal: .*waiting for nothing/);
   expect(failed.stderr).toMatch(
@@ -22,11 +25,17 @@ test('a notify unit that never gets ready fails the apply at its deadline with i
 });
 
 test('a started unit still activating past its deadline reads as not running, with how long it has been starting', async () => {
-  await host().exec(`printf '%s' '${neverReady}' > /etc/systemd/system/stuck.service && systemctl daemon-reload && systemctl start --no-block stuck.service`);
+  await host().exec(
+    `printf '%s' '${neverReady}' > /etc/systemd/system/stuck.service && systemctl daemon-reload && systemctl start --no-block stuck.service`,
+  );
   await unit.waitFor('stuck.service', 'activating/start');
   await new Promise((resolve) => setTimeout(resolve, 2500));
-  const read = (await unit.run('read', unitSpec('stuck.service', neverReady, { enabled: false, startTimeoutSeconds: 1 }))).result;
-  expect(read?.summary).toMatch(/^unit stuck.service on 127.0.0.1:\d+ \(activating\/start for \d+ s\) differs: running is "activating\/start for \d+ s", want "running"$/);
+  const read = (
+    await unit.run('read', unitSpec('stuck.service', neverReady, { enabled: false, startTimeoutSeconds: 1 }))
+  ).result;
+  expect(read?.summary).toMatch(
+    /^unit stuck.service on 127.0.0.1:\d+ \(activating\/start for \d+ s\) differs: running is "activating\/start for \d+ s", want "running"$/,
+  );
   await host().exec('systemctl stop stuck.service');
 });
 
@@ -37,7 +46,9 @@ test('a sudo that wants a password fails naming sudo, and logs no write and no u
     const failed = await unit.run('apply', spec, hostTarget(host(), { user: 'deploy', sudo: true }));
     expect(failed.code).toBe(1);
     expect(failed.stderr).not.toMatch(/wrote|writing|restored|undo/);
-    expect(failed.stderr).toMatch(/^systemd-unit apply: needs-password.service on 127.0.0.1:\d+ was not applied: command failed on 127.0.0.1:\d+: sudo: a password is required;/);
+    expect(failed.stderr).toMatch(
+      /^systemd-unit apply: needs-password.service on 127.0.0.1:\d+ was not applied: command failed on 127.0.0.1:\d+: sudo: a password is required;/,
+    );
   } finally {
     await host().exec(`echo 'deploy ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/deploy`);
   }

@@ -47,14 +47,21 @@ describe('started:false against a oneshot mid-run', () => {
     await unit.run('apply', spec);
     await host().exec('systemctl start check-c.service');
     const drift = (await unit.run('read', spec)).result;
-    expect(drift?.summary).toBe('unit check-c.service on 127.0.0.1:' + host().port + ' (active/exited) differs: running is "active/exited", want "stopped"');
+    expect(drift?.summary).toBe(
+      'unit check-c.service on 127.0.0.1:' +
+        host().port +
+        ' (active/exited) differs: running is "active/exited", want "stopped"',
+    );
     expect((await unit.run('apply', spec)).stderr).toBe(`check-c.service on 127.0.0.1:${host().port}: stopped`);
     expect((await unit.show('check-c.service')).ActiveState).toBe('inactive');
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
   });
 
   test('a failed unit is not running: started:false reads in sync', async () => {
-    const spec = unitSpec('check-d.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', { enabled: false, started: false });
+    const spec = unitSpec('check-d.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', {
+      enabled: false,
+      started: false,
+    });
     await unit.run('apply', spec);
     await host().exec('systemctl start check-d.service');
     expect((await unit.show('check-d.service')).ActiveState).toBe('failed');
@@ -86,12 +93,17 @@ describe('started:true keeps counting activating as running', () => {
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
     const applied = await unit.run('apply', spec);
     expect(applied).toMatchObject({ code: 0, stderr: `check-f.service on 127.0.0.1:${host().port}: became active` });
-    expect(await unit.show('check-f.service')).toMatchObject({ ActiveState: 'active', InvocationID: running.InvocationID });
+    expect(await unit.show('check-f.service')).toMatchObject({
+      ActiveState: 'active',
+      InvocationID: running.InvocationID,
+    });
   });
 
   test('a started:true oneshot that ends without becoming active fails the apply instead of passing as running', async () => {
     const spec = unitSpec('check-g.service', oneshot(1), { enabled: false, started: true });
     const failed = await unit.run('apply', spec);
-    expect(failed.stderr).toMatch(/check-g.service did not become active: it is inactive\/dead; its last \d+ journal lines are above/);
+    expect(failed.stderr).toMatch(
+      /check-g.service did not become active: it is inactive\/dead; its last \d+ journal lines are above/,
+    );
   });
 });

@@ -22,7 +22,9 @@ const fileOf = async (name: string) => (await host().exec(`cat /etc/systemd/syst
 
 test('an absent unit is created enabled and started, and reads in sync after', async () => {
   const spec = unitSpec('svc-a.service', service('a'));
-  expect((await unit.run('read', spec)).result?.summary).toBe(`unit svc-a.service on 127.0.0.1:${host().port} is absent`);
+  expect((await unit.run('read', spec)).result?.summary).toBe(
+    `unit svc-a.service on 127.0.0.1:${host().port} is absent`,
+  );
   const applied = await unit.run('apply', spec);
   expect(applied.code).toBe(0);
   expect(await unit.show('svc-a.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
@@ -51,7 +53,9 @@ test('NeedDaemonReload alone is drift, and apply only reloads', async () => {
   await unit.run('apply', spec);
   const before = await unit.show('svc-c.service');
   await host().exec('sleep 1.1; touch /etc/systemd/system/svc-c.service');
-  expect(JSON.parse((await unit.run('read', spec)).result?.diff ?? '{}')).toEqual({ NeedDaemonReload: { live: 'yes', want: 'no' } });
+  expect(JSON.parse((await unit.run('read', spec)).result?.diff ?? '{}')).toEqual({
+    NeedDaemonReload: { live: 'yes', want: 'no' },
+  });
   await unit.run('apply', spec);
   expect(await unit.show('svc-c.service')).toMatchObject({ NeedDaemonReload: 'no', MainPID: before.MainPID });
 });
@@ -85,7 +89,9 @@ test('a unit file systemd rejects is undone: the previous file is back and syste
   const broken = unitSpec('svc-f.service', '[Service]\nExecStart=relative/path\n');
   const failed = await unit.run('apply', broken);
   expect(failed.code).toBe(1);
-  expect(failed.stderr).toMatch(/svc-f.service on 127.0.0.1:\d+ was not applied: .*; restored the previous unit file; the unit is now [a-z]+\/[a-z-]+$/);
+  expect(failed.stderr).toMatch(
+    /svc-f.service on 127.0.0.1:\d+ was not applied: .*; restored the previous unit file; the unit is now [a-z]+\/[a-z-]+$/,
+  );
   expect(await fileOf('svc-f.service')).toBe(service('f'));
   expect(await unit.show('svc-f.service')).toMatchObject({ NeedDaemonReload: 'no', LoadState: 'loaded' });
 });
@@ -105,7 +111,9 @@ test('a start that fails is undone: the new unit file is removed', async () => {
 test('a simple service that exits at once is caught by the read-back and undone', async () => {
   const spec = unitSpec('svc-h.service', '[Service]\nExecStart=/bin/false\n', { enabled: false });
   const failed = await unit.run('apply', spec);
-  expect(failed.stderr).toMatch(/did not become active: it is failed\/failed.*restored the host by removing the new unit file/);
+  expect(failed.stderr).toMatch(
+    /did not become active: it is failed\/failed.*restored the host by removing the new unit file/,
+  );
 });
 
 test('an unknown host key is refused, and the error prints the fingerprint the host offered', async () => {
@@ -128,7 +136,10 @@ test('a non-root user writes and controls units through sudo -n', async () => {
 });
 
 test('destroy of a failed unit leaves nothing listed as failed', async () => {
-  const spec = unitSpec('svc-l.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', { enabled: false, started: false });
+  const spec = unitSpec('svc-l.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', {
+    enabled: false,
+    started: false,
+  });
   await unit.run('apply', spec);
   await host().exec('systemctl start svc-l.service');
   expect((await unit.show('svc-l.service')).ActiveState).toBe('failed');
@@ -141,9 +152,13 @@ test('destroy stops, disables and removes the unit, and succeeds when it is alre
   await unit.run('apply', spec);
   const destroyed = await unit.run('destroy', spec);
   expect(destroyed.stderr).toMatch(/stopped, disabled and removed/);
-  expect((await host().exec('ls /etc/systemd/system/svc-j.service /etc/systemd/system/multi-user.target.wants/svc-j.service 2>&1; true')).stdout).toMatch(
-    /No such file.*\n.*No such file/,
-  );
+  expect(
+    (
+      await host().exec(
+        'ls /etc/systemd/system/svc-j.service /etc/systemd/system/multi-user.target.wants/svc-j.service 2>&1; true',
+      )
+    ).stdout,
+  ).toMatch(/No such file.*\n.*No such file/);
   expect(await unit.show('svc-j.service')).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });
   const again = await unit.run('destroy', spec);
   expect(again).toMatchObject({ code: 0 });
@@ -160,17 +175,33 @@ test('without privateKeyEnv the key comes from the ssh agent', async () => {
     execFileSync('ssh-add', [join(dir, 'key')], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'pipe' });
     const env = { SSH_AUTH_SOCK: socket };
     const { privateKeyEnv: _, ...viaAgent } = hostTarget(host());
-    const read = await invoke(linuxDomain(), 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), env);
+    const read = await invoke(
+      linuxDomain(),
+      'systemd-unit',
+      'read',
+      viaAgent,
+      unitSpec('svc-k.service', service('k')),
+      env,
+    );
     expect(read.result?.summary).toMatch(/svc-k.service on .* is absent/);
-    const noAgent = await invoke(linuxDomain(), 'systemd-unit', 'read', viaAgent, unitSpec('svc-k.service', service('k')), {});
-    expect(noAgent.stderr).toMatch(/No SSH credential: set privateKeyEnv on the SshHost, or run terraform with an ssh agent \(SSH_AUTH_SOCK\)/);
+    const noAgent = await invoke(
+      linuxDomain(),
+      'systemd-unit',
+      'read',
+      viaAgent,
+      unitSpec('svc-k.service', service('k')),
+      {},
+    );
+    expect(noAgent.stderr).toMatch(
+      /No SSH credential: set privateKeyEnv on the SshHost, or run terraform with an ssh agent \(SSH_AUTH_SOCK\)/,
+    );
   } finally {
     if (pid !== undefined) process.kill(Number(pid));
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('one connection runs many commands at once without exceeding sshd\'s 10 channels', async () => {
+test("one connection runs many commands at once without exceeding sshd's 10 channels", async () => {
   const remote = await connectSsh(parseSshTarget(hostTarget(host())), { TEST_SSH_KEY: host().privateKey });
   try {
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => remote.run(`sleep 0.3; echo ${i}`)));
@@ -189,7 +220,10 @@ test('a batch reads every unit on the host, templates included, over one connect
     connections += 1;
     return { run: (command, stdin) => ((commands += 1), remote.run(command, stdin)), close: () => remote.close() };
   });
-  const template = unitSpec('probe@.service', '[Unit]\nDescription=probe %i\n\n[Service]\nExecStart=/bin/true\n', { enabled: false, started: false });
+  const template = unitSpec('probe@.service', '[Unit]\nDescription=probe %i\n\n[Service]\nExecStart=/bin/true\n', {
+    enabled: false,
+    started: false,
+  });
   expect((await unit.run('apply', template)).code).toBe(0);
   const present = Array.from({ length: 3 }, (_, i) => unitSpec(`batch-${i}.service`, service(`b${i}`)));
   for (const spec of present) expect((await unit.run('apply', spec)).code).toBe(0);

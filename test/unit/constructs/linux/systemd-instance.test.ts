@@ -4,12 +4,18 @@ import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
 import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
 
 const KEY = 'SHA256:' + 'A'.repeat(43);
-const TEMPLATE = '[Unit]\nDescription=probe %i\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
+const TEMPLATE =
+  '[Unit]\nDescription=probe %i\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
 
 const stackWithTemplate = (templateRetired = false) => {
   const stack = new TerraformStack(Testing.app(), 'test');
   const host = new SshHost(stack, 'n2', { host: '10.0.0.2', hostKey: KEY });
-  const probe = new SystemdUnit(stack, 'probe', { host, name: 'probe@.service', content: TEMPLATE, retired: templateRetired });
+  const probe = new SystemdUnit(stack, 'probe', {
+    host,
+    name: 'probe@.service',
+    content: TEMPLATE,
+    retired: templateRetired,
+  });
   return { stack, host, probe };
 };
 
@@ -28,18 +34,25 @@ describe('SystemdUnit templates and their instances', () => {
     expect(instance.input.kind).toBe('systemd-instance');
     const spec = JSON.parse(instance.input.spec);
     expect(spec).toEqual({
-      name: 'probe@tty9.service', template: 'probe@.service', directory: '/etc/systemd/system', enabled: true, started: true,
-      restartOn: expect.stringMatching(/^[0-9a-f]{64}$/), startTimeoutSeconds: 30, unmask: false,
+      name: 'probe@tty9.service',
+      template: 'probe@.service',
+      directory: '/etc/systemd/system',
+      enabled: true,
+      started: true,
+      restartOn: expect.stringMatching(/^[0-9a-f]{64}$/),
+      startTimeoutSeconds: 30,
+      unmask: false,
     });
     expect(synth.resource.terraform_data['probe-tty9_lifecycle'].depends_on).toEqual(['terraform_data.probe_converge']);
   });
 
-  test('a change to the template moves its instances\' restartOn, so running instances restart', () => {
+  test("a change to the template moves its instances' restartOn, so running instances restart", () => {
     const restartOn = (content: string) => {
       const stack = new TerraformStack(Testing.app(), 'test');
       const host = new SshHost(stack, 'n2', { host: '10.0.0.2', hostKey: KEY });
       new SystemdUnit(stack, 'probe', { host, name: 'probe@.service', content }).instance('a');
-      return JSON.parse(JSON.parse(Testing.synth(stack)).resource.terraform_data['probe-a_converge'].input.spec).restartOn;
+      return JSON.parse(JSON.parse(Testing.synth(stack)).resource.terraform_data['probe-a_converge'].input.spec)
+        .restartOn;
     };
     expect(restartOn(TEMPLATE)).not.toBe(restartOn(`${TEMPLATE}# v2\n`));
   });
@@ -47,7 +60,9 @@ describe('SystemdUnit templates and their instances', () => {
   test('retiring a template whose instances the stack still declares is refused at synth', () => {
     const { stack, probe } = stackWithTemplate(true);
     probe.instance('tty9');
-    expect(() => Testing.synth(stack, true)).toThrow(/retired must be false while the stack declares instances of the template, got true with probe@tty9.service/);
+    expect(() => Testing.synth(stack, true)).toThrow(
+      /retired must be false while the stack declares instances of the template, got true with probe@tty9.service/,
+    );
   });
 
   test('a template retired together with its instances synthesizes', () => {
@@ -56,25 +71,37 @@ describe('SystemdUnit templates and their instances', () => {
     expect(() => Testing.synth(stack, true)).not.toThrow();
   });
 
-  test.each([['a plain unit', 'plain.service', /template must be a template unit/], ['an instance with a space', 'probe@.service', /instance must be made of/]])(
-    'rejects %s at synth',
-    (_, name, message) => {
-      const stack = new TerraformStack(Testing.app(), 'test');
-      const host = new SshHost(stack, 'n2', { host: '10.0.0.2', hostKey: KEY });
-      const unit = new SystemdUnit(stack, 'u', { host, name, content: TEMPLATE, started: false, enabled: false });
-      expect(() => unit.instance(name === 'plain.service' ? 'x' : 'a b')).toThrow(message);
-    },
-  );
+  test.each([
+    ['a plain unit', 'plain.service', /template must be a template unit/],
+    ['an instance with a space', 'probe@.service', /instance must be made of/],
+  ])('rejects %s at synth', (_, name, message) => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const host = new SshHost(stack, 'n2', { host: '10.0.0.2', hostKey: KEY });
+    const unit = new SystemdUnit(stack, 'u', { host, name, content: TEMPLATE, started: false, enabled: false });
+    expect(() => unit.instance(name === 'plain.service' ? 'x' : 'a b')).toThrow(message);
+  });
 });
 
 describe('SystemdDropIn', () => {
   test('a drop-in for a unit of the stack takes its host and is applied after it', () => {
     const { stack, host } = stackWithTemplate();
-    const agent = new SystemdUnit(stack, 'agent', { host, name: 'agent.service', content: '[Service]\nExecStart=/bin/true\n' });
-    new SystemdDropIn(stack, 'limits', { unit: agent, name: '10-limits', content: [{ name: 'Service', lines: [['LimitNOFILE', '65536']] }] });
+    const agent = new SystemdUnit(stack, 'agent', {
+      host,
+      name: 'agent.service',
+      content: '[Service]\nExecStart=/bin/true\n',
+    });
+    new SystemdDropIn(stack, 'limits', {
+      unit: agent,
+      name: '10-limits',
+      content: [{ name: 'Service', lines: [['LimitNOFILE', '65536']] }],
+    });
     const synth = JSON.parse(Testing.synth(stack));
     expect(JSON.parse(synth.resource.terraform_data.limits_converge.input.spec)).toEqual({
-      unit: 'agent.service', name: '10-limits', directory: '/etc/systemd/system', content: '[Service]\nLimitNOFILE=65536\n', startTimeoutSeconds: 90,
+      unit: 'agent.service',
+      name: '10-limits',
+      directory: '/etc/systemd/system',
+      content: '[Service]\nLimitNOFILE=65536\n',
+      startTimeoutSeconds: 90,
     });
     expect(synth.resource.terraform_data.limits_lifecycle.depends_on).toEqual(['terraform_data.agent_converge']);
   });
@@ -87,6 +114,15 @@ describe('SystemdDropIn', () => {
   ])('rejects %s at synth', (_, over, message) => {
     const { stack, host } = stackWithTemplate();
     const { host: withHost, ...rest } = over as { host?: boolean; unit?: string; name?: string };
-    expect(() => new SystemdDropIn(stack, 'd', { unit: 'sshd.service', name: '10-x', content: '', ...rest, ...(withHost ? { host } : {}) })).toThrow(message);
+    expect(
+      () =>
+        new SystemdDropIn(stack, 'd', {
+          unit: 'sshd.service',
+          name: '10-x',
+          content: '',
+          ...rest,
+          ...(withHost ? { host } : {}),
+        }),
+    ).toThrow(message);
   });
 });

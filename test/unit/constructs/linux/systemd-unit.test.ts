@@ -7,7 +7,12 @@ const KEY = 'SHA256:' + 'A'.repeat(43);
 const synthUnit = (unit: Partial<SystemdUnitProps> = {}, host: Partial<SshHostProps> = {}) => {
   const stack = new TerraformStack(Testing.app(), 'test');
   const n2 = new SshHost(stack, 'n2', { host: '10.0.0.2', hostKey: KEY, privateKeyEnv: 'N2_SSH_KEY', ...host });
-  new SystemdUnit(stack, 'check', { host: n2, name: 'hf-node-check.service', content: '[Service]\nExecStart=/bin/true\n', ...unit });
+  new SystemdUnit(stack, 'check', {
+    host: n2,
+    name: 'hf-node-check.service',
+    content: '[Service]\nExecStart=/bin/true\n',
+    ...unit,
+  });
   return JSON.parse(Testing.synth(stack));
 };
 
@@ -15,32 +20,61 @@ describe('SystemdUnit', () => {
   test('all defaults: /etc/systemd/system, enabled, started, no restartOn; root over port 22', () => {
     const query = synthUnit().resource.terraform_data.check_converge.input;
     expect(JSON.parse(query.spec)).toEqual({
-      name: 'hf-node-check.service', directory: '/etc/systemd/system', content: '[Service]\nExecStart=/bin/true\n',
-      enabled: true, started: true, restartOn: expect.stringMatching(/^[0-9a-f]{64}$/), startTimeoutSeconds: 90, unmask: false,
+      name: 'hf-node-check.service',
+      directory: '/etc/systemd/system',
+      content: '[Service]\nExecStart=/bin/true\n',
+      enabled: true,
+      started: true,
+      restartOn: expect.stringMatching(/^[0-9a-f]{64}$/),
+      startTimeoutSeconds: 90,
+      unmask: false,
     });
     expect(JSON.parse(query.target)).toEqual({
-      host: '10.0.0.2', port: 22, user: 'root', hostKey: KEY, privateKeyEnv: 'N2_SSH_KEY',
-      readyTimeoutSeconds: 20, keepaliveIntervalSeconds: 15, sudo: false,
+      host: '10.0.0.2',
+      port: 22,
+      user: 'root',
+      hostKey: KEY,
+      privateKeyEnv: 'N2_SSH_KEY',
+      readyTimeoutSeconds: 20,
+      keepaliveIntervalSeconds: 15,
+      sudo: false,
     });
   });
 
   test('a non-root user runs privileged commands through sudo', () => {
-    expect(JSON.parse(synthUnit({}, { user: 'deploy' }).resource.terraform_data.check_converge.input.target).sudo).toBe(true);
+    expect(JSON.parse(synthUnit({}, { user: 'deploy' }).resource.terraform_data.check_converge.input.target).sudo).toBe(
+      true,
+    );
   });
 
   test('sections render through renderUnit, a key may repeat', () => {
     const content = [
       { name: 'Unit', lines: [['Description', 'check']] as const },
-      { name: 'Service', lines: [['ExecStartPre', '/bin/a'], ['ExecStartPre', '/bin/b']] as const },
+      {
+        name: 'Service',
+        lines: [
+          ['ExecStartPre', '/bin/a'],
+          ['ExecStartPre', '/bin/b'],
+        ] as const,
+      },
     ];
-    expect(renderUnit(content)).toBe('[Unit]\nDescription=check\n\n[Service]\nExecStartPre=/bin/a\nExecStartPre=/bin/b\n');
-    expect(JSON.parse(synthUnit({ content }).resource.terraform_data.check_converge.input.spec).content).toBe(renderUnit(content));
+    expect(renderUnit(content)).toBe(
+      '[Unit]\nDescription=check\n\n[Service]\nExecStartPre=/bin/a\nExecStartPre=/bin/b\n',
+    );
+    expect(JSON.parse(synthUnit({ content }).resource.terraform_data.check_converge.input.spec).content).toBe(
+      renderUnit(content),
+    );
   });
 
   test('identity is name and directory: a new name replaces the unit, new content does not', () => {
     const a = synthUnit().resource.terraform_data.check_lifecycle.triggers_replace;
-    expect(synthUnit({ content: '[Service]\nExecStart=/bin/false\n' }).resource.terraform_data.check_lifecycle.triggers_replace).toEqual(a);
-    expect(synthUnit({ name: 'other.service' }).resource.terraform_data.check_lifecycle.triggers_replace).not.toEqual(a);
+    expect(
+      synthUnit({ content: '[Service]\nExecStart=/bin/false\n' }).resource.terraform_data.check_lifecycle
+        .triggers_replace,
+    ).toEqual(a);
+    expect(synthUnit({ name: 'other.service' }).resource.terraform_data.check_lifecycle.triggers_replace).not.toEqual(
+      a,
+    );
   });
 
   test.each<[string, Partial<SystemdUnitProps>, RegExp]>([
@@ -50,10 +84,18 @@ describe('SystemdUnit', () => {
     ['a shell metacharacter', { name: 'x;rm -rf.service' }, /name must be made of letters, digits/],
     ['a space', { name: 'my unit.service' }, /name must be made of letters, digits/],
     ['a slash', { name: 'a/b.service' }, /name must be made of letters, digits/],
-    ['a name starting with @', { name: '@x.service' }, /name must be a name whose template prefix before @ is not empty/],
+    [
+      'a name starting with @',
+      { name: '@x.service' },
+      /name must be a name whose template prefix before @ is not empty/,
+    ],
     ['a 256-character name', { name: 'a'.repeat(248) + '.service' }, /name must be at most 255 characters/],
     ['a started template', { name: 'backup@.service', started: true }, /started must be false for a template unit/],
-    ['a start deadline of 0', { startTimeoutSeconds: 0 }, /startTimeoutSeconds must be an integer from 1 to 3600, got 0/],
+    [
+      'a start deadline of 0',
+      { startTimeoutSeconds: 0 },
+      /startTimeoutSeconds must be an integer from 1 to 3600, got 0/,
+    ],
     ['a relative directory', { directory: 'etc/systemd' }, /directory must be an absolute path/],
     ['a directory with ..', { directory: '/etc/../root' }, /directory must be a path without \.\./],
     ['a directory with a quote', { directory: "/etc/sys'temd" }, /directory must be an absolute path/],
@@ -61,20 +103,39 @@ describe('SystemdUnit', () => {
     expect(() => synthUnit(props)).toThrow(message);
   });
 
-  test.each([['a.service'], ['backup@daily.timer'], ['foo@bar@baz.service'], ['dev-sda1.mount'], ['a'.repeat(247) + '.service']])(
-    'accepts %s',
-    (name) => {
-      expect(() => synthUnit({ name })).not.toThrow();
-    },
-  );
+  test.each([
+    ['a.service'],
+    ['backup@daily.timer'],
+    ['foo@bar@baz.service'],
+    ['dev-sda1.mount'],
+    ['a'.repeat(247) + '.service'],
+  ])('accepts %s', (name) => {
+    expect(() => synthUnit({ name })).not.toThrow();
+  });
 });
 
 describe('SshHost', () => {
   test.each<[string, Partial<SshHostProps>, RegExp]>([
-    ['no host key and no opt-out', { hostKey: undefined }, /n2: hostKey must be set \(or insecureAcceptAnyHostKey: true\)/],
-    ['a host key that is not a SHA256 fingerprint', { hostKey: 'ssh-ed25519 AAAA' }, /hostKey must be an OpenSSH fingerprint/],
-    ['both a host key and the opt-out', { insecureAcceptAnyHostKey: true }, /insecureAcceptAnyHostKey must be left unset when hostKey is given/],
-    ['a private key where its variable name belongs', { privateKeyEnv: '-----BEGIN OPENSSH PRIVATE KEY-----' }, /privateKeyEnv must be the name of an environment variable/],
+    [
+      'no host key and no opt-out',
+      { hostKey: undefined },
+      /n2: hostKey must be set \(or insecureAcceptAnyHostKey: true\)/,
+    ],
+    [
+      'a host key that is not a SHA256 fingerprint',
+      { hostKey: 'ssh-ed25519 AAAA' },
+      /hostKey must be an OpenSSH fingerprint/,
+    ],
+    [
+      'both a host key and the opt-out',
+      { insecureAcceptAnyHostKey: true },
+      /insecureAcceptAnyHostKey must be left unset when hostKey is given/,
+    ],
+    [
+      'a private key where its variable name belongs',
+      { privateKeyEnv: '-----BEGIN OPENSSH PRIVATE KEY-----' },
+      /privateKeyEnv must be the name of an environment variable/,
+    ],
     ['port 0', { port: 0 }, /port must be an integer from 1 to 65535/],
     ['a host with a space', { host: 'a b' }, /host must be a host name or IP address/],
   ])('rejects %s at synth', (_, props, message) => {

@@ -11,13 +11,22 @@ const fakeHost = (states: string[]) => {
     run: async (command): Promise<CommandResult> => {
       commands.push(command);
       if (command.startsWith('journalctl')) return { code: 0, stdout: 'line one\nline two\n', stderr: '' };
-      const [active = 'inactive', sub = 'dead', job = '', type = 'notify'] = (states.length > 1 ? states.shift() : states[0])?.split(' ') ?? [];
-      return { code: 0, stdout: `LoadState=loaded\nActiveState=${active}\nSubState=${sub}\nJob=${job === '-' ? '' : job}\nType=${type}\n`, stderr: '' };
+      const [active = 'inactive', sub = 'dead', job = '', type = 'notify'] =
+        (states.length > 1 ? states.shift() : states[0])?.split(' ') ?? [];
+      return {
+        code: 0,
+        stdout: `LoadState=loaded\nActiveState=${active}\nSubState=${sub}\nJob=${job === '-' ? '' : job}\nType=${type}\n`,
+        stderr: '',
+      };
     },
     close: () => undefined,
   };
   const logged: string[] = [];
-  const session = { remote, target: { host: 'h', port: 22, user: 'root', readyTimeoutSeconds: 20, keepaliveIntervalSeconds: 15, sudo: false }, host: 'h:22' };
+  const session = {
+    remote,
+    target: { host: 'h', port: 22, user: 'root', readyTimeoutSeconds: 20, keepaliveIntervalSeconds: 15, sudo: false },
+    host: 'h:22',
+  };
   return { shell: new HostShell(session, clock, (line) => logged.push(line)), commands, logged, elapsed: () => now };
 };
 
@@ -27,7 +36,7 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     await expect(host.shell.settle('x.service', 'active', 3)).rejects.toThrow(
       'x.service did not become active: it is still activating/start after 3 s (startTimeoutSeconds); its last 2 journal lines are above, the last: line two',
     );
-    expect(host.elapsed()).toBe(3000 + (POLL_MS - (3000 % POLL_MS)) % POLL_MS);
+    expect(host.elapsed()).toBe(3000 + ((POLL_MS - (3000 % POLL_MS)) % POLL_MS));
     expect(host.logged).toEqual(['x.service on h:22: journal: line one', 'x.service on h:22: journal: line two']);
   });
 

@@ -25,8 +25,16 @@ describe('isUnitRunning, the one predicate read and apply share', () => {
 
 describe('parseShow', () => {
   test('reads the properties from stdout, not from an exit code', () => {
-    const status = parseShow('Id=x.service\nLoadState=not-found\nActiveState=inactive\nSubState=dead\nUnitFileState=\nNeedDaemonReload=no\n');
-    expect(status).toEqual({ loadState: 'not-found', activeState: 'inactive', subState: 'dead', unitFileState: '', needDaemonReload: false });
+    const status = parseShow(
+      'Id=x.service\nLoadState=not-found\nActiveState=inactive\nSubState=dead\nUnitFileState=\nNeedDaemonReload=no\n',
+    );
+    expect(status).toEqual({
+      loadState: 'not-found',
+      activeState: 'inactive',
+      subState: 'dead',
+      unitFileState: '',
+      needDaemonReload: false,
+    });
   });
 
   test('NeedDaemonReload=yes is read as true', () => {
@@ -53,7 +61,12 @@ describe('enabledOf', () => {
 
 describe('settleOf, the verdict of the wait after start, restart or stop', () => {
   const status = (activeState: string, subState: string, job?: string) => ({
-    loadState: 'loaded', activeState, subState, unitFileState: 'static', needDaemonReload: false, ...(job ? { job } : {}),
+    loadState: 'loaded',
+    activeState,
+    subState,
+    unitFileState: 'static',
+    needDaemonReload: false,
+    ...(job ? { job } : {}),
   });
   test.each<[string, string, string | undefined, 'active' | 'inactive', string]>([
     ['active', 'running', undefined, 'active', 'settled'],

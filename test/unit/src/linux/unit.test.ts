@@ -10,13 +10,28 @@ import type { UnitStatus } from '../../../../src/linux/unit-state';
 
 const content = '[Service]\nType=oneshot\nExecStart=/usr/bin/true\n';
 const spec: UnitSpec = {
-  name: 'check.service', directory: '/etc/systemd/system', content, enabled: false, started: false, restartOn: 'r1', startTimeoutSeconds: 90, unmask: false,
+  name: 'check.service',
+  directory: '/etc/systemd/system',
+  content,
+  enabled: false,
+  started: false,
+  restartOn: 'r1',
+  startTimeoutSeconds: 90,
+  unmask: false,
 };
 const status = (over: Partial<UnitStatus> = {}): UnitStatus => ({
-  loadState: 'loaded', activeState: 'inactive', subState: 'dead', unitFileState: 'disabled', needDaemonReload: false, ...over,
+  loadState: 'loaded',
+  activeState: 'inactive',
+  subState: 'dead',
+  unitFileState: 'disabled',
+  needDaemonReload: false,
+  ...over,
 });
 const live = (over: Partial<UnitStatus> = {}, rest: Partial<LiveUnit> = {}): LiveUnit => ({
-  status: status(over), fileSha256: sha256Hex(content), restartOn: 'r1', ...rest,
+  status: status(over),
+  fileSha256: sha256Hex(content),
+  restartOn: 'r1',
+  ...rest,
 });
 
 describe('diffUnit', () => {
@@ -35,7 +50,10 @@ describe('diffUnit', () => {
   });
 
   test('file, enabled and NeedDaemonReload drift are each named', () => {
-    const changes = diffUnit(spec, live({ unitFileState: 'enabled', needDaemonReload: true }, { fileSha256: 'ab'.repeat(32) }));
+    const changes = diffUnit(
+      spec,
+      live({ unitFileState: 'enabled', needDaemonReload: true }, { fileSha256: 'ab'.repeat(32) }),
+    );
     expect(Object.keys(changes)).toEqual(['file', 'enabled', 'NeedDaemonReload']);
   });
 
@@ -64,9 +82,23 @@ describe('apply steps', () => {
   test.each<[string, Partial<LiveUnit>, Partial<UnitStatus>, Partial<UnitStatus>, boolean, boolean]>([
     ['a new unit file, loaded on first use', { fileSha256: undefined }, { loadState: 'not-found' }, {}, true, false],
     ['a changed unit file', {}, {}, {}, true, true],
-    ['a new file systemd still has as not-found', { fileSha256: undefined }, { loadState: 'not-found' }, { loadState: 'not-found' }, true, true],
+    [
+      'a new file systemd still has as not-found',
+      { fileSha256: undefined },
+      { loadState: 'not-found' },
+      { loadState: 'not-found' },
+      true,
+      true,
+    ],
     ['NeedDaemonReload alone', {}, { needDaemonReload: true }, { needDaemonReload: true }, false, true],
-    ['a masked unit being unmasked', { fileSha256: undefined }, { loadState: 'masked', unitFileState: 'masked' }, {}, true, true],
+    [
+      'a masked unit being unmasked',
+      { fileSha256: undefined },
+      { loadState: 'masked', unitFileState: 'masked' },
+      {},
+      true,
+      true,
+    ],
     ['nothing changed', {}, {}, {}, false, false],
   ])('reload needed after %s: %s', (_, beforeOver, beforeStatus, nowStatus, written, expected) => {
     expect(reloadNeeded(live(beforeStatus, beforeOver), live(nowStatus), written)).toBe(expected);
@@ -74,20 +106,79 @@ describe('apply steps', () => {
 
   const none = { enable: false, disable: false, start: false, stop: false, restart: false };
   test.each<[string, Partial<UnitSpec>, Partial<UnitStatus>, string | undefined, boolean, Partial<typeof none>]>([
-    ['a started:false oneshot mid-run is not stopped', {}, { activeState: 'activating', subState: 'start' }, 'r1', true, {}],
-    ['an active started:false unit is stopped', {}, { activeState: 'active', subState: 'running' }, 'r1', false, { stop: true }],
-    ['a crash loop declared started:false is stopped', {}, { activeState: 'activating', subState: 'auto-restart' }, 'r1', false, { stop: true }],
-    ['a unit already activating is not started twice', { started: true }, { activeState: 'activating', subState: 'start' }, 'r1', false, {}],
+    [
+      'a started:false oneshot mid-run is not stopped',
+      {},
+      { activeState: 'activating', subState: 'start' },
+      'r1',
+      true,
+      {},
+    ],
+    [
+      'an active started:false unit is stopped',
+      {},
+      { activeState: 'active', subState: 'running' },
+      'r1',
+      false,
+      { stop: true },
+    ],
+    [
+      'a crash loop declared started:false is stopped',
+      {},
+      { activeState: 'activating', subState: 'auto-restart' },
+      'r1',
+      false,
+      { stop: true },
+    ],
+    [
+      'a unit already activating is not started twice',
+      { started: true },
+      { activeState: 'activating', subState: 'start' },
+      'r1',
+      false,
+      {},
+    ],
     ['a stopped started:true unit is started', { started: true }, {}, 'r1', false, { start: true }],
-    ['a running unit whose file changed is restarted', { started: true }, { activeState: 'active' }, 'r1', true, { restart: true }],
-    ['a running unit whose restartOn moved is restarted', { started: true, restartOn: 'r2' }, { activeState: 'active' }, 'r1', false, { restart: true }],
-    ['a running unit with nothing recorded yet is left running', { started: true }, { activeState: 'active' }, undefined, false, {}],
+    [
+      'a running unit whose file changed is restarted',
+      { started: true },
+      { activeState: 'active' },
+      'r1',
+      true,
+      { restart: true },
+    ],
+    [
+      'a running unit whose restartOn moved is restarted',
+      { started: true, restartOn: 'r2' },
+      { activeState: 'active' },
+      'r1',
+      false,
+      { restart: true },
+    ],
+    [
+      'a running unit with nothing recorded yet is left running',
+      { started: true },
+      { activeState: 'active' },
+      undefined,
+      false,
+      {},
+    ],
     ['a disabled unit declared enabled is enabled', { enabled: true }, {}, 'r1', false, { enable: true }],
-    ['an enabled unit is re-enabled after its file changed', { enabled: true }, { unitFileState: 'enabled' }, 'r1', true, { enable: true }],
+    [
+      'an enabled unit is re-enabled after its file changed',
+      { enabled: true },
+      { unitFileState: 'enabled' },
+      'r1',
+      true,
+      { enable: true },
+    ],
     ['an enabled unit declared disabled is disabled', {}, { unitFileState: 'enabled' }, 'r1', false, { disable: true }],
     ['a static unit is neither enabled nor disabled', { enabled: true }, { unitFileState: 'static' }, 'r1', true, {}],
   ])('%s', (_, specOver, statusOver, recorded, written, expected) => {
-    expect(settleSteps({ ...spec, ...specOver }, live(statusOver, { restartOn: recorded }), written)).toEqual({ ...none, ...expected });
+    expect(settleSteps({ ...spec, ...specOver }, live(statusOver, { restartOn: recorded }), written)).toEqual({
+      ...none,
+      ...expected,
+    });
   });
 });
 
@@ -117,13 +208,22 @@ describe('unit commands', () => {
     expect(command).toContain('mv -f "$tmp"');
   });
 
-  test('the read output splits into each unit\'s status, file digest and recorded restartOn, in order', () => {
+  test("the read output splits into each unit's status, file digest and recorded restartOn, in order", () => {
     const units = [{ unit: 'a.service' }, { unit: 'p@.service' }, { unit: 'b.service' }];
-    const show = (state: string) => `LoadState=loaded\nActiveState=${state}\nSubState=x\nUnitFileState=enabled\nNeedDaemonReload=no\n`;
-    const stdout = `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n0 ${'ab'.repeat(32)}  -\n1 ${'cd'.repeat(32)}  -\n` +
+    const show = (state: string) =>
+      `LoadState=loaded\nActiveState=${state}\nSubState=x\nUnitFileState=enabled\nNeedDaemonReload=no\n`;
+    const stdout =
+      `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n0 ${'ab'.repeat(32)}  -\n1 ${'cd'.repeat(32)}  -\n` +
       '@@cdktf-homelab:restart-on\n2 r2\n@@cdktf-homelab:templates\n1 disabled\n';
     const live = parseReadScript(stdout, units);
-    expect(live?.map((unit) => [unit.status.activeState, unit.status.unitFileState, unit.fileSha256?.slice(0, 2), unit.restartOn])).toEqual([
+    expect(
+      live?.map((unit) => [
+        unit.status.activeState,
+        unit.status.unitFileState,
+        unit.fileSha256?.slice(0, 2),
+        unit.restartOn,
+      ]),
+    ).toEqual([
       ['active', 'enabled', 'ab', undefined],
       ['inactive', 'disabled', 'cd', undefined],
       ['inactive', 'enabled', undefined, 'r2'],
@@ -140,9 +240,17 @@ describe('unit commands', () => {
 
 describe('the handler re-checks what it is given, with the synth rules', () => {
   test.each([
-    ['a name that walks out of the directory', { name: '../../../root/.ssh/authorized_keys', directory: '/etc/systemd/system' }, /identity\.name: a valid systemd unit name/],
+    [
+      'a name that walks out of the directory',
+      { name: '../../../root/.ssh/authorized_keys', directory: '/etc/systemd/system' },
+      /identity\.name: a valid systemd unit name/,
+    ],
     ['a name without a unit type', { name: 'authorized_keys', directory: '/etc/systemd/system' }, /identity\.name: /],
-    ['a directory with ..', { name: 'a.service', directory: '/etc/systemd/../../root' }, /identity\.directory: a path without \.\./],
+    [
+      'a directory with ..',
+      { name: 'a.service', directory: '/etc/systemd/../../root' },
+      /identity\.directory: a path without \.\./,
+    ],
     ['a relative directory', { name: 'a.service', directory: 'etc/systemd' }, /identity\.directory: an absolute path/],
   ])('refuses %s', (_, identity, message) => {
     expect(() => parseAs(unitIdentity, identity, 'identity')).toThrow(message);
@@ -151,7 +259,10 @@ describe('the handler re-checks what it is given, with the synth rules', () => {
 
 describe('masked units', () => {
   test('a masked unit reads as masked in the diff and the summary, which says how to unmask it', () => {
-    const masked = live({ loadState: 'masked', unitFileState: 'masked', activeState: 'inactive' }, { fileSha256: undefined });
+    const masked = live(
+      { loadState: 'masked', unitFileState: 'masked', activeState: 'inactive' },
+      { fileSha256: undefined },
+    );
     const want = { ...spec, enabled: true };
     const changes = diffUnit(want, masked);
     expect(changes).toMatchObject({ masked: { live: true, want: false } });
@@ -171,7 +282,8 @@ describe('masked units', () => {
 
 describe('start deadlines', () => {
   const started = { ...spec, started: true, startTimeoutSeconds: 60 };
-  const activating = (seconds: number) => live({ activeState: 'activating', subState: 'start' }, { stateSeconds: seconds });
+  const activating = (seconds: number) =>
+    live({ activeState: 'activating', subState: 'start' }, { stateSeconds: seconds });
 
   test('a started unit activating within its deadline is in sync', () => {
     expect(diffUnit(started, activating(30))).toEqual({});
@@ -191,7 +303,8 @@ describe('start deadlines', () => {
   });
 
   test('the read parses when each unit entered its state against the host clock', () => {
-    const show = 'LoadState=loaded\nActiveState=activating\nSubState=start\nUnitFileState=static\nNeedDaemonReload=no\nJob=75\n' +
+    const show =
+      'LoadState=loaded\nActiveState=activating\nSubState=start\nUnitFileState=static\nNeedDaemonReload=no\nJob=75\n' +
       'StateChangeTimestamp=Wed 2026-12-02 15:43:45 UTC\n';
     const stdout = `${show}@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n@@cdktf-homelab:now\n${Date.parse('2026-12-02T15:48:45Z') / 1000}\n`;
     const [unit] = parseReadScript(stdout, [{ unit: 'a.service' }]) ?? [];
