@@ -33,7 +33,8 @@ export const ansibleProject = (host: AnsibleHost, units: number): string => {
     [
       '[node]',
       `127.0.0.1 ansible_port=${host.port} ansible_user=root ansible_python_interpreter=/usr/bin/python3 ` +
-        `ansible_ssh_private_key_file=${join(dir, 'id')} ansible_ssh_common_args="-o UserKnownHostsFile=${join(dir, 'known_hosts')}"`,
+        `ansible_ssh_private_key_file=${join(dir, 'id')} ` +
+        `ansible_ssh_common_args="-o UserKnownHostsFile=${join(dir, 'known_hosts')}"`,
       '',
     ].join('\n'),
   );

@@ -41,8 +41,8 @@ const seconds = async (what: string, step: () => Promise<{ code?: number }>, ok 
 const stopTwo = (host: SystemdHost) => host.exec('systemctl stop hf-fleet-3.service hf-fleet-7.service');
 const clean = (host: SystemdHost) =>
   host.exec(
-    'systemctl disable --now "hf-fleet-*" >/dev/null 2>&1; rm -f /etc/systemd/system/hf-fleet-*; rm -rf ' +
-      '/var/lib/cdktf-homelab; systemctl daemon-reload',
+    'systemctl disable --now "hf-fleet-*" >/dev/null 2>&1; rm -f /etc/systemd/system/hf-fleet-*; ' +
+      'rm -rf /var/lib/cdktf-homelab; systemctl daemon-reload',
   );
 
 const ours = async (host: SystemdHost, project: CdktfProject, times: Times) => {
@@ -109,15 +109,15 @@ const main = async () => {
   }
   const version = (await run('ansible', ['--version'])).stdout.split('\n')[0];
   console.log(
-    `${UNITS} units on one systemd host, median of ${ROUNDS} rounds; terraform -parallelism=${PARALLELISM}; ${version}, pipelining`,
+    `${UNITS} units on one systemd host, median of ${ROUNDS} rounds; ` +
+      `terraform -parallelism=${PARALLELISM}; ${version}, pipelining`,
   );
   console.log('| step | cdktf-homelab (s) | Ansible (s) | ratio | target |\n| --- | --- | --- | --- | --- |');
   for (const step of STEPS) {
     const [a, b] = [median(ourTimes[step]), median(theirTimes[step])];
     const target = TARGETS[step];
-    console.log(
-      `| ${step} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)} | ${target === undefined ? '-' : `≤ ${target.toFixed(2)}`} |`,
-    );
+    const goal = target === undefined ? '-' : `≤ ${target.toFixed(2)}`;
+    console.log(`| ${step} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)} | ${goal} |`);
   }
 };
 

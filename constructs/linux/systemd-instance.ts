@@ -13,8 +13,11 @@ import type { RetiredObject } from '../core/retired-object';
 import { check, checkRange, unresolved } from '../core/validate';
 import type { SystemdUnit } from './systemd-unit';
 
-/** What an instance declares beyond its template and name. */
-export interface SystemdUnitInstanceOptions {
+export interface SystemdUnitInstanceProps {
+  /** The template unit, a `SystemdUnit` named `foo@.service`. */
+  readonly template: SystemdUnit;
+  /** The instance string: `tty9` makes `foo@tty9.service`. Changing it replaces the instance. */
+  readonly instance: string;
   /** Whether the instance is enabled (the template's [Install] links, made for this instance). @default true */
   readonly enabled?: boolean;
   /** Whether the instance runs. @default true */
@@ -34,12 +37,8 @@ export interface SystemdUnitInstanceOptions {
   readonly retired?: boolean;
 }
 
-export interface SystemdUnitInstanceProps extends SystemdUnitInstanceOptions {
-  /** The template unit, a `SystemdUnit` named `foo@.service`. */
-  readonly template: SystemdUnit;
-  /** The instance string: `tty9` makes `foo@tty9.service`. Changing it replaces the instance. */
-  readonly instance: string;
-}
+/** What `SystemdUnit.instance()` takes beyond the instance string. */
+export type SystemdUnitInstanceOptions = Omit<SystemdUnitInstanceProps, 'template' | 'instance'>;
 
 export class SystemdUnitInstance extends Construct {
   readonly object: ManagedObject | RetiredObject;

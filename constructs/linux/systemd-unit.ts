@@ -18,7 +18,7 @@ import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-
 export interface SystemdUnitProps {
   /** The host the unit lives on. */
   readonly host: SshHost;
-  /** The unit name, e.g. `node-check.service`, or a template such as `probe@.service`. Changing it replaces the unit. */
+  /** The unit name, e.g. `node-check.service`, or a template, `probe@.service`. Changing it replaces the unit. */
   readonly name: string;
   /** The unit file: its text, or sections rendered with `renderUnit`. */
   readonly content: string | readonly UnitSection[];
@@ -150,7 +150,8 @@ export class SystemdUnit extends Construct {
     const live = this.instances.filter((instance) => !instance.retired).map((instance) => instance.spec.name);
     return this.retired && live.length > 0
       ? [
-          `retired must be false while the stack declares instances of the template, got true with ${live.join(', ')}: retire those first or together`,
+          'retired must be false while the stack declares instances of the template, ' +
+            `got true with ${live.join(', ')}: retire those first or together`,
         ]
       : [];
   }

@@ -10,5 +10,8 @@ export interface UnitSection {
 }
 
 /** The unit file text, one blank line between sections, ending in a newline. */
-export const renderUnit = (sections: readonly UnitSection[]): string =>
-  `${sections.map((section) => [`[${section.name}]`, ...section.lines.map(([key, value]) => `${key}=${value}`)].join('\n')).join('\n\n')}\n`;
+export const renderUnit = (sections: readonly UnitSection[]): string => {
+  const render = (section: UnitSection) =>
+    [`[${section.name}]`, ...section.lines.map(([key, value]) => `${key}=${value}`)].join('\n');
+  return `${sections.map(render).join('\n\n')}\n`;
+};

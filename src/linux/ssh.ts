@@ -116,7 +116,8 @@ const connectError = (target: SshTarget, error: Error, offered: string | undefin
   if (offered !== undefined && offered !== target.hostKey && target.insecureAcceptAnyHostKey !== true) {
     return new HandlerError(
       'SSH host key refused',
-      `the host offered ${offered}, which is not the pinned ${target.hostKey}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey`,
+      `the host offered ${offered}, which is not the pinned ${target.hostKey}; ` +
+        'if the host was legitimately re-keyed, pin the new fingerprint in hostKey',
       host,
     );
   }

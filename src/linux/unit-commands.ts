@@ -10,7 +10,8 @@ type Unit = Pick<UnitSpec, 'name' | 'directory'>;
 export const writeFileCommand = (directory: string, path: string, sudo: boolean): string => {
   const base = path.slice(path.lastIndexOf('/') + 1);
   const script =
-    `umask 022 && mkdir -p ${quote(directory)} && tmp=$(mktemp -p ${quote(directory)} ${quote(`.${base}.XXXXXX`)}) && ` +
+    `umask 022 && mkdir -p ${quote(directory)} && ` +
+    `tmp=$(mktemp -p ${quote(directory)} ${quote(`.${base}.XXXXXX`)}) && ` +
     `{ cat > "$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" ${quote(path)}; } || { rm -f "$tmp"; exit 1; }`;
   return privileged(script, sudo);
 };
@@ -60,6 +61,7 @@ export const unmaskCommand = (unit: Unit, sudo: boolean): string => {
   const paths = maskPaths(unit).map(quote).join(' ');
   const script =
     `for f in ${paths}; do if [ -L "$f" ] && [ "$(readlink -- "$f")" = /dev/null ]; then rm -f -- "$f" || exit 1; ` +
-    `elif [ -f "$f" ] && [ ! -s "$f" ] && [ ! -L "$f" ]; then echo "$f is an empty file, not a /dev/null link" >&2; exit ${UNMASK_REFUSED}; fi; done`;
+    `elif [ -f "$f" ] && [ ! -s "$f" ] && [ ! -L "$f" ]; then ` +
+    `echo "$f is an empty file, not a /dev/null link" >&2; exit ${UNMASK_REFUSED}; fi; done`;
   return privileged(script, sudo);
 };

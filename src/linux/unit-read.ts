@@ -29,7 +29,8 @@ const MARK = {
 export const readScript = (entries: readonly ReadEntry[]): string => {
   const shown = entries.filter((entry) => !isTemplate(entry.unit)).map((entry) => quote(entry.unit));
   const indexed = (paths: ReadonlyArray<string | undefined>, body: string) =>
-    `i=0; for f in ${paths.map((path) => quote(path ?? '')).join(' ')}; do if [ -n "$f" ] && [ -f "$f" ]; then ${body}; fi; i=$((i+1)); done`;
+    `i=0; for f in ${paths.map((path) => quote(path ?? '')).join(' ')}; ` +
+    `do if [ -n "$f" ] && [ -f "$f" ]; then ${body}; fi; i=$((i+1)); done`;
   return [
     // `systemctl show` with no unit shows the manager itself, so it runs only when there are units.
     // Under TZ=UTC its timestamps end in "UTC" on every version (--timestamp=unix needs 248+).

@@ -11,40 +11,33 @@ const { host, unit } = useSystemdHost();
 
 const neverReady = '[Service]\nType=notify\nExecStart=/bin/sh -c "echo waiting for nothing; exec sleep infinity"\n';
 
-test(
-  'a notify unit that never gets ready fails the apply at its deadline with its journal, and is stopped ' +
-    'and removed',
-  async () => {
-    const failed = await unit.run(
-      'apply',
-      unitSpec('never-ready.service', neverReady, { enabled: false, startTimeoutSeconds: 3 }),
-    );
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/never-ready.service on 127.0.0.1:\d+: journal: .*waiting for nothing/);
-    expect(failed.stderr).toMatch(
-      /was not applied: never-ready.service did not become active: it is still activating\/start after 3 s \(startTimeoutSeconds\); its last \d+ journal lines are above, .*; restored the host by stopping the unit and removing the new unit file; the unit is now (inactive|failed)\//,
-    );
-    expect(await unit.show('never-ready.service')).toMatchObject({ LoadState: 'not-found' });
-  },
-);
+test('a notify unit that never gets ready fails the apply at its deadline with its journal, and is stopped and removed', async () => {
+  const failed = await unit.run(
+    'apply',
+    unitSpec('never-ready.service', neverReady, { enabled: false, startTimeoutSeconds: 3 }),
+  );
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toMatch(/never-ready.service on 127.0.0.1:\d+: journal: .*waiting for nothing/);
+  expect(failed.stderr).toMatch(
+    /was not applied: never-ready.service did not become active: it is still activating\/start after 3 s \(startTimeoutSeconds\); its last \d+ journal lines are above, .*; restored the host by stopping the unit and removing the new unit file; the unit is now (inactive|failed)\//,
+  );
+  expect(await unit.show('never-ready.service')).toMatchObject({ LoadState: 'not-found' });
+});
 
-test(
-  'a started unit still activating past its deadline reads as not running, with how long it has been ' + 'starting',
-  async () => {
-    await host().exec(
-      `printf '%s' '${neverReady}' > /etc/systemd/system/stuck.service && systemctl daemon-reload && systemctl start --no-block stuck.service`,
-    );
-    await unit.waitFor('stuck.service', 'activating/start');
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    const read = (
-      await unit.run('read', unitSpec('stuck.service', neverReady, { enabled: false, startTimeoutSeconds: 1 }))
-    ).result;
-    expect(read?.summary).toMatch(
-      /^unit stuck.service on 127.0.0.1:\d+ \(activating\/start for \d+ s\) differs: running is "activating\/start for \d+ s", want "running"$/,
-    );
-    await host().exec('systemctl stop stuck.service');
-  },
-);
+test('a started unit still activating past its deadline reads as not running, with how long it has been starting', async () => {
+  await host().exec(
+    `printf '%s' '${neverReady}' > /etc/systemd/system/stuck.service && systemctl daemon-reload && systemctl start --no-block stuck.service`,
+  );
+  await unit.waitFor('stuck.service', 'activating/start');
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  const read = (
+    await unit.run('read', unitSpec('stuck.service', neverReady, { enabled: false, startTimeoutSeconds: 1 }))
+  ).result;
+  expect(read?.summary).toMatch(
+    /^unit stuck.service on 127.0.0.1:\d+ \(activating\/start for \d+ s\) differs: running is "activating\/start for \d+ s", want "running"$/,
+  );
+  await host().exec('systemctl stop stuck.service');
+});
 
 test('a sudo that wants a password fails naming sudo, and logs no write and no undo it did not do', async () => {
   await host().exec(`echo 'deploy ALL=(ALL) ALL' > /etc/sudoers.d/deploy`);

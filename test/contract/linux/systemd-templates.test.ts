@@ -40,42 +40,33 @@ const runInstance = (verb: 'read' | 'apply' | 'destroy', spec: InstanceSpec) =>
   );
 
 describe('templates and instances', () => {
-  test(
-    'a template is read by its file and is-enabled, never by systemctl show, and applies as a file ' + 'only',
-    async () => {
-      expect((await unit.run('read', template)).result?.summary).toBe(
-        `unit probe@.service on 127.0.0.1:${host().port} is absent`,
-      );
-      expect((await unit.run('apply', template)).code).toBe(0);
-      expect((await unit.run('read', template)).result?.in_sync).toBe('true');
-    },
-  );
+  test('a template is read by its file and is-enabled, never by systemctl show, and applies as a file only', async () => {
+    expect((await unit.run('read', template)).result?.summary).toBe(
+      `unit probe@.service on 127.0.0.1:${host().port} is absent`,
+    );
+    expect((await unit.run('apply', template)).code).toBe(0);
+    expect((await unit.run('read', template)).result?.in_sync).toBe('true');
+  });
 
-  test(
-    'two instances apply by their own names with no file of their own, and read in sync in one batch with ' +
-      'the template',
-    async () => {
-      for (const name of ['probe@tty8.service', 'probe@tty9.service'])
-        expect((await runInstance('apply', instance(name))).code).toBe(0);
-      expect(await unit.show('probe@tty9.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
-      expect((await host().exec('ls /etc/systemd/system/probe@tty9.service 2>&1; true')).stdout).toMatch(
-        /No such file/,
-      );
-      const batch = await invokeBatch(
-        linuxDomain(),
-        hostTarget(host()),
-        {
-          t: { kind: 'systemd-unit', spec: template },
-          a: { kind: 'systemd-instance', spec: instance('probe@tty8.service') },
-          b: { kind: 'systemd-instance', spec: instance('probe@tty9.service') },
-        },
-        env(),
-      );
-      expect(batch.result?.['.summary']).toBe('all 3 objects are in sync');
-      // systemd calls a template with enabled instances "indirect": not drift for a template declared enabled: false
-      expect((await host().exec('systemctl is-enabled probe@.service; true')).stdout.trim()).toBe('indirect');
-    },
-  );
+  test('two instances apply by their own names with no file of their own, and read in sync in one batch with the template', async () => {
+    for (const name of ['probe@tty8.service', 'probe@tty9.service'])
+      expect((await runInstance('apply', instance(name))).code).toBe(0);
+    expect(await unit.show('probe@tty9.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
+    expect((await host().exec('ls /etc/systemd/system/probe@tty9.service 2>&1; true')).stdout).toMatch(/No such file/);
+    const batch = await invokeBatch(
+      linuxDomain(),
+      hostTarget(host()),
+      {
+        t: { kind: 'systemd-unit', spec: template },
+        a: { kind: 'systemd-instance', spec: instance('probe@tty8.service') },
+        b: { kind: 'systemd-instance', spec: instance('probe@tty9.service') },
+      },
+      env(),
+    );
+    expect(batch.result?.['.summary']).toBe('all 3 objects are in sync');
+    // systemd calls a template with enabled instances "indirect": not drift for a template declared enabled: false
+    expect((await host().exec('systemctl is-enabled probe@.service; true')).stdout.trim()).toBe('indirect');
+  });
 
   test('an instance stopped by hand is drift by its name, and apply starts it again', async () => {
     await host().exec('systemctl stop probe@tty9.service');
@@ -163,41 +154,38 @@ describe('drop-ins', () => {
     );
   const environment = async () => (await host().exec('systemctl show -p Environment,MainPID agent.service')).stdout;
 
-  test(
-    'a drop-in is written, loaded, and restarts its running unit; a change restarts it again; destroy ' + 'removes it',
-    async () => {
-      await unit.run(
-        'apply',
-        unitSpec('agent.service', '[Service]\nExecStart=/bin/sleep infinity\n', { enabled: false }),
-      );
-      const pid = (await unit.show('agent.service')).MainPID;
-      const v1 = dropIn('[Service]\nEnvironment=LEVEL=1\n');
-      expect((await runDropIn('read', v1)).result?.summary).toBe(
-        `drop-in /etc/systemd/system/agent.service.d/10-env.conf on 127.0.0.1:${host().port} is absent`,
-      );
-      const applied = await runDropIn('apply', v1);
-      expect(applied.stderr).toBe(
-        [
-          `agent.service on 127.0.0.1:${host().port}: wrote /etc/systemd/system/agent.service.d/10-env.conf`,
-          `agent.service on 127.0.0.1:${host().port}: restarted with the new drop-in`,
-        ].join('\n'),
-      );
-      expect(await environment()).toContain('Environment=LEVEL=1');
-      expect((await unit.show('agent.service')).MainPID).not.toBe(pid);
-      expect((await runDropIn('read', v1)).result?.in_sync).toBe('true');
+  test('a drop-in is written, loaded, and restarts its running unit; a change restarts it again; destroy removes it', async () => {
+    await unit.run(
+      'apply',
+      unitSpec('agent.service', '[Service]\nExecStart=/bin/sleep infinity\n', { enabled: false }),
+    );
+    const pid = (await unit.show('agent.service')).MainPID;
+    const v1 = dropIn('[Service]\nEnvironment=LEVEL=1\n');
+    expect((await runDropIn('read', v1)).result?.summary).toBe(
+      `drop-in /etc/systemd/system/agent.service.d/10-env.conf on 127.0.0.1:${host().port} is absent`,
+    );
+    const applied = await runDropIn('apply', v1);
+    expect(applied.stderr).toBe(
+      [
+        `agent.service on 127.0.0.1:${host().port}: wrote /etc/systemd/system/agent.service.d/10-env.conf`,
+        `agent.service on 127.0.0.1:${host().port}: restarted with the new drop-in`,
+      ].join('\n'),
+    );
+    expect(await environment()).toContain('Environment=LEVEL=1');
+    expect((await unit.show('agent.service')).MainPID).not.toBe(pid);
+    expect((await runDropIn('read', v1)).result?.in_sync).toBe('true');
 
-      const v2 = dropIn('[Service]\nEnvironment=LEVEL=2\n');
-      expect(JSON.parse((await runDropIn('read', v2)).result?.diff ?? '{}')).toHaveProperty('file');
-      const before = (await unit.show('agent.service')).MainPID;
-      expect((await runDropIn('apply', v2)).code).toBe(0);
-      expect(await environment()).toContain('Environment=LEVEL=2');
-      expect((await unit.show('agent.service')).MainPID).not.toBe(before);
+    const v2 = dropIn('[Service]\nEnvironment=LEVEL=2\n');
+    expect(JSON.parse((await runDropIn('read', v2)).result?.diff ?? '{}')).toHaveProperty('file');
+    const before = (await unit.show('agent.service')).MainPID;
+    expect((await runDropIn('apply', v2)).code).toBe(0);
+    expect(await environment()).toContain('Environment=LEVEL=2');
+    expect((await unit.show('agent.service')).MainPID).not.toBe(before);
 
-      expect((await runDropIn('destroy', v2)).code).toBe(0);
-      expect((await host().exec('ls /etc/systemd/system/agent.service.d 2>&1; true')).stdout).toMatch(/No such file/);
-      expect((await unit.show('agent.service')).NeedDaemonReload).toBe('no');
-    },
-  );
+    expect((await runDropIn('destroy', v2)).code).toBe(0);
+    expect((await host().exec('ls /etc/systemd/system/agent.service.d 2>&1; true')).stdout).toMatch(/No such file/);
+    expect((await unit.show('agent.service')).NeedDaemonReload).toBe('no');
+  });
 
   test('a drop-in that breaks its unit is undone: the previous one is back and the unit runs with it', async () => {
     expect((await runDropIn('apply', dropIn('[Service]\nEnvironment=LEVEL=3\n'))).code).toBe(0);

@@ -84,32 +84,26 @@ describe('started:false against a oneshot mid-run', () => {
 });
 
 describe('started:true keeps counting activating as running', () => {
-  test(
-    'no second start is issued while the unit is already activating, and apply waits until it is ' + 'active',
-    async () => {
-      const content = '[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=/bin/sleep 3\n';
-      const spec = unitSpec('check-f.service', content, { enabled: false, started: true });
-      await host().exec(`printf '%s' '${content}' > /etc/systemd/system/check-f.service && systemctl daemon-reload`);
-      await host().exec('systemctl start --no-block check-f.service');
-      const running = await unit.waitFor('check-f.service', 'activating/start');
-      expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
-      const applied = await unit.run('apply', spec);
-      expect(applied).toMatchObject({ code: 0, stderr: `check-f.service on 127.0.0.1:${host().port}: became active` });
-      expect(await unit.show('check-f.service')).toMatchObject({
-        ActiveState: 'active',
-        InvocationID: running.InvocationID,
-      });
-    },
-  );
+  test('no second start is issued while the unit is already activating, and apply waits until it is active', async () => {
+    const content = '[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=/bin/sleep 3\n';
+    const spec = unitSpec('check-f.service', content, { enabled: false, started: true });
+    await host().exec(`printf '%s' '${content}' > /etc/systemd/system/check-f.service && systemctl daemon-reload`);
+    await host().exec('systemctl start --no-block check-f.service');
+    const running = await unit.waitFor('check-f.service', 'activating/start');
+    expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+    const applied = await unit.run('apply', spec);
+    expect(applied).toMatchObject({ code: 0, stderr: `check-f.service on 127.0.0.1:${host().port}: became active` });
+    expect(await unit.show('check-f.service')).toMatchObject({
+      ActiveState: 'active',
+      InvocationID: running.InvocationID,
+    });
+  });
 
-  test(
-    'a started:true oneshot that ends without becoming active fails the apply instead of passing as ' + 'running',
-    async () => {
-      const spec = unitSpec('check-g.service', oneshot(1), { enabled: false, started: true });
-      const failed = await unit.run('apply', spec);
-      expect(failed.stderr).toMatch(
-        /check-g.service did not become active: it is inactive\/dead; its last \d+ journal lines are above/,
-      );
-    },
-  );
+  test('a started:true oneshot that ends without becoming active fails the apply instead of passing as running', async () => {
+    const spec = unitSpec('check-g.service', oneshot(1), { enabled: false, started: true });
+    const failed = await unit.run('apply', spec);
+    expect(failed.stderr).toMatch(
+      /check-g.service did not become active: it is inactive\/dead; its last \d+ journal lines are above/,
+    );
+  });
 });

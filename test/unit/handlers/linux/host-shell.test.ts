@@ -31,18 +31,14 @@ const fakeHost = (states: string[]) => {
 };
 
 describe('HostShell.settle, the bounded wait after start, restart or stop', () => {
-  test(
-    'a unit that never gets ready fails at the deadline with its state and journal, polling every ' + 'POLL_MS',
-    async () => {
-      const host = fakeHost(['activating start 75']);
-      await expect(host.shell.settle('x.service', 'active', 3)).rejects.toThrow(
-        'x.service did not become active: it is still activating/start after 3 s (startTimeoutSeconds); its ' +
-          'last 2 journal lines are above, the last: line two',
-      );
-      expect(host.elapsed()).toBe(3000 + ((POLL_MS - (3000 % POLL_MS)) % POLL_MS));
-      expect(host.logged).toEqual(['x.service on h:22: journal: line one', 'x.service on h:22: journal: line two']);
-    },
-  );
+  test('a unit that never gets ready fails at the deadline with its state and journal, polling every POLL_MS', async () => {
+    const host = fakeHost(['activating start 75']);
+    await expect(host.shell.settle('x.service', 'active', 3)).rejects.toThrow(
+      'x.service did not become active: it is still activating/start after 3 s (startTimeoutSeconds); its last 2 journal lines are above, the last: line two',
+    );
+    expect(host.elapsed()).toBe(3000 + ((POLL_MS - (3000 % POLL_MS)) % POLL_MS));
+    expect(host.logged).toEqual(['x.service on h:22: journal: line one', 'x.service on h:22: journal: line two']);
+  });
 
   test('a start that reaches active returns at once, without a fixed wait', async () => {
     const host = fakeHost(['activating start 75', 'active running -']);

@@ -1,0 +1,30 @@
+/**
+ * sshd's MaxStartups on the real test host: connections it drops before the handshake ("Connection
+ * lost before handshake") are retried with backoff, so a burst of handlers on one host all connect.
+ */
+import { connectSsh } from '../../../src/linux/ssh';
+import { parseSshTarget } from '../../../src/linux/target';
+import { hostTarget, KEY_ENV, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host } = useSystemdHost();
+
+test('a burst of connections past MaxStartups all connect, retrying the ones sshd dropped', async () => {
+  // Past 2 unauthenticated connections sshd drops every new one until a slot frees.
+  await host().exec(
+    'echo "MaxStartups 2:100:2" > /etc/ssh/sshd_config.d/05-burst.conf && systemctl reload ssh && sleep 1',
+  );
+  try {
+    const target = parseSshTarget(hostTarget(host()));
+    const env = { [KEY_ENV]: host().privateKey };
+    const remotes = await Promise.all(Array.from({ length: 12 }, () => connectSsh(target, env)));
+    const answers = await Promise.all(remotes.map((remote) => remote.run('echo ok')));
+    expect(answers.map((answer) => answer.stdout.trim())).toEqual(Array(12).fill('ok'));
+    for (const remote of remotes) remote.close();
+    const log = await host().exec('journalctl -u ssh --no-pager | grep -c "past MaxStartups" || true');
+    expect(Number(log.stdout.trim())).toBeGreaterThan(0);
+  } finally {
+    await host().exec('rm -f /etc/ssh/sshd_config.d/05-burst.conf && systemctl reload ssh');
+  }
+});
