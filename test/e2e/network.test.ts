@@ -148,7 +148,8 @@ test('once the task ended OK, the next plan reads everything in sync and one app
   fake.finishTask(lastTask!); // the fake's reload already ended OK; this pins it
   const planned = await plan('plan (after unknown)');
   // A failed provisioner taints its resource, so Terraform re-runs the apply step; nothing is staged.
-  expect(planned.stdout).toMatch(/terraform_data\.net_converge is tainted, so must be replaced/);
+  // OpenTofu words it "is tainted, so it must be replaced".
+  expect(planned.stdout).toMatch(/terraform_data\.net_converge is tainted, so (it )?must be replaced/);
   expect(planned.stdout).not.toMatch(/not in sync/);
   expect(planned.stdout).toMatch(/Plan: 1 to add, 0 to change, 1 to destroy/);
   const applied = await apply('apply (after unknown)');
