@@ -124,7 +124,8 @@ test('an unknown host key is refused, and the error prints the fingerprint the h
   const failed = await unit.run('read', spec, hostTarget(host(), { hostKey: wrong }));
   expect(failed.code).toBe(1);
   expect(failed.stderr).toBe(
-    `batch read: SSH host key refused: the host offered ${host().hostKeyFingerprint}, which is not the pinned ${wrong}; ` +
+    `batch read: SSH host key refused: the host offered ${host().hostKeyFingerprint}, ` +
+      `which is not the pinned ${wrong}; ` +
       'if the host was legitimately re-keyed, pin the new fingerprint in hostKey; ' +
       `Host: root@127.0.0.1:${host().port}`,
   );
