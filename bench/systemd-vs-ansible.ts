@@ -101,6 +101,9 @@ const main = async () => {
     for (let round = 0; round < ROUNDS; round += 1) {
       await ours(host, project, ourTimes);
       await ansible(host, dir, theirTimes);
+      // Each round on stderr as it ends: a long run interrupted still says what it measured.
+      const row = (times: Times) => STEPS.map((step) => times[step].at(-1)?.toFixed(1)).join(' / ');
+      console.error(`round ${round + 1}: ours ${row(ourTimes)} s; Ansible ${row(theirTimes)} s`);
     }
   } finally {
     await host.stop();

@@ -55,7 +55,8 @@ test('an instance stopped by hand is named in the plan, and one apply starts it'
   console.log(drifted.stdout);
   expect(drifted.code).toBe(2);
   expect(drifted.stdout.replace(/\s+/g, ' ')).toContain(
-    `- probe-tty9: unit hf-probe@tty9.service on 127.0.0.1:${host.port} (inactive/dead) differs: running is "inactive/dead", want "running"`,
+    `- probe-tty9: unit hf-probe@tty9.service on 127.0.0.1:${host.port} (inactive/dead) differs: ` +
+      'running is "inactive/dead", want "running"',
   );
   await apply('apply (fix drift)');
   expect(await show('hf-probe@tty9.service')).toMatch(/ActiveState=active/);

@@ -40,7 +40,7 @@ const runInstance = (verb: 'read' | 'apply' | 'destroy', spec: InstanceSpec) =>
   );
 
 describe('templates and instances', () => {
-  test('a template is read by its file and is-enabled, never by systemctl show, and applies as a file only', async () => {
+  test('a template is read by its file and is-enabled, never systemctl show, and applies as a file', async () => {
     expect((await unit.run('read', template)).result?.summary).toBe(
       `unit probe@.service on 127.0.0.1:${host().port} is absent`,
     );
@@ -48,7 +48,7 @@ describe('templates and instances', () => {
     expect((await unit.run('read', template)).result?.in_sync).toBe('true');
   });
 
-  test('two instances apply by their own names with no file of their own, and read in sync in one batch with the template', async () => {
+  test('two instances apply by name with no file of their own, and read in sync in a batch with it', async () => {
     for (const name of ['probe@tty8.service', 'probe@tty9.service'])
       expect((await runInstance('apply', instance(name))).code).toBe(0);
     expect(await unit.show('probe@tty9.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
@@ -71,7 +71,8 @@ describe('templates and instances', () => {
   test('an instance stopped by hand is drift by its name, and apply starts it again', async () => {
     await host().exec('systemctl stop probe@tty9.service');
     expect((await runInstance('read', instance('probe@tty9.service'))).result?.summary).toBe(
-      `unit probe@tty9.service on 127.0.0.1:${host().port} (inactive/dead) differs: running is "inactive/dead", want "running"`,
+      `unit probe@tty9.service on 127.0.0.1:${host().port} (inactive/dead) differs: ` +
+        'running is "inactive/dead", want "running"',
     );
     expect((await runInstance('apply', instance('probe@tty9.service'))).code).toBe(0);
     expect((await unit.show('probe@tty9.service')).ActiveState).toBe('active');
@@ -109,7 +110,9 @@ describe('masked units', () => {
     expect(JSON.parse(read?.diff ?? '{}')).toHaveProperty('masked', { live: true, want: false });
     const failed = await unit.run('apply', spec);
     expect(failed.stderr).toBe(
-      `systemd-unit apply: masked-a.service on 127.0.0.1:${host().port} is masked: systemd will not start or enable it; set unmask: true to let apply unmask it, or run systemctl unmask masked-a.service on the host; UnitFileState: masked`,
+      `systemd-unit apply: masked-a.service on 127.0.0.1:${host().port} is masked: ` +
+        'systemd will not start or enable it; set unmask: true to let apply unmask it, ' +
+        'or run systemctl unmask masked-a.service on the host; UnitFileState: masked',
     );
     expect((await host().exec('readlink /etc/systemd/system/masked-a.service')).stdout.trim()).toBe('/dev/null');
   });
@@ -154,7 +157,7 @@ describe('drop-ins', () => {
     );
   const environment = async () => (await host().exec('systemctl show -p Environment,MainPID agent.service')).stdout;
 
-  test('a drop-in is written, loaded, and restarts its running unit; a change restarts it again; destroy removes it', async () => {
+  test('a drop-in is written and restarts its running unit, a change restarts it, destroy removes it', async () => {
     await unit.run(
       'apply',
       unitSpec('agent.service', '[Service]\nExecStart=/bin/sleep infinity\n', { enabled: false }),

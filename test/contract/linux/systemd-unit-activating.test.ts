@@ -84,7 +84,7 @@ describe('started:false against a oneshot mid-run', () => {
 });
 
 describe('started:true keeps counting activating as running', () => {
-  test('no second start is issued while the unit is already activating, and apply waits until it is active', async () => {
+  test('no second start is issued while the unit is activating, and apply waits until it is active', async () => {
     const content = '[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=/bin/sleep 3\n';
     const spec = unitSpec('check-f.service', content, { enabled: false, started: true });
     await host().exec(`printf '%s' '${content}' > /etc/systemd/system/check-f.service && systemctl daemon-reload`);
@@ -99,7 +99,7 @@ describe('started:true keeps counting activating as running', () => {
     });
   });
 
-  test('a started:true oneshot that ends without becoming active fails the apply instead of passing as running', async () => {
+  test('a started:true oneshot that ends without becoming active fails, not passing as running', async () => {
     const spec = unitSpec('check-g.service', oneshot(1), { enabled: false, started: true });
     const failed = await unit.run('apply', spec);
     expect(failed.stderr).toMatch(

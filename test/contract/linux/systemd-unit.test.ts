@@ -17,7 +17,8 @@ jest.setTimeout(120_000);
 const { host, unit } = useSystemdHost();
 
 const service = (description: string) =>
-  `[Unit]\nDescription=${description}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n`;
+  `[Unit]\nDescription=${description}\n\n` +
+  '[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
 const fileOf = async (name: string) => (await host().exec(`cat /etc/systemd/system/${name}`)).stdout;
 
 test('an absent unit is created enabled and started, and reads in sync after', async () => {
@@ -66,7 +67,8 @@ test('a unit disabled and stopped by hand reads as drift naming both, and apply 
   await host().exec('systemctl disable --now svc-d.service');
   const drift = (await unit.run('read', spec)).result;
   expect(drift?.summary).toBe(
-    `unit svc-d.service on 127.0.0.1:${host().port} (inactive/dead) differs: enabled is false, want true; running is "inactive/dead", want "running"`,
+    `unit svc-d.service on 127.0.0.1:${host().port} (inactive/dead) differs: ` +
+      'enabled is false, want true; running is "inactive/dead", want "running"',
   );
   await unit.run('apply', spec);
   expect(await unit.show('svc-d.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
@@ -122,7 +124,10 @@ test('an unknown host key is refused, and the error prints the fingerprint the h
   const failed = await unit.run('read', spec, hostTarget(host(), { hostKey: wrong }));
   expect(failed.code).toBe(1);
   expect(failed.stderr).toBe(
-    `batch read: SSH host key refused: the host offered ${host().hostKeyFingerprint}, which is not the pinned ${wrong}; if the host was legitimately re-keyed, pin the new fingerprint in hostKey; Host: root@127.0.0.1:${host().port}`,
+    `batch read: SSH host key refused: the host offered ${host().hostKeyFingerprint}, ` +
+      `which is not the pinned ${wrong}; ` +
+      'if the host was legitimately re-keyed, pin the new fingerprint in hostKey; ' +
+      `Host: root@127.0.0.1:${host().port}`,
   );
 });
 

@@ -15,7 +15,9 @@ const fakeHost = (states: string[]) => {
         (states.length > 1 ? states.shift() : states[0])?.split(' ') ?? [];
       return {
         code: 0,
-        stdout: `LoadState=loaded\nActiveState=${active}\nSubState=${sub}\nJob=${job === '-' ? '' : job}\nType=${type}\n`,
+        stdout:
+          `LoadState=loaded\nActiveState=${active}\nSubState=${sub}\n` +
+          `Job=${job === '-' ? '' : job}\nType=${type}\n`,
         stderr: '',
       };
     },
@@ -31,10 +33,11 @@ const fakeHost = (states: string[]) => {
 };
 
 describe('HostShell.settle, the bounded wait after start, restart or stop', () => {
-  test('a unit that never gets ready fails at the deadline with its state and journal, polling every POLL_MS', async () => {
+  test('a unit never ready fails at the deadline with its state and journal, polling every POLL_MS', async () => {
     const host = fakeHost(['activating start 75']);
     await expect(host.shell.settle('x.service', 'active', 3)).rejects.toThrow(
-      'x.service did not become active: it is still activating/start after 3 s (startTimeoutSeconds); its last 2 journal lines are above, the last: line two',
+      'x.service did not become active: it is still activating/start after 3 s (startTimeoutSeconds); ' +
+        'its last 2 journal lines are above, the last: line two',
     );
     expect(host.elapsed()).toBe(3000 + ((POLL_MS - (3000 % POLL_MS)) % POLL_MS));
     expect(host.logged).toEqual(['x.service on h:22: journal: line one', 'x.service on h:22: journal: line two']);
