@@ -47,8 +47,13 @@ export const connectSsh = async (target: SshTarget, env: NodeJS.ProcessEnv = pro
 /**
  * sshd drops connections beyond MaxStartups (default 10:30:100: past 10 unauthenticated ones, a
  * growing share is dropped) before any key exchange; nothing was sent, so trying again is safe.
+ * The drop reaches ssh2 as "Connection lost before handshake" or, when sshd closes with our banner
+ * unread, as a TCP reset (measured: both seen at -parallelism=30 against the test host).
  */
 class DroppedBeforeHandshake extends Error {}
+
+const isDropBeforeHandshake = (error: Error & { code?: unknown }, handshaken: boolean): boolean =>
+  !handshaken && (/before handshake/.test(error.message) || error.code === 'ECONNRESET');
 
 const connectOnce = async (target: SshTarget, env: NodeJS.ProcessEnv, readyMs: number): Promise<Remote> => {
   const client = new Client();
@@ -68,11 +73,13 @@ const connectOnce = async (target: SshTarget, env: NodeJS.ProcessEnv, readyMs: n
   // Small request/answer exchanges stall ~40 ms each on Nagle and delayed ACKs (measured: a unit
   // read 0.44 s with them, 0.23 s without).
   client.once('connect', () => client.setNoDelay(true));
+  let handshaken = false;
+  client.once('handshake', () => (handshaken = true));
   await new Promise<void>((resolve, reject) => {
     client.once('ready', resolve);
     client.once('error', (error) =>
       reject(
-        /before handshake/.test(error.message)
+        isDropBeforeHandshake(error, handshaken)
           ? new DroppedBeforeHandshake(error.message)
           : connectError(target, error, offered),
       ),

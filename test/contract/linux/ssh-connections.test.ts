@@ -1,7 +1,9 @@
 /**
  * sshd's MaxStartups on the real test host: connections it drops before the handshake ("Connection
- * lost before handshake") are retried with backoff, so a burst of handlers on one host all connect.
+ * lost before handshake", or a TCP reset) are retried with backoff, so a burst of handlers on one
+ * host all connect.
  */
+import { createServer, connect, type Socket } from 'node:net';
 import { connectSsh } from '../../../src/linux/ssh';
 import { parseSshTarget } from '../../../src/linux/target';
 import { hostTarget, KEY_ENV, useSystemdHost } from '../../support/unit-host';
@@ -26,5 +28,30 @@ test('a burst of connections past MaxStartups all connect, retrying the ones ssh
     expect(Number(log.stdout.trim())).toBeGreaterThan(0);
   } finally {
     await host().exec('rm -f /etc/ssh/sshd_config.d/05-burst.conf && systemctl reload ssh');
+  }
+});
+
+test('a connection reset before the handshake is retried', async () => {
+  // A relay in front of the real sshd that resets its first three connections, as a loaded sshd does.
+  let resets = 3;
+  const sockets: Socket[] = [];
+  const relay = createServer((socket) => {
+    sockets.push(socket);
+    if (resets-- > 0) return socket.resetAndDestroy();
+    const upstream = connect(host().port, host().host);
+    sockets.push(upstream);
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (relay.address() as { port: number }).port;
+    const target = parseSshTarget(hostTarget(host(), { port }));
+    const remote = await connectSsh(target, { [KEY_ENV]: host().privateKey });
+    expect((await remote.run('echo ok')).stdout.trim()).toBe('ok');
+    remote.close();
+    expect(resets).toBe(-1);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    relay.close();
   }
 });
