@@ -28,6 +28,7 @@ const examples = {
   // The stack bench/plan-scale.ts plans, a user's app like the examples.
   'bench/plan-scale-app': 'bench/plan-scale-app.ts',
   'examples/probes': 'examples/probes.ts',
+  'examples/kube': 'examples/kube.ts',
 };
 
 // ssh2's optional `cpu-features` would otherwise stay a require resolved at run time from any
