@@ -11,11 +11,19 @@ import { CdktfProject, type CommandOutcome, filesUnder } from '../support/cdktf-
 import { useKubeApiServer, type KubeApiServer } from '../support/kube-apiserver';
 import { CR_VERSION, crPath } from '../support/kube-crds';
 import { kubeExpect } from '../support/kube-http';
+import { type RbacRule, scopedIdentity, type ScopedIdentity } from '../support/kube-identity';
 
 jest.setTimeout(300_000);
 
+/** The README's RBAC table for KubeRepo, exactly: the stack runs as an identity holding only these. */
+const REPO_RULES: RbacRule[] = [
+  { apiGroups: ['core.jr2.dev'], resources: ['repos'], verbs: ['get', 'list', 'create', 'patch'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
+];
+
 const server = useKubeApiServer();
 let kube: KubeApiServer;
+let identity: ScopedIdentity;
 let project: CdktfProject;
 /** Every output terraform printed and every state it wrote, for the token check at the end. */
 const written: Array<[string, string]> = [];
@@ -47,8 +55,11 @@ beforeAll(async () => {
     metadata: { name: 'clone-docs' },
     stringData: { username: 'me', password: 'e2e-clone-password' },
   });
+  // Its kubeconfig's current-context is read-only: a stack that ignored its context would fail with 403.
+  identity = await scopedIdentity(kube, 'homelab', REPO_RULES);
   project = new CdktfProject('build/examples/kube.js', 'kube', {
-    HOMELAB_KUBECONFIG: kube.kubeconfig,
+    HOMELAB_KUBECONFIG: identity.kubeconfig,
+    HOMELAB_KUBE_CONTEXT: 'scoped',
     HOMELAB_KUBE_NAMESPACE: kube.namespace,
   });
   await project.must('synth', project.synth());
@@ -131,9 +142,9 @@ test('no token of the kubeconfig reaches the state, a plan, an apply log or cdkt
   ];
   expect(places.map(([place]) => place)).toEqual(expect.arrayContaining(['state (stated)', 'plan (drift)']));
   for (const [place, text] of places) {
-    for (const secret of [kube.admin.token, kube.reader.token, 'e2e-clone-password'])
+    for (const secret of [identity.token, kube.reader.token, kube.admin.token, 'e2e-clone-password'])
       expect({ place, leaked: text.includes(secret) }).toEqual({ place, leaked: false });
   }
   const stated = written.find(([place]) => place === 'state (stated)')?.[1] ?? '';
-  expect(stated).toContain(kube.kubeconfig);
+  expect(stated).toContain(identity.kubeconfig);
 });
