@@ -7,6 +7,10 @@ module.exports = tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // A real limit: strings, template literals, regexes, URLs and comments count too.
+    rules: { 'max-len': ['error', { code: 120, tabWidth: 2 }] },
+  },
+  {
     files: ['**/*.ts'],
     rules: {
       // Control characters are matched on purpose: inputs and remote text are refused or cleaned of them.

@@ -45,7 +45,9 @@ const main = async () => {
         enabled: true,
         started: true,
         restartOn: digestOf([]),
-        content: `[Unit]\nDescription=bench ${n}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n`,
+        content:
+          `[Unit]\nDescription=bench ${n}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n` +
+          '[Install]\nWantedBy=multi-user.target\n',
       });
     const env = { BENCH_SSH_KEY: host.privateKey };
     const samples: Record<string, number[]> = {

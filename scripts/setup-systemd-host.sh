@@ -76,7 +76,8 @@ fi
 remove_tree() {
   local d=$1 m
   [[ -e $d ]] || return 0
-  awk -v p="$d/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount -l "$m" || true; done
+  awk -v p="$d/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r |
+    while read -r m; do umount -l "$m" || true; done
   rm -rf --one-file-system "$d"
 }
 on_fail() {

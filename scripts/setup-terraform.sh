@@ -30,7 +30,9 @@ step() { # step <name> <detail>: one line per step with the time it took
 }
 # Field of `<bin> version -json` (terraform_version, platform), empty if <bin> does not run; TF_CLI_CONFIG_FILE
 # may name a missing file (it does on this machine) and would add a warning to the output.
-cli_info() { TF_CLI_CONFIG_FILE=/dev/null "$1" version -json 2>/dev/null | sed -n "s/.*\"$2\": *\"\([^\"]*\)\".*/\1/p" | head -1; }
+cli_info() {
+  TF_CLI_CONFIG_FILE=/dev/null "$1" version -json 2>/dev/null | sed -n "s/.*\"$2\": *\"\([^\"]*\)\".*/\1/p" | head -1
+}
 is_plugin() { [[ -x $1 && $("$1" 2>&1) == *'This binary is a plugin'* ]]; } # plugins exit 1 when run directly
 
 main() {
@@ -42,7 +44,8 @@ main() {
     step tofu "OpenTofu $TOFU_VERSION already built at $TOFU_PATH (skipped)"
   else
     # go install …@version is refused (go.mod has a replace directive): build inside a copy of the module.
-    src=$(cd / && go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+    src=$(cd / && go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" |
+      sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
     work=$(mktemp -d "$TF_DIR/.tofu-src.XXXXXX")
     cp -r "$src/." "$work" && chmod -R u+w "$work"
     mkdir -p "$TOFU_BIN_DIR"
@@ -67,7 +70,8 @@ main() {
   PROVIDER_NAME=terraform-provider-external_v${EXTERNAL_VERSION}_x5
   PROVIDER=$MIRROR/registry.terraform.io/hashicorp/external/$EXTERNAL_VERSION/$PLATFORM/$PROVIDER_NAME
   UPSTREAM="upstream $EXTERNAL_MODULE@${EXTERNAL_COMMIT:0:12}"
-  STAND_IN="stand-in $(cat "$STAND_IN_DIR"/go.mod "$STAND_IN_DIR"/go.sum "$STAND_IN_DIR"/main.go | sha256sum | cut -c1-12) (test/stand-ins/terraform-provider-external)"
+  STAND_IN_SUM=$(cat "$STAND_IN_DIR"/go.mod "$STAND_IN_DIR"/go.sum "$STAND_IN_DIR"/main.go | sha256sum | cut -c1-12)
+  STAND_IN="stand-in $STAND_IN_SUM (test/stand-ins/terraform-provider-external)"
   # Rebuild when the binary is missing or broken, or was built from another revision of the stand-in source.
   if is_plugin "$PROVIDER" && grep -qxF -e "$UPSTREAM" -e "$STAND_IN" "$TOOL_DIR/SOURCE" 2>/dev/null; then
     step provider "external $EXTERNAL_VERSION already built: $(cat "$TOOL_DIR/SOURCE") (skipped)"
@@ -79,7 +83,8 @@ main() {
     else
       # The module proxy here refuses this module ("403 Forbidden ... This module version is not
       # available"): build our own stand-in with the same schema and program contract instead.
-      echo "[setup-terraform] upstream refused: $(tr -s "\n\t" "  " <"$gobin/log" | grep -o "[0-9]\{3\} [A-Z].*" || tail -1 "$gobin/log")" >&2
+      refusal=$(tr -s "\n\t" "  " <"$gobin/log" | grep -o "[0-9]\{3\} [A-Z].*" || tail -1 "$gobin/log")
+      echo "[setup-terraform] upstream refused: $refusal" >&2
       origin=$STAND_IN
       (cd "$STAND_IN_DIR" && go build -mod=readonly -trimpath -o "$gobin/terraform-provider-external" .)
     fi
@@ -118,7 +123,8 @@ EOF
     echo "case \":\$PATH:\" in *':$TOFU_BIN_DIR:'*) ;; *) export PATH='$TOFU_BIN_DIR':\"\$PATH\" ;; esac"
     echo "case \${CDKTF_HOMELAB_TERRAFORM:=$BIN} in"
     echo "  terraform | tofu) export TERRAFORM_BINARY_NAME=\$CDKTF_HOMELAB_TERRAFORM ;;"
-    echo "  *) echo \"CDKTF_HOMELAB_TERRAFORM must be terraform or tofu, got '\$CDKTF_HOMELAB_TERRAFORM'\" >&2; return 1 ;;"
+    echo "  *) echo \"CDKTF_HOMELAB_TERRAFORM must be terraform or tofu, got '\$CDKTF_HOMELAB_TERRAFORM'\" >&2;" \
+      "return 1 ;;"
     echo "esac"
   } | write "$ENV_FILE"
   step env "$ENV_FILE"

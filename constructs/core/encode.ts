@@ -51,7 +51,8 @@ export const requirePlainIdentity = (scope: Construct, identity: Readonly<Record
     if (hasToken(value)) {
       throw new ValidationError(
         scope.node.path,
-        `${field} must be a plain value known at synth, got a Terraform reference (it names the object, so its rules are checked at synth)`,
+        `${field} must be a plain value known at synth, got a Terraform reference ` +
+          '(it names the object, so its rules are checked at synth)',
       );
     }
   }

@@ -113,7 +113,9 @@ const getSection = async (api: PveApi, id: string): Promise<LiveSection | undefi
 const idTaken = (spec: MetricServerSpec, liveType: string, cause: unknown): HandlerError =>
   new HandlerError(
     `Metric server "${spec.id}" cannot be created`,
-    `a ${liveType} section already holds this id and type is create-only; delete that section or choose another id (PVE: ${cause instanceof PveApiError ? cause.pveMessage : String(cause)})`,
+    `a ${liveType} section already holds this id and type is create-only; ` +
+      'delete that section or choose another id ' +
+      `(PVE: ${cause instanceof PveApiError ? cause.pveMessage : String(cause)})`,
   );
 
 /** Secrets a read needs: only the otel headers, since they are compared (by value, never shown). */

@@ -87,7 +87,8 @@ const groupByKind = (pending: ReadonlyMap<string, Pending>) => {
 
 const unreadable = (error: unknown): Reading => ({
   inSync: false,
-  summary: `cannot be read: ${error instanceof HandlerError ? error.oneLine() : String((error as Error)?.message ?? error)}`,
+  summary:
+    'cannot be read: ' + (error instanceof HandlerError ? error.oneLine() : String((error as Error)?.message ?? error)),
   diff: {},
 });
 

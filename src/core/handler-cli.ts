@@ -31,9 +31,8 @@ export const runHandler = async <S, T>(
   const isBatch = first === BATCH.verb && verb === 'read';
   if (!isBatch && (first === undefined || !Object.hasOwn(domain.kinds, first) || !isVerb(verb))) {
     const kinds = Object.keys(domain.kinds).join('|');
-    io.log(
-      `${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read`.trim(),
-    );
+    const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read`;
+    io.log(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; ${usage}`.trim());
     return 2;
   }
   try {

@@ -116,7 +116,10 @@ export const summarize = (spec: MetricServerSpec, state: MetricServerState): str
   const name = `metric server "${spec.id}"`;
   if (state.state === 'absent') return `${name} is absent`;
   if (state.state === 'foreign') {
-    return `${name} is absent: the id is held by a ${state.liveType} section, and type is create-only, so apply will fail until that section is removed or the id changed`;
+    return (
+      `${name} is absent: the id is held by a ${state.liveType} section, and type is create-only, ` +
+      'so apply will fail until that section is removed or the id changed'
+    );
   }
   const changed = describeDiff(state.changes);
   return changed === '' ? `${name} is in sync` : `${name} differs: ${changed}`;

@@ -34,7 +34,8 @@ export const tokenHeader = (target: PveTarget, env: NodeJS.ProcessEnv): string =
   if (value === undefined || value === '') {
     throw new HandlerError(
       'PVE API token missing',
-      `environment variable ${target.tokenEnv} is not set; set it to USER@REALM!TOKENID=SECRET before running terraform`,
+      `environment variable ${target.tokenEnv} is not set; ` +
+        'set it to USER@REALM!TOKENID=SECRET before running terraform',
     );
   }
   if (!TOKEN.test(value)) {

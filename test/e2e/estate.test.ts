@@ -71,7 +71,8 @@ test(
       '1 of 50 objects are not in sync: - metrics-17: metric server "estate-17" differs: port is 9999, want 2003',
     );
     expect(words).toContain(
-      `1 of 20 objects are not in sync: - worker-3: unit estate-worker-3.service on 127.0.0.1:${host.port} (inactive/dead) differs`,
+      '1 of 20 objects are not in sync: ' +
+        `- worker-3: unit estate-worker-3.service on 127.0.0.1:${host.port} (inactive/dead) differs`,
     );
     const replaced = [...drifted.stdout.matchAll(/# (terraform_data\.\S+) must be replaced/g)].map((m) => m[1]).sort();
     expect(replaced).toEqual(['terraform_data.metrics-17_converge', 'terraform_data.worker-3_converge']);

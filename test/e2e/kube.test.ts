@@ -71,7 +71,10 @@ afterAll(() => {
   project?.cleanup();
 });
 
-test('the first apply states both Repos, restating without overwriting the one that existed, and the next plan is clean', async () => {
+const firstApply =
+  'the first apply states both Repos, restating without overwriting the one that existed, ' +
+  'and the next plan is clean';
+test(firstApply, async () => {
   await kubeExpect(kube.admin, 'POST', repoPath(), {
     apiVersion: `core.jr2.dev/${CR_VERSION}`,
     kind: 'Repo',
@@ -98,7 +101,9 @@ test('the first apply states both Repos, restating without overwriting the one t
   expect((await plan('plan (clean)')).code).toBe(0);
 });
 
-test('a hand edit of spec.url and a removed bound label are named in the plan in words, and one apply fixes both', async () => {
+const handEdits =
+  'a hand edit of spec.url and a removed bound label are named in the plan in words, and one apply fixes both';
+test(handEdits, async () => {
   await editByHand('site', { spec: { url: 'git@git.example:hand/site.git' } });
   await editByHand('docs', { metadata: { labels: { [LABEL_REPO_BOUND]: null } } });
   const drifted = await plan('plan (drift)');
@@ -133,7 +138,8 @@ test('destroy leaves both Repos in place, without the bound label and the identi
   written.push(['state (destroyed)', readFileSync(project.statePath, 'utf8')]);
 });
 
-test('no token of the kubeconfig reaches the state, a plan, an apply log or cdktf.out; only its path does', async () => {
+const noToken = 'no token of the kubeconfig reaches the state, a plan, an apply log or cdktf.out; only its path does';
+test(noToken, async () => {
   const shown = await project.terraform('show', '-json', 'plan.bin');
   const places: Array<[string, string]> = [
     ...written,

@@ -68,7 +68,8 @@ test('a unit stopped by hand shows in the plan by name and state, and one apply 
   const drifted = await plan('plan (drift)');
   expect(drifted.code).toBe(2);
   expect(drifted.stdout.replace(/\s+/g, ' ')).toContain(
-    `unit hf-agent.service on 127.0.0.1:${host.port} (inactive/dead) differs: running is "inactive/dead", want "running"`,
+    `unit hf-agent.service on 127.0.0.1:${host.port} (inactive/dead) differs: ` +
+      'running is "inactive/dead", want "running"',
   );
   await apply('apply (fix drift)');
   expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);

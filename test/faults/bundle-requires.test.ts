@@ -25,7 +25,10 @@ describe('handler bundles', () => {
     expect(required.filter((name) => name === undefined || !isBuiltin(name))).toEqual([]);
   });
 
-  test("the Linux bundle still speaks SSH without ssh2's optional native parts (proven over real SSH by the contract tests)", () => {
+  const nativeParts =
+    "the Linux bundle still speaks SSH without ssh2's optional native parts " +
+    '(proven over real SSH by the contract tests)';
+  test(nativeParts, () => {
     const text = readFileSync(join(HANDLERS, 'linux.js'), 'utf8');
     expect(text).toContain('native addon cpu-features is not bundled');
   });

@@ -79,7 +79,8 @@ test('a missing unit reads LoadState=not-found with exit 0', async () => {
   const ie = await host.exec('systemctl is-enabled cdktf-no-such-unit.service');
   const ia = await host.exec('systemctl is-active cdktf-no-such-unit.service');
   console.log(
-    `show exit ${r.code}:\n${r.stdout}is-enabled exit ${ie.code} ${JSON.stringify(ie)}\nis-active exit ${ia.code} ${ia.stdout}`,
+    `show exit ${r.code}:\n${r.stdout}is-enabled exit ${ie.code} ${JSON.stringify(ie)}\n` +
+      `is-active exit ${ia.code} ${ia.stdout}`,
   );
   expect(r.code).toBe(0);
   expect(parse(r.stdout)).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });

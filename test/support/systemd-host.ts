@@ -1,5 +1,6 @@
-// Boots the cached Debian rootfs (scripts/setup-systemd-host.sh) under systemd-nspawn with sshd on 127.0.0.1:<free port>,
-// so systemd tests hit REAL systemctl semantics over ssh2 with a pinned host key, and never leak a running container.
+// Boots the cached Debian rootfs (scripts/setup-systemd-host.sh) under systemd-nspawn with sshd on
+// 127.0.0.1:<free port>, so systemd tests hit REAL systemctl semantics over ssh2 with a pinned host key,
+// and never leak a running container.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';

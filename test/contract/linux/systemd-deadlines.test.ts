@@ -19,7 +19,13 @@ test('a notify unit that never gets ready fails at its deadline with its journal
   expect(failed.code).toBe(1);
   expect(failed.stderr).toMatch(/never-ready.service on 127.0.0.1:\d+: journal: .*waiting for nothing/);
   expect(failed.stderr).toMatch(
-    /was not applied: never-ready.service did not become active: it is still activating\/start after 3 s \(startTimeoutSeconds\); its last \d+ journal lines are above, .*; restored the host by stopping the unit and removing the new unit file; the unit is now (inactive|failed)\//,
+    new RegExp(
+      /was not applied: never-ready.service did not become active: /.source +
+        /it is still activating\/start after 3 s \(startTimeoutSeconds\); /.source +
+        /its last \d+ journal lines are above, .*; /.source +
+        /restored the host by stopping the unit and removing the new unit file; /.source +
+        /the unit is now (inactive|failed)\//.source,
+    ),
   );
   expect(await unit.show('never-ready.service')).toMatchObject({ LoadState: 'not-found' });
 });
@@ -35,7 +41,10 @@ test('a started unit activating past its deadline reads as not running, for how 
     await unit.run('read', unitSpec('stuck.service', neverReady, { enabled: false, startTimeoutSeconds: 1 }))
   ).result;
   expect(read?.summary).toMatch(
-    /^unit stuck.service on 127.0.0.1:\d+ \(activating\/start for \d+ s\) differs: running is "activating\/start for \d+ s", want "running"$/,
+    new RegExp(
+      /^unit stuck.service on 127.0.0.1:\d+ \(activating\/start for \d+ s\) differs: /.source +
+        /running is "activating\/start for \d+ s", want "running"$/.source,
+    ),
   );
   await host().exec('systemctl stop stuck.service');
 });
@@ -48,7 +57,10 @@ test('a sudo that wants a password fails naming sudo, and logs no write and no u
     expect(failed.code).toBe(1);
     expect(failed.stderr).not.toMatch(/wrote|writing|restored|undo/);
     expect(failed.stderr).toMatch(
-      /^systemd-unit apply: needs-password.service on 127.0.0.1:\d+ was not applied: command failed on 127.0.0.1:\d+: sudo: a password is required;/,
+      new RegExp(
+        /^systemd-unit apply: needs-password.service on 127.0.0.1:\d+ was not applied: /.source +
+          /command failed on 127.0.0.1:\d+: sudo: a password is required;/.source,
+      ),
     );
   } finally {
     await host().exec(`echo 'deploy ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/deploy`);
@@ -62,7 +74,11 @@ test('a connection lost during apply says so, and that the next apply converges 
   await host().exec(`pkill -f 'sshd: deploy'`);
   const failed = await applying;
   expect(failed.stderr).toMatch(
-    /^systemd-unit apply: SSH connection to 127.0.0.1:\d+ lost during apply: .+; the unit may be half-applied: the next apply converges it$/m,
+    new RegExp(
+      /^systemd-unit apply: SSH connection to 127.0.0.1:\d+ lost during apply: .+; /.source +
+        /the unit may be half-applied: the next apply converges it$/.source,
+      'm',
+    ),
   );
   await host().exec('systemctl stop cut.service; rm -f /etc/systemd/system/cut.service; systemctl daemon-reload');
 });

@@ -105,7 +105,10 @@ describe('masked units', () => {
     const spec = unitSpec('masked-a.service', service);
     const read = (await unit.run('read', spec)).result;
     expect(read?.summary).toMatch(
-      /^unit masked-a.service on 127.0.0.1:\d+ is masked \(masked is true, want false; .*\); set unmask: true to let apply unmask it, or run systemctl unmask masked-a.service on the host$/,
+      new RegExp(
+        /^unit masked-a.service on 127.0.0.1:\d+ is masked \(masked is true, want false; .*\); /.source +
+          /set unmask: true to let apply unmask it, or run systemctl unmask masked-a.service on the host$/.source,
+      ),
     );
     expect(JSON.parse(read?.diff ?? '{}')).toHaveProperty('masked', { live: true, want: false });
     const failed = await unit.run('apply', spec);
@@ -132,7 +135,10 @@ describe('masked units', () => {
     await host().exec(': > /run/systemd/system/masked-b.service && systemctl daemon-reload');
     const failed = await unit.run('apply', unitSpec('masked-b.service', service, { unmask: true }));
     expect(failed.stderr).toMatch(
-      /is masked and was not unmasked: \/run\/systemd\/system\/masked-b.service is an empty file, not a \/dev\/null link; unmask removes only \/dev\/null links/,
+      new RegExp(
+        /is masked and was not unmasked: \/run\/systemd\/system\/masked-b.service is an empty file, /.source +
+          /not a \/dev\/null link; unmask removes only \/dev\/null links/.source,
+      ),
     );
     expect((await host().exec('test -f /run/systemd/system/masked-b.service; echo $?')).stdout.trim()).toBe('0');
   });
@@ -194,7 +200,10 @@ describe('drop-ins', () => {
     expect((await runDropIn('apply', dropIn('[Service]\nEnvironment=LEVEL=3\n'))).code).toBe(0);
     const failed = await runDropIn('apply', dropIn('[Service]\nExecStartPre=/bin/false\n'));
     expect(failed.stderr).toMatch(
-      /was not applied: agent.service did not become active: .*; restored the previous drop-in and restarted agent.service with it$/,
+      new RegExp(
+        /was not applied: agent.service did not become active: .*; /.source +
+          /restored the previous drop-in and restarted agent.service with it$/.source,
+      ),
     );
     expect(await environment()).toContain('Environment=LEVEL=3');
     expect((await unit.show('agent.service')).ActiveState).toBe('active');

@@ -92,7 +92,10 @@ test('a unit file systemd rejects is undone: the previous file is back and syste
   const failed = await unit.run('apply', broken);
   expect(failed.code).toBe(1);
   expect(failed.stderr).toMatch(
-    /svc-f.service on 127.0.0.1:\d+ was not applied: .*; restored the previous unit file; the unit is now [a-z]+\/[a-z-]+$/,
+    new RegExp(
+      /svc-f.service on 127.0.0.1:\d+ was not applied: .*; /.source +
+        /restored the previous unit file; the unit is now [a-z]+\/[a-z-]+$/.source,
+    ),
   );
   expect(await fileOf('svc-f.service')).toBe(service('f'));
   expect(await unit.show('svc-f.service')).toMatchObject({ NeedDaemonReload: 'no', LoadState: 'loaded' });
@@ -104,7 +107,11 @@ test('a start that fails is undone: the new unit file is removed', async () => {
   expect(failed.code).toBe(1);
   expect(failed.stderr).toMatch(/journal: .*Failed to start svc-g.service/);
   expect(failed.stderr).toMatch(
-    /was not applied: svc-g.service did not become active: it is failed\/failed; its last \d+ journal lines are above, .*; restored the host by removing the new unit file; the unit is now inactive\/dead$/,
+    new RegExp(
+      /was not applied: svc-g.service did not become active: it is failed\/failed; /.source +
+        /its last \d+ journal lines are above, .*; /.source +
+        /restored the host by removing the new unit file; the unit is now inactive\/dead$/.source,
+    ),
   );
   expect((await host().exec('test -e /etc/systemd/system/svc-g.service; echo $?')).stdout.trim()).toBe('1');
   expect((await unit.show('svc-g.service')).LoadState).toBe('not-found');

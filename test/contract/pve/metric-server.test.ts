@@ -175,7 +175,8 @@ describe('metric-server handler', () => {
     expect((await run('read', influx, auditEnv)).code).toBe(0);
     const failed = await run('apply', influx, auditEnv);
     expect(failed.stderr.split('\n').at(-1)).toBe(
-      `metric-server apply: PVE answered 403: Permission check failed (/, Sys.Modify); Endpoint: ${fake.url}; Request: POST /cluster/metrics/server/influx`,
+      'metric-server apply: PVE answered 403: Permission check failed (/, Sys.Modify); ' +
+        `Endpoint: ${fake.url}; Request: POST /cluster/metrics/server/influx`,
     );
   });
 
@@ -287,7 +288,11 @@ describe('the batch read', () => {
     expect(batch.code).toBe(1);
     expect(batch.stderr.split('\n')).toHaveLength(1);
     expect(batch.stderr).toMatch(
-      /^batch read: No PVE cluster member reachable: GET \/cluster\/metrics\/server reached none of 1 members: https:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/,
+      new RegExp(
+        /^batch read: No PVE cluster member reachable: /.source +
+          /GET \/cluster\/metrics\/server reached none of 1 members: /.source +
+          /https:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/.source,
+      ),
     );
   });
 });

@@ -213,7 +213,8 @@ describe('unit commands', () => {
     const show = (state: string) =>
       `LoadState=loaded\nActiveState=${state}\nSubState=x\nUnitFileState=enabled\nNeedDaemonReload=no\n`;
     const stdout =
-      `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n0 ${'ab'.repeat(32)}  -\n1 ${'cd'.repeat(32)}  -\n` +
+      `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n` +
+      `0 ${'ab'.repeat(32)}  -\n1 ${'cd'.repeat(32)}  -\n` +
       '@@cdktf-homelab:restart-on\n2 r2\n@@cdktf-homelab:templates\n1 disabled\n';
     const live = parseReadScript(stdout, units);
     expect(
@@ -268,7 +269,10 @@ describe('masked units', () => {
     expect(changes).toMatchObject({ masked: { live: true, want: false } });
     expect(changes).not.toHaveProperty('enabled');
     expect(summarizeUnit(want, 'h:22', masked, changes)).toMatch(
-      /^unit check.service on h:22 is masked \(masked is true, want false; .*\); set unmask: true to let apply unmask it, or run systemctl unmask check.service on the host$/,
+      new RegExp(
+        /^unit check.service on h:22 is masked \(masked is true, want false; .*\); /.source +
+          /set unmask: true to let apply unmask it, or run systemctl unmask check.service on the host$/.source,
+      ),
     );
   });
 
@@ -307,7 +311,9 @@ describe('start deadlines', () => {
     const show =
       'LoadState=loaded\nActiveState=activating\nSubState=start\nUnitFileState=static\nNeedDaemonReload=no\nJob=75\n' +
       'StateChangeTimestamp=Wed 2026-12-02 15:43:45 UTC\n';
-    const stdout = `${show}@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n@@cdktf-homelab:now\n${Date.parse('2026-12-02T15:48:45Z') / 1000}\n`;
+    const stdout =
+      `${show}@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n` +
+      `@@cdktf-homelab:now\n${Date.parse('2026-12-02T15:48:45Z') / 1000}\n`;
     const [unit] = parseReadScript(stdout, [{ unit: 'a.service' }]) ?? [];
     expect(unit?.stateSeconds).toBe(300);
     expect(unit?.status.job).toBe('75');
