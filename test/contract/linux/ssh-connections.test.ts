@@ -37,7 +37,10 @@ test('a connection reset before the handshake is retried', async () => {
   const sockets: Socket[] = [];
   const relay = createServer((socket) => {
     sockets.push(socket);
-    if (resets-- > 0) return socket.resetAndDestroy();
+    if (resets-- > 0) {
+      socket.resetAndDestroy();
+      return;
+    }
     const upstream = connect(host().port, host().host);
     sockets.push(upstream);
     socket.pipe(upstream).pipe(socket);
