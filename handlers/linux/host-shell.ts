@@ -46,6 +46,11 @@ export class HostShell {
     return result;
   }
 
+  /** Installs `content` at `path` whole or not at all (see `writeFileCommand`). */
+  write(directory: string, path: string, content: string) {
+    return this.must(cmd.writeFileCommand(directory, path, content, this.sudo), content);
+  }
+
   systemctl(verb: string, name?: string, ...flags: string[]) {
     return this.must(cmd.systemctl(verb, this.sudo, name, ...flags));
   }

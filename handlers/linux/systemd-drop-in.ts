@@ -81,7 +81,7 @@ class DropInOps extends HostShell {
     let restarted = false;
     try {
       if (write) {
-        await this.must(cmd.writeFileCommand(dropInDirectory(spec), this.path, this.sudo), spec.content);
+        await this.write(dropInDirectory(spec), this.path, spec.content);
         wrote = true;
         this.log(`${spec.unit} on ${this.host}: wrote ${this.path}`);
       }
@@ -113,7 +113,7 @@ class DropInOps extends HostShell {
   private async undo(previous: string | undefined, restarted: boolean, seconds: number): Promise<string> {
     try {
       if (previous === undefined) await this.must(cmd.removeFileCommand(this.path, this.sudo));
-      else await this.must(cmd.writeFileCommand(dropInDirectory(this.dropIn), this.path, this.sudo), previous);
+      else await this.write(dropInDirectory(this.dropIn), this.path, previous);
       await this.systemctl('daemon-reload');
       const what = previous === undefined ? 'removed the new drop-in' : 'restored the previous drop-in';
       if (!restarted) return `; ${what}`;

@@ -74,7 +74,7 @@ export class UnitOps extends HostShell {
     const done: Done = { wrote: false, started: false };
     try {
       if (file.write) {
-        await this.must(cmd.writeCommand(spec, this.sudo), spec.content);
+        await this.write(spec.directory, unitPath(spec), spec.content ?? '');
         done.wrote = true;
         this.log(`${this.name} on ${this.host}: wrote ${unitPath(spec)}`);
       }
@@ -206,7 +206,7 @@ export class UnitOps extends HostShell {
     if (!done.wrote) return '';
     try {
       if (previous !== undefined) {
-        await this.must(cmd.writeCommand(this.unit, this.sudo), previous);
+        await this.write(this.unit.directory, unitPath(this.unit), previous);
         await this.systemctl('daemon-reload');
         return '; restored the previous unit file';
       }

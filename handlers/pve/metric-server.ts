@@ -5,6 +5,7 @@
  */
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
+import { describeDiff } from '../../src/core/protocol';
 import { mapConcurrent } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { PveApiError } from '../../src/pve/client';
@@ -12,13 +13,16 @@ import { encodeBase64Json } from '../../src/pve/metric-fields';
 import {
   createForm,
   diffMetricServer,
+  type Form,
   type LiveSection,
   metricServerIdentity,
   metricServerSpec,
   type MetricServerIdentity,
   type MetricServerSecrets,
   type MetricServerSpec,
+  type MetricServerState,
   summarize,
+  unwritten,
   updateForm,
 } from '../../src/pve/metric-server';
 
@@ -62,23 +66,38 @@ const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerS
   const path = sectionPath(spec.id);
   const live = await getSection(api, spec.id);
   const state = diffMetricServer(spec, live, secrets);
+  let form: Form;
   if (state.state !== 'present' || live === undefined) {
     log(`metric server "${spec.id}": creating (${spec.type} ${spec.server}:${spec.port})`);
-    await api.call('POST', path, createForm(spec, secrets)).catch((error: unknown) => {
+    form = createForm(spec, secrets);
+    await api.call('POST', path, form).catch((error: unknown) => {
       throw state.state === 'foreign' ? idTaken(spec, state.liveType, error) : error;
     });
   } else if (Object.keys(state.changes).length > 0 || secrets.token !== undefined) {
     const fields = Object.keys(state.changes);
     log(`metric server "${spec.id}": updating ${fields.length > 0 ? fields.join(', ') : 'the token'}`);
-    await api.call('PUT', path, updateForm(spec, live, secrets));
+    form = updateForm(spec, state.changes, secrets);
+    await api.call('PUT', path, form);
   } else {
     log(`metric server "${spec.id}": in sync, nothing to write`);
     return;
   }
   const after = diffMetricServer(spec, await getSection(api, spec.id), secrets);
-  if (after.state !== 'present' || Object.keys(after.changes).length > 0) {
-    throw new HandlerError('PVE reported success but the write did not hold', summarize(spec, after));
+  if (after.state !== 'present' || Object.keys(after.changes).length > 0) throw readBackError(spec, after, form);
+};
+
+/** A read-back that differs: a write PVE did not honour, or fields someone edited after our read. */
+const readBackError = (spec: MetricServerSpec, after: MetricServerState, form: Form): HandlerError => {
+  const edited = after.state === 'present' ? unwritten(after.changes, form) : [];
+  if (after.state !== 'present' || edited.length < Object.keys(after.changes).length) {
+    return new HandlerError('PVE reported success but the write did not hold', summarize(spec, after));
   }
+  return new HandlerError(
+    `Metric server "${spec.id}" changed during this apply`,
+    `${describeDiff(after.changes)}; this apply did not write ${edited.join(', ')}, which changed after its read ` +
+      '(an edit at the same moment, kept: PVE gives no digest to refuse the write); ' +
+      'apply again to put the declared values back, or declare the new ones',
+  );
 };
 
 const destroy = async (api: PveApi, identity: MetricServerIdentity, { log }: KindContext) => {

@@ -1,23 +1,34 @@
 /**
  * The shell commands a unit handler's writes send, built in one place so every operand is quoted.
  */
+import { sha256Hex } from '../core/canonical';
 import { privileged, quote } from './shell';
 import { RESTART_ON_DIR, restartOnPath, unitPath, type UnitSpec } from './unit';
 
 type Unit = Pick<UnitSpec, 'name' | 'directory'>;
 
-/** Writes stdin to `path` atomically: a temp file in the same directory (made if missing), then rename. */
-export const writeFileCommand = (directory: string, path: string, sudo: boolean): string => {
+/**
+ * Writes stdin to `path` atomically: a temp file from mktemp in the same directory (made if missing),
+ * installed by rename only when its digest is the content's. A writer killed mid-stream closes
+ * stdin early, so an unchecked `cat` would install the truncated file; the trap removes the temp file.
+ */
+export const writeFileCommand = (directory: string, path: string, content: string, sudo: boolean): string => {
   const base = path.slice(path.lastIndexOf('/') + 1);
-  const script =
-    `umask 022 && mkdir -p ${quote(directory)} && ` +
-    `tmp=$(mktemp -p ${quote(directory)} ${quote(`.${base}.XXXXXX`)}) && ` +
-    `{ cat > "$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" ${quote(path)}; } || { rm -f "$tmp"; exit 1; }`;
+  const bytes = Buffer.byteLength(content, 'utf8');
+  const script = [
+    `umask 022 && mkdir -p ${quote(directory)} && tmp=$(mktemp -p ${quote(directory)} ${quote(`.${base}.XXXXXX`)}) || exit 1`,
+    `trap '[ -z "$tmp" ] || rm -f -- "$tmp"' EXIT`,
+    `trap 'exit 1' HUP INT TERM PIPE`,
+    `cat > "$tmp" || exit 1`,
+    `set -- $(sha256sum < "$tmp")`,
+    `if [ "$1" != ${sha256Hex(content)} ]; then`,
+    `  echo ${quote(`${path} not written:`)} "$(wc -c < "$tmp") bytes arrived, not the ${bytes} sent (cut short)" >&2`,
+    `  exit 1`,
+    `fi`,
+    `chmod 0644 "$tmp" && mv -f -- "$tmp" ${quote(path)} && tmp=`,
+  ].join('\n');
   return privileged(script, sudo);
 };
-
-export const writeCommand = (unit: Unit, sudo: boolean): string =>
-  writeFileCommand(unit.directory, unitPath(unit), sudo);
 
 export const catCommand = (path: string): string => `cat -- ${quote(path)}`;
 

@@ -125,7 +125,7 @@ export const summarize = (spec: MetricServerSpec, state: MetricServerState): str
   return changed === '' ? `${name} is in sync` : `${name} differs: ${changed}`;
 };
 
-type Form = Record<string, string | number | boolean>;
+export type Form = Record<string, string | number | boolean>;
 
 /** POST body: type, every declared option and the secrets; `id` is the path, so never sent. */
 export const createForm = (spec: MetricServerSpec, secrets: MetricServerSecrets): Form => ({
@@ -134,15 +134,27 @@ export const createForm = (spec: MetricServerSpec, secrets: MetricServerSecrets)
 });
 
 /**
- * PUT body: server and port always (PVE requires them on every write), every declared option, the
- * secrets, and `delete=` for each option the section carries that the stack no longer declares.
+ * PUT body: server and port (PVE requires them on every write), then only what `changes` (from a
+ * read made just before) says differs: a declared value sent, an option the stack does not declare
+ * cleared with `delete=`. A field edited by hand after that read is left as it is; see `unwritten`.
  */
-export const updateForm = (spec: MetricServerSpec, live: LiveSection, secrets: MetricServerSecrets): Form => {
-  const form: Form = writeForm(spec, secrets);
-  const params: string[] = fieldsOf(spec.type).map((field) => field.param);
-  if (spec.type === 'opentelemetry') params.push('otel-headers');
-  const stale = params.filter((param) => live[param] !== undefined && form[param] === undefined);
-  return stale.length === 0 ? form : { ...form, delete: stale.join(',') };
+export const updateForm = (spec: MetricServerSpec, changes: FieldDiff, secrets: MetricServerSecrets): Form => {
+  const form: Form = { server: spec.server, port: spec.port };
+  const cleared: string[] = [];
+  for (const param of Object.keys(changes)) {
+    if (param === 'server' || param === 'port') continue;
+    const value = param === 'otel-headers' ? secrets.otelHeaders : spec.options[param];
+    if (value === undefined) cleared.push(param);
+    else form[param] = value;
+  }
+  if (secrets.token !== undefined) form.token = secrets.token;
+  return cleared.length === 0 ? form : { ...form, delete: cleared.join(',') };
+};
+
+/** The fields still differing after a write that the write did not touch: someone changed them meanwhile. */
+export const unwritten = (after: FieldDiff, form: Form): string[] => {
+  const sent = new Set([...Object.keys(form), ...String(form.delete ?? '').split(',')]);
+  return Object.keys(after).filter((param) => !sent.has(param));
 };
 
 const writeForm = (spec: MetricServerSpec, secrets: MetricServerSecrets): Form => {

@@ -2,7 +2,7 @@
  * A throwaway user project around one of our example apps: the app synthesized into its cdktf.out,
  * and real terraform in the synthesized stack folder, with the offline provider mirror.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -50,6 +50,12 @@ export class CdktfProject {
     return this.exec(terraformBinary(), [...args], this.stackDir, { TF_IN_AUTOMATION: '1', TF_INPUT: '0' });
   }
 
+  /** Starts terraform as a shell starts a foreground job, so `interrupt` is a Ctrl-C at the terminal. */
+  startTerraform(...args: string[]): Interruptible {
+    const env = { ...terraformEnv(), ...this.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+    return startCommand(terraformBinary(), args, this.stackDir, env);
+  }
+
   /** Runs a labelled step that must succeed, recording its time. */
   async must(label: string, step: Promise<CommandOutcome>): Promise<CommandOutcome> {
     const outcome = await step;
@@ -91,6 +97,35 @@ export const filesUnder = (dir: string): string[] =>
 export const reportTimings = (timings: Record<string, number>): string => {
   const rounded = JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v));
   return `${basename(terraformBinary())}: ${rounded}`;
+};
+
+/** A running command in its own process group. */
+export interface Interruptible {
+  readonly exited: Promise<CommandOutcome>;
+  /** SIGINT to the whole group: the command and every process it started, as a terminal's Ctrl-C. */
+  interrupt(): void;
+  /** SIGKILL to the whole group, for cleanup when a test fails before the command ended. */
+  kill(): void;
+}
+
+export const startCommand = (file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Interruptible => {
+  const started = process.hrtime.bigint();
+  const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let done = false;
+  const exited = new Promise<CommandOutcome>((resolve) =>
+    child.once('close', (code) => {
+      done = true;
+      resolve({ code: code ?? 1, stdout, stderr, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+    }),
+  );
+  const signal = (name: NodeJS.Signals) => () => {
+    if (!done && child.pid !== undefined) process.kill(-child.pid, name);
+  };
+  return { exited, interrupt: signal('SIGINT'), kill: signal('SIGKILL') };
 };
 
 /** Runs a command to completion: its exit code, output and wall seconds, whatever the exit code. */

@@ -1,6 +1,7 @@
 // Injected faults (one failure, a request that is accepted and never answered, or an answer no
 // PVE sends: a redirect, a trickled or endless body, a non-JSON body), so tests can prove how a
-// client treats them without a real cluster, or a hostile box in its place, misbehaving on cue.
+// client treats them without a real cluster, or a hostile box in its place, misbehaving on cue;
+// and hooks, a human's edit landing just before a request, for races no timing could hit.
 
 /** A path pattern: a RegExp, or a string used as a RegExp source. */
 export type PathPattern = RegExp | string;
@@ -44,6 +45,21 @@ const compile = (pattern: PathPattern): RegExp =>
  */
 export class Faults {
   private readonly queue: Fault[] = [];
+  private readonly hooks: Array<{ readonly method: string; readonly pattern: RegExp; readonly action: () => void }> =
+    [];
+
+  /** Runs `action` once, on the next matching request, just before the fake handles it. */
+  addHook(method: string, pattern: PathPattern, action: () => void): void {
+    this.hooks.push({ method: method.toUpperCase(), pattern: compile(pattern), action });
+  }
+
+  /** Consumes and returns the first matching hook's action. */
+  takeHook(method: string, paths: readonly string[]): (() => void) | undefined {
+    const index = this.hooks.findIndex(
+      (hook) => (hook.method === '*' || hook.method === method) && paths.some((path) => hook.pattern.test(path)),
+    );
+    return index < 0 ? undefined : this.hooks.splice(index, 1)[0]?.action;
+  }
 
   addFailure(method: string, pattern: PathPattern, failure: InjectedFailure): void {
     const fault = { method: method.toUpperCase(), pattern: compile(pattern), remaining: 1 };
@@ -74,5 +90,6 @@ export class Faults {
 
   clear(): void {
     this.queue.length = 0;
+    this.hooks.length = 0;
   }
 }

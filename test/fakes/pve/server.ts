@@ -76,6 +76,8 @@ export interface FakePve extends FakePveNetwork {
   hang(method: string, path: PathPattern, times?: number): void;
   /** The next `times` matching requests get an answer PVE never sends. @default times 1 */
   misbehave(method: string, path: PathPattern, misbehaviour: Misbehaviour, times?: number): void;
+  /** Runs `action` (an out-of-band edit) once, just before the next matching request is handled. */
+  beforeNext(method: string, path: PathPattern, action: () => void): void;
 }
 
 interface State {
@@ -116,6 +118,7 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
 
   const oldServer = state.options.oldServer ?? false;
   const relPath = API_PATH.exec(url.pathname)?.[1] ?? '/';
+  state.faults.takeHook(method, [url.pathname, relPath])?.();
   const fault = state.faults.take(method, [url.pathname, relPath]);
   if (fault === 'hang') return;
   if (fault !== undefined && 'kind' in fault) return misbehave(res, fault);
@@ -230,5 +233,6 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
     hang: (method, path, times = 1) => state.faults.addHang(method, path, times),
     misbehave: (method, path, misbehaviour, times = 1) =>
       state.faults.addMisbehaviour(method, path, misbehaviour, times),
+    beforeNext: (method, path, action) => state.faults.addHook(method, path, action),
   };
 };

@@ -3,7 +3,7 @@ import { unitIdentity } from '../../../../src/linux/unit';
 import { sha256Hex } from '../../../../src/core/canonical';
 import { quote } from '../../../../src/linux/shell';
 import type { LiveUnit, UnitSpec } from '../../../../src/linux/unit';
-import { unmaskCommand, writeCommand } from '../../../../src/linux/unit-commands';
+import { unmaskCommand, writeFileCommand } from '../../../../src/linux/unit-commands';
 import { diffUnit, fileSteps, reloadNeeded, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { parseReadScript, readScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
@@ -201,11 +201,12 @@ describe('unit commands', () => {
     expect(readScript([{ unit: 'probe@.service' }])).not.toContain('systemctl show');
   });
 
-  test('the write goes to a temp file in the same directory, then rename, through sudo -n when not root', () => {
-    const command = writeCommand({ name: 'x.service', directory: '/etc/systemd/system' }, true);
+  test('the write goes to a temp file in the same directory, checked by digest, then rename, through sudo -n', () => {
+    const command = writeFileCommand('/etc/systemd/system', '/etc/systemd/system/x.service', '[Unit]\n', true);
     expect(command).toMatch(/^sudo -n sh -c '/);
     expect(command).toContain('mktemp -p');
-    expect(command).toContain('mv -f "$tmp"');
+    expect(command).toContain(sha256Hex('[Unit]\n'));
+    expect(command).toContain('mv -f -- "$tmp"');
   });
 
   test("the read output splits into each unit's status, file digest and recorded restartOn, in order", () => {

@@ -4,8 +4,16 @@ import {
   diffMetricServer,
   type MetricServerSpec,
   summarize,
+  unwritten,
   updateForm,
 } from '../../../../src/pve/metric-server';
+
+/** The changes a fresh read of `live` shows, as apply computes them before a PUT. */
+const changesOf = (spec: MetricServerSpec, live: Record<string, unknown>) => {
+  const state = diffMetricServer(spec, live, {});
+  if (state.state !== 'present') throw new Error(`expected a present section, got ${state.state}`);
+  return state.changes;
+};
 
 const influx: MetricServerSpec = {
   id: 'influx',
@@ -124,26 +132,33 @@ describe('write forms', () => {
     });
   });
 
-  test('update sends server and port every time and clears undeclared options with delete', () => {
-    const live = { ...influxLive, organization: 'old', mtu: 1400, path: 'not-an-influx-field' };
-    expect(updateForm(influx, live, {})).toEqual({
+  test('update sends server and port every time, only the options that differ, and clears undeclared ones', () => {
+    const live = { ...influxLive, bucket: 'old', organization: 'old', mtu: 1400, path: 'not-an-influx-field' };
+    expect(updateForm(influx, changesOf(influx, live), {})).toEqual({
       server: '10.0.0.5',
       port: 8089,
-      influxdbproto: 'https',
       bucket: 'pve',
-      'verify-certificate': false,
       delete: 'mtu,organization',
     });
   });
 
-  test('update omits delete when nothing is stale', () => {
-    expect(updateForm(influx, influxLive, {})).not.toHaveProperty('delete');
+  test('update sends only server and port, and no delete, when nothing differs', () => {
+    expect(updateForm(influx, changesOf(influx, influxLive), {})).toEqual({ server: '10.0.0.5', port: 8089 });
+  });
+
+  test('update sends the token whenever it is given, since it cannot be compared', () => {
+    expect(updateForm(influx, {}, { token: 't0k' })).toEqual({ server: '10.0.0.5', port: 8089, token: 't0k' });
   });
 
   test('otel headers set live but no longer declared are deleted', () => {
     const otel: MetricServerSpec = { id: 'o', type: 'opentelemetry', server: 'c', port: 4318, options: {} };
-    expect(updateForm(otel, { type: 'opentelemetry', 'otel-headers': 'e30=' }, {})).toMatchObject({
-      delete: 'otel-headers',
-    });
+    const live = { type: 'opentelemetry', server: 'c', port: 4318, 'otel-headers': 'e30=' };
+    expect(updateForm(otel, changesOf(otel, live), {})).toMatchObject({ delete: 'otel-headers' });
+  });
+
+  test('a field still differing after a write is unwritten when the write neither sent nor deleted it', () => {
+    const form = { server: 'a', port: 1, mtu: 1400, delete: 'path' };
+    const after = { mtu: { live: 1, want: 1400 }, timeout: { live: 3, want: null }, path: { live: 'x', want: null } };
+    expect(unwritten(after, form)).toEqual(['timeout']);
   });
 });
