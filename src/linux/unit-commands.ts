@@ -16,7 +16,8 @@ export const writeFileCommand = (directory: string, path: string, content: strin
   const base = path.slice(path.lastIndexOf('/') + 1);
   const bytes = Buffer.byteLength(content, 'utf8');
   const script = [
-    `umask 022 && mkdir -p ${quote(directory)} && tmp=$(mktemp -p ${quote(directory)} ${quote(`.${base}.XXXXXX`)}) || exit 1`,
+    `umask 022 && mkdir -p ${quote(directory)} && ` +
+      `tmp=$(mktemp -p ${quote(directory)} ${quote(`.${base}.XXXXXX`)}) || exit 1`,
     `trap '[ -z "$tmp" ] || rm -f -- "$tmp"' EXIT`,
     `trap 'exit 1' HUP INT TERM PIPE`,
     `cat > "$tmp" || exit 1`,

@@ -42,7 +42,10 @@ afterAll(async () => {
 const state = async (name: string) =>
   (await host().exec(`systemctl show -p ActiveState,UnitFileState -- ${name}`)).stdout;
 
-test('an apply interrupted with Ctrl-C mid-write leaves nothing half-written, and the next plan and apply converge', async () => {
+const INTERRUPTED =
+  'an apply interrupted with Ctrl-C mid-write leaves nothing half-written, and the next plan and apply converge';
+
+test(INTERRUPTED, async () => {
   relay.trickle(1024);
   running = project.startTerraform('apply', '-auto-approve', '-no-color');
   let ended = false;

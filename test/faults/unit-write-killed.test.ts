@@ -39,7 +39,10 @@ const applyThroughRelay = (spec: object): { child: ChildProcess; exited: Promise
   return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 };
 
-test('a handler killed mid-write leaves the previous unit file whole and no temp file, and the next apply converges', async () => {
+const KILLED =
+  'a handler killed mid-write leaves the previous unit file whole and no temp file, and the next apply converges';
+
+test(KILLED, async () => {
   const name = 'killed-writer.service';
   const before = unitSpec(name, '[Unit]\nDescription=before\n[Service]\nExecStart=/bin/sleep infinity\n', {
     enabled: false,
