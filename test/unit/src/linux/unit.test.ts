@@ -210,12 +210,16 @@ describe('unit commands', () => {
   });
 
   test("the read output splits into each unit's status, file digest and recorded restartOn, in order", () => {
-    const units = [{ unit: 'a.service' }, { unit: 'p@.service' }, { unit: 'b.service' }];
+    const units = [
+      { unit: 'a.service', file: '/d/a.service' },
+      { unit: 'p@.service', file: '/d/p@.service' },
+      { unit: 'b.service', file: '/d/b.service' },
+    ];
     const show = (state: string) =>
       `LoadState=loaded\nActiveState=${state}\nSubState=x\nUnitFileState=enabled\nNeedDaemonReload=no\n`;
     const stdout =
       `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n` +
-      `0 ${'ab'.repeat(32)}  -\n1 ${'cd'.repeat(32)}  -\n` +
+      `${'ab'.repeat(32)}  /d/a.service\n${'cd'.repeat(32)}  /d/p@.service\n` +
       '@@cdktf-homelab:restart-on\n2 r2\n@@cdktf-homelab:templates\n1 disabled\n';
     const live = parseReadScript(stdout, units);
     expect(
@@ -231,6 +235,25 @@ describe('unit commands', () => {
       ['inactive', 'enabled', undefined, 'r2'],
     ]);
     expect(live?.[1]?.status.loadState).toBe('loaded');
+  });
+
+  test('file digests are matched by path, an escaped path (backslash, newline) included, never by position', () => {
+    const units = [
+      { unit: 'x\\x2dy.service', file: '/d/x\\x2dy.service' },
+      { unit: 'gone.service', file: '/d/gone.service' },
+      { unit: 'c.service', file: '/d/c.service' },
+    ];
+    const block = 'LoadState=loaded\nActiveState=active\nSubState=running\nUnitFileState=enabled\n';
+    const stdout =
+      `${block}\n${block}\n${block}@@cdktf-homelab:files\n` +
+      `\\${'ab'.repeat(32)}  /d/x\\\\x2dy.service\n${'cd'.repeat(32)}  /d/c.service\n` +
+      '@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n';
+    expect(parseReadScript(stdout, units)?.map((unit) => unit.fileSha256?.slice(0, 2))).toEqual([
+      'ab',
+      undefined,
+      'cd',
+    ]);
+    expect(readScript(units)).toContain('sha256sum -- "$@"');
   });
 
   test('output without one status block per unit reads as no systemd, never as a shifted answer', () => {
