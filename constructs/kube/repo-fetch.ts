@@ -29,9 +29,10 @@ export interface KubeRepoFetchProps {
    */
   readonly trigger: string;
   /**
-   * How long apply waits for the verdict. Past it the apply prints a stale warning and succeeds.
+   * How long apply waits for the verdict; past it the apply prints a stale warning and succeeds. The default is
+   * the cache agent's 60 s on-demand budget plus 15 s for its verdict to reach the Sandbox.
    *
-   * @default 75 - the cache agent's 60 s on-demand budget plus 15 s for its verdict to arrive
+   * @default 75
    */
   readonly budgetSeconds?: number;
   /** The Sandbox CRD's version. @default "v1alpha1" */
