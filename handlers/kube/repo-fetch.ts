@@ -3,7 +3,7 @@
  * raises the ask and waits for its verdict (fetch-ask.ts). There is no destroy: an ask leaves nothing to remove.
  */
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
-import type { KubeClient, KubeObject } from '../../src/kube/client';
+import type { KubeObject } from '../../src/kube/client';
 import { parseSandbox } from '../../src/kube/fetch-verdict';
 import {
   readFetch,
@@ -31,7 +31,8 @@ export const repoFetchKind = defineKind({
   async fetch({ client, cluster }: KubeSession, specs: readonly RepoFetchSpec[]): Promise<FetchedSandboxes> {
     const sandboxes = new Map<string, ReadonlyMap<string, KubeObject> | 'type-missing'>();
     for (const spec of specs) {
-      if (!sandboxes.has(where(spec))) sandboxes.set(where(spec), await listSandboxes(client, spec));
+      if (sandboxes.has(where(spec))) continue;
+      sandboxes.set(where(spec), await client.listByName(sandboxesPath(spec.namespace, spec.version)));
     }
     return { sandboxes, cluster };
   },
@@ -48,13 +49,3 @@ export const repoFetchKind = defineKind({
     await askForFetch(client, cluster, spec, context);
   },
 });
-
-/** One namespace's Sandboxes; a 404 on the collection means the type is not served (reference §4). */
-const listSandboxes = async (client: KubeClient, spec: RepoFetchSpec) => {
-  const path = sandboxesPath(spec.namespace, spec.version);
-  const answer = await client.send('GET', path);
-  if (answer.status === 404) return 'type-missing' as const;
-  const list = client.expectObject('GET', path, answer);
-  const items = Array.isArray(list.items) ? (list.items as KubeObject[]) : [];
-  return new Map(items.map((item) => [String(item.metadata?.name), item]));
-};

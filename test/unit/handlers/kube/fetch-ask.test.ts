@@ -9,18 +9,10 @@ import type { HttpAnswer } from '../../../../src/core/http/request';
 import type { KubeAnswer, KubeObject } from '../../../../src/kube/client';
 import { KubeApiError, statusOf } from '../../../../src/kube/status';
 import { askedAnnotation } from '../../../../src/kube/names';
-import type { RepoFetchSpec } from '../../../../src/kube/repo-fetch';
 import { invoke } from '../../../support/run-handler';
 import { VirtualClock } from '../../../support/virtual-clock';
+import { FETCH_SPEC as spec } from '../../src/kube/repo-fetch-fixtures';
 
-const spec: RepoFetchSpec = {
-  namespace: 'jr2',
-  sandbox: 'agent-1',
-  key: 'site',
-  version: 'v1alpha1',
-  trigger: 'v1.2.0',
-  budgetSeconds: 75,
-};
 const EARLIER = '2026-01-01T00:00:00Z';
 
 type Entry = { key: string; asked?: string; fetched?: string; attempted?: string; error?: string };

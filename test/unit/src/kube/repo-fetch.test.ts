@@ -6,19 +6,11 @@ import {
   askPatch,
   type LiveSandbox,
   readFetch,
-  type RepoFetchSpec,
   triggerAnnotation,
   triggerDigest,
 } from '../../../../src/kube/repo-fetch';
+import { FETCH_SPEC as spec } from './repo-fetch-fixtures';
 
-const spec: RepoFetchSpec = {
-  namespace: 'jr2',
-  sandbox: 'agent-1',
-  key: 'site',
-  version: 'v1alpha1',
-  trigger: 'v1.2.0',
-  budgetSeconds: 75,
-};
 const ASKED = '2026-05-01T10:00:05Z';
 const asked = (trigger: string, entry: object): Sandbox => ({
   metadata: { annotations: { [triggerAnnotation('site')]: `${ASKED} ${triggerDigest(trigger)}` } },
