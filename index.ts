@@ -9,6 +9,7 @@ export * from './constructs/linux/ssh-host';
 export * from './constructs/linux/systemd-unit';
 export * from './constructs/kube/cluster';
 export * from './constructs/kube/repo';
+export * from './constructs/kube/repo-fetch';
 export * from './constructs/linux/systemd-instance';
 export * from './constructs/linux/systemd-drop-in';
 export * from './src/linux/render-unit';

@@ -24,5 +24,6 @@ export const kubeDomain = () =>
     close: async (session) => session.client.close(),
     kinds: {
       'kube-repo': async () => (await import('./repo')).repoKind,
+      'kube-repo-fetch': async () => (await import('./repo-fetch')).repoFetchKind,
     },
   }) satisfies HandlerDomain<KubeSession, KubeTarget, KindsOf<'kube'>>;

@@ -6,7 +6,7 @@
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { describeDiff } from '../../src/core/protocol';
-import type { KubeClient, KubeObject } from '../../src/kube/client';
+import type { KubeObject } from '../../src/kube/client';
 import {
   createBody,
   credentialSecretFor,
@@ -28,7 +28,7 @@ import type { KubeSession } from './domain';
 
 /** Per namespace/version: its Repos by name, or `missing` when the type is not served there. */
 export interface Fetched {
-  readonly repos: ReadonlyMap<string, ReadonlyMap<string, KubeObject> | 'missing'>;
+  readonly repos: ReadonlyMap<string, ReadonlyMap<string, KubeObject> | 'type-missing'>;
   readonly secrets: ReadonlySet<string>;
   readonly cluster: string;
 }
@@ -41,10 +41,10 @@ export const repoKind = defineKind({
   identity: repoIdentitySchema,
 
   async fetch({ client, cluster }: KubeSession, specs: readonly RepoSpec[]): Promise<Fetched> {
-    const repos = new Map<string, ReadonlyMap<string, KubeObject> | 'missing'>();
+    const repos = new Map<string, ReadonlyMap<string, KubeObject> | 'type-missing'>();
     for (const spec of specs) {
       if (repos.has(where(spec))) continue;
-      repos.set(where(spec), await listRepos(client, spec));
+      repos.set(where(spec), await client.listByName(reposPath(spec.namespace, spec.version)));
     }
     const secrets = new Set<string>();
     for (const spec of specs) {
@@ -58,7 +58,8 @@ export const repoKind = defineKind({
 
   read(spec: RepoSpec, fetched: Fetched): Reading {
     const repos = fetched.repos.get(where(spec));
-    if (repos === 'missing') return { inSync: false, summary: `absent: ${typeMissing(fetched.cluster)}`, diff: {} };
+    if (repos === 'type-missing')
+      return { inSync: false, summary: `absent: ${typeMissing(fetched.cluster)}`, diff: {} };
     const live = repos?.get(spec.key);
     if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
     const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
@@ -70,16 +71,6 @@ export const repoKind = defineKind({
   apply: (session: KubeSession, spec: RepoSpec, context: KindContext) => apply(session, spec, context),
   destroy: (session: KubeSession, identity: RepoIdentity, context: KindContext) => destroy(session, identity, context),
 });
-
-/** One namespace's Repos; a 404 on the collection means the type is not served (reference §4). */
-const listRepos = async (client: KubeClient, spec: RepoSpec) => {
-  const path = reposPath(spec.namespace, spec.version);
-  const answer = await client.send('GET', path);
-  if (answer.status === 404) return 'missing' as const;
-  const list = client.expectObject('GET', path, answer);
-  const items = Array.isArray(list.items) ? (list.items as KubeObject[]) : [];
-  return new Map(items.map((item) => [String(item.metadata?.name), item]));
-};
 
 const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log }: KindContext) => {
   const name = `Repo ${spec.namespace}/${spec.key}`;

@@ -18,6 +18,7 @@ export const KINDS = {
   'network-apply': { domain: 'pve', construct: 'constructs/pve/network-apply.ts' },
   'systemd-unit': { domain: 'linux', construct: 'constructs/linux/systemd-unit.ts' },
   'kube-repo': { domain: 'kube', construct: 'constructs/kube/repo.ts' },
+  'kube-repo-fetch': { domain: 'kube', construct: 'constructs/kube/repo-fetch.ts' },
   'systemd-instance': { domain: 'linux', construct: 'constructs/linux/systemd-instance.ts' },
   'systemd-drop-in': { domain: 'linux', construct: 'constructs/linux/systemd-drop-in.ts' },
 } as const satisfies Record<string, { readonly domain: DomainName; readonly construct: string }>;

@@ -113,6 +113,16 @@ export class KubeClient {
     return { items, resourceVersion: typeof metadata?.resourceVersion === 'string' ? metadata.resourceVersion : '' };
   }
 
+  /** A collection's objects by name, or `type-missing` when the server does not serve the type: a 404 on the
+   * collection itself (reference §4), which a namespace without objects never answers. */
+  async listByName(path: string): Promise<ReadonlyMap<string, KubeObject> | 'type-missing'> {
+    const answer = await this.send('GET', path);
+    if (answer.status === 404) return 'type-missing';
+    const list = this.expectObject('GET', path, answer);
+    const items = Array.isArray(list.items) ? (list.items as KubeObject[]) : [];
+    return new Map(items.map((item) => [String(item.metadata?.name), item]));
+  }
+
   async post(path: string, body: KubeObject): Promise<KubeObject> {
     return this.expectObject('POST', path, await this.send('POST', path, body));
   }

@@ -11,8 +11,12 @@ export const DEFAULT_REPO_VERSION = 'v1alpha1';
 export const DEFAULT_REFRESH_INTERVAL = '5m';
 export const REPO_TYPE = `${REPOS}.${CR_GROUP}`;
 
-const dnsName = z.string().check(z.regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a DNS subdomain name'));
+export const dnsName = z.string().check(z.regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a DNS subdomain name'));
 const secretName = z.object({ secret: dnsName });
+/** A custom resource version: `v1`, `v1alpha1`, `v2beta3`. */
+export const crVersion = z
+  .string()
+  .check(z.regex(/^v[0-9]+((alpha|beta)[0-9]+)?$/, 'a Kubernetes API version such as v1alpha1'));
 
 export const credentialSchema = z.object({
   match: z.string().check(z.minLength(1), z.maxLength(1024)),
@@ -24,7 +28,7 @@ export type GitCredential = z.infer<typeof credentialSchema>;
 export const repoSpecSchema = z.object({
   namespace: dnsName,
   key: dnsName,
-  version: z.string().check(z.regex(/^v[0-9]+((alpha|beta)[0-9]+)?$/, 'a Kubernetes API version such as v1alpha1')),
+  version: crVersion,
   url: z.string().check(z.minLength(1), z.maxLength(4096)),
   identity: z.string().check(z.minLength(1), z.maxLength(1024)),
   credentials: z.array(credentialSchema),

@@ -1,0 +1,89 @@
+/**
+ * Asks the node caches to fetch a Repo into a Sandbox (core.jr2.dev) whenever `trigger` changes, and prints the
+ * verdict. A fetch that failed or outran its budget is a warning and the apply succeeds, so a flaky git remote never
+ * fails a deploy; only a Sandbox that is gone, or that does not mount the key, fails it.
+ */
+import { Construct } from 'constructs';
+import { DEFAULT_REPO_VERSION } from '../../src/kube/repo';
+import { FETCH_BUDGET, REPO_KEY, type RepoFetchSpec } from '../../src/kube/repo-fetch';
+import { declareObject } from '../core/declare-object';
+import { ManagedObject } from '../core/managed-object';
+import { check, checkPattern, checkRange, unresolved } from '../core/validate';
+import type { KubeCluster } from './cluster';
+
+export interface KubeRepoFetchProps {
+  /** The cluster the Sandbox is on. */
+  readonly cluster: KubeCluster;
+  /** The Sandbox's namespace. */
+  readonly namespace: string;
+  /** The name of the Sandbox to fetch into. */
+  readonly sandbox: string;
+  /**
+   * The cache key of the Repo to fetch: one of the Sandbox's `spec.repos[].key`, at most 63 characters. A key the
+   * Sandbox does not mount fails the apply.
+   */
+  readonly key: string;
+  /**
+   * Any value, such as a release version: the fetch is asked again whenever it changes. A plan reads in sync while
+   * the Sandbox shows a fetch at or after the last ask made for this value.
+   */
+  readonly trigger: string;
+  /**
+   * How long apply waits for the verdict; past it the apply prints a stale warning and succeeds. The default is
+   * the cache agent's 60 s on-demand budget plus 15 s for its verdict to reach the Sandbox.
+   *
+   * @default 75
+   */
+  readonly budgetSeconds?: number;
+  /** The Sandbox CRD's version. @default "v1alpha1" */
+  readonly version?: string;
+}
+
+const DNS = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+const VERSION = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
+
+/**
+ * A plan shows whether the last ask for the current trigger was answered by a fetch; a stale or unanswered ask reads
+ * as drift, so the next apply asks again. Nothing is removed on destroy: an ask leaves nothing behind.
+ */
+export class KubeRepoFetch extends Construct {
+  /** The Terraform resources behind this ask. */
+  readonly object: ManagedObject;
+
+  constructor(scope: Construct, id: string, props: KubeRepoFetchProps) {
+    super(scope, id);
+    validate(this, props);
+    const version = props.version ?? DEFAULT_REPO_VERSION;
+    const spec: RepoFetchSpec = {
+      namespace: props.namespace,
+      sandbox: props.sandbox,
+      key: props.key,
+      version,
+      trigger: props.trigger,
+      budgetSeconds: props.budgetSeconds ?? FETCH_BUDGET.default,
+    };
+    const object = declareObject(this, {
+      kind: 'kube-repo-fetch',
+      targetConstruct: props.cluster,
+      target: { ...props.cluster.target },
+      identity: { namespace: props.namespace, sandbox: props.sandbox, key: props.key, version },
+      spec: { ...spec },
+      destroyable: false,
+    });
+    if (!(object instanceof ManagedObject)) throw new Error('a fetch ask is never retired');
+    this.object = object;
+  }
+}
+
+const validate = (scope: Construct, props: KubeRepoFetchProps): void => {
+  checkPattern(scope, 'namespace', props.namespace, DNS, 'a DNS name');
+  checkPattern(scope, 'sandbox', props.sandbox, DNS, 'a DNS name');
+  checkPattern(scope, 'key', props.key, REPO_KEY, 'a DNS name of at most 63 characters');
+  const trigger = props.trigger;
+  if (!unresolved(trigger)) {
+    const ok = typeof trigger === 'string' && trigger !== '' && trigger.length <= 4096;
+    check(scope, ok, 'trigger', 'a non-empty string of at most 4096 characters', trigger);
+  }
+  checkRange(scope, 'budgetSeconds', props.budgetSeconds, FETCH_BUDGET.min, FETCH_BUDGET.max);
+  checkPattern(scope, 'version', props.version, VERSION, 'a Kubernetes API version such as v1alpha1');
+};

@@ -1,0 +1,131 @@
+/**
+ * The apply of a fetch ask: check the Sandbox mounts the key, raise the ask with one merge patch (whose answer may
+ * already carry the verdict), else watch that Sandbox until the budget on the clock port. A stale cache is a warning
+ * and the apply succeeds; only a Sandbox that is gone or does not mount the key fails it.
+ */
+import { HandlerError } from '../../src/core/errors';
+import type { KindContext } from '../../src/core/kind';
+import type { HttpAnswer } from '../../src/core/http/request';
+import type { KubeAnswer } from '../../src/kube/client';
+import { MERGE_PATCH } from '../../src/kube/client';
+import {
+  askStamp,
+  describeVerdict,
+  fetchedOf,
+  type FetchVerdict,
+  mountedKeys,
+  parseSandbox,
+  type Sandbox,
+  verdict,
+} from '../../src/kube/fetch-verdict';
+import {
+  askPatch,
+  type LiveSandbox,
+  type RepoFetchSpec,
+  sandboxesPath,
+  sandboxName,
+  sandboxTypeMissing,
+  unmounted,
+} from '../../src/kube/repo-fetch';
+import { isObjectNotFound, type KubeApiError, statusOf } from '../../src/kube/status';
+import { watchObject, type WatchClient } from '../../src/kube/watch';
+
+/** The client calls an ask makes; the handler passes its KubeClient, tests a scripted one. */
+export interface FetchClient extends WatchClient {
+  send(method: string, path: string, body?: unknown, contentType?: string): Promise<KubeAnswer>;
+  error(answer: HttpAnswer, request: string): KubeApiError;
+}
+
+/** Raises the ask and waits for its verdict; logs it and returns it. Throws only for a refusal. */
+export const askForFetch = async (
+  client: FetchClient,
+  cluster: string,
+  spec: RepoFetchSpec,
+  { clock, log }: KindContext,
+): Promise<FetchVerdict> => {
+  const name = sandboxName(spec);
+  refuseUnless(spec, await readSandbox(client, spec), cluster);
+  const started = clock.now();
+  const asked = askStamp(started);
+  const marked = await raiseAsk(client, spec, asked);
+  let answer = verdict(marked, spec.key, asked);
+  if (answer === undefined) {
+    log(`${name}: asked for repo "${spec.key}" at ${asked}; waiting up to ${spec.budgetSeconds} s for the node cache`);
+    answer = await waitForVerdict(client, spec, asked, marked, clock);
+  }
+  const after = `after ${Math.round((clock.now() - started) / 1000)} s`;
+  if ('fetched' in answer) log(`${name}: ${describeVerdict(spec.key, answer)} (${after})`);
+  else {
+    log(
+      `Warning: ${name}: ${describeVerdict(spec.key, answer)} (${after}); ` +
+        'the apply succeeds with what the cache holds, and the next plan asks again',
+    );
+  }
+  return answer;
+};
+
+/** The Sandbox now, or why there is none: absent, or its type not served (a 404 that does not name it). */
+export const readSandbox = async (client: FetchClient, spec: RepoFetchSpec): Promise<LiveSandbox> => {
+  const path = sandboxesPath(spec.namespace, spec.version, spec.sandbox);
+  const answer = await client.send('GET', path);
+  if (answer.status === 404) return isObjectNotFound(statusOf(answer.raw), spec.sandbox) ? 'absent' : 'type-missing';
+  if (answer.status !== 200) throw client.error(answer.raw, `GET ${path}`);
+  return parseSandbox(answer.body, sandboxName(spec));
+};
+
+const refuseUnless = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): void => {
+  const name = sandboxName(spec);
+  if (live === 'type-missing') {
+    throw new HandlerError(`${name} cannot be asked`, `${sandboxTypeMissing(cluster)}; install its CRD first`);
+  }
+  if (live === 'absent') {
+    throw new HandlerError(`${name} does not exist`, `create it, or set sandbox to one on ${cluster}`);
+  }
+  if (!mountedKeys(live).includes(spec.key)) throw refusal(spec, live);
+};
+
+/** A key the Sandbox does not mount is refused: its token's scope is the caches its own pod mounts (seed 004). */
+const refusal = (spec: RepoFetchSpec, sandbox: Sandbox) =>
+  new HandlerError('Fetch refused', `${unmounted(spec, sandbox)}; add it to the Sandbox's spec.repos, or fix key`);
+
+const gone = (spec: RepoFetchSpec, asked: string) =>
+  new HandlerError(
+    `${sandboxName(spec)} is gone`,
+    `it was deleted while the fetch of repo "${spec.key}" asked at ${asked} was awaited; nothing is left to fetch into`,
+  );
+
+/** The merge patch answers the object as it stands afterwards, so a landing already there answers at once. */
+const raiseAsk = async (client: FetchClient, spec: RepoFetchSpec, asked: string): Promise<Sandbox> => {
+  const path = sandboxesPath(spec.namespace, spec.version, spec.sandbox);
+  const answer = await client.send('PATCH', path, askPatch(spec, asked), MERGE_PATCH);
+  if (answer.status === 404 && isObjectNotFound(statusOf(answer.raw), spec.sandbox)) throw gone(spec, asked);
+  if (answer.status !== 200) throw client.error(answer.raw, `PATCH ${path}`);
+  return parseSandbox(answer.body, sandboxName(spec));
+};
+
+type Outcome = FetchVerdict | { readonly gone: true } | { readonly unmounted: Sandbox };
+
+/** Watches the Sandbox until it answers the ask; past the budget the answer is the cache, said out loud. */
+const waitForVerdict = async (
+  client: FetchClient,
+  spec: RepoFetchSpec,
+  asked: string,
+  marked: Sandbox,
+  clock: KindContext['clock'],
+): Promise<FetchVerdict> => {
+  let last = marked;
+  const decide = (object: unknown): Outcome | undefined => {
+    if (object === undefined) return { gone: true };
+    last = parseSandbox(object, sandboxName(spec));
+    if (!mountedKeys(last).includes(spec.key)) return { unmounted: last };
+    return verdict(last, spec.key, asked);
+  };
+  const collection = sandboxesPath(spec.namespace, spec.version);
+  const outcome = await watchObject(client, clock, collection, spec.sandbox, decide, spec.budgetSeconds * 1000);
+  if (!outcome.decided) {
+    return { stale: `no answer from the node cache within ${spec.budgetSeconds} s`, asOf: fetchedOf(last, spec.key) };
+  }
+  if ('gone' in outcome.value) throw gone(spec, asked);
+  if ('unmounted' in outcome.value) throw refusal(spec, outcome.value.unmounted);
+  return outcome.value;
+};

@@ -1,0 +1,51 @@
+/**
+ * The I/O shell of a fetch ask. A batch lists each namespace's Sandboxes once and reads every ask off them; apply
+ * raises the ask and waits for its verdict (fetch-ask.ts). There is no destroy: an ask leaves nothing to remove.
+ */
+import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
+import type { KubeObject } from '../../src/kube/client';
+import { parseSandbox } from '../../src/kube/fetch-verdict';
+import {
+  readFetch,
+  repoFetchIdentitySchema,
+  type RepoFetchSpec,
+  repoFetchSpecSchema,
+  sandboxesPath,
+  sandboxName,
+} from '../../src/kube/repo-fetch';
+import type { KubeSession } from './domain';
+import { askForFetch } from './fetch-ask';
+
+/** Per namespace/version: its Sandboxes by name, or `type-missing` when the type is not served there. */
+export interface FetchedSandboxes {
+  readonly sandboxes: ReadonlyMap<string, ReadonlyMap<string, KubeObject> | 'type-missing'>;
+  readonly cluster: string;
+}
+
+const where = (spec: Pick<RepoFetchSpec, 'namespace' | 'version'>) => `${spec.namespace}/${spec.version}`;
+
+export const repoFetchKind = defineKind({
+  spec: repoFetchSpecSchema,
+  identity: repoFetchIdentitySchema,
+
+  async fetch({ client, cluster }: KubeSession, specs: readonly RepoFetchSpec[]): Promise<FetchedSandboxes> {
+    const sandboxes = new Map<string, ReadonlyMap<string, KubeObject> | 'type-missing'>();
+    for (const spec of specs) {
+      if (sandboxes.has(where(spec))) continue;
+      sandboxes.set(where(spec), await client.listByName(sandboxesPath(spec.namespace, spec.version)));
+    }
+    return { sandboxes, cluster };
+  },
+
+  read(spec: RepoFetchSpec, fetched: FetchedSandboxes): Reading {
+    const listed = fetched.sandboxes.get(where(spec));
+    if (listed === 'type-missing') return readFetch(spec, 'type-missing', fetched.cluster);
+    const object = listed?.get(spec.sandbox);
+    const live = object === undefined ? 'absent' : parseSandbox(object, sandboxName(spec));
+    return readFetch(spec, live, fetched.cluster);
+  },
+
+  apply: async ({ client, cluster }: KubeSession, spec: RepoFetchSpec, context: KindContext) => {
+    await askForFetch(client, cluster, spec, context);
+  },
+});

@@ -1,0 +1,103 @@
+/**
+ * A fetch ask as a stack states it: the spec the handler re-checks, the merge patch that raises the ask and records
+ * which trigger it was raised for, and the plan's reading of it. Without that record a plan could not tell a fetch
+ * for the current trigger from one that landed for an older trigger, and would read a changed trigger as in sync.
+ */
+import * as z from 'zod/mini';
+import { sha256Hex } from '../core/canonical';
+import type { Reading } from '../core/kind';
+import { describeVerdict, fetchedOf, mountedKeys, type Sandbox, verdict } from './fetch-verdict';
+import { askedAnnotation, CR_GROUP, SANDBOXES } from './names';
+import { crVersion, dnsName } from './repo';
+
+/** The wait, in seconds: the cache agent's on-demand budget (60) plus 15 for its verdict to reach the Sandbox and
+ * the watch to carry it here (seed 004), so the agent owns the timeout and this is only its round trip. */
+export const FETCH_BUDGET = { min: 1, max: 3600, default: 75 } as const;
+export const SANDBOX_TYPE = `${SANDBOXES}.${CR_GROUP}`;
+/** A Repo's name that is also an annotation's name part (askedAnnotation), so at most 63 characters. */
+export const REPO_KEY = /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/;
+
+const keySchema = z.string().check(z.regex(REPO_KEY, 'a Repo key: a DNS name of at most 63 characters'));
+
+export const repoFetchSpecSchema = z.object({
+  namespace: dnsName,
+  sandbox: dnsName,
+  key: keySchema,
+  version: crVersion,
+  trigger: z.string().check(z.maxLength(4096)),
+  budgetSeconds: z.number().check(z.int(), z.gte(FETCH_BUDGET.min), z.lte(FETCH_BUDGET.max)),
+});
+export type RepoFetchSpec = z.infer<typeof repoFetchSpecSchema>;
+
+/** Nothing is destroyed; the identity only says which ask a replacement is about. */
+export const repoFetchIdentitySchema = z.object({
+  namespace: dnsName,
+  sandbox: dnsName,
+  key: keySchema,
+  version: z.string(),
+});
+export type RepoFetchIdentity = z.infer<typeof repoFetchIdentitySchema>;
+
+export const sandboxesPath = (namespace: string, version: string, name?: string) =>
+  `/apis/${CR_GROUP}/${version}/namespaces/${namespace}/${SANDBOXES}${name === undefined ? '' : `/${name}`}`;
+
+export const sandboxName = (spec: Pick<RepoFetchSpec, 'namespace' | 'sandbox'>) =>
+  `Sandbox ${spec.namespace}/${spec.sandbox}`;
+
+export const sandboxTypeMissing = (cluster: string) =>
+  `the Sandbox type (${SANDBOX_TYPE}) is not installed on ${cluster}`;
+
+/** Why an ask for a key the Sandbox does not mount is refused: its token's scope is the caches its pod mounts. */
+export const unmounted = (spec: RepoFetchSpec, sandbox: Sandbox): string => {
+  const keys = mountedKeys(sandbox);
+  const mounts = keys.length === 0 ? 'no repos' : keys.map((key) => `"${key}"`).join(', ');
+  return `${sandboxName(spec)} does not mount repo "${spec.key}" (it mounts ${mounts})`;
+};
+
+/** This library's record of its last ask for `key`: the ask's stamp and its trigger's digest. The agent reads
+ * only the ask annotation; the record is what lets a plan judge the ask made for the current trigger. */
+export const triggerAnnotation = (key: string): string => `fetch-trigger.${CR_GROUP}/${key}`;
+export const triggerDigest = (trigger: string): string => sha256Hex(trigger).slice(0, 16);
+
+/** The merge patch that raises the ask (and its record) and touches nothing else of the Sandbox. */
+export const askPatch = (spec: RepoFetchSpec, asked: string) => ({
+  metadata: {
+    annotations: {
+      [askedAnnotation(spec.key)]: asked,
+      [triggerAnnotation(spec.key)]: `${asked} ${triggerDigest(spec.trigger)}`,
+    },
+  },
+});
+
+const recordOf = (sandbox: Sandbox, key: string): { asked: string; digest: string } | undefined => {
+  const match = /^(\S+) ([0-9a-f]{16})$/.exec(sandbox.metadata?.annotations?.[triggerAnnotation(key)] ?? '');
+  return match ? { asked: match[1]!, digest: match[2]! } : undefined;
+};
+
+/** What a Sandbox's list lookup found: the object, nothing by that name, or no Sandbox type at all. */
+export type LiveSandbox = Sandbox | 'absent' | 'type-missing';
+
+/** In sync when the Sandbox shows a fetch at or after the last ask made for the current trigger. */
+export const readFetch = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): Reading => {
+  if (live === 'type-missing') return drift(`absent: ${sandboxTypeMissing(cluster)}`);
+  if (live === 'absent') return drift(`absent: ${sandboxName(spec)} does not exist`);
+  if (!mountedKeys(live).includes(spec.key)) return drift(unmounted(spec, live));
+  const record = recordOf(live, spec.key);
+  const want = triggerDigest(spec.trigger);
+  if (record?.digest !== want) {
+    const summary =
+      record === undefined
+        ? `no fetch of repo "${spec.key}" asked for this trigger yet`
+        : `the trigger changed since the last ask (${record.asked})`;
+    return drift(summary, { trigger: { live: record?.digest ?? null, want } });
+  }
+  const answer = verdict(live, spec.key, record.asked);
+  if (answer !== undefined && 'fetched' in answer) return { inSync: true, summary: 'in sync', diff: {} };
+  const summary =
+    answer === undefined
+      ? `asked at ${record.asked}, no fetch of repo "${spec.key}" has landed since`
+      : `${describeVerdict(spec.key, answer)} (asked at ${record.asked})`;
+  return drift(summary, { fetched: { live: fetchedOf(live, spec.key), want: `at or after ${record.asked}` } });
+};
+
+const drift = (summary: string, diff: Reading['diff'] = {}): Reading => ({ inSync: false, summary, diff });
