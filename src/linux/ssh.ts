@@ -77,7 +77,9 @@ const connectOnce = async (target: SshTarget, env: NodeJS.ProcessEnv, readyMs: n
   client.once('handshake', () => (handshaken = true));
   await new Promise<void>((resolve, reject) => {
     client.once('ready', resolve);
-    client.once('error', (error) =>
+    // `on`, not `once`: a drop can emit twice (ECONNRESET, then "lost before handshake"), and an
+    // 'error' with no listener left would crash the handler (seen in CI on a burst past MaxStartups).
+    client.on('error', (error) =>
       reject(
         isDropBeforeHandshake(error, handshaken)
           ? new DroppedBeforeHandshake(error.message)
