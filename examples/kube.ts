@@ -2,10 +2,12 @@
  * Two Repos a cluster's node caches serve, stated by the stack: one cloned over ssh with a deploy key, one over
  * https with a clone Secret. The cluster comes from HOMELAB_KUBECONFIG (and HOMELAB_KUBE_CONTEXT), the namespace
  * from HOMELAB_KUBE_NAMESPACE, so the e2e test points it at its own API server; no credential is in the stack.
+ * With HOMELAB_KUBE_FETCH_SANDBOX set, the stack also asks the node caches to fetch `site` into that Sandbox
+ * whenever HOMELAB_KUBE_FETCH_TRIGGER changes, waiting HOMELAB_KUBE_FETCH_BUDGET seconds at most.
  */
 import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
-import { KubeCluster, KubeRepo } from '../index';
+import { KubeCluster, KubeRepo, KubeRepoFetch } from '../index';
 
 export interface KubeStackProps {
   /** @default - KUBECONFIG, else ~/.kube/config */
@@ -16,12 +18,24 @@ export interface KubeStackProps {
   readonly namespace?: string;
   /** The site's clone url (changing it restates spec.url). @default "git@git.example:me/site.git" */
   readonly siteUrl?: string;
+  /** Ask for a fetch of `site` into a Sandbox. @default - no fetch ask */
+  readonly fetch?: KubeStackFetch;
+}
+
+export interface KubeStackFetch {
+  /** The Sandbox that mounts `site`. */
+  readonly sandbox: string;
+  /** The fetch is asked again whenever this changes, e.g. a release version. */
+  readonly trigger: string;
+  /** @default 75 */
+  readonly budgetSeconds?: number;
 }
 
 export class KubeStack extends TerraformStack {
   readonly cluster: KubeCluster;
   readonly site: KubeRepo;
   readonly docs: KubeRepo;
+  readonly siteFetch?: KubeRepoFetch;
 
   constructor(scope: Construct, id: string, props: KubeStackProps = {}) {
     super(scope, id);
@@ -45,6 +59,16 @@ export class KubeStack extends TerraformStack {
       credentials: [{ match: 'git.example/me/', https: { secret: 'clone-docs' } }],
       refreshInterval: '15m',
     });
+    if (props.fetch) {
+      this.siteFetch = new KubeRepoFetch(this, 'warm-site', {
+        cluster: this.cluster,
+        namespace,
+        sandbox: props.fetch.sandbox,
+        key: 'site',
+        trigger: props.fetch.trigger,
+        budgetSeconds: props.fetch.budgetSeconds,
+      });
+    }
   }
 }
 
@@ -56,6 +80,13 @@ if (require.main === module) {
     context: env.HOMELAB_KUBE_CONTEXT || undefined,
     namespace: env.HOMELAB_KUBE_NAMESPACE || undefined,
     siteUrl: env.HOMELAB_KUBE_SITE_URL || undefined,
+    fetch: env.HOMELAB_KUBE_FETCH_SANDBOX
+      ? {
+          sandbox: env.HOMELAB_KUBE_FETCH_SANDBOX,
+          trigger: env.HOMELAB_KUBE_FETCH_TRIGGER || 'v1',
+          budgetSeconds: env.HOMELAB_KUBE_FETCH_BUDGET ? Number(env.HOMELAB_KUBE_FETCH_BUDGET) : undefined,
+        }
+      : undefined,
   });
   app.synth();
 }

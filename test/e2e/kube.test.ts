@@ -1,8 +1,10 @@
 /**
  * Real terraform (or tofu) on `cdktf synth` output of examples/kube.ts against the REAL kube-apiserver: two Repos
  * created (one someone else made first, never overwritten), a hand edit by another client named in the plan in
- * words, one apply to converge, destroy that leaves the Repos unlabelled, and no kubeconfig token anywhere
- * Terraform writes. Fetch steps go between the drift fix and the destroy (they need the Repos stated).
+ * words, one apply to converge; then a fetch ask into a Sandbox answered by the test cache agent (fetched, a changed
+ * trigger named in the plan and fetched again, an agent that never answers ending the apply within its budget as a
+ * stale warning with exit 0); destroy that leaves the Repos unlabelled and the Sandbox as it was, and no kubeconfig
+ * token anywhere Terraform writes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,19 +14,24 @@ import { useKubeApiServer, type KubeApiServer } from '../support/kube-apiserver'
 import { CR_VERSION, crPath } from '../support/kube-crds';
 import { kubeExpect } from '../support/kube-http';
 import { type RbacRule, scopedIdentity, type ScopedIdentity } from '../support/kube-identity';
+import { type SandboxController, type SandboxObject, startSandboxController } from '../support/sandbox-controller';
 
 jest.setTimeout(300_000);
 
-/** The README's RBAC table for KubeRepo, exactly: the stack runs as an identity holding only these. */
-const REPO_RULES: RbacRule[] = [
+/** The README's RBAC table for KubeRepo and KubeRepoFetch, exactly: the stack runs as an identity holding only
+ * these (no `delete`: the stack does not set deleteOnDestroy). */
+const STACK_RULES: RbacRule[] = [
   { apiGroups: ['core.jr2.dev'], resources: ['repos'], verbs: ['get', 'list', 'create', 'patch'] },
   { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
+  { apiGroups: ['core.jr2.dev'], resources: ['sandboxes'], verbs: ['get', 'list', 'watch', 'patch'] },
 ];
 
 const server = useKubeApiServer();
 let kube: KubeApiServer;
 let identity: ScopedIdentity;
 let project: CdktfProject;
+/** The test cache agent, started by the first fetch test. */
+let agent: SandboxController | undefined;
 /** Every output terraform printed and every state it wrote, for the token check at the end. */
 const written: Array<[string, string]> = [];
 
@@ -56,7 +63,7 @@ beforeAll(async () => {
     stringData: { username: 'me', password: 'e2e-clone-password' },
   });
   // Its kubeconfig's current-context is read-only: a stack that ignored its context would fail with 403.
-  identity = await scopedIdentity(kube, 'homelab', REPO_RULES);
+  identity = await scopedIdentity(kube, 'homelab', STACK_RULES);
   project = new CdktfProject('build/examples/kube.js', 'kube', {
     HOMELAB_KUBECONFIG: identity.kubeconfig,
     HOMELAB_KUBE_CONTEXT: 'scoped',
@@ -66,7 +73,8 @@ beforeAll(async () => {
   await project.must('init', project.terraform('init', '-no-color'));
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await agent?.stop();
   console.log(`kube e2e timings (s): ${project?.report()}`);
   project?.cleanup();
 });
@@ -121,7 +129,86 @@ test(handEdits, async () => {
   written.push(['state (stated)', readFileSync(project.statePath, 'utf8')]);
 });
 
-test('destroy leaves both Repos in place, without the bound label and the identity annotation', async () => {
+const SANDBOX = 'agent-1';
+const STAMP = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
+const sandboxPath = () => crPath(kube.namespace, 'sandboxes', SANDBOX);
+const liveSandbox = () => kubeExpect<SandboxObject>(kube.admin, 'GET', sandboxPath());
+/** The stack with the fetch ask of `site` into the Sandbox, for `trigger`. */
+const synthFetch = (label: string, trigger: string, budgetSeconds?: number) =>
+  project.must(
+    label,
+    project.synth({
+      HOMELAB_KUBE_FETCH_SANDBOX: SANDBOX,
+      HOMELAB_KUBE_FETCH_TRIGGER: trigger,
+      HOMELAB_KUBE_FETCH_BUDGET: budgetSeconds === undefined ? '' : String(budgetSeconds),
+    }),
+  );
+
+const fetched =
+  'a fetch ask prints "fetched" from the cache agent and plans clean; a changed trigger is named in the plan ' +
+  'in words and fetched again';
+test(fetched, async () => {
+  agent = await startSandboxController(kube.admin, kube.namespace);
+  agent.answer({ fetched: true, delayMs: 500 }, 'site');
+  await kubeExpect(kube.admin, 'POST', crPath(kube.namespace, 'sandboxes'), {
+    apiVersion: `core.jr2.dev/${CR_VERSION}`,
+    kind: 'Sandbox',
+    metadata: { name: SANDBOX },
+    spec: { repos: [{ key: 'site' }, { key: 'docs' }] },
+  });
+  const landing = new RegExp(
+    `Sandbox ${kube.namespace}/${SANDBOX}: repo "site" fetched at ${STAMP} \\(after \\d+ s\\)`,
+  );
+
+  await synthFetch('synth (fetch v1)', 'v1');
+  expect((await plan('plan (fetch v1)')).code).toBe(2);
+  expect((await apply('apply (fetch v1)')).stdout).toMatch(landing);
+  expect(agent.asks.map((ask) => [ask.sandbox, ask.key])).toEqual([[SANDBOX, 'site']]);
+  expect((await plan('plan (fetched v1)')).code).toBe(0);
+
+  await synthFetch('synth (fetch v2)', 'v2');
+  const changed = await plan('plan (fetch v2)');
+  expect(changed.code).toBe(2);
+  expect(changed.stdout.replace(/\s+/g, ' ')).toMatch(
+    new RegExp(`1 of 3 objects are not in sync: - warm-site: the trigger changed since the last ask \\(${STAMP}\\)`),
+  );
+  expect(replacedIn(changed)).toEqual(['terraform_data.warm-site_converge']);
+  expect((await apply('apply (fetch v2)')).stdout).toMatch(landing);
+  expect(agent.asks).toHaveLength(2);
+  expect((await plan('plan (fetched v2)')).code).toBe(0);
+});
+
+const stale =
+  'a cache agent that never answers ends the apply within its budget with the stale warning, and it exits 0';
+test(stale, async () => {
+  agent?.answer({ never: true }, 'site');
+  const asOf = (await liveSandbox()).status?.repos?.find((entry) => entry.key === 'site')?.fetched;
+  expect(asOf).toMatch(new RegExp(`^${STAMP}$`));
+  await synthFetch('synth (fetch v3, 3 s)', 'v3', 3);
+  expect((await plan('plan (fetch v3)')).code).toBe(2);
+  const applied = await apply('apply (fetch stale)');
+  expect(applied.stdout.replace(/\s+/g, ' ')).toMatch(
+    new RegExp(
+      `Warning: Sandbox ${kube.namespace}/${SANDBOX}: repo "site" is stale as of ${asOf}: ` +
+        'no answer from the node cache within 3 s \\(after [34] s\\); the apply succeeds with what the cache holds',
+    ),
+  );
+  expect(applied.stdout).toContain('Apply complete!');
+  expect(agent?.asks).toHaveLength(3); // the agent saw the ask and kept silent
+  expect(project.timings['apply (fetch stale)']).toBeLessThan(3 + 6);
+  const again = await plan('plan (after stale)');
+  expect(again.code).toBe(2);
+  expect(again.stdout.replace(/\s+/g, ' ')).toMatch(
+    new RegExp(`- warm-site: asked at ${STAMP}, no fetch of repo "site" has landed since`),
+  );
+  written.push(['state (fetched)', readFileSync(project.statePath, 'utf8')]);
+});
+
+const destroy =
+  'destroy leaves both Repos in place, without the bound label and the identity annotation; the fetch ask leaves ' +
+  'the Sandbox as it was';
+test(destroy, async () => {
+  const sandboxBefore = (await liveSandbox()).metadata.annotations;
   const destroyed = keep(
     'destroy',
     await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color')),
@@ -135,6 +222,10 @@ test('destroy leaves both Repos in place, without the bound label and the identi
     expect(after.spec.url).toBe(url);
   }
   expect((await live('site')).metadata.labels).toEqual({ team: 'web' });
+  // The fetch ask has nothing to destroy: no hook runs for it, and the Sandbox keeps its annotations.
+  expect(destroyed.stdout).not.toMatch(/warm-site_\w+ \(local-exec\)|warm-site_\w+: Provisioning/);
+  expect(destroyed.stdout).toContain('terraform_data.warm-site_lifecycle: Destruction complete');
+  expect((await liveSandbox()).metadata.annotations).toEqual(sandboxBefore);
   written.push(['state (destroyed)', readFileSync(project.statePath, 'utf8')]);
 });
 
@@ -146,7 +237,10 @@ test(noToken, async () => {
     ['plan JSON', shown.stdout],
     ...filesUnder(join(project.dir, 'cdktf.out')).map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
   ];
-  expect(places.map(([place]) => place)).toEqual(expect.arrayContaining(['state (stated)', 'plan (drift)']));
+  const fetchRuns = ['apply (fetch v1)', 'plan (fetch v2)', 'apply (fetch stale)', 'state (fetched)'];
+  expect(places.map(([place]) => place)).toEqual(
+    expect.arrayContaining(['state (stated)', 'plan (drift)', ...fetchRuns]),
+  );
   for (const [place, text] of places) {
     for (const secret of [identity.token, kube.reader.token, kube.admin.token, 'e2e-clone-password'])
       expect({ place, leaked: text.includes(secret) }).toEqual({ place, leaked: false });
