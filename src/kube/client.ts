@@ -47,15 +47,7 @@ export class KubeClient {
   constructor(
     readonly connection: KubeConnection,
     private readonly options: KubeClientOptions = {},
-  ) {
-    if (connection.tlsServerName !== undefined) {
-      throw new HandlerError(
-        'Kubernetes tls-server-name not supported',
-        `${connection.origin} sets tls-server-name ${connection.tlsServerName}; ` +
-          'point server at a name its certificate carries, or remove tls-server-name',
-      );
-    }
-  }
+  ) {}
 
   /** Sends one request; any HTTP status is returned, only a transport failure or a redirect throws. */
   async send(method: string, path: string, body?: unknown, contentType = JSON_TYPE, accept = JSON_TYPE) {
@@ -76,7 +68,7 @@ export class KubeClient {
       const failure = outcome.unknown ?? outcome.failures[0];
       const unknown =
         outcome.unknown === undefined ? '' : '; it was sent and may have been applied: check, then apply again';
-      const why = `${request} failed: ${failure?.reason ?? 'no server'}${unknown}`;
+      const why = `${request} failed: ${failure?.reason ?? 'no server'}${unknown}${this.identityHint(failure?.reason)}`;
       throw new HandlerError('Kubernetes API unreachable', why, { Server: this.connection.server });
     }
     const { answer } = outcome;
@@ -166,11 +158,26 @@ export class KubeClient {
     this.members = undefined;
   }
 
+  /** For a certificate that does not carry the name it was checked against: which name that was, and the fix. */
+  private identityHint(reason: string | undefined): string {
+    if (reason === undefined || !/does not match certificate's altnames/.test(reason)) return '';
+    const { tlsServerName, origin } = this.connection;
+    if (tlsServerName !== undefined) {
+      return `; the certificate does not carry tls-server-name ${tlsServerName} of ${origin}`;
+    }
+    const host = new URL(this.connection.server).hostname.replace(/^\[|\]$/g, '');
+    return (
+      `; the certificate does not carry ${host}: point server at a name it carries, ` +
+      `or set tls-server-name to one in ${origin}`
+    );
+  }
+
   private open(clientCert: { certPem: Buffer; keyPem: Buffer } | undefined): Members {
-    const { caPem, insecureSkipTlsVerify } = this.connection;
+    const { caPem, insecureSkipTlsVerify, tlsServerName } = this.connection;
     const tls: TlsRule = {
       ...(caPem === undefined ? {} : { ca: caPem }),
       ...(insecureSkipTlsVerify ? { insecure: true } : {}),
+      ...(tlsServerName === undefined ? {} : { serverName: tlsServerName }),
       ...(clientCert === undefined ? {} : { cert: clientCert.certPem, key: clientCert.keyPem }),
     };
     return new Members([this.connection.server], {

@@ -1,6 +1,6 @@
 /**
- * A throwaway self-signed certificate for 127.0.0.1, made with openssl per test run, so TLS tests
- * exercise real handshakes (CA trust, pins, refusals) instead of a mocked socket.
+ * A throwaway self-signed certificate for 127.0.0.1 (or for other names), made with openssl per test run, so TLS
+ * tests exercise real handshakes (CA trust, pins, refusals, server names) instead of a mocked socket.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,7 +18,8 @@ export interface TestCert {
   cleanup(): void;
 }
 
-export const makeCert = (): TestCert => {
+/** `names` become the subjectAltName (`IP:…` or `DNS:…`), the first of them without its prefix the CN. */
+export const makeCert = (names: readonly string[] = ['IP:127.0.0.1']): TestCert => {
   const dir = mkdtempSync(join(tmpdir(), 'homelab-tls-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
@@ -39,9 +40,9 @@ export const makeCert = (): TestCert => {
       '-days',
       '2',
       '-subj',
-      '/CN=127.0.0.1',
+      `/CN=${names[0].replace(/^\w+:/, '')}`,
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=${names.join(',')}`,
     ],
     { stdio: 'pipe' },
   );

@@ -6,7 +6,7 @@
  */
 import { Agent, type AgentOptions, type ClientRequestArgs } from 'node:http';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
 import { displayFingerprint, normalizeFingerprint } from './endpoint';
 
 /** How one endpoint's certificate is trusted. With none of these set: the system's CAs. */
@@ -20,6 +20,9 @@ export interface TlsRule {
   /** A client certificate and key (PEM), for APIs that authenticate by certificate. */
   readonly cert?: string | Buffer;
   readonly key?: string | Buffer;
+  /** The name the certificate must carry, and SNI sends, instead of the URL's host (kubeconfig `tls-server-name`).
+   * It only moves the identity check: the chain to `ca` (or the pin) is checked as without it. */
+  readonly serverName?: string;
 }
 
 /** Request options with the one `createConnection` reads besides host and port: this attempt's connect deadline. */
@@ -95,12 +98,18 @@ export class EndpointAgent extends Agent {
   }
 
   private tlsOptions(host: string, port: number) {
-    const { ca, cert, key, fingerprint, insecure } = this.tls;
+    const { ca, cert, key, fingerprint, insecure, serverName } = this.tls;
+    const name = serverName ?? host;
     return {
       host,
       port,
-      // SNI carries names only; an IP address there is refused by Node and by RFC 6066.
-      ...(isIP(host) === 0 ? { servername: host } : {}),
+      // SNI carries names only; an IP address there is refused by Node and by RFC 6066. tls.connect checks the
+      // certificate against `servername` when set, else `host`: a name set here is what the certificate must carry.
+      ...(isIP(name) === 0 ? { servername: name } : {}),
+      // An IP address given as the server name is not sent, but the certificate must still carry it.
+      ...(serverName !== undefined && isIP(serverName) !== 0
+        ? { checkServerIdentity: (_host: string, peer: PeerCertificate) => checkServerIdentity(serverName, peer) }
+        : {}),
       ...(ca === undefined ? {} : { ca }),
       ...(cert === undefined ? {} : { cert }),
       ...(key === undefined ? {} : { key }),

@@ -1,6 +1,7 @@
 // Contract test of the kube client against the REAL API server: create-never-overwrite on 409, merge patch with
 // null removing a label, 403 with the API's own message, a missing type told from a missing object, a metadata-only
-// Secret check, and a watch that re-lists after a 410 Expired ERROR event.
+// Secret check, a watch that re-lists after a 410 Expired ERROR event, and tls-server-name checked by the server's
+// own serving certificate.
 import { systemClock } from '../../../src/core/clock';
 import { KubeClient, type KubeList, METADATA_ONLY } from '../../../src/kube/client';
 import { nodeKubeconfigIo } from '../../../src/kube/connection';
@@ -105,4 +106,22 @@ test('a watch whose resourceVersion expired (200, then ERROR 410) re-lists and s
   const outcome = await watchObject(stale, systemClock, collection, 'watched', (o) => o?.metadata?.name, 10_000);
   expect(outcome).toEqual({ decided: true, value: 'watched' });
   expect(lists).toBe(2);
+});
+
+test('tls-server-name: a DNS name of the serving certificate is accepted, a name it lacks is refused', async () => {
+  // The API server's self-signed certificate names 127.0.0.1 and DNS:kubernetes(.default(.svc)).
+  const named = (tlsServerName: string) => new KubeClient({ ...admin.connection, tlsServerName });
+  const kubernetes = named('kubernetes');
+  const wrong = named('wrong.example');
+  try {
+    await expect(kubernetes.get(`/api/v1/namespaces/${kube.namespace}`)).resolves.toMatchObject({ kind: 'Namespace' });
+    const error = await wrong.get(`/api/v1/namespaces/${kube.namespace}`).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      "does not match certificate's altnames: Host: wrong.example. is not in the cert's altnames: DNS:kubernetes",
+    );
+    expect((error as Error).message).toContain('the certificate does not carry tls-server-name wrong.example');
+  } finally {
+    kubernetes.close();
+    wrong.close();
+  }
 });
