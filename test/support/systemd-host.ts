@@ -78,7 +78,9 @@ export function connectPinned(o: {
       c.on('error', () => undefined);
       resolve(c);
     }); // later errors surface via exec()
-    c.once('error', reject);
+    // `on`: ssh2 can report one drop twice (ECONNRESET, then "lost before handshake"); a second
+    // 'error' with no listener would crash the test run (seen while sshd restarts).
+    c.on('error', reject);
     c.connect({
       host: '127.0.0.1',
       port: o.port,
