@@ -6,11 +6,12 @@ import { Construct } from 'constructs';
 import { DROP_IN_NAME, type DropInSpec } from '../../src/linux/drop-in';
 import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
 import { START_TIMEOUT_SECONDS } from '../../src/linux/unit';
-import { UNIT_DIRECTORY, unitNameProblem } from '../../src/linux/unit-name';
+import { unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
-import { check, checkPattern, checkRange, unresolved } from '../core/validate';
+import { check, checkPattern, unresolved } from '../core/validate';
+import { checkStartTimeout, checkUnitDirectory } from './unit-rules';
 import type { SshHost } from './ssh-host';
 import type { SystemdUnitInstance } from './systemd-instance';
 import type { SystemdUnit } from './systemd-unit';
@@ -49,15 +50,8 @@ export class SystemdDropIn extends Construct {
       check(this, unitNameProblem(unit) === undefined, 'unit', `a unit name (${unitNameProblem(unit)})`, unit);
     checkPattern(this, 'name', props.name, DROP_IN_NAME, 'letters, digits and _ . @ - (no leading dot, at most 100)');
     const directory = (props.directory ?? '/etc/systemd/system').replace(/\/+$/, '');
-    checkPattern(this, 'directory', directory, UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -');
-    check(this, !directory.split('/').includes('..'), 'directory', 'a path without ..', directory);
-    checkRange(
-      this,
-      'startTimeoutSeconds',
-      props.startTimeoutSeconds,
-      START_TIMEOUT_SECONDS.min,
-      START_TIMEOUT_SECONDS.max,
-    );
+    checkUnitDirectory(this, directory);
+    checkStartTimeout(this, props.startTimeoutSeconds);
     this.spec = {
       unit,
       name: props.name,

@@ -10,7 +10,8 @@ import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
-import { check, checkRange, unresolved } from '../core/validate';
+import { check, unresolved } from '../core/validate';
+import { checkStartTimeout } from './unit-rules';
 import type { SystemdUnit } from './systemd-unit';
 
 export interface SystemdUnitInstanceProps {
@@ -69,13 +70,7 @@ export class SystemdUnitInstance extends Construct {
         props.instance,
       );
     }
-    checkRange(
-      this,
-      'startTimeoutSeconds',
-      props.startTimeoutSeconds,
-      START_TIMEOUT_SECONDS.min,
-      START_TIMEOUT_SECONDS.max,
-    );
+    checkStartTimeout(this, props.startTimeoutSeconds);
     this.retired = props.retired ?? false;
     this.spec = {
       name,

@@ -7,11 +7,12 @@ import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
 import { START_TIMEOUT_SECONDS, type UnitSpec } from '../../src/linux/unit';
-import { isTemplate, UNIT_DIRECTORY, unitNameProblem } from '../../src/linux/unit-name';
+import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
-import { check, checkPattern, checkRange, unresolved } from '../core/validate';
+import { check, unresolved } from '../core/validate';
+import { checkStartTimeout, checkUnitDirectory } from './unit-rules';
 import type { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
 
@@ -100,15 +101,8 @@ export class SystemdUnit extends Construct {
         props.started,
       );
     }
-    checkPattern(this, 'directory', directory, UNIT_DIRECTORY, 'an absolute path of letters, digits and . _ -');
-    check(this, !directory.split('/').includes('..'), 'directory', 'a path without ..', directory);
-    checkRange(
-      this,
-      'startTimeoutSeconds',
-      props.startTimeoutSeconds,
-      START_TIMEOUT_SECONDS.min,
-      START_TIMEOUT_SECONDS.max,
-    );
+    checkUnitDirectory(this, directory);
+    checkStartTimeout(this, props.startTimeoutSeconds);
     this.host = props.host;
     this.retired = props.retired ?? false;
     this.spec = {

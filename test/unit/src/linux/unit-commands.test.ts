@@ -1,0 +1,90 @@
+/**
+ * The shell a unit handler sends: operands quoted, one `systemctl show` and one `sha256sum` per read,
+ * writes installed only when their digest matches, and read output parsed by path and block, never by
+ * position, so a missing file or unit cannot shift one unit's answer onto another.
+ */
+import { sha256Hex } from '../../../../src/core/canonical';
+import { quote } from '../../../../src/linux/shell';
+import { writeFileCommand } from '../../../../src/linux/unit-commands';
+import { parseReadScript, readScript } from '../../../../src/linux/unit-read';
+
+describe('unit commands', () => {
+  test('every operand is quoted, so a name cannot become a second command', () => {
+    expect(quote("a'b")).toBe(`'a'\\''b'`);
+    const script = readScript([{ unit: "x'y.service", file: "/etc/systemd/system/x'y.service" }]);
+    expect(script).toContain(`-- 'x'\\''y.service'`);
+    expect(script).toContain(`for f in '/etc/systemd/system/x'\\''y.service'`);
+  });
+
+  test('one systemctl show reads every unit but the templates, which is-enabled answers for', () => {
+    const script = readScript([{ unit: 'a.service' }, { unit: 'probe@.service' }, { unit: 'b.timer' }]);
+    expect(script.match(/systemctl show/g)).toHaveLength(1);
+    expect(script).toMatch(/systemctl show -p \S+ -- 'a.service' 'b.timer'\n/);
+    expect(script).toContain(`printf '%s %s\\n' 1 "$(systemctl is-enabled -- 'probe@.service' 2>/dev/null)"`);
+  });
+
+  test('with only templates declared, systemctl show is not run at all (it would show the manager)', () => {
+    expect(readScript([{ unit: 'probe@.service' }])).not.toContain('systemctl show');
+  });
+
+  test('the write goes to a temp file in the same directory, checked by digest, then rename, through sudo -n', () => {
+    const command = writeFileCommand('/etc/systemd/system', '/etc/systemd/system/x.service', '[Unit]\n', true);
+    expect(command).toMatch(/^sudo -n sh -c '/);
+    expect(command).toContain('mktemp -p');
+    expect(command).toContain(sha256Hex('[Unit]\n'));
+    expect(command).toContain('mv -f -- "$tmp"');
+  });
+
+  test("the read output splits into each unit's status, file digest and recorded restartOn, in order", () => {
+    const units = [
+      { unit: 'a.service', file: '/d/a.service' },
+      { unit: 'p@.service', file: '/d/p@.service' },
+      { unit: 'b.service', file: '/d/b.service' },
+    ];
+    const show = (state: string) =>
+      `LoadState=loaded\nActiveState=${state}\nSubState=x\nUnitFileState=enabled\nNeedDaemonReload=no\n`;
+    const stdout =
+      `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n` +
+      `${'ab'.repeat(32)}  /d/a.service\n${'cd'.repeat(32)}  /d/p@.service\n` +
+      '@@cdktf-homelab:restart-on\n2 r2\n@@cdktf-homelab:templates\n1 disabled\n';
+    const live = parseReadScript(stdout, units);
+    expect(
+      live?.map((unit) => [
+        unit.status.activeState,
+        unit.status.unitFileState,
+        unit.fileSha256?.slice(0, 2),
+        unit.restartOn,
+      ]),
+    ).toEqual([
+      ['active', 'enabled', 'ab', undefined],
+      ['inactive', 'disabled', 'cd', undefined],
+      ['inactive', 'enabled', undefined, 'r2'],
+    ]);
+    expect(live?.[1]?.status.loadState).toBe('loaded');
+  });
+
+  test('file digests are matched by path, an escaped path (backslash, newline) included, never by position', () => {
+    const units = [
+      { unit: 'x\\x2dy.service', file: '/d/x\\x2dy.service' },
+      { unit: 'gone.service', file: '/d/gone.service' },
+      { unit: 'c.service', file: '/d/c.service' },
+    ];
+    const block = 'LoadState=loaded\nActiveState=active\nSubState=running\nUnitFileState=enabled\n';
+    const stdout =
+      `${block}\n${block}\n${block}@@cdktf-homelab:files\n` +
+      `\\${'ab'.repeat(32)}  /d/x\\\\x2dy.service\n${'cd'.repeat(32)}  /d/c.service\n` +
+      '@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n';
+    expect(parseReadScript(stdout, units)?.map((unit) => unit.fileSha256?.slice(0, 2))).toEqual([
+      'ab',
+      undefined,
+      'cd',
+    ]);
+    expect(readScript(units)).toContain('sha256sum -- "$@"');
+  });
+
+  test('output without one status block per unit reads as no systemd, never as a shifted answer', () => {
+    const units = [{ unit: 'a.service' }, { unit: 'b.service' }];
+    expect(parseReadScript('LoadState=loaded\n@@cdktf-homelab:files\n', units)).toBeUndefined();
+    expect(parseReadScript('@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n', units)).toBeUndefined();
+  });
+});
