@@ -8,6 +8,7 @@ import { HandlerError } from '../../src/core/errors';
 import type { Log } from '../../src/core/kind';
 import { quote } from '../../src/linux/shell';
 import * as cmd from '../../src/linux/unit-commands';
+import { describeJob, isStalled, listJobCommand, parseUnitJob, type UnitJob } from '../../src/linux/unit-job';
 import { parseShow, type Settle, settleOf, type UnitStatus } from '../../src/linux/unit-state';
 import type { HostSession } from './domain';
 
@@ -19,6 +20,12 @@ export const POLL_MS = 150;
  * at once reads active for a moment: such a start is confirmed by a second look this much later.
  */
 export const CONFIRM_MS = 300;
+
+/**
+ * How long one job may sit queued before the wait asks systemd what it waits for. A job with nothing
+ * ahead of it that is still queued this long has stalled (once seen in CI), and is queued again, once.
+ */
+export const STALL_MS = 10_000;
 
 export class HostShell {
   readonly host: string;
@@ -70,6 +77,8 @@ export class HostShell {
   async settle(name: string, want: 'active' | 'inactive', seconds: number): Promise<void> {
     const deadline = this.clock.now() + seconds * 1000;
     let confirmed = want === 'inactive';
+    let queued: { job: string; since: number } | undefined;
+    let requeued = false;
     for (;;) {
       const status = await this.status(name);
       const verdict: Settle = settleOf(status, want);
@@ -81,13 +90,41 @@ export class HostShell {
       }
       if (verdict === 'failed' || this.clock.now() >= deadline) {
         const state = `${status.activeState}/${status.subState}`;
+        const job = status.job === undefined ? undefined : await this.job(name);
+        const queuedJob = job === undefined ? undefined : describeJob(job);
         const why =
-          verdict === 'failed' ? `it is ${state}` : `it is still ${state} after ${seconds} s (startTimeoutSeconds)`;
+          verdict === 'failed'
+            ? `it is ${state}`
+            : `it is still ${state} after ${seconds} s (startTimeoutSeconds)${queuedJob ? `; ${queuedJob}` : ''}`;
         const journal = await this.journal(name);
         throw new HandlerError(`${name} did not become ${want}`, `${why}; ${journal}`);
       }
+      if (status.job !== undefined && status.job !== queued?.job) queued = { job: status.job, since: this.clock.now() };
+      if (queued !== undefined && !requeued && this.clock.now() - queued.since >= STALL_MS) {
+        requeued = await this.requeueIfStalled(name);
+        queued.since = this.clock.now();
+      }
       await this.clock.sleep(POLL_MS);
     }
+  }
+
+  /** Cancels and re-queues the unit's job when systemd has it waiting for no other job; says whether it did. */
+  private async requeueIfStalled(name: string): Promise<boolean> {
+    const job = await this.job(name);
+    if (job === undefined || !isStalled(job)) return false;
+    await this.must(cmd.systemctl('cancel', this.sudo, undefined, job.id));
+    await this.systemctl(job.type, name, '--no-block');
+    this.log(
+      `${name} on ${this.host}: systemd left its ${job.type} job ${job.id} queued for ${STALL_MS / 1000} s ` +
+        'with no job ahead of it; cancelled it and queued the same job again',
+    );
+    return true;
+  }
+
+  /** The unit's job as list-jobs has it; undefined when it has none or the list cannot be read. */
+  private async job(name: string): Promise<UnitJob | undefined> {
+    const { code, stdout } = await this.session.remote.run(listJobCommand(name, this.sudo));
+    return code === 0 ? parseUnitJob(stdout, name) : undefined;
   }
 
   /** Logs the unit's last journal lines and says where they are; never throws over the real error. */

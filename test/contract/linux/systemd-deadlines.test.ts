@@ -1,6 +1,7 @@
 /**
  * What apply says when it cannot finish, on real systemd 252: a Type=notify unit that never
- * notifies fails within its deadline with its journal instead of hanging, a sudo that wants a
+ * notifies fails within its deadline with its journal instead of hanging, a start queued behind
+ * another unit's job names that job, a sudo that wants a
  * password logs nothing it did not do, and a connection lost mid-apply says so.
  */
 import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
@@ -28,6 +29,27 @@ test('a notify unit that never gets ready fails at its deadline with its journal
     ),
   );
   expect(await unit.show('never-ready.service')).toMatchObject({ LoadState: 'not-found' });
+});
+
+test('a start still queued behind another job at its deadline names the job it waits for', async () => {
+  await host().exec(
+    `printf '[Service]\\nType=oneshot\\nExecStart=/bin/sleep 60\\n' > /etc/systemd/system/blocker.service && ` +
+      'systemctl daemon-reload && systemctl start --no-block blocker.service',
+  );
+  const behind = '[Unit]\nAfter=blocker.service\n[Service]\nExecStart=/bin/sleep infinity\n';
+  const failed = await unit.run(
+    'apply',
+    unitSpec('behind.service', behind, { enabled: false, startTimeoutSeconds: 3 }),
+  );
+  expect(failed.stderr).toMatch(
+    new RegExp(
+      /behind.service did not become active: it is still inactive\/dead after 3 s \(startTimeoutSeconds\); /.source +
+        /its start job \d+ is still waiting for job \d+ \(blocker.service\/start\); /.source,
+    ),
+  );
+  expect(failed.stderr).not.toMatch(/cancelled it/);
+  expect(await unit.show('behind.service')).toMatchObject({ LoadState: 'not-found' });
+  await host().exec('systemctl stop blocker.service; rm /etc/systemd/system/blocker.service; systemctl daemon-reload');
 });
 
 test('a started unit activating past its deadline reads as not running, for how long', async () => {

@@ -1,9 +1,12 @@
 import type { Clock } from '../../../../src/core/clock';
 import type { CommandResult, Remote } from '../../../../src/linux/ssh';
-import { CONFIRM_MS, HostShell, POLL_MS } from '../../../../handlers/linux/host-shell';
+import { CONFIRM_MS, HostShell, POLL_MS, STALL_MS } from '../../../../handlers/linux/host-shell';
 
-/** A clock that only moves when waited on, and a host whose unit goes through `states` one per `show`. */
-const fakeHost = (states: string[]) => {
+/**
+ * A clock that only moves when waited on, and a host whose unit goes through `states` one per `show`;
+ * list-jobs answers `jobs`, and a `systemctl start` moves the unit on to `afterStart`.
+ */
+const fakeHost = (states: string[], jobs = '', afterStart?: string[]) => {
   let now = 0;
   const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
   const commands: string[] = [];
@@ -11,6 +14,9 @@ const fakeHost = (states: string[]) => {
     run: async (command): Promise<CommandResult> => {
       commands.push(command);
       if (command.startsWith('journalctl')) return { code: 0, stdout: 'line one\nline two\n', stderr: '' };
+      if (command.startsWith('systemctl list-jobs')) return { code: 0, stdout: jobs, stderr: '' };
+      if (command.startsWith('systemctl start') && afterStart) states.splice(0, states.length, ...afterStart);
+      if (!command.startsWith('systemctl show')) return { code: 0, stdout: '', stderr: '' };
       const [active = 'inactive', sub = 'dead', job = '', type = 'notify'] =
         (states.length > 1 ? states.shift() : states[0])?.split(' ') ?? [];
       return {
@@ -62,5 +68,37 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     const host = fakeHost(['deactivating stop-sigterm 81', 'deactivating stop-sigterm 81', 'inactive dead -']);
     await host.shell.settle('x.service', 'inactive', 90);
     expect(host.elapsed()).toBe(2 * POLL_MS);
+  });
+
+  test('a job queued with no job ahead of it past STALL_MS is cancelled and queued again, once', async () => {
+    const polls = STALL_MS / POLL_MS + 2;
+    const host = fakeHost(
+      Array.from({ length: polls }, () => 'inactive dead 124 simple'),
+      '124 x.service start waiting\n',
+      ['inactive dead 130 simple', 'active running - simple'],
+    );
+    await host.shell.settle('x.service', 'active', 90);
+    expect(host.commands.filter((c) => !c.startsWith('systemctl show'))).toEqual([
+      "systemctl list-jobs --no-pager --no-legend --after --before -- 'x.service'",
+      'systemctl cancel 124',
+      "systemctl start --no-block -- 'x.service'",
+    ]);
+    expect(host.logged).toEqual([
+      'x.service on h:22: systemd left its start job 124 queued for 10 s with no job ahead of it; ' +
+        'cancelled it and queued the same job again',
+    ]);
+  });
+
+  test('a job waiting its turn behind another is left alone, and the deadline names what it waits for', async () => {
+    const host = fakeHost(
+      ['inactive dead 124 simple'],
+      '124 x.service start waiting\n└─      waiting for job 75 (db.service/start) -     -\n',
+    );
+    await expect(host.shell.settle('x.service', 'active', 25)).rejects.toThrow(
+      'x.service did not become active: it is still inactive/dead after 25 s (startTimeoutSeconds); ' +
+        'its start job 124 is still waiting for job 75 (db.service/start); ',
+    );
+    expect(host.commands.some((c) => c.includes('cancel') || c.includes('start'))).toBe(false);
+    expect(host.commands.filter((c) => c.includes('list-jobs'))).toHaveLength(3); // at 10 s, 20 s and the deadline
   });
 });

@@ -1,0 +1,54 @@
+/**
+ * The job systemd holds for one unit and the jobs it waits for, from `systemctl list-jobs`, so a
+ * start that does not finish can say what holds it, and a job left waiting with nothing ahead of
+ * it (a stall seen once in CI under load: 49 of 50 units started, one stayed queued for 90 s)
+ * can be told from one that waits its turn behind an `After=` unit.
+ */
+import { privileged, quote } from './shell';
+
+export interface UnitJob {
+  readonly id: string;
+  /** start, stop, restart, reload, ... */
+  readonly type: string;
+  /** waiting (queued) or running. */
+  readonly state: string;
+  /** The jobs it waits for, as systemctl names them: `job 75 (db.service/start)`. */
+  readonly waitingFor: readonly string[];
+}
+
+/**
+ * Both `--after` and `--before`: systemd 252 prints the jobs a job waits for under `--before`,
+ * later versions under `--after` (measured on 252; the flags were swapped in a later release).
+ */
+export const listJobCommand = (name: string, sudo: boolean): string =>
+  privileged(`systemctl list-jobs --no-pager --no-legend --after --before -- ${quote(name)}`, sudo);
+
+/** The job of `name` in list-jobs output, or undefined when it has none. */
+export const parseUnitJob = (stdout: string, name: string): UnitJob | undefined => {
+  let job: { id: string; type: string; state: string; waitingFor: string[] } | undefined;
+  for (const line of stdout.split('\n')) {
+    const row = /^\s*(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$/.exec(line);
+    if (row !== null) {
+      if (job !== undefined) break;
+      if (row[2] === name) job = { id: row[1]!, type: row[3]!, state: row[4]!, waitingFor: [] };
+      continue;
+    }
+    const waiting = /waiting for (job \d+ \(\S+\))/.exec(line);
+    if (job !== undefined && waiting !== null) job.waitingFor.push(waiting[1]!);
+  }
+  return job;
+};
+
+/** A job systemd could run now yet leaves queued; re-queuing it is safe for these types only. */
+export const isStalled = (job: UnitJob): boolean =>
+  job.state === 'waiting' && job.waitingFor.length === 0 && ['start', 'stop', 'restart'].includes(job.type);
+
+/**
+ * `its start job 124 is still waiting for job 75 (db.service/start)`, for a failure message; nothing
+ * for a running job, whose unit state already says where it is.
+ */
+export const describeJob = (job: UnitJob): string | undefined =>
+  job.state !== 'waiting'
+    ? undefined
+    : `its ${job.type} job ${job.id} is still waiting` +
+      (job.waitingFor.length > 0 ? ` for ${job.waitingFor.join(', ')}` : ', for no other job');
