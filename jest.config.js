@@ -8,4 +8,7 @@ module.exports = {
   // One real kube API server per run, started by the first kube test file that asks (test/support/kube-shared.ts).
   globalSetup: '<rootDir>/test/support/kube-global-setup.ts',
   globalTeardown: '<rootDir>/test/support/kube-global-teardown.ts',
+  ...(process.env.HOMELAB_TEST_ORDER === 'smallest-first'
+    ? { testSequencer: '<rootDir>/test/support/smallest-first-sequencer.js' }
+    : {}),
 };
