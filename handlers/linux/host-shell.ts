@@ -62,6 +62,11 @@ export class HostShell {
     return this.must(cmd.systemctl(verb, this.sudo, name, ...flags));
   }
 
+  /** Has systemd load the unit files as they are now, sharing a reload other handlers started since. */
+  reload() {
+    return this.must(cmd.reloadCommand(this.sudo));
+  }
+
   /** The few properties a wait needs, in one short command. */
   async status(name: string): Promise<UnitStatus & { readonly type: string }> {
     const { stdout } = await this.must(

@@ -85,7 +85,7 @@ class DropInOps extends HostShell {
         wrote = true;
         this.log(`${spec.unit} on ${this.host}: wrote ${this.path}`);
       }
-      if (write || before.status.needDaemonReload) await this.systemctl('daemon-reload');
+      if (write || before.status.needDaemonReload) await this.reload();
       // Only a running unit is restarted: a stopped one reads the drop-in when it next starts.
       if (write && !isTemplate(spec.unit) && before.status.activeState === 'active') {
         restarted = true;
@@ -114,7 +114,7 @@ class DropInOps extends HostShell {
     try {
       if (previous === undefined) await this.must(cmd.removeFileCommand(this.path, this.sudo));
       else await this.write(dropInDirectory(this.dropIn), this.path, previous);
-      await this.systemctl('daemon-reload');
+      await this.reload();
       const what = previous === undefined ? 'removed the new drop-in' : 'restored the previous drop-in';
       if (!restarted) return `; ${what}`;
       await this.restart(seconds);
@@ -128,7 +128,7 @@ class DropInOps extends HostShell {
     const live = await this.read();
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.must(cmd.removeFileCommand(this.path, this.sudo));
-    await this.systemctl('daemon-reload');
+    await this.reload();
     this.log(
       `drop-in ${this.path} on ${this.host}: removed; ${this.dropIn.unit} keeps its current settings until it restarts`,
     );

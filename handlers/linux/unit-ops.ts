@@ -133,7 +133,7 @@ export class UnitOps extends HostShell {
   private async loaded(before: LiveUnit, written: boolean): Promise<LiveUnit> {
     const now = written ? await this.read() : before;
     if (!reloadNeeded(before, now, written)) return now;
-    await this.systemctl('daemon-reload');
+    await this.reload();
     return this.read();
   }
 
@@ -195,10 +195,10 @@ export class UnitOps extends HostShell {
    * listed as failed (and the host "degraded") after its file is gone, so that record is cleared. */
   private async removeUnitFile(): Promise<void> {
     await this.must(cmd.removeCommand(this.unit, this.sudo));
-    if (isTemplate(this.name)) return void (await this.systemctl('daemon-reload')); // show refuses its name
+    if (isTemplate(this.name)) return void (await this.reload()); // show refuses its name
     if ((await this.status(this.name)).activeState === 'failed') await this.systemctl('reset-failed', this.name);
     // A stopped unit nothing refers to is dropped by systemd at once; only one still loaded needs a reload.
-    if ((await this.status(this.name)).loadState !== 'not-found') await this.systemctl('daemon-reload');
+    if ((await this.status(this.name)).loadState !== 'not-found') await this.reload();
   }
 
   /** Reverts what `done` says this apply changed; returns `; restored …` or nothing when nothing was. */
@@ -207,7 +207,7 @@ export class UnitOps extends HostShell {
     try {
       if (previous !== undefined) {
         await this.write(this.unit.directory, unitPath(this.unit), previous);
-        await this.systemctl('daemon-reload');
+        await this.reload();
         return '; restored the previous unit file';
       }
       const stopped =

@@ -46,6 +46,37 @@ export const removeFileCommand = (path: string, sudo: boolean): string =>
 export const forgetRestartOnCommand = (unit: Pick<Unit, 'name'>, sudo: boolean): string =>
   privileged(`rm -f -- ${quote(restartOnPath(unit))}`, sudo);
 
+/** Where coalesced reloads keep their lock and count; /run is root's, so no other user can plant them. */
+export const RELOAD_STATE = '/run/cdktf-homelab';
+
+/**
+ * `systemctl daemon-reload`, coalesced across the handlers of one apply: systemd runs reloads one
+ * after another, so 50 units destroyed at -parallelism=30 queued 50 of them. A caller reads the
+ * reload count, takes the lock, and skips its own reload when one began since (under the lock, so
+ * it has finished and loaded what the caller wrote). Without flock or a writable /run, or after
+ * 120 s on the lock, it is a plain reload.
+ */
+export const reloadCommand = (sudo: boolean): string => {
+  const count = `${RELOAD_STATE}/reloads`;
+  const script = [
+    `number() { n=$(cat ${count} 2>/dev/null); case $n in ''|*[!0-9]*) echo 0;; *) echo "$n";; esac; }`,
+    `if command -v flock >/dev/null 2>&1 && mkdir -p ${RELOAD_STATE} 2>/dev/null && [ -w ${RELOAD_STATE} ]; then`,
+    `  asked=$(number)`,
+    `  {`,
+    `    if flock -w 120 9; then`,
+    `      now=$(number)`,
+    `      [ "$now" -gt "$asked" ] && exit 0`,
+    `      echo $((now + 1)) > ${count}.tmp && mv -f ${count}.tmp ${count}`,
+    `    fi`,
+    `    systemctl daemon-reload`,
+    `  } 9>>${RELOAD_STATE}/reload.lock`,
+    `else`,
+    `  systemctl daemon-reload`,
+    `fi`,
+  ].join('\n');
+  return privileged(script, sudo);
+};
+
 /** `systemctl <verb> [flags] -- <name>`; start, restart and stop go with `--no-block` and a polled wait. */
 export const systemctl = (verb: string, sudo: boolean, name?: string, ...flags: string[]): string =>
   privileged(`systemctl ${[verb, ...flags].join(' ')}${name === undefined ? '' : ` -- ${quote(name)}`}`, sudo);
