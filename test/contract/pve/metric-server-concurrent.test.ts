@@ -5,35 +5,16 @@
  * and the apply fails naming it instead of reporting success over it.
  */
 import { pveDomain } from '../../../handlers/pve/domain';
-import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { invoke } from '../../support/run-handler';
-import { makeCert, type TestCert } from '../../support/tls';
+import { useFakePveOverTls } from '../../support/fake-pve-tls';
 
 const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
 
-let fake: FakePve;
-let cert: TestCert;
-beforeAll(() => {
-  cert = makeCert();
+const { fake, target } = useFakePveOverTls({
+  'root@pam!homelab': { secret: 'fake-secret-0000', privileges: 'modify' },
 });
-afterAll(() => cert.cleanup());
-beforeEach(async () => {
-  fake = await startFakePve({
-    tls: { key: cert.key, cert: cert.cert },
-    tokens: { 'root@pam!homelab': { secret: 'fake-secret-0000', privileges: 'modify' } },
-  });
-});
-afterEach(() => fake.stop());
 
-const run = (verb: 'read' | 'apply', spec: object) =>
-  invoke(
-    pveDomain(),
-    'metric-server',
-    verb,
-    { endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', caFile: cert.certFile },
-    spec,
-    env,
-  );
+const run = (verb: 'read' | 'apply', spec: object) => invoke(pveDomain(), 'metric-server', verb, target(), spec, env);
 
 const declared = {
   id: 'graphite',
@@ -54,15 +35,15 @@ test.each([
     expect((await run('read', moved)).result?.summary).toBe(
       'metric server "graphite" differs: port is 2003, want 2004',
     );
-    fake.beforeNext('PUT', /metrics\/server\/graphite$/, () =>
-      fake.setMetricServer('graphite', { ...fake.metricServers().graphite, [field]: value }),
+    fake().beforeNext('PUT', /metrics\/server\/graphite$/, () =>
+      fake().setMetricServer('graphite', { ...fake().metricServers().graphite, [field]: value }),
     );
 
     const applied = await run('apply', moved);
 
-    const put = fake.requests.filter((request) => request.method === 'PUT');
+    const put = fake().requests.filter((request) => request.method === 'PUT');
     expect(put.map((request) => request.body)).toEqual([{ server: '10.0.0.5', port: '2004' }]);
-    expect(fake.metricServers().graphite).toMatchObject({ port: 2004, [field]: value });
+    expect(fake().metricServers().graphite).toMatchObject({ port: 2004, [field]: value });
     expect(applied.code).toBe(1);
     expect(applied.stderr).toMatch(
       new RegExp(
@@ -78,7 +59,7 @@ test('a field the stack removes is deleted and one it sets is sent, and nothing 
   expect((await run('apply', declared)).code).toBe(0);
   const changed = { ...declared, options: { mtu: 1400 } };
   expect((await run('apply', changed)).code).toBe(0);
-  const put = fake.requests.filter((request) => request.method === 'PUT');
+  const put = fake().requests.filter((request) => request.method === 'PUT');
   expect(put.map((request) => request.body)).toEqual([
     { server: '10.0.0.5', port: '2003', mtu: '1400', delete: 'path' },
   ]);

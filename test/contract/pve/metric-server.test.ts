@@ -4,9 +4,8 @@
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { pveDomain } from '../../../handlers/pve/domain';
-import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { invoke, invokeBatch } from '../../support/run-handler';
-import { makeCert, type TestCert } from '../../support/tls';
+import { useFakePveOverTls } from '../../support/fake-pve-tls';
 
 /** A loopback port nothing listens on: bound by the kernel's choice, then released. */
 const closedPort = async (): Promise<number> => {
@@ -25,24 +24,11 @@ const env = {
   OTEL_HEADERS: '{"Authorization":"Bearer otel-1"}',
 };
 
-let fake: FakePve;
-let cert: TestCert;
-beforeAll(() => {
-  cert = makeCert();
+const { fake, target, restart } = useFakePveOverTls({
+  'root@pam!homelab': { secret: 'fake-secret-0000', privileges: 'modify' },
+  'audit@pve!ro': { secret: 'audit-secret', privileges: 'audit' },
 });
-afterAll(() => cert.cleanup());
-beforeEach(async () => {
-  fake = await startFakePve({
-    tls: { key: cert.key, cert: cert.cert },
-    tokens: {
-      'root@pam!homelab': { secret: 'fake-secret-0000', privileges: 'modify' },
-      'audit@pve!ro': { secret: 'audit-secret', privileges: 'audit' },
-    },
-  });
-});
-afterEach(() => fake.stop());
 
-const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', caFile: cert.certFile });
 const run = (verb: 'read' | 'apply' | 'destroy', object: object, extraEnv: NodeJS.ProcessEnv = {}) => {
   const processEnv = { ...env, ...extraEnv };
   return invoke(pveDomain(), 'metric-server', verb, target(), object, processEnv);
@@ -68,14 +54,14 @@ describe('metric-server handler', () => {
     const applied = await run('apply', influx);
     expect(applied).toMatchObject({ code: 0 });
     expect(applied.stderr).toMatch(/creating \(influxdb 10.0.0.5:8089\)/);
-    expect(fake.metricServers().influx).toEqual({
+    expect(fake().metricServers().influx).toEqual({
       type: 'influxdb',
       server: '10.0.0.5',
       port: 8089,
       influxdbproto: 'https',
       bucket: 'pve',
     });
-    expect(fake.metricTokens()).toEqual({ influx: 'influx-token-1' });
+    expect(fake().metricTokens()).toEqual({ influx: 'influx-token-1' });
     expect((await run('read', influx)).result).toEqual({
       in_sync: 'true',
       summary: 'metric server "influx" is in sync',
@@ -85,7 +71,7 @@ describe('metric-server handler', () => {
 
   test('a hand edit reads as drift in words and in the diff, and one apply puts it back', async () => {
     await run('apply', influx);
-    fake.setMetricServer('influx', {
+    fake().setMetricServer('influx', {
       type: 'influxdb',
       server: '10.0.0.5',
       port: 9999,
@@ -103,16 +89,18 @@ describe('metric-server handler', () => {
       organization: { live: 'hand', want: null },
     });
     expect((await run('apply', influx)).code).toBe(0);
-    const put = fake.requests.filter((r) => r.method === 'PUT').at(-1);
+    const put = fake()
+      .requests.filter((r) => r.method === 'PUT')
+      .at(-1);
     expect(put?.body).toMatchObject({ port: '8089', delete: 'organization' });
-    expect(fake.metricServers().influx).not.toHaveProperty('organization');
+    expect(fake().metricServers().influx).not.toHaveProperty('organization');
     expect((await run('read', influx)).result?.in_sync).toBe('true');
   });
 
   test('the token is sent on every apply and never appears in a read result or the request log', async () => {
     await run('apply', influx);
     await run('apply', { ...influx, tokenVersion: 1 }, { INFLUX_TOKEN: 'influx-token-2' });
-    expect(fake.metricTokens()).toEqual({ influx: 'influx-token-2' });
+    expect(fake().metricTokens()).toEqual({ influx: 'influx-token-2' });
     const read = await run('read', influx, { INFLUX_TOKEN: 'influx-token-2' });
     expect(JSON.stringify(read)).not.toMatch(/influx-token/);
   });
@@ -121,7 +109,7 @@ describe('metric-server handler', () => {
     const failed = await run('apply', influx, { INFLUX_TOKEN: '' });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/the InfluxDB token is missing: environment variable INFLUX_TOKEN is not set/);
-    expect(fake.metricServers()).toEqual({});
+    expect(fake().metricServers()).toEqual({});
   });
 
   test('otel headers are compared by value, never shown, and rewritten when they change', async () => {
@@ -144,30 +132,30 @@ describe('metric-server handler', () => {
   });
 
   test('a section of another type holding the id reads as absent and the create fails loudly', async () => {
-    fake.setMetricServer('influx', { type: 'graphite', server: 'g', port: 2003 });
+    fake().setMetricServer('influx', { type: 'graphite', server: 'g', port: 2003 });
     expect((await run('read', influx)).result?.summary).toMatch(/absent: the id is held by a graphite section/);
     const failed = await run('apply', influx);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/a graphite section already holds this id .*Metric server 'influx' already exists/);
-    expect(fake.metricServers().influx).toEqual({ type: 'graphite', server: 'g', port: 2003 });
+    expect(fake().metricServers().influx).toEqual({ type: 'graphite', server: 'g', port: 2003 });
   });
 
   test('destroy removes the declared server, leaves undeclared ones, and succeeds when already gone', async () => {
-    fake.setMetricServer('by-hand', { type: 'graphite', server: 'h', port: 2003 });
+    fake().setMetricServer('by-hand', { type: 'graphite', server: 'h', port: 2003 });
     await run('apply', influx);
     const identity = { id: 'influx', type: 'influxdb' };
     expect((await run('destroy', identity)).code).toBe(0);
-    expect(Object.keys(fake.metricServers())).toEqual(['by-hand']);
+    expect(Object.keys(fake().metricServers())).toEqual(['by-hand']);
     const again = await run('destroy', identity);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/already absent/);
   });
 
   test('destroy leaves a section that another type now holds', async () => {
-    fake.setMetricServer('influx', { type: 'graphite', server: 'g', port: 2003 });
+    fake().setMetricServer('influx', { type: 'graphite', server: 'g', port: 2003 });
     const kept = await run('destroy', { id: 'influx', type: 'influxdb' });
     expect(kept.stderr).toMatch(/now a graphite section that this stack did not declare; left alone/);
-    expect(fake.metricServers().influx).toBeDefined();
+    expect(fake().metricServers().influx).toBeDefined();
   });
 
   test("an audit-only token can read, and its write fails with PVE's permission message", async () => {
@@ -176,7 +164,7 @@ describe('metric-server handler', () => {
     const failed = await run('apply', influx, auditEnv);
     expect(failed.stderr.split('\n').at(-1)).toBe(
       'metric-server apply: PVE answered 403: Permission check failed (/, Sys.Modify); ' +
-        `Endpoint: ${fake.url}; Request: POST /cluster/metrics/server/influx`,
+        `Endpoint: ${fake().url}; Request: POST /cluster/metrics/server/influx`,
     );
   });
 
@@ -196,11 +184,11 @@ describe('metric-server handler', () => {
     expect((await run('read', influx, { PROXMOX_VE_API_TOKEN: '' })).stderr).toMatch(
       /environment variable PROXMOX_VE_API_TOKEN is not set/,
     );
-    expect(fake.requests).toHaveLength(0);
+    expect(fake().requests).toHaveLength(0);
   });
 
   test("a parameter error keeps PVE's message and the per-field errors", async () => {
-    fake.failNext('POST', /metrics\/server/, 400, 'Parameter verification failed.', {
+    fake().failNext('POST', /metrics\/server/, 400, 'Parameter verification failed.', {
       port: 'value must have a maximum value of 65536',
     });
     const failed = await run('apply', influx);
@@ -221,14 +209,13 @@ describe('metric-server handler', () => {
     expect(failed.stderr).toBe(
       'metric-server apply: Bad input: spec: options must hold only parameters the type sends',
     );
-    expect(fake.requests).toEqual([]);
+    expect(fake().requests).toEqual([]);
   });
 });
 
 describe('an older PVE without message bodies', () => {
   test('the reason phrase carries the error', async () => {
-    await fake.stop();
-    fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, oldServer: true });
+    await restart({ oldServer: true });
     const failed = await run('apply', { ...influx, options: { mtu: 70000 } });
     expect(failed.stderr).toMatch(
       /PVE answered 400: Parameter verification failed\. \(mtu: value must have a maximum value of 65536\); Endpoint: /,
@@ -238,9 +225,9 @@ describe('an older PVE without message bodies', () => {
 
 describe('the batch read', () => {
   test('30 declared servers cost one list and one GET per declared server that exists, nothing else', async () => {
-    for (let i = 0; i < 20; i++) fake.setMetricServer(`g${i}`, { type: 'graphite', server: '10.0.0.5', port: 2003 });
-    fake.setMetricServer('undeclared', { type: 'graphite', server: '10.0.0.9', port: 2003 });
-    fake.requests.length = 0;
+    for (let i = 0; i < 20; i++) fake().setMetricServer(`g${i}`, { type: 'graphite', server: '10.0.0.5', port: 2003 });
+    fake().setMetricServer('undeclared', { type: 'graphite', server: '10.0.0.9', port: 2003 });
+    fake().requests.length = 0;
     const objects = Object.fromEntries(
       Array.from({ length: 30 }, (_, i) => [
         `m${i}`,
@@ -249,7 +236,11 @@ describe('the batch read', () => {
     );
     const batch = await invokeBatch(pveDomain(), target(), objects, env);
     expect(batch.code).toBe(0);
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
+    expect(
+      fake()
+        .requests.map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(
       [
         'GET /api2/json/cluster/metrics/server',
         ...Array.from({ length: 20 }, (_, i) => `GET /api2/json/cluster/metrics/server/g${i}`),
@@ -263,9 +254,9 @@ describe('the batch read', () => {
   });
 
   test('a section PVE refuses to read marks that server alone; the others read normally', async () => {
-    fake.setMetricServer('ok', { type: 'graphite', server: '10.0.0.5', port: 2003 });
-    fake.setMetricServer('bad', { type: 'graphite', server: '10.0.0.5', port: 2003 });
-    fake.failNext('GET', /server\/bad$/, 500, 'cfs lock timeout');
+    fake().setMetricServer('ok', { type: 'graphite', server: '10.0.0.5', port: 2003 });
+    fake().setMetricServer('bad', { type: 'graphite', server: '10.0.0.5', port: 2003 });
+    fake().failNext('GET', /server\/bad$/, 500, 'cfs lock timeout');
     const spec = (id: string) => ({
       kind: 'metric-server',
       spec: { id, type: 'graphite', server: '10.0.0.5', port: 2003, options: {} },
