@@ -117,7 +117,8 @@ export class HostShell {
   private async requeueIfStalled(name: string): Promise<boolean> {
     const job = await this.job(name);
     if (job === undefined || !isStalled(job)) return false;
-    await this.must(cmd.systemctl('cancel', this.sudo, undefined, job.id));
+    // The job may run between the list and the cancel; then the cancel fails and the new job is a no-op.
+    await this.session.remote.run(cmd.systemctl('cancel', this.sudo, undefined, job.id));
     await this.systemctl(job.type, name, '--no-block');
     this.log(
       `${name} on ${this.host}: systemd left its ${job.type} job ${job.id} queued for ${STALL_MS / 1000} s ` +

@@ -6,7 +6,7 @@ import { CONFIRM_MS, HostShell, POLL_MS, STALL_MS } from '../../../../handlers/l
  * A clock that only moves when waited on, and a host whose unit goes through `states` one per `show`;
  * list-jobs answers `jobs`, and a `systemctl start` moves the unit on to `afterStart`.
  */
-const fakeHost = (states: string[], jobs = '', afterStart?: string[]) => {
+const fakeHost = (states: string[], jobs = '', afterStart?: string[], cancelCode = 0) => {
   let now = 0;
   const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
   const commands: string[] = [];
@@ -16,6 +16,7 @@ const fakeHost = (states: string[], jobs = '', afterStart?: string[]) => {
       if (command.startsWith('journalctl')) return { code: 0, stdout: 'line one\nline two\n', stderr: '' };
       if (command.startsWith('systemctl list-jobs')) return { code: 0, stdout: jobs, stderr: '' };
       if (command.startsWith('systemctl start') && afterStart) states.splice(0, states.length, ...afterStart);
+      if (command.startsWith('systemctl cancel')) return { code: cancelCode, stdout: '', stderr: 'Job not found' };
       if (!command.startsWith('systemctl show')) return { code: 0, stdout: '', stderr: '' };
       const [active = 'inactive', sub = 'dead', job = '', type = 'notify'] =
         (states.length > 1 ? states.shift() : states[0])?.split(' ') ?? [];
@@ -87,6 +88,17 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
       'x.service on h:22: systemd left its start job 124 queued for 10 s with no job ahead of it; ' +
         'cancelled it and queued the same job again',
     ]);
+  });
+
+  test('a job that ran between the list and the cancel is no failure: the re-queued job is a no-op', async () => {
+    const host = fakeHost(
+      Array.from({ length: STALL_MS / POLL_MS + 2 }, () => 'inactive dead 124 simple'),
+      '124 x.service start waiting\n',
+      ['active running - simple'],
+      1,
+    );
+    await host.shell.settle('x.service', 'active', 90);
+    expect(host.commands.filter((c) => c.startsWith('systemctl start'))).toHaveLength(1);
   });
 
   test('a job waiting its turn behind another is left alone, and the deadline names what it waits for', async () => {
