@@ -205,13 +205,14 @@ class ChannelRefused extends Error {}
 const execOnce = (link: Link, command: string, stdin?: string): Promise<CommandResult> =>
   new Promise((resolve, reject) => {
     const { client, target } = link;
+    const refused = (error: Error) => {
+      if (/Channel open failure/.test(error.message)) return reject(new ChannelRefused(error.message));
+      if (/Not connected|No response/.test(error.message))
+        return reject(new ConnectionLost(link.lost ?? error.message, target));
+      reject(new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) }));
+    };
     const opened = (error: Error | undefined, stream: ClientChannel) => {
-      if (error) {
-        if (/Channel open failure/.test(error.message)) return reject(new ChannelRefused(error.message));
-        if (/Not connected|No response/.test(error.message))
-          return reject(new ConnectionLost(link.lost ?? error.message, target));
-        return reject(new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) }));
-      }
+      if (error) return refused(error);
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let code: number | undefined;
@@ -239,6 +240,6 @@ const execOnce = (link: Link, command: string, stdin?: string): Promise<CommandR
     try {
       client.exec(command, opened);
     } catch (error) {
-      opened(error as Error, undefined as unknown as ClientChannel); // ssh2 throws "Not connected" at once
+      refused(error instanceof Error ? error : new Error(String(error))); // ssh2 throws "Not connected" at once
     }
   });

@@ -26,7 +26,7 @@ export const NODE_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
 export const parseUpid = (upid: string): Upid | undefined => {
   const match = UPID.exec(upid);
   if (!match) return undefined;
-  const [, node, starttime, type, id, user] = match as unknown as [string, string, string, string, string, string];
+  const [node = '', starttime = '', type = '', id = '', user = ''] = match.slice(1);
   return { node, type, id, user, starttime: parseInt(starttime, 16) };
 };
 
