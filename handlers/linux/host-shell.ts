@@ -117,8 +117,9 @@ export class HostShell {
   private async requeueIfStalled(name: string): Promise<boolean> {
     const job = await this.job(name);
     if (job === undefined || !isStalled(job)) return false;
-    // The job may run between the list and the cancel; then the cancel fails and the new job is a no-op.
-    await this.session.remote.run(cmd.systemctl('cancel', this.sudo, undefined, job.id));
+    // A job that ran between the list and the cancel is gone, and the cancel fails: nothing to queue again.
+    const cancel = await this.session.remote.run(cmd.systemctl('cancel', this.sudo, undefined, job.id));
+    if (cancel.code !== 0) return true;
     await this.systemctl(job.type, name, '--no-block');
     this.log(
       `${name} on ${this.host}: systemd left its ${job.type} job ${job.id} queued for ${STALL_MS / 1000} s ` +

@@ -90,15 +90,13 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     ]);
   });
 
-  test('a job that ran between the list and the cancel is no failure: the re-queued job is a no-op', async () => {
-    const host = fakeHost(
-      Array.from({ length: STALL_MS / POLL_MS + 2 }, () => 'inactive dead 124 simple'),
-      '124 x.service start waiting\n',
-      ['active running - simple'],
-      1,
-    );
+  test('a job that ran between the list and the cancel is not queued again, and the wait goes on', async () => {
+    const stalled = Array.from({ length: STALL_MS / POLL_MS + 2 }, () => 'inactive dead 124 simple');
+    const host = fakeHost([...stalled, 'active running - simple'], '124 x.service start waiting\n', undefined, 1);
     await host.shell.settle('x.service', 'active', 90);
-    expect(host.commands.filter((c) => c.startsWith('systemctl start'))).toHaveLength(1);
+    expect(host.commands.filter((c) => c.startsWith('systemctl cancel'))).toHaveLength(1);
+    expect(host.commands.filter((c) => c.startsWith('systemctl start'))).toEqual([]);
+    expect(host.logged).toEqual([]);
   });
 
   test('a job waiting its turn behind another is left alone, and the deadline names what it waits for', async () => {
