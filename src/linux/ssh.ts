@@ -202,6 +202,9 @@ const exec = async (link: Link, command: string, stdin?: string): Promise<Comman
 
 class ChannelRefused extends Error {}
 
+/** How long a failed command waits for the client to report a dropped connection before blaming the command. */
+const LOSS_GRACE_MS = 300;
+
 const execOnce = (link: Link, command: string, stdin?: string): Promise<CommandResult> =>
   new Promise((resolve, reject) => {
     const { client, target } = link;
@@ -209,7 +212,12 @@ const execOnce = (link: Link, command: string, stdin?: string): Promise<CommandR
       if (/Channel open failure/.test(error.message)) return reject(new ChannelRefused(error.message));
       if (/Not connected|No response/.test(error.message))
         return reject(new ConnectionLost(link.lost ?? error.message, target));
-      reject(new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) }));
+      // A dying sshd can refuse the exec ("Unable to exec") just before the connection drops (seen in
+      // CI with every sshd killed): the client learns of the drop a moment later.
+      setTimeout(() => {
+        if (link.lost !== undefined) return reject(new ConnectionLost(link.lost, target));
+        reject(new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) }));
+      }, LOSS_GRACE_MS);
     };
     const opened = (error: Error | undefined, stream: ClientChannel) => {
       if (error) return refused(error);
@@ -233,7 +241,7 @@ const execOnce = (link: Link, command: string, stdin?: string): Promise<CommandR
               Host: describeHost(target),
             }),
           );
-        }, 100);
+        }, LOSS_GRACE_MS);
       });
       stream.end(stdin ?? '');
     };
