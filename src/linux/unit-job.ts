@@ -1,7 +1,7 @@
 /**
  * The job systemd holds for one unit and the jobs it waits for, from `systemctl list-jobs`, so a
  * start that does not finish can say what holds it, and a job left waiting with nothing ahead of
- * it (a stall seen once in CI under load: 49 of 50 units started, one stayed queued for 90 s)
+ * it (a stall seen in CI under load: 49 of 50 units started, one stayed queued for 90 s)
  * can be told from one that waits its turn behind an `After=` unit.
  */
 import { privileged, quote } from './shell';
@@ -23,11 +23,30 @@ export interface UnitJob {
 export const listJobCommand = (name: string, sudo: boolean): string =>
   privileged(`systemctl list-jobs --no-pager --no-legend --after --before -- ${quote(name)}`, sudo);
 
+/** A job's own row in list-jobs output: id, unit, type, state. */
+const JOB_ROW = /^\s*(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
+
+/** Every job systemd holds, one row each: what a stalled job's failure message shows of the queue. */
+export const listAllJobsCommand = (sudo: boolean): string =>
+  privileged('systemctl list-jobs --no-pager --no-legend', sudo);
+
+/** `systemd holds 2 jobs: 2091 x.service start waiting; 75 db.service start running`, at most `max` named. */
+export const describeQueue = (stdout: string, max = 5): string => {
+  const rows = stdout
+    .split('\n')
+    .map((line) => JOB_ROW.exec(line))
+    .filter((row) => row !== null)
+    .map((row) => row.slice(1).join(' '));
+  const named = rows.slice(0, max).join('; ');
+  const more = rows.length > max ? `; and ${rows.length - max} more` : '';
+  return `systemd holds ${rows.length} job${rows.length === 1 ? '' : 's'}${rows.length > 0 ? `: ${named}${more}` : ''}`;
+};
+
 /** The job of `name` in list-jobs output, or undefined when it has none. */
 export const parseUnitJob = (stdout: string, name: string): UnitJob | undefined => {
   let job: { id: string; type: string; state: string; waitingFor: string[] } | undefined;
   for (const line of stdout.split('\n')) {
-    const row = /^\s*(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$/.exec(line);
+    const row = JOB_ROW.exec(line);
     if (row !== null) {
       if (job !== undefined) break;
       if (row[2] === name) job = { id: row[1]!, type: row[3]!, state: row[4]!, waitingFor: [] };

@@ -71,7 +71,7 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     expect(host.elapsed()).toBe(2 * POLL_MS);
   });
 
-  test('a job queued with no job ahead of it past STALL_MS is cancelled and queued again, once', async () => {
+  test('a job queued with no job ahead of it past STALL_MS is queued again ignoring its order', async () => {
     const polls = STALL_MS / POLL_MS + 2;
     const host = fakeHost(
       Array.from({ length: polls }, () => 'inactive dead 124 simple'),
@@ -82,11 +82,32 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     expect(host.commands.filter((c) => !c.startsWith('systemctl show'))).toEqual([
       "systemctl list-jobs --no-pager --no-legend --after --before -- 'x.service'",
       'systemctl cancel 124',
-      "systemctl start --no-block -- 'x.service'",
+      "systemctl start --no-block --job-mode=ignore-dependencies -- 'x.service'",
     ]);
     expect(host.logged).toEqual([
-      'x.service on h:22: systemd left its start job 124 queued for 10 s with no job ahead of it; ' +
-        'cancelled it and queued the same job again',
+      'x.service on h:22: systemd left its start job 124 queued for 10 s with nothing ahead; ' +
+        'cancelled it and queued it again, ignoring its order',
+    ]);
+  });
+
+  test('a job that stalls again has systemd reload every STALL_MS, and the deadline shows the queue', async () => {
+    const host = fakeHost(['inactive dead 124 simple'], '124 x.service start waiting\n');
+    await expect(host.shell.settle('x.service', 'active', 35)).rejects.toThrow(
+      'x.service did not become active: it is still inactive/dead after 35 s (startTimeoutSeconds); ' +
+        'its start job 124 is still waiting, for no other job; systemd holds 1 job: 124 x.service start waiting; ',
+    );
+    const kicks = host.commands.filter((c) => c.includes('cancel') || c.includes('start --') || c.includes('reload'));
+    expect(kicks).toHaveLength(4); // the cancel and start at 10 s, a reload at 20 s and at 30 s
+    expect(kicks.slice(0, 2)).toEqual([
+      'systemctl cancel 124',
+      "systemctl start --no-block --job-mode=ignore-dependencies -- 'x.service'",
+    ]);
+    expect(kicks.slice(2).every((c) => c.includes('systemctl daemon-reload'))).toBe(true);
+    expect(host.logged.slice(1, 3)).toEqual([
+      'x.service on h:22: systemd left its start job 124 queued for 10 s with nothing ahead; ' +
+        'had systemd reload, which dispatches every queued job again',
+      'x.service on h:22: systemd left its start job 124 queued for 10 s with nothing ahead; ' +
+        'had systemd reload, which dispatches every queued job again',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { describeJob, isStalled, parseUnitJob } from '../../../../src/linux/unit-job';
+import { describeJob, describeQueue, isStalled, parseUnitJob } from '../../../../src/linux/unit-job';
 
 // `systemctl list-jobs --no-pager --no-legend --after --before -- hx.service` on systemd 252, captured.
 const BEHIND =
@@ -40,5 +40,18 @@ describe('isStalled and describeJob', () => {
     );
     expect(describeJob(job('waiting'))).toBe('its start job 9 is still waiting, for no other job');
     expect(describeJob(job('running'))).toBeUndefined();
+  });
+});
+
+describe('describeQueue', () => {
+  test("names systemd's jobs from the whole list, the first few only, and says when there are none", () => {
+    expect(describeQueue(BLOCKING + BEHIND)).toBe(
+      'systemd holds 2 jobs: 75 hslow.service start running; 124 hx.service start waiting',
+    );
+    const many = Array.from({ length: 7 }, (_, i) => `${i + 1} u${i}.service start waiting\n`).join('');
+    expect(describeQueue(many, 2)).toBe(
+      'systemd holds 7 jobs: 1 u0.service start waiting; 2 u1.service start waiting; and 5 more',
+    );
+    expect(describeQueue('')).toBe('systemd holds 0 jobs');
   });
 });
