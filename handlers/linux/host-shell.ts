@@ -35,6 +35,10 @@ export const CONFIRM_MS = 300;
  */
 export const STALL_MS = 10_000;
 
+/** At most this many moves on one wait: the re-queue and three reloads (a unit waiting out its
+ * RestartSec= holdoff reads the same as a stall, and a reload is not free on a large host). */
+export const MAX_KICKS = 4;
+
 export class HostShell {
   readonly host: string;
 
@@ -112,7 +116,7 @@ export class HostShell {
         throw new HandlerError(`${name} did not become ${want}`, `${why}; ${journal}`);
       }
       if (status.job !== undefined && status.job !== queued?.job) queued = { job: status.job, since: this.clock.now() };
-      if (queued !== undefined && this.clock.now() - queued.since >= STALL_MS) {
+      if (queued !== undefined && kicks < MAX_KICKS && this.clock.now() - queued.since >= STALL_MS) {
         kicks = await this.unstall(name, kicks);
         queued.since = this.clock.now();
       }
@@ -125,8 +129,8 @@ export class HostShell {
    * The first cancels it and queues it again with ignore-dependencies: in systemd 252's job engine
    * (read in its source, not reproduced here) an order check is what sends a dispatched start of a
    * stopped unit back to waiting, and that mode skips it. In CI a job queued again in the normal mode
-   * stalled like the first. Later kicks, one every STALL_MS, have systemd reload, after which it
-   * dispatches every queued job again.
+   * stalled like the first. Later kicks, one every STALL_MS up to MAX_KICKS, have systemd reload,
+   * after which it dispatches every queued job again.
    */
   private async unstall(name: string, kicks: number): Promise<number> {
     const job = await this.job(name);

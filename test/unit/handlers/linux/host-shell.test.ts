@@ -1,6 +1,6 @@
 import type { Clock } from '../../../../src/core/clock';
 import type { CommandResult, Remote } from '../../../../src/linux/ssh';
-import { CONFIRM_MS, HostShell, POLL_MS, STALL_MS } from '../../../../handlers/linux/host-shell';
+import { CONFIRM_MS, HostShell, MAX_KICKS, POLL_MS, STALL_MS } from '../../../../handlers/linux/host-shell';
 
 /**
  * A clock that only moves when waited on, and a host whose unit goes through `states` one per `show`;
@@ -90,7 +90,7 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     ]);
   });
 
-  test('a job that stalls again has systemd reload every STALL_MS, and the deadline shows the queue', async () => {
+  test('a job stalled again gets a reload every STALL_MS, 3 at most; the deadline lists the queue', async () => {
     const host = fakeHost(['inactive dead 124 simple'], '124 x.service start waiting\n');
     await expect(host.shell.settle('x.service', 'active', 35)).rejects.toThrow(
       'x.service did not become active: it is still inactive/dead after 35 s (startTimeoutSeconds); ' +
@@ -103,6 +103,9 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
       "systemctl start --no-block --job-mode=ignore-dependencies -- 'x.service'",
     ]);
     expect(kicks.slice(2).every((c) => c.includes('systemctl daemon-reload'))).toBe(true);
+    const long = fakeHost(['inactive dead 124 simple'], '124 x.service start waiting\n');
+    await expect(long.shell.settle('x.service', 'active', 120)).rejects.toThrow(/after 120 s/);
+    expect(long.commands.filter((c) => c.includes('daemon-reload'))).toHaveLength(MAX_KICKS - 1); // then it waits
     expect(host.logged.slice(1, 3)).toEqual([
       'x.service on h:22: systemd left its start job 124 queued for 10 s with nothing ahead; ' +
         'had systemd reload, which dispatches every queued job again',
