@@ -66,7 +66,7 @@ test('a start its order holds back runs at once when queued again ignoring depen
   expect(held).toMatchObject({ state: 'waiting', waitingFor: [expect.stringMatching(/blocker.service\/start/)] });
   const requeue = systemctl('start', false, 'held.service', '--no-block', '--job-mode=ignore-dependencies');
   await host().exec(`systemctl cancel ${held?.id} && ${requeue}`);
-  await unit.waitFor('held.service', 'active/running', 5_000);
+  await unit.waitFor('held.service', 'active/running', 10_000);
   expect(await unit.show('blocker.service')).toMatchObject({ ActiveState: 'activating' });
   await host().exec('systemctl stop blocker.service held.service');
   await host().exec('rm /etc/systemd/system/{blocker,held}.service; systemctl daemon-reload');
