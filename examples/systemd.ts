@@ -4,7 +4,7 @@
  */
 import { App, TerraformStack, TerraformVariable } from 'cdktf';
 import type { Construct } from 'constructs';
-import { renderUnit, SshHost, SystemdUnit } from '../index';
+import { ManagedObject, renderUnit, SshHost, SystemdUnit } from '../index';
 
 export interface NodeCheckStackProps {
   readonly host: string;
@@ -39,7 +39,7 @@ export class NodeCheckStack extends TerraformStack {
       ]),
     });
     // The timer starts the check; the check itself is neither enabled nor started by us.
-    new SystemdUnit(this, 'check', {
+    const check = new SystemdUnit(this, 'check', {
       host: node,
       name: 'hf-node-check.service',
       enabled: false,
@@ -55,7 +55,7 @@ export class NodeCheckStack extends TerraformStack {
         },
       ]),
     });
-    new SystemdUnit(this, 'check-timer', {
+    const timer = new SystemdUnit(this, 'check-timer', {
       host: node,
       name: 'hf-node-check.timer',
       content: renderUnit([
@@ -70,6 +70,11 @@ export class NodeCheckStack extends TerraformStack {
         { name: 'Install', lines: [['WantedBy', 'timers.target']] },
       ]),
     });
+    // systemd refuses to start a timer whose unit is not loaded ("unit hf-node-check.service to
+    // trigger not loaded", seen in CI when both applied at once): the check's file goes first, and
+    // destroy removes the timer before it.
+    if (timer.object instanceof ManagedObject && check.converge !== undefined)
+      timer.object.lifecycle.dependsOn = [`${check.converge.terraformResourceType}.${check.converge.friendlyUniqueId}`];
   }
 }
 

@@ -1,0 +1,15 @@
+import { Testing } from 'cdktf';
+import { NodeCheckStack } from '../../../examples/systemd';
+
+// systemd refuses to start a timer whose unit is not loaded: the example orders the check's file first.
+test("the example's timer is applied after the check service it starts, and destroyed before it", () => {
+  const stack = new NodeCheckStack(Testing.app(), 'node-check', {
+    host: '127.0.0.1',
+    port: 22,
+    user: 'root',
+    hostKey: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  });
+  const resources = JSON.parse(Testing.synth(stack)).resource.terraform_data;
+  expect(resources['check-timer_lifecycle'].depends_on).toEqual(['terraform_data.check_converge']);
+  expect(resources['check_lifecycle'].depends_on).toBeUndefined();
+});
