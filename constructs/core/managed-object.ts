@@ -112,6 +112,11 @@ export class ManagedObject extends Construct {
     });
     this.converge.overrideLogicalId(`${this.name}_converge`);
   }
+
+  /** Applies this object after `other` (another object's converge) and destroys it before it. */
+  applyAfter(other: TerraformData): void {
+    this.lifecycle.dependsOn = [`${other.terraformResourceType}.${other.friendlyUniqueId}`];
+  }
 }
 
 /** The followed objects' converge ids, unknown at plan time for each one being replaced. */

@@ -68,7 +68,6 @@ export class SystemdDropIn extends Construct {
       retired: props.retired,
     });
     const after = owner?.object instanceof ManagedObject ? owner.object.converge : undefined;
-    if (this.object instanceof ManagedObject && after !== undefined)
-      this.object.lifecycle.dependsOn = [`${after.terraformResourceType}.${after.friendlyUniqueId}`];
+    if (this.object instanceof ManagedObject && after !== undefined) this.object.applyAfter(after);
   }
 }

@@ -93,7 +93,6 @@ export class SystemdUnitInstance extends Construct {
     template.instances.push(this);
     // The template's file must exist before the instance starts; destroy goes the other way round.
     const after = template.converge;
-    if (this.object instanceof ManagedObject && after !== undefined)
-      this.object.lifecycle.dependsOn = [`${after.terraformResourceType}.${after.friendlyUniqueId}`];
+    if (this.object instanceof ManagedObject && after !== undefined) this.object.applyAfter(after);
   }
 }
