@@ -73,7 +73,8 @@ export class NodeCheckStack extends TerraformStack {
     // systemd refuses to start a timer whose unit is not loaded ("unit hf-node-check.service to
     // trigger not loaded", seen in CI when both applied at once): the check's file goes first, and
     // destroy removes the timer before it.
-    if (timer.object instanceof ManagedObject && check.converge !== undefined) timer.object.applyAfter(check.converge);
+    if (timer.object instanceof ManagedObject && check.object instanceof ManagedObject)
+      timer.object.applyAfter(check.object);
   }
 }
 

@@ -1,15 +1,14 @@
 /**
- * The managed-object pattern (DESIGN.md): the object's reading in its target's batch read, a
- * lifecycle resource carrying the destroy hook, a converge resource carrying the apply hook. Every
+ * The managed-object pattern (DESIGN.md): the object's reading in its target's batch read, its
+ * entry in the target's batch apply, and a lifecycle resource carrying its destroy hook. Every
  * object kind is one of these; none builds its own Terraform.
  */
 import { Construct } from 'constructs';
 import { ENV } from '../../src/core/protocol';
-import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
 import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook } from './object-address';
-import { ReadBatch } from './read-batch';
+import { TargetBatch } from './target-batch';
 import { TerraformData } from './terraform-blocks';
 
 export interface ManagedObjectProps {
@@ -19,7 +18,7 @@ export interface ManagedObjectProps {
    */
   readonly domain: string;
   /**
-   * Path of the handler bundle, for a domain of your own. It must answer `batch read` and
+   * Path of the handler bundle, for a domain of your own. It must answer `batch read|apply` and
    * `<kind> apply|destroy` as `main()` from this library's handler CLI does.
    *
    * @default - the built-in bundle of `domain`
@@ -37,15 +36,16 @@ export interface ManagedObjectProps {
   /** The whole desired state, identity included. Stored in state, so it holds no secret. */
   readonly spec: Readonly<Record<string, unknown>>;
   /**
-   * Prefix of the Terraform addresses (`<name>_lifecycle`, `<name>_converge`) and the object's
-   * key in its batch read's result (`<name>.in_sync`, `<name>.summary`, `<name>.diff`).
+   * Prefix of the object's Terraform address (`<name>_lifecycle`), its key in its batch read's
+   * result (`<name>.in_sync`, `<name>.summary`, `<name>.diff`) and in its batch apply's triggers.
    *
    * @default - the enclosing construct's path below the stack, with `/` turned into `_`
    */
   readonly name?: string;
   /**
-   * Prefix of the batch read's Terraform names (`<batchLabel>_read`, `<batchLabel>_in_sync`),
-   * usually the target construct's name. Only the first object of a batch sets it.
+   * Prefix of the batch's Terraform names (`<batchLabel>_read`, `<batchLabel>_in_sync`,
+   * `<batchLabel>_apply`), usually the target construct's name. Only the first object of a batch
+   * sets it.
    *
    * @default - `<domain>_<digest of the target>`
    */
@@ -58,25 +58,33 @@ export interface ManagedObjectProps {
    */
   readonly destroyable?: boolean;
   /**
-   * Objects whose changes this object's apply must follow, such as staged changes an apply step
-   * makes live. Its converge references their converge ids: it runs after them, and it is
-   * replaced (so its apply runs again) whenever one of them is, even when its own read was in
-   * sync at plan time. Called at synth, so it may return objects declared after this one.
+   * Objects of the same target whose changes this object's apply must follow, such as staged
+   * changes an apply step makes live: it is applied after them, and whenever one of them is, even
+   * when its own read was in sync at plan time. Called at synth, so it may return objects declared
+   * after this one.
    *
    * @default - none
    */
   readonly follows?: () => readonly ManagedObject[];
+  /**
+   * A value whose change re-sends what a read cannot compare (a write-only token): a
+   * `<name>_resend` resource whose creation applies this one object again.
+   *
+   * @default - none
+   */
+  readonly resendOn?: string | number;
 }
 
 export class ManagedObject extends Construct {
-  /** The batch read this object's reading is in. */
-  readonly batch: ReadBatch;
+  /** The batch this object is read and applied in. */
+  readonly batch: TargetBatch;
   /** Holds identity and target; its destroy hook removes the object. */
   readonly lifecycle: TerraformData;
-  /** Holds the spec; replaced (and so re-applied) when the spec changes or the read drifts. */
-  readonly converge: TerraformData;
+  /** Replaced when `resendOn` changes; its create hook applies this object alone. */
+  readonly resend?: TerraformData;
   /** The Terraform address prefix. */
   readonly name: string;
+  private readonly after = new Set<string>();
 
   constructor(scope: Construct, id: string, props: ManagedObjectProps) {
     super(scope, id);
@@ -84,41 +92,51 @@ export class ManagedObject extends Construct {
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
     const target = jsonText(props.target);
-    const spec = jsonText(props.spec);
-    this.batch = ReadBatch.of(this, { domain: props.domain, handler, target: props.target, label: props.batchLabel });
-    const inSync = this.batch.add(this.name, props.kind, spec);
-
+    this.batch = TargetBatch.of(this, { domain: props.domain, handler, target: props.target, label: props.batchLabel });
     this.lifecycle = new TerraformData(this, 'lifecycle', {
       input: { kind: props.kind, target, identity: jsonText(props.identity) },
       triggersReplace: { identity: digestText(props.identity) },
       localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
-
-    // timestamp() is unknown at plan time, so drift plans a replacement, yet the state keeps
-    // "in-sync" and the plan after the fixing apply is clean (DESIGN.md, verified).
-    this.converge = new TerraformData(this, 'converge', {
-      dependsOn: [this.lifecycle],
-      input: { kind: props.kind, target, spec },
-      triggersReplace: {
-        spec: digestText(props.spec),
-        sync: `\${${inSync} == "true" ? "in-sync" : replace(timestamp(), "/.*/", "in-sync")}`,
-        ...(props.follows === undefined ? {} : { follows: followedIds(props.follows) }),
+    const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => object.name));
+    this.batch.add(
+      {
+        name: this.name,
+        kind: props.kind,
+        spec: jsonText(props.spec),
+        follows,
+        after: () => [...new Set([...follows(), ...this.after])],
       },
+      this.lifecycle,
+    );
+    if (props.resendOn !== undefined) this.resend = this.resendResource(handler, props, target);
+  }
+
+  /**
+   * Applies this object after `other` and destroys it before `other`. Appends: each call adds one
+   * edge, and a repeated call changes nothing. Inside one target the batch apply orders them; across
+   * targets, this target's apply runs after the other's.
+   */
+  applyAfter(other: ManagedObject): void {
+    if (other.batch === this.batch) this.after.add(other.name);
+    else this.batch.applyAfter(other.batch);
+    const address = `terraform_data.${other.lifecycle.friendlyUniqueId}`;
+    const edges = this.lifecycle.dependsOn ?? [];
+    if (!edges.includes(address)) this.lifecycle.dependsOn = [...edges, address];
+  }
+
+  private resendResource(handler: string, props: ManagedObjectProps, target: string): TerraformData {
+    const resend = new TerraformData(this, 'resend', {
+      dependsOn: [this.batch.apply],
+      input: { target, spec: jsonText(props.spec) },
+      triggersReplace: { resendOn: props.resendOn },
       localExec: {
         command: `node "${handler}" ${props.kind} apply`,
         environment: { [ENV.target]: '${self.input.target}', [ENV.spec]: '${self.input.spec}' },
       },
     });
-    this.converge.overrideLogicalId(`${this.name}_converge`);
-  }
-
-  /** Applies this object after `other` (another object's converge) and destroys it before it. */
-  applyAfter(other: TerraformData): void {
-    this.lifecycle.dependsOn = [`${other.terraformResourceType}.${other.friendlyUniqueId}`];
+    resend.overrideLogicalId(`${this.name}_resend`);
+    return resend;
   }
 }
-
-/** The followed objects' converge ids, unknown at plan time for each one being replaced. */
-const followedIds = (follows: () => readonly ManagedObject[]) =>
-  Lazy.anyValue({ produce: () => follows().map((object) => object.converge.getStringAttribute('id')) });

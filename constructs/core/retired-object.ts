@@ -40,14 +40,11 @@ export class RetiredObject extends Construct {
     const stack = TerraformStack.of(this);
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
-    removedBlocks(stack).push(
-      { from: `terraform_data.${this.name}_converge`, lifecycle: { destroy: true } },
-      {
-        from: `terraform_data.${this.name}_lifecycle`,
-        lifecycle: { destroy: true },
-        provisioner: [{ 'local-exec': destroyHook(handler, props.kind) }],
-      },
-    );
+    removedBlocks(stack).push({
+      from: `terraform_data.${this.name}_lifecycle`,
+      lifecycle: { destroy: true },
+      provisioner: [{ 'local-exec': destroyHook(handler, props.kind) }],
+    });
   }
 }
 

@@ -17,14 +17,17 @@ import {
 export interface LocalExec {
   readonly when?: 'destroy';
   readonly command: string;
-  readonly environment: Readonly<Record<string, string>>;
+  /** The variables, or one expression that evaluates to them (`${merge(...)}`). */
+  readonly environment: Readonly<Record<string, string>> | string;
 }
 
 export interface TerraformDataConfig {
-  readonly input: Readonly<Record<string, unknown>>;
-  readonly triggersReplace: Readonly<Record<string, unknown>>;
+  readonly input: unknown;
+  readonly triggersReplace: unknown;
   readonly dependsOn?: ITerraformDependable[];
   readonly localExec?: LocalExec;
+  /** Attributes a change of which is not an update (`lifecycle.ignore_changes`). */
+  readonly ignoreChanges?: string[];
 }
 
 /** `resource "terraform_data"`: needs Terraform 1.4 or newer, and no provider. */
@@ -38,8 +41,11 @@ export class TerraformData extends TerraformResource {
       terraformResourceType: 'terraform_data',
       terraformGeneratorMetadata: { providerName: 'terraform' },
       dependsOn: config.dependsOn,
-      provisioners: config.localExec === undefined ? undefined : [{ type: 'local-exec', ...config.localExec }],
+      lifecycle: config.ignoreChanges === undefined ? undefined : { ignoreChanges: config.ignoreChanges },
     });
+    // cdktf's provisioner type wants a map for `environment`; an expression is written as is.
+    const exec = config.localExec;
+    if (exec !== undefined) this.addOverride('provisioner', [{ 'local-exec': { ...exec } }]);
   }
 
   protected synthesizeAttributes(): Record<string, unknown> {

@@ -67,7 +67,7 @@ export class SystemdDropIn extends Construct {
       spec: { ...this.spec },
       retired: props.retired,
     });
-    const after = owner?.object instanceof ManagedObject ? owner.object.converge : undefined;
-    if (this.object instanceof ManagedObject && after !== undefined) this.object.applyAfter(after);
+    if (this.object instanceof ManagedObject && owner?.object instanceof ManagedObject)
+      this.object.applyAfter(owner.object);
   }
 }

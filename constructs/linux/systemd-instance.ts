@@ -92,7 +92,7 @@ export class SystemdUnitInstance extends Construct {
     });
     template.instances.push(this);
     // The template's file must exist before the instance starts; destroy goes the other way round.
-    const after = template.converge;
-    if (this.object instanceof ManagedObject && after !== undefined) this.object.applyAfter(after);
+    if (this.object instanceof ManagedObject && template.object instanceof ManagedObject)
+      this.object.applyAfter(template.object);
   }
 }

@@ -9,7 +9,7 @@ import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
 import { START_TIMEOUT_SECONDS, type UnitSpec } from '../../src/linux/unit';
 import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
-import { ManagedObject } from '../core/managed-object';
+import type { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
 import { check, unresolved } from '../core/validate';
 import { checkStartTimeout, checkUnitDirectory } from './unit-rules';
@@ -148,10 +148,5 @@ export class SystemdUnit extends Construct {
             `got true with ${live.join(', ')}: retire those first or together`,
         ]
       : [];
-  }
-
-  /** The converge resource, when the unit is managed (not retired). */
-  get converge(): ManagedObject['converge'] | undefined {
-    return this.object instanceof ManagedObject ? this.object.converge : undefined;
   }
 }

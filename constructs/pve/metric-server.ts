@@ -108,6 +108,8 @@ export class ProxmoxMetricServer extends Construct {
       target: { ...props.cluster.target },
       identity: { id: props.id, type: props.type },
       spec: { ...spec },
+      // The token is write-only: a read cannot see it rotated, so a tokenVersion bump re-sends it.
+      ...(spec.tokenVersion === undefined ? {} : { resendOn: spec.tokenVersion }),
       retired: props.retired,
     });
   }

@@ -90,9 +90,17 @@ export class ProxmoxNetworkInterface extends Construct {
     });
     if (!(object instanceof ManagedObject)) throw new Error('a network interface is never retired');
     this.object = object;
-    registerStaging(this, { cluster, node, object });
+    registerStaging(this, { cluster, node, iface, object, references: referencesOf(props) });
   }
 }
+
+/** The interfaces of the same node this one needs first; a Terraform value orders nothing. */
+const referencesOf = (props: ProxmoxNetworkInterfaceProps): string[] => {
+  const { iface, type, vlanRawDevice } = props;
+  const device = type === 'vlan' && iface.includes('.') ? iface.slice(0, iface.lastIndexOf('.')) : undefined;
+  const named = [...(props.bridgePorts ?? []), ...(props.slaves ?? []), vlanRawDevice ?? device];
+  return named.filter((name): name is string => typeof name === 'string' && !unresolved(name));
+};
 
 /** Every rule of the field table and the cross-field rules, first broken one reported. */
 const validate = (scope: Construct, props: ProxmoxNetworkInterfaceProps): void => {

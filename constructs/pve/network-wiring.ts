@@ -2,7 +2,9 @@
  * How a stack's network interfaces and its network apply objects find each other, in whichever
  * order they are declared: an apply follows every interface on its nodes (it runs after them, and
  * again whenever one changed), and each of those interfaces is torn down before the apply's own
- * teardown reload runs. Without this, a new bridge would stay staged until a second apply.
+ * teardown reload runs. Without this, a new bridge would stay staged until a second apply. On one
+ * node, an interface is staged after those it names (a bridge after its bond port, a VLAN after its
+ * bridge) and removed before them: PVE refuses a bridge whose port does not exist yet.
  */
 import type { Construct } from 'constructs';
 import { dependable, TerraformStack } from '../core/cdk';
@@ -12,6 +14,9 @@ import type { ProxmoxCluster } from './cluster';
 export interface StagingObject {
   readonly cluster: ProxmoxCluster;
   readonly node: string;
+  readonly iface: string;
+  /** The interfaces it names: bridge ports, bond slaves, a VLAN's raw device. */
+  readonly references: readonly string[];
   readonly object: ManagedObject;
 }
 
@@ -45,9 +50,20 @@ const link = (apply: ApplyObject, staging: StagingObject): void => {
   lifecycle.dependsOn = [...(lifecycle.dependsOn ?? []), dependable(apply.object.lifecycle)];
 };
 
-/** Registers a staging object and links it to the apply objects already declared on its node. */
+/** Whether `a` names `b`, both on one node of one cluster. */
+const names = (a: StagingObject, b: StagingObject): boolean =>
+  a.cluster === b.cluster && a.node === b.node && a.references.includes(b.iface);
+
+/**
+ * Registers a staging object, links it to the apply objects already declared on its node, and
+ * orders it against the interfaces it names or that name it.
+ */
 export const registerStaging = (scope: Construct, staging: StagingObject): void => {
   const wiring = wiringOf(scope);
+  for (const other of wiring.stagings) {
+    if (names(staging, other)) staging.object.applyAfter(other.object);
+    if (names(other, staging)) other.object.applyAfter(staging.object);
+  }
   wiring.stagings.push(staging);
   for (const apply of wiring.applies) if (covers(apply, staging)) link(apply, staging);
 };

@@ -1,11 +1,13 @@
 /**
  * The shell every handler bundle runs in. `batch read` answers the external data source for all
- * objects on one target; `<kind> <read|apply|destroy>` acts on one object, from the HOMELAB_*
+ * objects on one target, `batch apply` applies the ones its plan found drifted (the target's apply
+ * resource runs it); `<kind> <read|apply|destroy>` acts on one object, from the HOMELAB_*
  * variables the local-exec hooks set or from stdin when a human runs it. A failure is one bounded
  * stderr line and a non-zero exit, never a stack trace.
  */
 import * as z from 'zod/mini';
 import { readBatch } from './batch';
+import { applyBatch } from './batch-apply';
 import { type Clock, systemClock } from './clock';
 import { HandlerError } from './errors';
 import type { HandlerDomain, KindContext, Log } from './kind';
@@ -28,15 +30,16 @@ export const runHandler = async <S, T>(
 ): Promise<number> => {
   const [first, verb] = argv;
   const context: KindContext = { env: io.env, log: io.log, clock: io.clock ?? systemClock };
-  const isBatch = first === BATCH.verb && verb === 'read';
+  const isBatch = first === BATCH.verb && (verb === 'read' || verb === 'apply');
   if (!isBatch && (first === undefined || !Object.hasOwn(domain.kinds, first) || !isVerb(verb))) {
     const kinds = Object.keys(domain.kinds).join('|');
-    const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read`;
+    const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read|apply`;
     io.log(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; ${usage}`.trim());
     return 2;
   }
   try {
-    if (isBatch) io.out(JSON.stringify(await readBatch(domain, parseJson(await io.stdin(), 'stdin'), context)));
+    if (isBatch && verb === 'apply') await applyBatch(domain, io.env, context);
+    else if (isBatch) io.out(JSON.stringify(await readBatch(domain, parseJson(await io.stdin(), 'stdin'), context)));
     else await runOne(domain, first as string, verb as Verb, io, context);
     return 0;
   } catch (error) {

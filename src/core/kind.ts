@@ -39,11 +39,29 @@ export interface ObjectKind<S, Spec, Identity, Live> {
   apply(session: S, spec: Spec, context: KindContext): Promise<void>;
   /** Removes the object; absent for a kind with nothing to remove. */
   destroy?(session: S, identity: Identity, context: KindContext): Promise<void>;
+  /**
+   * How many of this kind's objects one batch apply may apply at once over the session: more than
+   * one for a kind whose apply mostly waits (a fetch ask). @default 1
+   */
+  readonly applyConcurrency?: number;
 }
 
 /** Any kind of session `S`, as a handler table holds it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyKind<S> = ObjectKind<S, any, any, any>;
+
+/** One object a batch apply acts on, in an order where everything in `after` comes first. */
+export interface ApplyItem<S> {
+  /** The object's Terraform name: its log lines and its failure are prefixed with it. */
+  readonly name: string;
+  readonly kind: AnyKind<S>;
+  readonly spec: unknown;
+  /** Names of objects of the same batch that must be applied before it. */
+  readonly after: readonly string[];
+}
+
+/** Each item's outcome by name: undefined when it converged, else why not. */
+export type ApplyOutcomes = ReadonlyMap<string, Error | undefined>;
 
 /** A handler domain: how to reach one target, and its kinds, loaded lazily. */
 export interface HandlerDomain<S, Target, K extends string = string> {
@@ -53,6 +71,13 @@ export interface HandlerDomain<S, Target, K extends string = string> {
   connect(target: Target, context: KindContext): Promise<S>;
   close(session: S): Promise<void>;
   readonly kinds: Readonly<Record<K, () => Promise<AnyKind<S>>>>;
+  /**
+   * Applies a batch as one unit of work (one daemon-reload for every unit of a host, say). An item
+   * left out of the answer counts as not applied.
+   *
+   * @default - each item by its kind's `apply`, in order, an item after a failed one skipped
+   */
+  applyAll?(session: S, items: readonly ApplyItem<S>[], context: KindContext): Promise<ApplyOutcomes>;
 }
 
 /** Keeps a kind's own types while checking it against the contract. */

@@ -45,6 +45,18 @@ export const BATCH = {
   summary: '.summary',
 } as const;
 
+/**
+ * The batch apply, one per (domain, target), run by the target's apply resource: the target under
+ * HOMELAB_TARGET, the names of the objects its plan found not in sync under HOMELAB_DRIFTED
+ * (comma-separated), and each such object's `{"kind","spec","after"}` under HOMELAB_OBJECT_<name>.
+ * One variable per object keeps each under Linux's 128 KiB limit on one environment string.
+ */
+export const APPLY = {
+  verb: 'batch',
+  drifted: 'HOMELAB_DRIFTED',
+  objectPrefix: 'HOMELAB_OBJECT_',
+} as const;
+
 export const resultKey = (name: string, field: keyof ReadResult): string => `${name}.${field}`;
 
 /** "port is 8089, want 8090; bucket is unset, want \"pve\"" */

@@ -1,0 +1,148 @@
+/**
+ * One batch per (domain, target) in a stack: one `external` read, one check and one apply resource
+ * for every object on the same cluster or host. A plan costs one handler process per target, an
+ * apply one more, whatever the number of objects; one check names every drifted object, because
+ * Terraform prints one warning per failed check and takes quadratic time to print many.
+ */
+import { Construct } from 'constructs';
+import { digestOf } from '../../src/core/canonical';
+import { APPLY, BATCH, ENV, resultKey } from '../../src/core/protocol';
+import { Lazy, TerraformStack } from './cdk';
+import { escapeTemplate, jsonText } from './encode';
+import { ExternalRead, TerraformData } from './terraform-blocks';
+
+export interface TargetBatchKey {
+  /** The handler bundle's domain. */
+  readonly domain: string;
+  /** The bundle's path inside the synthesized stack. */
+  readonly handler: string;
+  /** Connection settings; objects with equal targets share the batch. */
+  readonly target: Readonly<Record<string, unknown>>;
+  /** Prefix of the batch's Terraform names. @default - `<domain>_<digest of the target>` */
+  readonly label?: string;
+}
+
+/** One object of the batch, as the construct that declares it registers it. */
+export interface BatchMember {
+  readonly name: string;
+  readonly kind: string;
+  /** The spec as JSON text (a template when it holds Terraform values). */
+  readonly spec: string;
+  /** Objects whose being applied makes this one apply too (a network reload after its interfaces). */
+  readonly follows: () => readonly string[];
+  /** Names of objects of this batch that must be applied before it. */
+  readonly after: () => readonly string[];
+}
+
+export class TargetBatch extends Construct {
+  /** The stack's batch for `key`, created on first use. */
+  static of(scope: Construct, key: TargetBatchKey): TargetBatch {
+    const stack = TerraformStack.of(scope);
+    const digest = digestOf({ domain: key.domain, handler: key.handler, target: key.target }).slice(0, 12);
+    const existing = stack.node.tryFindChild(`homelab-read-${digest}`);
+    return existing instanceof TargetBatch ? existing : new TargetBatch(stack, `homelab-read-${digest}`, key, digest);
+  }
+
+  /** The data source; its result carries `<name>.in_sync`, `<name>.summary`, `<name>.diff`. */
+  readonly read: ExternalRead;
+  /** Replaced whenever an object must change; its create hook applies all of them in one run. */
+  readonly apply: TerraformData;
+  /** The Terraform name prefix of the read, its check and the apply. */
+  readonly label: string;
+  private readonly members = new Map<string, BatchMember>();
+
+  private constructor(stack: TerraformStack, id: string, key: TargetBatchKey, digest: string) {
+    super(stack, id);
+    this.label = claimLabel(stack, key.label ?? `${key.domain}_${digest.slice(0, 8)}`, digest);
+    const query = { [BATCH.target]: jsonText(key.target) };
+    this.read = new ExternalRead(this, 'read', {
+      program: ['node', key.handler, BATCH.verb, 'read'],
+      query: Lazy.anyValue({ produce: () => ({ ...query, ...this.queryEntries() }) }),
+    });
+    this.read.overrideLogicalId(`${this.label}_read`);
+    // Terraform re-evaluates checks after apply against the plan-time read, so the message says
+    // when it was read. A check-scoped re-read would fix that, but Terraform then plans that read
+    // on every run and no plan is ever empty (measured, terraform 1.11.4; terraform#36536).
+    stack.addOverride(`check.${this.label}_in_sync`, {
+      assert: [
+        {
+          condition: `\${${this.read.result(BATCH.inSync)} == "true"}`,
+          error_message: `\${${this.read.result(BATCH.summary)}}\n(read at plan time; apply converges it)`,
+        },
+      ],
+    });
+    this.apply = new TerraformData(this, 'apply', {
+      triggersReplace: Lazy.anyValue({ produce: () => this.triggers() }),
+      input: { target: jsonText(key.target), drifted: Lazy.stringValue({ produce: () => this.drifted() }) },
+      ignoreChanges: ['input'],
+      localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: APPLY_ENVIRONMENT },
+    });
+    this.apply.overrideLogicalId(`${this.label}_apply`);
+  }
+
+  /** Adds an object; the apply runs after its lifecycle resource is created. */
+  add(member: BatchMember, lifecycle: TerraformData): void {
+    this.members.set(member.name, member);
+    this.apply.dependsOn = [...(this.apply.dependsOn ?? []), `terraform_data.${lifecycle.friendlyUniqueId}`];
+  }
+
+  /** Makes this batch's apply run after `other`'s (an object here applied after one there). */
+  applyAfter(other: TargetBatch): void {
+    const address = `terraform_data.${other.apply.friendlyUniqueId}`;
+    if (other !== this && !(this.apply.dependsOn ?? []).includes(address))
+      this.apply.dependsOn = [...(this.apply.dependsOn ?? []), address];
+  }
+
+  private queryEntries(): Record<string, string> {
+    const entries = [...this.members.values()].map((m) => [m.name, entryText(m.kind, m.spec)]);
+    return Object.fromEntries(entries);
+  }
+
+  /** Whether `member` and everything it follows read in sync at plan time, as an HCL expression. */
+  private inSync(member: BatchMember): string {
+    const names = [member.name, ...member.follows()];
+    return names.map((name) => `${this.read.result(resultKey(name, 'in_sync'))} == "true"`).join(' && ');
+  }
+
+  /**
+   * One entry per object: its spec, made unknown at plan time when it is not in sync. The plan then
+   * names each object the apply acts on, and the state keeps the known text, so the next plan is
+   * clean (timestamp() is unknown at plan and resolves at apply, DESIGN.md).
+   */
+  private triggers(): Record<string, string> {
+    const entries = [...this.members.values()].map((m) => {
+      const text = entryText(m.kind, m.spec, m.after());
+      return [m.name, `${text}\${${this.inSync(m)} ? "" : replace(timestamp(), "/.*/", "")}`];
+    });
+    return Object.fromEntries(entries);
+  }
+
+  /** The names of the objects the plan found not in sync, comma-separated; the apply acts on these. */
+  private drifted(): string {
+    const members = [...this.members.values()];
+    if (members.length === 0) return '';
+    return `\${join(",", compact([${members.map((m) => `${this.inSync(m)} ? "" : "${m.name}"`).join(', ')}]))}`;
+  }
+}
+
+/** `{"kind":…,"spec":…}`, with `after` when the object has predecessors. */
+const entryText = (kind: string, spec: string, after: readonly string[] = []): string =>
+  `{"kind":${escapeTemplate(JSON.stringify(kind))},"spec":${spec}` +
+  (after.length > 0 ? `,"after":${JSON.stringify(after)}}` : '}');
+
+/** The hook's environment: the target, the drifted names, and one variable per drifted object. */
+const APPLY_ENVIRONMENT =
+  `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted }, ` +
+  `{ for name, entry in self.triggers_replace : format("${APPLY.objectPrefix}%s", name) => entry ` +
+  `if contains(split(",", self.input.drifted), name) })}`;
+
+const labels = new WeakMap<TerraformStack, Set<string>>();
+
+/** Two targets with one label (the same construct id in two scopes) get the digest appended. */
+const claimLabel = (stack: TerraformStack, wanted: string, digest: string): string => {
+  const taken = labels.get(stack) ?? new Set<string>();
+  labels.set(stack, taken);
+  const label = taken.has(wanted) ? `${wanted}_${digest.slice(0, 8)}` : wanted;
+  taken.add(label);
+  return label;
+};

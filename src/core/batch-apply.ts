@@ -1,0 +1,154 @@
+/**
+ * The batch apply: every object of one domain on one target that the plan found not in sync,
+ * applied by one process over one connection, in reference order. One object that fails does not
+ * undo the others: each is reported by name with what it left, and whatever waits for it is skipped.
+ */
+import * as z from 'zod/mini';
+import { HandlerError } from './errors';
+import type { AnyKind, ApplyItem, ApplyOutcomes, HandlerDomain, KindContext } from './kind';
+import { bounded, parseAs, parseJson } from './parse';
+import { mapConcurrent } from './pool';
+import { APPLY, ENV } from './protocol';
+
+const objectEntry = z.object({ kind: z.string(), spec: z.unknown(), after: z._default(z.array(z.string()), []) });
+
+/** Applies the drifted objects named in `env`; throws one error naming every object not applied. */
+export const applyBatch = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  env: NodeJS.ProcessEnv,
+  context: KindContext,
+): Promise<void> => {
+  const target = parseAs(domain.target, parseJson(env[ENV.target], ENV.target), 'target');
+  const names = driftedNames(env[APPLY.drifted]);
+  if (names.length === 0) return context.log(`${domain.describe(target)}: every object is in sync, nothing to apply`);
+  const failed = new Map<string, Error>();
+  const items: ApplyItem<S>[] = [];
+  for (const name of names) {
+    try {
+      items.push(await resolve(domain, name, env[`${APPLY.objectPrefix}${name}`]));
+    } catch (error) {
+      failed.set(name, asError(error));
+    }
+  }
+  const ordered = inReferenceOrder(items);
+  if (ordered.length > 0) {
+    const session = await domain.connect(target, context);
+    try {
+      const outcomes = await (domain.applyAll ?? applyInOrder)(session, ordered, context);
+      for (const item of ordered) {
+        const outcome = outcomes.has(item.name) ? outcomes.get(item.name) : new Error('it was not applied');
+        if (outcome !== undefined) failed.set(item.name, outcome);
+      }
+    } finally {
+      await domain.close(session);
+    }
+  }
+  if (failed.size > 0) throw notApplied(domain.describe(target), names.length, failed, context);
+};
+
+/** The names the plan found not in sync; object names are Terraform identifiers. */
+const driftedNames = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+
+const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: string | undefined) => {
+  const entry = parseAs(objectEntry, parseJson(text, `${APPLY.objectPrefix}${name}`), name);
+  const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
+  if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
+  const kind = (await load()) as AnyKind<S>;
+  return { name, kind, spec: parseAs(kind.spec, entry.spec, 'spec'), after: entry.after };
+};
+
+/**
+ * Items with everything they come after first, keeping the given order otherwise. A name in
+ * `after` that is not in the batch was in sync at plan time, so it orders nothing. A cycle cannot
+ * come from the constructs; its members keep their given order.
+ */
+export const inReferenceOrder = <S>(items: readonly ApplyItem<S>[]): ApplyItem<S>[] => {
+  const byName = new Map(items.map((item) => [item.name, item]));
+  const placed = new Set<string>();
+  const ordered: ApplyItem<S>[] = [];
+  const place = (item: ApplyItem<S>, path: ReadonlySet<string>) => {
+    if (placed.has(item.name) || path.has(item.name)) return;
+    const inPath = new Set(path).add(item.name);
+    for (const before of item.after) {
+      const other = byName.get(before);
+      if (other !== undefined) place(other, inPath);
+    }
+    placed.add(item.name);
+    ordered.push(item);
+  };
+  for (const item of items) place(item, new Set());
+  return ordered;
+};
+
+/**
+ * The default: wave by wave (an item waits only for the items it comes after), each kind's items
+ * of a wave `applyConcurrency` at a time; an item after one that failed is skipped.
+ */
+export const applyInOrder = async <S>(
+  session: S,
+  items: readonly ApplyItem<S>[],
+  context: KindContext,
+): Promise<ApplyOutcomes> => {
+  const outcomes = new Map<string, Error | undefined>();
+  let pending = [...items];
+  while (pending.length > 0) {
+    const ready = pending.filter((item) => item.after.every((name) => !pending.some((p) => p.name === name)));
+    const wave = ready.length > 0 ? ready : pending.slice(0, 1);
+    pending = pending.filter((item) => !wave.includes(item));
+    for (const [kind, members] of groupByKind(wave)) {
+      await mapConcurrent(members, kind.applyConcurrency ?? 1, async (item) => {
+        const blocker = item.after.find((name) => outcomes.get(name) !== undefined);
+        outcomes.set(item.name, blocker === undefined ? await applyOne(session, item, context) : waitsFor(blocker));
+      });
+    }
+  }
+  return outcomes;
+};
+
+const applyOne = async <S>(session: S, item: ApplyItem<S>, context: KindContext): Promise<Error | undefined> => {
+  let said = false;
+  const log = (line: string) => {
+    said = true;
+    context.log(`${item.name}: ${line}`);
+  };
+  try {
+    await item.kind.apply(session, item.spec, { ...context, log });
+    if (!said) context.log(`${item.name}: applied`);
+    return undefined;
+  } catch (error) {
+    return asError(error);
+  }
+};
+
+/** The outcome of an item whose predecessor failed: nothing of it was done. */
+export const waitsFor = (name: string): Error =>
+  new Error(`not applied: it comes after ${name}, which was not applied; nothing of it was changed`);
+
+const groupByKind = <S>(items: readonly ApplyItem<S>[]) => {
+  const groups = new Map<AnyKind<S>, ApplyItem<S>[]>();
+  for (const item of items) groups.set(item.kind, [...(groups.get(item.kind) ?? []), item]);
+  return groups;
+};
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+const messageOf = (error: Error): string => (error instanceof HandlerError ? error.oneLine() : error.message);
+
+/** Logs one line per object not applied and why, then the error that ends the run. */
+const notApplied = (
+  where: string,
+  total: number,
+  failed: ReadonlyMap<string, Error>,
+  { log }: KindContext,
+): HandlerError => {
+  for (const [name, error] of failed) log(`${name}: not applied: ${messageOf(error).replace(/\s*\n\s*/g, ' ')}`);
+  const others = failed.size < total ? `the other ${total - failed.size} were applied and stay so; ` : '';
+  return new HandlerError(
+    `${failed.size} of ${total} objects on ${where} were not applied (${[...failed.keys()].join(', ')})`,
+    `${others}each one's reason and state are in the lines above; the next apply tries them again`,
+  );
+};
