@@ -18,6 +18,8 @@ export interface MetricsStackProps {
   readonly graphitePath?: string;
   /** Retire the opentelemetry server; the e2e test proves the next apply deletes it. */
   readonly retireOtel?: boolean;
+  /** Bumped to rotate the InfluxDB token. */
+  readonly tokenVersion?: number;
 }
 
 export class MetricsStack extends TerraformStack {
@@ -47,6 +49,7 @@ export class MetricsStack extends TerraformStack {
       organization: 'lab',
       bucket: props.bucket ?? 'pve',
       tokenEnv: 'INFLUX_TOKEN',
+      tokenVersion: props.tokenVersion,
     });
     new ProxmoxMetricServer(this, 'otel', {
       cluster: pve,
@@ -74,6 +77,7 @@ const synth = (): void => {
     graphitePath:
       env.HOMELAB_EXAMPLE_GRAPHITE_PATH === '' ? undefined : (env.HOMELAB_EXAMPLE_GRAPHITE_PATH ?? 'proxmox.lab'),
     retireOtel: env.HOMELAB_EXAMPLE_RETIRE_OTEL === 'true',
+    tokenVersion: env.HOMELAB_EXAMPLE_TOKEN_VERSION === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_TOKEN_VERSION),
   });
   app.synth();
 };

@@ -60,7 +60,12 @@ export interface ProxmoxMetricServerProps {
    * @default - no token is managed
    */
   readonly tokenEnv?: string;
-  /** influxdb: bump to re-send the token after changing it. @default 0 */
+  /**
+   * influxdb: bump to re-send the token after changing it. Set, it adds a `<name>_resend` resource
+   * whose creation applies this server alone (so the token is sent once more when it is first set).
+   *
+   * @default - unset: the token is sent whenever the server is applied
+   */
   readonly tokenVersion?: number;
   /** opentelemetry: protocol to the collector. @default - unset (PVE uses "https") */
   readonly otelProtocol?: 'http' | 'https';
@@ -109,7 +114,7 @@ export class ProxmoxMetricServer extends Construct {
       identity: { id: props.id, type: props.type },
       spec: { ...spec },
       // The token is write-only: a read cannot see it rotated, so a tokenVersion bump re-sends it.
-      ...(spec.tokenVersion === undefined ? {} : { resendOn: spec.tokenVersion }),
+      ...(props.tokenVersion === undefined ? {} : { resendOn: props.tokenVersion }),
       retired: props.retired,
     });
   }
@@ -129,7 +134,7 @@ const specOf = (props: ProxmoxMetricServerProps): MetricServerSpec => {
     server: props.server,
     port: props.port,
     options,
-    ...(props.tokenEnv === undefined ? {} : { tokenEnv: props.tokenEnv, tokenVersion: props.tokenVersion ?? 0 }),
+    ...(props.tokenEnv === undefined ? {} : { tokenEnv: props.tokenEnv }),
     ...(props.otelHeadersEnv === undefined ? {} : { otelHeadersEnv: props.otelHeadersEnv }),
   };
 };

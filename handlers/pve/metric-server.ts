@@ -141,7 +141,7 @@ const idTaken = (spec: MetricServerSpec, liveType: string, cause: unknown): Hand
 const readSecrets = (spec: MetricServerSpec, env: NodeJS.ProcessEnv): MetricServerSecrets =>
   spec.otelHeadersEnv === undefined ? {} : { otelHeaders: otelHeaders(spec.otelHeadersEnv, env) };
 
-/** Secrets a write sends: the token is sent on every apply, so a tokenVersion bump re-sends it. */
+/** Secrets a write sends: the token is sent on every apply (a tokenVersion bump runs one, see the construct). */
 const writeSecrets = (spec: MetricServerSpec, env: NodeJS.ProcessEnv): MetricServerSecrets => ({
   ...readSecrets(spec, env),
   ...(spec.tokenEnv === undefined ? {} : { token: requiredEnv(spec.tokenEnv, env, 'the InfluxDB token') }),

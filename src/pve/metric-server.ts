@@ -29,8 +29,6 @@ export const metricServerSpec = z
     options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     /** influxdb: the variable holding the write-only token. */
     tokenEnv: z.optional(envName),
-    /** influxdb: bumped by the user to re-send the token; only its change matters. */
-    tokenVersion: z.optional(z.number().check(z.int(), z.gte(0))),
     /** opentelemetry: the variable holding the headers as a JSON object. */
     otelHeadersEnv: z.optional(envName),
   })

@@ -25,6 +25,9 @@ let cert: TestCert;
 
 const planExit = (label: string) => project.plan(label, '-out', 'plan.bin');
 const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
+const applyPlan = (label: string) => project.must(label, project.terraform('apply', '-no-color', 'plan.bin'));
+/** The handler processes an apply started: one `Executing:` line per local-exec hook. */
+const hooksRun = (stdout: string) => [...stdout.matchAll(/^(\S+) \(local-exec\): Executing:/gm)].map((m) => m[1]);
 
 beforeAll(async () => {
   cert = makeCert();
@@ -44,9 +47,14 @@ afterAll(async () => {
   cert?.cleanup();
 });
 
-test('the first apply creates the three servers and the next plan is clean', async () => {
+test('the first apply creates the three servers with one handler process over one connection', async () => {
   expect((await planExit('plan (create)')).code).toBe(2);
-  await apply('apply (create)');
+  expect(await project.plannedObjects('plan.bin')).toEqual(['graphite', 'influx', 'otel']);
+  const before = fake.connections();
+  const applied = await applyPlan('apply (create)');
+  expect(hooksRun(applied.stdout)).toEqual(['terraform_data.pve_apply']);
+  expect(fake.connections() - before).toBe(1);
+  expect(applied.stdout).toMatch(/pve_apply \(local-exec\): graphite: metric server "lab-graphite": creating/);
   expect(Object.keys(fake.metricServers()).sort()).toEqual(['by-hand', 'lab-graphite', 'lab-influx', 'lab-otel']);
   expect(fake.metricServers()['lab-graphite']).toEqual({
     type: 'graphite',
@@ -68,9 +76,13 @@ test('hand edits show in the plan in words, one apply fixes them, and the plan a
   const words = drifted.stdout.replace(/\s+/g, ' ');
   expect(words).toContain('metric server "lab-influx" differs: port is 9999, want 8089');
   expect(words).toContain('metric server "lab-otel" is absent');
-  expect(drifted.stdout).toMatch(/terraform_data\.influx_converge must be replaced/);
-  expect(drifted.stdout).not.toMatch(/influx_lifecycle (must be replaced|will be destroyed)/);
-  await apply('apply (fix drift)');
+  expect(await project.plannedObjects('plan.bin')).toEqual(['influx', 'otel']);
+  expect(drifted.stdout).not.toMatch(/_lifecycle (must be replaced|will be destroyed)/);
+  const before = fake.connections();
+  const applied = await applyPlan('apply (fix drift)');
+  expect(hooksRun(applied.stdout)).toEqual(['terraform_data.pve_apply']);
+  expect(fake.connections() - before).toBe(1);
+  expect(applied.stdout).not.toMatch(/graphite:/);
   expect(fake.metricServers()['lab-influx'].port).toBe(8089);
   expect(fake.metricServers()['lab-otel']).toBeDefined();
   expect((await planExit('plan (after fix)')).code).toBe(0);
@@ -89,6 +101,21 @@ test('a changed prop and a removed optional prop converge in one apply', async (
   expect((await planExit('plan (after change)')).code).toBe(0);
 });
 
+test('a tokenVersion bump re-sends the token through its own resource, and nothing else is applied', async () => {
+  const changed = { HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '' };
+  await project.must('synth (token v1)', project.synth({ ...changed, HOMELAB_EXAMPLE_TOKEN_VERSION: '1' }));
+  const planned = await planExit('plan (token v1)');
+  expect(planned.code).toBe(2);
+  expect(planned.stdout).toMatch(/terraform_data\.influx_resend will be created/);
+  expect(await project.plannedObjects('plan.bin')).toEqual([]);
+  const sent = fake.requests.length;
+  const applied = await applyPlan('apply (token v1)');
+  expect(hooksRun(applied.stdout)).toEqual(['terraform_data.influx_resend']);
+  const writes = fake.requests.slice(sent).filter((r) => r.method === 'PUT' || r.method === 'POST');
+  expect(writes.map((r) => r.path)).toEqual(['/api2/json/cluster/metrics/server/lab-influx']);
+  expect((await planExit('plan (after token v1)')).code).toBe(0);
+});
+
 test('no secret reaches the state, the plan or cdktf.out; only variable names do', async () => {
   const plan = await project.terraform('show', '-json', 'plan.bin');
   const places: Array<[string, string]> = [
@@ -104,16 +131,18 @@ test('no secret reaches the state, the plan or cdktf.out; only variable names do
 });
 
 test('a retired server is deleted by the next apply and leaves the state; the plan after is clean', async () => {
-  const changed = { HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '' };
+  const changed = { HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '', HOMELAB_EXAMPLE_TOKEN_VERSION: '1' };
   await project.must('synth (retire otel)', project.synth({ ...changed, HOMELAB_EXAMPLE_RETIRE_OTEL: 'true' }));
   const planned = await planExit('plan (retire)');
   expect(planned.code).toBe(2);
   expect(planned.stdout).toMatch(/terraform_data\.otel_lifecycle will be destroyed/);
-  expect(planned.stdout).toMatch(/Plan: 0 to add, 0 to change, 2 to destroy/);
+  // The batch apply is replaced because its entry for otel goes; it applies nothing.
+  expect(await project.plannedObjects('plan.bin')).toEqual([]);
+  expect(planned.stdout).toMatch(/Plan: 1 to add, 0 to change, 2 to destroy/);
   const applied = await apply('apply (retire)');
   expect(applied.stdout).toMatch(/metric server "lab-otel": deleting/);
   expect(Object.keys(fake.metricServers()).sort()).toEqual(['by-hand', 'lab-graphite', 'lab-influx']);
-  expect(readFileSync(project.statePath, 'utf8')).not.toMatch(/otel_(lifecycle|converge)/);
+  expect(readFileSync(project.statePath, 'utf8')).not.toMatch(/otel_lifecycle/);
   expect((await planExit('plan (after retire)')).code).toBe(0);
 });
 

@@ -72,6 +72,24 @@ export class CdktfProject {
     return outcome;
   }
 
+  /**
+   * The objects a saved plan will apply: the names each replaced batch apply resource
+   * (`<label>_apply`) gets in `input.drifted`, which are what its handler acts on.
+   */
+  async plannedObjects(planFile: string): Promise<string[]> {
+    const shown = await this.must('show plan', this.terraform('show', '-json', planFile));
+    const plan = JSON.parse(shown.stdout) as { resource_changes?: ResourceChange[] };
+    const names = (plan.resource_changes ?? [])
+      .filter((change) => change.type === 'terraform_data' && change.name.endsWith('_apply'))
+      .filter((change) => change.change.actions.includes('create'))
+      .flatMap(({ change }) => {
+        const drifted = change.after?.input?.drifted;
+        if (typeof drifted !== 'string') throw new Error(`input.drifted is not known in the plan: ${shown.stdout}`);
+        return drifted.split(',').filter((name) => name !== '');
+      });
+    return names.sort();
+  }
+
   /** The binary and the timings, rounded, as one line. */
   report(): string {
     return reportTimings(this.timings);
@@ -84,6 +102,15 @@ export class CdktfProject {
   private exec(file: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv): Promise<CommandOutcome> {
     return runCommand(file, args, cwd, { ...terraformEnv(), ...this.env, CHECKPOINT_DISABLE: '1', ...extra });
   }
+}
+
+interface ResourceChange {
+  readonly type: string;
+  readonly name: string;
+  readonly change: {
+    readonly actions: string[];
+    readonly after?: { readonly input?: { readonly drifted?: unknown } } | null;
+  };
 }
 
 /** Every file below `dir`, for scanning a synthesized folder for values that must not be there. */

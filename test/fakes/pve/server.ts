@@ -58,6 +58,8 @@ export interface FakePve extends FakePveNetwork {
   readonly port: number;
   /** Every request received, in order, including refused and hung ones. */
   readonly requests: FakePveRequest[];
+  /** How many TCP connections clients have opened so far. */
+  connections(): number;
   stop(): Promise<void>;
   /** A copy of status.cfg: each section with its `type`, never a token. */
   metricServers(): Record<string, Record<string, unknown>>;
@@ -204,6 +206,8 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
   const server: Server = options.tls
     ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
     : createHttpServer(listener);
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -216,6 +220,7 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests: state.requests,
+    connections: () => connections,
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -22,7 +22,6 @@ const influx: MetricServerSpec = {
   port: 8089,
   options: { influxdbproto: 'https', bucket: 'pve', 'verify-certificate': false },
   tokenEnv: 'INFLUX_TOKEN',
-  tokenVersion: 0,
 };
 const influxLive = {
   type: 'influxdb',
