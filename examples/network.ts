@@ -21,6 +21,11 @@ export interface NetworkStackProps {
   readonly timeoutSeconds?: number;
   /** A bridge added on the last node; the e2e test adds one to a settled stack. @default - none */
   readonly extraBridge?: string;
+  /**
+   * A node that also gets a VLAN on a bridge whose port is a bond, declared in that order (each
+   * before what it needs), to show the apply orders them by reference. @default - none
+   */
+  readonly bondNode?: string;
 }
 
 export class NetworkStack extends TerraformStack {
@@ -57,7 +62,27 @@ export class NetworkStack extends TerraformStack {
       const node = nodes[nodes.length - 1]!;
       new ProxmoxNetworkInterface(this, `extra-${node}`, { cluster, node, iface: props.extraBridge, type: 'bridge' });
     }
-    new ProxmoxNetworkApply(this, 'net', { cluster, nodes, timeoutSeconds: props.timeoutSeconds });
+    if (props.bondNode !== undefined) {
+      const node = props.bondNode;
+      new ProxmoxNetworkInterface(this, `vlan50-${node}`, { cluster, node, iface: 'vmbr3.50', type: 'vlan' });
+      new ProxmoxNetworkInterface(this, `vmbr3-${node}`, {
+        cluster,
+        node,
+        iface: 'vmbr3',
+        type: 'bridge',
+        bridgePorts: ['bond0'],
+      });
+      new ProxmoxNetworkInterface(this, `bond0-${node}`, {
+        cluster,
+        node,
+        iface: 'bond0',
+        type: 'bond',
+        slaves: ['enp3s0', 'enp4s0'],
+        bondMode: 'active-backup',
+      });
+    }
+    const applied = props.bondNode === undefined || nodes.includes(props.bondNode) ? nodes : [...nodes, props.bondNode];
+    new ProxmoxNetworkApply(this, 'net', { cluster, nodes: applied, timeoutSeconds: props.timeoutSeconds });
   }
 }
 
@@ -73,6 +98,8 @@ const synth = (): void => {
     vlanMtu: number('HOMELAB_EXAMPLE_VLAN_MTU'),
     timeoutSeconds: number('HOMELAB_EXAMPLE_TIMEOUT_SECONDS'),
     extraBridge: env.HOMELAB_EXAMPLE_EXTRA_BRIDGE,
+    nodes: env.HOMELAB_EXAMPLE_NODES?.split(','),
+    bondNode: env.HOMELAB_EXAMPLE_BOND_NODE,
   });
   app.synth();
 };

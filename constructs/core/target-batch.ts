@@ -130,11 +130,14 @@ const entryText = (kind: string, spec: string, after: readonly string[] = []): s
   `{"kind":${escapeTemplate(JSON.stringify(kind))},"spec":${spec}` +
   (after.length > 0 ? `,"after":${JSON.stringify(after)}}` : '}');
 
-/** The hook's environment: the target, the drifted names, and one variable per drifted object. */
+/**
+ * The hook's environment: the target, the drifted names, and one variable per drifted object,
+ * numbered in the order of the names (a shell drops variables whose names hold a `-`).
+ */
 const APPLY_ENVIRONMENT =
   `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted }, ` +
-  `{ for name, entry in self.triggers_replace : format("${APPLY.objectPrefix}%s", name) => entry ` +
-  `if contains(split(",", self.input.drifted), name) })}`;
+  `{ for index, name in split(",", self.input.drifted) : format("${APPLY.objectPrefix}%d", index) => ` +
+  `self.triggers_replace[name] if name != "" })}`;
 
 const labels = new WeakMap<TerraformStack, Set<string>>();
 

@@ -23,9 +23,9 @@ export const applyBatch = async <S, T>(
   if (names.length === 0) return context.log(`${domain.describe(target)}: every object is in sync, nothing to apply`);
   const failed = new Map<string, Error>();
   const items: ApplyItem<S>[] = [];
-  for (const name of names) {
+  for (const [index, name] of names.entries()) {
     try {
-      items.push(await resolve(domain, name, env[`${APPLY.objectPrefix}${name}`]));
+      items.push(await resolve(domain, name, env[`${APPLY.objectPrefix}${index}`]));
     } catch (error) {
       failed.set(name, asError(error));
     }
@@ -54,7 +54,7 @@ const driftedNames = (text: string | undefined): string[] =>
     .filter((name) => name !== '');
 
 const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: string | undefined) => {
-  const entry = parseAs(objectEntry, parseJson(text, `${APPLY.objectPrefix}${name}`), name);
+  const entry = parseAs(objectEntry, parseJson(text, `the entry of ${name}`), name);
   const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
   if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
   const kind = (await load()) as AnyKind<S>;
@@ -146,7 +146,9 @@ const notApplied = (
   { log }: KindContext,
 ): HandlerError => {
   for (const [name, error] of failed) log(`${name}: not applied: ${messageOf(error).replace(/\s*\n\s*/g, ' ')}`);
-  const others = failed.size < total ? `the other ${total - failed.size} were applied and stay so; ` : '';
+  const applied = total - failed.size;
+  const others =
+    applied === 0 ? '' : `${applied === 1 ? 'the other one was' : `the other ${applied} were`} applied and stay so; `;
   return new HandlerError(
     `${failed.size} of ${total} objects on ${where} were not applied (${[...failed.keys()].join(', ')})`,
     `${others}each one's reason and state are in the lines above; the next apply tries them again`,

@@ -48,7 +48,7 @@ export const BATCH = {
 /**
  * The batch apply, one per (domain, target), run by the target's apply resource: the target under
  * HOMELAB_TARGET, the names of the objects its plan found not in sync under HOMELAB_DRIFTED
- * (comma-separated), and each such object's `{"kind","spec","after"}` under HOMELAB_OBJECT_<name>.
+ * (comma-separated), and the `{"kind","spec","after"}` of the i-th of them under HOMELAB_OBJECT_<i>.
  * One variable per object keeps each under Linux's 128 KiB limit on one environment string.
  */
 export const APPLY = {
