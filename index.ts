@@ -12,5 +12,5 @@ export * from './constructs/kube/repo';
 export * from './constructs/kube/repo-fetch';
 export * from './constructs/linux/systemd-instance';
 export * from './constructs/linux/systemd-drop-in';
-export * from './src/linux/render-unit';
+export { renderUnit, type UnitContent, type UnitSection } from './src/linux/render-unit';
 export * from './constructs/core/retired-object';

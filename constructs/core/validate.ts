@@ -15,6 +15,18 @@ export const check = (scope: Construct, ok: boolean, prop: string, rule: string,
 export const unresolved = (value: unknown): boolean =>
   (typeof value === 'string' || typeof value === 'number') && Token.isUnresolved(value);
 
+// cdktf's marker for a string token (BEGIN_STRING_TOKEN_MARKER in its tokens/private/encoding).
+const STRING_TOKEN = /\$\{TfToken\[[A-Za-z0-9:._-]+\]\}/g;
+
+/**
+ * `text` with each Terraform value in it replaced by a letter, which passes every syntax rule, so
+ * only the known parts around it are judged; undefined when a token is left that it cannot tell.
+ */
+export const knownText = (text: string): string | undefined => {
+  const masked = text.replace(STRING_TOKEN, 'x');
+  return Token.isUnresolved(masked) ? undefined : masked;
+};
+
 /** An integer in [min, max] (max optional), skipped for tokens and undefined. */
 export const checkRange = (
   scope: Construct,

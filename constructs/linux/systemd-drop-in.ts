@@ -3,15 +3,15 @@
  * changed without replacing its file. Apply writes it, reloads, and restarts the unit if it runs.
  */
 import { Construct } from 'constructs';
-import { DROP_IN_NAME, type DropInSpec } from '../../src/linux/drop-in';
-import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
+import { type DeclaredDropInSpec, DROP_IN_NAME } from '../../src/linux/drop-in';
+import type { UnitSection } from '../../src/linux/render-unit';
 import { START_TIMEOUT_SECONDS } from '../../src/linux/unit';
 import { unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
 import { check, checkPattern, unresolved } from '../core/validate';
-import { checkStartTimeout, checkUnitDirectory } from './unit-rules';
+import { checkedContent, checkStartTimeout, checkUnitDirectory } from './unit-rules';
 import type { SshHost } from './ssh-host';
 import type { SystemdUnitInstance } from './systemd-instance';
 import type { SystemdUnit } from './systemd-unit';
@@ -26,7 +26,10 @@ export interface SystemdDropInProps {
   readonly host?: SshHost;
   /** The file name without `.conf`, e.g. `10-limits`. Changing it replaces the drop-in. */
   readonly name: string;
-  /** The drop-in's text, or sections rendered with `renderUnit`. */
+  /**
+   * The drop-in's text, or sections (as is, or rendered with `renderUnit`), checked as a unit's
+   * `content` is: put a Terraform value in a section, never into the text.
+   */
   readonly content: string | readonly UnitSection[];
   /** The directory holding `<unit>.d/`. Changing it replaces the drop-in. @default "/etc/systemd/system" */
   readonly directory?: string;
@@ -38,7 +41,7 @@ export interface SystemdDropInProps {
 
 export class SystemdDropIn extends Construct {
   readonly object: ManagedObject | RetiredObject;
-  readonly spec: DropInSpec;
+  readonly spec: DeclaredDropInSpec;
 
   constructor(scope: Construct, id: string, props: SystemdDropInProps) {
     super(scope, id);
@@ -56,7 +59,7 @@ export class SystemdDropIn extends Construct {
       unit,
       name: props.name,
       directory,
-      content: typeof props.content === 'string' ? props.content : renderUnit(props.content),
+      content: checkedContent(this, props.content),
       startTimeoutSeconds: props.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default,
     };
     this.object = declareObject(this, {

@@ -5,6 +5,7 @@
  */
 import { Construct } from 'constructs';
 import { digestOf, sha256Hex } from '../../src/core/canonical';
+import { contentText } from '../../src/linux/render-unit';
 import { type InstanceSpec, START_TIMEOUT_SECONDS } from '../../src/linux/unit';
 import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
@@ -78,7 +79,7 @@ export class SystemdUnitInstance extends Construct {
       directory: template.spec.directory,
       enabled: props.enabled ?? true,
       started: props.started ?? true,
-      restartOn: digestOf([...(props.restartOn ?? []), `template ${sha256Hex(template.spec.content)}`]),
+      restartOn: digestOf([...(props.restartOn ?? []), `template ${sha256Hex(contentText(template.spec.content))}`]),
       startTimeoutSeconds: props.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default,
       unmask: props.unmask ?? false,
     };

@@ -5,14 +5,14 @@
  */
 import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
-import { renderUnit, type UnitSection } from '../../src/linux/render-unit';
-import { START_TIMEOUT_SECONDS, type UnitSpec } from '../../src/linux/unit';
+import type { UnitSection } from '../../src/linux/render-unit';
+import { type DeclaredUnitSpec, START_TIMEOUT_SECONDS } from '../../src/linux/unit';
 import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
 import { check, unresolved } from '../core/validate';
-import { checkStartTimeout, checkUnitDirectory } from './unit-rules';
+import { checkedContent, checkStartTimeout, checkUnitDirectory } from './unit-rules';
 import type { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
 
@@ -21,7 +21,12 @@ export interface SystemdUnitProps {
   readonly host: SshHost;
   /** The unit name, e.g. `node-check.service`, or a template, `probe@.service`. Changing it replaces the unit. */
   readonly name: string;
-  /** The unit file: its text, or sections rendered with `renderUnit`. */
+  /**
+   * The unit file: its text, or sections (as is, or rendered with `renderUnit`). No section name,
+   * key or value may hold a newline, carriage return or NUL, nor a value end in a backslash (each
+   * would add or swallow lines): checked at synth, and for a Terraform value in a section again
+   * when apply knows it. Put a Terraform value in a section, never into text: text is written as is.
+   */
   readonly content: string | readonly UnitSection[];
   /** Directory of the unit file. Changing it replaces the unit. @default "/etc/systemd/system" */
   readonly directory?: string;
@@ -80,7 +85,7 @@ export class SystemdUnit extends Construct {
   /** The host the unit is on. */
   readonly host: SshHost;
   /** The spec the handler gets. */
-  readonly spec: UnitSpec;
+  readonly spec: DeclaredUnitSpec;
   /** Whether the unit is retired. */
   readonly retired: boolean;
   /** The instances declared from this template with `instance()`. */
@@ -108,7 +113,7 @@ export class SystemdUnit extends Construct {
     this.spec = {
       name: props.name,
       directory: directory.replace(/\/+$/, ''),
-      content: typeof props.content === 'string' ? props.content : renderUnit(props.content),
+      content: checkedContent(this, props.content),
       enabled: props.enabled ?? !template,
       started: props.started ?? !template,
       restartOn: digestOf(props.restartOn ?? []),

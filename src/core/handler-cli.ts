@@ -84,13 +84,14 @@ const runOne = async <S, T>(
     io.log(`${kindName}: nothing to destroy; the object stays as it is`);
     return;
   }
+  // Parsed before connecting: an input the kind refuses costs no connection, let alone a command.
+  const parsed = verb === 'destroy' ? parseAs(kind.identity, object, 'identity') : parseAs(kind.spec, object, 'spec');
   const session = await domain.connect(target, context);
   try {
     if (verb === 'read') {
-      const spec = parseAs(kind.spec, object, 'spec');
-      io.out(JSON.stringify(toReadResult(kind.read(spec, await kind.fetch(session, [spec], context), context))));
-    } else if (verb === 'apply') await kind.apply(session, parseAs(kind.spec, object, 'spec'), context);
-    else await kind.destroy?.(session, parseAs(kind.identity, object, 'identity'), context);
+      io.out(JSON.stringify(toReadResult(kind.read(parsed, await kind.fetch(session, [parsed], context), context))));
+    } else if (verb === 'apply') await kind.apply(session, parsed, context);
+    else await kind.destroy?.(session, parsed, context);
   } finally {
     await domain.close(session);
   }

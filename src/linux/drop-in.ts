@@ -5,7 +5,8 @@
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import { START_TIMEOUT_SECONDS, type LiveUnit, unitDirectory } from './unit';
+import type { UnitContent } from './render-unit';
+import { START_TIMEOUT_SECONDS, type LiveUnit, unitContent, unitDirectory } from './unit';
 import { short } from './unit-diff';
 import { unitNameProblem } from './unit-name';
 
@@ -22,7 +23,7 @@ export const dropInIdentity = z.object({
 
 export const dropInSpec = z.object({
   ...dropInIdentity.shape,
-  content: z.string(),
+  content: unitContent,
   startTimeoutSeconds: z._default(
     z.number().check(z.int(), z.gte(START_TIMEOUT_SECONDS.min), z.lte(START_TIMEOUT_SECONDS.max)),
     START_TIMEOUT_SECONDS.default,
@@ -31,6 +32,8 @@ export const dropInSpec = z.object({
 
 export type DropInIdentity = z.infer<typeof dropInIdentity>;
 export type DropInSpec = z.infer<typeof dropInSpec>;
+/** A drop-in's spec as its construct synthesizes it: content may still be sections (`unitContent`). */
+export type DeclaredDropInSpec = Omit<DropInSpec, 'content'> & { readonly content: UnitContent };
 
 export const dropInDirectory = (dropIn: DropInIdentity): string => `${dropIn.directory}/${dropIn.unit}.d`;
 export const dropInPath = (dropIn: DropInIdentity): string => `${dropInDirectory(dropIn)}/${dropIn.name}.conf`;

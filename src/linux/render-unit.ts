@@ -1,6 +1,7 @@
 /**
- * Sections to unit-file text. Keys and values pass through as written: systemd's own parser is
- * the judge of directives, and a second opinion here would only go stale.
+ * Sections to unit-file text, and the rules that keep every section name, key and value on its own
+ * line. A newline in a value, or a trailing backslash that joins the next line to it, would let a
+ * value add (or swallow) directives that systemd then runs as root.
  */
 
 /** One `[Section]` with its `Key=Value` lines, in order; a key may repeat (ExecStartPre=...). */
@@ -9,9 +10,96 @@ export interface UnitSection {
   readonly lines: ReadonlyArray<readonly [string, string]>;
 }
 
-/** The unit file text, one blank line between sections, ending in a newline. */
-export const renderUnit = (sections: readonly UnitSection[]): string => {
+/** A unit file as a spec carries it: text, or sections whose values Terraform fills in at apply. */
+export type UnitContent = string | readonly UnitSection[];
+
+/** The unit file text, one blank line between sections, ending in a newline: the one renderer. */
+export const unitText = (sections: readonly UnitSection[]): string => {
   const render = (section: UnitSection) =>
     [`[${section.name}]`, ...section.lines.map(([key, value]) => `${key}=${value}`)].join('\n');
   return `${sections.map(render).join('\n\n')}\n`;
 };
+
+/** The text of `content`, rendering sections by `unitText`. */
+export const contentText = (content: UnitContent): string =>
+  typeof content === 'string' ? content : unitText(content);
+
+// A string cannot carry its sections, and users pass renderUnit's text to `content`: the constructs
+// look the text up here to check its sections and, when they hold Terraform values, to ship them.
+const rendered = new Map<string, readonly UnitSection[]>();
+
+/** The unit file text of `sections` (see `unitText`); pass it as a unit's or drop-in's `content`. */
+export const renderUnit = (sections: readonly UnitSection[]): string => {
+  const text = unitText(sections);
+  const copy = sections.map(({ name, lines }) => ({ name, lines: lines.map(([key, value]) => [key, value] as const) }));
+  rendered.set(text, copy);
+  return text;
+};
+
+/** The sections `renderUnit` rendered `text` from, or undefined for text written as text. */
+export const sectionsOf = (text: string): readonly UnitSection[] | undefined => rendered.get(text);
+
+// systemd ends a line at \n and at \r (measured, systemd 252), and a NUL ends a C string; no other
+// control character (tab aside) belongs in a unit file either.
+const CONTROL_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+// An odd run of backslashes at the end of a line joins the next line to it (config_parse in
+// systemd's src/shared/conf-parser.c), so a value ending so would swallow the directive after it.
+const CONTINUED = /(^|[^\\])(\\\\)*\\$/;
+// Stricter than systemd (which takes any name without quotes, backslashes or control characters)
+// so that a name can never close its brackets early; every unit section and X- extension fits.
+const SECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+// A key may hold no `=` (the line splits at the first one), nor start a header or a comment.
+const KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** A check of a name, key or value: whether the text passes, and the rule it breaks when not. */
+type Rule = readonly [(text: string) => boolean, string];
+
+const CONTROL: Rule = [
+  (text) => !CONTROL_CHAR.test(text),
+  'must not contain a newline, carriage return, NUL or other control character',
+];
+const SECTION: Rule = [(text) => SECTION_NAME.test(text), 'must be letters, digits, _ and - (Service, X-Mine)'];
+const DIRECTIVE: Rule = [
+  (text) => KEY.test(text),
+  'must be a directive name (a letter, then letters, digits, _ and -)',
+];
+const ONE_LINE: Rule = [
+  (text) => !CONTINUED.test(text),
+  'must not end in a backslash (systemd would join the next line to it)',
+];
+
+/** Text for a message: escaped, so a newline shows as \n. */
+const printable = (text: string): string => JSON.stringify(text).slice(1, -1);
+
+/** A value for a message: escaped and quoted, and cut short. */
+const shown = (text: string): string => {
+  const quoted = JSON.stringify(text);
+  return quoted.length <= 80 ? quoted : `${quoted.slice(0, 79)}…"`;
+};
+
+/**
+ * The text of a string to judge, with the parts not known yet (Terraform values at synth) stood in
+ * for, or undefined to judge none of it.
+ */
+export type Known = (text: string) => string | undefined;
+
+/** The first of `rules` that `text` breaks, as `<prop> <rule>, got <text>`; none when it is unknown. */
+const problemsOf = (prop: string, text: string, known: Known, rules: readonly Rule[]): string[] => {
+  const judged = known(text);
+  const broken = judged === undefined ? undefined : rules.find(([passes]) => !passes(judged));
+  return broken === undefined ? [] : [`${prop} ${broken[1]}, got ${shown(text)}`];
+};
+
+/**
+ * Every broken rule of `sections`, in file order, each `<where> must <rule>, got <value>`. The
+ * constructs run it at synth (`known` masking Terraform values), the handlers' spec schema again on
+ * the values Terraform substituted.
+ */
+export const unitSectionProblems = (sections: readonly UnitSection[], known: Known = (text) => text): string[] =>
+  sections.flatMap(({ name, lines }) => [
+    ...problemsOf('section name', name, known, [CONTROL, SECTION]),
+    ...lines.flatMap(([key, value]) => [
+      ...problemsOf(`[${printable(name)}] key`, key, known, [CONTROL, DIRECTIVE]),
+      ...problemsOf(`[${printable(name)}] ${printable(key)}`, value, known, [CONTROL, ONE_LINE]),
+    ]),
+  ]);

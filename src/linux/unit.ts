@@ -4,6 +4,7 @@
  * before any of it reaches a command line.
  */
 import * as z from 'zod/mini';
+import { type UnitContent, unitSectionProblems, unitText } from './render-unit';
 import { UNIT_DIRECTORY, instanceOf, isTemplate, unitNameProblem } from './unit-name';
 import type { UnitStatus } from './unit-state';
 
@@ -25,6 +26,24 @@ const startTimeoutSeconds = z._default(
   START_TIMEOUT_SECONDS.default,
 );
 
+const unitSection = z.object({ name: z.string(), lines: z.array(z.tuple([z.string(), z.string()])) });
+
+/**
+ * A unit file or drop-in: text, or sections that held Terraform values at synth. Those values are
+ * known only now, so the sections' rules are checked again here, before the text they render to
+ * is compared with the host's file or written to it.
+ */
+export const unitContent = z.pipe(
+  z.union([z.string(), z.array(unitSection)], 'text, or sections of [key, value] lines'),
+  z.transform((content, ctx) => {
+    if (typeof content === 'string') return content;
+    const problems = unitSectionProblems(content);
+    if (problems.length === 0) return unitText(content);
+    ctx.issues.push({ code: 'custom', message: problems.join('; '), input: content });
+    return z.NEVER;
+  }),
+);
+
 /** What every unit spec shares: whether it is enabled and running, and how apply treats it. */
 const controlled = {
   name: unitName,
@@ -42,7 +61,7 @@ const controlled = {
 export const unitIdentity = z.object({ name: unitName, directory: unitDirectory });
 
 /** The spec a `SystemdUnit` synthesizes. */
-export const unitSpec = z.object({ ...controlled, content: z.string() });
+export const unitSpec = z.object({ ...controlled, content: unitContent });
 
 /** The spec a template's instance synthesizes: no file of its own, its template's name. */
 export const instanceSpec = z.object({ ...controlled, template: unitName }).check(
@@ -56,6 +75,8 @@ export const instanceSpec = z.object({ ...controlled, template: unitName }).chec
 export const instanceIdentity = z.object({ name: unitName, directory: unitDirectory });
 
 export type UnitSpec = z.infer<typeof unitSpec>;
+/** A unit's spec as its construct synthesizes it: content may still be sections (`unitContent`). */
+export type DeclaredUnitSpec = Omit<UnitSpec, 'content'> & { readonly content: UnitContent };
 export type InstanceSpec = z.infer<typeof instanceSpec>;
 export type UnitIdentity = z.infer<typeof unitIdentity>;
 

@@ -89,6 +89,15 @@ describe('runHandler', () => {
     expect(world.live.has('w1')).toBe(true);
   });
 
+  test.each([
+    ['apply', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_SPEC: '{"id":"w2","size":"big"}' }, /Bad input: spec\.size/],
+    ['destroy', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: '{}' }, /Bad input: identity\.id/],
+  ])('%s refuses a bad input before it connects to the target', async (verb, env, message) => {
+    const result = await call(['widget', verb], '', env);
+    expect(result.log[0]).toMatch(message);
+    expect(world.calls).toEqual([]);
+  });
+
   test('a huge bad value is cut, so the error stays one bounded line', async () => {
     const result = await call(
       ['widget', 'read'],

@@ -1,0 +1,98 @@
+import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
+import { SshHost } from '../../../../constructs/linux/ssh-host';
+import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
+import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
+import { renderUnit, type UnitContent, type UnitSection } from '../../../../src/linux/render-unit';
+
+const CONTROL = 'must not contain a newline, carriage return, NUL or other control character';
+const INJECTED = "x\n[Service]\nExecStartPre=/bin/sh -c 'id > /root/pwned'";
+
+const stackWithHost = () => {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const host = new SshHost(stack, 'n2', { host: '10.0.0.2', hostKey: 'SHA256:' + 'A'.repeat(43), privateKeyEnv: 'K' });
+  return { stack, host };
+};
+
+const unitOf = (content: UnitContent) => {
+  const { stack, host } = stackWithHost();
+  return new SystemdUnit(stack, 'agent', { host, name: 'hf-agent.service', content });
+};
+
+const dropInOf = (content: UnitContent) => {
+  const { stack, host } = stackWithHost();
+  return new SystemdDropIn(stack, 'level', { host, unit: 'ssh.service', name: '10-level', content });
+};
+
+const description = (value: string): UnitSection[] => [{ name: 'Unit', lines: [['Description', value]] }];
+
+// Issue 16 item 1: a newline in a renderUnit value added a [Service] whose ExecStartPre ran as root.
+describe('the content of a unit or drop-in at synth', () => {
+  test.each([
+    ['a unit from renderUnit', () => unitOf(renderUnit(description(INJECTED))), 'test/agent'],
+    ['a unit from sections', () => unitOf(description(INJECTED)), 'test/agent'],
+    ['a drop-in from renderUnit', () => dropInOf(renderUnit(description(INJECTED))), 'test/level'],
+  ])('%s with a newline in a value is refused naming the construct, the key and the rule', (_, build, path) => {
+    expect(build).toThrow(`${path}: content: [Unit] Description ${CONTROL}, got "x\\n[Service]\\nExecStartPre=`);
+  });
+
+  test('every broken rule of the sections is reported in one error', () => {
+    const sections: UnitSection[] = [
+      { name: 'Unit', lines: [['Description', INJECTED]] },
+      { name: 'Service', lines: [['User', 'nobody\\']] },
+    ];
+    expect(() => unitOf(renderUnit(sections))).toThrow(
+      new RegExp(
+        `^test/agent: content: \\[Unit\\] Description ${CONTROL}, got .*; ` +
+          'content: \\[Service\\] User must not end in a backslash \\(systemd would join the next line to it\\), ' +
+          'got "nobody\\\\\\\\"$',
+      ),
+    );
+  });
+
+  test('sections known at synth are shipped as their text', () => {
+    const sections = description('homelab agent');
+    expect(unitOf(renderUnit(sections)).spec.content).toBe('[Unit]\nDescription=homelab agent\n');
+    expect(dropInOf(sections).spec.content).toBe('[Unit]\nDescription=homelab agent\n');
+  });
+
+  test('text written as text is shipped as written', () => {
+    const text = '[Unit]\nDescription=by hand\n';
+    expect(unitOf(text).spec.content).toBe(text);
+  });
+});
+
+describe('sections holding a Terraform value', () => {
+  const synthWithVariable = (build: (stack: TerraformStack, host: SshHost, value: string) => void) => {
+    const { stack, host } = stackWithHost();
+    const variable = new TerraformVariable(stack, 'agent_description', { type: 'string' });
+    build(stack, host, variable.stringValue);
+    return JSON.parse(Testing.synth(stack)).resource.terraform_data;
+  };
+
+  test('keep their structure in the spec, so the handler checks the value Terraform substitutes', () => {
+    const resources = synthWithVariable((stack, host, value) => {
+      const unit = new SystemdUnit(stack, 'agent', {
+        host,
+        name: 'hf-agent.service',
+        content: renderUnit(description(value)),
+      });
+      new SystemdDropIn(stack, 'level', { unit, name: '10-level', content: renderUnit(description(value)) });
+    });
+    const structure = '"content" = [{"name" = "Unit", "lines" = [["Description", var.agent_description]]}]';
+    expect(resources.agent_converge.input.spec).toContain(structure);
+    expect(resources.level_converge.input.spec).toContain(structure);
+    expect(resources.agent_converge.triggers_replace.spec).toContain(structure);
+  });
+
+  test('have the known parts around the value checked at synth', () => {
+    expect(() =>
+      synthWithVariable((stack, host, value) => {
+        new SystemdUnit(stack, 'agent', {
+          host,
+          name: 'hf-agent.service',
+          content: description(`${value}\nUser=root`),
+        });
+      }),
+    ).toThrow(`test/agent: content: [Unit] Description ${CONTROL}`);
+  });
+});
