@@ -79,9 +79,9 @@ describe('sections holding a Terraform value', () => {
       new SystemdDropIn(stack, 'level', { unit, name: '10-level', content: renderUnit(description(value)) });
     });
     const structure = '"content" = [{"name" = "Unit", "lines" = [["Description", var.agent_description]]}]';
-    expect(resources.agent_converge.input.spec).toContain(structure);
-    expect(resources.level_converge.input.spec).toContain(structure);
-    expect(resources.agent_converge.triggers_replace.spec).toContain(structure);
+    // The host's batch apply carries each object's spec to the handler in its trigger entry.
+    expect(resources.n2_apply.triggers_replace.agent).toContain(structure);
+    expect(resources.n2_apply.triggers_replace.level).toContain(structure);
   });
 
   test('have the known parts around the value checked at synth', () => {
