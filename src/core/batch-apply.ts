@@ -30,7 +30,7 @@ export const applyBatch = async <S, T>(
       failed.set(name, asError(error));
     }
   }
-  const ordered = inReferenceOrder(items);
+  const ordered = withoutBlocked(inReferenceOrder(items), failed);
   if (ordered.length > 0) {
     const session = await domain.connect(target, context);
     try {
@@ -84,6 +84,14 @@ export const inReferenceOrder = <S>(items: readonly ApplyItem<S>[]): ApplyItem<S
   return ordered;
 };
 
+/** Drops, as failed, every item that comes after one already failed (a spec that did not parse). */
+const withoutBlocked = <S>(ordered: readonly ApplyItem<S>[], failed: Map<string, Error>): ApplyItem<S>[] =>
+  ordered.filter((item) => {
+    const blocker = item.after.find((name) => failed.has(name));
+    if (blocker !== undefined) failed.set(item.name, waitsFor(blocker));
+    return blocker === undefined;
+  });
+
 /**
  * The default: wave by wave (an item waits only for the items it comes after), each kind's items
  * of a wave `applyConcurrency` at a time; an item after one that failed is skipped.
@@ -126,7 +134,7 @@ const applyOne = async <S>(session: S, item: ApplyItem<S>, context: KindContext)
 
 /** The outcome of an item whose predecessor failed: nothing of it was done. */
 export const waitsFor = (name: string): Error =>
-  new Error(`not applied: it comes after ${name}, which was not applied; nothing of it was changed`);
+  new Error(`it comes after ${name}, which was not applied; nothing of it was changed`);
 
 const groupByKind = <S>(items: readonly ApplyItem<S>[]) => {
   const groups = new Map<AnyKind<S>, ApplyItem<S>[]>();
@@ -148,7 +156,11 @@ const notApplied = (
   for (const [name, error] of failed) log(`${name}: not applied: ${messageOf(error).replace(/\s*\n\s*/g, ' ')}`);
   const applied = total - failed.size;
   const others =
-    applied === 0 ? '' : `${applied === 1 ? 'the other one was' : `the other ${applied} were`} applied and stay so; `;
+    applied === 0
+      ? ''
+      : applied === 1
+        ? 'the other one was applied and stays so; '
+        : `the other ${applied} were applied and stay so; `;
   return new HandlerError(
     `${failed.size} of ${total} objects on ${where} were not applied (${[...failed.keys()].join(', ')})`,
     `${others}each one's reason and state are in the lines above; the next apply tries them again`,
