@@ -77,7 +77,8 @@ const synth = (): void => {
     graphitePath:
       env.HOMELAB_EXAMPLE_GRAPHITE_PATH === '' ? undefined : (env.HOMELAB_EXAMPLE_GRAPHITE_PATH ?? 'proxmox.lab'),
     retireOtel: env.HOMELAB_EXAMPLE_RETIRE_OTEL === 'true',
-    tokenVersion: env.HOMELAB_EXAMPLE_TOKEN_VERSION === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_TOKEN_VERSION),
+    tokenVersion:
+      env.HOMELAB_EXAMPLE_TOKEN_VERSION === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_TOKEN_VERSION),
   });
   app.synth();
 };

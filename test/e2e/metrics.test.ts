@@ -131,7 +131,11 @@ test('no secret reaches the state, the plan or cdktf.out; only variable names do
 });
 
 test('a retired server is deleted by the next apply and leaves the state; the plan after is clean', async () => {
-  const changed = { HOMELAB_EXAMPLE_BUCKET: 'pve-v2', HOMELAB_EXAMPLE_GRAPHITE_PATH: '', HOMELAB_EXAMPLE_TOKEN_VERSION: '1' };
+  const changed = {
+    HOMELAB_EXAMPLE_BUCKET: 'pve-v2',
+    HOMELAB_EXAMPLE_GRAPHITE_PATH: '',
+    HOMELAB_EXAMPLE_TOKEN_VERSION: '1',
+  };
   await project.must('synth (retire otel)', project.synth({ ...changed, HOMELAB_EXAMPLE_RETIRE_OTEL: 'true' }));
   const planned = await planExit('plan (retire)');
   expect(planned.code).toBe(2);
