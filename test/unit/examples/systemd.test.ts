@@ -1,5 +1,6 @@
 import { Testing } from 'cdktf';
 import { NodeCheckStack } from '../../../examples/systemd';
+import { parsedEntry } from '../constructs/batch-apply';
 
 // systemd refuses to start a timer whose unit is not loaded: the example orders the check's file first.
 test("the example's timer is applied after the check service it starts, and destroyed before it", () => {
@@ -9,7 +10,10 @@ test("the example's timer is applied after the check service it starts, and dest
     user: 'root',
     hostKey: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   });
-  const resources = JSON.parse(Testing.synth(stack)).resource.terraform_data;
-  expect(resources['check-timer_lifecycle'].depends_on).toEqual(['terraform_data.check_converge']);
+  const synth = JSON.parse(Testing.synth(stack));
+  const resources = synth.resource.terraform_data;
+  expect(parsedEntry(synth, 'node', 'check-timer').after).toEqual(['check']);
+  expect(parsedEntry(synth, 'node', 'check').after).toBeUndefined();
+  expect(resources['check-timer_lifecycle'].depends_on).toEqual(['terraform_data.check_lifecycle']);
   expect(resources['check_lifecycle'].depends_on).toBeUndefined();
 });

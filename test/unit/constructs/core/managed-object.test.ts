@@ -2,6 +2,7 @@ import { Testing, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ManagedObject } from '../../../../constructs/core/managed-object';
 import { TerraformProvider } from '../../../../constructs/core/cdk';
+import { entryOf, parsedEntry, readsInSync } from '../batch-apply';
 
 const TARGET = { endpoints: ['https://n1:8006'], tokenEnv: 'T' };
 
@@ -28,7 +29,7 @@ describe('ManagedObject', () => {
   const synth = synthObjects();
   const read = synth.data.external.pve_read;
   const lifecycle = synth.resource.terraform_data.site_thing_lifecycle;
-  const converge = synth.resource.terraform_data.site_thing_converge;
+  const apply = synth.resource.terraform_data.pve_apply;
 
   test('objects on one target share one read, whose query holds the target and each object under its name', () => {
     expect(Object.keys(synth.data.external).sort()).toEqual([
@@ -65,20 +66,55 @@ describe('ManagedObject', () => {
     expect(lifecycle.lifecycle).toBeUndefined();
   });
 
-  test('converge applies at create, after lifecycle, and is replaced by drift through timestamp()', () => {
-    expect(converge.depends_on).toEqual(['terraform_data.site_thing_lifecycle']);
-    expect(converge.triggers_replace.sync).toBe(
-      '${data.external.pve_read.result["site_thing.in_sync"] == "true" ? "in-sync" : replace(timestamp(), ' +
-        '"/.*/", "in-sync")}',
+  test('an object has no resource of its own but its lifecycle; each target has one apply resource', () => {
+    const names = Object.keys(synth.resource.terraform_data).map((key) => key.replace(/^pve_[0-9a-f]{8}_/, 'pve_*_'));
+    expect(names.sort()).toEqual([
+      'pve_*_apply',
+      'pve_apply',
+      'site_elsewhere_lifecycle',
+      'site_other_lifecycle',
+      'site_thing_lifecycle',
+    ]);
+  });
+
+  test('two objects on one target share its apply, one trigger entry each; an object elsewhere is in its own', () => {
+    expect(Object.keys(apply.triggers_replace).sort()).toEqual(['site_other', 'site_thing']);
+    const elsewhere = Object.keys(synth.resource.terraform_data).find((key) => /^pve_[0-9a-f]{8}_apply$/.test(key));
+    expect(Object.keys(synth.resource.terraform_data[elsewhere ?? ''].triggers_replace)).toEqual(['site_elsewhere']);
+  });
+
+  test("an entry is the object's kind and spec, made unknown at plan time through timestamp() when it drifted", () => {
+    expect(apply.triggers_replace.site_thing).toBe(
+      '{"kind":"widget","spec":{"id":"thing","size":3}}' +
+        '${data.external.pve_read.result["site_thing.in_sync"] == "true" ? "" : replace(timestamp(), "/.*/", "")}',
     );
-    expect(converge.triggers_replace.spec).toMatch(/^[0-9a-f]{64}$/);
-    const [hook] = converge.provisioner;
-    expect(hook['local-exec'].when).toBeUndefined();
-    expect(hook['local-exec'].command).toMatch(/widget apply$/);
-    expect(hook['local-exec'].environment).toEqual({
-      HOMELAB_TARGET: '${self.input.target}',
-      HOMELAB_SPEC: '${self.input.spec}',
+  });
+
+  test('the apply holds the target and the drifted names, ignores changes to them, runs after the lifecycles', () => {
+    expect(apply.input).toEqual({
+      target: read.query['.target'],
+      drifted:
+        '${join(",", compact([' +
+        `${readsInSync('pve', 'site_thing')} ? "" : "site_thing", ` +
+        `${readsInSync('pve', 'site_other')} ? "" : "site_other"]))}`,
     });
+    expect(apply.lifecycle).toEqual({ ignore_changes: ['input'] });
+    expect(apply.depends_on).toEqual(['terraform_data.site_thing_lifecycle', 'terraform_data.site_other_lifecycle']);
+  });
+
+  test("the apply's create hook runs batch apply once, with each drifted entry numbered in its environment", () => {
+    // A shell drops variables whose names hold a '-', which an object's name may: they are numbered.
+    expect(apply.provisioner).toEqual([
+      {
+        'local-exec': {
+          command: `node "${read.program[1]}" batch apply`,
+          environment:
+            '${merge({ HOMELAB_TARGET = self.input.target, HOMELAB_DRIFTED = self.input.drifted }, ' +
+            '{ for index, name in split(",", self.input.drifted) : format("HOMELAB_OBJECT_%d", index) => ' +
+            'self.triggers_replace[name] if name != "" })}',
+        },
+      },
+    ]);
   });
 
   test('one check per batch turns drift into one plan warning carrying the batch summary', () => {
@@ -100,36 +136,129 @@ describe('ManagedObject', () => {
     expect(JSON.stringify(synth)).not.toMatch(/create_before_destroy/);
   });
 
-  test('an object without a destroy action has no destroy hook', () => {
+  test('an object without a destroy action has no destroy hook and is still applied by its batch', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
-    objectIn(stack, 'step', { destroyable: false });
+    objectIn(stack, 'step', { destroyable: false, batchLabel: 'pve' });
     const json = JSON.parse(Testing.synth(stack));
     expect(json.resource.terraform_data.step_lifecycle.provisioner).toBeUndefined();
-    expect(json.resource.terraform_data.step_converge.provisioner).toHaveLength(1);
+    expect(parsedEntry(json, 'pve', 'step')).toEqual({ kind: 'widget', spec: { id: 'step', size: 3 } });
+  });
+
+  test('resendOn adds <name>_resend, replaced by that value, which applies this one object after the batch', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    objectIn(stack, 'token', { resendOn: 4, batchLabel: 'pve' });
+    objectIn(stack, 'plain');
+    const data = JSON.parse(Testing.synth(stack)).resource.terraform_data;
+    expect(data.token_resend).toEqual({
+      depends_on: ['terraform_data.pve_apply'],
+      input: { target: data.token_lifecycle.input.target, spec: '{"id":"token","size":3}' },
+      triggers_replace: { resendOn: 4 },
+      provisioner: [
+        {
+          'local-exec': {
+            command: expect.stringMatching(/^node ".*pve\.js" widget apply$/),
+            environment: { HOMELAB_TARGET: '${self.input.target}', HOMELAB_SPEC: '${self.input.spec}' },
+          },
+        },
+      ],
+    });
+    expect(data.plain_resend).toBeUndefined();
   });
 });
 
 describe('an object that follows others', () => {
-  test('its converge references theirs, declared before or after it, and nothing else changes', () => {
+  test('its entry comes after them and reads in sync only when they do, declared before or after it', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const followed: ManagedObject[] = [];
-    objectIn(stack, 'step', { follows: () => followed });
+    objectIn(stack, 'step', { follows: () => followed, batchLabel: 'pve' });
     followed.push(objectIn(stack, 'a'), objectIn(stack, 'b'));
     const json = JSON.parse(Testing.synth(stack));
-    const step = json.resource.terraform_data.step_converge;
-    expect(step.triggers_replace.follows).toEqual([
-      '${terraform_data.a_converge.id}',
-      '${terraform_data.b_converge.id}',
-    ]);
-    expect(Object.keys(step.triggers_replace).sort()).toEqual(['follows', 'spec', 'sync']);
-    expect(Object.keys(json.resource.terraform_data.a_converge.triggers_replace).sort()).toEqual(['spec', 'sync']);
+    expect(parsedEntry(json, 'pve', 'step').after).toEqual(['a', 'b']);
+    const inSync = [readsInSync('pve', 'step'), readsInSync('pve', 'a'), readsInSync('pve', 'b')].join(' && ');
+    expect(entryOf(json, 'pve', 'step').inSync).toBe(inSync);
+    expect(json.resource.terraform_data.pve_apply.input.drifted).toContain(`${inSync} ? "" : "step"`);
+    expect(entryOf(json, 'pve', 'a')).toEqual({
+      text: '{"kind":"widget","spec":{"id":"a","size":3}}',
+      inSync: readsInSync('pve', 'a'),
+    });
   });
 
-  test('following nothing yet leaves an empty list, so adding an object later replaces the converge', () => {
+  test('following nothing yet leaves no after, so an object followed later changes its entry', () => {
+    const synthStep = (followsA: boolean) => {
+      const stack = new TerraformStack(Testing.app(), 'test');
+      const a = objectIn(stack, 'a', { batchLabel: 'pve' });
+      objectIn(stack, 'step', { follows: () => (followsA ? [a] : []) });
+      return JSON.parse(Testing.synth(stack));
+    };
+    expect(entryOf(synthStep(false), 'pve', 'step')).toEqual({
+      text: '{"kind":"widget","spec":{"id":"step","size":3}}',
+      inSync: readsInSync('pve', 'step'),
+    });
+    expect(entryOf(synthStep(true), 'pve', 'step').text).toBe(
+      '{"kind":"widget","spec":{"id":"step","size":3},"after":["a"]}',
+    );
+  });
+});
+
+describe('applyAfter', () => {
+  const FAR = { endpoints: ['https://m1:8006'], tokenEnv: 'T' };
+  const synthOrdered = (order: (objects: Record<'a' | 'b' | 'c' | 'far', ManagedObject>) => void) => {
     const stack = new TerraformStack(Testing.app(), 'test');
-    objectIn(stack, 'step', { follows: () => [] });
-    const json = JSON.parse(Testing.synth(stack));
-    expect(json.resource.terraform_data.step_converge.triggers_replace.follows).toEqual([]);
+    const objects = {
+      a: objectIn(stack, 'a', { batchLabel: 'near' }),
+      b: objectIn(stack, 'b'),
+      c: objectIn(stack, 'c'),
+      far: objectIn(stack, 'far', { target: FAR, batchLabel: 'far' }),
+    };
+    order(objects);
+    return JSON.parse(Testing.synth(stack));
+  };
+
+  test("on one target it puts the other's name in after, and the lifecycle depends on the other's", () => {
+    const json = synthOrdered(({ a, c }) => c.applyAfter(a));
+    const data = json.resource.terraform_data;
+    expect(parsedEntry(json, 'near', 'c').after).toEqual(['a']);
+    expect(parsedEntry(json, 'near', 'a').after).toBeUndefined();
+    expect(data.c_lifecycle.depends_on).toEqual(['terraform_data.a_lifecycle']);
+    expect(data.a_lifecycle.depends_on).toBeUndefined();
+    expect(data.near_apply.depends_on).toEqual([
+      'terraform_data.a_lifecycle',
+      'terraform_data.b_lifecycle',
+      'terraform_data.c_lifecycle',
+    ]);
+  });
+
+  test('appends: two calls with two objects keep both edges, and a repeated call adds nothing', () => {
+    const json = synthOrdered(({ a, b, c }) => {
+      c.applyAfter(a);
+      c.applyAfter(b);
+      c.applyAfter(a);
+    });
+    expect(parsedEntry(json, 'near', 'c').after).toEqual(['a', 'b']);
+    expect(json.resource.terraform_data.c_lifecycle.depends_on).toEqual([
+      'terraform_data.a_lifecycle',
+      'terraform_data.b_lifecycle',
+    ]);
+  });
+
+  test("across targets it makes this target's apply depend on the other's, once, and names nothing in after", () => {
+    const json = synthOrdered(({ a, b, far }) => {
+      far.applyAfter(a);
+      far.applyAfter(b);
+      far.applyAfter(a);
+    });
+    const data = json.resource.terraform_data;
+    expect(data.far_apply.depends_on).toEqual(['terraform_data.far_lifecycle', 'terraform_data.near_apply']);
+    expect(data.near_apply.depends_on).not.toContain('terraform_data.far_apply');
+    expect(parsedEntry(json, 'far', 'far').after).toBeUndefined();
+    expect(data.far_lifecycle.depends_on).toEqual(['terraform_data.a_lifecycle', 'terraform_data.b_lifecycle']);
+  });
+
+  test('an object it also follows is named once in after', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const a = objectIn(stack, 'a', { batchLabel: 'pve' });
+    objectIn(stack, 'step', { follows: () => [a] }).applyAfter(a);
+    expect(parsedEntry(JSON.parse(Testing.synth(stack)), 'pve', 'step').after).toEqual(['a']);
   });
 });
 

@@ -12,37 +12,37 @@ const synth = (servers: Array<[string, Partial<ProxmoxMetricServerProps>]>) => {
 };
 
 describe('a retired object', () => {
-  test('plans no reading, no resources and no check of its own, only the removal of both resources', () => {
+  test('plans no reading, no apply entry and no check of its own, only the removal of its lifecycle', () => {
     const json = synth([
       ['kept', {}],
       ['gone', { retired: true }],
     ]);
     expect(Object.keys(json.data.external.pve_read.query).sort()).toEqual(['.target', 'kept']);
-    expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_converge', 'kept_lifecycle']);
+    expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
+    expect(Object.keys(json.resource.terraform_data.pve_apply.triggers_replace)).toEqual(['kept']);
+    expect(json.resource.terraform_data.pve_apply.depends_on).toEqual(['terraform_data.kept_lifecycle']);
     expect(Object.keys(json.check)).toEqual(['pve_in_sync']);
     expect(json.removed).toEqual([
-      { from: 'terraform_data.gone_converge', lifecycle: { destroy: true } },
       { from: 'terraform_data.gone_lifecycle', lifecycle: { destroy: true }, provisioner: [expect.anything()] },
     ]);
   });
 
   test('is removed by the same destroy hook it was created with', () => {
     const managed = synth([['gone', {}]]).resource.terraform_data.gone_lifecycle.provisioner[0]['local-exec'];
-    const retired = synth([['gone', { retired: true }]]).removed[1].provisioner[0]['local-exec'];
+    const retired = synth([['gone', { retired: true }]]).removed[0].provisioner[0]['local-exec'];
     expect(retired).toEqual(managed);
     expect(retired.when).toBe('destroy');
   });
 
-  test('several retired objects each keep their removal blocks', () => {
+  test('several retired objects each keep their removal block, and with no object left there is no apply', () => {
     const json = synth([
       ['aa', { retired: true }],
       ['bb', { retired: true }],
     ]);
     expect(json.removed.map((block: { from: string }) => block.from)).toEqual([
-      'terraform_data.aa_converge',
       'terraform_data.aa_lifecycle',
-      'terraform_data.bb_converge',
       'terraform_data.bb_lifecycle',
     ]);
+    expect(json.resource).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
 import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/repo-fetch';
+import { entryOf, parsedEntry } from '../batch-apply';
 
 const synth = (
   props: Partial<KubeRepoFetchProps> = {},
@@ -24,16 +25,18 @@ const synth = (
 
 test('all defaults: budgetSeconds 75 and version v1alpha1 reach the spec, and the read is the cluster’s batch', () => {
   const out = synth();
-  const converge = out.resource.terraform_data['warm-site_converge'];
-  expect(JSON.parse(converge.input.spec)).toEqual({
-    namespace: 'jr2',
-    sandbox: 'agent-1',
-    key: 'site',
-    version: 'v1alpha1',
-    trigger: 'v1.2.0',
-    budgetSeconds: 75,
+  expect(parsedEntry(out, 'home', 'warm-site')).toEqual({
+    kind: 'kube-repo-fetch',
+    spec: {
+      namespace: 'jr2',
+      sandbox: 'agent-1',
+      key: 'site',
+      version: 'v1alpha1',
+      trigger: 'v1.2.0',
+      budgetSeconds: 75,
+    },
   });
-  expect(converge.provisioner[0]['local-exec'].command).toMatch(/ kube-repo-fetch apply$/);
+  expect(out.resource.terraform_data.home_apply.provisioner[0]['local-exec'].command).toMatch(/ batch apply$/);
   expect(JSON.parse(out.data.external.home_read.query['warm-site'])).toMatchObject({ kind: 'kube-repo-fetch' });
 });
 
@@ -48,14 +51,14 @@ test('the ask has no destroy hook and its identity leaves the trigger out', () =
   });
 });
 
-test('a trigger from a variable is encoded by Terraform and replaces the converge when it moves', () => {
+test('a trigger from a variable is encoded by Terraform and replaces the apply when it moves', () => {
   const out = synth({}, (stack) => ({
     trigger: new TerraformVariable(stack, 'release', { type: 'string' }).stringValue,
   }));
-  const converge = out.resource.terraform_data['warm-site_converge'];
-  expect(converge.input.spec).toContain('jsonencode(');
-  expect(converge.input.spec).toContain('var.release');
-  expect(converge.triggers_replace.spec).toContain('sha256(jsonencode(');
+  // The entry is the apply's trigger: a new value of the variable is a new entry.
+  const { text } = entryOf(out, 'home', 'warm-site');
+  expect(text).toMatch(/^\{"kind":"kube-repo-fetch","spec":\$\{jsonencode\(/);
+  expect(text).toContain('var.release');
 });
 
 test.each<[string, Partial<KubeRepoFetchProps>, RegExp]>([

@@ -3,6 +3,7 @@
 import { Testing, TerraformStack } from 'cdktf';
 import { KubeCluster, type KubeClusterProps } from '../../../../constructs/kube/cluster';
 import { KubeRepo, type KubeRepoProps } from '../../../../constructs/kube/repo';
+import { parsedEntry } from '../batch-apply';
 
 const synth = (repo: Partial<KubeRepoProps> = {}, cluster: KubeClusterProps = { kubeconfig: '~/.kube/config' }) => {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -20,9 +21,14 @@ const synth = (repo: Partial<KubeRepoProps> = {}, cluster: KubeClusterProps = { 
 };
 
 test('defaults reach the spec; the target is the kubeconfig path and context only', () => {
-  const input = synth().resource.terraform_data.site_converge.input;
-  expect(JSON.parse(input.target)).toEqual({ name: 'home', kubeconfig: '~/.kube/config', context: 'home' });
-  expect(JSON.parse(input.spec)).toMatchObject({ version: 'v1alpha1', refreshInterval: '5m', key: 'site' });
+  const json = synth();
+  const target = { name: 'home', kubeconfig: '~/.kube/config', context: 'home' };
+  expect(JSON.parse(json.resource.terraform_data.home_apply.input.target)).toEqual(target);
+  expect(JSON.parse(json.resource.terraform_data.site_lifecycle.input.target)).toEqual(target);
+  expect(parsedEntry(json, 'home', 'site')).toMatchObject({
+    kind: 'kube-repo',
+    spec: { version: 'v1alpha1', refreshInterval: '5m', key: 'site' },
+  });
   const identity = JSON.parse(synth().resource.terraform_data.site_lifecycle.input.identity);
   expect(identity).toEqual({ namespace: 'jr2', key: 'site', version: 'v1alpha1', deleteOnDestroy: false });
 });

@@ -2,6 +2,7 @@ import { Testing, TerraformStack } from 'cdktf';
 import { SshHost } from '../../../../constructs/linux/ssh-host';
 import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
 import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
+import { parsedEntry } from '../batch-apply';
 
 const KEY = 'SHA256:' + 'A'.repeat(43);
 const TEMPLATE =
@@ -22,7 +23,7 @@ const stackWithTemplate = (templateRetired = false) => {
 describe('SystemdUnit templates and their instances', () => {
   test('a template defaults to neither enabled nor started', () => {
     const { stack } = stackWithTemplate();
-    const spec = JSON.parse(JSON.parse(Testing.synth(stack)).resource.terraform_data.probe_converge.input.spec);
+    const { spec } = parsedEntry(JSON.parse(Testing.synth(stack)), 'n2', 'probe');
     expect(spec).toMatchObject({ name: 'probe@.service', enabled: false, started: false });
   });
 
@@ -30,10 +31,10 @@ describe('SystemdUnit templates and their instances', () => {
     const { stack, probe } = stackWithTemplate();
     probe.instance('tty9', { startTimeoutSeconds: 30 });
     const synth = JSON.parse(Testing.synth(stack));
-    const instance = synth.resource.terraform_data['probe-tty9_converge'];
-    expect(instance.input.kind).toBe('systemd-instance');
-    const spec = JSON.parse(instance.input.spec);
-    expect(spec).toEqual({
+    const instance = parsedEntry(synth, 'n2', 'probe-tty9');
+    expect(instance.kind).toBe('systemd-instance');
+    expect(instance.after).toEqual(['probe']);
+    expect(instance.spec).toEqual({
       name: 'probe@tty9.service',
       template: 'probe@.service',
       directory: '/etc/systemd/system',
@@ -43,7 +44,9 @@ describe('SystemdUnit templates and their instances', () => {
       startTimeoutSeconds: 30,
       unmask: false,
     });
-    expect(synth.resource.terraform_data['probe-tty9_lifecycle'].depends_on).toEqual(['terraform_data.probe_converge']);
+    expect(synth.resource.terraform_data['probe-tty9_lifecycle'].depends_on).toEqual([
+      'terraform_data.probe_lifecycle',
+    ]);
   });
 
   test("a change to the template moves its instances' restartOn, so running instances restart", () => {
@@ -51,8 +54,7 @@ describe('SystemdUnit templates and their instances', () => {
       const stack = new TerraformStack(Testing.app(), 'test');
       const host = new SshHost(stack, 'n2', { host: '10.0.0.2', hostKey: KEY });
       new SystemdUnit(stack, 'probe', { host, name: 'probe@.service', content }).instance('a');
-      return JSON.parse(JSON.parse(Testing.synth(stack)).resource.terraform_data['probe-a_converge'].input.spec)
-        .restartOn;
+      return parsedEntry(JSON.parse(Testing.synth(stack)), 'n2', 'probe-a').spec.restartOn;
     };
     expect(restartOn(TEMPLATE)).not.toBe(restartOn(`${TEMPLATE}# v2\n`));
   });
@@ -96,14 +98,15 @@ describe('SystemdDropIn', () => {
       content: [{ name: 'Service', lines: [['LimitNOFILE', '65536']] }],
     });
     const synth = JSON.parse(Testing.synth(stack));
-    expect(JSON.parse(synth.resource.terraform_data.limits_converge.input.spec)).toEqual({
+    expect(parsedEntry(synth, 'n2', 'limits').after).toEqual(['agent']);
+    expect(parsedEntry(synth, 'n2', 'limits').spec).toEqual({
       unit: 'agent.service',
       name: '10-limits',
       directory: '/etc/systemd/system',
       content: '[Service]\nLimitNOFILE=65536\n',
       startTimeoutSeconds: 90,
     });
-    expect(synth.resource.terraform_data.limits_lifecycle.depends_on).toEqual(['terraform_data.agent_converge']);
+    expect(synth.resource.terraform_data.limits_lifecycle.depends_on).toEqual(['terraform_data.agent_lifecycle']);
   });
 
   test.each([

@@ -2,6 +2,7 @@ import { Testing, TerraformStack } from 'cdktf';
 import { SshHost, type SshHostProps } from '../../../../constructs/linux/ssh-host';
 import { SystemdUnit, type SystemdUnitProps } from '../../../../constructs/linux/systemd-unit';
 import { renderUnit } from '../../../../src/linux/render-unit';
+import { parsedEntry } from '../batch-apply';
 
 const KEY = 'SHA256:' + 'A'.repeat(43);
 const synthUnit = (unit: Partial<SystemdUnitProps> = {}, host: Partial<SshHostProps> = {}) => {
@@ -18,8 +19,8 @@ const synthUnit = (unit: Partial<SystemdUnitProps> = {}, host: Partial<SshHostPr
 
 describe('SystemdUnit', () => {
   test('all defaults: /etc/systemd/system, enabled, started, no restartOn; root over port 22', () => {
-    const query = synthUnit().resource.terraform_data.check_converge.input;
-    expect(JSON.parse(query.spec)).toEqual({
+    const synth = synthUnit();
+    expect(parsedEntry(synth, 'n2', 'check').spec).toEqual({
       name: 'hf-node-check.service',
       directory: '/etc/systemd/system',
       content: '[Service]\nExecStart=/bin/true\n',
@@ -29,7 +30,7 @@ describe('SystemdUnit', () => {
       startTimeoutSeconds: 90,
       unmask: false,
     });
-    expect(JSON.parse(query.target)).toEqual({
+    expect(JSON.parse(synth.resource.terraform_data.n2_apply.input.target)).toEqual({
       host: '10.0.0.2',
       port: 22,
       user: 'root',
@@ -42,9 +43,7 @@ describe('SystemdUnit', () => {
   });
 
   test('a non-root user runs privileged commands through sudo', () => {
-    expect(JSON.parse(synthUnit({}, { user: 'deploy' }).resource.terraform_data.check_converge.input.target).sudo).toBe(
-      true,
-    );
+    expect(JSON.parse(synthUnit({}, { user: 'deploy' }).resource.terraform_data.n2_apply.input.target).sudo).toBe(true);
   });
 
   test('sections render through renderUnit, a key may repeat', () => {
@@ -61,9 +60,7 @@ describe('SystemdUnit', () => {
     expect(renderUnit(content)).toBe(
       '[Unit]\nDescription=check\n\n[Service]\nExecStartPre=/bin/a\nExecStartPre=/bin/b\n',
     );
-    expect(JSON.parse(synthUnit({ content }).resource.terraform_data.check_converge.input.spec).content).toBe(
-      renderUnit(content),
-    );
+    expect(parsedEntry(synthUnit({ content }), 'n2', 'check').spec.content).toBe(renderUnit(content));
   });
 
   test('identity is name and directory: a new name replaces the unit, new content does not', () => {

@@ -1,6 +1,7 @@
 import { Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster, type ProxmoxClusterProps } from '../../../../constructs/pve/cluster';
 import { ProxmoxMetricServer, type ProxmoxMetricServerProps } from '../../../../constructs/pve/metric-server';
+import { parsedEntry } from '../batch-apply';
 
 const stackWith = (server: Partial<ProxmoxMetricServerProps> = {}, cluster: Partial<ProxmoxClusterProps> = {}) => {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -19,15 +20,21 @@ const stackWith = (server: Partial<ProxmoxMetricServerProps> = {}, cluster: Part
 describe('ProxmoxMetricServer', () => {
   test('all defaults: only id, type, server and port reach the spec, with the default token variable', () => {
     const synth = stackWith();
-    const query = synth.resource.terraform_data.m_converge.input;
-    expect(JSON.parse(query.spec)).toEqual({
-      id: 'influx',
-      type: 'influxdb',
-      server: '10.0.0.5',
-      port: 8089,
-      options: {},
+    expect(parsedEntry(synth, 'pve', 'm')).toEqual({
+      kind: 'metric-server',
+      spec: {
+        id: 'influx',
+        type: 'influxdb',
+        server: '10.0.0.5',
+        port: 8089,
+        options: {},
+      },
     });
-    expect(JSON.parse(query.target)).toEqual({ endpoints: ['https://n1:8006'], tokenEnv: 'PROXMOX_VE_API_TOKEN' });
+    expect(JSON.parse(synth.resource.terraform_data.pve_apply.input.target)).toEqual({
+      endpoints: ['https://n1:8006'],
+      tokenEnv: 'PROXMOX_VE_API_TOKEN',
+    });
+    expect(synth.resource.terraform_data.m_resend).toBeUndefined();
     expect(JSON.parse(synth.resource.terraform_data.m_lifecycle.input.identity)).toEqual({
       id: 'influx',
       type: 'influxdb',
@@ -41,17 +48,39 @@ describe('ProxmoxMetricServer', () => {
       tokenEnv: 'INFLUX_TOKEN',
       tokenVersion: 2,
     });
-    const spec = JSON.parse(synth.resource.terraform_data.m_converge.input.spec);
+    const { spec } = parsedEntry(synth, 'pve', 'm');
     expect(spec.options).toEqual({ 'api-path-prefix': '/influx', 'verify-certificate': false });
-    expect(spec).toMatchObject({ tokenEnv: 'INFLUX_TOKEN', tokenVersion: 2 });
+    expect(spec).toMatchObject({ tokenEnv: 'INFLUX_TOKEN' });
   });
 
   test('otel resource attributes are sent the way PVE stores them, base64 JSON', () => {
     const synth = stackWith({ type: 'opentelemetry', port: 4318, otelResourceAttributes: { env: 'lab' } });
-    const spec = JSON.parse(synth.resource.terraform_data.m_converge.input.spec);
-    expect(JSON.parse(Buffer.from(spec.options['otel-resource-attributes'], 'base64').toString())).toEqual({
+    const { spec } = parsedEntry<{ options: Record<string, string> }>(synth, 'pve', 'm');
+    expect(JSON.parse(Buffer.from(spec.options['otel-resource-attributes'] ?? '', 'base64').toString())).toEqual({
       env: 'lab',
     });
+  });
+
+  test('tokenVersion adds m_resend, replaced by the version, whose hook applies this server alone', () => {
+    const resend = stackWith({ tokenEnv: 'INFLUX_TOKEN', tokenVersion: 3 }).resource.terraform_data.m_resend;
+    expect(resend.triggers_replace).toEqual({ resendOn: 3 });
+    expect(resend.depends_on).toEqual(['terraform_data.pve_apply']);
+    expect(JSON.parse(resend.input.spec)).toMatchObject({ id: 'influx', tokenEnv: 'INFLUX_TOKEN' });
+    expect(resend.provisioner[0]['local-exec'].command).toMatch(/^node ".*pve\.js" metric-server apply$/);
+  });
+
+  test('a tokenVersion bump moves only m_resend: the spec leaves it out, so the batch apply is not replaced', () => {
+    const at = (tokenVersion: number) => stackWith({ tokenEnv: 'INFLUX_TOKEN', tokenVersion });
+    expect(parsedEntry(at(4), 'pve', 'm')).toEqual(parsedEntry(at(3), 'pve', 'm'));
+    expect(parsedEntry(at(3), 'pve', 'm').spec).not.toHaveProperty('tokenVersion');
+    expect(at(4).resource.terraform_data.m_resend.triggers_replace).toEqual({ resendOn: 4 });
+  });
+
+  test.each<[string, Partial<ProxmoxMetricServerProps>]>([
+    ['a server without tokenEnv', { type: 'opentelemetry', port: 4318, otelHeadersEnv: 'OTEL_HEADERS' }],
+    ['a token without tokenVersion', { tokenEnv: 'INFLUX_TOKEN' }],
+  ])('%s has no m_resend, only its lifecycle and the batch apply', (_, props) => {
+    expect(Object.keys(stackWith(props).resource.terraform_data).sort()).toEqual(['m_lifecycle', 'pve_apply']);
   });
 
   test.each<[string, Partial<ProxmoxMetricServerProps>, RegExp]>([
@@ -160,7 +189,7 @@ describe('ProxmoxCluster', () => {
       {},
       { fingerprints: { 'https://n1:8006': pin }, caFile: '/etc/ca.pem', timeoutSeconds: 10 },
     );
-    expect(JSON.parse(synth.resource.terraform_data.m_converge.input.target)).toEqual({
+    expect(JSON.parse(synth.resource.terraform_data.pve_apply.input.target)).toEqual({
       endpoints: ['https://n1:8006'],
       tokenEnv: 'PROXMOX_VE_API_TOKEN',
       caFile: '/etc/ca.pem',

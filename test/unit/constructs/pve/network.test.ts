@@ -7,6 +7,7 @@ import {
   ProxmoxNetworkInterface,
   type ProxmoxNetworkInterfaceProps,
 } from '../../../../constructs/pve/network-interface';
+import { entryOf, parsedEntry, readsInSync } from '../batch-apply';
 
 const setup = () => {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -20,8 +21,9 @@ describe('ProxmoxNetworkInterface', () => {
   test('all defaults: the spec holds node, iface, type and no options; the identity names the interface', () => {
     const { stack, pve } = setup();
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge });
-    const data = synth(stack).resource.terraform_data;
-    expect(JSON.parse(data.br_converge.input.spec)).toEqual({ ...bridge, options: {} });
+    const json = synth(stack);
+    const data = json.resource.terraform_data;
+    expect(parsedEntry(json, 'pve', 'br')).toEqual({ kind: 'network-interface', spec: { ...bridge, options: {} } });
     expect(JSON.parse(data.br_lifecycle.input.identity)).toEqual(bridge);
     expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/network-interface destroy$/);
   });
@@ -30,7 +32,7 @@ describe('ProxmoxNetworkInterface', () => {
     const { stack, pve } = setup();
     const props = { bridgePorts: ['enp3s0', 'enp2s0'], bridgeVlanAware: true, bridgeVids: [10, '100-200'], mtu: 9000 };
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, ...props });
-    expect(JSON.parse(synth(stack).resource.terraform_data.br_converge.input.spec).options).toEqual({
+    expect(parsedEntry(synth(stack), 'pve', 'br').spec.options).toEqual({
       bridge_ports: ['enp2s0', 'enp3s0'],
       bridge_vlan_aware: true,
       bridge_vids: ['10', '100-200'],
@@ -50,7 +52,9 @@ describe('ProxmoxNetworkInterface', () => {
     const { stack, pve } = setup();
     const mtu = new TerraformVariable(stack, 'mtu', { type: 'number' }).numberValue;
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, mtu });
-    expect(synth(stack).resource.terraform_data.br_converge.input.spec).toMatch(/^\$\{jsonencode\(.*var\.mtu/);
+    expect(entryOf(synth(stack), 'pve', 'br').text).toMatch(
+      /^\{"kind":"network-interface","spec":\$\{jsonencode\(.*var\.mtu/,
+    );
   });
 
   test.each<[string, Partial<ProxmoxNetworkInterfaceProps>, RegExp]>([
@@ -87,18 +91,89 @@ describe('ProxmoxNetworkInterface', () => {
   });
 });
 
+describe('interfaces on one node', () => {
+  const bond = { node: 'n2', iface: 'bond0', type: 'bond' as const, slaves: ['enp3s0', 'enp4s0'] };
+
+  test('a bridge declared before the bond it names as a port is applied after it and destroyed before it', () => {
+    const { stack, pve } = setup();
+    new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, bridgePorts: ['bond0', 'enp2s0'] });
+    new ProxmoxNetworkInterface(stack, 'bond', { cluster: pve, ...bond });
+    const json = synth(stack);
+    const data = json.resource.terraform_data;
+    expect(parsedEntry(json, 'pve', 'br').after).toEqual(['bond']);
+    expect(parsedEntry(json, 'pve', 'bond').after).toBeUndefined();
+    expect(data.br_lifecycle.depends_on).toEqual(['terraform_data.bond_lifecycle']);
+    expect(data.bond_lifecycle.depends_on).toBeUndefined();
+  });
+
+  test.each<[string, Array<'vlan' | 'br'>]>([
+    ['before', ['vlan', 'br']],
+    ['after', ['br', 'vlan']],
+  ])('a VLAN vmbr1.10 declared %s its bridge vmbr1 is applied after it', (_, order) => {
+    const { stack, pve } = setup();
+    const declare = {
+      vlan: () =>
+        new ProxmoxNetworkInterface(stack, 'vlan', { cluster: pve, node: 'n2', iface: 'vmbr1.10', type: 'vlan' }),
+      br: () => new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge }),
+    };
+    for (const id of order) declare[id]();
+    const json = synth(stack);
+    expect(parsedEntry(json, 'pve', 'vlan').after).toEqual(['br']);
+    expect(parsedEntry(json, 'pve', 'br').after).toBeUndefined();
+    expect(json.resource.terraform_data.vlan_lifecycle.depends_on).toEqual(['terraform_data.br_lifecycle']);
+  });
+
+  test('a VLAN named vlan<id> is applied after its vlanRawDevice', () => {
+    const { stack, pve } = setup();
+    new ProxmoxNetworkInterface(stack, 'vlan', {
+      cluster: pve,
+      node: 'n2',
+      iface: 'vlan10',
+      type: 'vlan',
+      vlanRawDevice: 'bond0',
+    });
+    new ProxmoxNetworkInterface(stack, 'bond', { cluster: pve, ...bond });
+    expect(parsedEntry(synth(stack), 'pve', 'vlan').after).toEqual(['bond']);
+  });
+
+  test('an interface of that name on another node, or a port the stack does not declare, orders nothing', () => {
+    const { stack, pve } = setup();
+    new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, bridgePorts: ['bond0', 'enp2s0'] });
+    new ProxmoxNetworkInterface(stack, 'bond', { cluster: pve, ...bond, node: 'n3' });
+    const json = synth(stack);
+    expect(parsedEntry(json, 'pve', 'br').after).toBeUndefined();
+    expect(json.resource.terraform_data.br_lifecycle.depends_on).toBeUndefined();
+  });
+
+  test('a network apply on the node comes after each of them, whatever their order among themselves', () => {
+    const { stack, pve } = setup();
+    new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, bridgePorts: ['bond0'] });
+    new ProxmoxNetworkApply(stack, 'net', { cluster: pve, nodes: ['n2'] });
+    new ProxmoxNetworkInterface(stack, 'bond', { cluster: pve, ...bond });
+    const json = synth(stack);
+    expect(parsedEntry(json, 'pve', 'net').after).toEqual(['br', 'bond']);
+    expect(json.resource.terraform_data.br_lifecycle.depends_on).toEqual([
+      'terraform_data.net_lifecycle',
+      'terraform_data.bond_lifecycle',
+    ]);
+  });
+});
+
 describe('ProxmoxNetworkApply', () => {
   test('all defaults: a 30 s wait, the node list as identity, a teardown reload as its destroy', () => {
     const { stack, pve } = setup();
     new ProxmoxNetworkApply(stack, 'net', { cluster: pve, nodes: ['n3', 'n2'] });
-    const data = synth(stack).resource.terraform_data;
-    expect(JSON.parse(data.net_converge.input.spec)).toEqual({ nodes: ['n3', 'n2'], timeoutSeconds: 30 });
+    const json = synth(stack);
+    const data = json.resource.terraform_data;
+    expect(entryOf(json, 'pve', 'net')).toEqual({
+      text: '{"kind":"network-apply","spec":{"nodes":["n3","n2"],"timeoutSeconds":30}}',
+      inSync: readsInSync('pve', 'net'),
+    });
     expect(JSON.parse(data.net_lifecycle.input.identity)).toEqual({ nodes: ['n3', 'n2'] });
     expect(data.net_lifecycle.provisioner[0]['local-exec'].command).toMatch(/network-apply destroy$/);
-    expect(data.net_converge.triggers_replace.follows).toEqual([]);
   });
 
-  test('it follows the interfaces on its nodes, declared before or after it, and no others', () => {
+  test('it comes after the interfaces on its nodes, declared before or after it, and drifts with them', () => {
     const { stack, pve } = setup();
     const other = new ProxmoxCluster(stack, 'other', { endpoints: ['https://m1:8006'] });
     new ProxmoxNetworkInterface(stack, 'before', { cluster: pve, ...bridge });
@@ -106,11 +181,13 @@ describe('ProxmoxNetworkApply', () => {
     new ProxmoxNetworkInterface(stack, 'after', { cluster: pve, ...bridge, node: 'n3' });
     new ProxmoxNetworkInterface(stack, 'elsewhere', { cluster: pve, ...bridge, node: 'n4' });
     new ProxmoxNetworkInterface(stack, 'othercluster', { cluster: other, ...bridge });
-    const data = synth(stack).resource.terraform_data;
-    expect(data.net_converge.triggers_replace.follows).toEqual([
-      '${terraform_data.before_converge.id}',
-      '${terraform_data.after_converge.id}',
-    ]);
+    const json = synth(stack);
+    const data = json.resource.terraform_data;
+    expect(parsedEntry(json, 'pve', 'net').after).toEqual(['before', 'after']);
+    // an interface not in sync makes the apply's entry unknown and puts the apply among the drifted
+    const inSync = [readsInSync('pve', 'net'), readsInSync('pve', 'before'), readsInSync('pve', 'after')].join(' && ');
+    expect(entryOf(json, 'pve', 'net').inSync).toBe(inSync);
+    expect(data.pve_apply.input.drifted).toContain(`${inSync} ? "" : "net"`);
     // destroy order: the interfaces stage their removal before the apply's teardown reload
     expect(data.before_lifecycle.depends_on).toEqual(['terraform_data.net_lifecycle']);
     expect(data.after_lifecycle.depends_on).toEqual(['terraform_data.net_lifecycle']);

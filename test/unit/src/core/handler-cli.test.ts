@@ -32,6 +32,23 @@ describe('runHandler', () => {
     });
   });
 
+  test('batch apply reads the target and drifted names from the environment; none drifted, no connection', async () => {
+    const result = await call(['batch', 'apply'], '', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_DRIFTED: '' });
+    expect(result).toEqual({ code: 0, out: [], log: ['shelf a: every object is in sync, nothing to apply'] });
+    expect(world.calls).toEqual([]);
+  });
+
+  test('batch apply applies each drifted object from its numbered entry over one connection', async () => {
+    const result = await call(['batch', 'apply'], '', {
+      HOMELAB_TARGET: '{"shelf":"a"}',
+      HOMELAB_DRIFTED: 'site_w2',
+      HOMELAB_OBJECT_0: '{"kind":"widget","spec":{"id":"w2","size":3}}',
+    });
+    expect(result).toEqual({ code: 0, out: [], log: ['site_w2: widget w2: setting size 3'] });
+    expect(world.live.get('w2')).toBe(3);
+    expect(world.calls).toEqual(['connect a', 'close']);
+  });
+
   test('a human reads one object from stdin and gets its reading', async () => {
     const { code, out } = await call(
       ['widget', 'read'],
@@ -112,10 +129,10 @@ describe('runHandler', () => {
     expect(await call(['gadget', 'read'])).toEqual({
       code: 2,
       out: [],
-      log: ['gadget read: unknown kind or verb; usage: <widget> <read|apply|destroy>, or batch read'],
+      log: ['gadget read: unknown kind or verb; usage: <widget> <read|apply|destroy>, or batch read|apply'],
     });
     expect((await call(['widget', 'fix'])).code).toBe(2);
-    expect((await call(['batch', 'apply'])).code).toBe(2);
+    expect((await call(['batch', 'destroy'])).code).toBe(2);
   });
 
   test('missing input names where it was expected', async () => {

@@ -1,0 +1,38 @@
+/**
+ * Reads a target's batch apply (`<label>_apply`) out of a synthesized stack: one object's trigger
+ * entry split into the JSON the hook hands the handler and the in-sync expression that makes the
+ * entry unknown at plan time. A trigger of any other form fails the test that reads it.
+ */
+
+/** The part of `Testing.synth` output these helpers read. */
+interface Synth {
+  readonly resource: { readonly terraform_data: Record<string, { readonly triggers_replace: Record<string, string> }> };
+}
+
+/** What the handler gets under HOMELAB_OBJECT_<name>. */
+export interface ParsedEntry<Spec> {
+  readonly kind: string;
+  readonly spec: Spec;
+  readonly after?: string[];
+}
+
+const ENTRY = /^(\{.*\})\$\{(.*) \? "" : replace\(timestamp\(\), "\/\.\*\/", ""\)\}$/s;
+
+/** One object's entry in `<label>_apply.triggers_replace`: its JSON text and its in-sync expression. */
+export const entryOf = (synth: Synth, label: string, name: string): { text: string; inSync: string } => {
+  const text = synth.resource.terraform_data[`${label}_apply`]?.triggers_replace[name];
+  const match = ENTRY.exec(text ?? '');
+  if (match === null) throw new Error(`${label}_apply has no batch trigger entry for ${name}, got ${String(text)}`);
+  return { text: match[1] as string, inSync: match[2] as string };
+};
+
+/** The entry parsed, for a spec known at synth. */
+export const parsedEntry = <Spec = Record<string, unknown>>(
+  synth: Synth,
+  label: string,
+  name: string,
+): ParsedEntry<Spec> => JSON.parse(entryOf(synth, label, name).text);
+
+/** The test that one object of the batch read `label` read in sync. */
+export const readsInSync = (label: string, name: string): string =>
+  `data.external.${label}_read.result["${name}.in_sync"] == "true"`;
