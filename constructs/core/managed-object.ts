@@ -4,6 +4,7 @@
  * object kind is one of these; none builds its own Terraform.
  */
 import { Construct } from 'constructs';
+import { ValidationError } from '../../src/core/errors';
 import { ENV } from '../../src/core/protocol';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
 import { handlerAsset } from './handler-asset';
@@ -99,7 +100,7 @@ export class ManagedObject extends Construct {
       localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
-    const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => object.name));
+    const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => this.followed(object)));
     this.batch.add(
       {
         name: this.name,
@@ -120,10 +121,22 @@ export class ManagedObject extends Construct {
    */
   applyAfter(other: ManagedObject): void {
     if (other.batch === this.batch) this.after.add(other.name);
-    else this.batch.applyAfter(other.batch);
+    else this.batch.applyAfter(other.batch, `${this.node.path} after ${other.node.path}`);
     const address = `terraform_data.${other.lifecycle.friendlyUniqueId}`;
     const edges = this.lifecycle.dependsOn ?? [];
     if (!edges.includes(address)) this.lifecycle.dependsOn = [...edges, address];
+  }
+
+  /** A followed object's name; its reading must be in this object's batch read. */
+  private followed(object: ManagedObject): string {
+    if (object.batch !== this.batch) {
+      throw new ValidationError(
+        this.node.path,
+        `follows must name objects of the same target, got ${object.node.path} on another target ` +
+          '(use applyAfter to order objects across targets)',
+      );
+    }
+    return object.name;
   }
 
   private resendResource(handler: string, props: ManagedObjectProps, target: string): TerraformData {

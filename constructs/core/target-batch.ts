@@ -6,6 +6,7 @@
  */
 import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
+import { ValidationError } from '../../src/core/errors';
 import { APPLY, BATCH, ENV, resultKey } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
 import { escapeTemplate, jsonText } from './encode';
@@ -50,6 +51,8 @@ export class TargetBatch extends Construct {
   /** The Terraform name prefix of the read, its check and the apply. */
   readonly label: string;
   private readonly members = new Map<string, BatchMember>();
+  /** The batches applied before this one, each with the ordering that asked for it. */
+  private readonly before = new Map<TargetBatch, string>();
 
   private constructor(stack: TerraformStack, id: string, key: TargetBatchKey, digest: string) {
     super(stack, id);
@@ -86,11 +89,34 @@ export class TargetBatch extends Construct {
     this.apply.dependsOn = [...(this.apply.dependsOn ?? []), `terraform_data.${lifecycle.friendlyUniqueId}`];
   }
 
-  /** Makes this batch's apply run after `other`'s (an object here applied after one there). */
-  applyAfter(other: TargetBatch): void {
-    const address = `terraform_data.${other.apply.friendlyUniqueId}`;
-    if (other !== this && !(this.apply.dependsOn ?? []).includes(address))
-      this.apply.dependsOn = [...(this.apply.dependsOn ?? []), address];
+  /**
+   * Makes this batch's apply run after `other`'s (`why`: an object here applied after one there).
+   * Two targets each after the other would be a cycle Terraform refuses to plan, so it is refused
+   * here, naming both orderings.
+   */
+  applyAfter(other: TargetBatch, why: string): void {
+    if (other === this || this.before.has(other)) return;
+    const back = other.pathTo(this);
+    if (back !== undefined) {
+      throw new ValidationError(
+        this.node.path,
+        `applyAfter must not order two targets each after the other, got ${why}, while ${back}`,
+      );
+    }
+    this.before.set(other, why);
+    this.apply.dependsOn = [...(this.apply.dependsOn ?? []), `terraform_data.${other.apply.friendlyUniqueId}`];
+  }
+
+  /** Why `target` is applied before this batch, when some chain of orderings says so. */
+  private pathTo(target: TargetBatch, seen = new Set<TargetBatch>()): string | undefined {
+    for (const [batch, why] of this.before) {
+      if (batch === target) return why;
+      if (seen.has(batch)) continue;
+      seen.add(batch);
+      const further = batch.pathTo(target, seen);
+      if (further !== undefined) return `${why}, ${further}`;
+    }
+    return undefined;
   }
 
   private queryEntries(): Record<string, string> {

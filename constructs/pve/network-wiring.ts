@@ -41,8 +41,9 @@ const covers = (apply: ApplyObject, staging: StagingObject): boolean =>
   apply.cluster === staging.cluster && apply.nodes.includes(staging.node);
 
 /**
- * The apply's converge follows the staging's; the staging's lifecycle depends on the apply's, so
- * `terraform destroy` stages the removal first and the apply's teardown reload comes after it.
+ * The apply follows the staging (it is applied after it, and whenever it is); the staging's
+ * lifecycle depends on the apply's, so `terraform destroy` stages the removal first and the
+ * apply's teardown reload comes after it.
  */
 const link = (apply: ApplyObject, staging: StagingObject): void => {
   apply.followed.push(staging.object);

@@ -254,6 +254,25 @@ describe('applyAfter', () => {
     expect(data.far_lifecycle.depends_on).toEqual(['terraform_data.a_lifecycle', 'terraform_data.b_lifecycle']);
   });
 
+  test('two targets each ordered after the other are refused at synth, naming both orderings', () => {
+    // Terraform refuses such a stack with "Error: Cycle: terraform_data.far_apply, terraform_data.near_apply".
+    expect(() =>
+      synthOrdered(({ a, b, far }) => {
+        far.applyAfter(a);
+        b.applyAfter(far);
+      }),
+    ).toThrow(
+      /applyAfter must not order two targets each after the other, got test\/b\/Object after test\/far\/Object, while test\/far\/Object after test\/a\/Object/,
+    );
+  });
+
+  test('following an object of another target is refused at synth: its reading is not in this read', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const far = objectIn(stack, 'far', { target: { endpoints: ['https://m1:8006'], tokenEnv: 'T' } });
+    objectIn(stack, 'step', { follows: () => [far] });
+    expect(() => Testing.synth(stack)).toThrow(/follows must name objects of the same target, got test\/far\/Object/);
+  });
+
   test('an object it also follows is named once in after', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const a = objectIn(stack, 'a', { batchLabel: 'pve' });
