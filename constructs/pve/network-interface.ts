@@ -32,7 +32,12 @@ export interface ProxmoxNetworkInterfaceProps {
   readonly type: InterfaceType;
   /** Bring the interface up at boot (`auto <iface>`). @default false */
   readonly autostart?: boolean;
-  /** A comment kept with the interface in the file; no line may end in whitespace. @default - none */
+  /**
+   * A comment kept with the interface in the file. No line may end in whitespace or `\` (ifupdown2
+   * would join the next line to it), and `%`, `${` and control characters other than newline are refused.
+   *
+   * @default - none
+   */
   readonly comments?: string;
   /** MTU, 1280 to 65520. @default - unset (the kernel's, usually 1500) */
   readonly mtu?: number;

@@ -146,11 +146,8 @@ export const fieldRuleBroken = (field: NetworkField, value: unknown): string | u
       return typeof value === 'string' && field.values.includes(value)
         ? undefined
         : `one of ${field.values.join(', ')}`;
-    case 'comment': {
-      // Each line is read back without its trailing whitespace, so such a comment never settles.
-      const ok = typeof value === 'string' && value !== '' && value.split('\n').every((line) => !/\s$/.test(line));
-      return ok ? undefined : 'a non-empty text whose lines do not end in whitespace';
-    }
+    case 'comment':
+      return typeof value === 'string' && isSafeComment(value) ? undefined : COMMENT_RULE;
     case 'ifaces': {
       const ok =
         isStringList(value) && value.every((item) => IFACE_NAME.test(item)) && new Set(value).size === value.length;
@@ -163,6 +160,20 @@ export const fieldRuleBroken = (field: NetworkField, value: unknown): string | u
     }
   }
 };
+
+export const COMMENT_RULE =
+  'a non-empty text whose lines do not end in whitespace or a backslash, ' +
+  'without %, ${ or control characters other than newline';
+
+/**
+ * ifupdown2 joins a line ending in `\` to the next one, so a comment could swallow the next
+ * stanza's `auto` line and the interface would not come up at boot; where its templating is on,
+ * `${` and `%` are template syntax. A line is read back without trailing whitespace (never settles).
+ */
+const isSafeComment = (text: string): boolean =>
+  text !== '' &&
+  !/[\u0000-\u0009\u000b-\u001f\u007f%]|\$\{/.test(text) &&
+  text.split('\n').every((line) => !/[\s\\]$/.test(line));
 
 const isStringList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');

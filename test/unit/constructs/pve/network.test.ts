@@ -85,6 +85,11 @@ describe('ProxmoxNetworkInterface', () => {
       /vlanId must be unset or 20/,
     ],
     ['a comment line ending in a space', { comments: 'uplink ' }, /comments must be a non-empty text whose lines/],
+    // Issue 16 item 4: ifupdown2 joins the line after a comment ending in `\`: the next `auto` line was lost.
+    ['a comment ending in a backslash', { comments: 'uplink\\' }, /comments must be .*a backslash.*, got "uplink\\"/],
+    ['a comment holding ${', { comments: 'up ${x}' }, /comments must be a non-empty text whose lines/],
+    ['a comment holding %', { comments: '50% of the uplink' }, /comments must be a non-empty text whose lines/],
+    ['a comment holding a carriage return', { comments: 'a\rb' }, /comments must be a non-empty text whose lines/],
   ])('rejects %s at synth, naming the prop', (_, props, message) => {
     const { stack, pve } = setup();
     expect(() => new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, ...props })).toThrow(message);

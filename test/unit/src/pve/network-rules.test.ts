@@ -16,7 +16,7 @@ describe('interfaceProblems', () => {
         gateway: '10.0.0.1',
         gateway6: 'fd00::1',
         autostart: true,
-        comments: 'a\nb',
+        comments: 'a\nb $5 \\ c',
         mtu: 9000,
         bridgePorts: ['enp2s0', 'eno1'],
         bridgeVlanAware: true,
@@ -45,6 +45,13 @@ describe('interfaceProblems', () => {
     ['an address with a leading zero', 'bridge', 'vmbr1', { gateway: '10.0.0.01' }, 'gateway: an IPv4 address'],
     ['an IPv6 gateway with a zone', 'bridge', 'vmbr1', { gateway6: 'fe80::1%eth0' }, 'gateway6: an IPv6 address'],
     ['a comment line ending in a space', 'bridge', 'vmbr1', { comments: 'uplink ' }, 'comments: a non-empty text'],
+    // Issue 16 item 4: ifupdown2 joined the next stanza's `auto` line to a comment ending in `\`.
+    ['a comment ending in a backslash', 'bridge', 'vmbr1', { comments: 'uplink\\' }, 'comments: a non-empty text'],
+    ['a comment line ending in a backslash', 'bridge', 'vmbr1', { comments: 'a\\\nb' }, 'comments: a non-empty'],
+    ['a comment holding %', 'bridge', 'vmbr1', { comments: '% for x in y:' }, 'comments: a non-empty text'],
+    ['a comment holding ${', 'bridge', 'vmbr1', { comments: 'up ${x}' }, 'comments: a non-empty text'],
+    ['a comment holding a carriage return', 'bridge', 'vmbr1', { comments: 'a\rb' }, 'comments: a non-empty text'],
+    ['a comment holding a NUL', 'bridge', 'vmbr1', { comments: 'a\u0000b' }, 'comments: a non-empty text'],
     ['a port listed twice', 'bridge', 'vmbr1', { bridgePorts: ['eno1', 'eno1'] }, 'bridgePorts: a list of distinct'],
     [
       'VLAN id 1 on a bridge',

@@ -35,6 +35,11 @@ describe('networkInterfaceSpec', () => {
       { ...bridge, options: { bridge_vids: ['10'] } },
       /spec\.options\.bridge_vids: must be unset unless bridgeVlanAware/,
     ],
+    [
+      'a comment ending in a backslash (issue 16 item 4)',
+      { ...bridge, options: { comments: 'uplink\\' } },
+      /^Bad input: spec\.options\.comments: must be a non-empty text whose lines do not end in .* a backslash/,
+    ],
     ['a bad node name', { ...bridge, node: 'n_2', options: {} }, /^Bad input: spec\.node: /],
     [
       'a VLAN without its device',
