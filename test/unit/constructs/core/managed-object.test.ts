@@ -262,12 +262,10 @@ describe('applyAfter', () => {
         b.applyAfter(far);
       }),
     ).toThrow(
-    ).toThrow(
       new RegExp(
         'applyAfter must not order two targets each after the other, ' +
           'got test/b/Object after test/far/Object, while test/far/Object after test/a/Object',
       ),
-    );
     );
   });
 
