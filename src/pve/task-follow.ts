@@ -156,8 +156,10 @@ const finish = (state: FollowState, event: FollowEvent | undefined, nowMs: numbe
   }
   const logTail = lines.slice(-LOG_TAIL_LINES);
   const unread = event?.kind === 'log-error' ? `; its log could not be read (${event.message})` : '';
-  const message = `reload failed on ${node}: ${stopped.exitstatus} (${upid})${unread}`;
-  return { state, action: { kind: 'failed', message, exitstatus: stopped.exitstatus, logTail } };
+  // The exit status is the text of the log's last line (`TASK ERROR: …`), so it is masked like one.
+  const exitstatus = maskSecrets(stopped.exitstatus);
+  const message = `reload failed on ${node}: ${exitstatus} (${upid})${unread}`;
+  return { state, action: { kind: 'failed', message, exitstatus, logTail } };
 };
 
 /** `running`, `{exitstatus}` once stopped, or undefined when the answer is not about this task. */
@@ -180,10 +182,11 @@ const logLines = (data: unknown): string[] => {
   return rows.sort((a, b) => a.n - b.n).map((row) => maskSecrets(row.t).slice(0, MAX_LINE));
 };
 
-// ifupdown2 may echo an option with its value; /etc/network/interfaces can hold wpa-psk lines.
-const SECRET_OPTION = /\b(wpa-[a-z0-9-]+|password|passphrase|psk)(\s*[=:]?\s*)(\S+)/gi;
+// ifupdown2 may echo an option with its value; /etc/network/interfaces can hold wpa-psk lines. A
+// passphrase may hold spaces and nothing marks where it ends, so everything to the end of the line goes.
+const SECRET_OPTION = /\b(wpa-[a-z0-9-]+|password|passphrase|psk)([ \t]*[=:]?[ \t]*)\S[^\r\n]*/gi;
 
-/** A log line with the values of secret-looking options replaced. */
+/** A log line or exit status with the values of secret-looking options replaced, to the end of the line. */
 export const maskSecrets = (line: string): string => line.replace(SECRET_OPTION, '$1$2<redacted>');
 
 /** "1.4 s" */

@@ -207,6 +207,19 @@ describe('task outcomes', () => {
     expect(touched('n3')).toBe(false);
   });
 
+  // Issue 16 item 15: only the passphrase's first word was masked, and the final line carried it whole.
+  test('a passphrase with spaces is masked to the end of the line in the log and in the error line', async () => {
+    stage('n2');
+    const echoed = 'wlp91s0: wpa-psk correct horse battery staple: rejected';
+    fake.setReload('n2', { exitstatus: echoed, log: ['ifreload -a', `error: ${echoed}`] });
+    const run = await apply(['n2']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('n2: task log: error: wlp91s0: wpa-psk <redacted>\n');
+    expect(run.stderr).toContain('n2: task log: TASK ERROR: wlp91s0: wpa-psk <redacted>\n');
+    expect(run.stderr.split('\n').pop()).toMatch(/reload failed on n2: wlp91s0: wpa-psk <redacted> \(UPID:n2:/);
+    expect(run.stderr).not.toMatch(/horse|battery|staple|rejected/);
+  });
+
   test('a reload that cuts every poll is an unknown outcome, never a failure, after the budget', async () => {
     stage('n2');
     stage('n3');

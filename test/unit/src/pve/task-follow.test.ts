@@ -83,6 +83,23 @@ describe('following a reload task', () => {
     expect(action.kind === 'failed' && action.logTail).toEqual(lines.slice(5));
   });
 
+  // Issue 16 item 15: the final error line carried the exit status, passphrase included.
+  test('a failure whose exit status echoes a passphrase with spaces carries it masked to the end', () => {
+    const exitstatus = 'wlp91s0: wpa-psk correct horse battery staple: rejected';
+    const action = last(
+      follow([
+        [stopped(exitstatus), 2000],
+        [log(['ifreload -a', `TASK ERROR: ${exitstatus}`]), 2100],
+      ]),
+    );
+    expect(action).toEqual({
+      kind: 'failed',
+      exitstatus: 'wlp91s0: wpa-psk <redacted>',
+      message: `reload failed on n2: wlp91s0: wpa-psk <redacted> (${UPID})`,
+      logTail: ['ifreload -a', 'TASK ERROR: wlp91s0: wpa-psk <redacted>'],
+    });
+  });
+
   test('a failure whose log cannot be read still fails, saying so', () => {
     const action = last(
       follow([
@@ -195,7 +212,10 @@ describe('task-follow rules', () => {
   ])('exit status "%s" is an error: %s', (exitstatus, expected) => expect(isTaskError(exitstatus)).toBe(expected));
 
   test.each([
-    ['error: wlan0: wpa-psk hunter22 rejected', 'error: wlan0: wpa-psk <redacted> rejected'],
+    ['error: wlan0: wpa-psk hunter22 rejected', 'error: wlan0: wpa-psk <redacted>'],
+    // Issue 16 item 15: only the first word of a passphrase with spaces was hidden.
+    ['wpa-psk correct horse battery staple', 'wpa-psk <redacted>'],
+    ['wpa-passphrase: two words', 'wpa-passphrase: <redacted>'],
     ['password=s3cret', 'password=<redacted>'],
     ['nothing to hide', 'nothing to hide'],
   ])('log line "%s" is printed as "%s"', (line, shown) => expect(maskSecrets(line)).toBe(shown));
