@@ -10,6 +10,7 @@ import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { check, checkPattern, checkRange, unresolved } from '../core/validate';
 import type { KubeCluster } from './cluster';
+import { checkCluster, checkRequired } from './validate';
 
 export interface KubeRepoFetchProps {
   /** The cluster the Sandbox is on. */
@@ -76,9 +77,10 @@ export class KubeRepoFetch extends Construct {
 }
 
 const validate = (scope: Construct, props: KubeRepoFetchProps): void => {
-  checkPattern(scope, 'namespace', props.namespace, DNS, 'a DNS name');
-  checkPattern(scope, 'sandbox', props.sandbox, DNS, 'a DNS name');
-  checkPattern(scope, 'key', props.key, REPO_KEY, 'a DNS name of at most 63 characters');
+  checkCluster(scope, props.cluster);
+  checkRequired(scope, 'namespace', props.namespace, DNS, 'a DNS name');
+  checkRequired(scope, 'sandbox', props.sandbox, DNS, 'a DNS name');
+  checkRequired(scope, 'key', props.key, REPO_KEY, 'a DNS name of at most 63 characters');
   const trigger = props.trigger;
   if (!unresolved(trigger)) {
     const ok = typeof trigger === 'string' && trigger !== '' && trigger.length <= 4096;

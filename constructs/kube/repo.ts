@@ -10,6 +10,7 @@ import type { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
 import { check, checkPattern } from '../core/validate';
 import type { KubeCluster } from './cluster';
+import { checkCloneUrl, checkCluster, checkRequired } from './validate';
 
 export interface KubeRepoCredential {
   /** A prefix of the identity, e.g. `git.example/`; the longest matching prefix wins. */
@@ -25,7 +26,10 @@ export interface KubeRepoProps {
   readonly namespace: string;
   /** The cache key: the Repo's name. */
   readonly key: string;
-  /** The clone url: `https://...`, `ssh://...` or `user@host:path`. */
+  /**
+   * The clone url: `https://host/path`, `ssh://[user@]host/path` or `user@host:path`, with no credential in it
+   * (a token or password belongs in the clone Secret `credentials` names).
+   */
   readonly url: string;
   /** The repository's identity, e.g. `git.example/me/site`: what credentials match on. */
   readonly identity: string;
@@ -48,9 +52,10 @@ export class KubeRepo extends Construct {
 
   constructor(scope: Construct, id: string, props: KubeRepoProps) {
     super(scope, id);
-    checkPattern(this, 'namespace', props.namespace, DNS, 'a DNS name');
-    checkPattern(this, 'key', props.key, DNS, 'a DNS name');
-    check(this, typeof props.url === 'string' && props.url !== '', 'url', 'a clone url', props.url);
+    checkCluster(this, props.cluster);
+    checkRequired(this, 'namespace', props.namespace, DNS, 'a DNS name');
+    checkRequired(this, 'key', props.key, DNS, 'a DNS name');
+    checkCloneUrl(this, props.url);
     check(this, typeof props.identity === 'string' && props.identity !== '', 'identity', 'non-empty', props.identity);
     for (const cred of props.credentials ?? []) {
       check(this, cred.match !== '', 'credentials[].match', 'a non-empty prefix', cred.match);

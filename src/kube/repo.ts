@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import type { FieldChange, FieldDiff } from '../core/protocol';
+import { cloneUrlProblem, redactUrl } from './clone-url';
 import { ANNOTATION_REPO_IDENTITY, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
 
 export const DEFAULT_REPO_VERSION = 'v1alpha1';
@@ -29,7 +30,12 @@ export const repoSpecSchema = z.object({
   namespace: dnsName,
   key: dnsName,
   version: crVersion,
-  url: z.string().check(z.minLength(1), z.maxLength(4096)),
+  url: z.string().check(
+    z.superRefine((url, ctx) => {
+      const rule = cloneUrlProblem(url);
+      if (rule !== undefined) ctx.addIssue({ code: 'custom', message: `must be ${rule}, got "${redactUrl(url)}"` });
+    }),
+  ),
   identity: z.string().check(z.minLength(1), z.maxLength(1024)),
   credentials: z.array(credentialSchema),
   refreshInterval: z.string().check(z.regex(/^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$/, 'a Go duration')),

@@ -1,0 +1,51 @@
+/**
+ * The clone url a Repo may state, one rule for synth and for the handler boundary: https, ssh or scp-like, and no
+ * credential in it. Without it `not a url` or `ftp://...` was created on the cluster, and a token in the url
+ * (`https://oauth2:TOKEN@...`) was stored in the Terraform state and the Repo. A message never shows the credential.
+ */
+
+/** The forms git clones over that the node caches accept, in the words a message uses. */
+export const CLONE_URL_RULE = 'a clone url: https://host/path, ssh://[user@]host/path or user@host:path';
+export const NO_CREDENTIAL_RULE =
+  'free of credentials (a clone Secret named in credentials[].https or .ssh carries them)';
+export const MAX_URL_LENGTH = 4096;
+
+/** scp-like `user@host:path`: no scheme, the part before `:` is not a path, and `://` does not follow. */
+const SCP = /^[^/:@\s]+@[^/:@\s]+:(?!\/\/)\S+$/;
+const SCHEME = /^(https|ssh):\/\//i;
+/** Whitespace and control characters: never part of a url git is given. */
+const UNPRINTABLE = /[\s\u0000-\u001f\u007f]/;
+
+/** The rule `url` breaks, or undefined when a Repo may state it. */
+export const cloneUrlProblem = (url: string): string | undefined => {
+  if (url.length === 0 || url.length > MAX_URL_LENGTH || UNPRINTABLE.test(url)) return CLONE_URL_RULE;
+  if (SCP.test(url)) return undefined;
+  if (!SCHEME.test(url)) return CLONE_URL_RULE;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return CLONE_URL_RULE;
+  }
+  if (parsed.hostname === '' || parsed.pathname.replace(/\//g, '') === '') return CLONE_URL_RULE;
+  return credentialProblem(url);
+};
+
+/**
+ * The credential rule alone, for a url only partly known at synth (a Terraform value in it): an https url with any
+ * user part (a token is often the user: `https://TOKEN@host`), or an ssh url with a password.
+ */
+export const credentialProblem = (url: string): string | undefined => {
+  const authority = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(url);
+  const userinfo = authority?.[2]?.includes('@') ? authority[2].slice(0, authority[2].lastIndexOf('@')) : undefined;
+  if (userinfo === undefined) return undefined;
+  return authority?.[1]?.toLowerCase() === 'ssh' && !userinfo.includes(':') ? undefined : NO_CREDENTIAL_RULE;
+};
+
+/** `url` for a message: everything up to its last `@` hidden, so no user, token or password is ever shown. */
+export const redactUrl = (url: string): string => {
+  const at = url.lastIndexOf('@');
+  if (at < 0) return url;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? '';
+  return at < scheme.length ? url : `${scheme}***${url.slice(at)}`;
+};

@@ -1,0 +1,76 @@
+// Synth test of the rules a JavaScript app or a typo could break (issue 16 item 12): a missing namespace, key, sandbox
+// or cluster fails at synth naming the prop, as a wrong one does; a Repo url that is not a clone url is refused; a url
+// carrying a credential is refused without the credential in the message, also when a Terraform value supplies it.
+import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
+import { KubeCluster } from '../../../../constructs/kube/cluster';
+import { KubeRepo, type KubeRepoProps } from '../../../../constructs/kube/repo';
+import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/repo-fetch';
+
+type Loose<T> = { [K in keyof T]?: unknown };
+
+const repo = (props: Loose<KubeRepoProps>, extra?: (stack: TerraformStack) => Loose<KubeRepoProps>) => {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const cluster = new KubeCluster(stack, 'home', { kubeconfig: '~/.kube/config' });
+  const base = { cluster, namespace: 'jr2', key: 'site', url: 'git@git.example:me/site.git', identity: 'g/me/site' };
+  new KubeRepo(stack, 'site', { ...base, ...props, ...extra?.(stack) } as KubeRepoProps);
+  return Testing.synth(stack);
+};
+
+const fetch = (props: Loose<KubeRepoFetchProps>) => {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const cluster = new KubeCluster(stack, 'home', { kubeconfig: '~/.kube/config' });
+  const base = { cluster, namespace: 'jr2', sandbox: 'agent-1', key: 'site', trigger: 'v1' };
+  new KubeRepoFetch(stack, 'warm', { ...base, ...props } as KubeRepoFetchProps);
+  return Testing.synth(stack);
+};
+
+test.each<[string, Loose<KubeRepoProps>, RegExp]>([
+  ['no namespace', { namespace: undefined }, /test\/site: namespace must be a DNS name, got undefined/],
+  ['no key', { key: undefined }, /key must be a DNS name, got undefined/],
+  ['no cluster', { cluster: undefined }, /cluster must be a KubeCluster, got undefined/],
+  ['no url', { url: undefined }, /url must be a clone url, got undefined/],
+  ['a url that is not one', { url: 'not a url' }, /url must be a clone url: https:\/\/host\/path, .*got "not a url"/],
+  ['an ftp url', { url: 'ftp://git.example/me/site.git' }, /url must be a clone url: .*got "ftp:\/\/git.example/],
+])('a Repo with %s fails at synth', (_, props, message) => expect(() => repo(props)).toThrow(message));
+
+test.each([
+  'https://oauth2:TOKEN@git.example/me/site.git',
+  'https://TOKEN@git.example/me/site.git',
+  'ssh://git:TOKEN@git.example/me/site.git',
+])('a Repo url carrying a credential (%s) fails at synth without showing it', (url) => {
+  const error = (() => {
+    try {
+      repo({ url });
+    } catch (e) {
+      return e as Error;
+    }
+    throw new Error('synth passed');
+  })();
+  expect(error.message).toMatch(
+    /test\/site: url must be free of credentials .*got "(https|ssh):\/\/\*\*\*@git.example/,
+  );
+  expect(error.message).not.toContain('TOKEN');
+});
+
+test('a token in a url built from a Terraform value is refused on the known parts', () => {
+  const make = (stack: TerraformStack) => {
+    const token = new TerraformVariable(stack, 'token', { type: 'string', sensitive: true });
+    return { url: `https://${token.stringValue}@git.example/x` };
+  };
+  expect(() => repo({}, make)).toThrow(/url must be free of credentials .*got "https:\/\/\*\*\*@git.example\/x"/);
+});
+
+test('a url that is wholly a Terraform value is left to the handler, which judges it by the same rule', () => {
+  const make = (stack: TerraformStack) => ({
+    url: new TerraformVariable(stack, 'url', { type: 'string' }).stringValue,
+  });
+  expect(() => repo({}, make)).not.toThrow();
+});
+
+test.each<[string, Loose<KubeRepoFetchProps>, RegExp]>([
+  ['no namespace', { namespace: undefined }, /test\/warm: namespace must be a DNS name, got undefined/],
+  ['no sandbox', { sandbox: undefined }, /sandbox must be a DNS name, got undefined/],
+  ['no key', { key: undefined }, /key must be a DNS name of at most 63 characters, got undefined/],
+  ['no cluster', { cluster: undefined }, /cluster must be a KubeCluster, got undefined/],
+  ['a cluster that is a string', { cluster: 'home' }, /cluster must be a KubeCluster, got "string"/],
+])('a fetch ask with %s fails at synth', (_, props, message) => expect(() => fetch(props)).toThrow(message));

@@ -1,0 +1,48 @@
+// Unit test of the clone url rule a Repo is judged by at synth and at the handler (issue 16 item 12): the three
+// forms git clones over pass, anything else and any credential in the url are refused, and no message shows a token.
+import { cloneUrlProblem, credentialProblem, redactUrl } from '../../../../src/kube/clone-url';
+
+const FORM = /^a clone url: https:\/\/host\/path/;
+const CREDENTIAL = /^free of credentials/;
+
+test.each([
+  'https://git.example/me/site.git',
+  'HTTPS://git.example:8443/me/site',
+  'ssh://git.example/me/site.git',
+  'ssh://git@git.example:2222/me/site.git',
+  'git@git.example:me/site.git',
+])('%s is a clone url', (url) => expect(cloneUrlProblem(url)).toBeUndefined());
+
+test.each([
+  ['not a url', FORM],
+  ['ftp://git.example/me/site.git', FORM],
+  ['http://git.example/me/site.git', FORM],
+  ['file:///srv/git/site.git', FORM],
+  ['/srv/git/site.git', FORM],
+  ['https://', FORM],
+  ['https://git.example', FORM],
+  ['https://git.example/me/site .git', FORM],
+  ['oauth2:TOKEN@git.example:me/site.git', FORM],
+  ['https://oauth2:TOKEN@git.example/me/site.git', CREDENTIAL],
+  ['https://TOKEN@git.example/me/site.git', CREDENTIAL],
+  ['ssh://git:TOKEN@git.example/me/site.git', CREDENTIAL],
+])('%s is refused', (url, rule) => expect(cloneUrlProblem(url)).toMatch(rule));
+
+test('a url over 4096 characters is refused', () =>
+  expect(cloneUrlProblem(`https://git.example/${'x'.repeat(4096)}`)).toMatch(FORM));
+
+test('a url only partly known is judged for credentials on its known parts', () => {
+  expect(credentialProblem('https://x@git.example/me/site')).toMatch(CREDENTIAL);
+  expect(credentialProblem('x')).toBeUndefined();
+  expect(credentialProblem('ssh://git@x/me/site')).toBeUndefined();
+});
+
+test.each([
+  ['https://oauth2:TOKEN@git.example/me/site.git', 'https://***@git.example/me/site.git'],
+  ['https://a@TOKEN@git.example/x', 'https://***@git.example/x'],
+  ['oauth2:TOKEN@git.example:me/site.git', '***@git.example:me/site.git'],
+  ['https://git.example/me/site.git', 'https://git.example/me/site.git'],
+])('%s is shown as %s', (url, shown) => {
+  expect(redactUrl(url)).toBe(shown);
+  expect(redactUrl(url)).not.toContain('TOKEN');
+});
