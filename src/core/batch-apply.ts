@@ -8,6 +8,7 @@ import { HandlerError } from './errors';
 import type { AnyKind, ApplyItem, ApplyOutcomes, HandlerDomain, KindContext } from './kind';
 import { bounded, parseAs, parseJson } from './parse';
 import { mapConcurrent } from './pool';
+import { printableLine } from './printable';
 import { APPLY, ENV } from './protocol';
 
 const objectEntry = z.object({ kind: z.string(), spec: z.unknown(), after: z._default(z.array(z.string()), []) });
@@ -146,14 +147,14 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 
 const messageOf = (error: Error): string => (error instanceof HandlerError ? error.oneLine() : error.message);
 
-/** Logs one line per object not applied and why, then the error that ends the run. */
+/** Logs one line per object not applied and why (printable: it may quote a server), then the error ending the run. */
 const notApplied = (
   where: string,
   total: number,
   failed: ReadonlyMap<string, Error>,
   { log }: KindContext,
 ): HandlerError => {
-  for (const [name, error] of failed) log(`${name}: not applied: ${messageOf(error).replace(/\s*\n\s*/g, ' ')}`);
+  for (const [name, error] of failed) log(`${name}: not applied: ${printableLine(messageOf(error))}`);
   const applied = total - failed.size;
   const others =
     applied === 0

@@ -92,7 +92,10 @@ const unreadable = (error: unknown): Reading => ({
   diff: {},
 });
 
-/** The flat result: each object's reading, and the batch's verdict naming the drifted objects. */
+/**
+ * The flat result: each object's reading, printable and bounded (toReadResult), and the batch's
+ * verdict naming the drifted objects with those same summaries.
+ */
 const summarize = (names: readonly string[], readings: ReadonlyMap<string, Reading>): Record<string, string> => {
   const result: Record<string, string> = {};
   const drifted: string[] = [];
@@ -100,7 +103,7 @@ const summarize = (names: readonly string[], readings: ReadonlyMap<string, Readi
     const reading = readings.get(name) ?? unreadable(new Error('no reading'));
     const flat = toReadResult(reading);
     for (const field of ['in_sync', 'summary', 'diff'] as const) result[resultKey(name, field)] = flat[field];
-    if (!reading.inSync) drifted.push(`- ${name}: ${reading.summary}`);
+    if (!reading.inSync) drifted.push(`- ${name}: ${flat.summary}`);
   }
   result[BATCH.inSync] = String(drifted.length === 0);
   result[BATCH.summary] = batchSummary(names.length, drifted);

@@ -12,6 +12,7 @@ import { type Clock, systemClock } from './clock';
 import { HandlerError } from './errors';
 import type { HandlerDomain, KindContext, Log } from './kind';
 import { parseAs, parseJson } from './parse';
+import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
 
 export interface HandlerIo {
@@ -29,7 +30,9 @@ export const runHandler = async <S, T>(
   io: HandlerIo,
 ): Promise<number> => {
   const [first, verb] = argv;
-  const context: KindContext = { env: io.env, log: io.log, clock: io.clock ?? systemClock };
+  // Every line a kind or the batch apply logs may quote a server (a task log, a Status message).
+  const log: Log = (line) => io.log(printableLine(line));
+  const context: KindContext = { env: io.env, log, clock: io.clock ?? systemClock };
   const isBatch = first === BATCH.verb && (verb === 'read' || verb === 'apply');
   if (!isBatch && (first === undefined || !Object.hasOwn(domain.kinds, first) || !isVerb(verb))) {
     const kinds = Object.keys(domain.kinds).join('|');
@@ -50,14 +53,11 @@ export const runHandler = async <S, T>(
 
 const isVerb = (verb: string | undefined): verb is Verb => VERBS.includes(verb as Verb);
 
-/** One line of at most a few hundred characters, whatever the error carried. */
-const describe = (error: unknown): string => {
-  const text = error instanceof HandlerError ? error.oneLine() : error instanceof Error ? error.message : String(error);
-  const line = text.replace(/\s*\n\s*/g, ' ');
-  return line.length <= MAX_LINE ? line : `${line.slice(0, MAX_LINE)}… (cut)`;
-};
-
-const MAX_LINE = 2000;
+/** One printable line of at most 2 KiB, whatever the error carried (a server's message among it). */
+const describe = (error: unknown): string =>
+  printableLine(
+    error instanceof HandlerError ? error.oneLine() : error instanceof Error ? error.message : String(error),
+  );
 
 const oneObject = z.object({ target: z.unknown(), spec: z.optional(z.unknown()), identity: z.optional(z.unknown()) });
 

@@ -3,6 +3,7 @@
  * a string (the external provider rejects anything else), and nothing crossing it is a secret.
  */
 import { canonicalJson } from './canonical';
+import { boundedDiff, printableLine } from './printable';
 
 /** One object's reading as the external data source carries it. */
 export interface ReadResult {
@@ -67,9 +68,12 @@ export const describeDiff = (diff: FieldDiff): string =>
 
 const shown = (value: unknown): string => (value === null || value === undefined ? 'unset' : JSON.stringify(value));
 
-/** A reading in the external data source's terms. */
+/**
+ * A reading in the external data source's terms, safe to print and bounded: its summary and diff
+ * carry server text (a Status message, a live URL) into the plan and the state.
+ */
 export const toReadResult = (reading: { inSync: boolean; summary: string; diff: FieldDiff }): ReadResult => ({
   in_sync: String(reading.inSync),
-  summary: reading.summary,
-  diff: canonicalJson(reading.diff),
+  summary: printableLine(reading.summary),
+  diff: canonicalJson(boundedDiff(reading.diff)),
 });
