@@ -6,6 +6,7 @@
 import { Construct } from 'constructs';
 import { DEFAULT_REPO_VERSION } from '../../src/kube/repo';
 import { FETCH_BUDGET, REPO_KEY, type RepoFetchSpec } from '../../src/kube/repo-fetch';
+import { TerraformStack } from '../core/cdk';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { check, checkPattern, checkRange, unresolved } from '../core/validate';
@@ -21,7 +22,7 @@ export interface KubeRepoFetchProps {
   readonly sandbox: string;
   /**
    * The cache key of the Repo to fetch: one of the Sandbox's `spec.repos[].key`, at most 63 characters. A key the
-   * Sandbox does not mount fails the apply.
+   * Sandbox does not mount fails the apply. A stack holds one KubeRepoFetch per Sandbox and key.
    */
   readonly key: string;
   /**
@@ -54,6 +55,7 @@ export class KubeRepoFetch extends Construct {
   constructor(scope: Construct, id: string, props: KubeRepoFetchProps) {
     super(scope, id);
     validate(this, props);
+    claimAsk(this, props);
     const version = props.version ?? DEFAULT_REPO_VERSION;
     const spec: RepoFetchSpec = {
       namespace: props.namespace,
@@ -75,6 +77,28 @@ export class KubeRepoFetch extends Construct {
     this.object = object;
   }
 }
+
+/** Per stack: the construct path that asks for each (cluster, Sandbox, key). */
+const asks = new WeakMap<TerraformStack, Map<string, string>>();
+
+/**
+ * One ask per Sandbox and key per stack: two would raise two stamps in one apply, and each could print its own
+ * verdict (seen in 1 of 6 runs). The cluster is its kubeconfig and context, whatever construct names them.
+ */
+const claimAsk = (scope: Construct, props: KubeRepoFetchProps): void => {
+  const { kubeconfig, context, inCluster } = props.cluster.target;
+  const key = JSON.stringify([kubeconfig, context, inCluster, props.namespace, props.sandbox, props.key]);
+  const stack = TerraformStack.of(scope);
+  const claimed = asks.get(stack) ?? new Map<string, string>();
+  asks.set(stack, claimed);
+  const other = claimed.get(key);
+  const where = `Sandbox ${props.namespace}/${props.sandbox}`;
+  const rule =
+    `asked for by one KubeRepoFetch per Sandbox (${other} already asks ${where} for it; ` +
+    'two asks in one apply race and may print different verdicts: keep one)';
+  check(scope, other === undefined, 'key', rule, props.key);
+  claimed.set(key, scope.node.path);
+};
 
 const validate = (scope: Construct, props: KubeRepoFetchProps): void => {
   checkCluster(scope, props.cluster);
