@@ -10,12 +10,13 @@ import {
   type LinuxBondMode,
   type NetworkFieldEntry,
 } from '../../src/pve/network-fields';
+import { namedInterfaces } from '../../src/pve/network-interface';
 import { interfaceProblems, interfaceSpec } from '../../src/pve/network-rules';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { check, unresolved } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
-import { registerStaging } from './network-wiring';
+import { refuseDuplicate, registerStaging } from './network-wiring';
 
 export interface ProxmoxNetworkInterfaceProps {
   /** The cluster the node belongs to. */
@@ -86,26 +87,24 @@ export class ProxmoxNetworkInterface extends Construct {
     super(scope, id);
     validate(this, props);
     const { cluster, node, iface, type, ...fields } = props;
+    refuseDuplicate(this, { cluster, node, iface });
+    const spec = interfaceSpec(node, iface, type, fields);
     const object = declareObject(this, {
       kind: 'network-interface',
       targetConstruct: cluster,
       target: { ...cluster.target },
       identity: { node, iface, type },
-      spec: { ...interfaceSpec(node, iface, type, fields) },
+      spec: { ...spec },
     });
     if (!(object instanceof ManagedObject)) throw new Error('a network interface is never retired');
     this.object = object;
-    registerStaging(this, { cluster, node, iface, object, references: referencesOf(props) });
+    // The interfaces of the same node this one needs first; a Terraform value orders nothing.
+    const references = namedInterfaces(spec)
+      .map((named) => named.iface)
+      .filter((name) => !unresolved(name));
+    registerStaging(this, { cluster, node, iface, object, references });
   }
 }
-
-/** The interfaces of the same node this one needs first; a Terraform value orders nothing. */
-const referencesOf = (props: ProxmoxNetworkInterfaceProps): string[] => {
-  const { iface, type, vlanRawDevice } = props;
-  const device = type === 'vlan' && iface.includes('.') ? iface.slice(0, iface.lastIndexOf('.')) : undefined;
-  const named = [...(props.bridgePorts ?? []), ...(props.slaves ?? []), vlanRawDevice ?? device];
-  return named.filter((name): name is string => typeof name === 'string' && !unresolved(name));
-};
 
 /** Every rule of the field table and the cross-field rules, first broken one reported. */
 const validate = (scope: Construct, props: ProxmoxNetworkInterfaceProps): void => {

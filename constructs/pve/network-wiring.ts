@@ -4,17 +4,23 @@
  * again whenever one changed), and each of those interfaces is torn down before the apply's own
  * teardown reload runs. Without this, a new bridge would stay staged until a second apply. On one
  * node, an interface is staged after those it names (a bridge after its bond port, a VLAN after its
- * bridge) and removed before them: PVE refuses a bridge whose port does not exist yet.
+ * bridge) and removed before them: PVE refuses a bridge whose port does not exist yet. A second
+ * declaration of one interface is refused: the two would stage over each other on every apply.
  */
 import type { Construct } from 'constructs';
 import { dependable, TerraformStack } from '../core/cdk';
 import type { ManagedObject } from '../core/managed-object';
+import { check, unresolved } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 
-export interface StagingObject {
+/** What names an interface in a stack: one declaration per cluster, node and name. */
+export interface InterfaceName {
   readonly cluster: ProxmoxCluster;
   readonly node: string;
   readonly iface: string;
+}
+
+export interface StagingObject extends InterfaceName {
   /** The interfaces it names: bridge ports, bond slaves, a VLAN's raw device. */
   readonly references: readonly string[];
   readonly object: ManagedObject;
@@ -28,7 +34,10 @@ export interface ApplyObject {
   readonly followed: ManagedObject[];
 }
 
-const stacks = new WeakMap<TerraformStack, { stagings: StagingObject[]; applies: ApplyObject[] }>();
+/** A staging object with the path of the construct that declared it, for the duplicate's message. */
+type Declared = StagingObject & { readonly path: string };
+
+const stacks = new WeakMap<TerraformStack, { stagings: Declared[]; applies: ApplyObject[] }>();
 
 const wiringOf = (scope: Construct) => {
   const stack = TerraformStack.of(scope);
@@ -56,6 +65,17 @@ const names = (a: StagingObject, b: StagingObject): boolean =>
   a.cluster === b.cluster && a.node === b.node && a.references.includes(b.iface);
 
 /**
+ * Refuses a second declaration of an interface: the two would stage over each other, and every
+ * apply would reload the node. A name Terraform only knows at apply is not judged.
+ */
+export const refuseDuplicate = (scope: Construct, { cluster, node, iface }: InterfaceName): void => {
+  if (unresolved(node) || unresolved(iface)) return;
+  const first = wiringOf(scope).stagings.find((s) => s.cluster === cluster && s.node === node && s.iface === iface);
+  if (first === undefined) return;
+  check(scope, false, 'iface', `declared once per node (${first.path} declares it on ${node} too)`, iface);
+};
+
+/**
  * Registers a staging object, links it to the apply objects already declared on its node, and
  * orders it against the interfaces it names or that name it.
  */
@@ -65,7 +85,7 @@ export const registerStaging = (scope: Construct, staging: StagingObject): void 
     if (names(staging, other)) staging.object.applyAfter(other.object);
     if (names(other, staging)) other.object.applyAfter(staging.object);
   }
-  wiring.stagings.push(staging);
+  wiring.stagings.push({ ...staging, path: scope.node.path });
   for (const apply of wiring.applies) if (covers(apply, staging)) link(apply, staging);
 };
 

@@ -11,6 +11,7 @@ import {
   createForm,
   diffInterface,
   findInterface,
+  interfaceReading,
   isInSync,
   type LiveInterface,
   type NetworkInterfaceSpec,
@@ -26,8 +27,11 @@ import {
 /** Node lists in flight at once; a stack rarely spans more nodes than this. */
 const PARALLEL_NODES = 8;
 
-/** Each declared node's interface rows, or the error reading them. */
-type NodeRows = ReadonlyMap<string, unknown[] | Error>;
+/** Each declared node's interface rows (or the error reading them), and the batch's interfaces there. */
+export interface NodeRows {
+  readonly rows: ReadonlyMap<string, unknown[] | Error>;
+  readonly declared: ReadonlyMap<string, ReadonlySet<string>>;
+}
 
 export const networkInterfaceKind = defineKind({
   spec: networkInterfaceSpec,
@@ -36,15 +40,17 @@ export const networkInterfaceKind = defineKind({
   async fetch(api: PveApi, specs: readonly NetworkInterfaceSpec[]): Promise<NodeRows> {
     const nodes = [...new Set(specs.map((spec) => spec.node))];
     const rows = await mapConcurrent(nodes, PARALLEL_NODES, (node) => listInterfaces(api, node).catch((e: Error) => e));
-    return new Map(nodes.map((node, index) => [node, rows[index]!]));
+    const declared = (node: string) => new Set(specs.filter((spec) => spec.node === node).map((spec) => spec.iface));
+    return {
+      rows: new Map(nodes.map((node, index) => [node, rows[index]!])),
+      declared: new Map(nodes.map((node) => [node, declared(node)])),
+    };
   },
 
-  read(spec: NetworkInterfaceSpec, nodes: NodeRows): Reading {
-    const rows = nodes.get(spec.node);
-    if (rows instanceof Error) throw rows;
-    const state = diffInterface(spec, findInterface(rows, spec.iface));
-    const diff = state.state === 'present' ? state.changes : {};
-    return { inSync: isInSync(state), summary: summarizeInterface(spec, state), diff };
+  read(spec: NetworkInterfaceSpec, { rows, declared }: NodeRows): Reading {
+    const live = rows.get(spec.node);
+    if (live instanceof Error) throw live;
+    return interfaceReading(spec, live, declared.get(spec.node) ?? new Set());
   },
 
   apply: (api: PveApi, spec: NetworkInterfaceSpec, context: KindContext) => stage(api, spec, context),

@@ -5,6 +5,7 @@
  * Only table fields are read: `options` rows (where `wpa-psk` and `pre-up` lines land) never are.
  */
 import { canonicalJson } from '../core/canonical';
+import type { Reading } from '../core/kind';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import { fieldsOf, type InterfaceType, type NetworkField, type SpecValue } from './network-fields';
 
@@ -90,6 +91,32 @@ export const diffInterface = (spec: NetworkInterfaceSpec, live: LiveInterface | 
 export const isInSync = (state: InterfaceState): boolean =>
   state.state === 'present' && Object.keys(state.changes).length === 0;
 
+/** An interface a spec names on its node, and as what: PVE's writer refuses the spec without it. */
+export interface NamedInterface {
+  readonly role: 'bridge port' | 'bond slave' | 'VLAN device';
+  readonly iface: string;
+}
+
+/** The interfaces a spec names: bridge ports, bond slaves, a VLAN's raw device (from its name or declared). */
+export const namedInterfaces = (spec: NetworkInterfaceSpec): NamedInterface[] => {
+  const names = (value: unknown) => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
+  const device = spec.type === 'vlan' ? (vlanFromName(spec.iface).rawDevice ?? spec.options['vlan-raw-device']) : null;
+  return [
+    ...names(spec.options.bridge_ports).map((iface) => ({ role: 'bridge port' as const, iface })),
+    ...names(spec.options.slaves).map((iface) => ({ role: 'bond slave' as const, iface })),
+    ...(typeof device === 'string' ? [{ role: 'VLAN device' as const, iface: device }] : []),
+  ];
+};
+
+/**
+ * `bridge port enp9s0 is not on n2` for each named interface that is neither in the node's rows nor
+ * declared on that node by the same stack (`declared`: those exist once the batch applied them).
+ */
+export const missingInterfaces = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): string[] =>
+  namedInterfaces(spec)
+    .filter(({ iface }) => !declared.has(iface) && findInterface(rows, iface) === undefined)
+    .map(({ role, iface }) => `${role} ${iface} is not on ${spec.node}`);
+
 /** The one-line summary a plan shows. */
 export const summarizeInterface = (spec: NetworkInterfaceSpec, state: InterfaceState): string => {
   const name = `interface ${spec.iface} on ${spec.node}`;
@@ -100,6 +127,19 @@ export const summarizeInterface = (spec: NetworkInterfaceSpec, state: InterfaceS
   }
   const changed = describeDiff(state.changes);
   return changed === '' ? `${name} is in sync` : `${name} differs: ${changed}`;
+};
+
+/**
+ * What a plan shows for one interface over its node's rows: the diff, and every named interface the
+ * node lacks (PVE would refuse the staging with a 500 at apply), either one making it not in sync.
+ */
+export const interfaceReading = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): Reading => {
+  const state = diffInterface(spec, findInterface(rows, spec.iface));
+  const missing = missingInterfaces(spec, rows, declared).join('; ');
+  const diff = state.state === 'present' ? state.changes : {};
+  if (missing === '') return { inSync: isInSync(state), summary: summarizeInterface(spec, state), diff };
+  const head = isInSync(state) ? `interface ${spec.iface} on ${spec.node}:` : `${summarizeInterface(spec, state)};`;
+  return { inSync: false, summary: `${head} ${missing}`, diff };
 };
 
 /**

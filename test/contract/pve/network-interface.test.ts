@@ -47,6 +47,26 @@ describe('reading', () => {
     );
   });
 
+  // Issue 16 item 7: a port n2 does not have passed the plan, then PVE refused the staging with a 500.
+  test('a bridge port the node does not have is named in the plan, unless the batch declares it there', async () => {
+    const bond = { node: 'n2', iface: 'bond0', type: 'bond', options: { slaves: ['enp2s0'] } };
+    const objects = {
+      a: { kind: 'network-interface', spec: bridge({ bridge_ports: ['enp9s0'] }) },
+      b: { kind: 'network-interface', spec: { ...VMBR1, iface: 'vmbr2', options: { bridge_ports: ['bond0'] } } },
+      c: { kind: 'network-interface', spec: bond },
+      d: { kind: 'network-interface', spec: { ...bridge({ bridge_ports: ['bond0'] }), node: 'n3' } },
+    };
+    const batch = await invokeBatch(pveDomain(), target(), objects, env);
+    expect(batch.result).toMatchObject({
+      'a.in_sync': 'false',
+      'a.summary': 'interface vmbr1 on n2 is absent; bridge port enp9s0 is not on n2',
+      'b.summary': 'interface vmbr2 on n2 is absent',
+      'd.summary': 'interface vmbr1 on n3 is absent; bridge port bond0 is not on n3',
+    });
+    const applied = await run('apply', bridge({ bridge_ports: ['enp9s0'] }));
+    expect(applied.stderr).toMatch(/PVE answered 500: bridge 'vmbr1' - unable to find bridge port 'enp9s0'/);
+  });
+
   test('lines the table does not manage (a wpa-psk) never reach a reading', async () => {
     const { running } = fake.interfacesFiles('n2');
     fake.setInterfacesFiles('n2', { running: `${running}iface wlp91s0 inet manual\n\twpa-psk hunter22\n` });

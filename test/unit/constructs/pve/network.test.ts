@@ -150,6 +150,26 @@ describe('interfaces on one node', () => {
     expect(json.resource.terraform_data.br_lifecycle.depends_on).toBeUndefined();
   });
 
+  // Issue 16 item 7: two declarations staged over each other, and every apply reloaded the node.
+  test('a second declaration of an interface on one node of one cluster is refused, naming both', () => {
+    const { stack, pve } = setup();
+    new ProxmoxNetworkInterface(stack, 'first', { cluster: pve, ...bridge });
+    expect(() => new ProxmoxNetworkInterface(stack, 'second', { cluster: pve, ...bridge, mtu: 9000 })).toThrow(
+      'test/second: iface must be declared once per node (test/first declares it on n2 too), got "vmbr1"',
+    );
+  });
+
+  test('the same interface name on another node, or of another cluster, is no duplicate', () => {
+    const { stack, pve } = setup();
+    const other = new ProxmoxCluster(stack, 'other', { endpoints: ['https://m1:8006'] });
+    new ProxmoxNetworkInterface(stack, 'a', { cluster: pve, ...bridge });
+    new ProxmoxNetworkInterface(stack, 'b', { cluster: pve, ...bridge, node: 'n3' });
+    new ProxmoxNetworkInterface(stack, 'c', { cluster: other, ...bridge });
+    expect(Object.keys(synth(stack).resource.terraform_data)).toEqual(
+      expect.arrayContaining(['a_lifecycle', 'b_lifecycle', 'c_lifecycle']),
+    );
+  });
+
   test('a network apply on the node comes after each of them, whatever their order among themselves', () => {
     const { stack, pve } = setup();
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, bridgePorts: ['bond0'] });

@@ -2,7 +2,9 @@ import {
   createForm,
   diffInterface,
   findInterface,
+  interfaceReading,
   isInSync,
+  missingInterfaces,
   type NetworkInterfaceSpec,
   summarizeInterface,
   updateForm,
@@ -100,6 +102,55 @@ describe('diffInterface', () => {
       createForm(bridge),
     ]);
     expect(everything).not.toMatch(/hunter22|s3cret|wpa-psk|pre-up/);
+  });
+});
+
+// Issue 16 item 7: a port the node does not have passed the plan and failed the apply with PVE's 500.
+describe('interfaceReading', () => {
+  const nics = [
+    { iface: 'eno2', type: 'eth' },
+    { iface: 'enp2s0', type: 'eth' },
+  ];
+  const none = new Set<string>();
+
+  test('an interface whose named interfaces are all on the node reads as its diff alone', () => {
+    expect(interfaceReading(bridge, [bridgeRow, ...nics], none)).toEqual({
+      inSync: true,
+      summary: 'interface vmbr1 on n2 is in sync',
+      diff: {},
+    });
+  });
+
+  test.each<[string, NetworkInterfaceSpec, string]>([
+    ['a bridge port', { ...bridge, options: { bridge_ports: ['eno2', 'enp9s0'] } }, 'bridge port enp9s0'],
+    [
+      'a bond slave',
+      { node: 'n2', iface: 'bond0', type: 'bond', options: { slaves: ['enp9s0'] } },
+      'bond slave enp9s0',
+    ],
+    ['the device in a VLAN name', { ...vlan, iface: 'vmbr9.20' }, 'VLAN device vmbr9'],
+    [
+      'a declared VLAN device',
+      { node: 'n2', iface: 'vlan20', type: 'vlan', options: { 'vlan-raw-device': 'bond1' } },
+      'VLAN device bond1',
+    ],
+  ])('%s the node does not have is named in the summary, and the object is not in sync', (_, spec, named) => {
+    const reading = interfaceReading(spec, nics, none);
+    expect(reading.inSync).toBe(false);
+    expect(reading.summary).toBe(`interface ${spec.iface} on n2 is absent; ${named} is not on n2`);
+  });
+
+  test('an in-sync interface whose port left the node is not in sync', () => {
+    expect(interfaceReading(bridge, [bridgeRow, nics[0]], none)).toMatchObject({
+      inSync: false,
+      summary: 'interface vmbr1 on n2: bridge port enp2s0 is not on n2',
+    });
+  });
+
+  test('a named interface the same stack declares on the node is not missing: the batch creates it first', () => {
+    const spec = { ...bridge, options: { bridge_ports: ['bond0', 'eno2'] } };
+    expect(missingInterfaces(spec, nics, new Set(['bond0', 'vmbr1']))).toEqual([]);
+    expect(missingInterfaces(spec, nics, none)).toEqual(['bridge port bond0 is not on n2']);
   });
 });
 
