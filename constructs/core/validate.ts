@@ -4,11 +4,16 @@
  */
 import type { Construct } from 'constructs';
 import { show, ValidationError } from '../../src/core/errors';
+import { ENV_NAME_ADVICE, ENV_NAME_RULE, hiddenValue, isEnvName } from '../../src/core/parse';
 import { Token } from './cdk';
 
-/** Throws `<path>: <prop> must be <rule>, got <value>` unless `ok`. */
+/**
+ * Throws `<path>: <prop> must be <rule>, got <value>` unless `ok`. The value of a `...Env` prop is
+ * never shown, whichever rule it broke: a secret is often typed where its variable's name belongs.
+ */
 export const check = (scope: Construct, ok: boolean, prop: string, rule: string, value: unknown): void => {
-  if (!ok) throw new ValidationError(scope.node.path, `${prop} must be ${rule}, got ${show(value)}`);
+  const shown = prop.endsWith('Env') ? hiddenValue(value) : show(value);
+  if (!ok) throw new ValidationError(scope.node.path, `${prop} must be ${rule}, got ${shown}`);
 };
 
 /** Whether cdktf will only know the value at deploy time. */
@@ -52,12 +57,14 @@ export const checkPattern = (
   check(scope, typeof value === 'string' && pattern.test(value), prop, rule, value);
 };
 
-/** An environment variable name, the only form a secret may take in a stack. */
-export const checkEnvName = (scope: Construct, prop: string, value: string | undefined): void =>
-  checkPattern(
-    scope,
-    prop,
-    value,
-    /^[A-Za-z_][A-Za-z0-9_]*$/,
-    'the name of an environment variable (letters, digits, _)',
+/**
+ * An environment variable name, the only form a secret may take in a stack. A value that is not
+ * one (a token, a key's text, a name longer than MAX_ENV_NAME) is refused and never shown.
+ */
+export const checkEnvName = (scope: Construct, prop: string, value: string | undefined): void => {
+  if (value === undefined || unresolved(value) || isEnvName(value)) return;
+  throw new ValidationError(
+    scope.node.path,
+    `${prop} must be ${ENV_NAME_RULE}, got ${hiddenValue(value)}; ${ENV_NAME_ADVICE}`,
   );
+};

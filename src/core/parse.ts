@@ -39,4 +39,23 @@ export const safeString = (max: number) =>
 
 /** The name of an environment variable, the only form a secret takes in a stack. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-export const envName = z.string().check(z.regex(ENV_NAME, 'the name of an environment variable'));
+
+/** Longer than any name a person gives a variable: a value this long is a secret typed in its place. */
+export const MAX_ENV_NAME = 64;
+
+/** Whether `value` may name the environment variable that holds a secret. */
+export const isEnvName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= MAX_ENV_NAME && ENV_NAME.test(value);
+
+/** The rule and the advice of every *Env check; the rejected value is never part of it. */
+const NAME_CHARACTERS = `letters, digits and _, at most ${MAX_ENV_NAME} characters`;
+export const ENV_NAME_RULE = `the name of an environment variable (${NAME_CHARACTERS})`;
+export const ENV_NAME_ADVICE = 'pass the name of the variable that holds the secret, not the secret';
+
+/** What a rejected *Env value is shown as: it may be the secret itself. */
+export const hiddenValue = (value: unknown): string =>
+  typeof value === 'string' ? `a value of ${value.length} characters (not shown: it may be a secret)` : typeof value;
+
+const envNameMessage = `must be ${ENV_NAME_RULE}; the value is not shown (it may be a secret): ${ENV_NAME_ADVICE}`;
+/** An `...Env` field at the handler boundary, checked by the rule synth applies. */
+export const envName = z.string(envNameMessage).check(z.refine(isEnvName, envNameMessage));
