@@ -81,6 +81,41 @@ export const reloadCommand = (sudo: boolean): string => {
 export const systemctl = (verb: string, sudo: boolean, name?: string, ...flags: string[]): string =>
   privileged(`systemctl ${[verb, ...flags].join(' ')}${name === undefined ? '' : ` -- ${quote(name)}`}`, sudo);
 
+/** A shell that runs the script on its stdin, privileged. */
+export const scriptCommand = (sudo: boolean): string => privileged('sh -s', sudo);
+
+/**
+ * A command taking any number of units, and the script it reads on stdin: many hundreds of unit
+ * names would pass the kernel's 128 KiB limit on one argument (`sudo sh -c` is one).
+ */
+export const manyUnitsCommand = (verb: string, names: readonly string[], sudo: boolean, ...flags: string[]) => ({
+  command: scriptCommand(sudo),
+  script: `systemctl ${[verb, ...flags].join(' ')} -- ${names.map(quote).join(' ')}\n`,
+});
+
+/**
+ * The units a `systemctl start|stop|restart` of many did not queue, each with systemctl's line; it
+ * goes on after a unit it cannot queue (measured, systemd 252: `Failed to start x.service: Unit
+ * x.service not found.`).
+ */
+export const notQueued = (verb: string, stderr: string): Map<string, string> => {
+  const failed = new Map<string, string>();
+  for (const line of stderr.split('\n')) {
+    const match = /^Failed to (\S+) (\S+): /.exec(line);
+    if (match?.[1] === verb && match[2] !== undefined) failed.set(match[2], line);
+  }
+  return failed;
+};
+
+/** Records the restartOn digests an apply acted on, as a script for `scriptCommand`. */
+export const recordRestartOnScript = (units: ReadonlyArray<{ readonly name: string; readonly restartOn: string }>) =>
+  [
+    'set -e',
+    `mkdir -p ${RESTART_ON_DIR}`,
+    ...units.map((unit) => `printf '%s\\n' ${quote(unit.restartOn)} > ${quote(restartOnPath(unit))}`),
+    '',
+  ].join('\n');
+
 export const recordRestartOnCommand = (unit: Pick<Unit, 'name'>, digest: string, sudo: boolean): string =>
   privileged(`mkdir -p ${RESTART_ON_DIR} && printf '%s\\n' ${quote(digest)} > ${quote(restartOnPath(unit))}`, sudo);
 

@@ -91,6 +91,28 @@ export const reloadNeeded = (before: LiveUnit, now: LiveUnit, written: boolean):
   (written && now.status.loadState !== 'loaded') ||
   isMasked(before.status);
 
+/**
+ * Enable or disable, decided from the state read before any write, so that it runs before the
+ * host's one reload and that reload shows it. A unit systemd had not loaded (a new file, an instance
+ * of a new template, a masked one) reads no enablement: it is enabled when declared so (for a file
+ * without [Install], systemctl only warns). A rewritten file is enabled again so its [Install]
+ * links follow it.
+ */
+export const enableStep = (spec: DesiredUnit, before: LiveUnit, written: boolean): 'enable' | 'disable' | undefined => {
+  const enabled = enabledOf(before.status.unitFileState);
+  const unread = before.status.loadState !== 'loaded' && enabled === undefined;
+  if (spec.enabled) return enabled === false || written || unread ? 'enable' : undefined;
+  return enabled === true ? 'disable' : undefined;
+};
+
+/**
+ * Whether an enable or disable shows only after a reload: a loaded instance keeps its old
+ * UnitFileState until one, and Alias= and Also= name units the manager learns of only in one
+ * (measured, systemd 252). A plain unit's state follows at once.
+ */
+export const enableNeedsReload = (spec: DesiredUnit): boolean =>
+  spec.content === undefined || /^\s*(Alias|Also)\s*=/m.test(spec.content);
+
 /** Apply's second phase, from the status read after the reload. */
 export interface SettleSteps {
   readonly enable: boolean;

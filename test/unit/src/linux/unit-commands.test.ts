@@ -5,8 +5,13 @@
  */
 import { sha256Hex } from '../../../../src/core/canonical';
 import { quote } from '../../../../src/linux/shell';
-import { writeFileCommand } from '../../../../src/linux/unit-commands';
-import { parseReadScript, readScript } from '../../../../src/linux/unit-read';
+import {
+  manyUnitsCommand,
+  notQueued,
+  recordRestartOnScript,
+  writeFileCommand,
+} from '../../../../src/linux/unit-commands';
+import { fileTextsScript, parseFileTexts, parseReadScript, readScript } from '../../../../src/linux/unit-read';
 
 describe('unit commands', () => {
   test('every operand is quoted, so a name cannot become a second command', () => {
@@ -86,5 +91,51 @@ describe('unit commands', () => {
     const units = [{ unit: 'a.service' }, { unit: 'b.service' }];
     expect(parseReadScript('LoadState=loaded\n@@cdktf-homelab:files\n', units)).toBeUndefined();
     expect(parseReadScript('@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n', units)).toBeUndefined();
+  });
+
+  test('a command over many units reads them on stdin, quoted, so no count of names meets the argument limit', () => {
+    const names = Array.from({ length: 3000 }, (_, i) => `unit-with-a-long-name-number-${i}.service`);
+    const { command, script } = manyUnitsCommand('start', names, true, '--no-block');
+    expect(command).toBe(`sudo -n sh -c 'sh -s'`);
+    expect(script.startsWith(`systemctl start --no-block -- 'unit-with-a-long-name-number-0.service' `)).toBe(true);
+    expect(manyUnitsCommand('stop', ["x'y.service"], false).script).toBe(`systemctl stop -- 'x'\\''y.service'\n`);
+  });
+
+  test("the units a start of many did not queue are told by systemctl's own lines, the others queued", () => {
+    const stderr =
+      'Failed to start bad1.service: Unit bad1.service has a bad unit file setting.\n' +
+      "See system logs and 'systemctl status bad1.service' for details.\n" +
+      'Failed to start missing.service: Unit missing.service not found.\n';
+    expect([...notQueued('start', stderr).keys()]).toEqual(['bad1.service', 'missing.service']);
+    expect(notQueued('start', stderr).get('missing.service')).toBe(
+      'Failed to start missing.service: Unit missing.service not found.',
+    );
+    expect(notQueued('restart', stderr).size).toBe(0);
+  });
+
+  test('the restartOn records of many units are one script that stops at the first failure', () => {
+    const script = recordRestartOnScript([
+      { name: 'a.service', restartOn: 'd1' },
+      { name: "x'y.service", restartOn: 'd2' },
+    ]);
+    expect(script.split('\n')).toEqual([
+      'set -e',
+      'mkdir -p /var/lib/cdktf-homelab/restart-on',
+      "printf '%s\\n' 'd1' > '/var/lib/cdktf-homelab/restart-on/a.service'",
+      `printf '%s\\n' 'd2' > '/var/lib/cdktf-homelab/restart-on/x'\\''y.service'`,
+      '',
+    ]);
+  });
+
+  test('the files an apply replaces are read whole in one script, every byte kept, in the order asked', () => {
+    expect(fileTextsScript(['/d/a.service', "/d/x'y.service"])).toContain(
+      `for f in '/d/a.service' '/d/x'\\''y.service'`,
+    );
+    const block = (text: string) =>
+      `@@cdktf-homelab:text\n${Buffer.from(text)
+        .toString('base64')
+        .replace(/(.{8})/g, '$1\n')}\n`;
+    expect(parseFileTexts(block('[Unit]\nDescription=é\n') + block(''), 2)).toEqual(['[Unit]\nDescription=é\n', '']);
+    expect(parseFileTexts(block('x'), 2)).toBeUndefined();
   });
 });

@@ -3,7 +3,15 @@ import { unitIdentity } from '../../../../src/linux/unit';
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { LiveUnit, UnitSpec } from '../../../../src/linux/unit';
 import { unmaskCommand } from '../../../../src/linux/unit-commands';
-import { diffUnit, fileSteps, reloadNeeded, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
+import {
+  diffUnit,
+  enableNeedsReload,
+  enableStep,
+  fileSteps,
+  reloadNeeded,
+  settleSteps,
+  summarizeUnit,
+} from '../../../../src/linux/unit-diff';
 import { parseReadScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
@@ -178,6 +186,58 @@ describe('apply steps', () => {
       ...none,
       ...expected,
     });
+  });
+});
+
+describe('enable and disable, decided before the reload', () => {
+  test.each<[string, Partial<UnitSpec>, Partial<UnitStatus>, boolean, 'enable' | 'disable' | undefined]>([
+    ['a disabled unit declared enabled is enabled', { enabled: true }, {}, false, 'enable'],
+    [
+      'an enabled unit is enabled again after its file changed',
+      { enabled: true },
+      { unitFileState: 'enabled' },
+      true,
+      'enable',
+    ],
+    ['an enabled unit left as it is stays so', { enabled: true }, { unitFileState: 'enabled' }, false, undefined],
+    ['an enabled unit declared disabled is disabled', {}, { unitFileState: 'enabled' }, false, 'disable'],
+    [
+      'a new unit, which no read could see enabled, is enabled',
+      { enabled: true },
+      { loadState: 'not-found', unitFileState: '' },
+      true,
+      'enable',
+    ],
+    [
+      'an instance of a template not loaded yet is enabled',
+      { enabled: true },
+      { loadState: 'not-found', unitFileState: '' },
+      false,
+      'enable',
+    ],
+    [
+      'a masked unit being unmasked is enabled',
+      { enabled: true },
+      { loadState: 'masked', unitFileState: 'masked' },
+      false,
+      'enable',
+    ],
+    ['a static unit left as it is is neither', { enabled: true }, { unitFileState: 'static' }, false, undefined],
+    [
+      'a static unit whose file changed is enabled (systemctl only warns)',
+      { enabled: true },
+      { unitFileState: 'static' },
+      true,
+      'enable',
+    ],
+  ])('%s', (_, specOver, statusOver, written, expected) => {
+    expect(enableStep({ ...spec, ...specOver }, live(statusOver), written)).toBe(expected);
+  });
+
+  test('only an instance or a unit with Alias= or Also= needs a reload to show its enablement', () => {
+    expect(enableNeedsReload(spec)).toBe(false);
+    expect(enableNeedsReload({ ...spec, content: `${content}[Install]\nAlias=other.service\n` })).toBe(true);
+    expect(enableNeedsReload({ ...spec, content: undefined })).toBe(true);
   });
 });
 

@@ -1,0 +1,139 @@
+/**
+ * The pure half of one host's batch apply: what each unit, instance and drop-in reads and writes,
+ * whether the host needs its one daemon-reload, and the one job per unit shared by the unit and the
+ * drop-ins that change it, so no unit is restarted twice by one apply.
+ */
+import { sha256Hex } from '../core/canonical';
+import { dropInDirectory, dropInPath, type DropInSpec } from './drop-in';
+import { type InstanceSpec, type LiveUnit, restartOnPath, timeoutOf, unitPath, type UnitSpec } from './unit';
+import { enableNeedsReload, settleSteps, settleTarget } from './unit-diff';
+import { isTemplate } from './unit-name';
+import type { ReadEntry } from './unit-read';
+
+/** What one object of the batch declares, by its kind. */
+export type UnitChange =
+  | { readonly sort: 'unit'; readonly spec: UnitSpec }
+  | { readonly sort: 'instance'; readonly spec: InstanceSpec }
+  | { readonly sort: 'drop-in'; readonly spec: DropInSpec };
+
+/** One object of a host's batch: its Terraform name, the names applied before it, its change. */
+export interface BatchItem {
+  readonly name: string;
+  readonly after: readonly string[];
+  readonly change: UnitChange;
+}
+
+/** The unit systemd acts on: a drop-in's is the unit it extends. */
+export const unitOf = (change: UnitChange): string => (change.sort === 'drop-in' ? change.spec.unit : change.spec.name);
+
+/** What the read of the host fetches for the change: a drop-in is read with its unit's state. */
+export const readEntryOf = (change: UnitChange): ReadEntry => {
+  if (change.sort === 'drop-in') return { unit: change.spec.unit, file: dropInPath(change.spec) };
+  const record = restartOnPath(change.spec);
+  return change.sort === 'unit'
+    ? { unit: change.spec.name, file: unitPath(change.spec), record }
+    : { unit: change.spec.name, record };
+};
+
+/** A file the change owns. */
+export interface OwnedFile {
+  readonly directory: string;
+  readonly path: string;
+  readonly content: string;
+}
+
+/** The file the change owns; none for an instance, whose file is its template's. */
+export const fileOf = (change: UnitChange): OwnedFile | undefined => {
+  if (change.sort === 'instance') return undefined;
+  const { spec } = change;
+  return change.sort === 'unit'
+    ? { directory: spec.directory, path: unitPath(change.spec), content: change.spec.content }
+    : { directory: dropInDirectory(change.spec), path: dropInPath(change.spec), content: change.spec.content };
+};
+
+/** Whether the owned file is absent or differs. */
+export const mustWrite = (change: UnitChange, live: LiveUnit): boolean => {
+  const file = fileOf(change);
+  return file !== undefined && live.fileSha256 !== sha256Hex(file.content);
+};
+
+/** What the batch did to one object before the reload, as the reload decision needs it. */
+export interface BeforeReload {
+  readonly change: UnitChange;
+  readonly before: LiveUnit;
+  readonly wrote: boolean;
+  readonly unmasked: boolean;
+  /** It was enabled or disabled. */
+  readonly switched: boolean;
+}
+
+/**
+ * The host reloads once when any file was written or unmasked, systemd has any unit stale, or an
+ * enable shows only after a reload (`enableNeedsReload`). A written file always counts: a new one
+ * that an earlier read made systemd look up stays not-found until a reload.
+ */
+export const needsReload = (objects: readonly BeforeReload[]): boolean =>
+  objects.some(
+    ({ change, before, wrote, unmasked, switched }) =>
+      wrote ||
+      unmasked ||
+      before.status.needDaemonReload ||
+      (switched && change.sort !== 'drop-in' && enableNeedsReload(change.spec)),
+  );
+
+export type Verb = 'start' | 'stop' | 'restart';
+
+/** One unit's job: queued with `verb`, then waited for until it is `want` or `seconds` pass. */
+export interface PlannedJob {
+  readonly unit: string;
+  /** None for a unit already activating that must still get ready. */
+  readonly verb: Verb | undefined;
+  readonly want: 'active' | 'inactive';
+  readonly seconds: number;
+  /** The objects it is for: the unit's own first, then each drop-in whose change restarts it. */
+  readonly owners: readonly string[];
+}
+
+/** One object after the reload: its state then, and whether its file was written. */
+export interface Loaded {
+  readonly name: string;
+  readonly change: UnitChange;
+  /** Read before any write; a drop-in restarts its unit only if that was running then. */
+  readonly before: LiveUnit;
+  readonly loaded: LiveUnit;
+  readonly wrote: boolean;
+}
+
+/**
+ * Each unit's one job. A unit or instance gets what `settleSteps` says; a written drop-in restarts
+ * its unit when that ran before (a stopped unit reads it when it next starts), joining the unit's
+ * own start or restart, and giving way to its stop.
+ */
+export const planJobs = (objects: readonly Loaded[]): PlannedJob[] => {
+  const jobs = new Map<string, PlannedJob>();
+  for (const object of objects) {
+    const job = object.change.sort === 'drop-in' ? undefined : ownJob(object.name, object.change.spec, object);
+    if (job !== undefined) jobs.set(job.unit, job);
+  }
+  const own = new Set(jobs.keys());
+  for (const { name, change, before, wrote } of objects) {
+    if (change.sort !== 'drop-in' || !wrote || isTemplate(change.spec.unit)) continue;
+    if (before.status.activeState !== 'active') continue;
+    const { unit, startTimeoutSeconds } = change.spec;
+    const job = jobs.get(unit);
+    if (job?.want === 'inactive') continue;
+    const seconds = own.has(unit) && job ? job.seconds : Math.max(job?.seconds ?? 0, startTimeoutSeconds);
+    const owners = [...(job?.owners ?? []), name];
+    jobs.set(unit, { unit, verb: job?.verb ?? 'restart', want: 'active', seconds, owners });
+  }
+  return [...jobs.values()];
+};
+
+const ownJob = (name: string, spec: UnitSpec | InstanceSpec, { loaded, wrote }: Loaded): PlannedJob | undefined => {
+  const steps = settleSteps(spec, loaded, wrote);
+  const verb = steps.stop ? 'stop' : steps.start ? 'start' : steps.restart ? 'restart' : undefined;
+  // A unit already activating counts as running, so it gets no start; it must still get ready.
+  const activating = spec.started && loaded.status.activeState === 'activating';
+  const want = settleTarget(steps) ?? (activating ? 'active' : undefined);
+  return want === undefined ? undefined : { unit: spec.name, verb, want, seconds: timeoutOf(spec), owners: [name] };
+};
