@@ -1,9 +1,12 @@
 /**
- * The Linux domain: one SSH connection per handler process, shared by every Linux kind, and the
- * table of kinds the bundle serves (exactly the registry's Linux kinds).
+ * The Linux domain: one SSH connection per handler process, shared by every Linux kind, the table
+ * of kinds the bundle serves (exactly the registry's Linux kinds), and the batch apply that makes a
+ * host's changes one transaction with one daemon-reload (`unit-transaction.ts`).
  */
-import type { HandlerDomain } from '../../src/core/kind';
+import type { ApplyItem, HandlerDomain, KindContext } from '../../src/core/kind';
+import { parseAs } from '../../src/core/parse';
 import type { KindsOf } from '../../src/core/registry';
+import type { BatchItem, UnitChange } from '../../src/linux/unit-batch';
 import { connectSsh, type Remote } from '../../src/linux/ssh';
 import { describeHost, type SshTarget, sshTargetSchema } from '../../src/linux/target';
 
@@ -17,6 +20,28 @@ export interface HostSession {
 
 export type Connect = (target: SshTarget, env: NodeJS.ProcessEnv) => Promise<Remote>;
 
+const kinds = {
+  'systemd-unit': async () => (await import('./systemd-unit')).systemdUnitKind,
+  'systemd-instance': async () => (await import('./systemd-instance')).systemdInstanceKind,
+  'systemd-drop-in': async () => (await import('./systemd-drop-in')).systemdDropInKind,
+};
+
+/** Each item's change, told apart by the kind the batch loaded for it. */
+const changesOf = async (items: readonly ApplyItem<HostSession>[]): Promise<BatchItem[]> => {
+  const unit = await kinds['systemd-unit']();
+  const instance = await kinds['systemd-instance']();
+  const dropIn = await kinds['systemd-drop-in']();
+  const changeOf = ({ kind, spec }: ApplyItem<HostSession>): UnitChange => {
+    if (kind === unit) return { sort: 'unit', spec: parseAs(unit.spec, spec, 'spec') };
+    if (kind === instance) return { sort: 'instance', spec: parseAs(instance.spec, spec, 'spec') };
+    return { sort: 'drop-in', spec: parseAs(dropIn.spec, spec, 'spec') };
+  };
+  return items.map((item) => ({ name: item.name, after: item.after, change: changeOf(item) }));
+};
+
+const applyAll = async (session: HostSession, items: readonly ApplyItem<HostSession>[], context: KindContext) =>
+  (await import('./unit-transaction')).applyUnits(session, await changesOf(items), context);
+
 export const linuxDomain = (connect: Connect = connectSsh) =>
   ({
     target: sshTargetSchema,
@@ -27,9 +52,6 @@ export const linuxDomain = (connect: Connect = connectSsh) =>
       host: `${target.host}:${target.port}`,
     }),
     close: async (session) => session.remote.close(),
-    kinds: {
-      'systemd-unit': async () => (await import('./systemd-unit')).systemdUnitKind,
-      'systemd-instance': async () => (await import('./systemd-instance')).systemdInstanceKind,
-      'systemd-drop-in': async () => (await import('./systemd-drop-in')).systemdDropInKind,
-    },
+    kinds,
+    applyAll,
   }) satisfies HandlerDomain<HostSession, SshTarget, KindsOf<'linux'>>;

@@ -39,6 +39,23 @@ export const STALL_MS = 10_000;
  * RestartSec= holdoff reads the same as a stall, and a reload is not free on a large host). */
 export const MAX_KICKS = 4;
 
+/** Type=simple, exec and idle units read active as soon as their process is forked (`CONFIRM_MS`). */
+const FORKED_IS_ACTIVE = ['simple', 'exec', 'idle'];
+
+/** The properties a wait reads, Type for `CONFIRM_MS`. */
+const WAIT_PROPERTIES = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,Job,Type';
+
+export type WaitStatus = UnitStatus & { readonly type: string };
+
+/** One unit to wait for: until it is `want`, for at most `seconds`. */
+export interface SettleWait {
+  readonly name: string;
+  readonly want: 'active' | 'inactive';
+  readonly seconds: number;
+  /** Where its journal lines go when it does not settle. */
+  readonly log: Log;
+}
+
 export class HostShell {
   readonly host: string;
 
@@ -74,9 +91,46 @@ export class HostShell {
     return this.must(cmd.systemctl(verb, this.sudo, name, ...flags));
   }
 
-  /** Has systemd load the unit files as they are now, sharing a reload other handlers started since. */
+  /** Has systemd load the unit files as they are now. */
   reload() {
     return this.must(cmd.reloadCommand(this.sudo));
+  }
+
+  /** Runs `script`, privileged, in a shell reading it from stdin; it must succeed. */
+  script(script: string) {
+    return this.must(cmd.scriptCommand(this.sudo), script);
+  }
+
+  /** `systemctl <verb> [flags] -- <names...>` as one command, unjudged: the caller says which unit failed. */
+  many(verb: string, names: readonly string[], ...flags: string[]) {
+    const { command, script } = cmd.manyUnitsCommand(verb, names, this.sudo, ...flags);
+    return this.session.remote.run(command, script);
+  }
+
+  /** `many` that must succeed: its stderr becomes the error. */
+  async mustMany(verb: string, names: readonly string[], ...flags: string[]) {
+    const result = await this.many(verb, names, ...flags);
+    if (result.code !== 0)
+      throw new HandlerError(`systemctl ${verb} failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`);
+    return result;
+  }
+
+  /** The few properties a wait needs, of each of `names` in order, in one command. */
+  async statuses(names: readonly string[]): Promise<WaitStatus[]> {
+    if (names.length === 0) return []; // `systemctl show` of no unit shows the manager
+    const { command, script } = cmd.manyUnitsCommand(`show -p ${WAIT_PROPERTIES}`, names, false);
+    const { stdout } = await this.must(command, script);
+    const blocks = stdout.split(/\n\s*\n/).filter((block) => block.trim() !== '');
+    if (blocks.length !== names.length) {
+      throw new HandlerError(
+        `systemctl show answered for ${blocks.length} of ${names.length} units`,
+        'the host must run systemd',
+        {
+          Host: this.host,
+        },
+      );
+    }
+    return blocks.map((block) => ({ ...parseShow(block), type: /^Type=(.*)$/m.exec(block)?.[1] ?? '' }));
   }
 
   /** The few properties a wait needs, in one short command. */
@@ -112,7 +166,8 @@ export class HostShell {
         const queue = job !== undefined && isStalled(job) ? `; ${await this.queue()}` : '';
         const late = `it is still ${state} after ${seconds} s (startTimeoutSeconds)`;
         const why = verdict === 'failed' ? `it is ${state}` : `${late}${queuedJob ? `; ${queuedJob}` : ''}${queue}`;
-        const journal = await this.journal(name);
+        const log = (line: string) => this.log(`${name} on ${this.host}: ${line}`);
+        const journal = await this.journal({ name, want, seconds, log });
         throw new HandlerError(`${name} did not become ${want}`, `${why}; ${journal}`);
       }
       if (status.job !== undefined && status.job !== queued?.job) queued = { job: status.job, since: this.clock.now() };
@@ -149,6 +204,52 @@ export class HostShell {
     return kicks + 1;
   }
 
+  /**
+   * Polls the units of `waits` together, one `systemctl show` a round for those due, each until it
+   * settles, fails or passes its own deadline: each unit's error, or undefined once it settled. A
+   * unit that will not settle gets its state, its job and its last journal lines.
+   */
+  async settleAll(waits: readonly SettleWait[]): Promise<Map<string, Error | undefined>> {
+    const outcomes = new Map<string, Error | undefined>();
+    const start = this.clock.now();
+    const pending = waits.map((wait) => ({
+      wait,
+      deadline: start + wait.seconds * 1000,
+      due: start,
+      confirmed: wait.want === 'inactive',
+    }));
+    while (pending.length > 0) {
+      const due = pending.filter((entry) => entry.due <= this.clock.now());
+      const statuses = await this.statuses(due.map((entry) => entry.wait.name));
+      const now = this.clock.now();
+      for (const [index, entry] of due.entries()) {
+        const status = statuses[index] as WaitStatus;
+        const verdict = settleOf(status, entry.wait.want);
+        const done = verdict === 'settled' && (entry.confirmed || !FORKED_IS_ACTIVE.includes(status.type));
+        if (done || verdict === 'failed' || (verdict !== 'settled' && now >= entry.deadline)) {
+          outcomes.set(entry.wait.name, done ? undefined : await this.unsettled(entry.wait, status, verdict));
+          pending.splice(pending.indexOf(entry), 1);
+        } else {
+          entry.confirmed ||= verdict === 'settled';
+          entry.due = now + (verdict === 'settled' ? CONFIRM_MS : POLL_MS);
+        }
+      }
+      if (pending.length > 0) await this.clock.sleep(Math.max(0, Math.min(...pending.map((e) => e.due)) - now));
+    }
+    return outcomes;
+  }
+
+  /** Why a wait ended unsettled: its state, a queued job and what it waits for, and its journal. */
+  private async unsettled(wait: SettleWait, status: WaitStatus, verdict: Settle): Promise<HandlerError> {
+    const state = `${status.activeState}/${status.subState}`;
+    const job = status.job === undefined ? undefined : await this.job(wait.name);
+    const queuedJob = job === undefined ? undefined : describeJob(job);
+    const queue = job !== undefined && isStalled(job) ? `; ${await this.queue()}` : '';
+    const late = `it is still ${state} after ${wait.seconds} s (startTimeoutSeconds)`;
+    const why = verdict === 'failed' ? `it is ${state}` : `${late}${queuedJob ? `; ${queuedJob}` : ''}${queue}`;
+    return new HandlerError(`${wait.name} did not become ${wait.want}`, `${why}; ${await this.journal(wait)}`);
+  }
+
   /** What systemd holds in all, for a stalled job's failure message. */
   private async queue(): Promise<string> {
     const { code, stdout } = await this.session.remote.run(listAllJobsCommand(this.sudo));
@@ -162,14 +263,14 @@ export class HostShell {
   }
 
   /** Logs the unit's last journal lines and says where they are; never throws over the real error. */
-  private async journal(name: string): Promise<string> {
+  private async journal({ name, log }: SettleWait): Promise<string> {
     try {
       const { stdout } = await this.session.remote.run(cmd.journalCommand(name, this.sudo));
       const lines = stdout
         .trim()
         .split('\n')
         .filter((line) => line !== '' && !line.startsWith('-- '));
-      for (const line of lines) this.log(`${name} on ${this.host}: journal: ${line}`);
+      for (const line of lines) log(`journal: ${line}`);
       return lines.length === 0
         ? 'the journal has no lines for it'
         : `its last ${lines.length} journal lines are above, the last: ${lines.at(-1)}`;

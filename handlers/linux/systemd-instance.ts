@@ -16,6 +16,7 @@ import type { HostSession } from './domain';
 import { readUnits } from './read-units';
 import { type LiveUnits, readingOf } from './systemd-unit';
 import { UnitOps } from './unit-ops';
+import { applyOne } from './unit-transaction';
 
 export const systemdInstanceKind = defineKind({
   spec: instanceSpec,
@@ -30,7 +31,7 @@ export const systemdInstanceKind = defineKind({
   },
 
   read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf(spec, live),
-  apply: (session: HostSession, spec: InstanceSpec, context) => new UnitOps(session, spec, false, context).apply(spec),
+  apply: (session: HostSession, spec: InstanceSpec, context) => applyOne(session, { sort: 'instance', spec }, context),
   destroy: (session: HostSession, identity: UnitIdentity, context) =>
     new UnitOps(session, identity, false, context).destroy(),
 });

@@ -1,6 +1,7 @@
 /**
- * The systemd-unit kind: every declared unit on a host read in one round trip, then per unit the
- * apply and destroy of `UnitOps` (a unit owns its file, templates included).
+ * The systemd-unit kind: every declared unit on a host read in one round trip; apply is a
+ * transaction of one (`unit-transaction.ts`), destroy `UnitOps` (a unit owns its file, templates
+ * included).
  */
 import { defineKind, type Reading } from '../../src/core/kind';
 import {
@@ -17,6 +18,7 @@ import type { DesiredUnit } from '../../src/linux/unit';
 import type { HostSession } from './domain';
 import { readUnits } from './read-units';
 import { UnitOps } from './unit-ops';
+import { applyOne } from './unit-transaction';
 
 /** Live units in the order of the specs they were read for, from one read of the host. */
 export interface LiveUnits {
@@ -45,7 +47,7 @@ export const systemdUnitKind = defineKind({
   },
 
   read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf(spec, live),
-  apply: (session: HostSession, spec: UnitSpec, context) => new UnitOps(session, spec, true, context).apply(spec),
+  apply: (session: HostSession, spec: UnitSpec, context) => applyOne(session, { sort: 'unit', spec }, context),
   destroy: (session: HostSession, identity: UnitIdentity, context) =>
     new UnitOps(session, identity, true, context).destroy(),
 });

@@ -31,8 +31,6 @@ export const writeFileCommand = (directory: string, path: string, content: strin
   return privileged(script, sudo);
 };
 
-export const catCommand = (path: string): string => `cat -- ${quote(path)}`;
-
 export const removeCommand = (unit: Unit, sudo: boolean): string =>
   privileged(`rm -f -- ${quote(unitPath(unit))} ${quote(restartOnPath(unit))}`, sudo);
 
@@ -46,36 +44,8 @@ export const removeFileCommand = (path: string, sudo: boolean): string =>
 export const forgetRestartOnCommand = (unit: Pick<Unit, 'name'>, sudo: boolean): string =>
   privileged(`rm -f -- ${quote(restartOnPath(unit))}`, sudo);
 
-/** Where coalesced reloads keep their lock and count; /run is root's, so no other user can plant them. */
-export const RELOAD_STATE = '/run/cdktf-homelab';
-
-/**
- * `systemctl daemon-reload`, coalesced across the handlers of one apply: systemd runs reloads one
- * after another, so 50 units destroyed at -parallelism=30 queued 50 of them. A caller reads the
- * reload count, takes the lock, and skips its own reload when one began since (under the lock, so
- * it has finished and loaded what the caller wrote). Without flock or a writable /run, or after
- * 120 s on the lock, it is a plain reload.
- */
-export const reloadCommand = (sudo: boolean): string => {
-  const count = `${RELOAD_STATE}/reloads`;
-  const script = [
-    `number() { n=$(cat ${count} 2>/dev/null); case $n in ''|*[!0-9]*) echo 0;; *) echo "$n";; esac; }`,
-    `if command -v flock >/dev/null 2>&1 && mkdir -p ${RELOAD_STATE} 2>/dev/null && [ -w ${RELOAD_STATE} ]; then`,
-    `  asked=$(number)`,
-    `  {`,
-    `    if flock -w 120 9; then`,
-    `      now=$(number)`,
-    `      [ "$now" -gt "$asked" ] && exit 0`,
-    `      echo $((now + 1)) > ${count}.tmp && mv -f ${count}.tmp ${count}`,
-    `    fi`,
-    `    systemctl daemon-reload`,
-    `  } 9>>${RELOAD_STATE}/reload.lock`,
-    `else`,
-    `  systemctl daemon-reload`,
-    `fi`,
-  ].join('\n');
-  return privileged(script, sudo);
-};
+/** `systemctl daemon-reload`: systemd loads every unit file as it is now. */
+export const reloadCommand = (sudo: boolean): string => privileged('systemctl daemon-reload', sudo);
 
 /** `systemctl <verb> [flags] -- <name>`; start, restart and stop go with `--no-block` and a polled wait. */
 export const systemctl = (verb: string, sudo: boolean, name?: string, ...flags: string[]): string =>
@@ -115,9 +85,6 @@ export const recordRestartOnScript = (units: ReadonlyArray<{ readonly name: stri
     ...units.map((unit) => `printf '%s\\n' ${quote(unit.restartOn)} > ${quote(restartOnPath(unit))}`),
     '',
   ].join('\n');
-
-export const recordRestartOnCommand = (unit: Pick<Unit, 'name'>, digest: string, sudo: boolean): string =>
-  privileged(`mkdir -p ${RESTART_ON_DIR} && printf '%s\\n' ${quote(digest)} > ${quote(restartOnPath(unit))}`, sudo);
 
 /** The unit's last journal lines, for a failure message; needs no root on a default journal setup. */
 export const journalCommand = (name: string, sudo: boolean, lines = 20): string =>

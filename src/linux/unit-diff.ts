@@ -74,23 +74,6 @@ export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string
     ? 'apply unmasks it (unmask: true)'
     : `set unmask: true to let apply unmask it, or run systemctl unmask ${spec.name} on the host`;
 
-/** Apply's first phase: whether the file must be written. */
-export const fileSteps = (spec: DesiredUnit, live: LiveUnit) => ({
-  write: spec.content !== undefined && live.fileSha256 !== sha256Hex(spec.content),
-});
-
-/**
- * Whether systemd must reload, given the unit `before` apply and `now` (after any write). systemd
- * loads a new unit file on first use, so a new unit needs no daemon-reload (measured, systemd 252;
- * reloads run one at a time in PID 1, 0.15 s each with 50 units loaded). A changed file, a
- * stale load, an unmasked unit and a changed template (its instances keep the old one) do.
- */
-export const reloadNeeded = (before: LiveUnit, now: LiveUnit, written: boolean): boolean =>
-  (written && before.fileSha256 !== undefined) ||
-  now.status.needDaemonReload ||
-  (written && now.status.loadState !== 'loaded') ||
-  isMasked(before.status);
-
 /**
  * Enable or disable, decided from the state read before any write, so that it runs before the
  * host's one reload and that reload shows it. A unit systemd had not loaded (a new file, an instance
@@ -113,10 +96,8 @@ export const enableStep = (spec: DesiredUnit, before: LiveUnit, written: boolean
 export const enableNeedsReload = (spec: DesiredUnit): boolean =>
   spec.content === undefined || /^\s*(Alias|Also)\s*=/m.test(spec.content);
 
-/** Apply's second phase, from the status read after the reload. */
+/** Which job closes the gap, from the status read after the reload. */
 export interface SettleSteps {
-  readonly enable: boolean;
-  readonly disable: boolean;
   readonly start: boolean;
   readonly stop: boolean;
   readonly restart: boolean;
@@ -124,16 +105,12 @@ export interface SettleSteps {
 
 /**
  * Never stop a declared `started: false` oneshot mid-run, never start a unit already activating,
- * restart a running unit whose file or restartOn changed, and re-enable after a file change so
- * the [Install] links follow the new file.
+ * and restart a running unit whose file or restartOn changed.
  */
 export const settleSteps = (spec: DesiredUnit, live: LiveUnit, written: boolean): SettleSteps => {
-  const enabled = enabledOf(live.status.unitFileState);
   const running = runningOf(spec, live);
   const restartOnMoved = live.restartOn !== undefined && live.restartOn !== spec.restartOn;
   return {
-    enable: spec.enabled && (enabled === false || (written && enabled === true)),
-    disable: !spec.enabled && enabled === true,
     stop: !spec.started && running,
     start: spec.started && !running,
     restart: spec.started && running && (written || restartOnMoved),

@@ -1,13 +1,13 @@
 /**
  * Runs a handler in-process exactly as the bundle's `main` would (a batch query on stdin for read,
- * HOMELAB_* env for apply and destroy), so contract tests cover the CLI contract, not just the
- * functions. A one-object read goes through the batch read, as Terraform's does.
+ * HOMELAB_* env for apply and destroy, and for the batch apply), so contract tests cover the CLI
+ * contract, not just the functions. A one-object read goes through the batch read, as Terraform's does.
  */
 import { canonicalJson } from '../../src/core/canonical';
 import type { Clock } from '../../src/core/clock';
 import { runHandler } from '../../src/core/handler-cli';
 import type { HandlerDomain } from '../../src/core/kind';
-import { BATCH, ENV, type ReadResult, type Verb } from '../../src/core/protocol';
+import { APPLY, BATCH, ENV, type ReadResult, type Verb } from '../../src/core/protocol';
 
 export interface HandlerRun {
   readonly code: number;
@@ -74,4 +74,42 @@ export const invokeBatch = async <S, T>(
   const code = await runHandler(domain, [BATCH.verb, 'read'], io);
   const result = out.length > 0 ? (JSON.parse(out.join('')) as Record<string, string>) : undefined;
   return { code, stderr: log.join('\n'), ...(result ? { result } : {}) };
+};
+
+/** One object of a batch apply: its kind, its spec, and the names it is applied after. */
+export interface ApplyEntry {
+  readonly kind: string;
+  readonly spec: object;
+  readonly after?: readonly string[];
+}
+
+/**
+ * One batch apply of `objects` (name → entry, all drifted), as the target's apply resource runs it:
+ * HOMELAB_DRIFTED names them, HOMELAB_OBJECT_<i> holds the i-th one's entry.
+ */
+export const invokeBatchApply = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  target: object,
+  objects: Readonly<Record<string, ApplyEntry>>,
+  env: NodeJS.ProcessEnv = {},
+  clock?: Clock,
+): Promise<HandlerRun> => {
+  const entries = Object.entries(objects);
+  const hookEnv: Record<string, string> = {
+    [ENV.target]: canonicalJson(target),
+    [APPLY.drifted]: entries.map(([name]) => name).join(','),
+  };
+  entries.forEach(([, { kind, spec, after = [] }], index) => {
+    hookEnv[`${APPLY.objectPrefix}${index}`] = canonicalJson({ kind, spec, after });
+  });
+  const log: string[] = [];
+  const io = {
+    stdin: async () => '',
+    env: { ...env, ...hookEnv },
+    out: () => undefined,
+    log: (l: string) => log.push(l),
+    clock,
+  };
+  const code = await runHandler(domain, [APPLY.verb, 'apply'], io);
+  return { code, stderr: log.join('\n') };
 };

@@ -177,7 +177,7 @@ describe('drop-ins', () => {
     expect(applied.stderr).toBe(
       [
         `agent.service on 127.0.0.1:${host().port}: wrote /etc/systemd/system/agent.service.d/10-env.conf`,
-        `agent.service on 127.0.0.1:${host().port}: restarted with the new drop-in`,
+        `agent.service on 127.0.0.1:${host().port}: restarted agent.service with the new drop-in`,
       ].join('\n'),
     );
     expect(await environment()).toContain('Environment=LEVEL=1');

@@ -39,6 +39,45 @@ const fakeHost = (states: string[], jobs = '', afterStart?: string[], cancelCode
   return { shell: new HostShell(session, clock, (line) => logged.push(line)), commands, logged, elapsed: () => now };
 };
 
+/**
+ * A clock that only moves when waited on, and a host whose units each go through their states one
+ * per `show` that names them (`active running <job> <type>`; the last state stays); list-jobs
+ * answers `jobs`.
+ */
+const fakeBatchHost = (units: Record<string, string[]>, jobs = '') => {
+  let now = 0;
+  const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+  const commands: string[] = [];
+  const shows: string[][] = [];
+  const remote: Remote = {
+    run: async (command, stdin = ''): Promise<CommandResult> => {
+      commands.push(`${command} ${stdin}`.trim());
+      if (command.startsWith('journalctl')) return { code: 0, stdout: 'line one\nline two\n', stderr: '' };
+      if (command.startsWith('systemctl list-jobs')) return { code: 0, stdout: jobs, stderr: '' };
+      if (!stdin.startsWith('systemctl show')) return { code: 0, stdout: '', stderr: '' };
+      const names = [...stdin.matchAll(/'([^']+)'/g)].map((match) => match[1] as string);
+      shows.push(names);
+      const block = (name: string) => {
+        const states = units[name] ?? [];
+        const [active = 'inactive', sub = 'dead', job = '-', type = 'notify'] =
+          (states.length > 1 ? states.shift() : states[0])?.split(' ') ?? [];
+        const state = `LoadState=loaded\nActiveState=${active}\nSubState=${sub}\n`;
+        return `${state}Job=${job === '-' ? '' : job}\nType=${type}\n`;
+      };
+      return { code: 0, stdout: names.map(block).join('\n'), stderr: '' };
+    },
+    close: () => undefined,
+  };
+  const logged: string[] = [];
+  const session = {
+    remote,
+    target: { host: 'h', port: 22, user: 'root', readyTimeoutSeconds: 20, keepaliveIntervalSeconds: 15, sudo: false },
+    host: 'h:22',
+  };
+  const shell = new HostShell(session, clock, (line) => logged.push(line));
+  return { shell, commands, shows, logged, elapsed: () => now };
+};
+
 describe('HostShell.settle, the bounded wait after start, restart or stop', () => {
   test('a unit never ready fails at the deadline with its state and journal, polling every POLL_MS', async () => {
     const host = fakeHost(['activating start 75']);
@@ -134,5 +173,46 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     );
     expect(host.commands.some((c) => c.includes('cancel') || c.includes('start'))).toBe(false);
     expect(host.commands.filter((c) => c.includes('list-jobs'))).toHaveLength(3); // at 10 s, 20 s and the deadline
+  });
+});
+
+describe('HostShell.settleAll, the waits of a batch together', () => {
+  test('every unit is polled in one show a round, each leaves the round it settles, a failure is its own', async () => {
+    const host = fakeBatchHost({
+      'a.service': ['activating start 1', 'active running -'],
+      'b.service': ['activating start 2', 'activating start 2', 'activating start 2', 'active running -'],
+      'c.service': ['activating start 3', 'failed failed -'],
+    });
+    const log = (line: string) => host.logged.push(line);
+    const outcomes = await host.shell.settleAll(
+      ['a.service', 'b.service', 'c.service'].map((name) => ({ name, want: 'active' as const, seconds: 90, log })),
+    );
+    expect(host.shows).toEqual([
+      ['a.service', 'b.service', 'c.service'],
+      ['a.service', 'b.service', 'c.service'],
+      ['b.service'],
+      ['b.service'],
+    ]);
+    expect(outcomes.get('a.service')).toBeUndefined();
+    expect(outcomes.get('b.service')).toBeUndefined();
+    expect(outcomes.get('c.service')?.message).toMatch(/^c.service did not become active: it is failed\/failed; /);
+    expect(host.elapsed()).toBe(3 * POLL_MS);
+  });
+
+  test('each unit waits under its own deadline, and its journal goes to its own log', async () => {
+    const host = fakeBatchHost({ 'quick.service': ['activating start 1'], 'slow.service': ['activating start 2'] });
+    const waits = [
+      { name: 'quick.service', want: 'active' as const, seconds: 1, log: (l: string) => host.logged.push(`q: ${l}`) },
+      { name: 'slow.service', want: 'active' as const, seconds: 3, log: (l: string) => host.logged.push(`s: ${l}`) },
+    ];
+    const outcomes = await host.shell.settleAll(waits);
+    expect(outcomes.get('quick.service')?.message).toMatch(/after 1 s \(startTimeoutSeconds\)/);
+    expect(outcomes.get('slow.service')?.message).toMatch(/after 3 s \(startTimeoutSeconds\)/);
+    expect(host.logged).toEqual([
+      'q: journal: line one',
+      'q: journal: line two',
+      's: journal: line one',
+      's: journal: line two',
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import {
   manyUnitsCommand,
   notQueued,
   recordRestartOnScript,
+  reloadCommand,
   writeFileCommand,
 } from '../../../../src/linux/unit-commands';
 import { fileTextsScript, parseFileTexts, parseReadScript, readScript } from '../../../../src/linux/unit-read';
@@ -91,6 +92,11 @@ describe('unit commands', () => {
     const units = [{ unit: 'a.service' }, { unit: 'b.service' }];
     expect(parseReadScript('LoadState=loaded\n@@cdktf-homelab:files\n', units)).toBeUndefined();
     expect(parseReadScript('@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n', units)).toBeUndefined();
+  });
+
+  test('a daemon-reload is a plain one, with no lock or count shared between runs', () => {
+    expect(reloadCommand(false)).toBe('systemctl daemon-reload');
+    expect(reloadCommand(true)).toBe(`sudo -n sh -c 'systemctl daemon-reload'`);
   });
 
   test('a command over many units reads them on stdin, quoted, so no count of names meets the argument limit', () => {

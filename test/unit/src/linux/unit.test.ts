@@ -3,15 +3,7 @@ import { unitIdentity } from '../../../../src/linux/unit';
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { LiveUnit, UnitSpec } from '../../../../src/linux/unit';
 import { unmaskCommand } from '../../../../src/linux/unit-commands';
-import {
-  diffUnit,
-  enableNeedsReload,
-  enableStep,
-  fileSteps,
-  reloadNeeded,
-  settleSteps,
-  summarizeUnit,
-} from '../../../../src/linux/unit-diff';
+import { diffUnit, enableNeedsReload, enableStep, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { parseReadScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
@@ -80,38 +72,7 @@ describe('diffUnit', () => {
 });
 
 describe('apply steps', () => {
-  test('a missing or changed file is written', () => {
-    expect(fileSteps(spec, live({}, { fileSha256: undefined }))).toEqual({ write: true });
-    expect(fileSteps(spec, live({}, { fileSha256: 'ab'.repeat(32) }))).toEqual({ write: true });
-    expect(fileSteps(spec, live({ needDaemonReload: true }))).toEqual({ write: false });
-  });
-
-  test.each<[string, Partial<LiveUnit>, Partial<UnitStatus>, Partial<UnitStatus>, boolean, boolean]>([
-    ['a new unit file, loaded on first use', { fileSha256: undefined }, { loadState: 'not-found' }, {}, true, false],
-    ['a changed unit file', {}, {}, {}, true, true],
-    [
-      'a new file systemd still has as not-found',
-      { fileSha256: undefined },
-      { loadState: 'not-found' },
-      { loadState: 'not-found' },
-      true,
-      true,
-    ],
-    ['NeedDaemonReload alone', {}, { needDaemonReload: true }, { needDaemonReload: true }, false, true],
-    [
-      'a masked unit being unmasked',
-      { fileSha256: undefined },
-      { loadState: 'masked', unitFileState: 'masked' },
-      {},
-      true,
-      true,
-    ],
-    ['nothing changed', {}, {}, {}, false, false],
-  ])('reload needed after %s: %s', (_, beforeOver, beforeStatus, nowStatus, written, expected) => {
-    expect(reloadNeeded(live(beforeStatus, beforeOver), live(nowStatus), written)).toBe(expected);
-  });
-
-  const none = { enable: false, disable: false, start: false, stop: false, restart: false };
+  const none = { start: false, stop: false, restart: false };
   test.each<[string, Partial<UnitSpec>, Partial<UnitStatus>, string | undefined, boolean, Partial<typeof none>]>([
     [
       'a started:false oneshot mid-run is not stopped',
@@ -170,17 +131,6 @@ describe('apply steps', () => {
       false,
       {},
     ],
-    ['a disabled unit declared enabled is enabled', { enabled: true }, {}, 'r1', false, { enable: true }],
-    [
-      'an enabled unit is re-enabled after its file changed',
-      { enabled: true },
-      { unitFileState: 'enabled' },
-      'r1',
-      true,
-      { enable: true },
-    ],
-    ['an enabled unit declared disabled is disabled', {}, { unitFileState: 'enabled' }, 'r1', false, { disable: true }],
-    ['a static unit is neither enabled nor disabled', { enabled: true }, { unitFileState: 'static' }, 'r1', true, {}],
   ])('%s', (_, specOver, statusOver, recorded, written, expected) => {
     expect(settleSteps({ ...spec, ...specOver }, live(statusOver, { restartOn: recorded }), written)).toEqual({
       ...none,

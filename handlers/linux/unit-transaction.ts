@@ -1,0 +1,233 @@
+/**
+ * A host's batch apply as one transaction: every unit, instance and drop-in read in one round trip,
+ * every changed file written, one daemon-reload, every job queued together and waited for together,
+ * everything read back. One object that fails is undone alone, with what comes after it, and the
+ * others stay converged; 200 units no longer cost 200 reloads and 200 waits one after another.
+ */
+import { HandlerError } from '../../src/core/errors';
+import type { KindContext } from '../../src/core/kind';
+import { diffDropIn, summarizeDropIn } from '../../src/linux/drop-in';
+import { ConnectionLost } from '../../src/linux/ssh';
+import type { LiveUnit } from '../../src/linux/unit';
+import {
+  type BatchItem,
+  fileOf,
+  type UnitChange,
+  mustWrite,
+  needsReload,
+  readEntryOf,
+  unitOf,
+} from '../../src/linux/unit-batch';
+import * as cmd from '../../src/linux/unit-commands';
+import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
+import { fileTextsScript, parseFileTexts } from '../../src/linux/unit-read';
+import { isMasked } from '../../src/linux/unit-state';
+import type { HostSession } from './domain';
+import { HostShell } from './host-shell';
+import { readUnits } from './read-units';
+import { runJobs } from './unit-jobs';
+import { active, all, block, each, say, type Track, trackOf, unitTracks } from './unit-track';
+import { undoAndReport } from './unit-undo';
+
+/** Applies `items`, in reference order, as one transaction: each one's error, or undefined. */
+export const applyUnits = async (
+  session: HostSession,
+  items: readonly BatchItem[],
+  context: KindContext,
+): Promise<Map<string, Error | undefined>> => {
+  const shell = new HostShell(session, context.clock, context.log);
+  try {
+    const live = await readUnits(
+      session,
+      items.map((item) => readEntryOf(item.change)),
+    );
+    const tracks = items.map((item, index) => trackOf(item, live[index] as LiveUnit, context.log));
+    await converge(shell, tracks);
+    return await undoAndReport(shell, tracks);
+  } catch (error) {
+    if (!(error instanceof ConnectionLost)) throw error;
+    throw new HandlerError(
+      `SSH connection to ${session.host} lost during apply`,
+      `${error.reason}; ${halfDone(items)}`,
+    );
+  }
+};
+
+/** One object alone (`<kind> apply` by hand, a resend): a transaction of one, its failure thrown. */
+export const applyOne = async (session: HostSession, change: UnitChange, context: KindContext): Promise<void> => {
+  const name = `${change.sort === 'drop-in' ? change.spec.unit : change.spec.name} on ${session.host}`;
+  const outcome = (await applyUnits(session, [{ name, after: [], change }], context)).get(name);
+  if (outcome !== undefined) throw outcome;
+};
+
+const halfDone = (items: readonly BatchItem[]): string =>
+  items.length === 1
+    ? `the ${items[0]?.change.sort === 'drop-in' ? 'drop-in' : 'unit'} may be half-applied: the next apply converges it`
+    : `its ${items.length} objects may be half-applied: the next apply converges them`;
+
+const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
+  await each(tracks, (track) => prepare(shell, track), 'refused');
+  await keepPrevious(shell, tracks);
+  block(tracks);
+  await each(tracks, (track) => write(shell, track));
+  block(tracks);
+  // A step that fails as a whole (systemctl not answering) fails every object still in it.
+  await all(active(tracks), () => switchAll(shell, tracks));
+  await reloadAndRead(shell, tracks);
+  await all(active(tracks), () => runJobs(shell, tracks));
+  block(tracks);
+  await recordRestartOn(shell, tracks);
+  await readBack(shell, tracks);
+  block(tracks);
+  for (const track of active(tracks)) if (!track.said) say(track, 'applied');
+};
+
+/** Refuses a masked unit unless it may be unmasked, which it then is. */
+const prepare = async (shell: HostShell, track: Track): Promise<void> => {
+  const { change } = track.item;
+  if (change.sort !== 'drop-in' && isMasked(track.before.status)) await unmask(shell, track, change.spec);
+};
+
+/** Keeps every file a write will replace, read in one round trip, for the undo to put back. */
+const keepPrevious = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  const replacing = active(tracks).flatMap((track) => {
+    const file = fileOf(track.item.change);
+    const replaced = file !== undefined && mustWrite(track.item.change, track.before) && track.before.fileSha256;
+    return replaced ? [{ track, path: file.path }] : [];
+  });
+  if (replacing.length === 0) return;
+  const paths = replacing.map(({ path }) => path);
+  const tracksOf = replacing.map(({ track }) => track);
+  await all(
+    tracksOf,
+    async () => {
+      const { stdout } = await shell.must('sh -s', fileTextsScript(paths));
+      const texts = parseFileTexts(stdout, paths.length);
+      if (texts === undefined)
+        throw new HandlerError(`the files to replace on ${shell.host} could not be read`, paths.join(' '));
+      replacing.forEach(({ track }, index) => (track.previous = texts[index]));
+    },
+    'refused',
+  );
+};
+
+const unmask = async (shell: HostShell, track: Track, spec: { name: string; directory: string; unmask: boolean }) => {
+  const name = `${spec.name} on ${shell.host}`;
+  if (!spec.unmask) {
+    const detail = `systemd will not start or enable it; ${unmaskAdvice(spec)}`;
+    throw new HandlerError(`${name} is masked`, detail, { UnitFileState: track.before.status.unitFileState });
+  }
+  const result = await shell.session.remote.run(cmd.unmaskCommand(spec, shell.sudo));
+  if (result.code !== 0) {
+    const hint =
+      result.code === cmd.UNMASK_REFUSED ? '; unmask removes only /dev/null links: move that file away by hand' : '';
+    throw new HandlerError(`${name} is masked and was not unmasked`, `${result.stderr.trim()}${hint}`);
+  }
+  track.unmasked = true;
+  say(track, 'unmasked (removed its /dev/null link)');
+};
+
+const write = async (shell: HostShell, track: Track): Promise<void> => {
+  const file = fileOf(track.item.change);
+  if (file === undefined || !mustWrite(track.item.change, track.before)) return;
+  await shell.write(file.directory, file.path, file.content);
+  track.wrote = true;
+  say(track, `wrote ${file.path}`);
+};
+
+/**
+ * Enables and disables before the reload, which then shows them: one command per verb. One unit it
+ * cannot act on fails the whole command and changes nothing (measured, systemd 252), so then each
+ * unit goes alone and only that one fails.
+ */
+const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  for (const verb of ['enable', 'disable'] as const) {
+    const group = active(tracks).filter((track) => {
+      const { change } = track.item;
+      return change.sort !== 'drop-in' && enableStep(change.spec, track.before, track.wrote) === verb;
+    });
+    if (group.length === 0) continue;
+    const done = (track: Track) => {
+      track.switched = true;
+      say(track, `${verb}d`);
+    };
+    const together = await shell.many(
+      verb,
+      group.map((track) => unitOf(track.item.change)),
+      '--no-reload',
+    );
+    if (together.code === 0) group.forEach(done);
+    else
+      await each(group, async (track) => {
+        await shell.systemctl(verb, unitOf(track.item.change), '--no-reload');
+        done(track);
+      });
+  }
+};
+
+/** The host's one reload, when `needsReload` says, then the units as systemd now has them loaded. */
+const reloadAndRead = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  const live = active(tracks);
+  const reload = needsReload(
+    live.map((track) => ({
+      change: track.item.change,
+      before: track.before,
+      wrote: track.wrote,
+      unmasked: track.unmasked,
+      switched: track.switched,
+    })),
+  );
+  if (reload) await all(live, () => shell.reload());
+  const units = unitTracks(active(tracks));
+  if (units.length === 0) return;
+  await all(units, async () => {
+    const loaded = await readUnits(
+      shell.session,
+      units.map((track) => readEntryOf(track.item.change)),
+    );
+    units.forEach((track, index) => (track.loaded = loaded[index] as LiveUnit));
+  });
+};
+
+/** Records the restartOn digest each converged unit was applied with, in one script. */
+const recordRestartOn = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  const stale = unitTracks(active(tracks)).flatMap((track) => {
+    const { change } = track.item;
+    return change.sort !== 'drop-in' && track.loaded.restartOn !== change.spec.restartOn
+      ? [{ track, spec: change.spec }]
+      : [];
+  });
+  if (stale.length === 0) return;
+  await all(
+    stale.map(({ track }) => track),
+    () => shell.script(cmd.recordRestartOnScript(stale.map(({ spec }) => spec))),
+  );
+};
+
+/** Reads every converged object back: one that is not as declared failed, whatever systemctl said. */
+const readBack = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  const live = active(tracks);
+  if (live.length === 0) return;
+  await all(live, async () => {
+    const after = await readUnits(
+      shell.session,
+      live.map((track) => readEntryOf(track.item.change)),
+    );
+    live.forEach((track, index) => {
+      const left = leftOf(track, after[index] as LiveUnit, shell.host);
+      if (left !== undefined) track.cause = new Error(`systemctl reported success but ${left}`);
+    });
+  });
+};
+
+const leftOf = ({ item: { change } }: Track, after: LiveUnit, host: string): string | undefined => {
+  if (change.sort === 'drop-in') {
+    const left = diffDropIn(change.spec, after);
+    return Object.keys(left).length === 0 ? undefined : summarizeDropIn(change.spec, host, after, left);
+  }
+  const left = diffUnit(change.spec, after);
+  const state = `${after.status.activeState}/${after.status.subState}`;
+  return Object.keys(left).length === 0
+    ? undefined
+    : `the unit is ${state}: ${summarizeUnit(change.spec, host, after, left)}`;
+};

@@ -1,0 +1,207 @@
+/**
+ * The undo of a host's batch apply and each object's outcome. What a failed object (or one after
+ * it) changed is reverted as a one-object apply always reverted it: the previous file put back, or
+ * a new unit stopped and its file removed, or a drop-in's unit restarted with the previous drop-in;
+ * the undo of every object shares one reload. Each failure names the state its unit was left in.
+ */
+import { waitsFor } from '../../src/core/batch-apply';
+import { HandlerError } from '../../src/core/errors';
+import { mapConcurrent } from '../../src/core/pool';
+import { dropInPath } from '../../src/linux/drop-in';
+import { ConnectionLost } from '../../src/linux/ssh';
+import { timeoutOf, unitPath } from '../../src/linux/unit';
+import { fileOf, unitOf } from '../../src/linux/unit-batch';
+import * as cmd from '../../src/linux/unit-commands';
+import { isTemplate } from '../../src/linux/unit-name';
+import { type HostShell, messageOf } from './host-shell';
+import { IN_FLIGHT, type Track } from './unit-track';
+
+/** Undoes what failed, then answers each object's error, or undefined for one that converged. */
+export const undoAndReport = async (
+  shell: HostShell,
+  tracks: readonly Track[],
+): Promise<Map<string, Error | undefined>> => {
+  const failed = tracks.filter((track) => track.cause !== undefined || track.blockedBy !== undefined);
+  const notes = await undo(
+    shell,
+    failed.filter((track) => track.wrote),
+  );
+  const states = await statesOf(shell, failed.filter(changedUnit));
+  return new Map(tracks.map((track) => [track.item.name, outcomeOf(shell.host, track, notes, states)]));
+};
+
+/** The undo's words for each track it touched: `; restored …`, or `; the undo failed too …`. */
+type Notes = Map<Track, string>;
+
+type Fail = (track: Track, error: unknown) => void;
+
+const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<Notes> => {
+  const notes: Notes = new Map();
+  const fail: Fail = (track, error) => notes.set(track, undoFailed(track, error));
+  const pending = () => tracks.filter((track) => !notes.has(track));
+  const started = tracks.filter((track) => isNewUnit(track) && track.started && !isTemplate(unitOf(track.item.change)));
+  let stopped = new Set<Track>();
+  await attemptAll(started, async () => (stopped = await stopUnits(shell, started, fail)), fail);
+  // A new unit's [Install] links would be left pointing at nothing.
+  const linked = pending().filter((track) => isNewUnit(track) && track.switched);
+  const names = linked.map((track) => unitOf(track.item.change));
+  await attemptAll(linked, () => shell.mustMany('disable', names, '--no-reload'), fail);
+  await attemptEach(pending(), (track) => revertFile(shell, track), fail);
+  const removed = pending().filter((track) => isNewUnit(track) && !isTemplate(unitOf(track.item.change)));
+  let loaded = true;
+  await attemptAll(removed, async () => (loaded = await clearRemoved(shell, removed)), fail);
+  // systemd drops a stopped unit nothing refers to once its file is gone; anything else needs the reload.
+  if (loaded || pending().some((track) => !removed.includes(track)))
+    await attemptAll(pending(), () => shell.reload(), fail);
+  const gone = new Set(pending().flatMap((track) => (isNewUnit(track) ? [unitOf(track.item.change)] : [])));
+  const restart = pending().filter((track) => track.item.change.sort === 'drop-in' && track.started);
+  const restarted = await restartUnits(
+    shell,
+    restart.filter((track) => !gone.has(unitOf(track.item.change))),
+    fail,
+  );
+  for (const track of pending()) notes.set(track, undoneWords(track, stopped.has(track), restarted.has(track)));
+  return notes;
+};
+
+/** A unit this apply created: its undo removes its file. */
+const isNewUnit = (track: Track): boolean => track.item.change.sort === 'unit' && track.previous === undefined;
+
+/** `work` on each track, `IN_FLIGHT` at once; a failure is the undo failure of its track. */
+const attemptEach = (tracks: readonly Track[], work: (track: Track) => Promise<unknown>, fail: Fail) =>
+  mapConcurrent(tracks, IN_FLIGHT, (track) => attemptAll([track], () => work(track), fail));
+
+/** `work` once for `tracks`, when there are any; a failure is the undo failure of each. */
+const attemptAll = async (tracks: readonly Track[], work: () => Promise<unknown>, fail: Fail): Promise<void> => {
+  if (tracks.length === 0) return;
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof ConnectionLost) throw error;
+    for (const track of tracks) fail(track, error);
+  }
+};
+
+/** Stops those of `tracks` still running, together, before their files go: the ones it stopped. */
+const stopUnits = async (shell: HostShell, tracks: readonly Track[], fail: Fail): Promise<Set<Track>> => {
+  const states = await shell.statuses(tracks.map((track) => unitOf(track.item.change)));
+  const running = tracks.filter((_, index) => !['inactive', 'failed'].includes(states[index]?.activeState ?? ''));
+  if (running.length === 0) return new Set();
+  await shell.many(
+    'stop',
+    running.map((track) => unitOf(track.item.change)),
+    '--no-block',
+  );
+  const outcomes = await shell.settleAll(running.map((track) => waitFor(track, 'inactive')));
+  for (const track of running) {
+    const error = outcomes.get(unitOf(track.item.change));
+    if (error !== undefined) fail(track, error);
+  }
+  return new Set(running);
+};
+
+const waitFor = (track: Track, want: 'active' | 'inactive') => {
+  const { change } = track.item;
+  const seconds = change.sort === 'drop-in' ? change.spec.startTimeoutSeconds : timeoutOf(change.spec);
+  return { name: unitOf(change), want, seconds, log: track.log };
+};
+
+/** Puts the previous file back, or removes the new one (a unit's restartOn record with it). */
+const revertFile = async (shell: HostShell, track: Track): Promise<void> => {
+  const { change } = track.item;
+  const file = fileOf(change);
+  if (file === undefined) return;
+  if (track.previous !== undefined) await shell.write(file.directory, file.path, track.previous);
+  else if (change.sort === 'unit') await shell.must(cmd.removeCommand(change.spec, shell.sudo));
+  else await shell.must(cmd.removeFileCommand(file.path, shell.sudo));
+};
+
+/**
+ * Clears the failed record of removed units (one that failed stays listed, the host "degraded",
+ * until then), and says whether systemd still has any of them loaded.
+ */
+const clearRemoved = async (shell: HostShell, tracks: readonly Track[]): Promise<boolean> => {
+  const names = tracks.map((track) => unitOf(track.item.change));
+  const failed = (await shell.statuses(names)).flatMap((status, i) =>
+    status.activeState === 'failed' ? [names[i] as string] : [],
+  );
+  if (failed.length > 0) await shell.mustMany('reset-failed', failed);
+  return (await shell.statuses(names)).some((status) => status.loadState !== 'not-found');
+};
+
+/** Restarts the units whose drop-in restarted them, now with the drop-in put back: the tracks it restarted. */
+const restartUnits = async (shell: HostShell, tracks: readonly Track[], fail: Fail): Promise<Set<Track>> => {
+  const first = new Map<string, Track>();
+  for (const track of tracks) if (!first.has(unitOf(track.item.change))) first.set(unitOf(track.item.change), track);
+  const restarted = new Set<Track>();
+  await attemptAll(
+    tracks,
+    async () => {
+      if (first.size === 0) return;
+      await shell.many('restart', [...first.keys()], '--no-block');
+      const outcomes = await shell.settleAll([...first.values()].map((track) => waitFor(track, 'active')));
+      for (const track of tracks) {
+        const error = outcomes.get(unitOf(track.item.change));
+        if (error === undefined) restarted.add(track);
+        else fail(track, error);
+      }
+    },
+    fail,
+  );
+  return restarted;
+};
+
+const undoneWords = (track: Track, stopped: boolean, restarted: boolean): string => {
+  const { change } = track.item;
+  if (change.sort === 'drop-in') {
+    const what = track.previous === undefined ? 'removed the new drop-in' : 'restored the previous drop-in';
+    return `; ${what}${restarted ? ` and restarted ${change.spec.unit} with it` : ''}`;
+  }
+  if (track.previous !== undefined) return '; restored the previous unit file';
+  return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file`;
+};
+
+const undoFailed = ({ item: { change } }: Track, error: unknown): string => {
+  const where =
+    change.sort === 'drop-in'
+      ? `${dropInPath(change.spec)} and ${change.spec.unit}`
+      : change.sort === 'unit'
+        ? unitPath(change.spec)
+        : change.spec.name;
+  return `; the undo failed too (${messageOf(error)}): check ${where} by hand`;
+};
+
+/** A unit or instance (not a template) whose state a failure message names. */
+const changedUnit = (track: Track): boolean =>
+  track.item.change.sort !== 'drop-in' &&
+  !isTemplate(unitOf(track.item.change)) &&
+  (track.cause !== undefined || track.wrote || track.started || track.switched);
+
+/** `; the unit is now <state>` for each of `tracks`, read in one command. */
+const statesOf = async (shell: HostShell, tracks: readonly Track[]): Promise<Map<Track, string>> => {
+  try {
+    const states = await shell.statuses(tracks.map((track) => unitOf(track.item.change)));
+    return new Map(
+      tracks.map((track, index) => [
+        track,
+        `; the unit is now ${states[index]?.activeState}/${states[index]?.subState}`,
+      ]),
+    );
+  } catch (error) {
+    if (error instanceof ConnectionLost) throw error;
+    return new Map(tracks.map((track) => [track, `; its state could not be read (${messageOf(error)})`]));
+  }
+};
+
+const outcomeOf = (host: string, track: Track, notes: Notes, states: Map<Track, string>): Error | undefined => {
+  const words = `${notes.get(track) ?? ''}${states.get(track) ?? ''}`;
+  const { change } = track.item;
+  if (track.refused !== undefined) return track.refused;
+  if (track.cause !== undefined) {
+    const what = change.sort === 'drop-in' ? `drop-in ${dropInPath(change.spec)}` : change.spec.name;
+    return new HandlerError(`${what} on ${host} was not applied`, `${messageOf(track.cause)}${words}`);
+  }
+  if (track.blockedBy === undefined) return undefined;
+  if (words === '') return waitsFor(track.blockedBy);
+  return new Error(`it comes after ${track.blockedBy}, which was not applied${words}`);
+};

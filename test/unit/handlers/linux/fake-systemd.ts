@@ -1,0 +1,178 @@
+/**
+ * A host that answers the Linux handlers' commands as systemd 252 would, closely enough to count
+ * them: unit files and drop-ins on disk, what the manager loaded at its last reload (or first use),
+ * jobs that finish by the next look, and `ExecStart=/bin/false` that fails. It records every command
+ * and counts reloads, so a test can say one reload for many units and one start for all of them.
+ */
+import { sha256Hex } from '../../../../src/core/canonical';
+import type { CommandResult, Remote } from '../../../../src/linux/ssh';
+import { ConnectionLost } from '../../../../src/linux/ssh';
+import { instanceOf } from '../../../../src/linux/unit-name';
+
+const DIR = '/etc/systemd/system';
+
+export const TARGET = {
+  host: 'h',
+  port: 22,
+  user: 'root',
+  hostKey: `SHA256:${'A'.repeat(43)}`,
+  readyTimeoutSeconds: 20,
+  keepaliveIntervalSeconds: 15,
+  sudo: false,
+};
+
+interface UnitState {
+  active: string;
+  sub: string;
+  enabled: string;
+  /** The text the manager loaded: the file and its drop-ins; undefined until loaded. */
+  loaded?: string;
+}
+
+export interface FakeSystemd {
+  readonly remote: Remote;
+  readonly files: Map<string, string>;
+  readonly commands: string[];
+  readonly reloads: () => number;
+  readonly state: (name: string) => string;
+  readonly enabled: (name: string) => string;
+  /** Masks a unit with a /dev/null link. */
+  readonly mask: (name: string) => void;
+  /** Makes writes to `path` fail, as a read-only file system does. */
+  readonly refuseWrites: (path: string) => void;
+  /** Makes every command from now on fail as a dropped connection does. */
+  readonly dropConnection: () => void;
+}
+
+const ok = (stdout = ''): CommandResult => ({ code: 0, stdout, stderr: '' });
+const operands = (text: string): string[] => [...text.matchAll(/'([^']*)'/g)].map((match) => match[1] as string);
+
+export const fakeSystemd = (): FakeSystemd => {
+  const files = new Map<string, string>();
+  const units = new Map<string, UnitState>();
+  const commands: string[] = [];
+  const masked = new Set<string>();
+  const readOnly = new Set<string>();
+  let reloads = 0;
+  let dropped = false;
+
+  const fileOf = (name: string) => files.get(`${DIR}/${instanceOf(name) ?? name}`);
+  const text = (name: string): string | undefined => {
+    const own = fileOf(name);
+    if (own === undefined) return undefined;
+    const dropIns = [...files].filter(([path]) => path.startsWith(`${DIR}/${name}.d/`)).map(([, body]) => body);
+    return [own, ...dropIns].join('\n');
+  };
+  const unit = (name: string): UnitState => {
+    const found = units.get(name) ?? { active: 'inactive', sub: 'dead', enabled: 'disabled' };
+    units.set(name, found);
+    found.loaded ??= text(name); // loaded on first use
+    // A stopped unit nothing refers to is dropped once its file is gone.
+    if (text(name) === undefined && found.active === 'inactive' && found.enabled !== 'enabled')
+      found.loaded = undefined;
+    return found;
+  };
+  const show = (name: string) => {
+    if (masked.has(name))
+      return 'LoadState=masked\nActiveState=inactive\nSubState=dead\nUnitFileState=masked\nNeedDaemonReload=no\n';
+    const u = unit(name);
+    const load = u.loaded === undefined ? 'not-found' : 'loaded';
+    const fileState = u.loaded === undefined ? '' : u.enabled;
+    const stale = u.loaded !== undefined && u.loaded !== text(name) ? 'yes' : 'no';
+    return (
+      `LoadState=${load}\nActiveState=${u.active}\nSubState=${u.sub}\nUnitFileState=${fileState}\n` +
+      `NeedDaemonReload=${stale}\nJob=\nType=notify\n`
+    );
+  };
+  const run = (verb: string, names: string[]): CommandResult => {
+    const failures = names.flatMap((name) => {
+      const u = unit(name);
+      if (verb === 'enable' || verb === 'disable') {
+        if (fileOf(name) === undefined) return [`Failed to ${verb} unit: Unit file ${name} does not exist.`];
+        return [];
+      }
+      if (['start', 'restart'].includes(verb) && u.loaded === undefined)
+        return [`Failed to ${verb} ${name}: Unit ${name} not found.`];
+      return [];
+    });
+    if ((verb === 'enable' || verb === 'disable') && failures.length > 0)
+      return { code: 1, stdout: '', stderr: failures.join('\n') };
+    for (const name of names) {
+      const u = unit(name);
+      if (verb === 'enable') u.enabled = 'enabled';
+      if (verb === 'disable') u.enabled = 'disabled';
+      if (verb === 'stop' || (verb === 'reset-failed' && u.active === 'failed'))
+        [u.active, u.sub] = ['inactive', 'dead'];
+      if ((verb === 'start' || verb === 'restart') && u.loaded !== undefined)
+        [u.active, u.sub] = /ExecStart=\/bin\/false/.test(u.loaded) ? ['failed', 'failed'] : ['active', 'running'];
+    }
+    return { code: failures.length > 0 ? 1 : 0, stdout: '', stderr: failures.join('\n') };
+  };
+  const readScript = (script: string): string => {
+    const showLine = /systemctl show -p \S+ -- (.*)\n/.exec(script)?.[1] ?? '';
+    const shown = operands(showLine).map(show).join('\n');
+    const paths = operands(/set --; for f in (.*?); do/.exec(script)?.[1] ?? '');
+    const digests = paths.flatMap((path) => (files.has(path) ? [`${sha256Hex(files.get(path) ?? '')}  ${path}`] : []));
+    const records = operands(/i=0; for f in (.*?); do/.exec(script)?.[1] ?? '').flatMap((path, i) =>
+      files.has(path) ? [`${i} ${(files.get(path) ?? '').trim()}`] : [],
+    );
+    const templates = [...script.matchAll(/printf '%s %s\\n' (\d+) "\$\(systemctl is-enabled -- '([^']+)'/g)].map(
+      ([, i, name]) => `${i} ${files.has(`${DIR}/${name}`) ? 'disabled' : ''}`,
+    );
+    const parts = [shown, 'files', ...digests, 'restart-on', ...records, 'templates', ...templates, 'now', '0'];
+    return parts.map((part) => (/^[a-z-]+$/.test(part) ? `@@cdktf-homelab:${part}` : part)).join('\n') + '\n';
+  };
+  const script = (stdin: string): CommandResult => {
+    if (stdin.includes('@@cdktf-homelab:files')) return ok(readScript(stdin));
+    if (stdin.includes('@@cdktf-homelab:text')) {
+      const texts = operands(stdin.split(';')[0] ?? '').map((path) =>
+        Buffer.from(files.get(path) ?? '').toString('base64'),
+      );
+      return ok(texts.map((body) => `@@cdktf-homelab:text\n${body}\n`).join(''));
+    }
+    if (stdin.startsWith('set -e')) {
+      for (const [, digest = '', path = ''] of stdin.matchAll(/printf '%s\\n' '([^']*)' > '([^']*)'/g))
+        files.set(path, `${digest}\n`);
+      return ok();
+    }
+    const [, verb = '', names = ''] = /^systemctl (\S+)(?: -p \S+)?(?: --\S+)* -- (.*)\n/.exec(stdin) ?? [];
+    if (verb === 'show') return ok(operands(names).map(show).join('\n'));
+    return run(verb, operands(names));
+  };
+  const execute = (command: string, stdin = ''): CommandResult => {
+    if (command === 'sh -s') return script(stdin);
+    if (command === 'systemctl daemon-reload') {
+      reloads += 1;
+      for (const [name, u] of units) u.loaded = text(name);
+      return ok();
+    }
+    const written = /mv -f -- "\$tmp" '([^']+)'/.exec(command)?.[1];
+    if (written !== undefined && readOnly.has(written)) return { code: 1, stdout: '', stderr: 'Read-only file system' };
+    if (written !== undefined) files.set(written, stdin);
+    if (command.includes('readlink')) for (const path of operands(command)) masked.delete(path.split('/').at(-1) ?? '');
+    if (command.startsWith('rm -f -- ')) for (const path of operands(command.split('&&')[0] ?? '')) files.delete(path);
+    const single = /^systemctl (\S+)(?: --\S+)* -- '([^']+)'$/.exec(command);
+    if (single !== null) return run(single[1] as string, [single[2] as string]);
+    if (command.startsWith('journalctl')) return ok('started\nfailed\n');
+    return ok();
+  };
+  const remote: Remote = {
+    run: async (command, stdin) => {
+      commands.push(command === 'sh -s' ? `sh -s: ${(stdin ?? '').split('\n')[0]}` : command);
+      if (dropped) throw new ConnectionLost('the server closed the connection', TARGET);
+      return execute(command, stdin);
+    },
+    close: () => undefined,
+  };
+  return {
+    remote,
+    files,
+    commands,
+    reloads: () => reloads,
+    state: (name) => `${unit(name).active}/${unit(name).sub}`,
+    enabled: (name) => unit(name).enabled,
+    mask: (name) => void masked.add(name),
+    refuseWrites: (path) => void readOnly.add(path),
+    dropConnection: () => void (dropped = true),
+  };
+};
