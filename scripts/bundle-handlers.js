@@ -8,6 +8,8 @@ const esbuild = require('esbuild');
 const { loadRegistry } = require('./registry');
 
 const root = join(__dirname, '..');
+// The version every bundle reports (the User-Agent of its HTTP requests, src/core/http/request.ts).
+const { version } = require('../package.json');
 const { DOMAINS } = loadRegistry();
 // Self-contained: everything they import goes into the bundle. One handler bundle per domain.
 const standalone = {
@@ -53,6 +55,7 @@ const bundle = (out, entry, options) =>
     target: 'node20',
     format: 'cjs',
     logLevel: 'warning',
+    define: { __HOMELAB_VERSION__: JSON.stringify(version) },
     ...options,
   });
 

@@ -3,6 +3,7 @@
  * module and is dropped at once), then reloads the nodes one by one behind a cluster-health gate
  * before and after each, stopping the chain at the first node that is not clearly fine.
  */
+import { TargetUnreachable } from '../../src/core/batch';
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { bounded } from '../../src/core/parse';
@@ -29,9 +30,9 @@ export const networkApplyKind = defineKind({
   async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<ReadonlyMap<string, NodeCount>> {
     const nodes = [...new Set(specs.flatMap((spec) => spec.nodes))];
     const counts = await mapConcurrent(nodes, PARALLEL_NODES, (node) =>
-      stagedLines(api, node).catch((error: Error): NodeCount => ({ unreadable: oneLine(error) })),
+      stagedLines(api, node).catch((error: Error) => error),
     );
-    return new Map(nodes.map((node, index) => [node, counts[index]!]));
+    return new Map(nodes.map((node, index) => [node, countOf(counts[index]!)]));
   },
 
   read: (spec: NetworkApplySpec, counts: ReadonlyMap<string, NodeCount>): Reading => applyReading(spec.nodes, counts),
@@ -84,6 +85,12 @@ const gate = async (api: PveApi, node: string, when: 'before' | 'after', stop: s
     throw new HandlerError(title, detail);
   }
   log(healthyLine(node, when, health));
+};
+
+/** A node that could not be read is named in the reading; a cluster that cannot be reached fails the read. */
+const countOf = (count: number | Error): NodeCount => {
+  if (count instanceof TargetUnreachable) throw count;
+  return count instanceof Error ? { unreadable: oneLine(count) } : count;
 };
 
 const oneLine = (error: Error): string => bounded(error instanceof HandlerError ? error.oneLine() : error.message);

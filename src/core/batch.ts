@@ -1,7 +1,8 @@
 /**
  * The batch read: every object of one domain on one target, read by one process. Objects are
  * grouped by kind, each kind fetches once, and each object gets its own reading, so one object
- * that cannot be read is reported as such while the others read normally.
+ * that cannot be read is reported as such while the others read normally. A target that cannot be
+ * reached fails the whole read in one line: a plan must never show creates for a cluster it never saw.
  */
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
@@ -10,6 +11,12 @@ import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { BATCH, resultKey, toReadResult } from './protocol';
 
 const objectEntry = z.object({ kind: z.string(), spec: z.unknown() });
+
+/**
+ * The target itself did not answer (no member reachable, connection refused): thrown by a domain's
+ * client, it fails the batch read even when a kind kept it as one object's reading.
+ */
+export class TargetUnreachable extends HandlerError {}
 
 /** How many drifted objects the batch summary names before it only counts. */
 export const SUMMARY_NAMES = 20;
@@ -61,6 +68,7 @@ const readAll = async <S, T>(
         try {
           readings.set(name, kind.read(spec, live, context));
         } catch (error) {
+          if (error instanceof TargetUnreachable) throw error;
           readings.set(name, unreadable(error));
         }
       }

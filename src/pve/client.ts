@@ -4,6 +4,7 @@
  * envelope (an error, a redirect, a body that is not JSON, a GET without data) one clear line.
  */
 import { readFileSync } from 'node:fs';
+import { TargetUnreachable } from '../core/batch';
 import { HandlerError } from '../core/errors';
 import { asObject, describeBody, isRedirect, parseJson, redirectTarget } from '../core/http/body';
 import type { TlsRule } from '../core/http/connect';
@@ -172,16 +173,17 @@ const unreadable = (endpoint: string, request: string, status: number, what: str
     { Endpoint: endpoint, Request: request },
   );
 
+/** No member took the request at all: the cluster is unreachable, which fails a whole batch read. */
 const noMember = (request: string, count: number, failures: readonly MemberFailure[]): HandlerError => {
   const list = failures.map((f) => `${f.endpoint} (${f.reason})`).join(', ');
   if (failures.every((f) => f.failure === 'unreached')) {
-    return new HandlerError(
+    return new TargetUnreachable(
       'No PVE cluster member reachable',
       `${request} reached none of ${count} members: ${list}; ` +
         'check the endpoints, the network and the TLS settings (caFile, fingerprints)',
     );
   }
-  return new HandlerError(
+  return new TargetUnreachable(
     'No PVE cluster member answered',
     `${request} got no answer from any of ${count} members: ${list}; ` +
       "check the members' health, or raise timeoutSeconds",

@@ -50,6 +50,8 @@ export interface FakePveRequest {
   readonly path: string;
   readonly body: Record<string, string>;
   readonly auth?: string;
+  /** The User-Agent header, when one was sent. */
+  readonly userAgent?: string;
 }
 
 export interface FakePve extends FakePveNetwork {
@@ -115,7 +117,13 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
   } catch (err) {
     badBody = `malformed JSON body - ${(err as Error).message}`;
   }
-  const logged = { method, path: url.pathname, body: params ? paramsForLog(params) : {} };
+  const agent = req.headers['user-agent'];
+  const logged = {
+    method,
+    path: url.pathname,
+    body: params ? paramsForLog(params) : {},
+    ...(agent === undefined ? {} : { userAgent: agent }),
+  };
   state.requests.push(header?.tokenId === undefined ? logged : { ...logged, auth: header.tokenId });
 
   const oldServer = state.options.oldServer ?? false;

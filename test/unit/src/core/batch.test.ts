@@ -74,6 +74,14 @@ describe('readBatch', () => {
     ).rejects.toThrow(/Shelf unreachable: shelf gone did not answer/);
   });
 
+  // Issue 16 item 8: a network stack whose cluster was unreachable planned creates and exited 0.
+  test('a target found unreachable while reading one object fails the whole read; the connection closes', async () => {
+    await expect(
+      readBatch(widgetDomain(world), query({ one: { id: 'w1', size: 1 }, two: { id: 'unreached', size: 1 } }), context),
+    ).rejects.toThrow(/^Shelf unreachable: no member of the shelf answered$/);
+    expect(world.calls).toEqual(['connect a', 'fetch w1,unreached', 'close']);
+  });
+
   test('a malformed target or query names the field', async () => {
     await expect(readBatch(widgetDomain(world), query({}, { shelf: 7 }), context)).rejects.toThrow(/target\.shelf: /);
     await expect(

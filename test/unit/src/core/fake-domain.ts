@@ -1,8 +1,10 @@
 /**
  * A handler domain of widgets on a map, for the batch and CLI tests: it counts connections and
- * fetches, and a widget named `broken` cannot be read.
+ * fetches; a widget named `broken` cannot be read, and reading one named `unreached` finds the
+ * shelf unreachable (as a kind that keeps a failed call as one object's reading would).
  */
 import * as z from 'zod/mini';
+import { TargetUnreachable } from '../../../../src/core/batch';
 import { HandlerError } from '../../../../src/core/errors';
 import { defineKind, type HandlerDomain, type Reading } from '../../../../src/core/kind';
 
@@ -23,6 +25,7 @@ export const widgetDomain = (world: WidgetWorld) => {
     },
     read(spec, live: Map<string, number>): Reading {
       if (spec.id === 'broken') throw new HandlerError('Widget unreadable', 'the shelf is on fire');
+      if (spec.id === 'unreached') throw new TargetUnreachable('Shelf unreachable', 'no member of the shelf answered');
       const size = live.get(spec.id);
       if (size === undefined) return { inSync: false, summary: `widget ${spec.id} is absent`, diff: {} };
       if (size === spec.size) return { inSync: true, summary: `widget ${spec.id} is in sync`, diff: {} };
