@@ -6,7 +6,6 @@
 import type { Clock } from '../../src/core/clock';
 import { HandlerError } from '../../src/core/errors';
 import type { Log } from '../../src/core/kind';
-import { quote } from '../../src/linux/shell';
 import * as cmd from '../../src/linux/unit-commands';
 import {
   describeJob,
@@ -28,16 +27,6 @@ export const POLL_MS = 150;
  * at once reads active for a moment: such a start is confirmed by a second look this much later.
  */
 export const CONFIRM_MS = 300;
-
-/**
- * How long one job may sit queued before the wait asks systemd what it waits for. A job with nothing
- * ahead of it that is still queued this long has stalled (seen in CI under load); see `unstall`.
- */
-export const STALL_MS = 10_000;
-
-/** At most this many moves on one wait: the re-queue and three reloads (a unit waiting out its
- * RestartSec= holdoff reads the same as a stall, and a reload is not free on a large host). */
-export const MAX_KICKS = 4;
 
 /** Type=simple, exec and idle units read active as soon as their process is forked (`CONFIRM_MS`). */
 const FORKED_IS_ACTIVE = ['simple', 'exec', 'idle'];
@@ -133,75 +122,15 @@ export class HostShell {
     return blocks.map((block) => ({ ...parseShow(block), type: /^Type=(.*)$/m.exec(block)?.[1] ?? '' }));
   }
 
-  /** The few properties a wait needs, in one short command. */
-  async status(name: string): Promise<UnitStatus & { readonly type: string }> {
-    const { stdout } = await this.must(
-      `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,Job,Type -- ${quote(name)}`,
-    );
-    return { ...parseShow(stdout), type: /^Type=(.*)$/m.exec(stdout)?.[1] ?? '' };
+  async status(name: string): Promise<WaitStatus> {
+    return (await this.statuses([name]))[0] as WaitStatus;
   }
 
-  /**
-   * Polls `name` until it settles as `want` or `seconds` pass. A unit that will not get there fails
-   * with its state and, on stderr above the error, its last journal lines.
-   */
+  /** Waits for one unit (see `settleAll`); fails with its state and journal when it does not settle. */
   async settle(name: string, want: 'active' | 'inactive', seconds: number): Promise<void> {
-    const deadline = this.clock.now() + seconds * 1000;
-    let confirmed = want === 'inactive';
-    let queued: { job: string; since: number } | undefined;
-    let kicks = 0;
-    for (;;) {
-      const status = await this.status(name);
-      const verdict: Settle = settleOf(status, want);
-      if (verdict === 'settled' && (confirmed || !['simple', 'exec', 'idle'].includes(status.type))) return;
-      if (verdict === 'settled') {
-        confirmed = true;
-        await this.clock.sleep(CONFIRM_MS);
-        continue;
-      }
-      if (verdict === 'failed' || this.clock.now() >= deadline) {
-        const state = `${status.activeState}/${status.subState}`;
-        const job = status.job === undefined ? undefined : await this.job(name);
-        const queuedJob = job === undefined ? undefined : describeJob(job);
-        const queue = job !== undefined && isStalled(job) ? `; ${await this.queue()}` : '';
-        const late = `it is still ${state} after ${seconds} s (startTimeoutSeconds)`;
-        const why = verdict === 'failed' ? `it is ${state}` : `${late}${queuedJob ? `; ${queuedJob}` : ''}${queue}`;
-        const log = (line: string) => this.log(`${name} on ${this.host}: ${line}`);
-        const journal = await this.journal({ name, want, seconds, log });
-        throw new HandlerError(`${name} did not become ${want}`, `${why}; ${journal}`);
-      }
-      if (status.job !== undefined && status.job !== queued?.job) queued = { job: status.job, since: this.clock.now() };
-      if (queued !== undefined && kicks < MAX_KICKS && this.clock.now() - queued.since >= STALL_MS) {
-        kicks = await this.unstall(name, kicks);
-        queued.since = this.clock.now();
-      }
-      await this.clock.sleep(POLL_MS);
-    }
-  }
-
-  /**
-   * Moves on a job systemd leaves queued with nothing ahead of it; returns the kicks given so far.
-   * The first cancels it and queues it again with ignore-dependencies: in systemd 252's job engine
-   * (read in its source, not reproduced here) an order check is what sends a dispatched start of a
-   * stopped unit back to waiting, and that mode skips it. In CI a job queued again in the normal mode
-   * stalled like the first. Later kicks, one every STALL_MS up to MAX_KICKS, have systemd reload,
-   * after which it dispatches every queued job again.
-   */
-  private async unstall(name: string, kicks: number): Promise<number> {
-    const job = await this.job(name);
-    if (job === undefined || !isStalled(job)) return kicks;
-    const stalled = `systemd left its ${job.type} job ${job.id} queued for ${STALL_MS / 1000} s with nothing ahead`;
-    if (kicks > 0) {
-      await this.reload();
-      this.log(`${name} on ${this.host}: ${stalled}; had systemd reload, which dispatches every queued job again`);
-      return kicks + 1;
-    }
-    // A job that ran between the list and the cancel is gone, and the cancel fails: a restart must not run twice.
-    const cancel = await this.session.remote.run(cmd.systemctl('cancel', this.sudo, undefined, job.id));
-    if (cancel.code !== 0) return kicks + 1;
-    await this.systemctl(job.type, name, '--no-block', '--job-mode=ignore-dependencies');
-    this.log(`${name} on ${this.host}: ${stalled}; cancelled it and queued it again, ignoring its order`);
-    return kicks + 1;
+    const log = (line: string) => this.log(`${name} on ${this.host}: ${line}`);
+    const outcome = (await this.settleAll([{ name, want, seconds, log }])).get(name);
+    if (outcome !== undefined) throw outcome;
   }
 
   /**

@@ -1,8 +1,7 @@
 /**
  * The job systemd holds for one unit and the jobs it waits for, from `systemctl list-jobs`, so a
- * start that does not finish can say what holds it, and a job left waiting with nothing ahead of
- * it (a stall seen in CI under load: 49 of 50 units started, one stayed queued for 90 s)
- * can be told from one that waits its turn behind an `After=` unit.
+ * start that misses its deadline says what holds it, and a job left waiting with nothing ahead of
+ * it can be told from one that waits its turn behind an `After=` unit.
  */
 import { privileged, quote } from './shell';
 
@@ -58,7 +57,7 @@ export const parseUnitJob = (stdout: string, name: string): UnitJob | undefined 
   return job;
 };
 
-/** A job systemd could run now yet leaves queued; re-queuing it is safe for these types only. */
+/** A start, stop or restart systemd could run now yet leaves queued: its deadline message lists the whole queue. */
 export const isStalled = (job: UnitJob): boolean =>
   job.state === 'waiting' && job.waitingFor.length === 0 && ['start', 'stop', 'restart'].includes(job.type);
 
