@@ -38,6 +38,12 @@ export type Attempt =
   | { readonly ok: true; readonly answer: HttpAnswer }
   | { readonly ok: false; readonly failure: AttemptFailure; readonly reason: string };
 
+// The package's version, put in by scripts/bundle-handlers.js (esbuild `define`) in every bundle.
+declare const __HOMELAB_VERSION__: string | undefined;
+
+/** Sent on every request, so a cluster's operators can see who called; `dev` when run unbundled (tests). */
+export const USER_AGENT = `cdktf-homelab/${typeof __HOMELAB_VERSION__ === 'string' ? __HOMELAB_VERSION__ : 'dev'}`;
+
 /** A keep-alive connection to one endpoint (`https://host:port`, any path ignored). */
 export class Endpoint {
   private readonly agent: EndpointAgent;
@@ -70,8 +76,11 @@ export class Endpoint {
         connectMs: limits.connectMs,
       };
       const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-      const headers =
-        body === undefined ? request.headers : { ...request.headers, 'content-length': String(body.length) };
+      const headers = {
+        ...request.headers,
+        'user-agent': USER_AGENT,
+        ...(body === undefined ? {} : { 'content-length': String(body.length) }),
+      };
       // Only the path is taken from the resolved URL: the host is this endpoint's, whatever the path says.
       const target = new URL(request.path, this.base);
       const path = `${target.pathname}${target.search}`;
