@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { HandlerError } from '../core/errors';
 import { execCredentialCache, type ExecPlugin, type ExecResult, type ExecRunner } from './exec-credential';
+import type { PathFacts, TrustIo } from './file-trust';
 
 /** Where a handler sends requests and how it proves who it is. `auth` holds secrets: never log it. */
 export interface KubeConnection {
@@ -36,8 +37,9 @@ export interface ClientCert {
   readonly keyPem: Buffer;
 }
 
-/** The files and environment a connection is loaded from; injectable so tests never touch $HOME or a pod. */
-export interface KubeconfigIo {
+/** The files and environment a connection is loaded from, and the owners and modes of the files that decide what a
+ * handler runs or trusts (file-trust.ts); injectable so tests never touch $HOME or a pod. */
+export interface KubeconfigIo extends TrustIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly home: string;
   /** The file's bytes, or undefined when it does not exist (other errors throw). */
@@ -47,6 +49,9 @@ export interface KubeconfigIo {
 export const nodeKubeconfigIo = (): KubeconfigIo => ({
   env: process.env,
   home: os.homedir(),
+  uid: process.getuid?.(),
+  inspect: inspectPath,
+  realPath: (file) => fs.realpathSync(file),
   readFile: (file) => {
     try {
       return fs.readFileSync(file);
@@ -59,6 +64,19 @@ export const nodeKubeconfigIo = (): KubeconfigIo => ({
     }
   },
 });
+
+/** A path's kind, owner and mode, following links; undefined when nothing is there. */
+const inspectPath = (file: string): PathFacts | undefined => {
+  try {
+    const stat = fs.statSync(file);
+    const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+    return { kind, uid: stat.uid, mode: stat.mode & 0o7777 };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new HandlerError('Kubernetes credential file unreadable', `cannot inspect ${file}: ${code ?? e}`);
+  }
+};
 
 /** How long a plugin may take: an SSO login that waits for a browser would otherwise hang the apply. */
 export const EXEC_TIMEOUT_MS = 60_000;

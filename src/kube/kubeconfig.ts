@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { HandlerError } from '../core/errors';
 import type { KubeAuth, KubeConnection, KubeconfigIo } from './connection';
 import { EXEC_API_VERSIONS, type ExecApiVersion, type ExecClusterInfo, type ExecPlugin } from './exec-credential';
+import { requireTrusted, requireTrustedCommand } from './file-trust';
 import {
   parseKubeconfig,
   type KubeconfigCluster,
@@ -218,11 +219,13 @@ export const resolveConnection = (selected: ReturnType<typeof selectContext>, re
   return { origin: selected.origin, ...cluster, namespace: selected.context.namespace || 'default', auth };
 };
 
-/** The I/O shell: reads and merges the files, selects the context, reads the files it names. */
+/** The I/O shell: reads and merges the files, selects the context, reads the files it names. Every file that decides
+ * what the handler runs or trusts is checked to be the user's alone first (file-trust.ts). */
 export const loadKubeconfig = (opts: KubeconfigOptions, io: KubeconfigIo): KubeConnection => {
   const { explicit, files } = kubeconfigPaths(opts, io);
   const parsed: KubeconfigFile[] = [];
   for (const file of files) {
+    requireTrusted(io, file, 'kubeconfig');
     const bytes = io.readFile(file);
     if (bytes === undefined && explicit) throw unusable(`${file} does not exist; check the kubeconfig path`);
     if (bytes !== undefined) parsed.push(parseKubeconfig(file, bytes.toString('utf8')));
@@ -230,9 +233,17 @@ export const loadKubeconfig = (opts: KubeconfigOptions, io: KubeconfigIo): KubeC
   if (parsed.length === 0)
     throw unusable(`no kubeconfig found (looked for ${files.join(', ')}); set KUBECONFIG or a path`);
   const read: Read = (file, what) => {
+    requireTrusted(io, file, what);
     const bytes = io.readFile(file);
     if (bytes === undefined) throw unusable(`${what} file ${file} does not exist`);
     return bytes;
   };
-  return resolveConnection(selectContext(mergeKubeconfigs(parsed), opts.context), read);
+  const connection = resolveConnection(selectContext(mergeKubeconfigs(parsed), opts.context), read);
+  const exec = connection.auth.exec;
+  if (exec !== undefined) {
+    // The PATH the plugin is spawned with (execEnvironment): the kubeconfig's last PATH entry, else ours.
+    const searchPath = [...exec.env].reverse().find((v) => v.name === 'PATH')?.value ?? io.env.PATH ?? '';
+    requireTrustedCommand(io, exec.command, searchPath, `exec command of user "${exec.user}"`);
+  }
+  return connection;
 };
