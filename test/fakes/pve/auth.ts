@@ -1,10 +1,13 @@
-// API-token authentication and the two privileges these endpoints check, parsed the way pveproxy
+// API-token authentication and the privileges these endpoints check, parsed the way pveproxy
 // parses them, so a client's header format and its 401/403 handling meet PVE's real rules.
-// Source: pve-api.md A5; [HS] Formatter.pm auth header regex, [PM] HTTPServer.pm auth_handler.
+// Source: pve-api.md A5; [HS] Formatter.pm auth header regex, [PM] HTTPServer.pm auth_handler;
+// [AC] RPCEnvironment.pm permissions, check_sdn_bridge.
 
 /** What a token may do on `/`: `audit` = Sys.Audit; `modify` = Sys.Audit + Sys.Modify. */
 export type Privileges = 'none' | 'audit' | 'modify';
 export type Privilege = 'Sys.Audit' | 'Sys.Modify';
+/** A privilege `GET /access/permissions` may list: these endpoints' own, and the one bridges need. */
+export type PrivilegeName = Privilege | 'SDN.Audit';
 
 export interface TokenGrant {
   readonly secret: string;
@@ -14,6 +17,14 @@ export interface TokenGrant {
    * @default - the rights on `/`
    */
   readonly nodes?: Readonly<Record<string, Privileges>>;
+  /**
+   * Where the token holds SDN.Audit, which lists a bridge in `GET nodes/{node}/network`: `true` on
+   * every path (a role with it on `/`: PVEAuditor, Administrator), `false` nowhere (a role of
+   * Sys.Audit + Sys.Modify only), or the ACL paths below `/sdn/zones/localnetwork/` that grant it:
+   * `vmbr1` (that bridge), `vmbr1/40` (one VLAN on it, which lists the bridge too).
+   * @default - true when `privileges` is not 'none', else false
+   */
+  readonly sdnAudit?: boolean | readonly string[];
 }
 
 export const DEFAULT_TOKENS: Readonly<Record<string, TokenGrant>> = {
@@ -72,4 +83,52 @@ export const privilegesOn = (grant: TokenGrant, path: string): Privileges => {
   const node = /^\/nodes\/([^/]+)$/.exec(path)?.[1];
   if (node !== undefined && grant.nodes && Object.hasOwn(grant.nodes, node)) return grant.nodes[node]!;
   return grant.privileges;
+};
+
+const LOCAL_ZONE = '/sdn/zones/localnetwork/';
+
+/** Whether the grant holds SDN.Audit on `path`; a listed ACL path propagates to the paths below it. */
+const sdnAuditOn = (grant: TokenGrant, path: string): boolean => {
+  const sdn = grant.sdnAudit ?? grant.privileges !== 'none';
+  if (typeof sdn === 'boolean') return sdn;
+  const below = path.startsWith(LOCAL_ZONE) ? path.slice(LOCAL_ZONE.length) : undefined;
+  return below !== undefined && sdn.some((acl) => below === acl || below.startsWith(`${acl}/`));
+};
+
+/** Every privilege the grant holds on `path`, as `GET /access/permissions` lists them. */
+export const privilegesAt = (grant: TokenGrant, path: string): PrivilegeName[] => {
+  const sys = privilegesOn(grant, path);
+  const held = (['Sys.Audit', 'Sys.Modify'] as const).filter((privilege) => holds(sys, privilege));
+  return sdnAuditOn(grant, path) ? [...held, 'SDN.Audit'] : held;
+};
+
+/**
+ * check_sdn_bridge(localnetwork, bridge, [SDN.Audit, SDN.Use]): the right on the bridge's path, or
+ * on one of the VLAN paths an ACL holds below it. A token is never `root@pam` (its user is
+ * `root@pam!<id>`), so no token skips this check.
+ */
+export const seesBridge = (grant: TokenGrant, bridge: string): boolean => {
+  if (sdnAuditOn(grant, `${LOCAL_ZONE}${bridge}`)) return true;
+  const acls = Array.isArray(grant.sdnAudit) ? grant.sdnAudit : [];
+  return acls.some((acl) => acl.startsWith(`${bridge}/`));
+};
+
+/** The ACL paths a grant names, which `GET /access/permissions` lists along with the top-level ones. */
+export const aclPaths = (grant: TokenGrant): string[] => [
+  ...Object.keys(grant.nodes ?? {}).map((node) => `/nodes/${node}`),
+  ...(Array.isArray(grant.sdnAudit) ? grant.sdnAudit.map((acl) => `${LOCAL_ZONE}${acl}`) : []),
+];
+
+/** The paths `get_effective_permissions` always looks at, besides those ACLs name. */
+const TOP_PATHS = ['/', '/access', '/access/groups', '/nodes', '/pool', '/sdn', '/storage', '/vms'];
+
+/**
+ * `GET /access/permissions`: `{path: {privilege: propagate}}` for `path`, or for every top-level and
+ * ACL path where the token holds something. A privilege is set when its key is there (0 or 1).
+ */
+export const permissionsOf = (grant: TokenGrant, path?: string): Record<string, Record<string, number>> => {
+  const of = (at: string) => Object.fromEntries(privilegesAt(grant, at).map((privilege) => [privilege, 1]));
+  if (path !== undefined) return { [path]: of(path) };
+  const paths = [...new Set([...TOP_PATHS, ...aclPaths(grant)])];
+  return Object.fromEntries(paths.map((at) => [at, of(at)]).filter(([, held]) => Object.keys(held).length > 0));
 };

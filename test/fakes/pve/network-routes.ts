@@ -13,6 +13,8 @@ import type { ObjectSchema, Value } from './validate';
 export interface Caller {
   readonly tokenId: string;
   holds(path: string, privilege: Privilege): boolean;
+  /** Whether the list shows this bridge to the caller (auth.ts seesBridge). */
+  seesBridge(bridge: string): boolean;
 }
 
 export interface NodeContext {
@@ -35,10 +37,9 @@ const nodeOf = (values: Values): string => String(values.node);
 const without = (values: Values, ...keys: string[]): Values =>
   Object.fromEntries(Object.entries(values).filter(([key]) => !keys.includes(key)));
 
-// Bridges are listed only for callers with SDN.Audit or SDN.Use on the bridge (root@pam aside).
-// The fake grants those with any right on `/`, as PVEAuditor and Administrator do; a token with
-// node-only grants sees no bridges, as on PVE.
-const seesBridges = (caller: Caller): boolean => caller.holds('/', 'Sys.Audit');
+// A bridge is listed only to a caller with SDN.Audit or SDN.Use on /sdn/zones/localnetwork/<bridge>
+// or on a VLAN below it; every other row is listed to anyone ([PM] Network.pm index, can_access_vnet).
+const isBridge = (row: Iface): boolean => row.type === 'bridge' || row.type === 'OVSBridge';
 
 const TYPE_FILTER: Record<string, (type: string) => boolean> = {
   any_bridge: (type) => type === 'bridge' || type === 'OVSBridge',
@@ -54,7 +55,7 @@ const list = (context: NodeContext, values: Values, caller: Caller): Attributed 
     .filter((name) => name !== 'lo')
     .map((name): Iface => ({ ...config.ifaces[name], iface: name }))
     .filter((row) => filter === undefined || filter(String(row.type)))
-    .filter((row) => (row.type !== 'bridge' && row.type !== 'OVSBridge') || seesBridges(caller));
+    .filter((row) => !isBridge(row) || caller.seesBridge(String(row.iface)));
   return new Attributed(rows, changes === undefined ? {} : { changes });
 };
 

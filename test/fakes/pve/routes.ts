@@ -1,8 +1,9 @@
 // The handful of API methods the fake serves, each with its permission and parameter schema, so
 // anything else is a 501 exactly as rest_handler answers an unknown method or path.
-// Source: pve-api.md A1, A3, A6; [PM] API2/Cluster/MetricServer.pm, API2/Cluster.pm. Node-scoped
-// methods (network, tasks) are in network-routes.ts.
-import { uriUnescape, type Privilege } from './auth';
+// Source: pve-api.md A1, A3, A6; [PM] API2/Cluster/MetricServer.pm, API2/Cluster.pm; [AC]
+// API2/AccessControl.pm permissions. Node-scoped methods (network, tasks) are in network-routes.ts.
+import { permissionsOf, uriUnescape, type Privilege, type TokenGrant } from './auth';
+import { permError } from './envelope';
 import { clusterStatus, type ClusterShape } from './cluster-status';
 import { CREATE_SCHEMA, ID_SCHEMA, NO_PARAMS, UPDATE_SCHEMA } from './metric-schema';
 import type { MetricStore, Section } from './metric-store';
@@ -12,6 +13,8 @@ import type { ObjectSchema } from './validate';
 export interface RouteContext extends NodeContext {
   readonly store: MetricStore;
   readonly cluster: () => ClusterShape;
+  /** A token's grant by id, for `GET /access/permissions?userid=`. */
+  readonly grantOf: (tokenId: string) => TokenGrant | undefined;
 }
 
 export interface Route {
@@ -37,8 +40,25 @@ const withoutId = (values: Section): Section => {
   return rest;
 };
 
+/**
+ * Anyone may read their own effective permissions (`user => 'all'`, tokens allowed); another
+ * user's or token's need Sys.Audit on /access. An unknown id holds nothing.
+ */
+const permissions: Route = {
+  schema: { userid: { type: 'string', optional: true }, path: { type: 'string', optional: true } },
+  run: (context, values, caller) => {
+    const userid = values.userid === undefined ? caller.tokenId : String(values.userid);
+    if (userid !== caller.tokenId && !caller.holds('/access', 'Sys.Audit')) throw permError('/access', 'Sys.Audit');
+    const grant = context.grantOf(userid);
+    const path = values.path === undefined ? undefined : String(values.path);
+    if (grant !== undefined) return permissionsOf(grant, path);
+    return path === undefined ? {} : { [path]: {} };
+  },
+};
+
 const FIXED: Record<string, Route> = {
   'GET /version': { schema: NO_PARAMS, run: () => VERSION },
+  'GET /access/permissions': permissions,
   'GET /cluster/status': {
     privilege: 'Sys.Audit',
     schema: NO_PARAMS,

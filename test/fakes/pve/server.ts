@@ -5,7 +5,15 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-import { DEFAULT_TOKENS, authenticate, holds, parseTokenHeader, privilegesOn, type TokenGrant } from './auth';
+import {
+  DEFAULT_TOKENS,
+  authenticate,
+  holds,
+  parseTokenHeader,
+  privilegesOn,
+  seesBridge,
+  type TokenGrant,
+} from './auth';
 import { checkForward, memberNames, type ClusterShape } from './cluster-status';
 import { BareError, PveError, notImplemented, paramError, permError, sendBare, sendData, sendError } from './envelope';
 import { Faults, type Misbehaviour, type PathPattern } from './faults';
@@ -154,6 +162,7 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
   const caller: Caller = {
     tokenId: auth.tokenId,
     holds: (path, privilege) => holds(privilegesOn(auth.grant, path), privilege),
+    seesBridge: (bridge) => seesBridge(auth.grant, bridge),
   };
   try {
     sendData(res, run(state, method, relPath, params, caller));
@@ -194,10 +203,18 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
   for (const [node, setup] of Object.entries(options.network ?? {})) network.setNode(node, setup);
   const tasks = new TaskStore(now);
   const reloads = new Map<string, TaskBehaviour>();
+  const tokens = options.tokens ?? DEFAULT_TOKENS;
   const state: State = {
     options,
-    tokens: options.tokens ?? DEFAULT_TOKENS,
-    context: { store, cluster: () => cluster, network, tasks, reloadOf: (node) => reloads.get(node) ?? {} },
+    tokens,
+    context: {
+      store,
+      cluster: () => cluster,
+      network,
+      tasks,
+      reloadOf: (node) => reloads.get(node) ?? {},
+      grantOf: (tokenId) => (Object.hasOwn(tokens, tokenId) ? tokens[tokenId] : undefined),
+    },
     faults: new Faults(),
     requests: [],
   };
