@@ -7,6 +7,7 @@ import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { mapConcurrent } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
+import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
 import {
   createForm,
   diffInterface,
@@ -23,6 +24,7 @@ import {
   networkInterfaceIdentity,
   networkInterfaceSpec,
 } from '../../src/pve/network-specs';
+import { type BridgeSight, bridgeSight, requireSight } from './bridge-sight';
 
 /** Node lists in flight at once; a stack rarely spans more nodes than this. */
 const PARALLEL_NODES = 8;
@@ -31,6 +33,8 @@ const PARALLEL_NODES = 8;
 export interface NodeRows {
   readonly rows: ReadonlyMap<string, unknown[] | Error>;
   readonly declared: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Whether the token may see the bridges the rows lack (a blind token reads them as absent). */
+  readonly sight: BridgeSight;
 }
 
 export const networkInterfaceKind = defineKind({
@@ -41,16 +45,17 @@ export const networkInterfaceKind = defineKind({
     const nodes = [...new Set(specs.map((spec) => spec.node))];
     const rows = await mapConcurrent(nodes, PARALLEL_NODES, (node) => listInterfaces(api, node).catch((e: Error) => e));
     const declared = (node: string) => new Set(specs.filter((spec) => spec.node === node).map((spec) => spec.iface));
-    return {
-      rows: new Map(nodes.map((node, index) => [node, rows[index]!])),
-      declared: new Map(nodes.map((node) => [node, declared(node)])),
-    };
+    const byNode = new Map(nodes.map((node, index) => [node, rows[index]!]));
+    const declaredBy = new Map(nodes.map((node) => [node, declared(node)]));
+    const unlisted = specs.flatMap((spec) => unlistedOf(spec, { rows: byNode, declared: declaredBy }));
+    return { rows: byNode, declared: declaredBy, sight: await bridgeSight(api, unlisted) };
   },
 
-  read(spec: NetworkInterfaceSpec, { rows, declared }: NodeRows): Reading {
-    const live = rows.get(spec.node);
+  read(spec: NetworkInterfaceSpec, nodes: NodeRows): Reading {
+    const live = nodes.rows.get(spec.node);
     if (live instanceof Error) throw live;
-    return interfaceReading(spec, live, declared.get(spec.node) ?? new Set());
+    requireSight(spec.node, spec.iface, unlistedOf(spec, nodes), nodes.sight);
+    return interfaceReading(spec, live, nodes.declared.get(spec.node) ?? new Set());
   },
 
   apply: (api: PveApi, spec: NetworkInterfaceSpec, context: KindContext) => stage(api, spec, context),
@@ -65,6 +70,8 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log }: KindConte
   if (state.state === 'foreign') throw new HandlerError(`${name} cannot be staged`, summarizeInterface(spec, state));
   if (isInSync(state)) return log(`${name}: in sync, nothing to stage`);
   if (state.state === 'absent' || live === undefined) {
+    const hidden = HIDDEN_TYPES.has(spec.type) ? [spec.iface] : [];
+    requireSight(spec.node, spec.iface, hidden, await bridgeSight(api, hidden));
     log(`${name}: staging a new ${spec.type}`);
     await api.call('POST', networkPath(spec.node), createForm(spec));
   } else {
@@ -83,12 +90,22 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log }: KindConte
 const stageRemoval = async (api: PveApi, identity: NetworkInterfaceIdentity, { log }: KindContext): Promise<void> => {
   const name = `interface ${identity.iface} on ${identity.node}`;
   const live = await liveInterface(api, identity.node, identity.iface);
-  if (live === undefined) return log(`${name}: already absent`);
+  if (live === undefined) {
+    const hidden = HIDDEN_TYPES.has(identity.type) ? [identity.iface] : [];
+    requireSight(identity.node, identity.iface, hidden, await bridgeSight(api, hidden));
+    return log(`${name}: already absent`);
+  }
   if (live.type !== identity.type) {
     return log(`${name}: now a ${String(live.type)} that this stack did not declare; left alone`);
   }
   log(`${name}: staging its removal`);
   await api.call('DELETE', interfacePath(identity));
+};
+
+/** The names `spec`'s reading would call absent that may be hidden bridges; none when the node is unread. */
+const unlistedOf = (spec: NetworkInterfaceSpec, { rows, declared }: Omit<NodeRows, 'sight'>): string[] => {
+  const live = rows.get(spec.node);
+  return live instanceof Error ? [] : unlistedNames(spec, live, declared.get(spec.node) ?? new Set());
 };
 
 const networkPath = (node: string) => `nodes/${node}/network`;
