@@ -23,7 +23,9 @@ export interface SshHostProps {
   /** Accept whatever host key is offered: anyone on the path can then impersonate the host. @default false */
   readonly insecureAcceptAnyHostKey?: boolean;
   /**
-   * Environment variable holding the private key text (OpenSSH or PEM).
+   * Environment variable holding the private key text, unencrypted: OpenSSH format (ed25519, ecdsa,
+   * rsa) or PEM RSA/EC (`BEGIN RSA PRIVATE KEY`, `BEGIN EC PRIVATE KEY`). PKCS#8 (`BEGIN PRIVATE KEY`)
+   * is not read; an encrypted key works through the ssh agent.
    *
    * @default - the ssh agent at SSH_AUTH_SOCK
    */

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { HandlerError } from '../core/errors';
+import { credentials } from './ssh-key';
 import { describeHost, type SshTarget } from './target';
 
 export interface CommandResult {
@@ -92,32 +93,6 @@ const connectOnce = async (target: SshTarget, env: NodeJS.ProcessEnv, readyMs: n
   client.on('error', (error) => (link.lost ??= error.message));
   client.on('close', () => (link.lost ??= 'the server closed the connection'));
   return channelLimited(link);
-};
-
-const credentials = (target: SshTarget, env: NodeJS.ProcessEnv): Partial<ConnectConfig> => {
-  if (target.privateKeyEnv !== undefined) {
-    const key = env[target.privateKeyEnv];
-    if (key === undefined || key === '') {
-      throw new HandlerError(
-        'SSH private key missing',
-        `environment variable ${target.privateKeyEnv} is not set; export the key text before running terraform`,
-        {
-          Host: describeHost(target),
-        },
-      );
-    }
-    return { privateKey: key };
-  }
-  if (env.SSH_AUTH_SOCK === undefined || env.SSH_AUTH_SOCK === '') {
-    throw new HandlerError(
-      'No SSH credential',
-      'set privateKeyEnv on the SshHost, or run terraform with an ssh agent (SSH_AUTH_SOCK)',
-      {
-        Host: describeHost(target),
-      },
-    );
-  }
-  return { agent: env.SSH_AUTH_SOCK };
 };
 
 const connectError = (target: SshTarget, error: Error, offered: string | undefined): HandlerError => {

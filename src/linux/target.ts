@@ -12,7 +12,7 @@ export interface SshTarget {
   /** OpenSSH `SHA256:` fingerprint of the host key; required unless insecureAcceptAnyHostKey. */
   readonly hostKey?: string;
   readonly insecureAcceptAnyHostKey?: boolean;
-  /** Variable holding the private key (OpenSSH or PEM text); unset means the ssh agent. */
+  /** Variable holding the private key (formats: `KEY_FORMATS` in ssh-key.ts); unset means the ssh agent. */
   readonly privateKeyEnv?: string;
   readonly readyTimeoutSeconds: number;
   readonly keepaliveIntervalSeconds: number;
