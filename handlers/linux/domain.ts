@@ -2,6 +2,7 @@
  * The Linux domain: one SSH connection per handler process, shared by every Linux kind, and the
  * table of kinds the bundle serves (exactly the registry's Linux kinds).
  */
+import type { Clock } from '../../src/core/clock';
 import type { HandlerDomain } from '../../src/core/kind';
 import type { KindsOf } from '../../src/core/registry';
 import { connectSsh, type Remote } from '../../src/linux/ssh';
@@ -15,14 +16,15 @@ export interface HostSession {
   readonly host: string;
 }
 
-export type Connect = (target: SshTarget, env: NodeJS.ProcessEnv) => Promise<Remote>;
+/** The clock times every command's deadline (see ssh-exec.ts). */
+export type Connect = (target: SshTarget, env: NodeJS.ProcessEnv, clock: Clock) => Promise<Remote>;
 
 export const linuxDomain = (connect: Connect = connectSsh) =>
   ({
     target: sshTargetSchema,
     describe: describeHost,
     connect: async (target, context) => ({
-      remote: await connect(target, context.env),
+      remote: await connect(target, context.env, context.clock),
       target,
       host: `${target.host}:${target.port}`,
     }),
