@@ -3,7 +3,7 @@
  * key; the key itself never enters the stack, the plan or the state.
  */
 import { Construct } from 'constructs';
-import type { SshTarget } from '../../src/linux/target';
+import { COMMAND_TIMEOUT, type SshTarget } from '../../src/linux/target';
 import { check, checkEnvName, checkPattern, checkRange } from '../core/validate';
 
 export interface SshHostProps {
@@ -23,7 +23,9 @@ export interface SshHostProps {
   /** Accept whatever host key is offered: anyone on the path can then impersonate the host. @default false */
   readonly insecureAcceptAnyHostKey?: boolean;
   /**
-   * Environment variable holding the private key text (OpenSSH or PEM).
+   * Environment variable holding the private key text, unencrypted: OpenSSH format (ed25519, ecdsa,
+   * rsa) or PEM RSA/EC (`BEGIN RSA PRIVATE KEY`, `BEGIN EC PRIVATE KEY`). PKCS#8 (`BEGIN PRIVATE KEY`)
+   * is not read; an encrypted key works through the ssh agent.
    *
    * @default - the ssh agent at SSH_AUTH_SOCK
    */
@@ -32,6 +34,15 @@ export interface SshHostProps {
   readonly readyTimeoutSeconds?: number;
   /** Seconds between keepalives on the connection. @default 15 */
   readonly keepaliveIntervalSeconds?: number;
+  /**
+   * Seconds one remote command may take, from asking for its channel to the last byte of its
+   * output; a plan's read of every object on the host is one command. A read cut off fails naming
+   * the host; a command that changes the host and is cut off is reported "outcome unknown", never
+   * sent again, and the connection is closed behind it. Output past 4 MiB is cut off the same way.
+   *
+   * @default 30
+   */
+  readonly commandTimeoutSeconds?: number;
 }
 
 export class SshHost extends Construct {
@@ -67,6 +78,7 @@ export class SshHost extends Construct {
     checkEnvName(this, 'privateKeyEnv', props.privateKeyEnv);
     checkRange(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds, 1, 600);
     checkRange(this, 'keepaliveIntervalSeconds', props.keepaliveIntervalSeconds, 0, 3600);
+    checkRange(this, 'commandTimeoutSeconds', props.commandTimeoutSeconds, COMMAND_TIMEOUT.min, COMMAND_TIMEOUT.max);
     const user = props.user ?? 'root';
     this.target = {
       host: props.host,
@@ -76,6 +88,8 @@ export class SshHost extends Construct {
       ...(props.privateKeyEnv === undefined ? {} : { privateKeyEnv: props.privateKeyEnv }),
       readyTimeoutSeconds: props.readyTimeoutSeconds ?? 20,
       keepaliveIntervalSeconds: props.keepaliveIntervalSeconds ?? 15,
+      // Left out when unset, so the handler's default applies and existing stacks' inputs do not change.
+      ...(props.commandTimeoutSeconds === undefined ? {} : { commandTimeoutSeconds: props.commandTimeoutSeconds }),
       sudo: user !== 'root',
     };
   }

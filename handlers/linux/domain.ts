@@ -3,6 +3,7 @@
  * of kinds the bundle serves (exactly the registry's Linux kinds), and the batch apply that makes a
  * host's changes one transaction with one daemon-reload (`unit-transaction.ts`).
  */
+import type { Clock } from '../../src/core/clock';
 import type { ApplyItem, HandlerDomain, KindContext } from '../../src/core/kind';
 import { parseAs } from '../../src/core/parse';
 import type { KindsOf } from '../../src/core/registry';
@@ -18,7 +19,8 @@ export interface HostSession {
   readonly host: string;
 }
 
-export type Connect = (target: SshTarget, env: NodeJS.ProcessEnv) => Promise<Remote>;
+/** The clock times every command's deadline (see ssh-exec.ts). */
+export type Connect = (target: SshTarget, env: NodeJS.ProcessEnv, clock: Clock) => Promise<Remote>;
 
 const kinds = {
   'systemd-unit': async () => (await import('./systemd-unit')).systemdUnitKind,
@@ -47,7 +49,7 @@ export const linuxDomain = (connect: Connect = connectSsh) =>
     target: sshTargetSchema,
     describe: describeHost,
     connect: async (target, context) => ({
-      remote: await connect(target, context.env),
+      remote: await connect(target, context.env, context.clock),
       target,
       host: `${target.host}:${target.port}`,
     }),

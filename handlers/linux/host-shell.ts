@@ -6,6 +6,7 @@
 import type { Clock } from '../../src/core/clock';
 import { HandlerError } from '../../src/core/errors';
 import type { Log } from '../../src/core/kind';
+import type { Effect } from '../../src/linux/ssh';
 import * as cmd from '../../src/linux/unit-commands';
 import {
   describeJob,
@@ -60,9 +61,9 @@ export class HostShell {
     return this.session.target.sudo;
   }
 
-  /** Runs a command that must succeed; its stderr becomes the error. */
-  async must(command: string, stdin?: string) {
-    const result = await this.session.remote.run(command, stdin);
+  /** Runs a command that must succeed; its stderr becomes the error. Unmarked, it may change the host. */
+  async must(command: string, stdin?: string, effect?: Effect) {
+    const result = await this.session.remote.run(command, stdin, effect);
     if (result.code !== 0) {
       throw new HandlerError(`command failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`, {
         Command: command,
@@ -108,7 +109,7 @@ export class HostShell {
   async statuses(names: readonly string[]): Promise<WaitStatus[]> {
     if (names.length === 0) return []; // `systemctl show` of no unit shows the manager
     const { command, script } = cmd.manyUnitsCommand(`show -p ${WAIT_PROPERTIES}`, names, false);
-    const { stdout } = await this.must(command, script);
+    const { stdout } = await this.must(command, script, 'reads');
     const blocks = stdout.split(/\n\s*\n/).filter((block) => block.trim() !== '');
     if (blocks.length !== names.length) {
       throw new HandlerError(
@@ -181,20 +182,20 @@ export class HostShell {
 
   /** What systemd holds in all, for a stalled job's failure message. */
   private async queue(): Promise<string> {
-    const { code, stdout } = await this.session.remote.run(listAllJobsCommand(this.sudo));
+    const { code, stdout } = await this.session.remote.run(listAllJobsCommand(this.sudo), undefined, 'reads');
     return code === 0 ? describeQueue(stdout) : 'the job queue could not be read';
   }
 
   /** The unit's job as list-jobs has it; undefined when it has none or the list cannot be read. */
   private async job(name: string): Promise<UnitJob | undefined> {
-    const { code, stdout } = await this.session.remote.run(listJobCommand(name, this.sudo));
+    const { code, stdout } = await this.session.remote.run(listJobCommand(name, this.sudo), undefined, 'reads');
     return code === 0 ? parseUnitJob(stdout, name) : undefined;
   }
 
   /** Logs the unit's last journal lines and says where they are; never throws over the real error. */
   private async journal({ name, log }: SettleWait): Promise<string> {
     try {
-      const { stdout } = await this.session.remote.run(cmd.journalCommand(name, this.sudo));
+      const { stdout } = await this.session.remote.run(cmd.journalCommand(name, this.sudo), undefined, 'reads');
       const lines = stdout
         .trim()
         .split('\n')

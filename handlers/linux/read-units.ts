@@ -12,7 +12,7 @@ export const readUnits = async (
   { remote, target }: HostSession,
   entries: readonly ReadEntry[],
 ): Promise<LiveUnit[]> => {
-  const result = await remote.run('sh -s', readScript(entries));
+  const result = await remote.run('sh -s', readScript(entries), 'reads');
   const live = parseReadScript(result.stdout, entries);
   if (live === undefined) {
     throw new HandlerError(

@@ -7,10 +7,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /**
+   * Resolves after `ms`. An aborted `signal` rejects it at once: a deadline armed for a command
+   * that ended first must not keep the process alive until it would have fired.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => sleep(ms),
+  sleep: (ms, signal) => sleep(ms, undefined, signal === undefined ? undefined : { signal }),
 };

@@ -5,19 +5,23 @@
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import { Client, type ConnectConfig } from 'ssh2';
+import { type Clock, systemClock } from '../core/clock';
 import { HandlerError } from '../core/errors';
+import { type CommandResult, exec, type Link } from './ssh-exec';
+import { credentials } from './ssh-key';
+import type { Effect } from './ssh-outcome';
 import { describeHost, type SshTarget } from './target';
 
-export interface CommandResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export { ConnectionLost, type Effect, OutcomeUnknown } from './ssh-outcome';
+export type { CommandResult } from './ssh-exec';
 
-/** The port handlers use: run a shell command, optionally feeding stdin. */
+/**
+ * The port handlers use: run a shell command, optionally feeding stdin. `effect` says whether it
+ * only reads the host; unmarked, it may change it, and cut off it is "outcome unknown" (ssh-outcome.ts).
+ */
 export interface Remote {
-  run(command: string, stdin?: string): Promise<CommandResult>;
+  run(command: string, stdin?: string, effect?: Effect): Promise<CommandResult>;
   close(): void;
 }
 
@@ -28,11 +32,16 @@ export const fingerprintOf = (keyBlob: Buffer): string =>
 /** OpenSSH MaxSessions defaults to 10 channels; stay below it whatever the caller does. */
 const MAX_CHANNELS = 8;
 
-export const connectSsh = async (target: SshTarget, env: NodeJS.ProcessEnv = process.env): Promise<Remote> => {
+export const connectSsh = async (
+  target: SshTarget,
+  env: NodeJS.ProcessEnv = process.env,
+  clock: Clock = systemClock,
+): Promise<Remote> => {
+  const offer = credentials(target, env);
   const deadline = Date.now() + target.readyTimeoutSeconds * 1000;
   for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
     try {
-      return await connectOnce(target, env, Math.max(1000, deadline - Date.now()));
+      return await connectOnce(target, offer, clock, Math.max(1000, deadline - Date.now()));
     } catch (error) {
       const dropped = error instanceof DroppedBeforeHandshake;
       if (!dropped || Date.now() + delay > deadline)
@@ -55,7 +64,12 @@ class DroppedBeforeHandshake extends Error {}
 const isDropBeforeHandshake = (error: Error & { code?: unknown }, handshaken: boolean): boolean =>
   !handshaken && (/before handshake/.test(error.message) || error.code === 'ECONNRESET');
 
-const connectOnce = async (target: SshTarget, env: NodeJS.ProcessEnv, readyMs: number): Promise<Remote> => {
+const connectOnce = async (
+  target: SshTarget,
+  offer: Partial<ConnectConfig>,
+  clock: Clock,
+  readyMs: number,
+): Promise<Remote> => {
   const client = new Client();
   let offered: string | undefined;
   const config: ConnectConfig = {
@@ -68,7 +82,7 @@ const connectOnce = async (target: SshTarget, env: NodeJS.ProcessEnv, readyMs: n
       offered = fingerprintOf(key);
       return target.insecureAcceptAnyHostKey === true || offered === target.hostKey;
     },
-    ...credentials(target, env),
+    ...offer,
   };
   // Small request/answer exchanges stall ~40 ms each on Nagle and delayed ACKs (measured: a unit
   // read 0.44 s with them, 0.23 s without).
@@ -88,36 +102,10 @@ const connectOnce = async (target: SshTarget, env: NodeJS.ProcessEnv, readyMs: n
     );
     client.connect(config);
   });
-  const link: Link = { client, target, lost: undefined };
+  const link: Link = { client, target, clock, lost: undefined };
   client.on('error', (error) => (link.lost ??= error.message));
   client.on('close', () => (link.lost ??= 'the server closed the connection'));
   return channelLimited(link);
-};
-
-const credentials = (target: SshTarget, env: NodeJS.ProcessEnv): Partial<ConnectConfig> => {
-  if (target.privateKeyEnv !== undefined) {
-    const key = env[target.privateKeyEnv];
-    if (key === undefined || key === '') {
-      throw new HandlerError(
-        'SSH private key missing',
-        `environment variable ${target.privateKeyEnv} is not set; export the key text before running terraform`,
-        {
-          Host: describeHost(target),
-        },
-      );
-    }
-    return { privateKey: key };
-  }
-  if (env.SSH_AUTH_SOCK === undefined || env.SSH_AUTH_SOCK === '') {
-    throw new HandlerError(
-      'No SSH credential',
-      'set privateKeyEnv on the SshHost, or run terraform with an ssh agent (SSH_AUTH_SOCK)',
-      {
-        Host: describeHost(target),
-      },
-    );
-  }
-  return { agent: env.SSH_AUTH_SOCK };
 };
 
 const connectError = (target: SshTarget, error: Error, offered: string | undefined): HandlerError => {
@@ -133,23 +121,6 @@ const connectError = (target: SshTarget, error: Error, offered: string | undefin
   return new HandlerError('SSH connection failed', error.message, host);
 };
 
-/** A connected client and, once it is gone, why. */
-interface Link {
-  readonly client: Client;
-  readonly target: SshTarget;
-  lost: string | undefined;
-}
-
-/** The connection went away under a command: what the command did on the host is unknown. */
-export class ConnectionLost extends HandlerError {
-  constructor(
-    readonly reason: string,
-    target: SshTarget,
-  ) {
-    super('SSH connection lost', reason, { Host: describeHost(target) });
-  }
-}
-
 const channelLimited = (link: Link): Remote => {
   let open = 0;
   const waiting: Array<() => void> = [];
@@ -160,10 +131,10 @@ const channelLimited = (link: Link): Remote => {
     waiting.shift()?.();
   };
   return {
-    run: async (command, stdin) => {
+    run: async (command, stdin, effect = 'changes') => {
       await acquire();
       try {
-        return await exec(link, command, stdin);
+        return await exec(link, command, stdin, effect);
       } finally {
         release();
       }
@@ -174,80 +145,3 @@ const channelLimited = (link: Link): Remote => {
     },
   };
 };
-
-/**
- * sshd frees a session slot a moment after the client sees its channel close, so a busy
- * connection can be refused a channel it is entitled to (measured: 1 run in 4 with 24 commands at
- * once). A refused open is retried with jittered backoff for a bounded time; nothing was run yet.
- */
-const OPEN_RETRY_MS = 10_000;
-
-const exec = async (link: Link, command: string, stdin?: string): Promise<CommandResult> => {
-  const { target } = link;
-  const deadline = Date.now() + OPEN_RETRY_MS;
-  for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
-    try {
-      if (link.lost !== undefined) throw new ConnectionLost(link.lost, target);
-      return await execOnce(link, command, stdin);
-    } catch (error) {
-      if (!(error instanceof ChannelRefused) || Date.now() + delay > deadline) {
-        throw error instanceof ChannelRefused
-          ? new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) })
-          : error;
-      }
-      await sleep(delay / 2 + Math.random() * delay);
-    }
-  }
-};
-
-class ChannelRefused extends Error {}
-
-/** How long a failed command waits for the client to report a dropped connection before blaming the command. */
-const LOSS_GRACE_MS = 300;
-
-const execOnce = (link: Link, command: string, stdin?: string): Promise<CommandResult> =>
-  new Promise((resolve, reject) => {
-    const { client, target } = link;
-    const refused = (error: Error) => {
-      if (/Channel open failure/.test(error.message)) return reject(new ChannelRefused(error.message));
-      if (/Not connected|No response/.test(error.message))
-        return reject(new ConnectionLost(link.lost ?? error.message, target));
-      // A dying sshd can refuse the exec ("Unable to exec") just before the connection drops (seen in
-      // CI with every sshd killed): the client learns of the drop a moment later.
-      setTimeout(() => {
-        if (link.lost !== undefined) return reject(new ConnectionLost(link.lost, target));
-        reject(new HandlerError('SSH command failed to start', error.message, { Host: describeHost(target) }));
-      }, LOSS_GRACE_MS);
-    };
-    const opened = (error: Error | undefined, stream: ClientChannel) => {
-      if (error) return refused(error);
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      let code: number | undefined;
-      stream.on('data', (chunk: Buffer) => out.push(chunk));
-      stream.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-      stream.on('exit', (exitCode: number | null) => {
-        code = exitCode ?? undefined;
-      });
-      stream.on('close', () => {
-        const stdout = Buffer.concat(out).toString('utf8');
-        const stderr = Buffer.concat(err).toString('utf8');
-        if (code !== undefined) return resolve({ code, stdout, stderr });
-        // A channel closed without a status by a dropped connection: the client says why a moment later.
-        setTimeout(() => {
-          if (link.lost !== undefined) return reject(new ConnectionLost(link.lost, target));
-          reject(
-            new HandlerError('SSH command ended without an exit status', stderr.trim() || command, {
-              Host: describeHost(target),
-            }),
-          );
-        }, LOSS_GRACE_MS);
-      });
-      stream.end(stdin ?? '');
-    };
-    try {
-      client.exec(command, opened);
-    } catch (error) {
-      refused(error instanceof Error ? error : new Error(String(error))); // ssh2 throws "Not connected" at once
-    }
-  });

@@ -42,6 +42,13 @@ describe('SystemdUnit', () => {
     });
   });
 
+  test('commandTimeoutSeconds reaches the target only when set, so the handler default applies otherwise', () => {
+    const target = JSON.parse(
+      synthUnit({}, { commandTimeoutSeconds: 5 }).resource.terraform_data.check_converge.input.target,
+    );
+    expect(target.commandTimeoutSeconds).toBe(5);
+  });
+
   test('a non-root user runs privileged commands through sudo', () => {
     expect(JSON.parse(synthUnit({}, { user: 'deploy' }).resource.terraform_data.n2_apply.input.target).sudo).toBe(true);
   });
@@ -134,6 +141,11 @@ describe('SshHost', () => {
       /privateKeyEnv must be the name of an environment variable/,
     ],
     ['port 0', { port: 0 }, /port must be an integer from 1 to 65535/],
+    [
+      'a command budget of 0 s',
+      { commandTimeoutSeconds: 0 },
+      /commandTimeoutSeconds must be an integer from 1 to 3600/,
+    ],
     ['a host with a space', { host: 'a b' }, /host must be a host name or IP address/],
   ])('rejects %s at synth', (_, props, message) => {
     expect(() => synthUnit({}, props)).toThrow(message);
