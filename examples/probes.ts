@@ -19,6 +19,8 @@ export interface ProbesStackProps {
   readonly probeLevel?: string;
   /** How many plain services `hf-fleet-<n>.service` to run. @default 0 */
   readonly fleet?: number;
+  /** A fleet member whose ExecStart fails, to show a partial failure. @default - none */
+  readonly brokenFleetMember?: number;
 }
 
 export class ProbesStack extends TerraformStack {
@@ -57,7 +59,10 @@ export class ProbesStack extends TerraformStack {
         name: `hf-fleet-${n}.service`,
         content: renderUnit([
           { name: 'Unit', lines: [['Description', `homelab fleet member ${n}`]] },
-          { name: 'Service', lines: [['ExecStart', '/bin/sleep infinity']] },
+          {
+            name: 'Service',
+            lines: [['ExecStart', n === props.brokenFleetMember ? '/bin/false' : '/bin/sleep infinity']],
+          },
           { name: 'Install', lines: [['WantedBy', 'multi-user.target']] },
         ]),
       });
@@ -77,6 +82,7 @@ if (require.main === module) {
     retiredProbes: list(env.HOMELAB_RETIRED_PROBES),
     probeLevel: env.HOMELAB_PROBE_LEVEL,
     fleet: Number(env.HOMELAB_FLEET ?? 0),
+    brokenFleetMember: env.HOMELAB_FLEET_BROKEN === undefined ? undefined : Number(env.HOMELAB_FLEET_BROKEN),
   });
   app.synth();
 }

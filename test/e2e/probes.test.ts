@@ -91,18 +91,40 @@ test('retiring one instance stops and disables it; the template and the other in
   expect((await project.plan('plan (after retire)')).code).toBe(0);
 });
 
-test("50 units at -parallelism=30 apply past sshd's MaxStartups, plan clean, and destroy", async () => {
-  await synth({ HOMELAB_PROBE_LEVEL: 'debug', HOMELAB_RETIRED_PROBES: 'tty9', HOMELAB_FLEET: '50' });
-  await apply('apply (50 units, -parallelism=30)', '-parallelism=30').catch(async (error: Error) => {
+const activeFleet = async () =>
+  (await host.exec('systemctl list-units --plain --no-legend --state=active "hf-fleet-*" | wc -l')).stdout.trim();
+
+test('one unit whose ExecStart fails among 20 fails the apply naming it; the other 19 stay converged', async () => {
+  const fleet = { HOMELAB_PROBE_LEVEL: 'debug', HOMELAB_RETIRED_PROBES: 'tty9', HOMELAB_FLEET: '20' };
+  await synth({ ...fleet, HOMELAB_FLEET_BROKEN: '7' });
+  const failed = await project.terraform('apply', '-auto-approve', '-no-color');
+  expect(failed.code).toBe(1);
+  const words = `${failed.stdout}\n${failed.stderr}`.replace(/\s+/g, ' ');
+  expect(words).toMatch(/fleet-7: not applied: hf-fleet-7\.service/);
+  expect(words).toMatch(/1 of 2\d objects on root@127\.0\.0\.1:\d+ were not applied \(fleet-7\)/);
+  expect(await activeFleet()).toBe('19');
+  await synth(fleet);
+  const fixed = await apply('apply (fleet-7 fixed)');
+  expect([...fixed.stdout.matchAll(/\(local-exec\): fleet-(\d+):/g)].map((m) => m[1])).toEqual(
+    expect.arrayContaining(['7']),
+  );
+  expect(fixed.stdout).not.toMatch(/\(local-exec\): fleet-1[0-9]?:/);
+  expect(await activeFleet()).toBe('20');
+  expect((await project.plan('plan (20 units)')).code).toBe(0);
+});
+
+test('200 units at -parallelism=30 apply in one handler process, plan clean, and destroy', async () => {
+  await synth({ HOMELAB_PROBE_LEVEL: 'debug', HOMELAB_RETIRED_PROBES: 'tty9', HOMELAB_FLEET: '200' });
+  const applied = await apply('apply (200 units, -parallelism=30)', '-parallelism=30').catch(async (error: Error) => {
     // A unit systemd left queued (seen in CI): what systemd itself logged, ahead of terraform's long output.
     const stuck = /(hf-fleet-\d+\.service) did not become active/.exec(error.message)?.[1] ?? 'hf-fleet-';
     const log = await host.exec(`journalctl _PID=1 --no-pager -o short-monotonic | grep -F '${stuck}' | tail -n 40`);
     const jobs = await host.exec('systemctl list-jobs --no-pager');
     throw new Error(`systemd's log of ${stuck}:\n${log.stdout}\n${jobs.stdout}\n${error.message}`);
   });
-  const active = await host.exec('systemctl list-units --plain --no-legend --state=active "hf-fleet-*" | wc -l');
-  expect(active.stdout.trim()).toBe('50');
-  expect((await project.plan('plan (50 units)', '-parallelism=30')).code).toBe(0);
+  expect([...applied.stdout.matchAll(/\(local-exec\): Executing:/g)]).toHaveLength(1);
+  expect(await activeFleet()).toBe('200');
+  expect((await project.plan('plan (200 units)', '-parallelism=30')).code).toBe(0);
   await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color', '-parallelism=30'));
   expect((await host.exec('ls /etc/systemd/system | grep "^hf-" ; true')).stdout).toBe('');
 });
