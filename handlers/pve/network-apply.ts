@@ -1,7 +1,8 @@
 /**
- * The I/O shell of a network apply: counts each node's staged lines (the diff text stays in this
- * module and is dropped at once), then reloads the nodes one by one behind a cluster-health gate
- * before and after each, stopping the chain at the first node that is not clearly fine.
+ * The I/O shell of a network apply: reads what each node has staged and who staged it (the diff text
+ * goes to network-changes.ts and is dropped at once), refuses while a node holds changes the stack
+ * does not declare, then reloads the nodes one by one behind a cluster-health gate before and after
+ * each, stopping the chain at the first node that is not clearly fine.
  */
 import { TargetUnreachable } from '../../src/core/batch';
 import { HandlerError } from '../../src/core/errors';
@@ -10,8 +11,16 @@ import { bounded } from '../../src/core/parse';
 import { mapConcurrent } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { clusterHealth } from '../../src/pve/cluster-health';
-import { applyReading, gateRefusal, healthyLine, type NodeCount, untouched } from '../../src/pve/network-apply';
-import { stagedLinesOf, stagedSummary } from '../../src/pve/network-changes';
+import {
+  applyReading,
+  bySomeoneElse,
+  foreignRefusal,
+  gateRefusal,
+  healthyLine,
+  type NodeReading,
+  untouched,
+} from '../../src/pve/network-apply';
+import { type NodeStaging, nodeStagingOf, stagedSummary } from '../../src/pve/network-changes';
 import {
   type NetworkApplyIdentity,
   type NetworkApplySpec,
@@ -27,47 +36,74 @@ export const networkApplyKind = defineKind({
   spec: networkApplySpec,
   identity: networkApplyIdentity,
 
-  async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<ReadonlyMap<string, NodeCount>> {
+  async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<ReadonlyMap<string, NodeReading>> {
     const nodes = [...new Set(specs.flatMap((spec) => spec.nodes))];
-    const counts = await mapConcurrent(nodes, PARALLEL_NODES, (node) =>
-      stagedLines(api, node).catch((error: Error) => error),
+    const stagings = await mapConcurrent(nodes, PARALLEL_NODES, (node) =>
+      staged(api, node).catch((error: Error) => error),
     );
-    return new Map(nodes.map((node, index) => [node, countOf(counts[index]!)]));
+    return new Map(nodes.map((node, index) => [node, readingOf(stagings[index]!)]));
   },
 
-  read: (spec: NetworkApplySpec, counts: ReadonlyMap<string, NodeCount>): Reading => applyReading(spec.nodes, counts),
+  read: (spec: NetworkApplySpec, stagings: ReadonlyMap<string, NodeReading>): Reading => applyReading(spec, stagings),
 
-  apply: (api: PveApi, spec: NetworkApplySpec, context: KindContext) =>
-    reloadInOrder(api, spec.nodes, spec.timeoutSeconds, context),
+  apply: async (api: PveApi, spec: NetworkApplySpec, context: KindContext) => {
+    await refuseForeign(api, spec, spec.nodes, 'nothing was reloaded');
+    await reloadInOrder(api, spec.nodes, spec.timeoutSeconds, context, spec);
+  },
 
   // Runs after the stack's interfaces staged their removal (they depend on this object's
-  // lifecycle), so `terraform destroy` makes the removals live, behind the same gates.
+  // lifecycle), so `terraform destroy` makes the removals live, behind the same gates. Its identity
+  // names no interfaces, so it cannot tell whose staged changes it reloads.
   destroy: (api: PveApi, identity: NetworkApplyIdentity, context: KindContext) =>
     reloadInOrder(api, identity.nodes, RELOAD_TIMEOUT.default, context),
 });
 
 /**
- * Staged lines of `GET nodes/{node}/network`: `changes`, a sibling of `data`, holds the diff of
- * interfaces against interfaces.new. Only its count leaves this function.
+ * What `GET nodes/{node}/network` says is staged: `changes`, a sibling of `data`, holds the diff of
+ * interfaces against interfaces.new. Only its line count and interface names leave this function.
  */
-const stagedLines = async (api: PveApi, node: string): Promise<number> =>
-  stagedLinesOf(await api.envelope<unknown>('GET', `nodes/${node}/network`));
+const staged = async (api: PveApi, node: string): Promise<NodeStaging> =>
+  nodeStagingOf(await api.envelope<unknown>('GET', `nodes/${node}/network`));
 
-/** Walks `nodes` in order; each node with staged lines is gated, reloaded, followed and gated again. */
+/**
+ * Unless the spec allows it, fails naming every node of `nodes` that holds changes the stack does
+ * not declare; `done` says what the apply has reloaded so far.
+ */
+const refuseForeign = async (api: PveApi, spec: NetworkApplySpec, nodes: readonly string[], done: string) => {
+  if (spec.reloadForeignChanges === true) return;
+  const stagings = await mapConcurrent(nodes, PARALLEL_NODES, (node) => staged(api, node));
+  const found = nodes
+    .map((node, index) => [node, bySomeoneElse(spec, node, stagings[index]!)] as const)
+    .filter(([, names]) => names.length > 0);
+  if (found.length === 0) return;
+  const { title, detail } = foreignRefusal(found, done);
+  throw new HandlerError(title, detail);
+};
+
+/**
+ * Walks `nodes` in order; each node with staged lines is gated, reloaded, followed and gated again.
+ * With an apply's spec, a node someone else staged on since the check before the walk stops it too.
+ */
 const reloadInOrder = async (
   api: PveApi,
   nodes: readonly string[],
   timeoutSeconds: number,
   { clock, log }: KindContext,
+  spec?: NetworkApplySpec,
 ): Promise<void> => {
   for (const [index, node] of nodes.entries()) {
     const stop = untouched(nodes, index);
-    const lines = await stagedLines(api, node);
-    if (lines === 0) {
+    const staging = await staged(api, node);
+    if (staging.lines === 0) {
       log(`${node}: settled, nothing to reload`);
       continue;
     }
-    log(stagedSummary(node, lines));
+    const foreign = spec === undefined ? [] : bySomeoneElse(spec, node, staging);
+    if (foreign.length > 0 && spec?.reloadForeignChanges !== true) {
+      const { title, detail } = foreignRefusal([[node, foreign]], `nothing was reloaded on ${node}${stop}`);
+      throw new HandlerError(title, detail);
+    }
+    log(stagedSummary(node, staging.lines, foreign));
     await gate(api, node, 'before', stop, log);
     const upid = await api.call<unknown>('PUT', `nodes/${node}/network`);
     const shown = typeof upid === 'string' ? bounded(upid) : JSON.stringify(upid);
@@ -88,9 +124,9 @@ const gate = async (api: PveApi, node: string, when: 'before' | 'after', stop: s
 };
 
 /** A node that could not be read is named in the reading; a cluster that cannot be reached fails the read. */
-const countOf = (count: number | Error): NodeCount => {
-  if (count instanceof TargetUnreachable) throw count;
-  return count instanceof Error ? { unreadable: oneLine(count) } : count;
+const readingOf = (staging: NodeStaging | Error): NodeReading => {
+  if (staging instanceof TargetUnreachable) throw staging;
+  return staging instanceof Error ? { unreadable: oneLine(staging) } : staging;
 };
 
 const oneLine = (error: Error): string => bounded(error instanceof HandlerError ? error.oneLine() : error.message);

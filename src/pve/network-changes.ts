@@ -1,8 +1,10 @@
 /**
- * What a node has staged in /etc/network/interfaces.new, as a count of changed lines. The diff text
- * PVE sends may hold `wpa-psk` values or `pre-up` commands, so it never leaves this module: callers
- * get numbers and summary lines only. A non-empty diff never counts 0, or a node would read settled.
+ * What a node has staged in /etc/network/interfaces.new: a count of changed lines and the names of
+ * the interfaces they touch. The diff text PVE sends may hold `wpa-psk` values or `pre-up` commands,
+ * so it never leaves this module and staged-stanzas.ts: callers get numbers and names only. A
+ * non-empty diff never counts 0, or a node would read settled.
  */
+import { type StagedStanzas, stagedStanzas } from './staged-stanzas';
 
 /** A unified-diff hunk header: `@@ -start[,count] +start[,count] @@`; a missing count means 1. */
 const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
@@ -34,20 +36,44 @@ export const countChangedLines = (changes: string): number => {
   return Math.max(changed, 1);
 };
 
-/**
- * The staged-line count from a whole `GET nodes/{node}/network` envelope. `changes` is a sibling of
- * `data` and absent when nothing is staged; anything that is not a string counts as nothing staged.
- */
-export const stagedLinesOf = (envelope: unknown): number => {
-  if (envelope === null || typeof envelope !== 'object') return 0;
-  const changes = (envelope as { changes?: unknown }).changes;
-  return typeof changes === 'string' ? countChangedLines(changes) : 0;
+/** What a node has staged, read from one `GET nodes/{node}/network` envelope. */
+export interface NodeStaging {
+  readonly lines: number;
+  readonly stanzas: StagedStanzas;
+  /** Each listed bond's slaves: staging a bond makes PVE's writer mark each of them `auto`. */
+  readonly slaves: Readonly<Record<string, readonly string[]>>;
+}
+
+const NOTHING: StagedStanzas = { interfaces: [], outside: false, unplaced: false };
+
+/** The staging of a whole envelope: `changes` beside `data` (absent when nothing is staged). */
+export const nodeStagingOf = (envelope: unknown): NodeStaging => {
+  const { changes, data } = (envelope ?? {}) as { changes?: unknown; data?: unknown };
+  const text = typeof changes === 'string' ? changes : '';
+  const lines = countChangedLines(text);
+  return { lines, stanzas: lines === 0 ? NOTHING : stagedStanzas(text, data), slaves: bondSlaves(data) };
 };
 
-/** "n2: 3 staged lines", "n2: 1 staged line" or "n2: settled". */
-export const stagedSummary = (node: string, lines: number): string => {
+const bondSlaves = (rows: unknown): Record<string, string[]> => {
+  const slaves: Record<string, string[]> = {};
+  for (const row of Array.isArray(rows) ? rows : []) {
+    const { iface, type, slaves: listed } = (row ?? {}) as Record<string, unknown>;
+    if (type !== 'bond' || typeof iface !== 'string' || typeof listed !== 'string') continue;
+    slaves[iface] = listed.split(/\s+/).filter((name) => name !== '' && name !== 'none');
+  }
+  return slaves;
+};
+
+/**
+ * "n2: settled", "n2: 1 staged line", or "n3: 5 staged lines, 1 by someone else: vmbr9" when
+ * `bySomeoneElse` names what the stack does not declare.
+ */
+export const stagedSummary = (node: string, lines: number, bySomeoneElse: readonly string[] = []): string => {
   if (lines === 0) return `${node}: settled`;
-  return `${node}: ${lines} staged line${lines === 1 ? '' : 's'}`;
+  const count = `${node}: ${lines} staged line${lines === 1 ? '' : 's'}`;
+  return bySomeoneElse.length === 0
+    ? count
+    : `${count}, ${bySomeoneElse.length} by someone else: ${bySomeoneElse.join(', ')}`;
 };
 
 /** One line for the whole apply object, nodes in the declared order: "n2: 3 staged lines; n3: settled". */

@@ -53,10 +53,16 @@ const nodeList = z.array(node).check(
 /** The ceiling of one reload's task wait, and its default (pve-api.md §A4; bpg waits 100 s). */
 export const RELOAD_TIMEOUT = { min: 1, max: 3600, default: 30 } as const;
 
-/** What a `ProxmoxNetworkApply` synthesizes: the nodes in reload order and the task wait. */
+/**
+ * What a `ProxmoxNetworkApply` synthesizes: the nodes in reload order, the task wait, and per node
+ * the interfaces the stack stages there. Whatever else a node has staged is someone else's, and is
+ * reloaded only with `reloadForeignChanges` (a spec written by hand without them declares nothing).
+ */
 export const networkApplySpec = z.object({
   nodes: nodeList,
   timeoutSeconds: z.number().check(z.int(), z.gte(RELOAD_TIMEOUT.min), z.lte(RELOAD_TIMEOUT.max)),
+  interfaces: z.optional(z.record(node, z.array(iface))),
+  reloadForeignChanges: z.optional(z.boolean()),
 });
 export type NetworkApplySpec = z.infer<typeof networkApplySpec>;
 

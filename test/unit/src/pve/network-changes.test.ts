@@ -2,7 +2,7 @@ import {
   countChangedLines,
   hasStagedLines,
   networkApplySummary,
-  stagedLinesOf,
+  nodeStagingOf,
   stagedSummary,
 } from '../../../../src/pve/network-changes';
 
@@ -38,14 +38,14 @@ describe('countChangedLines', () => {
   });
 });
 
-describe('stagedLinesOf', () => {
+describe('nodeStagingOf', () => {
   test.each<[string, unknown, number]>([
     ['an envelope without changes', { data: [] }, 0],
     ['an envelope with changes beside data', { data: [], changes: `${HEAD}@@ -1 +1 @@\n-a\n+b\n` }, 2],
     ['changes that are not text', { data: [], changes: 3 }, 0],
     ['no envelope', null, 0],
   ])('reads %s', (_, envelope, expected) => {
-    expect(stagedLinesOf(envelope)).toBe(expected);
+    expect(nodeStagingOf(envelope).lines).toBe(expected);
   });
 });
 

@@ -1,0 +1,101 @@
+/**
+ * Changes someone else staged on a node (an interface the stack does not declare there) against the
+ * fake PVE: the plan names them, the apply refuses to make them live unless reloadForeignChanges says
+ * it may, and the stack's own staging (a bond marking its slaves `auto`) is never taken for them
+ * (issue 16 item 6).
+ */
+import { pveDomain } from '../../../handlers/pve/domain';
+import { type FakePve, startFakePve } from '../../fakes/pve/server';
+import { call } from '../../fakes/pve/test-client';
+import { invoke, invokeBatch } from '../../support/run-handler';
+import { VirtualClock } from '../../support/virtual-clock';
+
+const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
+const OURS = { type: 'bridge', bridge_ports: 'enp2s0', autostart: '1', comments: 'lab storage' };
+
+const NICS = ['eno1', 'enp2s0', 'enp3s0', 'enp4s0'];
+
+let fake: FakePve;
+let clock: VirtualClock;
+beforeEach(async () => {
+  clock = new VirtualClock();
+  fake = await startFakePve({ nodes: ['n1', 'n2', 'n3'], now: clock.now, network: { n3: { physical: NICS } } });
+});
+afterEach(() => fake.stop());
+
+const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true });
+/** The stack declares vmbr1 on n2 and n3, and bond0 on n3. */
+const spec = (extra: object = {}) => ({
+  nodes: ['n2', 'n3'],
+  timeoutSeconds: 30,
+  interfaces: { n2: ['vmbr1'], n3: ['bond0', 'vmbr1'] },
+  reloadForeignChanges: false,
+  ...extra,
+});
+/** A create through PVE's API, as this stack's interface or a person in the web UI would send it. */
+const create = async (node: string, form: Record<string, string>) => {
+  const res = await call(fake.url, 'POST', `/nodes/${node}/network`, { form });
+  expect(res.status).toBe(200);
+};
+const reloads = () => fake.requests.filter((r) => r.method === 'PUT').map((r) => r.path.replace('/api2/json/', ''));
+const apply = (applied = spec()) => invoke(pveDomain(), 'network-apply', 'apply', target(), applied, env, clock);
+
+test("the plan names the interfaces someone else staged, beside the stack's own lines", async () => {
+  await create('n2', { iface: 'vmbr1', ...OURS });
+  await create('n3', { iface: 'vmbr1', ...OURS });
+  await create('n3', { iface: 'vmbr9', type: 'bridge', autostart: '1' });
+  const batch = await invokeBatch(pveDomain(), target(), { net: { kind: 'network-apply', spec: spec() } }, env);
+  expect(batch.result?.['net.summary']).toBe('n2: 7 staged lines; n3: 13 staged lines, 1 by someone else: vmbr9');
+});
+
+test('the apply refuses while a node holds them, naming them and how to proceed, and reloads no node', async () => {
+  await create('n2', { iface: 'vmbr1', ...OURS });
+  await create('n3', { iface: 'vmbr9', type: 'bridge', autostart: '1' });
+  const run = await apply();
+  expect(run.code).toBe(1);
+  expect(run.stderr.split('\n').pop()).toBe(
+    'network-apply apply: Network apply refused: changes staged by someone else: n3 holds staged changes to ' +
+      'vmbr9, which this stack does not declare, and a reload makes every staged change on a node live; nothing ' +
+      'was reloaded. Look at them (web UI: the node, System, Network), then apply or revert them there, or ' +
+      'declare them in this stack, or set reloadForeignChanges: true on the ProxmoxNetworkApply to reload them ' +
+      "with this stack's changes; then apply again",
+  );
+  expect(reloads()).toEqual([]);
+  expect(fake.interfacesFiles('n3').running).not.toContain('vmbr9');
+});
+
+test('with reloadForeignChanges the apply reloads them too, and says whose they are', async () => {
+  await create('n3', { iface: 'vmbr9', type: 'bridge', autostart: '1' });
+  const run = await apply(spec({ reloadForeignChanges: true }));
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain('n3: 6 staged lines, 1 by someone else: vmbr9\n');
+  expect(reloads()).toEqual(['nodes/n3/network']);
+});
+
+test("a declared bond's slaves, which PVE's writer marks auto, are the stack's own", async () => {
+  await create('n3', { iface: 'bond0', type: 'bond', slaves: 'enp3s0 enp4s0', bond_mode: 'active-backup' });
+  expect(fake.interfacesFiles('n3').staged).toContain('auto enp3s0\n');
+  const run = await apply();
+  expect([run.code, reloads()]).toEqual([0, ['nodes/n3/network']]);
+});
+
+test('a change staged on a later node while an earlier one reloads stops the chain there', async () => {
+  await create('n2', { iface: 'vmbr1', ...OURS });
+  fake.beforeNext('PUT', /\/nodes\/n2\/network$/, () => {
+    const { running } = fake.interfacesFiles('n3');
+    fake.setInterfacesFiles('n3', { staged: `${running}source /etc/network/interfaces.d/*\n` });
+  });
+  const run = await apply();
+  expect(run.code).toBe(1);
+  expect(run.stderr.split('\n').pop()).toMatch(
+    /n3 holds staged changes to lines outside any interface, .*; nothing was reloaded on n3\. Look at them/,
+  );
+  expect(reloads()).toEqual(['nodes/n2/network']);
+});
+
+test('a spec written by hand without interfaces takes every staged change for someone else', async () => {
+  await create('n2', { iface: 'vmbr1', ...OURS });
+  const run = await apply({ nodes: ['n2'], timeoutSeconds: 30 } as never);
+  expect(run.stderr).toMatch(/n2 holds staged changes to vmbr1, which this stack does not declare/);
+  expect(reloads()).toEqual([]);
+});
