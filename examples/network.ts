@@ -26,6 +26,11 @@ export interface NetworkStackProps {
    * before what it needs), to show the apply orders them by reference. @default - none
    */
   readonly bondNode?: string;
+  /**
+   * Whether the apply also reloads what someone else staged on the nodes; the e2e test stages a wifi
+   * stanza by hand and shows both answers. @default false
+   */
+  readonly reloadForeignChanges?: boolean;
 }
 
 export class NetworkStack extends TerraformStack {
@@ -82,7 +87,12 @@ export class NetworkStack extends TerraformStack {
       });
     }
     const applied = props.bondNode === undefined || nodes.includes(props.bondNode) ? nodes : [...nodes, props.bondNode];
-    new ProxmoxNetworkApply(this, 'net', { cluster, nodes: applied, timeoutSeconds: props.timeoutSeconds });
+    new ProxmoxNetworkApply(this, 'net', {
+      cluster,
+      nodes: applied,
+      timeoutSeconds: props.timeoutSeconds,
+      reloadForeignChanges: props.reloadForeignChanges,
+    });
   }
 }
 
@@ -100,6 +110,7 @@ const synth = (): void => {
     extraBridge: env.HOMELAB_EXAMPLE_EXTRA_BRIDGE,
     nodes: env.HOMELAB_EXAMPLE_NODES?.split(','),
     bondNode: env.HOMELAB_EXAMPLE_BOND_NODE,
+    reloadForeignChanges: env.HOMELAB_EXAMPLE_RELOAD_FOREIGN === 'true',
   });
   app.synth();
 };

@@ -6,6 +6,7 @@
 import { Construct } from 'constructs';
 import { ValidationError } from '../../src/core/errors';
 import { ENV } from '../../src/core/protocol';
+import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
 import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook } from './object-address';
@@ -34,8 +35,11 @@ export interface ManagedObjectProps {
    * else is converged in place.
    */
   readonly identity: Readonly<Record<string, unknown>>;
-  /** The whole desired state, identity included. Stored in state, so it holds no secret. */
-  readonly spec: Readonly<Record<string, unknown>>;
+  /**
+   * The whole desired state, identity included. Stored in state, so it holds no secret. A function
+   * is called at synth, so the spec may list objects declared after this one.
+   */
+  readonly spec: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>);
   /**
    * Prefix of the object's Terraform address (`<name>_lifecycle`), its key in its batch read's
    * result (`<name>.in_sync`, `<name>.summary`, `<name>.diff`) and in its batch apply's triggers.
@@ -93,6 +97,9 @@ export class ManagedObject extends Construct {
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
     const target = jsonText(props.target);
+    const { spec } = props;
+    const specText =
+      typeof spec === 'function' ? Lazy.stringValue({ produce: () => jsonText(spec()) }) : jsonText(spec);
     this.batch = TargetBatch.of(this, { domain: props.domain, handler, target: props.target, label: props.batchLabel });
     this.lifecycle = new TerraformData(this, 'lifecycle', {
       input: { kind: props.kind, target, identity: jsonText(props.identity) },
@@ -105,13 +112,13 @@ export class ManagedObject extends Construct {
       {
         name: this.name,
         kind: props.kind,
-        spec: jsonText(props.spec),
+        spec: specText,
         follows,
         after: () => [...new Set([...follows(), ...this.after])],
       },
       this.lifecycle,
     );
-    if (props.resendOn !== undefined) this.resend = this.resendResource(handler, props, target);
+    if (props.resendOn !== undefined) this.resend = this.resendResource(handler, props, target, specText);
   }
 
   /**
@@ -139,10 +146,10 @@ export class ManagedObject extends Construct {
     return object.name;
   }
 
-  private resendResource(handler: string, props: ManagedObjectProps, target: string): TerraformData {
+  private resendResource(handler: string, props: ManagedObjectProps, target: string, spec: string): TerraformData {
     const resend = new TerraformData(this, 'resend', {
       dependsOn: [this.batch.apply],
-      input: { target, spec: jsonText(props.spec) },
+      input: { target, spec },
       triggersReplace: { resendOn: props.resendOn },
       localExec: {
         command: `node "${handler}" ${props.kind} apply`,

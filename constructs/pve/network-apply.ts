@@ -1,7 +1,8 @@
 /**
  * Makes the staged network changes of some Proxmox VE nodes live, one node at a time, each reload
  * behind a cluster-health gate before and after it. Reloading a node while a member is out is how
- * an outage completes, so a degraded cluster, a failed reload or an unknown outcome stops the chain.
+ * an outage completes, so a degraded cluster, a failed reload or an unknown outcome stops the chain;
+ * a node holding someone else's staged changes is not reloaded unless the apply says it may.
  */
 import { Construct } from 'constructs';
 import { RELOAD_TIMEOUT } from '../../src/pve/network-specs';
@@ -10,7 +11,7 @@ import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { check, checkPattern, checkRange } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
-import { registerApply } from './network-wiring';
+import { registerApply, type StagingObject } from './network-wiring';
 
 export interface ProxmoxNetworkApplyProps {
   /** The cluster the nodes belong to. */
@@ -28,11 +29,21 @@ export interface ProxmoxNetworkApplyProps {
    * @default 30
    */
   readonly timeoutSeconds?: number;
+  /**
+   * Whether to reload a node that holds staged changes to interfaces this stack does not declare
+   * there (someone's edit in the web UI, a `source` line), which a reload would make live with the
+   * stack's own. A plan names them either way; without this the apply refuses, naming them.
+   *
+   * @default false
+   */
+  readonly reloadForeignChanges?: boolean;
 }
 
 /**
- * A plan shows, per node, how many lines wait in /etc/network/interfaces.new (never their text).
- * `terraform destroy` reloads the nodes after this stack's interfaces have staged their removal.
+ * A plan shows, per node, how many lines wait in /etc/network/interfaces.new (never their text) and
+ * names the interfaces among them that this stack does not declare there: an apply refuses to make
+ * those live unless `reloadForeignChanges` is set. `terraform destroy` reloads the nodes after this
+ * stack's interfaces have staged their removal.
  */
 export class ProxmoxNetworkApply extends Construct {
   /** The Terraform resources behind this apply. */
@@ -42,20 +53,31 @@ export class ProxmoxNetworkApply extends Construct {
     super(scope, id);
     validate(this, props);
     const nodes = [...props.nodes];
-    const followed: ManagedObject[] = [];
+    const staged: StagingObject[] = [];
     const object = declareObject(this, {
       kind: 'network-apply',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
       identity: { nodes },
-      spec: { nodes, timeoutSeconds: props.timeoutSeconds ?? RELOAD_TIMEOUT.default },
-      follows: () => followed,
+      spec: () => ({
+        nodes,
+        timeoutSeconds: props.timeoutSeconds ?? RELOAD_TIMEOUT.default,
+        interfaces: interfacesByNode(nodes, staged),
+        reloadForeignChanges: props.reloadForeignChanges ?? false,
+      }),
+      follows: () => staged.map((staging) => staging.object),
     });
     if (!(object instanceof ManagedObject)) throw new Error('a network apply is never retired');
     this.object = object;
-    registerApply(this, { cluster: props.cluster, nodes, object, followed });
+    registerApply(this, { cluster: props.cluster, nodes, object, staged });
   }
 }
+
+/** Per node, the names of the interfaces the stack stages there, sorted: whatever else is staged is someone else's. */
+const interfacesByNode = (nodes: readonly string[], staged: readonly StagingObject[]) =>
+  Object.fromEntries(
+    nodes.map((node) => [node, [...new Set(staged.filter((s) => s.node === node).map((s) => s.iface))].sort()]),
+  );
 
 const validate = (scope: Construct, props: ProxmoxNetworkApplyProps): void => {
   const { nodes } = props;
@@ -63,4 +85,6 @@ const validate = (scope: Construct, props: ProxmoxNetworkApplyProps): void => {
   for (const node of nodes) checkPattern(scope, 'nodes', node, NODE_NAME, 'PVE node names (letters, digits, inner -)');
   check(scope, new Set(nodes).size === nodes.length, 'nodes', 'free of duplicates', nodes);
   checkRange(scope, 'timeoutSeconds', props.timeoutSeconds, RELOAD_TIMEOUT.min, RELOAD_TIMEOUT.max);
+  const { reloadForeignChanges: reload } = props;
+  check(scope, reload === undefined || typeof reload === 'boolean', 'reloadForeignChanges', 'a boolean', reload);
 };

@@ -30,8 +30,8 @@ export interface ApplyObject {
   readonly cluster: ProxmoxCluster;
   readonly nodes: readonly string[];
   readonly object: ManagedObject;
-  /** The staging objects it follows, filled as they are declared. */
-  readonly followed: ManagedObject[];
+  /** The staging objects it follows, filled as they are declared; its spec names their interfaces. */
+  readonly staged: StagingObject[];
 }
 
 /** A staging object with the path of the construct that declared it, for the duplicate's message. */
@@ -55,7 +55,7 @@ const covers = (apply: ApplyObject, staging: StagingObject): boolean =>
  * apply's teardown reload comes after it.
  */
 const link = (apply: ApplyObject, staging: StagingObject): void => {
-  apply.followed.push(staging.object);
+  apply.staged.push(staging);
   const { lifecycle } = staging.object;
   lifecycle.dependsOn = [...(lifecycle.dependsOn ?? []), dependable(apply.object.lifecycle)];
 };

@@ -1,8 +1,9 @@
 /**
  * Real terraform on `cdktf synth` output of examples/network.ts against the fake PVE over HTTPS:
- * one apply stages a bridge and a VLAN on two nodes and reloads them in order, an offline member
- * blocks the next reload, a cut poll is an unknown outcome, destroy reloads the removals, and no
- * staged text (a `wpa-psk` line) reaches the state, a plan, cdktf.out or terraform's output.
+ * someone else's staged wifi stanza is named and, until the apply may reload it, blocks every
+ * reload; one apply stages a bridge and a VLAN on two nodes and reloads them in order, an offline
+ * member blocks the next reload, a cut poll is an unknown outcome, destroy reloads the removals, and
+ * no staged text (a `wpa-psk` line) reaches the state, a plan, cdktf.out or terraform's output.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,6 +59,7 @@ beforeAll(async () => {
     PROXMOX_VE_ENDPOINT: fake.url,
     PROXMOX_VE_CA_FILE: cert.certFile,
     HOMELAB_EXAMPLE_TIMEOUT_SECONDS: '3',
+    HOMELAB_EXAMPLE_RELOAD_FOREIGN: 'true',
   };
   project = new CdktfProject('build/examples/network.js', 'network', env);
   await project.must('synth', project.synth());
@@ -77,7 +79,25 @@ test('the plan names each declared interface and the lines already staged, never
   for (const node of ['n2', 'n3']) {
     for (const iface of DECLARED) expect(words(planned)).toContain(`interface ${iface} on ${node} is absent`);
   }
-  expect(words(planned)).toContain('- net: n2: 2 staged lines; n3: settled');
+  expect(words(planned)).toContain('- net: n2: 2 staged lines, 1 by someone else: wlp91s0; n3: settled');
+});
+
+test("without reloadForeignChanges the apply stages, but reloads no node while n2 holds someone's wifi", async () => {
+  await project.must('synth (no foreign reload)', project.synth({ HOMELAB_EXAMPLE_RELOAD_FOREIGN: 'false' }));
+  const mark = fake.requests.length;
+  const refused = await failingApply('apply (foreign refused)');
+  expect(refused.code).toBe(1);
+  expect(refused.words).toContain(
+    'Network apply refused: changes staged by someone else: n2 holds staged changes to wlp91s0, which this ' +
+      'stack does not declare',
+  );
+  expect(refused.words).toContain('set reloadForeignChanges: true on the ProxmoxNetworkApply');
+  expect(writesSince(mark).filter((w) => w.startsWith('POST')).length).toBe(4);
+  expect(writesSince(mark).filter((w) => /^PUT nodes\/n\d\/network$/.test(w))).toEqual([]);
+  // Back to where the demo starts: the stack's staging discarded, the hand edit kept.
+  fake.setInterfacesFiles('n2', { staged: `${running('n2')}${WIFI}` });
+  fake.setInterfacesFiles('n3', {});
+  await project.must('synth (foreign reload)', project.synth());
 });
 
 test('one apply stages every interface, then reloads n2 and then n3, and the next plan is clean', async () => {

@@ -191,7 +191,9 @@ describe('ProxmoxNetworkApply', () => {
     const json = synth(stack);
     const data = json.resource.terraform_data;
     expect(entryOf(json, 'pve', 'net')).toEqual({
-      text: '{"kind":"network-apply","spec":{"nodes":["n3","n2"],"timeoutSeconds":30}}',
+      text:
+        '{"kind":"network-apply","spec":{"interfaces":{"n2":[],"n3":[]},"nodes":["n3","n2"],' +
+        '"reloadForeignChanges":false,"timeoutSeconds":30}}',
       inSync: readsInSync('pve', 'net'),
     });
     expect(JSON.parse(data.net_lifecycle.input.identity)).toEqual({ nodes: ['n3', 'n2'] });
