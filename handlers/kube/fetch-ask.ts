@@ -6,7 +6,6 @@
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
 import type { HttpAnswer } from '../../src/core/http/request';
-import type { KubeAnswer } from '../../src/kube/client';
 import { MERGE_PATCH } from '../../src/kube/client';
 import {
   askStamp,
@@ -32,26 +31,31 @@ import { watchObject, type WatchClient } from '../../src/kube/watch';
 
 /** The client calls an ask makes; the handler passes its KubeClient, tests a scripted one. */
 export interface FetchClient extends WatchClient {
-  send(method: string, path: string, body?: unknown, contentType?: string): Promise<KubeAnswer>;
   error(answer: HttpAnswer, request: string): KubeApiError;
 }
 
-/** Raises the ask and waits for its verdict; logs it and returns it. Throws only for a refusal. */
+/**
+ * Raises the ask and waits for its verdict; logs it and returns it. Throws only for a refusal. The budget bounds
+ * the whole ask: every request is capped at what is left of it, so a stopped API server cannot hold it longer.
+ */
 export const askForFetch = async (
   client: FetchClient,
   cluster: string,
   spec: RepoFetchSpec,
-  { clock, log }: KindContext,
+  context: KindContext,
 ): Promise<FetchVerdict> => {
+  const { clock, log } = context;
   const name = sandboxName(spec);
-  refuseUnless(spec, await readSandbox(client, spec), cluster);
   const started = clock.now();
-  const asked = askStamp(started);
-  const marked = await raiseAsk(client, spec, asked);
+  const deadline = started + spec.budgetSeconds * 1000;
+  const left = () => Math.max(1, deadline - clock.now());
+  refuseUnless(spec, await readSandbox(client, spec, left()), cluster);
+  const asked = askStamp(clock.now());
+  const marked = await raiseAsk(client, spec, asked, left());
   let answer = verdict(marked, spec.key, asked);
   if (answer === undefined) {
     log(`${name}: asked for repo "${spec.key}" at ${asked}; waiting up to ${spec.budgetSeconds} s for the node cache`);
-    answer = await waitForVerdict(client, spec, asked, marked, clock);
+    answer = await waitForVerdict(client, spec, { asked, marked, deadline }, context);
   }
   const after = `after ${Math.round((clock.now() - started) / 1000)} s`;
   if ('fetched' in answer) log(`${name}: ${describeVerdict(spec.key, answer)} (${after})`);
@@ -65,9 +69,13 @@ export const askForFetch = async (
 };
 
 /** The Sandbox now, or why there is none: absent, or its type not served (a 404 that does not name it). */
-export const readSandbox = async (client: FetchClient, spec: RepoFetchSpec): Promise<LiveSandbox> => {
+export const readSandbox = async (
+  client: FetchClient,
+  spec: RepoFetchSpec,
+  timeoutMs?: number,
+): Promise<LiveSandbox> => {
   const path = sandboxesPath(spec.namespace, spec.version, spec.sandbox);
-  const answer = await client.send('GET', path);
+  const answer = await client.call('GET', path, { timeoutMs });
   if (answer.status === 404) return isObjectNotFound(statusOf(answer.raw), spec.sandbox) ? 'absent' : 'type-missing';
   if (answer.status !== 200) throw client.error(answer.raw, `GET ${path}`);
   return parseSandbox(answer.body, sandboxName(spec));
@@ -95,9 +103,10 @@ const gone = (spec: RepoFetchSpec, asked: string) =>
   );
 
 /** The merge patch answers the object as it stands afterwards, so a landing already there answers at once. */
-const raiseAsk = async (client: FetchClient, spec: RepoFetchSpec, asked: string): Promise<Sandbox> => {
+const raiseAsk = async (client: FetchClient, spec: RepoFetchSpec, asked: string, timeoutMs: number) => {
   const path = sandboxesPath(spec.namespace, spec.version, spec.sandbox);
-  const answer = await client.send('PATCH', path, askPatch(spec, asked), MERGE_PATCH);
+  const body = askPatch(spec, asked);
+  const answer = await client.call('PATCH', path, { body, contentType: MERGE_PATCH, timeoutMs });
   if (answer.status === 404 && isObjectNotFound(statusOf(answer.raw), spec.sandbox)) throw gone(spec, asked);
   if (answer.status !== 200) throw client.error(answer.raw, `PATCH ${path}`);
   return parseSandbox(answer.body, sandboxName(spec));
@@ -105,14 +114,16 @@ const raiseAsk = async (client: FetchClient, spec: RepoFetchSpec, asked: string)
 
 type Outcome = FetchVerdict | { readonly gone: true } | { readonly unmounted: Sandbox };
 
-/** Watches the Sandbox until it answers the ask; past the budget the answer is the cache, said out loud. */
+/** Watches the Sandbox until it answers the ask; past the budget the answer is the cache, said out loud. An API
+ * server that stops answering is asked again until then (a restart is seconds; a verdict may land meanwhile). */
 const waitForVerdict = async (
   client: FetchClient,
   spec: RepoFetchSpec,
-  asked: string,
-  marked: Sandbox,
-  clock: KindContext['clock'],
+  ask: { readonly asked: string; readonly marked: Sandbox; readonly deadline: number },
+  { clock, log }: KindContext,
 ): Promise<FetchVerdict> => {
+  const { asked, marked, deadline } = ask;
+  const name = sandboxName(spec);
   let last = marked;
   const decide = (object: unknown): Outcome | undefined => {
     if (object === undefined) return { gone: true };
@@ -121,9 +132,23 @@ const waitForVerdict = async (
     return verdict(last, spec.key, asked);
   };
   const collection = sandboxesPath(spec.namespace, spec.version);
-  const outcome = await watchObject(client, clock, collection, spec.sandbox, decide, spec.budgetSeconds * 1000);
+  const progress = {
+    lost: (reason: string, leftMs: number) =>
+      log(
+        `${name}: the Kubernetes API did not answer (${reason}); ` +
+          `asking again until the budget ends (${Math.ceil(leftMs / 1000)} s left)`,
+      ),
+    regained: () => log(`${name}: the Kubernetes API answers again; still waiting for the node cache`),
+  };
+  const budgetMs = Math.max(0, deadline - clock.now());
+  const outcome = await watchObject(client, clock, collection, spec.sandbox, decide, budgetMs, progress);
   if (!outcome.decided) {
-    return { stale: `no answer from the node cache within ${spec.budgetSeconds} s`, asOf: fetchedOf(last, spec.key) };
+    const down =
+      outcome.unreachable === undefined ? '' : ` (the Kubernetes API did not answer: ${outcome.unreachable})`;
+    return {
+      stale: `no answer from the node cache within ${spec.budgetSeconds} s${down}`,
+      asOf: fetchedOf(last, spec.key),
+    };
   }
   if ('gone' in outcome.value) throw gone(spec, asked);
   if ('unmounted' in outcome.value) throw refusal(spec, outcome.value.unmounted);

@@ -48,4 +48,7 @@ export const repoFetchKind = defineKind({
   apply: async ({ client, cluster }: KubeSession, spec: RepoFetchSpec, context: KindContext) => {
     await askForFetch(client, cluster, spec, context);
   },
+
+  // An ask mostly waits, up to its budget, with one request open at a time: a batch's asks wait side by side.
+  applyConcurrency: 16,
 });

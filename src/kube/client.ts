@@ -29,6 +29,27 @@ export interface KubeAnswer {
   readonly raw: HttpAnswer;
 }
 
+/** How one call is made: its body and media types, and a deadline shorter than the client's own. */
+export interface CallOptions {
+  readonly body?: unknown;
+  readonly contentType?: string;
+  readonly accept?: string;
+  /** Caps this call below the client's timeout, e.g. at what is left of a wait's budget. */
+  readonly timeoutMs?: number;
+}
+
+/** A request that got no answer (refused, reset, cut by its deadline). `sent`: it may have been applied. */
+export class KubeUnreachable extends HandlerError {
+  constructor(
+    readonly reason: string,
+    readonly sent: boolean,
+    detail: string,
+    context: Readonly<Record<string, string>>,
+  ) {
+    super('Kubernetes API unreachable', detail, context);
+  }
+}
+
 export interface KubeClientOptions {
   /** The deadline of one call. @default 30 s */
   readonly timeoutMs?: number;
@@ -50,26 +71,33 @@ export class KubeClient {
   ) {}
 
   /** Sends one request; any HTTP status is returned, only a transport failure or a redirect throws. */
-  async send(method: string, path: string, body?: unknown, contentType = JSON_TYPE, accept = JSON_TYPE) {
+  send(method: string, path: string, body?: unknown, contentType = JSON_TYPE, accept = JSON_TYPE) {
+    return this.call(method, path, { body, contentType, accept });
+  }
+
+  /** `send` with its options named; a transport failure throws `KubeUnreachable`. */
+  async call(method: string, path: string, options: CallOptions = {}): Promise<KubeAnswer> {
+    const { body, contentType = JSON_TYPE, accept = JSON_TYPE } = options;
     const credential = await currentCredential(this.connection, this.options.credentials ?? nodeCredentialPorts());
     const members = (this.members ??= this.open(credential.clientCert));
     const request = `${method} ${path.split('?')[0]}`;
-    const outcome = await members.send({
-      method,
-      path: path.replace(/^\//, ''),
-      headers: {
-        accept,
-        ...(credential.token === undefined ? {} : { authorization: `Bearer ${credential.token}` }),
-        ...(body === undefined ? {} : { 'content-type': contentType }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    const timeoutMs = Math.max(1, Math.min(this.timeoutMs, options.timeoutMs ?? Infinity));
+    const headers = {
+      accept,
+      ...(credential.token === undefined ? {} : { authorization: `Bearer ${credential.token}` }),
+      ...(body === undefined ? {} : { 'content-type': contentType }),
+    };
+    const outcome = await members.send(
+      { method, path: path.replace(/^\//, ''), headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) },
+      timeoutMs,
+    );
     if (!outcome.ok) {
       const failure = outcome.unknown ?? outcome.failures[0];
+      const reason = failure?.reason ?? 'no server';
       const unknown =
         outcome.unknown === undefined ? '' : '; it was sent and may have been applied: check, then apply again';
-      const why = `${request} failed: ${failure?.reason ?? 'no server'}${unknown}${this.identityHint(failure?.reason)}`;
-      throw new HandlerError('Kubernetes API unreachable', why, { Server: this.connection.server });
+      const why = `${request} failed: ${reason}${unknown}${this.identityHint(failure?.reason)}`;
+      throw new KubeUnreachable(reason, outcome.unknown !== undefined, why, { Server: this.connection.server });
     }
     const { answer } = outcome;
     if (isRedirect(answer.status)) {
@@ -97,8 +125,8 @@ export class KubeClient {
   }
 
   /** A collection's items and resourceVersion; a 404 here means the type is not served (reference §4). */
-  async list(path: string): Promise<KubeList> {
-    const answer = await this.send('GET', path);
+  async list(path: string, timeoutMs?: number): Promise<KubeList> {
+    const answer = await this.call('GET', path, { timeoutMs });
     const list = this.expectObject('GET', path, answer);
     const items = Array.isArray(list.items) ? (list.items as KubeObject[]) : [];
     const metadata = asObject(list.metadata);
@@ -153,6 +181,10 @@ export class KubeClient {
     return new KubeApiError(status, request, this.connection.server, hintFor(status.code, this.connection.origin));
   }
 
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 30_000;
+  }
+
   close(): void {
     this.members?.close();
     this.members = undefined;
@@ -182,7 +214,7 @@ export class KubeClient {
     };
     return new Members([this.connection.server], {
       ...this.options.transport,
-      timeoutMs: this.options.timeoutMs ?? 30_000,
+      timeoutMs: this.timeoutMs,
       tlsFor: () => tls,
     });
   }

@@ -99,9 +99,9 @@ test('a watch whose resourceVersion expired (200, then ERROR 410) re-lists and s
   // The first list claims an old version with the object absent: the real server then expires the watch.
   const stale = {
     connection: admin.connection,
-    send: admin.send.bind(admin),
-    list: async (path: string): Promise<KubeList> =>
-      lists++ === 0 ? { items: [], resourceVersion: '1' } : admin.list(path),
+    call: admin.call.bind(admin),
+    list: async (path: string, timeoutMs?: number): Promise<KubeList> =>
+      lists++ === 0 ? { items: [], resourceVersion: '1' } : admin.list(path, timeoutMs),
   };
   const outcome = await watchObject(stale, systemClock, collection, 'watched', (o) => o?.metadata?.name, 10_000);
   expect(outcome).toEqual({ decided: true, value: 'watched' });

@@ -131,9 +131,12 @@ test('a fetch whose watch starts from an expired resourceVersion re-lists and st
   // The first list claims a long-compacted version: the real server then expires the watch (200, ERROR 410).
   const stale: FetchClient = {
     connection: client.connection,
-    send: client.send.bind(client),
+    call: client.call.bind(client),
     error: client.error.bind(client),
-    list: async (path) => ({ ...(await client.list(path)), ...(lists++ === 0 ? { resourceVersion: '1' } : {}) }),
+    list: async (path, timeoutMs) => ({
+      ...(await client.list(path, timeoutMs)),
+      ...(lists++ === 0 ? { resourceVersion: '1' } : {}),
+    }),
   };
   try {
     const context = { env: {}, log: () => undefined, clock: systemClock };

@@ -45,7 +45,8 @@ const scriptedApi = (clock: VirtualClock, opts: { mounts?: string[]; onPatch?: (
       requests.push(`LIST ${path.split('?')[0]}`);
       return { items: [live as unknown as KubeObject], resourceVersion: live.metadata.resourceVersion };
     },
-    send: async (method, path, body) => {
+    call: async (method, path, options) => {
+      const body = options?.body;
       requests.push(`${method} ${path.includes('watch=1') ? 'WATCH' : path}`);
       if (path.includes('watch=1')) {
         await clock.sleep(Number(/timeoutSeconds=(\d+)/.exec(path)?.[1]) * 1000); // the server holds the watch

@@ -21,7 +21,7 @@ const scripted = (lists: KubeList[], watches: KubeAnswer[], clock: ReturnType<ty
   const client: WatchClient = {
     connection: { server: 'https://k:6443' },
     list: async (path) => (paths.push(`LIST ${path}`), lists.shift() ?? { items: [], resourceVersion: '0' }),
-    send: async (_method, path) => {
+    call: async (_method, path) => {
       paths.push(`WATCH ${/resourceVersion=(\w+)/.exec(path)?.[1]}`);
       clock.advance(Number(/timeoutSeconds=(\d+)/.exec(path)?.[1]) * 1000);
       return watches.shift() ?? answer(200);
