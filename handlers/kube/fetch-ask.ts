@@ -1,7 +1,8 @@
 /**
  * The apply of a fetch ask: check the Sandbox mounts the key, raise the ask with one merge patch (whose answer may
- * already carry the verdict), else watch that Sandbox until the budget on the clock port. A stale cache is a warning
- * and the apply succeeds; only a Sandbox that is gone or does not mount the key fails it.
+ * already carry the verdict), else watch that Sandbox until the budget on the clock port, through an API server
+ * restart. A stale cache is a warning and the apply succeeds; only a Sandbox that is gone or does not mount the key
+ * fails it.
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
