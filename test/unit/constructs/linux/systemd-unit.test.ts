@@ -44,7 +44,7 @@ describe('SystemdUnit', () => {
 
   test('commandTimeoutSeconds reaches the target only when set, so the handler default applies otherwise', () => {
     const target = JSON.parse(
-      synthUnit({}, { commandTimeoutSeconds: 5 }).resource.terraform_data.check_converge.input.target,
+      synthUnit({}, { commandTimeoutSeconds: 5 }).resource.terraform_data.n2_apply.input.target,
     );
     expect(target.commandTimeoutSeconds).toBe(5);
   });
