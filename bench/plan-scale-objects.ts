@@ -1,6 +1,7 @@
 /**
- * The objects bench/plan-scale.ts declares, shared by the stack app and the bench, so the bench can
- * put exactly the declared objects on the fake PVE and the systemd host and the timed plan is clean.
+ * The objects bench/plan-scale.ts and bench/apply-scale.ts declare, shared by the stack app and the
+ * benches, so a bench can put exactly the declared objects on the fake PVE and the systemd host (the
+ * timed plan is clean) or find exactly them there after an apply (the timed apply did its work).
  */
 
 /** The one stack the bench app synthesizes. */
@@ -20,6 +21,14 @@ export const benchUnit = (i: number) => ({
   content:
     `[Unit]\nDescription=bench unit ${i}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n` +
     '[Install]\nWantedBy=multi-user.target\n',
+});
+
+/** Repo `i`: anonymous https clone, default refresh, so the apply is one create per Repo. */
+export const kubeRepo = (i: number, namespace: string) => ({
+  namespace,
+  key: `bench-${i}`,
+  url: `https://git.example/me/bench-${i}.git`,
+  identity: `git.example/me/bench-${i}`,
 });
 
 export const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);

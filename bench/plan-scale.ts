@@ -15,6 +15,7 @@ import { startSystemdHost } from '../test/support/systemd-host';
 import { makeCert } from '../test/support/tls';
 import { terraformEnv } from '../test/support/toolchain';
 import { bareStack, installUnitsScript, metricServer, range, SCALE_STACK } from './plan-scale-objects';
+import { loadText as load, median, parseSizes, type Size } from './scale-runs';
 
 const run = promisify(execFile);
 // Bundled into build/bench/, two levels below the package root.
@@ -24,11 +25,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FLOOR_RUNS = 11;
 // Samples of `node -e 0` beside each plan: on a shared machine the floor moves with the load.
 const FLOOR_PER_RUN = 5;
-
-interface Size {
-  readonly n: number;
-  readonly runs: number;
-}
 
 /** How to stand up one kind's stack: variables for the app and for terraform, and the live objects. */
 interface Target {
@@ -50,23 +46,7 @@ interface Row {
   readonly clean: boolean;
 }
 
-/** `10,100,1000x1` → sizes with their run counts; an empty list skips the kind. */
-export const parseSizes = (text: string, runs: number): Size[] =>
-  text
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map((s) => {
-      const [n = '', r] = s.split('x');
-      return { n: Number(n), runs: r === undefined ? runs : Number(r) };
-    });
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const log = (line: string): void => void process.stderr.write(`[plan-scale] ${line}\n`);
-const load = (): string =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 const nodeFloorMs = async (count: number): Promise<number[]> => {
   const samples: number[] = [];

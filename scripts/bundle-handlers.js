@@ -18,6 +18,7 @@ const standalone = {
   'bench/handler-startup': 'bench/handler-startup.ts',
   'bench/systemd-unit': 'bench/systemd-unit.ts',
   'bench/plan-scale': 'bench/plan-scale.ts',
+  'bench/apply-scale': 'bench/apply-scale.ts',
   'bench/network-apply': 'bench/network-apply.ts',
   'bench/systemd-vs-ansible': 'bench/systemd-vs-ansible.ts',
 };
@@ -27,7 +28,7 @@ const examples = {
   'examples/network': 'examples/network.ts',
   'examples/systemd': 'examples/systemd.ts',
   'examples/estate': 'examples/estate.ts',
-  // The stack bench/plan-scale.ts plans, a user's app like the examples.
+  // The stack bench/plan-scale.ts plans and bench/apply-scale.ts applies, a user's app like the examples.
   'bench/plan-scale-app': 'bench/plan-scale-app.ts',
   'examples/probes': 'examples/probes.ts',
   'examples/kube': 'examples/kube.ts',
