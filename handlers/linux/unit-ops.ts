@@ -1,14 +1,16 @@
 /**
  * Destroy of one unit, shared by units (which own a file) and template instances (which do not):
- * stop bounded like a start, disable, remove the file, and read back that systemd let it go, so a
- * destroy that leaves the unit loaded fails instead of passing. Apply is `unit-transaction.ts`.
+ * stop bounded like a start, then one script that disables it, removes its file, its restartOn
+ * record and every link to the file, and reloads; a link or file it cannot remove fails the destroy
+ * naming it, and so does a unit systemd still has loaded. A mask someone made stays. Apply is
+ * `unit-transaction.ts`.
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
 import { type LiveUnit, restartOnPath, timeoutOf, unitPath, type UnitIdentity } from '../../src/linux/unit';
-import * as cmd from '../../src/linux/unit-commands';
 import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
+import { destroyScript, parseRemoval, removalOf, type RemovalReport } from '../../src/linux/unit-remove';
 import { enabledOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './domain';
 import { HostShell } from './host-shell';
@@ -40,41 +42,49 @@ export class UnitOps extends HostShell {
 
   async destroy(): Promise<void> {
     const live = await this.read();
-    if (this.ownsFile && isAbsent(live)) return this.log(`${this.name} on ${this.host}: already absent`);
-    if (isMasked(live.status))
-      return this.log(`${this.name} on ${this.host}: masked; destroy leaves the mask in place`);
-    if (isUnitRunning(live.status.activeState, live.status.subState, true)) await this.stop();
-    // Without a reload a loaded instance keeps reading enabled; a unit's removal reloads anyway.
-    if (enabledOf(live.status.unitFileState) === true)
-      await this.systemctl('disable', this.name, ...(this.ownsFile ? ['--no-reload'] : []));
-    if (!this.ownsFile) {
-      await this.must(cmd.forgetRestartOnCommand(this.unit, this.sudo));
-      if ((await this.status(this.name)).activeState === 'failed') await this.systemctl('reset-failed', this.name);
-      return this.log(`${this.name} on ${this.host}: stopped and disabled; its template stays`);
-    }
-    await this.removeUnitFile();
-    const after = await this.read();
-    if (!isAbsent(after)) {
+    const masked = isMasked(live.status);
+    const running = isUnitRunning(live.status.activeState, live.status.subState, true);
+    if (running) await this.stop();
+    // `systemctl disable` ignores a masked unit: its links go by the script's search alone.
+    const disable = !masked && enabledOf(live.status.unitFileState) === true;
+    const removal = removalOf(this.unit, this.ownsFile);
+    const report = parseRemoval((await this.script(destroyScript(removal, disable))).stdout);
+    this.mustBeGone(report);
+    this.log(`${this.name} on ${this.host}: ${this.done(live, report, running)}`);
+  }
+
+  /** Fails naming what is left: a path the script could not remove, or the unit still loaded. */
+  private mustBeGone(report: RemovalReport): void {
+    if (report.left.length > 0) {
       throw new HandlerError(
-        `${this.name} on ${this.host} is still loaded after removal`,
-        `systemd reports LoadState=${after.status.loadState}, ActiveState=${after.status.activeState}`,
+        `${this.name} on ${this.host} was not wholly removed`,
+        `could not remove ${report.left.join('; ')}; remove it by hand, or fix what refused it, and destroy again`,
       );
     }
-    this.log(`${this.name} on ${this.host}: stopped, disabled and removed`);
+    const loaded = report.loadState !== 'not-found' && report.loadState !== 'masked';
+    if (this.ownsFile && !isTemplate(this.name) && loaded) {
+      throw new HandlerError(
+        `${this.name} on ${this.host} is still loaded after removal`,
+        `systemd reports LoadState=${report.loadState ?? '(nothing)'} after a daemon-reload`,
+      );
+    }
+  }
+
+  /** What the destroy did, in words. */
+  private done(live: LiveUnit, report: RemovalReport, stopped: boolean): string {
+    const mask = report.masks.length > 0 ? `; the mask ${report.masks.join(', ')} (→ /dev/null) stays` : '';
+    const removed = report.removed.length > 0 ? `removed ${report.removed.join(', ')}` : 'nothing of it was left';
+    if (isMasked(live.status)) return `masked by hand; ${stopped ? 'stopped it, ' : ''}${removed}${mask}`;
+    if (!this.ownsFile) return `stopped and disabled; its template stays${mask}`;
+    if (isAbsent(live))
+      return report.removed.length > 0
+        ? `already absent; removed what was left: ${report.removed.join(', ')}`
+        : 'already absent';
+    return `stopped, disabled and removed${mask}`;
   }
 
   private async stop(seconds = timeoutOf({})): Promise<void> {
     await this.systemctl('stop', this.name, '--no-block');
     await this.settle(this.name, 'inactive', seconds);
-  }
-
-  /** Removes the file, and reloads if systemd still has it loaded. A unit that had failed stays
-   * listed as failed (and the host "degraded") after its file is gone, so that record is cleared. */
-  private async removeUnitFile(): Promise<void> {
-    await this.must(cmd.removeCommand(this.unit, this.sudo));
-    if (isTemplate(this.name)) return void (await this.reload()); // show refuses its name
-    if ((await this.status(this.name)).activeState === 'failed') await this.systemctl('reset-failed', this.name);
-    // A stopped unit nothing refers to is dropped by systemd at once; only one still loaded needs a reload.
-    if ((await this.status(this.name)).loadState !== 'not-found') await this.reload();
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The undo of a host's batch apply and each object's outcome. What a failed object (or one after
- * it) changed is reverted as a one-object apply always reverted it: the previous file put back, or
- * a new unit stopped and its file removed, or a drop-in's unit restarted with the previous drop-in;
- * the undo of every object shares one reload. Each failure names the state its unit was left in.
+ * it) changed is reverted: the previous file put back, or a new unit stopped and its file removed,
+ * or a drop-in's unit restarted with the previous drop-in; the links an enable or disable made or
+ * removed are put back as they were, so no link outlives its file. The undo of every object shares
+ * one reload. Each failure names the state its unit was left in.
  */
 import { waitsFor } from '../../src/core/batch-apply';
 import { HandlerError } from '../../src/core/errors';
@@ -13,6 +14,8 @@ import { timeoutOf, unitPath } from '../../src/linux/unit';
 import { fileOf, unitOf } from '../../src/linux/unit-batch';
 import * as cmd from '../../src/linux/unit-commands';
 import { isTemplate } from '../../src/linux/unit-name';
+import { parseRemoval, removalOf, removeLines } from '../../src/linux/unit-remove';
+import { enabledOf } from '../../src/linux/unit-state';
 import { type HostShell, messageOf } from './host-shell';
 import { IN_FLIGHT, type Track } from './unit-track';
 
@@ -24,7 +27,7 @@ export const undoAndReport = async (
   const failed = tracks.filter((track) => track.cause !== undefined || track.blockedBy !== undefined);
   const notes = await undo(
     shell,
-    failed.filter((track) => track.wrote),
+    failed.filter((track) => track.wrote || track.switched),
   );
   const states = await statesOf(shell, failed.filter(changedUnit));
   return new Map(tracks.map((track) => [track.item.name, outcomeOf(shell.host, track, notes, states)]));
@@ -42,11 +45,13 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<Notes> 
   const started = tracks.filter((track) => isNewUnit(track) && track.started && !isTemplate(unitOf(track.item.change)));
   let stopped = new Set<Track>();
   await attemptAll(started, async () => (stopped = await stopUnits(shell, started, fail)), fail);
-  // A new unit's [Install] links would be left pointing at nothing.
-  const linked = pending().filter((track) => isNewUnit(track) && track.switched);
-  const names = linked.map((track) => unitOf(track.item.change));
-  await attemptAll(linked, () => shell.mustMany('disable', names, '--no-reload'), fail);
+  // Disabled while the file it was enabled with is there (that file's [Install] says which links),
+  // then enabled again from the file put back when it was enabled before the apply.
+  const switched = pending().filter((track) => track.switched);
+  await attemptAll(switched, () => shell.mustMany('disable', switched.map(nameOf), '--no-reload'), fail);
   await attemptEach(pending(), (track) => revertFile(shell, track), fail);
+  const relink = pending().filter((track) => track.switched && wasEnabled(track) && !isNewUnit(track));
+  await attemptAll(relink, () => shell.mustMany('enable', relink.map(nameOf), '--no-reload'), fail);
   const removed = pending().filter((track) => isNewUnit(track) && !isTemplate(unitOf(track.item.change)));
   let loaded = true;
   await attemptAll(removed, async () => (loaded = await clearRemoved(shell, removed)), fail);
@@ -65,7 +70,12 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<Notes> 
 };
 
 /** A unit this apply created: its undo removes its file. */
-const isNewUnit = (track: Track): boolean => track.item.change.sort === 'unit' && track.previous === undefined;
+const isNewUnit = (track: Track): boolean =>
+  track.item.change.sort === 'unit' && track.wrote && track.previous === undefined;
+
+const nameOf = (track: Track): string => unitOf(track.item.change);
+
+const wasEnabled = (track: Track): boolean => enabledOf(track.before.status.unitFileState) === true;
 
 /** `work` on each track, `IN_FLIGHT` at once; a failure is the undo failure of its track. */
 const attemptEach = (tracks: readonly Track[], work: (track: Track) => Promise<unknown>, fail: Fail) =>
@@ -106,14 +116,21 @@ const waitFor = (track: Track, want: 'active' | 'inactive') => {
   return { name: unitOf(change), want, seconds, log: track.log };
 };
 
-/** Puts the previous file back, or removes the new one (a unit's restartOn record with it). */
+/**
+ * Puts the previous file back, or removes the new one with its restartOn record and any link to it
+ * (`unit-remove.ts`); a path it cannot remove fails the undo naming it.
+ */
 const revertFile = async (shell: HostShell, track: Track): Promise<void> => {
   const { change } = track.item;
   const file = fileOf(change);
-  if (file === undefined) return;
+  if (file === undefined || !track.wrote) return;
   if (track.previous !== undefined) await shell.write(file.directory, file.path, track.previous);
-  else if (change.sort === 'unit') await shell.must(cmd.removeCommand(change.spec, shell.sudo));
-  else await shell.must(cmd.removeFileCommand(file.path, shell.sudo));
+  else if (change.sort === 'drop-in') await shell.must(cmd.removeFileCommand(file.path, shell.sudo));
+  else {
+    const removal = removalOf(change.spec, true);
+    const { left } = parseRemoval((await shell.script(`${removeLines(removal).join('\n')}\n`)).stdout);
+    if (left.length > 0) throw new Error(`could not remove ${left.join('; ')}`);
+  }
 };
 
 /**
@@ -157,8 +174,10 @@ const undoneWords = (track: Track, stopped: boolean, restarted: boolean): string
     const what = track.previous === undefined ? 'removed the new drop-in' : 'restored the previous drop-in';
     return `; ${what}${restarted ? ` and restarted ${change.spec.unit} with it` : ''}`;
   }
-  if (track.previous !== undefined) return '; restored the previous unit file';
-  return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file`;
+  const links = track.switched ? ' and its links' : '';
+  if (track.previous !== undefined) return `; restored the previous unit file${links}`;
+  if (!track.wrote) return `; ${wasEnabled(track) ? 'enabled' : 'disabled'} it again`;
+  return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file${links}`;
 };
 
 const undoFailed = ({ item: { change } }: Track, error: unknown): string => {

@@ -31,18 +31,12 @@ export const writeFileCommand = (directory: string, path: string, content: strin
   return privileged(script, sudo);
 };
 
-export const removeCommand = (unit: Unit, sudo: boolean): string =>
-  privileged(`rm -f -- ${quote(unitPath(unit))} ${quote(restartOnPath(unit))}`, sudo);
-
 /** Removes a file and its directory when that is left empty (a drop-in's `<unit>.d`). */
 export const removeFileCommand = (path: string, sudo: boolean): string =>
   privileged(
     `rm -f -- ${quote(path)} && { rmdir -- ${quote(path.slice(0, path.lastIndexOf('/')))} 2>/dev/null || true; }`,
     sudo,
   );
-
-export const forgetRestartOnCommand = (unit: Pick<Unit, 'name'>, sudo: boolean): string =>
-  privileged(`rm -f -- ${quote(restartOnPath(unit))}`, sudo);
 
 /** `systemctl daemon-reload`: systemd loads every unit file as it is now. */
 export const reloadCommand = (sudo: boolean): string => privileged('systemctl daemon-reload', sudo);

@@ -58,7 +58,7 @@ test('a unit whose ExecStart fails is named with its state and undone; the other
       /^fleet_7: not applied: fleet-7.service on 127.0.0.1:\d+ was not applied: /.source +
         /fleet-7.service did not become active: it is failed\/failed; its last \d+ journal lines are above, .*; /
           .source +
-        /restored the previous unit file; the unit is now failed\/failed$/.source,
+        /restored the previous unit file and its links; the unit is now failed\/failed$/.source,
       'm',
     ),
   );

@@ -122,8 +122,14 @@ export const fakeSystemd = (): FakeSystemd => {
     const parts = [shown, 'files', ...digests, 'restart-on', ...records, 'templates', ...templates, 'now', '0'];
     return parts.map((part) => (/^[a-z-]+$/.test(part) ? `@@cdktf-homelab:${part}` : part)).join('\n') + '\n';
   };
+  /** The removal lines of unit-remove.ts: each file it drops goes (the fake has no links). */
+  const removal = (stdin: string): CommandResult => {
+    const dropped = [...stdin.matchAll(/drop '([^']+)'/g)].map((match) => match[1] as string);
+    return ok(dropped.flatMap((path) => (files.delete(path) ? [`removed ${path}\n`] : [])).join(''));
+  };
   const script = (stdin: string): CommandResult => {
     if (stdin.includes('@@cdktf-homelab:files')) return ok(readScript(stdin));
+    if (stdin.startsWith('gone() {')) return removal(stdin);
     if (stdin.includes('@@cdktf-homelab:text')) {
       const texts = operands(stdin.split(';')[0] ?? '').map((path) =>
         Buffer.from(files.get(path) ?? '').toString('base64'),

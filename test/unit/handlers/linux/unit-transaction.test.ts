@@ -78,7 +78,7 @@ describe('a batch apply on one host', () => {
     expect(lines(run.stderr, /^u2: not applied/)).toEqual([
       `u2: not applied: u2.service on h:22 was not applied: u2.service did not become active: it is failed/failed; ` +
         'its last 2 journal lines are above, the last: failed; ' +
-        'restored the host by removing the new unit file; the unit is now inactive/dead',
+        'restored the host by removing the new unit file and its links; the unit is now inactive/dead',
     ]);
     expect(run.stderr).toMatch(/1 of 5 objects on root@h:22 were not applied \(u2\): the other 4 were applied/);
     expect(host.files.has(`${DIR}/u2.service`)).toBe(false);
@@ -103,6 +103,20 @@ describe('a batch apply on one host', () => {
     expect(host.files.has(`${DIR}/app.service.d/10-env.conf`)).toBe(false);
     expect(host.files.has(`${DIR}/app.timer`)).toBe(false);
     expect(host.state('other.service')).toBe('active/running');
+  });
+
+  const bad = service('/bin/false');
+  const idle = (name: string) => unit(name, bad, { enabled: false, started: false });
+  test.each([
+    ['an instance', idle('bad@.service'), { kind: 'systemd-instance', spec: instance('bad@a.service') }],
+    ['a unit whose file is unchanged', idle('bad.service'), { kind: 'systemd-unit', spec: unit('bad.service', bad) }],
+  ])('%s the apply enabled is disabled again when its start fails, so no link outlives it', async (_, file, entry) => {
+    const host = fakeSystemd();
+    await applyBatch(host, { file: { kind: 'systemd-unit', spec: file } });
+    const run = await applyBatch(host, { a: entry });
+    expect(lines(run.stderr, /^a: not applied/)[0]).toMatch(/; disabled it again; the unit is now failed\/failed$/);
+    expect(host.enabled(entry.spec.name)).toBe('disabled');
+    expect(host.files.get(`${DIR}/${file.name}`)).toBe(bad);
   });
 
   test('what comes after an object whose write failed is skipped, and changes nothing either', async () => {

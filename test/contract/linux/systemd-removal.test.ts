@@ -1,0 +1,100 @@
+/**
+ * Undo and destroy on real systemd 252 leave no file or link of a unit behind (issue 16 item 3a):
+ * a wants link outlived its unit when a start missed its deadline, when destroy found the file
+ * already gone, and when the unit had been masked by hand. A mask someone made stays; what
+ * destroy cannot remove fails it, named.
+ */
+import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(180_000);
+
+const { host, unit } = useSystemdHost();
+
+const DIR = '/etc/systemd/system';
+const WANTS = `${DIR}/multi-user.target.wants`;
+const RECORDS = '/var/lib/cdktf-homelab/restart-on';
+const installed = (service: string, wantedBy = 'multi-user.target') => `${service}\n[Install]\nWantedBy=${wantedBy}\n`;
+const sleeper = '[Service]\nExecStart=/bin/sleep infinity\n';
+const neverReady = '[Service]\nType=notify\nExecStart=/bin/sh -c "exec sleep infinity"\n';
+
+/** Which of `paths` exist, as files or links (a dangling link counts). */
+const present = async (...paths: string[]) =>
+  (await host().exec(paths.map((path) => `{ [ -e ${path} ] || [ -L ${path} ]; } && echo ${path}`).join('; '))).stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '');
+
+test('an enabled new unit that misses its start deadline is undone with its wants link and record', async () => {
+  const spec = unitSpec('late.service', installed(neverReady), { startTimeoutSeconds: 3 });
+  const failed = await unit.run('apply', spec);
+  expect(failed.stderr).toMatch(
+    new RegExp(
+      /still activating\/start after 3 s .*; /.source +
+        /restored the host by stopping the unit and removing the new unit file and its links; /.source +
+        /the unit is now inactive\/dead$/.source,
+    ),
+  );
+  expect(await present(`${DIR}/late.service`, `${WANTS}/late.service`, `${RECORDS}/late.service`)).toEqual([]);
+  expect(await unit.show('late.service')).toMatchObject({ LoadState: 'not-found' });
+});
+
+test('a rewritten unit whose restart fails gets its previous file back with only its previous links', async () => {
+  const before = installed(sleeper);
+  await unit.run('apply', unitSpec('moved.service', before));
+  const broken = installed('[Service]\nType=oneshot\nExecStart=/bin/false\n', 'graphical.target');
+  const failed = await unit.run('apply', unitSpec('moved.service', broken));
+  expect(failed.stderr).toMatch(/restored the previous unit file and its links; the unit is now /);
+  expect((await host().exec(`cat ${DIR}/moved.service`)).stdout).toBe(before);
+  expect(await present(`${WANTS}/moved.service`, `${DIR}/graphical.target.wants/moved.service`)).toEqual([
+    `${WANTS}/moved.service`,
+  ]);
+});
+
+test('destroy of a unit whose file is already gone removes the wants link it left', async () => {
+  await host().exec(
+    `printf '%s' '${installed(sleeper)}' > ${DIR}/leftover.service && systemctl enable leftover.service && ` +
+      `rm ${DIR}/leftover.service && systemctl daemon-reload`,
+  );
+  const destroyed = await unit.run('destroy', unitSpec('leftover.service', installed(sleeper)));
+  expect(destroyed).toMatchObject({ code: 0 });
+  expect(destroyed.stderr).toMatch(/leftover.service on .*: already absent; removed what was left: .*wants\/leftover/);
+  expect(await present(`${WANTS}/leftover.service`)).toEqual([]);
+});
+
+test('destroy of a unit masked by hand stops it, removes its file, links and record, and keeps the mask', async () => {
+  const local = '/usr/local/lib/systemd/system';
+  const spec = unitSpec('hidden.service', installed(sleeper), { directory: local, restartOn: ['v1'] });
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  await host().exec('systemctl mask hidden.service');
+  const destroyed = await unit.run('destroy', spec);
+  expect(destroyed).toMatchObject({ code: 0 });
+  expect(destroyed.stderr).toMatch(
+    new RegExp(
+      /hidden.service on 127.0.0.1:\d+: masked by hand; stopped it, removed /.source +
+        `${local}/hidden.service, .*; the mask ${DIR}/hidden.service \\(→ /dev/null\\) stays$`,
+    ),
+  );
+  expect(await present(`${local}/hidden.service`, `${WANTS}/hidden.service`, `${RECORDS}/hidden.service`)).toEqual([]);
+  expect((await host().exec(`readlink ${DIR}/hidden.service`)).stdout.trim()).toBe('/dev/null');
+  expect(await unit.show('hidden.service')).toMatchObject({ LoadState: 'masked', ActiveState: 'inactive' });
+  await host().exec('systemctl unmask hidden.service');
+});
+
+test('destroy that cannot remove a link fails naming it', async () => {
+  await host().exec(
+    `printf '%s' '${installed(sleeper)}' > ${DIR}/stuck.service && systemctl enable stuck.service && ` +
+      `rm ${DIR}/stuck.service && mount --bind ${WANTS} ${WANTS} && mount -o remount,ro,bind ${WANTS}`,
+  );
+  try {
+    const failed = await unit.run('destroy', unitSpec('stuck.service', installed(sleeper)), hostTarget(host()));
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(
+      new RegExp(
+        /^systemd-unit destroy: stuck.service on 127.0.0.1:\d+ was not wholly removed: /.source +
+          `could not remove ${WANTS}/stuck.service: rm: cannot remove .*: Read-only file system; `,
+      ),
+    );
+  } finally {
+    await host().exec(`umount ${WANTS}; rm -f ${WANTS}/stuck.service`);
+  }
+});
