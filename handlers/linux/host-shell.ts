@@ -6,6 +6,7 @@
 import type { Clock } from '../../src/core/clock';
 import { HandlerError } from '../../src/core/errors';
 import type { Log } from '../../src/core/kind';
+import { sudoersLine, sudoRefusal } from '../../src/linux/shell';
 import type { Effect } from '../../src/linux/ssh';
 import * as cmd from '../../src/linux/unit-commands';
 import {
@@ -61,9 +62,25 @@ export class HostShell {
     return this.session.target.sudo;
   }
 
+  /**
+   * Runs a command; one that sudo refused to run fails naming the sudoers line the user needs, since
+   * nothing of it ran. Unmarked, it may change the host.
+   */
+  async run(command: string, stdin?: string, effect?: Effect) {
+    const result = await this.session.remote.run(command, stdin, effect);
+    const refusal = this.sudo && result.code !== 0 ? sudoRefusal(result.stderr) : undefined;
+    if (refusal === undefined) return result;
+    const { user } = this.session.target;
+    throw new HandlerError(
+      `sudo on ${this.host} refused to run a step as root`,
+      `${refusal}; every privileged step is one \`sudo -n sh\`, so ${user} needs ` +
+        `"${sudoersLine(user)}" in /etc/sudoers.d/ (that is root, as managing units is), or connect as root`,
+    );
+  }
+
   /** Runs a command that must succeed; its stderr becomes the error. Unmarked, it may change the host. */
   async must(command: string, stdin?: string, effect?: Effect) {
-    const result = await this.session.remote.run(command, stdin, effect);
+    const result = await this.run(command, stdin, effect);
     if (result.code !== 0) {
       throw new HandlerError(`command failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`, {
         Command: command,
@@ -94,7 +111,7 @@ export class HostShell {
   /** `systemctl <verb> [flags] -- <names...>` as one command, unjudged: the caller says which unit failed. */
   many(verb: string, names: readonly string[], ...flags: string[]) {
     const { command, script } = cmd.manyUnitsCommand(verb, names, this.sudo, ...flags);
-    return this.session.remote.run(command, script);
+    return this.run(command, script);
   }
 
   /** `many` that must succeed: its stderr becomes the error. */

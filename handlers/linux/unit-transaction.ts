@@ -117,7 +117,7 @@ const unmask = async (shell: HostShell, track: Track, spec: { name: string; dire
     const detail = `systemd will not start or enable it; ${unmaskAdvice(spec)}`;
     throw new HandlerError(`${name} is masked`, detail, { UnitFileState: track.before.status.unitFileState });
   }
-  const result = await shell.session.remote.run(cmd.unmaskCommand(spec, shell.sudo));
+  const result = await shell.run(cmd.unmaskCommand(spec, shell.sudo));
   if (result.code !== 0) {
     const hint =
       result.code === cmd.UNMASK_REFUSED ? '; unmask removes only /dev/null links: move that file away by hand' : '';
