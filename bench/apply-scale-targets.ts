@@ -9,6 +9,7 @@ import { crPath } from '../test/support/kube-crds';
 import { kubeExpect } from '../test/support/kube-http';
 import { startSystemdHost, type SystemdHost } from '../test/support/systemd-host';
 import { makeCert } from '../test/support/tls';
+import { unitHostEnv } from './plan-scale-objects';
 
 export interface ApplyTarget {
   readonly kind: string;
@@ -107,13 +108,7 @@ export const unitTarget = async (): Promise<ApplyTarget> => {
   const countReloads = await checkedCounter(host);
   return {
     kind: 'systemd units',
-    appEnv: {
-      BENCH_KIND: 'linux',
-      BENCH_SSH_HOST: host.host,
-      BENCH_SSH_PORT: String(host.port),
-      BENCH_SSH_HOST_KEY: host.hostKeyFingerprint,
-    },
-    env: { BENCH_SSH_KEY: host.privateKey },
+    ...unitHostEnv(host),
     destroys: true,
     present: async () => {
       const active = await host.exec("systemctl list-units 'bench-*.service' --state=active --no-legend --plain");

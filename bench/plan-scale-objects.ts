@@ -4,6 +4,22 @@
  * timed plan is clean) or find exactly them there after an apply (the timed apply did its work).
  */
 
+/** How the bench app and terraform reach a systemd host: the app's variables and the key's. */
+export const unitHostEnv = (host: {
+  readonly host: string;
+  readonly port: number;
+  readonly hostKeyFingerprint: string;
+  readonly privateKey: string;
+}) => ({
+  appEnv: {
+    BENCH_KIND: 'linux',
+    BENCH_SSH_HOST: host.host,
+    BENCH_SSH_PORT: String(host.port),
+    BENCH_SSH_HOST_KEY: host.hostKeyFingerprint,
+  },
+  env: { BENCH_SSH_KEY: host.privateKey },
+});
+
 /** The one stack the bench app synthesizes. */
 export const SCALE_STACK = 'scale';
 

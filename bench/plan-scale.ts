@@ -14,7 +14,7 @@ import { CdktfProject, type CommandOutcome } from '../test/support/cdktf-project
 import { startSystemdHost } from '../test/support/systemd-host';
 import { makeCert } from '../test/support/tls';
 import { terraformEnv } from '../test/support/toolchain';
-import { bareStack, installUnitsScript, metricServer, range, SCALE_STACK } from './plan-scale-objects';
+import { bareStack, installUnitsScript, metricServer, range, SCALE_STACK, unitHostEnv } from './plan-scale-objects';
 import { loadText as load, median, parseSizes, type Size } from './scale-runs';
 
 const run = promisify(execFile);
@@ -152,13 +152,7 @@ const unitRows = async (sizes: Size[]): Promise<Row[]> => {
   const host = await startSystemdHost();
   const target: Target = {
     kind: 'systemd units',
-    appEnv: {
-      BENCH_KIND: 'linux',
-      BENCH_SSH_HOST: host.host,
-      BENCH_SSH_PORT: String(host.port),
-      BENCH_SSH_HOST_KEY: host.hostKeyFingerprint,
-    },
-    env: { BENCH_SSH_KEY: host.privateKey },
+    ...unitHostEnv(host),
     install: async (n) => {
       const installed = await host.exec(installUnitsScript(n));
       if (installed.code === 0) return;

@@ -42,16 +42,7 @@ export const invoke = async <S, T>(
     [ENV.target]: canonicalJson(target),
     [verb === 'destroy' ? ENV.identity : ENV.spec]: canonicalJson(object),
   };
-  const log: string[] = [];
-  const io = {
-    stdin: async () => '',
-    env: { ...env, ...hookEnv },
-    out: () => undefined,
-    log: (l: string) => log.push(l),
-    clock,
-  };
-  const code = await runHandler(domain, [kind, verb], io);
-  return { code, stderr: log.join('\n') };
+  return runFromHook(domain, [kind, verb], { ...env, ...hookEnv }, clock);
 };
 
 /** One batch read of `objects` (name → kind and spec), as the synthesized data source runs it. */
@@ -102,14 +93,18 @@ export const invokeBatchApply = async <S, T>(
   entries.forEach(([, { kind, spec, after = [] }], index) => {
     hookEnv[`${APPLY.objectPrefix}${index}`] = canonicalJson({ kind, spec, after });
   });
+  return runFromHook(domain, [APPLY.verb, 'apply'], { ...env, ...hookEnv }, clock);
+};
+
+/** One run as a local-exec hook makes it: nothing on stdin, everything in `env`, stderr kept. */
+const runFromHook = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  clock?: Clock,
+): Promise<HandlerRun> => {
   const log: string[] = [];
-  const io = {
-    stdin: async () => '',
-    env: { ...env, ...hookEnv },
-    out: () => undefined,
-    log: (l: string) => log.push(l),
-    clock,
-  };
-  const code = await runHandler(domain, [APPLY.verb, 'apply'], io);
+  const io = { stdin: async () => '', env, out: () => undefined, log: (l: string) => log.push(l), clock };
+  const code = await runHandler(domain, argv, io);
   return { code, stderr: log.join('\n') };
 };
