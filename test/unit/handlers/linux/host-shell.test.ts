@@ -1,6 +1,6 @@
 import type { Clock } from '../../../../src/core/clock';
 import type { CommandResult, Remote } from '../../../../src/linux/ssh';
-import { CONFIRM_MS, HostShell, POLL_MS } from '../../../../handlers/linux/host-shell';
+import { CONFIRM_MS, HostShell, MAX_STALL_RELOADS, POLL_MS, STALL_MS } from '../../../../handlers/linux/host-shell';
 
 /**
  * A clock that only moves when waited on, and a host whose units each go through their states one
@@ -75,13 +75,25 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     expect(host.elapsed()).toBe(2 * POLL_MS);
   });
 
-  test('a job queued with nothing ahead is left queued, and its deadline lists the queue', async () => {
-    const host = fakeHost({ 'x.service': ['inactive dead 124 simple'] }, '124 x.service start waiting\n');
-    await expect(host.shell.settle('x.service', 'active', 35)).rejects.toThrow(
-      'x.service did not become active: it is still inactive/dead after 35 s (startTimeoutSeconds); ' +
-        'its start job 124 is still waiting, for no other job; systemd holds 1 job: 124 x.service start waiting; ',
+  test('a job waiting with nothing ahead has systemd reload after STALL_MS, at most MAX_STALL_RELOADS times, and its deadline lists the queue', async () => {
+    const host = fakeHost({ 'x.service': ['active running 124'] }, '124 x.service stop waiting\n');
+    await expect(host.shell.settle('x.service', 'inactive', 90)).rejects.toThrow(
+      'x.service did not become inactive: it is still active/running after 90 s (startTimeoutSeconds); ' +
+        'its stop job 124 is still waiting, for no other job; systemd holds 1 job: 124 x.service stop waiting; ',
     );
-    expect(host.commands.filter((c) => /cancel|start|reload/.test(c) && !c.includes('list-jobs'))).toEqual([]);
+    expect(host.commands.filter((c) => c.includes('daemon-reload'))).toHaveLength(MAX_STALL_RELOADS);
+    expect(host.commands.filter((c) => /cancel|ignore-dependencies/.test(c))).toEqual([]);
+    expect(host.logged[0]).toBe(
+      'x.service on h:22: its stop job 124 waited 10 s with nothing ahead of it; ' +
+        'had systemd reload, which puts every waiting job back in its run queue',
+    );
+  });
+
+  test('a stalled stop that the reload moves on settles', async () => {
+    const stalled = Array.from({ length: STALL_MS / POLL_MS + 2 }, () => 'active running 124');
+    const host = fakeHost({ 'x.service': [...stalled, 'inactive dead -'] }, '124 x.service stop waiting\n');
+    await host.shell.settle('x.service', 'inactive', 90);
+    expect(host.commands.filter((c) => c.includes('daemon-reload'))).toHaveLength(1);
   });
 
   test('a job waiting its turn behind another is left alone, and the deadline names what it waits for', async () => {
@@ -93,7 +105,7 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
       'x.service did not become active: it is still inactive/dead after 25 s (startTimeoutSeconds); ' +
         'its start job 124 is still waiting for job 75 (db.service/start); ',
     );
-    expect(host.commands.filter((c) => c.includes('list-jobs'))).toHaveLength(1); // at the deadline only
+    expect(host.commands.filter((c) => c.includes('daemon-reload'))).toEqual([]);
   });
 });
 
@@ -118,6 +130,13 @@ describe('HostShell.settleAll, the waits of a batch together', () => {
     expect(outcomes.get('b.service')).toBeUndefined();
     expect(outcomes.get('c.service')?.message).toMatch(/^c.service did not become active: it is failed\/failed; /);
     expect(host.elapsed()).toBe(3 * POLL_MS);
+  });
+
+  test('a batch, one process with one reload, never reloads for a stalled job', async () => {
+    const host = fakeHost({ 'x.service': ['inactive dead 124 simple'] }, '124 x.service start waiting\n');
+    const outcomes = await host.shell.settleAll([{ name: 'x.service', want: 'active', seconds: 35, log: () => {} }]);
+    expect(outcomes.get('x.service')?.message).toMatch(/its start job 124 is still waiting, for no other job/);
+    expect(host.commands.filter((c) => c.includes('daemon-reload'))).toEqual([]);
   });
 
   test('each unit waits under its own deadline, and its journal goes to its own log', async () => {
