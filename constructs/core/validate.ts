@@ -3,7 +3,9 @@
  * with what value, and a value cdktf has not resolved yet (a token) is never judged.
  */
 import type { Construct } from 'constructs';
+import { type PropTable, propProblems } from '../../src/core/definition';
 import { show, ValidationError } from '../../src/core/errors';
+import { boolean, describeProblems, type Problem, type Rule } from '../../src/core/rules';
 import { ENV_NAME_ADVICE, ENV_NAME_RULE, hiddenValue, isEnvName } from '../../src/core/parse';
 import { Token } from './cdk';
 
@@ -68,3 +70,32 @@ export const checkEnvName = (scope: Construct, prop: string, value: string | und
     `${prop} must be ${ENV_NAME_RULE}, got ${hiddenValue(value)}; ${ENV_NAME_ADVICE}`,
   );
 };
+
+/**
+ * Judges `props` by the kind's table and its rules across props, and throws ONE ValidationError
+ * naming every broken rule (`<path>: 2 problems: port must be …, got undefined; bukcet is not a
+ * prop of ProxmoxMetricServer; did you mean bucket?`). A value cdktf has not resolved is left to
+ * the handler, which judges it by the same rules.
+ */
+export const validateProps = (
+  scope: Construct,
+  owner: string,
+  table: PropTable,
+  props: unknown,
+  across: (props: Readonly<Record<string, unknown>>) => readonly Problem[] = () => [],
+): void => {
+  const problems = propProblems(owner, table, props, (value) => !unresolved(value));
+  if (typeof props === 'object' && props !== null) problems.push(...across(props as Record<string, unknown>));
+  if (problems.length > 0) throw new ValidationError(scope.node.path, describeProblems(problems));
+};
+
+/** The prop naming the target construct: an object carrying its `target` settings. */
+export const targetRule =
+  (says: string): Rule =>
+  (value) =>
+    typeof value === 'object' && value !== null && typeof (value as { target?: unknown }).target === 'object'
+      ? undefined
+      : says;
+
+/** The props every managed object has besides its kind's own. */
+export const OBJECT_PROPS: PropTable = { retired: { rule: boolean } };

@@ -3,22 +3,20 @@
  * restored config cannot silently stop the cluster shipping metrics. Secrets stay in env vars.
  */
 import { Construct } from 'constructs';
-import {
-  CONFIG_ID,
-  encodeBase64Json,
-  type FieldRule,
-  fieldsOf,
-  METRIC_SERVER_TYPES,
-  type MetricServerType,
-  OPTIONAL_FIELDS,
-  PORT_RANGE,
-} from '../../src/pve/metric-fields';
-import type { MetricServerSpec } from '../../src/pve/metric-server';
+import { encodeBase64Json, fieldsOf, type MetricServerType } from '../../src/pve/metric-fields';
+import { METRIC_SERVER_PROPS, metricServerRules, type MetricServerSpec } from '../../src/pve/metric-server';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
-import { check, checkEnvName, checkPattern, checkRange } from '../core/validate';
+import { OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
+
+/** Every prop, judged at synth by the kind's rules (src/pve/metric-server.ts). */
+const PROPS = {
+  ...METRIC_SERVER_PROPS,
+  ...OBJECT_PROPS,
+  cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
+};
 
 export interface ProxmoxMetricServerProps {
   /** The cluster to configure. */
@@ -105,7 +103,7 @@ export class ProxmoxMetricServer extends Construct {
 
   constructor(scope: Construct, id: string, props: ProxmoxMetricServerProps) {
     super(scope, id);
-    validate(this, props);
+    validateProps(this, 'ProxmoxMetricServer', PROPS, props, metricServerRules);
     const spec = specOf(props);
     this.object = declareObject(this, {
       kind: 'metric-server',
@@ -138,85 +136,3 @@ const specOf = (props: ProxmoxMetricServerProps): MetricServerSpec => {
     ...(props.otelHeadersEnv === undefined ? {} : { otelHeadersEnv: props.otelHeadersEnv }),
   };
 };
-
-const validate = (scope: Construct, props: ProxmoxMetricServerProps): void => {
-  checkPattern(
-    scope,
-    'id',
-    props.id,
-    CONFIG_ID,
-    'a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)',
-  );
-  check(
-    scope,
-    METRIC_SERVER_TYPES.includes(props.type),
-    'type',
-    `one of ${METRIC_SERVER_TYPES.join(', ')}`,
-    props.type,
-  );
-  check(
-    scope,
-    typeof props.server === 'string' && /^[^\s,;]+$/.test(props.server),
-    'server',
-    'an IP address or DNS name',
-    props.server,
-  );
-  checkRange(scope, 'port', props.port, PORT_RANGE.min, PORT_RANGE.max);
-  for (const field of OPTIONAL_FIELDS) {
-    const value: unknown = props[field.prop];
-    if (value !== undefined) validateOption(scope, props.type, field, value);
-  }
-  for (const [prop, type] of SECRET_OWNERS) {
-    const value = props[prop];
-    if (value !== undefined)
-      check(
-        scope,
-        props.type === type,
-        prop,
-        `left unset for a ${props.type} server (only ${type} servers have it)`,
-        value,
-      );
-  }
-  checkEnvName(scope, 'tokenEnv', props.tokenEnv);
-  checkEnvName(scope, 'otelHeadersEnv', props.otelHeadersEnv);
-  checkRange(scope, 'tokenVersion', props.tokenVersion, 0);
-  check(
-    scope,
-    props.tokenVersion === undefined || props.tokenEnv !== undefined,
-    'tokenVersion',
-    'set only together with tokenEnv',
-    props.tokenVersion,
-  );
-};
-
-const SECRET_OWNERS = [
-  ['tokenEnv', 'influxdb'],
-  ['tokenVersion', 'influxdb'],
-  ['otelHeadersEnv', 'opentelemetry'],
-] as const satisfies ReadonlyArray<readonly [keyof ProxmoxMetricServerProps, MetricServerType]>;
-
-/** One option's rule from the field table; the table is shared with the handler's diff. */
-const validateOption = (scope: Construct, type: MetricServerType, field: FieldRule, value: unknown): void => {
-  const sends = field.types.includes(type);
-  check(
-    scope,
-    sends,
-    field.prop,
-    `left unset for a ${type} server (only ${field.types.join(', ')} servers have it)`,
-    value,
-  );
-  if (field.kind === 'int') checkRange(scope, field.prop, value as number, field.min, field.max);
-  if (field.kind === 'bool') check(scope, typeof value === 'boolean', field.prop, 'a boolean', value);
-  if (field.kind === 'enum')
-    check(scope, field.values.includes(value as string), field.prop, `one of ${field.values.join(', ')}`, value);
-  if (field.kind === 'string') {
-    checkPattern(scope, field.prop, value as string, field.pattern ?? /^[^\n]*$/, field.rule ?? 'a single-line string');
-  }
-  if (field.kind === 'base64-json') check(scope, isStringMap(value), field.prop, 'an object of string values', value);
-};
-
-const isStringMap = (value: unknown): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Object.values(value).every((v) => typeof v === 'string');

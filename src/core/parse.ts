@@ -6,13 +6,14 @@
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
 
-/** Parses `value` as `schema`, or throws naming `what` and the first bad field. */
+/** Parses `value` as `schema`, or throws naming `what` and each bad field (the first few). */
 export const parseAs = <T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T => {
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = [what, ...(issue?.path ?? []).map(String)].join('.');
-  throw new HandlerError('Bad input', bounded(`${field}: ${issue?.message ?? 'invalid'}`));
+  const issues = result.error.issues.map(
+    (issue) => `${[what, ...issue.path.map(String)].join('.')}: ${issue.message || 'invalid'}`,
+  );
+  throw new HandlerError('Bad input', bounded(issues.length === 0 ? `${what}: invalid` : issues.join('; '), 600));
 };
 
 /** Parses JSON text, naming `what` when it is not JSON. */
@@ -28,7 +29,8 @@ export const parseJson = (text: unknown, what: string): unknown => {
 const LIMIT = 200;
 
 /** A message part cut to a length that cannot flood a terminal or a log. */
-export const bounded = (text: string): string => (text.length <= LIMIT ? text : `${text.slice(0, LIMIT)}… (cut)`);
+export const bounded = (text: string, limit = LIMIT): string =>
+  text.length <= limit ? text : `${text.slice(0, limit)}… (cut)`;
 
 /** A JSON object of strings, the only shape the external data source passes. */
 export const stringMap = z.record(z.string(), z.string());

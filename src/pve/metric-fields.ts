@@ -3,6 +3,7 @@
  * rule. One table drives synth-time validation, the diff and the write forms, so a field can never
  * be compared for a type that would refuse it ("unexpected property") and then drift forever.
  */
+import { boolean, integer, oneOf, type Rule, stringRecord, text } from '../core/rules';
 
 export const METRIC_SERVER_TYPES = ['graphite', 'influxdb', 'opentelemetry'] as const;
 export type MetricServerType = (typeof METRIC_SERVER_TYPES)[number];
@@ -87,4 +88,29 @@ export const decodeBase64Json = (value: string): unknown => {
   } catch {
     return undefined;
   }
+};
+
+/** A field's rule over a prop's value (an object for base64-json fields). */
+export const ruleOf = (field: FieldRule): Rule => {
+  switch (field.kind) {
+    case 'int':
+      return integer(field.min, field.max);
+    case 'bool':
+      return boolean;
+    case 'enum':
+      return oneOf(field.values);
+    case 'string':
+      return text(field.rule, field.pattern, field.maxLength);
+    case 'base64-json':
+      return stringRecord;
+  }
+};
+
+/** A field's rule over the spec's value: base64-json fields travel encoded. */
+export const specRuleOf = (field: FieldRule): Rule => {
+  if (field.kind !== 'base64-json') return ruleOf(field);
+  return (value) =>
+    typeof value === 'string' && stringRecord(decodeBase64Json(value)) === undefined
+      ? undefined
+      : 'the base64 of a JSON object of string values';
 };

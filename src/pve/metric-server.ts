@@ -1,48 +1,120 @@
 /**
- * The pure half of a metric server: what the live section says against what the stack declares,
- * and the form that closes the gap. Only the fields the type sends are compared, an undeclared
- * option is cleared with `delete=`, `digest` is never compared, and secrets are never echoed.
+ * A metric server, whole: its props table and rules (judged at synth and again at the handler
+ * boundary), its spec and identity, and the pure diff of what the live section says against the
+ * spec with the form that closes the gap. Only the fields the type sends are compared, an
+ * undeclared option is cleared with `delete=`, `digest` is never compared, and secrets are never
+ * echoed.
  */
 import * as z from 'zod/mini';
 import { canonicalJson } from '../core/canonical';
-import { envName } from '../core/parse';
+import { type PropTable, propProblems, specCheck } from '../core/definition';
 import { describeDiff, type FieldDiff } from '../core/protocol';
+import { broken, envName, integer, oneOf, type Problem, text } from '../core/rules';
 import {
   CONFIG_ID,
   decodeBase64Json,
   fieldsOf,
   type FieldRule,
   METRIC_SERVER_TYPES,
+  OPTIONAL_FIELDS,
   PORT_RANGE,
+  ruleOf,
+  specRuleOf,
 } from './metric-fields';
 
-const configId = z.string().check(z.regex(CONFIG_ID, 'a pve-configid'));
+const idRule = text('a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)', CONFIG_ID);
+
+/** The fields the spec carries by their prop names, with their rules. */
+const SPEC_FIELDS = {
+  id: { rule: idRule, required: true },
+  type: { rule: oneOf(METRIC_SERVER_TYPES), required: true },
+  server: { rule: text('an IP address or DNS name', /^[^\s,;]+$/), required: true },
+  port: { rule: integer(PORT_RANGE.min, PORT_RANGE.max), required: true },
+  tokenEnv: { rule: envName },
+  otelHeadersEnv: { rule: envName },
+} as const satisfies PropTable;
+
+/** Every prop of `ProxmoxMetricServer` of its own (the cluster and `retired` are the construct's). */
+export const METRIC_SERVER_PROPS: PropTable = {
+  ...SPEC_FIELDS,
+  ...Object.fromEntries(OPTIONAL_FIELDS.map((field) => [field.prop, { rule: ruleOf(field) }])),
+  tokenVersion: { rule: integer(0) },
+};
+
+/** The secrets and which type has each. */
+const SECRET_OWNERS = [
+  ['tokenEnv', 'influxdb'],
+  ['tokenVersion', 'influxdb'],
+  ['otelHeadersEnv', 'opentelemetry'],
+] as const;
+
+const otherType = (type: string, types: readonly string[]) =>
+  `left unset for a ${type} server (only ${types.join(', ')} servers have it)`;
+
+/** The rules across props: an option or a secret the type does not have, a tokenVersion alone. */
+export const metricServerRules = (props: Readonly<Record<string, unknown>>): Problem[] => {
+  const type = props.type;
+  if (typeof type !== 'string' || !(METRIC_SERVER_TYPES as readonly string[]).includes(type)) return [];
+  const problems: Problem[] = [];
+  for (const field of OPTIONAL_FIELDS) {
+    const value = props[field.prop];
+    const types: readonly string[] = field.types;
+    if (value !== undefined && !types.includes(type)) problems.push(broken(field.prop, otherType(type, types), value));
+  }
+  for (const [prop, owner] of SECRET_OWNERS) {
+    if (props[prop] !== undefined && type !== owner) problems.push(broken(prop, otherType(type, [owner]), props[prop]));
+  }
+  if (props.tokenVersion !== undefined && props.tokenEnv === undefined) {
+    problems.push(broken('tokenVersion', 'set only together with tokenEnv', props.tokenVersion));
+  }
+  return problems;
+};
+
+/** What the handler boundary judges: the spec's fields and each option, by the props' rules. */
+const specProblems = (spec: MetricServerSpec): Problem[] => {
+  const { options, ...fields } = spec;
+  const problems = propProblems('a metric server spec', SPEC_FIELDS, fields);
+  for (const [param, value] of Object.entries(options)) {
+    const field = OPTIONAL_FIELDS.find((candidate) => candidate.param === param);
+    const types: readonly string[] = field?.types ?? [];
+    const rule =
+      field === undefined || !types.includes(spec.type)
+        ? `a parameter a ${spec.type} server sends`
+        : specRuleOf(field)(value);
+    if (rule !== undefined) problems.push(broken(`options.${param}`, rule, value));
+  }
+  if (spec.tokenEnv !== undefined && spec.type !== 'influxdb')
+    problems.push(broken('tokenEnv', otherType(spec.type, ['influxdb']), spec.tokenEnv));
+  if (spec.otelHeadersEnv !== undefined && spec.type !== 'opentelemetry') {
+    problems.push(broken('otelHeadersEnv', otherType(spec.type, ['opentelemetry']), spec.otelHeadersEnv));
+  }
+  return problems;
+};
 
 /** The spec a `ProxmoxMetricServer` synthesizes: PVE parameter names, no secret values. */
 export const metricServerSpec = z
   .object({
-    id: configId,
+    id: z.string(),
     type: z.enum(METRIC_SERVER_TYPES),
-    server: z.string().check(z.regex(/^[^\s,;]+$/, 'an IP address or DNS name')),
-    port: z.number().check(z.int(), z.gte(PORT_RANGE.min), z.lte(PORT_RANGE.max)),
+    server: z.string(),
+    port: z.number(),
     /** Declared optional options, by PVE parameter name. */
     options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     /** influxdb: the variable holding the write-only token. */
-    tokenEnv: z.optional(envName),
+    tokenEnv: z.optional(z.string()),
     /** opentelemetry: the variable holding the headers as a JSON object. */
-    otelHeadersEnv: z.optional(envName),
+    otelHeadersEnv: z.optional(z.string()),
   })
-  .check(
-    z.refine(
-      (spec) => Object.keys(spec.options).every((param) => fieldsOf(spec.type).some((field) => field.param === param)),
-      'options must hold only parameters the type sends',
-    ),
-  );
+  .check(specCheck(specProblems));
 
 export type MetricServerSpec = z.infer<typeof metricServerSpec>;
 
 /** What names a server: all that destroy gets. */
-export const metricServerIdentity = z.object({ id: configId, type: z.enum(METRIC_SERVER_TYPES) });
+export const metricServerIdentity = z
+  .object({ id: z.string(), type: z.enum(METRIC_SERVER_TYPES) })
+  .check(
+    specCheck((identity) => propProblems('a metric server identity', { id: SPEC_FIELDS.id }, { id: identity.id })),
+  );
 export type MetricServerIdentity = z.infer<typeof metricServerIdentity>;
 
 /** What the secrets resolve to at run time; never stored, never printed. */

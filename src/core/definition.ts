@@ -1,0 +1,77 @@
+/**
+ * A kind's props as one table: each prop's rule, whether it is required and its default. The
+ * construct judges its props by the table at synth and reports every broken rule at once; the
+ * handler boundary judges the spec by the same rules (`specCheck`), so a value only known at apply
+ * (a Terraform reference) meets the same rule as one known at synth, and no rule is written twice.
+ * It prevents what plain JavaScript got before: a TypeError for `name: 42`, a misspelled prop
+ * accepted silently, a missing `port` found only at plan.
+ */
+import * as z from 'zod/mini';
+import { broken, closest, type Problem, type Rule } from './rules';
+
+/** One prop of a kind. */
+export interface PropDef {
+  /** What a set value must be. */
+  readonly rule: Rule;
+  /** The kind cannot do without it. @default false */
+  readonly required?: boolean;
+  /** What an unset prop becomes in the spec, applied by `withDefaults` alone. @default - stays unset */
+  readonly default?: unknown;
+}
+
+export type PropTable = Readonly<Record<string, PropDef>>;
+
+/**
+ * Every broken rule of `props`: a prop the table does not know (with the closest name it knows), a
+ * required prop left out, a value against its rule. `known` says whether a value is known yet (a
+ * cdktf token is not); a value not known is left to the handler, which judges it by the same rule.
+ */
+export const propProblems = (
+  owner: string,
+  table: PropTable,
+  props: unknown,
+  known: (value: unknown) => boolean = () => true,
+): Problem[] => {
+  if (typeof props !== 'object' || props === null || Array.isArray(props)) {
+    return [broken('props', `an object of ${owner}'s props`, props)];
+  }
+  const given = props as Readonly<Record<string, unknown>>;
+  const names = Object.keys(table);
+  const problems: Problem[] = [];
+  for (const prop of Object.keys(given)) {
+    if (Object.hasOwn(table, prop) || given[prop] === undefined) continue;
+    const near = closest(prop, names);
+    problems.push({ prop, says: `is not a prop of ${owner}${near === undefined ? '' : `; did you mean ${near}?`}` });
+  }
+  for (const [prop, def] of Object.entries(table)) {
+    const value = given[prop];
+    if (value === undefined) {
+      if (def.required === true) problems.push(broken(prop, def.rule(undefined) ?? 'set', value));
+      continue;
+    }
+    if (!known(value)) continue;
+    const rule = def.rule(value);
+    if (rule !== undefined) problems.push(broken(prop, rule, value));
+  }
+  return problems;
+};
+
+/** `props` with each unset prop that has a default set to it: the one place defaults are applied. */
+export const withDefaults = <P extends object>(table: PropTable, props: P): P => {
+  const filled: Record<string, unknown> = { ...(props as Record<string, unknown>) };
+  for (const [prop, def] of Object.entries(table)) {
+    if (filled[prop] === undefined && def.default !== undefined) filled[prop] = def.default;
+  }
+  return filled as P;
+};
+
+/**
+ * The handler boundary's half: a zod check that reports each of `problems(spec)` as an issue at its
+ * prop, so `parseAs` names every broken rule of a hand-written or tampered spec.
+ */
+export const specCheck = <T>(problems: (spec: T) => readonly Problem[]) =>
+  z.superRefine<T>((spec, context) => {
+    for (const problem of problems(spec)) {
+      context.addIssue({ code: 'custom', message: problem.says, path: problem.prop.split('.'), input: spec });
+    }
+  });

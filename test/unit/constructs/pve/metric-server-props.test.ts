@@ -1,0 +1,100 @@
+/**
+ * Every prop of ProxmoxMetricServer judged as a plain-JavaScript app passes it: a wrong type, a
+ * missing required prop and a misspelling each get one message naming the construct, the prop and
+ * the rule (never a TypeError), every broken rule is reported at once, and the handler boundary
+ * refuses what synth refuses when the value was only known at apply.
+ */
+import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
+import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
+import { ProxmoxMetricServer } from '../../../../constructs/pve/metric-server';
+import { parseAs } from '../../../../src/core/parse';
+import { metricServerSpec } from '../../../../src/pve/metric-server';
+
+const VALID = { id: 'influx', type: 'influxdb', server: '10.0.0.5', port: 8089 };
+
+/** The synth error of a server with `props` over the valid ones (undefined values removed). */
+const synthError = (props: Record<string, unknown>, withCluster = true): string => {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+  const given = Object.fromEntries(Object.entries({ ...VALID, ...props }).filter(([, v]) => v !== undefined));
+  try {
+    new ProxmoxMetricServer(stack, 'm', { ...(withCluster ? { cluster } : {}), ...given } as never);
+    Testing.synth(stack);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('synth passed');
+};
+
+describe('ProxmoxMetricServer props from plain JavaScript', () => {
+  test.each([
+    ['id', 42, 'id must be a pve-configid (a letter, then letters, digits, - or _; at least 2 characters), got 42'],
+    ['type', 'statsd', 'type must be one of graphite, influxdb, opentelemetry, got "statsd"'],
+    ['server', 7, 'server must be an IP address or DNS name, got 7'],
+    ['port', '8089', 'port must be an integer from 1 to 65536, got "8089"'],
+    ['mtu', 'x', 'mtu must be an integer from 512 to 65536, got "x"'],
+    ['disable', 'yes', 'disable must be a boolean, got "yes"'],
+    ['influxdbproto', 'ftp', 'influxdbproto must be one of udp, http, https, got "ftp"'],
+    ['bucket', 3, 'bucket must be a single-line string, got 3'],
+    ['verifyCertificate', 1, 'verifyCertificate must be a boolean, got 1'],
+    ['tokenVersion', -1, 'tokenVersion must be an integer of at least 0, got -1'],
+    ['retired', 'no', 'retired must be a boolean, got "no"'],
+  ])('%s: a wrong type names the prop and the rule', (prop, value, says) => {
+    expect(synthError({ [prop]: value, ...(prop === 'tokenVersion' ? { tokenEnv: 'T' } : {}) })).toBe(
+      `test/m: ${says}`,
+    );
+  });
+
+  test.each([
+    ['id', 'id must be a pve-configid (a letter, then letters, digits, - or _; at least 2 characters), got undefined'],
+    ['type', 'type must be one of graphite, influxdb, opentelemetry, got undefined'],
+    ['server', 'server must be an IP address or DNS name, got undefined'],
+    ['port', 'port must be an integer from 1 to 65536, got undefined'],
+  ])('%s: a missing required prop is refused at synth, not at plan', (prop, says) => {
+    expect(synthError({ [prop]: undefined })).toBe(`test/m: ${says}`);
+  });
+
+  test('a missing cluster is refused naming it, not a TypeError', () => {
+    expect(synthError({}, false)).toBe('test/m: cluster must be a ProxmoxCluster, got undefined');
+  });
+
+  test('a misspelled prop is refused with the closest name', () => {
+    expect(synthError({ bukcet: 'b' })).toBe(
+      'test/m: bukcet is not a prop of ProxmoxMetricServer; did you mean bucket?',
+    );
+    expect(synthError({ colour: 'red' })).toBe('test/m: colour is not a prop of ProxmoxMetricServer');
+  });
+
+  test('every broken rule is reported at once', () => {
+    expect(synthError({ port: undefined, mtu: 1, path: 'x' })).toBe(
+      'test/m: 3 problems: port must be an integer from 1 to 65536, got undefined; ' +
+        'mtu must be an integer from 512 to 65536, got 1; ' +
+        'path must be left unset for a influxdb server (only graphite servers have it), got "x"',
+    );
+  });
+
+  test('a value known only at apply passes synth and is refused by the same rule at the handler', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+    const mtu = new TerraformVariable(stack, 'mtu', { type: 'number' });
+    expect(
+      () => new ProxmoxMetricServer(stack, 'm', { cluster, ...VALID, type: 'influxdb', mtu: mtu.numberValue }),
+    ).not.toThrow();
+    const spec = { ...VALID, options: { mtu: 100 } };
+    expect(() => parseAs(metricServerSpec, spec, 'spec')).toThrow(
+      'Bad input: spec.options.mtu: must be an integer from 512 to 65536, got 100',
+    );
+    expect(() => parseAs(metricServerSpec, { ...spec, options: { mtu: 'x' } }, 'spec')).toThrow(
+      'Bad input: spec.options.mtu: must be an integer from 512 to 65536, got "x"',
+    );
+  });
+
+  test('the handler refuses every broken rule of a hand-written spec at once', () => {
+    const spec = { ...VALID, id: '1x', port: 0, options: { path: 'a' } };
+    const id = 'a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)';
+    expect(() => parseAs(metricServerSpec, spec, 'spec')).toThrow(
+      `Bad input: spec.id: must be ${id}, got "1x"; spec.port: must be an integer from 1 to 65536, got 0; ` +
+        'spec.options.path: must be a parameter a influxdb server sends, got "a"',
+    );
+  });
+});
