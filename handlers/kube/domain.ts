@@ -6,12 +6,7 @@ import type { HandlerDomain } from '../../src/core/kind';
 import type { KindsOf } from '../../src/core/registry';
 import { KubeClient } from '../../src/kube/client';
 import { connectionOf, type KubeTarget, kubeTargetSchema } from '../../src/kube/target';
-
-/** What a kube kind works with: the client and the cluster's name for messages. */
-export interface KubeSession {
-  readonly client: KubeClient;
-  readonly cluster: string;
-}
+import type { KubeSession } from './session';
 
 export const kubeDomain = () =>
   ({

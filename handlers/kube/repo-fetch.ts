@@ -13,7 +13,7 @@ import {
   sandboxesPath,
   sandboxName,
 } from '../../src/kube/repo-fetch';
-import type { KubeSession } from './domain';
+import type { KubeSession } from './session';
 import { askForFetch } from './fetch-ask';
 
 /** Per namespace/version: its Sandboxes by name, or `type-missing` when the type is not served there. */

@@ -24,7 +24,7 @@ import {
   wantedSecretRef,
 } from '../../src/kube/repo';
 import { isObjectNotFound, statusOf } from '../../src/kube/status';
-import type { KubeSession } from './domain';
+import type { KubeSession } from './session';
 
 /** Per namespace/version: its Repos by name, or `missing` when the type is not served there. */
 export interface Fetched {

@@ -10,14 +10,7 @@ import type { KindsOf } from '../../src/core/registry';
 import type { BatchItem, UnitChange } from '../../src/linux/unit-batch';
 import { connectSsh, type Remote } from '../../src/linux/ssh';
 import { describeHost, type SshTarget, sshTargetSchema } from '../../src/linux/target';
-
-/** A connected host: the remote shell and the target it was reached with. */
-export interface HostSession {
-  readonly remote: Remote;
-  readonly target: SshTarget;
-  /** `host:port`, for messages. */
-  readonly host: string;
-}
+import type { HostSession } from './session';
 
 /** The clock times every command's deadline (see ssh-exec.ts). */
 export type Connect = (target: SshTarget, env: NodeJS.ProcessEnv, clock: Clock) => Promise<Remote>;

@@ -19,7 +19,7 @@ import {
   type UnitJob,
 } from '../../src/linux/unit-job';
 import { parseShow, type Settle, settleOf, type UnitStatus } from '../../src/linux/unit-state';
-import type { HostSession } from './domain';
+import type { HostSession } from './session';
 
 /** How often a wait asks systemd: often enough that a 0.2 s start does not cost a second. */
 export const POLL_MS = 150;

@@ -6,7 +6,7 @@ import { HandlerError } from '../../src/core/errors';
 import { describeHost } from '../../src/linux/target';
 import type { LiveUnit } from '../../src/linux/unit';
 import { parseReadScript, type ReadEntry, readScript } from '../../src/linux/unit-read';
-import type { HostSession } from './domain';
+import type { HostSession } from './session';
 
 export const readUnits = async (
   { remote, target }: HostSession,

@@ -16,7 +16,7 @@ import {
 } from '../../src/linux/drop-in';
 import type { LiveUnit } from '../../src/linux/unit';
 import * as cmd from '../../src/linux/unit-commands';
-import type { HostSession } from './domain';
+import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { applyOne } from './unit-transaction';

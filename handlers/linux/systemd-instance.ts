@@ -12,7 +12,7 @@ import {
   restartOnPath,
   type UnitIdentity,
 } from '../../src/linux/unit';
-import type { HostSession } from './domain';
+import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { type LiveUnits, readingOf } from './systemd-unit';
 import { UnitOps } from './unit-ops';

@@ -15,7 +15,7 @@ import {
 } from '../../src/linux/unit';
 import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
 import type { DesiredUnit } from '../../src/linux/unit';
-import type { HostSession } from './domain';
+import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { UnitOps } from './unit-ops';
 import { applyOne } from './unit-transaction';

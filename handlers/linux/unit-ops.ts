@@ -12,7 +12,7 @@ import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
 import { destroyScript, parseRemoval, removalOf, type RemovalReport } from '../../src/linux/unit-remove';
 import { enabledOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
-import type { HostSession } from './domain';
+import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 

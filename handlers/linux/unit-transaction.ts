@@ -22,7 +22,7 @@ import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
 import { fileTextsScript, parseFileTexts } from '../../src/linux/unit-read';
 import { isMasked } from '../../src/linux/unit-state';
-import type { HostSession } from './domain';
+import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { runJobs } from './unit-jobs';

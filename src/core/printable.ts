@@ -4,7 +4,7 @@
  * megabytes long; every summary, diff and line a handler prints passes through here first.
  */
 import { canonicalJson } from './canonical';
-import type { FieldChange, FieldDiff } from './protocol';
+import type { FieldChange, FieldDiff } from './field-diff';
 
 /** A summary, a diff or a log line is cut beyond this many bytes of UTF-8. */
 export const MAX_TEXT_BYTES = 2048;

@@ -3,6 +3,7 @@
  * a string (the external provider rejects anything else), and nothing crossing it is a secret.
  */
 import { canonicalJson } from './canonical';
+import type { FieldDiff } from './field-diff';
 import { boundedDiff, printableLine } from './printable';
 
 /** One object's reading as the external data source carries it. */
@@ -15,13 +16,7 @@ export interface ReadResult {
   readonly diff: string;
 }
 
-/** One differing field. `null` stands for "unset". */
-export interface FieldChange {
-  readonly live: unknown;
-  readonly want: unknown;
-}
-
-export type FieldDiff = Readonly<Record<string, FieldChange>>;
+export type { FieldChange, FieldDiff } from './field-diff';
 
 /** The environment variables the local-exec hooks set from `self.input`. */
 export const ENV = {

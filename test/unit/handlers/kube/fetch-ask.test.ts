@@ -2,7 +2,8 @@
 // stale warning with exit 0 after exactly its seconds (no real waits), a verdict in the patch's answer needs no
 // watch, a 410 mid-wait re-lists, and only a Sandbox that is gone or does not mount the key fails the apply.
 import * as z from 'zod/mini';
-import { kubeDomain, type KubeSession } from '../../../../handlers/kube/domain';
+import { kubeDomain } from '../../../../handlers/kube/domain';
+import type { KubeSession } from '../../../../handlers/kube/session';
 import { askForFetch, type FetchClient } from '../../../../handlers/kube/fetch-ask';
 import type { HandlerDomain } from '../../../../src/core/kind';
 import type { HttpAnswer } from '../../../../src/core/http/request';

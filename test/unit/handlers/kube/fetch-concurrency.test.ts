@@ -2,7 +2,8 @@
 // (applyConcurrency) and two unanswered 75 s asks end after 75 s, not 150 s. The clock here runs timers in the order
 // they are due, so waits that overlap take the time of the longest, as real ones do.
 import * as z from 'zod/mini';
-import { kubeDomain, type KubeSession } from '../../../../handlers/kube/domain';
+import { kubeDomain } from '../../../../handlers/kube/domain';
+import type { KubeSession } from '../../../../handlers/kube/session';
 import type { FetchClient } from '../../../../handlers/kube/fetch-ask';
 import { applyBatch } from '../../../../src/core/batch-apply';
 import { canonicalJson } from '../../../../src/core/canonical';

@@ -3,7 +3,8 @@
 // server held a 10 s wait for the 30 s request timeout. Now list and watch are asked again after a bounded pause until
 // the budget ends, every request is capped at the budget left, and an error answer still fails at once.
 import * as z from 'zod/mini';
-import { kubeDomain, type KubeSession } from '../../../../handlers/kube/domain';
+import { kubeDomain } from '../../../../handlers/kube/domain';
+import type { KubeSession } from '../../../../handlers/kube/session';
 import type { FetchClient } from '../../../../handlers/kube/fetch-ask';
 import type { HandlerDomain } from '../../../../src/core/kind';
 import { RETRY_BACKOFF_MS, WATCH_CLOSE_GRACE_MS } from '../../../../src/kube/watch';

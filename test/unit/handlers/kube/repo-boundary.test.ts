@@ -2,7 +2,8 @@
 // same clone url rule before any connection, in the one-object apply and in the batch apply, and never shown with
 // its credential.
 import * as z from 'zod/mini';
-import { kubeDomain, type KubeSession } from '../../../../handlers/kube/domain';
+import { kubeDomain } from '../../../../handlers/kube/domain';
+import type { KubeSession } from '../../../../handlers/kube/session';
 import { applyBatch } from '../../../../src/core/batch-apply';
 import { canonicalJson } from '../../../../src/core/canonical';
 import type { HandlerDomain } from '../../../../src/core/kind';
