@@ -1,0 +1,28 @@
+/**
+ * What every object construct is: a construct carrying one managed object (or its retirement),
+ * with the ordering API on the construct itself, so an app orders `timer.applyAfter(check)` instead
+ * of reaching into `.object` with instanceof checks.
+ */
+import { Construct } from 'constructs';
+import { ManagedObject } from './managed-object';
+import type { RetiredObject } from './retired-object';
+
+export abstract class ObjectConstruct extends Construct {
+  /** The Terraform resources behind this object: its managed object, or its retirement. */
+  abstract readonly object: ManagedObject | RetiredObject;
+
+  /**
+   * Applies this object after `other` and destroys it before `other`. Each call adds one edge and
+   * a repeated call changes nothing. On one target the target's batch apply orders the two; across
+   * targets this target's apply runs after the other's (a cycle is refused at synth). An edge to or
+   * from a retired object is dropped: its removal runs in the next apply whatever the order.
+   *
+   * @returns this construct, so calls chain
+   */
+  applyAfter(other: ObjectConstruct): this {
+    if (this.object instanceof ManagedObject && other.object instanceof ManagedObject) {
+      this.object.applyAfter(other.object);
+    }
+    return this;
+  }
+}
