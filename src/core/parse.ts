@@ -35,10 +35,6 @@ export const bounded = (text: string, limit = LIMIT): string =>
 /** A JSON object of strings, the only shape the external data source passes. */
 export const stringMap = z.record(z.string(), z.string());
 
-/** A string of bounded length with no control characters, for names and ids. */
-export const safeString = (max: number) =>
-  z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters'));
-
 /** The name of an environment variable, the only form a secret takes in a stack. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

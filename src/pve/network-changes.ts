@@ -75,11 +75,3 @@ export const stagedSummary = (node: string, lines: number, bySomeoneElse: readon
     ? count
     : `${count}, ${bySomeoneElse.length} by someone else: ${bySomeoneElse.join(', ')}`;
 };
-
-/** One line for the whole apply object, nodes in the declared order: "n2: 3 staged lines; n3: settled". */
-export const networkApplySummary = (counts: ReadonlyArray<readonly [string, number]>): string =>
-  counts.map(([node, lines]) => stagedSummary(node, lines)).join('; ');
-
-/** Drift for the apply object: any node with staged lines. */
-export const hasStagedLines = (counts: ReadonlyArray<readonly [string, number]>): boolean =>
-  counts.some(([, lines]) => lines > 0);

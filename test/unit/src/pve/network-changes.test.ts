@@ -1,10 +1,4 @@
-import {
-  countChangedLines,
-  hasStagedLines,
-  networkApplySummary,
-  nodeStagingOf,
-  stagedSummary,
-} from '../../../../src/pve/network-changes';
+import { countChangedLines, nodeStagingOf, stagedSummary } from '../../../../src/pve/network-changes';
 
 const HEAD =
   '--- /etc/network/interfaces\t2026-09-13 10:00:00.000000000 +0000\n' +
@@ -56,15 +50,5 @@ describe('summaries', () => {
     [3, 'n2: 3 staged lines'],
   ])('a node with %i lines reads "%s"', (lines, text) => {
     expect(stagedSummary('n2', lines)).toBe(text);
-  });
-
-  test('the apply summary keeps the declared node order and drifts on any staged node', () => {
-    const counts: Array<[string, number]> = [
-      ['n3', 3],
-      ['n2', 0],
-    ];
-    expect(networkApplySummary(counts)).toBe('n3: 3 staged lines; n2: settled');
-    expect(hasStagedLines(counts)).toBe(true);
-    expect(hasStagedLines([['n2', 0]])).toBe(false);
   });
 });
