@@ -17,6 +17,8 @@ export interface PropDef {
   readonly required?: boolean;
   /** What an unset prop becomes in the spec, applied by `withDefaults` alone. @default - stays unset */
   readonly default?: unknown;
+  /** How a message shows a value that broke the rule (a url without its credential). @default - as JSON */
+  readonly shown?: (value: unknown) => string;
 }
 
 export type PropTable = Readonly<Record<string, PropDef>>;
@@ -46,12 +48,12 @@ export const propProblems = (
   for (const [prop, def] of Object.entries(table)) {
     const value = given[prop];
     if (value === undefined) {
-      if (def.required === true) problems.push(broken(prop, def.rule(undefined) ?? 'set', value));
+      if (def.required === true) problems.push(broken(prop, def.rule(undefined) ?? 'set', value, def.shown));
       continue;
     }
     if (!known(value)) continue;
     const rule = def.rule(value);
-    if (rule !== undefined) problems.push(broken(prop, rule, value));
+    if (rule !== undefined) problems.push(broken(prop, rule, value, def.shown));
   }
   return problems;
 };

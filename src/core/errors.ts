@@ -32,6 +32,16 @@ export class HandlerError extends Error {
   }
 }
 
-/** Renders a value for an error message: strings quoted, everything else as JSON. */
-export const show = (value: unknown): string =>
-  typeof value === 'string' ? `"${value}"` : value === undefined ? 'undefined' : JSON.stringify(value);
+/**
+ * Renders a value for an error message: strings quoted, everything else as JSON. A value JSON cannot
+ * render (a construct passed where a string belongs is circular) is named by its class instead.
+ */
+export const show = (value: unknown): string => {
+  if (typeof value === 'string') return `"${value}"`;
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return `a ${(value as object).constructor?.name ?? typeof value}`;
+  }
+};

@@ -18,13 +18,13 @@ export interface Problem {
 }
 
 /**
- * `<prop> must be <rule>, got <value>`. The value of a `...Env` prop is never shown, whichever rule
- * it broke: a secret is often typed where its variable's name belongs.
+ * `<prop> must be <rule>, got <value>`, the value as `shown` renders it. The value of a `...Env` prop
+ * is never shown, whichever rule it broke: a secret is often typed where its variable's name belongs.
  */
-export const broken = (prop: string, rule: string, value: unknown): Problem => ({
+export const broken = (prop: string, rule: string, value: unknown, shown?: (value: unknown) => string): Problem => ({
   prop,
   says:
-    `must be ${rule}, got ${prop.endsWith('Env') ? hiddenValue(value) : show(value)}` +
+    `must be ${rule}, got ${(shown ?? (prop.endsWith('Env') ? hiddenValue : show))(value)}` +
     (rule === ENV_NAME_RULE ? `; ${ENV_NAME_ADVICE}` : ''),
 });
 
