@@ -22,6 +22,9 @@ export const check = (scope: Construct, ok: boolean, prop: string, rule: string,
 export const unresolved = (value: unknown): boolean =>
   (typeof value === 'string' || typeof value === 'number') && Token.isUnresolved(value);
 
+/** Whether cdktf will only know the value, or one item of a list, at deploy time. */
+const unknownYet = (value: unknown): boolean => (Array.isArray(value) ? value.some(unresolved) : unresolved(value));
+
 // cdktf's marker for a string token (BEGIN_STRING_TOKEN_MARKER in its tokens/private/encoding).
 const STRING_TOKEN = /\$\{TfToken\[[A-Za-z0-9:._-]+\]\}/g;
 
@@ -74,18 +77,22 @@ export const checkEnvName = (scope: Construct, prop: string, value: string | und
 /**
  * Judges `props` by the kind's table and its rules across props, and throws ONE ValidationError
  * naming every broken rule (`<path>: 2 problems: port must be …, got undefined; bukcet is not a
- * prop of ProxmoxMetricServer; did you mean bucket?`). A value cdktf has not resolved is left to
- * the handler, which judges it by the same rules.
+ * prop of ProxmoxMetricServer; did you mean bucket?`). A value cdktf has not resolved (or a list
+ * holding one) is left to the handler, which judges it by the same rules; `across` gets the test.
  */
 export const validateProps = (
   scope: Construct,
   owner: string,
   table: PropTable,
   props: unknown,
-  across: (props: Readonly<Record<string, unknown>>) => readonly Problem[] = () => [],
+  across: (
+    props: Readonly<Record<string, unknown>>,
+    known: (value: unknown) => boolean,
+  ) => readonly Problem[] = () => [],
 ): void => {
-  const problems = propProblems(owner, table, props, (value) => !unresolved(value));
-  if (typeof props === 'object' && props !== null) problems.push(...across(props as Record<string, unknown>));
+  const known = (value: unknown) => !unknownYet(value);
+  const problems = propProblems(owner, table, props, known);
+  if (typeof props === 'object' && props !== null) problems.push(...across(props as Record<string, unknown>, known));
   if (problems.length > 0) throw new ValidationError(scope.node.path, describeProblems(problems));
 };
 
