@@ -33,8 +33,9 @@ export const pickCore = (candidates: readonly CoreCandidate[], override: string 
   }
   const loaded = candidates.filter((candidate) => candidate.loaded);
   const pool = loaded.length > 0 ? loaded : candidates;
-  if (pool.length === 1) return pool[0];
-  if (pool.length === 0) throw new Error(`cdktf-homelab needs cdktf or cdktn in this project: ${INSTALL}`);
+  const [only, ...others] = pool;
+  if (only !== undefined && others.length === 0) return only;
+  if (only === undefined) throw new Error(`cdktf-homelab needs cdktf or cdktn in this project: ${INSTALL}`);
   const found = pool.map((candidate) => `${candidate.name} (${candidate.path})`).join(' and ');
   const state = loaded.length > 0 ? 'loaded' : 'installed and neither is loaded yet';
   throw new Error(`cdktf-homelab: ${found} are both ${state}: set ${CORE_ENV}=cdktf or ${CORE_ENV}=cdktn`);

@@ -77,7 +77,9 @@ const runOne = async <S, T>(
         [objectKey]: parseJson(io.env[ENV[objectKey]], ENV[objectKey]),
       }
     : parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
-  const kind = await domain.kinds[kindName as keyof typeof domain.kinds]();
+  const load = domain.kinds[kindName];
+  if (load === undefined) throw new HandlerError('Unknown kind', `${kindName} is not a kind of this bundle`);
+  const kind = await load();
   const target = parseAs(domain.target, textOrValue(raw.target, 'target'), 'target');
   const object = textOrValue(raw[objectKey], objectKey);
   if (verb === 'destroy' && kind.destroy === undefined) {

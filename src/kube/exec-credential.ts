@@ -81,7 +81,7 @@ export const parseExecCredential = (plugin: ExecPlugin, stdout: string): ExecRes
   }
   const parsed = execCredential.safeParse(raw);
   if (!parsed.success)
-    throw failed(plugin, `printed a malformed ExecCredential (${parsed.error.issues[0].path.join('.')})`);
+    throw failed(plugin, `printed a malformed ExecCredential (${parsed.error.issues[0]?.path.join('.') ?? 'invalid'})`);
   const { apiVersion, kind, status } = parsed.data;
   if (kind !== 'ExecCredential') throw failed(plugin, `printed kind ${kind ?? '(none)'}, want ExecCredential`);
   if (apiVersion !== plugin.apiVersion) {

@@ -105,7 +105,7 @@ const parseYaml = (path: string, text: string): unknown => {
     if (!(e instanceof yaml.YAMLError)) throw e;
     // Only the position and the code: yaml's own message quotes the offending line.
     const before = text.slice(0, e.pos[0]).split('\n');
-    const where = `line ${before.length}, column ${before[before.length - 1].length + 1}`;
+    const where = `line ${before.length}, column ${(before.at(-1) ?? '').length + 1}`;
     throw unusable(path, `is not valid YAML at ${where} (${e.code})`);
   }
 };
@@ -115,9 +115,10 @@ export const parseKubeconfig = (path: string, text: string): KubeconfigFile => {
   const raw = parseJson(text) ?? parseYaml(path, text);
   const parsed = document.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const expected = 'expected' in issue ? `expected ${String(issue.expected)}` : issue.code;
-    throw unusable(path, `has a malformed field ${issue.path.join('.') || '(top level)'}: ${expected}`);
+    const [issue] = parsed.error.issues;
+    const expected =
+      issue === undefined ? 'invalid' : 'expected' in issue ? `expected ${String(issue.expected)}` : issue.code;
+    throw unusable(path, `has a malformed field ${issue?.path.join('.') || '(top level)'}: ${expected}`);
   }
   const doc = parsed.data;
   return {

@@ -83,7 +83,7 @@ test('hand edits show in the plan in words, one apply fixes them, and the plan a
   expect(hooksRun(applied.stdout)).toEqual(['terraform_data.pve_apply']);
   expect(fake.connections() - before).toBe(1);
   expect(applied.stdout).not.toMatch(/graphite:/);
-  expect(fake.metricServers()['lab-influx'].port).toBe(8089);
+  expect(fake.metricServers()['lab-influx']?.port).toBe(8089);
   expect(fake.metricServers()['lab-otel']).toBeDefined();
   expect((await planExit('plan (after fix)')).code).toBe(0);
 });
@@ -95,7 +95,7 @@ test('a changed prop and a removed optional prop converge in one apply', async (
   );
   expect((await planExit('plan (changed stack)')).code).toBe(2);
   await apply('apply (changed stack)');
-  expect(fake.metricServers()['lab-influx'].bucket).toBe('pve-v2');
+  expect(fake.metricServers()['lab-influx']?.bucket).toBe('pve-v2');
   expect(fake.metricServers()['lab-graphite']).not.toHaveProperty('path');
   expect(fake.requests.some((r) => r.method === 'PUT' && r.body.delete === 'path')).toBe(true);
   expect((await planExit('plan (after change)')).code).toBe(0);

@@ -11,7 +11,7 @@ const server = useKubeApiServer();
 let kube: KubeApiServer;
 /** CPU seconds a process has used (user + system), from /proc: start-up cost independent of the machine's load. */
 const cpuSeconds = (pid: number) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 const rssMiB = (pid: number) =>

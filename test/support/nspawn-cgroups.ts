@@ -15,7 +15,7 @@ export function cgroupDirs(machine: string): string[] {
   const own = new Map<string, string>();
   for (const l of fs.readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n')) {
     const [, ctl, p] = l.match(/^\d+:([^:]*):(.*)$/) ?? [];
-    if (ctl === '' || ctl === 'name=systemd') own.set(ctl, p);
+    if ((ctl === '' || ctl === 'name=systemd') && p !== undefined) own.set(ctl, p);
   }
   const dirs: string[] = [];
   for (const l of fs.readFileSync('/proc/self/mountinfo', 'utf8').trim().split('\n')) {
@@ -24,12 +24,14 @@ export function cgroupDirs(machine: string): string[] {
     const ctl =
       fstype === 'cgroup2'
         ? ''
-        : fstype === 'cgroup' && superOpts.split(',').includes('name=systemd')
+        : fstype === 'cgroup' && (superOpts ?? '').split(',').includes('name=systemd')
           ? 'name=systemd'
           : undefined;
     const p = ctl === undefined ? undefined : own.get(ctl);
-    if (p === undefined || path.relative(f[3], p).startsWith('..')) continue;
-    dirs.push(path.join(f[4], path.relative(f[3], p), `cdktf-homelab.${machine}`));
+    const [root, mountPoint] = [f[3], f[4]];
+    if (p === undefined || root === undefined || mountPoint === undefined || path.relative(root, p).startsWith('..'))
+      continue;
+    dirs.push(path.join(mountPoint, path.relative(root, p), `cdktf-homelab.${machine}`));
   }
   return dirs;
 }

@@ -40,7 +40,7 @@ export const makeCert = (names: readonly string[] = ['IP:127.0.0.1']): TestCert 
       '-days',
       '2',
       '-subj',
-      `/CN=${names[0].replace(/^\w+:/, '')}`,
+      `/CN=${(names[0] ?? '').replace(/^\w+:/, '')}`,
       '-addext',
       `subjectAltName=${names.join(',')}`,
     ],

@@ -14,7 +14,7 @@ const ROOT = join(__dirname, '..', '..');
 export const readmeBlocks = (): ReadonlyMap<string, string> => {
   const blocks = new Map<string, string>();
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  for (const [, label, body] of readme.matchAll(/^```\w+ ([\w.-]+)\n([\s\S]*?)^```$/gm)) {
+  for (const [, label = '', body = ''] of readme.matchAll(/^```\w+ ([\w.-]+)\n([\s\S]*?)^```$/gm)) {
     if (blocks.has(label)) throw new Error(`README.md has two code blocks labelled ${label}`);
     blocks.set(label, body);
   }

@@ -49,7 +49,7 @@ test('20 new units apply in one transaction with one daemon-reload, and read in 
 
 test('a unit whose ExecStart fails is named with its state and undone; the other 19 restart and stay', async () => {
   const pids: string[] = [];
-  for (const spec of fleet('v1')) pids.push((await unit.show(spec.name)).MainPID);
+  for (const spec of fleet('v1')) pids.push((await unit.show(spec.name)).MainPID ?? '');
   const before = await reloads();
   const failed = await apply(entries(fleet('v2', 7)));
   expect(failed.code).toBe(1);

@@ -130,5 +130,7 @@ export const permissionsOf = (grant: TokenGrant, path?: string): Record<string, 
   const of = (at: string) => Object.fromEntries(privilegesAt(grant, at).map((privilege) => [privilege, 1]));
   if (path !== undefined) return { [path]: of(path) };
   const paths = [...new Set([...TOP_PATHS, ...aclPaths(grant)])];
-  return Object.fromEntries(paths.map((at) => [at, of(at)]).filter(([, held]) => Object.keys(held).length > 0));
+  return Object.fromEntries(
+    paths.map((at) => [at, of(at)] as const).filter(([, held]) => Object.keys(held).length > 0),
+  );
 };

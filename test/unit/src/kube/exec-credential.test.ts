@@ -62,7 +62,7 @@ describe('reading an ExecCredential', () => {
       AWS_PROFILE: 'default',
     });
     expect(env).toMatchObject({ PATH: '/bin', AWS_PROFILE: 'lab' });
-    expect(JSON.parse(env.KUBERNETES_EXEC_INFO)).toEqual({
+    expect(JSON.parse(env.KUBERNETES_EXEC_INFO ?? '')).toEqual({
       apiVersion: V1,
       kind: 'ExecCredential',
       spec: { interactive: false, cluster },
@@ -75,7 +75,7 @@ describe('the per-process cache', () => {
     const calls: string[] = [];
     const run: ExecRunner = async (command) => {
       calls.push(command);
-      return { exitCode: 0, stdout: answers[Math.min(calls.length, answers.length) - 1] };
+      return { exitCode: 0, stdout: answers[Math.min(calls.length, answers.length) - 1] ?? '' };
     };
     return { run, calls };
   };

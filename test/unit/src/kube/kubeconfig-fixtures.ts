@@ -20,7 +20,10 @@ export const ioOf = (
 ): KubeconfigIo => ({
   env,
   home: '/home/me',
-  readFile: (f) => (f in files ? Buffer.from(files[f]) : undefined),
+  readFile: (f) => {
+    const text = files[f];
+    return text === undefined ? undefined : Buffer.from(text);
+  },
   uid: ME,
   inspect: (f) => {
     if (f in facts) return facts[f];
