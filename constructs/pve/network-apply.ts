@@ -5,13 +5,16 @@
  * a node holding someone else's staged changes is not reloaded unless the apply says it may.
  */
 import { Construct } from 'constructs';
-import { RELOAD_TIMEOUT } from '../../src/pve/network-specs';
-import { NODE_NAME } from '../../src/pve/upid';
+import { withDefaults } from '../../src/core/definition';
+import { NETWORK_APPLY_PROPS } from '../../src/pve/network-apply';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
-import { check, checkPattern, checkRange } from '../core/validate';
+import { targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { registerApply, type StagingObject } from './network-wiring';
+
+/** Every prop, judged at synth by the kind's rules (src/pve/network-apply.ts). */
+const PROPS = { ...NETWORK_APPLY_PROPS, cluster: { rule: targetRule('a ProxmoxCluster'), required: true } };
 
 export interface ProxmoxNetworkApplyProps {
   /** The cluster the nodes belong to. */
@@ -51,7 +54,8 @@ export class ProxmoxNetworkApply extends Construct {
 
   constructor(scope: Construct, id: string, props: ProxmoxNetworkApplyProps) {
     super(scope, id);
-    validate(this, props);
+    validateProps(this, 'ProxmoxNetworkApply', PROPS, props);
+    const { timeoutSeconds, reloadForeignChanges } = withDefaults(NETWORK_APPLY_PROPS, props);
     const nodes = [...props.nodes];
     const staged: StagingObject[] = [];
     const object = declareObject(this, {
@@ -61,9 +65,9 @@ export class ProxmoxNetworkApply extends Construct {
       identity: { nodes },
       spec: () => ({
         nodes,
-        timeoutSeconds: props.timeoutSeconds ?? RELOAD_TIMEOUT.default,
+        timeoutSeconds,
         interfaces: interfacesByNode(nodes, staged),
-        reloadForeignChanges: props.reloadForeignChanges ?? false,
+        reloadForeignChanges,
       }),
       follows: () => staged.map((staging) => staging.object),
     });
@@ -78,13 +82,3 @@ const interfacesByNode = (nodes: readonly string[], staged: readonly StagingObje
   Object.fromEntries(
     nodes.map((node) => [node, [...new Set(staged.filter((s) => s.node === node).map((s) => s.iface))].sort()]),
   );
-
-const validate = (scope: Construct, props: ProxmoxNetworkApplyProps): void => {
-  const { nodes } = props;
-  check(scope, Array.isArray(nodes) && nodes.length > 0, 'nodes', 'a non-empty list of node names', nodes);
-  for (const node of nodes) checkPattern(scope, 'nodes', node, NODE_NAME, 'PVE node names (letters, digits, inner -)');
-  check(scope, new Set(nodes).size === nodes.length, 'nodes', 'free of duplicates', nodes);
-  checkRange(scope, 'timeoutSeconds', props.timeoutSeconds, RELOAD_TIMEOUT.min, RELOAD_TIMEOUT.max);
-  const { reloadForeignChanges: reload } = props;
-  check(scope, reload === undefined || typeof reload === 'boolean', 'reloadForeignChanges', 'a boolean', reload);
-};

@@ -4,19 +4,17 @@
  * `ProxmoxNetworkApply` on the node makes the change live, behind a cluster-health gate.
  */
 import { Construct } from 'constructs';
-import {
-  INTERFACE_TYPES,
-  type InterfaceType,
-  type LinuxBondMode,
-  type NetworkFieldEntry,
-} from '../../src/pve/network-fields';
-import { namedInterfaces } from '../../src/pve/network-interface';
-import { interfaceProblems, interfaceSpec } from '../../src/pve/network-rules';
+import type { InterfaceType, LinuxBondMode, NetworkFieldEntry } from '../../src/pve/network-fields';
+import { interfaceRules, interfaceSpec, NETWORK_INTERFACE_PROPS } from '../../src/pve/network-interface';
+import { namedInterfaces } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
-import { check, unresolved } from '../core/validate';
+import { targetRule, unresolved, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { refuseDuplicate, registerStaging } from './network-wiring';
+
+/** Every prop, judged at synth by the kind's rules (src/pve/network-interface.ts). */
+const PROPS = { ...NETWORK_INTERFACE_PROPS, cluster: { rule: targetRule('a ProxmoxCluster'), required: true } };
 
 export interface ProxmoxNetworkInterfaceProps {
   /** The cluster the node belongs to. */
@@ -85,7 +83,7 @@ export class ProxmoxNetworkInterface extends Construct {
 
   constructor(scope: Construct, id: string, props: ProxmoxNetworkInterfaceProps) {
     super(scope, id);
-    validate(this, props);
+    validateProps(this, 'ProxmoxNetworkInterface', PROPS, props, interfaceRules);
     const { cluster, node, iface, type, ...fields } = props;
     refuseDuplicate(this, { cluster, node, iface });
     const spec = interfaceSpec(node, iface, type, fields);
@@ -105,14 +103,3 @@ export class ProxmoxNetworkInterface extends Construct {
     registerStaging(this, { cluster, node, iface, object, references });
   }
 }
-
-/** Every rule of the field table and the cross-field rules, first broken one reported. */
-const validate = (scope: Construct, props: ProxmoxNetworkInterfaceProps): void => {
-  const { node, iface, type, ...fields } = props;
-  check(scope, INTERFACE_TYPES.includes(type), 'type', `one of ${INTERFACE_TYPES.join(', ')}`, type);
-  const [problem] = interfaceProblems(node, iface, type, fields, (value) => unresolvedAnywhere(value));
-  if (problem !== undefined) check(scope, false, problem.prop, problem.rule, problem.value);
-};
-
-const unresolvedAnywhere = (value: unknown): boolean =>
-  Array.isArray(value) ? value.some(unresolved) : unresolved(value);

@@ -17,17 +17,15 @@ import {
   foreignRefusal,
   gateRefusal,
   healthyLine,
-  type NodeReading,
-  untouched,
-} from '../../src/pve/network-apply';
-import { type NodeStaging, nodeStagingOf, stagedSummary } from '../../src/pve/network-changes';
-import {
   type NetworkApplyIdentity,
   type NetworkApplySpec,
   networkApplyIdentity,
   networkApplySpec,
+  type NodeReading,
   RELOAD_TIMEOUT,
-} from '../../src/pve/network-specs';
+  untouched,
+} from '../../src/pve/network-apply';
+import { type NodeStaging, nodeStagingOf, stagedSummary } from '../../src/pve/network-changes';
 import { followTask } from './follow-task';
 
 const PARALLEL_NODES = 8;

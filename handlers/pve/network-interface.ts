@@ -15,15 +15,15 @@ import {
   interfaceReading,
   isInSync,
   type LiveInterface,
-  type NetworkInterfaceSpec,
   summarizeInterface,
   updateForm,
-} from '../../src/pve/network-interface';
+} from '../../src/pve/network-interface-diff';
 import {
   type NetworkInterfaceIdentity,
   networkInterfaceIdentity,
   networkInterfaceSpec,
-} from '../../src/pve/network-specs';
+  type NetworkInterfaceSpec,
+} from '../../src/pve/network-interface';
 import { type BridgeSight, bridgeSight, requireSight } from './bridge-sight';
 
 /** Node lists in flight at once; a stack rarely spans more nodes than this. */

@@ -5,7 +5,8 @@
  * one of them; otherwise the reading is blind and names the privilege it lacks.
  * Source: [PM] PVE/API2/Network.pm index (can_access_vnet); [AC] RPCEnvironment.pm check_sdn_bridge.
  */
-import { findInterface, namedInterfaces, type NetworkInterfaceSpec } from './network-interface';
+import type { NetworkInterfaceSpec } from './network-interface';
+import { findInterface, namedInterfaces } from './network-interface-diff';
 
 /** The types PVE hides from a caller without SDN rights on them. */
 export const HIDDEN_TYPES: ReadonlySet<string> = new Set(['bridge', 'OVSBridge']);

@@ -1,14 +1,72 @@
 /**
- * The pure half of a network apply: what a plan says about the nodes' staged lines and who staged
- * them, and the lines an apply prints and fails with. Only counts and interface names reach here,
- * never the staged diff, so nothing this module returns can carry a `wpa-psk` value or a `pre-up`
- * command into a plan or the state.
+ * A network apply, defined once: its props table (judged at synth and again at the handler
+ * boundary), its spec and identity, and the pure half of a run: what a plan says about the nodes'
+ * staged lines and who staged them, and the lines an apply prints and fails with. Only counts and
+ * interface names reach here, never the staged diff, so nothing this module returns can carry a
+ * `wpa-psk` value or a `pre-up` command into a plan or the state.
  */
+import * as z from 'zod/mini';
+import { type PropTable, propProblems, specCheck } from '../core/definition';
 import type { Reading } from '../core/kind';
 import type { FieldChange } from '../core/protocol';
+import { boolean, broken, integer, type Problem, type Rule, text } from '../core/rules';
 import type { ClusterHealth } from './cluster-health';
 import { type NodeStaging, stagedSummary } from './network-changes';
-import type { NetworkApplySpec } from './network-specs';
+import { IFACE_NAME, IFACE_RULE } from './network-fields';
+import { NODE_NAME } from './upid';
+
+/** The ceiling of one reload's task wait, and its default (pve-api.md §A4; bpg waits 100 s). */
+export const RELOAD_TIMEOUT = { min: 1, max: 3600, default: 30 } as const;
+
+const nodeName = text('a PVE node name (letters, digits, inner -)', NODE_NAME);
+
+/** The nodes to reload, in order: a non-empty list of distinct node names. */
+const nodeList: Rule = (value) => {
+  if (!Array.isArray(value) || value.length === 0) return 'a non-empty list of node names';
+  if (value.some((node) => nodeName(node) !== undefined)) return 'PVE node names (letters, digits, inner -)';
+  return new Set(value).size === value.length ? undefined : 'free of duplicates';
+};
+
+/** Every prop of `ProxmoxNetworkApply` of its own, with its default (the cluster is the construct's). */
+export const NETWORK_APPLY_PROPS = {
+  nodes: { rule: nodeList, required: true },
+  timeoutSeconds: { rule: integer(RELOAD_TIMEOUT.min, RELOAD_TIMEOUT.max), default: RELOAD_TIMEOUT.default },
+  reloadForeignChanges: { rule: boolean, default: false },
+} as const satisfies PropTable;
+
+const ifaceList = (value: readonly string[]) => value.every((iface) => IFACE_NAME.test(iface));
+
+/** What the handler boundary judges: the props' rules, and the names of the interfaces per node. */
+const specProblems = ({ interfaces = {}, ...props }: NetworkApplySpec): Problem[] => [
+  ...propProblems('a network apply spec', NETWORK_APPLY_PROPS, props),
+  ...Object.entries(interfaces).flatMap(([node, names]) => [
+    ...(nodeName(node) === undefined ? [] : [broken('interfaces', 'keyed by node names', node)]),
+    ...(ifaceList(names) ? [] : [broken(`interfaces.${node}`, `a list of interface names (${IFACE_RULE})`, names)]),
+  ]),
+];
+
+/**
+ * What a `ProxmoxNetworkApply` synthesizes: the nodes in reload order, the task wait, and per node
+ * the interfaces the stack stages there. Whatever else a node has staged is someone else's, and is
+ * reloaded only with `reloadForeignChanges` (a spec written by hand without them declares nothing).
+ */
+export const networkApplySpec = z
+  .object({
+    nodes: z.array(z.string()),
+    timeoutSeconds: z.number(),
+    interfaces: z.optional(z.record(z.string(), z.array(z.string()))),
+    reloadForeignChanges: z.optional(z.boolean()),
+  })
+  .check(specCheck(specProblems));
+export type NetworkApplySpec = z.infer<typeof networkApplySpec>;
+
+/** What names an apply object: its nodes, in order. */
+export const networkApplyIdentity = z
+  .object({ nodes: z.array(z.string()) })
+  .check(
+    specCheck((identity) => propProblems('a network apply identity', { nodes: NETWORK_APPLY_PROPS.nodes }, identity)),
+  );
+export type NetworkApplyIdentity = z.infer<typeof networkApplyIdentity>;
 
 /** What a node has staged, or why it could not be read. */
 export type NodeReading = NodeStaging | { readonly unreadable: string };

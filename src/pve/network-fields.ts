@@ -5,6 +5,7 @@
  * instead of drifting forever. Source: [PM] PVE/API2/Network.pm $confdesc, [PC] JSONSchema.pm.
  */
 import { isIPv6 } from 'node:net';
+import { boolean, integer, oneOf, type Rule } from '../core/rules';
 
 export const INTERFACE_TYPES = ['bridge', 'vlan', 'bond'] as const;
 export type InterfaceType = (typeof INTERFACE_TYPES)[number];
@@ -131,35 +132,35 @@ export const fieldsOf = (type: InterfaceType): readonly NetworkFieldEntry[] =>
 /** A declared value in the spec's canonical form: lists are arrays, sets sorted. */
 export type SpecValue = string | number | boolean | readonly string[];
 
-/** The rule a value breaks, or undefined when it is valid for the field. */
-export const fieldRuleBroken = (field: NetworkField, value: unknown): string | undefined => {
+/** A field's rule over a prop's value (the spec carries the same values, lists in canonical form). */
+export const ruleOf = (field: NetworkField): Rule => {
   switch (field.kind) {
     case 'bool':
-      return typeof value === 'boolean' ? undefined : 'true or false';
-    case 'int': {
-      const ok = Number.isInteger(value) && (value as number) >= field.min && (value as number) <= field.max;
-      return ok ? undefined : `an integer from ${field.min} to ${field.max}`;
-    }
+      return boolean;
+    case 'int':
+      return integer(field.min, field.max);
     case 'string':
-      return typeof value === 'string' && field.test(value) ? undefined : field.rule;
+      return (value) => (typeof value === 'string' && field.test(value) ? undefined : field.rule);
     case 'enum':
-      return typeof value === 'string' && field.values.includes(value)
-        ? undefined
-        : `one of ${field.values.join(', ')}`;
+      return oneOf(field.values);
     case 'comment':
-      return typeof value === 'string' && isSafeComment(value) ? undefined : COMMENT_RULE;
-    case 'ifaces': {
-      const ok =
-        isStringList(value) && value.every((item) => IFACE_NAME.test(item)) && new Set(value).size === value.length;
-      return ok ? undefined : `a list of distinct interface names (${IFACE_RULE})`;
-    }
-    case 'vids': {
-      const items = Array.isArray(value) ? value.map(String) : [];
-      const ok = Array.isArray(value) && value.length > 0 && items.every(isVlanIdOrRange);
-      return ok ? undefined : 'a non-empty list of VLAN ids (2-4094) or ranges such as "100-200"';
-    }
+      return (value) => (typeof value === 'string' && isSafeComment(value) ? undefined : COMMENT_RULE);
+    case 'ifaces':
+      return ifaceList;
+    case 'vids':
+      return vlanIds;
   }
 };
+
+const ifaceList: Rule = (value) =>
+  isStringList(value) && value.every((item) => IFACE_NAME.test(item)) && new Set(value).size === value.length
+    ? undefined
+    : `a list of distinct interface names (${IFACE_RULE})`;
+
+const vlanIds: Rule = (value) =>
+  Array.isArray(value) && value.length > 0 && value.map(String).every(isVlanIdOrRange)
+    ? undefined
+    : 'a non-empty list of VLAN ids (2-4094) or ranges such as "100-200"';
 
 export const COMMENT_RULE =
   'a non-empty text whose lines do not end in whitespace or a backslash, ' +

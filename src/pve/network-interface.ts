@@ -1,13 +1,25 @@
 /**
- * The pure half of a node's network interface: the node's row against the declared fields, and
- * the staging forms that close the gap. Values are compared the way GET reports them (0/1 flags,
- * sorted port lists, defaults PVE writes), so an interface PVE accepted never reads as drifted.
- * Only table fields are read: `options` rows (where `wpa-psk` and `pre-up` lines land) never are.
+ * A network interface, defined once: its props table and the rules across props (judged at synth
+ * and again at the handler boundary), its spec and identity. The rules across props hold naming
+ * (PVE reads a bond's type and a VLAN's device from the name) and settings PVE writes only in some
+ * modes: each broken rule would otherwise stage, reload, and drift on every later plan.
+ * Source: [PC] PVE/Network/Interfaces.pm read and write; [PM] PVE/API2/Network.pm.
  */
-import { canonicalJson } from '../core/canonical';
-import type { Reading } from '../core/kind';
-import { describeDiff, type FieldDiff } from '../core/protocol';
-import { fieldsOf, type InterfaceType, type NetworkField, type SpecValue } from './network-fields';
+import * as z from 'zod/mini';
+import { type PropTable, propProblems, specCheck } from '../core/definition';
+import { broken, oneOf, type Problem, text } from '../core/rules';
+import {
+  fieldsOf,
+  IFACE_NAME,
+  IFACE_RULE,
+  INTERFACE_TYPES,
+  type InterfaceType,
+  NETWORK_FIELDS,
+  ruleOf,
+  type SpecValue,
+  toSpecValue,
+} from './network-fields';
+import { NODE_NAME } from './upid';
 
 /** The spec a `ProxmoxNetworkInterface` synthesizes: identity plus declared fields by PVE name. */
 export interface NetworkInterfaceSpec {
@@ -17,25 +29,59 @@ export interface NetworkInterfaceSpec {
   readonly options: Readonly<Record<string, SpecValue>>;
 }
 
-/** One row of `GET nodes/{node}/network` (or the answer of `GET …/network/{iface}`). */
-export type LiveInterface = Readonly<Record<string, unknown>>;
+/** What names an interface, with its rules. */
+const NAMES = {
+  node: { rule: text('a PVE node name (letters, digits, inner -)', NODE_NAME), required: true },
+  iface: { rule: text(IFACE_RULE, IFACE_NAME), required: true },
+  type: { rule: oneOf(INTERFACE_TYPES), required: true },
+} as const satisfies PropTable;
 
-/** present: compare; absent: create; foreign: the name holds another type (PUT cannot change it). */
-export type InterfaceState =
-  | { readonly state: 'absent' }
-  | { readonly state: 'foreign'; readonly liveType: string }
-  | { readonly state: 'present'; readonly changes: FieldDiff };
+/** Every prop of `ProxmoxNetworkInterface` of its own (the cluster is the construct's). */
+export const NETWORK_INTERFACE_PROPS: PropTable = {
+  ...NAMES,
+  ...Object.fromEntries(NETWORK_FIELDS.map((field) => [field.prop, { rule: ruleOf(field) }])),
+};
 
-export type Form = Record<string, string | number>;
+type Props = Readonly<Record<string, unknown>>;
+
+/** A rule across props that does not hold: the prop it names and the value it got. */
+interface Unheld {
+  readonly prop: string;
+  readonly rule: string;
+  readonly value: unknown;
+}
 
 /**
- * The row for `iface` in the collection's `data`, or undefined. A token without SDN.Audit on the
- * bridge does not see bridges at all ([PM] Network.pm index), so a bridge then reads as absent.
+ * The rules across props: no field of another type, then the type's naming and mode rules, each
+ * over a value that holds its own rule. A rule is not judged over a value `known` says is not known
+ * yet (a cdktf token): the handler judges it.
  */
-export const findInterface = (rows: unknown, iface: string): LiveInterface | undefined => {
-  if (!Array.isArray(rows)) return undefined;
-  return rows.find((row): row is LiveInterface => row !== null && typeof row === 'object' && row.iface === iface);
+export const interfaceRules = (props: Props, known: (value: unknown) => boolean = () => true): Problem[] => {
+  const { type, iface } = props;
+  if (!isInterfaceType(type)) return [];
+  const mine = new Set<string>(fieldsOf(type).map((field) => field.prop));
+  const unheld: Unheld[] = NETWORK_FIELDS.filter(
+    (field) => props[field.prop] !== undefined && !mine.has(field.prop),
+  ).map((field) => ({
+    prop: field.prop,
+    rule: `unset on a ${type} (it is a ${field.types.join('/')} setting)`,
+    value: props[field.prop],
+  }));
+  if (typeof iface === 'string' && known(iface)) unheld.push(...TYPE_RULES[type](iface, props).filter(holdsOwn));
+  return unheld.filter(({ value }) => known(value)).map(({ prop, rule, value }) => broken(prop, rule, value));
 };
+
+/** Every broken rule of the props of an interface (the cluster aside): the table's, then across. */
+export const interfaceProblems = (props: Props, known?: (value: unknown) => boolean): Problem[] => [
+  ...propProblems('ProxmoxNetworkInterface', NETWORK_INTERFACE_PROPS, props, known),
+  ...interfaceRules(props, known),
+];
+
+const holdsOwn = ({ prop, value }: Unheld): boolean =>
+  value === undefined || NETWORK_INTERFACE_PROPS[prop]?.rule(value) === undefined;
+
+const isInterfaceType = (value: unknown): value is InterfaceType =>
+  (INTERFACE_TYPES as readonly unknown[]).includes(value);
 
 /** A VLAN named `<raw>.<id>` or `vlan<id>` gets those from its name; the writer drops declared copies. */
 export const vlanFromName = (iface: string): { rawDevice?: string; id?: number } => {
@@ -45,134 +91,130 @@ export const vlanFromName = (iface: string): { rawDevice?: string; id?: number }
   return numbered ? { id: Number(numbered[1]) } : {};
 };
 
-/** What GET reports for a field the spec leaves out: a default PVE writes, or a name-derived value. */
-const implied = (spec: NetworkInterfaceSpec, param: string): SpecValue | null => {
-  if (param === 'bridge_vids') return spec.options.bridge_vlan_aware === true ? ['2-4094'] : null;
-  if (param === 'bond_mode') return 'balance-rr';
-  if (param === 'vlan-id') return vlanFromName(spec.iface).id ?? null;
-  if (param === 'vlan-raw-device') return vlanFromName(spec.iface).rawDevice ?? null;
-  return null;
-};
+/** A rule that does not hold unless `ok`. */
+const unless = (ok: boolean, prop: string, rule: string, value: unknown): Unheld[] =>
+  ok ? [] : [{ prop, rule, value }];
 
-const wanted = (spec: NetworkInterfaceSpec, field: NetworkField): unknown => {
-  const declared = spec.options[field.param];
-  if (field.kind === 'bool') return declared === true;
-  if (field.kind === 'ifaces' && Array.isArray(declared)) return [...declared].sort();
-  return declared ?? implied(spec, field.param);
-};
+// The writer emits bridge-vids only on a VLAN-aware bridge, so on any other it never reads back.
+const bridgeRules = (_iface: string, { bridgeVids, bridgeVlanAware }: Props): Unheld[] =>
+  unless(
+    bridgeVids === undefined || bridgeVlanAware === true,
+    'bridgeVids',
+    'unset unless bridgeVlanAware is true (PVE writes VLAN ids only then)',
+    bridgeVids,
+  );
 
-/** A GET value in the spec's terms; null when unset. */
-export const liveValue = (field: NetworkField, value: unknown): unknown => {
-  if (field.kind === 'bool') return value === 1 || value === '1' || value === true;
-  if (value === undefined || value === null || value === '') return null;
-  if (field.kind === 'int') return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof value !== 'string') return value;
-  if (field.kind === 'comment') return value.replace(/\n$/, '');
-  // An update stores bridge_vids as sent (PVE normalises it on create only), so split like split_list.
-  const items = value.split(/[\s,;]+/).filter((item) => item !== '');
-  if (field.kind === 'ifaces') return items.length === 0 ? null : items.sort();
-  if (field.kind === 'vids') return items.length === 0 ? null : items;
-  return value;
-};
-
-/** Compares the node's row (undefined when the name is not there) with the spec. */
-export const diffInterface = (spec: NetworkInterfaceSpec, live: LiveInterface | undefined): InterfaceState => {
-  if (live === undefined) return { state: 'absent' };
-  const liveType = typeof live.type === 'string' ? live.type : '';
-  if (liveType !== spec.type) return { state: 'foreign', liveType: liveType || 'unknown' };
-  const changes: Record<string, { live: unknown; want: unknown }> = {};
-  for (const field of fieldsOf(spec.type)) {
-    const [have, want] = [liveValue(field, live[field.param]), wanted(spec, field)];
-    if (canonicalJson(have) !== canonicalJson(want)) changes[field.param] = { live: have, want };
-  }
-  return { state: 'present', changes };
-};
-
-export const isInSync = (state: InterfaceState): boolean =>
-  state.state === 'present' && Object.keys(state.changes).length === 0;
-
-/** An interface a spec names on its node, and as what: PVE's writer refuses the spec without it. */
-export interface NamedInterface {
-  readonly role: 'bridge port' | 'bond slave' | 'VLAN device';
-  readonly iface: string;
-}
-
-/** The interfaces a spec names: bridge ports, bond slaves, a VLAN's raw device (from its name or declared). */
-export const namedInterfaces = (spec: NetworkInterfaceSpec): NamedInterface[] => {
-  const names = (value: unknown) => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
-  const device = spec.type === 'vlan' ? (vlanFromName(spec.iface).rawDevice ?? spec.options['vlan-raw-device']) : null;
+// `<device>.<id>` and `vlan<id>` names carry the id (and device); the writer drops declared copies.
+const vlanRules = (iface: string, { vlanId, vlanRawDevice }: Props): Unheld[] => {
+  const { id, rawDevice } = vlanFromName(iface);
+  const named = `the name "${iface}"`;
   return [
-    ...names(spec.options.bridge_ports).map((iface) => ({ role: 'bridge port' as const, iface })),
-    ...names(spec.options.slaves).map((iface) => ({ role: 'bond slave' as const, iface })),
-    ...(typeof device === 'string' ? [{ role: 'VLAN device' as const, iface: device }] : []),
+    ...unless(id === undefined || (id >= 1 && id <= 4094), 'iface', 'a VLAN id from 1 to 4094 in the name', iface),
+    ...unless(
+      id === undefined || vlanId === undefined || vlanId === id,
+      'vlanId',
+      `unset or ${id}, the id in ${named}`,
+      vlanId,
+    ),
+    ...unless(
+      rawDevice === undefined || vlanRawDevice === undefined || vlanRawDevice === rawDevice,
+      'vlanRawDevice',
+      `unset or "${rawDevice}", the device in ${named}`,
+      vlanRawDevice,
+    ),
+    ...unless(
+      rawDevice !== undefined || vlanRawDevice !== undefined,
+      'vlanRawDevice',
+      'set unless the name is <device>.<id>',
+      undefined,
+    ),
+    ...unless(
+      id !== undefined || vlanId !== undefined,
+      'vlanId',
+      'set unless the name is <device>.<id> or vlan<id>',
+      undefined,
+    ),
   ];
 };
 
-/**
- * `bridge port enp9s0 is not on n2` for each named interface that is neither in the node's rows nor
- * declared on that node by the same stack (`declared`: those exist once the batch applied them).
- */
-export const missingInterfaces = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): string[] =>
-  namedInterfaces(spec)
-    .filter(({ iface }) => !declared.has(iface) && findInterface(rows, iface) === undefined)
-    .map(({ role, iface }) => `${role} ${iface} is not on ${spec.node}`);
+// A bond's type is read from its name; bond-primary and the hash policy are written in some modes only.
+const bondRules = (
+  iface: string,
+  { bondMode = 'balance-rr', bondPrimary, bondXmitHashPolicy, slaves }: Props,
+): Unheld[] => [
+  ...unless(/^bond\d+$/.test(iface), 'iface', 'bond<number> (PVE reads only those as bonds)', iface),
+  ...unless(
+    bondPrimary === undefined || bondMode === 'active-backup',
+    'bondPrimary',
+    'unset unless bondMode is active-backup',
+    bondPrimary,
+  ),
+  ...unless(
+    bondPrimary === undefined || (Array.isArray(slaves) && slaves.includes(bondPrimary)),
+    'bondPrimary',
+    'one of slaves',
+    bondPrimary,
+  ),
+  ...unless(
+    bondXmitHashPolicy === undefined || bondMode === 'balance-xor' || bondMode === '802.3ad',
+    'bondXmitHashPolicy',
+    'unset unless bondMode is balance-xor or 802.3ad',
+    bondXmitHashPolicy,
+  ),
+];
 
-/** The one-line summary a plan shows. */
-export const summarizeInterface = (spec: NetworkInterfaceSpec, state: InterfaceState): string => {
-  const name = `interface ${spec.iface} on ${spec.node}`;
-  if (state.state === 'absent') return `${name} is absent`;
-  if (state.state === 'foreign') {
-    const fix = "PVE cannot change an interface's type; remove it or use another name";
-    return `${name} is a ${state.liveType}, not a ${spec.type}: ${fix}`;
+const TYPE_RULES = { bridge: bridgeRules, vlan: vlanRules, bond: bondRules } as const;
+
+/** The spec for valid props: declared fields by PVE parameter, in canonical form. */
+export const interfaceSpec = (node: string, iface: string, type: InterfaceType, props: Props): NetworkInterfaceSpec => {
+  const options: Record<string, SpecValue> = {};
+  for (const field of fieldsOf(type)) {
+    const value = props[field.prop];
+    if (value !== undefined) options[field.param] = toSpecValue(field, value);
   }
-  const changed = describeDiff(state.changes);
-  return changed === '' ? `${name} is in sync` : `${name} differs: ${changed}`;
+  return { node, iface, type, options };
 };
 
 /**
- * What a plan shows for one interface over its node's rows: the diff, and every named interface the
- * node lacks (PVE would refuse the staging with a 500 at apply), either one making it not in sync.
+ * What the handler boundary judges: the spec's options back as props, by the props' rules, each
+ * problem at the spec's own path (`options.vlan-id`); a parameter no interface has is refused too.
  */
-export const interfaceReading = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): Reading => {
-  const state = diffInterface(spec, findInterface(rows, spec.iface));
-  const missing = missingInterfaces(spec, rows, declared).join('; ');
-  const diff = state.state === 'present' ? state.changes : {};
-  if (missing === '') return { inSync: isInSync(state), summary: summarizeInterface(spec, state), diff };
-  const head = isInSync(state) ? `interface ${spec.iface} on ${spec.node}:` : `${summarizeInterface(spec, state)};`;
-  return { inSync: false, summary: `${head} ${missing}`, diff };
-};
-
-/**
- * Declared fields as PVE takes them. A flag is sent only when true: the writer emits
- * `bridge-vlan-aware yes` whenever the key is defined, so `0` would switch it on; false is a
- * `delete=`. Lists go space-separated, since PVE normalises bridge_vids on create only.
- */
-const declaredForm = (spec: NetworkInterfaceSpec): Form => {
-  const form: Form = { type: spec.type };
-  for (const field of fieldsOf(spec.type)) {
-    const value = spec.options[field.param];
-    if (value === undefined || value === false) continue;
-    form[field.param] = value === true ? 1 : Array.isArray(value) ? value.join(' ') : (value as string | number);
+const specProblems = (spec: NetworkInterfaceSpec): Problem[] => {
+  const { options, ...names } = spec;
+  const props: Record<string, unknown> = { ...names };
+  const unknown: Problem[] = [];
+  for (const [param, value] of Object.entries(options)) {
+    const field = NETWORK_FIELDS.find((candidate) => candidate.param === param);
+    if (field !== undefined) props[field.prop] = value;
+    else unknown.push(broken(`options.${param}`, `a field a ${spec.type} has (${paramsOf(spec.type)})`, value));
   }
-  return form;
+  const pathOf = (prop: string) => {
+    const field = NETWORK_FIELDS.find((candidate) => candidate.prop === prop);
+    return field === undefined ? prop : `options.${field.param}`;
+  };
+  return [...interfaceProblems(props).map((problem) => ({ ...problem, prop: pathOf(problem.prop) })), ...unknown];
 };
 
-/** POST `nodes/{node}/network`: the collection takes the create, with `iface` in the body. */
-export const createForm = (spec: NetworkInterfaceSpec): Form => ({ iface: spec.iface, ...declaredForm(spec) });
+const paramsOf = (type: InterfaceType): string =>
+  fieldsOf(type)
+    .map((field) => field.param)
+    .join(', ');
 
-/**
- * PUT `nodes/{node}/network/{iface}`: `type` (PVE requires it on every write), every declared field,
- * and `delete=` for each field the spec leaves out whose live value is not what PVE writes without
- * it (nothing, or its default: `bond_mode` balance-rr, `bridge_vids` 2-4094 on a VLAN-aware bridge).
- */
-export const updateForm = (spec: NetworkInterfaceSpec, live: LiveInterface): Form => {
-  const form = declaredForm(spec);
-  const stale = fieldsOf(spec.type)
-    .filter((field) => {
-      const have = liveValue(field, live[field.param]);
-      const settled = have === null || have === false || canonicalJson(have) === canonicalJson(wanted(spec, field));
-      return form[field.param] === undefined && !settled;
-    })
-    .map((field) => field.param);
-  return stale.length === 0 ? form : { ...form, delete: stale.join(',') };
-};
+/** A declared field's value as the spec carries it: flags, numbers, text, sorted name lists. */
+const specValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+/** What a `ProxmoxNetworkInterface` synthesizes, judged by the props' rules at the handler boundary. */
+export const networkInterfaceSpec = z
+  .object({
+    node: z.string(),
+    iface: z.string(),
+    type: z.enum(INTERFACE_TYPES),
+    options: z.record(z.string(), specValue),
+  })
+  .check(specCheck(specProblems));
+
+/** What names an interface: all that destroy gets. The type is in it because PUT cannot change one. */
+export const networkInterfaceIdentity = z
+  .object({ node: z.string(), iface: z.string(), type: z.enum(INTERFACE_TYPES) })
+  .check(specCheck((identity) => propProblems('a network interface identity', NAMES, identity)));
+export type NetworkInterfaceIdentity = z.infer<typeof networkInterfaceIdentity>;

@@ -1,8 +1,8 @@
 // The pure interface forms against the fake node: whatever createForm or updateForm stages must
 // read back in sync, or an interface PVE accepted would show as drifted on every plan.
 import type { InterfaceType } from '../../../src/pve/network-fields';
-import { createForm, diffInterface, findInterface, updateForm } from '../../../src/pve/network-interface';
-import { interfaceProblems, interfaceSpec } from '../../../src/pve/network-rules';
+import { interfaceProblems, interfaceSpec } from '../../../src/pve/network-interface';
+import { createForm, diffInterface, findInterface, updateForm } from '../../../src/pve/network-interface-diff';
 import { startFakePve, type FakePve } from '../../fakes/pve/server';
 import { call } from '../../fakes/pve/test-client';
 
@@ -68,7 +68,7 @@ const cases: Case[] = [
 ];
 
 test.each(cases)('%s reads back in sync after create and after update', async (_, type, iface, first, second) => {
-  for (const props of [first, second]) expect(interfaceProblems('n2', iface, type, props)).toEqual([]);
+  for (const props of [first, second]) expect(interfaceProblems({ node: 'n2', iface, type, ...props })).toEqual([]);
   const created = interfaceSpec('n2', iface, type, first);
   const post = await call(fake.url, 'POST', NET, { form: form(createForm(created)) });
   expect(post.body).toEqual({ data: null });

@@ -225,7 +225,7 @@ describe('ProxmoxNetworkApply', () => {
   test.each<[string, Partial<ProxmoxNetworkApplyProps>, RegExp]>([
     ['no node', { nodes: [] }, /test\/net: nodes must be a non-empty list of node names, got \[\]/],
     ['a node twice', { nodes: ['n2', 'n2'] }, /nodes must be free of duplicates/],
-    ['a node name with a slash', { nodes: ['n2/x'] }, /nodes must be PVE node names .*, got "n2\/x"/],
+    ['a node name with a slash', { nodes: ['n2/x'] }, /nodes must be PVE node names .*, got \["n2\/x"\]/],
     ['a wait of 0 s', { timeoutSeconds: 0 }, /timeoutSeconds must be an integer from 1 to 3600, got 0/],
   ])('rejects %s at synth', (_, props, message) => {
     const { stack, pve } = setup();

@@ -1,5 +1,9 @@
-/** Who staged what on a node, as a plan and an apply word it (issue 16 item 6). */
-import { applyReading, bySomeoneElse } from '../../../../src/pve/network-apply';
+/**
+ * Who staged what on a node, as a plan and an apply word it (issue 16 item 6), and the handler
+ * boundary refusing a hand-written apply spec by the rules synth applies.
+ */
+import { parseAs } from '../../../../src/core/parse';
+import { applyReading, bySomeoneElse, networkApplyIdentity, networkApplySpec } from '../../../../src/pve/network-apply';
 import type { NodeStaging } from '../../../../src/pve/network-changes';
 
 const staging = (interfaces: string[], extra: Partial<NodeStaging['stanzas']> = {}, lines = 5): NodeStaging => ({
@@ -40,5 +44,48 @@ test("the reading names what someone else staged beside each node's count, in th
     inSync: false,
     summary: 'n2: settled; n3: 5 staged lines, 2 by someone else: vmbr9, wlp91s0',
     diff: { n3: { live: 5, want: 0 } },
+  });
+});
+
+describe('networkApplySpec', () => {
+  test('nodes in order and a wait are accepted', () => {
+    expect(parseAs(networkApplySpec, { nodes: ['n3', 'n2'], timeoutSeconds: 30 }, 'spec')).toEqual({
+      nodes: ['n3', 'n2'],
+      timeoutSeconds: 30,
+    });
+  });
+
+  test.each([
+    [
+      'a node twice',
+      { nodes: ['n2', 'n2'], timeoutSeconds: 30 },
+      'spec.nodes: must be free of duplicates, got ["n2","n2"]',
+    ],
+    ['no node', { nodes: [], timeoutSeconds: 30 }, 'spec.nodes: must be a non-empty list of node names, got []'],
+    [
+      'a wait of 0 s',
+      { nodes: ['n2'], timeoutSeconds: 0 },
+      'spec.timeoutSeconds: must be an integer from 1 to 3600, got 0',
+    ],
+    [
+      'a node name carrying a path',
+      { nodes: ['n2/../x'], timeoutSeconds: 30 },
+      'spec.nodes: must be PVE node names (letters, digits, inner -), got ["n2/../x"]',
+    ],
+    [
+      'an interface name that is not one',
+      { nodes: ['n2'], timeoutSeconds: 30, interfaces: { n2: ['vmbr1', 'a b'] } },
+      'spec.interfaces.n2: must be a list of interface names (an interface name: a letter, then letters, digits ' +
+        'and _, optionally .<vlan>, 2-15 characters), got ["vmbr1","a b"]',
+    ],
+  ])('%s is refused', (_, spec, message) => {
+    expect(() => parseAs(networkApplySpec, spec, 'spec')).toThrow(`Bad input: ${message}`);
+  });
+
+  test('the identity is the node list alone, judged by the same rule', () => {
+    expect(parseAs(networkApplyIdentity, { nodes: ['n2', 'n3'] }, 'identity')).toEqual({ nodes: ['n2', 'n3'] });
+    expect(() => parseAs(networkApplyIdentity, { nodes: [] }, 'identity')).toThrow(
+      'Bad input: identity.nodes: must be a non-empty list of node names, got []',
+    );
   });
 });

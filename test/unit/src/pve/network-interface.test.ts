@@ -1,216 +1,258 @@
+/**
+ * The network interface's definition: its rules as a truth table over plain props, the spec they
+ * build, and the handler boundary refusing a hand-written or tampered spec by the same rules.
+ */
+import { parseAs } from '../../../../src/core/parse';
+import type { InterfaceType } from '../../../../src/pve/network-fields';
 import {
-  createForm,
-  diffInterface,
-  findInterface,
-  interfaceReading,
-  isInSync,
-  missingInterfaces,
-  type NetworkInterfaceSpec,
-  summarizeInterface,
-  updateForm,
+  interfaceProblems,
+  interfaceSpec,
+  networkInterfaceIdentity,
+  networkInterfaceSpec,
 } from '../../../../src/pve/network-interface';
 
-const bridge: NetworkInterfaceSpec = {
-  node: 'n2',
-  iface: 'vmbr1',
-  type: 'bridge',
-  options: { cidr: '10.10.0.2/24', bridge_ports: ['enp2s0', 'eno2'], autostart: true, mtu: 9000, comments: 'uplink' },
-};
-// As PVE answers: 0/1 flags, mtu as the file's text, ports sorted, comments with a final newline.
-const bridgeRow = {
-  iface: 'vmbr1',
-  type: 'bridge',
-  method: 'static',
-  method6: 'manual',
-  families: ['inet'],
-  priority: 5,
-  autostart: 1,
-  bridge_ports: 'eno2 enp2s0',
-  bridge_stp: 'off',
-  bridge_fd: '0',
-  cidr: '10.10.0.2/24',
-  address: '10.10.0.2',
-  netmask: '24',
-  active: 1,
-  mtu: '9000',
-  comments: 'uplink\n',
-};
-const vlan: NetworkInterfaceSpec = { node: 'n2', iface: 'vmbr1.20', type: 'vlan', options: { cidr: '10.20.0.2/24' } };
-const vlanRow = {
-  iface: 'vmbr1.20',
-  type: 'vlan',
-  method: 'static',
-  families: ['inet'],
-  cidr: '10.20.0.2/24',
-  'vlan-raw-device': 'vmbr1',
-  'vlan-id': '20',
-};
+const problems = (type: InterfaceType, iface: string, props: Record<string, unknown>) =>
+  interfaceProblems({ node: 'n2', iface, type, ...props }).map(({ prop, says }) => `${prop} ${says}`);
 
-describe('diffInterface', () => {
-  test('a row as PVE reports it is in sync with the spec that wrote it', () => {
-    const state = diffInterface(bridge, bridgeRow);
-    expect(state).toEqual({ state: 'present', changes: {} });
-    expect(summarizeInterface(bridge, state)).toBe('interface vmbr1 on n2 is in sync');
-  });
-
-  test('a VLAN named <device>.<id> is in sync without declaring the device or id', () => {
-    expect(isInSync(diffInterface(vlan, vlanRow))).toBe(true);
-  });
-
-  test.each<[string, Record<string, unknown>, Record<string, { live: unknown; want: unknown }>]>([
-    ['a changed mtu', { mtu: '1500' }, { mtu: { live: 1500, want: 9000 } }],
-    ['autostart off', { autostart: undefined }, { autostart: { live: false, want: true } }],
-    ['a port missing', { bridge_ports: 'eno2' }, { bridge_ports: { live: ['eno2'], want: ['eno2', 'enp2s0'] } }],
-    ['no address', { cidr: undefined }, { cidr: { live: null, want: '10.10.0.2/24' } }],
-    ['an undeclared gateway', { gateway: '10.10.0.1' }, { gateway: { live: '10.10.0.1', want: null } }],
+describe('interfaceProblems', () => {
+  test.each<[string, InterfaceType, string, Record<string, unknown>]>([
     [
-      'VLAN awareness switched on by hand',
-      { bridge_vlan_aware: 1, bridge_vids: '2-4094' },
-      { bridge_vlan_aware: { live: true, want: false }, bridge_vids: { live: ['2-4094'], want: null } },
+      'a bridge with every field',
+      'bridge',
+      'vmbr1',
+      {
+        cidr: '10.0.0.2/24',
+        cidr6: 'fd00::2/64',
+        gateway: '10.0.0.1',
+        gateway6: 'fd00::1',
+        autostart: true,
+        comments: 'a\nb $5 \\ c',
+        mtu: 9000,
+        bridgePorts: ['enp2s0', 'eno1'],
+        bridgeVlanAware: true,
+        bridgeVids: ['10', 20, '100-200'],
+      },
     ],
-  ])('reports %s', (_, patch, changes) => {
-    expect(diffInterface(bridge, { ...bridgeRow, ...patch })).toEqual({ state: 'present', changes });
+    ['a VLAN named <device>.<id>', 'vlan', 'vmbr1.20', { cidr: '10.20.0.2/24' }],
+    ['a VLAN named vlan<id>', 'vlan', 'vlan20', { vlanRawDevice: 'vmbr1' }],
+    ['a custom-named VLAN', 'vlan', 'mgmt', { vlanRawDevice: 'vmbr1', vlanId: 30 }],
+    [
+      'an active-backup bond',
+      'bond',
+      'bond0',
+      { slaves: ['eno1', 'eno2'], bondMode: 'active-backup', bondPrimary: 'eno1' },
+    ],
+    ['an LACP bond', 'bond', 'bond1', { slaves: ['eno1'], bondMode: '802.3ad', bondXmitHashPolicy: 'layer3+4' }],
+  ])('accepts %s', (_, type, iface, props) => {
+    expect(problems(type, iface, props)).toEqual([]);
   });
 
-  test('a VLAN-aware bridge without declared ids matches the 2-4094 PVE writes', () => {
-    const aware = { ...bridge, options: { ...bridge.options, bridge_vlan_aware: true } };
-    expect(isInSync(diffInterface(aware, { ...bridgeRow, bridge_vlan_aware: 1, bridge_vids: '2-4094' }))).toBe(true);
+  test.each<[string, InterfaceType, string, Record<string, unknown>, string]>([
+    ['a name over 15 characters', 'bridge', 'vmbr_uplink_0001', {}, 'iface must be an interface name'],
+    ['an alias name', 'bridge', 'vmbr1:0', {}, 'iface must be an interface name'],
+    ['mtu below 1280', 'bridge', 'vmbr1', { mtu: 1000 }, 'mtu must be an integer from 1280 to 65520'],
+    ['a /7 IPv4 CIDR', 'bridge', 'vmbr1', { cidr: '10.0.0.2/7' }, 'cidr must be an IPv4 CIDR with a prefix of 8-32'],
+    ['an address with a leading zero', 'bridge', 'vmbr1', { gateway: '10.0.0.01' }, 'gateway must be an IPv4 address'],
+    [
+      'an IPv6 gateway with a zone',
+      'bridge',
+      'vmbr1',
+      { gateway6: 'fe80::1%eth0' },
+      'gateway6 must be an IPv6 address',
+    ],
+    [
+      'a comment line ending in a space',
+      'bridge',
+      'vmbr1',
+      { comments: 'uplink ' },
+      'comments must be a non-empty text',
+    ],
+    // Issue 16 item 4: ifupdown2 joined the next stanza's `auto` line to a comment ending in `\`.
+    [
+      'a comment ending in a backslash',
+      'bridge',
+      'vmbr1',
+      { comments: 'uplink\\' },
+      'comments must be a non-empty text',
+    ],
+    ['a comment line ending in a backslash', 'bridge', 'vmbr1', { comments: 'a\\\nb' }, 'comments must be a non-empty'],
+    ['a comment holding %', 'bridge', 'vmbr1', { comments: '% for x in y:' }, 'comments must be a non-empty text'],
+    ['a comment holding ${', 'bridge', 'vmbr1', { comments: 'up ${x}' }, 'comments must be a non-empty text'],
+    [
+      'a comment holding a carriage return',
+      'bridge',
+      'vmbr1',
+      { comments: 'a\rb' },
+      'comments must be a non-empty text',
+    ],
+    ['a comment holding a NUL', 'bridge', 'vmbr1', { comments: 'a\u0000b' }, 'comments must be a non-empty text'],
+    [
+      'a port listed twice',
+      'bridge',
+      'vmbr1',
+      { bridgePorts: ['eno1', 'eno1'] },
+      'bridgePorts must be a list of distinct',
+    ],
+    [
+      'VLAN id 1 on a bridge',
+      'bridge',
+      'vmbr1',
+      { bridgeVlanAware: true, bridgeVids: ['1'] },
+      'bridgeVids must be a non-empty list of VLAN ids',
+    ],
+    [
+      'a downward range',
+      'bridge',
+      'vmbr1',
+      { bridgeVlanAware: true, bridgeVids: ['200-100'] },
+      'bridgeVids must be a non-empty list',
+    ],
+    [
+      'VLAN ids on a bridge that is not VLAN-aware',
+      'bridge',
+      'vmbr1',
+      { bridgeVids: ['10'] },
+      'bridgeVids must be unset unless bridgeVlanAware',
+    ],
+    [
+      'a bridge setting on a VLAN',
+      'vlan',
+      'vmbr1.20',
+      { bridgePorts: ['eno1'] },
+      'bridgePorts must be unset on a vlan',
+    ],
+    ['an id that contradicts the name', 'vlan', 'vmbr1.20', { vlanId: 21 }, 'vlanId must be unset or 20'],
+    [
+      'a device that contradicts the name',
+      'vlan',
+      'vmbr1.20',
+      { vlanRawDevice: 'vmbr2' },
+      'vlanRawDevice must be unset or "vmbr1"',
+    ],
+    ['VLAN id 0 in the name', 'vlan', 'vmbr1.0', {}, 'iface must be a VLAN id from 1 to 4094 in the name'],
+    ['vlan<id> without a device', 'vlan', 'vlan20', {}, 'vlanRawDevice must be set unless the name is <device>.<id>'],
+    ['a custom VLAN without an id', 'vlan', 'mgmt', { vlanRawDevice: 'vmbr1' }, 'vlanId must be set unless the name'],
+    ['a bond not named bond<n>', 'bond', 'lag0', { slaves: ['eno1'] }, 'iface must be bond<number>'],
+    ['an OVS bond mode', 'bond', 'bond0', { bondMode: 'balance-slb' }, 'bondMode must be one of balance-rr'],
+    [
+      'a primary outside active-backup',
+      'bond',
+      'bond0',
+      { slaves: ['eno1'], bondPrimary: 'eno1' },
+      'bondPrimary must be unset unless',
+    ],
+    [
+      'a primary that is not a slave',
+      'bond',
+      'bond0',
+      { slaves: ['eno1'], bondMode: 'active-backup', bondPrimary: 'eno2' },
+      'bondPrimary must be one of slaves',
+    ],
+    [
+      'a hash policy in active-backup',
+      'bond',
+      'bond0',
+      { bondMode: 'active-backup', bondXmitHashPolicy: 'layer2' },
+      'bondXmitHashPolicy must be unset unless',
+    ],
+  ])('refuses %s', (_, type, iface, props, expected) => {
+    expect(problems(type, iface, props).join('\n')).toContain(expected);
   });
 
-  test('ids an update stored comma-separated compare like the space-separated ones', () => {
-    const aware = { ...bridge, options: { ...bridge.options, bridge_vlan_aware: true, bridge_vids: ['10', '20-30'] } };
-    expect(isInSync(diffInterface(aware, { ...bridgeRow, bridge_vlan_aware: 1, bridge_vids: '10,20-30' }))).toBe(true);
-  });
-
-  test('an absent name is absent', () => {
-    expect(summarizeInterface(bridge, diffInterface(bridge, undefined))).toBe('interface vmbr1 on n2 is absent');
-  });
-
-  test('a name holding another type is foreign: PUT cannot change a type', () => {
-    const state = diffInterface(bridge, { iface: 'vmbr1', type: 'eth' });
-    expect(state).toEqual({ state: 'foreign', liveType: 'eth' });
-    expect(summarizeInterface(bridge, state)).toMatch(/is a eth, not a bridge: PVE cannot change an interface's type/);
-  });
-
-  test('options lines (wpa-psk, pre-up) are never read, so they never reach a summary or form', () => {
-    const row = { ...bridgeRow, mtu: '1500', options: ['wpa-psk hunter22', 'pre-up /bin/true --key=s3cret'] };
-    const state = diffInterface(bridge, row);
-    const everything = JSON.stringify([
-      state,
-      summarizeInterface(bridge, state),
-      updateForm(bridge, row),
-      createForm(bridge),
-    ]);
-    expect(everything).not.toMatch(/hunter22|s3cret|wpa-psk|pre-up/);
+  test('does not judge values the known predicate marks as unknown (tokens)', () => {
+    const token = '${TfToken[TOKEN.1]}';
+    const props = { node: 'n2', iface: 'vmbr1', type: 'bridge', cidr: token };
+    expect(interfaceProblems(props, (value) => value !== token)).toEqual([]);
   });
 });
 
-// Issue 16 item 7: a port the node does not have passed the plan and failed the apply with PVE's 500.
-describe('interfaceReading', () => {
-  const nics = [
-    { iface: 'eno2', type: 'eth' },
-    { iface: 'enp2s0', type: 'eth' },
-  ];
-  const none = new Set<string>();
-
-  test('an interface whose named interfaces are all on the node reads as its diff alone', () => {
-    expect(interfaceReading(bridge, [bridgeRow, ...nics], none)).toEqual({
-      inSync: true,
-      summary: 'interface vmbr1 on n2 is in sync',
-      diff: {},
+describe('interfaceSpec', () => {
+  test('keys declared fields by PVE parameter, ports sorted and VLAN ids as strings', () => {
+    const spec = interfaceSpec('n2', 'vmbr1', 'bridge', {
+      bridgePorts: ['enp2s0', 'eno1'],
+      bridgeVlanAware: true,
+      bridgeVids: [10, '20-30'],
+      mtu: 9000,
     });
-  });
-
-  test.each<[string, NetworkInterfaceSpec, string]>([
-    ['a bridge port', { ...bridge, options: { bridge_ports: ['eno2', 'enp9s0'] } }, 'bridge port enp9s0'],
-    [
-      'a bond slave',
-      { node: 'n2', iface: 'bond0', type: 'bond', options: { slaves: ['enp9s0'] } },
-      'bond slave enp9s0',
-    ],
-    ['the device in a VLAN name', { ...vlan, iface: 'vmbr9.20' }, 'VLAN device vmbr9'],
-    [
-      'a declared VLAN device',
-      { node: 'n2', iface: 'vlan20', type: 'vlan', options: { 'vlan-raw-device': 'bond1' } },
-      'VLAN device bond1',
-    ],
-  ])('%s the node does not have is named in the summary, and the object is not in sync', (_, spec, named) => {
-    const reading = interfaceReading(spec, nics, none);
-    expect(reading.inSync).toBe(false);
-    expect(reading.summary).toBe(`interface ${spec.iface} on n2 is absent; ${named} is not on n2`);
-  });
-
-  test('an in-sync interface whose port left the node is not in sync', () => {
-    expect(interfaceReading(bridge, [bridgeRow, nics[0]], none)).toMatchObject({
-      inSync: false,
-      summary: 'interface vmbr1 on n2: bridge port enp2s0 is not on n2',
-    });
-  });
-
-  test('a named interface the same stack declares on the node is not missing: the batch creates it first', () => {
-    const spec = { ...bridge, options: { bridge_ports: ['bond0', 'eno2'] } };
-    expect(missingInterfaces(spec, nics, new Set(['bond0', 'vmbr1']))).toEqual([]);
-    expect(missingInterfaces(spec, nics, none)).toEqual(['bridge port bond0 is not on n2']);
-  });
-});
-
-describe('findInterface', () => {
-  test('finds the row by name in the collection data', () => {
-    expect(findInterface([{ iface: 'eno1' }, bridgeRow], 'vmbr1')).toBe(bridgeRow);
-    expect(findInterface([{ iface: 'eno1' }], 'vmbr1')).toBeUndefined();
-    expect(findInterface({ data: [] }, 'vmbr1')).toBeUndefined();
-  });
-});
-
-describe('forms', () => {
-  test('create posts iface and type to the collection, flags as 1, lists space-separated', () => {
-    expect(createForm(bridge)).toEqual({
+    expect(spec).toEqual({
+      node: 'n2',
       iface: 'vmbr1',
       type: 'bridge',
-      cidr: '10.10.0.2/24',
-      bridge_ports: 'enp2s0 eno2',
-      autostart: 1,
-      mtu: 9000,
-      comments: 'uplink',
+      options: { bridge_ports: ['eno1', 'enp2s0'], bridge_vlan_aware: true, bridge_vids: ['10', '20-30'], mtu: 9000 },
     });
   });
+});
 
-  test('a flag declared false is not sent: PVE writes bridge-vlan-aware yes for any defined value', () => {
-    const off = { ...bridge, options: { bridge_vlan_aware: false } };
-    expect(createForm(off)).toEqual({ iface: 'vmbr1', type: 'bridge' });
+describe('networkInterfaceSpec', () => {
+  const bridge = { node: 'n2', iface: 'vmbr1', type: 'bridge' };
+  const parsed = (spec: unknown) => () => parseAs(networkInterfaceSpec, spec, 'spec');
+
+  test('a spec the construct synthesizes is accepted as it is', () => {
+    const spec = { ...bridge, options: { cidr: '10.10.0.2/24', bridge_ports: ['enp2s0'], autostart: true } };
+    expect(parseAs(networkInterfaceSpec, spec, 'spec')).toEqual(spec);
   });
 
-  test.each<[string, NetworkInterfaceSpec, Record<string, unknown>, string | undefined]>([
-    ['nothing to clear', bridge, bridgeRow, undefined],
+  test.each([
     [
-      'an undeclared gateway and mtu',
-      { ...bridge, options: { cidr: '10.10.0.2/24', autostart: true } },
-      { ...bridgeRow, gateway: '10.10.0.1' },
-      'comments,mtu,gateway,bridge_ports',
+      'a field of another type',
+      { ...bridge, options: { 'vlan-id': 3 } },
+      'Bad input: spec.options.vlan-id: must be unset on a bridge (it is a vlan setting), got 3',
     ],
     [
-      'a flag now declared false',
-      { ...bridge, options: { ...bridge.options, autostart: false } },
-      bridgeRow,
-      'autostart',
+      'a field no interface has',
+      { ...bridge, options: { bridge_stp: 'on' } },
+      'Bad input: spec.options.bridge_stp: must be a field a bridge has (autostart, comments, mtu, cidr, cidr6, ' +
+        'gateway, gateway6, bridge_ports, bridge_vlan_aware, bridge_vids), got "on"',
     ],
     [
-      'VLAN awareness dropped',
-      bridge,
-      { ...bridgeRow, bridge_vlan_aware: 1, bridge_vids: '10 20' },
-      'bridge_vlan_aware,bridge_vids',
+      'a value out of range',
+      { ...bridge, options: { mtu: 3 } },
+      'Bad input: spec.options.mtu: must be an integer from 1280 to 65520, got 3',
     ],
     [
-      'ids back to the default',
-      { ...bridge, options: { ...bridge.options, bridge_vlan_aware: true } },
-      { ...bridgeRow, bridge_vlan_aware: 1, bridge_vids: '10 20' },
-      'bridge_vids',
+      'a value of the wrong type',
+      { ...bridge, options: { mtu: 'x' } },
+      'Bad input: spec.options.mtu: must be an integer from 1280 to 65520, got "x"',
     ],
-    ['a name-derived VLAN device', vlan, vlanRow, undefined],
-  ])('update sends type and every declared field, clearing %s', (_, spec, live, cleared) => {
-    const form = updateForm(spec, live);
-    expect(form.type).toBe(spec.type);
-    expect(form.delete).toBe(cleared);
-    expect(form.iface).toBeUndefined();
+    [
+      'a cross-field rule',
+      { ...bridge, options: { bridge_vids: ['10'] } },
+      'Bad input: spec.options.bridge_vids: must be unset unless bridgeVlanAware is true ' +
+        '(PVE writes VLAN ids only then), got ["10"]',
+    ],
+    [
+      'a VLAN without its device',
+      { node: 'n2', iface: 'mgmt', type: 'vlan', options: { 'vlan-id': 5 } },
+      'Bad input: spec.options.vlan-raw-device: must be set unless the name is <device>.<id>, got undefined',
+    ],
+  ])('%s is refused naming the field and the value', (_, spec, message) => {
+    expect(parsed(spec)).toThrow(message);
+  });
+
+  test.each([
+    // Issue 16 item 4: ifupdown2 joined the next stanza's `auto` line to a comment ending in `\`.
+    [
+      'a comment ending in a backslash',
+      { ...bridge, options: { comments: 'uplink\\' } },
+      /^Bad input: spec\.options\.comments: must be a non-empty text whose lines do not end in .* a backslash/,
+    ],
+    ['a bad node name', { ...bridge, node: 'n_2', options: {} }, /^Bad input: spec\.node: must be a PVE node name/],
+    ['an unknown type', { ...bridge, type: 'OVSBridge', options: {} }, /^Bad input: spec\.type: /],
+  ])('%s is refused naming the field', (_, spec, message) => {
+    expect(parsed(spec)).toThrow(message);
+  });
+
+  test('every broken rule of a spec is named at once', () => {
+    expect(parsed({ ...bridge, iface: 'vmbr1:0', options: { mtu: 3, cidr: '10.0.0.2' } })).toThrow(
+      'Bad input: spec.iface: must be an interface name: a letter, then letters, digits and _, optionally ' +
+        '.<vlan>, 2-15 characters, got "vmbr1:0"; spec.options.mtu: must be an integer from 1280 to 65520, got 3; ' +
+        'spec.options.cidr: must be an IPv4 CIDR with a prefix of 8-32, got "10.0.0.2"',
+    );
+  });
+
+  test('the identity names are judged by the same rules', () => {
+    expect(() => parseAs(networkInterfaceIdentity, { ...bridge, iface: 'a b' }, 'identity')).toThrow(
+      /^Bad input: identity\.iface: must be an interface name/,
+    );
   });
 });

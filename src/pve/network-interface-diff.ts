@@ -1,0 +1,163 @@
+/**
+ * The pure diff of a node's network interface: the node's row against the declared fields, and
+ * the staging forms that close the gap. Values are compared the way GET reports them (0/1 flags,
+ * sorted port lists, defaults PVE writes), so an interface PVE accepted never reads as drifted.
+ * Only table fields are read: `options` rows (where `wpa-psk` and `pre-up` lines land) never are.
+ */
+import { canonicalJson } from '../core/canonical';
+import type { Reading } from '../core/kind';
+import { describeDiff, type FieldDiff } from '../core/protocol';
+import { fieldsOf, type NetworkField, type SpecValue } from './network-fields';
+import { type NetworkInterfaceSpec, vlanFromName } from './network-interface';
+
+/** One row of `GET nodes/{node}/network` (or the answer of `GET …/network/{iface}`). */
+export type LiveInterface = Readonly<Record<string, unknown>>;
+
+/** present: compare; absent: create; foreign: the name holds another type (PUT cannot change it). */
+export type InterfaceState =
+  | { readonly state: 'absent' }
+  | { readonly state: 'foreign'; readonly liveType: string }
+  | { readonly state: 'present'; readonly changes: FieldDiff };
+
+export type Form = Record<string, string | number>;
+
+/**
+ * The row for `iface` in the collection's `data`, or undefined. A token without SDN.Audit on the
+ * bridge does not see bridges at all ([PM] Network.pm index), so a bridge then reads as absent.
+ */
+export const findInterface = (rows: unknown, iface: string): LiveInterface | undefined => {
+  if (!Array.isArray(rows)) return undefined;
+  return rows.find((row): row is LiveInterface => row !== null && typeof row === 'object' && row.iface === iface);
+};
+
+/** What GET reports for a field the spec leaves out: a default PVE writes, or a name-derived value. */
+const implied = (spec: NetworkInterfaceSpec, param: string): SpecValue | null => {
+  if (param === 'bridge_vids') return spec.options.bridge_vlan_aware === true ? ['2-4094'] : null;
+  if (param === 'bond_mode') return 'balance-rr';
+  if (param === 'vlan-id') return vlanFromName(spec.iface).id ?? null;
+  if (param === 'vlan-raw-device') return vlanFromName(spec.iface).rawDevice ?? null;
+  return null;
+};
+
+const wanted = (spec: NetworkInterfaceSpec, field: NetworkField): unknown => {
+  const declared = spec.options[field.param];
+  if (field.kind === 'bool') return declared === true;
+  if (field.kind === 'ifaces' && Array.isArray(declared)) return [...declared].sort();
+  return declared ?? implied(spec, field.param);
+};
+
+/** A GET value in the spec's terms; null when unset. */
+export const liveValue = (field: NetworkField, value: unknown): unknown => {
+  if (field.kind === 'bool') return value === 1 || value === '1' || value === true;
+  if (value === undefined || value === null || value === '') return null;
+  if (field.kind === 'int') return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof value !== 'string') return value;
+  if (field.kind === 'comment') return value.replace(/\n$/, '');
+  // An update stores bridge_vids as sent (PVE normalises it on create only), so split like split_list.
+  const items = value.split(/[\s,;]+/).filter((item) => item !== '');
+  if (field.kind === 'ifaces') return items.length === 0 ? null : items.sort();
+  if (field.kind === 'vids') return items.length === 0 ? null : items;
+  return value;
+};
+
+/** Compares the node's row (undefined when the name is not there) with the spec. */
+export const diffInterface = (spec: NetworkInterfaceSpec, live: LiveInterface | undefined): InterfaceState => {
+  if (live === undefined) return { state: 'absent' };
+  const liveType = typeof live.type === 'string' ? live.type : '';
+  if (liveType !== spec.type) return { state: 'foreign', liveType: liveType || 'unknown' };
+  const changes: Record<string, { live: unknown; want: unknown }> = {};
+  for (const field of fieldsOf(spec.type)) {
+    const [have, want] = [liveValue(field, live[field.param]), wanted(spec, field)];
+    if (canonicalJson(have) !== canonicalJson(want)) changes[field.param] = { live: have, want };
+  }
+  return { state: 'present', changes };
+};
+
+export const isInSync = (state: InterfaceState): boolean =>
+  state.state === 'present' && Object.keys(state.changes).length === 0;
+
+/** An interface a spec names on its node, and as what: PVE's writer refuses the spec without it. */
+export interface NamedInterface {
+  readonly role: 'bridge port' | 'bond slave' | 'VLAN device';
+  readonly iface: string;
+}
+
+/** The interfaces a spec names: bridge ports, bond slaves, a VLAN's raw device (from its name or declared). */
+export const namedInterfaces = (spec: NetworkInterfaceSpec): NamedInterface[] => {
+  const names = (value: unknown) => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
+  const device = spec.type === 'vlan' ? (vlanFromName(spec.iface).rawDevice ?? spec.options['vlan-raw-device']) : null;
+  return [
+    ...names(spec.options.bridge_ports).map((iface) => ({ role: 'bridge port' as const, iface })),
+    ...names(spec.options.slaves).map((iface) => ({ role: 'bond slave' as const, iface })),
+    ...(typeof device === 'string' ? [{ role: 'VLAN device' as const, iface: device }] : []),
+  ];
+};
+
+/**
+ * `bridge port enp9s0 is not on n2` for each named interface that is neither in the node's rows nor
+ * declared on that node by the same stack (`declared`: those exist once the batch applied them).
+ */
+export const missingInterfaces = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): string[] =>
+  namedInterfaces(spec)
+    .filter(({ iface }) => !declared.has(iface) && findInterface(rows, iface) === undefined)
+    .map(({ role, iface }) => `${role} ${iface} is not on ${spec.node}`);
+
+/** The one-line summary a plan shows. */
+export const summarizeInterface = (spec: NetworkInterfaceSpec, state: InterfaceState): string => {
+  const name = `interface ${spec.iface} on ${spec.node}`;
+  if (state.state === 'absent') return `${name} is absent`;
+  if (state.state === 'foreign') {
+    const fix = "PVE cannot change an interface's type; remove it or use another name";
+    return `${name} is a ${state.liveType}, not a ${spec.type}: ${fix}`;
+  }
+  const changed = describeDiff(state.changes);
+  return changed === '' ? `${name} is in sync` : `${name} differs: ${changed}`;
+};
+
+/**
+ * What a plan shows for one interface over its node's rows: the diff, and every named interface the
+ * node lacks (PVE would refuse the staging with a 500 at apply), either one making it not in sync.
+ */
+export const interfaceReading = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): Reading => {
+  const state = diffInterface(spec, findInterface(rows, spec.iface));
+  const missing = missingInterfaces(spec, rows, declared).join('; ');
+  const diff = state.state === 'present' ? state.changes : {};
+  if (missing === '') return { inSync: isInSync(state), summary: summarizeInterface(spec, state), diff };
+  const head = isInSync(state) ? `interface ${spec.iface} on ${spec.node}:` : `${summarizeInterface(spec, state)};`;
+  return { inSync: false, summary: `${head} ${missing}`, diff };
+};
+
+/**
+ * Declared fields as PVE takes them. A flag is sent only when true: the writer emits
+ * `bridge-vlan-aware yes` whenever the key is defined, so `0` would switch it on; false is a
+ * `delete=`. Lists go space-separated, since PVE normalises bridge_vids on create only.
+ */
+const declaredForm = (spec: NetworkInterfaceSpec): Form => {
+  const form: Form = { type: spec.type };
+  for (const field of fieldsOf(spec.type)) {
+    const value = spec.options[field.param];
+    if (value === undefined || value === false) continue;
+    form[field.param] = value === true ? 1 : Array.isArray(value) ? value.join(' ') : (value as string | number);
+  }
+  return form;
+};
+
+/** POST `nodes/{node}/network`: the collection takes the create, with `iface` in the body. */
+export const createForm = (spec: NetworkInterfaceSpec): Form => ({ iface: spec.iface, ...declaredForm(spec) });
+
+/**
+ * PUT `nodes/{node}/network/{iface}`: `type` (PVE requires it on every write), every declared field,
+ * and `delete=` for each field the spec leaves out whose live value is not what PVE writes without
+ * it (nothing, or its default: `bond_mode` balance-rr, `bridge_vids` 2-4094 on a VLAN-aware bridge).
+ */
+export const updateForm = (spec: NetworkInterfaceSpec, live: LiveInterface): Form => {
+  const form = declaredForm(spec);
+  const stale = fieldsOf(spec.type)
+    .filter((field) => {
+      const have = liveValue(field, live[field.param]);
+      const settled = have === null || have === false || canonicalJson(have) === canonicalJson(wanted(spec, field));
+      return form[field.param] === undefined && !settled;
+    })
+    .map((field) => field.param);
+  return stale.length === 0 ? form : { ...form, delete: stale.join(',') };
+};
