@@ -3,9 +3,9 @@
  * and only the name of the variable that holds the API token: a stack can never leak the token.
  */
 import { Construct } from 'constructs';
-import { endpointProblem, isFingerprint } from '../../src/core/http/endpoint';
-import { DEFAULT_TOKEN_ENV, type PveTarget } from '../../src/pve/target';
-import { check, checkEnvName, checkRange } from '../core/validate';
+import { withDefaults } from '../../src/core/definition';
+import { CLUSTER_PROPS, clusterRules, type PveTarget } from '../../src/pve/target';
+import { validateProps } from '../core/validate';
 
 export interface ProxmoxClusterProps {
   /**
@@ -60,62 +60,19 @@ export class ProxmoxCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: ProxmoxClusterProps) {
     super(scope, id);
-    validate(this, props);
+    validateProps(this, 'ProxmoxCluster', CLUSTER_PROPS, props, clusterRules);
+    // withDefaults has given tokenEnv its default: the target always names its variable.
+    const { endpoints, tokenEnv, caFile, fingerprints, insecure, timeoutSeconds } = withDefaults(
+      CLUSTER_PROPS,
+      props,
+    ) as ProxmoxClusterProps & Pick<PveTarget, 'tokenEnv'>;
     this.target = {
-      endpoints: [...props.endpoints],
-      tokenEnv: props.tokenEnv ?? DEFAULT_TOKEN_ENV,
-      ...(props.caFile === undefined ? {} : { caFile: props.caFile }),
-      ...(props.fingerprints === undefined ? {} : { fingerprints: { ...props.fingerprints } }),
-      ...(props.insecure ? { insecure: true } : {}),
-      ...(props.timeoutSeconds === undefined ? {} : { timeoutSeconds: props.timeoutSeconds }),
+      endpoints: [...endpoints],
+      tokenEnv,
+      ...(caFile === undefined ? {} : { caFile }),
+      ...(fingerprints === undefined ? {} : { fingerprints: { ...fingerprints } }),
+      ...(insecure ? { insecure: true } : {}),
+      ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
     };
   }
 }
-
-const validate = (scope: Construct, props: ProxmoxClusterProps): void => {
-  check(
-    scope,
-    Array.isArray(props.endpoints) && props.endpoints.length > 0,
-    'endpoints',
-    'a non-empty list',
-    props.endpoints,
-  );
-  for (const endpoint of props.endpoints) {
-    check(scope, isHttpUrl(endpoint), 'endpoints', 'http(s) URLs such as https://n1:8006', endpoint);
-    const rule = 'https:// URLs unless insecure is true (a plain http:// endpoint sends the API token in clear)';
-    check(scope, props.insecure === true || new URL(endpoint).protocol === 'https:', 'endpoints', rule, endpoint);
-    const bare = endpointProblem(endpoint, true) === undefined;
-    check(scope, bare, 'endpoints', 'URLs without user, password, query or fragment', endpoint);
-  }
-  check(
-    scope,
-    new Set(props.endpoints).size === props.endpoints.length,
-    'endpoints',
-    'free of duplicates',
-    props.endpoints,
-  );
-  checkEnvName(scope, 'tokenEnv', props.tokenEnv);
-  for (const [endpoint, fingerprint] of Object.entries(props.fingerprints ?? {})) {
-    check(scope, props.endpoints.includes(endpoint), 'fingerprints', `keyed by one of the endpoints`, endpoint);
-    const rule = 'a SHA-256 fingerprint (32 hex bytes, colons optional)';
-    check(scope, isFingerprint(fingerprint), `fingerprints["${endpoint}"]`, rule, fingerprint);
-  }
-  const trusted = props.caFile !== undefined || props.fingerprints !== undefined;
-  check(
-    scope,
-    !(trusted && props.insecure),
-    'insecure',
-    'left unset when caFile or fingerprints is given',
-    props.insecure,
-  );
-  checkRange(scope, 'timeoutSeconds', props.timeoutSeconds, 1, 3600);
-};
-
-const isHttpUrl = (value: unknown): boolean => {
-  if (typeof value !== 'string') return false;
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};

@@ -13,7 +13,7 @@ import { type LastGoodStore, lastGoodStore } from '../core/http/last-good';
 import { type MemberFailure, Members, type MembersOptions } from '../core/http/members';
 import type { HttpAnswer } from '../core/http/request';
 import type { CallOptions, Method, Params, PveApi, PveEnvelope } from './api';
-import { type PveTarget, tokenHeader } from './target';
+import { type PveTarget, REQUEST_TIMEOUT, tokenHeader } from './target';
 
 export type { CallOptions, Method, Params, PveApi, PveEnvelope } from './api';
 
@@ -42,7 +42,7 @@ export class PveClient implements PveApi {
       const problem = endpointProblem(endpoint, target.insecure === true);
       if (problem !== undefined) throw new HandlerError('Bad PVE endpoint', `${endpoint} is ${problem}`);
     }
-    const timeoutMs = (target.timeoutSeconds ?? 30) * 1000;
+    const timeoutMs = (target.timeoutSeconds ?? REQUEST_TIMEOUT.default) * 1000;
     this.members = new Members(target.endpoints, {
       ...transport,
       timeoutMs,

@@ -1,14 +1,91 @@
 /**
- * How a handler reaches a PVE cluster: the plain-data target a `ProxmoxCluster` synthesizes, and
- * the API token read from the environment at run time, so no secret is ever in a stack or state.
+ * How a handler reaches a PVE cluster, defined once: the props of a `ProxmoxCluster` with their
+ * rules and default (judged at synth and again at the handler boundary, so a hand-written or
+ * tampered target fails naming the field), the plain-data target it synthesizes, and the API token
+ * read from the environment at run time, so no secret is ever in a stack or state.
  */
 import * as z from 'zod/mini';
+import { type PropTable, propProblems, specCheck } from '../core/definition';
 import { HandlerError } from '../core/errors';
-import { envName } from '../core/parse';
+import { endpointProblem, isFingerprint } from '../core/http/endpoint';
+import { boolean, broken, envName, integer, type Problem, type Rule, stringRecord, text } from '../core/rules';
 
 export { displayFingerprint, normalizeFingerprint } from '../core/http/endpoint';
 
 export const DEFAULT_TOKEN_ENV = 'PROXMOX_VE_API_TOKEN';
+
+/**
+ * How long one request may take, and its default. The client applies the default: a target
+ * synthesized without it stays as every earlier version wrote it, or each object on the cluster
+ * would read as changed in the next plan.
+ */
+export const REQUEST_TIMEOUT = { min: 1, max: 3600, default: 30 } as const;
+
+const isHttpUrl = (value: unknown): value is string => {
+  if (typeof value !== 'string') return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** The members' URLs: a non-empty list of distinct http(s) URLs, none carrying a credential or query. */
+const endpointList: Rule = (value) => {
+  if (!Array.isArray(value) || value.length === 0) return 'a non-empty list';
+  if (!value.every(isHttpUrl)) return 'http(s) URLs such as https://n1:8006';
+  if (value.some((endpoint) => endpointProblem(endpoint, true) !== undefined)) {
+    return 'URLs without user, password, query or fragment';
+  }
+  return new Set(value).size === value.length ? undefined : 'free of duplicates';
+};
+
+/** Endpoints as a message shows them: a user and password typed into one are never echoed. */
+const withoutCredentials = (value: unknown): string =>
+  JSON.stringify(value, (_, item: unknown) =>
+    typeof item === 'string' ? item.replace(/^([a-z]+:\/\/)[^/@]*@/i, '$1<credentials>@') : item,
+  ) ?? typeof value;
+
+/** Every prop of `ProxmoxCluster`, with its rule and default. */
+export const CLUSTER_PROPS = {
+  endpoints: { rule: endpointList, required: true, shown: withoutCredentials },
+  tokenEnv: { rule: envName, default: DEFAULT_TOKEN_ENV },
+  caFile: { rule: text('the path of a PEM file') },
+  fingerprints: { rule: stringRecord },
+  insecure: { rule: boolean },
+  timeoutSeconds: { rule: integer(REQUEST_TIMEOUT.min, REQUEST_TIMEOUT.max) },
+} as const satisfies PropTable;
+
+type Props = Readonly<Record<string, unknown>>;
+
+/** The pins and what trusts a member: each pin a SHA-256 fingerprint of an endpoint, `insecure` alone. */
+const trustRules = ({ endpoints, fingerprints, caFile, insecure }: Props): Problem[] => {
+  const problems: Problem[] = [];
+  const pins = stringRecord(fingerprints) === undefined ? Object.entries(fingerprints as Record<string, string>) : [];
+  for (const [endpoint, pin] of pins) {
+    if (Array.isArray(endpoints) && !endpoints.includes(endpoint)) {
+      problems.push(broken('fingerprints', 'keyed by one of the endpoints', endpoint));
+    }
+    const rule = 'a SHA-256 fingerprint (32 hex bytes, colons optional)';
+    if (!isFingerprint(pin)) problems.push(broken(`fingerprints["${endpoint}"]`, rule, pin));
+  }
+  if (insecure === true && (caFile !== undefined || fingerprints !== undefined)) {
+    problems.push(broken('insecure', 'left unset when caFile or fingerprints is given', insecure));
+  }
+  return problems;
+};
+
+/**
+ * The rules across props at synth: the trust rules, and https unless `insecure` (the client refuses
+ * a plain http:// endpoint again before any request, with its advice, for a target from elsewhere).
+ */
+export const clusterRules = (props: Props): Problem[] => {
+  const { endpoints, insecure } = props;
+  const plain = endpointList(endpoints) === undefined && insecure !== true ? (endpoints as string[]) : [];
+  const http = plain.find((endpoint) => new URL(endpoint).protocol === 'http:');
+  const rule = 'https:// URLs unless insecure is true (a plain http:// endpoint sends the API token in clear)';
+  return [...(http === undefined ? [] : [broken('endpoints', rule, http)]), ...trustRules(props)];
+};
 
 /** The connection a `ProxmoxCluster` synthesizes. Nothing in it is secret. */
 export interface PveTarget {
@@ -47,14 +124,14 @@ export const tokenHeader = (target: PveTarget, env: NodeJS.ProcessEnv): string =
   return `PVEAPIToken=${value}`;
 };
 
-/** The target as a handler receives it, re-checked: a tampered one fails naming the field. */
-export const pveTargetSchema = z.object({
-  endpoints: z.array(z.string().check(z.regex(/^https?:\/\/[^\s/]+/, 'an http(s) URL'))).check(z.minLength(1)),
-  tokenEnv: z._default(envName, DEFAULT_TOKEN_ENV),
-  caFile: z.optional(z.string()),
-  fingerprints: z.optional(
-    z.record(z.string(), z.string().check(z.regex(/^([0-9A-Fa-f]{2}:?){32}$/, 'a SHA-256 fingerprint'))),
-  ),
-  insecure: z.optional(z.boolean()),
-  timeoutSeconds: z.optional(z.number().check(z.int(), z.gte(1), z.lte(3600))),
-});
+/** The target as a handler receives it, judged by the props' rules: a tampered one fails naming the field. */
+export const pveTargetSchema = z
+  .object({
+    endpoints: z.array(z.string()),
+    tokenEnv: z.string(),
+    caFile: z.optional(z.string()),
+    fingerprints: z.optional(z.record(z.string(), z.string())),
+    insecure: z.optional(z.boolean()),
+    timeoutSeconds: z.optional(z.number()),
+  })
+  .check(specCheck((target) => [...propProblems('a PVE target', CLUSTER_PROPS, target), ...trustRules(target)]));
