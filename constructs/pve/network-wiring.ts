@@ -8,9 +8,11 @@
  * declaration of one interface is refused: the two would stage over each other on every apply.
  */
 import type { Construct } from 'constructs';
+import { ValidationError } from '../../src/core/errors';
+import { broken, describeProblems } from '../../src/core/rules';
 import { dependable, TerraformStack } from '../core/cdk';
 import type { ManagedObject } from '../core/managed-object';
-import { check, unresolved } from '../core/validate';
+import { unresolved } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 
 /** What names an interface in a stack: one declaration per cluster, node and name. */
@@ -72,7 +74,8 @@ export const refuseDuplicate = (scope: Construct, { cluster, node, iface }: Inte
   if (unresolved(node) || unresolved(iface)) return;
   const first = wiringOf(scope).stagings.find((s) => s.cluster === cluster && s.node === node && s.iface === iface);
   if (first === undefined) return;
-  check(scope, false, 'iface', `declared once per node (${first.path} declares it on ${node} too)`, iface);
+  const rule = `declared once per node (${first.path} declares it on ${node} too)`;
+  throw new ValidationError(scope.node.path, describeProblems([broken('iface', rule, iface)]));
 };
 
 /**
