@@ -18,7 +18,8 @@ export interface NodeCheckStackProps {
 export class NodeCheckStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: NodeCheckStackProps) {
     super(scope, id);
-    const node = new SshHost(this, 'node', { ...props, privateKeyEnv: 'HOMELAB_SSH_KEY' });
+    const { checkSeconds, ...host } = props;
+    const node = new SshHost(this, 'node', { ...host, privateKeyEnv: 'HOMELAB_SSH_KEY' });
     const description = new TerraformVariable(this, 'agent_description', {
       type: 'string',
       default: 'homelab node agent',
@@ -50,7 +51,7 @@ export class NodeCheckStack extends TerraformStack {
           name: 'Service',
           lines: [
             ['Type', 'oneshot'],
-            ['ExecStart', `/bin/sh -c "sleep ${props.checkSeconds ?? 2}; test -d /etc"`],
+            ['ExecStart', `/bin/sh -c "sleep ${checkSeconds ?? 2}; test -d /etc"`],
           ],
         },
       ]),

@@ -3,8 +3,8 @@
  * key; the key itself never enters the stack, the plan or the state.
  */
 import { Construct } from 'constructs';
-import { COMMAND_TIMEOUT, type SshTarget } from '../../src/linux/target';
-import { check, checkEnvName, checkPattern, checkRange } from '../core/validate';
+import { SSH_HOST_PROPS, sshHostRules, type SshTarget, sshTargetOf } from '../../src/linux/target';
+import { validateProps } from '../core/validate';
 
 export interface SshHostProps {
   /** Address or DNS name of the host. */
@@ -51,46 +51,7 @@ export class SshHost extends Construct {
 
   constructor(scope: Construct, id: string, props: SshHostProps) {
     super(scope, id);
-    checkPattern(this, 'host', props.host, /^[A-Za-z0-9.:_-]+$/, 'a host name or IP address');
-    checkRange(this, 'port', props.port, 1, 65535);
-    checkPattern(this, 'user', props.user, /^[a-z_][a-z0-9_.-]*$/i, 'a user name');
-    checkPattern(
-      this,
-      'hostKey',
-      props.hostKey,
-      /^SHA256:[A-Za-z0-9+/]{43}$/,
-      'an OpenSSH fingerprint such as SHA256:<43 base64 characters>',
-    );
-    check(
-      this,
-      props.hostKey !== undefined || props.insecureAcceptAnyHostKey === true,
-      'hostKey',
-      'set (or insecureAcceptAnyHostKey: true)',
-      props.hostKey,
-    );
-    check(
-      this,
-      !(props.hostKey !== undefined && props.insecureAcceptAnyHostKey === true),
-      'insecureAcceptAnyHostKey',
-      'left unset when hostKey is given',
-      true,
-    );
-    checkEnvName(this, 'privateKeyEnv', props.privateKeyEnv);
-    checkRange(this, 'readyTimeoutSeconds', props.readyTimeoutSeconds, 1, 600);
-    checkRange(this, 'keepaliveIntervalSeconds', props.keepaliveIntervalSeconds, 0, 3600);
-    checkRange(this, 'commandTimeoutSeconds', props.commandTimeoutSeconds, COMMAND_TIMEOUT.min, COMMAND_TIMEOUT.max);
-    const user = props.user ?? 'root';
-    this.target = {
-      host: props.host,
-      port: props.port ?? 22,
-      user,
-      ...(props.hostKey === undefined ? { insecureAcceptAnyHostKey: true } : { hostKey: props.hostKey }),
-      ...(props.privateKeyEnv === undefined ? {} : { privateKeyEnv: props.privateKeyEnv }),
-      readyTimeoutSeconds: props.readyTimeoutSeconds ?? 20,
-      keepaliveIntervalSeconds: props.keepaliveIntervalSeconds ?? 15,
-      // Left out when unset, so the handler's default applies and existing stacks' inputs do not change.
-      ...(props.commandTimeoutSeconds === undefined ? {} : { commandTimeoutSeconds: props.commandTimeoutSeconds }),
-      sudo: user !== 'root',
-    };
+    validateProps(this, 'SshHost', SSH_HOST_PROPS, props, sshHostRules);
+    this.target = sshTargetOf(props);
   }
 }

@@ -1,9 +1,13 @@
 /**
- * How a handler reaches a Linux host: the plain-data target an `SshHost` synthesizes. The private
- * key is read from the variable it names (or the ssh agent) at run time, never from the stack.
+ * How a handler reaches a Linux host: the props of an `SshHost` as one table (rules and defaults)
+ * and the plain-data target it synthesizes, judged again by the same rules at the handler
+ * boundary. The private key is read from the variable it names (or the ssh agent) at run time,
+ * never from the stack.
  */
 import * as z from 'zod/mini';
-import { envName, parseAs } from '../core/parse';
+import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
+import { parseAs } from '../core/parse';
+import { boolean, broken, envName, integer, type Problem, text } from '../core/rules';
 
 /**
  * Seconds one remote command may take, from asking for a channel to its last byte of output. Our
@@ -11,6 +15,31 @@ import { envName, parseAs } from '../core/parse';
  * large host takes seconds. 30 matches the HTTP targets' `timeoutSeconds`.
  */
 export const COMMAND_TIMEOUT = { min: 1, max: 3600, default: 30 } as const;
+
+/** Every prop of `SshHost`, with the defaults the target gets. */
+export const SSH_HOST_PROPS = {
+  host: { rule: text('a host name or IP address', /^[A-Za-z0-9.:_-]+$/), required: true },
+  port: { rule: integer(1, 65535), default: 22 },
+  user: { rule: text('a user name', /^[a-z_][a-z0-9_.-]*$/i), default: 'root' },
+  hostKey: { rule: text('an OpenSSH fingerprint such as SHA256:<43 base64 characters>', /^SHA256:[A-Za-z0-9+/]{43}$/) },
+  insecureAcceptAnyHostKey: { rule: boolean },
+  privateKeyEnv: { rule: envName },
+  readyTimeoutSeconds: { rule: integer(1, 600), default: 20 },
+  keepaliveIntervalSeconds: { rule: integer(0, 3600), default: 15 },
+  // No default here: a target without it has each command wait COMMAND_TIMEOUT.default (see
+  // commandBudgetMs), so the targets of stacks written before it existed stay as they were.
+  commandTimeoutSeconds: { rule: integer(COMMAND_TIMEOUT.min, COMMAND_TIMEOUT.max) },
+} as const satisfies PropTable;
+
+/** The rules across an SshHost's props: the host key is pinned, or accepting any is said outright. */
+export const sshHostRules = (props: Readonly<Record<string, unknown>>): Problem[] => {
+  if (props.hostKey === undefined && props.insecureAcceptAnyHostKey !== true) {
+    return [broken('hostKey', 'set (or insecureAcceptAnyHostKey: true)', undefined)];
+  }
+  return props.hostKey !== undefined && props.insecureAcceptAnyHostKey === true
+    ? [broken('insecureAcceptAnyHostKey', 'left unset when hostKey is given', true)]
+    : [];
+};
 
 export interface SshTarget {
   readonly host: string;
@@ -29,33 +58,48 @@ export interface SshTarget {
   readonly sudo: boolean;
 }
 
-/** The target as a handler receives it, re-checked: a tampered one fails naming the field. */
-const sshTargetFields = z
-  .object({
-    host: z.string().check(z.regex(/^[A-Za-z0-9.:_-]+$/, 'a host name or IP address')),
-    port: z.number().check(z.int(), z.gte(1), z.lte(65535)),
-    user: z.string().check(z.regex(/^[a-z_][a-z0-9_.-]*$/i, 'a user name')),
-    hostKey: z.optional(z.string().check(z.regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'an OpenSSH SHA256: fingerprint'))),
-    insecureAcceptAnyHostKey: z.optional(z.boolean()),
-    privateKeyEnv: z.optional(envName),
-    readyTimeoutSeconds: z._default(z.number().check(z.gte(1), z.lte(600)), 20),
-    keepaliveIntervalSeconds: z._default(z.number().check(z.gte(0), z.lte(3600)), 15),
-    commandTimeoutSeconds: z.optional(
-      z.number().check(z.int(), z.gte(COMMAND_TIMEOUT.min), z.lte(COMMAND_TIMEOUT.max)),
-    ),
-    sudo: z.optional(z.boolean()),
-  })
-  .check(
-    z.refine((t) => t.hostKey !== undefined || t.insecureAcceptAnyHostKey === true, {
-      message: 'hostKey (SHA256:...) is required unless insecureAcceptAnyHostKey is set',
-      path: ['hostKey'],
-    }),
-  );
+/**
+ * The target of `props` with the defaults applied: the one place they are, for an SshHost at synth
+ * and for a target read back from an older state. A user other than root goes through `sudo -n`.
+ */
+export const sshTargetOf = (props: Partial<SshTarget>): SshTarget => {
+  const target = withDefaults(SSH_HOST_PROPS, props) as SshTarget;
+  // In this order: a target holding a Terraform value synthesizes as jsonencode() of it, key by key.
+  return {
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    ...(target.hostKey === undefined ? { insecureAcceptAnyHostKey: true } : { hostKey: target.hostKey }),
+    ...(target.privateKeyEnv === undefined ? {} : { privateKeyEnv: target.privateKeyEnv }),
+    readyTimeoutSeconds: target.readyTimeoutSeconds,
+    keepaliveIntervalSeconds: target.keepaliveIntervalSeconds,
+    ...(target.commandTimeoutSeconds === undefined ? {} : { commandTimeoutSeconds: target.commandTimeoutSeconds }),
+    sudo: target.sudo ?? target.user !== 'root',
+  };
+};
 
-/** The target with its defaults applied: a user other than root goes through `sudo -n`. */
+/** The target as a handler receives it, judged by the props' rules: a tampered one fails naming the field. */
 export const sshTargetSchema = z.pipe(
-  sshTargetFields,
-  z.transform((target): SshTarget => ({ ...target, sudo: target.sudo ?? target.user !== 'root' })),
+  z
+    .object({
+      host: z.string(),
+      port: z.number(),
+      user: z.string(),
+      hostKey: z.optional(z.string()),
+      insecureAcceptAnyHostKey: z.optional(z.boolean()),
+      privateKeyEnv: z.optional(z.string()),
+      readyTimeoutSeconds: z.optional(z.number()),
+      keepaliveIntervalSeconds: z.optional(z.number()),
+      commandTimeoutSeconds: z.optional(z.number()),
+      sudo: z.optional(z.boolean()),
+    })
+    .check(
+      specCheck(({ sudo: _, ...target }) => [
+        ...propProblems('an SSH target', SSH_HOST_PROPS, target),
+        ...sshHostRules(target),
+      ]),
+    ),
+  z.transform((target): SshTarget => sshTargetOf(target)),
 );
 
 export const parseSshTarget = (raw: unknown): SshTarget => parseAs(sshTargetSchema, raw, 'target');
