@@ -3,15 +3,17 @@
  * verdict. A fetch that failed or outran its budget is a warning and the apply succeeds, so a flaky git remote never
  * fails a deploy; only a Sandbox that is gone, or that does not mount the key, fails it.
  */
-import { Construct } from 'constructs';
-import { DEFAULT_REPO_VERSION } from '../../src/kube/repo';
-import { FETCH_BUDGET, REPO_KEY, type RepoFetchSpec } from '../../src/kube/repo-fetch';
+import type { Construct } from 'constructs';
+import { REPO_FETCH_PROPS, repoFetchOf } from '../../src/kube/repo-fetch';
 import { TerraformStack } from '../core/cdk';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
-import { check, checkPattern, checkRange, unresolved } from '../core/validate';
+import { ObjectConstruct } from '../core/object-construct';
+import { check, targetRule, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
-import { checkCluster, checkRequired } from './validate';
+
+/** Every prop, judged at synth by the kind's rules (src/kube/repo-fetch.ts). */
+const PROPS = { ...REPO_FETCH_PROPS, cluster: { rule: targetRule('a KubeCluster'), required: true } };
 
 export interface KubeRepoFetchProps {
   /** The cluster the Sandbox is on. */
@@ -41,36 +43,25 @@ export interface KubeRepoFetchProps {
   readonly version?: string;
 }
 
-const DNS = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-const VERSION = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
-
 /**
  * A plan shows whether the last ask for the current trigger was answered by a fetch; a stale or unanswered ask reads
  * as drift, so the next apply asks again. Nothing is removed on destroy: an ask leaves nothing behind.
  */
-export class KubeRepoFetch extends Construct {
+export class KubeRepoFetch extends ObjectConstruct {
   /** The Terraform resources behind this ask. */
   readonly object: ManagedObject;
 
   constructor(scope: Construct, id: string, props: KubeRepoFetchProps) {
     super(scope, id);
-    validate(this, props);
+    validateProps(this, 'KubeRepoFetch', PROPS, props);
     claimAsk(this, props);
-    const version = props.version ?? DEFAULT_REPO_VERSION;
-    const spec: RepoFetchSpec = {
-      namespace: props.namespace,
-      sandbox: props.sandbox,
-      key: props.key,
-      version,
-      trigger: props.trigger,
-      budgetSeconds: props.budgetSeconds ?? FETCH_BUDGET.default,
-    };
+    const { spec, identity } = repoFetchOf(props);
     const object = declareObject(this, {
       kind: 'kube-repo-fetch',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
-      identity: { namespace: props.namespace, sandbox: props.sandbox, key: props.key, version },
-      spec: { ...spec },
+      identity,
+      spec,
       destroyable: false,
     });
     if (!(object instanceof ManagedObject)) throw new Error('a fetch ask is never retired');
@@ -98,18 +89,4 @@ const claimAsk = (scope: Construct, props: KubeRepoFetchProps): void => {
     'two asks in one apply race and may print different verdicts: keep one)';
   check(scope, other === undefined, 'key', rule, props.key);
   claimed.set(key, scope.node.path);
-};
-
-const validate = (scope: Construct, props: KubeRepoFetchProps): void => {
-  checkCluster(scope, props.cluster);
-  checkRequired(scope, 'namespace', props.namespace, DNS, 'a DNS name');
-  checkRequired(scope, 'sandbox', props.sandbox, DNS, 'a DNS name');
-  checkRequired(scope, 'key', props.key, REPO_KEY, 'a DNS name of at most 63 characters');
-  const trigger = props.trigger;
-  if (!unresolved(trigger)) {
-    const ok = typeof trigger === 'string' && trigger !== '' && trigger.length <= 4096;
-    check(scope, ok, 'trigger', 'a non-empty string of at most 4096 characters', trigger);
-  }
-  checkRange(scope, 'budgetSeconds', props.budgetSeconds, FETCH_BUDGET.min, FETCH_BUDGET.max);
-  checkPattern(scope, 'version', props.version, VERSION, 'a Kubernetes API version such as v1alpha1');
 };

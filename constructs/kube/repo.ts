@@ -3,14 +3,19 @@
  * spec.url and spec.secretRef restated, the bound label and identity annotation set. Destroy unlabels and leaves
  * the Repo and its cache unless deleteOnDestroy. Credentials are Secret names, never their contents.
  */
-import { Construct } from 'constructs';
-import { DEFAULT_REFRESH_INTERVAL, DEFAULT_REPO_VERSION, type GitCredential, type RepoSpec } from '../../src/kube/repo';
+import type { Construct } from 'constructs';
+import { broken, type Problem } from '../../src/core/rules';
+import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
+import { credentialProblems, REPO_PROPS, repoOf } from '../../src/kube/repo';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
+import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
-import { check, checkPattern } from '../core/validate';
+import { knownText, OBJECT_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
-import { checkCloneUrl, checkCluster, checkRequired } from './validate';
+
+/** Every prop, judged at synth by the kind's rules (src/kube/repo.ts). */
+const PROPS = { ...REPO_PROPS, ...OBJECT_PROPS, cluster: { rule: targetRule('a KubeCluster'), required: true } };
 
 export interface KubeRepoCredential {
   /** A prefix of the identity, e.g. `git.example/`; the longest matching prefix wins. */
@@ -45,47 +50,33 @@ export interface KubeRepoProps {
   readonly retired?: boolean;
 }
 
-const DNS = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-
-export class KubeRepo extends Construct {
+export class KubeRepo extends ObjectConstruct {
   readonly object: ManagedObject | RetiredObject;
 
   constructor(scope: Construct, id: string, props: KubeRepoProps) {
     super(scope, id);
-    checkCluster(this, props.cluster);
-    checkRequired(this, 'namespace', props.namespace, DNS, 'a DNS name');
-    checkRequired(this, 'key', props.key, DNS, 'a DNS name');
-    checkCloneUrl(this, props.url);
-    check(this, typeof props.identity === 'string' && props.identity !== '', 'identity', 'non-empty', props.identity);
-    for (const cred of props.credentials ?? []) {
-      check(this, cred.match !== '', 'credentials[].match', 'a non-empty prefix', cred.match);
-      for (const secret of [cred.ssh?.secret, cred.https?.secret]) {
-        checkPattern(this, 'credentials[].secret', secret, DNS, 'a Secret name');
-      }
-    }
-    const version = props.version ?? DEFAULT_REPO_VERSION;
-    const credentials: GitCredential[] = (props.credentials ?? []).map((c) => ({
-      match: c.match,
-      ...(c.ssh ? { ssh: { secret: c.ssh.secret } } : {}),
-      ...(c.https ? { https: { secret: c.https.secret } } : {}),
-    }));
-    const spec: RepoSpec = {
-      namespace: props.namespace,
-      key: props.key,
-      version,
-      url: props.url,
-      identity: props.identity,
-      credentials,
-      refreshInterval: props.refreshInterval ?? DEFAULT_REFRESH_INTERVAL,
-    };
-    const deleteOnDestroy = props.deleteOnDestroy === true;
+    validateProps(this, 'KubeRepo', PROPS, props, (given) => [
+      ...credentialProblems(given.credentials, (value) => !unresolved(value)),
+      ...knownUrlProblems(given.url),
+    ]);
+    const { spec, identity } = repoOf(props);
     this.object = declareObject(this, {
       kind: 'kube-repo',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
-      identity: { namespace: props.namespace, key: props.key, version, deleteOnDestroy },
-      spec: { ...spec, credentials: credentials.map((c) => ({ ...c })) },
+      identity,
+      spec,
       retired: props.retired,
     });
   }
 }
+
+/**
+ * A url holding a Terraform value is judged on its known parts, for credentials only: `https://${var.token}@host/x`
+ * is refused at synth; the whole url meets the clone url rule at the handler.
+ */
+const knownUrlProblems = (url: unknown): Problem[] => {
+  const known = typeof url === 'string' && unresolved(url) ? knownText(url) : undefined;
+  const rule = known === undefined ? undefined : credentialProblem(known);
+  return rule === undefined ? [] : [broken('url', rule, known, shownUrl)];
+};

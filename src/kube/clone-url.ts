@@ -3,6 +3,8 @@
  * credential in it. Without it `not a url` or `ftp://...` was created on the cluster, and a token in the url
  * (`https://oauth2:TOKEN@...`) was stored in the Terraform state and the Repo. A message never shows the credential.
  */
+import { show } from '../core/errors';
+import type { Rule } from '../core/rules';
 
 /** The forms git clones over that the node caches accept, in the words a message uses. */
 export const CLONE_URL_RULE = 'a clone url: https://host/path, ssh://[user@]host/path or user@host:path';
@@ -31,6 +33,9 @@ export const cloneUrlProblem = (url: string): string | undefined => {
   return credentialProblem(url);
 };
 
+/** The clone url rule over any value a prop or a spec holds. */
+export const cloneUrl: Rule = (url) => (typeof url === 'string' ? cloneUrlProblem(url) : CLONE_URL_RULE);
+
 /**
  * The credential rule alone, for a url only partly known at synth (a Terraform value in it): an https url with any
  * user part (a token is often the user: `https://TOKEN@host`), or an ssh url with a password.
@@ -49,3 +54,7 @@ export const redactUrl = (url: string): string => {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? '';
   return at < scheme.length ? url : `${scheme}***${url.slice(at)}`;
 };
+
+/** A url as a message shows it: redacted, and cut where a long one would flood the message. */
+export const shownUrl = (url: unknown): string =>
+  typeof url === 'string' ? show(redactUrl(url).slice(0, 200)) : show(url);

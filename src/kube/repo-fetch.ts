@@ -5,38 +5,63 @@
  */
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
+import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
 import type { Reading } from '../core/kind';
+import { integer, text } from '../core/rules';
 import { describeVerdict, fetchedOf, mountedKeys, type Sandbox, verdict } from './fetch-verdict';
 import { askedAnnotation, CR_GROUP, SANDBOXES } from './names';
-import { crVersion, dnsName } from './repo';
+import { dnsName, nonEmpty, VERSION_PROP } from './repo';
 
-/** The wait, in seconds: the cache agent's on-demand budget (60) plus 15 for its verdict to reach the Sandbox and
- * the watch to carry it here (seed 004), so the agent owns the timeout and this is only its round trip. */
-export const FETCH_BUDGET = { min: 1, max: 3600, default: 75 } as const;
 export const SANDBOX_TYPE = `${SANDBOXES}.${CR_GROUP}`;
-/** A Repo's name that is also an annotation's name part (askedAnnotation), so at most 63 characters. */
-export const REPO_KEY = /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/;
 
-const keySchema = z.string().check(z.regex(REPO_KEY, 'a Repo key: a DNS name of at most 63 characters'));
+/** Every prop of `KubeRepoFetch` of its own (the cluster is the construct's). */
+export const REPO_FETCH_PROPS = {
+  namespace: { rule: dnsName(), required: true },
+  sandbox: { rule: dnsName(), required: true },
+  /** A Repo's name that is also an annotation's name part (askedAnnotation), so at most 63 characters. */
+  key: { rule: text('a DNS name of at most 63 characters', /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/), required: true },
+  trigger: { rule: nonEmpty('a non-empty string of at most 4096 characters', 4096), required: true },
+  /** The wait, in seconds: the cache agent's on-demand budget (60) plus 15 for its verdict to reach the Sandbox and
+   * the watch to carry it here (seed 004), so the agent owns the timeout and this is only its round trip. */
+  budgetSeconds: { rule: integer(1, 3600), default: 75 },
+  version: VERSION_PROP,
+} as const satisfies PropTable;
 
-export const repoFetchSpecSchema = z.object({
-  namespace: dnsName,
-  sandbox: dnsName,
-  key: keySchema,
-  version: crVersion,
-  trigger: z.string().check(z.maxLength(4096)),
-  budgetSeconds: z.number().check(z.int(), z.gte(FETCH_BUDGET.min), z.lte(FETCH_BUDGET.max)),
-});
+/** The spec a `KubeRepoFetch` synthesizes; its values judged by the props' rules. */
+export const repoFetchSpecSchema = z
+  .object({
+    namespace: z.string(),
+    sandbox: z.string(),
+    key: z.string(),
+    version: z.string(),
+    trigger: z.string(),
+    budgetSeconds: z.number(),
+  })
+  .check(specCheck((spec: object) => propProblems('a fetch ask spec', REPO_FETCH_PROPS, spec)));
 export type RepoFetchSpec = z.infer<typeof repoFetchSpecSchema>;
 
 /** Nothing is destroyed; the identity only says which ask a replacement is about. */
-export const repoFetchIdentitySchema = z.object({
-  namespace: dnsName,
-  sandbox: dnsName,
-  key: keySchema,
-  version: z.string(),
-});
+const { trigger: _, budgetSeconds: __, ...IDENTITY_PROPS } = REPO_FETCH_PROPS;
+export const repoFetchIdentitySchema = z
+  .object({ namespace: z.string(), sandbox: z.string(), key: z.string(), version: z.string() })
+  .check(specCheck((identity: object) => propProblems('a fetch ask identity', IDENTITY_PROPS, identity)));
 export type RepoFetchIdentity = z.infer<typeof repoFetchIdentitySchema>;
+
+/** What an ask's spec and identity are made of: `KubeRepoFetchProps` without the cluster. */
+export type RepoFetchSettings = Omit<RepoFetchSpec, 'budgetSeconds' | 'version'> &
+  Partial<Pick<RepoFetchSpec, 'budgetSeconds' | 'version'>>;
+
+/** The props with their defaults applied (the one place they are), as the spec and the identity. */
+export const repoFetchOf = (props: RepoFetchSettings): { spec: RepoFetchSpec; identity: RepoFetchIdentity } => {
+  const { namespace, sandbox, key, version, trigger, budgetSeconds } = withDefaults(
+    REPO_FETCH_PROPS,
+    props,
+  ) as RepoFetchSpec;
+  return {
+    spec: { namespace, sandbox, key, version, trigger, budgetSeconds },
+    identity: { namespace, sandbox, key, version },
+  };
+};
 
 export const sandboxesPath = (namespace: string, version: string, name?: string) =>
   `/apis/${CR_GROUP}/${version}/namespaces/${namespace}/${SANDBOXES}${name === undefined ? '' : `/${name}`}`;

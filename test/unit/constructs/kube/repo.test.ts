@@ -35,8 +35,12 @@ test('defaults reach the spec; the target is the kubeconfig path and context onl
 
 test.each<[string, Partial<KubeRepoProps>, RegExp]>([
   ['a key that is not a DNS name', { key: 'Site_1' }, /site: key must be a DNS name, got "Site_1"/],
-  ['an empty identity', { identity: '' }, /identity must be non-empty/],
-  ['a Secret name with a slash', { credentials: [{ match: 'g/', ssh: { secret: 'a/b' } }] }, /must be a Secret name/],
+  ['an empty identity', { identity: '' }, /identity must be a non-empty string of at most 1024 characters, got ""/],
+  [
+    'a Secret name with a slash',
+    { credentials: [{ match: 'g/', ssh: { secret: 'a/b' } }] },
+    /credentials\[0\]\.ssh\.secret must be a Secret name, got "a\/b"/,
+  ],
 ])('%s fails at synth', (_, props, message) => expect(() => synth(props)).toThrow(message));
 
 test('inCluster excludes a kubeconfig', () => {

@@ -1,10 +1,9 @@
-// Synth test of the rules a JavaScript app or a typo could break (issue 16 item 12): a missing namespace, key, sandbox
-// or cluster fails at synth naming the prop, as a wrong one does; a Repo url that is not a clone url is refused; a url
-// carrying a credential is refused without the credential in the message, also when a Terraform value supplies it.
+// Synth test of a Repo's url rule: a url that is not a clone url is refused; a url carrying a credential is refused
+// without the credential in the message, also when a Terraform value supplies it. Every other prop, missing or
+// wrong, is in repo-props.test.ts and repo-fetch-props.test.ts.
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
 import { KubeRepo, type KubeRepoProps } from '../../../../constructs/kube/repo';
-import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/repo-fetch';
 
 type Loose<T> = { [K in keyof T]?: unknown };
 
@@ -16,19 +15,7 @@ const repo = (props: Loose<KubeRepoProps>, extra?: (stack: TerraformStack) => Lo
   return Testing.synth(stack);
 };
 
-const fetch = (props: Loose<KubeRepoFetchProps>) => {
-  const stack = new TerraformStack(Testing.app(), 'test');
-  const cluster = new KubeCluster(stack, 'home', { kubeconfig: '~/.kube/config' });
-  const base = { cluster, namespace: 'jr2', sandbox: 'agent-1', key: 'site', trigger: 'v1' };
-  new KubeRepoFetch(stack, 'warm', { ...base, ...props } as KubeRepoFetchProps);
-  return Testing.synth(stack);
-};
-
 test.each<[string, Loose<KubeRepoProps>, RegExp]>([
-  ['no namespace', { namespace: undefined }, /test\/site: namespace must be a DNS name, got undefined/],
-  ['no key', { key: undefined }, /key must be a DNS name, got undefined/],
-  ['no cluster', { cluster: undefined }, /cluster must be a KubeCluster, got undefined/],
-  ['no url', { url: undefined }, /url must be a clone url, got undefined/],
   ['a url that is not one', { url: 'not a url' }, /url must be a clone url: https:\/\/host\/path, .*got "not a url"/],
   ['an ftp url', { url: 'ftp://git.example/me/site.git' }, /url must be a clone url: .*got "ftp:\/\/git.example/],
 ])('a Repo with %s fails at synth', (_, props, message) => expect(() => repo(props)).toThrow(message));
@@ -66,11 +53,3 @@ test('a url that is wholly a Terraform value is left to the handler, which judge
   });
   expect(() => repo({}, make)).not.toThrow();
 });
-
-test.each<[string, Loose<KubeRepoFetchProps>, RegExp]>([
-  ['no namespace', { namespace: undefined }, /test\/warm: namespace must be a DNS name, got undefined/],
-  ['no sandbox', { sandbox: undefined }, /sandbox must be a DNS name, got undefined/],
-  ['no key', { key: undefined }, /key must be a DNS name of at most 63 characters, got undefined/],
-  ['no cluster', { cluster: undefined }, /cluster must be a KubeCluster, got undefined/],
-  ['a cluster that is a string', { cluster: 'home' }, /cluster must be a KubeCluster, got "string"/],
-])('a fetch ask with %s fails at synth', (_, props, message) => expect(() => fetch(props)).toThrow(message));
