@@ -7,6 +7,7 @@ import { encodeBase64Json, fieldsOf, type MetricServerType } from '../../src/pve
 import { METRIC_SERVER_PROPS, metricServerRules, type MetricServerSpec } from '../../src/pve/metric-server';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
+import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
 import { OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
@@ -97,7 +98,7 @@ export interface ProxmoxMetricServerProps {
   readonly retired?: boolean;
 }
 
-export class ProxmoxMetricServer extends Construct {
+export class ProxmoxMetricServer extends ObjectConstruct {
   /** The Terraform resources behind this server. */
   readonly object: ManagedObject | RetiredObject;
 

@@ -9,6 +9,7 @@ import { withDefaults } from '../../src/core/definition';
 import { NETWORK_APPLY_PROPS } from '../../src/pve/network-apply';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
+import { ObjectConstruct } from '../core/object-construct';
 import { targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { registerApply, type StagingObject } from './network-wiring';
@@ -48,7 +49,7 @@ export interface ProxmoxNetworkApplyProps {
  * those live unless `reloadForeignChanges` is set. `terraform destroy` reloads the nodes after this
  * stack's interfaces have staged their removal.
  */
-export class ProxmoxNetworkApply extends Construct {
+export class ProxmoxNetworkApply extends ObjectConstruct {
   /** The Terraform resources behind this apply. */
   readonly object: ManagedObject;
 

@@ -9,6 +9,7 @@ import { interfaceRules, interfaceSpec, NETWORK_INTERFACE_PROPS } from '../../sr
 import { namedInterfaces } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
+import { ObjectConstruct } from '../core/object-construct';
 import { targetRule, unresolved, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { refuseDuplicate, registerStaging } from './network-wiring';
@@ -77,7 +78,7 @@ type PropsMissing = Exclude<NetworkFieldEntry['prop'], keyof ProxmoxNetworkInter
 const everyFieldHasAProp: [PropsMissing] extends [never] ? true : PropsMissing = true;
 void everyFieldHasAProp;
 
-export class ProxmoxNetworkInterface extends Construct {
+export class ProxmoxNetworkInterface extends ObjectConstruct {
   /** The Terraform resources behind this interface. */
   readonly object: ManagedObject;
 
