@@ -3,8 +3,8 @@
  * account. Only paths and names reach the stack: the kubeconfig's tokens and keys are read when a handler runs.
  */
 import { Construct } from 'constructs';
-import type { KubeTarget } from '../../src/kube/target';
-import { check, checkRange } from '../core/validate';
+import { KUBE_CLUSTER_PROPS, kubeClusterRules, type KubeTarget } from '../../src/kube/target';
+import { validateProps } from '../core/validate';
 
 export interface KubeClusterProps {
   /**
@@ -27,12 +27,7 @@ export class KubeCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: KubeClusterProps = {}) {
     super(scope, id);
-    const rule = 'left unset when inCluster is true (the pod has no kubeconfig)';
-    check(this, !(props.inCluster && props.kubeconfig !== undefined), 'kubeconfig', rule, props.kubeconfig);
-    check(this, !(props.inCluster && props.context !== undefined), 'context', rule, props.context);
-    check(this, props.kubeconfig === undefined || props.kubeconfig !== '', 'kubeconfig', 'a path', props.kubeconfig);
-    check(this, props.context === undefined || props.context !== '', 'context', 'a context name', props.context);
-    checkRange(this, 'timeoutSeconds', props.timeoutSeconds, 1, 3600);
+    validateProps(this, 'KubeCluster', KUBE_CLUSTER_PROPS, props, kubeClusterRules);
     this.target = {
       name: id,
       ...(props.kubeconfig === undefined ? {} : { kubeconfig: props.kubeconfig }),

@@ -5,7 +5,7 @@
 import type { HandlerDomain } from '../../src/core/kind';
 import type { KindsOf } from '../../src/core/registry';
 import { KubeClient } from '../../src/kube/client';
-import { connectionOf, type KubeTarget, kubeTargetSchema } from '../../src/kube/target';
+import { connectionOf, kubeTargetSchema, type KubeTargetWithDefaults } from '../../src/kube/target';
 import type { KubeSession } from './session';
 
 export const kubeDomain = () =>
@@ -13,7 +13,7 @@ export const kubeDomain = () =>
     target: kubeTargetSchema,
     describe: (target) => `Kubernetes cluster ${target.name}`,
     connect: async (target) => ({
-      client: new KubeClient(connectionOf(target), { timeoutMs: (target.timeoutSeconds ?? 30) * 1000 }),
+      client: new KubeClient(connectionOf(target), { timeoutMs: target.timeoutSeconds * 1000 }),
       cluster: `Kubernetes cluster ${target.name}`,
     }),
     close: async (session) => session.client.close(),
@@ -21,4 +21,4 @@ export const kubeDomain = () =>
       'kube-repo': async () => (await import('./repo')).repoKind,
       'kube-repo-fetch': async () => (await import('./repo-fetch')).repoFetchKind,
     },
-  }) satisfies HandlerDomain<KubeSession, KubeTarget, KindsOf<'kube'>>;
+  }) satisfies HandlerDomain<KubeSession, KubeTargetWithDefaults, KindsOf<'kube'>>;

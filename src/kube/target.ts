@@ -1,9 +1,11 @@
 /**
- * How a handler reaches a Kubernetes cluster: the plain-data target a `KubeCluster` synthesizes (a kubeconfig path
- * and context, or in-cluster), re-checked at the handler boundary. Paths and names only: no credential in a stack.
+ * How a handler reaches a Kubernetes cluster: the props of a `KubeCluster` with their rules and defaults, and the
+ * plain-data target it synthesizes (a kubeconfig path and context, or in-cluster), judged again by the same rules at
+ * the handler boundary. Paths and names only: no credential in a stack.
  */
 import * as z from 'zod/mini';
-import { HandlerError } from '../core/errors';
+import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
+import { boolean, broken, integer, type Problem, text } from '../core/rules';
 import { nodeKubeconfigIo, type KubeconfigIo, type KubeConnection } from './connection';
 import { inClusterConnection } from './in-cluster';
 import { loadKubeconfig } from './kubeconfig';
@@ -21,18 +23,49 @@ export interface KubeTarget {
   readonly timeoutSeconds?: number;
 }
 
-export const kubeTargetSchema: z.ZodMiniType<KubeTarget> = z.object({
-  name: z.string().check(z.minLength(1), z.maxLength(253)),
-  kubeconfig: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
-  context: z.optional(z.string().check(z.minLength(1), z.maxLength(253))),
-  inCluster: z.optional(z.boolean()),
-  timeoutSeconds: z.optional(z.number().check(z.int(), z.gte(1), z.lte(3600))),
-});
+/** Every prop of `KubeCluster`: the target's fields besides its name. */
+export const KUBE_CLUSTER_PROPS = {
+  kubeconfig: { rule: text('a path', /^[^\n\r\0]+$/, 4096) },
+  context: { rule: text('a context name', /^[^\n\r\0]+$/, 253) },
+  inCluster: { rule: boolean },
+  timeoutSeconds: { rule: integer(1, 3600), default: 30 },
+} as const satisfies PropTable;
 
-/** The connection a target resolves to when a handler runs. */
+/** The rule across props: the pod Terraform runs in has a service account, not a kubeconfig. */
+export const kubeClusterRules = (props: Readonly<Record<string, unknown>>): Problem[] =>
+  props.inCluster !== true
+    ? []
+    : (['kubeconfig', 'context'] as const)
+        .filter((prop) => props[prop] !== undefined)
+        .map((prop) => broken(prop, 'left unset when inCluster is true (the pod has no kubeconfig)', props[prop]));
+
+const TARGET_FIELDS: PropTable = {
+  name: { rule: text('a cluster name', /^[^\n\r\0]+$/, 253), required: true },
+  ...KUBE_CLUSTER_PROPS,
+};
+
+/** A target as a handler connects with it: its defaults applied (the one place they are). */
+export type KubeTargetWithDefaults = KubeTarget & { readonly timeoutSeconds: number };
+
+export const kubeTargetSchema = z.pipe(
+  z
+    .object({
+      name: z.string(),
+      kubeconfig: z.optional(z.string()),
+      context: z.optional(z.string()),
+      inCluster: z.optional(z.boolean()),
+      timeoutSeconds: z.optional(z.number()),
+    })
+    .check(
+      specCheck((target: Readonly<Record<string, unknown>>) => [
+        ...propProblems('a Kubernetes target', TARGET_FIELDS, target),
+        ...kubeClusterRules(target),
+      ]),
+    ),
+  z.transform((target: KubeTarget) => withDefaults(KUBE_CLUSTER_PROPS, target) as KubeTargetWithDefaults),
+);
+
+/** The connection a target (parsed by `kubeTargetSchema`) resolves to when a handler runs. */
 export const connectionOf = (target: KubeTarget, io: KubeconfigIo = nodeKubeconfigIo()): KubeConnection => {
-  if (target.inCluster && (target.kubeconfig !== undefined || target.context !== undefined)) {
-    throw new HandlerError('Bad Kubernetes target', `${target.name}: inCluster excludes kubeconfig and context`);
-  }
   return target.inCluster ? inClusterConnection(io) : loadKubeconfig(target, io);
 };
