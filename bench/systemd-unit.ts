@@ -45,6 +45,8 @@ const main = async () => {
         enabled: true,
         started: true,
         restartOn: digestOf([]),
+        startTimeoutSeconds: 90,
+        unmask: false,
         content:
           `[Unit]\nDescription=bench ${n}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n` +
           '[Install]\nWantedBy=multi-user.target\n',

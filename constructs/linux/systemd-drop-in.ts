@@ -3,18 +3,20 @@
  * changed without replacing its file. Apply writes it, reloads, and restarts the unit if it runs.
  */
 import { Construct } from 'constructs';
-import { type DeclaredDropInSpec, DROP_IN_NAME } from '../../src/linux/drop-in';
+import { withDefaults } from '../../src/core/definition';
+import { type DeclaredDropInSpec, DROP_IN_PROPS, dropInRules } from '../../src/linux/drop-in';
 import type { UnitSection } from '../../src/linux/render-unit';
-import { START_TIMEOUT_SECONDS } from '../../src/linux/unit';
-import { unitNameProblem } from '../../src/linux/unit-name';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
-import { check, checkPattern, unresolved } from '../core/validate';
-import { checkedContent, checkStartTimeout, checkUnitDirectory } from './unit-rules';
+import { knownText, OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
 import type { SystemdUnitInstance } from './systemd-instance';
 import type { SystemdUnit } from './systemd-unit';
+import { shippedContent } from './unit-content';
+
+/** Every prop, judged at synth by the kind's rules (src/linux/drop-in.ts). */
+const PROPS = { ...DROP_IN_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost') } };
 
 export interface SystemdDropInProps {
   /**
@@ -45,27 +47,25 @@ export class SystemdDropIn extends Construct {
 
   constructor(scope: Construct, id: string, props: SystemdDropInProps) {
     super(scope, id);
+    validateProps(this, 'SystemdDropIn', PROPS, props, (given) => dropInRules(given, knownText));
+    const dropIn = withDefaults(DROP_IN_PROPS, props) as Required<SystemdDropInProps>;
     const owner = typeof props.unit === 'string' ? undefined : props.unit;
     const unit = owner === undefined ? (props.unit as string) : owner.spec.name;
-    const host = props.host ?? (owner === undefined ? undefined : 'host' in owner ? owner.host : owner.template.host);
-    check(this, host !== undefined, 'host', 'set when unit is a unit name', undefined);
-    if (!unresolved(unit))
-      check(this, unitNameProblem(unit) === undefined, 'unit', `a unit name (${unitNameProblem(unit)})`, unit);
-    checkPattern(this, 'name', props.name, DROP_IN_NAME, 'letters, digits and _ . @ - (no leading dot, at most 100)');
-    const directory = (props.directory ?? '/etc/systemd/system').replace(/\/+$/, '');
-    checkUnitDirectory(this, directory);
-    checkStartTimeout(this, props.startTimeoutSeconds);
+    // A unit of the stack brings its host; dropInRules refused a unit named by its name without one.
+    const host = (props.host ??
+      (owner === undefined ? undefined : 'host' in owner ? owner.host : owner.template.host)) as SshHost;
+    const directory = dropIn.directory.replace(/\/+$/, '');
     this.spec = {
       unit,
-      name: props.name,
+      name: dropIn.name,
       directory,
-      content: checkedContent(this, props.content),
-      startTimeoutSeconds: props.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default,
+      content: shippedContent(dropIn.content),
+      startTimeoutSeconds: dropIn.startTimeoutSeconds,
     };
     this.object = declareObject(this, {
       kind: 'systemd-drop-in',
-      targetConstruct: host as SshHost,
-      target: { ...(host as SshHost).target },
+      targetConstruct: host,
+      target: { ...host.target },
       identity: { unit, name: this.spec.name, directory },
       spec: { ...this.spec },
       retired: props.retired,

@@ -5,15 +5,26 @@
  */
 import { Construct } from 'constructs';
 import { digestOf, sha256Hex } from '../../src/core/canonical';
+import type { Rule } from '../../src/core/rules';
 import { contentText } from '../../src/linux/render-unit';
-import { type InstanceSpec, START_TIMEOUT_SECONDS } from '../../src/linux/unit';
-import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
+import { withDefaults } from '../../src/core/definition';
+import { INSTANCE_PROPS, instanceName, instanceRules, type InstanceSpec } from '../../src/linux/unit';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
-import { check, unresolved } from '../core/validate';
-import { checkStartTimeout } from './unit-rules';
+import { OBJECT_PROPS, unresolved, validateProps } from '../core/validate';
 import type { SystemdUnit } from './systemd-unit';
+
+/** The template prop: a unit of the stack (its host carries the target), judged whole by `instanceRules`. */
+const templateRule: Rule = (value) => {
+  const unit = value as Partial<SystemdUnit> | undefined;
+  return typeof unit?.spec?.name === 'string' && typeof unit.host?.target === 'object'
+    ? undefined
+    : 'a SystemdUnit named foo@.service';
+};
+
+/** Every prop, judged at synth by the kind's rules (src/linux/unit.ts). */
+const PROPS = { ...INSTANCE_PROPS, ...OBJECT_PROPS, template: { rule: templateRule, required: true } };
 
 export interface SystemdUnitInstanceProps {
   /** The template unit, a `SystemdUnit` named `foo@.service`. */
@@ -51,37 +62,25 @@ export class SystemdUnitInstance extends Construct {
 
   constructor(scope: Construct, id: string, props: SystemdUnitInstanceProps) {
     super(scope, id);
+    validateProps(this, 'SystemdUnitInstance', PROPS, props, (given) =>
+      templateRule(given.template) === undefined && !unresolved(given.instance)
+        ? instanceRules(props.template.spec.name, given.instance)
+        : [],
+    );
     const { template } = props;
     this.template = template;
-    const [prefix, type] = template.spec.name.split('@.');
-    const name = `${prefix}@${props.instance}.${type}`;
-    check(
-      this,
-      unresolved(template.spec.name) || isTemplate(template.spec.name),
-      'template',
-      'a template unit (foo@.service)',
-      template.spec.name,
-    );
-    if (!unresolved(props.instance)) {
-      check(
-        this,
-        props.instance !== '' && unitNameProblem(name) === undefined,
-        'instance',
-        'made of letters, digits and : _ . \\ - @',
-        props.instance,
-      );
-    }
-    checkStartTimeout(this, props.startTimeoutSeconds);
-    this.retired = props.retired ?? false;
+    const instance = withDefaults(INSTANCE_PROPS, props) as Required<SystemdUnitInstanceProps>;
+    const name = instanceName(template.spec.name, instance.instance);
+    this.retired = props.retired === true;
     this.spec = {
       name,
       template: template.spec.name,
       directory: template.spec.directory,
-      enabled: props.enabled ?? true,
-      started: props.started ?? true,
-      restartOn: digestOf([...(props.restartOn ?? []), `template ${sha256Hex(contentText(template.spec.content))}`]),
-      startTimeoutSeconds: props.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default,
-      unmask: props.unmask ?? false,
+      enabled: instance.enabled,
+      started: instance.started,
+      restartOn: digestOf([...instance.restartOn, `template ${sha256Hex(contentText(template.spec.content))}`]),
+      startTimeoutSeconds: instance.startTimeoutSeconds,
+      unmask: instance.unmask,
     };
     this.object = declareObject(this, {
       kind: 'systemd-instance',

@@ -6,15 +6,14 @@
 import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import type { UnitSection } from '../../src/linux/render-unit';
-import { type DeclaredUnitSpec, START_TIMEOUT_SECONDS } from '../../src/linux/unit';
-import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
+import { type DeclaredUnitSpec, UNIT_PROPS, unitRules, unitWithDefaults } from '../../src/linux/unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import type { RetiredObject } from '../core/retired-object';
-import { check, unresolved } from '../core/validate';
-import { checkedContent, checkStartTimeout, checkUnitDirectory } from './unit-rules';
+import { knownText, OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
+import { shippedContent } from './unit-content';
 
 export interface SystemdUnitProps {
   /** The host the unit lives on. */
@@ -77,7 +76,11 @@ export interface SystemdUnitProps {
   readonly retired?: boolean;
 }
 
-export const DEFAULT_UNIT_DIRECTORY = '/etc/systemd/system';
+/** Where a unit file, and a drop-in's `<unit>.d/`, goes unless `directory` says otherwise. */
+export const DEFAULT_UNIT_DIRECTORY = UNIT_PROPS.directory.default;
+
+/** Every prop, judged at synth by the kind's rules (src/linux/unit.ts). */
+const PROPS = { ...UNIT_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost'), required: true } };
 
 export class SystemdUnit extends Construct {
   /** The Terraform resources behind this unit. */
@@ -93,32 +96,19 @@ export class SystemdUnit extends Construct {
 
   constructor(scope: Construct, id: string, props: SystemdUnitProps) {
     super(scope, id);
-    const directory = props.directory ?? DEFAULT_UNIT_DIRECTORY;
-    const template = !unresolved(props.name) && isTemplate(props.name);
-    if (!unresolved(props.name)) {
-      const problem = unitNameProblem(props.name);
-      check(this, problem === undefined, 'name', problem ?? '', props.name);
-      check(
-        this,
-        !(template && props.started === true),
-        'started',
-        'false for a template unit (start its instances instead)',
-        props.started,
-      );
-    }
-    checkUnitDirectory(this, directory);
-    checkStartTimeout(this, props.startTimeoutSeconds);
+    validateProps(this, 'SystemdUnit', PROPS, props, (given) => unitRules(given, knownText));
+    const unit = unitWithDefaults(props) as Required<SystemdUnitProps>;
     this.host = props.host;
-    this.retired = props.retired ?? false;
+    this.retired = props.retired === true;
     this.spec = {
-      name: props.name,
-      directory: directory.replace(/\/+$/, ''),
-      content: checkedContent(this, props.content),
-      enabled: props.enabled ?? !template,
-      started: props.started ?? !template,
-      restartOn: digestOf(props.restartOn ?? []),
-      startTimeoutSeconds: props.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default,
-      unmask: props.unmask ?? false,
+      name: unit.name,
+      directory: unit.directory.replace(/\/+$/, ''),
+      content: shippedContent(unit.content),
+      enabled: unit.enabled,
+      started: unit.started,
+      restartOn: digestOf(unit.restartOn),
+      startTimeoutSeconds: unit.startTimeoutSeconds,
+      unmask: unit.unmask,
     };
     this.object = declareObject(this, {
       kind: 'systemd-unit',

@@ -1,34 +1,77 @@
 /**
  * A drop-in: `<directory>/<unit>.d/<name>.conf`, the way to change a distribution's unit without
- * replacing its file. The spec re-checked at the handler boundary, and its pure diff.
+ * replacing its file. Its props table (rules and defaults) judged at synth, the spec the handler
+ * boundary judges by the same rules, and its pure diff.
  */
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
+import { type PropTable, propProblems, specCheck } from '../core/definition';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import type { UnitContent } from './render-unit';
-import { START_TIMEOUT_SECONDS, type LiveUnit, unitContent, unitDirectory } from './unit';
+import { broken, type Problem, type Rule, text } from '../core/rules';
+import type { Known, UnitContent } from './render-unit';
+import { contentProblems, FILE_PROPS, type LiveUnit, unitContent } from './unit';
 import { short } from './unit-diff';
 import { unitNameProblem } from './unit-name';
 
 /** A drop-in's name: one path segment that cannot hide (no leading dot) or walk out (no slash). */
-export const DROP_IN_NAME = /^[A-Za-z0-9_@-][A-Za-z0-9_.@-]{0,99}$/;
+const nameRule = text(
+  'letters, digits and _ . @ - (no leading dot, at most 100)',
+  /^[A-Za-z0-9_@-][A-Za-z0-9_.@-]{0,99}$/,
+);
 
-const unitName = z.string().check(z.refine((name) => unitNameProblem(name) === undefined, 'a valid systemd unit name'));
+/** The unit a drop-in changes, by its name. */
+const unitNameOf: Rule = (value) => {
+  if (typeof value !== 'string') return 'a unit name';
+  const problem = unitNameProblem(value);
+  return problem === undefined ? undefined : `a unit name (${problem})`;
+};
 
-export const dropInIdentity = z.object({
-  unit: unitName,
-  name: z.string().check(z.regex(DROP_IN_NAME, 'letters, digits and _ . @ - (no leading dot)')),
-  directory: unitDirectory,
-});
+/** The unit prop: a unit name, or a unit or instance of the stack (an object with its spec). */
+const unitRule: Rule = (value) => {
+  if (typeof (value as { spec?: { name?: unknown } } | null)?.spec?.name === 'string') return undefined;
+  const byName = unitNameOf(value);
+  return byName === undefined ? undefined : `${byName}, or a SystemdUnit or instance of the stack`;
+};
 
-export const dropInSpec = z.object({
-  ...dropInIdentity.shape,
-  content: unitContent,
-  startTimeoutSeconds: z._default(
-    z.number().check(z.int(), z.gte(START_TIMEOUT_SECONDS.min), z.lte(START_TIMEOUT_SECONDS.max)),
-    START_TIMEOUT_SECONDS.default,
-  ),
-});
+/** Every prop of `SystemdDropIn` of its own (the host and `retired` are the construct's). */
+export const DROP_IN_PROPS = {
+  unit: { rule: unitRule, required: true },
+  name: { rule: nameRule, required: true },
+  ...FILE_PROPS,
+} as const satisfies PropTable;
+
+/** The rules across a drop-in's props: a unit named by its name needs a host; its content's sections. */
+export const dropInRules = (props: Readonly<Record<string, unknown>>, known?: Known): Problem[] => [
+  ...(typeof props.unit === 'string' && props.host === undefined
+    ? [broken('host', 'set when unit is a unit name', undefined)]
+    : []),
+  ...contentProblems(props.content, known),
+];
+
+/** The identity fields, by the rules of the props they come from. */
+const IDENTITY_FIELDS = {
+  unit: { rule: unitNameOf, required: true },
+  name: DROP_IN_PROPS.name,
+  directory: { rule: FILE_PROPS.directory.rule, required: true },
+} as const satisfies PropTable;
+
+const identityFields = { unit: z.string(), name: z.string(), directory: z.string() };
+
+export const dropInIdentity = z
+  .object(identityFields)
+  .check(specCheck((identity) => propProblems('a drop-in identity', IDENTITY_FIELDS, identity)));
+
+export const dropInSpec = z
+  .object({ ...identityFields, content: unitContent, startTimeoutSeconds: z.number() })
+  .check(
+    specCheck(({ content: _, ...fields }) =>
+      propProblems(
+        'a drop-in spec',
+        { ...IDENTITY_FIELDS, startTimeoutSeconds: FILE_PROPS.startTimeoutSeconds },
+        fields,
+      ),
+    ),
+  );
 
 export type DropInIdentity = z.infer<typeof dropInIdentity>;
 export type DropInSpec = z.infer<typeof dropInSpec>;

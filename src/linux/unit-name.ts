@@ -2,6 +2,7 @@
  * systemd's own rules for a unit name (src/basic/unit-name.c, unit_name_is_valid), checked at
  * synth so a bad name fails with the rule it broke instead of as a confusing remote error.
  */
+import type { Rule } from '../core/rules';
 
 export const UNIT_TYPES = [
   'service',
@@ -36,11 +37,21 @@ export const unitNameProblem = (name: string): string | undefined => {
   return undefined;
 };
 
+/** `unitNameProblem` as a props rule: anything but a string is not a unit name either. */
+export const unitNameRule: Rule = (value) =>
+  typeof value === 'string' ? unitNameProblem(value) : 'a unit name such as node-check.service';
+
 /** A template (`foo@.service`) cannot be started itself; only its instances can. */
 export const isTemplate = (name: string): boolean => /@\.[a-z]+$/.test(name);
 
 /** A unit directory: absolute, made of plain path characters. */
-export const UNIT_DIRECTORY = /^(\/[A-Za-z0-9._-]+)+\/?$/;
+const UNIT_DIRECTORY = /^(\/[A-Za-z0-9._-]+)+\/?$/;
+
+/** An absolute directory of plain path characters with no `..`, so `<directory>/<name>` cannot walk out. */
+export const unitDirectoryRule: Rule = (value) => {
+  if (typeof value !== 'string' || !UNIT_DIRECTORY.test(value)) return 'an absolute path of letters, digits and . _ -';
+  return value.split('/').includes('..') ? 'a path without ..' : undefined;
+};
 
 /** The template an instance name comes from (`foo@bar.service` → `foo@.service`), or undefined. */
 export const instanceOf = (name: string): string | undefined => {

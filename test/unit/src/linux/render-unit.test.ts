@@ -129,7 +129,8 @@ describe('unitContent, the content of a spec at the handler boundary', () => {
     const bad = [...unit('Unit', 'Description', 'x\n[Service]'), ...unit('Service', 'User', 'nobody\\')];
     const result = z.safeParse(unitContent, [...sections, ...bad]);
     expect(result.error?.issues.map((issue) => issue.message)).toEqual([
-      `[Unit] Description ${CONTROL}, got "x\\n[Service]"; [Service] User ${CONTINUED}, got "nobody\\\\"`,
+      `[Unit] Description ${CONTROL}, got "x\\n[Service]"`,
+      `[Service] User ${CONTINUED}, got "nobody\\\\"`,
     ]);
   });
 });

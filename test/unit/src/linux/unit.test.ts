@@ -196,15 +196,19 @@ describe('the handler re-checks what it is given, with the synth rules', () => {
     [
       'a name that walks out of the directory',
       { name: '../../../root/.ssh/authorized_keys', directory: '/etc/systemd/system' },
-      /identity\.name: a valid systemd unit name/,
+      /identity\.name: must be a name ending in a unit type/,
     ],
     ['a name without a unit type', { name: 'authorized_keys', directory: '/etc/systemd/system' }, /identity\.name: /],
     [
       'a directory with ..',
       { name: 'a.service', directory: '/etc/systemd/../../root' },
-      /identity\.directory: a path without \.\./,
+      /identity\.directory: must be a path without \.\./,
     ],
-    ['a relative directory', { name: 'a.service', directory: 'etc/systemd' }, /identity\.directory: an absolute path/],
+    [
+      'a relative directory',
+      { name: 'a.service', directory: 'etc/systemd' },
+      /identity\.directory: must be an absolute path/,
+    ],
   ])('refuses %s', (_, identity, message) => {
     expect(() => parseAs(unitIdentity, identity, 'identity')).toThrow(message);
   });

@@ -32,7 +32,7 @@ describe('the content of a unit or drop-in at synth', () => {
     ['a unit from sections', () => unitOf(description(INJECTED)), 'test/agent'],
     ['a drop-in from renderUnit', () => dropInOf(renderUnit(description(INJECTED))), 'test/level'],
   ])('%s with a newline in a value is refused naming the construct, the key and the rule', (_, build, path) => {
-    expect(build).toThrow(`${path}: content: [Unit] Description ${CONTROL}, got "x\\n[Service]\\nExecStartPre=`);
+    expect(build).toThrow(`${path}: content [Unit] Description ${CONTROL}, got "x\\n[Service]\\nExecStartPre=`);
   });
 
   test('every broken rule of the sections is reported in one error', () => {
@@ -42,8 +42,8 @@ describe('the content of a unit or drop-in at synth', () => {
     ];
     expect(() => unitOf(renderUnit(sections))).toThrow(
       new RegExp(
-        `^test/agent: content: \\[Unit\\] Description ${CONTROL}, got .*; ` +
-          'content: \\[Service\\] User must not end in a backslash \\(systemd would join the next line to it\\), ' +
+        `^test/agent: 2 problems: content \\[Unit\\] Description ${CONTROL}, got .*; ` +
+          'content \\[Service\\] User must not end in a backslash \\(systemd would join the next line to it\\), ' +
           'got "nobody\\\\\\\\"$',
       ),
     );
@@ -93,6 +93,6 @@ describe('sections holding a Terraform value', () => {
           content: description(`${value}\nUser=root`),
         });
       }),
-    ).toThrow(`test/agent: content: [Unit] Description ${CONTROL}`);
+    ).toThrow(`test/agent: content [Unit] Description ${CONTROL}`);
   });
 });
