@@ -4,12 +4,14 @@
  * fails a deploy; only a Sandbox that is gone, or that does not mount the key, fails it.
  */
 import type { Construct } from 'constructs';
+import { ValidationError } from '../../src/core/errors';
+import { broken, describeProblems } from '../../src/core/rules';
 import { REPO_FETCH_PROPS, repoFetchOf } from '../../src/kube/repo-fetch';
 import { TerraformStack } from '../core/cdk';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { check, targetRule, validateProps } from '../core/validate';
+import { targetRule, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 
 /** Every prop, judged at synth by the kind's rules (src/kube/repo-fetch.ts). */
@@ -83,10 +85,11 @@ const claimAsk = (scope: Construct, props: KubeRepoFetchProps): void => {
   const claimed = asks.get(stack) ?? new Map<string, string>();
   asks.set(stack, claimed);
   const other = claimed.get(key);
-  const where = `Sandbox ${props.namespace}/${props.sandbox}`;
-  const rule =
-    `asked for by one KubeRepoFetch per Sandbox (${other} already asks ${where} for it; ` +
-    'two asks in one apply race and may print different verdicts: keep one)';
-  check(scope, other === undefined, 'key', rule, props.key);
+  if (other !== undefined) {
+    const rule =
+      `asked for by one KubeRepoFetch per Sandbox (${other} already asks Sandbox ${props.namespace}/${props.sandbox} ` +
+      'for it; two asks in one apply race and may print different verdicts: keep one)';
+    throw new ValidationError(scope.node.path, describeProblems([broken('key', rule, props.key)]));
+  }
   claimed.set(key, scope.node.path);
 };
