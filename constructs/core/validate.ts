@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { type PropTable, propProblems } from '../../src/core/definition';
 import { show, ValidationError } from '../../src/core/errors';
 import { boolean, describeProblems, type Problem, type Rule } from '../../src/core/rules';
-import { ENV_NAME_ADVICE, ENV_NAME_RULE, hiddenValue, isEnvName } from '../../src/core/parse';
+import { hiddenValue } from '../../src/core/parse';
 import { Token } from './cdk';
 
 /**
@@ -35,43 +35,6 @@ const STRING_TOKEN = /\$\{TfToken\[[A-Za-z0-9:._-]+\]\}/g;
 export const knownText = (text: string): string | undefined => {
   const masked = text.replace(STRING_TOKEN, 'x');
   return Token.isUnresolved(masked) ? undefined : masked;
-};
-
-/** An integer in [min, max] (max optional), skipped for tokens and undefined. */
-export const checkRange = (
-  scope: Construct,
-  prop: string,
-  value: number | undefined,
-  min: number,
-  max?: number,
-): void => {
-  if (value === undefined || unresolved(value)) return;
-  const rule = max === undefined ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-  check(scope, Number.isInteger(value) && value >= min && (max === undefined || value <= max), prop, rule, value);
-};
-
-/** A string matching `pattern`, skipped for tokens and undefined. */
-export const checkPattern = (
-  scope: Construct,
-  prop: string,
-  value: string | undefined,
-  pattern: RegExp,
-  rule: string,
-): void => {
-  if (value === undefined || unresolved(value)) return;
-  check(scope, typeof value === 'string' && pattern.test(value), prop, rule, value);
-};
-
-/**
- * An environment variable name, the only form a secret may take in a stack. A value that is not
- * one (a token, a key's text, a name longer than MAX_ENV_NAME) is refused and never shown.
- */
-export const checkEnvName = (scope: Construct, prop: string, value: string | undefined): void => {
-  if (value === undefined || unresolved(value) || isEnvName(value)) return;
-  throw new ValidationError(
-    scope.node.path,
-    `${prop} must be ${ENV_NAME_RULE}, got ${hiddenValue(value)}; ${ENV_NAME_ADVICE}`,
-  );
 };
 
 /**
