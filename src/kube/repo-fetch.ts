@@ -1,7 +1,8 @@
 /**
- * A fetch ask as a stack states it: the spec the handler re-checks, the merge patch that raises the ask and records
- * which trigger it was raised for, and the plan's reading of it. Without that record a plan could not tell a fetch
- * for the current trigger from one that landed for an older trigger, and would read a changed trigger as in sync.
+ * A fetch ask as a stack states it: its props table, defaults and rules (judged at synth and again at the handler
+ * boundary), the merge patch that raises the ask and records which trigger it was raised for, and the plan's reading
+ * of it. Without that record a plan could not tell a fetch for the current trigger from one that landed for an older
+ * trigger, and would read a changed trigger as in sync.
  */
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';

@@ -47,6 +47,7 @@ const TARGET_FIELDS: PropTable = {
 /** A target as a handler connects with it: its defaults applied (the one place they are). */
 export type KubeTargetWithDefaults = KubeTarget & { readonly timeoutSeconds: number };
 
+/** The target a handler gets, judged by the props' rules, with its defaults applied. */
 export const kubeTargetSchema = z.pipe(
   z
     .object({
@@ -66,6 +67,5 @@ export const kubeTargetSchema = z.pipe(
 );
 
 /** The connection a target (parsed by `kubeTargetSchema`) resolves to when a handler runs. */
-export const connectionOf = (target: KubeTarget, io: KubeconfigIo = nodeKubeconfigIo()): KubeConnection => {
-  return target.inCluster ? inClusterConnection(io) : loadKubeconfig(target, io);
-};
+export const connectionOf = (target: KubeTarget, io: KubeconfigIo = nodeKubeconfigIo()): KubeConnection =>
+  target.inCluster ? inClusterConnection(io) : loadKubeconfig(target, io);
