@@ -7,7 +7,7 @@
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
-import { type LiveUnit, restartOnPath, timeoutOf, unitPath, type UnitIdentity } from '../../src/linux/unit';
+import { type LiveUnit, restartOnPath, START_TIMEOUT_SECONDS, unitPath, type UnitIdentity } from '../../src/linux/unit';
 import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
 import { destroyScript, parseRemoval, removalOf, type RemovalReport } from '../../src/linux/unit-remove';
@@ -83,8 +83,9 @@ export class UnitOps extends HostShell {
     return `stopped, disabled and removed${mask}`;
   }
 
-  private async stop(seconds = timeoutOf({})): Promise<void> {
+  // Destroy gets no spec, so it waits the default deadline: a declared one is not known here.
+  private async stop(): Promise<void> {
     await this.systemctl('stop', this.name, '--no-block');
-    await this.settle(this.name, 'inactive', seconds);
+    await this.settle(this.name, 'inactive', START_TIMEOUT_SECONDS.default);
   }
 }

@@ -10,7 +10,7 @@ import { HandlerError } from '../../src/core/errors';
 import { mapConcurrent } from '../../src/core/pool';
 import { dropInPath } from '../../src/linux/drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
-import { timeoutOf, unitPath } from '../../src/linux/unit';
+import { unitPath } from '../../src/linux/unit';
 import { fileOf, unitOf } from '../../src/linux/unit-batch';
 import * as cmd from '../../src/linux/unit-commands';
 import { isTemplate } from '../../src/linux/unit-name';
@@ -112,8 +112,7 @@ const stopUnits = async (shell: HostShell, tracks: readonly Track[], fail: Fail)
 
 const waitFor = (track: Track, want: 'active' | 'inactive') => {
   const { change } = track.item;
-  const seconds = change.sort === 'drop-in' ? change.spec.startTimeoutSeconds : timeoutOf(change.spec);
-  return { name: unitOf(change), want, seconds, log: track.log };
+  return { name: unitOf(change), want, seconds: change.spec.startTimeoutSeconds, log: track.log };
 };
 
 /**

@@ -5,7 +5,7 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { dropInDirectory, dropInPath, type DropInSpec } from './drop-in';
-import { type InstanceSpec, type LiveUnit, restartOnPath, timeoutOf, unitPath, type UnitSpec } from './unit';
+import { type InstanceSpec, type LiveUnit, restartOnPath, unitPath, type UnitSpec } from './unit';
 import { enableNeedsReload, settleSteps, settleTarget } from './unit-diff';
 import { isTemplate } from './unit-name';
 import type { ReadEntry } from './unit-read';
@@ -135,5 +135,7 @@ const ownJob = (name: string, spec: UnitSpec | InstanceSpec, { loaded, wrote }: 
   // A unit already activating counts as running, so it gets no start; it must still get ready.
   const activating = spec.started && loaded.status.activeState === 'activating';
   const want = settleTarget(steps) ?? (activating ? 'active' : undefined);
-  return want === undefined ? undefined : { unit: spec.name, verb, want, seconds: timeoutOf(spec), owners: [name] };
+  return want === undefined
+    ? undefined
+    : { unit: spec.name, verb, want, seconds: spec.startTimeoutSeconds, owners: [name] };
 };

@@ -5,7 +5,7 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import { type DesiredUnit, type LiveUnit, timeoutOf } from './unit';
+import type { DesiredUnit, LiveUnit } from './unit';
 import { enabledOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 
 export const isAbsent = (live: LiveUnit): boolean =>
@@ -15,7 +15,7 @@ export const isAbsent = (live: LiveUnit): boolean =>
 export const isOverdue = (spec: Pick<DesiredUnit, 'startTimeoutSeconds'>, live: LiveUnit): boolean =>
   live.status.activeState === 'activating' &&
   !live.status.subState.startsWith('auto-restart') &&
-  (live.stateSeconds ?? 0) > timeoutOf(spec);
+  (live.stateSeconds ?? 0) > spec.startTimeoutSeconds;
 
 /** Whether the unit counts as running against the spec, by the one shared policy. */
 export const runningOf = (spec: DesiredUnit, live: LiveUnit): boolean =>

@@ -206,10 +206,8 @@ export type InstanceSpec = z.infer<typeof instanceSpec>;
 export type UnitIdentity = z.infer<typeof unitIdentity>;
 
 /** A unit as apply and diff see it: a `SystemdUnit` has `content`, an instance has none of its own. */
-export interface DesiredUnit extends Omit<UnitSpec, 'content' | 'startTimeoutSeconds' | 'unmask'> {
+export interface DesiredUnit extends Omit<UnitSpec, 'content'> {
   readonly content?: string;
-  readonly startTimeoutSeconds?: number;
-  readonly unmask?: boolean;
 }
 
 /** What one read of the host found. */
@@ -229,6 +227,3 @@ export const unitPath = (spec: Pick<UnitSpec, 'directory' | 'name'>): string => 
 export const RESTART_ON_DIR = '/var/lib/cdktf-homelab/restart-on';
 
 export const restartOnPath = (unit: Pick<UnitSpec, 'name'>): string => `${RESTART_ON_DIR}/${unit.name}`;
-
-export const timeoutOf = (unit: Pick<DesiredUnit, 'startTimeoutSeconds'>): number =>
-  unit.startTimeoutSeconds ?? START_TIMEOUT_SECONDS.default;
