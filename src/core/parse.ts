@@ -53,7 +53,3 @@ export const ENV_NAME_ADVICE = 'pass the name of the variable that holds the sec
 /** What a rejected *Env value is shown as: it may be the secret itself. */
 export const hiddenValue = (value: unknown): string =>
   typeof value === 'string' ? `a value of ${value.length} characters (not shown: it may be a secret)` : typeof value;
-
-const envNameMessage = `must be ${ENV_NAME_RULE}; the value is not shown (it may be a secret): ${ENV_NAME_ADVICE}`;
-/** An `...Env` field at the handler boundary, checked by the rule synth applies. */
-export const envName = z.string(envNameMessage).check(z.refine(isEnvName, envNameMessage));
