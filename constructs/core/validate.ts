@@ -4,19 +4,9 @@
  */
 import type { Construct } from 'constructs';
 import { type PropTable, propProblems } from '../../src/core/definition';
-import { show, ValidationError } from '../../src/core/errors';
+import { ValidationError } from '../../src/core/errors';
 import { boolean, describeProblems, type Problem, type Rule } from '../../src/core/rules';
-import { hiddenValue } from '../../src/core/parse';
 import { Token } from './cdk';
-
-/**
- * Throws `<path>: <prop> must be <rule>, got <value>` unless `ok`. The value of a `...Env` prop is
- * never shown, whichever rule it broke: a secret is often typed where its variable's name belongs.
- */
-export const check = (scope: Construct, ok: boolean, prop: string, rule: string, value: unknown): void => {
-  const shown = prop.endsWith('Env') ? hiddenValue(value) : show(value);
-  if (!ok) throw new ValidationError(scope.node.path, `${prop} must be ${rule}, got ${shown}`);
-};
 
 /** Whether cdktf will only know the value at deploy time. */
 export const unresolved = (value: unknown): boolean =>
