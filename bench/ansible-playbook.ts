@@ -23,7 +23,13 @@ export interface AnsibleHost {
   readonly hostKeyFingerprint: string;
 }
 
-/** Writes inventory, config and playbook into a fresh private directory; returns it. */
+/**
+ * Ansible as shipped (ControlPersist, its default, keeps one SSH connection) and as experienced users
+ * run it, with pipelining: each task's module goes down the open connection instead of a copied file.
+ */
+export const ANSIBLE_CONFIGS = { plain: 'plain.cfg', pipelined: 'pipelined.cfg' } as const;
+
+/** Writes inventory, both configs and playbook into a fresh private directory; returns it. */
 export const ansibleProject = (host: AnsibleHost, units: number): string => {
   const dir = mkdtempSync(join(tmpdir(), 'homelab-bench-ansible-'));
   writeFileSync(join(dir, 'id'), host.privateKey, { mode: 0o600 });
@@ -38,11 +44,9 @@ export const ansibleProject = (host: AnsibleHost, units: number): string => {
       '',
     ].join('\n'),
   );
-  // Ansible's fast settings: pipelining, and ControlPersist (its default) keeps one SSH connection.
-  writeFileSync(
-    join(dir, 'ansible.cfg'),
-    '[defaults]\nhost_key_checking = True\nretry_files_enabled = False\n\n[ssh_connection]\npipelining = True\n',
-  );
+  const defaults = '[defaults]\nhost_key_checking = True\nretry_files_enabled = False\n';
+  writeFileSync(join(dir, ANSIBLE_CONFIGS.plain), defaults);
+  writeFileSync(join(dir, ANSIBLE_CONFIGS.pipelined), `${defaults}\n[ssh_connection]\npipelining = True\n`);
   const files = Array.from({ length: units }, (_, n) => ({ name: `hf-fleet-${n}.service`, content: fleetUnit(n) }));
   const play = [
     {
