@@ -16,11 +16,14 @@ export interface DeclaredObject extends Omit<ManagedObjectProps, 'domain' | 'kin
   readonly retired?: boolean;
 }
 
+/** A kind that cannot be retired gets its `ManagedObject`, typed as one. */
+export function declareObject(scope: Construct, props: DeclaredObject & { readonly retired?: never }): ManagedObject;
 /** A `ManagedObject`, or its `RetiredObject` when `retired` is true. */
-export const declareObject = (scope: Construct, props: DeclaredObject): ManagedObject | RetiredObject => {
+export function declareObject(scope: Construct, props: DeclaredObject): ManagedObject | RetiredObject;
+export function declareObject(scope: Construct, props: DeclaredObject): ManagedObject | RetiredObject {
   const { targetConstruct, retired, ...object } = props;
   const domain = domainOf(props.kind);
   return retired
     ? new RetiredObject(scope, 'Object', { domain, kind: props.kind, name: props.name })
     : new ManagedObject(scope, 'Object', { ...object, domain, batchLabel: addressName(targetConstruct) });
-};
+}

@@ -66,7 +66,6 @@ export class KubeRepoFetch extends ObjectConstruct {
       spec,
       destroyable: false,
     });
-    if (!(object instanceof ManagedObject)) throw new Error('a fetch ask is never retired');
     this.object = object;
   }
 }

@@ -72,7 +72,6 @@ export class ProxmoxNetworkApply extends ObjectConstruct {
       }),
       follows: () => staged.map((staging) => staging.object),
     });
-    if (!(object instanceof ManagedObject)) throw new Error('a network apply is never retired');
     this.object = object;
     registerApply(this, { cluster: props.cluster, nodes, object, staged });
   }

@@ -95,7 +95,6 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
       identity: { node, iface, type },
       spec: { ...spec },
     });
-    if (!(object instanceof ManagedObject)) throw new Error('a network interface is never retired');
     this.object = object;
     // The interfaces of the same node this one needs first; a Terraform value orders nothing.
     const references = namedInterfaces(spec)
