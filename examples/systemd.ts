@@ -4,7 +4,7 @@
  */
 import { App, TerraformStack, TerraformVariable } from 'cdktf';
 import type { Construct } from 'constructs';
-import { ManagedObject, renderUnit, SshHost, SystemdUnit } from '../index';
+import { renderUnit, SshHost, SystemdUnit } from '../index';
 
 export interface NodeCheckStackProps {
   readonly host: string;
@@ -74,8 +74,7 @@ export class NodeCheckStack extends TerraformStack {
     // systemd refuses to start a timer whose unit is not loaded ("unit hf-node-check.service to
     // trigger not loaded", seen in CI when both applied at once): the check's file goes first, and
     // destroy removes the timer before it.
-    if (timer.object instanceof ManagedObject && check.object instanceof ManagedObject)
-      timer.object.applyAfter(check.object);
+    timer.applyAfter(check);
   }
 }
 

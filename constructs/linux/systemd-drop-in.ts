@@ -2,12 +2,13 @@
  * A drop-in for a unit, `/etc/systemd/system/<unit>.d/<name>.conf`: how a distribution's unit is
  * changed without replacing its file. Apply writes it, reloads, and restarts the unit if it runs.
  */
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { withDefaults } from '../../src/core/definition';
 import { type DeclaredDropInSpec, DROP_IN_PROPS, dropInRules } from '../../src/linux/drop-in';
 import type { UnitSection } from '../../src/linux/render-unit';
 import { declareObject } from '../core/declare-object';
-import { ManagedObject } from '../core/managed-object';
+import type { ManagedObject } from '../core/managed-object';
+import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
@@ -41,7 +42,7 @@ export interface SystemdDropInProps {
   readonly retired?: boolean;
 }
 
-export class SystemdDropIn extends Construct {
+export class SystemdDropIn extends ObjectConstruct {
   readonly object: ManagedObject | RetiredObject;
   readonly spec: DeclaredDropInSpec;
 
@@ -70,7 +71,6 @@ export class SystemdDropIn extends Construct {
       spec: { ...this.spec },
       retired: props.retired,
     });
-    if (this.object instanceof ManagedObject && owner?.object instanceof ManagedObject)
-      this.object.applyAfter(owner.object);
+    if (owner !== undefined) this.applyAfter(owner);
   }
 }

@@ -3,14 +3,15 @@
  * it can never shadow its template; applied after the template, and destroyed (stopped and
  * disabled) without touching it.
  */
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { digestOf, sha256Hex } from '../../src/core/canonical';
 import type { Rule } from '../../src/core/rules';
 import { contentText } from '../../src/linux/render-unit';
 import { withDefaults } from '../../src/core/definition';
 import { INSTANCE_PROPS, instanceName, instanceRules, type InstanceSpec } from '../../src/linux/unit';
 import { declareObject } from '../core/declare-object';
-import { ManagedObject } from '../core/managed-object';
+import type { ManagedObject } from '../core/managed-object';
+import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
 import { OBJECT_PROPS, unresolved, validateProps } from '../core/validate';
 import type { SystemdUnit } from './systemd-unit';
@@ -53,7 +54,7 @@ export interface SystemdUnitInstanceProps {
 /** What `SystemdUnit.instance()` takes beyond the instance string. */
 export type SystemdUnitInstanceOptions = Omit<SystemdUnitInstanceProps, 'template' | 'instance'>;
 
-export class SystemdUnitInstance extends Construct {
+export class SystemdUnitInstance extends ObjectConstruct {
   readonly object: ManagedObject | RetiredObject;
   readonly spec: InstanceSpec;
   readonly retired: boolean;
@@ -90,9 +91,7 @@ export class SystemdUnitInstance extends Construct {
       spec: { ...this.spec },
       retired: props.retired,
     });
-    template.instances.push(this);
     // The template's file must exist before the instance starts; destroy goes the other way round.
-    if (this.object instanceof ManagedObject && template.object instanceof ManagedObject)
-      this.object.applyAfter(template.object);
+    this.applyAfter(template);
   }
 }

@@ -3,12 +3,13 @@
  * A template unit (`probe@.service`) is a file only; its instances are declared with `instance()`.
  * Names are checked by systemd's rules at synth; the handler quotes every operand it sends.
  */
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import type { UnitSection } from '../../src/linux/render-unit';
 import { type DeclaredUnitSpec, UNIT_PROPS, unitRules, unitWithDefaults } from '../../src/linux/unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
+import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
@@ -82,7 +83,7 @@ export const DEFAULT_UNIT_DIRECTORY = UNIT_PROPS.directory.default;
 /** Every prop, judged at synth by the kind's rules (src/linux/unit.ts). */
 const PROPS = { ...UNIT_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost'), required: true } };
 
-export class SystemdUnit extends Construct {
+export class SystemdUnit extends ObjectConstruct {
   /** The Terraform resources behind this unit. */
   readonly object: ManagedObject | RetiredObject;
   /** The host the unit is on. */
@@ -91,8 +92,6 @@ export class SystemdUnit extends Construct {
   readonly spec: DeclaredUnitSpec;
   /** Whether the unit is retired. */
   readonly retired: boolean;
-  /** The instances declared from this template with `instance()`. */
-  readonly instances: SystemdUnitInstance[] = [];
 
   constructor(scope: Construct, id: string, props: SystemdUnitProps) {
     super(scope, id);
@@ -132,6 +131,13 @@ export class SystemdUnit extends Construct {
       template: this,
       instance,
     });
+  }
+
+  /** The instances declared from this template, with `instance()` or anywhere in the app. */
+  get instances(): SystemdUnitInstance[] {
+    return this.node.root.node
+      .findAll()
+      .filter((child): child is SystemdUnitInstance => child instanceof SystemdUnitInstance && child.template === this);
   }
 
   /** A retired template would take its file from under instances the stack still declares. */
