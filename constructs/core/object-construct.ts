@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 import { ManagedObject } from './managed-object';
 import type { RetiredObject } from './retired-object';
 
+/** The base of every object construct: its managed object and how to order it against another. */
 export abstract class ObjectConstruct extends Construct {
   /** The Terraform resources behind this object: its managed object, or its retirement. */
   abstract readonly object: ManagedObject | RetiredObject;

@@ -21,6 +21,10 @@ export interface KubeClusterProps {
   readonly timeoutSeconds?: number;
 }
 
+/**
+ * A Kubernetes cluster to manage objects on: a kubeconfig context, or the in-cluster service
+ * account. Holds no secret: credentials stay in the kubeconfig or its exec plugin.
+ */
 export class KubeCluster extends Construct {
   /** The connection settings handlers receive; no secret in it. */
   readonly target: KubeTarget;

@@ -17,6 +17,7 @@ import type { KubeCluster } from './cluster';
 /** Every prop, judged at synth by the kind's rules (src/kube/repo.ts). */
 const PROPS = { ...REPO_PROPS, ...OBJECT_PROPS, cluster: { rule: targetRule('a KubeCluster'), required: true } };
 
+/** Which clone Secret a Repo uses, by the prefix of its identity. */
 export interface KubeRepoCredential {
   /** A prefix of the identity, e.g. `git.example/`; the longest matching prefix wins. */
   readonly match: string;
@@ -27,7 +28,9 @@ export interface KubeRepoCredential {
 }
 
 export interface KubeRepoProps {
+  /** The cluster to declare the Repo on. */
   readonly cluster: KubeCluster;
+  /** The namespace of the Repo (a DNS name); its Secrets are looked up there. */
   readonly namespace: string;
   /** The cache key: the Repo's name. */
   readonly key: string;
@@ -38,7 +41,11 @@ export interface KubeRepoProps {
   readonly url: string;
   /** The repository's identity, e.g. `git.example/me/site`: what credentials match on. */
   readonly identity: string;
-  /** @default - none: the clone is anonymous */
+  /**
+   * The clone Secrets by identity prefix, by name only: no secret reaches the stack.
+   *
+   * @default - none: the clone is anonymous
+   */
   readonly credentials?: KubeRepoCredential[];
   /** spec.refreshInterval, set when the Repo is created. @default "5m" */
   readonly refreshInterval?: string;
@@ -50,7 +57,12 @@ export interface KubeRepoProps {
   readonly retired?: boolean;
 }
 
+/**
+ * A `Repo` custom resource: a git repository the cluster's node caches keep, with its credentials
+ * by Secret name.
+ */
 export class KubeRepo extends ObjectConstruct {
+  /** The Terraform resources behind it: its managed object, or its retirement. */
   readonly object: ManagedObject | RetiredObject;
 
   constructor(scope: Construct, id: string, props: KubeRepoProps) {

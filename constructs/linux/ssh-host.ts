@@ -45,6 +45,10 @@ export interface SshHostProps {
   readonly commandTimeoutSeconds?: number;
 }
 
+/**
+ * A Linux host reached over SSH with a pinned host key; its private key stays in an environment
+ * variable.
+ */
 export class SshHost extends Construct {
   /** The connection settings handlers receive; no secret in it. */
   readonly target: SshTarget;

@@ -42,8 +42,14 @@ export interface SystemdDropInProps {
   readonly retired?: boolean;
 }
 
+/**
+ * A drop-in (`<unit>.d/<name>.conf`) for a unit of the stack or one the host already has; a change
+ * restarts the unit while it runs.
+ */
 export class SystemdDropIn extends ObjectConstruct {
+  /** The Terraform resources behind it: its managed object, or its retirement. */
   readonly object: ManagedObject | RetiredObject;
+  /** The spec the handler gets: the unit it changes, its name, directory and content. */
   readonly spec: DeclaredDropInSpec;
 
   constructor(scope: Construct, id: string, props: SystemdDropInProps) {

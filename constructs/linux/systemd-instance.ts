@@ -16,7 +16,10 @@ import type { RetiredObject } from '../core/retired-object';
 import { OBJECT_PROPS, unresolved, validateProps } from '../core/validate';
 import type { SystemdUnit } from './systemd-unit';
 
-/** The template prop: a unit of the stack (its host carries the target), judged whole by `instanceRules`. */
+/**
+ * The template prop: a unit of the stack (its host carries the target), judged whole by
+ * `instanceRules`.
+ */
 const templateRule: Rule = (value) => {
   const unit = value as Partial<SystemdUnit> | undefined;
   return typeof unit?.spec?.name === 'string' && typeof unit.host?.target === 'object'
@@ -54,9 +57,16 @@ export interface SystemdUnitInstanceProps {
 /** What `SystemdUnit.instance()` takes beyond the instance string. */
 export type SystemdUnitInstanceOptions = Omit<SystemdUnitInstanceProps, 'template' | 'instance'>;
 
+/**
+ * An instance of a template unit (`probe@tty9.service`): no file of its own, enabled and started
+ * by its own props, applied after its template.
+ */
 export class SystemdUnitInstance extends ObjectConstruct {
+  /** The Terraform resources behind it: its managed object, or its retirement. */
   readonly object: ManagedObject | RetiredObject;
+  /** The spec the handler gets: the instance's name, its template's and its control props. */
   readonly spec: InstanceSpec;
+  /** Whether it is retired (removed by the next apply). */
   readonly retired: boolean;
   /** The template it is an instance of. */
   readonly template: SystemdUnit;

@@ -83,6 +83,10 @@ export const DEFAULT_UNIT_DIRECTORY = UNIT_PROPS.directory.default;
 /** Every prop, judged at synth by the kind's rules (src/linux/unit.ts). */
 const PROPS = { ...UNIT_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost'), required: true } };
 
+/**
+ * A systemd unit file on a host, enabled and started (or not) as declared, restarted when its
+ * content or `restartOn` changes.
+ */
 export class SystemdUnit extends ObjectConstruct {
   /** The Terraform resources behind this unit. */
   readonly object: ManagedObject | RetiredObject;

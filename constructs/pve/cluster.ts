@@ -54,6 +54,10 @@ export interface ProxmoxClusterProps {
   readonly timeoutSeconds?: number;
 }
 
+/**
+ * A Proxmox VE cluster reached through its members' API endpoints; its API token stays in an
+ * environment variable.
+ */
 export class ProxmoxCluster extends Construct {
   /** The connection settings handlers receive; no secret in it. */
   readonly target: PveTarget;

@@ -98,6 +98,9 @@ export interface ProxmoxMetricServerProps {
   readonly retired?: boolean;
 }
 
+/**
+ * A cluster metric server (a section of /etc/pve/status.cfg): graphite, influxdb or opentelemetry.
+ */
 export class ProxmoxMetricServer extends ObjectConstruct {
   /** The Terraform resources behind this server. */
   readonly object: ManagedObject | RetiredObject;

@@ -78,6 +78,10 @@ type PropsMissing = Exclude<NetworkFieldEntry['prop'], keyof ProxmoxNetworkInter
 const everyFieldHasAProp: [PropsMissing] extends [never] ? true : PropsMissing = true;
 void everyFieldHasAProp;
 
+/**
+ * A bridge, VLAN or bond on one node, staged in the node's pending network config; a
+ * `ProxmoxNetworkApply` makes it live.
+ */
 export class ProxmoxNetworkInterface extends ObjectConstruct {
   /** The Terraform resources behind this interface. */
   readonly object: ManagedObject;

@@ -6,7 +6,9 @@
 
 /** One `[Section]` with its `Key=Value` lines, in order; a key may repeat (ExecStartPre=...). */
 export interface UnitSection {
+  /** The section's name, e.g. `Service`, written as `[Service]`. */
   readonly name: string;
+  /** Its lines as `[key, value]`, in order; a key may repeat (two `ExecStartPre=`). */
   readonly lines: ReadonlyArray<readonly [string, string]>;
 }
 

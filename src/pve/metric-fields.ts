@@ -6,6 +6,7 @@
 import { boolean, integer, oneOf, type Rule, stringRecord, text } from '../core/rules';
 
 export const METRIC_SERVER_TYPES = ['graphite', 'influxdb', 'opentelemetry'] as const;
+/** The metric server plugins PVE has. */
 export type MetricServerType = (typeof METRIC_SERVER_TYPES)[number];
 
 export type FieldKind =

@@ -8,6 +8,7 @@ import { isIPv6 } from 'node:net';
 import { boolean, integer, oneOf, type Rule } from '../core/rules';
 
 export const INTERFACE_TYPES = ['bridge', 'vlan', 'bond'] as const;
+/** The interface types this library manages. */
 export type InterfaceType = (typeof INTERFACE_TYPES)[number];
 
 export type FieldKind =
@@ -63,6 +64,7 @@ export const LINUX_BOND_MODES = [
   'balance-tlb',
   'balance-alb',
 ] as const;
+/** The bonding modes PVE writes for a Linux bond. */
 export type LinuxBondMode = (typeof LINUX_BOND_MODES)[number];
 
 const ALL = INTERFACE_TYPES;
