@@ -35,6 +35,8 @@ interface Command {
  * sshd frees a session slot a moment after the client sees its channel close, so a busy
  * connection can be refused a channel it is entitled to (measured: 1 run in 4 with 24 commands at
  * once). A refused open is retried with jittered backoff for a bounded time; nothing was run yet.
+ * It can go if a connection ever runs one command at a time (then no open races a closing
+ * channel); the channel limit in ssh.ts (MAX_CHANNELS, below MaxSessions' 10) does not remove it.
  */
 const OPEN_RETRY_MS = 10_000;
 
