@@ -75,7 +75,7 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     expect(host.elapsed()).toBe(2 * POLL_MS);
   });
 
-  test('a job waiting with nothing ahead has systemd reload after STALL_MS, at most MAX_STALL_RELOADS times, and its deadline lists the queue', async () => {
+  test('a job waiting with nothing ahead: a reload per STALL_MS, MAX_STALL_RELOADS at most', async () => {
     const host = fakeHost({ 'x.service': ['active running 124'] }, '124 x.service stop waiting\n');
     await expect(host.shell.settle('x.service', 'inactive', 90)).rejects.toThrow(
       'x.service did not become inactive: it is still active/running after 90 s (startTimeoutSeconds); ' +
