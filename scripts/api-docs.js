@@ -1,23 +1,15 @@
-// Writes API.md from the TSDoc of every exported `...Props` interface, so the documented props
-// and defaults are the code's own; test/unit/api-docs.test.ts fails when API.md is stale.
+// Writes API.md from the TSDoc of everything index.ts exports (classes with their public members,
+// interfaces with their props and defaults, functions, types and constants), so the documented API
+// is the code's own; test/unit/api-docs.test.ts fails when API.md is stale or an export is undocumented.
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const ts = require('typescript');
-const { loadRegistry } = require('./registry');
 
 const root = join(__dirname, '..');
-const { DOMAINS, KINDS } = loadRegistry();
-// Per domain, its target construct then its kinds' constructs; then the pattern for kinds of your own.
-const SOURCES = [
-  ...Object.entries(DOMAINS).flatMap(([domain, { targetConstruct }]) => [
-    targetConstruct,
-    ...Object.values(KINDS)
-      .filter((kind) => kind.domain === domain)
-      .map((kind) => kind.construct),
-  ]),
-  'constructs/core/managed-object.ts',
-  'constructs/core/retired-object.ts',
-];
+const UNDOCUMENTED = '(undocumented)';
+
+const sourceOf = (file) =>
+  ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.ES2022, true);
 
 const oneLine = (text) =>
   text
@@ -25,42 +17,101 @@ const oneLine = (text) =>
     .replace(/\|/g, '\\|')
     .trim();
 
-const describeMember = (member, source) => {
-  const tags = ts.getJSDocTags(member);
-  const fallback = tags.find((tag) => tag.tagName.text === 'default');
-  const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc);
-  const summary = docs.map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '').join(' ');
-  return {
-    name: member.name.getText(source),
-    type: oneLine(member.type ? member.type.getText(source) : 'unknown'),
-    required: member.questionToken === undefined,
-    summary: oneLine(summary),
-    fallback: fallback ? oneLine(ts.getTextOfJSDocComment(fallback.comment) ?? '') : '',
-  };
+const summaryOf = (node) =>
+  oneLine(
+    ts
+      .getJSDocCommentsAndTags(node)
+      .filter(ts.isJSDoc)
+      .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '')
+      .join(' '),
+  ) || UNDOCUMENTED;
+
+const tagOf = (node, name) => {
+  const tag = ts.getJSDocTags(node).find((t) => t.tagName.text === name);
+  return tag ? oneLine(ts.getTextOfJSDocComment(tag.comment) ?? '') : undefined;
 };
 
-const renderInterface = (node, source) => {
-  const rows = node.members.filter(ts.isPropertySignature).map((member) => describeMember(member, source));
-  const lines = [`## ${node.name.text}`, '', '| prop | type | default | description |', '| --- | --- | --- | --- |'];
-  for (const row of rows) {
-    const fallback = row.required ? 'required' : row.fallback || '(none documented)';
-    lines.push(`| \`${row.name}\` | \`${row.type}\` | ${fallback} | ${row.summary} |`);
+const isExported = (node) => (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+const isPublic = (member) =>
+  !(ts.getModifiers(member) ?? []).some((m) =>
+    [ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword].includes(m.kind),
+  ) && !(member.name && ts.isPrivateIdentifier(member.name));
+
+/** The exported declarations of `file` by name, in file order. */
+const declarationsOf = (file) => {
+  const source = sourceOf(file);
+  const found = [];
+  source.forEachChild((node) => {
+    if (!isExported(node)) return;
+    if (ts.isVariableStatement(node)) {
+      for (const decl of node.declarationList.declarations) found.push({ name: decl.name.getText(source), node, decl });
+    } else if (node.name) found.push({ name: node.name.text, node });
+  });
+  return { source, found };
+};
+
+const propsTable = (members, source) => {
+  const lines = ['| prop | type | default | description |', '| --- | --- | --- | --- |'];
+  for (const member of members.filter(ts.isPropertySignature)) {
+    const required = member.questionToken === undefined;
+    const fallback = required ? 'required' : (tagOf(member, 'default') ?? '(none documented)');
+    const type = oneLine(member.type ? member.type.getText(source) : 'unknown');
+    lines.push(`| \`${member.name.getText(source)}\` | \`${type}\` | ${fallback} | ${summaryOf(member)} |`);
   }
-  return lines.join('\n');
+  return lines;
 };
 
+const membersTable = (node, source) => {
+  const lines = ['| member | signature | description |', '| --- | --- | --- |'];
+  for (const member of node.members.filter(isPublic)) {
+    if (ts.isConstructorDeclaration(member)) {
+      const params = member.parameters.map((p) => p.getText(source)).join(', ');
+      const props = member.parameters.at(-1)?.type?.getText(source);
+      const doc = summaryOf(member) !== UNDOCUMENTED ? summaryOf(member) : `Declares it in \`scope\`; props: ${props}.`;
+      lines.push(`| constructor | \`new ${node.name.text}(${oneLine(params)})\` | ${doc} |`);
+    } else if (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member)) {
+      const text = member
+        .getText(source)
+        .replace(/\{[\s\S]*$/, '')
+        .replace(/;$/, '');
+      const signature = oneLine(text.replace(/\/\*\*[\s\S]*?\*\//g, ''));
+      lines.push(`| \`${member.name.getText(source)}\` | \`${signature}\` | ${summaryOf(member)} |`);
+    }
+  }
+  return lines;
+};
+
+const render1 = ({ name, node, decl }, source) => {
+  const head = [`## ${name}`, ''];
+  if (ts.isInterfaceDeclaration(node)) {
+    const doc = summaryOf(node);
+    const intro = doc === UNDOCUMENTED && name.endsWith('Props') ? [] : [doc, ''];
+    return [...head, ...intro, ...propsTable(node.members, source)];
+  }
+  if (ts.isClassDeclaration(node)) return [...head, summaryOf(node), '', ...membersTable(node, source)];
+  const text = (decl ?? node)
+    .getText(source)
+    .replace(/\s*=>[\s\S]*$/, ' => …')
+    .replace(/\{[\s\S]*$/, '');
+  return [...head, '`' + oneLine(text) + '`', '', summaryOf(node)];
+};
+
+/** Every export of index.ts, in its order: `export *` takes a file's exports, `export { a }` names them. */
 const render = () => {
+  const index = sourceOf('index.ts');
   const sections = [];
-  for (const file of SOURCES) {
-    const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.ES2022, true);
-    source.forEachChild((node) => {
-      if (ts.isInterfaceDeclaration(node) && node.name.text.endsWith('Props'))
-        sections.push(renderInterface(node, source));
-    });
-  }
-  const banner = 'Generated by `node scripts/api-docs.js` from the TSDoc of the props interfaces; do not edit.';
+  index.forEachChild((node) => {
+    if (!ts.isExportDeclaration(node) || !node.moduleSpecifier) return;
+    const file = `${node.moduleSpecifier.text.replace(/^\.\//, '')}.ts`;
+    const { source, found } = declarationsOf(file);
+    const wanted = node.exportClause ? node.exportClause.elements.map((e) => e.name.text) : undefined;
+    for (const entry of found) {
+      if (wanted === undefined || wanted.includes(entry.name)) sections.push(render1(entry, source).join('\n'));
+    }
+  });
+  const banner = 'Generated by `node scripts/api-docs.js` from the TSDoc of everything index.ts exports; do not edit.';
   return `# API\n\n${banner}\n\n${sections.join('\n\n')}\n`;
 };
 
 if (require.main === module) writeFileSync(join(root, 'API.md'), render());
-module.exports = { render };
+module.exports = { render, UNDOCUMENTED };

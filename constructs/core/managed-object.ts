@@ -80,6 +80,11 @@ export interface ManagedObjectProps {
   readonly resendOn?: string | number;
 }
 
+/**
+ * An object a handler converges: its reading in its target's batch read, its entry in the batch
+ * apply, and its lifecycle resource with its destroy hook. Every built-in kind declares one; a
+ * kind of your own declares it with `domain` and `handlerBundle`.
+ */
 export class ManagedObject extends Construct {
   /** The batch this object is read and applied in. */
   readonly batch: TargetBatch;
