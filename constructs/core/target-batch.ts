@@ -7,10 +7,9 @@
 import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import { ValidationError } from '../../src/core/errors';
-import { packObjects } from '../../src/core/packed-objects';
 import { APPLY, BATCH, ENV, resultKey } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
-import { escapeTemplate, hasToken, jsonText } from './encode';
+import { escapeTemplate, jsonText } from './encode';
 import { ExternalRead, TerraformData } from './terraform-blocks';
 
 export interface TargetBatchKey {
@@ -28,8 +27,8 @@ export interface TargetBatchKey {
 export interface BatchMember {
   readonly name: string;
   readonly kind: string;
-  /** The desired state, called at synth (a spec may list objects declared after this one). */
-  readonly spec: () => Readonly<Record<string, unknown>>;
+  /** The spec as JSON text (a template when it holds Terraform values). */
+  readonly spec: string;
   /** Objects whose being applied makes this one apply too (a network reload after its interfaces). */
   readonly follows: () => readonly string[];
   /** Names of objects of this batch that must be applied before it. */
@@ -40,7 +39,7 @@ export class TargetBatch extends Construct {
   /** The stack's batch for `key`, created on first use. */
   static of(scope: Construct, key: TargetBatchKey): TargetBatch {
     const stack = TerraformStack.of(scope);
-    const digest = keyDigest(key);
+    const digest = digestOf({ domain: key.domain, handler: key.handler, target: key.target }).slice(0, 12);
     const existing = stack.node.tryFindChild(`homelab-read-${digest}`);
     return existing instanceof TargetBatch ? existing : new TargetBatch(stack, `homelab-read-${digest}`, key, digest);
   }
@@ -57,7 +56,7 @@ export class TargetBatch extends Construct {
 
   private constructor(stack: TerraformStack, id: string, key: TargetBatchKey, digest: string) {
     super(stack, id);
-    this.label = claimLabel(stack, targetLabel(key), digest);
+    this.label = claimLabel(stack, key.label ?? `${key.domain}_${digest.slice(0, 8)}`, digest);
     const query = { [BATCH.target]: jsonText(key.target) };
     this.read = new ExternalRead(this, 'read', {
       program: ['node', key.handler, BATCH.verb, 'read'],
@@ -120,13 +119,9 @@ export class TargetBatch extends Construct {
     return undefined;
   }
 
-  /** The objects known at synth packed into one field; one holding a Terraform value under its name, for Terraform. */
   private queryEntries(): Record<string, string> {
-    const members = [...this.members.values()].map((m) => ({ ...m, spec: m.spec() }));
-    const known = members.filter((m) => !hasToken(m.spec));
-    const packed = Object.fromEntries(known.map((m) => [m.name, { kind: m.kind, spec: m.spec }]));
-    const resolved = members.filter((m) => hasToken(m.spec)).map((m) => [m.name, entryText(m.kind, jsonText(m.spec))]);
-    return { ...(known.length > 0 ? { [BATCH.objects]: packObjects(packed) } : {}), ...Object.fromEntries(resolved) };
+    const entries = [...this.members.values()].map((m) => [m.name, entryText(m.kind, m.spec)]);
+    return Object.fromEntries(entries);
   }
 
   /** Whether `member` and everything it follows read in sync at plan time, as an HCL expression. */
@@ -142,7 +137,7 @@ export class TargetBatch extends Construct {
    */
   private triggers(): Record<string, string> {
     const entries = [...this.members.values()].map((m) => {
-      const text = entryText(m.kind, jsonText(m.spec()), m.after());
+      const text = entryText(m.kind, m.spec, m.after());
       return [m.name, `${text}\${${this.inSync(m)} ? "" : replace(timestamp(), "/.*/", "")}`];
     });
     return Object.fromEntries(entries);
@@ -169,15 +164,6 @@ const APPLY_ENVIRONMENT =
   `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted }, ` +
   `{ for index, name in split(",", self.input.drifted) : format("${APPLY.objectPrefix}%d", index) => ` +
   `self.triggers_replace[name] if name != "" })}`;
-
-const keyDigest = (key: TargetBatchKey): string =>
-  digestOf({ domain: key.domain, handler: key.handler, target: key.target }).slice(0, 12);
-
-/**
- * The label `key` asks for, which its objects' lifecycles store: a clash with another target's gets a
- * suffix in the batch's names only (claimLabel), so a retired object computes the same label alone.
- */
-export const targetLabel = (key: TargetBatchKey): string => key.label ?? `${key.domain}_${keyDigest(key).slice(0, 8)}`;
 
 const labels = new WeakMap<TerraformStack, Set<string>>();
 
