@@ -31,18 +31,15 @@ export const POLL_MS = 150;
 export const CONFIRM_MS = 300;
 
 /**
- * How long a job may wait with nothing ahead of it before a per-object wait (destroy's stop) has
- * systemd reload, and how often at most. Why: systemd 252 leaves a dispatched job that its order
- * check held back out of its run queue until something puts it back, and a daemon-reload does, for
- * every waiting job (job_coldplug in src/core/job.c), still honouring each job's ordering. Measured:
- * the CI run of stop 21 (200 units destroyed at -parallelism=30, one process each) had 30 stop jobs
- * waiting 90 s with nothing ahead, every Terraform slot held, so no other destroy reloaded for them.
- * The batch apply is one process and one reload, and never needs this. It can go when destroy runs
- * once per host (Terraform gives each resource its own destroy hook) or when the test host's systemd
- * runs 30 concurrent destroys of 200 units ten times without a reload here.
+ * The longest pause between two looks of a per-object wait (destroy's stop, one process per object
+ * beside up to -parallelism others): each look waits twice the last, from POLL_MS up to this. Why:
+ * pid 1 dispatches its job queue only when it has nothing else to do (the run queue is an
+ * SD_EVENT_PRIORITY_IDLE event source, src/core/manager.c), and 30 destroys each asking every
+ * POLL_MS kept it busy: in CI (stop 21, and again under load in stop 22's final run) 30 stop jobs
+ * sat `waiting` with nothing ahead for 90 s, and daemon-reloads did not move them. The batch
+ * apply, one process asking for all its units at once, keeps POLL_MS.
  */
-export const STALL_MS = 10_000;
-export const MAX_STALL_RELOADS = 3;
+export const MAX_POLL_MS = 2000;
 
 /** Type=simple, exec and idle units read active as soon as their process is forked (`CONFIRM_MS`). */
 const FORKED_IS_ACTIVE = ['simple', 'exec', 'idle'];
@@ -160,7 +157,7 @@ export class HostShell {
 
   /**
    * Waits for one unit (see `settleAll`) as a per-object destroy does, beside other processes on the
-   * same host: a job left waiting with nothing ahead is moved on by a reload (`STALL_MS`). Fails with
+   * same host: it looks less often the longer it waits (`MAX_POLL_MS`). Fails with
    * its state and journal when it does not settle.
    */
   async settle(name: string, want: 'active' | 'inactive', seconds: number): Promise<void> {
@@ -174,7 +171,7 @@ export class HostShell {
    * settles, fails or passes its own deadline: each unit's error, or undefined once it settled. A
    * unit that will not settle gets its state, its job and its last journal lines.
    */
-  async settleAll(waits: readonly SettleWait[], reloadStalled = false): Promise<Map<string, Error | undefined>> {
+  async settleAll(waits: readonly SettleWait[], backOff = false): Promise<Map<string, Error | undefined>> {
     const outcomes = new Map<string, Error | undefined>();
     const start = this.clock.now();
     const pending = waits.map((wait) => ({
@@ -182,7 +179,7 @@ export class HostShell {
       deadline: start + wait.seconds * 1000,
       due: start,
       confirmed: wait.want === 'inactive',
-      stall: { job: undefined as string | undefined, since: start, reloads: 0 },
+      pause: POLL_MS,
     }));
     while (pending.length > 0) {
       const due = pending.filter((entry) => entry.due <= this.clock.now());
@@ -197,33 +194,13 @@ export class HostShell {
           pending.splice(pending.indexOf(entry), 1);
         } else {
           entry.confirmed ||= verdict === 'settled';
-          entry.due = now + (verdict === 'settled' ? CONFIRM_MS : POLL_MS);
-          if (reloadStalled) await this.moveOn(entry.wait, status.job, entry.stall, now);
+          entry.due = now + (verdict === 'settled' ? CONFIRM_MS : entry.pause);
+          if (backOff) entry.pause = Math.min(MAX_POLL_MS, entry.pause * 2);
         }
       }
       if (pending.length > 0) await this.clock.sleep(Math.max(0, Math.min(...pending.map((e) => e.due)) - now));
     }
     return outcomes;
-  }
-
-  /** Has systemd reload when `name`'s job has waited `STALL_MS` with nothing ahead of it (see there). */
-  private async moveOn(
-    wait: SettleWait,
-    jobId: string | undefined,
-    stall: { job: string | undefined; since: number; reloads: number },
-    now: number,
-  ): Promise<void> {
-    if (jobId !== stall.job) Object.assign(stall, { job: jobId, since: now });
-    if (jobId === undefined || stall.reloads >= MAX_STALL_RELOADS || now - stall.since < STALL_MS) return;
-    stall.since = now;
-    const job = await this.job(wait.name);
-    if (job === undefined || !isStalled(job)) return;
-    await this.reload();
-    stall.reloads += 1;
-    wait.log(
-      `its ${job.type} job ${job.id} waited ${STALL_MS / 1000} s with nothing ahead of it; ` +
-        'had systemd reload, which puts every waiting job back in its run queue',
-    );
   }
 
   /** Why a wait ended unsettled: its state, a queued job and what it waits for, and its journal. */
