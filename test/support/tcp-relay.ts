@@ -13,6 +13,8 @@ export interface Relay {
   hold(): void;
   /** Destroys every connection, as a pulled cable or a crashed sshd does. */
   cut(): void;
+  /** Resolves once no client is connected: a client that died took its link, and the bytes held for it, along. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,9 @@ export const startRelay = async (upstreamPort: number, upstreamHost = '127.0.0.1
     },
     cut: () => {
       for (const pair of pairs) pair.destroy();
+    },
+    idle: async () => {
+      while (pairs.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     },
     close: async () => {
       clearInterval(timer);
