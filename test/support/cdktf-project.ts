@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { terraformBinary, terraformEnv } from './toolchain';
+import { terraformBinary, testProcessEnv } from './toolchain';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -52,7 +52,7 @@ export class CdktfProject {
 
   /** Starts terraform as a shell starts a foreground job, so `interrupt` is a Ctrl-C at the terminal. */
   startTerraform(...args: string[]): Interruptible {
-    const env = { ...terraformEnv(), ...this.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+    const env = { ...testProcessEnv(), ...this.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
     return startCommand(terraformBinary(), args, this.stackDir, env);
   }
 
@@ -100,7 +100,7 @@ export class CdktfProject {
   }
 
   private exec(file: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv): Promise<CommandOutcome> {
-    return runCommand(file, args, cwd, { ...terraformEnv(), ...this.env, CHECKPOINT_DISABLE: '1', ...extra });
+    return runCommand(file, args, cwd, { ...testProcessEnv(), ...this.env, CHECKPOINT_DISABLE: '1', ...extra });
   }
 }
 
