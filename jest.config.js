@@ -5,10 +5,11 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': '<rootDir>/test/support/esbuild-transform.js' },
   testTimeout: 30000,
-  // One real kube API server per run, started by the first kube test file that asks (test/support/kube-shared.ts).
-  globalSetup: '<rootDir>/test/support/kube-global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/kube-global-teardown.ts',
-  ...(process.env.HOMELAB_TEST_ORDER === 'smallest-first'
-    ? { testSequencer: '<rootDir>/test/support/smallest-first-sequencer.js' }
-    : {}),
+  // Two files at a time, also on 2 cores (jest's default there is one): most of a heavy file's time is spent waiting
+  // on terraform, systemd or the API server, and each file has fixtures of its own or shares them by run-shared.ts.
+  maxWorkers: 2,
+  testSequencer: '<rootDir>/test/support/longest-first-sequencer.js',
+  // The run directory through which files share the kube API server and the packed library (run-shared.ts).
+  globalSetup: '<rootDir>/test/support/run-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/run-global-teardown.ts',
 };

@@ -1,7 +1,7 @@
 /**
  * A REAL Kubernetes API server for the kube tests (kube-processes.ts), seen by one test file as its own namespace
  * with an admin and a read-only identity, the Repo and Sandbox CRDs Established and a kubeconfig. Under jest it is
- * started once per run and shared (kube-global-setup.ts); a file that needs a server of its own asks for one.
+ * started once per run and shared (kube-shared.ts); a file that needs a server of its own asks for one.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';

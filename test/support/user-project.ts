@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CommandOutcome, reportTimings, runCommand } from './cdktf-project';
+import { packedLibrary } from './packed-library';
 import { terraformBinary, terraformEnv } from './toolchain';
 
 const ROOT = join(__dirname, '..', '..');
@@ -87,10 +88,11 @@ export class UserProject {
   readonly dir = join(this.home, 'lab');
   readonly timings: Record<string, number> = {};
 
-  /** `npm pack` of the repo (prepack builds dist and the bundles); resolves to the tarball's path. */
+  /** The packed library (packed-library.ts) in the project's parent folder; resolves to the tarball's path. */
   async pack(): Promise<string> {
-    const packed = await this.must('npm pack', 'npm pack --silent --pack-destination "$1"', ROOT, {}, [this.home]);
-    return join(this.home, packed.stdout.trim().split('\n').pop() ?? '');
+    const packed = await packedLibrary(this.home, { ...terraformEnv(), ...NPM_ENV });
+    if (packed.seconds !== undefined) this.timings['npm pack'] = packed.seconds;
+    return packed.tarball;
   }
 
   /** Runs a bash script (`set -euo pipefail`) in `cwd` (default: the project), failing with its output. */
