@@ -23,7 +23,14 @@ export function declareObject(scope: Construct, props: DeclaredObject): ManagedO
 export function declareObject(scope: Construct, props: DeclaredObject): ManagedObject | RetiredObject {
   const { targetConstruct, retired, ...object } = props;
   const domain = domainOf(props.kind);
+  const batchLabel = addressName(targetConstruct);
   return retired
-    ? new RetiredObject(scope, 'Object', { domain, kind: props.kind, name: props.name })
-    : new ManagedObject(scope, 'Object', { ...object, domain, batchLabel: addressName(targetConstruct) });
+    ? new RetiredObject(scope, 'Object', {
+        domain,
+        kind: props.kind,
+        name: props.name,
+        target: props.target,
+        batchLabel,
+      })
+    : new ManagedObject(scope, 'Object', { ...object, domain, batchLabel });
 }

@@ -9,8 +9,8 @@ import { ENV } from '../../src/core/protocol';
 import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
 import { handlerAsset } from './handler-asset';
-import { addressName, claimName, destroyHook } from './object-address';
-import { TargetBatch } from './target-batch';
+import { addressName, claimName, destroyHook, lifecycleInput } from './object-address';
+import { TargetBatch, targetLabel } from './target-batch';
 import { TerraformData } from './terraform-blocks';
 
 export interface ManagedObjectProps {
@@ -88,7 +88,7 @@ export interface ManagedObjectProps {
 export class ManagedObject extends Construct {
   /** The batch this object is read and applied in. */
   readonly batch: TargetBatch;
-  /** Holds identity and target; its destroy hook removes the object. */
+  /** Holds the identity and the target's label; its destroy hook removes the object. */
   readonly lifecycle: TerraformData;
   /** Replaced when `resendOn` changes; its create hook applies this object alone. */
   readonly resend?: TerraformData;
@@ -101,15 +101,16 @@ export class ManagedObject extends Construct {
     requirePlainIdentity(scope, props.identity);
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
-    const target = jsonText(props.target);
     const { spec } = props;
-    const specText =
-      typeof spec === 'function' ? Lazy.stringValue({ produce: () => jsonText(spec()) }) : jsonText(spec);
-    this.batch = TargetBatch.of(this, { domain: props.domain, handler, target: props.target, label: props.batchLabel });
+    const key = { domain: props.domain, handler, target: props.target, label: props.batchLabel };
+    this.batch = TargetBatch.of(this, key);
+    const label = targetLabel(key);
     this.lifecycle = new TerraformData(this, 'lifecycle', {
-      input: { kind: props.kind, target, identity: jsonText(props.identity) },
+      input: lifecycleInput(props.identity, props.target, label),
+      // The digest of the identity, as every earlier version stored it: another form would replace
+      // every lifecycle on upgrade, and a replacement runs the destroy hook.
       triggersReplace: { identity: digestText(props.identity) },
-      localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind),
+      localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind, props.target, label),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
     const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => this.followed(object)));
@@ -117,13 +118,13 @@ export class ManagedObject extends Construct {
       {
         name: this.name,
         kind: props.kind,
-        spec: specText,
+        spec: typeof spec === 'function' ? spec : () => spec,
         follows,
         after: () => [...new Set([...follows(), ...this.after])],
       },
       this.lifecycle,
     );
-    if (props.resendOn !== undefined) this.resend = this.resendResource(handler, props, target, specText);
+    if (props.resendOn !== undefined) this.resend = this.resendResource(handler, props);
   }
 
   /**
@@ -151,10 +152,13 @@ export class ManagedObject extends Construct {
     return object.name;
   }
 
-  private resendResource(handler: string, props: ManagedObjectProps, target: string, spec: string): TerraformData {
+  private resendResource(handler: string, props: ManagedObjectProps): TerraformData {
+    const { spec } = props;
+    const specText =
+      typeof spec === 'function' ? Lazy.stringValue({ produce: () => jsonText(spec()) }) : jsonText(spec);
     const resend = new TerraformData(this, 'resend', {
       dependsOn: [this.batch.apply],
-      input: { target, spec },
+      input: { target: jsonText(props.target), spec: specText },
       triggersReplace: { resendOn: props.resendOn },
       localExec: {
         command: `node "${handler}" ${props.kind} apply`,

@@ -1,12 +1,13 @@
 /**
  * What a managed object and its retirement must agree on: the Terraform addresses of its
- * resources and the destroy hook, so a retired object is removed by the very hook it was
- * created with.
+ * resources, what its lifecycle stores and the destroy hook, so a retired object is removed by
+ * the very hook it was created with.
  */
 import type { Construct } from 'constructs';
 import { ValidationError } from '../../src/core/errors';
 import { ENV } from '../../src/core/protocol';
 import { TerraformStack } from './cdk';
+import { hasToken, jsonText } from './encode';
 
 /** `scope`'s path below the stack as a Terraform identifier: `site/influx` → `site_influx`. */
 export const addressName = (scope: Construct): string => {
@@ -42,9 +43,20 @@ export const claimName = (scope: Construct, name: string): string => {
   return name;
 };
 
-/** The local-exec destroy hook, reading what it needs from `self.input` (destroy sees only self). */
-export const destroyHook = (handlerPath: string, kind: string) => ({
+/**
+ * The lifecycle's input: the identity and the label of the target, whose settings sit in the destroy
+ * hook once instead of in the state once per object. Settings that hold a Terraform value are stored
+ * whole: a destroy hook may reference nothing but `self`.
+ */
+export const lifecycleInput = (identity: object, target: object, label: string): string =>
+  jsonText({ identity, target: hasToken(target) ? target : label });
+
+/** The local-exec destroy hook: the stored input and the target's settings (lifecycle-input.ts reads them). */
+export const destroyHook = (handlerPath: string, kind: string, target: object, label: string) => ({
   when: 'destroy' as const,
   command: `node "${handlerPath}" ${kind} destroy`,
-  environment: { [ENV.target]: '${self.input.target}', [ENV.identity]: '${self.input.identity}' },
+  environment: {
+    [ENV.lifecycle]: '${jsonencode(self.input)}',
+    ...(hasToken(target) ? {} : { [ENV.target]: jsonText(target), [ENV.targetLabel]: label }),
+  },
 });

@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 import { Lazy, TerraformStack } from './cdk';
 import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook } from './object-address';
+import { targetLabel } from './target-batch';
 
 export interface RetiredObjectProps {
   /** The handler domain, as its `ManagedObject` declared it. */
@@ -19,6 +20,14 @@ export interface RetiredObjectProps {
   readonly handlerBundle?: string;
   /** The object kind, as its `ManagedObject` declared it. */
   readonly kind: string;
+  /** Connection settings, as its `ManagedObject` declared them: the destroy hook acts there. */
+  readonly target: Readonly<Record<string, unknown>>;
+  /**
+   * The target's label, as its `ManagedObject` declared it (`batchLabel`).
+   *
+   * @default - `<domain>_<digest of the target>`
+   */
+  readonly batchLabel?: string;
   /**
    * Prefix of the Terraform addresses, as its `ManagedObject` had it.
    *
@@ -40,10 +49,11 @@ export class RetiredObject extends Construct {
     const stack = TerraformStack.of(this);
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
+    const label = targetLabel({ domain: props.domain, handler, target: props.target, label: props.batchLabel });
     removedBlocks(stack).push({
       from: `terraform_data.${this.name}_lifecycle`,
       lifecycle: { destroy: true },
-      provisioner: [{ 'local-exec': destroyHook(handler, props.kind) }],
+      provisioner: [{ 'local-exec': destroyHook(handler, props.kind, props.target, label) }],
     });
   }
 }

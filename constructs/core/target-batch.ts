@@ -7,9 +7,10 @@
 import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import { ValidationError } from '../../src/core/errors';
+import { packObjects } from '../../src/core/packed-objects';
 import { APPLY, BATCH, ENV, resultKey } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
-import { escapeTemplate, jsonText } from './encode';
+import { escapeTemplate, hasToken, jsonText } from './encode';
 import { ExternalRead, TerraformData } from './terraform-blocks';
 
 export interface TargetBatchKey {
@@ -27,8 +28,8 @@ export interface TargetBatchKey {
 export interface BatchMember {
   readonly name: string;
   readonly kind: string;
-  /** The spec as JSON text (a template when it holds Terraform values). */
-  readonly spec: string;
+  /** The desired state, called at synth (a spec may list objects declared after this one). */
+  readonly spec: () => Readonly<Record<string, unknown>>;
   /** Objects whose being applied makes this one apply too (a network reload after its interfaces). */
   readonly follows: () => readonly string[];
   /** Names of objects of this batch that must be applied before it. */
@@ -39,7 +40,7 @@ export class TargetBatch extends Construct {
   /** The stack's batch for `key`, created on first use. */
   static of(scope: Construct, key: TargetBatchKey): TargetBatch {
     const stack = TerraformStack.of(scope);
-    const digest = digestOf({ domain: key.domain, handler: key.handler, target: key.target }).slice(0, 12);
+    const digest = keyDigest(key);
     const existing = stack.node.tryFindChild(`homelab-read-${digest}`);
     return existing instanceof TargetBatch ? existing : new TargetBatch(stack, `homelab-read-${digest}`, key, digest);
   }
@@ -56,7 +57,7 @@ export class TargetBatch extends Construct {
 
   private constructor(stack: TerraformStack, id: string, key: TargetBatchKey, digest: string) {
     super(stack, id);
-    this.label = claimLabel(stack, key.label ?? `${key.domain}_${digest.slice(0, 8)}`, digest);
+    this.label = claimLabel(stack, targetLabel(key), digest);
     const query = { [BATCH.target]: jsonText(key.target) };
     this.read = new ExternalRead(this, 'read', {
       program: ['node', key.handler, BATCH.verb, 'read'],
@@ -119,9 +120,13 @@ export class TargetBatch extends Construct {
     return undefined;
   }
 
+  /** The objects known at synth packed into one field; one holding a Terraform value under its name, for Terraform. */
   private queryEntries(): Record<string, string> {
-    const entries = [...this.members.values()].map((m) => [m.name, entryText(m.kind, m.spec)]);
-    return Object.fromEntries(entries);
+    const members = [...this.members.values()].map((m) => ({ ...m, spec: m.spec() }));
+    const known = members.filter((m) => !hasToken(m.spec));
+    const packed = Object.fromEntries(known.map((m) => [m.name, { kind: m.kind, spec: m.spec }]));
+    const resolved = members.filter((m) => hasToken(m.spec)).map((m) => [m.name, entryText(m.kind, jsonText(m.spec))]);
+    return { ...(known.length > 0 ? { [BATCH.objects]: packObjects(packed) } : {}), ...Object.fromEntries(resolved) };
   }
 
   /** Whether `member` and everything it follows read in sync at plan time, as an HCL expression. */
@@ -137,7 +142,7 @@ export class TargetBatch extends Construct {
    */
   private triggers(): Record<string, string> {
     const entries = [...this.members.values()].map((m) => {
-      const text = entryText(m.kind, m.spec, m.after());
+      const text = entryText(m.kind, jsonText(m.spec()), m.after());
       return [m.name, `${text}\${${this.inSync(m)} ? "" : replace(timestamp(), "/.*/", "")}`];
     });
     return Object.fromEntries(entries);
@@ -164,6 +169,15 @@ const APPLY_ENVIRONMENT =
   `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted }, ` +
   `{ for index, name in split(",", self.input.drifted) : format("${APPLY.objectPrefix}%d", index) => ` +
   `self.triggers_replace[name] if name != "" })}`;
+
+const keyDigest = (key: TargetBatchKey): string =>
+  digestOf({ domain: key.domain, handler: key.handler, target: key.target }).slice(0, 12);
+
+/**
+ * The label `key` asks for, which its objects' lifecycles store: a clash with another target's gets a
+ * suffix in the batch's names only (claimLabel), so a retired object computes the same label alone.
+ */
+export const targetLabel = (key: TargetBatchKey): string => key.label ?? `${key.domain}_${keyDigest(key).slice(0, 8)}`;
 
 const labels = new WeakMap<TerraformStack, Set<string>>();
 

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
 import type { AnyKind, HandlerDomain, KindContext, Reading } from './kind';
+import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { BATCH, resultKey, toReadResult } from './protocol';
 
@@ -27,11 +28,17 @@ export const readBatch = async <S, T>(
   query: unknown,
   context: KindContext,
 ): Promise<Record<string, string>> => {
-  const fields = parseAs(stringMap, query, 'query');
+  const fields = unpacked(parseAs(stringMap, query, 'query'));
   const target = parseAs(domain.target, parseJson(fields[BATCH.target], `query["${BATCH.target}"]`), 'target');
   const names = Object.keys(fields).filter((key) => !key.startsWith('.'));
   const readings = await readAll(domain, target, names, fields, context);
   return summarize(names, readings);
+};
+
+/** The query with its packed objects (`.objects`) as fields of their own, as if each had been sent alone. */
+const unpacked = (fields: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
+  const packed = fields[BATCH.objects];
+  return packed === undefined ? fields : { ...unpackObjects(packed, `query["${BATCH.objects}"]`), ...fields };
 };
 
 interface Pending {

@@ -11,6 +11,7 @@ import { applyBatch } from './batch-apply';
 import { type Clock, systemClock } from './clock';
 import { HandlerError } from './errors';
 import type { HandlerDomain, KindContext, Log } from './kind';
+import { destroyInput } from './lifecycle-input';
 import { parseAs, parseJson } from './parse';
 import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
@@ -69,14 +70,13 @@ const runOne = async <S, T>(
   io: HandlerIo,
   context: KindContext,
 ) => {
-  const fromHook = verb !== 'read' && io.env[ENV.target] !== undefined;
   const objectKey = verb === 'destroy' ? 'identity' : 'spec';
-  const raw = fromHook
-    ? {
-        target: parseJson(io.env[ENV.target], ENV.target),
-        [objectKey]: parseJson(io.env[ENV[objectKey]], ENV[objectKey]),
-      }
-    : parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
+  const raw: { target: unknown; spec?: unknown; identity?: unknown } =
+    verb === 'destroy' && io.env[ENV.lifecycle] !== undefined
+      ? destroyInput(io.env)
+      : verb === 'apply' && io.env[ENV.target] !== undefined
+        ? { target: parseJson(io.env[ENV.target], ENV.target), spec: parseJson(io.env[ENV.spec], ENV.spec) }
+        : parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
   const load = domain.kinds[kindName];
   if (load === undefined) throw new HandlerError('Unknown kind', `${kindName} is not a kind of this bundle`);
   const kind = await load();

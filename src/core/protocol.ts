@@ -18,25 +18,32 @@ export interface ReadResult {
 
 export type { FieldChange, FieldDiff } from './field-diff';
 
-/** The environment variables the local-exec hooks set from `self.input`. */
+/**
+ * The environment variables of the local-exec hooks. A destroy hook sets its lifecycle's stored input
+ * (`jsonencode(self.input)`), its target's settings and label (lifecycle-input.ts); the resend hook sets
+ * target and spec.
+ */
 export const ENV = {
   target: 'HOMELAB_TARGET',
+  targetLabel: 'HOMELAB_TARGET_LABEL',
   spec: 'HOMELAB_SPEC',
-  identity: 'HOMELAB_IDENTITY',
+  lifecycle: 'HOMELAB_LIFECYCLE',
 } as const;
 
 export const VERBS = ['read', 'apply', 'destroy'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /**
- * The batch read, one per (domain, target): the query holds the target under `.target` and each
- * object's `{"kind","spec"}` under its name; the result holds `<name>.in_sync`, `<name>.summary`,
- * `<name>.diff`, and the batch's own `.in_sync` and `.summary` for the plan's one check. Object
- * names are Terraform identifiers, so they never start with a dot.
+ * The batch read, one per (domain, target): the query holds the target under `.target`, the
+ * `{"kind","spec"}` of the objects known at synth packed under `.objects` (packed-objects.ts), and
+ * that of each object holding a Terraform value under its name; the result holds `<name>.in_sync`,
+ * `<name>.summary`, `<name>.diff`, and the batch's own `.in_sync` and `.summary` for the plan's one
+ * check. Object names are Terraform identifiers, so they never start with a dot.
  */
 export const BATCH = {
   verb: 'batch',
   target: '.target',
+  objects: '.objects',
   inSync: '.in_sync',
   summary: '.summary',
 } as const;

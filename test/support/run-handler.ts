@@ -38,12 +38,19 @@ export const invoke = async <S, T>(
     const result = batch.result && { in_sync: pick('in_sync'), summary: pick('summary'), diff: pick('diff') };
     return { code: batch.code, stderr: batch.stderr, ...(result ? { result } : {}) };
   }
-  const hookEnv = {
-    [ENV.target]: canonicalJson(target),
-    [verb === 'destroy' ? ENV.identity : ENV.spec]: canonicalJson(object),
-  };
+  const hookEnv =
+    verb === 'destroy'
+      ? destroyEnv(target, object)
+      : { [ENV.target]: canonicalJson(target), [ENV.spec]: canonicalJson(object) };
   return runFromHook(domain, [kind, verb], { ...env, ...hookEnv }, clock);
 };
+
+/** What a destroy hook sets: its lifecycle's stored input (`jsonencode(self.input)`), its target and label. */
+export const destroyEnv = (target: object, identity: object, label = 'target'): NodeJS.ProcessEnv => ({
+  [ENV.lifecycle]: JSON.stringify(canonicalJson({ identity, target: label })),
+  [ENV.target]: canonicalJson(target),
+  [ENV.targetLabel]: label,
+});
 
 /** One batch read of `objects` (name → kind and spec), as the synthesized data source runs it. */
 export const invokeBatch = async <S, T>(

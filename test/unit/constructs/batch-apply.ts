@@ -1,8 +1,11 @@
 /**
- * Reads a target's batch apply (`<label>_apply`) out of a synthesized stack: one object's trigger
- * entry split into the JSON the hook hands the handler and the in-sync expression that makes the
- * entry unknown at plan time. A trigger of any other form fails the test that reads it.
+ * Reads a target's batch out of a synthesized stack: one object's trigger entry in its apply
+ * (`<label>_apply`) split into the JSON the hook hands the handler and the in-sync expression that
+ * makes the entry unknown at plan time, and the entries of its read's query, packed ones unpacked.
+ * A trigger of any other form fails the test that reads it.
  */
+import { unpackObjects } from '../../../src/core/packed-objects';
+import { BATCH } from '../../../src/core/protocol';
 
 /** The part of `Testing.synth` output these helpers read. */
 interface Synth {
@@ -36,3 +39,12 @@ export const parsedEntry = <Spec = Record<string, unknown>>(
 /** The test that one object of the batch read `label` read in sync. */
 export const readsInSync = (label: string, name: string): string =>
   `data.external.${label}_read.result["${name}.in_sync"] == "true"`;
+
+/** The query of `<label>_read` as the handler sees it: packed objects unpacked, each entry's JSON text by name. */
+export const queryOf = (
+  synth: { readonly data: { readonly external: Record<string, { readonly query: Record<string, string> }> } },
+  label: string,
+): Record<string, string> => {
+  const { [BATCH.objects]: packed, ...fields } = synth.data.external[`${label}_read`]?.query ?? {};
+  return { ...(packed === undefined ? {} : unpackObjects(packed, BATCH.objects)), ...fields };
+};

@@ -1,8 +1,11 @@
 import { Testing, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { TerraformProvider } from '../../../../constructs/core/cdk';
-import { parsedEntry, readsInSync } from '../batch-apply';
+import { digestOf } from '../../../../src/core/canonical';
+import { parsedEntry, queryOf, readsInSync } from '../batch-apply';
 import { objectIn } from './widget-object';
+
+const TARGET_TEXT = '{"endpoints":["https://n1:8006"],"tokenEnv":"T"}';
 
 const synthObjects = () => {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -19,7 +22,7 @@ describe('ManagedObject', () => {
   const lifecycle = synth.resource.terraform_data.site_thing_lifecycle;
   const apply = synth.resource.terraform_data.pve_apply;
 
-  test('objects on one target share one read, whose query holds the target and each object under its name', () => {
+  test('objects on one target share one read, whose query holds the target and each object by its name', () => {
     expect(Object.keys(synth.data.external).sort()).toEqual([
       expect.stringMatching(/^pve_[0-9a-f]{8}_read$/),
       'pve_read',
@@ -30,8 +33,10 @@ describe('ManagedObject', () => {
       'batch',
       'read',
     ]);
-    expect(read.query).toEqual({
-      '.target': '{"endpoints":["https://n1:8006"],"tokenEnv":"T"}',
+    // Specs known at synth are packed into one field: the query sits in the state Terraform rewrites per resource.
+    expect(Object.keys(read.query).sort()).toEqual(['.objects', '.target']);
+    expect(queryOf(synth, 'pve')).toEqual({
+      '.target': TARGET_TEXT,
       site_thing: '{"kind":"widget","spec":{"id":"thing","size":3}}',
       site_other: '{"kind":"widget","spec":{"id":"other","size":3}}',
     });
@@ -39,19 +44,33 @@ describe('ManagedObject', () => {
     expect(synth.terraform.required_providers.external).toEqual({ source: 'hashicorp/external', version: '2.3.5' });
   });
 
-  test('lifecycle holds identity and target, is replaced only by identity, and destroys from self.input', () => {
-    expect(lifecycle.input).toEqual({ kind: 'widget', target: read.query['.target'], identity: '{"id":"thing"}' });
-    expect(Object.keys(lifecycle.triggers_replace)).toEqual(['identity']);
+  test("lifecycle stores the identity and the target's label, is replaced only by identity, destroys from both", () => {
+    expect(lifecycle.input).toBe('{"identity":{"id":"thing"},"target":"pve"}');
+    // The digest form every earlier version stored: another would replace every lifecycle on upgrade.
+    expect(lifecycle.triggers_replace).toEqual({ identity: digestOf({ id: 'thing' }) });
     expect(lifecycle.provisioner).toEqual([
       {
         'local-exec': {
           when: 'destroy',
           command: expect.stringMatching(/^node ".*pve\.js" widget destroy$/),
-          environment: { HOMELAB_TARGET: '${self.input.target}', HOMELAB_IDENTITY: '${self.input.identity}' },
+          environment: {
+            HOMELAB_LIFECYCLE: '${jsonencode(self.input)}',
+            HOMELAB_TARGET: TARGET_TEXT,
+            HOMELAB_TARGET_LABEL: 'pve',
+          },
         },
       },
     ]);
     expect(lifecycle.lifecycle).toBeUndefined();
+  });
+
+  test("an object without batchLabel stores its target's default label, <domain>_<digest>, its batch's name", () => {
+    const elsewhere = synth.resource.terraform_data.site_elsewhere_lifecycle;
+    const label = Object.keys(synth.data.external).find((key) => key !== 'pve_read');
+    expect(JSON.parse(elsewhere.input).target).toBe(label?.replace(/_read$/, ''));
+    expect(elsewhere.provisioner[0]['local-exec'].environment.HOMELAB_TARGET_LABEL).toBe(
+      JSON.parse(elsewhere.input).target,
+    );
   });
 
   test('an object has no resource of its own but its lifecycle; each target has one apply resource', () => {
@@ -139,7 +158,7 @@ describe('ManagedObject', () => {
     const data = JSON.parse(Testing.synth(stack)).resource.terraform_data;
     expect(data.token_resend).toEqual({
       depends_on: ['terraform_data.pve_apply'],
-      input: { target: data.token_lifecycle.input.target, spec: '{"id":"token","size":3}' },
+      input: { target: TARGET_TEXT, spec: '{"id":"token","size":3}' },
       triggers_replace: { resendOn: 4 },
       provisioner: [
         {

@@ -3,7 +3,7 @@
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
 import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/repo-fetch';
-import { entryOf, parsedEntry } from '../batch-apply';
+import { entryOf, parsedEntry, queryOf } from '../batch-apply';
 
 const synth = (
   props: Partial<KubeRepoFetchProps> = {},
@@ -37,13 +37,13 @@ test('all defaults: budgetSeconds 75 and version v1alpha1 reach the spec, and th
     },
   });
   expect(out.resource.terraform_data.home_apply.provisioner[0]['local-exec'].command).toMatch(/ batch apply$/);
-  expect(JSON.parse(out.data.external.home_read.query['warm-site'])).toMatchObject({ kind: 'kube-repo-fetch' });
+  expect(JSON.parse(queryOf(out, 'home')['warm-site'] ?? '')).toMatchObject({ kind: 'kube-repo-fetch' });
 });
 
 test('the ask has no destroy hook and its identity leaves the trigger out', () => {
   const lifecycle = synth().resource.terraform_data['warm-site_lifecycle'];
   expect(lifecycle).not.toHaveProperty('provisioner');
-  expect(JSON.parse(lifecycle.input.identity)).toEqual({
+  expect(JSON.parse(lifecycle.input).identity).toEqual({
     namespace: 'jr2',
     sandbox: 'agent-1',
     key: 'site',

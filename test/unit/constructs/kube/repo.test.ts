@@ -24,12 +24,14 @@ test('defaults reach the spec; the target is the kubeconfig path and context onl
   const json = synth();
   const target = { name: 'home', kubeconfig: '~/.kube/config', context: 'home' };
   expect(JSON.parse(json.resource.terraform_data.home_apply.input.target)).toEqual(target);
-  expect(JSON.parse(json.resource.terraform_data.site_lifecycle.input.target)).toEqual(target);
+  const lifecycle = json.resource.terraform_data.site_lifecycle;
+  expect(JSON.parse(lifecycle.input).target).toBe('home');
+  expect(JSON.parse(lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_TARGET)).toEqual(target);
   expect(parsedEntry(json, 'home', 'site')).toMatchObject({
     kind: 'kube-repo',
     spec: { version: 'v1alpha1', refreshInterval: '5m', key: 'site' },
   });
-  const identity = JSON.parse(synth().resource.terraform_data.site_lifecycle.input.identity);
+  const { identity } = JSON.parse(lifecycle.input);
   expect(identity).toEqual({ namespace: 'jr2', key: 'site', version: 'v1alpha1', deleteOnDestroy: false });
 });
 

@@ -35,7 +35,7 @@ describe('ProxmoxMetricServer', () => {
       tokenEnv: 'PROXMOX_VE_API_TOKEN',
     });
     expect(synth.resource.terraform_data.m_resend).toBeUndefined();
-    expect(JSON.parse(synth.resource.terraform_data.m_lifecycle.input.identity)).toEqual({
+    expect(JSON.parse(synth.resource.terraform_data.m_lifecycle.input).identity).toEqual({
       id: 'influx',
       type: 'influxdb',
     });

@@ -24,7 +24,7 @@ describe('ProxmoxNetworkInterface', () => {
     const json = synth(stack);
     const data = json.resource.terraform_data;
     expect(parsedEntry(json, 'pve', 'br')).toEqual({ kind: 'network-interface', spec: { ...bridge, options: {} } });
-    expect(JSON.parse(data.br_lifecycle.input.identity)).toEqual(bridge);
+    expect(JSON.parse(data.br_lifecycle.input).identity).toEqual(bridge);
     expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/network-interface destroy$/);
   });
 
@@ -196,7 +196,7 @@ describe('ProxmoxNetworkApply', () => {
         '"reloadForeignChanges":false,"timeoutSeconds":30}}',
       inSync: readsInSync('pve', 'net'),
     });
-    expect(JSON.parse(data.net_lifecycle.input.identity)).toEqual({ nodes: ['n3', 'n2'] });
+    expect(JSON.parse(data.net_lifecycle.input).identity).toEqual({ nodes: ['n3', 'n2'] });
     expect(data.net_lifecycle.provisioner[0]['local-exec'].command).toMatch(/network-apply destroy$/);
   });
 

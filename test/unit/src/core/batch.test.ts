@@ -1,5 +1,6 @@
 import { readBatch, SUMMARY_NAMES } from '../../../../src/core/batch';
 import { systemClock } from '../../../../src/core/clock';
+import { packObjects } from '../../../../src/core/packed-objects';
 import { widgetDomain, type WidgetWorld } from './fake-domain';
 
 const context = { env: {}, log: () => undefined, clock: systemClock };
@@ -57,6 +58,14 @@ describe('readBatch', () => {
       expect(result['fine.in_sync']).toBe('true');
     },
   );
+
+  test('reads the objects packed under .objects and those under their own names alike', async () => {
+    const packed = packObjects({ one: { kind: 'widget', spec: { id: 'w1', size: 1 } } });
+    const fields = { ...query({ two: { id: 'w2', size: 5 } }), '.objects': packed };
+    const result = await readBatch(widgetDomain(world), fields, context);
+    expect(world.calls).toEqual(['connect a', 'fetch w1,w2', 'close']);
+    expect(result).toMatchObject({ 'one.in_sync': 'true', 'two.in_sync': 'false', '.in_sync': 'false' });
+  });
 
   test('an object of a kind the bundle does not serve is reported, not fatal', async () => {
     const result = await readBatch(

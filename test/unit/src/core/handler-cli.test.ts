@@ -1,4 +1,5 @@
 import { runHandler } from '../../../../src/core/handler-cli';
+import { destroyEnv } from '../../../support/run-handler';
 import { widgetDomain, type WidgetWorld } from './fake-domain';
 
 let world: WidgetWorld;
@@ -72,10 +73,7 @@ describe('runHandler', () => {
   });
 
   test('a failure is one stderr line with the labelled context, and exit code 1', async () => {
-    const result = await call(['widget', 'destroy'], '', {
-      HOMELAB_TARGET: '{"shelf":"a"}',
-      HOMELAB_IDENTITY: '{"id":"stuck"}',
-    });
+    const result = await call(['widget', 'destroy'], '', destroyEnv({ shelf: 'a' }, { id: 'stuck' }));
     expect(result).toEqual({
       code: 1,
       out: [],
@@ -84,21 +82,13 @@ describe('runHandler', () => {
   });
 
   test.each([
+    ['an empty identity', destroyEnv({ shelf: 'a' }, {}), /^widget destroy: Bad input: identity\.id: /],
     [
-      'an empty identity',
-      { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: '{}' },
-      /^widget destroy: Bad input: identity\.id: /,
+      'a stored input that is not JSON',
+      { ...destroyEnv({ shelf: 'a' }, { id: 'w1' }), HOMELAB_LIFECYCLE: '"nope"' },
+      /HOMELAB_LIFECYCLE is not JSON/,
     ],
-    [
-      'an identity that is not JSON',
-      { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: 'nope' },
-      /HOMELAB_IDENTITY is not JSON/,
-    ],
-    [
-      'a target of the wrong shape',
-      { HOMELAB_TARGET: '{"shelf":1}', HOMELAB_IDENTITY: '{"id":"w1"}' },
-      /Bad input: target\.shelf: /,
-    ],
+    ['a target of the wrong shape', destroyEnv({ shelf: 1 }, { id: 'w1' }), /Bad input: target\.shelf: /],
   ])('destroy refuses %s with exit 1 instead of reporting the object gone', async (_, env, message) => {
     const result = await call(['widget', 'destroy'], '', env);
     expect(result.code).toBe(1);
@@ -108,7 +98,7 @@ describe('runHandler', () => {
 
   test.each([
     ['apply', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_SPEC: '{"id":"w2","size":"big"}' }, /Bad input: spec\.size/],
-    ['destroy', { HOMELAB_TARGET: '{"shelf":"a"}', HOMELAB_IDENTITY: '{}' }, /Bad input: identity\.id/],
+    ['destroy', destroyEnv({ shelf: 'a' }, {}), /Bad input: identity\.id/],
   ])('%s refuses a bad input before it connects to the target', async (verb, env, message) => {
     const result = await call(['widget', verb], '', env);
     expect(result.log[0]).toMatch(message);

@@ -10,6 +10,7 @@ import { HandlerError } from '../../../../src/core/errors';
 import { runHandler } from '../../../../src/core/handler-cli';
 import { defineKind, type HandlerDomain } from '../../../../src/core/kind';
 import { MAX_TEXT_BYTES } from '../../../../src/core/printable';
+import { destroyEnv } from '../../../support/run-handler';
 
 /** An OSC title change ended by BEL, and a colour: what a hostile or careless server sends. */
 const HOSTILE = '\u001b]0;owned\u0007\u001b[31mdenied\u001b[0m';
@@ -131,7 +132,7 @@ describe('server text in what a handler prints', () => {
   });
 
   test("a destroy's plain Error from the server ends in one printable line", async () => {
-    const env = { HOMELAB_TARGET: JSON.stringify({ server: 'lab' }), HOMELAB_IDENTITY: JSON.stringify({ id: 'a' }) };
+    const env = destroyEnv({ server: 'lab' }, { id: 'a' });
     const { code, log } = await run(['repo', 'destroy'], '', env);
     expect(code).toBe(1);
     expect(log).toEqual(['repo destroy: 403 \\x1b]0;owned\\x07\\x1b[31mdenied\\x1b[0m']);

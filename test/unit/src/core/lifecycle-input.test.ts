@@ -1,0 +1,57 @@
+// destroyInput: where a destroy hook's target and identity come from, for each form a lifecycle's input
+// takes in a state, and the refusal to destroy with the settings of a target the object was not on.
+import { destroyInput } from '../../../../src/core/lifecycle-input';
+
+const TARGET = { endpoints: ['https://n1:8006'] };
+/** A hook's environment; `null`: the hook of a target holding Terraform values, which sets no target. */
+const hook = (stored: unknown, label: string | null = 'pve') => ({
+  HOMELAB_LIFECYCLE: JSON.stringify(stored),
+  ...(label === null ? {} : { HOMELAB_TARGET: JSON.stringify(TARGET), HOMELAB_TARGET_LABEL: label }),
+});
+
+describe('destroyInput', () => {
+  test.each([
+    [
+      "a lifecycle on the hook's target: the target's settings from the hook",
+      hook('{"identity":{"id":"a"},"target":"pve"}'),
+      { target: TARGET, identity: { id: 'a' } },
+    ],
+    [
+      'a lifecycle whose target holds Terraform values: the settings it stored',
+      hook('{"identity":{"id":"a"},"target":{"endpoints":["https://n9:8006"]}}', null),
+      { target: { endpoints: ['https://n9:8006'] }, identity: { id: 'a' } },
+    ],
+    [
+      'a lifecycle an earlier version made (kind, identity and target as text): the target it stored',
+      hook({ kind: 'widget', identity: '{"id":"a"}', target: '{"endpoints":["https://old:8006"]}' }),
+      { target: { endpoints: ['https://old:8006'] }, identity: { id: 'a' } },
+    ],
+  ])('reads %s', (_, env, wanted) => {
+    expect(destroyInput(env)).toEqual(wanted);
+  });
+
+  test.each([
+    [
+      'a lifecycle last applied on another target, naming both',
+      hook('{"identity":{"id":"a"},"target":"old"}'),
+      new RegExp(
+        '^Target changed: the object was last applied on target "old", and this hook holds the settings of ' +
+          'target "pve" only; apply the change of target by itself first',
+      ),
+    ],
+    [
+      'a lifecycle on a label when the hook has no target',
+      hook('{"identity":{"id":"a"},"target":"pve"}', null),
+      /holds the settings of no target only/,
+    ],
+    ['a stored input that is not JSON', hook('nope'), /^Bad input: HOMELAB_LIFECYCLE is not JSON/],
+    [
+      'a stored input of another shape',
+      hook('{"identity":"a","target":"pve"}'),
+      /^Bad input: HOMELAB_LIFECYCLE.identity/,
+    ],
+    ['no stored input', {}, /^Missing input: HOMELAB_LIFECYCLE is empty/],
+  ])('refuses %s', (_, env, message) => {
+    expect(() => destroyInput(env)).toThrow(message);
+  });
+});
