@@ -4,7 +4,7 @@
  */
 import type { Construct } from 'constructs';
 import { withDefaults } from '../../src/core/definition';
-import { type DeclaredDropInSpec, DROP_IN_PROPS, dropInRules } from '../../src/linux/drop-in';
+import { type DeclaredDropInSpec, DROP_IN_PROPS, dropInRules } from '../../src/linux/systemd-drop-in';
 import type { UnitSection } from '../../src/linux/render-unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
@@ -16,7 +16,7 @@ import type { SystemdUnitInstance } from './systemd-instance';
 import type { SystemdUnit } from './systemd-unit';
 import { shippedContent } from './unit-content';
 
-/** Every prop, judged at synth by the kind's rules (src/linux/drop-in.ts). */
+/** Every prop, judged at synth by the kind's rules (src/linux/systemd-drop-in.ts). */
 const PROPS = { ...DROP_IN_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost') } };
 
 export interface SystemdDropInProps {

@@ -8,31 +8,44 @@ import { digestOf, sha256Hex } from '../../src/core/canonical';
 import type { Rule } from '../../src/core/rules';
 import { contentText } from '../../src/linux/render-unit';
 import { withDefaults } from '../../src/core/definition';
-import { INSTANCE_PROPS, instanceName, instanceRules, type InstanceSpec } from '../../src/linux/unit';
+import { INSTANCE_PROPS, instanceName, instanceRules, type InstanceSpec } from '../../src/linux/systemd-instance';
+import type { DeclaredUnitSpec } from '../../src/linux/systemd-unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
 import { OBJECT_PROPS, unresolved, validateProps } from '../core/validate';
-import type { SystemdUnit } from './systemd-unit';
+import type { SshHost } from './ssh-host';
+
+/**
+ * What an instance takes of its template: a `SystemdUnit` named `foo@.service` is one. The
+ * instance names it by this shape, not by the class, so the unit's `instance()` and the instance
+ * do not import each other.
+ */
+export interface SystemdTemplate extends ObjectConstruct {
+  /** The template's spec: its name, directory and content. */
+  readonly spec: DeclaredUnitSpec;
+  /** The host the template, and so its instances, live on. */
+  readonly host: SshHost;
+}
 
 /**
  * The template prop: a unit of the stack (its host carries the target), judged whole by
  * `instanceRules`.
  */
 const templateRule: Rule = (value) => {
-  const unit = value as Partial<SystemdUnit> | undefined;
+  const unit = value as Partial<SystemdTemplate> | undefined;
   return typeof unit?.spec?.name === 'string' && typeof unit.host?.target === 'object'
     ? undefined
     : 'a SystemdUnit named foo@.service';
 };
 
-/** Every prop, judged at synth by the kind's rules (src/linux/unit.ts). */
+/** Every prop, judged at synth by the kind's rules (src/linux/systemd-instance.ts). */
 const PROPS = { ...INSTANCE_PROPS, ...OBJECT_PROPS, template: { rule: templateRule, required: true } };
 
 export interface SystemdUnitInstanceProps {
   /** The template unit, a `SystemdUnit` named `foo@.service`. */
-  readonly template: SystemdUnit;
+  readonly template: SystemdTemplate;
   /** The instance string: `tty9` makes `foo@tty9.service`. Changing it replaces the instance. */
   readonly instance: string;
   /** Whether the instance is enabled (the template's [Install] links, made for this instance). @default true */
@@ -69,7 +82,7 @@ export class SystemdUnitInstance extends ObjectConstruct {
   /** Whether it is retired (removed by the next apply). */
   readonly retired: boolean;
   /** The template it is an instance of. */
-  readonly template: SystemdUnit;
+  readonly template: SystemdTemplate;
 
   constructor(scope: Construct, id: string, props: SystemdUnitInstanceProps) {
     super(scope, id);

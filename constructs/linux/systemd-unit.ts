@@ -6,7 +6,7 @@
 import type { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import type { UnitSection } from '../../src/linux/render-unit';
-import { type DeclaredUnitSpec, UNIT_PROPS, unitRules, unitWithDefaults } from '../../src/linux/unit';
+import { type DeclaredUnitSpec, UNIT_PROPS, unitRules, unitWithDefaults } from '../../src/linux/systemd-unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
@@ -80,7 +80,7 @@ export interface SystemdUnitProps {
 /** Where a unit file, and a drop-in's `<unit>.d/`, goes unless `directory` says otherwise. */
 export const DEFAULT_UNIT_DIRECTORY = UNIT_PROPS.directory.default;
 
-/** Every prop, judged at synth by the kind's rules (src/linux/unit.ts). */
+/** Every prop, judged at synth by the kind's rules (src/linux/systemd-unit.ts). */
 const PROPS = { ...UNIT_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost'), required: true } };
 
 /**

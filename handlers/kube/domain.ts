@@ -18,7 +18,7 @@ export const kubeDomain = () =>
     }),
     close: async (session) => session.client.close(),
     kinds: {
-      'kube-repo': async () => (await import('./repo')).repoKind,
-      'kube-repo-fetch': async () => (await import('./repo-fetch')).repoFetchKind,
+      'kube-repo': async () => (await import('./kube-repo')).repoKind,
+      'kube-repo-fetch': async () => (await import('./kube-repo-fetch')).repoFetchKind,
     },
   }) satisfies HandlerDomain<KubeSession, KubeTargetWithDefaults, KindsOf<'kube'>>;

@@ -26,7 +26,7 @@ import {
   sandboxName,
   sandboxTypeMissing,
   unmounted,
-} from '../../src/kube/repo-fetch';
+} from '../../src/kube/kube-repo-fetch';
 import { isObjectNotFound, type KubeApiError, statusOf } from '../../src/kube/status';
 import { watchObject, type WatchClient } from '../../src/kube/watch';
 

@@ -4,7 +4,7 @@
  */
 import { HandlerError } from '../../src/core/errors';
 import { describeHost } from '../../src/linux/target';
-import type { LiveUnit } from '../../src/linux/unit';
+import type { LiveUnit } from '../../src/linux/unit-control';
 import { parseReadScript, type ReadEntry, readScript } from '../../src/linux/unit-read';
 import type { HostSession } from './session';
 

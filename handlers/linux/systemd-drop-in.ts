@@ -13,8 +13,8 @@ import {
   dropInSpec,
   type DropInSpec,
   summarizeDropIn,
-} from '../../src/linux/drop-in';
-import type { LiveUnit } from '../../src/linux/unit';
+} from '../../src/linux/systemd-drop-in';
+import type { LiveUnit } from '../../src/linux/unit-control';
 import * as cmd from '../../src/linux/unit-commands';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';

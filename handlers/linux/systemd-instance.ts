@@ -4,14 +4,10 @@
  * disables it and leaves the template to its own object.
  */
 import { defineKind, type Reading } from '../../src/core/kind';
-import {
-  instanceIdentity,
-  instanceSpec,
-  type InstanceSpec,
-  type LiveUnit,
-  restartOnPath,
-  type UnitIdentity,
-} from '../../src/linux/unit';
+import { instanceIdentity, instanceSpec, type InstanceSpec } from '../../src/linux/systemd-instance';
+import type { LiveUnit } from '../../src/linux/unit-control';
+import { restartOnPath } from '../../src/linux/unit-file';
+import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { type LiveUnits, readingOf } from './systemd-unit';

@@ -4,17 +4,11 @@
  * included).
  */
 import { defineKind, type Reading } from '../../src/core/kind';
-import {
-  type LiveUnit,
-  restartOnPath,
-  unitIdentity,
-  unitPath,
-  unitSpec,
-  type UnitIdentity,
-  type UnitSpec,
-} from '../../src/linux/unit';
+import type { LiveUnit } from '../../src/linux/unit-control';
+import { restartOnPath, unitPath } from '../../src/linux/unit-file';
+import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/systemd-unit';
 import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
-import type { DesiredUnit } from '../../src/linux/unit';
+import type { DesiredUnit } from '../../src/linux/unit-control';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { UnitOps } from './unit-ops';

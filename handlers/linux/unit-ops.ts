@@ -7,7 +7,9 @@
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
-import { type LiveUnit, restartOnPath, START_TIMEOUT_SECONDS, unitPath, type UnitIdentity } from '../../src/linux/unit';
+import type { LiveUnit } from '../../src/linux/unit-control';
+import { restartOnPath, START_TIMEOUT_SECONDS, unitPath } from '../../src/linux/unit-file';
+import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
 import { destroyScript, parseRemoval, removalOf, type RemovalReport } from '../../src/linux/unit-remove';

@@ -6,7 +6,7 @@
 import type { Log } from '../../src/core/kind';
 import { mapConcurrent } from '../../src/core/pool';
 import { ConnectionLost } from '../../src/linux/ssh';
-import type { LiveUnit } from '../../src/linux/unit';
+import type { LiveUnit } from '../../src/linux/unit-control';
 import type { BatchItem } from '../../src/linux/unit-batch';
 
 /** Commands in flight at once: below the SSH connection's channel limit. */

@@ -6,9 +6,9 @@
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
-import { diffDropIn, summarizeDropIn } from '../../src/linux/drop-in';
+import { diffDropIn, summarizeDropIn } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
-import type { LiveUnit } from '../../src/linux/unit';
+import type { LiveUnit } from '../../src/linux/unit-control';
 import {
   type BatchItem,
   fileOf,

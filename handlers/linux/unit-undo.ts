@@ -8,9 +8,9 @@
 import { waitsFor } from '../../src/core/batch-apply';
 import { HandlerError } from '../../src/core/errors';
 import { mapConcurrent } from '../../src/core/pool';
-import { dropInPath } from '../../src/linux/drop-in';
+import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
-import { unitPath } from '../../src/linux/unit';
+import { unitPath } from '../../src/linux/unit-file';
 import { fileOf, unitOf } from '../../src/linux/unit-batch';
 import * as cmd from '../../src/linux/unit-commands';
 import { isTemplate } from '../../src/linux/unit-name';

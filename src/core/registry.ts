@@ -11,17 +11,21 @@ export const DOMAINS = {
   kube: { handler: 'handlers/kube/main.ts', targetConstruct: 'constructs/kube/cluster.ts' },
 } as const;
 
-/** Each object kind: the domain whose bundle serves it and the construct users declare it with. */
+/**
+ * Each object kind and the domain whose bundle serves it. A kind `k` of domain `d` is its
+ * definition `src/d/k.ts`, its handler `handlers/d/k.ts` and its construct `constructs/d/k.ts`
+ * (`kindFiles`), exported from index.ts; the registry test holds every kind to that.
+ */
 export const KINDS = {
-  'metric-server': { domain: 'pve', construct: 'constructs/pve/metric-server.ts' },
-  'network-interface': { domain: 'pve', construct: 'constructs/pve/network-interface.ts' },
-  'network-apply': { domain: 'pve', construct: 'constructs/pve/network-apply.ts' },
-  'systemd-unit': { domain: 'linux', construct: 'constructs/linux/systemd-unit.ts' },
-  'kube-repo': { domain: 'kube', construct: 'constructs/kube/repo.ts' },
-  'kube-repo-fetch': { domain: 'kube', construct: 'constructs/kube/repo-fetch.ts' },
-  'systemd-instance': { domain: 'linux', construct: 'constructs/linux/systemd-instance.ts' },
-  'systemd-drop-in': { domain: 'linux', construct: 'constructs/linux/systemd-drop-in.ts' },
-} as const satisfies Record<string, { readonly domain: DomainName; readonly construct: string }>;
+  'metric-server': { domain: 'pve' },
+  'network-interface': { domain: 'pve' },
+  'network-apply': { domain: 'pve' },
+  'systemd-unit': { domain: 'linux' },
+  'systemd-instance': { domain: 'linux' },
+  'systemd-drop-in': { domain: 'linux' },
+  'kube-repo': { domain: 'kube' },
+  'kube-repo-fetch': { domain: 'kube' },
+} as const satisfies Record<string, { readonly domain: DomainName }>;
 
 export type DomainName = keyof typeof DOMAINS;
 export type KindName = keyof typeof KINDS;
@@ -36,3 +40,13 @@ export const domainOf = (kind: KindName): DomainName => KINDS[kind].domain;
 /** The kinds of `domain`, for tests and the docs. */
 export const kindsOf = (domain: DomainName): KindName[] =>
   (Object.keys(KINDS) as KindName[]).filter((kind) => KINDS[kind].domain === domain);
+
+/** The three files of a kind, by the one naming rule. */
+export const kindFiles = (kind: KindName): { definition: string; handler: string; construct: string } => {
+  const { domain } = KINDS[kind];
+  return {
+    definition: `src/${domain}/${kind}.ts`,
+    handler: `handlers/${domain}/${kind}.ts`,
+    construct: `constructs/${domain}/${kind}.ts`,
+  };
+};

@@ -4,8 +4,11 @@
  * drop-ins that change it, so no unit is restarted twice by one apply.
  */
 import { sha256Hex } from '../core/canonical';
-import { dropInDirectory, dropInPath, type DropInSpec } from './drop-in';
-import { type InstanceSpec, type LiveUnit, restartOnPath, unitPath, type UnitSpec } from './unit';
+import { dropInDirectory, dropInPath, type DropInSpec } from './systemd-drop-in';
+import type { InstanceSpec } from './systemd-instance';
+import type { LiveUnit } from './unit-control';
+import { restartOnPath, unitPath } from './unit-file';
+import type { UnitSpec } from './systemd-unit';
 import { enableNeedsReload, settleSteps, settleTarget } from './unit-diff';
 import { isTemplate } from './unit-name';
 import type { ReadEntry } from './unit-read';

@@ -3,7 +3,8 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { privileged, quote } from './shell';
-import { RESTART_ON_DIR, restartOnPath, unitPath, type UnitSpec } from './unit';
+import { RESTART_ON_DIR, restartOnPath, unitPath } from './unit-file';
+import type { UnitSpec } from './systemd-unit';
 
 type Unit = Pick<UnitSpec, 'name' | 'directory'>;
 

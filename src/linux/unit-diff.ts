@@ -5,7 +5,7 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import type { DesiredUnit, LiveUnit } from './unit';
+import type { DesiredUnit, LiveUnit } from './unit-control';
 import { enabledOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 
 export const isAbsent = (live: LiveUnit): boolean =>

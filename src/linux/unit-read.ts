@@ -4,7 +4,7 @@
  * over stdin, so hundreds of units never meet the kernel's 128 KiB limit on one argument.
  */
 import { quote } from './shell';
-import type { LiveUnit } from './unit';
+import type { LiveUnit } from './unit-control';
 import { isTemplate } from './unit-name';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 

@@ -6,7 +6,8 @@
  * mask is someone's decision: it is reported and stays. What cannot be removed is named.
  */
 import { quote } from './shell';
-import { restartOnPath, unitPath, type UnitIdentity } from './unit';
+import { restartOnPath, unitPath } from './unit-file';
+import type { UnitIdentity } from './systemd-unit';
 import { maskPaths } from './unit-commands';
 import { instanceOf, isTemplate } from './unit-name';
 

@@ -3,7 +3,7 @@
  * ssh2, and out-of-band reads of what systemd says, parsed by key (systemctl reorders -p output).
  */
 import { digestOf } from '../../src/core/canonical';
-import type { UnitSpec } from '../../src/linux/unit';
+import type { UnitSpec } from '../../src/linux/systemd-unit';
 import { linuxDomain } from '../../handlers/linux/domain';
 import { invoke } from './run-handler';
 import { startSystemdHost, type SystemdHost } from './systemd-host';

@@ -4,15 +4,26 @@
  * otherwise surface only as a failed plan on a user's machine).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOMAINS, KINDS, type KindName, kindsOf } from '../../src/core/registry';
+import { DOMAINS, KINDS, kindFiles, type KindName, kindsOf } from '../../src/core/registry';
 
 const ROOT = join(__dirname, '..', '..');
 
 describe('the kinds registry', () => {
-  test.each(Object.entries(KINDS))('%s is declared by its construct', (kind, { construct }) => {
-    expect(readFileSync(join(ROOT, construct), 'utf8')).toContain(`kind: '${kind}'`);
+  const kinds = Object.keys(KINDS) as KindName[];
+
+  test.each(kinds)('%s is its definition, handler, construct and props test, named after it', (kind) => {
+    const files = kindFiles(kind);
+    const propsTest = `test/unit/constructs/${KINDS[kind].domain}/${kind}-props.test.ts`;
+    for (const file of [...Object.values(files), propsTest])
+      expect(existsSync(join(ROOT, file)) ? file : `${file} missing`).toBe(file);
+    expect(readFileSync(join(ROOT, files.construct), 'utf8')).toContain(`kind: '${kind}'`);
+  });
+
+  test.each(kinds)('index.ts exports the construct of %s', (kind) => {
+    const from = `./${kindFiles(kind).construct.replace(/\.ts$/, '')}`;
+    expect(readFileSync(join(ROOT, 'index.ts'), 'utf8')).toContain(`export * from '${from}';`);
   });
 
   test.each(Object.keys(DOMAINS))('the %s bundle serves exactly the kinds of its domain', (domain) => {

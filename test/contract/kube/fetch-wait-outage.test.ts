@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { kubeDomain } from '../../../handlers/kube/domain';
 import { askedAnnotation, SANDBOXES } from '../../../src/kube/names';
-import type { RepoFetchSpec } from '../../../src/kube/repo-fetch';
+import type { RepoFetchSpec } from '../../../src/kube/kube-repo-fetch';
 import { useKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver';
 import { CR_VERSION, crPath } from '../../support/kube-crds';
 import { kubeExpect, kubeRequest } from '../../support/kube-http';

@@ -9,7 +9,7 @@ import { KubeClient } from '../../../src/kube/client';
 import { nodeKubeconfigIo } from '../../../src/kube/connection';
 import { loadKubeconfig } from '../../../src/kube/kubeconfig';
 import { askedAnnotation, SANDBOXES } from '../../../src/kube/names';
-import type { RepoFetchSpec } from '../../../src/kube/repo-fetch';
+import type { RepoFetchSpec } from '../../../src/kube/kube-repo-fetch';
 import { useKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver';
 import { CR_VERSION, crPath } from '../../support/kube-crds';
 import { kubeExpect } from '../../support/kube-http';

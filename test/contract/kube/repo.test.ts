@@ -3,7 +3,7 @@
 // leaves the Repo, an https clone Secret is named only when it exists, and a type the server lacks reads as absent.
 import { kubeDomain } from '../../../handlers/kube/domain';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_LAST_ATTACHED, LABEL_REPO_BOUND } from '../../../src/kube/names';
-import type { RepoSpec } from '../../../src/kube/repo';
+import type { RepoSpec } from '../../../src/kube/kube-repo';
 import { useKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver';
 import { CR_VERSION, crPath } from '../../support/kube-crds';
 import { kubeExpect, kubeRequest } from '../../support/kube-http';

@@ -3,8 +3,9 @@
  * (counted in pid 1's journal), a unit whose ExecStart fails is named with its state and undone
  * while the other 19 stay converged, and a template, its instances and a drop-in apply in one run.
  */
-import type { DropInSpec } from '../../../src/linux/drop-in';
-import type { InstanceSpec, UnitSpec } from '../../../src/linux/unit';
+import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
+import type { InstanceSpec } from '../../../src/linux/systemd-instance';
+import type { UnitSpec } from '../../../src/linux/systemd-unit';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { type ApplyEntry, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';

@@ -4,8 +4,8 @@
  * drop-in change restarts its running unit, and a masked unit says so and is unmasked only when asked.
  */
 import { digestOf } from '../../../src/core/canonical';
-import type { InstanceSpec } from '../../../src/linux/unit';
-import type { DropInSpec } from '../../../src/linux/drop-in';
+import type { InstanceSpec } from '../../../src/linux/systemd-instance';
+import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke, invokeBatch } from '../../support/run-handler';
 import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';

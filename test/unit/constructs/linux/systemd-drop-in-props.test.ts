@@ -7,7 +7,7 @@
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
 import { parseAs } from '../../../../src/core/parse';
-import { dropInSpec } from '../../../../src/linux/drop-in';
+import { dropInSpec } from '../../../../src/linux/systemd-drop-in';
 import { synthError as failure } from '../synth-error';
 import { hostIn, onHost } from './on-host';
 

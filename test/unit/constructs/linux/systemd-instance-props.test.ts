@@ -9,7 +9,7 @@ import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { SystemdUnitInstance } from '../../../../constructs/linux/systemd-instance';
 import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
 import { parseAs } from '../../../../src/core/parse';
-import { instanceSpec } from '../../../../src/linux/unit';
+import { instanceSpec } from '../../../../src/linux/systemd-instance';
 import { synthError as failure } from '../synth-error';
 import { hostIn } from './on-host';
 

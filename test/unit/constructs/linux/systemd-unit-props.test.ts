@@ -7,7 +7,7 @@
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
 import { parseAs } from '../../../../src/core/parse';
-import { unitSpec } from '../../../../src/linux/unit';
+import { unitSpec } from '../../../../src/linux/systemd-unit';
 import { synthError as failure } from '../synth-error';
 import { hostIn, onHost } from './on-host';
 

@@ -12,7 +12,7 @@ import { KubeApiError, statusOf } from '../../../../src/kube/status';
 import { askedAnnotation } from '../../../../src/kube/names';
 import { invoke } from '../../../support/run-handler';
 import { VirtualClock } from '../../../support/virtual-clock';
-import { FETCH_SPEC as spec } from '../../src/kube/repo-fetch-fixtures';
+import { FETCH_SPEC as spec } from '../../src/kube/kube-repo-fetch-fixtures';
 
 const EARLIER = '2026-01-01T00:00:00Z';
 

@@ -10,7 +10,7 @@ import { canonicalJson } from '../../../../src/core/canonical';
 import type { Clock } from '../../../../src/core/clock';
 import type { HandlerDomain } from '../../../../src/core/kind';
 import { APPLY, ENV } from '../../../../src/core/protocol';
-import { FETCH_SPEC } from '../../src/kube/repo-fetch-fixtures';
+import { FETCH_SPEC } from '../../src/kube/kube-repo-fetch-fixtures';
 import { sandboxApi } from './sandbox-api-fixture';
 
 /** Sleeps end in the order they are due; time moves to the next one once every waiter has gone to sleep. */

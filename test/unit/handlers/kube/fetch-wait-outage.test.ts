@@ -10,7 +10,7 @@ import type { HandlerDomain } from '../../../../src/core/kind';
 import { RETRY_BACKOFF_MS, WATCH_CLOSE_GRACE_MS } from '../../../../src/kube/watch';
 import { invoke } from '../../../support/run-handler';
 import { VirtualClock } from '../../../support/virtual-clock';
-import { FETCH_SPEC } from '../../src/kube/repo-fetch-fixtures';
+import { FETCH_SPEC } from '../../src/kube/kube-repo-fetch-fixtures';
 import { EARLIER, sandboxApi } from './sandbox-api-fixture';
 
 const domainOver = (client: FetchClient): HandlerDomain<KubeSession, unknown> => ({

@@ -4,8 +4,9 @@
  * comes after it skipped; the per-object apply is the same transaction with one object.
  */
 import { digestOf } from '../../../../src/core/canonical';
-import type { DropInSpec } from '../../../../src/linux/drop-in';
-import type { InstanceSpec, UnitSpec } from '../../../../src/linux/unit';
+import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
+import type { InstanceSpec } from '../../../../src/linux/systemd-instance';
+import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import { linuxDomain } from '../../../../handlers/linux/domain';
 import { type ApplyEntry, invoke, invokeBatchApply } from '../../../support/run-handler';
 import { fakeSystemd, TARGET } from './fake-systemd';

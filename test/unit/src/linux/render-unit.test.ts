@@ -6,7 +6,7 @@ import {
   unitSectionProblems,
   unitText,
 } from '../../../../src/linux/render-unit';
-import { unitContent } from '../../../../src/linux/unit';
+import { unitContent } from '../../../../src/linux/unit-file';
 
 const CONTROL = 'must not contain a newline, carriage return, NUL or other control character';
 const CONTINUED = 'must not end in a backslash (systemd would join the next line to it)';

@@ -4,8 +4,9 @@
  * restarting its unit a second time.
  */
 import { sha256Hex } from '../../../../src/core/canonical';
-import type { DropInSpec } from '../../../../src/linux/drop-in';
-import type { LiveUnit, UnitSpec } from '../../../../src/linux/unit';
+import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
+import type { LiveUnit } from '../../../../src/linux/unit-control';
+import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import {
   fileOf,
   type Loaded,

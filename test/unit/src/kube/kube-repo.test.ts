@@ -8,7 +8,7 @@ import {
   type RepoSpec,
   schemeOf,
   wantedSecretRef,
-} from '../../../../src/kube/repo';
+} from '../../../../src/kube/kube-repo';
 
 const creds = [
   { match: 'git.example/', ssh: { secret: 'org-key' }, https: { secret: 'org-clone' } },

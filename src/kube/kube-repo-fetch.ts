@@ -11,7 +11,7 @@ import type { Reading } from '../core/kind';
 import { integer, text } from '../core/rules';
 import { describeVerdict, fetchedOf, mountedKeys, type Sandbox, verdict } from './fetch-verdict';
 import { askedAnnotation, CR_GROUP, SANDBOXES } from './names';
-import { dnsName, nonEmpty, VERSION_PROP } from './repo';
+import { dnsName, nonEmpty, VERSION_PROP } from './kube-repo';
 
 export const SANDBOX_TYPE = `${SANDBOXES}.${CR_GROUP}`;
 

@@ -1,7 +1,8 @@
 import { parseAs } from '../../../../src/core/parse';
-import { unitIdentity } from '../../../../src/linux/unit';
+import { unitIdentity } from '../../../../src/linux/systemd-unit';
 import { sha256Hex } from '../../../../src/core/canonical';
-import type { LiveUnit, UnitSpec } from '../../../../src/linux/unit';
+import type { LiveUnit } from '../../../../src/linux/unit-control';
+import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import { unmaskCommand } from '../../../../src/linux/unit-commands';
 import { diffUnit, enableNeedsReload, enableStep, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { parseReadScript } from '../../../../src/linux/unit-read';

@@ -8,8 +8,8 @@ import {
   readFetch,
   triggerAnnotation,
   triggerDigest,
-} from '../../../../src/kube/repo-fetch';
-import { FETCH_SPEC as spec } from './repo-fetch-fixtures';
+} from '../../../../src/kube/kube-repo-fetch';
+import { FETCH_SPEC as spec } from './kube-repo-fetch-fixtures';
 
 const ASKED = '2026-05-01T10:00:05Z';
 const asked = (trigger: string, entry: object): Sandbox => ({

@@ -12,7 +12,7 @@ import {
   repoFetchSpecSchema,
   sandboxesPath,
   sandboxName,
-} from '../../src/kube/repo-fetch';
+} from '../../src/kube/kube-repo-fetch';
 import type { KubeSession } from './session';
 import { askForFetch } from './fetch-ask';
 

@@ -6,7 +6,7 @@
 import type { Construct } from 'constructs';
 import { broken, type Problem } from '../../src/core/rules';
 import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
-import { credentialProblems, REPO_PROPS, repoOf } from '../../src/kube/repo';
+import { credentialProblems, REPO_PROPS, repoOf } from '../../src/kube/kube-repo';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
@@ -14,7 +14,7 @@ import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 
-/** Every prop, judged at synth by the kind's rules (src/kube/repo.ts). */
+/** Every prop, judged at synth by the kind's rules (src/kube/kube-repo.ts). */
 const PROPS = { ...REPO_PROPS, ...OBJECT_PROPS, cluster: { rule: targetRule('a KubeCluster'), required: true } };
 
 /** Which clone Secret a Repo uses, by the prefix of its identity. */

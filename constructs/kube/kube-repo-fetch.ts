@@ -6,7 +6,7 @@
 import type { Construct } from 'constructs';
 import { ValidationError } from '../../src/core/errors';
 import { broken, describeProblems } from '../../src/core/rules';
-import { REPO_FETCH_PROPS, repoFetchOf } from '../../src/kube/repo-fetch';
+import { REPO_FETCH_PROPS, repoFetchOf } from '../../src/kube/kube-repo-fetch';
 import { TerraformStack } from '../core/cdk';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
@@ -14,7 +14,7 @@ import { ObjectConstruct } from '../core/object-construct';
 import { targetRule, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 
-/** Every prop, judged at synth by the kind's rules (src/kube/repo-fetch.ts). */
+/** Every prop, judged at synth by the kind's rules (src/kube/kube-repo-fetch.ts). */
 const PROPS = { ...REPO_FETCH_PROPS, cluster: { rule: targetRule('a KubeCluster'), required: true } };
 
 export interface KubeRepoFetchProps {

@@ -9,7 +9,8 @@ import { type PropTable, propProblems, specCheck } from '../core/definition';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import { broken, type Problem, type Rule, text } from '../core/rules';
 import type { Known, UnitContent } from './render-unit';
-import { contentProblems, FILE_PROPS, type LiveUnit, unitContent } from './unit';
+import { contentProblems, FILE_PROPS, unitContent } from './unit-file';
+import type { LiveUnit } from './unit-control';
 import { short } from './unit-diff';
 import { unitNameProblem } from './unit-name';
 

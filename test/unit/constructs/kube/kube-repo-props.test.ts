@@ -6,9 +6,9 @@
  */
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
-import { KubeRepo } from '../../../../constructs/kube/repo';
+import { KubeRepo } from '../../../../constructs/kube/kube-repo';
 import { parseAs } from '../../../../src/core/parse';
-import { repoIdentitySchema, repoSpecSchema } from '../../../../src/kube/repo';
+import { repoIdentitySchema, repoSpecSchema } from '../../../../src/kube/kube-repo';
 import { synthError } from '../synth-error';
 import { onCluster } from './on-cluster';
 

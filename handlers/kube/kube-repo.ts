@@ -22,7 +22,7 @@ import {
   typeMissing,
   unbindPatch,
   wantedSecretRef,
-} from '../../src/kube/repo';
+} from '../../src/kube/kube-repo';
 import { isObjectNotFound, statusOf } from '../../src/kube/status';
 import type { KubeSession } from './session';
 

@@ -2,7 +2,7 @@
 // destroy hook (nothing to destroy), a trigger token is encoded by Terraform, and bad props fail at synth naming them.
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
-import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/repo-fetch';
+import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/kube-repo-fetch';
 import { entryOf, parsedEntry, queryOf } from '../batch-apply';
 
 const synth = (

@@ -2,7 +2,7 @@
 // stack holds the kubeconfig's path and context and nothing from inside it, and bad props fail at synth.
 import { Testing, TerraformStack } from 'cdktf';
 import { KubeCluster, type KubeClusterProps } from '../../../../constructs/kube/cluster';
-import { KubeRepo, type KubeRepoProps } from '../../../../constructs/kube/repo';
+import { KubeRepo, type KubeRepoProps } from '../../../../constructs/kube/kube-repo';
 import { parsedEntry } from '../batch-apply';
 
 const synth = (repo: Partial<KubeRepoProps> = {}, cluster: KubeClusterProps = { kubeconfig: '~/.kube/config' }) => {

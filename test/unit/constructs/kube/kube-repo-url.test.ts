@@ -3,7 +3,7 @@
 // wrong, is in repo-props.test.ts and repo-fetch-props.test.ts.
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
-import { KubeRepo, type KubeRepoProps } from '../../../../constructs/kube/repo';
+import { KubeRepo, type KubeRepoProps } from '../../../../constructs/kube/kube-repo';
 
 type Loose<T> = { [K in keyof T]?: unknown };
 

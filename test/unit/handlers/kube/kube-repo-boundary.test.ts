@@ -8,7 +8,7 @@ import { applyBatch } from '../../../../src/core/batch-apply';
 import { canonicalJson } from '../../../../src/core/canonical';
 import type { HandlerDomain } from '../../../../src/core/kind';
 import { APPLY, ENV } from '../../../../src/core/protocol';
-import type { RepoSpec } from '../../../../src/kube/repo';
+import type { RepoSpec } from '../../../../src/kube/kube-repo';
 import { invoke } from '../../../support/run-handler';
 import { VirtualClock } from '../../../support/virtual-clock';
 

@@ -6,10 +6,10 @@
  */
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
-import { KubeRepoFetch } from '../../../../constructs/kube/repo-fetch';
+import { KubeRepoFetch } from '../../../../constructs/kube/kube-repo-fetch';
 import { parseAs } from '../../../../src/core/parse';
-import { repoFetchIdentitySchema, repoFetchSpecSchema } from '../../../../src/kube/repo-fetch';
-import { FETCH_SPEC } from '../../src/kube/repo-fetch-fixtures';
+import { repoFetchIdentitySchema, repoFetchSpecSchema } from '../../../../src/kube/kube-repo-fetch';
+import { FETCH_SPEC } from '../../src/kube/kube-repo-fetch-fixtures';
 import { synthError } from '../synth-error';
 import { onCluster } from './on-cluster';
 

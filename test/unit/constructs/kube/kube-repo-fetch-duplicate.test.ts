@@ -3,7 +3,7 @@
 // naming both constructs. Another key, Sandbox, namespace, cluster or stack is a different ask.
 import { App, Testing, TerraformStack } from 'cdktf';
 import { KubeCluster, type KubeClusterProps } from '../../../../constructs/kube/cluster';
-import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/repo-fetch';
+import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/kube-repo-fetch';
 
 const ASK = { namespace: 'jr2', sandbox: 'agent-1', key: 'site', trigger: 'v1' };
 
