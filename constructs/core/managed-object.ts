@@ -1,5 +1,5 @@
 /**
- * The managed-object pattern (DESIGN.md): the object's reading in its target's batch read, its
+ * The managed-object pattern (README, How it works): the object's reading in its target's batch read, its
  * entry in the target's batch apply, and a lifecycle resource carrying its destroy hook. Every
  * object kind is one of these; none builds its own Terraform.
  */

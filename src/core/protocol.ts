@@ -52,7 +52,10 @@ export const BATCH = {
  * The batch apply, one per (domain, target), run by the target's apply resource: the target under
  * HOMELAB_TARGET, the names of the objects its plan found not in sync under HOMELAB_DRIFTED
  * (comma-separated), and the `{"kind","spec","after"}` of the i-th of them under HOMELAB_OBJECT_<i>.
- * One variable per object keeps each under Linux's 128 KiB limit on one environment string.
+ * One variable per object keeps each under Linux's 128 KiB limit on one environment string
+ * (MAX_ARG_STRLEN, execve(2)); numbered, since a shell drops a variable whose name holds a `-`.
+ * It can go if local-exec ever feeds its command a stdin, which it does not in terraform 1.x or
+ * OpenTofu 1.x.
  */
 export const APPLY = {
   verb: 'batch',
