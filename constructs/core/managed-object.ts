@@ -78,6 +78,13 @@ export interface ManagedObjectProps {
    * @default - none
    */
   readonly resendOn?: string | number;
+  /**
+   * Whether the apply may take over the object when it exists on the target without this stack's
+   * mark of ownership (made by hand, say). Without it the apply refuses such an object, naming it.
+   *
+   * @default false
+   */
+  readonly adopt?: boolean;
 }
 
 /**
@@ -119,6 +126,7 @@ export class ManagedObject extends Construct {
         name: this.name,
         kind: props.kind,
         spec: typeof spec === 'function' ? spec : () => spec,
+        adopt: props.adopt === true,
         follows,
         after: () => [...new Set([...follows(), ...this.after])],
       },

@@ -30,6 +30,8 @@ export interface BatchMember {
   readonly kind: string;
   /** The desired state, called at synth (a spec may list objects declared after this one). */
   readonly spec: () => Readonly<Record<string, unknown>>;
+  /** Whether the apply may take the object over when it exists without this stack's mark. */
+  readonly adopt: boolean;
   /** Objects whose being applied makes this one apply too (a network reload after its interfaces). */
   readonly follows: () => readonly string[];
   /** Names of objects of this batch that must be applied before it. */
@@ -124,8 +126,10 @@ export class TargetBatch extends Construct {
   private queryEntries(): Record<string, string> {
     const members = [...this.members.values()].map((m) => ({ ...m, spec: m.spec() }));
     const known = members.filter((m) => !hasToken(m.spec));
-    const packed = Object.fromEntries(known.map((m) => [m.name, { kind: m.kind, spec: m.spec }]));
-    const resolved = members.filter((m) => hasToken(m.spec)).map((m) => [m.name, entryText(m.kind, jsonText(m.spec))]);
+    const packed = Object.fromEntries(known.map((m) => [m.name, { kind: m.kind, spec: m.spec, ...adoptField(m) }]));
+    const resolved = members
+      .filter((m) => hasToken(m.spec))
+      .map((m) => [m.name, entryText(m.kind, jsonText(m.spec), [], m.adopt)]);
     return { ...(known.length > 0 ? { [BATCH.objects]: packObjects(packed) } : {}), ...Object.fromEntries(resolved) };
   }
 
@@ -145,7 +149,7 @@ export class TargetBatch extends Construct {
    */
   private triggers(): Record<string, string> {
     const entries = [...this.members.values()].map((m) => {
-      const text = entryText(m.kind, jsonText(m.spec()), m.after());
+      const text = entryText(m.kind, jsonText(m.spec()), m.after(), m.adopt);
       return [m.name, `${text}\${${this.inSync(m)} ? "" : replace(timestamp(), "/.*/", "")}`];
     });
     return Object.fromEntries(entries);
@@ -159,10 +163,17 @@ export class TargetBatch extends Construct {
   }
 }
 
-/** `{"kind":…,"spec":…}`, with `after` when the object has predecessors. */
-const entryText = (kind: string, spec: string, after: readonly string[] = []): string =>
+/**
+ * `{"kind":…,"spec":…}`, with `after` when the object has predecessors and `adopt` when it is true,
+ * so an entry without either is the text earlier versions wrote (the apply is not replaced on upgrade).
+ */
+const entryText = (kind: string, spec: string, after: readonly string[], adopt: boolean): string =>
   `{"kind":${escapeTemplate(JSON.stringify(kind))},"spec":${spec}` +
-  (after.length > 0 ? `,"after":${JSON.stringify(after)}}` : '}');
+  (after.length > 0 ? `,"after":${JSON.stringify(after)}` : '') +
+  (adopt ? ',"adopt":true}' : '}');
+
+/** `{adopt: true}` for an object that may be adopted, else nothing. */
+const adoptField = (member: { readonly adopt: boolean }): { adopt?: true } => (member.adopt ? { adopt: true } : {});
 
 /**
  * The hook's environment: the target, the drifted names, and one variable per drifted object,

@@ -57,5 +57,8 @@ export const targetRule =
       ? undefined
       : says;
 
+/** `adopt`, which every object construct has (README, Adoption). */
+export const ADOPT_PROPS: PropTable = { adopt: { rule: boolean } };
+
 /** The props every managed object has besides its kind's own. */
-export const OBJECT_PROPS: PropTable = { retired: { rule: boolean } };
+export const OBJECT_PROPS: PropTable = { retired: { rule: boolean }, ...ADOPT_PROPS };

@@ -55,6 +55,15 @@ export interface KubeRepoProps {
   readonly deleteOnDestroy?: boolean;
   /** Retire it: the next apply runs destroy and drops it from the state. @default false */
   readonly retired?: boolean;
+  /**
+   * Take the Repo over when it already exists on the cluster without this stack's mark of
+   * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
+   * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
+   * such a Repo, naming it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly adopt?: boolean;
 }
 
 /**
@@ -79,6 +88,7 @@ export class KubeRepo extends ObjectConstruct {
       identity,
       spec,
       retired: props.retired,
+      adopt: props.adopt,
     });
   }
 }

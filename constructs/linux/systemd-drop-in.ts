@@ -40,6 +40,15 @@ export interface SystemdDropInProps {
   readonly startTimeoutSeconds?: number;
   /** Retire the drop-in: the next apply removes it, reloads and drops it from the state. @default false */
   readonly retired?: boolean;
+  /**
+   * Take the drop-in over when it already exists on the host without this stack's mark of
+   * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
+   * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
+   * such a drop-in, naming it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly adopt?: boolean;
 }
 
 /**
@@ -76,6 +85,7 @@ export class SystemdDropIn extends ObjectConstruct {
       identity: { unit, name: this.spec.name, directory },
       spec: { ...this.spec },
       retired: props.retired,
+      adopt: props.adopt,
     });
     if (owner !== undefined) this.applyAfter(owner);
   }

@@ -65,6 +65,15 @@ export interface SystemdUnitInstanceProps {
   readonly unmask?: boolean;
   /** Retire the instance: the next apply stops and disables it and drops it from the state. @default false */
   readonly retired?: boolean;
+  /**
+   * Take the instance over when it already exists on the host without this stack's mark of
+   * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
+   * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
+   * such an instance, naming it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly adopt?: boolean;
 }
 
 /** What `SystemdUnit.instance()` takes beyond the instance string. */
@@ -113,6 +122,7 @@ export class SystemdUnitInstance extends ObjectConstruct {
       identity: { name, directory: this.spec.directory },
       spec: { ...this.spec },
       retired: props.retired,
+      adopt: props.adopt,
     });
     // The template's file must exist before the instance starts; destroy goes the other way round.
     this.applyAfter(template);

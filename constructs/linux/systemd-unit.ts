@@ -75,6 +75,15 @@ export interface SystemdUnitProps {
    * @default false
    */
   readonly retired?: boolean;
+  /**
+   * Take the unit over when it already exists on the host without this stack's mark of
+   * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
+   * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
+   * such a unit, naming it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly adopt?: boolean;
 }
 
 /** Where a unit file, and a drop-in's `<unit>.d/`, goes unless `directory` says otherwise. */
@@ -120,6 +129,7 @@ export class SystemdUnit extends ObjectConstruct {
       identity: { name: this.spec.name, directory: this.spec.directory },
       spec: { ...this.spec },
       retired: props.retired,
+      adopt: props.adopt,
     });
     this.node.addValidation({ validate: () => this.liveInstancesOfRetiredTemplate() });
   }

@@ -96,6 +96,15 @@ export interface ProxmoxMetricServerProps {
    * @default false
    */
   readonly retired?: boolean;
+  /**
+   * Take the server over when it already exists on the cluster without this stack's mark of
+   * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
+   * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
+   * such a server, naming it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly adopt?: boolean;
 }
 
 /**
@@ -118,6 +127,7 @@ export class ProxmoxMetricServer extends ObjectConstruct {
       // The token is write-only: a read cannot see it rotated, so a tokenVersion bump re-sends it.
       ...(props.tokenVersion === undefined ? {} : { resendOn: props.tokenVersion }),
       retired: props.retired,
+      adopt: props.adopt,
     });
   }
 }

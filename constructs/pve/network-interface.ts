@@ -10,12 +10,16 @@ import { namedInterfaces } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { targetRule, unresolved, validateProps } from '../core/validate';
+import { ADOPT_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { refuseDuplicate, registerStaging } from './network-wiring';
 
 /** Every prop, judged at synth by the kind's rules (src/pve/network-interface.ts). */
-const PROPS = { ...NETWORK_INTERFACE_PROPS, cluster: { rule: targetRule('a ProxmoxCluster'), required: true } };
+const PROPS = {
+  ...NETWORK_INTERFACE_PROPS,
+  ...ADOPT_PROPS,
+  cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
+};
 
 export interface ProxmoxNetworkInterfaceProps {
   /** The cluster the node belongs to. */
@@ -71,6 +75,15 @@ export interface ProxmoxNetworkInterfaceProps {
   readonly bondPrimary?: string;
   /** bond (balance-xor, 802.3ad only): transmit hash policy. @default - unset (the kernel's, layer2) */
   readonly bondXmitHashPolicy?: 'layer2' | 'layer2+3' | 'layer3+4';
+  /**
+   * Take the interface over when it already exists on the node without this stack's mark of
+   * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
+   * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
+   * such an interface, naming it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly adopt?: boolean;
 }
 
 // Every field of the table is a prop here: a field added without its prop fails to compile.
@@ -89,7 +102,7 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
   constructor(scope: Construct, id: string, props: ProxmoxNetworkInterfaceProps) {
     super(scope, id);
     validateProps(this, 'ProxmoxNetworkInterface', PROPS, props, interfaceRules);
-    const { cluster, node, iface, type, ...fields } = props;
+    const { cluster, node, iface, type, adopt, ...fields } = props;
     refuseDuplicate(this, { cluster, node, iface });
     const spec = interfaceSpec(node, iface, type, fields);
     const object = declareObject(this, {
@@ -98,6 +111,7 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
       target: { ...cluster.target },
       identity: { node, iface, type },
       spec: { ...spec },
+      adopt,
     });
     this.object = object;
     // The interfaces of the same node this one needs first; a Terraform value orders nothing.

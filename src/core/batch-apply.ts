@@ -11,7 +11,12 @@ import { mapConcurrent } from './pool';
 import { printableLine } from './printable';
 import { APPLY, ENV } from './protocol';
 
-const objectEntry = z.object({ kind: z.string(), spec: z.unknown(), after: z._default(z.array(z.string()), []) });
+const objectEntry = z.object({
+  kind: z.string(),
+  spec: z.unknown(),
+  after: z._default(z.array(z.string()), []),
+  adopt: z._default(z.boolean(), false),
+});
 
 /** Applies the drifted objects named in `env`; throws one error naming every object not applied. */
 export const applyBatch = async <S, T>(
@@ -59,7 +64,7 @@ const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: st
   const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
   if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
   const kind = (await load()) as AnyKind<S>;
-  return { name, kind, spec: parseAs(kind.spec, entry.spec, 'spec'), after: entry.after };
+  return { name, kind, spec: parseAs(kind.spec, entry.spec, 'spec'), after: entry.after, adopt: entry.adopt };
 };
 
 /**

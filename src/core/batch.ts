@@ -11,7 +11,7 @@ import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { BATCH, resultKey, toReadResult } from './protocol';
 
-const objectEntry = z.object({ kind: z.string(), spec: z.unknown() });
+const objectEntry = z.object({ kind: z.string(), spec: z.unknown(), adopt: z._default(z.boolean(), false) });
 
 /**
  * The target itself did not answer (no member reachable, connection refused): thrown by a domain's
@@ -44,6 +44,8 @@ const unpacked = (fields: Readonly<Record<string, string>>): Readonly<Record<str
 interface Pending {
   readonly kind: AnyKind<unknown>;
   readonly spec: unknown;
+  /** Whether the construct says `adopt: true`. */
+  readonly adopt: boolean;
 }
 
 const readAll = async <S, T>(
@@ -91,7 +93,7 @@ const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: st
   const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
   if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
   const kind = (await load()) as AnyKind<unknown>;
-  return { kind, spec: parseAs(kind.spec, entry.spec, 'spec') };
+  return { kind, spec: parseAs(kind.spec, entry.spec, 'spec'), adopt: entry.adopt };
 };
 
 const groupByKind = (pending: ReadonlyMap<string, Pending>) => {

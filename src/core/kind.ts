@@ -58,6 +58,8 @@ export interface ApplyItem<S> {
   readonly spec: unknown;
   /** Names of objects of the same batch that must be applied before it. */
   readonly after: readonly string[];
+  /** Whether the construct says `adopt: true`: the apply may take over an object it did not create. */
+  readonly adopt?: boolean;
 }
 
 /** Each item's outcome by name: undefined when it converged, else why not. */
