@@ -64,7 +64,7 @@ export class SystemdDropIn extends ObjectConstruct {
   constructor(scope: Construct, id: string, props: SystemdDropInProps) {
     super(scope, id);
     validateProps(this, 'SystemdDropIn', PROPS, props, (given) => dropInRules(given, knownText));
-    const dropIn = withDefaults(DROP_IN_PROPS, props) as Required<SystemdDropInProps>;
+    const dropIn = withDefaults(DROP_IN_PROPS, props);
     const owner = typeof props.unit === 'string' ? undefined : props.unit;
     const unit = owner === undefined ? (props.unit as string) : owner.spec.name;
     // A unit of the stack brings its host; dropInRules refused a unit named by its name without one.

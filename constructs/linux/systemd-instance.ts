@@ -102,7 +102,7 @@ export class SystemdUnitInstance extends ObjectConstruct {
     );
     const { template } = props;
     this.template = template;
-    const instance = withDefaults(INSTANCE_PROPS, props) as Required<SystemdUnitInstanceProps>;
+    const instance = withDefaults(INSTANCE_PROPS, props);
     const name = instanceName(template.spec.name, instance.instance);
     this.retired = props.retired === true;
     this.spec = {

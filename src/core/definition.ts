@@ -58,13 +58,24 @@ export const propProblems = (
   return problems;
 };
 
+/** The props of `T` that have a default. */
+type Defaulted<T extends PropTable> = {
+  [K in keyof T]: T[K] extends { readonly default: unknown } ? K : never;
+}[keyof T];
+
+/** `P` once `withDefaults` has run: every prop of `P` that `T` gives a default is set. */
+export type WithDefaults<T extends PropTable, P> = P & {
+  readonly [K in Extract<keyof P, Defaulted<T>>]-?: Exclude<P[K], undefined>;
+};
+
 /** `props` with each unset prop that has a default set to it: the one place defaults are applied. */
-export const withDefaults = <P extends object>(table: PropTable, props: P): P => {
+export const withDefaults = <T extends PropTable, P extends object>(table: T, props: P): WithDefaults<T, P> => {
   const filled: Record<string, unknown> = { ...(props as Record<string, unknown>) };
   for (const [prop, def] of Object.entries(table)) {
     if (filled[prop] === undefined && def.default !== undefined) filled[prop] = def.default;
   }
-  return filled as P;
+  // What the loop above establishes, which the type system cannot follow through Object.entries.
+  return filled as WithDefaults<T, P>;
 };
 
 /**

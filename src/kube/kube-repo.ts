@@ -117,7 +117,7 @@ export type RepoSettings = Pick<RepoSpec, 'namespace' | 'key' | 'url' | 'identit
 
 /** The props with their defaults applied (the one place they are), as the spec and the identity. */
 export const repoOf = (props: RepoSettings): { spec: RepoSpec; identity: RepoIdentity } => {
-  const full = withDefaults(REPO_PROPS, props) as Required<RepoSettings>;
+  const full = withDefaults(REPO_PROPS, props);
   const names = { namespace: full.namespace, key: full.key, version: full.version };
   const credentials = full.credentials.map((c) => ({
     match: c.match,

@@ -63,7 +63,7 @@ export const kubeTargetSchema = z.pipe(
         ...kubeClusterRules(target),
       ]),
     ),
-  z.transform((target: KubeTarget) => withDefaults(KUBE_CLUSTER_PROPS, target) as KubeTargetWithDefaults),
+  z.transform((target: KubeTarget) => withDefaults(KUBE_CLUSTER_PROPS, target)),
 );
 
 /** The connection a target (parsed by `kubeTargetSchema`) resolves to when a handler runs. */
