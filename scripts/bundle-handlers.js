@@ -15,6 +15,8 @@ const { DOMAINS } = loadRegistry();
 const standalone = {
   ...Object.fromEntries(Object.entries(DOMAINS).map(([domain, { handler }]) => [`handlers/${domain}`, handler])),
   'fake-pve': 'test/fakes/pve/main.ts',
+  // `npx cdktf-homelab discover`: the package's bin, with the handlers' clients in it.
+  'cli/cdktf-homelab': 'src/discover/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',
   'bench/systemd-unit': 'bench/systemd-unit.ts',
   'bench/plan-scale': 'bench/plan-scale.ts',
@@ -63,7 +65,8 @@ const bundle = (out, entry, options) =>
 const main = async () => {
   for (const [out, entry] of Object.entries(standalone)) {
     if (!existsSync(join(root, entry))) continue;
-    await bundle(out, entry, { minify: true, legalComments: 'none', plugins: [nativeAddonsThrow] });
+    const bin = out.startsWith('cli/') ? { banner: { js: '#!/usr/bin/env node' } } : {};
+    await bundle(out, entry, { minify: true, legalComments: 'none', plugins: [nativeAddonsThrow], ...bin });
   }
   for (const [out, entry] of Object.entries(examples)) await bundle(out, entry, { packages: 'external' });
 };

@@ -163,7 +163,7 @@ export const diffMetricServer = (
 };
 
 /** A live value in the spec's terms; null when unset. */
-const liveValue = (field: Pick<FieldRule, 'kind'>, value: unknown): unknown => {
+export const liveValue = (field: Pick<FieldRule, 'kind'>, value: unknown): unknown => {
   if (value === undefined || value === null || value === '') return null;
   if (field.kind === 'bool') return value === 1 || value === '1' || value === true;
   if (field.kind === 'int') return asInt(value) ?? value;

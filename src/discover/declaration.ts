@@ -1,0 +1,62 @@
+/**
+ * What discover found, as construct declarations: plain data between the readers and the code
+ * writer, so what is declared is decided (and tested) apart from how it is written. A value is
+ * data, a reference to another declaration, or the name of a variable that holds a secret.
+ */
+
+/** The constructs a discovered stack declares. */
+export type ConstructName =
+  | 'ProxmoxCluster'
+  | 'ProxmoxMetricServer'
+  | 'ProxmoxNetworkInterface'
+  | 'SshHost'
+  | 'SystemdUnit'
+  | 'SystemdUnitInstance'
+  | 'SystemdDropIn'
+  | 'KubeCluster'
+  | 'KubeRepo';
+
+/** Another declaration of the stack, by its key: written as that construct's variable. */
+export class Ref {
+  constructor(readonly key: string) {}
+}
+
+/** The name of an environment variable that holds a secret discover never reads or writes, and why. */
+export class EnvName {
+  constructor(
+    readonly name: string,
+    readonly note: string,
+  ) {}
+}
+
+export type Value = string | number | boolean | Ref | EnvName | readonly Value[] | { readonly [key: string]: Value };
+
+export interface Declaration {
+  /** Unique in the estate: what a `Ref` names, e.g. `unit:probe@.service`. */
+  readonly key: string;
+  readonly construct: ConstructName;
+  /** The construct id wanted; the writer makes it valid and unique. */
+  readonly id: string;
+  readonly props: Readonly<Record<string, Value>>;
+  /** One line said above the construct (why a prop is as it is). */
+  readonly note?: string;
+}
+
+/** An object read but not declared, and why: printed in the summary, never silently dropped. */
+export interface Skipped {
+  readonly what: string;
+  readonly why: string;
+}
+
+/** What one domain's reading turns into. */
+export interface Discovered {
+  readonly declarations: readonly Declaration[];
+  readonly skipped: readonly Skipped[];
+}
+
+/** Every object construct is declared with `adopt: true`: it exists already, made by someone else. */
+export const ADOPT = { adopt: true } as const;
+
+/** Props without the entries left undefined, so a default stays a default. */
+export const defined = (props: Readonly<Record<string, Value | undefined>>): Record<string, Value> =>
+  Object.fromEntries(Object.entries(props).filter((entry): entry is [string, Value] => entry[1] !== undefined));

@@ -1,0 +1,70 @@
+/**
+ * `npx cdktf-homelab discover`: reads what is live on the targets given and writes a TypeScript
+ * stack declaring it, then prints what it declared, the variables the secrets go in and what it
+ * left out. It only reads; a failure names the target and leaves no file behind.
+ */
+import { writeFileSync } from 'node:fs';
+import { HandlerError } from '../core/errors';
+import type { Discovered } from './declaration';
+import { kubeDeclarations } from './kube';
+import { commentText } from './literal';
+import { type DiscoverOptions, parseOptions, USAGE } from './options';
+import { pveDeclarations } from './pve';
+import { readHost } from './read-host';
+import { readKube } from './read-kube';
+import { readPve } from './read-pve';
+import { discoveredStack } from './stack';
+
+const say = (line: string) => process.stderr.write(`${commentText(line)}\n`);
+
+/** Each target's reading, in the order the stack declares them, and a line saying what was read. */
+const discover = async (options: DiscoverOptions): Promise<{ parts: Discovered[]; read: string[] }> => {
+  const parts: Discovered[] = [];
+  const read: string[] = [];
+  if (options.pve !== undefined) {
+    parts.push(pveDeclarations(await readPve(options, options.pve), new Set()));
+    const nodes = options.nodes.length > 0 ? `, nodes ${String(options.nodes)}` : '';
+    read.push(`PVE cluster ${String(options.pve.endpoints)}${nodes}`);
+  }
+  if (options.ssh !== undefined) {
+    parts.push(await readHost(options, options.ssh));
+    const globs = options.unitGlobs.length > 0 ? `, units ${options.unitGlobs.join(' ')}` : '';
+    read.push(`SSH host ${String(options.ssh.host)}:${String(options.ssh.port ?? 22)}${globs}`);
+  }
+  if (options.kube !== undefined && options.kinds.has('kube-repo')) {
+    const { props, namespaces, version } = options.kube;
+    parts.push(kubeDeclarations(await readKube(props, namespaces, version)));
+    read.push(`Kubernetes namespaces ${namespaces.join(', ')}`);
+  }
+  return { parts, read };
+};
+
+const main = async (argv: readonly string[]): Promise<number> => {
+  if (argv[0] !== 'discover' || argv.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return argv.includes('--help') ? 0 : 2;
+  }
+  const parsed = parseOptions(argv.slice(1));
+  if ('problems' in parsed) {
+    for (const problem of parsed.problems) say(`discover: ${problem}`);
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const { options } = parsed;
+  const { parts, read } = await discover(options);
+  const stack = discoveredStack(parts, { stack: options.stack, from: options.from, read });
+  if (options.out === '-') process.stdout.write(stack.text);
+  else writeFileSync(options.out, stack.text);
+  say(`discover: wrote ${options.out === '-' ? 'the stack to stdout' : options.out}`);
+  for (const line of stack.summary) say(line);
+  return 0;
+};
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const detail = error instanceof HandlerError ? error.message : String((error as Error)?.message ?? error);
+    say(`discover: nothing written: ${detail}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,169 @@
+/**
+ * `cdktf-homelab discover`'s command line, parsed and judged in one place: every target setting by
+ * the rules of the target construct that takes it (its props table), secrets only as variable names,
+ * and every problem reported at once, so a wrong flag never reaches a server.
+ */
+import { propProblems } from '../core/definition';
+import { type Problem, broken } from '../core/rules';
+import { KUBE_CLUSTER_PROPS, kubeClusterRules } from '../kube/target';
+import { dnsName, REPO_PROPS } from '../kube/kube-repo';
+import { SSH_HOST_PROPS, sshHostRules } from '../linux/target';
+import { CLUSTER_PROPS, clusterRules } from '../pve/target';
+
+export const DISCOVER_KINDS = [
+  'metric-server',
+  'network-interface',
+  'systemd-unit',
+  'systemd-instance',
+  'systemd-drop-in',
+  'kube-repo',
+] as const;
+export type DiscoverKind = (typeof DISCOVER_KINDS)[number];
+
+type Props = Record<string, unknown>;
+
+export interface DiscoverOptions {
+  /** Where the stack goes; `-` is stdout. */
+  readonly out: string;
+  readonly stack: string;
+  readonly from: string;
+  readonly kinds: ReadonlySet<DiscoverKind>;
+  readonly nodes: readonly string[];
+  readonly unitGlobs: readonly string[];
+  /** The targets, as their constructs' props; a domain without one is not read. */
+  readonly pve?: Props;
+  readonly ssh?: Props;
+  readonly kube?: { readonly props: Props; readonly namespaces: readonly string[]; readonly version: string };
+}
+
+/** Each flag: the target it sets (or the run), the prop, and how its text becomes a value. */
+const FLAGS: Record<
+  string,
+  {
+    readonly to: 'run' | 'pve' | 'ssh' | 'kube';
+    readonly prop: string;
+    readonly as?: 'number' | 'flag' | 'list' | 'pin';
+  }
+> = {
+  '--out': { to: 'run', prop: 'out' },
+  '--stack': { to: 'run', prop: 'stack' },
+  '--import': { to: 'run', prop: 'from' },
+  '--kinds': { to: 'run', prop: 'kinds', as: 'list' },
+  '--node': { to: 'run', prop: 'nodes', as: 'list' },
+  '--unit-glob': { to: 'run', prop: 'unitGlobs', as: 'list' },
+  '--namespace': { to: 'run', prop: 'namespaces', as: 'list' },
+  '--repo-version': { to: 'run', prop: 'version' },
+  '--pve-endpoint': { to: 'pve', prop: 'endpoints', as: 'list' },
+  '--pve-token-env': { to: 'pve', prop: 'tokenEnv' },
+  '--pve-ca-file': { to: 'pve', prop: 'caFile' },
+  '--pve-fingerprint': { to: 'pve', prop: 'fingerprints', as: 'pin' },
+  '--pve-insecure': { to: 'pve', prop: 'insecure', as: 'flag' },
+  '--pve-timeout-seconds': { to: 'pve', prop: 'timeoutSeconds', as: 'number' },
+  '--ssh-host': { to: 'ssh', prop: 'host' },
+  '--ssh-port': { to: 'ssh', prop: 'port', as: 'number' },
+  '--ssh-user': { to: 'ssh', prop: 'user' },
+  '--ssh-host-key': { to: 'ssh', prop: 'hostKey' },
+  '--ssh-insecure-accept-any-host-key': { to: 'ssh', prop: 'insecureAcceptAnyHostKey', as: 'flag' },
+  '--ssh-private-key-env': { to: 'ssh', prop: 'privateKeyEnv' },
+  '--ssh-command-timeout-seconds': { to: 'ssh', prop: 'commandTimeoutSeconds', as: 'number' },
+  '--kubeconfig': { to: 'kube', prop: 'kubeconfig' },
+  '--context': { to: 'kube', prop: 'context' },
+  '--kube-in-cluster': { to: 'kube', prop: 'inCluster', as: 'flag' },
+  '--kube-timeout-seconds': { to: 'kube', prop: 'timeoutSeconds', as: 'number' },
+};
+
+export const USAGE = [
+  'usage: cdktf-homelab discover [--out FILE|-] [--stack NAME] [--import MODULE] [--kinds K,K] [--node N,N]',
+  '         [--unit-glob GLOB] [--namespace NS,NS] [--repo-version V] <targets>',
+  'targets (each domain is read only when its target is given; secrets only as variable names):',
+  '  PVE:  --pve-endpoint URL[,URL] [--pve-token-env VAR] [--pve-ca-file PEM] [--pve-fingerprint URL=SHA256]',
+  '        [--pve-insecure] [--pve-timeout-seconds N]',
+  '  SSH:  --ssh-host HOST [--ssh-port N] [--ssh-user U] --ssh-host-key SHA256:... [--ssh-private-key-env VAR]',
+  '        [--ssh-insecure-accept-any-host-key] [--ssh-command-timeout-seconds N]',
+  '  Kubernetes: --namespace NS [--kubeconfig PATH] [--context NAME] [--kube-in-cluster] [--kube-timeout-seconds N]',
+  `kinds: ${DISCOVER_KINDS.join(', ')} (default: all)`,
+].join('\n');
+
+/** The options, or every problem with them. */
+export const parseOptions = (argv: readonly string[]): { options: DiscoverOptions } | { problems: string[] } => {
+  const groups: Record<'run' | 'pve' | 'ssh' | 'kube', Props> = { run: {}, pve: {}, ssh: {}, kube: {} };
+  const problems: Problem[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [flag = '', inline] = argv[i]!.split(/=(.*)/s, 2);
+    const spec = FLAGS[flag];
+    if (spec === undefined) {
+      problems.push(broken(argv[i]!, `one of ${Object.keys(FLAGS).join(', ')}`, argv[i]));
+      continue;
+    }
+    const text = spec.as === 'flag' ? 'true' : (inline ?? argv[++i]);
+    if (text === undefined) problems.push(broken(flag, 'followed by a value', undefined));
+    else put(groups[spec.to], spec, text, problems, flag);
+  }
+  const run = groups.run;
+  const kinds = (run.kinds as string[] | undefined) ?? [...DISCOVER_KINDS];
+  for (const kind of kinds) {
+    if (!(DISCOVER_KINDS as readonly string[]).includes(kind))
+      problems.push(broken('--kinds', `a list of ${DISCOVER_KINDS.join(', ')}`, kind));
+  }
+  const namespaces = (run.namespaces as string[] | undefined) ?? [];
+  for (const namespace of namespaces) {
+    const says = dnsName('a namespace name')(namespace);
+    if (says !== undefined) problems.push(broken('--namespace', says, namespace));
+  }
+  const version = (run.version as string | undefined) ?? REPO_PROPS.version.default;
+  if (REPO_PROPS.version.rule(version) !== undefined)
+    problems.push(broken('--repo-version', REPO_PROPS.version.rule(version)!, version));
+  const targets = {
+    pve: judged('pve', groups.pve, CLUSTER_PROPS, clusterRules, problems),
+    ssh: judged('ssh', groups.ssh, SSH_HOST_PROPS, sshHostRules, problems),
+    kube: judged('kube', groups.kube, KUBE_CLUSTER_PROPS, kubeClusterRules, problems),
+  };
+  if (targets.kube !== undefined && namespaces.length === 0) {
+    problems.push(broken('--namespace', 'given with the Kubernetes settings', undefined));
+  }
+  if (!targets.pve && !targets.ssh && namespaces.length === 0) {
+    problems.push(broken('targets', 'at least one of --pve-endpoint, --ssh-host, --namespace', undefined));
+  }
+  if (problems.length > 0) return { problems: problems.map((p) => `${p.prop} ${p.says}`) };
+  return {
+    options: {
+      out: (run.out as string | undefined) ?? 'discovered.ts',
+      stack: (run.stack as string | undefined) ?? 'discovered',
+      from: (run.from as string | undefined) ?? 'cdktf-homelab',
+      kinds: new Set(kinds as DiscoverKind[]),
+      nodes: (run.nodes as string[] | undefined) ?? [],
+      unitGlobs: (run.unitGlobs as string[] | undefined) ?? [],
+      ...(targets.pve ? { pve: targets.pve } : {}),
+      ...(targets.ssh ? { ssh: targets.ssh } : {}),
+      ...(namespaces.length > 0 ? { kube: { props: targets.kube ?? {}, namespaces, version } } : {}),
+    },
+  };
+};
+
+const put = (group: Props, spec: (typeof FLAGS)[string], text: string, problems: Problem[], flag: string) => {
+  if (spec.as === 'list')
+    group[spec.prop] = [...((group[spec.prop] as string[]) ?? []), ...text.split(',').filter((s) => s !== '')];
+  else if (spec.as === 'flag') group[spec.prop] = true;
+  else if (spec.as === 'number') group[spec.prop] = /^\d+$/.test(text) ? Number(text) : text;
+  else if (spec.as === 'pin') {
+    const at = text.lastIndexOf('=');
+    if (at <= 0) problems.push(broken(flag, 'ENDPOINT=FINGERPRINT', text));
+    else group[spec.prop] = { ...((group[spec.prop] as Props) ?? {}), [text.slice(0, at)]: text.slice(at + 1) };
+  } else group[spec.prop] = text;
+};
+
+/** A target's props judged by its construct's table and rules, problems named by flag; undefined when none given. */
+const judged = (
+  to: 'pve' | 'ssh' | 'kube',
+  props: Props,
+  table: Parameters<typeof propProblems>[1],
+  rules: (props: Props) => Problem[],
+  problems: Problem[],
+): Props | undefined => {
+  if (Object.keys(props).length === 0) return undefined;
+  const flagOf = (prop: string) =>
+    Object.entries(FLAGS).find(([, spec]) => spec.to === to && spec.prop === prop.split(/[.[]/)[0])?.[0] ?? prop;
+  for (const problem of [...propProblems('the target', table, props), ...rules(props)])
+    problems.push({ ...problem, prop: flagOf(problem.prop) });
+  return props;
+};

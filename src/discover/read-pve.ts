@@ -1,0 +1,55 @@
+/**
+ * Reads a PVE cluster for discover, with the handlers' client (the same failover, TLS rules and
+ * token variable): the metric servers, and each node's interfaces. It only ever sends GETs.
+ */
+import { withDefaults } from '../core/definition';
+import { parseAs } from '../core/parse';
+import { mapConcurrent } from '../core/pool';
+import { PveClient } from '../pve/client';
+import type { LiveSection } from '../pve/metric-server';
+import { CLUSTER_PROPS, pveTargetSchema } from '../pve/target';
+import type { Value } from './declaration';
+import type { DiscoverOptions } from './options';
+import type { LivePve } from './pve';
+
+/** Section and node reads in flight at once, as the metric-server kind's fetch does. */
+const PARALLEL = 8;
+
+export const readPve = async (options: DiscoverOptions, props: Readonly<Record<string, unknown>>): Promise<LivePve> => {
+  const target = parseAs(pveTargetSchema, withDefaults(CLUSTER_PROPS, props), 'target');
+  const api = new PveClient(target);
+  try {
+    const metricServers = options.kinds.has('metric-server') ? await readMetricServers(api) : undefined;
+    const networks = options.kinds.has('network-interface') ? await readNetworks(api, options.nodes) : undefined;
+    return {
+      cluster: props as Record<string, Value>,
+      ...(metricServers && { metricServers }),
+      ...(networks && { networks }),
+    };
+  } finally {
+    await api.close();
+  }
+};
+
+const readMetricServers = async (api: PveClient): Promise<LiveSection[]> => {
+  const listed = await api.call<Array<{ id?: unknown }>>('GET', 'cluster/metrics/server');
+  const ids = (Array.isArray(listed) ? listed : []).map((entry) => String(entry?.id));
+  return mapConcurrent(ids, PARALLEL, async (id) => ({
+    ...(await api.call<LiveSection>('GET', `cluster/metrics/server/${encodeURIComponent(id)}`)),
+    id,
+  }));
+};
+
+/** The nodes asked for, else every node `cluster/status` lists (the health gate's own read). */
+const readNetworks = async (api: PveClient, asked: readonly string[]) => {
+  const nodes = asked.length > 0 ? asked : await clusterNodes(api);
+  return mapConcurrent(nodes, PARALLEL, async (node) => {
+    const rows = await api.call<unknown>('GET', `nodes/${encodeURIComponent(node)}/network`);
+    return { node, rows: Array.isArray(rows) ? (rows as unknown[]) : [] };
+  });
+};
+
+const clusterNodes = async (api: PveClient): Promise<string[]> => {
+  const rows = await api.call<Array<{ type?: unknown; name?: unknown }>>('GET', 'cluster/status');
+  return (Array.isArray(rows) ? rows : []).filter((row) => row?.type === 'node').map((row) => String(row.name));
+};

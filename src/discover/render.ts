@@ -1,0 +1,124 @@
+/**
+ * The TypeScript text of a discovered stack, from its declarations. Every value goes through
+ * `quote` (literal.ts), every name is made valid and unique here, and a reference to a declaration
+ * that is not in the stack is refused, so the text always type-checks as what was declared.
+ */
+import { type Declaration, EnvName, Ref, type Value } from './declaration';
+import { commentText, constructId, quote, variableName } from './literal';
+
+export interface RenderOptions {
+  /** The stack's construct id. */
+  readonly stack: string;
+  /** The module the constructs are imported from, e.g. `cdktf-homelab`. */
+  readonly from: string;
+  /** Lines said at the top (what was read, when). */
+  readonly header: readonly string[];
+}
+
+/** Names given while writing: each declaration's construct id and, when it is referenced, its variable. */
+interface Names {
+  readonly ids: ReadonlyMap<string, string>;
+  readonly variables: ReadonlyMap<string, string>;
+}
+
+const INDENT = '  ';
+
+/** The whole file: header, imports, one statement per declaration, `app.synth()`. */
+export const renderStack = (declarations: readonly Declaration[], options: RenderOptions): string => {
+  const names = nameAll(declarations);
+  const constructs = [...new Set(declarations.map((d) => d.construct))].sort();
+  return [
+    ...options.header.map((line) => `// ${commentText(line)}`),
+    "import { App, TerraformStack } from 'cdktf';",
+    ...importLines(constructs, quote(options.from)),
+    '',
+    'const app = new App();',
+    `const stack = new TerraformStack(app, ${quote(constructId(options.stack, new Set()))});`,
+    ...declarations.flatMap((declaration) => ['', ...statement(declaration, names)]),
+    '',
+    'app.synth();',
+    '',
+  ].join('\n');
+};
+
+const importLines = (names: readonly string[], from: string): string[] => {
+  const line = `import { ${names.join(', ')} } from ${from};`;
+  return line.length <= 120 ? [line] : ['import {', ...names.map((name) => `${INDENT}${name},`), `} from ${from};`];
+};
+
+const nameAll = (declarations: readonly Declaration[]): Names => {
+  const keys = new Set(declarations.map((d) => d.key));
+  if (keys.size !== declarations.length) throw new Error('discover: two declarations share a key');
+  const referenced = new Set(declarations.flatMap((d) => refsIn(Object.values(d.props))));
+  for (const key of referenced) if (!keys.has(key)) throw new Error(`discover: a reference to ${key}, not declared`);
+  const ids = new Set<string>();
+  const variables = new Set(['app', 'stack', 'App', 'TerraformStack', ...declarations.map((d) => d.construct)]);
+  return {
+    ids: new Map(declarations.map((d) => [d.key, constructId(d.id, ids)])),
+    variables: new Map(
+      declarations.filter((d) => referenced.has(d.key)).map((d) => [d.key, variableName(d.id, variables)]),
+    ),
+  };
+};
+
+const refsIn = (values: readonly Value[]): string[] =>
+  values.flatMap((value): string[] => {
+    if (value instanceof Ref) return [value.key];
+    if (value instanceof EnvName || typeof value !== 'object') return [];
+    return refsIn(Array.isArray(value) ? value : Object.values(value as Record<string, Value>));
+  });
+
+const statement = (declaration: Declaration, names: Names): string[] => {
+  const variable = names.variables.get(declaration.key);
+  const id = quote(names.ids.get(declaration.key)!);
+  const head = `${variable === undefined ? '' : `const ${variable} = `}new ${declaration.construct}(stack, ${id}, {`;
+  const props = Object.entries(declaration.props).flatMap(([prop, value]) => property(prop, value, names, 1));
+  const note = declaration.note === undefined ? [] : [`// ${commentText(declaration.note)}`];
+  return [...note, head, ...props, '});'];
+};
+
+/** `key: value,` lines at `depth`, an EnvName's note as a comment above it. */
+const property = (key: string, value: Value, names: Names, depth: number): string[] => {
+  const indent = INDENT.repeat(depth);
+  const note = value instanceof EnvName ? [`${indent}// ${commentText(value.note)}`] : [];
+  const [first = '', ...rest] = expression(value, names, depth);
+  return [...note, `${indent}${propertyKey(key)}: ${first}${rest.length === 0 ? ',' : ''}`, ...withComma(rest)];
+};
+
+const withComma = (lines: string[]): string[] => lines.map((line, i) => (i === lines.length - 1 ? `${line},` : line));
+
+const propertyKey = (key: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : quote(key));
+
+/** A value as one or more lines, the first without indent, the rest at `depth`. */
+const expression = (value: Value, names: Names, depth: number): string[] => {
+  const indent = INDENT.repeat(depth);
+  if (value instanceof Ref) return [names.variables.get(value.key)!];
+  if (value instanceof EnvName) return [quote(value.name)];
+  if (typeof value === 'string') return stringExpression(value, indent);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`discover: a number that is not finite (${value})`);
+    return [String(value)];
+  }
+  if (typeof value === 'boolean') return [String(value)];
+  if (Array.isArray(value)) {
+    const items = value.map((item: Value) => expression(item, names, depth + 1));
+    if (items.every((lines) => lines.length === 1) && items.join(', ').length < 80) {
+      return [`[${items.map((lines) => lines[0]).join(', ')}]`];
+    }
+    return [
+      '[',
+      ...items.flatMap((lines) => withComma(lines).map((line, i) => (i === 0 ? `${indent}${INDENT}${line}` : line))),
+      `${indent}]`,
+    ];
+  }
+  const entries = Object.entries(value as Record<string, Value>);
+  if (entries.length === 0) return ['{}'];
+  return ['{', ...entries.flatMap(([key, item]) => property(key, item, names, depth + 1)), `${indent}}`];
+};
+
+/** A text of several lines as one literal per line, joined: a unit file stays readable. */
+const stringExpression = (text: string, indent: string): string[] => {
+  const lines = text.split('\n');
+  if (lines.length < 3) return [quote(text)];
+  return ['[', ...lines.map((line) => `${indent}${INDENT}${quote(line)},`), `${indent}].join('\\n')`];
+};

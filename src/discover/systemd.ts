@@ -1,0 +1,195 @@
+/**
+ * A host's own systemd units as declarations: the unit files under /etc/systemd/system that no
+ * Debian package ships, their templates' enabled instances, and the drop-ins there. Each is declared
+ * only when the kind's rules hold and the kind's own diff reads it in sync with what was read.
+ */
+import { digestOf, sha256Hex } from '../core/canonical';
+import { propProblems } from '../core/definition';
+import { describeDiff } from '../core/protocol';
+import { describeProblems, type Problem } from '../core/rules';
+import { diffDropIn, DROP_IN_PROPS, dropInRules } from '../linux/systemd-drop-in';
+import { INSTANCE_PROPS, instanceRules } from '../linux/systemd-instance';
+import { UNIT_PROPS, unitRules } from '../linux/systemd-unit';
+import type { DesiredUnit, LiveUnit } from '../linux/unit-control';
+import { diffUnit } from '../linux/unit-diff';
+import { restartOnPath } from '../linux/unit-file';
+import { instanceOf, isTemplate, unitNameProblem } from '../linux/unit-name';
+import type { ReadEntry } from '../linux/unit-read';
+import { enabledOf, isMasked } from '../linux/unit-state';
+import { ADOPT, type Declaration, defined, type Discovered, Ref, type Skipped, type Value } from './declaration';
+import { fileText, type HostListing, UNIT_DIR } from './host-listing';
+
+/** What the listing holds that discover may declare, and what its status read must ask for. */
+export interface HostCandidates {
+  readonly units: ReadonlyArray<{ readonly name: string; readonly content: string }>;
+  readonly instances: readonly string[];
+  readonly dropIns: ReadonlyArray<{ readonly unit: string; readonly name: string; readonly content: string }>;
+  readonly skipped: readonly Skipped[];
+}
+
+const HOST = 'ssh';
+const START_TIMEOUT = UNIT_PROPS.startTimeoutSeconds.default;
+
+/** The candidates in the listing: files no package ships, by valid names, whose unit `wanted` takes. */
+export const hostCandidates = (listing: HostListing, wanted: (unit: string) => boolean): HostCandidates => {
+  const skipped: Skipped[] = [];
+  const mine = [...listing.files].filter(([path]) => !listing.owned.has(`${UNIT_DIR}/${path}`));
+  const texts = mine.flatMap(([path, bytes]) => {
+    const read = fileText(bytes);
+    if ('why' in read) skipped.push({ what: `${UNIT_DIR}/${path}`, why: read.why });
+    return 'text' in read ? [{ path, content: read.text }] : [];
+  });
+  const units = texts
+    .filter(({ path }) => !path.includes('/') && unitNameProblem(path) === undefined && wanted(path))
+    .map(({ path, content }) => ({ name: path, content }));
+  const templates = new Set(units.map((unit) => unit.name).filter(isTemplate));
+  const instances = [...listing.links.keys()]
+    .map((path) => /^[^/]+\.(?:wants|requires)\/([^/]+)$/.exec(path)?.[1])
+    .filter((name): name is string => name !== undefined && unitNameProblem(name) === undefined)
+    .filter((name) => !isTemplate(name) && templates.has(instanceOf(name) ?? ''));
+  for (const [path, to] of listing.links) {
+    if (!path.includes('/') && to === '/dev/null' && wanted(path)) {
+      skipped.push({ what: path, why: 'masked (a link to /dev/null, no unit file to declare)' });
+    }
+  }
+  const dropIns = texts.flatMap(({ path, content }) => {
+    const match = /^([^/]+)\.d\/([^/]+)\.conf$/.exec(path);
+    const [unit = '', name = ''] = match === null ? [] : match.slice(1);
+    return match !== null && unitNameProblem(unit) === undefined && wanted(unit) ? [{ unit, name, content }] : [];
+  });
+  return { units, instances: [...new Set(instances)].sort(), dropIns, skipped };
+};
+
+/** The status read of every candidate, in the order `systemdDeclarations` takes the answers. */
+export const statusEntries = (found: HostCandidates): ReadEntry[] => [
+  ...found.units.map(({ name }) => ({ unit: name, file: `${UNIT_DIR}/${name}`, record: restartOnPath({ name }) })),
+  ...found.instances.map((name) => ({ unit: name, record: restartOnPath({ name }) })),
+  ...found.dropIns.map(({ unit, name }) => ({ unit, file: `${UNIT_DIR}/${unit}.d/${name}.conf` })),
+];
+
+/** The declarations, given each entry's live state in `statusEntries` order. */
+export const systemdDeclarations = (
+  host: Readonly<Record<string, Value>>,
+  found: HostCandidates,
+  live: readonly LiveUnit[],
+): Discovered => {
+  const at = (index: number): LiveUnit => live[index]!;
+  const units = found.units.map((unit, i) => unitDeclaration(unit, at(i)));
+  const declared = new Map(
+    units.flatMap((item, i) => ('construct' in item ? [[found.units[i]!.name, found.units[i]!.content]] : [])),
+  );
+  const offset = found.units.length;
+  const instances = found.instances.map((name, i) => instanceDeclaration(name, declared, at(offset + i)));
+  const named = new Set([...declared.keys(), ...found.instances.filter((_, i) => 'construct' in instances[i]!)]);
+  const dropIns = found.dropIns.map((dropIn, i) =>
+    dropInDeclaration(dropIn, named, at(offset + found.instances.length + i)),
+  );
+  const all = [...units, ...instances, ...dropIns];
+  const declarations = all.filter((item): item is Declaration => 'construct' in item);
+  const target: Declaration = { key: HOST, construct: 'SshHost', id: 'host', props: host };
+  return {
+    declarations: declarations.length === 0 ? [] : [target, ...declarations],
+    skipped: [...found.skipped, ...all.filter((item): item is Skipped => 'why' in item)],
+  };
+};
+
+/** How a unit runs now, as `started`: a crash loop counts as running, a oneshot mid-run as not. */
+const startedOf = (live: LiveUnit): boolean =>
+  ['active', 'reloading'].includes(live.status.activeState) || live.status.subState.startsWith('auto-restart');
+
+/** Why a declaration would not do: its rules, a mask, or a diff the kind's read would show. */
+const unfit = (problems: readonly Problem[], live: LiveUnit, desired: DesiredUnit | undefined): string | undefined => {
+  if (problems.length > 0) return describeProblems(problems);
+  if (isMasked(live.status)) return 'masked';
+  const changes = desired === undefined ? {} : diffUnit(desired, live);
+  return Object.keys(changes).length === 0 ? undefined : `it would not read in sync: ${describeDiff(changes)}`;
+};
+
+const control = (name: string, live: LiveUnit, template: boolean) => {
+  const enabled = enabledOf(live.status.unitFileState);
+  const started = template ? false : startedOf(live);
+  return {
+    props: {
+      enabled: enabled === undefined || enabled === !template ? undefined : enabled,
+      started: started === !template ? undefined : started,
+    },
+    desired: {
+      name,
+      directory: UNIT_DIR,
+      enabled: enabled ?? !template,
+      started,
+      startTimeoutSeconds: START_TIMEOUT,
+      unmask: false,
+    },
+  };
+};
+
+const unitDeclaration = (unit: { name: string; content: string }, live: LiveUnit): Declaration | Skipped => {
+  const template = isTemplate(unit.name);
+  const { props, desired } = control(unit.name, live, template);
+  const own = defined({ name: unit.name, content: unit.content, ...props });
+  const why = unfit([...propProblems('SystemdUnit', UNIT_PROPS, own), ...unitRules(own)], live, {
+    ...desired,
+    content: unit.content,
+    restartOn: digestOf([]),
+  });
+  if (why !== undefined) return { what: unit.name, why };
+  const loop = live.status.subState.startsWith('auto-restart');
+  return {
+    key: `unit:${unit.name}`,
+    construct: 'SystemdUnit',
+    id: unit.name.replace(/\.service$/, ''),
+    props: { host: new Ref(HOST), ...own, ...ADOPT },
+    ...(loop ? { note: `${unit.name} was crash-looping (activating/auto-restart) when discovered` } : {}),
+  };
+};
+
+const instanceDeclaration = (
+  name: string,
+  templates: ReadonlyMap<string, string>,
+  live: LiveUnit,
+): Declaration | Skipped => {
+  const template = instanceOf(name)!;
+  const content = templates.get(template);
+  if (content === undefined) return { what: name, why: `its template ${template} is not declared` };
+  const instance = name.slice(template.indexOf('@') + 1, name.length - (template.length - template.indexOf('@') - 1));
+  const { props, desired } = control(name, live, false);
+  const own = defined({ instance, ...props });
+  const restartOn = digestOf([`template ${sha256Hex(content)}`]);
+  const why = unfit(
+    [...propProblems('SystemdUnitInstance', INSTANCE_PROPS, own), ...instanceRules(template, instance)],
+    live,
+    { ...desired, restartOn },
+  );
+  if (why !== undefined) return { what: name, why };
+  return {
+    key: `unit:${name}`,
+    construct: 'SystemdUnitInstance',
+    id: name.replace(/\.service$/, ''),
+    props: { template: new Ref(`unit:${template}`), ...own, ...ADOPT },
+  };
+};
+
+const dropInDeclaration = (
+  dropIn: { unit: string; name: string; content: string },
+  declared: ReadonlySet<string>,
+  live: LiveUnit,
+): Declaration | Skipped => {
+  const what = `${UNIT_DIR}/${dropIn.unit}.d/${dropIn.name}.conf`;
+  const own = { name: dropIn.name, content: dropIn.content };
+  const unit: Value = declared.has(dropIn.unit) ? new Ref(`unit:${dropIn.unit}`) : dropIn.unit;
+  const problems = [
+    ...propProblems('SystemdDropIn', DROP_IN_PROPS, { ...own, unit: dropIn.unit }),
+    ...dropInRules({ ...own, unit: dropIn.unit, host: HOST }),
+  ];
+  if (problems.length > 0) return { what, why: describeProblems(problems) };
+  const spec = { ...own, unit: dropIn.unit, directory: UNIT_DIR, startTimeoutSeconds: START_TIMEOUT };
+  const changes = diffDropIn(spec, live);
+  if (Object.keys(changes).length > 0) return { what, why: `it would not read in sync: ${describeDiff(changes)}` };
+  return {
+    key: `drop-in:${dropIn.unit}:${dropIn.name}`,
+    construct: 'SystemdDropIn',
+    id: `${dropIn.unit.replace(/\.service$/, '')}-${dropIn.name}`,
+    props: { unit, ...(typeof unit === 'string' ? { host: new Ref(HOST) } : {}), ...own, ...ADOPT },
+  };
+};
