@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { HandlerError } from './errors';
 import type { AnyKind, ApplyItem, ApplyOutcomes, HandlerDomain, KindContext } from './kind';
 import { bounded, parseAs, parseJson } from './parse';
+import { foreignItems } from './ownership';
 import { mapConcurrent } from './pool';
 import { printableLine } from './printable';
 import { APPLY, ENV } from './protocol';
@@ -40,8 +41,16 @@ export const applyBatch = async <S, T>(
   if (ordered.length > 0) {
     const session = await domain.connect(target, context);
     try {
-      const outcomes = await (domain.applyAll ?? applyInOrder)(session, ordered, context);
-      for (const item of ordered) {
+      for (const [name, error] of await foreignItems(session, ordered, context, domain.describe(target))) {
+        failed.set(name, error);
+      }
+      const allowed = withoutBlocked(
+        ordered.filter((item) => !failed.has(item.name)),
+        failed,
+      );
+      const outcomes =
+        allowed.length > 0 ? await (domain.applyAll ?? applyInOrder)(session, allowed, context) : new Map();
+      for (const item of allowed) {
         const outcome = outcomes.has(item.name) ? outcomes.get(item.name) : new Error('it was not applied');
         if (outcome !== undefined) failed.set(item.name, outcome);
       }

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
 import type { AnyKind, HandlerDomain, KindContext, Reading } from './kind';
+import { foreignReading } from './ownership';
 import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { BATCH, resultKey, toReadResult } from './protocol';
@@ -73,9 +74,11 @@ const readAll = async <S, T>(
         members.map(([, p]) => p.spec),
         context,
       );
-      for (const [name, { spec }] of members) {
+      for (const [name, { spec, adopt }] of members) {
         try {
-          readings.set(name, kind.read(spec, live, context));
+          const reading = kind.read(spec, live, context);
+          const foreign = kind.foreign?.(spec, live) === true;
+          readings.set(name, foreign ? foreignReading(reading, adopt, domain.describe(target)) : reading);
         } catch (error) {
           if (error instanceof TargetUnreachable) throw error;
           readings.set(name, unreadable(error));

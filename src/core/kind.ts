@@ -37,6 +37,14 @@ export interface ObjectKind<S, Spec, Identity, Live> {
   read(spec: Spec, live: Live, context: KindContext): Reading;
   /** Reads, writes the minimal change, reads back; fails when the object did not converge. */
   apply(session: S, spec: Spec, context: KindContext): Promise<void>;
+  /**
+   * Whether the object exists on the target without this stack's mark of ownership, over the
+   * fetched data: the read then says so, and the apply refuses it unless its construct says
+   * `adopt: true` (ownership.ts). The kind's apply sets the mark, changing nothing the object does.
+   *
+   * @default - not tracked: every object counts as this stack's
+   */
+  foreign?(spec: Spec, live: Live): boolean;
   /** Removes the object; absent for a kind with nothing to remove. */
   destroy?(session: S, identity: Identity, context: KindContext): Promise<void>;
   /**

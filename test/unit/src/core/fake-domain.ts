@@ -11,6 +11,8 @@ import { defineKind, type HandlerDomain, type Reading } from '../../../../src/co
 export interface WidgetWorld {
   readonly live: Map<string, number>;
   readonly calls: string[];
+  /** The widgets this stack created or adopted; when set, a live widget not in it is foreign. */
+  readonly owned?: Set<string>;
 }
 
 const widgetSpec = z.object({ id: z.string().check(z.minLength(1)), size: z.number() });
@@ -31,9 +33,17 @@ export const widgetDomain = (world: WidgetWorld) => {
       if (size === spec.size) return { inSync: true, summary: `widget ${spec.id} is in sync`, diff: {} };
       return { inSync: false, summary: `widget ${spec.id} differs`, diff: { size: { live: size, want: spec.size } } };
     },
+    // Ownership is tracked only in a world that keeps it, so the other tests fetch as before.
+    ...(world.owned === undefined
+      ? {}
+      : {
+          foreign: (spec: { id: string; size: number }, live: Map<string, number>) =>
+            live.has(spec.id) && !world.owned?.has(spec.id),
+        }),
     async apply(session: WidgetWorld, spec, context) {
       context.log(`widget ${spec.id}: setting size ${spec.size}`);
       session.live.set(spec.id, spec.size);
+      session.owned?.add(spec.id);
     },
     async destroy(session: WidgetWorld, identity) {
       if (identity.id === 'stuck')
