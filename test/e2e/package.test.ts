@@ -1,11 +1,15 @@
 /**
- * The library as a user gets it: `npm pack`, then the README's getting-started blocks run verbatim in a fresh
- * project outside the repo, pointed at the fake PVE and the real systemd host. Guards against a tarball without
- * dist or handler bundles, a runtime dependency only the repo has, and README commands that no longer work.
+ * The library as a user gets it without a registry: `npm pack`, then the README's getting-started blocks run
+ * verbatim in a fresh project outside the repo, pointed at the fake PVE and the real systemd host; and the README's
+ * install from a git URL, run against a repository of the same tree. Guards against a tarball without dist or handler
+ * bundles, a git install that does not build (npm runs prepare there, not prepack), a runtime dependency only the
+ * repo has, and README commands that no longer work.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
+import { type CommandOutcome } from '../support/cdktf-project';
+import { gitSnapshot } from '../support/git-snapshot';
 import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
 import { makeCert, type TestCert } from '../support/tls';
 import { readmeBlock, readmeRun, readmeStack, replaceOnce, UserProject, words } from '../support/user-project';
@@ -19,6 +23,11 @@ let fake: FakePve;
 let host: SystemdHost;
 let project: UserProject;
 let tarball: string;
+/** The README's git install, started first and run beside the rest of the file: it is the file's longest step. */
+let gitInstall: Promise<CommandOutcome>;
+
+const MANIFEST = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+const README_GIT_URL = `${MANIFEST.repository.url}#v${MANIFEST.version}`;
 
 const userEnv = () => ({
   PROXMOX_VE_API_TOKEN: `${TOKEN.id}=${TOKEN.secret}`,
@@ -28,14 +37,26 @@ const userEnv = () => ({
 const tf = (args: string, stack: string) => project.terraform(stack, args, userEnv());
 
 beforeAll(async () => {
+  project = new UserProject();
+  gitInstall = (async () => {
+    const repo = gitSnapshot(join(project.home, 'repo'));
+    const install = replaceOnce(readmeBlock('install-git'), README_GIT_URL, `git+file://${repo.dir}#${repo.tag}`);
+    const outcome = await project.bash(
+      `mkdir lab-git && cd lab-git && npm init -y >/dev/null\n${install}`,
+      project.home,
+    );
+    project.timings['git install'] = outcome.seconds;
+    return outcome;
+  })();
+  gitInstall.catch(() => undefined); // awaited by its test; a failure before then is not unhandled
   cert = makeCert();
   fake = await startFakePve({ tls: cert, tokens: { [TOKEN.id]: { secret: TOKEN.secret, privileges: 'modify' } } });
   host = await startSystemdHost();
-  project = new UserProject();
   tarball = await project.pack();
 });
 
 afterAll(async () => {
+  await gitInstall?.catch(() => undefined); // its folder is removed below
   console.log(`package e2e timings (s): ${project?.report()}`);
   await fake?.stop();
   await host?.stop();
@@ -43,8 +64,15 @@ afterAll(async () => {
   project?.cleanup();
 });
 
-test('the packed library holds dist, the handler bundles, README, API.md and LICENSE, and no test code', async () => {
-  const listing = (await project.must('tar list', 'tar -tzf "$1"', project.home, {}, [tarball])).stdout.split('\n');
+/** The packed library's files, without tar's `package/` prefix. */
+const packedFiles = async (): Promise<string[]> =>
+  (await project.must('tar list', 'tar -tzf "$1"', project.home, {}, [tarball])).stdout
+    .split('\n')
+    .filter((line) => line.startsWith('package/'))
+    .map((line) => line.slice('package/'.length));
+
+test('the packed library holds dist, handler bundles, README, API.md, CHANGELOG, LICENSE; no test code', async () => {
+  const listing = await packedFiles();
   for (const file of [
     'dist/index.js',
     'dist/index.d.ts',
@@ -53,22 +81,28 @@ test('the packed library holds dist, the handler bundles, README, API.md and LIC
     'README.md',
     'API.md',
     'LICENSE',
+    'CHANGELOG.md',
   ]) {
-    expect(listing).toContain(`package/${file}`);
+    expect(listing).toContain(file);
   }
-  expect(
-    listing.filter((file) => /^package\/(test|handlers|src|constructs|build\/(fake-pve|bench|examples))/.test(file)),
-  ).toEqual([]);
+  expect(listing.filter((file) => /^(test|handlers|src|constructs|build\/(bench|examples))/.test(file))).toEqual([]);
   const manifest = JSON.parse(
     (await project.must('manifest', 'tar -xzOf "$1" package/package.json', project.home, {}, [tarball])).stdout,
   );
   expect(Object.keys(manifest.dependencies ?? {})).not.toEqual(expect.arrayContaining(['cdktf']));
   expect(Object.keys(manifest.peerDependencies)).toEqual(expect.arrayContaining(['cdktf', 'cdktn', 'constructs']));
+  expect(manifest.repository.url).toMatch(/^git\+https:\/\/.+\.git$/);
+  expect(manifest.homepage).toBe(`${manifest.repository.url.replace(/^git\+|\.git$/g, '')}#readme`);
+  expect(manifest.bugs.url).toBe(`${manifest.repository.url.replace(/^git\+|\.git$/g, '')}/issues`);
+  expect(manifest.keywords).toEqual(expect.arrayContaining(['cdktf', 'proxmox', 'systemd', 'kubernetes']));
+  // The README's clone names the repository and the version's tag, and the tarball it packs is the one setup installs.
+  expect(readmeBlock('pack')).toContain(`git clone ${manifest.repository.url.replace(/^git\+/, '')}\n`);
+  expect(readmeBlock('pack')).toContain(`git checkout v${manifest.version} `);
+  expect(readmeBlock('setup')).toContain(`npm install ../${basename(tarball)} `);
 });
 
-test("the README's setup installs the tarball into a fresh project", async () => {
-  const setup = replaceOnce(readmeBlock('setup'), /npm install cdktf-homelab /, 'npm install "$1" ');
-  await project.must('setup (npm install)', setup, project.home, {}, [tarball]);
+test("the README's setup installs the tarball beside it into a fresh project", async () => {
+  await project.must('setup (npm install)', readmeBlock('setup'), project.home);
   writeFileSync(join(project.dir, 'cdktf.json'), readmeBlock('cdktf.json'));
   writeFileSync(join(project.dir, 'tsconfig.json'), readmeBlock('tsconfig.json'));
   writeFileSync(join(project.dir, 'main.ts'), readmeStack({ pveUrl: fake.url, caFile: cert.certFile, ssh: host }));
@@ -100,4 +134,26 @@ test('the systemd stack validates and plans against a real host: the unit is abs
   const planned = await tf('plan -detailed-exitcode -no-color', 'n2');
   expect({ code: planned.code, stderr: planned.stderr }).toEqual({ code: 2, stderr: '' });
   expect(words(planned.stdout)).toMatch(/hf-agent\.service .*absent/);
+});
+
+test("the README's git install builds the tagged clone: the tarball's files, and the library loads", async () => {
+  const installed = await gitInstall;
+  expect({ code: installed.code, stderr: installed.code === 0 ? '' : installed.stderr }).toEqual({
+    code: 0,
+    stderr: '',
+  });
+  const gitDir = join(project.home, 'lab-git');
+  const listed = await project.must('git install list', 'cd node_modules/cdktf-homelab && find . -type f', gitDir);
+  const files = listed.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((file) => file.slice(2))
+    .sort();
+  expect(files).toEqual((await packedFiles()).sort());
+  const loaded = await project.must(
+    'git install loads',
+    'node -e "console.log(Object.keys(require(\'cdktf-homelab\')).length)"',
+    gitDir,
+  );
+  expect(Number(loaded.stdout.trim())).toBeGreaterThan(10);
 });
