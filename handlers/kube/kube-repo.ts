@@ -23,6 +23,7 @@ import {
   unbindPatch,
   wantedSecretRef,
 } from '../../src/kube/kube-repo';
+import { ANNOTATION_REPO_IDENTITY, LABEL_REPO_BOUND } from '../../src/kube/names';
 import { isObjectNotFound, statusOf } from '../../src/kube/status';
 import type { KubeSession } from './session';
 
@@ -68,6 +69,14 @@ export const repoKind = defineKind({
     return { inSync, summary: inSync ? 'in sync' : describeDiff(diff), diff };
   },
 
+  // A Repo carrying neither of the stack's marks (the bound label, the identity annotation) was not created
+  // by a stack: every version sets both on create and restate, and destroy takes both off.
+  foreign(spec: RepoSpec, fetched: Fetched): boolean {
+    const repos = fetched.repos.get(where(spec));
+    const live = repos === 'type-missing' ? undefined : (repos?.get(spec.key) as LiveRepo | undefined);
+    return live !== undefined && !hasMark(live);
+  },
+
   apply: (session: KubeSession, spec: RepoSpec, context: KindContext) => apply(session, spec, context),
   destroy: (session: KubeSession, identity: RepoIdentity, context: KindContext) => destroy(session, identity, context),
 
@@ -75,6 +84,10 @@ export const repoKind = defineKind({
   // time, 4.0 s one by one (measured, medians of 6, the API server on the same loaded 2-core machine).
   applyConcurrency: 8,
 });
+
+const hasMark = (live: LiveRepo): boolean =>
+  live.metadata?.labels?.[LABEL_REPO_BOUND] !== undefined ||
+  live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] !== undefined;
 
 const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log }: KindContext) => {
   const name = `Repo ${spec.namespace}/${spec.key}`;

@@ -56,7 +56,7 @@ export const destroyEnv = (target: object, identity: object, label = 'target'): 
 export const invokeBatch = async <S, T>(
   domain: HandlerDomain<S, T>,
   target: object,
-  objects: Readonly<Record<string, { kind: string; spec: object }>>,
+  objects: Readonly<Record<string, { kind: string; spec: object; adopt?: boolean }>>,
   env: NodeJS.ProcessEnv = {},
 ): Promise<BatchRun> => {
   const query: Record<string, string> = { [BATCH.target]: canonicalJson(target) };
@@ -79,6 +79,8 @@ export interface ApplyEntry {
   readonly kind: string;
   readonly spec: object;
   readonly after?: readonly string[];
+  /** Whether the construct says `adopt: true`. */
+  readonly adopt?: boolean;
 }
 
 /**
@@ -97,8 +99,8 @@ export const invokeBatchApply = async <S, T>(
     [ENV.target]: canonicalJson(target),
     [APPLY.drifted]: entries.map(([name]) => name).join(','),
   };
-  entries.forEach(([, { kind, spec, after = [] }], index) => {
-    hookEnv[`${APPLY.objectPrefix}${index}`] = canonicalJson({ kind, spec, after });
+  entries.forEach(([, { kind, spec, after = [], adopt }], index) => {
+    hookEnv[`${APPLY.objectPrefix}${index}`] = canonicalJson({ kind, spec, after, ...(adopt ? { adopt } : {}) });
   });
   return runFromHook(domain, [APPLY.verb, 'apply'], { ...env, ...hookEnv }, clock);
 };
