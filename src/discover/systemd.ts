@@ -93,6 +93,9 @@ export const systemdDeclarations = (
   };
 };
 
+/** A construct id for a unit: its name without `.service` or a template's trailing `@`. */
+const idOf = (unit: string): string => unit.replace(/\.service$/, '').replace(/@$/, '');
+
 /** How a unit runs now, as `started`: a crash loop counts as running, a oneshot mid-run as not. */
 const startedOf = (live: LiveUnit): boolean =>
   ['active', 'reloading'].includes(live.status.activeState) || live.status.subState.startsWith('auto-restart');
@@ -138,7 +141,7 @@ const unitDeclaration = (unit: { name: string; content: string }, live: LiveUnit
   return {
     key: `unit:${unit.name}`,
     construct: 'SystemdUnit',
-    id: unit.name.replace(/\.service$/, ''),
+    id: idOf(unit.name),
     props: { host: new Ref(HOST), ...own, ...ADOPT },
     ...(loop ? { note: `${unit.name} was crash-looping (activating/auto-restart) when discovered` } : {}),
   };
@@ -165,7 +168,7 @@ const instanceDeclaration = (
   return {
     key: `unit:${name}`,
     construct: 'SystemdUnitInstance',
-    id: name.replace(/\.service$/, ''),
+    id: idOf(name),
     props: { template: new Ref(`unit:${template}`), ...own, ...ADOPT },
   };
 };
@@ -189,7 +192,7 @@ const dropInDeclaration = (
   return {
     key: `drop-in:${dropIn.unit}:${dropIn.name}`,
     construct: 'SystemdDropIn',
-    id: `${dropIn.unit.replace(/\.service$/, '')}-${dropIn.name}`,
+    id: `${idOf(dropIn.unit)}-${dropIn.name}`,
     props: { unit, ...(typeof unit === 'string' ? { host: new Ref(HOST) } : {}), ...own, ...ADOPT },
   };
 };

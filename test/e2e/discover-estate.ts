@@ -1,0 +1,119 @@
+/**
+ * The estate the discover e2e test finds already running, made the way a human made it: PVE interfaces files and
+ * metric server sections, unit files written and enabled by hand over SSH, Repos posted by another client.
+ */
+
+/** Node `i`'s running /etc/network/interfaces: vmbr0 on eno1, a VLAN-aware vmbr1 on enp2s0, a VLAN on vmbr0. */
+export const nodeInterfaces = (i: number): string =>
+  [
+    'auto lo',
+    'iface lo inet loopback',
+    '',
+    'iface eno1 inet manual',
+    '',
+    'iface enp2s0 inet manual',
+    '',
+    'auto vmbr0',
+    'iface vmbr0 inet static',
+    `\taddress 10.0.0.${i + 1}/24`,
+    '\tgateway 10.0.0.254',
+    '\tbridge-ports eno1',
+    '\tbridge-stp off',
+    '\tbridge-fd 0',
+    '',
+    'auto vmbr1',
+    'iface vmbr1 inet manual',
+    '\tbridge-ports enp2s0',
+    '\tbridge-stp off',
+    '\tbridge-fd 0',
+    '\tbridge-vlan-aware yes',
+    '\tbridge-vids 2-4094',
+    '#storage uplink',
+    '',
+    'auto vmbr0.40',
+    'iface vmbr0.40 inet static',
+    `\taddress 10.40.0.${i + 1}/24`,
+    '',
+  ].join('\n');
+
+/** Five sections of three types; the InfluxDB token is write-only, the otel headers base64 JSON. */
+export const METRIC_SERVERS = (headers: string): Record<string, Record<string, unknown>> => ({
+  graphite: { type: 'graphite', server: '10.0.0.5', port: 2003, path: 'pve', proto: 'tcp' },
+  'graphite-off': { type: 'graphite', server: '10.0.0.6', port: 2003, disable: 1 },
+  influx: {
+    type: 'influxdb',
+    server: 'influx.lan',
+    port: 8086,
+    influxdbproto: 'https',
+    bucket: 'pve',
+    organization: 'lab',
+    token: 'influx-SECRET',
+  },
+  'influx-udp': { type: 'influxdb', server: '10.0.0.7', port: 8089, mtu: 1400 },
+  otel: { type: 'opentelemetry', server: 'otel.lan', port: 4318, 'otel-protocol': 'https', 'otel-headers': headers },
+});
+
+const unit = (description: string, service: string[], install = 'WantedBy=multi-user.target') =>
+  [
+    '[Unit]',
+    `Description=${description}`,
+    '[Service]',
+    ...service,
+    ...(install ? ['[Install]', install] : []),
+    '',
+  ].join('\n');
+
+const write = (path: string, text: string) =>
+  `printf '%s' '${text.replace(/'/g, "'\\''")}' > /etc/systemd/system/${path}`;
+
+/** Ten unit files (two templates), three enabled instances, three drop-ins and a mask, as root would make them. */
+export const ESTATE_UNITS: readonly string[] = [
+  write('disc-web.service', unit('web', ['ExecStart=/bin/sleep infinity'])),
+  write(
+    'disc-worker.service',
+    unit("worker's queue", ['ExecStart=/bin/sh -c "exec sleep infinity"', 'Restart=on-failure']),
+  ),
+  write('disc-idle.service', unit('idle', ['ExecStart=/bin/sleep infinity'])),
+  write('disc-once.service', unit('once', ['Type=oneshot', 'ExecStart=/bin/true'], '')),
+  write('disc-tick.service', unit('tick', ['Type=oneshot', 'ExecStart=/bin/true'], '')),
+  write(
+    'disc-tick.timer',
+    ['[Unit]', 'Description=tick', '[Timer]', 'OnCalendar=yearly', '[Install]', 'WantedBy=timers.target', ''].join(
+      '\n',
+    ),
+  ),
+  write('disc-manual.service', unit('started by hand', ['ExecStart=/bin/sleep infinity'], '')),
+  write('disc-env.service', unit('env', ['ExecStart=/bin/sleep infinity', 'Environment=LEVEL=info'])),
+  write('disc-probe@.service', unit('probe %i', ['ExecStart=/bin/sleep infinity'])),
+  write('disc-agent@.service', unit('agent %i', ['ExecStart=/bin/sleep infinity'])),
+  'cd /etc/systemd/system && mkdir -p disc-web.service.d disc-probe@.service.d ssh.service.d',
+  write('disc-web.service.d/10-env.conf', '[Service]\nEnvironment=PORT=8080\n'),
+  write('disc-probe@.service.d/20-nice.conf', '[Service]\nNice=5\n'),
+  write('ssh.service.d/disc-limits.conf', '[Service]\nLimitNOFILE=8192\n'),
+  'ln -sf /dev/null /etc/systemd/system/disc-hidden.service',
+  'systemctl daemon-reload',
+  'systemctl enable --now disc-web.service disc-worker.service disc-env.service disc-tick.timer',
+  'systemctl enable --now disc-probe@a.service disc-probe@b.service',
+  'systemctl enable disc-agent@x.service && systemctl start disc-manual.service',
+  // ssh.service's drop-in: sshd re-reads nothing until restarted, and a reload keeps it loaded.
+  'systemctl daemon-reload',
+];
+
+/** Five Repos: three made by hand (no marks), two stated before by a stack (bound label, identity annotation). */
+export const ESTATE_REPOS: readonly object[] = [
+  ['site', 'git@git.example:me/site.git', { secretRef: { name: 'deploy-key-site' } }],
+  ['docs', 'https://git.example/me/docs.git', {}],
+  ['notes', 'ssh://git@git.example/me/notes.git', { refreshInterval: '1h' }],
+  ['wiki', 'https://git.example/team/wiki', {}, 'git.example/team/wiki'],
+  ['tools', 'git@git.example:team/tools.git', { secretRef: { name: 'deploy-key-tools' } }, 'git.example/team/'],
+].map(([name, url, spec, identity]) => ({
+  apiVersion: 'core.jr2.dev/v1alpha1',
+  kind: 'Repo',
+  metadata: {
+    name,
+    ...(identity === undefined
+      ? {}
+      : { labels: { 'core.jr2.dev/bound': 'true' }, annotations: { 'core.jr2.dev/identity': identity } }),
+  },
+  spec: { url, ...(spec as object) },
+}));
