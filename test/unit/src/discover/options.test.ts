@@ -1,0 +1,92 @@
+// discover's command line: target settings judged by their constructs' rules, every problem at once, named by flag.
+import { parseOptions } from '../../../../src/discover/options';
+
+const HOST_KEY = `SHA256:${'A'.repeat(43)}`;
+
+test('all defaults: the targets as their constructs take them, every kind, main names', () => {
+  const parsed = parseOptions(['--ssh-host', '10.0.0.2', '--ssh-host-key', HOST_KEY, '--namespace=jr2,lab']);
+  expect(parsed).toEqual({
+    options: {
+      out: 'discovered.ts',
+      stack: 'discovered',
+      from: 'cdktf-homelab',
+      kinds: new Set([
+        'metric-server',
+        'network-interface',
+        'systemd-unit',
+        'systemd-instance',
+        'systemd-drop-in',
+        'kube-repo',
+      ]),
+      nodes: [],
+      unitGlobs: [],
+      ssh: { host: '10.0.0.2', hostKey: HOST_KEY },
+      kube: { props: {}, namespaces: ['jr2', 'lab'], version: 'v1alpha1' },
+    },
+  });
+});
+
+test('repeated and comma-separated lists add up, pins are keyed by endpoint, numbers are numbers', () => {
+  const parsed = parseOptions([
+    '--pve-endpoint=https://n1:8006,https://n2:8006',
+    '--pve-fingerprint',
+    `https://n1:8006=${'AB:'.repeat(31)}AB`,
+    '--pve-timeout-seconds',
+    '10',
+    '--node',
+    'n1',
+    '--node',
+    'n2,n3',
+    '--unit-glob',
+    'hf-*',
+    '--kinds',
+    'metric-server',
+  ]);
+  expect(parsed).toMatchObject({
+    options: {
+      nodes: ['n1', 'n2', 'n3'],
+      unitGlobs: ['hf-*'],
+      kinds: new Set(['metric-server']),
+      pve: {
+        endpoints: ['https://n1:8006', 'https://n2:8006'],
+        fingerprints: { 'https://n1:8006': `${'AB:'.repeat(31)}AB` },
+        timeoutSeconds: 10,
+      },
+    },
+  });
+});
+
+test('every problem is named at once by its flag, and a secret is asked for only as a variable name', () => {
+  const parsed = parseOptions([
+    '--pve-endpoint',
+    'http://n1:8006',
+    '--pve-token-env',
+    'root@pam!x=SECRET',
+    '--ssh-host',
+    'a;b',
+    '--ssh-port',
+    'x',
+    '--kinds',
+    'vm',
+    '--context',
+    'home',
+    '--bogus',
+  ]);
+  expect('problems' in parsed && parsed.problems).toEqual([
+    expect.stringMatching(/^--bogus must be one of --out, /),
+    expect.stringMatching(/^--kinds must be a list of metric-server, .* got "vm"/),
+    expect.stringMatching(/^--pve-token-env must be /),
+    expect.stringMatching(/^--pve-endpoint must be https:\/\/ URLs unless insecure is true/),
+    expect.stringMatching(/^--ssh-host must be a host name or IP address, got "a;b"/),
+    expect.stringMatching(/^--ssh-port must be an integer/),
+    expect.stringMatching(/^--ssh-host-key must be set/),
+    '--namespace must be given with the Kubernetes settings, got undefined',
+  ]);
+  expect(JSON.stringify(parsed)).not.toContain('SECRET');
+});
+
+test('with no target there is nothing to read', () => {
+  expect(parseOptions([])).toEqual({
+    problems: ['targets must be at least one of --pve-endpoint, --ssh-host, --namespace, got undefined'],
+  });
+});
