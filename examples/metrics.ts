@@ -20,6 +20,8 @@ export interface MetricsStackProps {
   readonly retireOtel?: boolean;
   /** Bumped to rotate the InfluxDB token. */
   readonly tokenVersion?: number;
+  /** A read-only token's variable for plans; the e2e test plans with it alone. */
+  readonly readTokenEnv?: string;
 }
 
 export class MetricsStack extends TerraformStack {
@@ -29,6 +31,7 @@ export class MetricsStack extends TerraformStack {
       endpoints: props.endpoints,
       caFile: props.caFile,
       insecure: props.insecure,
+      readTokenEnv: props.readTokenEnv,
     });
     new ProxmoxMetricServer(this, 'graphite', {
       cluster: pve,
@@ -79,6 +82,7 @@ const synth = (): void => {
     retireOtel: env.HOMELAB_EXAMPLE_RETIRE_OTEL === 'true',
     tokenVersion:
       env.HOMELAB_EXAMPLE_TOKEN_VERSION === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_TOKEN_VERSION),
+    readTokenEnv: env.HOMELAB_EXAMPLE_READ_TOKEN_ENV,
   });
   app.synth();
 };

@@ -15,6 +15,19 @@ export interface KubeClusterProps {
   readonly kubeconfig?: string;
   /** The context to use. @default - the kubeconfig's current-context */
   readonly context?: string;
+  /**
+   * Path of the kubeconfig of plans and reads, `~` expanded when a handler runs: a read-only identity, so a plan (in a
+   * pull request's pipeline, say) never opens the write identity's credentials.
+   *
+   * @default - kubeconfig
+   */
+  readonly readKubeconfig?: string;
+  /**
+   * The context of plans and reads (a read-only identity); applies and destroys use `context`.
+   *
+   * @default - context, or readKubeconfig's current-context when that is given
+   */
+  readonly readContext?: string;
   /** Use the service account of the pod Terraform runs in, instead of a kubeconfig. @default false */
   readonly inCluster?: boolean;
   /** How long one API request may take. @default 30 */
@@ -23,7 +36,8 @@ export interface KubeClusterProps {
 
 /**
  * A Kubernetes cluster to manage objects on: a kubeconfig context, or the in-cluster service
- * account. Holds no secret: credentials stay in the kubeconfig or its exec plugin.
+ * account, and optionally a read-only context for plans. Holds no secret: credentials stay in the kubeconfig or its
+ * exec plugin.
  */
 export class KubeCluster extends Construct {
   /** The connection settings handlers receive; no secret in it. */
@@ -36,6 +50,8 @@ export class KubeCluster extends Construct {
       name: id,
       ...(props.kubeconfig === undefined ? {} : { kubeconfig: props.kubeconfig }),
       ...(props.context === undefined ? {} : { context: props.context }),
+      ...(props.readKubeconfig === undefined ? {} : { readKubeconfig: props.readKubeconfig }),
+      ...(props.readContext === undefined ? {} : { readContext: props.readContext }),
       ...(props.inCluster ? { inCluster: true } : {}),
       ...(props.timeoutSeconds === undefined ? {} : { timeoutSeconds: props.timeoutSeconds }),
     };

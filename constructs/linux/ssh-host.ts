@@ -1,6 +1,7 @@
 /**
- * A Linux host reached over SSH. It pins the host key and names the variable holding the private
- * key; the key itself never enters the stack, the plan or the state.
+ * A Linux host reached over SSH. It pins the host key and names the variables holding the private
+ * keys (one login, or a read login beside the privileged one); a key itself never enters the
+ * stack, the plan or the state.
  */
 import { Construct } from 'constructs';
 import { SSH_HOST_PROPS, sshHostRules, type SshTarget, sshTargetOf } from '../../src/linux/target';
@@ -30,6 +31,21 @@ export interface SshHostProps {
    * @default - the ssh agent at SSH_AUTH_SOCK
    */
   readonly privateKeyEnv?: string;
+  /**
+   * Login user for plans and reads, which run no sudo: a plain user may read unit state
+   * (`systemctl show`) and unit files. Applies and destroys log in as `user`, so a plan (in a pull
+   * request's pipeline, say) needs neither `user`'s key nor its sudo rights.
+   *
+   * @default - user: one login reads and writes
+   */
+  readonly readUser?: string;
+  /**
+   * Environment variable holding the read login's private key (the formats of `privateKeyEnv`); a
+   * plan run with only this variable set never reads `privateKeyEnv`.
+   *
+   * @default - privateKeyEnv (the ssh agent when that is unset too)
+   */
+  readonly readPrivateKeyEnv?: string;
   /** Seconds to wait for the SSH handshake. @default 20 */
   readonly readyTimeoutSeconds?: number;
   /** Seconds between keepalives on the connection. @default 15 */

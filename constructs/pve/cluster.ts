@@ -1,6 +1,7 @@
 /**
  * The connection to a Proxmox VE cluster. It holds where to connect and how to trust the members,
- * and only the name of the variable that holds the API token: a stack can never leak the token.
+ * and only the names of the variables that hold the API tokens (one, or a read one beside the
+ * write one): a stack can never leak a token.
  */
 import { Construct } from 'constructs';
 import { withDefaults } from '../../src/core/definition';
@@ -24,6 +25,15 @@ export interface ProxmoxClusterProps {
    * @default "PROXMOX_VE_API_TOKEN"
    */
   readonly tokenEnv?: string;
+  /**
+   * Environment variable holding a read-only API token, which plans and reads use; `tokenEnv`'s
+   * token then serves only applies, destroys and the tasks they start, so a plan (in a pull
+   * request's pipeline, say) runs with this variable alone set. README, Least privilege, lists the
+   * privileges each needs.
+   *
+   * @default - tokenEnv: one token reads and writes
+   */
+  readonly readTokenEnv?: string;
   /**
    * PEM file of the CA that signed the members' certificates, read when a handler runs.
    *
@@ -66,13 +76,14 @@ export class ProxmoxCluster extends Construct {
     super(scope, id);
     validateProps(this, 'ProxmoxCluster', CLUSTER_PROPS, props, clusterRules);
     // withDefaults has given tokenEnv its default: the target always names its variable.
-    const { endpoints, tokenEnv, caFile, fingerprints, insecure, timeoutSeconds } = withDefaults(
+    const { endpoints, tokenEnv, readTokenEnv, caFile, fingerprints, insecure, timeoutSeconds } = withDefaults(
       CLUSTER_PROPS,
       props,
     ) as ProxmoxClusterProps & Pick<PveTarget, 'tokenEnv'>;
     this.target = {
       endpoints: [...endpoints],
       tokenEnv,
+      ...(readTokenEnv === undefined ? {} : { readTokenEnv }),
       ...(caFile === undefined ? {} : { caFile }),
       ...(fingerprints === undefined ? {} : { fingerprints: { ...fingerprints } }),
       ...(insecure ? { insecure: true } : {}),

@@ -1,7 +1,8 @@
 /**
- * The Linux domain: one SSH connection per handler process, shared by every Linux kind, the table
- * of kinds the bundle serves (exactly the registry's Linux kinds), and the batch apply that makes a
- * host's changes one transaction with one daemon-reload (`unit-transaction.ts`).
+ * The Linux domain: one SSH connection per handler process, logged in as the run's role (a plan as
+ * the read user, never with the write key), shared by every Linux kind; the table of kinds the
+ * bundle serves (exactly the registry's Linux kinds); and the batch apply that makes a host's
+ * changes one transaction with one daemon-reload (`unit-transaction.ts`).
  */
 import type { Clock } from '../../src/core/clock';
 import type { ApplyItem, HandlerDomain, KindContext } from '../../src/core/kind';
@@ -9,7 +10,7 @@ import { parseAs } from '../../src/core/parse';
 import type { KindsOf } from '../../src/core/registry';
 import type { BatchItem, UnitChange } from '../../src/linux/unit-batch';
 import { connectSsh, type Remote } from '../../src/linux/ssh';
-import { describeHost, type SshTarget, sshTargetSchema } from '../../src/linux/target';
+import { describeHost, type SshTarget, sshTargetSchema, targetFor } from '../../src/linux/target';
 import type { HostSession } from './session';
 
 /** The clock times every command's deadline (see ssh-exec.ts). */
@@ -41,11 +42,14 @@ export const linuxDomain = (connect: Connect = connectSsh) =>
   ({
     target: sshTargetSchema,
     describe: describeHost,
-    connect: async (target, context) => ({
-      remote: await connect(target, context.env, context.clock),
-      target,
-      host: `${target.host}:${target.port}`,
-    }),
+    connect: async (target, context, role) => {
+      const login = targetFor(target, role);
+      return {
+        remote: await connect(login, context.env, context.clock),
+        target: login,
+        host: `${target.host}:${target.port}`,
+      };
+    },
     close: async (session) => session.remote.close(),
     kinds,
     applyAll,

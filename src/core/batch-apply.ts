@@ -39,7 +39,7 @@ export const applyBatch = async <S, T>(
   }
   const ordered = withoutBlocked(inReferenceOrder(items), failed);
   if (ordered.length > 0) {
-    const session = await domain.connect(target, context);
+    const session = await domain.connect(target, context, 'write');
     try {
       for (const [name, error] of await foreignItems(session, ordered, context, domain.describe(target))) {
         failed.set(name, error);

@@ -66,7 +66,7 @@ const readAll = async <S, T>(
     }
   }
   if (pending.size === 0) return readings;
-  const session = await domain.connect(target, context);
+  const session = await domain.connect(target, context, 'read');
   try {
     for (const [kind, members] of groupByKind(pending)) {
       const live = await kind.fetch(

@@ -88,7 +88,7 @@ const runOne = async <S, T>(
   }
   // Parsed before connecting: an input the kind refuses costs no connection, let alone a command.
   const parsed = verb === 'destroy' ? parseAs(kind.identity, object, 'identity') : parseAs(kind.spec, object, 'spec');
-  const session = await domain.connect(target, context);
+  const session = await domain.connect(target, context, verb === 'read' ? 'read' : 'write');
   try {
     if (verb === 'read') {
       io.out(JSON.stringify(toReadResult(kind.read(parsed, await kind.fetch(session, [parsed], context), context))));

@@ -73,12 +73,20 @@ export interface ApplyItem<S> {
 /** Each item's outcome by name: undefined when it converged, else why not. */
 export type ApplyOutcomes = ReadonlyMap<string, Error | undefined>;
 
+/**
+ * Which identity a connection is made with: `read` for a plan's batch read and a by-hand read,
+ * `write` for applies, destroys and the task polls they start. A target that names one identity
+ * gives it to both; one that names a read identity keeps a plan away from the write secret.
+ */
+export type Role = 'read' | 'write';
+
 /** A handler domain: how to reach one target, and its kinds, loaded lazily. */
 export interface HandlerDomain<S, Target, K extends string = string> {
   readonly target: ZodMiniType<Target>;
   /** The target in a message: `PVE cluster https://n1:8006`, `root@10.0.0.2:22`. */
   describe(target: Target): string;
-  connect(target: Target, context: KindContext): Promise<S>;
+  /** Connects with the target's identity for `role`, and no other secret. */
+  connect(target: Target, context: KindContext, role: Role): Promise<S>;
   close(session: S): Promise<void>;
   readonly kinds: Readonly<Record<K, () => Promise<AnyKind<S>>>>;
   /**

@@ -1,10 +1,12 @@
 /**
  * How a handler reaches a Kubernetes cluster: the props of a `KubeCluster` with their rules and defaults, and the
  * plain-data target it synthesizes (a kubeconfig path and context, or in-cluster), judged again by the same rules at
- * the handler boundary. Paths and names only: no credential in a stack.
+ * the handler boundary. Paths and names only: no credential in a stack. A read (plan) takes the read context or
+ * kubeconfig when one is named, so it never opens the write identity's credentials.
  */
 import * as z from 'zod/mini';
 import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
+import type { Role } from '../core/kind';
 import { boolean, broken, integer, type Problem, text } from '../core/rules';
 import { nodeKubeconfigIo, type KubeconfigIo, type KubeConnection } from './connection';
 import { inClusterConnection } from './in-cluster';
@@ -17,6 +19,10 @@ export interface KubeTarget {
   readonly kubeconfig?: string;
   /** Absent = the kubeconfig's current-context. */
   readonly context?: string;
+  /** The kubeconfig of plans and reads; absent = `kubeconfig`. */
+  readonly readKubeconfig?: string;
+  /** The context of plans and reads; absent = `context`, or the read kubeconfig's current-context. */
+  readonly readContext?: string;
   /** The service account of the pod the handler runs in. */
   readonly inCluster?: boolean;
   /** How long one request may take. */
@@ -27,6 +33,8 @@ export interface KubeTarget {
 export const KUBE_CLUSTER_PROPS = {
   kubeconfig: { rule: text('a path', /^[^\n\r\0]+$/, 4096) },
   context: { rule: text('a context name', /^[^\n\r\0]+$/, 253) },
+  readKubeconfig: { rule: text('a path', /^[^\n\r\0]+$/, 4096) },
+  readContext: { rule: text('a context name', /^[^\n\r\0]+$/, 253) },
   inCluster: { rule: boolean },
   timeoutSeconds: { rule: integer(1, 3600), default: 30 },
 } as const satisfies PropTable;
@@ -35,7 +43,7 @@ export const KUBE_CLUSTER_PROPS = {
 export const kubeClusterRules = (props: Readonly<Record<string, unknown>>): Problem[] =>
   props.inCluster !== true
     ? []
-    : (['kubeconfig', 'context'] as const)
+    : (['kubeconfig', 'context', 'readKubeconfig', 'readContext'] as const)
         .filter((prop) => props[prop] !== undefined)
         .map((prop) => broken(prop, 'left unset when inCluster is true (the pod has no kubeconfig)', props[prop]));
 
@@ -54,6 +62,8 @@ export const kubeTargetSchema = z.pipe(
       name: z.string(),
       kubeconfig: z.optional(z.string()),
       context: z.optional(z.string()),
+      readKubeconfig: z.optional(z.string()),
+      readContext: z.optional(z.string()),
       inCluster: z.optional(z.boolean()),
       timeoutSeconds: z.optional(z.number()),
     })
@@ -65,6 +75,24 @@ export const kubeTargetSchema = z.pipe(
     ),
   z.transform((target: KubeTarget) => withDefaults(KUBE_CLUSTER_PROPS, target)),
 );
+
+/**
+ * The target as one role connects with it: a read takes the read kubeconfig and context when given
+ * (a read kubeconfig alone brings its own current-context), so a plan never opens the write
+ * identity's credentials; a write takes `kubeconfig` and `context`.
+ */
+export const targetFor = <T extends KubeTarget>(target: T, role: Role): T => {
+  const { readKubeconfig, readContext, ...write } = target;
+  if (role === 'write' || (readKubeconfig === undefined && readContext === undefined)) return write as T;
+  const { kubeconfig, context, ...rest } = write;
+  const file = readKubeconfig ?? kubeconfig;
+  const name = readContext ?? (readKubeconfig === undefined ? context : undefined);
+  return {
+    ...rest,
+    ...(file === undefined ? {} : { kubeconfig: file }),
+    ...(name === undefined ? {} : { context: name }),
+  } as T;
+};
 
 /** The connection a target (parsed by `kubeTargetSchema`) resolves to when a handler runs. */
 export const connectionOf = (target: KubeTarget, io: KubeconfigIo = nodeKubeconfigIo()): KubeConnection =>

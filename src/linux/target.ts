@@ -2,11 +2,12 @@
  * How a handler reaches a Linux host: the props of an `SshHost` as one table (rules and defaults)
  * and the plain-data target it synthesizes, judged again by the same rules at the handler
  * boundary. The private key is read from the variable it names (or the ssh agent) at run time,
- * never from the stack.
+ * never from the stack; a read (plan) logs in as the read user with its key when one is named.
  */
 import * as z from 'zod/mini';
 import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
 import { parseAs } from '../core/parse';
+import type { Role } from '../core/kind';
 import { boolean, broken, envName, integer, type Problem, text } from '../core/rules';
 
 /**
@@ -24,6 +25,8 @@ export const SSH_HOST_PROPS = {
   hostKey: { rule: text('an OpenSSH fingerprint such as SHA256:<43 base64 characters>', /^SHA256:[A-Za-z0-9+/]{43}$/) },
   insecureAcceptAnyHostKey: { rule: boolean },
   privateKeyEnv: { rule: envName },
+  readUser: { rule: text('a user name', /^[a-z_][a-z0-9_.-]*$/i) },
+  readPrivateKeyEnv: { rule: envName },
   readyTimeoutSeconds: { rule: integer(1, 600), default: 20 },
   keepaliveIntervalSeconds: { rule: integer(0, 3600), default: 15 },
   // No default here: a target without it has each command wait COMMAND_TIMEOUT.default (see
@@ -50,6 +53,10 @@ export interface SshTarget {
   readonly insecureAcceptAnyHostKey?: boolean;
   /** Variable holding the private key (formats: `KEY_FORMATS` in ssh-key.ts); unset means the ssh agent. */
   readonly privateKeyEnv?: string;
+  /** The login of plans and reads, never through sudo; unset means `user`. */
+  readonly readUser?: string;
+  /** Variable holding the read login's private key; unset means `privateKeyEnv`. */
+  readonly readPrivateKeyEnv?: string;
   readonly readyTimeoutSeconds: number;
   readonly keepaliveIntervalSeconds: number;
   /** The budget of one remote command; unset means `COMMAND_TIMEOUT.default` (see `commandBudgetMs`). */
@@ -71,6 +78,8 @@ export const sshTargetOf = (props: Partial<SshTarget>): SshTarget => {
     user: target.user,
     ...(target.hostKey === undefined ? { insecureAcceptAnyHostKey: true } : { hostKey: target.hostKey }),
     ...(target.privateKeyEnv === undefined ? {} : { privateKeyEnv: target.privateKeyEnv }),
+    ...(target.readUser === undefined ? {} : { readUser: target.readUser }),
+    ...(target.readPrivateKeyEnv === undefined ? {} : { readPrivateKeyEnv: target.readPrivateKeyEnv }),
     readyTimeoutSeconds: target.readyTimeoutSeconds,
     keepaliveIntervalSeconds: target.keepaliveIntervalSeconds,
     ...(target.commandTimeoutSeconds === undefined ? {} : { commandTimeoutSeconds: target.commandTimeoutSeconds }),
@@ -88,6 +97,8 @@ export const sshTargetSchema = z.pipe(
       hostKey: z.optional(z.string()),
       insecureAcceptAnyHostKey: z.optional(z.boolean()),
       privateKeyEnv: z.optional(z.string()),
+      readUser: z.optional(z.string()),
+      readPrivateKeyEnv: z.optional(z.string()),
       readyTimeoutSeconds: z.optional(z.number()),
       keepaliveIntervalSeconds: z.optional(z.number()),
       commandTimeoutSeconds: z.optional(z.number()),
@@ -101,6 +112,21 @@ export const sshTargetSchema = z.pipe(
     ),
   z.transform((target): SshTarget => sshTargetOf(target)),
 );
+
+/**
+ * The target as one role logs in with it: a read as `readUser` with `readPrivateKeyEnv`'s key when
+ * given (a plain user: reads need no sudo, and it has none), so a plan never looks at the write
+ * key's variable; a write as `user` with `privateKeyEnv`'s key.
+ */
+export const targetFor = (target: SshTarget, role: Role): SshTarget => {
+  const { readUser, readPrivateKeyEnv, privateKeyEnv, ...rest } = target;
+  const key = role === 'read' ? (readPrivateKeyEnv ?? privateKeyEnv) : privateKeyEnv;
+  return {
+    ...rest,
+    ...(key === undefined ? {} : { privateKeyEnv: key }),
+    ...(role === 'read' && readUser !== undefined ? { user: readUser, sudo: false } : {}),
+  };
+};
 
 export const parseSshTarget = (raw: unknown): SshTarget => parseAs(sshTargetSchema, raw, 'target');
 

@@ -94,7 +94,8 @@ export class PveClient implements PveApi {
       );
     }
     if (status < 200 || status >= 300) {
-      const hint = status === 401 ? `; the token in ${this.target.tokenEnv} was refused` : '';
+      const token = `the token in ${this.target.tokenEnv}`;
+      const hint = status === 401 ? `; ${token} was refused` : status === 403 ? `; ${token} lacks that privilege` : '';
       throw new PveApiError(status, `${errorMessage(answer)}${hint}`, endpoint, request);
     }
     const parsed = parseJson(answer.body);

@@ -2,11 +2,13 @@
  * How a handler reaches a PVE cluster, defined once: the props of a `ProxmoxCluster` with their
  * rules and default (judged at synth and again at the handler boundary, so a hand-written or
  * tampered target fails naming the field), the plain-data target it synthesizes, and the API token
- * read from the environment at run time, so no secret is ever in a stack or state.
+ * read from the environment at run time, so no secret is ever in a stack or state. A read
+ * (plan) uses the read token when one is named, so a plan runs without the write token.
  */
 import * as z from 'zod/mini';
 import { type PropTable, propProblems, specCheck } from '../core/definition';
 import { HandlerError } from '../core/errors';
+import type { Role } from '../core/kind';
 import { endpointProblem, isFingerprint } from '../core/http/endpoint';
 import { boolean, broken, envName, integer, type Problem, type Rule, stringRecord, text } from '../core/rules';
 
@@ -50,6 +52,7 @@ const withoutCredentials = (value: unknown): string =>
 export const CLUSTER_PROPS = {
   endpoints: { rule: endpointList, required: true, shown: withoutCredentials },
   tokenEnv: { rule: envName, default: DEFAULT_TOKEN_ENV },
+  readTokenEnv: { rule: envName },
   caFile: { rule: text('the path of a PEM file') },
   fingerprints: { rule: stringRecord },
   insecure: { rule: boolean },
@@ -91,8 +94,10 @@ export const clusterRules = (props: Props): Problem[] => {
 export interface PveTarget {
   /** Cluster members in order of preference, e.g. `https://n2:8006`. */
   readonly endpoints: readonly string[];
-  /** The variable holding `USER@REALM!TOKENID=SECRET`. */
+  /** The variable holding `USER@REALM!TOKENID=SECRET`: the write identity, and the read one unless split. */
   readonly tokenEnv: string;
+  /** The variable holding the read identity's token, which plans and reads use instead of `tokenEnv`. */
+  readonly readTokenEnv?: string;
   /** PEM file of the CA that signed the members' certificates. */
   readonly caFile?: string;
   /** Per-member SHA-256 certificate fingerprints, keyed by endpoint. */
@@ -102,6 +107,15 @@ export interface PveTarget {
   /** How long one request may take, failover included. */
   readonly timeoutSeconds?: number;
 }
+
+/**
+ * The target as one role connects with it: a read gets `readTokenEnv` as its only token variable
+ * when one is given, so a plan never looks at the write token's variable; a write gets `tokenEnv`.
+ */
+export const targetFor = (target: PveTarget, role: Role): PveTarget => {
+  const { readTokenEnv, ...rest } = target;
+  return role === 'read' && readTokenEnv !== undefined ? { ...rest, tokenEnv: readTokenEnv } : rest;
+};
 
 const TOKEN = /^[^\s@!=]+@[^\s@!=]+![A-Za-z][A-Za-z0-9._-]*=\S+$/;
 
@@ -129,6 +143,7 @@ export const pveTargetSchema = z
   .object({
     endpoints: z.array(z.string()),
     tokenEnv: z.string(),
+    readTokenEnv: z.optional(z.string()),
     caFile: z.optional(z.string()),
     fingerprints: z.optional(z.record(z.string(), z.string())),
     insecure: z.optional(z.boolean()),

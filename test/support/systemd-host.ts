@@ -119,7 +119,7 @@ export function execOn(c: Client, cmd: string): Promise<ExecResult> {
  * An ed25519 key pair from OpenSSH's own ssh-keygen. ssh2's generateKeyPairSync drops a leading zero
  * byte of the public key about 1 time in 256, and sshd then refuses the host key at boot.
  */
-function generateKey(file: string): { private: string; public: string } {
+export function generateKey(file: string): { private: string; public: string } {
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'cdktf-homelab-test', '-f', file], {
     stdio: 'pipe',
   });

@@ -164,6 +164,7 @@ describe('metric-server handler', () => {
     const failed = await run('apply', influx, auditEnv);
     expect(failed.stderr.split('\n').at(-1)).toBe(
       'metric-server apply: PVE answered 403: Permission check failed (/, Sys.Modify); ' +
+        'the token in PROXMOX_VE_API_TOKEN lacks that privilege; ' +
         `Endpoint: ${fake().url}; Request: POST /cluster/metrics/server/influx`,
     );
   });

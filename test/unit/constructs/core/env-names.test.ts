@@ -30,6 +30,11 @@ const metric = (stack: TerraformStack, props: object) =>
 /** Every `...Env` prop, by the file that declares it: the guard below keeps this list whole. */
 const ENV_PROPS: ReadonlyArray<readonly [file: string, prop: string, build: Build]> = [
   ['pve/cluster.ts', 'tokenEnv', (stack, value) => cluster(stack, value)],
+  [
+    'pve/cluster.ts',
+    'readTokenEnv',
+    (stack, value) => new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'], readTokenEnv: value }),
+  ],
   ['pve/metric-server.ts', 'tokenEnv', (stack, value) => metric(stack, { tokenEnv: value })],
   [
     'pve/metric-server.ts',
@@ -41,6 +46,12 @@ const ENV_PROPS: ReadonlyArray<readonly [file: string, prop: string, build: Buil
     'privateKeyEnv',
     (stack, value) =>
       new SshHost(stack, 'n2', { host: '10.0.0.2', insecureAcceptAnyHostKey: true, privateKeyEnv: value }),
+  ],
+  [
+    'linux/ssh-host.ts',
+    'readPrivateKeyEnv',
+    (stack, value) =>
+      new SshHost(stack, 'n2', { host: '10.0.0.2', insecureAcceptAnyHostKey: true, readPrivateKeyEnv: value }),
   ],
 ];
 

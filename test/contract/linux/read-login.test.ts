@@ -1,0 +1,86 @@
+/**
+ * A read login beside the privileged one (issue 19 item 1) on real systemd 252 over real SSH: a
+ * plain user with no sudo rule reads units and their files, so a plan run with only its key's
+ * variable set shows drift; the apply logs in as root with the write key; the read user itself
+ * cannot write (sudo refuses it, naming the line it would need); one login keeps serving both.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { invoke, invokeBatch } from '../../support/run-handler';
+import { generateKey } from '../../support/systemd-host';
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host } = useSystemdHost();
+
+/** The read user's own key pair, which root does not trust: a login with it can only be watcher's. */
+let watcherKey: { private: string; public: string };
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'watcher-key-'));
+  watcherKey = generateKey(join(dir, 'key'));
+  rmSync(dir, { recursive: true });
+  await host().exec(
+    'useradd -m -s /bin/sh watcher && install -d -o watcher -m 700 /home/watcher/.ssh && ' +
+      `echo '${watcherKey.public}' > /home/watcher/.ssh/authorized_keys && ` +
+      'chown watcher /home/watcher/.ssh/authorized_keys',
+  );
+});
+
+const service = (description: string) =>
+  `[Unit]\nDescription=${description}\n\n` +
+  '[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
+/** Root writes with ROOT_KEY; watcher, with no sudo rule, reads with WATCHER_KEY. */
+const target = () =>
+  hostTarget(host(), { privateKeyEnv: 'ROOT_KEY', readUser: 'watcher', readPrivateKeyEnv: 'WATCHER_KEY' });
+const readEnv = () => ({ WATCHER_KEY: watcherKey.private });
+const bothEnv = () => ({ ROOT_KEY: host().privateKey, WATCHER_KEY: watcherKey.private });
+
+test('a plan with only the read key (which root does not trust) reads as watcher and shows drift', async () => {
+  const spec = unitSpec('watched.service', service('watched'));
+  const plan = await invokeBatch(linuxDomain(), target(), { svc: { kind: 'systemd-unit', spec } }, readEnv());
+  expect(plan).toMatchObject({ code: 0 });
+  expect(plan.result?.['svc.summary']).toBe(`unit watched.service on 127.0.0.1:${host().port} is absent`);
+  expect(await invoke(linuxDomain(), 'systemd-unit', 'apply', target(), spec, bothEnv())).toMatchObject({ code: 0 });
+  await host().exec("sed -i 's/Description=watched/Description=edited/' /etc/systemd/system/watched.service");
+  const drift = await invokeBatch(linuxDomain(), target(), { svc: { kind: 'systemd-unit', spec } }, readEnv());
+  expect(drift.result?.['svc.in_sync']).toBe('false');
+  expect(drift.result?.['svc.summary']).toMatch(
+    /differs: file is "sha256:\w+", want "sha256:\w+"; NeedDaemonReload is "yes"/,
+  );
+});
+
+test('an apply with only the read key fails naming the write key variable, having logged in nowhere', async () => {
+  const spec = unitSpec('unkeyed.service', service('unkeyed'));
+  const applied = await invoke(linuxDomain(), 'systemd-unit', 'apply', target(), spec, readEnv());
+  expect(applied.code).toBe(1);
+  expect(applied.stderr).toMatch(/ROOT_KEY/);
+  expect((await host().exec('test -e /etc/systemd/system/unkeyed.service; echo $?')).stdout.trim()).toBe('1');
+});
+
+test('the read user cannot write: as the write login it is refused by sudo and changes nothing', async () => {
+  const spec = unitSpec('refused.service', service('refused'));
+  const asWatcher = hostTarget(host(), { user: 'watcher', sudo: true });
+  const applied = await invoke(linuxDomain(), 'systemd-unit', 'apply', asWatcher, spec, {
+    TEST_SSH_KEY: host().privateKey,
+  });
+  expect(applied.code).toBe(1);
+  expect(applied.stderr).toMatch(/sudo on 127\.0\.0\.1:\d+ refused to run a step as root/);
+  expect((await host().exec('test -e /etc/systemd/system/refused.service; echo $?')).stdout.trim()).toBe('1');
+});
+
+test('one login still serves both: without a read user the plan reads with the write key', async () => {
+  const spec = unitSpec('single.service', service('single'));
+  const single = hostTarget(host(), { privateKeyEnv: 'ROOT_KEY' });
+  const plan = await invokeBatch(
+    linuxDomain(),
+    single,
+    { svc: { kind: 'systemd-unit', spec } },
+    {
+      ROOT_KEY: host().privateKey,
+    },
+  );
+  expect(plan).toMatchObject({ code: 0 });
+});
