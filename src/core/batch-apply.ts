@@ -2,6 +2,8 @@
  * The batch apply: every object of one domain on one target that the plan found not in sync,
  * applied by one process over one connection, in reference order. One object that fails does not
  * undo the others: each is reported by name with what it left, and whatever waits for it is skipped.
+ * One run is one lease: it connects once, with the target's write identity, and every write and
+ * every poll of a task it started goes over that session (PVE shows a task's status to its owner).
  */
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
