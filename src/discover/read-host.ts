@@ -5,7 +5,7 @@
  */
 import { HandlerError } from '../core/errors';
 import { connectSsh } from '../linux/ssh';
-import { describeHost, parseSshTarget } from '../linux/target';
+import { describeHost, parseSshTarget, sshTargetOf } from '../linux/target';
 import { parseReadScript, readScript } from '../linux/unit-read';
 import type { Discovered, Value } from './declaration';
 import { globMatcher, listingScript, parseListing } from './host-listing';
@@ -16,7 +16,7 @@ export const readHost = async (
   options: DiscoverOptions,
   props: Readonly<Record<string, unknown>>,
 ): Promise<Discovered> => {
-  const target = parseSshTarget(props);
+  const target = parseSshTarget(sshTargetOf(props));
   const remote = await connectSsh(target);
   try {
     const listing = parseListing((await remote.run('sh -s', listingScript(), 'reads')).stdout);
