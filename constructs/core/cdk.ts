@@ -10,6 +10,7 @@ import { CORE_ENV, CORE_NAMES, type CoreCandidate, type CoreName, pickCore } fro
 
 type Core = typeof Cdktf;
 const USED = [
+  'Aspects',
   'AssetType',
   'dependable',
   'Fn',
@@ -57,6 +58,7 @@ const loadCore = (): Core => {
 };
 
 export const {
+  Aspects,
   AssetType,
   dependable,
   Fn,

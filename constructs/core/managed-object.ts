@@ -12,6 +12,7 @@ import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook, lifecycleInput } from './object-address';
 import { TargetBatch, targetLabel } from './target-batch';
 import { TerraformData } from './terraform-blocks';
+import { noteObject, recordedTarget } from './tombstones';
 
 export interface ManagedObjectProps {
   /**
@@ -120,6 +121,17 @@ export class ManagedObject extends Construct {
       localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind, props.target, label),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
+    if (props.destroyable !== false) {
+      const target = recordedTarget(props.domain, props.handlerBundle, props.target);
+      noteObject(this, {
+        name: this.name,
+        kind: props.kind,
+        state: 'declared',
+        label,
+        target,
+        identity: props.identity,
+      });
+    }
     const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => this.followed(object)));
     this.batch.add(
       {

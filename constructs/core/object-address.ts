@@ -51,12 +51,15 @@ export const claimName = (scope: Construct, name: string): string => {
 export const lifecycleInput = (identity: object, target: object, label: string): string =>
   jsonText({ identity, target: hasToken(target) ? target : label });
 
-/** The local-exec destroy hook: the stored input and the target's settings (lifecycle-input.ts reads them). */
-export const destroyHook = (handlerPath: string, kind: string, target: object, label: string) => ({
+/**
+ * The local-exec destroy hook: the stored input and the target's settings (lifecycle-input.ts reads
+ * them); none when they hold a Terraform value (`undefined` from the record), which the input holds.
+ */
+export const destroyHook = (handlerPath: string, kind: string, target: object | undefined, label: string) => ({
   when: 'destroy' as const,
   command: `node "${handlerPath}" ${kind} destroy`,
   environment: {
     [ENV.lifecycle]: '${jsonencode(self.input)}',
-    ...(hasToken(target) ? {} : { [ENV.target]: jsonText(target), [ENV.targetLabel]: label }),
+    ...(target === undefined || hasToken(target) ? {} : { [ENV.target]: jsonText(target), [ENV.targetLabel]: label }),
   },
 });

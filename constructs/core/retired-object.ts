@@ -1,13 +1,15 @@
 /**
  * Retiring a managed object: `removed` blocks that make the next apply run the object's destroy
- * hook and drop it from the state. Deleting a construct outright would drop it from the state
- * without running the hook, leaving the object behind on the target.
+ * hook and drop it from the state, or, forgotten, drop it from the state and leave it on its target.
+ * Deleting a construct outright is planned the same way from the stack's record (tombstones.ts).
  */
 import { Construct } from 'constructs';
-import { Lazy, TerraformStack } from './cdk';
+import { TerraformStack } from './cdk';
 import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook } from './object-address';
+import { removedBlocks } from './removed-blocks';
 import { targetLabel } from './target-batch';
+import { noteObject, recordedTarget } from './tombstones';
 
 export interface RetiredObjectProps {
   /** The handler domain, as its `ManagedObject` declared it. */
@@ -34,6 +36,14 @@ export interface RetiredObjectProps {
    * @default - the enclosing construct's path below the stack, with `/` turned into `_`
    */
   readonly name?: string;
+  /**
+   * Drop the object from the state and leave it on its target, instead of deleting it (`removed`
+   * with `destroy = false`). The stack's record keeps it as forgotten, so deleting the construct
+   * afterwards does not delete the object either.
+   *
+   * @default false
+   */
+  readonly forget?: boolean;
 }
 
 /**
@@ -50,24 +60,22 @@ export class RetiredObject extends Construct {
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
     const label = targetLabel({ domain: props.domain, handler, target: props.target, label: props.batchLabel });
-    removedBlocks(stack).push({
-      from: `terraform_data.${this.name}_lifecycle`,
-      lifecycle: { destroy: true },
-      provisioner: [{ 'local-exec': destroyHook(handler, props.kind, props.target, label) }],
+    const from = `terraform_data.${this.name}_lifecycle`;
+    removedBlocks(stack).push(
+      props.forget === true
+        ? { from, lifecycle: { destroy: false } }
+        : {
+            from,
+            lifecycle: { destroy: true },
+            provisioner: [{ 'local-exec': destroyHook(handler, props.kind, props.target, label) }],
+          },
+    );
+    noteObject(this, {
+      name: this.name,
+      kind: props.kind,
+      state: props.forget === true ? 'forgotten' : 'declared',
+      label,
+      target: recordedTarget(props.domain, props.handlerBundle, props.target),
     });
   }
 }
-
-const blocksByStack = new WeakMap<TerraformStack, object[]>();
-
-/** The stack's `removed` list; a second override of the same key would replace the first. */
-const removedBlocks = (stack: TerraformStack): object[] => {
-  let blocks = blocksByStack.get(stack);
-  if (blocks === undefined) {
-    const list: object[] = [];
-    blocks = list;
-    blocksByStack.set(stack, list);
-    stack.addOverride('removed', Lazy.anyValue({ produce: () => list }));
-  }
-  return blocks;
-};

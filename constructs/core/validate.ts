@@ -60,5 +60,8 @@ export const targetRule =
 /** `adopt`, which every object construct has (README, Adoption). */
 export const ADOPT_PROPS: PropTable = { adopt: { rule: boolean } };
 
+/** `forget`, which every object construct has (README, Removing an object). */
+export const FORGET_PROPS: PropTable = { forget: { rule: boolean } };
+
 /** The props every managed object has besides its kind's own. */
-export const OBJECT_PROPS: PropTable = { retired: { rule: boolean }, ...ADOPT_PROPS };
+export const OBJECT_PROPS: PropTable = { retired: { rule: boolean }, ...FORGET_PROPS, ...ADOPT_PROPS };

@@ -5,6 +5,7 @@
 import { Construct } from 'constructs';
 import { KUBE_CLUSTER_PROPS, kubeClusterRules, type KubeTarget } from '../../src/kube/target';
 import { validateProps } from '../core/validate';
+import { watchStack } from '../core/tombstones';
 
 export interface KubeClusterProps {
   /**
@@ -45,6 +46,7 @@ export class KubeCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: KubeClusterProps = {}) {
     super(scope, id);
+    watchStack(this);
     validateProps(this, 'KubeCluster', KUBE_CLUSTER_PROPS, props, kubeClusterRules);
     this.target = {
       name: id,

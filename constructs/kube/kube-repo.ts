@@ -56,6 +56,13 @@ export interface KubeRepoProps {
   /** Retire it: the next apply runs destroy and drops it from the state. @default false */
   readonly retired?: boolean;
   /**
+   * Stop managing the Repo and leave it on the cluster, labelled as it is: the next apply drops it from the state only,
+   * and deleting the construct afterwards does not delete it either (README, Removing an object).
+   *
+   * @default false
+   */
+  readonly forget?: boolean;
+  /**
    * Take the Repo over when it already exists on the cluster without this stack's mark of
    * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
    * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
@@ -88,6 +95,7 @@ export class KubeRepo extends ObjectConstruct {
       identity,
       spec,
       retired: props.retired,
+      forget: props.forget,
       adopt: props.adopt,
     });
   }

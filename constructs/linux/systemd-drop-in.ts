@@ -41,6 +41,13 @@ export interface SystemdDropInProps {
   /** Retire the drop-in: the next apply removes it, reloads and drops it from the state. @default false */
   readonly retired?: boolean;
   /**
+   * Stop managing the drop-in and leave it on the host: the next apply drops it from the state only,
+   * and deleting the construct afterwards does not delete it either (README, Removing an object).
+   *
+   * @default false
+   */
+  readonly forget?: boolean;
+  /**
    * Take the drop-in over when it already exists on the host without this stack's mark of
    * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
    * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
@@ -85,6 +92,7 @@ export class SystemdDropIn extends ObjectConstruct {
       identity: { unit, name: this.spec.name, directory },
       spec: { ...this.spec },
       retired: props.retired,
+      forget: props.forget,
       adopt: props.adopt,
     });
     if (owner !== undefined) this.applyAfter(owner);

@@ -66,6 +66,13 @@ export interface SystemdUnitInstanceProps {
   /** Retire the instance: the next apply stops and disables it and drops it from the state. @default false */
   readonly retired?: boolean;
   /**
+   * Stop managing the instance and leave it on the host, running as it is: the next apply drops it from the state only,
+   * and deleting the construct afterwards does not delete it either (README, Removing an object).
+   *
+   * @default false
+   */
+  readonly forget?: boolean;
+  /**
    * Take the instance over when it already exists on the host without this stack's mark of
    * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
    * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
@@ -122,6 +129,7 @@ export class SystemdUnitInstance extends ObjectConstruct {
       identity: { name, directory: this.spec.directory },
       spec: { ...this.spec },
       retired: props.retired,
+      forget: props.forget,
       adopt: props.adopt,
     });
     // The template's file must exist before the instance starts; destroy goes the other way round.

@@ -69,12 +69,20 @@ export interface SystemdUnitProps {
   /**
    * Retire the unit: the next apply stops, disables and removes it (through the same destroy
    * handler `terraform destroy` runs) and drops it from the state; after that the construct can
-   * be removed. Deleting the construct instead would leave the unit on the host. Needs
-   * Terraform 1.9 or newer. A template can be retired only with all its declared instances.
+   * be removed. Deleting the construct does the same when the stack's record is kept (README,
+   * Removing an object). Needs Terraform 1.9 or newer. A template can be retired only with all
+   * its declared instances.
    *
    * @default false
    */
   readonly retired?: boolean;
+  /**
+   * Stop managing the unit and leave it on the host, running as it is: the next apply drops it from the state only,
+   * and deleting the construct afterwards does not delete it either (README, Removing an object).
+   *
+   * @default false
+   */
+  readonly forget?: boolean;
   /**
    * Take the unit over when it already exists on the host without this stack's mark of
    * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
@@ -129,6 +137,7 @@ export class SystemdUnit extends ObjectConstruct {
       identity: { name: this.spec.name, directory: this.spec.directory },
       spec: { ...this.spec },
       retired: props.retired,
+      forget: props.forget,
       adopt: props.adopt,
     });
     this.node.addValidation({ validate: () => this.liveInstancesOfRetiredTemplate() });

@@ -90,12 +90,20 @@ export interface ProxmoxMetricServerProps {
   /**
    * Retire the server: the next apply deletes it from the cluster (through the same destroy
    * handler `terraform destroy` runs) and drops it from the state; after that the construct can
-   * be removed. Deleting the construct instead would leave the server on the cluster. Needs
-   * Terraform 1.9 or newer.
+   * be removed. Deleting the construct does the same when the stack's record is kept (README,
+   * Removing an object). Needs Terraform 1.9 or newer.
    *
    * @default false
    */
   readonly retired?: boolean;
+  /**
+   * Stop managing the server and leave it on the cluster: the next apply drops it from the state
+   * only. Deleting the construct afterwards does not delete the server either (README, Removing an
+   * object). Needs Terraform 1.7 or newer.
+   *
+   * @default false
+   */
+  readonly forget?: boolean;
   /**
    * Take the server over when it already exists on the cluster without this stack's mark of
    * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
@@ -127,6 +135,7 @@ export class ProxmoxMetricServer extends ObjectConstruct {
       // The token is write-only: a read cannot see it rotated, so a tokenVersion bump re-sends it.
       ...(props.tokenVersion === undefined ? {} : { resendOn: props.tokenVersion }),
       retired: props.retired,
+      forget: props.forget,
       adopt: props.adopt,
     });
   }

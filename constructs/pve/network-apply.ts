@@ -12,7 +12,7 @@ import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
-import { registerApply, type StagingObject } from './network-wiring';
+import { registerApply, removedInterfaces, type StagingObject } from './network-wiring';
 
 /** Every prop, judged at synth by the kind's rules (src/pve/network-apply.ts). */
 const PROPS = { ...NETWORK_APPLY_PROPS, cluster: { rule: targetRule('a ProxmoxCluster'), required: true } };
@@ -68,6 +68,7 @@ export class ProxmoxNetworkApply extends ObjectConstruct {
         nodes,
         timeoutSeconds,
         interfaces: interfacesByNode(nodes, staged),
+        ...removedInterfaces(this, props.cluster, nodes),
         reloadForeignChanges,
       }),
       follows: () => staged.map((staging) => staging.object),

@@ -10,7 +10,8 @@ import { namedInterfaces } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { ADOPT_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
+import type { RetiredObject } from '../core/retired-object';
+import { ADOPT_PROPS, FORGET_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { refuseDuplicate, registerStaging } from './network-wiring';
 
@@ -18,6 +19,7 @@ import { refuseDuplicate, registerStaging } from './network-wiring';
 const PROPS = {
   ...NETWORK_INTERFACE_PROPS,
   ...ADOPT_PROPS,
+  ...FORGET_PROPS,
   cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
 };
 
@@ -84,6 +86,13 @@ export interface ProxmoxNetworkInterfaceProps {
    * @default false
    */
   readonly adopt?: boolean;
+  /**
+   * Stop managing the interface and leave it on the node: the next apply drops it from the state only,
+   * and deleting the construct afterwards does not delete it either (README, Removing an object).
+   *
+   * @default false
+   */
+  readonly forget?: boolean;
 }
 
 // Every field of the table is a prop here: a field added without its prop fails to compile.
@@ -97,12 +106,12 @@ void everyFieldHasAProp;
  */
 export class ProxmoxNetworkInterface extends ObjectConstruct {
   /** The Terraform resources behind this interface. */
-  readonly object: ManagedObject;
+  readonly object: ManagedObject | RetiredObject;
 
   constructor(scope: Construct, id: string, props: ProxmoxNetworkInterfaceProps) {
     super(scope, id);
     validateProps(this, 'ProxmoxNetworkInterface', PROPS, props, interfaceRules);
-    const { cluster, node, iface, type, adopt, ...fields } = props;
+    const { cluster, node, iface, type, adopt, forget, ...fields } = props;
     refuseDuplicate(this, { cluster, node, iface });
     const spec = interfaceSpec(node, iface, type, fields);
     const object = declareObject(this, {
@@ -112,8 +121,10 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
       identity: { node, iface, type },
       spec: { ...spec },
       adopt,
+      forget,
     });
     this.object = object;
+    if (!(object instanceof ManagedObject)) return;
     // The interfaces of the same node this one needs first; a Terraform value orders nothing.
     const references = namedInterfaces(spec)
       .map((named) => named.iface)

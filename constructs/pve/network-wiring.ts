@@ -11,6 +11,8 @@ import type { Construct } from 'constructs';
 import { ValidationError } from '../../src/core/errors';
 import { broken, describeProblems } from '../../src/core/rules';
 import { dependable, TerraformStack } from '../core/cdk';
+import { addressName } from '../core/object-address';
+import { removedObjects } from '../core/tombstones';
 import type { ManagedObject } from '../core/managed-object';
 import { unresolved } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
@@ -90,6 +92,22 @@ export const registerStaging = (scope: Construct, staging: StagingObject): void 
   }
   wiring.stagings.push({ ...staging, path: scope.node.path });
   for (const apply of wiring.applies) if (covers(apply, staging)) link(apply, staging);
+};
+
+/**
+ * Per node of `nodes`, the interfaces of `cluster` removed from the stack, whose deletion the apply
+ * makes live (README, Removing an object); nothing when there are none, so the spec stays as it was.
+ */
+export const removedInterfaces = (scope: Construct, cluster: ProxmoxCluster, nodes: readonly string[]) => {
+  const label = addressName(cluster);
+  const removing: Record<string, string[]> = {};
+  for (const [, object] of removedObjects(scope)) {
+    const { node, iface } = object.identity ?? {};
+    const wanted = object.kind === 'network-interface' && object.state === 'removed' && object.target === label;
+    if (!wanted || typeof node !== 'string' || typeof iface !== 'string' || !nodes.includes(node)) continue;
+    removing[node] = [...(removing[node] ?? []), iface].sort();
+  }
+  return Object.keys(removing).length === 0 ? {} : { removing };
 };
 
 /** Registers an apply object and links the staging objects already declared on its nodes. */

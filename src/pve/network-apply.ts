@@ -37,13 +37,17 @@ export const NETWORK_APPLY_PROPS = {
 const ifaceList = (value: readonly string[]) => value.every((iface) => IFACE_NAME.test(iface));
 
 /** What the handler boundary judges: the props' rules, and the names of the interfaces per node. */
-const specProblems = ({ interfaces = {}, ...props }: NetworkApplySpec): Problem[] => [
+const specProblems = ({ interfaces = {}, removing = {}, ...props }: NetworkApplySpec): Problem[] => [
   ...propProblems('a network apply spec', NETWORK_APPLY_PROPS, props),
-  ...Object.entries(interfaces).flatMap(([node, names]) => [
-    ...(nodeName(node) === undefined ? [] : [broken('interfaces', 'keyed by node names', node)]),
-    ...(ifaceList(names) ? [] : [broken(`interfaces.${node}`, `a list of interface names (${IFACE_RULE})`, names)]),
-  ]),
+  ...byNodeProblems('interfaces', interfaces),
+  ...byNodeProblems('removing', removing),
 ];
+
+const byNodeProblems = (field: string, lists: Readonly<Record<string, readonly string[]>>): Problem[] =>
+  Object.entries(lists).flatMap(([node, names]) => [
+    ...(nodeName(node) === undefined ? [] : [broken(field, 'keyed by node names', node)]),
+    ...(ifaceList(names) ? [] : [broken(`${field}.${node}`, `a list of interface names (${IFACE_RULE})`, names)]),
+  ]);
 
 /**
  * What a `ProxmoxNetworkApply` synthesizes: the nodes in reload order, the task wait, and per node
@@ -55,6 +59,8 @@ export const networkApplySpec = z
     nodes: z.array(z.string()),
     timeoutSeconds: z.number(),
     interfaces: z.optional(z.record(z.string(), z.array(z.string()))),
+    /** Per node, the interfaces removed from the stack whose deletion its apply stages (README, Removing an object). */
+    removing: z.optional(z.record(z.string(), z.array(z.string()))),
     reloadForeignChanges: z.optional(z.boolean()),
   })
   .check(specCheck(specProblems));
@@ -77,7 +83,7 @@ export type NodeReading = NodeStaging | { readonly unreadable: string };
  * to no interface or to one the list does not show. A reload would make all of it live.
  */
 export const bySomeoneElse = (spec: NetworkApplySpec, node: string, staging: NodeStaging): string[] => {
-  const declared = spec.interfaces?.[node] ?? [];
+  const declared = [...(spec.interfaces?.[node] ?? []), ...(spec.removing?.[node] ?? [])];
   const ours = new Set([...declared, ...declared.flatMap((name) => staging.slaves[name] ?? [])]);
   const { interfaces, outside, unplaced } = staging.stanzas;
   return [
@@ -99,8 +105,10 @@ export const applyReading = (spec: NetworkApplySpec, stagings: ReadonlyMap<strin
       diff[node] = { live: 'unreadable', want: 0 };
       return `${node}: cannot be read (${staging.unreadable})`;
     }
-    if (staging.lines > 0) diff[node] = { live: staging.lines, want: 0 };
-    return stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging));
+    const pending = (spec.removing?.[node] ?? []).filter((iface) => staging.present.includes(iface));
+    if (staging.lines > 0 || pending.length > 0) diff[node] = { live: staging.lines, want: 0 };
+    const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging));
+    return pending.length === 0 ? summary : `${summary}, ${pending.join(', ')} to be deleted`;
   });
   return { inSync: Object.keys(diff).length === 0, summary: parts.join('; '), diff };
 };

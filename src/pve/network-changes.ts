@@ -42,6 +42,8 @@ export interface NodeStaging {
   readonly stanzas: StagedStanzas;
   /** Each listed bond's slaves: staging a bond makes PVE's writer mark each of them `auto`. */
   readonly slaves: Readonly<Record<string, readonly string[]>>;
+  /** The interfaces the node lists (its staged view when something is staged). */
+  readonly present: readonly string[];
 }
 
 const NOTHING: StagedStanzas = { interfaces: [], outside: false, unplaced: false };
@@ -51,8 +53,15 @@ export const nodeStagingOf = (envelope: unknown): NodeStaging => {
   const { changes, data } = (envelope ?? {}) as { changes?: unknown; data?: unknown };
   const text = typeof changes === 'string' ? changes : '';
   const lines = countChangedLines(text);
-  return { lines, stanzas: lines === 0 ? NOTHING : stagedStanzas(text, data), slaves: bondSlaves(data) };
+  const stanzas = lines === 0 ? NOTHING : stagedStanzas(text, data);
+  return { lines, stanzas, slaves: bondSlaves(data), present: listed(data) };
 };
+
+const listed = (rows: unknown): string[] =>
+  (Array.isArray(rows) ? rows : []).flatMap((row) => {
+    const { iface } = (row ?? {}) as Record<string, unknown>;
+    return typeof iface === 'string' ? [iface] : [];
+  });
 
 const bondSlaves = (rows: unknown): Record<string, string[]> => {
   const slaves: Record<string, string[]> = {};

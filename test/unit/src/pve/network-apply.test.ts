@@ -10,6 +10,7 @@ const staging = (interfaces: string[], extra: Partial<NodeStaging['stanzas']> = 
   lines,
   stanzas: { interfaces, outside: false, unplaced: false, ...extra },
   slaves: { bond0: ['enp3s0', 'enp4s0'] },
+  present: [],
 });
 const spec = { nodes: ['n2', 'n3'], timeoutSeconds: 30, interfaces: { n2: ['vmbr1'], n3: ['bond0', 'vmbr1'] } };
 
@@ -87,5 +88,43 @@ describe('networkApplySpec', () => {
     expect(() => parseAs(networkApplyIdentity, { nodes: [] }, 'identity')).toThrow(
       'Bad input: identity.nodes: must be a non-empty list of node names, got []',
     );
+  });
+});
+
+describe('interfaces removed from the stack (README, Removing an object)', () => {
+  const removing = { ...spec, removing: { n2: ['vmbr9'] } };
+  const settled = (present: string[]): NodeStaging => ({ ...staging([], {}, 0), present });
+
+  test('one still on its node makes the apply not in sync, so it reloads after the deletion is staged', () => {
+    const reading = applyReading(
+      removing,
+      new Map([
+        ['n2', settled(['vmbr1', 'vmbr9'])],
+        ['n3', settled([])],
+      ]),
+    );
+    expect(reading).toEqual({
+      inSync: false,
+      summary: 'n2: settled, vmbr9 to be deleted; n3: settled',
+      diff: { n2: { live: 0, want: 0 } },
+    });
+  });
+
+  test("once gone from the node the apply is in sync again, and its staged deletion is not someone else's", () => {
+    expect(
+      applyReading(
+        removing,
+        new Map([
+          ['n2', settled(['vmbr1'])],
+          ['n3', settled([])],
+        ]),
+      ).inSync,
+    ).toBe(true);
+    expect(bySomeoneElse(removing, 'n2', staging(['vmbr9']))).toEqual([]);
+  });
+
+  test('the handler boundary judges the names as it judges interfaces', () => {
+    const bad = { ...spec, removing: { n2: ['no such name!'] } };
+    expect(() => parseAs(networkApplySpec, bad, 'spec')).toThrow(/removing\.n2: must be a list of interface names/);
   });
 });

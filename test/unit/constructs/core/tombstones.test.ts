@@ -1,0 +1,242 @@
+/**
+ * Removing a construct plans the deletion of its object: synth keeps a record beside cdktf.json of
+ * what each stack declared, and an object in the record that the code no longer declares gets a
+ * `removed` block with the destroy hook it was created with (a tombstone). Without it, Terraform
+ * says `will be destroyed` and leaves the object on its target.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
+import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
+import { ProxmoxMetricServer, type ProxmoxMetricServerProps } from '../../../../constructs/pve/metric-server';
+import { ProxmoxNetworkApply } from '../../../../constructs/pve/network-apply';
+import { ProxmoxNetworkInterface } from '../../../../constructs/pve/network-interface';
+import { queryOf } from '../batch-apply';
+
+type Server = [string, Partial<ProxmoxMetricServerProps>];
+
+let dir: string;
+const home = process.cwd();
+const record = () => readFileSync(join(dir, 'cdktf-homelab.record.json'), 'utf8');
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'homelab-record-'));
+  writeFileSync(join(dir, 'cdktf.json'), '{"language":"typescript","app":"node main.js"}');
+  process.chdir(dir);
+});
+
+afterEach(() => {
+  process.chdir(home);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One synth of stack `lab` in a fresh app, as `cdktf synth` runs the app once. */
+const synth = (servers: Server[], endpoint = 'https://n1:8006') => {
+  const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+  const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: [endpoint] });
+  for (const [id, props] of servers) {
+    new ProxmoxMetricServer(stack, id, { cluster, id, type: 'graphite', server: '10.0.0.5', port: 2003, ...props });
+  }
+  return JSON.parse(Testing.synth(stack));
+};
+
+interface Hook {
+  readonly 'local-exec': { readonly environment: Record<string, string> };
+}
+
+/** The provisioner of `<name>_lifecycle`: its destroy hook. */
+const hookOf = (json: { resource: { terraform_data: Record<string, { provisioner: Hook[] }> } }, name: string) =>
+  json.resource.terraform_data[`${name}_lifecycle`]?.provisioner[0] as Hook;
+
+describe('a construct removed from the code', () => {
+  test('gets a removed block running the destroy hook it was created with', () => {
+    const before = synth([
+      ['kept', {}],
+      ['gone', {}],
+    ]);
+    const after = synth([['kept', {}]]);
+    expect(after.removed).toEqual([
+      { from: 'terraform_data.gone_lifecycle', lifecycle: { destroy: true }, provisioner: [hookOf(before, 'gone')] },
+    ]);
+    expect(Object.keys(after.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
+  });
+
+  test('keeps its tombstone on every later synth, so a second synth before the apply still deletes it', () => {
+    synth([
+      ['kept', {}],
+      ['gone', {}],
+    ]);
+    const first = synth([['kept', {}]]);
+    const written = record();
+    const second = synth([['kept', {}]]);
+    expect(second.removed).toEqual(first.removed);
+    expect(record()).toBe(written);
+  });
+
+  test('its tombstone holds the settings its target has now, when the target is still declared', () => {
+    synth([
+      ['kept', {}],
+      ['gone', {}],
+    ]);
+    const after = synth([['kept', {}]], 'https://n2:8006');
+    const env = after.removed[0].provisioner[0]['local-exec'].environment;
+    expect(env).toEqual(hookOf(after, 'kept')['local-exec'].environment);
+    expect(env.HOMELAB_TARGET).toContain('https://n2:8006');
+  });
+
+  test('with every object of the stack removed, the tombstones keep the last known target', () => {
+    const before = synth([['gone', {}]]);
+    const after = synth([]);
+    expect(after.resource).toBeUndefined();
+    expect(after.removed).toEqual([
+      { from: 'terraform_data.gone_lifecycle', lifecycle: { destroy: true }, provisioner: [hookOf(before, 'gone')] },
+    ]);
+  });
+
+  test('declared again, it is managed again and its tombstone goes', () => {
+    synth([
+      ['kept', {}],
+      ['gone', {}],
+    ]);
+    synth([['kept', {}]]);
+    const again = synth([
+      ['kept', {}],
+      ['gone', {}],
+    ]);
+    expect(again.removed).toBeUndefined();
+    expect(again.resource.terraform_data.gone_lifecycle).toBeDefined();
+  });
+
+  test('a target holding a Terraform value is not written to the record; the lifecycle holds it', () => {
+    const withVariable = () => {
+      const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+      const endpoint = new TerraformVariable(stack, 'endpoint', { type: 'string' });
+      const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: [endpoint.stringValue] });
+      return { stack, cluster };
+    };
+    const { stack, cluster } = withVariable();
+    new ProxmoxMetricServer(stack, 'gone', { cluster, id: 'gone', type: 'graphite', server: '10.0.0.5', port: 2003 });
+    Testing.synth(stack);
+    expect(JSON.parse(record()).stacks.lab.targets.pve.settings).toBeNull();
+    const after = JSON.parse(Testing.synth(withVariable().stack));
+    expect(Object.keys(after.removed[0].provisioner[0]['local-exec'].environment)).toEqual(['HOMELAB_LIFECYCLE']);
+  });
+});
+
+describe('a network interface removed from the code', () => {
+  /** Stack `lab`: a bond and a bridge on it on n1 when `withInterfaces`, and the reload of n1. */
+  const network = (withInterfaces: boolean) => {
+    const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+    const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+    if (withInterfaces) {
+      new ProxmoxNetworkInterface(stack, 'bridge', {
+        cluster,
+        node: 'n1',
+        iface: 'vmbr5',
+        type: 'bridge',
+        bridgePorts: ['bond0'],
+      });
+      new ProxmoxNetworkInterface(stack, 'bond', {
+        cluster,
+        node: 'n1',
+        iface: 'bond0',
+        type: 'bond',
+        slaves: ['enp3s0'],
+      });
+    }
+    new ProxmoxNetworkApply(stack, 'net', { cluster, nodes: ['n1'] });
+    return JSON.parse(Testing.synth(stack));
+  };
+
+  test('is deleted by its tombstone, and the reload of its node waits: the apply reads it as still there', () => {
+    const before = network(true);
+    expect(JSON.parse(queryOf(before, 'pve').net ?? '{}').spec).not.toHaveProperty('removing');
+    const after = network(false);
+    expect(after.removed.map((block: { from: string }) => block.from)).toEqual([
+      'terraform_data.bond_lifecycle',
+      'terraform_data.bridge_lifecycle',
+    ]);
+    expect(JSON.parse(queryOf(after, 'pve').net ?? '{}').spec.removing).toEqual({ n1: ['bond0', 'vmbr5'] });
+    expect(after.resource.terraform_data.pve_apply.depends_on).toEqual(['terraform_data.net_lifecycle']);
+  });
+});
+
+describe('forget: true', () => {
+  test('drops the object from the state without deleting it, and so does deleting the construct afterwards', () => {
+    const forgotten = synth([
+      ['kept', {}],
+      ['old', { forget: true }],
+    ]);
+    expect(forgotten.removed).toEqual([{ from: 'terraform_data.old_lifecycle', lifecycle: { destroy: false } }]);
+    expect(Object.keys(forgotten.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
+    expect(synth([['kept', {}]]).removed).toEqual(forgotten.removed);
+    expect(JSON.parse(record()).stacks.lab.objects.old.state).toBe('forgotten');
+  });
+});
+
+describe('the record', () => {
+  test('is stable: sorted keys, and a repeated synth writes the same bytes', () => {
+    synth([
+      ['zz', {}],
+      ['aa', { retired: true }],
+      ['mm', { forget: true }],
+    ]);
+    const first = record();
+    synth([
+      ['zz', {}],
+      ['aa', { retired: true }],
+      ['mm', { forget: true }],
+    ]);
+    expect(record()).toBe(first);
+    expect(JSON.parse(first)).toEqual({
+      stacks: {
+        lab: {
+          objects: {
+            aa: { kind: 'metric-server', state: 'declared', target: 'pve' },
+            mm: { kind: 'metric-server', state: 'forgotten', target: 'pve' },
+            zz: { identity: { id: 'zz', type: 'graphite' }, kind: 'metric-server', state: 'declared', target: 'pve' },
+          },
+          targets: { pve: { domain: 'pve', settings: expect.objectContaining({ endpoints: ['https://n1:8006'] }) } },
+        },
+      },
+    });
+    expect(Object.keys(JSON.parse(first).stacks.lab.objects)).toEqual(['aa', 'mm', 'zz']);
+  });
+
+  test('a retired object keeps working: one removed block, and none more once its construct is deleted', () => {
+    const retired = synth([
+      ['kept', {}],
+      ['aa', { retired: true }],
+    ]);
+    expect(retired.removed).toHaveLength(1);
+    expect(synth([['kept', {}]]).removed).toEqual(retired.removed);
+  });
+
+  test('is not kept without cdktf.json in the working directory: nothing is planned for removal', () => {
+    rmSync(join(dir, 'cdktf.json'));
+    synth([
+      ['kept', {}],
+      ['gone', {}],
+    ]);
+    expect(synth([['kept', {}]]).removed).toBeUndefined();
+  });
+
+  test('is not kept by an app writing elsewhere (Testing.app() in a project folder)', () => {
+    const elsewhere = () => {
+      const stack = new TerraformStack(Testing.app(), 'lab');
+      const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+      new ProxmoxMetricServer(stack, 'mm', { cluster, id: 'mm', type: 'graphite', server: '10.0.0.5', port: 2003 });
+      return JSON.parse(Testing.synth(stack));
+    };
+    elsewhere();
+    expect(existsSync(join(dir, 'cdktf-homelab.record.json'))).toBe(false);
+  });
+
+  test('a file that is not a record fails the synth naming it, rather than forgetting what it held', () => {
+    writeFileSync(join(dir, 'cdktf-homelab.record.json'), '{"stacks": [}');
+    expect(() => synth([['kept', {}]])).toThrow(
+      /cdktf-homelab\.record\.json is not JSON .*restore it from version control/,
+    );
+  });
+});
