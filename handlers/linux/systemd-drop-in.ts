@@ -15,6 +15,7 @@ import {
   summarizeDropIn,
 } from '../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../src/linux/unit-control';
+import { dropInIsForeign, dropInMarkPath } from '../../src/linux/unit-ownership';
 import * as cmd from '../../src/linux/unit-commands';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -26,7 +27,12 @@ export interface LiveDropIns {
   readonly files: ReadonlyMap<string, LiveUnit>;
 }
 
-const entryOf = (dropIn: DropInIdentity) => ({ unit: dropIn.unit, file: dropInPath(dropIn) });
+// The mark is read where a unit's restartOn record is (unit-ownership.ts).
+const entryOf = (dropIn: DropInIdentity) => ({
+  unit: dropIn.unit,
+  file: dropInPath(dropIn),
+  record: dropInMarkPath(dropIn),
+});
 
 export const systemdDropInKind = defineKind({
   spec: dropInSpec,
@@ -45,6 +51,11 @@ export const systemdDropInKind = defineKind({
     if (live === undefined) throw new Error(`${dropInPath(spec)} was not read`);
     const diff = diffDropIn(spec, live);
     return { inSync: Object.keys(diff).length === 0, summary: summarizeDropIn(spec, host, live, diff), diff };
+  },
+
+  foreign(spec: DropInSpec, { files }: LiveDropIns): boolean {
+    const live = files.get(dropInPath(spec));
+    return live !== undefined && dropInIsForeign(live);
   },
 
   apply: (session: HostSession, spec: DropInSpec, context: KindContext) =>
@@ -71,6 +82,7 @@ class DropInOps extends HostShell {
 
   async destroy(): Promise<void> {
     const live = await this.read();
+    if (live.restartOn !== undefined) await this.must(cmd.removeFileCommand(dropInMarkPath(this.dropIn), this.sudo));
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.must(cmd.removeFileCommand(this.path, this.sudo));
     await this.reload();

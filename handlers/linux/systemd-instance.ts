@@ -10,7 +10,7 @@ import { restartOnPath } from '../../src/linux/unit-file';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
-import { type LiveUnits, readingOf } from './systemd-unit';
+import { isForeign, type LiveUnits, readingOf } from './systemd-unit';
 import { UnitOps } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
@@ -27,6 +27,7 @@ export const systemdInstanceKind = defineKind({
   },
 
   read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf(spec, live),
+  foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),
   apply: (session: HostSession, spec: InstanceSpec, context) => applyOne(session, { sort: 'instance', spec }, context),
   destroy: (session: HostSession, identity: UnitIdentity, context) =>
     new UnitOps(session, identity, false, context).destroy(),

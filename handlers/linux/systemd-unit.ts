@@ -8,6 +8,7 @@ import type { LiveUnit } from '../../src/linux/unit-control';
 import { restartOnPath, unitPath } from '../../src/linux/unit-file';
 import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/systemd-unit';
 import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
+import { unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
@@ -28,6 +29,12 @@ export const readingOf = (spec: DesiredUnit, { host, units }: LiveUnits): Readin
   return { inSync: Object.keys(diff).length === 0, summary: summarizeUnit(spec, host, live, diff), diff };
 };
 
+/** Whether the unit or instance exists on the host without the stack's record (unit-ownership.ts). */
+export const isForeign = (spec: DesiredUnit, { units }: LiveUnits, ownsFile: boolean): boolean => {
+  const live = units.get(spec.name);
+  return live !== undefined && unitIsForeign(live, ownsFile);
+};
+
 export const systemdUnitKind = defineKind({
   spec: unitSpec,
   identity: unitIdentity,
@@ -41,6 +48,7 @@ export const systemdUnitKind = defineKind({
   },
 
   read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf(spec, live),
+  foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),
   apply: (session: HostSession, spec: UnitSpec, context) => applyOne(session, { sort: 'unit', spec }, context),
   destroy: (session: HostSession, identity: UnitIdentity, context) =>
     new UnitOps(session, identity, true, context).destroy(),

@@ -21,6 +21,7 @@ import {
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
 import { fileTextsScript, parseFileTexts } from '../../src/linux/unit-read';
+import { markDropInsScript } from '../../src/linux/unit-ownership';
 import { isMasked } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -77,6 +78,7 @@ const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
   await all(active(tracks), () => runJobs(shell, tracks));
   block(tracks);
   await recordRestartOn(shell, tracks);
+  await markDropIns(shell, tracks);
   await readBack(shell, tracks);
   block(tracks);
   for (const track of active(tracks)) if (!track.said) say(track, 'applied');
@@ -201,6 +203,22 @@ const recordRestartOn = async (shell: HostShell, tracks: readonly Track[]): Prom
   await all(
     stale.map(({ track }) => track),
     () => shell.script(cmd.recordRestartOnScript(stale.map(({ spec }) => spec))),
+  );
+};
+
+/**
+ * Marks each converged drop-in that had no mark as the stack's (a record systemd never reads), in one
+ * script: one it created, or one it adopted.
+ */
+const markDropIns = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  const unmarked = active(tracks).flatMap((track) => {
+    const { change } = track.item;
+    return change.sort === 'drop-in' && track.before.restartOn === undefined ? [{ track, spec: change.spec }] : [];
+  });
+  if (unmarked.length === 0) return;
+  await all(
+    unmarked.map(({ track }) => track),
+    () => shell.script(markDropInsScript(unmarked.map(({ spec }) => spec))),
   );
 };
 

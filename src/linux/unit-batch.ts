@@ -11,6 +11,7 @@ import { restartOnPath, unitPath } from './unit-file';
 import type { UnitSpec } from './systemd-unit';
 import { enableNeedsReload, settleSteps, settleTarget } from './unit-diff';
 import { isTemplate } from './unit-name';
+import { dropInMarkPath } from './unit-ownership';
 import type { ReadEntry } from './unit-read';
 
 /** What one object of the batch declares, by its kind. */
@@ -31,7 +32,9 @@ export const unitOf = (change: UnitChange): string => (change.sort === 'drop-in'
 
 /** What the read of the host fetches for the change: a drop-in is read with its unit's state. */
 export const readEntryOf = (change: UnitChange): ReadEntry => {
-  if (change.sort === 'drop-in') return { unit: change.spec.unit, file: dropInPath(change.spec) };
+  if (change.sort === 'drop-in') {
+    return { unit: change.spec.unit, file: dropInPath(change.spec), record: dropInMarkPath(change.spec) };
+  }
   const record = restartOnPath(change.spec);
   return change.sort === 'unit'
     ? { unit: change.spec.name, file: unitPath(change.spec), record }

@@ -1,18 +1,30 @@
-// The fake PVE as a process for the demo and e2e runs (bundled to build/fake-pve.js): prints one
-// JSON line `{"url","port"}` once listening, so callers never guess a port, and stops on a signal.
+// The fake PVE as a process (bundled to build/fake-pve.js): for the demo and e2e runs, and for users as
+// `cdktf-homelab fake-pve` (bin/cdktf-homelab.js), a simulator to point a stack or a CI job at. Prints one
+// JSON line `{"url","port","fingerprint","token","caFile"}` once listening, so callers never guess a port,
+// then how to use it on stderr; stops on a signal. With --state DIR it keeps its state in DIR/state.json
+// and serves DIR's certificate (made once), so a restart changes neither what it holds nor what it pins.
 // Node builtins and ./server only, so the bundle needs nothing from node_modules.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
-import { startFakePve, type FakePveOptions, type TokenGrant } from './server';
+import { DEFAULT_TOKENS } from './auth';
+import { ensureSelfSigned } from './self-signed';
+import { startFakePve, type FakePve, type FakePveOptions, type TokenGrant } from './server';
+import { restoreState, stateOf, stateWriter } from './state-file';
 
-const USAGE = `usage: fake-pve [--port N] [--tls-dir DIR] [--token ID=SECRET]...
+const USAGE = `usage: fake-pve [--port N] [--state DIR] [--tls-dir DIR] [--token ID=SECRET]...
                 [--audit-token ID=SECRET]... [--old-server]
-                [--cluster NAME | --standalone] [--nodes n1,n2,...]
+                [--cluster NAME | --standalone] [--nodes n1,n2,...] [--stage NODE=FILE]...
+  --port N       listen on 127.0.0.1:N (0: a free port)
+  --state DIR    keep metric servers and interfaces files in DIR/state.json across restarts, and
+                 serve HTTPS with DIR/key.pem and DIR/cert.pem (made with openssl when missing)
   --tls-dir DIR  serve HTTPS with DIR/key.pem and DIR/cert.pem
   --token        a token with Sys.Audit + Sys.Modify on / (repeatable; replaces the default
                  root@pam!homelab=fake-secret-0000)
   --audit-token  a token with Sys.Audit only (repeatable)
+  --nodes        the cluster's members (default n1)
+  --stage        NODE's interfaces.new starts as FILE: a staged change for a stack to find
 env: FAKE_PVE_PORT, FAKE_PVE_TLS_DIR, FAKE_PVE_TOKEN (ID=SECRET) fill in what the flags leave out`;
 
 const fail = (message: string, usage = true): never => {
@@ -29,10 +41,19 @@ const parseToken = (spec: string, privileges: TokenGrant['privileges']): [string
   return [spec.slice(0, split), { secret: spec.slice(split + 1), privileges }];
 };
 
-const parseArgs = (argv: readonly string[]): FakePveOptions => {
+interface Launch {
+  readonly options: FakePveOptions;
+  readonly stateDir?: string;
+  readonly caFile?: string;
+  readonly staged: ReadonlyArray<[string, string]>;
+}
+
+const parseArgs = (argv: readonly string[]): Launch => {
   const tokens: Array<[string, TokenGrant]> = [];
+  const staged: Array<[string, string]> = [];
   let port = process.env.FAKE_PVE_PORT;
   let tlsDir = process.env.FAKE_PVE_TLS_DIR;
+  let stateDir: string | undefined;
   let oldServer = false;
   let clusterName: string | null | undefined;
   let nodes: string[] | undefined;
@@ -41,13 +62,19 @@ const parseArgs = (argv: readonly string[]): FakePveOptions => {
     const value = (): string => argv[++i] ?? fail(`${flag} needs a value`);
     if (flag === '--port') port = value();
     else if (flag === '--tls-dir') tlsDir = value();
+    else if (flag === '--state') stateDir = resolve(value());
     else if (flag === '--token') tokens.push(parseToken(value(), 'modify'));
     else if (flag === '--audit-token') tokens.push(parseToken(value(), 'audit'));
     else if (flag === '--old-server') oldServer = true;
     else if (flag === '--cluster') clusterName = value();
     else if (flag === '--standalone') clusterName = null;
     else if (flag === '--nodes') nodes = value().split(',').filter(Boolean);
-    else if (flag === '--help' || flag === '-h') {
+    else if (flag === '--stage') {
+      const spec = value();
+      const split = spec.indexOf('=');
+      if (split <= 0) fail(`--stage must look like NODE=FILE, got '${spec}'`);
+      staged.push([spec.slice(0, split), spec.slice(split + 1)]);
+    } else if (flag === '--help' || flag === '-h') {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
     } else fail(`unknown argument '${flag}'`);
@@ -59,9 +86,14 @@ const parseArgs = (argv: readonly string[]): FakePveOptions => {
   if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) {
     fail(`--port must be an integer from 0 to 65535, got '${port}'`);
   }
+  if (stateDir !== undefined && tlsDir === undefined) {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    ensureSelfSigned(stateDir);
+    tlsDir = stateDir;
+  }
   const pem = (dir: string, name: string): string => readFileSync(join(dir, name), 'utf8');
   const tls = tlsDir ? { key: pem(tlsDir, 'key.pem'), cert: pem(tlsDir, 'cert.pem') } : undefined;
-  return {
+  const options = {
     port: portNumber,
     tls,
     oldServer,
@@ -69,11 +101,45 @@ const parseArgs = (argv: readonly string[]): FakePveOptions => {
     nodes,
     tokens: tokens.length > 0 ? Object.fromEntries(tokens) : undefined,
   };
+  return { options, stateDir, caFile: tlsDir ? resolve(tlsDir, 'cert.pem') : undefined, staged };
 };
 
+/** How to point a stack at it, for a human: the same facts as the JSON line. */
+const howTo = (fake: FakePve, token: string, caFile: string | undefined, stateDir: string | undefined): string =>
+  [
+    `fake PVE listening on ${fake.url}${stateDir ? `, state in ${join(stateDir, 'state.json')}` : ''}`,
+    `  export PROXMOX_VE_ENDPOINT=${fake.url}`,
+    `  export PROXMOX_VE_API_TOKEN='${token}'`,
+    caFile ? `  export PROXMOX_VE_CA_FILE=${caFile}` : `  export PROXMOX_VE_INSECURE=true`,
+    '',
+  ].join('\n');
+
 const main = async (): Promise<void> => {
-  const fake = await startFakePve(parseArgs(process.argv.slice(2)));
-  process.stdout.write(`${JSON.stringify({ url: fake.url, port: fake.port })}\n`);
+  const launch = parseArgs(process.argv.slice(2));
+  const stateFile = launch.stateDir === undefined ? undefined : join(launch.stateDir, 'state.json');
+  const nodes = (launch.options.nodes ?? ['n1']).map(String);
+  const write = stateFile === undefined ? undefined : stateWriter(stateFile);
+  // Saved after each answered request; restored before any can arrive (the listener runs on a later tick).
+  const fake: FakePve = await startFakePve({ ...launch.options, afterRequest: () => save() });
+  const save = (): void => {
+    if (write === undefined) return;
+    try {
+      write(stateOf(fake, nodes));
+    } catch (err) {
+      process.stderr.write(`fake-pve: could not save ${stateFile}: ${(err as Error).message}\n`);
+    }
+  };
+  if (stateFile !== undefined) restoreState(fake, stateFile);
+  for (const [node, file] of launch.staged) {
+    fake.setInterfacesFiles(node, { staged: readFileSync(file, 'utf8') });
+  }
+  save();
+  const [tokenId, grant] = Object.entries(launch.options.tokens ?? DEFAULT_TOKENS)[0] ?? [];
+  const token = `${tokenId}=${grant?.secret}`;
+  const fingerprint = launch.options.tls ? new X509Certificate(launch.options.tls.cert).fingerprint256 : undefined;
+  const ready = { url: fake.url, port: fake.port, fingerprint, token, caFile: launch.caFile };
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
+  process.stderr.write(howTo(fake, token, launch.caFile, launch.stateDir));
   const shutdown = (): void => {
     fake.stop().then(
       () => process.exit(0),

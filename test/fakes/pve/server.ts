@@ -50,6 +50,8 @@ export interface FakePveOptions extends ClusterShape {
   readonly network?: Readonly<Record<string, NodeNetworkSetup>>;
   /** The clock tasks run on. @default Date.now */
   readonly now?: () => number;
+  /** Called after each request is answered (main.ts saves its state file there). @default - nothing */
+  readonly afterRequest?: () => void;
 }
 
 /** One request as the fake saw it; `auth` is the token id only, never its secret. */
@@ -222,11 +224,13 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
     cluster = shape;
   };
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    handle(state, req, res).catch((err: unknown) => {
-      // A bug in the fake itself: say so loudly rather than hang the client.
-      if (res.headersSent) res.destroy();
-      else sendBare(res, 500, `fake PVE internal error: ${(err as Error).message}`);
-    });
+    handle(state, req, res)
+      .then(() => options.afterRequest?.())
+      .catch((err: unknown) => {
+        // A bug in the fake itself: say so loudly rather than hang the client.
+        if (res.headersSent) res.destroy();
+        else sendBare(res, 500, `fake PVE internal error: ${(err as Error).message}`);
+      });
   };
   const server: Server = options.tls
     ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)

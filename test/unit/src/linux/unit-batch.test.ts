@@ -62,7 +62,7 @@ const loaded = (name: string, change: UnitChange, state: LiveUnit = live(), wrot
 });
 
 describe('what each object reads and writes', () => {
-  test('a unit reads its file and record, an instance only its record, a drop-in its file and its unit', () => {
+  test('a unit reads its file and record, an instance only its record, a drop-in its file, mark and unit', () => {
     expect(readEntryOf(unit('a.service'))).toEqual({
       unit: 'a.service',
       file: '/etc/systemd/system/a.service',
@@ -75,6 +75,7 @@ describe('what each object reads and writes', () => {
     expect(readEntryOf(dropIn('a.service'))).toEqual({
       unit: 'a.service',
       file: '/etc/systemd/system/a.service.d/10-env.conf',
+      record: '/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/a.service.d/10-env.conf',
     });
   });
 

@@ -1,0 +1,46 @@
+/**
+ * Which units, instances and drop-ins on a host this stack made (README, Adoption), from records under
+ * /var/lib/cdktf-homelab that systemd never reads, so writing one restarts and reloads nothing. A unit or
+ * instance is the stack's when its restartOn record exists: every version writes it on the unit's first
+ * apply, so units made before adoption was explicit are recognised. A drop-in is the stack's when its
+ * mark exists; earlier versions wrote none (README, Adoption: upgrading).
+ */
+import { quote } from './shell';
+import { dropInPath, type DropInIdentity } from './systemd-drop-in';
+import type { LiveUnit } from './unit-control';
+
+/** Where the marks of the drop-ins this stack made live: the drop-in's own path below it. */
+export const DROP_IN_MARK_DIR = '/var/lib/cdktf-homelab/drop-ins';
+
+/** The mark of `dropIn`, whose text the host read returns in the place of a unit's restartOn record. */
+export const dropInMarkPath = (dropIn: DropInIdentity): string => `${DROP_IN_MARK_DIR}${dropInPath(dropIn)}`;
+
+/** What a mark holds: any text marks, this says what wrote it. */
+export const DROP_IN_MARK = 'cdktf-homelab';
+
+/**
+ * A unit file (`ownsFile`), or an instance that is enabled or runs, with no restartOn record: there is
+ * something to take over, and no apply of this stack made it.
+ */
+export const unitIsForeign = (live: LiveUnit, ownsFile: boolean): boolean => {
+  if (live.restartOn !== undefined) return false;
+  if (ownsFile) return live.fileSha256 !== undefined;
+  const { unitFileState, activeState } = live.status;
+  return unitFileState.startsWith('enabled') || !['inactive', 'failed', ''].includes(activeState);
+};
+
+/** A drop-in file with no mark (read in the restartOn record's place). */
+export const dropInIsForeign = (live: LiveUnit): boolean =>
+  live.fileSha256 !== undefined && live.restartOn === undefined;
+
+/** The script (for `sh -s`) that marks `dropIns` as this stack's. */
+export const markDropInsScript = (dropIns: readonly DropInIdentity[]): string =>
+  [
+    'set -e',
+    ...dropIns.map((dropIn) => {
+      const mark = dropInMarkPath(dropIn);
+      const directory = mark.slice(0, mark.lastIndexOf('/'));
+      return `mkdir -p ${quote(directory)} && printf '%s\\n' ${DROP_IN_MARK} > ${quote(mark)}`;
+    }),
+    '',
+  ].join('\n');

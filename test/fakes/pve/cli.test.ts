@@ -1,0 +1,100 @@
+/**
+ * `cdktf-homelab fake-pve`, the simulator users run (bin/cdktf-homelab.js over build/fake-pve.js; `npm run bundle`
+ * first): it prints what a stack needs to reach it, serves HTTPS with a certificate it makes once, has the members
+ * examples/network.ts declares, and keeps its state across a restart. Guards against a simulator that comes back
+ * empty (a stack that believes its objects exist) or with a new certificate (a pin or CA file that stops working).
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { call } from './test-client';
+
+const BIN = join(__dirname, '..', '..', '..', 'bin', 'cdktf-homelab.js');
+const SERVER = '/cluster/metrics/server';
+
+interface Ready {
+  readonly url: string;
+  readonly fingerprint: string;
+  readonly token: string;
+  readonly caFile: string;
+}
+
+let dir: string;
+const running: ChildProcessWithoutNullStreams[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'fake-pve-cli-'));
+});
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the bin in `dir` on a free port; resolves to its JSON line, or rejects with its stderr if it exits. */
+const start = (...args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; ready: Ready }> => {
+  const child = spawn(process.execPath, [BIN, 'fake-pve', '--port', '0', ...args], { cwd: dir });
+  running.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += `${chunk}`));
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (line: Buffer) => resolve({ child, ready: JSON.parse(`${line}`) as Ready }));
+    child.once('exit', (code) => reject(new Error(`fake-pve exited ${code}: ${stderr}`)));
+  });
+};
+
+const stop = async (child: ChildProcessWithoutNullStreams): Promise<number | null> => {
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
+};
+
+test('prints its URL, certificate fingerprint, token and CA file; serves members n2 and n3 over HTTPS', async () => {
+  const { ready } = await start();
+  expect(ready.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  expect(ready.caFile).toBe(join(dir, '.fake-pve', 'cert.pem'));
+  const cert = readFileSync(ready.caFile, 'utf8');
+  expect(ready.fingerprint).toBe(new X509Certificate(cert).fingerprint256);
+  const status = await call(ready.url, 'GET', '/cluster/status', { ca: cert, auth: `PVEAPIToken=${ready.token}` });
+  expect(
+    status.body.data.filter((row: { type: string }) => row.type === 'node').map((row: { name: string }) => row.name),
+  ).toEqual(['n2', 'n3']);
+});
+
+test('a restart keeps the certificate, the metric servers with their tokens, and what was staged', async () => {
+  const first = await start();
+  const ca = readFileSync(first.ready.caFile, 'utf8');
+  const api = (url: string, method: string, path: string, form?: Record<string, string>) =>
+    call(url, method, path, { ca, auth: `PVEAPIToken=${first.ready.token}`, form });
+  const influx = { type: 'influxdb', server: '10.0.0.5', port: '8089', token: 'kept-secret' };
+  expect((await api(first.ready.url, 'POST', `${SERVER}/influx`, influx)).status).toBe(200);
+  const bridge = { iface: 'vmbr9', type: 'bridge', autostart: '1', bridge_ports: 'enp2s0' };
+  expect((await api(first.ready.url, 'POST', '/nodes/n3/network', bridge)).status).toBe(200);
+  expect(await stop(first.child)).toBe(0);
+
+  const second = await start();
+  expect(second.ready.fingerprint).toBe(first.ready.fingerprint);
+  const server = await api(second.ready.url, 'GET', `${SERVER}/influx`);
+  expect(server.body.data).toMatchObject({ type: 'influxdb', server: '10.0.0.5', port: 8089 });
+  expect((await api(second.ready.url, 'GET', '/nodes/n3/network')).body.changes).toContain('+auto vmbr9\n');
+  const stateFile = join(dir, '.fake-pve', 'state.json');
+  expect(JSON.parse(readFileSync(stateFile, 'utf8')).metricTokens).toEqual({ influx: 'kept-secret' });
+  expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+});
+
+test('--stage starts a member with a staged interfaces.new, as if someone had edited it', async () => {
+  writeFileSync(join(dir, 'n2.new'), 'auto lo\niface lo inet loopback\n\nauto vmbr7\niface vmbr7 inet manual\n');
+  const { ready } = await start('--stage', 'n2=n2.new');
+  const ca = readFileSync(ready.caFile, 'utf8');
+  const network = await call(ready.url, 'GET', '/nodes/n2/network', { ca, auth: `PVEAPIToken=${ready.token}` });
+  expect(network.body.changes).toContain('+auto vmbr7\n');
+});
+
+test('a state file that is not one stops it, naming the file, instead of starting empty', async () => {
+  await start().then(({ child }) => stop(child));
+  const stateFile = join(dir, '.fake-pve', 'state.json');
+  writeFileSync(stateFile, '{ not json');
+  await expect(start()).rejects.toThrow(`${stateFile} is not a saved fake PVE state`);
+});

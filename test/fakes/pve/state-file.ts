@@ -1,0 +1,51 @@
+// The fake PVE's state kept in a file for `cdktf-homelab fake-pve --state DIR`, so a user's simulator
+// keeps its metric servers (tokens included, as PVE keeps them in /etc/pve/priv) and each member's
+// interfaces files across restarts, instead of coming back empty under a stack that thinks they exist.
+// Written to a temporary file and renamed, so a fake killed mid-write leaves the previous state whole.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+
+import type { FakePve } from './server';
+
+export interface SavedState {
+  readonly metricServers: Record<string, Record<string, unknown>>;
+  readonly metricTokens: Record<string, string>;
+  /** Per member: /etc/network/interfaces and interfaces.new (absent when nothing is staged). */
+  readonly network: Record<string, { running: string; staged?: string }>;
+}
+
+/** What the fake holds now, for the members in `nodes`. */
+export const stateOf = (fake: FakePve, nodes: readonly string[]): SavedState => ({
+  metricServers: fake.metricServers(),
+  metricTokens: fake.metricTokens(),
+  network: Object.fromEntries(nodes.map((node) => [node, fake.interfacesFiles(node)])),
+});
+
+/** Puts a saved state back into a fresh fake; a missing file is an empty state, a malformed one an error. */
+export const restoreState = (fake: FakePve, file: string): void => {
+  if (!existsSync(file)) return;
+  let saved: SavedState;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8')) as SavedState;
+  } catch (err) {
+    throw new Error(`${file} is not a saved fake PVE state (${(err as Error).message}); move it away to start empty`, {
+      cause: err,
+    });
+  }
+  for (const [id, section] of Object.entries(saved.metricServers ?? {})) {
+    const token = saved.metricTokens?.[id];
+    fake.setMetricServer(id, token === undefined ? section : { ...section, token });
+  }
+  for (const [node, files] of Object.entries(saved.network ?? {})) fake.setInterfacesFiles(node, files);
+};
+
+/** Writes `state` to `file` (mode 0600: it holds the metric servers' tokens) unless it is what was written last. */
+export const stateWriter = (file: string): ((state: SavedState) => void) => {
+  let last = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  return (state) => {
+    const text = `${JSON.stringify(state, null, 2)}\n`;
+    if (text === last) return;
+    writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+    last = text;
+  };
+};
