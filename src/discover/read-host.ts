@@ -5,7 +5,7 @@
  */
 import { HandlerError } from '../core/errors';
 import { connectSsh } from '../linux/ssh';
-import { describeHost, parseSshTarget, sshTargetOf } from '../linux/target';
+import { describeHost, parseSshTarget, sshTargetOf, targetFor } from '../linux/target';
 import { parseReadScript, readScript } from '../linux/unit-read';
 import type { Discovered, Value } from './declaration';
 import { globMatcher, listingScript, parseListing } from './host-listing';
@@ -16,7 +16,8 @@ export const readHost = async (
   options: DiscoverOptions,
   props: Readonly<Record<string, unknown>>,
 ): Promise<Discovered> => {
-  const target = parseSshTarget(sshTargetOf(props));
+  // Discover only reads: it logs in as the read user when the host has one.
+  const target = targetFor(parseSshTarget(sshTargetOf(props)), 'read');
   const remote = await connectSsh(target);
   try {
     const listing = parseListing((await remote.run('sh -s', listingScript(), 'reads')).stdout);

@@ -4,7 +4,7 @@
  */
 import { KubeClient } from '../kube/client';
 import { reposPath } from '../kube/kube-repo';
-import { connectionOf, kubeTargetSchema } from '../kube/target';
+import { connectionOf, kubeTargetSchema, targetFor } from '../kube/target';
 import { parseAs } from '../core/parse';
 import type { Value } from './declaration';
 import type { LiveKube } from './kube';
@@ -16,7 +16,8 @@ export const readKube = async (
 ): Promise<LiveKube> => {
   const clusterId = typeof props.context === 'string' ? props.context : 'kube';
   const target = parseAs(kubeTargetSchema, { name: clusterId, ...props }, 'target');
-  const client = new KubeClient(connectionOf(target), { timeoutMs: target.timeoutSeconds * 1000 });
+  // Discover only reads: it uses the read context when the cluster has one.
+  const client = new KubeClient(connectionOf(targetFor(target, 'read')), { timeoutMs: target.timeoutSeconds * 1000 });
   try {
     const listed = [];
     for (const namespace of namespaces) {

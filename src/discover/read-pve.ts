@@ -7,7 +7,7 @@ import { parseAs } from '../core/parse';
 import { mapConcurrent } from '../core/pool';
 import { PveClient } from '../pve/client';
 import type { LiveSection } from '../pve/metric-server';
-import { CLUSTER_PROPS, pveTargetSchema } from '../pve/target';
+import { CLUSTER_PROPS, pveTargetSchema, targetFor } from '../pve/target';
 import type { Value } from './declaration';
 import type { DiscoverOptions } from './options';
 import type { LivePve } from './pve';
@@ -17,7 +17,8 @@ const PARALLEL = 8;
 
 export const readPve = async (options: DiscoverOptions, props: Readonly<Record<string, unknown>>): Promise<LivePve> => {
   const target = parseAs(pveTargetSchema, withDefaults(CLUSTER_PROPS, props), 'target');
-  const api = new PveClient(target);
+  // Discover only reads: it needs the read token alone when the cluster has one.
+  const api = new PveClient(targetFor(target, 'read'));
   try {
     const metricServers = options.kinds.has('metric-server') ? await readMetricServers(api) : undefined;
     const networks = options.kinds.has('network-interface') ? await readNetworks(api, options.nodes) : undefined;

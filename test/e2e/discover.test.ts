@@ -25,6 +25,8 @@ jest.setTimeout(600_000);
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 const TOKEN = 'root@pam!homelab=discover-secret';
+/** Discover only reads: it runs with the read token alone, which may not write. */
+const READ_TOKEN = 'audit@pve!reader=discover-read-secret';
 const HEADERS = { Authorization: 'Bearer otel-discover-SECRET' };
 const NODES = ['n1', 'n2', 'n3'];
 
@@ -77,7 +79,10 @@ beforeAll(async () => {
   cert = makeCert();
   fake = await startFakePve({
     tls: { key: cert.key, cert: cert.cert },
-    tokens: { 'root@pam!homelab': { secret: 'discover-secret', privileges: 'modify' } },
+    tokens: {
+      'root@pam!homelab': { secret: 'discover-secret', privileges: 'modify' },
+      'audit@pve!reader': { secret: 'discover-read-secret', privileges: 'audit' },
+    },
     nodes: NODES,
     network: Object.fromEntries(NODES.map((node, i) => [node, { running: nodeInterfaces(i) }])),
   });
@@ -91,7 +96,7 @@ beforeAll(async () => {
   const kube = server();
   for (const repo of ESTATE_REPOS) await kubeExpect(kube.admin, 'POST', crPath(kube.namespace, 'repos'), repo);
   dir = mkdtempSync(join(ROOT, 'build', 'discover-e2e-'));
-  env = { ...testProcessEnv(), PROXMOX_VE_API_TOKEN: TOKEN, HOMELAB_SSH_KEY: host.privateKey };
+  env = { ...testProcessEnv(), PVE_READ_TOKEN: READ_TOKEN, HOMELAB_SSH_KEY: host.privateKey };
   discovered = await run(
     'node',
     [
@@ -105,6 +110,8 @@ beforeAll(async () => {
       fake.url,
       '--pve-ca-file',
       cert.certFile,
+      '--pve-read-token-env',
+      'PVE_READ_TOKEN',
       '--ssh-host',
       host.host,
       '--ssh-port',
@@ -146,7 +153,15 @@ test('discover declares every object, names the secrets and what it left out, an
   expect(summary).toContain('disc-hidden.service: masked');
   expect(summary).toContain('PVE_METRIC_OTEL_OTEL_HEADERS: the headers as JSON');
   const text = readFileSync(join(dir, 'main.ts'), 'utf8');
-  for (const secret of ['discover-secret', 'otel-discover-SECRET', encodeBase64Json(HEADERS), 'influx-SECRET']) {
+  expect(text).toContain("readTokenEnv: 'PVE_READ_TOKEN',");
+  expect(fake.requests.every((request) => request.auth === 'audit@pve!reader')).toBe(true);
+  for (const secret of [
+    'discover-secret',
+    'discover-read-secret',
+    'otel-discover-SECRET',
+    encodeBase64Json(HEADERS),
+    'influx-SECRET',
+  ]) {
     expect(`${text}${summary}`).not.toContain(secret);
   }
   expect(text.match(/^ {2}adopt: true,$/gm)).toHaveLength(35);
@@ -174,6 +189,7 @@ test('the stack type-checks, synthesizes, and its first plan shows nothing but a
   });
   project = new CdktfProject(relative(ROOT, join(dir, 'app.js')), 'discovered', {
     PROXMOX_VE_API_TOKEN: TOKEN,
+    PVE_READ_TOKEN: READ_TOKEN,
     HOMELAB_SSH_KEY: host.privateKey,
     PVE_METRIC_OTEL_OTEL_HEADERS: JSON.stringify(HEADERS),
     PVE_METRIC_INFLUX_TOKEN: 'influx-SECRET',

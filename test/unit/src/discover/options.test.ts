@@ -85,6 +85,26 @@ test('every problem is named at once by its flag, and a secret is asked for only
   expect(JSON.stringify(parsed)).not.toContain('SECRET');
 });
 
+test('the read identities are target props like the others', () => {
+  const parsed = parseOptions([
+    '--pve-endpoint=https://n1:8006',
+    '--pve-read-token-env=PVE_READ',
+    '--ssh-host=h',
+    '--ssh-insecure-accept-any-host-key',
+    '--ssh-read-user=auditor',
+    '--ssh-read-private-key-env=READ_KEY',
+    '--namespace=jr2',
+    '--read-context=viewer',
+  ]);
+  expect(parsed).toMatchObject({
+    options: {
+      pve: { readTokenEnv: 'PVE_READ' },
+      ssh: { readUser: 'auditor', readPrivateKeyEnv: 'READ_KEY' },
+      kube: { props: { readContext: 'viewer' } },
+    },
+  });
+});
+
 test('with no target there is nothing to read', () => {
   expect(parseOptions([])).toEqual({
     problems: ['targets must be at least one of --pve-endpoint, --ssh-host, --namespace, got undefined'],
