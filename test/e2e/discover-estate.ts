@@ -83,7 +83,10 @@ export const ESTATE_UNITS: readonly string[] = [
     ),
   ),
   write('disc-manual.service', unit('started by hand', ['ExecStart=/bin/sleep infinity'], '')),
-  write('disc-env.service', unit('env', ['ExecStart=/bin/sleep infinity', 'Environment=LEVEL=info'])),
+  write(
+    'disc-env.service',
+    unit("env `x` ${y} '); //\u202e", ['ExecStart=/bin/sleep infinity', 'Environment=LEVEL=info']),
+  ),
   write('disc-probe@.service', unit('probe %i', ['ExecStart=/bin/sleep infinity'])),
   write('disc-agent@.service', unit('agent %i', ['ExecStart=/bin/sleep infinity'])),
   'cd /etc/systemd/system && mkdir -p disc-web.service.d disc-probe@.service.d ssh.service.d',
@@ -104,7 +107,8 @@ export const ESTATE_REPOS: readonly object[] = [
   ['site', 'git@git.example:me/site.git', { secretRef: { name: 'deploy-key-site' } }],
   ['docs', 'https://git.example/me/docs.git', {}],
   ['notes', 'ssh://git@git.example/me/notes.git', { refreshInterval: '1h' }],
-  ['wiki', 'https://git.example/team/wiki', {}, 'git.example/team/wiki'],
+  // A hostile identity: it must come back from the generated code as it is, and read in sync.
+  ['wiki', 'https://git.example/team/wiki', {}, "git.example/team/wiki'); process.exit(1); //\u2028\u202e ${x}"],
   ['tools', 'git@git.example:team/tools.git', { secretRef: { name: 'deploy-key-tools' } }, 'git.example/team/'],
 ].map(([name, url, spec, identity]) => ({
   apiVersion: 'core.jr2.dev/v1alpha1',
