@@ -1,25 +1,25 @@
 /**
  * The library as a user gets it without a registry: `npm pack`, then the README's getting-started blocks run
- * verbatim in a fresh project outside the repo, pointed at the fake PVE and the real systemd host; and the README's
- * install from a git URL, run against a repository of the same tree. Guards against a tarball without dist or handler
+ * verbatim in a fresh project outside the repo, pointed at the simulator the package ships (`npx cdktf-homelab
+ * fake-pve`, as the README starts it) and the real systemd host; and the README's install from a git URL, run against
+ * a repository of the same tree. Guards against a tarball without dist or handler
  * bundles, a git install that does not build (npm runs prepare there, not prepack), a runtime dependency only the
  * repo has, and README commands that no longer work.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { type CommandOutcome } from '../support/cdktf-project';
 import { gitSnapshot } from '../support/git-snapshot';
 import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
-import { makeCert, type TestCert } from '../support/tls';
 import { readmeBlock, readmeRun, readmeStack, replaceOnce, UserProject, words } from '../support/user-project';
 
 jest.setTimeout(900_000);
 
 const TOKEN = { id: 'terraform@pve!cdktf', secret: 'pack-pve-secret-5151' };
 
-let cert: TestCert;
-let fake: FakePve;
+/** `npx cdktf-homelab fake-pve` from the installed package, and the first line it printed. */
+let simulator: { child: ChildProcess; ready: { url: string; caFile: string; token: string } } | undefined;
 let host: SystemdHost;
 let project: UserProject;
 let tarball: string;
@@ -30,6 +30,9 @@ const MANIFEST = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.js
 const README_GIT_URL = `${MANIFEST.repository.url}#v${MANIFEST.version}`;
 
 const userEnv = () => ({
+  // What the simulator printed to paste; the README's main.ts reads the endpoint and the CA file from them.
+  PROXMOX_VE_ENDPOINT: simulator?.ready.url,
+  PROXMOX_VE_CA_FILE: simulator?.ready.caFile,
   PROXMOX_VE_API_TOKEN: `${TOKEN.id}=${TOKEN.secret}`,
   INFLUX_TOKEN: 'pack-influx-token-6262',
   N2_SSH_KEY: host.privateKey,
@@ -49,8 +52,6 @@ beforeAll(async () => {
     return outcome;
   })();
   gitInstall.catch(() => undefined); // awaited by its test; a failure before then is not unhandled
-  cert = makeCert();
-  fake = await startFakePve({ tls: cert, tokens: { [TOKEN.id]: { secret: TOKEN.secret, privileges: 'modify' } } });
   host = await startSystemdHost();
   tarball = await project.pack();
 });
@@ -58,9 +59,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await gitInstall?.catch(() => undefined); // its folder is removed below
   console.log(`package e2e timings (s): ${project?.report()}`);
-  await fake?.stop();
+  if (simulator?.child.pid !== undefined) process.kill(-simulator.child.pid, 'SIGTERM'); // npx and the fake under it
   await host?.stop();
-  cert?.cleanup();
   project?.cleanup();
 });
 
@@ -82,6 +82,8 @@ test('the packed library holds dist, handler bundles, README, API.md, CHANGELOG,
     'API.md',
     'LICENSE',
     'CHANGELOG.md',
+    'bin/cdktf-homelab.js',
+    'build/fake-pve.js',
   ]) {
     expect(listing).toContain(file);
   }
@@ -101,11 +103,30 @@ test('the packed library holds dist, handler bundles, README, API.md, CHANGELOG,
   expect(readmeBlock('setup')).toContain(`npm install ../${basename(tarball)} `);
 });
 
-test("the README's setup installs the tarball beside it into a fresh project", async () => {
+/** The README's simulator command in the project, on a free port with the test's token; resolves once it listens. */
+const startSimulator = (): Promise<NonNullable<typeof simulator>> => {
+  const command = `exec ${readmeBlock('fake-pve').trim()} --port 0 --token '${TOKEN.id}=${TOKEN.secret}'`;
+  const child = spawn('bash', ['-c', command], { cwd: project.dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += `${chunk}`));
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (line: Buffer) => resolve({ child, ready: JSON.parse(`${line}`) }));
+    child.once('exit', (code) => reject(new Error(`the simulator exited ${code}\n${stderr}`)));
+  });
+};
+
+/** What the simulator saved after each request: the metric servers and, apart, their tokens. */
+const simulated = () => JSON.parse(readFileSync(join(project.dir, '.fake-pve', 'state.json'), 'utf8'));
+
+test("the README's setup installs the tarball beside it into a fresh project; its simulator starts", async () => {
   await project.must('setup (npm install)', readmeBlock('setup'), project.home);
+  simulator = await startSimulator();
+  expect(simulator.ready.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
   writeFileSync(join(project.dir, 'cdktf.json'), readmeBlock('cdktf.json'));
   writeFileSync(join(project.dir, 'tsconfig.json'), readmeBlock('tsconfig.json'));
-  writeFileSync(join(project.dir, 'main.ts'), readmeStack({ pveUrl: fake.url, caFile: cert.certFile, ssh: host }));
+  // main.ts as written but for the SSH host: its PVE side comes from the variables the simulator printed.
+  const stack = readmeStack({ pveUrl: 'https://n2:8006', caFile: '/etc/ssl/pve-root-ca.pem', ssh: host });
+  writeFileSync(join(project.dir, 'main.ts'), stack);
   const installed = JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8'));
   expect(installed.dependencies['cdktf-homelab']).toMatch(/^file:/);
 });
@@ -118,13 +139,13 @@ test("the README's run block type-checks, synthesizes, validates, plans and appl
   const ran = await project.must('run block', run, project.dir, userEnv());
   expect(words(ran.stdout)).toContain('Success! The configuration is valid.');
   expect(words(ran.stdout)).toContain('metric server "influx" is absent');
-  expect(fake.metricServers().influx).toMatchObject({
+  expect(simulated().metricServers.influx).toMatchObject({
     type: 'influxdb',
     server: '10.0.0.5',
     port: 8089,
     bucket: 'pve',
   });
-  expect(fake.metricTokens().influx).toBe('pack-influx-token-6262');
+  expect(simulated().metricTokens.influx).toBe('pack-influx-token-6262');
   expect((await tf('plan -detailed-exitcode -no-color', 'lab')).code).toBe(0);
 });
 
