@@ -14,6 +14,9 @@ import { TargetBatch, targetLabel } from './target-batch';
 import { TerraformData } from './terraform-blocks';
 import { noteObject, recordedTarget } from './tombstones';
 
+/** The context key whose `true` lets every object that does not set `adopt` be adopted (README, Adoption). */
+export const ADOPT_CONTEXT = 'cdktf-homelab:adopt';
+
 export interface ManagedObjectProps {
   /**
    * The handler domain: `pve` and `linux` are built in. Objects of one domain whose `target` is
@@ -83,7 +86,7 @@ export interface ManagedObjectProps {
    * Whether the apply may take over the object when it exists on the target without this stack's
    * mark of ownership (made by hand, say). Without it the apply refuses such an object, naming it.
    *
-   * @default false
+   * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
 }
@@ -138,7 +141,7 @@ export class ManagedObject extends Construct {
         name: this.name,
         kind: props.kind,
         spec: typeof spec === 'function' ? spec : () => spec,
-        adopt: props.adopt === true,
+        adopt: (props.adopt ?? this.node.tryGetContext(ADOPT_CONTEXT)) === true,
         follows,
         after: () => [...new Set([...follows(), ...this.after])],
       },

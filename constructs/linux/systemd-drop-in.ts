@@ -53,7 +53,7 @@ export interface SystemdDropInProps {
    * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
    * such a drop-in, naming it (README, Adoption).
    *
-   * @default false
+   * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
 }

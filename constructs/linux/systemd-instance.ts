@@ -78,7 +78,7 @@ export interface SystemdUnitInstanceProps {
    * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
    * such an instance, naming it (README, Adoption).
    *
-   * @default false
+   * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
 }

@@ -83,7 +83,7 @@ export interface ProxmoxNetworkInterfaceProps {
    * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
    * such an interface, naming it (README, Adoption).
    *
-   * @default false
+   * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
   /**

@@ -80,6 +80,17 @@ describe('adopt', () => {
     }
   });
 
+  test('the context key cdktf-homelab:adopt adopts every object that does not say adopt: false', () => {
+    const stack = new TerraformStack(Testing.app({ context: { 'cdktf-homelab:adopt': true } }), 'test');
+    const pve = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+    const server = { cluster: pve, type: 'graphite', server: 'h', port: 2003 } as const;
+    new ProxmoxMetricServer(stack, 'taken', { ...server, id: 'taken' });
+    new ProxmoxMetricServer(stack, 'kept', { ...server, id: 'kept', adopt: false });
+    const json = JSON.parse(Testing.synth(stack));
+    expect(JSON.parse(entryOf(json, 'pve', 'taken').text)).toMatchObject({ adopt: true });
+    expect(entryOf(json, 'pve', 'kept').text).not.toContain('adopt');
+  });
+
   test('a value that is not a boolean fails at synth naming the construct and the prop', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
