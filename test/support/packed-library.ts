@@ -1,7 +1,9 @@
 /**
  * The library packed as a user gets it, once per jest run: `npm pack` of a copy of the working tree without its
  * build output, so prepack's build starts from the sources and never rewrites the build/ that test files in other
- * workers are running. The package and cdktn e2e files install the same tarball.
+ * workers are running. The package and cdktn e2e files install the same tarball. Under .ci/run, whose two passes
+ * test copies of one tree, it is once per CI run: the pack (tsc's build of dist/, 25-60 s of a pass under load) is
+ * made by the pass that asks first, and both passes install that tarball.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,8 @@ const ROOT = join(__dirname, '..', '..');
 const NOT_SOURCES = ['node_modules', 'build', 'dist', 'cdktf.out', '.git'];
 /** How long a file waits for another's pack: a build, seconds on a quiet machine, about a minute on a loaded one. */
 const PACK_WAIT_MS = 300_000;
+/** Set by .ci/run for both passes: the folder where the run's one tarball is packed. */
+const PACK_DIR_ENV = 'CDKTF_HOMELAB_PACK_DIR';
 
 export interface Packed {
   readonly tarball: string;
@@ -40,7 +44,7 @@ const packInto = async (dest: string, env: NodeJS.ProcessEnv): Promise<Packed> =
 
 /** The run's tarball copied into `dest` (packed by the first file that asks), or a pack of this file's own. */
 export const packedLibrary = async (dest: string, env: NodeJS.ProcessEnv): Promise<Packed> => {
-  const dir = runDir();
+  const dir = process.env[PACK_DIR_ENV] || runDir();
   if (dir === undefined) return packInto(dest, env);
   const record = join(dir, 'packed.json');
   const shared = await withRunLock(dir, 'pack', PACK_WAIT_MS, async (): Promise<Packed> => {
