@@ -3,7 +3,7 @@
  * stack declaring it, then prints what it declared, the variables the secrets go in and what it
  * left out. It only reads; a failure names the target and leaves no file behind.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { HandlerError } from '../core/errors';
 import type { Discovered } from './declaration';
 import { kubeDeclarations } from './kube';
@@ -39,6 +39,19 @@ const discover = async (options: DiscoverOptions): Promise<{ parts: Discovered[]
   return { parts, read };
 };
 
+const existing = (out: string, cause?: unknown): Error =>
+  new Error(`${out} exists; choose another --out, or pass --force to replace it`, { cause });
+
+/** Writes `out`, never over an existing file unless `force`: a stack edited since the last run stays. */
+const writeOnce = (out: string, text: string, force: boolean): void => {
+  try {
+    writeFileSync(out, text, { flag: force ? 'w' : 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw existing(out, error);
+  }
+};
+
 const main = async (argv: readonly string[]): Promise<number> => {
   if (argv[0] !== 'discover' || argv.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
@@ -51,10 +64,12 @@ const main = async (argv: readonly string[]): Promise<number> => {
     return 2;
   }
   const { options } = parsed;
+  // Before any server is asked: an edited stack is never the price of a run.
+  if (options.out !== '-' && !options.force && existsSync(options.out)) throw existing(options.out);
   const { parts, read } = await discover(options);
   const stack = discoveredStack(parts, { stack: options.stack, from: options.from, read });
   if (options.out === '-') process.stdout.write(stack.text);
-  else writeFileSync(options.out, stack.text);
+  else writeOnce(options.out, stack.text, options.force);
   say(`discover: wrote ${options.out === '-' ? 'the stack to stdout' : options.out}`);
   for (const line of stack.summary) say(line);
   return 0;

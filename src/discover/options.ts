@@ -25,6 +25,8 @@ type Props = Record<string, unknown>;
 export interface DiscoverOptions {
   /** Where the stack goes; `-` is stdout. */
   readonly out: string;
+  /** Replace `out` when it exists; without it an existing file (a stack someone edited) is never overwritten. */
+  readonly force: boolean;
   readonly stack: string;
   readonly from: string;
   readonly kinds: ReadonlySet<DiscoverKind>;
@@ -46,6 +48,7 @@ const FLAGS: Record<
   }
 > = {
   '--out': { to: 'run', prop: 'out' },
+  '--force': { to: 'run', prop: 'force', as: 'flag' },
   '--stack': { to: 'run', prop: 'stack' },
   '--import': { to: 'run', prop: 'from' },
   '--kinds': { to: 'run', prop: 'kinds', as: 'list' },
@@ -78,7 +81,7 @@ const FLAGS: Record<
 };
 
 export const USAGE = [
-  'usage: cdktf-homelab discover [--out FILE|-] [--stack NAME] [--import MODULE] [--kinds K,K] [--node N,N]',
+  'usage: cdktf-homelab discover [--out FILE|-] [--force] [--stack NAME] [--import MODULE] [--kinds K,K] [--node N,N]',
   '         [--unit-glob GLOB] [--namespace NS,NS] [--repo-version V] <targets>',
   'targets (each domain is read only when its target is given; secrets only as variable names):',
   '  PVE:  --pve-endpoint URL[,URL] [--pve-token-env VAR] [--pve-read-token-env VAR] [--pve-ca-file PEM]',
@@ -137,6 +140,7 @@ export const parseOptions = (argv: readonly string[]): { options: DiscoverOption
   return {
     options: {
       out: (run.out as string | undefined) ?? 'discovered.ts',
+      force: run.force === true,
       stack: (run.stack as string | undefined) ?? 'discovered',
       from: (run.from as string | undefined) ?? 'cdktf-homelab',
       kinds: new Set(kinds as DiscoverKind[]),

@@ -8,6 +8,7 @@ test('all defaults: the targets as their constructs take them, every kind, main 
   expect(parsed).toEqual({
     options: {
       out: 'discovered.ts',
+      force: false,
       stack: 'discovered',
       from: 'cdktf-homelab',
       kinds: new Set([
