@@ -48,6 +48,8 @@ export class KubeStack extends TerraformStack {
       url: props.siteUrl ?? 'git@git.example:me/site.git',
       identity: 'git.example/me/site',
       credentials: [{ match: 'git.example/', ssh: { secret: 'deploy-key-site' } }],
+      // The site Repo was made by hand before this stack: take it over (README, Adoption).
+      adopt: true,
     });
     // An https url names the clone Secret only once it exists in the namespace (a metadata-only check).
     this.docs = new KubeRepo(this, 'docs', {

@@ -34,6 +34,8 @@ const examples = {
   'bench/plan-scale-app': 'bench/plan-scale-app.ts',
   'examples/probes': 'examples/probes.ts',
   'examples/kube': 'examples/kube.ts',
+  // The adoption e2e test's stack (test/e2e/adoption.test.ts).
+  'e2e/adoption-app': 'test/e2e/adoption-app.ts',
 };
 
 // ssh2's optional `cpu-features` would otherwise stay a require resolved at run time from any

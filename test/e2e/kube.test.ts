@@ -79,7 +79,7 @@ afterAll(async () => {
 });
 
 const firstApply =
-  'the first apply states both Repos, restating without overwriting the one that existed, ' +
+  'the first apply states both Repos, adopting without overwriting the one that existed, ' +
   'and the next plan is clean';
 test(firstApply, async () => {
   await kubeExpect(kube.admin, 'POST', repoPath(), {
@@ -90,6 +90,9 @@ test(firstApply, async () => {
   });
   const planned = await plan('plan (create)');
   expect(planned.code).toBe(2);
+  expect(planned.stdout.replace(/\s+/g, ' ')).toMatch(
+    /- site: exists on Kubernetes cluster \S+, not created by this stack: will be adopted;/,
+  );
   expect(planned.stdout.match(/data\.external\.\w+: Reading/g)).toEqual(['data.external.home_read: Reading']);
   const applied = await apply('apply (create)');
   expect(applied.stdout).toContain(`Repo ${kube.namespace}/site: exists, restating`);

@@ -1,0 +1,73 @@
+/**
+ * Adoption on real terraform (or tofu) against the real systemd host: a unit, a template, its instance
+ * and a drop-in made by hand are named in the plan as not created by this stack, and the apply refuses
+ * them, naming each and the prop, while a new unit is created; with adopt: true the plan says they will
+ * be adopted, the apply takes them over without restarting anything, and destroy deletes them.
+ */
+import { CdktfProject } from '../support/cdktf-project';
+import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
+
+jest.setTimeout(300_000);
+
+let host: SystemdHost;
+let project: CdktfProject;
+const DIR = '/etc/systemd/system';
+const SLEEPER = '[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
+const words = (text: string) => text.replace(/\s+/g, ' ');
+const mainPid = async (unit: string) => (await host.exec(`systemctl show -p MainPID --value ${unit}`)).stdout.trim();
+const synth = (adopt: boolean) => project.must('synth', project.synth({ HOMELAB_ADOPT: adopt ? '1' : '0' }));
+const apply = () => project.terraform('apply', '-auto-approve', '-no-color');
+
+beforeAll(async () => {
+  host = await startSystemdHost();
+  project = new CdktfProject('build/e2e/adoption-app.js', 'adoption', {
+    HOMELAB_SSH_HOST: host.host,
+    HOMELAB_SSH_PORT: String(host.port),
+    HOMELAB_SSH_HOST_KEY: host.hostKeyFingerprint,
+    HOMELAB_SSH_KEY: host.privateKey,
+  });
+  const made = await host.exec(
+    `printf '%s' '${SLEEPER}' > ${DIR}/hand.service && cp ${DIR}/hand.service ${DIR}/probe@.service && ` +
+      `mkdir -p ${DIR}/hand.service.d && printf '[Service]\\nNice=5\\n' > ${DIR}/hand.service.d/10-hand.conf && ` +
+      'systemctl daemon-reload && systemctl enable --now hand.service probe@x.service',
+  );
+  expect(made.code).toBe(0);
+  await synth(false);
+  await project.must('init', project.terraform('init', '-no-color'));
+});
+
+afterAll(async () => {
+  console.log(`adoption e2e timings (s): ${project?.report()}`);
+  await host?.stop();
+  project?.cleanup();
+});
+
+test('without adopt the plan names each hand-made object and the apply refuses them, creating the others', async () => {
+  const planned = words((await project.plan('plan (not adopted)')).stdout);
+  for (const name of ['hand', 'probe', 'probe-x', 'limits']) {
+    expect(planned).toMatch(
+      new RegExp(`- ${name}: exists on root@127.0.0.1:\\d+, not created by this stack: the apply will refuse it`),
+    );
+  }
+  const applied = await apply();
+  expect(applied.code).toBe(1);
+  const said = words(applied.stdout + applied.stderr);
+  expect(said).toMatch(
+    /hand: not applied: exists on root@127.0.0.1:\d+, not created by this stack, and its construct does not say adopt/,
+  );
+  expect(said).toMatch(/4 of 5 objects on root@127.0.0.1:\d+ were not applied \(/);
+  expect((await host.exec('systemctl is-active fresh.service')).stdout.trim()).toBe('active');
+});
+
+test('with adopt the plan says will be adopted, the apply restarts nothing, and destroy deletes them', async () => {
+  const pids = [await mainPid('hand.service'), await mainPid('probe@x.service')];
+  await synth(true);
+  const planned = words((await project.plan('plan (adopt)')).stdout);
+  expect(planned).toMatch(/- hand: exists on root@127.0.0.1:\d+, not created by this stack: will be adopted/);
+  expect((await apply()).code).toBe(0);
+  expect([await mainPid('hand.service'), await mainPid('probe@x.service')]).toEqual(pids);
+  expect((await project.plan('plan (clean)')).code).toBe(0);
+  await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
+  const left = await host.exec(`ls ${DIR}/hand.service ${DIR}/probe@.service ${DIR}/hand.service.d/10-hand.conf`);
+  expect(left.stderr.match(/No such file/g)).toHaveLength(3);
+});
