@@ -5,9 +5,9 @@
  */
 import { Construct } from 'constructs';
 import { withDefaults } from '../../src/core/definition';
+import type { MintSettings } from '../../src/pve/mint';
 import { CLUSTER_PROPS, clusterRules, type PveTarget } from '../../src/pve/target';
 import { validateProps } from '../core/validate';
-import { watchStack } from '../core/tombstones';
 
 export interface ProxmoxClusterProps {
   /**
@@ -35,6 +35,17 @@ export interface ProxmoxClusterProps {
    * @default - tokenEnv: one token reads and writes
    */
   readonly readTokenEnv?: string;
+  /**
+   * Mint a PVE API token per handler run: the role's token (`readTokenEnv` for a plan, `tokenEnv`
+   * for an apply) then only creates, with an expiry, a token of the role's user (`readUser`,
+   * `provisionUser`) that the run makes every request with, the poll of a task it started
+   * included, and removes it when the run ends, success or failure. The bootstrap token needs
+   * User.Modify on a group holding that user (README, Least privilege, lists PVE's rules); the
+   * new token has its user's rights (`privsep=0`).
+   *
+   * @default - no minting: the runs use the tokens in the variables
+   */
+  readonly mint?: MintSettings;
   /**
    * PEM file of the CA that signed the members' certificates, read when a handler runs.
    *
@@ -75,10 +86,9 @@ export class ProxmoxCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: ProxmoxClusterProps) {
     super(scope, id);
-    watchStack(this);
     validateProps(this, 'ProxmoxCluster', CLUSTER_PROPS, props, clusterRules);
     // withDefaults has given tokenEnv its default: the target always names its variable.
-    const { endpoints, tokenEnv, readTokenEnv, caFile, fingerprints, insecure, timeoutSeconds } = withDefaults(
+    const { endpoints, tokenEnv, readTokenEnv, mint, caFile, fingerprints, insecure, timeoutSeconds } = withDefaults(
       CLUSTER_PROPS,
       props,
     ) as ProxmoxClusterProps & Pick<PveTarget, 'tokenEnv'>;
@@ -86,6 +96,7 @@ export class ProxmoxCluster extends Construct {
       endpoints: [...endpoints],
       tokenEnv,
       ...(readTokenEnv === undefined ? {} : { readTokenEnv }),
+      ...(mint === undefined ? {} : { mint: { ...mint } }),
       ...(caFile === undefined ? {} : { caFile }),
       ...(fingerprints === undefined ? {} : { fingerprints: { ...fingerprints } }),
       ...(insecure ? { insecure: true } : {}),

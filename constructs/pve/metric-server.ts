@@ -105,10 +105,9 @@ export interface ProxmoxMetricServerProps {
    */
   readonly forget?: boolean;
   /**
-   * Take the server over when it already exists on the cluster without this stack's mark of
-   * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
-   * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
-   * such a server, naming it (README, Adoption).
+   * Take the server over when it exists without this stack's mark of ownership. PVE offers no place
+   * for such a mark that changes nothing the server does, so the PVE kinds do not track ownership
+   * yet: an existing server counts as this stack's, and this prop changes nothing (README, Limits).
    *
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */

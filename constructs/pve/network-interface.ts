@@ -78,10 +78,9 @@ export interface ProxmoxNetworkInterfaceProps {
   /** bond (balance-xor, 802.3ad only): transmit hash policy. @default - unset (the kernel's, layer2) */
   readonly bondXmitHashPolicy?: 'layer2' | 'layer2+3' | 'layer3+4';
   /**
-   * Take the interface over when it already exists on the node without this stack's mark of
-   * ownership (made by hand, or by an earlier tool): the plan says it will be adopted, the apply
-   * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
-   * such an interface, naming it (README, Adoption).
+   * Take the interface over when it exists without this stack's mark of ownership. PVE offers no place
+   * for such a mark that changes nothing the interface does, so the PVE kinds do not track ownership
+   * yet: an existing interface counts as this stack's, and this prop changes nothing (README, Limits).
    *
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */

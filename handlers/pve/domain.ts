@@ -1,19 +1,27 @@
 /**
  * The PVE domain: one client per handler process for a cluster's members, shared by every PVE
- * kind, with the token of the run's role (a plan's reads never need the write token), and the
+ * kind, with the token of the run's role (a plan's reads never need the write token), or one that
+ * token minted for the run (mint.ts), and the
  * table of kinds the bundle serves (exactly the registry's PVE kinds).
  */
 import type { HandlerDomain } from '../../src/core/kind';
 import type { KindsOf } from '../../src/core/registry';
 import type { PveApi } from '../../src/pve/api';
 import { PveClient } from '../../src/pve/client';
+import { mintedSession } from '../../src/pve/mint';
 import { type PveTarget, pveTargetSchema, targetFor } from '../../src/pve/target';
 
 export const pveDomain = (connect: (target: PveTarget, env: NodeJS.ProcessEnv) => PveApi = defaultConnect) =>
   ({
     target: pveTargetSchema,
     describe: (target) => `PVE cluster ${target.endpoints.join(', ')}`,
-    connect: async (target, context, role) => connect(targetFor(target, role), context.env),
+    connect: async (target, context, role) => {
+      const login = targetFor(target, role);
+      const bootstrap = connect(login, context.env);
+      const { mint } = login;
+      if (mint === undefined) return bootstrap;
+      return mintedSession({ ...login, mint }, role, bootstrap, connect, context.clock, context.log);
+    },
     close: (api) => api.close(),
     kinds: {
       'metric-server': async () => (await import('./metric-server')).metricServerKind,

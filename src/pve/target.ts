@@ -11,6 +11,7 @@ import { HandlerError } from '../core/errors';
 import type { Role } from '../core/kind';
 import { endpointProblem, isFingerprint } from '../core/http/endpoint';
 import { boolean, broken, envName, integer, type Problem, type Rule, stringRecord, text } from '../core/rules';
+import { type MintSettings, mintRule } from './mint';
 
 export { displayFingerprint, normalizeFingerprint } from '../core/http/endpoint';
 
@@ -53,6 +54,7 @@ export const CLUSTER_PROPS = {
   endpoints: { rule: endpointList, required: true, shown: withoutCredentials },
   tokenEnv: { rule: envName, default: DEFAULT_TOKEN_ENV },
   readTokenEnv: { rule: envName },
+  mint: { rule: mintRule },
   caFile: { rule: text('the path of a PEM file') },
   fingerprints: { rule: stringRecord },
   insecure: { rule: boolean },
@@ -98,6 +100,8 @@ export interface PveTarget {
   readonly tokenEnv: string;
   /** The variable holding the read identity's token, which plans and reads use instead of `tokenEnv`. */
   readonly readTokenEnv?: string;
+  /** Mint a token per run for the role's user with the role's token, which then only mints (mint.ts). */
+  readonly mint?: MintSettings;
   /** PEM file of the CA that signed the members' certificates. */
   readonly caFile?: string;
   /** Per-member SHA-256 certificate fingerprints, keyed by endpoint. */
@@ -144,6 +148,13 @@ export const pveTargetSchema = z
     endpoints: z.array(z.string()),
     tokenEnv: z.string(),
     readTokenEnv: z.optional(z.string()),
+    mint: z.optional(
+      z.object({
+        provisionUser: z.string(),
+        readUser: z.optional(z.string()),
+        expireSeconds: z.optional(z.number()),
+      }),
+    ),
     caFile: z.optional(z.string()),
     fingerprints: z.optional(z.record(z.string(), z.string())),
     insecure: z.optional(z.boolean()),

@@ -25,6 +25,10 @@ export interface TokenGrant {
    * @default - true when `privileges` is not 'none', else false
    */
   readonly sdnAudit?: boolean | readonly string[];
+  /** User.Modify on /access/groups: may create and remove other users' tokens (api-tokens.ts). @default false */
+  readonly userModify?: boolean;
+  /** Seconds since the epoch after which the token authenticates no more; 0 or unset: never. */
+  readonly expire?: number;
 }
 
 export const DEFAULT_TOKENS: Readonly<Record<string, TokenGrant>> = {
@@ -58,17 +62,27 @@ export type AuthOutcome =
   | { readonly ok: true; readonly tokenId: string; readonly privileges: Privileges; readonly grant: TokenGrant }
   | { readonly ok: false; readonly reason: string };
 
+/** verify_token: `token '<id>' access expired` once `expire` (epoch seconds, 0 = never) is past. */
+const expired = (grant: TokenGrant, nowSeconds: number): boolean =>
+  grant.expire !== undefined && grant.expire > 0 && grant.expire < nowSeconds;
+
 /**
  * No PVEAPIToken header falls through to the ticket branch, which dies `No ticket`; a token
- * that is malformed, unknown or has the wrong secret is `Authentication failed!` (A5).
+ * that is malformed, unknown, expired or has the wrong secret is `Authentication failed!` (A5).
  */
 export const authenticate = (
   header: TokenHeader | undefined,
   tokens: Readonly<Record<string, TokenGrant>>,
+  nowSeconds = 0,
 ): AuthOutcome => {
   if (header === undefined) return { ok: false, reason: 'No ticket' };
   const grant = header.tokenId === undefined ? undefined : tokens[header.tokenId];
-  if (!grant || !Object.hasOwn(tokens, header.tokenId!) || grant.secret !== header.secret) {
+  if (
+    !grant ||
+    !Object.hasOwn(tokens, header.tokenId!) ||
+    grant.secret !== header.secret ||
+    expired(grant, nowSeconds)
+  ) {
     return { ok: false, reason: 'Authentication failed!' };
   }
   return { ok: true, tokenId: header.tokenId!, privileges: grant.privileges, grant };

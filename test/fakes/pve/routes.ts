@@ -1,7 +1,9 @@
 // The handful of API methods the fake serves, each with its permission and parameter schema, so
 // anything else is a 501 exactly as rest_handler answers an unknown method or path.
 // Source: pve-api.md A1, A3, A6; [PM] API2/Cluster/MetricServer.pm, API2/Cluster.pm; [AC]
-// API2/AccessControl.pm permissions. Node-scoped methods (network, tasks) are in network-routes.ts.
+// API2/AccessControl.pm permissions; a user's API tokens as api-tokens.ts says. Node-scoped
+// methods (network, tasks) are in network-routes.ts.
+import { type ApiTokens, checkTokenAdmin, TOKEN_SCHEMA } from './api-tokens';
 import { permissionsOf, uriUnescape, type Privilege, type TokenGrant } from './auth';
 import { permError } from './envelope';
 import { clusterStatus, type ClusterShape } from './cluster-status';
@@ -15,6 +17,8 @@ export interface RouteContext extends NodeContext {
   readonly cluster: () => ClusterShape;
   /** A token's grant by id, for `GET /access/permissions?userid=`. */
   readonly grantOf: (tokenId: string) => TokenGrant | undefined;
+  /** The tokens created and removed over the API. */
+  readonly apiTokens: ApiTokens;
 }
 
 export interface Route {
@@ -95,6 +99,30 @@ const BY_ID: Record<string, Route> = {
   },
 };
 
+/** A user's token by path: create (POST) and remove (DELETE), each checking its caller first. */
+const TOKEN: Record<string, Route> = {
+  POST: {
+    schema: TOKEN_SCHEMA,
+    run: (context, values, caller) => {
+      checkTokenAdmin(caller.tokenId, caller.modifiesUsers, values);
+      const expire = values.expire === undefined ? undefined : Number(values.expire);
+      return context.apiTokens.create(
+        String(values.userid),
+        String(values.tokenid),
+        expire,
+        Number(values.privsep ?? 1) !== 0,
+      );
+    },
+  },
+  DELETE: {
+    schema: { userid: TOKEN_SCHEMA.userid!, tokenid: TOKEN_SCHEMA.tokenid! },
+    run: (context, values, caller) => {
+      checkTokenAdmin(caller.tokenId, caller.modifiesUsers, values);
+      return context.apiTokens.remove(String(values.userid), String(values.tokenid));
+    },
+  },
+};
+
 const decodeSegment = (segment: string): string => {
   try {
     return decodeURIComponent(segment);
@@ -112,6 +140,12 @@ export const findRoute = (method: string, relPath: string): Match | undefined =>
   const id = segments[3];
   const isServerPath = segments.length === 4 && segments.slice(0, 3).join('/') === 'cluster/metrics/server';
   if (byId && isServerPath && id !== undefined) return { route: byId, uriParams: { id: decodeSegment(id) } };
+  const token = Object.hasOwn(TOKEN, method) ? TOKEN[method] : undefined;
+  const [access, users, userid, tokenPath, tokenid] = segments;
+  const isTokenPath = segments.length === 5 && access === 'access' && users === 'users' && tokenPath === 'token';
+  if (token && isTokenPath && userid !== undefined && tokenid !== undefined) {
+    return { route: token, uriParams: { userid: decodeSegment(userid), tokenid: decodeSegment(tokenid) } };
+  }
   // pveproxy unescapes the whole path before it splits it ([HS] AnyEvent.pm uri_unescape).
   const node = findNodeRoute(method, uriUnescape(relPath));
   return node && { route: { ...node.route, nodeScoped: true }, uriParams: node.uriParams };

@@ -14,6 +14,7 @@ import {
   seesBridge,
   type TokenGrant,
 } from './auth';
+import { ApiTokens, type UserGrant } from './api-tokens';
 import { checkForward, memberNames, type ClusterShape } from './cluster-status';
 import { BareError, PveError, notImplemented, paramError, permError, sendBare, sendData, sendError } from './envelope';
 import { Faults, type Misbehaviour, type PathPattern } from './faults';
@@ -39,6 +40,8 @@ export interface FakePveOptions extends ClusterShape {
   readonly port?: number;
   /** Token id `USER@REALM!ID` → secret and rights on `/`. @default - root@pam!homelab, modify */
   readonly tokens?: Readonly<Record<string, TokenGrant>>;
+  /** Users whose tokens may be created over the API, with the rights a `privsep=0` token gets. @default - none */
+  readonly users?: Readonly<Record<string, UserGrant>>;
   /**
    * Emulate libpve-http-server < 5.2: errors carry no `message`, only a reason phrase.
    * @default false
@@ -74,6 +77,8 @@ export interface FakePve extends FakePveNetwork {
   connections(): number;
   stop(): Promise<void>;
   /** A copy of status.cfg: each section with its `type`, never a token. */
+  /** The ids of the API tokens there are now (created over the API ones included, expired or not). */
+  tokenIds(): string[];
   metricServers(): Record<string, Record<string, unknown>>;
   /** The write-only tokens, kept apart as in /etc/pve/priv/metricserver/<id>.pw. */
   metricTokens(): Record<string, string>;
@@ -97,6 +102,7 @@ export interface FakePve extends FakePveNetwork {
 interface State {
   readonly options: FakePveOptions;
   readonly tokens: Readonly<Record<string, TokenGrant>>;
+  readonly nowSeconds: () => number;
   readonly context: RouteContext;
   readonly faults: Faults;
   readonly requests: FakePveRequest[];
@@ -154,7 +160,7 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
     const inApi = url.pathname.startsWith('/api2');
     return sendBare(res, 501, inApi ? 'no such uri' : `no such file '${url.pathname}'`);
   }
-  const auth = authenticate(header, state.tokens);
+  const auth = authenticate(header, state.tokens, state.nowSeconds());
   if (!auth.ok) {
     await sleep(state.options.unauthorizedDelayMs ?? 0);
     return sendBare(res, 401, auth.reason);
@@ -163,6 +169,7 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
   if (!params) return sendBare(res, 501, badBody ?? 'malformed body');
   const caller: Caller = {
     tokenId: auth.tokenId,
+    modifiesUsers: auth.grant.userModify === true,
     holds: (path, privilege) => holds(privilegesOn(auth.grant, path), privilege),
     seesBridge: (bridge) => seesBridge(auth.grant, bridge),
   };
@@ -205,11 +212,14 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
   for (const [node, setup] of Object.entries(options.network ?? {})) network.setNode(node, setup);
   const tasks = new TaskStore(now);
   const reloads = new Map<string, TaskBehaviour>();
-  const tokens = options.tokens ?? DEFAULT_TOKENS;
+  const tokens: Record<string, TokenGrant> = { ...(options.tokens ?? DEFAULT_TOKENS) };
+  const apiTokens = new ApiTokens(tokens, options.users ?? {});
   const state: State = {
     options,
     tokens,
+    nowSeconds: () => Math.floor(now() / 1000),
     context: {
+      apiTokens,
       store,
       cluster: () => cluster,
       network,
@@ -255,6 +265,7 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections(); // hung requests and keep-alive sockets included
       }),
+    tokenIds: () => apiTokens.ids(),
     metricServers: () => store.snapshot(),
     metricTokens: () => store.tokenSnapshot(),
     setMetricServer: (id, section) => store.put(id, section),

@@ -1,0 +1,98 @@
+/**
+ * PVE API tokens minted per handler run (ProxmoxCluster `mint`): the run's bootstrap token (the
+ * role's token variable) creates a token with an expiry for the role's user, the run makes every
+ * request with it (the poll of a task it started included, since PVE shows a task to its owner
+ * alone), and the token is removed when the run ends, success or failure; the expiry bounds what a
+ * run killed before that leaves usable. One run is one lease. PVE's rules: README, Least privilege.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../core/clock';
+import { HandlerError } from '../core/errors';
+import type { Log, Role } from '../core/kind';
+import type { Rule } from '../core/rules';
+import type { PveApi } from './api';
+import type { PveTarget } from './target';
+
+/** ProxmoxCluster `mint`: whose token a run mints, per role, and how long it lives. */
+export interface MintSettings {
+  /** The user whose token an apply, a destroy and the task polls they start use: `user@realm`. */
+  readonly provisionUser: string;
+  /** The user whose token a plan uses. @default - provisionUser */
+  readonly readUser?: string;
+  /** How long a minted token lives; a run that outlives it fails with 401. @default 900 */
+  readonly expireSeconds?: number;
+}
+
+export const MINT_EXPIRE = { min: 60, max: 86_400, default: 900 } as const;
+
+// PVE's userid: user_regex [^\s:/]+, '@', realm_regex [A-Za-z][A-Za-z0-9.\-_]+ (Auth/Plugin.pm).
+const USERID = /^[^\s:/@!]+@[A-Za-z][A-Za-z0-9.\-_]+$/;
+
+/** The rule of `mint`: the two users as PVE user ids, the expiry within bounds, nothing else. */
+export const mintRule: Rule = (value) => {
+  const rule =
+    `{ provisionUser, readUser?, expireSeconds? } with user ids such as cdktf-apply@pve and ` +
+    `expireSeconds from ${MINT_EXPIRE.min} to ${MINT_EXPIRE.max}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return rule;
+  const { provisionUser, readUser, expireSeconds, ...rest } = value as Record<string, unknown>;
+  const user = (id: unknown) => typeof id === 'string' && USERID.test(id);
+  const expire =
+    expireSeconds === undefined ||
+    (Number.isInteger(expireSeconds) &&
+      Number(expireSeconds) >= MINT_EXPIRE.min &&
+      Number(expireSeconds) <= MINT_EXPIRE.max);
+  const ok =
+    Object.keys(rest).length === 0 && user(provisionUser) && (readUser === undefined || user(readUser)) && expire;
+  return ok ? undefined : rule;
+};
+
+/** The variable name a run's client reads its minted token from; it exists only inside the run. */
+const MINTED = 'HOMELAB_MINTED_TOKEN';
+
+interface Created {
+  readonly value: string;
+  readonly 'full-tokenid': string;
+}
+
+/**
+ * A session of the role's own minted token: created with `bootstrap` before the first request,
+ * removed with it on close (a failed removal is logged; the expiry ends the token anyway).
+ */
+export const mintedSession = async (
+  target: PveTarget & { readonly mint: MintSettings },
+  role: Role,
+  bootstrap: PveApi,
+  connect: (target: PveTarget, env: NodeJS.ProcessEnv) => PveApi,
+  clock: Clock,
+  log: Log,
+): Promise<PveApi> => {
+  const { mint, ...plain } = target;
+  const user = role === 'read' ? (mint.readUser ?? mint.provisionUser) : mint.provisionUser;
+  const tokenid = `homelab-${role}-${randomBytes(6).toString('hex')}`;
+  const path = `access/users/${encodeURIComponent(user)}/token/${tokenid}`;
+  const expire = Math.floor(clock.now() / 1000) + (mint.expireSeconds ?? MINT_EXPIRE.default);
+  let created: Created;
+  try {
+    created = await bootstrap.call<Created>('POST', path, { expire, privsep: false, comment: 'cdktf-homelab run' });
+  } catch (error) {
+    await bootstrap.close();
+    throw new HandlerError('PVE token not minted', `the token in ${target.tokenEnv} could not create one for ${user}`, {
+      Cause: error instanceof Error ? error.message : String(error),
+    });
+  }
+  const api = connect({ ...plain, tokenEnv: MINTED }, { [MINTED]: `${created['full-tokenid']}=${created.value}` });
+  return {
+    call: api.call.bind(api),
+    envelope: api.envelope.bind(api),
+    close: async () => {
+      try {
+        await api.close();
+        await bootstrap.call('DELETE', path);
+      } catch (error) {
+        log(`the minted token ${created['full-tokenid']} was not removed (it expires by itself): ${String(error)}`);
+      } finally {
+        await bootstrap.close();
+      }
+    },
+  };
+};
