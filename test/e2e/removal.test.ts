@@ -1,0 +1,119 @@
+/**
+ * Removing a construct deletes its object (README, Removing an object), on the real binaries: one
+ * stack with an object of every kind that has something to delete, on the fake PVE, the real systemd
+ * host and the real kube-apiserver. Deleting the constructs plans `will be destroyed` for each, the
+ * apply deletes each on its target (a bridge before its bond, both before the node's reload), the
+ * next plan is clean; `forget: true` leaves its object in place, and so does deleting it afterwards.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type FakePve, startFakePve } from '../fakes/pve/server';
+import { CdktfProject } from '../support/cdktf-project';
+import { useKubeApiServer } from '../support/kube-apiserver';
+import { crPath } from '../support/kube-crds';
+import { kubeRequest } from '../support/kube-http';
+import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
+import { makeCert, type TestCert } from '../support/tls';
+
+jest.setTimeout(600_000);
+
+const server = useKubeApiServer();
+let fake: FakePve;
+let host: SystemdHost;
+let project: CdktfProject;
+let cert: TestCert;
+
+const synth = (step: string) => project.must(`synth (${step})`, project.synth({ HOMELAB_REMOVAL_STEP: step }));
+const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
+/** Whether the host has `path`. */
+const onHost = async (path: string) => (await host.exec(`test -e ${path} && echo yes || echo no`)).stdout.trim();
+const repoStatus = async (key: string) =>
+  (await kubeRequest(server().admin, 'GET', crPath(server().namespace, 'repos', key))).status;
+beforeAll(async () => {
+  cert = makeCert();
+  const tokens = { 'root@pam!homelab': { secret: 'removal-secret', privileges: 'modify' as const } };
+  fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, tokens, nodes: ['n1'] });
+  host = await startSystemdHost();
+  project = new CdktfProject('build/e2e/removal-app.js', 'removal', {
+    PROXMOX_VE_ENDPOINT: fake.url,
+    PROXMOX_VE_CA_FILE: cert.certFile,
+    PROXMOX_VE_API_TOKEN: 'root@pam!homelab=removal-secret',
+    HOMELAB_SSH_HOST: host.host,
+    HOMELAB_SSH_PORT: String(host.port),
+    HOMELAB_SSH_HOST_KEY: host.hostKeyFingerprint,
+    HOMELAB_SSH_KEY: host.privateKey,
+    HOMELAB_KUBECONFIG: server().kubeconfig,
+    HOMELAB_KUBE_NAMESPACE: server().namespace,
+  });
+  writeFileSync(join(project.dir, 'cdktf.json'), '{"language":"typescript","app":"node main.js","output":"cdktf.out"}');
+  await synth('all');
+  await project.must('init', project.terraform('init', '-no-color'));
+});
+
+afterAll(async () => {
+  console.log(`removal e2e timings (s): ${project?.report()}`);
+  await host?.stop();
+  await fake?.stop();
+  project?.cleanup();
+  cert?.cleanup();
+});
+
+test('the first apply creates every object and the synth records each', async () => {
+  await apply('apply (create)');
+  expect(Object.keys(fake.metricServers()).sort()).toEqual(['gone', 'keep', 'left']);
+  expect(fake.interfacesFiles('n1').running).toMatch(/iface vmbr5[\s\S]*bridge-ports bond0/);
+  expect(await onHost('/etc/systemd/system/rm-unit.service.d/10-env.conf')).toBe('yes');
+  expect(await onHost('/etc/systemd/system/multi-user.target.wants/rm-tpl@a.service')).toBe('yes');
+  expect(await repoStatus('dropped')).toBe(200);
+  const record = JSON.parse(readFileSync(join(project.dir, 'cdktf-homelab.record.json'), 'utf8'));
+  expect(Object.values(record.stacks.removal.objects).every((o) => (o as { state: string }).state === 'declared')).toBe(
+    true,
+  );
+  expect((await project.plan('plan (after create)')).code).toBe(0);
+});
+
+test('deleted constructs are planned for deletion and deleted on their targets; the plan after is clean', async () => {
+  await synth('removed');
+  const planned = await project.plan('plan (removal)', '-out', 'plan.bin');
+  expect(planned.code).toBe(2);
+  const destroyed = [...planned.stdout.matchAll(/# terraform_data\.(\S+)_lifecycle will be destroyed/g)].map(
+    (m) => m[1],
+  );
+  expect(destroyed.sort()).toEqual(['bond', 'bridge', 'dropped', 'gone', 'tpl', 'tpl-a', 'unit', 'unit-env'].sort());
+  expect(planned.stdout).toMatch(
+    /terraform_data\.left_lifecycle will (no longer be managed|be removed from the OpenTofu state)/,
+  );
+  expect(planned.stdout).toMatch(/n1: settled, bond0, vmbr5 to be deleted/);
+  const mark = fake.requests.length;
+  const applied = await project.must('apply (removal)', project.terraform('apply', '-no-color', 'plan.bin'));
+  expect(Object.keys(fake.metricServers()).sort()).toEqual(['keep', 'left']);
+  const writes = fake.requests.slice(mark).filter((r) => r.method !== 'GET' && r.path.includes('/nodes/n1/network'));
+  expect(writes.map((r) => `${r.method} ${r.path.replace('/api2/json/nodes/n1/network', '')}`)).toEqual([
+    'DELETE /vmbr5',
+    'DELETE /bond0',
+    'PUT ',
+  ]);
+  expect(fake.interfacesFiles('n1').running).not.toMatch(/vmbr5|bond0/);
+  for (const path of [
+    'rm-unit.service',
+    'rm-unit.service.d',
+    'rm-tpl@.service',
+    'multi-user.target.wants/rm-tpl@a.service',
+  ]) {
+    expect([path, await onHost(`/etc/systemd/system/${path}`)]).toEqual([path, 'no']);
+  }
+  expect(await onHost('/etc/systemd/system/rm-stay.service')).toBe('yes');
+  expect(await repoStatus('dropped')).toBe(404);
+  expect(await repoStatus('kept')).toBe(200);
+  expect(applied.stdout).not.toMatch(/left/);
+  expect((await project.plan('plan (after removal)')).code).toBe(0);
+  await synth('removed');
+  expect((await project.plan('plan (second synth)')).code).toBe(0);
+});
+
+test('a forgotten object stays on its target, and deleting its construct afterwards plans nothing', async () => {
+  await synth('deleted');
+  expect((await project.plan('plan (forgotten deleted)')).code).toBe(0);
+  expect(fake.metricServers().left).toBeDefined();
+  expect(existsSync(join(project.dir, 'cdktf-homelab.record.json'))).toBe(true);
+});
