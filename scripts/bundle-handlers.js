@@ -34,6 +34,8 @@ const examples = {
   'bench/plan-scale-app': 'bench/plan-scale-app.ts',
   'examples/probes': 'examples/probes.ts',
   'examples/kube': 'examples/kube.ts',
+  // The removal e2e test's stack (test/e2e/removal.test.ts).
+  'e2e/removal-app': 'test/e2e/removal-app.ts',
   // The adoption e2e test's stack (test/e2e/adoption.test.ts).
   'e2e/adoption-app': 'test/e2e/adoption-app.ts',
 };
