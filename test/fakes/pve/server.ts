@@ -76,9 +76,9 @@ export interface FakePve extends FakePveNetwork {
   /** How many TCP connections clients have opened so far. */
   connections(): number;
   stop(): Promise<void>;
-  /** A copy of status.cfg: each section with its `type`, never a token. */
   /** The ids of the API tokens there are now (created over the API ones included, expired or not). */
   tokenIds(): string[];
+  /** A copy of status.cfg: each section with its `type`, never a token. */
   metricServers(): Record<string, Record<string, unknown>>;
   /** The write-only tokens, kept apart as in /etc/pve/priv/metricserver/<id>.pw. */
   metricTokens(): Record<string, string>;
