@@ -4,6 +4,9 @@
  * timed plan is clean) or find exactly them there after an apply (the timed apply did its work).
  */
 
+import { digestOf } from '../src/core/canonical';
+import { RESTART_ON_DIR } from '../src/linux/unit-file';
+
 /** How the bench app and terraform reach a systemd host: the app's variables and the key's. */
 export const unitHostEnv = (host: {
   readonly host: string;
@@ -49,12 +52,23 @@ export const kubeRepo = (i: number, namespace: string) => ({
 
 export const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
-/** Shell that writes units 0..n-1 where SystemdUnit puts them and starts them; their names hold no quote. */
+/**
+ * Shell that writes units 0..n-1 where SystemdUnit puts them and starts them, with the restartOn record an
+ * apply leaves (the stack's mark of ownership, README, Adoption), so they read as applied by the stack;
+ * their names hold no quote.
+ */
 export const installUnitsScript = (n: number, directory = '/etc/systemd/system'): string => {
   const units = range(n).map(benchUnit);
   const writes = units.map((u) => `printf '%s' '${u.content}' > ${directory}/${u.name}`);
+  const records = units.map((u) => `printf '%s\\n' ${digestOf([])} > ${RESTART_ON_DIR}/${u.name}`);
   const names = units.map((u) => u.name).join(' ');
-  return [...writes, 'systemctl daemon-reload', `systemctl enable --now ${names}`].join('\n');
+  return [
+    ...writes,
+    `mkdir -p ${RESTART_ON_DIR}`,
+    ...records,
+    'systemctl daemon-reload',
+    `systemctl enable --now ${names}`,
+  ].join('\n');
 };
 
 /** `N bare terraform_data` as Terraform JSON: the floor a plan of N resources pays with no handler. */
