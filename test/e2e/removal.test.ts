@@ -106,6 +106,19 @@ test('deleted constructs are planned for deletion and deleted on their targets; 
   expect(await repoStatus('dropped')).toBe(404);
   expect(await repoStatus('kept')).toBe(200);
   expect(applied.stdout).not.toMatch(/left/);
+  // In the reverse of the apply order, and each before its target's batch apply runs.
+  const ended = (name: string) => applied.stdout.indexOf(`terraform_data.${name}: Destruction complete`);
+  const began = (name: string, verb = 'Destroying') => applied.stdout.indexOf(`terraform_data.${name}: ${verb}...`);
+  const orders: Array<[string, string, string?]> = [
+    ['unit-env_lifecycle', 'unit_lifecycle'],
+    ['tpl-a_lifecycle', 'tpl_lifecycle'],
+    ['bridge_lifecycle', 'bond_lifecycle'],
+    ['bond_lifecycle', 'pve_apply', 'Creating'],
+    ['unit_lifecycle', 'host_apply', 'Creating'],
+  ];
+  for (const [first, then, verb] of orders) {
+    expect([first, then, ended(first) >= 0 && ended(first) < began(then, verb)]).toEqual([first, then, true]);
+  }
   expect((await project.plan('plan (after removal)')).code).toBe(0);
   await synth('removed');
   expect((await project.plan('plan (second synth)')).code).toBe(0);
