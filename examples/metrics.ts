@@ -22,6 +22,8 @@ export interface MetricsStackProps {
   readonly tokenVersion?: number;
   /** A read-only token's variable for plans; the e2e test plans with it alone. */
   readonly readTokenEnv?: string;
+  /** Mint a token per run for these users; the e2e test counts the mints. */
+  readonly mint?: { readonly readUser: string; readonly provisionUser: string };
 }
 
 export class MetricsStack extends TerraformStack {
@@ -32,6 +34,7 @@ export class MetricsStack extends TerraformStack {
       caFile: props.caFile,
       insecure: props.insecure,
       readTokenEnv: props.readTokenEnv,
+      mint: props.mint,
     });
     new ProxmoxMetricServer(this, 'graphite', {
       cluster: pve,
@@ -68,6 +71,12 @@ export class MetricsStack extends TerraformStack {
   }
 }
 
+/** `readUser,provisionUser` as `mint`; unset: no minting. */
+const mintOf = (users: string | undefined): MetricsStackProps['mint'] => {
+  const [readUser, provisionUser] = (users ?? '').split(',');
+  return readUser && provisionUser ? { readUser, provisionUser } : undefined;
+};
+
 /** The stack as `cdktf synth` builds it; the e2e test sets HOMELAB_EXAMPLE_* to vary it. */
 const synth = (): void => {
   const app = new App();
@@ -83,6 +92,7 @@ const synth = (): void => {
     tokenVersion:
       env.HOMELAB_EXAMPLE_TOKEN_VERSION === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_TOKEN_VERSION),
     readTokenEnv: env.HOMELAB_EXAMPLE_READ_TOKEN_ENV,
+    mint: mintOf(env.HOMELAB_EXAMPLE_MINT),
   });
   app.synth();
 };
