@@ -2,7 +2,8 @@
  * Tokens minted per run (issue 19 items 2 and 3) with real terraform or OpenTofu on examples/metrics.ts given `mint`,
  * against the fake PVE that creates and removes tokens by PVE's rules: one terraform apply mints exactly one read
  * token (its plan's batch read) and one provision token (the batch apply) for the cluster, each removed when its run
- * ends; a plan mints one read token; no minted token is left after either.
+ * ends; a plan mints one read token; no minted token is left after either; and an apply killed with SIGKILL
+ * mid-write leaves its token, which authenticates no more once its expiry (900 s) is past.
  */
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject } from '../support/cdktf-project';
@@ -19,10 +20,12 @@ jest.setTimeout(300_000);
 let fake: FakePve;
 let project: CdktfProject;
 let cert: TestCert;
+/** How far the fake's clock is ahead of this machine's: moved on to pass a token's expiry. */
+let ahead = 0;
 
 beforeAll(async () => {
   cert = makeCert();
-  fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, tokens, users });
+  fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, tokens, users, now: () => Date.now() + ahead });
   project = new CdktfProject('build/examples/metrics.js', 'metrics', {
     PROXMOX_VE_ENDPOINT: fake.url,
     PROXMOX_VE_CA_FILE: cert.certFile,
@@ -72,4 +75,25 @@ test('a plan mints one read token and leaves none', async () => {
   expect(plan.code).toBe(0);
   expect(mintsSince(from)).toEqual(['POST cdktf-read@pve by boot@pve!read', 'DELETE cdktf-read@pve by boot@pve!read']);
   expect(fake.tokenIds()).toEqual(Object.keys(tokens).sort());
+});
+
+test('an apply killed with SIGKILL leaves a token that is dead once its expiry has passed', async () => {
+  fake.setMetricServer('lab-graphite', { ...fake.metricServers()['lab-graphite'], port: 2004 });
+  fake.hang('PUT', /metrics\/server\/lab-graphite$/);
+  const running = project.startTerraform('apply', '-auto-approve', '-no-color');
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!fake.requests.some((r) => r.method === 'PUT' && r.path.endsWith('/lab-graphite'))) {
+      if (Date.now() > deadline) throw new Error(`the apply never wrote:\n${(await running.exited).stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    running.kill();
+  }
+  await running.exited;
+  const left = fake.tokenIds().filter((id) => id.startsWith('cdktf-apply@pve!'));
+  expect(left).toHaveLength(1);
+  expect(fake.liveTokenIds()).toContain(left[0]);
+  ahead = 901_000;
+  expect(fake.liveTokenIds()).toEqual(Object.keys(tokens).sort());
 });

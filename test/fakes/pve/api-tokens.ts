@@ -8,7 +8,7 @@
 // src/PVE/RPCEnvironment.pm exec_api2_perm_check (userid-param self, userid-group) and permissions,
 // src/PVE/AccessControl.pm verify_token and check_token_exist, src/PVE/TokenConfig.pm generate_token.
 import { randomUUID } from 'node:crypto';
-import type { TokenGrant } from './auth';
+import { expired, type TokenGrant } from './auth';
 import { PveError, paramError } from './envelope';
 import type { ObjectSchema } from './validate';
 
@@ -49,6 +49,11 @@ export class ApiTokens {
   /** The ids of the tokens there are now, expired ones included (PVE keeps them until removed). */
   ids(): string[] {
     return Object.keys(this.tokens).sort();
+  }
+
+  /** The ids of the tokens that still authenticate at `nowSeconds`. */
+  live(nowSeconds: number): string[] {
+    return this.ids().filter((id) => !expired(this.tokens[id]!, nowSeconds));
   }
 }
 

@@ -63,7 +63,7 @@ export type AuthOutcome =
   | { readonly ok: false; readonly reason: string };
 
 /** verify_token: `token '<id>' access expired` once `expire` (epoch seconds, 0 = never) is past. */
-const expired = (grant: TokenGrant, nowSeconds: number): boolean =>
+export const expired = (grant: TokenGrant, nowSeconds: number): boolean =>
   grant.expire !== undefined && grant.expire > 0 && grant.expire < nowSeconds;
 
 /**

@@ -78,6 +78,8 @@ export interface FakePve extends FakePveNetwork {
   stop(): Promise<void>;
   /** The ids of the API tokens there are now (created over the API ones included, expired or not). */
   tokenIds(): string[];
+  /** The ids of the API tokens that still authenticate now (not expired). */
+  liveTokenIds(): string[];
   /** A copy of status.cfg: each section with its `type`, never a token. */
   metricServers(): Record<string, Record<string, unknown>>;
   /** The write-only tokens, kept apart as in /etc/pve/priv/metricserver/<id>.pw. */
@@ -266,6 +268,7 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
         server.closeAllConnections(); // hung requests and keep-alive sockets included
       }),
     tokenIds: () => apiTokens.ids(),
+    liveTokenIds: () => apiTokens.live(state.nowSeconds()),
     metricServers: () => store.snapshot(),
     metricTokens: () => store.tokenSnapshot(),
     setMetricServer: (id, section) => store.put(id, section),
