@@ -1,9 +1,10 @@
 /**
  * Read and write identities (issue 19 item 1): each target construct takes a read identity beside
- * the write one and refuses a wrong one at synth; a plan's batch read and a by-hand read connect as
- * `read`, applies, batch applies and destroys as `write`; and each domain's read connection names
- * only the read identity's secret (PVE token variable, SSH login and key variable, kubeconfig and
- * context), so a plan never needs the write secret. Without a read identity both roles get the one.
+ * the write one and refuses a wrong one (and a wrong `mint`) at synth; a plan's batch read and a
+ * by-hand read connect as `read`, applies, batch applies and destroys as `write`; and each domain's
+ * read connection names only the read identity's secret (PVE token variable, SSH login and key
+ * variable, kubeconfig and context), so a plan never needs the write secret. Without a read
+ * identity both roles get the one.
  */
 import { Testing, TerraformStack } from 'cdktf';
 import { KubeCluster } from '../../../constructs/kube/cluster';
@@ -54,6 +55,11 @@ describe('the target constructs take a read identity', () => {
     expect(
       synthError((s) => new SshHost(s, 'h', { host: 'h1', insecureAcceptAnyHostKey: true, readUser: 'not a user' })),
     ).toBe('test/h: readUser must be a user name, got "not a user"');
+    const mint = { provisionUser: 'root@pam!tf', expireSeconds: 30 };
+    expect(synthError((s) => new ProxmoxCluster(s, 'pve', { endpoints: ['https://n1:8006'], mint }))).toBe(
+      'test/pve: mint must be { provisionUser, readUser?, expireSeconds? } with user ids such as cdktf-apply@pve ' +
+        'and expireSeconds from 60 to 86400, got {"provisionUser":"root@pam!tf","expireSeconds":30}',
+    );
     expect(synthError((s) => new KubeCluster(s, 'k', { inCluster: true, readContext: 'viewer' }))).toBe(
       'test/k: readContext must be left unset when inCluster is true (the pod has no kubeconfig), got "viewer"',
     );
