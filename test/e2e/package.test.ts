@@ -6,7 +6,7 @@
  * bundles, a git install that does not build (npm runs prepare there, not prepack), a runtime dependency only the
  * repo has, and README commands that no longer work.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type CommandOutcome } from '../support/cdktf-project';
@@ -16,10 +16,10 @@ import { readmeBlock, readmeRun, readmeStack, replaceOnce, UserProject, words } 
 
 jest.setTimeout(900_000);
 
-const TOKEN = { id: 'terraform@pve!cdktf', secret: 'pack-pve-secret-5151' };
-
 /** `npx cdktf-homelab fake-pve` from the installed package, and the first line it printed. */
-let simulator: { child: ChildProcess; ready: { url: string; caFile: string; token: string } } | undefined;
+let simulator:
+  | { group: number; env: Record<'PROXMOX_VE_ENDPOINT' | 'PROXMOX_VE_CA_FILE' | 'PROXMOX_VE_API_TOKEN', string> }
+  | undefined;
 let host: SystemdHost;
 let project: UserProject;
 let tarball: string;
@@ -30,10 +30,8 @@ const MANIFEST = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.js
 const README_GIT_URL = `${MANIFEST.repository.url}#v${MANIFEST.version}`;
 
 const userEnv = () => ({
-  // What the simulator printed to paste; the README's main.ts reads the endpoint and the CA file from them.
-  PROXMOX_VE_ENDPOINT: simulator?.ready.url,
-  PROXMOX_VE_CA_FILE: simulator?.ready.caFile,
-  PROXMOX_VE_API_TOKEN: `${TOKEN.id}=${TOKEN.secret}`,
+  // What the README's CI recipe exported from the simulator's first line; main.ts reads the endpoint and CA file.
+  ...simulator?.env,
   INFLUX_TOKEN: 'pack-influx-token-6262',
   N2_SSH_KEY: host.privateKey,
 });
@@ -59,7 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gitInstall?.catch(() => undefined); // its folder is removed below
   console.log(`package e2e timings (s): ${project?.report()}`);
-  if (simulator?.child.pid !== undefined) process.kill(-simulator.child.pid, 'SIGTERM'); // npx and the fake under it
+  if (simulator !== undefined) process.kill(-simulator.group, 'SIGTERM'); // npx and the fake it left running
   await host?.stop();
   project?.cleanup();
 });
@@ -103,25 +101,54 @@ test('the packed library holds dist, handler bundles, README, API.md, CHANGELOG,
   expect(readmeBlock('setup')).toContain(`npm install ../${basename(tarball)} `);
 });
 
-/** The README's simulator command in the project, on a free port with the test's token; resolves once it listens. */
+/**
+ * The README's CI recipe for the simulator, in the project: it starts `npx cdktf-homelab fake-pve` in the background,
+ * waits for its first line and exports what a stack needs. Resolves to those variables once the recipe's shell exits.
+ */
 const startSimulator = (): Promise<NonNullable<typeof simulator>> => {
-  const command = `exec ${readmeBlock('fake-pve').trim()} --port 0 --token '${TOKEN.id}=${TOKEN.secret}'`;
-  const child = spawn('bash', ['-c', command], { cwd: project.dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const recipe = readmeBlock('fake-pve-ci');
+  expect(recipe).toContain(`${readmeBlock('fake-pve').trim()} --port 0 `); // the command above, on a free port
+  const script = `${recipe}printf '%s\\n' "$PROXMOX_VE_ENDPOINT" "$PROXMOX_VE_CA_FILE" "$PROXMOX_VE_API_TOKEN"\n`;
+  // A process group of its own: the simulator outlives the recipe's shell, and afterAll ends the group.
+  const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: project.dir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUNNER_TEMP: project.home },
+  });
+  let stdout = '';
   let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += `${chunk}`));
   child.stderr.on('data', (chunk: Buffer) => (stderr += `${chunk}`));
+  const ended = new Promise((resolve) => child.stdout.once('end', resolve));
   return new Promise((resolve, reject) => {
-    child.stdout.once('data', (line: Buffer) => resolve({ child, ready: JSON.parse(`${line}`) }));
-    child.once('exit', (code) => reject(new Error(`the simulator exited ${code}\n${stderr}`)));
+    const timer = setTimeout(
+      () => reject(new Error(`the simulator recipe did not finish in 120 s\n${stderr}`)),
+      120_000,
+    );
+    child.once('exit', (code) => {
+      void ended.then(() => {
+        clearTimeout(timer);
+        const [url = '', caFile = '', token = ''] = stdout.trim().split('\n');
+        if (code !== 0) reject(new Error(`the simulator recipe exited ${code}\n${stdout}\n${stderr}`));
+        else if (child.pid === undefined) reject(new Error('the simulator recipe has no pid'));
+        else {
+          const env = { PROXMOX_VE_ENDPOINT: url, PROXMOX_VE_CA_FILE: caFile, PROXMOX_VE_API_TOKEN: token };
+          resolve({ group: child.pid, env });
+        }
+      });
+    });
   });
 };
 
 /** What the simulator saved after each request: the metric servers and, apart, their tokens. */
-const simulated = () => JSON.parse(readFileSync(join(project.dir, '.fake-pve', 'state.json'), 'utf8'));
+const simulated = () => JSON.parse(readFileSync(join(project.home, 'pve', 'state.json'), 'utf8'));
 
 test("the README's setup installs the tarball beside it into a fresh project; its simulator starts", async () => {
   await project.must('setup (npm install)', readmeBlock('setup'), project.home);
   simulator = await startSimulator();
-  expect(simulator.ready.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  expect(simulator.env.PROXMOX_VE_ENDPOINT).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  expect(simulator.env.PROXMOX_VE_CA_FILE).toBe(join(project.home, 'pve', 'cert.pem'));
   writeFileSync(join(project.dir, 'cdktf.json'), readmeBlock('cdktf.json'));
   writeFileSync(join(project.dir, 'tsconfig.json'), readmeBlock('tsconfig.json'));
   // main.ts as written but for the SSH host: its PVE side comes from the variables the simulator printed.
