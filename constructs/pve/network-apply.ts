@@ -10,12 +10,17 @@ import { NETWORK_APPLY_PROPS } from '../../src/pve/network-apply';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { targetRule, validateProps } from '../core/validate';
+import type { RetiredObject } from '../core/retired-object';
+import { FORGET_PROPS, targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { registerApply, removedInterfaces, type StagingObject } from './network-wiring';
 
 /** Every prop, judged at synth by the kind's rules (src/pve/network-apply.ts). */
-const PROPS = { ...NETWORK_APPLY_PROPS, cluster: { rule: targetRule('a ProxmoxCluster'), required: true } };
+const PROPS = {
+  ...NETWORK_APPLY_PROPS,
+  ...FORGET_PROPS,
+  cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
+};
 
 export interface ProxmoxNetworkApplyProps {
   /** The cluster the nodes belong to. */
@@ -41,6 +46,14 @@ export interface ProxmoxNetworkApplyProps {
    * @default false
    */
   readonly reloadForeignChanges?: boolean;
+  /**
+   * Stop managing this apply without the reload its destroy runs: the next apply drops it from the
+   * state only, and deleting the construct afterwards reloads nothing either (README, Removing an
+   * object). Interfaces staged on its nodes then wait for a reload of your own.
+   *
+   * @default false
+   */
+  readonly forget?: boolean;
 }
 
 /**
@@ -51,7 +64,7 @@ export interface ProxmoxNetworkApplyProps {
  */
 export class ProxmoxNetworkApply extends ObjectConstruct {
   /** The Terraform resources behind this apply. */
-  readonly object: ManagedObject;
+  readonly object: ManagedObject | RetiredObject;
 
   constructor(scope: Construct, id: string, props: ProxmoxNetworkApplyProps) {
     super(scope, id);
@@ -72,8 +85,10 @@ export class ProxmoxNetworkApply extends ObjectConstruct {
         reloadForeignChanges,
       }),
       follows: () => staged.map((staging) => staging.object),
+      forget: props.forget,
     });
     this.object = object;
+    if (!(object instanceof ManagedObject)) return;
     registerApply(this, { cluster: props.cluster, nodes, object, staged });
   }
 }

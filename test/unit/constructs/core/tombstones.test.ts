@@ -175,6 +175,19 @@ describe('forget: true', () => {
   });
 });
 
+describe('forget: true on a network apply', () => {
+  test('drops it from the state without its teardown reload, and its interfaces stay managed', () => {
+    const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+    const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+    new ProxmoxNetworkInterface(stack, 'bridge', { cluster, node: 'n1', iface: 'vmbr5', type: 'bridge' });
+    new ProxmoxNetworkApply(stack, 'net', { cluster, nodes: ['n1'], forget: true });
+    const json = JSON.parse(Testing.synth(stack));
+    expect(json.removed).toEqual([{ from: 'terraform_data.net_lifecycle', lifecycle: { destroy: false } }]);
+    expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['bridge_lifecycle', 'pve_apply']);
+    expect(json.resource.terraform_data.bridge_lifecycle.depends_on).toBeUndefined();
+  });
+});
+
 describe('the record', () => {
   test('is stable: sorted keys, and a repeated synth writes the same bytes', () => {
     synth([
