@@ -8,6 +8,7 @@ import { withDefaults } from '../../src/core/definition';
 import type { MintSettings } from '../../src/pve/mint';
 import { CLUSTER_PROPS, clusterRules, type PveTarget } from '../../src/pve/target';
 import { validateProps } from '../core/validate';
+import { watchStack } from '../core/tombstones';
 
 export interface ProxmoxClusterProps {
   /**
@@ -86,6 +87,7 @@ export class ProxmoxCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: ProxmoxClusterProps) {
     super(scope, id);
+    watchStack(this);
     validateProps(this, 'ProxmoxCluster', CLUSTER_PROPS, props, clusterRules);
     // withDefaults has given tokenEnv its default: the target always names its variable.
     const { endpoints, tokenEnv, readTokenEnv, mint, caFile, fingerprints, insecure, timeoutSeconds } = withDefaults(
