@@ -9,6 +9,8 @@ module.exports = {
   // on terraform, systemd or the API server, and each file has fixtures of its own or shares them by run-shared.ts.
   maxWorkers: 2,
   testSequencer: '<rootDir>/test/support/longest-first-sequencer.js',
+  // Every file's time, slowest first, at the end of the log.
+  reporters: ['default', '<rootDir>/test/support/file-timings-reporter.js'],
   // The run directory through which files share the kube API server and the packed library (run-shared.ts).
   globalSetup: '<rootDir>/test/support/run-global-setup.ts',
   globalTeardown: '<rootDir>/test/support/run-global-teardown.ts',
