@@ -4,6 +4,7 @@
  */
 import { digestOf } from '../../src/core/canonical';
 import type { UnitSpec } from '../../src/linux/systemd-unit';
+import { RESTART_ON_DIR, restartOnPath } from '../../src/linux/unit-file';
 import { linuxDomain } from '../../handlers/linux/domain';
 import { invoke } from './run-handler';
 import { startSystemdHost, type SystemdHost } from './systemd-host';
@@ -25,6 +26,14 @@ export const unitSpec = (
   ...over,
   restartOn: digestOf(over.restartOn ?? []),
 });
+
+/**
+ * The shell that leaves the record an apply of `spec` leaves (its restartOn digest), which is also the mark that the
+ * stack made the unit: a test that installs a unit by hand to stand for one the stack applied runs it too, or the read
+ * says the unit was not created by this stack (README, Adoption).
+ */
+export const appliedMark = (spec: UnitSpec): string =>
+  `mkdir -p ${RESTART_ON_DIR} && printf '%s' ${spec.restartOn} > ${restartOnPath(spec)}`;
 
 export const hostTarget = (host: SystemdHost, over: Record<string, unknown> = {}) => ({
   host: host.host,

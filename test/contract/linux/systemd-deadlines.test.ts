@@ -4,7 +4,7 @@
  * another unit's job names that job and is never queued again out of order, a sudo that wants a
  * password logs nothing it did not do, and a connection lost mid-apply says so.
  */
-import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { appliedMark, hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -53,15 +53,14 @@ test('a start still queued behind another job at its deadline names the job it w
 });
 
 test('a started unit activating past its deadline reads as not running, for how long', async () => {
+  const stuck = unitSpec('stuck.service', neverReady, { enabled: false, startTimeoutSeconds: 1 });
   await host().exec(
-    `printf '%s' '${neverReady}' > /etc/systemd/system/stuck.service && ` +
+    `printf '%s' '${neverReady}' > /etc/systemd/system/stuck.service && ${appliedMark(stuck)} && ` +
       'systemctl daemon-reload && systemctl start --no-block stuck.service',
   );
   await unit.waitFor('stuck.service', 'activating/start');
   await new Promise((resolve) => setTimeout(resolve, 2500));
-  const read = (
-    await unit.run('read', unitSpec('stuck.service', neverReady, { enabled: false, startTimeoutSeconds: 1 }))
-  ).result;
+  const read = (await unit.run('read', stuck)).result;
   expect(read?.summary).toMatch(
     new RegExp(
       /^unit stuck.service on 127.0.0.1:\d+ \(activating\/start for \d+ s\) differs: /.source +

@@ -2,7 +2,7 @@
  * Seed 002's unit-activating cases on real systemd 252: a timer-driven oneshot mid-run is not
  * drift and is never stopped; a crash loop declared started:false is drift and is stopped.
  */
-import { unitSpec, useSystemdHost } from '../../support/unit-host';
+import { appliedMark, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -87,7 +87,10 @@ describe('started:true keeps counting activating as running', () => {
   test('no second start is issued while the unit is activating, and apply waits until it is active', async () => {
     const content = '[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=/bin/sleep 3\n';
     const spec = unitSpec('check-f.service', content, { enabled: false, started: true });
-    await host().exec(`printf '%s' '${content}' > /etc/systemd/system/check-f.service && systemctl daemon-reload`);
+    await host().exec(
+      `printf '%s' '${content}' > /etc/systemd/system/check-f.service && ${appliedMark(spec)} && ` +
+        'systemctl daemon-reload',
+    );
     await host().exec('systemctl start --no-block check-f.service');
     const running = await unit.waitFor('check-f.service', 'activating/start');
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
