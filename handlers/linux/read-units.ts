@@ -1,11 +1,13 @@
 /**
  * One round trip that reads many units (or drop-ins) on a host, shared by every Linux kind's fetch
- * and by apply's read-backs; it fails naming the host when systemd does not answer.
+ * and by apply's read-backs; it fails naming the host when systemd does not answer, and naming the
+ * login, its key's variable and the files when the login may not read a file the plan compares
+ * (a read user facing a root-only file would otherwise plan it as absent).
  */
 import { HandlerError } from '../../src/core/errors';
 import { describeHost } from '../../src/linux/target';
 import type { LiveUnit } from '../../src/linux/unit-control';
-import { parseReadScript, type ReadEntry, readScript } from '../../src/linux/unit-read';
+import { parseReadScript, type ReadEntry, readScript, unreadableFiles } from '../../src/linux/unit-read';
 import type { HostSession } from './session';
 
 export const readUnits = async (
@@ -13,6 +15,16 @@ export const readUnits = async (
   entries: readonly ReadEntry[],
 ): Promise<LiveUnit[]> => {
   const result = await remote.run('sh -s', readScript(entries), 'reads');
+  const refused = unreadableFiles(result.stdout, entries);
+  if (refused.length > 0) {
+    const key = target.privateKeyEnv === undefined ? 'the ssh agent' : `the key in ${target.privateKeyEnv}`;
+    throw new HandlerError(
+      'SSH login may not read the files a plan compares',
+      `${target.user} (${key}) was refused read access to ${refused.join(', ')}: a plan compares these files, so ` +
+        'give that login read access (the apply writes them 0644 in directories of mode 0755)',
+      { Host: describeHost(target) },
+    );
+  }
   const live = parseReadScript(result.stdout, entries);
   if (live === undefined) {
     throw new HandlerError(

@@ -24,6 +24,7 @@ const MARK = {
   templates: '@@cdktf-homelab:templates',
   now: '@@cdktf-homelab:now',
   text: '@@cdktf-homelab:text',
+  unreadable: '@@cdktf-homelab:unreadable',
 } as const;
 
 /** The shell script (for `sh -s`) that reads `entries`. */
@@ -52,8 +53,38 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
         : [],
     ),
     `echo ${MARK.now}; date -u +%s`,
+    `echo ${MARK.unreadable}`,
+    unreadableCheck(entries),
     '',
   ].join('\n');
+};
+
+/** Every file the read compares: unit files and drop-ins, then restartOn records. */
+const comparedPaths = (entries: readonly ReadEntry[]): string[] => [
+  ...filePaths(entries),
+  ...entries.flatMap((entry) => (entry.record === undefined ? [] : [entry.record])),
+];
+
+/**
+ * Prints the index (in `comparedPaths`) of each file that is there but that this login may not read:
+ * a file it may not open, or one under a directory it may not search (two levels: a drop-in's
+ * `<unit>.d` and the unit directory). Without it, a plain read user would take a root-only file for
+ * an absent one, and the plan would lie. Shell builtins only: no fork per file.
+ */
+const unreadableCheck = (entries: readonly ReadEntry[]): string =>
+  `i=0; for f in ${comparedPaths(entries).map(quote).join(' ')}; do d=\${f%/*}; ` +
+  'if [ -f "$f" ]; then [ -r "$f" ] || echo "$i"; ' +
+  'elif [ -d "$d" ]; then [ -x "$d" ] || echo "$i"; ' +
+  'elif [ -d "${d%/*}" ] && ! [ -x "${d%/*}" ]; then echo "$i"; fi; i=$((i+1)); done';
+
+/** The files of `entries` the read found there but could not read (permission denied), in order. */
+export const unreadableFiles = (stdout: string, entries: readonly ReadEntry[]): string[] => {
+  const [, section = ''] = splitOnce(stdout, `${MARK.unreadable}\n`);
+  const paths = comparedPaths(entries);
+  return section
+    .split('\n')
+    .filter((line) => /^\d+$/.test(line))
+    .flatMap((line) => paths[Number(line)] ?? []);
 };
 
 /** Each entry's live state, in the order given; undefined when systemctl printed no unit (no systemd). */
@@ -61,7 +92,8 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const [show = '', afterShow = ''] = splitOnce(stdout, `${MARK.files}\n`);
   const [files = '', afterFiles = ''] = splitOnce(afterShow, `${MARK.records}\n`);
   const [records = '', afterRecords = ''] = splitOnce(afterFiles, `${MARK.templates}\n`);
-  const [templates = '', nowText = ''] = splitOnce(afterRecords, `${MARK.now}\n`);
+  const [templates = '', afterTemplates = ''] = splitOnce(afterRecords, `${MARK.now}\n`);
+  const [nowText = ''] = splitOnce(afterTemplates, `${MARK.unreadable}\n`);
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
   if (blocks.length !== entries.filter((entry) => !isTemplate(entry.unit)).length) return undefined;
   const statuses = blocks.map(parseShow);

@@ -2,7 +2,8 @@
  * A read login beside the privileged one (issue 19 item 1) on real systemd 252 over real SSH: a
  * plain user with no sudo rule reads units and their files, so a plan run with only its key's
  * variable set shows drift; the apply logs in as root with the write key; the read user itself
- * cannot write (sudo refuses it, naming the line it would need); one login keeps serving both.
+ * cannot write (sudo refuses it, naming the line it would need); a root-only file fails the read
+ * naming the login, its key's variable and the file, never read as absent; one login keeps serving both.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,21 @@ test('the read user cannot write: as the write login it is refused by sudo and c
   expect(applied.code).toBe(1);
   expect(applied.stderr).toMatch(/sudo on 127\.0\.0\.1:\d+ refused to run a step as root/);
   expect((await host().exec('test -e /etc/systemd/system/refused.service; echo $?')).stdout.trim()).toBe('1');
+});
+
+test('a file the read user may not read fails the plan naming the login, its variable and the file', async () => {
+  const spec = unitSpec('private.service', service('private'));
+  expect(await invoke(linuxDomain(), 'systemd-unit', 'apply', target(), spec, bothEnv())).toMatchObject({ code: 0 });
+  await host().exec('chmod 0600 /etc/systemd/system/private.service');
+  const plan = await invokeBatch(linuxDomain(), target(), { svc: { kind: 'systemd-unit', spec } }, readEnv());
+  expect(plan.code).toBe(1);
+  expect(plan.stderr.replace(/\s+/g, ' ')).toContain(
+    'watcher (the key in WATCHER_KEY) was refused read access to /etc/systemd/system/private.service',
+  );
+  await host().exec('chmod 0700 /etc/systemd/system');
+  const hidden = await invokeBatch(linuxDomain(), target(), { svc: { kind: 'systemd-unit', spec } }, readEnv());
+  await host().exec('chmod 0755 /etc/systemd/system');
+  expect(hidden.stderr).toContain('refused read access to /etc/systemd/system/private.service');
 });
 
 test('one login still serves both: without a read user the plan reads with the write key', async () => {
