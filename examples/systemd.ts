@@ -1,6 +1,7 @@
 /**
  * A host's node-check: a long-running agent, and a oneshot check its timer starts every minute.
  * The host comes from HOMELAB_SSH_HOST/PORT/USER/HOST_KEY; the private key from HOMELAB_SSH_KEY.
+ * With HOMELAB_SSH_READ_USER set, plans log in as that user with the key in HOMELAB_SSH_READ_KEY.
  */
 import { App, TerraformStack, TerraformVariable } from 'cdktf';
 import type { Construct } from 'constructs';
@@ -11,6 +12,8 @@ export interface NodeCheckStackProps {
   readonly port: number;
   readonly user: string;
   readonly hostKey: string;
+  /** The login of plans, with the key in HOMELAB_SSH_READ_KEY. @default - user, with HOMELAB_SSH_KEY */
+  readonly readUser?: string;
   /** How long one run of the check takes. @default 2 */
   readonly checkSeconds?: number;
 }
@@ -18,8 +21,9 @@ export interface NodeCheckStackProps {
 export class NodeCheckStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: NodeCheckStackProps) {
     super(scope, id);
-    const { checkSeconds, ...host } = props;
-    const node = new SshHost(this, 'node', { ...host, privateKeyEnv: 'HOMELAB_SSH_KEY' });
+    const { checkSeconds, readUser, ...host } = props;
+    const read = readUser === undefined ? {} : { readUser, readPrivateKeyEnv: 'HOMELAB_SSH_READ_KEY' };
+    const node = new SshHost(this, 'node', { ...host, ...read, privateKeyEnv: 'HOMELAB_SSH_KEY' });
     const description = new TerraformVariable(this, 'agent_description', {
       type: 'string',
       default: 'homelab node agent',
@@ -86,6 +90,7 @@ if (require.main === module) {
     port: Number(env.HOMELAB_SSH_PORT ?? 22),
     user: env.HOMELAB_SSH_USER ?? 'root',
     hostKey: env.HOMELAB_SSH_HOST_KEY ?? '',
+    readUser: env.HOMELAB_SSH_READ_USER || undefined,
     checkSeconds:
       env.HOMELAB_EXAMPLE_CHECK_SECONDS === undefined ? undefined : Number(env.HOMELAB_EXAMPLE_CHECK_SECONDS),
   });
