@@ -2,6 +2,7 @@
  * Two Repos a cluster's node caches serve, stated by the stack: one cloned over ssh with a deploy key, one over
  * https with a clone Secret. The cluster comes from HOMELAB_KUBECONFIG (and HOMELAB_KUBE_CONTEXT), the namespace
  * from HOMELAB_KUBE_NAMESPACE, so the e2e test points it at its own API server; no credential is in the stack.
+ * Plans read with HOMELAB_KUBE_READ_KUBECONFIG and HOMELAB_KUBE_READ_CONTEXT when set (a read-only identity).
  * With HOMELAB_KUBE_FETCH_SANDBOX set, the stack also asks the node caches to fetch `site` into that Sandbox
  * whenever HOMELAB_KUBE_FETCH_TRIGGER changes, waiting HOMELAB_KUBE_FETCH_BUDGET seconds at most.
  */
@@ -14,6 +15,10 @@ export interface KubeStackProps {
   readonly kubeconfig?: string;
   /** @default - the kubeconfig's current-context */
   readonly context?: string;
+  /** The kubeconfig of plans. @default - kubeconfig */
+  readonly readKubeconfig?: string;
+  /** The context of plans. @default - context, or readKubeconfig's current-context */
+  readonly readContext?: string;
   /** @default "jr2" */
   readonly namespace?: string;
   /** The site's clone url (changing it restates spec.url). @default "git@git.example:me/site.git" */
@@ -40,7 +45,12 @@ export class KubeStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: KubeStackProps = {}) {
     super(scope, id);
     const namespace = props.namespace ?? 'jr2';
-    this.cluster = new KubeCluster(this, 'home', { kubeconfig: props.kubeconfig, context: props.context });
+    this.cluster = new KubeCluster(this, 'home', {
+      kubeconfig: props.kubeconfig,
+      context: props.context,
+      readKubeconfig: props.readKubeconfig,
+      readContext: props.readContext,
+    });
     this.site = new KubeRepo(this, 'site', {
       cluster: this.cluster,
       namespace,
@@ -80,6 +90,8 @@ if (require.main === module) {
   new KubeStack(app, 'kube', {
     kubeconfig: env.HOMELAB_KUBECONFIG || undefined,
     context: env.HOMELAB_KUBE_CONTEXT || undefined,
+    readKubeconfig: env.HOMELAB_KUBE_READ_KUBECONFIG || undefined,
+    readContext: env.HOMELAB_KUBE_READ_CONTEXT || undefined,
     namespace: env.HOMELAB_KUBE_NAMESPACE || undefined,
     siteUrl: env.HOMELAB_KUBE_SITE_URL || undefined,
     fetch: env.HOMELAB_KUBE_FETCH_SANDBOX
