@@ -6,12 +6,12 @@
  */
 import type { HandlerDomain } from '../../src/core/kind';
 import type { KindsOf } from '../../src/core/registry';
-import type { PveApi } from '../../src/pve/api';
+import type { PveApi, PveConnect } from '../../src/pve/api';
 import { PveClient } from '../../src/pve/client';
 import { mintedSession } from '../../src/pve/mint';
 import { type PveTarget, pveTargetSchema, targetFor } from '../../src/pve/target';
 
-export const pveDomain = (connect: (target: PveTarget, env: NodeJS.ProcessEnv) => PveApi = defaultConnect) =>
+export const pveDomain = (connect: PveConnect = defaultConnect) =>
   ({
     target: pveTargetSchema,
     describe: (target) => `PVE cluster ${target.endpoints.join(', ')}`,
@@ -30,4 +30,4 @@ export const pveDomain = (connect: (target: PveTarget, env: NodeJS.ProcessEnv) =
     },
   }) satisfies HandlerDomain<PveApi, PveTarget, KindsOf<'pve'>>;
 
-const defaultConnect = (target: PveTarget, env: NodeJS.ProcessEnv): PveApi => new PveClient(target, env);
+const defaultConnect: PveConnect = (target, env, tokenName) => new PveClient(target, env, undefined, { tokenName });

@@ -2,6 +2,7 @@
  * The port every PVE kind talks through, so kinds share one client per process and tests can
  * hand in their own: `PveClient` implements it over HTTP. Kinds never see members, TLS or tokens.
  */
+import type { PveTarget } from './target';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -30,3 +31,9 @@ export interface PveApi {
   /** Closes idle connections so the handler process can exit at once. */
   close(): Promise<void>;
 }
+
+/**
+ * Opens the port for `target` with the token in `env[target.tokenEnv]`; `tokenName` is the token
+ * as a 401 or 403 names it (default: "the token in <tokenEnv>").
+ */
+export type PveConnect = (target: PveTarget, env: NodeJS.ProcessEnv, tokenName?: string) => PveApi;

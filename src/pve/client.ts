@@ -29,15 +29,23 @@ export class PveApiError extends HandlerError {
   }
 }
 
+/** How a client is built besides its target: the transport, and the token as its errors name it. */
+export interface PveClientOptions extends Pick<MembersOptions, 'open' | 'maxBodyBytes'> {
+  /** The token in a 401's or 403's message. @default - "the token in <tokenEnv>" */
+  readonly tokenName?: string;
+}
+
 export class PveClient implements PveApi {
   private readonly members: Members;
+  private readonly tokenName: string;
 
   constructor(
     private readonly target: PveTarget,
     private readonly env: NodeJS.ProcessEnv = process.env,
     memory: LastGoodStore = lastGoodStore('pve', target.endpoints),
-    transport: Pick<MembersOptions, 'open' | 'maxBodyBytes'> = {},
+    { tokenName, ...transport }: PveClientOptions = {},
   ) {
+    this.tokenName = tokenName ?? `the token in ${target.tokenEnv}`;
     for (const endpoint of target.endpoints) {
       const problem = endpointProblem(endpoint, target.insecure === true);
       if (problem !== undefined) throw new HandlerError('Bad PVE endpoint', `${endpoint} is ${problem}`);
@@ -94,7 +102,7 @@ export class PveClient implements PveApi {
       );
     }
     if (status < 200 || status >= 300) {
-      const token = `the token in ${this.target.tokenEnv}`;
+      const token = this.tokenName;
       const hint = status === 401 ? `; ${token} was refused` : status === 403 ? `; ${token} lacks that privilege` : '';
       throw new PveApiError(status, `${errorMessage(answer)}${hint}`, endpoint, request);
     }

@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock';
 import { HandlerError } from '../core/errors';
 import type { Log, Role } from '../core/kind';
 import type { Rule } from '../core/rules';
-import type { PveApi } from './api';
+import type { PveApi, PveConnect } from './api';
 import type { PveTarget } from './target';
 
 /** ProxmoxCluster `mint`: whose token a run mints, per role, and how long it lives. */
@@ -62,7 +62,7 @@ export const mintedSession = async (
   target: PveTarget & { readonly mint: MintSettings },
   role: Role,
   bootstrap: PveApi,
-  connect: (target: PveTarget, env: NodeJS.ProcessEnv) => PveApi,
+  connect: PveConnect,
   clock: Clock,
   log: Log,
 ): Promise<PveApi> => {
@@ -80,7 +80,12 @@ export const mintedSession = async (
       Cause: error instanceof Error ? error.message : String(error),
     });
   }
-  const api = connect({ ...plain, tokenEnv: MINTED }, { [MINTED]: `${created['full-tokenid']}=${created.value}` });
+  // A 401 or 403 names the variable the user set and the user whose rights the token has, never MINTED.
+  const tokenName =
+    `the token minted for this run from the token in ${target.tokenEnv} ` +
+    `(a token of ${user}, expiring ${mint.expireSeconds ?? MINT_EXPIRE.default} s after the run began)`;
+  const secret = `${created['full-tokenid']}=${created.value}`;
+  const api = connect({ ...plain, tokenEnv: MINTED }, { [MINTED]: secret }, tokenName);
   return {
     call: api.call.bind(api),
     envelope: api.envelope.bind(api),

@@ -3,7 +3,8 @@
  * by PVE's rules (api-tokens.ts): each run mints one token for its role's user with the role's
  * bootstrap token, makes every request with it (the reload and the polls of its task alike), and
  * removes it at the end, after a failure too; a run that never ends leaves a token that stops
- * authenticating once its expiry is past; a bootstrap token without User.Modify mints nothing.
+ * authenticating once its expiry is past, and its 401 names the bootstrap token's variable and the
+ * token's user, not the run's internal variable; a bootstrap token without User.Modify mints nothing.
  */
 import { pveDomain } from '../../../handlers/pve/domain';
 import { PveClient } from '../../../src/pve/client';
@@ -100,15 +101,20 @@ test('a failed apply removes its token too', async () => {
   expect(fake.tokenIds()).toEqual(BOOTSTRAPS);
 });
 
-test('a run that never ends leaves a token that authenticates no more once its expiry is past', async () => {
+test('a run that never ends leaves a token refused once its expiry is past, the 401 naming the variable', async () => {
   const context = { env, log: () => undefined, clock };
   const killed = await pveDomain().connect(target(), context, 'write');
   expect(await killed.call('GET', 'cluster/metrics/server')).toEqual([]);
   expect(fake.tokenIds()).toHaveLength(BOOTSTRAPS.length + 1);
   await clock.sleep(601_000);
-  await expect(killed.call('GET', 'cluster/metrics/server')).rejects.toThrow(
-    /PVE answered 401: Authentication failed!/,
+  const refused = await killed.call('GET', 'cluster/metrics/server').catch((error: Error) => error.message);
+  expect(refused).toMatch(/PVE answered 401: Authentication failed!/);
+  // The 401 names the variable the user set and whose token it was, not the run's internal variable.
+  expect(refused).toContain(
+    'the token minted for this run from the token in PVE_BOOT_APPLY ' +
+      '(a token of cdktf-apply@pve, expiring 600 s after the run began) was refused',
   );
+  expect(refused).not.toContain('HOMELAB_MINTED_TOKEN');
 });
 
 test('a bootstrap token without User.Modify mints nothing and the run fails naming it', async () => {
