@@ -27,12 +27,18 @@ const canSee = async (api: PveApi, bridge: string): Promise<boolean> =>
  * Passes when the token may see every one of `bridges` (unlistedNames); else throws for `iface`,
  * naming SDN.Audit, or why the question could not be asked.
  */
-export const requireSight = (node: string, iface: string, bridges: readonly string[], sight: BridgeSight): void => {
+export const requireSight = (
+  node: string,
+  iface: string,
+  bridges: readonly string[],
+  sight: BridgeSight,
+  token?: string,
+): void => {
   for (const bridge of bridges) {
     const seen = sight.get(bridge);
     if (seen instanceof Error) throw seen;
     if (seen === true) continue;
-    const { title, detail } = blindBridge(node, iface, bridge);
+    const { title, detail } = blindBridge(node, iface, bridge, token);
     throw new HandlerError(title, detail);
   }
 };

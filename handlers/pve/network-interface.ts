@@ -35,6 +35,8 @@ export interface NodeRows {
   readonly declared: ReadonlyMap<string, ReadonlySet<string>>;
   /** Whether the token may see the bridges the rows lack (a blind token reads them as absent). */
   readonly sight: BridgeSight;
+  /** The token as a refusal names it (PveApi.tokenName). */
+  readonly token?: string;
 }
 
 export const networkInterfaceKind = defineKind({
@@ -48,13 +50,19 @@ export const networkInterfaceKind = defineKind({
     const byNode = new Map(nodes.map((node, index) => [node, rows[index]!]));
     const declaredBy = new Map(nodes.map((node) => [node, declared(node)]));
     const unlisted = specs.flatMap((spec) => unlistedOf(spec, { rows: byNode, declared: declaredBy }));
-    return { rows: byNode, declared: declaredBy, sight: await bridgeSight(api, unlisted) };
+    const sight = await bridgeSight(api, unlisted);
+    return {
+      rows: byNode,
+      declared: declaredBy,
+      sight,
+      ...(api.tokenName === undefined ? {} : { token: api.tokenName }),
+    };
   },
 
   read(spec: NetworkInterfaceSpec, nodes: NodeRows): Reading {
     const live = nodes.rows.get(spec.node);
     if (live instanceof Error) throw live;
-    requireSight(spec.node, spec.iface, unlistedOf(spec, nodes), nodes.sight);
+    requireSight(spec.node, spec.iface, unlistedOf(spec, nodes), nodes.sight, nodes.token);
     return interfaceReading(spec, live, nodes.declared.get(spec.node) ?? new Set());
   },
 
@@ -71,7 +79,7 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log }: KindConte
   if (isInSync(state)) return log(`${name}: in sync, nothing to stage`);
   if (state.state === 'absent' || live === undefined) {
     const hidden = HIDDEN_TYPES.has(spec.type) ? [spec.iface] : [];
-    requireSight(spec.node, spec.iface, hidden, await bridgeSight(api, hidden));
+    requireSight(spec.node, spec.iface, hidden, await bridgeSight(api, hidden), api.tokenName);
     log(`${name}: staging a new ${spec.type}`);
     await api.call('POST', networkPath(spec.node), createForm(spec));
   } else {
@@ -92,7 +100,7 @@ const stageRemoval = async (api: PveApi, identity: NetworkInterfaceIdentity, { l
   const live = await liveInterface(api, identity.node, identity.iface);
   if (live === undefined) {
     const hidden = HIDDEN_TYPES.has(identity.type) ? [identity.iface] : [];
-    requireSight(identity.node, identity.iface, hidden, await bridgeSight(api, hidden));
+    requireSight(identity.node, identity.iface, hidden, await bridgeSight(api, hidden), api.tokenName);
     return log(`${name}: already absent`);
   }
   if (live.type !== identity.type) {

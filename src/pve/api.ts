@@ -30,6 +30,8 @@ export interface PveApi {
   envelope<T>(method: Method, path: string, params?: Params, options?: CallOptions): Promise<PveEnvelope<T>>;
   /** Closes idle connections so the handler process can exit at once. */
   close(): Promise<void>;
+  /** The token as messages name it, e.g. "the token in PVE_READ" (never its secret). */
+  readonly tokenName?: string;
 }
 
 /**

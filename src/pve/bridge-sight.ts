@@ -48,11 +48,11 @@ export const unlistedNames = (spec: NetworkInterfaceSpec, rows: unknown, declare
  * bridge that only a VLAN-level grant shows is not recognised here, so such a token is told to grant
  * on the bridge: a false alarm that names its fix, never a create sent for a bridge that may exist.
  */
-export const blindBridge = (node: string, iface: string, bridge: string) => ({
+export const blindBridge = (node: string, iface: string, bridge: string, token = 'this token') => ({
   title: `interface ${iface} on ${node} cannot be read`,
   detail:
     `PVE lists a bridge only to a token holding SDN.Audit (or SDN.Use) on ${bridgeAclPath(bridge)}, and ` +
-    `this token holds neither, so ${bridge} is missing from ${node}'s list whether it exists or not; ` +
+    `${token} holds neither, so ${bridge} is missing from ${node}'s list whether it exists or not; ` +
     'nothing was created. Grant SDN.Audit on /sdn/zones/localnetwork (the PVEAuditor role has it) to the ' +
     'token and, with privilege separation, to its user, then plan again',
 });

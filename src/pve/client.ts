@@ -37,7 +37,7 @@ export interface PveClientOptions extends Pick<MembersOptions, 'open' | 'maxBody
 
 export class PveClient implements PveApi {
   private readonly members: Members;
-  private readonly tokenName: string;
+  readonly tokenName: string;
 
   constructor(
     private readonly target: PveTarget,

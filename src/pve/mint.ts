@@ -89,6 +89,7 @@ export const mintedSession = async (
   return {
     call: api.call.bind(api),
     envelope: api.envelope.bind(api),
+    tokenName,
     close: async () => {
       try {
         await api.close();

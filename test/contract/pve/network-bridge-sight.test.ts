@@ -1,7 +1,7 @@
 /**
  * A token that cannot see bridges (PVE lists a bridge only with SDN.Audit or SDN.Use on it) against
- * the fake PVE: every reading that would call a bridge absent fails naming SDN.Audit, and no apply or
- * destroy acts on what it cannot see (issue 16 item 5).
+ * the fake PVE: every reading that would call a bridge absent fails naming SDN.Audit and the token's
+ * variable, and no apply or destroy acts on what it cannot see (issue 16 item 5).
  */
 import { pveDomain } from '../../../handlers/pve/domain';
 import { type FakePve, startFakePve, type TokenGrant } from '../../fakes/pve/server';
@@ -38,6 +38,7 @@ test('a plan with a blind token reads an existing bridge as unreadable naming SD
   expect(batch.result?.['a.in_sync']).toBe('false');
   expect(batch.result?.['a.summary']).toMatch(SDN_AUDIT);
   expect(batch.result?.['a.summary']).not.toMatch(/is absent/);
+  expect(batch.result?.['a.summary']).toContain('the token in PROXMOX_VE_API_TOKEN holds neither');
   expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toContain('GET /api2/json/access/permissions');
 });
 
