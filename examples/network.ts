@@ -2,6 +2,7 @@
  * The network demo stack: a bridge and a VLAN on each of two Proxmox VE nodes, made live by one
  * network apply that reloads the nodes one at a time behind the cluster-health gate. It targets the
  * embedded fake PVE by default, or the cluster in PROXMOX_VE_ENDPOINT (comma-separated members).
+ * Plans read with the token in the variable HOMELAB_EXAMPLE_READ_TOKEN_ENV names, when it is set.
  */
 import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
@@ -13,6 +14,8 @@ export interface NetworkStackProps {
   readonly endpoints: string[];
   readonly caFile?: string;
   readonly insecure?: boolean;
+  /** The variable of the plans' token. @default - PROXMOX_VE_API_TOKEN, the write token's */
+  readonly readTokenEnv?: string;
   /** The nodes, in reload order. @default ['n2', 'n3'] */
   readonly nodes?: string[];
   /** The VLAN's MTU; the e2e test changes it to give an apply something to reload. @default 1500 */
@@ -40,6 +43,7 @@ export class NetworkStack extends TerraformStack {
       endpoints: props.endpoints,
       caFile: props.caFile,
       insecure: props.insecure,
+      readTokenEnv: props.readTokenEnv,
     });
     const nodes = props.nodes ?? ['n2', 'n3'];
     nodes.forEach((node, index) => {
@@ -105,6 +109,7 @@ const synth = (): void => {
     endpoints: (env.PROXMOX_VE_ENDPOINT ?? DEMO_ENDPOINT).split(',').map((e) => e.trim()),
     caFile: env.PROXMOX_VE_CA_FILE,
     insecure: env.PROXMOX_VE_INSECURE === 'true',
+    readTokenEnv: env.HOMELAB_EXAMPLE_READ_TOKEN_ENV,
     vlanMtu: number('HOMELAB_EXAMPLE_VLAN_MTU'),
     timeoutSeconds: number('HOMELAB_EXAMPLE_TIMEOUT_SECONDS'),
     extraBridge: env.HOMELAB_EXAMPLE_EXTRA_BRIDGE,
