@@ -4,6 +4,7 @@
  * polled through the clock port against a deadline, so no start, restart or stop can hang apply.
  */
 import type { Clock } from '../../src/core/clock';
+import { coalesced } from '../../src/core/coalesce';
 import { HandlerError } from '../../src/core/errors';
 import type { Log } from '../../src/core/kind';
 import { sudoersLine, sudoRefusal } from '../../src/linux/shell';
@@ -21,6 +22,9 @@ import {
 import { parseShow, type Settle, settleOf, type UnitStatus } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 
+/** Each session's shared daemon-reload. */
+const reloads = new WeakMap<HostSession, () => Promise<unknown>>();
+
 /** How often a wait asks systemd: often enough that a 0.2 s start does not cost a second. */
 export const POLL_MS = 150;
 
@@ -31,13 +35,14 @@ export const POLL_MS = 150;
 export const CONFIRM_MS = 300;
 
 /**
- * The longest pause between two looks of a per-object wait (destroy's stop, one process per object
- * beside up to -parallelism others): each look waits twice the last, from POLL_MS up to this. Why:
+ * The longest pause between two looks of a per-object wait (destroy's stop, one wait per object, as
+ * many at once as hooks run: -parallelism): each look waits twice the last, from POLL_MS up to this. Why:
  * pid 1 dispatches its job queue only when it has nothing else to do (the run queue is an
  * SD_EVENT_PRIORITY_IDLE event source, src/core/manager.c), and 30 destroys each asking every
  * POLL_MS kept it busy: in CI (stop 21, and again under load in stop 22's final run) 30 stop jobs
- * sat `waiting` with nothing ahead for 90 s, and daemon-reloads did not move them. The batch
- * apply, one process asking for all its units at once, keeps POLL_MS.
+ * sat `waiting` with nothing ahead for 90 s, and daemon-reloads did not move them (each destroy was
+ * then a process of its own; one run serves them now, destroy-relay.ts, each wait still its own). The
+ * batch apply, asking for all its units at once, keeps POLL_MS.
  */
 export const MAX_POLL_MS = 2000;
 
@@ -109,9 +114,17 @@ export class HostShell {
     return this.must(cmd.systemctl(verb, this.sudo, name, ...flags));
   }
 
-  /** Has systemd load the unit files as they are now. */
-  reload() {
-    return this.must(cmd.reloadCommand(this.sudo));
+  /**
+   * Has systemd load the unit files as they are now. Calls on one session while a reload runs share
+   * the next one (`coalesced`): a run destroying many units reloads a few times, not once per unit.
+   */
+  reload(): Promise<unknown> {
+    let reload = reloads.get(this.session);
+    if (reload === undefined) {
+      reload = coalesced(() => this.must(cmd.reloadCommand(this.sudo)));
+      reloads.set(this.session, reload);
+    }
+    return reload();
   }
 
   /** Runs `script`, privileged, in a shell reading it from stdin; it must succeed. */

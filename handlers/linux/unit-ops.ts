@@ -1,9 +1,9 @@
 /**
  * Destroy of one unit, shared by units (which own a file) and template instances (which do not):
  * stop bounded like a start, then one script that disables it, removes its file, its restartOn
- * record and every link to the file, and reloads; a link or file it cannot remove fails the destroy
- * naming it, and so does a unit systemd still has loaded. A mask someone made stays. Apply is
- * `unit-transaction.ts`.
+ * record and every link to the file, then a daemon-reload shared with the run's other destroys
+ * (HostShell.reload); a link or file it cannot remove fails the destroy naming it, and so does a
+ * unit systemd still has loaded. A mask someone made stays. Apply is `unit-transaction.ts`.
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
@@ -50,9 +50,16 @@ export class UnitOps extends HostShell {
     // `systemctl disable` ignores a masked unit: its links go by the script's search alone.
     const disable = !masked && enabledOf(live.status.unitFileState) === true;
     const removal = removalOf(this.unit, this.ownsFile);
-    const report = parseRemoval((await this.script(destroyScript(removal, disable))).stdout);
+    const removed = parseRemoval((await this.script(destroyScript(removal, disable))).stdout);
+    const report = removed.reload ? { ...removed, loadState: await this.reloadedState() } : removed;
     this.mustBeGone(report);
     this.log(`${this.name} on ${this.host}: ${this.done(live, report, running)}`);
+  }
+
+  /** The unit's load state after a daemon-reload; none for a template, whose name `show` refuses. */
+  private async reloadedState(): Promise<string | undefined> {
+    await this.reload();
+    return isTemplate(this.name) ? undefined : (await this.status(this.name)).loadState;
   }
 
   /** Fails naming what is left: a path the script could not remove, or the unit still loaded. */

@@ -11,10 +11,10 @@ import { applyBatch } from './batch-apply';
 import { type Clock, systemClock } from './clock';
 import { HandlerError } from './errors';
 import type { HandlerDomain, KindContext, Log } from './kind';
-import { destroyInput } from './lifecycle-input';
 import { parseAs, parseJson } from './parse';
 import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
+import { describeError, destroyAlone, destroyFromHook, textOrValue } from './shared-destroy';
 
 export interface HandlerIo {
   readonly stdin: () => Promise<string>;
@@ -42,69 +42,53 @@ export const runHandler = async <S, T>(
     return 2;
   }
   try {
+    if (verb === 'destroy' && io.env[ENV.lifecycle] !== undefined) {
+      return await destroyFromHook(domain, first as string, context, log);
+    }
+    if (verb === 'destroy') {
+      const { target, identity } = parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
+      return await destroyAlone(domain, { kind: first as string, target, identity }, context, log);
+    }
     if (isBatch && verb === 'apply') await applyBatch(domain, io.env, context);
     else if (isBatch) io.out(JSON.stringify(await readBatch(domain, parseJson(await io.stdin(), 'stdin'), context)));
-    else await runOne(domain, first as string, verb as Verb, io, context);
+    else await runOne(domain, first as string, verb as Exclude<Verb, 'destroy'>, io, context);
     return 0;
   } catch (error) {
-    io.log(`${first} ${verb}: ${describe(error)}`);
+    io.log(`${first} ${verb}: ${describeError(error)}`);
     return 1;
   }
 };
 
 const isVerb = (verb: string | undefined): verb is Verb => VERBS.includes(verb as Verb);
 
-/** One printable line of at most 2 KiB, whatever the error carried (a server's message among it). */
-const describe = (error: unknown): string =>
-  printableLine(
-    error instanceof HandlerError ? error.oneLine() : error instanceof Error ? error.message : String(error),
-  );
-
 const oneObject = z.object({ target: z.unknown(), spec: z.optional(z.unknown()), identity: z.optional(z.unknown()) });
 
-/** One object's verb: by hand from stdin (`{"target":…,"spec":…}`), or from the hooks' env. */
+/** One object's read or apply: by hand from stdin (`{"target":…,"spec":…}`), or from the resend hook's env. */
 const runOne = async <S, T>(
   domain: HandlerDomain<S, T>,
   kindName: string,
-  verb: Verb,
+  verb: Exclude<Verb, 'destroy'>,
   io: HandlerIo,
   context: KindContext,
 ) => {
-  const objectKey = verb === 'destroy' ? 'identity' : 'spec';
-  const raw: { target: unknown; spec?: unknown; identity?: unknown } =
-    verb === 'destroy' && io.env[ENV.lifecycle] !== undefined
-      ? destroyInput(io.env)
-      : verb === 'apply' && io.env[ENV.target] !== undefined
-        ? { target: parseJson(io.env[ENV.target], ENV.target), spec: parseJson(io.env[ENV.spec], ENV.spec) }
-        : parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
+  const raw: { target: unknown; spec?: unknown } =
+    verb === 'apply' && io.env[ENV.target] !== undefined
+      ? { target: parseJson(io.env[ENV.target], ENV.target), spec: parseJson(io.env[ENV.spec], ENV.spec) }
+      : parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
   const load = domain.kinds[kindName];
   if (load === undefined) throw new HandlerError('Unknown kind', `${kindName} is not a kind of this bundle`);
   const kind = await load();
   const target = parseAs(domain.target, textOrValue(raw.target, 'target'), 'target');
-  const object = textOrValue(raw[objectKey], objectKey);
-  if (verb === 'destroy' && kind.destroy === undefined) {
-    io.log(`${kindName}: nothing to destroy; the object stays as it is`);
-    return;
-  }
   // Parsed before connecting: an input the kind refuses costs no connection, let alone a command.
-  const parsed = verb === 'destroy' ? parseAs(kind.identity, object, 'identity') : parseAs(kind.spec, object, 'spec');
+  const parsed = parseAs(kind.spec, textOrValue(raw.spec, 'spec'), 'spec');
   const session = await domain.connect(target, context, verb === 'read' ? 'read' : 'write');
   try {
     if (verb === 'read') {
       io.out(JSON.stringify(toReadResult(kind.read(parsed, await kind.fetch(session, [parsed], context), context))));
-    } else if (verb === 'apply') await kind.apply(session, parsed, context);
-    else await kind.destroy?.(session, parsed, context);
+    } else await kind.apply(session, parsed, context);
   } finally {
     await domain.close(session);
   }
-};
-
-/** The synthesized inputs carry JSON text; a human may also write the object inline. */
-const textOrValue = (value: unknown, what: string): unknown =>
-  typeof value === 'string' ? parseJson(value, what) : value === undefined ? missing(what) : value;
-
-const missing = (what: string): never => {
-  throw new HandlerError('Missing input', `${what} is required (stdin, or ${Object.values(ENV).join('/')})`);
 };
 
 /** The process entry point of a bundle. */

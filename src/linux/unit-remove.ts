@@ -72,18 +72,19 @@ export const removeLines = (removal: Removal, linkDirectory = LINK_DIRECTORY): s
 /**
  * The whole of a unit's destroy after its stop, as one script: disable it while its file is there
  * (when asked: that also disables the units its Also= names), remove it, clear a failed record
- * (one stays listed, the host "degraded", after its file is gone), reload, then say how systemd has
- * it. A unit is reloaded while systemd still has it loaded (a stopped unit nothing refers to is
- * dropped at once); an instance, whose template stays loadable, when it was disabled.
+ * (one stays listed, the host "degraded", after its file is gone), then say how systemd has it and
+ * whether it needs a reload, which the caller runs (shared with the run's other destroys, see
+ * HostShell.reload). A unit needs one while systemd still has it loaded (a stopped unit nothing refers
+ * to is dropped at once); an instance, whose template stays loadable, when it was disabled.
  */
 export const destroyScript = (removal: Removal, disable: boolean): string => {
   const name = quote(removal.name);
   const state = (property: string) => `"$(systemctl show -p ${property} --value -- ${name} 2>/dev/null)"`;
   const reload =
     removal.file !== undefined
-      ? [`[ ${state('LoadState')} = not-found ] || systemctl daemon-reload || exit 1`]
+      ? [`[ ${state('LoadState')} = not-found ] || echo reload`]
       : disable
-        ? ['systemctl daemon-reload || exit 1']
+        ? ['echo reload']
         : [];
   return [
     ...(disable ? [`systemctl disable --no-reload -- ${name} || exit 1`] : []),
@@ -98,12 +99,16 @@ export const destroyScript = (removal: Removal, disable: boolean): string => {
   ].join('\n');
 };
 
-/** What the script did: the paths removed, the masks kept, the paths left (with why), the load state. */
+/**
+ * What the script did: the paths removed, the masks kept, the paths left (with why), the load state,
+ * and whether systemd must reload to let go of the unit.
+ */
 export interface RemovalReport {
   readonly removed: readonly string[];
   readonly masks: readonly string[];
   readonly left: readonly string[];
   readonly loadState?: string;
+  readonly reload: boolean;
 }
 
 export const parseRemoval = (stdout: string): RemovalReport => {
@@ -111,6 +116,7 @@ export const parseRemoval = (stdout: string): RemovalReport => {
   const masks: string[] = [];
   const left: string[] = [];
   let loadState: string | undefined;
+  let reload = false;
   for (const line of stdout.split('\n')) {
     const [word = '', ...rest] = line.split(' ');
     const text = rest.join(' ');
@@ -118,6 +124,7 @@ export const parseRemoval = (stdout: string): RemovalReport => {
     else if (word === 'kept') masks.push(text);
     else if (word === 'left') left.push(text);
     else if (word === 'load') loadState = text;
+    else if (line === 'reload') reload = true;
   }
-  return { removed, masks, left, ...(loadState === undefined ? {} : { loadState }) };
+  return { removed, masks, left, reload, ...(loadState === undefined ? {} : { loadState }) };
 };

@@ -125,6 +125,20 @@ test('200 units at -parallelism=30 apply in one handler process, plan clean, and
   expect([...applied.stdout.matchAll(/\(local-exec\): Executing:/g)]).toHaveLength(1);
   expect(await activeFleet()).toBe('200');
   expect((await project.plan('plan (200 units)', '-parallelism=30')).code).toBe(0);
-  await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color', '-parallelism=30'));
+  const since = (await host.exec('date +%s')).stdout.trim();
+  const destroyed = await project.must(
+    'destroy',
+    project.terraform('destroy', '-auto-approve', '-no-color', '-parallelism=30'),
+  );
   expect((await host.exec('ls /etc/systemd/system | grep "^hf-" ; true')).stdout).toBe('');
+  // Each destroy hook names its own unit, though the hooks that ran together shared one run (the relay).
+  for (const n of [0, 99, 199]) {
+    expect(destroyed.stdout).toMatch(new RegExp(`fleet-${n}_lifecycle \\(local-exec\\): hf-fleet-${n}\\.service on `));
+  }
+  const logins = await host.exec(
+    `journalctl -u ssh --since @${since} --no-pager | grep -c "Accepted publickey" || true`,
+  );
+  project.timings['destroy SSH logins'] = Number(logins.stdout.trim());
+  // One per object before the relay (200 and more); one per run now, a run serving its target while hooks come.
+  expect(Number(logins.stdout.trim())).toBeLessThan(20);
 });

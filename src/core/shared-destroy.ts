@@ -1,0 +1,138 @@
+/**
+ * The destroy of a hook's object, through the relay (destroy-relay.ts) or alone: one session per run
+ * for every object the run destroys, each object's lines kept apart so its own hook prints them. An
+ * object's failure is its own outcome; the others go on, as separate hooks did.
+ */
+import { join } from 'node:path';
+import { digestOf } from './canonical';
+import { HandlerError } from './errors';
+import type { HandlerDomain, KindContext, Log } from './kind';
+import { destroyInput } from './lifecycle-input';
+import { parseAs, parseJson } from './parse';
+import { printableLine } from './printable';
+import { ENV } from './protocol';
+import {
+  type DestroyOne,
+  type DestroyOutcome,
+  type DestroyRequest,
+  relayDestroy,
+  relayDirectory,
+} from './destroy-relay';
+
+/** Longest socket path a relay uses: Linux takes 107 bytes, macOS 103. */
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * Destroys the object of a destroy hook (its lifecycle input in the environment), with the other hooks
+ * of its target running at the same time when Terraform's data dir is this user's; prints the object's
+ * lines through `log` and returns its exit code.
+ */
+export const destroyFromHook = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  kind: string,
+  context: KindContext,
+  log: Log,
+): Promise<number> => {
+  const { target, identity } = destroyInput(context.env);
+  const request: DestroyRequest = { kind, target, identity };
+  const dir = relayDirectory(context.env);
+  const socket =
+    dir === undefined ? undefined : join(dir, `${digestOf([Object.keys(domain.kinds), target]).slice(0, 24)}.sock`);
+  const lead = () => sharedDestroy(domain, context, target);
+  return printed(
+    socket === undefined || socket.length > MAX_SOCKET_PATH
+      ? await alone(lead(), request)
+      : await relayDestroy(request, lead, { socket, clock: context.clock }),
+    log,
+  );
+};
+
+/** Destroys one object in a run of its own, by hand; returns its exit code. */
+export const destroyAlone = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  request: DestroyRequest,
+  context: KindContext,
+  log: Log,
+): Promise<number> => printed(await alone(sharedDestroy(domain, context, request.target), request), log);
+
+const alone = async (work: ReturnType<typeof sharedDestroy>, request: DestroyRequest): Promise<DestroyOutcome> => {
+  try {
+    return await work.destroy(request);
+  } finally {
+    await work.close();
+  }
+};
+
+const printed = ({ code, lines }: DestroyOutcome, log: Log): number => {
+  for (const line of lines) log(line);
+  return code;
+};
+
+/**
+ * One run's destroys on `target`: the session opens at the first object and serves every later one; a
+ * failed connect is each waiting object's failure, and the next object tries again.
+ */
+export const sharedDestroy = <S, T>(
+  domain: HandlerDomain<S, T>,
+  context: KindContext,
+  target: unknown,
+): { destroy: DestroyOne; close: () => Promise<void> } => {
+  let session: Promise<S> | undefined;
+  const open = (parsed: T): Promise<S> =>
+    (session ??= domain.connect(parsed, context, 'write').catch((error: unknown) => {
+      session = undefined;
+      throw error;
+    }));
+  const destroy: DestroyOne = async (request) => {
+    const lines: string[] = [];
+    const own: KindContext = { ...context, log: (line) => lines.push(printableLine(line)) };
+    try {
+      if (digestOf(request.target) !== digestOf(target)) {
+        throw new HandlerError('Wrong target', 'a destroy for another target reached this run; destroy again');
+      }
+      await destroyObject(domain, request, own, open);
+      return { code: 0, lines };
+    } catch (error) {
+      lines.push(printableLine(`${request.kind} destroy: ${describeError(error)}`));
+      return { code: 1, lines };
+    }
+  };
+  const close = async () => {
+    const open = await session?.catch(() => undefined);
+    if (open !== undefined) await domain.close(open);
+  };
+  return { destroy, close };
+};
+
+const destroyObject = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  request: DestroyRequest,
+  context: KindContext,
+  open: (target: T) => Promise<S>,
+): Promise<void> => {
+  const load = domain.kinds[request.kind];
+  if (load === undefined) throw new HandlerError('Unknown kind', `${request.kind} is not a kind of this bundle`);
+  const kind = await load();
+  const target = parseAs(domain.target, textOrValue(request.target, 'target'), 'target');
+  if (kind.destroy === undefined) {
+    context.log(`${request.kind}: nothing to destroy; the object stays as it is`);
+    return;
+  }
+  // Parsed before connecting: an input the kind refuses costs no connection, let alone a command.
+  const identity = parseAs(kind.identity, textOrValue(request.identity, 'identity'), 'identity');
+  await kind.destroy(await open(target), identity, context);
+};
+
+/** The synthesized inputs carry JSON text; a human may also write the object inline. */
+export const textOrValue = (value: unknown, what: string): unknown =>
+  typeof value === 'string' ? parseJson(value, what) : value === undefined ? missing(what) : value;
+
+const missing = (what: string): never => {
+  throw new HandlerError('Missing input', `${what} is required (stdin, or ${Object.values(ENV).join('/')})`);
+};
+
+/** One printable line of at most 2 KiB, whatever the error carried (a server's message among it). */
+export const describeError = (error: unknown): string =>
+  printableLine(
+    error instanceof HandlerError ? error.oneLine() : error instanceof Error ? error.message : String(error),
+  );

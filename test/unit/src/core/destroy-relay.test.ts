@@ -1,0 +1,132 @@
+/**
+ * The destroy relay over real unix sockets in a private folder: hooks that run together share one leader
+ * and one session, each gets its own object's lines and outcome, a later hook leads a run of its own, a
+ * socket left by a killed leader is taken over, and a leader that vanishes without answering leaves its
+ * follower to destroy alone. `relayDirectory` refuses a folder another user or everyone may enter.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../../../../src/core/clock';
+import {
+  type DestroyOutcome,
+  type DestroyRequest,
+  relayDestroy,
+  relayDirectory,
+} from '../../../../src/core/destroy-relay';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A leader's work that records sessions and objects; `stuck` fails, everything waits `ms`. */
+const world = (ms = 30) => {
+  const sessions: string[][] = [];
+  const lead = () => {
+    const destroyed: string[] = [];
+    sessions.push(destroyed);
+    return {
+      destroy: async (request: DestroyRequest): Promise<DestroyOutcome> => {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        const id = String((request.identity as { id: string }).id);
+        if (id === 'stuck') return { code: 1, lines: [`${id}: could not remove it`] };
+        destroyed.push(id);
+        return { code: 0, lines: [`${id}: removed`] };
+      },
+      close: async () => undefined,
+    };
+  };
+  return { sessions, lead };
+};
+
+const request = (id: string): DestroyRequest => ({ kind: 'widget', target: { shelf: 'a' }, identity: { id } });
+
+test('hooks that run together share one leader and one session; each gets its own lines and outcome', async () => {
+  const { sessions, lead } = world();
+  const socket = join(dir, 's.sock');
+  const ids = ['a', 'b', 'stuck', 'c', 'd', 'e'];
+  const outcomes = await Promise.all(ids.map((id) => relayDestroy(request(id), lead, { socket, clock: systemClock })));
+  expect(sessions).toHaveLength(1);
+  expect([...(sessions[0] ?? [])].sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+  expect(outcomes).toEqual(
+    ids.map((id) =>
+      id === 'stuck' ? { code: 1, lines: ['stuck: could not remove it'] } : { code: 0, lines: [`${id}: removed`] },
+    ),
+  );
+});
+
+test('a hook that comes while the leader lingers joins it; one that comes after it ended leads anew', async () => {
+  const { sessions, lead } = world(10);
+  const socket = join(dir, 's.sock');
+  const options = { socket, clock: systemClock, lingerMs: 300 };
+  const first = relayDestroy(request('a'), lead, options);
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the leader has answered its own object
+  await relayDestroy(request('b'), lead, options);
+  await first;
+  await relayDestroy(request('c'), lead, options);
+  expect(sessions).toEqual([['a', 'b'], ['c']]);
+});
+
+test('a socket a killed leader left is taken over: the hook leads and destroys its object', async () => {
+  const { sessions, lead } = world();
+  const socket = join(dir, 's.sock');
+  writeFileSync(socket, ''); // nothing listens on it, as after a SIGKILL
+  expect(await relayDestroy(request('a'), lead, { socket, clock: systemClock })).toEqual({
+    code: 0,
+    lines: ['a: removed'],
+  });
+  expect(sessions).toEqual([['a']]);
+});
+
+test('a leader that takes the object and goes without answering leaves the follower to destroy it alone', async () => {
+  const { sessions, lead } = world();
+  const socket = join(dir, 's.sock');
+  const silent = createServer((connection) => connection.destroy());
+  await new Promise<void>((resolve) => silent.listen(socket, resolve));
+  try {
+    const outcome = await relayDestroy(request('a'), lead, { socket, clock: systemClock });
+    expect(outcome).toEqual({ code: 0, lines: ['a: removed'] });
+    expect(sessions).toEqual([['a']]);
+  } finally {
+    silent.close();
+  }
+});
+
+test('a follower waits a bounded time for a leader that never answers, and says the state is unknown', async () => {
+  const { lead } = world();
+  const socket = join(dir, 's.sock');
+  const mute = createServer(() => undefined);
+  await new Promise<void>((resolve) => mute.listen(socket, resolve));
+  try {
+    const outcome = await relayDestroy(request('a'), lead, { socket, clock: systemClock, waitMs: 200 });
+    expect(outcome.code).toBe(1);
+    expect(outcome.lines.join('\n')).toMatch(/gave no outcome in 0\.2 s; the object may or may not be removed/);
+  } finally {
+    mute.close();
+  }
+});
+
+describe('relayDirectory', () => {
+  test("is a 0700 folder in Terraform's data dir, or TF_DATA_DIR", () => {
+    const data = join(dir, 'data');
+    mkdirSync(data);
+    expect(relayDirectory({ TF_DATA_DIR: data })).toBe(join(data, 'cdktf-homelab-relay'));
+    expect(relayDirectory({ TF_DATA_DIR: data })).toBe(join(data, 'cdktf-homelab-relay')); // and again
+  });
+
+  test('is refused when the folder is a symlink, open to others, or the data dir is missing', () => {
+    const data = join(dir, 'data');
+    mkdirSync(data);
+    mkdirSync(join(dir, 'elsewhere'), { mode: 0o700 });
+    symlinkSync(join(dir, 'elsewhere'), join(data, 'cdktf-homelab-relay'));
+    expect(relayDirectory({ TF_DATA_DIR: data })).toBeUndefined();
+    const open = join(dir, 'open');
+    mkdirSync(join(open, 'cdktf-homelab-relay'), { recursive: true });
+    chmodSync(join(open, 'cdktf-homelab-relay'), 0o755);
+    expect(relayDirectory({ TF_DATA_DIR: open })).toBeUndefined();
+    expect(relayDirectory({ TF_DATA_DIR: join(dir, 'missing') })).toBeUndefined();
+  });
+});
