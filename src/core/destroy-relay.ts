@@ -172,6 +172,7 @@ const serve = async (
 ): Promise<DestroyOutcome> => {
   const inode = lstatSync(options.socket).ino;
   let inFlight = 0;
+  let arrivals = 0;
   let idle: () => void = () => undefined;
   const track = async <T>(job: Promise<T>): Promise<T> => {
     inFlight += 1;
@@ -182,14 +183,18 @@ const serve = async (
       if (inFlight === 0) idle();
     }
   };
-  server.on('connection', (socket: Socket) => void track(answerFollower(socket, work.destroy)));
+  server.on('connection', (socket: Socket) => {
+    arrivals += 1;
+    void track(answerFollower(socket, work.destroy));
+  });
   const outcome = await track(work.destroy(own));
   // Ends when nothing is in flight and nothing arrived for lingerMs: the next hooks Terraform starts
   // after the followers exit need that long to connect; a later one leads a run of its own.
   for (;;) {
     if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+    const seen = arrivals;
     await options.clock.sleep(options.lingerMs ?? 400);
-    if (inFlight === 0) break;
+    if (inFlight === 0 && arrivals === seen) break;
   }
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (sameInode(options.socket, inode)) removeStale(options.socket);

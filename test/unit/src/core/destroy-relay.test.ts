@@ -70,6 +70,20 @@ test('a hook that comes while the leader lingers joins it; one that comes after 
   expect(sessions).toEqual([['a', 'b'], ['c']]);
 });
 
+test('a hook that came and went while the leader lingered keeps it lingering for the next one', async () => {
+  const { sessions, lead } = world(10);
+  const socket = join(dir, 's.sock');
+  const options = { socket, clock: systemClock, lingerMs: 600 };
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const first = relayDestroy(request('a'), lead, options);
+  await wait(100);
+  await relayDestroy(request('b'), lead, options); // done by ~110 ms: the linger that began at ~10 ms starts again
+  await wait(800); // past the first linger's end, inside the second's
+  await relayDestroy(request('c'), lead, options);
+  await first;
+  expect(sessions).toEqual([['a', 'b', 'c']]);
+});
+
 test('a socket a killed leader left is taken over: the hook leads and destroys its object', async () => {
   const { sessions, lead } = world();
   const socket = join(dir, 's.sock');
