@@ -1,7 +1,8 @@
 /**
  * One SSH connection per handler run, reused for every command, with the host key pinned: an
- * unknown key is refused and the refusal prints the fingerprint the host offered, ready to pin. A
- * connection sshd drops before the handshake (MaxStartups) is retried; one lost later says so.
+ * unknown key is refused and the refusal prints the fingerprint the host offered, ready to pin; a key
+ * the host refuses is named by its variable and the user it was offered for. A connection sshd drops
+ * before the handshake (MaxStartups) is retried; one lost later says so.
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -115,6 +116,15 @@ const connectError = (target: SshTarget, error: Error, offered: string | undefin
       'SSH host key refused',
       `the host offered ${offered}, which is not the pinned ${target.hostKey}; ` +
         'if the host was legitimately re-keyed, pin the new fingerprint in hostKey',
+      host,
+    );
+  }
+  if ((error as Error & { level?: unknown }).level === 'client-authentication') {
+    const key = target.privateKeyEnv === undefined ? 'the ssh agent' : `the key in ${target.privateKeyEnv}`;
+    return new HandlerError(
+      'SSH login refused',
+      `the host refused ${key} for user ${target.user} (${error.message}): add its public key to ` +
+        `~${target.user}/.ssh/authorized_keys on the host, or set the variable to a key it trusts`,
       host,
     );
   }

@@ -4,7 +4,8 @@
  * key of its own that root does not trust. The apply converges with both keys set; a plan with ONLY watcher's key in
  * the environment is clean, then shows a unit stopped by hand in words; root's key given under the read variable
  * (an operator's one key, trusted for both logins) still plans; a unit file watcher may not read fails the plan naming
- * the login, its key's variable and the file, where it used to be planned as absent.
+ * the login, its key's variable and the file, where it used to be planned as absent; a key the host does not trust
+ * for watcher fails the plan naming its variable and the user.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,8 @@ jest.setTimeout(300_000);
 let host: SystemdHost;
 let project: CdktfProject;
 let watcherKey: string;
+/** A key no user on the host trusts. */
+let strangerKey: string;
 /** The project's environment, changed between steps: CdktfProject reads it on every command. */
 const env: NodeJS.ProcessEnv = {};
 
@@ -24,6 +27,7 @@ beforeAll(async () => {
   host = await startSystemdHost();
   const dir = mkdtempSync(join(tmpdir(), 'watcher-key-'));
   const watcher = generateKey(join(dir, 'key'));
+  strangerKey = generateKey(join(dir, 'stranger')).private;
   rmSync(dir, { recursive: true });
   watcherKey = watcher.private;
   // Root's key is trusted for every user by the host's shared AuthorizedKeysFile; watcher's, by watcher alone.
@@ -91,4 +95,10 @@ test('a unit file the read login may not read fails the plan naming the login, i
   expect(words(plan.stderr)).toContain(
     'watcher (the key in HOMELAB_SSH_READ_KEY) was refused read access to /etc/systemd/system/hf-agent.service',
   );
+});
+
+test('a read key the host does not trust for watcher fails the plan naming its variable and the user', async () => {
+  const plan = await planWith({ HOMELAB_SSH_READ_KEY: strangerKey });
+  expect(plan.code).toBe(1);
+  expect(words(plan.stderr)).toContain('the host refused the key in HOMELAB_SSH_READ_KEY for user watcher');
 });

@@ -3,7 +3,8 @@
  * plain user with no sudo rule reads units and their files, so a plan run with only its key's
  * variable set shows drift; the apply logs in as root with the write key; the read user itself
  * cannot write (sudo refuses it, naming the line it would need); a root-only file fails the read
- * naming the login, its key's variable and the file, never read as absent; one login keeps serving both.
+ * naming the login, its key's variable and the file, never read as absent; a key the host refuses is named
+ * by its variable and user; one login keeps serving both.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +86,23 @@ test('a file the read user may not read fails the plan naming the login, its var
   const hidden = await invokeBatch(linuxDomain(), target(), { svc: { kind: 'systemd-unit', spec } }, readEnv());
   await host().exec('chmod 0755 /etc/systemd/system');
   expect(hidden.stderr).toContain('refused read access to /etc/systemd/system/private.service');
+});
+
+test('a read key the host does not trust for the read user fails the plan naming its variable and user', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stranger-key-'));
+  const stranger = generateKey(join(dir, 'key'));
+  rmSync(dir, { recursive: true });
+  const spec = unitSpec('untrusted.service', service('untrusted'));
+  const plan = await invokeBatch(
+    linuxDomain(),
+    target(),
+    { svc: { kind: 'systemd-unit', spec } },
+    {
+      WATCHER_KEY: stranger.private,
+    },
+  );
+  expect(plan.code).toBe(1);
+  expect(plan.stderr.replace(/\s+/g, ' ')).toContain('the host refused the key in WATCHER_KEY for user watcher');
 });
 
 test('one login still serves both: without a read user the plan reads with the write key', async () => {
