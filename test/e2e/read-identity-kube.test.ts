@@ -1,7 +1,8 @@
 /**
  * Plans with a read-only Kubernetes identity (issue 19 item 1), with real terraform or OpenTofu on examples/kube.ts
- * against the REAL kube-apiserver: the stack writes as a ServiceAccount bound to exactly the README's write column
- * and plans as one bound to exactly its read column (`readKubeconfig`, a second file). The apply converges with both;
+ * against the REAL kube-apiserver: the stack (two Repos, no fetch ask) writes as a ServiceAccount bound to exactly the
+ * Repo and Secret verbs of the README's write column, and plans as one bound to those of its read column
+ * (`readKubeconfig`, a second file). The apply converges with both;
  * a plan with ONLY the read kubeconfig on disk is clean, then shows a hand edit in words; the write identity given
  * under the read name still plans; a read identity without `list` on Repos fails the plan naming the verb, the
  * context and its kubeconfig.
@@ -16,7 +17,7 @@ import { type RbacRule, scopedIdentity } from '../support/kube-identity';
 
 jest.setTimeout(300_000);
 
-/** The README's Least privilege table for KubeRepo, column by column. */
+/** The README's Least privilege table for KubeRepo, column by column (each write verb is needed: measured). */
 const READ_RULES: RbacRule[] = [
   { apiGroups: ['core.jr2.dev'], resources: ['repos'], verbs: ['list'] },
   { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
