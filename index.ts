@@ -1,7 +1,7 @@
 export * from './constructs/core/managed-object';
 export * from './constructs/core/object-construct';
 export * from './constructs/pve/cluster';
-export type { MintSettings } from './src/pve/mint';
+export type { MintSettings } from './src/pve/mint-settings';
 export * from './constructs/pve/metric-server';
 export type { MetricServerType } from './src/pve/metric-fields';
 export * from './constructs/pve/network-interface';

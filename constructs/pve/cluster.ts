@@ -5,7 +5,7 @@
  */
 import { Construct } from 'constructs';
 import { withDefaults } from '../../src/core/definition';
-import type { MintSettings } from '../../src/pve/mint';
+import type { MintSettings } from '../../src/pve/mint-settings';
 import { CLUSTER_PROPS, clusterRules, type PveTarget } from '../../src/pve/target';
 import { validateProps } from '../core/validate';
 import { watchStack } from '../core/tombstones';

@@ -9,42 +9,9 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock';
 import { HandlerError } from '../core/errors';
 import type { Log, Role } from '../core/kind';
-import type { Rule } from '../core/rules';
 import type { PveApi, PveConnect } from './api';
+import { MINT_EXPIRE, type MintSettings } from './mint-settings';
 import type { PveTarget } from './target';
-
-/** ProxmoxCluster `mint`: whose token a run mints, per role, and how long it lives. */
-export interface MintSettings {
-  /** The user whose token an apply, a destroy and the task polls they start use: `user@realm`. */
-  readonly provisionUser: string;
-  /** The user whose token a plan uses. @default - provisionUser */
-  readonly readUser?: string;
-  /** How long a minted token lives; a run that outlives it fails with 401. @default 900 */
-  readonly expireSeconds?: number;
-}
-
-export const MINT_EXPIRE = { min: 60, max: 86_400, default: 900 } as const;
-
-// PVE's userid: user_regex [^\s:/]+, '@', realm_regex [A-Za-z][A-Za-z0-9.\-_]+ (Auth/Plugin.pm).
-const USERID = /^[^\s:/@!]+@[A-Za-z][A-Za-z0-9.\-_]+$/;
-
-/** The rule of `mint`: the two users as PVE user ids, the expiry within bounds, nothing else. */
-export const mintRule: Rule = (value) => {
-  const rule =
-    `{ provisionUser, readUser?, expireSeconds? } with user ids such as cdktf-apply@pve and ` +
-    `expireSeconds from ${MINT_EXPIRE.min} to ${MINT_EXPIRE.max}`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return rule;
-  const { provisionUser, readUser, expireSeconds, ...rest } = value as Record<string, unknown>;
-  const user = (id: unknown) => typeof id === 'string' && USERID.test(id);
-  const expire =
-    expireSeconds === undefined ||
-    (Number.isInteger(expireSeconds) &&
-      Number(expireSeconds) >= MINT_EXPIRE.min &&
-      Number(expireSeconds) <= MINT_EXPIRE.max);
-  const ok =
-    Object.keys(rest).length === 0 && user(provisionUser) && (readUser === undefined || user(readUser)) && expire;
-  return ok ? undefined : rule;
-};
 
 /** The variable name a run's client reads its minted token from; it exists only inside the run. */
 const MINTED = 'HOMELAB_MINTED_TOKEN';

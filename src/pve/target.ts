@@ -11,7 +11,7 @@ import { HandlerError } from '../core/errors';
 import type { Role } from '../core/kind';
 import { endpointProblem, isFingerprint } from '../core/http/endpoint';
 import { boolean, broken, envName, integer, type Problem, type Rule, stringRecord, text } from '../core/rules';
-import { type MintSettings, mintRule } from './mint';
+import { type MintSettings, mintRule } from './mint-settings';
 
 export { displayFingerprint, normalizeFingerprint } from '../core/http/endpoint';
 
