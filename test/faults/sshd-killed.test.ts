@@ -18,19 +18,28 @@ beforeAll(async () => {
 });
 afterAll(() => relay?.close());
 
-/** Kills every sshd, listener and sessions (ours included), from outside any session; systemd restarts it. */
+/**
+ * Kills every sshd, listener and sessions (ours included), from outside any session; systemd restarts it.
+ * Done when a new sshd (another MainPID) answers: `systemd-run` returns before its pkill runs, so an
+ * `is-active` right after it read the old sshd, and the next command met the restarting one (ECONNREFUSED,
+ * seen in CI at load 10).
+ */
 const killSshd = async () => {
+  const mainPid = async () => {
+    const { stdout } = await host().exec('systemctl show -p MainPID -p ActiveState ssh.service');
+    const pid = /^MainPID=(\d+)$/m.exec(stdout)?.[1];
+    return /^ActiveState=active$/m.test(stdout) && pid !== '0' ? pid : undefined;
+  };
+  const before = await mainPid();
   // The exec's own session dies with the rest, so it may end without an answer.
   await host()
     .exec('systemd-run --quiet --collect -- pkill -KILL -x sshd')
     .catch((error: Error) => error);
-  await pollUntil('sshd answers again after being killed', () =>
-    host()
-      .exec('systemctl is-active ssh.service')
-      .then(
-        (result) => (result.stdout.trim() === 'active' ? true : undefined),
-        () => undefined,
-      ),
+  await pollUntil('a new sshd answers after the old one was killed', () =>
+    mainPid().then(
+      (pid) => (pid !== undefined && pid !== before ? true : undefined),
+      () => undefined,
+    ),
   );
 };
 
