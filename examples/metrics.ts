@@ -5,6 +5,7 @@
 import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { ProxmoxCluster, ProxmoxMetricServer } from '../index';
+import { type ExampleMint, mintOf } from './mint-env';
 
 export const DEMO_ENDPOINT = 'https://127.0.0.1:18006';
 
@@ -23,7 +24,7 @@ export interface MetricsStackProps {
   /** A read-only token's variable for plans; the e2e test plans with it alone. */
   readonly readTokenEnv?: string;
   /** Mint a token per run for these users; the e2e test counts the mints. */
-  readonly mint?: { readonly readUser: string; readonly provisionUser: string };
+  readonly mint?: ExampleMint;
 }
 
 export class MetricsStack extends TerraformStack {
@@ -70,12 +71,6 @@ export class MetricsStack extends TerraformStack {
     });
   }
 }
-
-/** `readUser,provisionUser` as `mint`; unset: no minting. */
-const mintOf = (users: string | undefined): MetricsStackProps['mint'] => {
-  const [readUser, provisionUser] = (users ?? '').split(',');
-  return readUser && provisionUser ? { readUser, provisionUser } : undefined;
-};
 
 /** The stack as `cdktf synth` builds it; the e2e test sets HOMELAB_EXAMPLE_* to vary it. */
 const synth = (): void => {

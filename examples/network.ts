@@ -2,11 +2,13 @@
  * The network demo stack: a bridge and a VLAN on each of two Proxmox VE nodes, made live by one
  * network apply that reloads the nodes one at a time behind the cluster-health gate. It targets the
  * embedded fake PVE by default, or the cluster in PROXMOX_VE_ENDPOINT (comma-separated members).
- * Plans read with the token in the variable HOMELAB_EXAMPLE_READ_TOKEN_ENV names, when it is set.
+ * Plans read with the token in the variable HOMELAB_EXAMPLE_READ_TOKEN_ENV names, when it is set, and each run
+ * mints its own token for the users HOMELAB_EXAMPLE_MINT names, when that is set.
  */
 import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { ProxmoxCluster, ProxmoxNetworkApply, ProxmoxNetworkInterface } from '../index';
+import { type ExampleMint, mintOf } from './mint-env';
 
 export const DEMO_ENDPOINT = 'https://127.0.0.1:18006';
 
@@ -16,6 +18,8 @@ export interface NetworkStackProps {
   readonly insecure?: boolean;
   /** The variable of the plans' token. @default - PROXMOX_VE_API_TOKEN, the write token's */
   readonly readTokenEnv?: string;
+  /** Mint a token per run for these users; the e2e test counts the mints and who polls the reload. @default - none */
+  readonly mint?: ExampleMint;
   /** The nodes, in reload order. @default ['n2', 'n3'] */
   readonly nodes?: string[];
   /** The VLAN's MTU; the e2e test changes it to give an apply something to reload. @default 1500 */
@@ -44,6 +48,7 @@ export class NetworkStack extends TerraformStack {
       caFile: props.caFile,
       insecure: props.insecure,
       readTokenEnv: props.readTokenEnv,
+      mint: props.mint,
     });
     const nodes = props.nodes ?? ['n2', 'n3'];
     nodes.forEach((node, index) => {
@@ -110,6 +115,7 @@ const synth = (): void => {
     caFile: env.PROXMOX_VE_CA_FILE,
     insecure: env.PROXMOX_VE_INSECURE === 'true',
     readTokenEnv: env.HOMELAB_EXAMPLE_READ_TOKEN_ENV,
+    mint: mintOf(env.HOMELAB_EXAMPLE_MINT),
     vlanMtu: number('HOMELAB_EXAMPLE_VLAN_MTU'),
     timeoutSeconds: number('HOMELAB_EXAMPLE_TIMEOUT_SECONDS'),
     extraBridge: env.HOMELAB_EXAMPLE_EXTRA_BRIDGE,

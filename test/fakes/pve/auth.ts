@@ -3,8 +3,12 @@
 // Source: pve-api.md A5; [HS] Formatter.pm auth header regex, [PM] HTTPServer.pm auth_handler;
 // [AC] RPCEnvironment.pm permissions, check_sdn_bridge.
 
-/** What a token may do on `/`: `audit` = Sys.Audit; `modify` = Sys.Audit + Sys.Modify. */
-export type Privileges = 'none' | 'audit' | 'modify';
+/**
+ * What a token may do on a path: `audit` = Sys.Audit; `modify` = Sys.Audit + Sys.Modify; `modify-only` =
+ * Sys.Modify alone (a custom role: `pveum role add NetWrite -privs Sys.Modify`), which may reload a node but
+ * not read the status of a task another token started there.
+ */
+export type Privileges = 'none' | 'audit' | 'modify' | 'modify-only';
 export type Privilege = 'Sys.Audit' | 'Sys.Modify';
 /** A privilege `GET /access/permissions` may list: these endpoints' own, and the one bridges need. */
 export type PrivilegeName = Privilege | 'SDN.Audit';
@@ -22,7 +26,7 @@ export interface TokenGrant {
    * every path (a role with it on `/`: PVEAuditor, Administrator), `false` nowhere (a role of
    * Sys.Audit + Sys.Modify only), or the ACL paths below `/sdn/zones/localnetwork/` that grant it:
    * `vmbr1` (that bridge), `vmbr1/40` (one VLAN on it, which lists the bridge too).
-   * @default - true when `privileges` is not 'none', else false
+   * @default - true when `privileges` is 'audit' or 'modify', else false
    */
   readonly sdnAudit?: boolean | readonly string[];
   /** User.Modify on /access/groups: may create and remove other users' tokens (api-tokens.ts). @default false */
@@ -90,7 +94,9 @@ export const authenticate = (
 
 /** Whether privilege-separated token rights on `/` include the privilege. */
 export const holds = (privileges: Privileges, privilege: Privilege): boolean =>
-  privileges === 'modify' || (privileges === 'audit' && privilege === 'Sys.Audit');
+  privileges === 'modify' ||
+  (privileges === 'audit' && privilege === 'Sys.Audit') ||
+  (privileges === 'modify-only' && privilege === 'Sys.Modify');
 
 /** The grant's rights on an ACL path: `/`, or `/nodes/<node>` where a node grant overrides. */
 export const privilegesOn = (grant: TokenGrant, path: string): Privileges => {
@@ -103,7 +109,7 @@ const LOCAL_ZONE = '/sdn/zones/localnetwork/';
 
 /** Whether the grant holds SDN.Audit on `path`; a listed ACL path propagates to the paths below it. */
 const sdnAuditOn = (grant: TokenGrant, path: string): boolean => {
-  const sdn = grant.sdnAudit ?? grant.privileges !== 'none';
+  const sdn = grant.sdnAudit ?? (grant.privileges === 'audit' || grant.privileges === 'modify');
   if (typeof sdn === 'boolean') return sdn;
   const below = path.startsWith(LOCAL_ZONE) ? path.slice(LOCAL_ZONE.length) : undefined;
   return below !== undefined && sdn.some((acl) => below === acl || below.startsWith(`${acl}/`));

@@ -22,8 +22,8 @@ beforeEach(async () => {
     nodes: ['n1', 'n2', 'n3'],
     now: () => clock,
     tokens: {
-      // The applying token may modify n2 but has no Sys.Audit anywhere else: owning is enough.
-      'ops@pve!apply': { secret: 's1', privileges: 'none', nodes: { n2: 'modify' } },
+      // The applying token may modify n2 and holds no Sys.Audit anywhere: owning its task is enough.
+      'ops@pve!apply': { secret: 's1', privileges: 'none', nodes: { n2: 'modify-only' } },
       'ops@pve!other': { secret: 's2', privileges: 'none', nodes: { n2: 'none' } },
       'ro@pve!read': { secret: 's3', privileges: 'audit' },
     },
