@@ -1,12 +1,14 @@
 /**
  * The Linux domain: one SSH connection per handler process, logged in as the run's role (a plan as
  * the read user, never with the write key), shared by every Linux kind; the table of kinds the
- * bundle serves (exactly the registry's Linux kinds); and the batch apply that makes a host's
- * changes one transaction with one daemon-reload (`unit-transaction.ts`).
+ * bundle serves (exactly the registry's Linux kinds); the batch apply that makes a host's
+ * changes one transaction with one daemon-reload (`unit-transaction.ts`); and the destroy of the
+ * units a destroy run gathered, as one batch (`unit-ops.ts`).
  */
 import type { Clock } from '../../src/core/clock';
-import type { ApplyItem, HandlerDomain, KindContext } from '../../src/core/kind';
+import type { ApplyItem, DestroyItem, HandlerDomain, KindContext } from '../../src/core/kind';
 import { parseAs } from '../../src/core/parse';
+import { destroyEach } from '../../src/core/shared-destroy';
 import type { KindsOf } from '../../src/core/registry';
 import type { BatchItem, UnitChange } from '../../src/linux/unit-batch';
 import { connectSsh, type Remote } from '../../src/linux/ssh';
@@ -38,6 +40,29 @@ const changesOf = async (items: readonly ApplyItem<HostSession>[]): Promise<Batc
 const applyAll = async (session: HostSession, items: readonly ApplyItem<HostSession>[], context: KindContext) =>
   (await import('./unit-transaction')).applyUnits(session, await changesOf(items), context);
 
+/**
+ * Destroys that reached one run together: the units and instances as one batch (`destroyUnits`: one
+ * stop command, one daemon-reload), the drop-ins each by their kind at once.
+ */
+const destroyAll = async (session: HostSession, items: readonly DestroyItem<HostSession>[]) => {
+  const unit = await kinds['systemd-unit']();
+  const instance = await kinds['systemd-instance']();
+  const units = items.flatMap((item, at) => (item.kind === unit || item.kind === instance ? [at] : []));
+  const removals = units.map((at) => {
+    const { kind, identity, context } = items[at] as DestroyItem<HostSession>;
+    return { unit: parseAs(unit.identity, identity, 'identity'), ownsFile: kind === unit, context };
+  });
+  const { destroyUnits } = await import('./unit-ops');
+  const others = items.flatMap((item, at) => (units.includes(at) ? [] : [item]));
+  const [unitOutcomes, otherOutcomes] = await Promise.all([
+    destroyUnits(session, removals),
+    destroyEach(session, others),
+  ]);
+  return items.map((item, at) =>
+    units.includes(at) ? unitOutcomes[units.indexOf(at)] : otherOutcomes[others.indexOf(item)],
+  );
+};
+
 export const linuxDomain = (connect: Connect = connectSsh) =>
   ({
     target: sshTargetSchema,
@@ -53,4 +78,5 @@ export const linuxDomain = (connect: Connect = connectSsh) =>
     close: async (session) => session.remote.close(),
     kinds,
     applyAll,
+    destroyAll,
   }) satisfies HandlerDomain<HostSession, SshTarget, KindsOf<'linux'>>;

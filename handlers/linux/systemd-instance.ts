@@ -11,7 +11,7 @@ import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { isForeign, type LiveUnits, readingOf } from './systemd-unit';
-import { UnitOps } from './unit-ops';
+import { destroyUnit } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
 export const systemdInstanceKind = defineKind({
@@ -30,5 +30,5 @@ export const systemdInstanceKind = defineKind({
   foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),
   apply: (session: HostSession, spec: InstanceSpec, context) => applyOne(session, { sort: 'instance', spec }, context),
   destroy: (session: HostSession, identity: UnitIdentity, context) =>
-    new UnitOps(session, identity, false, context).destroy(),
+    destroyUnit(session, { unit: identity, ownsFile: false, context }),
 });

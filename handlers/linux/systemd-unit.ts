@@ -1,6 +1,6 @@
 /**
  * The systemd-unit kind: every declared unit on a host read in one round trip; apply is a
- * transaction of one (`unit-transaction.ts`), destroy `UnitOps` (a unit owns its file, templates
+ * transaction of one (`unit-transaction.ts`), destroy `destroyUnit` (a unit owns its file, templates
  * included).
  */
 import { defineKind, type Reading } from '../../src/core/kind';
@@ -12,7 +12,7 @@ import { unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
-import { UnitOps } from './unit-ops';
+import { destroyUnit } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
 /** Live units in the order of the specs they were read for, from one read of the host. */
@@ -51,5 +51,5 @@ export const systemdUnitKind = defineKind({
   foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),
   apply: (session: HostSession, spec: UnitSpec, context) => applyOne(session, { sort: 'unit', spec }, context),
   destroy: (session: HostSession, identity: UnitIdentity, context) =>
-    new UnitOps(session, identity, true, context).destroy(),
+    destroyUnit(session, { unit: identity, ownsFile: true, context }),
 });

@@ -70,6 +70,13 @@ export interface ApplyItem<S> {
   readonly adopt?: boolean;
 }
 
+/** One object a destroy run removes: its kind, its checked identity, and the context its lines go to. */
+export interface DestroyItem<S> {
+  readonly kind: AnyKind<S>;
+  readonly identity: unknown;
+  readonly context: KindContext;
+}
+
 /** Each item's outcome by name: undefined when it converged, else why not. */
 export type ApplyOutcomes = ReadonlyMap<string, Error | undefined>;
 
@@ -96,6 +103,15 @@ export interface HandlerDomain<S, Target, K extends string = string> {
    * @default - each item by its kind's `apply`, in order, an item after a failed one skipped
    */
   applyAll?(session: S, items: readonly ApplyItem<S>[], context: KindContext): Promise<ApplyOutcomes>;
+  /**
+   * Destroys objects that reached one destroy run together (destroy-relay.ts) as one unit of work
+   * (their stops queued at once and one daemon-reload for a host's units, say): each item's error,
+   * in order, or undefined once it is gone. Terraform never runs the destroys of two objects where
+   * one depends on the other at once, so the items need no order among them.
+   *
+   * @default - each item by its kind's `destroy`, all at once
+   */
+  destroyAll?(session: S, items: readonly DestroyItem<S>[]): Promise<ReadonlyArray<Error | undefined>>;
 }
 
 /** Keeps a kind's own types while checking it against the contract. */

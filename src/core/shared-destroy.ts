@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { digestOf } from './canonical';
 import { HandlerError } from './errors';
-import type { HandlerDomain, KindContext, Log } from './kind';
+import { batched } from './coalesce';
+import type { DestroyItem, HandlerDomain, KindContext, Log } from './kind';
 import { destroyInput } from './lifecycle-input';
 import { parseAs, parseJson } from './parse';
 import { printableLine } from './printable';
@@ -69,8 +70,10 @@ const printed = ({ code, lines }: DestroyOutcome, log: Log): number => {
 };
 
 /**
- * One run's destroys on `target`: the session opens at the first object and serves every later one; a
- * failed connect is each waiting object's failure, and the next object tries again.
+ * One run's destroys on `target`: the session opens at the first object and serves every later one.
+ * Objects that arrive while a batch works form the next batch, handed to the domain's `destroyAll`
+ * together (one stop command and one daemon-reload for a host's units) or else each to its kind's
+ * destroy at once. A failed connect is the batch's failure, and the next batch tries again.
  */
 export const sharedDestroy = <S, T>(
   domain: HandlerDomain<S, T>,
@@ -83,45 +86,86 @@ export const sharedDestroy = <S, T>(
       session = undefined;
       throw error;
     }));
-  const destroy: DestroyOne = async (request) => {
-    const lines: string[] = [];
-    const own: KindContext = { ...context, log: (line) => lines.push(printableLine(line)) };
-    try {
-      if (digestOf(request.target) !== digestOf(target)) {
-        throw new HandlerError('Wrong target', 'a destroy for another target reached this run; destroy again');
+  const destroyBatch = async (requests: readonly DestroyRequest[]): Promise<DestroyOutcome[]> => {
+    const lines = requests.map((): string[] => []);
+    const failures = new Map<number, unknown>();
+    const items: Array<{ at: number; item: DestroyItem<S> }> = [];
+    let parsedTarget: T | undefined;
+    for (const [at, request] of requests.entries()) {
+      const own: KindContext = { ...context, log: (line) => lines[at]?.push(printableLine(line)) };
+      try {
+        if (digestOf(request.target) !== digestOf(target)) {
+          throw new HandlerError('Wrong target', 'a destroy for another target reached this run; destroy again');
+        }
+        const checked = await checkedItem(domain, request, own);
+        parsedTarget ??= checked?.target;
+        if (checked !== undefined) items.push({ at, item: checked.item });
+      } catch (error) {
+        failures.set(at, error);
       }
-      await destroyObject(domain, request, own, open);
-      return { code: 0, lines };
-    } catch (error) {
-      lines.push(printableLine(`${request.kind} destroy: ${describeError(error)}`));
-      return { code: 1, lines };
     }
+    if (items.length > 0 && parsedTarget !== undefined) {
+      const outcomes = await destroyItems(
+        domain,
+        await open(parsedTarget),
+        items.map(({ item }) => item),
+      ).catch((error: unknown) => items.map(() => error));
+      for (const [index, { at }] of items.entries()) {
+        if (outcomes[index] !== undefined) failures.set(at, outcomes[index]);
+      }
+    }
+    return requests.map((request, at) => {
+      const own = lines[at] ?? [];
+      if (!failures.has(at)) return { code: 0, lines: own };
+      return { code: 1, lines: [...own, printableLine(`${request.kind} destroy: ${describeError(failures.get(at))}`)] };
+    });
   };
   const close = async () => {
     const open = await session?.catch(() => undefined);
     if (open !== undefined) await domain.close(open);
   };
-  return { destroy, close };
+  return { destroy: batched(destroyBatch), close };
 };
 
-const destroyObject = async <S, T>(
+/**
+ * The request's kind, target and identity checked by their schemas, before any connection; undefined
+ * for a kind with nothing to destroy (said in its lines).
+ */
+const checkedItem = async <S, T>(
   domain: HandlerDomain<S, T>,
   request: DestroyRequest,
   context: KindContext,
-  open: (target: T) => Promise<S>,
-): Promise<void> => {
+): Promise<{ target: T; item: DestroyItem<S> } | undefined> => {
   const load = domain.kinds[request.kind];
   if (load === undefined) throw new HandlerError('Unknown kind', `${request.kind} is not a kind of this bundle`);
   const kind = await load();
   const target = parseAs(domain.target, textOrValue(request.target, 'target'), 'target');
   if (kind.destroy === undefined) {
     context.log(`${request.kind}: nothing to destroy; the object stays as it is`);
-    return;
+    return undefined;
   }
-  // Parsed before connecting: an input the kind refuses costs no connection, let alone a command.
   const identity = parseAs(kind.identity, textOrValue(request.identity, 'identity'), 'identity');
-  await kind.destroy(await open(target), identity, context);
+  return { target, item: { kind, identity, context } };
 };
+
+/** The domain's `destroyAll`, or each item by its kind's destroy, all at once. */
+const destroyItems = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  session: S,
+  items: readonly DestroyItem<S>[],
+): Promise<ReadonlyArray<Error | undefined>> =>
+  domain.destroyAll !== undefined ? domain.destroyAll(session, items) : destroyEach(session, items);
+
+/** Each item by its kind's destroy, all at once: each one's error, or undefined once it is gone. */
+export const destroyEach = <S>(session: S, items: readonly DestroyItem<S>[]): Promise<Array<Error | undefined>> =>
+  Promise.all(
+    items.map(({ kind, identity, context }) =>
+      Promise.resolve(kind.destroy?.(session, identity, context)).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      ),
+    ),
+  );
 
 /** The synthesized inputs carry JSON text; a human may also write the object inline. */
 export const textOrValue = (value: unknown, what: string): unknown =>

@@ -1,8 +1,9 @@
 /**
  * `coalesced`: calls during a run share the next run, each caller's run starts after its call, and a
- * failed run fails only the callers that shared it.
+ * failed run fails only the callers that shared it. `batched`: items that come during a run form the
+ * next run, each answered with its own outcome.
  */
-import { coalesced } from '../../../../src/core/coalesce';
+import { batched, coalesced } from '../../../../src/core/coalesce';
 
 /** An action whose runs the test ends one at a time, recording when each started. */
 const gate = () => {
@@ -48,4 +49,29 @@ test('a failed run fails its callers only; the next call runs again', async () =
   const next = reload();
   await end();
   expect(await next).toBe(2);
+});
+
+test('batched: items that come while a run works form the next run, each answered in order', async () => {
+  const runs: string[][] = [];
+  let release: () => void = () => undefined;
+  const run = batched(async (items: readonly string[]) => {
+    runs.push([...items]);
+    if (runs.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    return items.map((item) => item.toUpperCase());
+  });
+  const first = run('a');
+  const later = ['b', 'c', 'd'].map((item) => run(item)); // while the first run works
+  await new Promise((resolve) => setImmediate(resolve));
+  release();
+  expect(await Promise.all([first, ...later])).toEqual(['A', 'B', 'C', 'D']);
+  expect(runs).toEqual([['a'], ['b', 'c', 'd']]);
+});
+
+test('batched: a run that throws fails its own items only', async () => {
+  const run = batched(async (items: readonly string[]) => {
+    if (items.includes('boom')) throw new Error('the session broke');
+    return items.map(() => 'ok');
+  });
+  await expect(run('boom')).rejects.toThrow('the session broke');
+  expect(await run('fine')).toBe('ok');
 });

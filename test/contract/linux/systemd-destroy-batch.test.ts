@@ -1,0 +1,63 @@
+/**
+ * The units one destroy run gathered, destroyed as one batch on real systemd 252 (issue 15 item 4):
+ * one read, their stops in one command, one daemon-reload for them all; each unit's lines are its own,
+ * and one that cannot be wholly removed fails alone, named, while the others are gone.
+ */
+import type { DestroyItem, KindContext } from '../../../src/core/kind';
+import { systemClock } from '../../../src/core/clock';
+import { parseSshTarget } from '../../../src/linux/target';
+import { linuxDomain } from '../../../handlers/linux/domain';
+import type { HostSession } from '../../../handlers/linux/session';
+import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(180_000);
+
+const { host, unit } = useSystemdHost();
+
+const DIR = '/etc/systemd/system';
+const WANTS = `${DIR}/multi-user.target.wants`;
+const sleeper = '[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
+const reloads = async () =>
+  Number((await host().exec('journalctl _PID=1 --no-pager -o cat | grep -c "^Reloading" || true')).stdout.trim());
+
+test('six units and one that cannot be wholly removed: one reload, six gone, the seventh named', async () => {
+  const names = Array.from({ length: 6 }, (_, index) => `gone-${index}.service`);
+  // Not enabled: the read-only wants folder below is the stuck one's alone.
+  for (const name of names) expect((await unit.run('apply', unitSpec(name, sleeper, { enabled: false }))).code).toBe(0);
+  await host().exec(
+    `printf '%s' '${sleeper}' > ${DIR}/stuck.service && systemctl enable stuck.service && ` +
+      `rm ${DIR}/stuck.service && mount --bind ${WANTS} ${WANTS} && mount -o remount,ro,bind ${WANTS}`,
+  );
+  const domain = linuxDomain();
+  const env = { [KEY_ENV]: host().privateKey };
+  const lines = new Map<string, string[]>();
+  const contextOf = (name: string): KindContext => ({
+    env,
+    clock: systemClock,
+    log: (line) => lines.set(name, [...(lines.get(name) ?? []), line]),
+  });
+  const session: HostSession = await domain.connect(parseSshTarget(hostTarget(host())), contextOf('connect'), 'write');
+  try {
+    const kind = await domain.kinds['systemd-unit']();
+    const items: DestroyItem<HostSession>[] = [...names, 'stuck.service'].map((name) => ({
+      kind,
+      identity: { name, directory: DIR },
+      context: contextOf(name),
+    }));
+    const before = await reloads();
+    const outcomes = await domain.destroyAll(session, items);
+    expect(await reloads()).toBe(before + 1);
+    expect(outcomes.slice(0, 6)).toEqual(Array(6).fill(undefined));
+    expect(outcomes[6]?.message).toMatch(/stuck\.service on 127\.0\.0\.1:\d+ was not wholly removed/);
+    for (const name of names) {
+      expect(lines.get(name)).toEqual([
+        expect.stringMatching(new RegExp(`^${name} on .*: stopped, disabled and removed$`)),
+      ]);
+      expect(await unit.show(name)).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });
+    }
+    expect((await host().exec(`ls ${DIR} | grep '^gone-' ; true`)).stdout).toBe('');
+  } finally {
+    await domain.close(session);
+    await host().exec(`umount ${WANTS}; rm -f ${WANTS}/stuck.service`);
+  }
+});

@@ -1,0 +1,72 @@
+/**
+ * The work of a destroy run (`sharedDestroy`): objects that arrive together are destroyed over one
+ * connection as one batch, handed to the domain's `destroyAll` when it has one; a failing object fails
+ * alone, with its own line; a request for another target, or an identity the kind refuses, fails
+ * before any connection.
+ */
+import { systemClock } from '../../../../src/core/clock';
+import type { DestroyItem } from '../../../../src/core/kind';
+import { sharedDestroy } from '../../../../src/core/shared-destroy';
+import { widgetDomain, type WidgetWorld } from './fake-domain';
+
+let world: WidgetWorld;
+beforeEach(() => {
+  world = {
+    live: new Map([
+      ['w1', 1],
+      ['w2', 2],
+      ['w3', 3],
+    ]),
+    calls: [],
+  };
+});
+
+const context = { env: {}, log: () => undefined, clock: systemClock };
+const request = (id: string, shelf = 'a') => ({ kind: 'widget', target: { shelf }, identity: { id } });
+
+test('objects that arrive together share one connection; a failing one fails alone, with its own line', async () => {
+  const run = sharedDestroy(widgetDomain(world), context, { shelf: 'a' });
+  const outcomes = await Promise.all(['w1', 'stuck', 'w2', 'w3'].map((id) => run.destroy(request(id))));
+  await run.close();
+  expect(outcomes).toEqual([
+    { code: 0, lines: [] },
+    { code: 1, lines: ['widget destroy: Widget not removed: the server said: line two; Host: h1'] },
+    { code: 0, lines: [] },
+    { code: 0, lines: [] },
+  ]);
+  expect([...world.live.keys()]).toEqual([]);
+  expect(world.calls).toEqual(['connect a', 'close']);
+});
+
+test("a domain's destroyAll gets the objects that arrived while the last batch worked, as one batch", async () => {
+  const batches: string[][] = [];
+  const domain = {
+    ...widgetDomain(world),
+    destroyAll: async (session: WidgetWorld, items: readonly DestroyItem<WidgetWorld>[]) => {
+      batches.push(items.map(({ identity }) => (identity as { id: string }).id));
+      for (const { identity, context: own } of items) {
+        own.log(`removed ${(identity as { id: string }).id}`);
+        session.live.delete((identity as { id: string }).id);
+      }
+      return items.map(() => undefined);
+    },
+  };
+  const run = sharedDestroy(domain, context, { shelf: 'a' });
+  const outcomes = await Promise.all(['w1', 'w2', 'w3'].map((id) => run.destroy(request(id))));
+  await run.close();
+  expect(batches).toEqual([['w1'], ['w2', 'w3']]);
+  expect(outcomes.map(({ lines }) => lines)).toEqual([['removed w1'], ['removed w2'], ['removed w3']]);
+});
+
+test('another target, or an identity the kind refuses, fails before any connection', async () => {
+  const run = sharedDestroy(widgetDomain(world), context, { shelf: 'a' });
+  const [other, empty] = await Promise.all([run.destroy(request('w1', 'b')), run.destroy(request(''))]);
+  await run.close();
+  expect(other).toEqual({
+    code: 1,
+    lines: ['widget destroy: Wrong target: a destroy for another target reached this run; destroy again'],
+  });
+  expect(empty?.code).toBe(1);
+  expect(empty?.lines.join('\n')).toMatch(/^widget destroy: Bad input: identity\.id: /);
+  expect(world.calls).toEqual([]);
+});
