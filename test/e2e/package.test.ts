@@ -26,7 +26,7 @@ let tarball: string;
 /** The README's git install, started first and run beside the rest of the file: it is the file's longest step. */
 let gitInstall: Promise<CommandOutcome> | undefined;
 /**
- * `.ci/run` sets CDKTF_HOMELAB_GIT_INSTALL_ELSEWHERE in its Node 24 pass: the install is npm's and the build's, the
+ * `.ci/run` sets CDKTF_HOMELAB_GIT_INSTALL_ELSEWHERE in its Node 20 pass: the install is npm's and the build's, the
  * same whatever Terraform binary runs, and its 230-310 s (CI, both passes side by side on 2 cores) ran twice.
  */
 const gitInstallHere = process.env.CDKTF_HOMELAB_GIT_INSTALL_ELSEWHERE === undefined;
