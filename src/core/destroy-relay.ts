@@ -49,7 +49,7 @@ const MAX_LINE = 1 << 20;
 /** Most lines of one object's outcome sent to its follower; the leader's own hook logs all of its own. */
 const MAX_LINES = 200;
 /** Attempts to reach or become a leader before a hook destroys its object alone. */
-const ATTEMPTS = 4;
+const ATTEMPTS = 5;
 
 /**
  * Destroys `request` through the target's leader, leading when there is none; `lead` is called once,
@@ -67,9 +67,11 @@ export const relayDestroy = async (
     const server = await listen(options.socket);
     if (server === 'unusable') break;
     if (server === 'in-use') {
-      // Nobody answered twice on a socket that is there: its leader was killed, so it is stale. Once may
-      // be a leader that bound it between this hook's connect and listen, which the next attempt reaches.
-      if (answer.kind === 'no-leader' && attempt > 0) removeStale(options.socket);
+      // Nobody answered twice, a moment apart, on a socket that is there: its leader was killed, so it is
+      // stale. Once may be a leader that has bound it and not yet listens (seen in CI: a hook that removed
+      // it then failed the live leader's lstat), which the next attempt reaches.
+      if (answer.kind === 'no-leader' && attempt > 1) removeStale(options.socket);
+      await options.clock.sleep(25 * (attempt + 1));
       continue;
     }
     return serve(server, request, lead(), options);
@@ -170,7 +172,9 @@ const serve = async (
   work: { destroy: DestroyOne; close: () => Promise<void> },
   options: RelayOptions,
 ): Promise<DestroyOutcome> => {
-  const inode = lstatSync(options.socket).ino;
+  // Another hook may have taken the socket for a killed leader's and removed it already (it saw it bound
+  // before it listened): this run still serves whoever connected, and removes no socket at its end.
+  const inode = inodeOf(options.socket);
   let inFlight = 0;
   let arrivals = 0;
   let idle: () => void = () => undefined;
@@ -197,16 +201,16 @@ const serve = async (
     if (inFlight === 0 && arrivals === seen) break;
   }
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (sameInode(options.socket, inode)) removeStale(options.socket);
+  if (inode !== undefined && inodeOf(options.socket) === inode) removeStale(options.socket);
   await work.close();
   return outcome;
 };
 
-const sameInode = (path: string, inode: number): boolean => {
+const inodeOf = (path: string): number | undefined => {
   try {
-    return lstatSync(path).ino === inode;
+    return lstatSync(path).ino;
   } catch {
-    return false;
+    return undefined;
   }
 };
 

@@ -84,6 +84,21 @@ test('a hook that came and went while the leader lingered keeps it lingering for
   expect(sessions).toEqual([['a', 'b', 'c']]);
 });
 
+test('thirty hooks at once, three times over: every object destroyed once, every hook answered', async () => {
+  const { sessions, lead } = world(5);
+  const socket = join(dir, 's.sock');
+  for (let round = 0; round < 3; round += 1) {
+    const ids = Array.from({ length: 30 }, (_, index) => `r${round}-${index}`);
+    const outcomes = await Promise.all(
+      ids.map((id) => relayDestroy(request(id), lead, { socket, clock: systemClock, lingerMs: 50 })),
+    );
+    expect(outcomes.map(({ code }) => code)).toEqual(Array(30).fill(0));
+  }
+  expect(sessions.flat().sort()).toEqual(
+    [0, 1, 2].flatMap((round) => Array.from({ length: 30 }, (_, index) => `r${round}-${index}`)).sort(),
+  );
+});
+
 test('a socket a killed leader left is taken over: the hook leads and destroys its object', async () => {
   const { sessions, lead } = world();
   const socket = join(dir, 's.sock');
