@@ -76,11 +76,18 @@ export const relayDestroy = async (
     }
     return serve(server, request, lead(), options);
   }
-  const alone = lead();
+  return destroyAlone(lead(), request);
+};
+
+/** Destroys `request` in a run of its own: `work`'s session serves it alone and is closed after. */
+export const destroyAlone = async (
+  work: { destroy: DestroyOne; close: () => Promise<void> },
+  request: DestroyRequest,
+): Promise<DestroyOutcome> => {
   try {
-    return await alone.destroy(request);
+    return await work.destroy(request);
   } finally {
-    await alone.close();
+    await work.close();
   }
 };
 

@@ -14,7 +14,7 @@ import type { HandlerDomain, KindContext, Log } from './kind';
 import { parseAs, parseJson } from './parse';
 import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
-import { describeError, destroyAlone, destroyFromHook, textOrValue } from './shared-destroy';
+import { describeError, destroyByHand, destroyFromHook, textOrValue } from './shared-destroy';
 
 export interface HandlerIo {
   readonly stdin: () => Promise<string>;
@@ -47,7 +47,7 @@ export const runHandler = async <S, T>(
     }
     if (verb === 'destroy') {
       const { target, identity } = parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
-      return await destroyAlone(domain, { kind: first as string, target, identity }, context, log);
+      return await destroyByHand(domain, { kind: first as string, target, identity }, context, log);
     }
     if (isBatch && verb === 'apply') await applyBatch(domain, io.env, context);
     else if (isBatch) io.out(JSON.stringify(await readBatch(domain, parseJson(await io.stdin(), 'stdin'), context)));

@@ -16,6 +16,7 @@ import {
   type DestroyOne,
   type DestroyOutcome,
   type DestroyRequest,
+  destroyAlone,
   relayDestroy,
   relayDirectory,
 } from './destroy-relay';
@@ -42,27 +43,19 @@ export const destroyFromHook = async <S, T>(
   const lead = () => sharedDestroy(domain, context, target);
   return printed(
     socket === undefined || socket.length > MAX_SOCKET_PATH
-      ? await alone(lead(), request)
+      ? await destroyAlone(lead(), request)
       : await relayDestroy(request, lead, { socket, clock: context.clock }),
     log,
   );
 };
 
 /** Destroys one object in a run of its own, by hand; returns its exit code. */
-export const destroyAlone = async <S, T>(
+export const destroyByHand = async <S, T>(
   domain: HandlerDomain<S, T>,
   request: DestroyRequest,
   context: KindContext,
   log: Log,
-): Promise<number> => printed(await alone(sharedDestroy(domain, context, request.target), request), log);
-
-const alone = async (work: ReturnType<typeof sharedDestroy>, request: DestroyRequest): Promise<DestroyOutcome> => {
-  try {
-    return await work.destroy(request);
-  } finally {
-    await work.close();
-  }
-};
+): Promise<number> => printed(await destroyAlone(sharedDestroy(domain, context, request.target), request), log);
 
 const printed = ({ code, lines }: DestroyOutcome, log: Log): number => {
   for (const line of lines) log(line);
