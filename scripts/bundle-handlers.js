@@ -38,6 +38,8 @@ const examples = {
   'e2e/removal-app': 'test/e2e/removal-app.ts',
   // The adoption e2e test's stack (test/e2e/adoption.test.ts).
   'e2e/adoption-app': 'test/e2e/adoption-app.ts',
+  // The PVE adoption e2e test's stack (test/e2e/adoption-pve.test.ts).
+  'e2e/adoption-pve-app': 'test/e2e/adoption-pve-app.ts',
 };
 
 // ssh2's optional `cpu-features` would otherwise stay a require resolved at run time from any

@@ -4,12 +4,15 @@
  * so every kind does these the same way.
  */
 import type { Construct } from 'constructs';
-import { domainOf, type KindName } from '../../src/core/registry';
+import { domainOf, type KindName, ownershipOf } from '../../src/core/registry';
 import { ManagedObject, type ManagedObjectProps } from './managed-object';
 import { addressName } from './object-address';
 import { RetiredObject } from './retired-object';
 
-export interface DeclaredObject extends Omit<ManagedObjectProps, 'domain' | 'kind' | 'batchLabel' | 'handlerBundle'> {
+export interface DeclaredObject extends Omit<
+  ManagedObjectProps,
+  'domain' | 'kind' | 'batchLabel' | 'handlerBundle' | 'ownership'
+> {
   readonly kind: KindName;
   /** The construct holding the connection (a `ProxmoxCluster`, an `SshHost`): the batch is named after it. */
   readonly targetConstruct: Construct;
@@ -37,5 +40,5 @@ export function declareObject(scope: Construct, props: DeclaredObject): ManagedO
         batchLabel,
         forget,
       })
-    : new ManagedObject(scope, 'Object', { ...object, domain, batchLabel });
+    : new ManagedObject(scope, 'Object', { ...object, domain, batchLabel, ownership: ownershipOf(props.kind) });
 }

@@ -89,6 +89,15 @@ export interface ManagedObjectProps {
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
+  /**
+   * Where the stack's ownership of the object is kept. `target`: the kind marks on the target the
+   * objects it creates or adopts (its handler's `foreign`), or tracks none. `state`: the target has no
+   * place for a mark, so the lifecycle records, when it is created, whether the object already existed
+   * (its handler's `exists`); the apply refuses such an object and its destroy leaves it, unless `adopt`.
+   *
+   * @default 'target'
+   */
+  readonly ownership?: 'target' | 'state';
 }
 
 /**
@@ -116,8 +125,13 @@ export class ManagedObject extends Construct {
     const key = { domain: props.domain, handler, target: props.target, label: props.batchLabel };
     this.batch = TargetBatch.of(this, key);
     const label = targetLabel(key);
+    const adopt = (props.adopt ?? this.node.tryGetContext(ADOPT_CONTEXT)) === true;
+    const object = lifecycleInput(props.identity, props.target, label);
+    const inState = props.ownership === 'state';
     this.lifecycle = new TerraformData(this, 'lifecycle', {
-      input: lifecycleInput(props.identity, props.target, label),
+      // Terraform keeps `found` as the lifecycle's creation recorded it (ownership.ts).
+      input: inState ? { object, found: this.batch.found(this.name), adopt } : object,
+      ignoreChanges: inState ? [`input["found"]`] : undefined,
       // The digest of the identity, as every earlier version stored it: another form would replace
       // every lifecycle on upgrade, and a replacement runs the destroy hook.
       triggersReplace: { identity: digestText(props.identity) },
@@ -141,7 +155,8 @@ export class ManagedObject extends Construct {
         name: this.name,
         kind: props.kind,
         spec: typeof spec === 'function' ? spec : () => spec,
-        adopt: (props.adopt ?? this.node.tryGetContext(ADOPT_CONTEXT)) === true,
+        adopt,
+        found: inState ? `try(terraform_data.${this.name}_lifecycle.input.found, "")` : undefined,
         follows,
         after: () => [...new Set([...follows(), ...this.after])],
       },

@@ -32,6 +32,11 @@ export interface BatchMember {
   readonly spec: () => Readonly<Record<string, unknown>>;
   /** Whether the apply may take the object over when it exists without this stack's mark. */
   readonly adopt: boolean;
+  /**
+   * What the object's lifecycle recorded it found at its creation, as an HCL expression ("" for
+   * nothing), when the stack's state keeps its ownership (ownership.ts).
+   */
+  readonly found?: string;
   /** Objects whose being applied makes this one apply too (a network reload after its interfaces). */
   readonly follows: () => readonly string[];
   /** Names of objects of this batch that must be applied before it. */
@@ -54,6 +59,8 @@ export class TargetBatch extends Construct {
   /** The Terraform name prefix of the read, its check and the apply. */
   readonly label: string;
   private readonly members = new Map<string, BatchMember>();
+  /** Whether some object may be refused (refusable): then the check reads `local.<label>_refused`. */
+  private mayRefuse = false;
   /** The batches applied before this one, each with the ordering that asked for it. */
   private readonly before = new Map<TargetBatch, string>();
 
@@ -69,11 +76,14 @@ export class TargetBatch extends Construct {
     // Terraform re-evaluates checks after apply against the plan-time read, so the message says
     // when it was read. A check-scoped re-read would fix that, but Terraform then plans that read
     // on every run and no plan is ever empty (measured, terraform 1.11.4; terraform#36536).
+    // An object its lifecycle found and that is not adopted is named too (add() declares the local).
     stack.addOverride(`check.${this.label}_in_sync`, {
       assert: [
         {
-          condition: `\${${this.read.result(BATCH.inSync)} == "true"}`,
-          error_message: `\${${this.read.result(BATCH.summary)}}\n(read at plan time; apply converges it)`,
+          condition: Lazy.stringValue({ produce: () => `\${${this.readInSync()}${this.refusedTest()}}` }),
+          error_message: Lazy.stringValue({
+            produce: () => `\${${this.checkMessage()}}\n(read at plan time; apply converges it)`,
+          }),
         },
       ],
     });
@@ -86,9 +96,23 @@ export class TargetBatch extends Construct {
     this.apply.overrideLogicalId(`${this.label}_apply`);
   }
 
+  /**
+   * What the read found of `name` for its lifecycle to record, as a template: "" when absent or when its
+   * kind marks ownership on the target (ownership.ts).
+   */
+  found(name: string): string {
+    return `\${lookup(data.external.${this.read.friendlyUniqueId}.result, "${resultKey(name, 'found')}", "")}`;
+  }
+
   /** Adds an object; the apply runs after its lifecycle resource is created. */
   add(member: BatchMember, lifecycle: TerraformData): void {
     this.members.set(member.name, member);
+    if (refusable(member) && !this.mayRefuse) {
+      // The lines of refused objects sit in one local: a failed check prints one value, not one per object.
+      this.mayRefuse = true;
+      const stack = TerraformStack.of(this);
+      stack.addOverride(`locals.${this.label}_refused`, Lazy.stringValue({ produce: () => this.refusedLines() }));
+    }
     this.apply.dependsOn = [...(this.apply.dependsOn ?? []), `terraform_data.${lifecycle.friendlyUniqueId}`];
   }
 
@@ -122,6 +146,29 @@ export class TargetBatch extends Construct {
     return undefined;
   }
 
+  /** The check's message: the read's summary, then the line of each object the apply would refuse. */
+  private checkMessage(): string {
+    const summary = this.read.result(BATCH.summary);
+    if (!this.mayRefuse) return summary;
+    return `join("\\n", compact([${this.readInSync()} ? "" : ${summary}, local.${this.label}_refused]))`;
+  }
+
+  private readInSync(): string {
+    return `${this.read.result(BATCH.inSync)} == "true"`;
+  }
+
+  /** ` && local.<label>_refused == ""` when some object may be refused, else nothing. */
+  private refusedTest(): string {
+    return this.mayRefuse ? ` && local.${this.label}_refused == ""` : '';
+  }
+
+  /** A line per object the apply would refuse (refusable) whose lifecycle found it, as a template. */
+  private refusedLines(): string {
+    const members = [...this.members.values()].filter(refusable);
+    const lines = members.map((m) => `${m.found} == "" ? "" : "- ${m.name}: \${${m.found}}"`);
+    return `\${join("\\n", compact([${lines.join(', ')}]))}`;
+  }
+
   /** The objects known at synth packed into one field; one holding a Terraform value under its name, for Terraform. */
   private queryEntries(): Record<string, string> {
     const members = [...this.members.values()].map((m) => ({ ...m, spec: m.spec() }));
@@ -133,10 +180,14 @@ export class TargetBatch extends Construct {
     return { ...(known.length > 0 ? { [BATCH.objects]: packObjects(packed) } : {}), ...Object.fromEntries(resolved) };
   }
 
-  /** Whether `member` and everything it follows read in sync at plan time, as an HCL expression. */
+  /**
+   * Whether `member` and everything it follows read in sync at plan time, as an HCL expression; one its
+   * lifecycle found and that is not adopted never is, so the apply refuses it each time.
+   */
   private inSync(member: BatchMember): string {
     const names = [member.name, ...member.follows()];
-    return names.map((name) => `${this.read.result(resultKey(name, 'in_sync'))} == "true"`).join(' && ');
+    const reads = names.map((name) => `${this.read.result(resultKey(name, 'in_sync'))} == "true"`);
+    return [...reads, ...(refusable(member) ? [`${member.found} == ""`] : [])].join(' && ');
   }
 
   /**
@@ -149,7 +200,7 @@ export class TargetBatch extends Construct {
    */
   private triggers(): Record<string, string> {
     const entries = [...this.members.values()].map((m) => {
-      const text = entryText(m.kind, jsonText(m.spec()), m.after(), m.adopt);
+      const text = entryText(m.kind, jsonText(m.spec()), m.after(), m.adopt, refusable(m) ? m.found : undefined);
       return [m.name, `${text}\${${this.inSync(m)} ? "" : replace(timestamp(), "/.*/", "")}`];
     });
     return Object.fromEntries(entries);
@@ -164,13 +215,20 @@ export class TargetBatch extends Construct {
 }
 
 /**
- * `{"kind":…,"spec":…}`, with `after` when the object has predecessors and `adopt` when it is true,
- * so an entry without either is the text earlier versions wrote (the apply is not replaced on upgrade).
+ * `{"kind":…,"spec":…}`, with `after` when the object has predecessors, `adopt` when it is true and
+ * `found` when its lifecycle `found` it (an HCL expression), so an entry without any is the text earlier
+ * versions wrote (the apply is not replaced on upgrade).
  */
-const entryText = (kind: string, spec: string, after: readonly string[], adopt: boolean): string =>
+const entryText = (kind: string, spec: string, after: readonly string[], adopt: boolean, found?: string): string =>
   `{"kind":${escapeTemplate(JSON.stringify(kind))},"spec":${spec}` +
   (after.length > 0 ? `,"after":${JSON.stringify(after)}` : '') +
-  (adopt ? ',"adopt":true}' : '}');
+  (adopt ? ',"adopt":true' : '') +
+  (found === undefined ? '' : `\${${found} == "" ? "" : ",\\"found\\":true"}`) +
+  '}';
+
+/** An object the apply refuses when its lifecycle found it: its ownership is in the state, no `adopt`. */
+const refusable = (member: BatchMember): member is BatchMember & { found: string } =>
+  member.found !== undefined && !member.adopt;
 
 /** `{adopt: true}` for an object that may be adopted, else nothing. */
 const adoptField = (member: { readonly adopt: boolean }): { adopt?: true } => (member.adopt ? { adopt: true } : {});

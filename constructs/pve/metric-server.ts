@@ -105,9 +105,10 @@ export interface ProxmoxMetricServerProps {
    */
   readonly forget?: boolean;
   /**
-   * Take the server over when it exists without this stack's mark of ownership. PVE offers no place
-   * for such a mark that changes nothing the server does, so the PVE kinds do not track ownership
-   * yet: an existing server counts as this stack's, and this prop changes nothing (README, Limits).
+   * Take the server over when it already existed when the stack first declared it (made by hand, say).
+   * PVE has no place for a mark of ownership, so the server's lifecycle records in the state whether the
+   * plan found it: without this prop the apply refuses such a server, naming it, and destroy leaves it on
+   * the cluster; with it the apply converges it and destroy deletes it (README, Adoption).
    *
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */

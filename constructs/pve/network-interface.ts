@@ -78,9 +78,10 @@ export interface ProxmoxNetworkInterfaceProps {
   /** bond (balance-xor, 802.3ad only): transmit hash policy. @default - unset (the kernel's, layer2) */
   readonly bondXmitHashPolicy?: 'layer2' | 'layer2+3' | 'layer3+4';
   /**
-   * Take the interface over when it exists without this stack's mark of ownership. PVE offers no place
-   * for such a mark that changes nothing the interface does, so the PVE kinds do not track ownership
-   * yet: an existing interface counts as this stack's, and this prop changes nothing (README, Limits).
+   * Take the interface over when it already existed when the stack first declared it (made by hand, say).
+   * PVE has no place for a mark of ownership, so the interface's lifecycle records in the state whether the
+   * plan found it: without this prop the apply refuses such a interface, naming it, and destroy leaves it on
+   * the node; with it the apply converges it and destroy deletes it (README, Adoption).
    *
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */

@@ -57,6 +57,11 @@ export const metricServerKind = defineKind({
     };
   },
 
+  exists: (spec: MetricServerSpec, sections: Sections): boolean => {
+    const section = sections.get(spec.id);
+    return section !== undefined && !(section instanceof Error);
+  },
+
   apply: (api: PveApi, spec: MetricServerSpec, context: KindContext) =>
     apply(api, spec, writeSecrets(spec, context.env), context),
   destroy: (api: PveApi, identity: MetricServerIdentity, context: KindContext) => destroy(api, identity, context),

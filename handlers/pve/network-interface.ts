@@ -66,6 +66,11 @@ export const networkInterfaceKind = defineKind({
     return interfaceReading(spec, live, nodes.declared.get(spec.node) ?? new Set());
   },
 
+  exists(spec: NetworkInterfaceSpec, nodes: NodeRows): boolean {
+    const live = nodes.rows.get(spec.node);
+    return Array.isArray(live) && findInterface(live, spec.iface) !== undefined;
+  },
+
   apply: (api: PveApi, spec: NetworkInterfaceSpec, context: KindContext) => stage(api, spec, context),
   destroy: (api: PveApi, identity: NetworkInterfaceIdentity, context: KindContext) =>
     stageRemoval(api, identity, context),

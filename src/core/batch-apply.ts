@@ -19,6 +19,7 @@ const objectEntry = z.object({
   spec: z.unknown(),
   after: z._default(z.array(z.string()), []),
   adopt: z._default(z.boolean(), false),
+  found: z._default(z.boolean(), false),
 });
 
 /** Applies the drifted objects named in `env`; throws one error naming every object not applied. */
@@ -75,7 +76,8 @@ const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: st
   const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
   if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
   const kind = (await load()) as AnyKind<S>;
-  return { name, kind, spec: parseAs(kind.spec, entry.spec, 'spec'), after: entry.after, adopt: entry.adopt };
+  const spec = parseAs(kind.spec, entry.spec, 'spec');
+  return { name, kind, spec, after: entry.after, adopt: entry.adopt, found: entry.found };
 };
 
 /**

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
 import type { AnyKind, HandlerDomain, KindContext, Reading } from './kind';
-import { foreignReading } from './ownership';
+import { foreignReading, foundReading } from './ownership';
 import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { BATCH, resultKey, toReadResult } from './protocol';
@@ -77,8 +77,10 @@ const readAll = async <S, T>(
       for (const [name, { spec, adopt }] of members) {
         try {
           const reading = kind.read(spec, live, context);
-          const foreign = kind.foreign?.(spec, live) === true;
-          readings.set(name, foreign ? foreignReading(reading, adopt, domain.describe(target)) : reading);
+          const where = domain.describe(target);
+          if (kind.foreign?.(spec, live) === true) readings.set(name, foreignReading(reading, adopt, where));
+          else if (kind.exists?.(spec, live) === true) readings.set(name, foundReading(reading, adopt, where));
+          else readings.set(name, reading);
         } catch (error) {
           if (error instanceof TargetUnreachable) throw error;
           readings.set(name, unreadable(error));
@@ -122,7 +124,10 @@ const summarize = (names: readonly string[], readings: ReadonlyMap<string, Readi
   for (const name of names) {
     const reading = readings.get(name) ?? unreadable(new Error('no reading'));
     const flat = toReadResult(reading);
-    for (const field of ['in_sync', 'summary', 'diff'] as const) result[resultKey(name, field)] = flat[field];
+    for (const field of ['in_sync', 'summary', 'diff', 'found'] as const) {
+      const value = flat[field];
+      if (value !== undefined) result[resultKey(name, field)] = value;
+    }
     if (!reading.inSync) drifted.push(`- ${name}: ${flat.summary}`);
   }
   result[BATCH.inSync] = String(drifted.length === 0);

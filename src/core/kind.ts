@@ -23,6 +23,11 @@ export interface Reading {
   readonly summary: string;
   /** The differing non-secret fields. */
   readonly diff: FieldDiff;
+  /**
+   * What the object's lifecycle records if it is created now, for a kind whose ownership the stack's
+   * state keeps (`exists`): set when the object exists on the target (ownership.ts).
+   */
+  readonly found?: string;
 }
 
 /** One object kind over a domain's session `S`. */
@@ -45,6 +50,14 @@ export interface ObjectKind<S, Spec, Identity, Live> {
    * @default - not tracked: every object counts as this stack's
    */
   foreign?(spec: Spec, live: Live): boolean;
+  /**
+   * Whether the object exists on the target, over the fetched data, for a kind whose target has no
+   * place for a mark of ownership: the read says so, and a lifecycle created while it exists records
+   * that the stack found the object rather than created it (ownership.ts).
+   *
+   * @default - ownership is marked on the target (`foreign`), or not tracked
+   */
+  exists?(spec: Spec, live: Live): boolean;
   /** Removes the object; absent for a kind with nothing to remove. */
   destroy?(session: S, identity: Identity, context: KindContext): Promise<void>;
   /**
@@ -68,6 +81,8 @@ export interface ApplyItem<S> {
   readonly after: readonly string[];
   /** Whether the construct says `adopt: true`: the apply may take over an object it did not create. */
   readonly adopt?: boolean;
+  /** Whether its lifecycle recorded that the object existed before this stack declared it (ownership.ts). */
+  readonly found?: boolean;
 }
 
 /** One object a destroy run removes: its kind, its checked identity, and the context its lines go to. */

@@ -1,16 +1,26 @@
 /**
  * What a destroy hook removes and where, from its lifecycle's stored input and the hook's own target.
  * A lifecycle stores the identity and its target's label, the target's settings sitting once in the
- * hook; one an earlier version made stores identity and target as JSON text. A label the hook does not
- * hold fails, naming both: destroying with another target's settings would leave the object in place.
+ * hook; one an earlier version made stores identity and target as JSON text. A lifecycle whose kind keeps
+ * ownership in the state wraps that text with what it found at its creation and the construct's
+ * `adopt` (ownership.ts). A label the hook does not hold fails, naming both: destroying with another
+ * target's settings would leave the object in place.
  */
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
+import { keptOnDestroy } from './ownership';
 import { parseAs, parseJson } from './parse';
 import { ENV } from './protocol';
 
-/** `jsonencode(self.input)`: the JSON text of `{identity, target}` now, an object before. */
-const stored = z.union([z.string(), z.object({ identity: z.string(), target: z.string() })]);
+/**
+ * `jsonencode(self.input)`: the JSON text of `{identity, target}`, that text with what the lifecycle
+ * found, or (before) an object of two texts.
+ */
+const stored = z.union([
+  z.string(),
+  z.object({ object: z.string(), found: z.string(), adopt: z.boolean() }),
+  z.object({ identity: z.string(), target: z.string() }),
+]);
 
 /** The target is a label, or the settings themselves when they hold a Terraform value. */
 const current = z.object({
@@ -18,13 +28,29 @@ const current = z.object({
   target: z.union([z.string(), z.record(z.string(), z.unknown())]),
 });
 
+/** What a destroy hook acts on, and why it leaves the object when it must (`kept`). */
+export interface DestroyInput {
+  /** The target's settings, before the domain's schema judges them. */
+  readonly target: unknown;
+  /** The object's identity, before its kind's schema judges it. */
+  readonly identity: unknown;
+  /** Set when the object is not the stack's to delete: found, never adopted. */
+  readonly kept?: string;
+}
+
 /** The target and identity a destroy hook acts on, before the kind's and domain's schemas judge them. */
-export const destroyInput = (env: NodeJS.ProcessEnv): { target: unknown; identity: unknown } => {
+export const destroyInput = (env: NodeJS.ProcessEnv): DestroyInput => {
   const input = parseAs(stored, parseJson(env[ENV.lifecycle], ENV.lifecycle), ENV.lifecycle);
-  if (typeof input !== 'string') {
-    return { target: parseJson(input.target, 'target'), identity: parseJson(input.identity, 'identity') };
+  if (typeof input === 'string') return fromText(input, env);
+  if ('object' in input) {
+    const kept = keptOnDestroy(input.found, input.adopt);
+    return kept === undefined ? fromText(input.object, env) : { target: undefined, identity: undefined, kept };
   }
-  const { identity, target } = parseAs(current, parseJson(input, ENV.lifecycle), ENV.lifecycle);
+  return { target: parseJson(input.target, 'target'), identity: parseJson(input.identity, 'identity') };
+};
+
+const fromText = (text: string, env: NodeJS.ProcessEnv): DestroyInput => {
+  const { identity, target } = parseAs(current, parseJson(text, ENV.lifecycle), ENV.lifecycle);
   if (typeof target !== 'string') return { target, identity };
   const label = env[ENV.targetLabel];
   if (target === label) return { target: parseJson(env[ENV.target], ENV.target), identity };

@@ -2,22 +2,42 @@
  * Adoption made explicit (README, Adoption): an object that exists on its target without this stack's
  * mark of ownership is named as such by the read, and the apply refuses it unless its construct says
  * `adopt: true`. Without this a hand-made object was taken over silently, and a later destroy deleted it.
+ * Where the target has no place for a mark (a PVE metric server or interface), the stack's state keeps
+ * ownership instead: the read reports `found` text for an object that exists, the object's lifecycle
+ * records it only when it is created (Terraform ignores later changes to it), and that record makes the
+ * apply refuse the object and its destroy leave it, unless its construct says `adopt: true`.
  */
 import { HandlerError } from './errors';
 import type { AnyKind, ApplyItem, KindContext, Reading } from './kind';
 
 /** What the read says of an object the stack did not create, `adopt` as its construct says. */
 export const foreignReading = (reading: Reading, adopt: boolean, where: string): Reading => {
-  const verdict = adopt
-    ? 'will be adopted'
-    : 'the apply will refuse it: set adopt: true on its construct to adopt it (destroy then deletes it)';
   const drift = reading.inSync ? '' : `; ${reading.summary}`;
-  return {
-    inSync: false,
-    summary: `exists on ${where}, not created by this stack: ${verdict}${drift}`,
-    diff: reading.diff,
-  };
+  return { inSync: false, summary: `${notCreated(adopt, where)}${drift}`, diff: reading.diff };
 };
+
+/**
+ * What a lifecycle created now records of an object that exists: true exactly when it is recorded,
+ * since a lifecycle is created once, when the stack first declares the object.
+ */
+export const foundReading = (reading: Reading, adopt: boolean, where: string): Reading => ({
+  ...reading,
+  found: notCreated(adopt, where),
+});
+
+const notCreated = (adopt: boolean, where: string): string =>
+  `exists on ${where}, not created by this stack: ${
+    adopt
+      ? 'will be adopted'
+      : 'the apply will refuse it: set adopt: true on its construct to adopt it (destroy then deletes it)'
+  }`;
+
+/** Why a destroy leaves an object its lifecycle found and never adopted, or undefined to delete it. */
+export const keptOnDestroy = (found: string, adopt: boolean): string | undefined =>
+  found === '' || adopt
+    ? undefined
+    : 'left in place: it existed before this stack declared it, and its construct did not say adopt: true; ' +
+      'Terraform forgets it, nothing of it was deleted';
 
 /** The apply's refusal of an object it did not create, naming the prop that allows it. */
 export const refusedForeign = (where: string): HandlerError =>
@@ -28,9 +48,9 @@ export const refusedForeign = (where: string): HandlerError =>
   );
 
 /**
- * The items the apply must refuse: those whose kind tracks ownership, found on the target without the
- * stack's mark, and not marked `adopt`. One fetch per kind, over the apply's own session, just before
- * it writes: the plan's reading may be stale.
+ * The items the apply must refuse, unless marked `adopt`: those their lifecycle recorded as found, and
+ * those found on the target without the stack's mark. One fetch per kind that marks, over the apply's
+ * own session, just before it writes: the plan's reading may be stale.
  */
 export const foreignItems = async <S>(
   session: S,
@@ -41,7 +61,9 @@ export const foreignItems = async <S>(
   const refused = new Map<string, Error>();
   const byKind = new Map<AnyKind<S>, ApplyItem<S>[]>();
   for (const item of items) {
-    if (item.adopt === true || item.kind.foreign === undefined) continue;
+    if (item.adopt === true) continue;
+    if (item.found === true) refused.set(item.name, refusedForeign(where));
+    if (item.found === true || item.kind.foreign === undefined) continue;
     byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
   }
   for (const [kind, members] of byKind) {

@@ -14,6 +14,11 @@ export interface ReadResult {
   readonly summary: string;
   /** Canonical JSON of the differing non-secret fields: `{"port":{"live":8089,"want":8090}}`. */
   readonly diff: string;
+  /**
+   * Set only when the object exists and its kind's ownership is kept in the state: what its lifecycle
+   * records if created now (`lookup` gives "" when unset).
+   */
+  readonly found?: string;
 }
 
 export type { FieldChange, FieldDiff } from './field-diff';
@@ -38,7 +43,8 @@ export type Verb = (typeof VERBS)[number];
  * `{"kind","spec"}` of the objects known at synth packed under `.objects` (packed-objects.ts), and
  * that of each object holding a Terraform value under its name; the result holds `<name>.in_sync`,
  * `<name>.summary`, `<name>.diff`, and the batch's own `.in_sync` and `.summary` for the plan's one
- * check. Object names are Terraform identifiers, so they never start with a dot.
+ * check, and `<name>.found` for an object that exists when its kind's ownership is kept in the state
+ * (ownership.ts). Object names are Terraform identifiers, so they never start with a dot.
  */
 export const BATCH = {
   verb: 'batch',
@@ -51,7 +57,8 @@ export const BATCH = {
 /**
  * The batch apply, one per (domain, target), run by the target's apply resource: the target under
  * HOMELAB_TARGET, the names of the objects its plan found not in sync under HOMELAB_DRIFTED
- * (comma-separated), and the `{"kind","spec","after"}` of the i-th of them under HOMELAB_OBJECT_<i>.
+ * (comma-separated), and the `{"kind","spec","after","adopt","found"}` of the i-th of them under
+ * HOMELAB_OBJECT_<i> (`found`: its lifecycle recorded that it existed before the stack declared it).
  * One variable per object keeps each under Linux's 128 KiB limit on one environment string
  * (MAX_ARG_STRLEN, execve(2)); numbered, since a shell drops a variable whose name holds a `-`.
  * It can go if local-exec ever feeds its command a stdin, which it does not in terraform 1.x or
@@ -77,8 +84,14 @@ const shown = (value: unknown): string => (value === null || value === undefined
  * A reading in the external data source's terms, safe to print and bounded: its summary and diff
  * carry server text (a Status message, a live URL) into the plan and the state.
  */
-export const toReadResult = (reading: { inSync: boolean; summary: string; diff: FieldDiff }): ReadResult => ({
+export const toReadResult = (reading: {
+  inSync: boolean;
+  summary: string;
+  diff: FieldDiff;
+  found?: string;
+}): ReadResult => ({
   in_sync: String(reading.inSync),
   summary: printableLine(reading.summary),
   diff: canonicalJson(boundedDiff(reading.diff)),
+  ...(reading.found === undefined ? {} : { found: printableLine(reading.found) }),
 });

@@ -14,18 +14,20 @@ export const DOMAINS = {
 /**
  * Each object kind and the domain whose bundle serves it. A kind `k` of domain `d` is its
  * definition `src/d/k.ts`, its handler `handlers/d/k.ts` and its construct `constructs/d/k.ts`
- * (`kindFiles`), exported from index.ts; the registry test holds every kind to that.
+ * (`kindFiles`), exported from index.ts; the registry test holds every kind to that. `ownership:
+ * 'state'` marks a kind whose target has no place for a mark of ownership: its lifecycle records
+ * whether the stack found the object (ownership.ts), and its handler says whether it `exists`.
  */
 export const KINDS = {
-  'metric-server': { domain: 'pve' },
-  'network-interface': { domain: 'pve' },
+  'metric-server': { domain: 'pve', ownership: 'state' },
+  'network-interface': { domain: 'pve', ownership: 'state' },
   'network-apply': { domain: 'pve' },
   'systemd-unit': { domain: 'linux' },
   'systemd-instance': { domain: 'linux' },
   'systemd-drop-in': { domain: 'linux' },
   'kube-repo': { domain: 'kube' },
   'kube-repo-fetch': { domain: 'kube' },
-} as const satisfies Record<string, { readonly domain: DomainName }>;
+} as const satisfies Record<string, { readonly domain: DomainName; readonly ownership?: 'state' }>;
 
 export type DomainName = keyof typeof DOMAINS;
 export type KindName = keyof typeof KINDS;
@@ -36,6 +38,12 @@ export type KindsOf<D extends DomainName> = {
 }[KindName];
 
 export const domainOf = (kind: KindName): DomainName => KINDS[kind].domain;
+
+/** Where the stack's ownership of a `kind` object is kept (ManagedObjectProps.ownership). */
+export const ownershipOf = (kind: KindName): 'target' | 'state' => {
+  const entry = KINDS[kind];
+  return 'ownership' in entry ? entry.ownership : 'target';
+};
 
 /** The kinds of `domain`, for tests and the docs. */
 export const kindsOf = (domain: DomainName): KindName[] =>

@@ -35,7 +35,8 @@ export const destroyFromHook = async <S, T>(
   context: KindContext,
   log: Log,
 ): Promise<number> => {
-  const { target, identity } = destroyInput(context.env);
+  const { target, identity, kept } = destroyInput(context.env);
+  if (kept !== undefined) return printed({ code: 0, lines: [`${kind}: ${kept}`] }, log);
   const request: DestroyRequest = { kind, target, identity };
   const dir = relayDirectory(context.env);
   const socket =

@@ -1,8 +1,11 @@
 /**
- * A state written by the version before the slim lifecycle (input `{kind, target, identity}`, its hook reading
- * `self.input.target` and `self.input.identity`), under the stack of this version: the first plan updates each
- * lifecycle in place and replaces nothing, so no destroy hook runs and every object stays; and a destroy run
- * before that apply removes each object from the target its old state names.
+ * States written by earlier versions under the stack of this one, for metric servers, whose lifecycle now
+ * records what it found (input `{object, found, adopt}`, `ignore_changes` on `found`): one from 0.1.0 (input
+ * the JSON text of `{identity, target}`) and one from before the slim lifecycle (input `{kind, target,
+ * identity}`, its hook reading `self.input.target` and `self.input.identity`). Terraform keeps such an input
+ * whole (it cannot apply the ignored path to it), so the first plan changes nothing, no hook runs, every
+ * server stays the stack's and destroy removes it; and a destroy run before the upgrade removes each server
+ * from the target its old state names.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,20 +27,27 @@ let cert: TestCert;
 const projects: CdktfProject[] = [];
 
 interface Lifecycle {
-  input: unknown;
+  input: { object: string } | unknown;
+  lifecycle?: unknown;
   provisioner: Array<{ 'local-exec': { command: string; environment: Record<string, string> } }>;
 }
 
-/** Rewrites each lifecycle of the synthesized stack as the version before wrote it. */
-const asEarlierVersion = (project: CdktfProject): void => {
+type Earlier = '0.1.0' | 'before the slim lifecycle';
+
+/** Rewrites each lifecycle of the synthesized stack as `version` wrote it. */
+const asEarlierVersion = (project: CdktfProject, version: Earlier): void => {
   const file = join(project.stackDir, 'cdk.tf.json');
   const stack = JSON.parse(readFileSync(file, 'utf8'));
   const resources = stack.resource.terraform_data as Record<string, Lifecycle>;
   for (const [name, resource] of Object.entries(resources)) {
     if (!name.endsWith('_lifecycle')) continue;
+    const text = (resource.input as { object: string }).object;
+    delete resource.lifecycle;
+    resource.input = text;
+    if (version === '0.1.0') continue;
     const hook = resource.provisioner[0]!['local-exec'];
-    const { identity } = JSON.parse(resource.input as string);
     const kind = hook.command.split(' ').at(-2);
+    const { identity } = JSON.parse(text);
     resource.input = { kind, target: hook.environment.HOMELAB_TARGET, identity: JSON.stringify(identity) };
     hook.environment = { HOMELAB_TARGET: '${self.input.target}', HOMELAB_IDENTITY: '${self.input.identity}' };
   }
@@ -45,15 +55,17 @@ const asEarlierVersion = (project: CdktfProject): void => {
 };
 
 /** A project whose state holds the three servers, applied from the earlier version's lifecycles. */
-const appliedByEarlierVersion = async (): Promise<CdktfProject> => {
+const appliedByEarlierVersion = async (version: Earlier): Promise<CdktfProject> => {
   const connection = { PROXMOX_VE_ENDPOINT: fake.url, PROXMOX_VE_CA_FILE: cert.certFile };
   const project = new CdktfProject('build/examples/metrics.js', 'metrics', { ...SECRETS, ...connection });
   projects.push(project);
   await project.must('synth', project.synth());
   await project.must('init', project.terraform('init', '-no-color'));
-  asEarlierVersion(project);
+  asEarlierVersion(project, version);
   await project.must('apply (earlier version)', project.terraform('apply', '-auto-approve', '-no-color'));
-  expect(readFileSync(project.statePath, 'utf8')).toMatch(/"kind": "metric-server"/);
+  const state = readFileSync(project.statePath, 'utf8');
+  expect(state).not.toMatch(/"found"/);
+  if (version !== '0.1.0') expect(state).toMatch(/"kind": "metric-server"/);
   await project.must('synth (this version)', project.synth());
   return project;
 };
@@ -73,26 +85,21 @@ afterAll(async () => {
   cert?.cleanup();
 });
 
-test('the first plan after the upgrade updates each lifecycle in place; its apply runs no hook', async () => {
-  const project = await appliedByEarlierVersion();
-  const planned = await project.plan('plan (upgrade)', '-out', 'plan.bin');
-  expect(planned.code).toBe(2);
-  expect(planned.stdout).toMatch(/Plan: 0 to add, 3 to change, 0 to destroy\./);
-  for (const name of ['graphite', 'influx', 'otel']) {
-    expect(planned.stdout).toContain(`terraform_data.${name}_lifecycle will be updated in-place`);
-  }
-  expect(await project.plannedObjects('plan.bin')).toEqual([]);
-  const applied = await project.must('apply (upgrade)', project.terraform('apply', '-no-color', 'plan.bin'));
-  expect(applied.stdout).not.toMatch(/local-exec/);
-  expect(benchServers()).toEqual(SERVERS);
-  expect((await project.plan('plan (after upgrade)')).code).toBe(0);
-  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
-  expect(destroyed.stdout).toMatch(/metric server "lab-influx": deleting/);
-  expect(benchServers()).toEqual([]);
-});
+test.each<Earlier>(['0.1.0', 'before the slim lifecycle'])(
+  "after an upgrade from %s the first plan changes nothing, the servers stay the stack's, destroy removes them",
+  async (version) => {
+    const project = await appliedByEarlierVersion(version);
+    expect((await project.plan('plan (upgrade)')).code).toBe(0);
+    expect(benchServers()).toEqual(SERVERS);
+    const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
+    expect(destroyed.stdout).toMatch(/metric server "lab-influx": deleting/);
+    expect(destroyed.stdout).not.toMatch(/left in place/);
+    expect(benchServers()).toEqual([]);
+  },
+);
 
 test("a destroy before the upgrade's first apply removes each server the earlier version's state names", async () => {
-  const project = await appliedByEarlierVersion();
+  const project = await appliedByEarlierVersion('before the slim lifecycle');
   expect(benchServers()).toEqual(SERVERS);
   const destroyed = await project.must(
     'destroy (not upgraded)',

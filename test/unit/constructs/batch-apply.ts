@@ -20,13 +20,24 @@ export interface ParsedEntry<Spec> {
 }
 
 const ENTRY = /^(\{.*\})\$\{(.*) \? "" : replace\(timestamp\(\), "\/\.\*\/", ""\)\}$/s;
+const FOUND =
+  /^(.*)\$\{(try\(terraform_data\.[\w-]+_lifecycle\.input\.found, ""\)) == "" \? "" : ",\\"found\\":true"\}\}$/s;
 
-/** One object's entry in `<label>_apply.triggers_replace`: its JSON text and its in-sync expression. */
-export const entryOf = (synth: Synth, label: string, name: string): { text: string; inSync: string } => {
+/**
+ * One object's entry in `<label>_apply.triggers_replace`: its JSON text, its in-sync expression, and the
+ * expression of what its lifecycle found when its ownership is kept in the state (`"found":true` then).
+ */
+export const entryOf = (
+  synth: Synth,
+  label: string,
+  name: string,
+): { text: string; inSync: string; found?: string } => {
   const text = synth.resource.terraform_data[`${label}_apply`]?.triggers_replace[name];
   const match = ENTRY.exec(text ?? '');
   if (match === null) throw new Error(`${label}_apply has no batch trigger entry for ${name}, got ${String(text)}`);
-  return { text: match[1] as string, inSync: match[2] as string };
+  const found = FOUND.exec(match[1] as string);
+  if (found === null) return { text: match[1] as string, inSync: match[2] as string };
+  return { text: `${found[1] as string}}`, inSync: match[2] as string, found: found[2] as string };
 };
 
 /** The entry parsed, for a spec known at synth. */
@@ -39,6 +50,9 @@ export const parsedEntry = <Spec = Record<string, unknown>>(
 /** The test that one object of the batch read `label` read in sync. */
 export const readsInSync = (label: string, name: string): string =>
   `data.external.${label}_read.result["${name}.in_sync"] == "true"`;
+
+/** What `name`'s lifecycle recorded it found, for a kind whose ownership the state keeps. */
+export const recordedFound = (name: string): string => `try(terraform_data.${name}_lifecycle.input.found, "")`;
 
 /** The query of `<label>_read` as the handler sees it: packed objects unpacked, each entry's JSON text by name. */
 export const queryOf = (

@@ -1,7 +1,7 @@
 import { Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster, type ProxmoxClusterProps } from '../../../../constructs/pve/cluster';
 import { ProxmoxMetricServer, type ProxmoxMetricServerProps } from '../../../../constructs/pve/metric-server';
-import { parsedEntry } from '../batch-apply';
+import { entryOf, parsedEntry, readsInSync, recordedFound } from '../batch-apply';
 
 const stackWith = (server: Partial<ProxmoxMetricServerProps> = {}, cluster: Partial<ProxmoxClusterProps> = {}) => {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -35,10 +35,40 @@ describe('ProxmoxMetricServer', () => {
       tokenEnv: 'PROXMOX_VE_API_TOKEN',
     });
     expect(synth.resource.terraform_data.m_resend).toBeUndefined();
-    expect(JSON.parse(synth.resource.terraform_data.m_lifecycle.input).identity).toEqual({
+    expect(JSON.parse(synth.resource.terraform_data.m_lifecycle.input.object).identity).toEqual({
       id: 'influx',
       type: 'influxdb',
     });
+  });
+
+  test('ownership is kept in the state: the lifecycle records once what the read found; the apply refuses it', () => {
+    const synth = stackWith();
+    const lifecycle = synth.resource.terraform_data.m_lifecycle;
+    expect(lifecycle.input.found).toBe('${lookup(data.external.pve_read.result, "m.found", "")}');
+    expect(lifecycle.input.adopt).toBe(false);
+    expect(lifecycle.lifecycle.ignore_changes).toEqual(['input["found"]']);
+    const entry = entryOf(synth, 'pve', 'm');
+    expect(entry.found).toBe(recordedFound('m'));
+    expect(entry.inSync).toBe(`${readsInSync('pve', 'm')} && ${recordedFound('m')} == ""`);
+    // The plan's check names it while its lifecycle's record refuses it, beside the read's summary; its lines
+    // sit in one local, so a failed check prints one value, not one per object.
+    const [check] = synth.check.pve_in_sync.assert;
+    expect(check.condition).toBe('${data.external.pve_read.result[".in_sync"] == "true" && local.pve_refused == ""}');
+    expect(check.error_message).toContain('local.pve_refused]))}');
+    expect(synth.locals.pve_refused).toBe(
+      `\${join("\\n", compact([${recordedFound('m')} == "" ? "" : "- m: \${${recordedFound('m')}}"]))}`,
+    );
+  });
+
+  test('with adopt the lifecycle records adopt and the entry neither carries found nor waits on it', () => {
+    const synth = stackWith({ adopt: true });
+    expect(synth.resource.terraform_data.m_lifecycle.input.adopt).toBe(true);
+    const entry = entryOf(synth, 'pve', 'm');
+    expect(entry.found).toBeUndefined();
+    expect(entry.inSync).toBe(readsInSync('pve', 'm'));
+    expect(JSON.parse(entry.text)).toMatchObject({ adopt: true });
+    expect(synth.check.pve_in_sync.assert[0].condition).toBe('${data.external.pve_read.result[".in_sync"] == "true"}');
+    expect(synth.locals).toBeUndefined();
   });
 
   test('props map to PVE parameter names, and secrets appear only as variable names', () => {

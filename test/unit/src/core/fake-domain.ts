@@ -13,6 +13,8 @@ export interface WidgetWorld {
   readonly calls: string[];
   /** The widgets this stack created or adopted; when set, a live widget not in it is foreign. */
   readonly owned?: Set<string>;
+  /** The shelf has no place for a mark: the kind says whether a widget exists, the state keeps ownership. */
+  readonly unmarked?: boolean;
 }
 
 const widgetSpec = z.object({ id: z.string().check(z.minLength(1)), size: z.number() });
@@ -40,6 +42,9 @@ export const widgetDomain = (world: WidgetWorld) => {
           foreign: (spec: { id: string; size: number }, live: Map<string, number>) =>
             live.has(spec.id) && !world.owned?.has(spec.id),
         }),
+    ...(world.unmarked === true
+      ? { exists: (spec: { id: string; size: number }, live: Map<string, number>) => live.has(spec.id) }
+      : {}),
     async apply(session: WidgetWorld, spec, context) {
       context.log(`widget ${spec.id}: setting size ${spec.size}`);
       session.live.set(spec.id, spec.size);

@@ -26,6 +26,27 @@ describe('destroyInput', () => {
       hook({ kind: 'widget', identity: '{"id":"a"}', target: '{"endpoints":["https://old:8006"]}' }),
       { target: { endpoints: ['https://old:8006'] }, identity: { id: 'a' } },
     ],
+    [
+      "a lifecycle that keeps ownership and found nothing: the object is the stack's",
+      hook({ object: '{"identity":{"id":"a"},"target":"pve"}', found: '', adopt: false }),
+      { target: TARGET, identity: { id: 'a' } },
+    ],
+    [
+      "a lifecycle that found the object, adopted: the stack's to delete",
+      hook({ object: '{"identity":{"id":"a"},"target":"pve"}', found: 'exists on x', adopt: true }),
+      { target: TARGET, identity: { id: 'a' } },
+    ],
+    [
+      'a lifecycle that found the object, never adopted: kept, whatever target the hook holds',
+      hook({ object: '{"identity":{"id":"a"},"target":"old"}', found: 'exists on x', adopt: false }),
+      {
+        target: undefined,
+        identity: undefined,
+        kept:
+          'left in place: it existed before this stack declared it, and its construct did not say adopt: true; ' +
+          'Terraform forgets it, nothing of it was deleted',
+      },
+    ],
   ])('reads %s', (_, env, wanted) => {
     expect(destroyInput(env)).toEqual(wanted);
   });

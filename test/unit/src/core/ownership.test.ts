@@ -12,10 +12,18 @@ interface Entry {
   readonly spec: { id: string; size: number };
   readonly adopt?: boolean;
   readonly after?: string[];
+  /** Its lifecycle recorded that it existed before the stack declared it. */
+  readonly found?: boolean;
 }
 
-const entryText = ({ spec, adopt, after }: Entry) =>
-  JSON.stringify({ kind: 'widget', spec, ...(after ? { after } : {}), ...(adopt ? { adopt } : {}) });
+const entryText = ({ spec, adopt, after, found }: Entry) =>
+  JSON.stringify({
+    kind: 'widget',
+    spec,
+    ...(after ? { after } : {}),
+    ...(adopt ? { adopt } : {}),
+    ...(found ? { found } : {}),
+  });
 
 const query = (objects: Record<string, Entry>) => ({
   '.target': '{"shelf":"a"}',
@@ -104,5 +112,57 @@ describe('adoption', () => {
     world.calls.length = 0;
     await applyBatch(widgetDomain(world), hookEnv({ ours: { spec: { id: 'w2', size: 5 }, adopt: true } }), context());
     expect(world.calls).toEqual(['connect a', 'close']);
+  });
+});
+
+describe('adoption where the target has no place for a mark (the state keeps ownership)', () => {
+  let world: WidgetWorld;
+  let lines: string[];
+  const context = () => ({ env: {}, log: (line: string) => lines.push(line), clock: systemClock });
+  beforeEach(() => {
+    world = { live: new Map([['w1', 1]]), calls: [], unmarked: true };
+    lines = [];
+  });
+
+  test('the read gives an object that exists the text its lifecycle records if created now, nothing else', async () => {
+    const result = await readBatch(
+      widgetDomain(world),
+      query({
+        taken: { spec: { id: 'w1', size: 1 } },
+        kept: { spec: { id: 'w1', size: 1 }, adopt: true },
+        fresh: { spec: { id: 'w9', size: 1 } },
+      }),
+      context(),
+    );
+    expect(result['taken.found']).toBe(
+      'exists on shelf a, not created by this stack: the apply will refuse it: set adopt: true on its construct ' +
+        'to adopt it (destroy then deletes it)',
+    );
+    expect(result['kept.found']).toBe('exists on shelf a, not created by this stack: will be adopted');
+    expect(result['fresh.found']).toBeUndefined();
+    // The read cannot know whether the stack created it: the summary and verdict stay the kind's own.
+    expect(result['taken.in_sync']).toBe('true');
+    expect(result['taken.summary']).toBe('widget w1 is in sync');
+  });
+
+  test('the apply refuses an object its lifecycle found, naming it and adopt, and changes nothing of it', async () => {
+    const apply = applyBatch(
+      widgetDomain(world),
+      hookEnv({ taken: { spec: { id: 'w1', size: 3 }, found: true }, fresh: { spec: { id: 'w9', size: 1 } } }),
+      context(),
+    );
+    await expect(apply).rejects.toThrow('1 of 2 objects on shelf a were not applied (taken)');
+    expect(lines).toContain(
+      'taken: not applied: exists on shelf a, not created by this stack, and its construct does not say adopt: true: ' +
+        'nothing of it was changed; set adopt: true to adopt it (terraform destroy then deletes it), ' +
+        'or give the object another name',
+    );
+    expect(Object.fromEntries(world.live)).toEqual({ w1: 1, w9: 1 });
+  });
+
+  test('with adopt the apply converges an object its lifecycle found', async () => {
+    const env = hookEnv({ kept: { spec: { id: 'w1', size: 3 }, found: true, adopt: true } });
+    await applyBatch(widgetDomain(world), env, context());
+    expect(world.live.get('w1')).toBe(3);
   });
 });

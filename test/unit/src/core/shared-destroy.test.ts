@@ -6,7 +6,7 @@
  */
 import { systemClock } from '../../../../src/core/clock';
 import type { DestroyItem } from '../../../../src/core/kind';
-import { sharedDestroy } from '../../../../src/core/shared-destroy';
+import { destroyFromHook, sharedDestroy } from '../../../../src/core/shared-destroy';
 import { widgetDomain, type WidgetWorld } from './fake-domain';
 
 let world: WidgetWorld;
@@ -69,4 +69,25 @@ test('another target, or an identity the kind refuses, fails before any connecti
   expect(empty?.code).toBe(1);
   expect(empty?.lines.join('\n')).toMatch(/^widget destroy: Bad input: identity\.id: /);
   expect(world.calls).toEqual([]);
+});
+
+test('a hook whose lifecycle found its object, never adopted, deletes nothing and connects to nothing', async () => {
+  const lines: string[] = [];
+  const env = {
+    HOMELAB_LIFECYCLE: JSON.stringify({
+      object: '{"identity":{"id":"w1"},"target":"a"}',
+      found: 'exists',
+      adopt: false,
+    }),
+    HOMELAB_TARGET: '{"shelf":"a"}',
+    HOMELAB_TARGET_LABEL: 'a',
+  };
+  const code = await destroyFromHook(widgetDomain(world), 'widget', { ...context, env }, (line) => lines.push(line));
+  expect(code).toBe(0);
+  expect(lines).toEqual([
+    'widget: left in place: it existed before this stack declared it, and its construct did not say adopt: true; ' +
+      'Terraform forgets it, nothing of it was deleted',
+  ]);
+  expect(world.calls).toEqual([]);
+  expect(world.live.has('w1')).toBe(true);
 });

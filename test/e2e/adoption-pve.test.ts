@@ -1,0 +1,119 @@
+/**
+ * Adoption of PVE objects on real terraform (or tofu) against the fake PVE, where the target has no
+ * place for a mark of ownership and the stack's state keeps it (README, Adoption): a metric server and
+ * a bridge made by hand are named in the plan as not created by this stack, the apply refuses them
+ * without writing to either while the new server is created, and destroy leaves them; with adopt: true
+ * the plan says they will be adopted, the apply changes nothing of the in-sync server, the next plan is
+ * clean, and destroy deletes both.
+ */
+import { type FakePve, startFakePve } from '../fakes/pve/server';
+import { CdktfProject } from '../support/cdktf-project';
+import { makeCert, type TestCert } from '../support/tls';
+
+jest.setTimeout(300_000);
+
+const HAND = { type: 'graphite', server: '192.0.2.9', port: 2003 };
+const RUNNING = [
+  'auto lo',
+  'iface lo inet loopback',
+  '',
+  'iface eno1 inet manual',
+  '',
+  'auto vmbr7',
+  'iface vmbr7 inet manual',
+  '\tbridge-ports none',
+  '\tbridge-stp off',
+  '\tbridge-fd 0',
+  '',
+].join('\n');
+
+let fake: FakePve;
+let project: CdktfProject;
+let cert: TestCert;
+const words = (text: string) => text.replace(/\s+/g, ' ');
+const synth = (adopt: boolean) => project.must('synth', project.synth({ HOMELAB_ADOPT: adopt ? '1' : '0' }));
+/** The writes the fake received to the two objects made by hand. */
+const handWrites = () =>
+  fake.requests
+    .filter(({ method }) => method !== 'GET')
+    .map(({ method, path }) => `${method} ${path}`)
+    .filter((request) => /metrics\/server\/hand$|network\/vmbr7$/.test(request));
+
+beforeAll(async () => {
+  cert = makeCert();
+  const tokens = { 'root@pam!homelab': { secret: 'adoption-secret', privileges: 'modify' as const } };
+  fake = await startFakePve({
+    tls: { key: cert.key, cert: cert.cert },
+    tokens,
+    nodes: ['n1'],
+    network: { n1: { physical: ['eno1'], running: RUNNING } },
+  });
+  fake.setMetricServer('hand', HAND);
+  project = new CdktfProject('build/e2e/adoption-pve-app.js', 'adoption-pve', {
+    PROXMOX_VE_ENDPOINT: fake.url,
+    PROXMOX_VE_CA_FILE: cert.certFile,
+    PROXMOX_VE_API_TOKEN: 'root@pam!homelab=adoption-secret',
+  });
+  await synth(false);
+  await project.must('init', project.terraform('init', '-no-color'));
+});
+
+afterAll(async () => {
+  console.log(`adoption-pve e2e timings (s): ${project?.report()}`);
+  await fake?.stop();
+  project?.cleanup();
+  cert?.cleanup();
+});
+
+test('without adopt the plan names both, the apply refuses them and writes nothing, destroy leaves them', async () => {
+  const refused = (name: string) =>
+    new RegExp(
+      `- ${name}: exists on PVE cluster https://127.0.0.1:\\d+, not created by this stack: the apply will refuse it`,
+    );
+  const planned = words((await project.plan('plan (not adopted)')).stdout);
+  for (const name of ['hand', 'handbr']) expect(planned).toMatch(refused(name));
+  expect(planned).not.toMatch(/- fresh: exists/);
+
+  const applied = await project.terraform('apply', '-auto-approve', '-no-color');
+  expect(applied.code).toBe(1);
+  const said = words(applied.stdout + applied.stderr);
+  for (const name of ['hand', 'handbr']) {
+    expect(said).toMatch(
+      new RegExp(
+        `${name}: not applied: exists on PVE cluster \\S+, not created by this stack, ` +
+          'and its construct does not say adopt: true',
+      ),
+    );
+  }
+  expect(said).toMatch(/2 of 3 objects on PVE cluster \S+ were not applied \(hand, handbr\)/);
+  expect(fake.metricServers()).toEqual({ hand: HAND, fresh: { ...HAND, server: '192.0.2.10' } });
+  expect(handWrites()).toEqual([]);
+
+  // The refusal stands until the construct says adopt: the next plan names them again.
+  const again = await project.plan('plan (still not adopted)');
+  expect(again.code).toBe(2);
+  for (const name of ['hand', 'handbr']) expect(words(again.stdout)).toMatch(refused(name));
+
+  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(words(destroyed.stdout)).toMatch(/left in place: it existed before this stack declared it/);
+  expect(fake.metricServers()).toEqual({ hand: HAND });
+  expect(handWrites()).toEqual([]);
+  expect(fake.interfacesFiles('n1').staged).toBeUndefined();
+});
+
+test('with adopt the plan says will be adopted, the apply leaves the server as is, destroy deletes both', async () => {
+  await synth(true);
+  const planned = words((await project.plan('plan (adopt)')).stdout);
+  expect(planned).toMatch(
+    /found = "exists on PVE cluster https:\/\/127\.0\.0\.1:\d+, not created by this stack: will be adopted"/,
+  );
+  expect(planned).not.toMatch(/the apply will refuse it/);
+  await project.must('apply (adopt)', project.terraform('apply', '-auto-approve', '-no-color'));
+  expect(fake.metricServers().hand).toEqual(HAND);
+  expect(handWrites().filter((request) => request.includes('metrics'))).toEqual([]);
+  expect((await project.plan('plan (clean)')).code).toBe(0);
+
+  await project.must('destroy (adopted)', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(fake.metricServers()).toEqual({});
+  expect(handWrites()).toContain('DELETE /api2/json/nodes/n1/network/vmbr7');
+});
