@@ -61,6 +61,8 @@ export class TargetBatch extends Construct {
   private readonly members = new Map<string, BatchMember>();
   /** Whether some object may be refused (refusable): then the check reads `local.<label>_refused`. */
   private mayRefuse = false;
+  /** Whether some object's lifecycle records what the read found: then `local.<label>_found` holds it. */
+  private findsOwnership = false;
   /** The batches applied before this one, each with the ordering that asked for it. */
   private readonly before = new Map<TargetBatch, string>();
 
@@ -98,10 +100,20 @@ export class TargetBatch extends Construct {
 
   /**
    * What the read found of `name` for its lifecycle to record, as a template: "" when absent or when its
-   * kind marks ownership on the target (ownership.ts).
+   * kind marks ownership on the target (ownership.ts). It reads one local holding only the read's `found`
+   * texts: Terraform decodes a data source's whole result for each resource that names it, so 1000
+   * lifecycles naming the read doubled the plan of 1000 metric servers (4.6 s to 9.4 s, measured).
    */
   found(name: string): string {
-    return `\${lookup(data.external.${this.read.friendlyUniqueId}.result, "${resultKey(name, 'found')}", "")}`;
+    if (!this.findsOwnership) {
+      this.findsOwnership = true;
+      const result = `data.external.${this.read.friendlyUniqueId}.result`;
+      TerraformStack.of(this).addOverride(
+        `locals.${this.label}_found`,
+        `\${{ for key, text in ${result} : trimsuffix(key, ".found") => text if endswith(key, ".found") }}`,
+      );
+    }
+    return `\${lookup(local.${this.label}_found, "${name}", "")}`;
   }
 
   /** Adds an object; the apply runs after its lifecycle resource is created. */
@@ -162,7 +174,11 @@ export class TargetBatch extends Construct {
     return this.mayRefuse ? ` && local.${this.label}_refused == ""` : '';
   }
 
-  /** A line per object the apply would refuse (refusable) whose lifecycle found it, as a template. */
+  /**
+   * A line per object the apply would refuse (refusable) whose lifecycle found it, as a template. Each object's
+   * record is named where it is used (here and in the apply): the same 1000 records read through one local
+   * map made a plan of 1000 metric servers take 60 s instead of 8 s (terraform 1.11.4, measured).
+   */
   private refusedLines(): string {
     const members = [...this.members.values()].filter(refusable);
     const lines = members.map((m) => `${m.found} == "" ? "" : "- ${m.name}: \${${m.found}}"`);

@@ -44,7 +44,11 @@ describe('ProxmoxMetricServer', () => {
   test('ownership is kept in the state: the lifecycle records once what the read found; the apply refuses it', () => {
     const synth = stackWith();
     const lifecycle = synth.resource.terraform_data.m_lifecycle;
-    expect(lifecycle.input.found).toBe('${lookup(data.external.pve_read.result, "m.found", "")}');
+    expect(lifecycle.input.found).toBe('${lookup(local.pve_found, "m", "")}');
+    expect(synth.locals.pve_found).toBe(
+      '${{ for key, text in data.external.pve_read.result : ' +
+        'trimsuffix(key, ".found") => text if endswith(key, ".found") }}',
+    );
     expect(lifecycle.input.adopt).toBe(false);
     expect(lifecycle.lifecycle.ignore_changes).toEqual(['input["found"]']);
     const entry = entryOf(synth, 'pve', 'm');
@@ -68,7 +72,7 @@ describe('ProxmoxMetricServer', () => {
     expect(entry.inSync).toBe(readsInSync('pve', 'm'));
     expect(JSON.parse(entry.text)).toMatchObject({ adopt: true });
     expect(synth.check.pve_in_sync.assert[0].condition).toBe('${data.external.pve_read.result[".in_sync"] == "true"}');
-    expect(synth.locals).toBeUndefined();
+    expect(synth.locals.pve_refused).toBeUndefined();
   });
 
   test('props map to PVE parameter names, and secrets appear only as variable names', () => {
