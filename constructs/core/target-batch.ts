@@ -101,8 +101,9 @@ export class TargetBatch extends Construct {
   /**
    * What the read found of `name` for its lifecycle to record, as a template: "" when absent or when its
    * kind marks ownership on the target (ownership.ts). It reads one local holding only the read's `found`
-   * texts: Terraform decodes a data source's whole result for each resource that names it, so 1000
-   * lifecycles naming the read doubled the plan of 1000 metric servers (4.6 s to 9.4 s, measured).
+   * texts, so each lifecycle names a small map, not the read's whole result (reasoned: Terraform decodes
+   * a resource's references once per resource). Measured on 1000 metric servers against the fake PVE,
+   * terraform 1.11.4: the plan from an empty state took 7.8 s against 4.95 s before ownership was recorded.
    */
   found(name: string): string {
     if (!this.findsOwnership) {
