@@ -5,7 +5,7 @@
  */
 import type { Construct } from 'constructs';
 import { domainOf, type KindName, ownershipOf } from '../../src/core/registry';
-import { ManagedObject, type ManagedObjectProps } from './managed-object';
+import { ADOPT_CONTEXT, ManagedObject, type ManagedObjectProps } from './managed-object';
 import { addressName } from './object-address';
 import { RetiredObject } from './retired-object';
 
@@ -39,6 +39,7 @@ export function declareObject(scope: Construct, props: DeclaredObject): ManagedO
         target: props.target,
         batchLabel,
         forget,
+        adopt: ownershipOf(props.kind) === 'state' && (props.adopt ?? scope.node.tryGetContext(ADOPT_CONTEXT)) === true,
       })
     : new ManagedObject(scope, 'Object', { ...object, domain, batchLabel, ownership: ownershipOf(props.kind) });
 }

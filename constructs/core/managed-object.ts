@@ -129,13 +129,16 @@ export class ManagedObject extends Construct {
     const object = lifecycleInput(props.identity, props.target, label);
     const inState = props.ownership === 'state';
     this.lifecycle = new TerraformData(this, 'lifecycle', {
-      // Terraform keeps `found` as the lifecycle's creation recorded it (ownership.ts).
-      input: inState ? { object, found: this.batch.found(this.name), adopt } : object,
-      ignoreChanges: inState ? [`input["found"]`] : undefined,
+      // Terraform keeps the input as the lifecycle's creation recorded it, `found` included (ownership.ts).
+      input: inState ? { object, found: this.batch.found(this.name) } : object,
+      ignoreChanges: inState ? ['input'] : undefined,
       // The digest of the identity, as every earlier version stored it: another form would replace
       // every lifecycle on upgrade, and a replacement runs the destroy hook.
       triggersReplace: { identity: digestText(props.identity) },
-      localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind, props.target, label),
+      localExec:
+        props.destroyable === false
+          ? undefined
+          : destroyHook(handler, props.kind, props.target, label, inState && adopt),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
     if (props.destroyable !== false) {
@@ -147,6 +150,7 @@ export class ManagedObject extends Construct {
         label,
         target,
         identity: props.identity,
+        ...(inState && adopt ? { adopt: true as const } : {}),
       });
     }
     const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => this.followed(object)));

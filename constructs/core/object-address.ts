@@ -54,12 +54,21 @@ export const lifecycleInput = (identity: object, target: object, label: string):
 /**
  * The local-exec destroy hook: the stored input and the target's settings (lifecycle-input.ts reads
  * them); none when they hold a Terraform value (`undefined` from the record), which the input holds.
+ * `adopt` comes from the configuration at destroy, not the state: a lifecycle that keeps ownership
+ * keeps its input as created (ownership.ts), so only the hook can carry a later `adopt: true`.
  */
-export const destroyHook = (handlerPath: string, kind: string, target: object | undefined, label: string) => ({
+export const destroyHook = (
+  handlerPath: string,
+  kind: string,
+  target: object | undefined,
+  label: string,
+  adopt = false,
+) => ({
   when: 'destroy' as const,
   command: `node "${handlerPath}" ${kind} destroy`,
   environment: {
     [ENV.lifecycle]: '${jsonencode(self.input)}',
     ...(target === undefined || hasToken(target) ? {} : { [ENV.target]: jsonText(target), [ENV.targetLabel]: label }),
+    ...(adopt ? { [ENV.adopt]: 'true' } : {}),
   },
 });

@@ -23,6 +23,8 @@ const recordedObject = z.object({
   state: objectState,
   /** What names the object, as its lifecycle stores it (a removed interface's node and name). */
   identity: z.optional(z.record(z.string(), z.unknown())),
+  /** Its construct said `adopt: true`: a removal deletes it even when its lifecycle found it (ownership.ts). */
+  adopt: z.optional(z.literal(true)),
 });
 export type RecordedObject = z.infer<typeof recordedObject>;
 
@@ -52,6 +54,7 @@ export interface DeclaredEntry {
   readonly label: string;
   readonly target: RecordedTarget;
   readonly identity?: Readonly<Record<string, unknown>>;
+  readonly adopt?: true;
 }
 
 /** The record in `text`; a file that is not one fails, naming it, rather than forgetting what it held. */
@@ -80,7 +83,8 @@ export const nextStackRecord = (last: StackRecord | undefined, declared: readonl
   const targets: Record<string, RecordedTarget> = {};
   for (const entry of declared) {
     const identity = entry.identity === undefined ? {} : { identity: { ...entry.identity } };
-    objects[entry.name] = { kind: entry.kind, target: entry.label, state: entry.state, ...identity };
+    const adopt = entry.adopt === true ? { adopt: true as const } : {};
+    objects[entry.name] = { kind: entry.kind, target: entry.label, state: entry.state, ...identity, ...adopt };
     targets[entry.label] = entry.target;
   }
   for (const [name, object] of Object.entries(last?.objects ?? {})) {

@@ -44,6 +44,13 @@ export interface RetiredObjectProps {
    * @default false
    */
   readonly forget?: boolean;
+  /**
+   * Whether its construct says `adopt: true`: a kind whose ownership the state keeps then deletes the
+   * object even when its lifecycle found it (ownership.ts).
+   *
+   * @default false
+   */
+  readonly adopt?: boolean;
 }
 
 /**
@@ -67,7 +74,7 @@ export class RetiredObject extends Construct {
         : {
             from,
             lifecycle: { destroy: true },
-            provisioner: [{ 'local-exec': destroyHook(handler, props.kind, props.target, label) }],
+            provisioner: [{ 'local-exec': destroyHook(handler, props.kind, props.target, label, props.adopt) }],
           },
     );
     noteObject(this, {
@@ -76,6 +83,7 @@ export class RetiredObject extends Construct {
       state: props.forget === true ? 'forgotten' : 'declared',
       label,
       target: recordedTarget(props.domain, props.handlerBundle, props.target),
+      ...(props.adopt === true ? { adopt: true as const } : {}),
     });
   }
 }

@@ -113,6 +113,6 @@ const addTombstone = (stack: TerraformStack, name: string, object: RecordedObjec
   }
   const target: RecordedTarget | undefined = record.targets[object.target];
   const handler = handlerAsset(stack, target?.domain ?? '', target?.bundle).path;
-  const hook = destroyHook(handler, object.kind, target?.settings ?? undefined, object.target);
+  const hook = destroyHook(handler, object.kind, target?.settings ?? undefined, object.target, object.adopt === true);
   removedBlocks(stack).push({ from, lifecycle: { destroy: true }, provisioner: [{ 'local-exec': hook }] });
 };

@@ -2,8 +2,8 @@
  * What a destroy hook removes and where, from its lifecycle's stored input and the hook's own target.
  * A lifecycle stores the identity and its target's label, the target's settings sitting once in the
  * hook; one an earlier version made stores identity and target as JSON text. A lifecycle whose kind keeps
- * ownership in the state wraps that text with what it found at its creation and the construct's
- * `adopt` (ownership.ts). A label the hook does not hold fails, naming both: destroying with another
+ * ownership in the state wraps that text with what it found at its creation, and its hook says whether
+ * its construct says `adopt` (ownership.ts). A label the hook does not hold fails, naming both: destroying with another
  * target's settings would leave the object in place.
  */
 import * as z from 'zod/mini';
@@ -18,7 +18,7 @@ import { ENV } from './protocol';
  */
 const stored = z.union([
   z.string(),
-  z.object({ object: z.string(), found: z.string(), adopt: z.boolean() }),
+  z.object({ object: z.string(), found: z.string() }),
   z.object({ identity: z.string(), target: z.string() }),
 ]);
 
@@ -43,13 +43,14 @@ export const destroyInput = (env: NodeJS.ProcessEnv): DestroyInput => {
   const input = parseAs(stored, parseJson(env[ENV.lifecycle], ENV.lifecycle), ENV.lifecycle);
   if (typeof input === 'string') return fromText(input, env);
   if ('object' in input) {
-    const kept = keptOnDestroy(input.found, input.adopt);
-    return kept === undefined ? fromText(input.object, env) : { target: undefined, identity: undefined, kept };
+    const kept = keptOnDestroy(input.found, env[ENV.adopt] === 'true');
+    return kept === undefined ? fromText(input.object, env, true) : { target: undefined, identity: undefined, kept };
   }
   return { target: parseJson(input.target, 'target'), identity: parseJson(input.identity, 'identity') };
 };
 
-const fromText = (text: string, env: NodeJS.ProcessEnv): DestroyInput => {
+/** `kept`: the lifecycle keeps the input it was created with, so no apply records a new target in it. */
+const fromText = (text: string, env: NodeJS.ProcessEnv, kept = false): DestroyInput => {
   const { identity, target } = parseAs(current, parseJson(text, ENV.lifecycle), ENV.lifecycle);
   if (typeof target !== 'string') return { target, identity };
   const label = env[ENV.targetLabel];
@@ -57,8 +58,12 @@ const fromText = (text: string, env: NodeJS.ProcessEnv): DestroyInput => {
   throw new HandlerError(
     'Target changed',
     `the object was last applied on target "${target}", and this hook holds the settings of ` +
-      `${label === undefined ? 'no target' : `target "${label}"`} only; apply the change of target by itself ` +
-      'first (that apply records the new target), then destroy or rename the object',
+      `${label === undefined ? 'no target' : `target "${label}"`} only; ` +
+      (kept
+        ? 'its lifecycle keeps the target it was created with: set forget: true on it for one apply, then ' +
+          'declare it on its new target with adopt: true'
+        : 'apply the change of target by itself first (that apply records the new target), then destroy or ' +
+          'rename the object'),
     { 'Stored target': target, 'Hook target': label ?? 'none' },
   );
 };

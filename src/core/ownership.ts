@@ -4,8 +4,9 @@
  * `adopt: true`. Without this a hand-made object was taken over silently, and a later destroy deleted it.
  * Where the target has no place for a mark (a PVE metric server or interface), the stack's state keeps
  * ownership instead: the read reports `found` text for an object that exists, the object's lifecycle
- * records it only when it is created (Terraform ignores later changes to it), and that record makes the
- * apply refuse the object and its destroy leave it, unless its construct says `adopt: true`.
+ * records it only when it is created (`ignore_changes` on its input), and that record makes the apply
+ * refuse the object and its destroy leave it, unless its construct says `adopt: true` (the apply entry
+ * and the destroy hook carry that from the configuration).
  */
 import { HandlerError } from './errors';
 import type { AnyKind, ApplyItem, KindContext, Reading } from './kind';

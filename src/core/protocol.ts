@@ -33,6 +33,7 @@ export const ENV = {
   targetLabel: 'HOMELAB_TARGET_LABEL',
   spec: 'HOMELAB_SPEC',
   lifecycle: 'HOMELAB_LIFECYCLE',
+  adopt: 'HOMELAB_ADOPT',
 } as const;
 
 export const VERBS = ['read', 'apply', 'destroy'] as const;

@@ -4,7 +4,7 @@
  * a bridge made by hand are named in the plan as not created by this stack, the apply refuses them
  * without writing to either while the new server is created, and destroy leaves them; with adopt: true
  * the plan says they will be adopted, the apply changes nothing of the in-sync server, the next plan is
- * clean, and destroy deletes both.
+ * clean, and destroy deletes both; and a refused object adopted later is taken over in place.
  */
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject } from '../support/cdktf-project';
@@ -116,4 +116,26 @@ test('with adopt the plan says will be adopted, the apply leaves the server as i
   await project.must('destroy (adopted)', project.terraform('destroy', '-auto-approve', '-no-color'));
   expect(fake.metricServers()).toEqual({});
   expect(handWrites()).toContain('DELETE /api2/json/nodes/n1/network/vmbr7');
+});
+
+test('a refused object adopted later: its lifecycle stays as created, the apply takes it, destroy deletes it', async () => {
+  fake.setMetricServer('hand', HAND);
+  fake.setInterfacesFiles('n1', { running: RUNNING });
+  await synth(false);
+  expect((await project.terraform('apply', '-auto-approve', '-no-color')).code).toBe(1);
+  const before = handWrites().length;
+  await synth(true);
+  const planned = await project.plan('plan (adopt later)');
+  expect(planned.stdout).not.toMatch(/hand_lifecycle (will|must)/);
+  expect(words(planned.stdout)).not.toMatch(/the apply will refuse it/);
+  await project.must('apply (adopt later)', project.terraform('apply', '-auto-approve', '-no-color'));
+  expect((await project.plan('plan (adopted later, clean)')).code).toBe(0);
+  const writes = handWrites().slice(before);
+  expect(writes.filter((request) => request.includes('metrics'))).toEqual([]);
+  const destroyed = await project.must(
+    'destroy (adopted later)',
+    project.terraform('destroy', '-auto-approve', '-no-color'),
+  );
+  expect(destroyed.stdout).not.toMatch(/left in place/);
+  expect(fake.metricServers()).toEqual({});
 });

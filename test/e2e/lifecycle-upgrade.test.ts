@@ -1,11 +1,10 @@
 /**
  * States written by earlier versions under the stack of this one, for metric servers, whose lifecycle now
- * records what it found (input `{object, found, adopt}`, `ignore_changes` on `found`): one from 0.1.0 (input
- * the JSON text of `{identity, target}`) and one from before the slim lifecycle (input `{kind, target,
- * identity}`, its hook reading `self.input.target` and `self.input.identity`). Terraform keeps such an input
- * whole (it cannot apply the ignored path to it), so the first plan changes nothing, no hook runs, every
- * server stays the stack's and destroy removes it; and a destroy run before the upgrade removes each server
- * from the target its old state names.
+ * records what it found (input `{object, found}`, kept as created by `ignore_changes`): one from 0.1.0
+ * (input the JSON text of `{identity, target}`) and one from before the slim lifecycle (input `{kind,
+ * target, identity}`, its hook reading `self.input.target` and `self.input.identity`). The stored input is
+ * kept, so the first plan changes nothing, no hook runs, every server stays the stack's and destroy removes
+ * it; and a destroy run before the upgrade removes each server from the target its old state names.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +26,7 @@ let cert: TestCert;
 const projects: CdktfProject[] = [];
 
 interface Lifecycle {
-  input: { object: string } | unknown;
+  input: unknown;
   lifecycle?: unknown;
   provisioner: Array<{ 'local-exec': { command: string; environment: Record<string, string> } }>;
 }

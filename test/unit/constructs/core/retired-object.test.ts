@@ -46,4 +46,18 @@ describe('a retired object', () => {
     ]);
     expect(json.resource).toBeUndefined();
   });
+
+  test('one whose construct says adopt carries it in its hook, so a found server it took over is deleted', () => {
+    const json = synth([
+      ['taken', { retired: true, adopt: true }],
+      ['found', { retired: true }],
+    ]);
+    const hooks = (json.removed as Array<{ from: string; provisioner: Array<Record<string, any>> }>).map(
+      ({ from, provisioner }) => [from, provisioner[0]?.['local-exec'].environment.HOMELAB_ADOPT],
+    );
+    expect(hooks).toEqual([
+      ['terraform_data.taken_lifecycle', 'true'],
+      ['terraform_data.found_lifecycle', undefined],
+    ]);
+  });
 });

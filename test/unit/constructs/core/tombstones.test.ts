@@ -62,6 +62,19 @@ describe('a construct removed from the code', () => {
     expect(Object.keys(after.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
   });
 
+  test('one whose construct said adopt keeps it in the record, so its tombstone deletes a server it took over', () => {
+    const before = synth([
+      ['kept', {}],
+      ['taken', { adopt: true }],
+    ]);
+    expect(hookOf(before, 'taken')['local-exec'].environment.HOMELAB_ADOPT).toBe('true');
+    expect(JSON.parse(record()).stacks.lab.objects.taken.adopt).toBe(true);
+    const after = synth([['kept', {}]]);
+    expect(after.removed).toEqual([
+      { from: 'terraform_data.taken_lifecycle', lifecycle: { destroy: true }, provisioner: [hookOf(before, 'taken')] },
+    ]);
+  });
+
   test('keeps its tombstone on every later synth, so a second synth before the apply still deletes it', () => {
     synth([
       ['kept', {}],

@@ -44,13 +44,16 @@ describe('ProxmoxMetricServer', () => {
   test('ownership is kept in the state: the lifecycle records once what the read found; the apply refuses it', () => {
     const synth = stackWith();
     const lifecycle = synth.resource.terraform_data.m_lifecycle;
-    expect(lifecycle.input.found).toBe('${lookup(local.pve_found, "m", "")}');
+    expect(lifecycle.input).toEqual({
+      object: '{"identity":{"id":"influx","type":"influxdb"},"target":"pve"}',
+      found: '${lookup(local.pve_found, "m", "")}',
+    });
+    expect(lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_ADOPT).toBeUndefined();
     expect(synth.locals.pve_found).toBe(
       '${{ for key, text in data.external.pve_read.result : ' +
         'trimsuffix(key, ".found") => text if endswith(key, ".found") }}',
     );
-    expect(lifecycle.input.adopt).toBe(false);
-    expect(lifecycle.lifecycle.ignore_changes).toEqual(['input["found"]']);
+    expect(lifecycle.lifecycle.ignore_changes).toEqual(['input']);
     const entry = entryOf(synth, 'pve', 'm');
     expect(entry.found).toBe(recordedFound('m'));
     expect(entry.inSync).toBe(`${readsInSync('pve', 'm')} && ${recordedFound('m')} == ""`);
@@ -66,7 +69,9 @@ describe('ProxmoxMetricServer', () => {
 
   test('with adopt the lifecycle records adopt and the entry neither carries found nor waits on it', () => {
     const synth = stackWith({ adopt: true });
-    expect(synth.resource.terraform_data.m_lifecycle.input.adopt).toBe(true);
+    // The lifecycle keeps its input as created: the destroy hook carries adopt from the configuration.
+    const hook = synth.resource.terraform_data.m_lifecycle.provisioner[0]['local-exec'];
+    expect(hook.environment.HOMELAB_ADOPT).toBe('true');
     const entry = entryOf(synth, 'pve', 'm');
     expect(entry.found).toBeUndefined();
     expect(entry.inSync).toBe(readsInSync('pve', 'm'));

@@ -26,7 +26,7 @@ describe('ProxmoxNetworkInterface', () => {
     expect(parsedEntry(json, 'pve', 'br')).toEqual({ kind: 'network-interface', spec: { ...bridge, options: {} } });
     expect(JSON.parse(data.br_lifecycle.input.object).identity).toEqual(bridge);
     expect(data.br_lifecycle.input.found).toBe('${lookup(local.pve_found, "br", "")}');
-    expect(data.br_lifecycle.lifecycle.ignore_changes).toEqual(['input["found"]']);
+    expect(data.br_lifecycle.lifecycle.ignore_changes).toEqual(['input']);
     expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/network-interface destroy$/);
   });
 

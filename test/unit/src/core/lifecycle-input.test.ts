@@ -28,17 +28,17 @@ describe('destroyInput', () => {
     ],
     [
       "a lifecycle that keeps ownership and found nothing: the object is the stack's",
-      hook({ object: '{"identity":{"id":"a"},"target":"pve"}', found: '', adopt: false }),
+      hook({ object: '{"identity":{"id":"a"},"target":"pve"}', found: '' }),
       { target: TARGET, identity: { id: 'a' } },
     ],
     [
       "a lifecycle that found the object, adopted: the stack's to delete",
-      hook({ object: '{"identity":{"id":"a"},"target":"pve"}', found: 'exists on x', adopt: true }),
+      { ...hook({ object: '{"identity":{"id":"a"},"target":"pve"}', found: 'exists on x' }), HOMELAB_ADOPT: 'true' },
       { target: TARGET, identity: { id: 'a' } },
     ],
     [
       'a lifecycle that found the object, never adopted: kept, whatever target the hook holds',
-      hook({ object: '{"identity":{"id":"a"},"target":"old"}', found: 'exists on x', adopt: false }),
+      hook({ object: '{"identity":{"id":"a"},"target":"old"}', found: 'exists on x' }),
       {
         target: undefined,
         identity: undefined,
@@ -59,6 +59,11 @@ describe('destroyInput', () => {
         '^Target changed: the object was last applied on target "old", and this hook holds the settings of ' +
           'target "pve" only; apply the change of target by itself first',
       ),
+    ],
+    [
+      'a lifecycle kept as created on another target, saying to forget it and adopt it there',
+      hook({ object: '{"identity":{"id":"a"},"target":"old"}', found: '' }),
+      /holds the settings of target "pve" only; its lifecycle keeps the target it was created with: set forget: true/,
     ],
     [
       'a lifecycle on a label when the hook has no target',

@@ -77,7 +77,6 @@ test('a hook whose lifecycle found its object, never adopted, deletes nothing an
     HOMELAB_LIFECYCLE: JSON.stringify({
       object: '{"identity":{"id":"w1"},"target":"a"}',
       found: 'exists',
-      adopt: false,
     }),
     HOMELAB_TARGET: '{"shelf":"a"}',
     HOMELAB_TARGET_LABEL: 'a',
