@@ -118,7 +118,7 @@ test('with adopt the plan says will be adopted, the apply leaves the server as i
   expect(handWrites()).toContain('DELETE /api2/json/nodes/n1/network/vmbr7');
 });
 
-test('a refused object adopted later: its lifecycle stays as created, the apply takes it, destroy deletes it', async () => {
+test('a refused object adopted later: its lifecycle stays, the apply takes it, destroy deletes it', async () => {
   fake.setMetricServer('hand', HAND);
   fake.setInterfacesFiles('n1', { running: RUNNING });
   await synth(false);

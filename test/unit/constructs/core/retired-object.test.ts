@@ -52,9 +52,11 @@ describe('a retired object', () => {
       ['taken', { retired: true, adopt: true }],
       ['found', { retired: true }],
     ]);
-    const hooks = (json.removed as Array<{ from: string; provisioner: Array<Record<string, any>> }>).map(
-      ({ from, provisioner }) => [from, provisioner[0]?.['local-exec'].environment.HOMELAB_ADOPT],
-    );
+    type Removed = { from: string; provisioner: Array<{ 'local-exec': { environment: Record<string, string> } }> };
+    const hooks = (json.removed as Removed[]).map(({ from, provisioner }) => [
+      from,
+      provisioner[0]?.['local-exec'].environment.HOMELAB_ADOPT,
+    ]);
     expect(hooks).toEqual([
       ['terraform_data.taken_lifecycle', 'true'],
       ['terraform_data.found_lifecycle', undefined],
