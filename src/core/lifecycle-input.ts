@@ -1,10 +1,10 @@
 /**
  * What a destroy hook removes and where, from its lifecycle's stored input and the hook's own target.
  * A lifecycle stores the identity and its target's label, the target's settings sitting once in the
- * hook; one an earlier version made stores identity and target as JSON text. A lifecycle whose kind keeps
- * ownership in the state wraps that text with what it found at its creation, and its hook says whether
- * its construct says `adopt` (ownership.ts). A label the hook does not hold fails, naming both: destroying with another
- * target's settings would leave the object in place.
+ * hook; one an earlier version made stores identity and target as JSON text. A lifecycle whose kind
+ * keeps ownership in the state wraps that text with what it found at its creation, and its hook says
+ * whether its construct says `adopt` (ownership.ts). A label the hook does not hold fails, naming both:
+ * destroying with another target's settings would leave the object in place.
  */
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
@@ -49,8 +49,8 @@ export const destroyInput = (env: NodeJS.ProcessEnv): DestroyInput => {
   return { target: parseJson(input.target, 'target'), identity: parseJson(input.identity, 'identity') };
 };
 
-/** `kept`: the lifecycle keeps the input it was created with, so no apply records a new target in it. */
-const fromText = (text: string, env: NodeJS.ProcessEnv, kept = false): DestroyInput => {
+/** `asCreated`: the lifecycle keeps the input it was created with, so no apply records a new target in it. */
+const fromText = (text: string, env: NodeJS.ProcessEnv, asCreated = false): DestroyInput => {
   const { identity, target } = parseAs(current, parseJson(text, ENV.lifecycle), ENV.lifecycle);
   if (typeof target !== 'string') return { target, identity };
   const label = env[ENV.targetLabel];
@@ -59,7 +59,7 @@ const fromText = (text: string, env: NodeJS.ProcessEnv, kept = false): DestroyIn
     'Target changed',
     `the object was last applied on target "${target}", and this hook holds the settings of ` +
       `${label === undefined ? 'no target' : `target "${label}"`} only; ` +
-      (kept
+      (asCreated
         ? 'its lifecycle keeps the target it was created with: set forget: true on it for one apply, then ' +
           'declare it on its new target with adopt: true'
         : 'apply the change of target by itself first (that apply records the new target), then destroy or ' +
