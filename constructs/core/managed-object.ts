@@ -160,7 +160,7 @@ export class ManagedObject extends Construct {
         kind: props.kind,
         spec: typeof spec === 'function' ? spec : () => spec,
         adopt,
-        found: inState ? `try(terraform_data.${this.name}_lifecycle.input.found, "")` : undefined,
+        found: inState ? `try(terraform_data.${this.lifecycle.friendlyUniqueId}.input.found, "")` : undefined,
         follows,
         after: () => [...new Set([...follows(), ...this.after])],
       },

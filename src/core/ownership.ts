@@ -18,8 +18,8 @@ export const foreignReading = (reading: Reading, adopt: boolean, where: string):
 };
 
 /**
- * What a lifecycle created now records of an object that exists: true exactly when it is recorded,
- * since a lifecycle is created once, when the stack first declares the object.
+ * What a lifecycle created now records of an object that exists. Only a lifecycle's creation records it,
+ * when the stack first declares the object, so the text is true wherever it is recorded.
  */
 export const foundReading = (reading: Reading, adopt: boolean, where: string): Reading => ({
   ...reading,
@@ -63,8 +63,11 @@ export const foreignItems = async <S>(
   const byKind = new Map<AnyKind<S>, ApplyItem<S>[]>();
   for (const item of items) {
     if (item.adopt === true) continue;
-    if (item.found === true) refused.set(item.name, refusedForeign(where));
-    if (item.found === true || item.kind.foreign === undefined) continue;
+    if (item.found === true) {
+      refused.set(item.name, refusedForeign(where));
+      continue;
+    }
+    if (item.kind.foreign === undefined) continue;
     byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
   }
   for (const [kind, members] of byKind) {
