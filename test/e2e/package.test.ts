@@ -172,7 +172,12 @@ test("the README's run block type-checks, synthesizes, validates, plans and appl
   const run = cliLoads ? readmeRun() : replaceOnce(readmeRun(), 'npx cdktf synth', 'npx tsx main.ts');
   const ran = await project.must('run block', run, project.dir, userEnv());
   expect(words(ran.stdout)).toContain('Success! The configuration is valid.');
+  // What the README's "What to expect" says the plan and the apply print.
+  expect(words(ran.stdout)).toContain('Plan: 2 to add, 0 to change, 0 to destroy.');
+  expect(words(ran.stdout)).toContain('Check block assertion failed');
   expect(words(ran.stdout)).toContain('metric server "influx" is absent');
+  expect(words(ran.stdout)).toContain('influx: metric server "influx": creating');
+  expect(words(ran.stdout)).toContain('(read at plan time; apply converges it)');
   expect(simulated().metricServers.influx).toMatchObject({
     type: 'influxdb',
     server: '10.0.0.5',
