@@ -23,9 +23,13 @@ let simulator: ChildProcess | undefined;
 /** What the simulator's first line says: where it listens and the CA file a stack trusts. */
 let ready: { url: string; caFile: string };
 
+// cdktf-cli 0.21's node-pty has binaries up to Node 22 (ABI 127): on newer Node the README runs the app itself.
+const cliLoads = Number(process.versions.modules) <= 127;
+
 /** A README block as a script for this machine: its terraform the test's binary, an apply not asking. */
 const runnable = (block: string): string =>
   block
+    .replace(/npx cdktf synth --app '([^']+)'/g, cliLoads ? '$&' : '$1')
     .replace(/terraform apply\)/g, 'terraform apply -auto-approve)')
     .replace(/\bterraform /g, `"${terraformBinary()}" `);
 
