@@ -3,7 +3,7 @@
 // build/fake-pve.js) as a simulator a user's stack or CI job can plan and apply against, with the defaults
 // examples/network.ts expects (https://127.0.0.1:18006, members n2 and n3, state and certificate kept in
 // ./.fake-pve so a restart keeps both); without it a stranger had nothing to run what the examples point at.
-// Every other command (`discover`) is build/cli/cdktf-homelab.js's.
+// Every other command (`discover`, `prune-record`) is build/cli/cdktf-homelab.js's.
 'use strict';
 const { join } = require('node:path');
 

@@ -16,7 +16,7 @@ const standalone = {
   ...Object.fromEntries(Object.entries(DOMAINS).map(([domain, { handler }]) => [`handlers/${domain}`, handler])),
   'fake-pve': 'test/fakes/pve/main.ts',
   // `npx cdktf-homelab discover`: the package's bin, with the handlers' clients in it.
-  'cli/cdktf-homelab': 'src/discover/main.ts',
+  'cli/cdktf-homelab': 'src/cli/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',
   'bench/systemd-unit': 'bench/systemd-unit.ts',
   'bench/plan-scale': 'bench/plan-scale.ts',

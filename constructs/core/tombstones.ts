@@ -11,6 +11,7 @@ import { Aspects, TerraformStack } from './cdk';
 import { handlerAsset } from './handler-asset';
 import {
   type DeclaredEntry,
+  lifecycleAddress,
   nextStackRecord,
   parseRecord,
   RECORD_FILE,
@@ -19,7 +20,7 @@ import {
   recordText,
   type StackRecord,
   tombstones,
-} from './object-record';
+} from '../../src/core/object-record';
 import { hasToken } from './encode';
 import { destroyHook } from './object-address';
 import { removedBlocks } from './removed-blocks';
@@ -106,7 +107,7 @@ const tombstoneApp = (first: TerraformStack): void => {
 
 /** `removed` with the destroy hook the object was created with, or, forgotten, without destroying. */
 const addTombstone = (stack: TerraformStack, name: string, object: RecordedObject, record: StackRecord): void => {
-  const from = `terraform_data.${name}_lifecycle`;
+  const from = lifecycleAddress(name);
   if (object.state === 'forgotten') {
     removedBlocks(stack).push({ from, lifecycle: { destroy: false } });
     return;

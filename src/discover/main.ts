@@ -1,10 +1,9 @@
 /**
- * `npx cdktf-homelab discover`: reads what is live on the targets given and writes a TypeScript
- * stack declaring it, then prints what it declared, the variables the secrets go in and what it
- * left out. It only reads; a failure names the target and leaves no file behind.
+ * `npx cdktf-homelab discover` (run by src/cli/main.ts): reads what is live on the targets given and
+ * writes a TypeScript stack declaring it, then prints what it declared, the variables the secrets go in
+ * and what it left out. It only reads; a failure names the target and leaves no file behind.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { HandlerError } from '../core/errors';
 import type { Discovered } from './declaration';
 import { kubeDeclarations } from './kube';
 import { commentText } from './literal';
@@ -52,12 +51,13 @@ const writeOnce = (out: string, text: string, force: boolean): void => {
   }
 };
 
-const main = async (argv: readonly string[]): Promise<number> => {
-  if (argv[0] !== 'discover' || argv.includes('--help')) {
+/** `cdktf-homelab discover ARGS`: the exit code; a failure throws, and nothing was written. */
+export const runDiscover = async (args: readonly string[]): Promise<number> => {
+  if (args.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
-    return argv.includes('--help') ? 0 : 2;
+    return 0;
   }
-  const parsed = parseOptions(argv.slice(1));
+  const parsed = parseOptions(args);
   if ('problems' in parsed) {
     for (const problem of parsed.problems) say(`discover: ${problem}`);
     process.stderr.write(`${USAGE}\n`);
@@ -74,12 +74,3 @@ const main = async (argv: readonly string[]): Promise<number> => {
   for (const line of stack.summary) say(line);
   return 0;
 };
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const detail = error instanceof HandlerError ? error.message : String((error as Error)?.message ?? error);
-    say(`discover: nothing written: ${detail}`);
-    process.exit(1);
-  },
-);

@@ -23,6 +23,8 @@ let host: SystemdHost;
 let project: CdktfProject;
 let cert: TestCert;
 
+/** Every object the 'removed' step takes out of the code, forgotten `left` included, as prune-record lists them. */
+const TOMBSTONES = 'bond, bridge, dropped, gone, left, tpl, tpl-a, unit, unit-env';
 const synth = (step: string) => project.must(`synth (${step})`, project.synth({ HOMELAB_REMOVAL_STEP: step }));
 const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
 /** Whether the host has `path`. */
@@ -84,6 +86,10 @@ test('deleted constructs are planned for deletion and deleted on their targets; 
     /terraform_data\.left_lifecycle will (no longer be managed|be removed from the OpenTofu state)/,
   );
   expect(planned.stdout).toMatch(/n1: settled, bond0, vmbr5 to be deleted/);
+  // Before the apply every tombstone's lifecycle is still in the state: prune-record drops none of them.
+  const early = await project.must('prune-record (before the apply)', project.cli('prune-record'));
+  expect(early.stderr).toContain(`removal: kept ${TOMBSTONES}: still in the state, apply first`);
+  expect(early.stderr).toContain('prune-record: nothing to drop');
   const mark = fake.requests.length;
   const applied = await project.must('apply (removal)', project.terraform('apply', '-no-color', 'plan.bin'));
   expect(Object.keys(fake.metricServers()).sort()).toEqual(['keep', 'left']);
@@ -129,4 +135,28 @@ test('a forgotten object stays on its target, and deleting its construct afterwa
   expect((await project.plan('plan (forgotten deleted)')).code).toBe(0);
   expect(fake.metricServers().left).toBeDefined();
   expect(existsSync(join(project.dir, 'cdktf-homelab.record.json'))).toBe(true);
+});
+
+test('prune-record drops the tombstones an apply has done; the synth after writes no removed block', async () => {
+  const pruned = await project.must('prune-record', project.cli('prune-record'));
+  expect(pruned.stderr).toContain(`removal: dropped ${TOMBSTONES}: their lifecycles left the state`);
+  const record = JSON.parse(readFileSync(join(project.dir, 'cdktf-homelab.record.json'), 'utf8'));
+  const states = Object.values(record.stacks.removal.objects).map((o) => (o as { state: string }).state);
+  expect(new Set(states)).toEqual(new Set(['declared']));
+  await synth('deleted');
+  const synthesized = JSON.parse(readFileSync(join(project.stackDir, 'cdk.tf.json'), 'utf8'));
+  expect(synthesized.removed ?? []).toEqual([]);
+  // A network apply's spec names the interfaces whose removal it reloaded: without them its node's apply resource
+  // is replaced once, and its handler finds nothing to do (README, Removing an object).
+  const after = await project.plan('plan (after prune-record)');
+  expect(after.code).toBe(2);
+  expect(after.stdout).toContain('# terraform_data.pve_apply must be replaced');
+  expect(after.stdout).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
+  const mark = fake.requests.length;
+  expect((await apply('apply (after prune-record)')).stdout).toContain('every object is in sync, nothing to apply');
+  expect(fake.requests.slice(mark).filter((r) => r.method !== 'GET')).toEqual([]);
+  expect((await project.plan('plan (after prune-record, applied)')).code).toBe(0);
+  expect((await project.must('prune-record (again)', project.cli('prune-record'))).stderr).toContain(
+    'no removed or forgotten object in the record; nothing to drop',
+  );
 });

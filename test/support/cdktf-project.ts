@@ -56,6 +56,12 @@ export class CdktfProject {
     return startCommand(terraformBinary(), args, this.stackDir, env);
   }
 
+  /** The package's command line (`cdktf-homelab ARGS`) in the project folder, running the test's binary. */
+  cli(...args: string[]): Promise<CommandOutcome> {
+    const bin = join(ROOT, 'build', 'cli', 'cdktf-homelab.js');
+    return this.exec('node', [bin, ...args], this.dir, { TERRAFORM_BINARY_NAME: terraformBinary() });
+  }
+
   /** Runs a labelled step that must succeed, recording its time. */
   async must(label: string, step: Promise<CommandOutcome>): Promise<CommandOutcome> {
     const outcome = await step;

@@ -9,6 +9,9 @@ import * as z from 'zod/mini';
 /** The file's name, in the app's working directory (beside cdktf.json). */
 export const RECORD_FILE = 'cdktf-homelab.record.json';
 
+/** The Terraform address of the lifecycle of the object recorded as `name`: its tombstone's `from`. */
+export const lifecycleAddress = (name: string): string => `terraform_data.${name}_lifecycle`;
+
 /**
  * `declared`: in the code; `forgotten`: `forget: true`, left on its target; `removed`: gone from the
  * code, deleted by the apply after (a tombstone, a no-op once the object has left the state).

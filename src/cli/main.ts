@@ -1,0 +1,41 @@
+/**
+ * The package's command line behind bin/cdktf-homelab.js, which serves `fake-pve` itself: `discover` writes
+ * a stack from what runs on the targets, `prune-record` drops applied tombstones from the stack's record.
+ * One bundle that requires nothing outside itself (test/faults/discover-bundle.test.ts). A failure prints
+ * one line naming the command and exits 1; nothing was written.
+ */
+import { HandlerError } from '../core/errors';
+import { runDiscover } from '../discover/main';
+import { USAGE } from '../discover/options';
+import { commentText } from '../discover/literal';
+import { PRUNE_USAGE, runPruneRecord, terraformStateList } from '../record/main';
+
+const say = (line: string) => process.stderr.write(`${commentText(line)}\n`);
+
+const COMMANDS: Readonly<Record<string, (args: readonly string[]) => Promise<number>>> = {
+  discover: runDiscover,
+  'prune-record': (args) =>
+    runPruneRecord(args, {
+      cwd: process.cwd(),
+      stateList: terraformStateList(process.env.TERRAFORM_BINARY_NAME || 'terraform'),
+      say,
+    }),
+};
+
+const main = async (argv: readonly string[]): Promise<number> => {
+  const [command = '', ...args] = argv;
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (run === undefined) {
+    process.stdout.write(`${USAGE}\n\n${PRUNE_USAGE}\n`);
+    return command === '--help' ? 0 : 2;
+  }
+  try {
+    return await run(args);
+  } catch (error) {
+    const detail = error instanceof HandlerError ? error.message : String((error as Error)?.message ?? error);
+    say(`${command}: nothing written: ${detail}`);
+    return 1;
+  }
+};
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

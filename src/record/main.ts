@@ -1,0 +1,140 @@
+/**
+ * `npx cdktf-homelab prune-record` (run by src/cli/main.ts): drops from cdktf-homelab.record.json the
+ * tombstones whose removal an apply has done (prune.ts), asking Terraform's state, in each stack's folder
+ * of the synth output, which lifecycles it still holds. Without it the record only grew, and the README
+ * told users to edit the JSON by hand. Every state is read before anything is written; a state that cannot
+ * be read writes nothing; the file is replaced in one rename, so it is never seen half-written.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRecord, RECORD_FILE, recordText } from '../core/object-record';
+import { printableLine } from '../core/printable';
+import { hasTombstones, type PrunedStack, prunedStack } from './prune';
+
+export const PRUNE_USAGE = [
+  'usage: cdktf-homelab prune-record [--stack NAME]... [--output DIR] [--dry-run]',
+  '  Beside cdktf.json, where the apply runs (the same backend, after terraform init), it drops from',
+  `  ${RECORD_FILE} each removed or forgotten object whose lifecycle has left the state.`,
+  '  --stack NAME   only this stack (default: every stack whose record holds one)',
+  '  --output DIR   the synth output (default cdktf.out); each state is read in DIR/stacks/<stack>',
+  '  --dry-run      say what it would drop, write nothing',
+  '  TERRAFORM_BINARY_NAME names the binary, as for cdktf deploy (default terraform).',
+].join('\n');
+
+/** The addresses `terraform state list` prints in a stack's folder. */
+export type StateList = (stackDir: string) => Promise<string[]>;
+
+/** A state read waits this long at most (a remote backend behind a lock or a dead network). */
+const STATE_LIST_MS = 120_000;
+/** Its output is capped: a state lists one line per resource. */
+const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+/** `binary state list`, bounded in time and output; a failure says what the binary said last. */
+export const terraformStateList =
+  (binary: string): StateList =>
+  (dir) =>
+    new Promise((resolve, reject) => {
+      const options = {
+        cwd: dir,
+        timeout: STATE_LIST_MS,
+        maxBuffer: MAX_OUTPUT_BYTES,
+        env: { ...process.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0' },
+      };
+      execFile(binary, ['state', 'list'], options, (error, stdout, stderr) => {
+        if (error === null) return resolve(stdout.split('\n').filter((line) => line.trim() !== ''));
+        const why = error.killed ? `no answer within ${STATE_LIST_MS / 1000} s` : `exit ${String(error.code)}`;
+        const said = `${stderr}`.trim().split('\n').slice(-3).join(' ');
+        reject(new Error(`${binary} state list in ${dir} failed (${why}): ${printableLine(said || error.message)}`));
+      });
+    });
+
+interface PruneOptions {
+  readonly stacks: readonly string[];
+  readonly output: string;
+  readonly dryRun: boolean;
+}
+
+const parseArgs = (args: readonly string[]): { options: PruneOptions } | { problems: string[] } => {
+  const stacks: string[] = [];
+  let output = 'cdktf.out';
+  let dryRun = false;
+  const problems: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (flag === '--dry-run') dryRun = true;
+    else if (flag === '--stack' || flag === '--output') {
+      const value = args[++i];
+      if (value === undefined || value.startsWith('--')) problems.push(`${flag} needs a value`);
+      else if (flag === '--stack') stacks.push(value);
+      else output = value;
+    } else problems.push(`unknown argument ${printableLine(String(flag), 80)}`);
+  }
+  return problems.length > 0 ? { problems } : { options: { stacks, output, dryRun } };
+};
+
+const names = (list: readonly string[]): string => printableLine(list.join(', '));
+
+/** `cdktf-homelab prune-record ARGS` in `cwd`: the exit code; a failure throws, and nothing was written. */
+export const runPruneRecord = async (
+  args: readonly string[],
+  io: { readonly cwd: string; readonly stateList: StateList; readonly say: (line: string) => void },
+): Promise<number> => {
+  if (args.includes('--help')) {
+    process.stdout.write(`${PRUNE_USAGE}\n`);
+    return 0;
+  }
+  const parsed = parseArgs(args);
+  if ('problems' in parsed) {
+    for (const problem of parsed.problems) io.say(`prune-record: ${problem}`);
+    process.stderr.write(`${PRUNE_USAGE}\n`);
+    return 2;
+  }
+  const { options } = parsed;
+  const path = join(io.cwd, RECORD_FILE);
+  if (!existsSync(path)) throw new Error(`no ${RECORD_FILE} in ${io.cwd}: run it beside cdktf.json`);
+  const text = readFileSync(path, 'utf8');
+  const record = parseRecord(text, path);
+  const known = Object.keys(record.stacks);
+  const unknown = options.stacks.filter((stack) => !known.includes(stack));
+  if (unknown.length > 0) throw new Error(`no stack ${names(unknown)} in ${RECORD_FILE} (it holds ${names(known)})`);
+  const stacks = options.stacks.length > 0 ? options.stacks : known.filter((s) => hasTombstones(record.stacks[s]!));
+  if (stacks.length === 0) {
+    io.say('prune-record: no removed or forgotten object in the record; nothing to drop');
+    return 0;
+  }
+  // Every state first: one that cannot be read leaves the whole file as it was.
+  const pruned: Array<[string, PrunedStack]> = [];
+  for (const stack of stacks) {
+    const dir = join(io.cwd, options.output, 'stacks', stack);
+    if (!existsSync(dir)) throw new Error(`${dir} does not exist: synthesize, and terraform init there, first`);
+    pruned.push([stack, prunedStack(record.stacks[stack]!, new Set(await io.stateList(dir)))]);
+  }
+  const drop = options.dryRun ? 'would drop' : 'dropped';
+  for (const [stack, { record: next, dropped, waiting }] of pruned) {
+    if (dropped.length > 0)
+      io.say(`prune-record: ${stack}: ${drop} ${names(dropped)}: their lifecycles left the state`);
+    if (waiting.length > 0) io.say(`prune-record: ${stack}: kept ${names(waiting)}: still in the state, apply first`);
+    if (Object.keys(next.objects).length > 0) record.stacks[stack] = next;
+    else delete record.stacks[stack];
+  }
+  const written = recordText(record);
+  if (written === text) io.say('prune-record: nothing to drop');
+  else if (options.dryRun) io.say('prune-record: --dry-run, nothing written');
+  else {
+    replaceFile(path, written);
+    io.say(`prune-record: wrote ${RECORD_FILE}; commit it with the code`);
+  }
+  return 0;
+};
+
+/** Writes `text` beside `path`, then renames it over `path`: a reader sees the old file or the new one. */
+const replaceFile = (path: string, text: string): void => {
+  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(temporary, text, { flag: 'wx' });
+    renameSync(temporary, path);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+};
