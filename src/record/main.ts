@@ -103,6 +103,9 @@ export const runPruneRecord = async (
     io.say('prune-record: no removed or forgotten object in the record; nothing to drop');
     return 0;
   }
+  // A stack's id is a construct id, which holds no `/`: a record naming a folder elsewhere is not one of ours.
+  const strange = stacks.filter((stack) => !/^[^/\\]+$/.test(stack) || stack === '..' || stack === '.');
+  if (strange.length > 0) throw new Error(`${RECORD_FILE} names a stack that is no stack id: ${names(strange)}`);
   // Every state first: one that cannot be read leaves the whole file as it was.
   const pruned: Array<[string, PrunedStack]> = [];
   for (const stack of stacks) {

@@ -95,6 +95,11 @@ test('refuses an unknown stack, a missing stack folder or record, and an unknown
   await expect(run([], states({}))).rejects.toThrow(`no ${RECORD_FILE} in ${dir}: run it beside cdktf.json`);
 });
 
+test('refuses a record whose stack name would lead out of the synth output', async () => {
+  writeFileSync(recordPath(), recordText({ stacks: { '..': record.stacks.old } } as never));
+  await expect(run([], states({}))).rejects.toThrow(`${RECORD_FILE} names a stack that is no stack id: ..`);
+});
+
 test('terraformStateList returns the addresses the binary prints, and names its last words when it fails', async () => {
   const binary = join(dir, 'fake-terraform');
   writeFileSync(binary, '#!/bin/sh\n[ "$1 $2" = "state list" ] || exit 9\nprintf "terraform_data.a_lifecycle\\n\\n"\n');
