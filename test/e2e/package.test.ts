@@ -88,6 +88,7 @@ test('the packed library holds dist, handler bundles, README, API.md, CHANGELOG,
     'LICENSE',
     'CHANGELOG.md',
     'bin/cdktf-homelab.js',
+    'build/cli/cdktf-homelab.js',
     'build/fake-pve.js',
   ]) {
     expect(listing).toContain(file);
