@@ -169,7 +169,7 @@ test("the README's setup installs the tarball beside it into a fresh project; it
 // cdktf-cli 0.21's node-pty has binaries up to Node 22 (ABI 127): on newer Node the README runs the app itself.
 const cliLoads = Number(process.versions.modules) <= 127;
 
-test("the README's run block type-checks, synthesizes, validates, plans and applies the PVE stack", async () => {
+test("the README's run block type-checks, synthesizes, validates, plans, applies the PVE stack; destroy", async () => {
   const run = cliLoads ? readmeRun() : replaceOnce(readmeRun(), 'npx cdktf synth', 'npx tsx main.ts');
   const ran = await project.must('run block', run, project.dir, userEnv());
   expect(words(ran.stdout)).toContain('Success! The configuration is valid.');
@@ -177,7 +177,7 @@ test("the README's run block type-checks, synthesizes, validates, plans and appl
   expect(words(ran.stdout)).toContain('Plan: 2 to add, 0 to change, 0 to destroy.');
   expect(words(ran.stdout)).toContain('Check block assertion failed');
   expect(words(ran.stdout)).toContain('metric server "influx" is absent');
-  expect(words(ran.stdout)).toContain('influx: metric server "influx": creating');
+  expect(words(ran.stdout)).toContain('influx: metric server "influx": creating (influxdb 10.0.0.5:8089)');
   expect(words(ran.stdout)).toContain('(read at plan time; apply converges it)');
   expect(simulated().metricServers.influx).toMatchObject({
     type: 'influxdb',
@@ -187,6 +187,10 @@ test("the README's run block type-checks, synthesizes, validates, plans and appl
   });
   expect(simulated().metricTokens.influx).toBe('pack-influx-token-6262');
   expect((await tf('plan -detailed-exitcode -no-color', 'lab')).code).toBe(0);
+  const destroyed = await tf('destroy -auto-approve -no-color', 'lab');
+  expect({ code: destroyed.code, stderr: destroyed.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(words(destroyed.stdout)).toContain('metric server "influx": deleting');
+  expect(simulated().metricServers.influx).toBeUndefined();
 });
 
 test('the systemd stack validates and plans against a real host: the unit is absent', async () => {
