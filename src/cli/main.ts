@@ -4,7 +4,6 @@
  * One bundle that requires nothing outside itself (test/faults/discover-bundle.test.ts). A failure prints
  * one line naming the command and exits 1; nothing was written.
  */
-import { HandlerError } from '../core/errors';
 import { runDiscover } from '../discover/main';
 import { USAGE } from '../discover/options';
 import { commentText } from '../discover/literal';
@@ -32,8 +31,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
   try {
     return await run(args);
   } catch (error) {
-    const detail = error instanceof HandlerError ? error.message : String((error as Error)?.message ?? error);
-    say(`${command}: nothing written: ${detail}`);
+    say(`${command}: nothing written: ${String((error as Error)?.message ?? error)}`);
     return 1;
   }
 };

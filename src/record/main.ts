@@ -6,10 +6,11 @@
  * be read writes nothing; the file is replaced in one rename, so it is never seen half-written.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRecord, RECORD_FILE, recordText } from '../core/object-record';
 import { printableLine } from '../core/printable';
+import { replaceFile } from '../core/replace-file';
 import { hasTombstones, type PrunedStack, prunedStack } from './prune';
 
 export const PRUNE_USAGE = [
@@ -125,19 +126,8 @@ export const runPruneRecord = async (
   if (written === text) io.say('prune-record: nothing to drop');
   else if (options.dryRun) io.say('prune-record: --dry-run, nothing written');
   else {
-    replaceFile(path, written);
+    replaceFile(path, written, 0o666);
     io.say(`prune-record: wrote ${RECORD_FILE}; commit it with the code`);
   }
   return 0;
-};
-
-/** Writes `text` beside `path`, then renames it over `path`: a reader sees the old file or the new one. */
-const replaceFile = (path: string, text: string): void => {
-  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(temporary, text, { flag: 'wx' });
-    renameSync(temporary, path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
 };

@@ -33,6 +33,6 @@ export const prunedStack = (stack: StackRecord, inState: ReadonlySet<string>): P
   return { record: { objects, targets }, dropped, waiting };
 };
 
-/** Whether `stack` holds anything prune-record could drop: an entry neither declared nor kept otherwise. */
+/** Whether `stack` holds anything prune-record could drop: a removed or forgotten entry. */
 export const hasTombstones = (stack: StackRecord): boolean =>
   Object.values(stack.objects).some((object) => object.state !== 'declared');

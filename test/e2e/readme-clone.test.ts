@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, startSystemdHost, type SystemdHost } from '../support/systemd-host';
 import { terraformBinary } from '../support/toolchain';
-import { readmeBlock, UserProject, words } from '../support/user-project';
+import { onThisMachine, readmeBlock, UserProject, withoutExports, words } from '../support/user-project';
 
 jest.setTimeout(300_000);
 
@@ -26,12 +26,9 @@ let ready: { url: string; caFile: string };
 // cdktf-cli 0.21's node-pty has binaries up to Node 22 (ABI 127): on newer Node the README runs the app itself.
 const cliLoads = Number(process.versions.modules) <= 127;
 
-/** A README block as a script for this machine: its terraform the test's binary, an apply not asking. */
+/** A README block as a script for this machine, the app itself in place of cdktf-cli where that cannot load. */
 const runnable = (block: string): string =>
-  block
-    .replace(/npx cdktf synth --app '([^']+)'/g, cliLoads ? '$&' : '$1')
-    .replace(/terraform apply\)/g, 'terraform apply -auto-approve)')
-    .replace(/\bterraform /g, `"${terraformBinary()}" `);
+  onThisMachine(block.replace(/npx cdktf synth --app '([^']+)'/g, cliLoads ? '$&' : '$1'));
 
 /** The simulator's default token, as the README's network block exports it. */
 const readmeToken = (): string => {
@@ -39,13 +36,6 @@ const readmeToken = (): string => {
   if (token === undefined) throw new Error("the README's clone-network block exports no PROXMOX_VE_API_TOKEN");
   return token;
 };
-
-/** The block without its `export` lines, whose values stand for the user's own (the test passes its own). */
-const withoutExports = (block: string): string =>
-  block
-    .split('\n')
-    .filter((line) => !line.startsWith('export '))
-    .join('\n');
 
 /** Starts the README's simulator command in the clone, on a free port, and waits for its first line. */
 const startSimulator = async (): Promise<{ url: string; caFile: string }> => {

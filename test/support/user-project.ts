@@ -56,14 +56,21 @@ export const readmeStack = (targets: StackTargets): string => {
   return replaceOnce(stack, /SHA256:[A-Za-z0-9+/]{43}/, targets.ssh.hostKeyFingerprint);
 };
 
-/** The README's `run` block with the test's secrets instead of its placeholders, and the toolchain's binary. */
-export const readmeRun = (): string =>
-  readmeBlock('run')
+/** A README block without its `export` lines, whose values stand for the user's own (a test passes its own). */
+export const withoutExports = (block: string): string =>
+  block
     .split('\n')
     .filter((line) => !line.startsWith('export '))
-    .join('\n')
-    .replace(/^terraform apply$/m, 'terraform apply -auto-approve')
+    .join('\n');
+
+/** A README block for this machine: its terraform the toolchain's binary, an apply that does not ask. */
+export const onThisMachine = (block: string): string =>
+  block
+    .replace(/\bterraform apply\b/g, 'terraform apply -auto-approve')
     .replace(/\bterraform /g, `"${terraformBinary()}" `);
+
+/** The README's `run` block with the test's secrets instead of its placeholders, and the toolchain's binary. */
+export const readmeRun = (): string => onThisMachine(withoutExports(readmeBlock('run')));
 
 /** Terminal output as plain words: no colours, no diagnostic box borders, whitespace runs as one space. */
 export const words = (text: string): string =>

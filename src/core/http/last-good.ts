@@ -4,23 +4,11 @@
  * theirs under $XDG_RUNTIME_DIR or the temp dir), is read without following links and only as a
  * small regular file, and anything odd (link, FIFO, device, garbage, wrong owner) means no memory.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { digestOf } from '../canonical';
+import { replaceFile } from '../replace-file';
 
 export interface LastGoodStore {
   load(): string | undefined;
@@ -31,7 +19,7 @@ export interface LastGoodStore {
 export const noMemory: LastGoodStore = { load: () => undefined, save: () => undefined };
 
 const MAX_BYTES = 4096;
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** $XDG_RUNTIME_DIR (private to the user by its spec) when set, else the temp directory. */
 export const stateBase = (env: NodeJS.ProcessEnv = process.env): string => {
@@ -50,7 +38,7 @@ export const lastGoodStore = (scope: string, endpoints: readonly string[], base 
     },
     save: (endpoint) => {
       const dir = privateDir(base);
-      if (dir !== undefined && Buffer.byteLength(endpoint) <= MAX_BYTES) replaceFile(dir, name, endpoint);
+      if (dir !== undefined && Buffer.byteLength(endpoint) <= MAX_BYTES) saveQuietly(join(dir, name), endpoint);
     },
   };
 };
@@ -102,23 +90,11 @@ const readSmallFile = (path: string): string | undefined => {
   }
 };
 
-/** Writes a fresh temp file (O_EXCL, never an existing path) and renames it over `name`. */
-const replaceFile = (dir: string, name: string, text: string): void => {
-  const temp = join(dir, `.${name}.${randomBytes(8).toString('hex')}`);
-  let fd: number | undefined;
+/** Writes the memory; losing it costs one retry, never the request. */
+const saveQuietly = (path: string, text: string): void => {
   try {
-    fd = openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-    writeSync(fd, text);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, join(dir, name));
+    replaceFile(path, text, 0o600);
   } catch {
-    // losing the hint costs one retry, never the request
-    if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // the temp file was never created
-    }
+    // no memory this time
   }
 };
