@@ -26,6 +26,14 @@ import {
   untouched,
 } from '../../src/pve/network-apply';
 import { type NodeStaging, nodeStagingOf, stagedSummary } from '../../src/pve/network-changes';
+import {
+  auditsNode,
+  type LastReload,
+  lastReload,
+  RELOAD_TASKS_QUERY,
+  reloadsAgain,
+  reloadWords,
+} from '../../src/pve/network-reloads';
 import { followTask } from './follow-task';
 
 const PARALLEL_NODES = 8;
@@ -36,9 +44,14 @@ export const networkApplyKind = defineKind({
 
   async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<ReadonlyMap<string, NodeReading>> {
     const nodes = [...new Set(specs.flatMap((spec) => spec.nodes))];
-    const stagings = await mapConcurrent(nodes, PARALLEL_NODES, (node) =>
-      staged(api, node).catch((error: Error) => error),
-    );
+    const stagings = await mapConcurrent(nodes, PARALLEL_NODES, async (node) => {
+      try {
+        const [staging, last] = await Promise.all([staged(api, node), lastReloadOn(api, node)]);
+        return { ...staging, lastReload: last };
+      } catch (error) {
+        return error as Error;
+      }
+    });
     return new Map(nodes.map((node, index) => [node, readingOf(stagings[index]!)]));
   },
 
@@ -62,6 +75,19 @@ export const networkApplyKind = defineKind({
  */
 const staged = async (api: PveApi, node: string): Promise<NodeStaging> =>
   nodeStagingOf(await api.envelope<unknown>('GET', `nodes/${node}/network`));
+
+/**
+ * What the node's own task list says of its last reload (network-reloads.ts). The permission
+ * question is asked only when no reload is listed: a token sees its own tasks without it.
+ */
+const lastReloadOn = async (api: PveApi, node: string): Promise<LastReload> => {
+  const rows = await api.call<unknown>('GET', `nodes/${node}/tasks`, { ...RELOAD_TASKS_QUERY });
+  const listed = lastReload(rows, true);
+  if (listed.state !== 'ok' || (Array.isArray(rows) && rows.length > 0)) return listed;
+  const held = await api.call<unknown>('GET', 'access/permissions', { path: `/nodes/${node}` });
+  const last = lastReload(rows, auditsNode(held, node));
+  return last.state === 'blind' && api.tokenName !== undefined ? { ...last, token: api.tokenName } : last;
+};
 
 /**
  * Unless the spec allows it, fails naming every node of `nodes` that holds changes the stack does
@@ -92,8 +118,11 @@ const reloadInOrder = async (
   for (const [index, node] of nodes.entries()) {
     const stop = untouched(nodes, index);
     const staging = await staged(api, node);
-    if (staging.lines === 0) {
-      log(`${node}: settled, nothing to reload`);
+    // An apply also reloads a node whose last reload is not known good; a destroy only makes removals live.
+    const last = staging.lines === 0 && spec !== undefined ? await lastReloadOn(api, node) : undefined;
+    if (staging.lines === 0 && (last === undefined || !reloadsAgain(last))) {
+      const blind = last?.state === 'blind' ? `; ${reloadWords(node, last, 'apply')}` : '';
+      log(`${node}: settled, nothing to reload${blind}`);
       continue;
     }
     const foreign = spec === undefined ? [] : bySomeoneElse(spec, node, staging);
@@ -101,7 +130,9 @@ const reloadInOrder = async (
       const { title, detail } = foreignRefusal([[node, foreign]], `nothing was reloaded on ${node}${stop}`);
       throw new HandlerError(title, detail);
     }
-    log(stagedSummary(node, staging.lines, foreign));
+    log(
+      last === undefined ? stagedSummary(node, staging.lines, foreign) : `${node}: ${reloadWords(node, last, 'apply')}`,
+    );
     await gate(api, node, 'before', stop, log);
     const upid = await api.call<unknown>('PUT', `nodes/${node}/network`);
     const shown = typeof upid === 'string' ? bounded(upid) : JSON.stringify(upid);

@@ -13,6 +13,7 @@ import { boolean, broken, integer, type Problem, type Rule, text } from '../core
 import type { ClusterHealth } from './cluster-health';
 import { type NodeStaging, stagedSummary } from './network-changes';
 import { IFACE_NAME, IFACE_RULE } from './network-fields';
+import { type LastReload, needsReload, reloadDiff, reloadWords } from './network-reloads';
 import { NODE_NAME } from './upid';
 
 /** The ceiling of one reload's task wait, and its default (pve-api.md §A4; bpg waits 100 s). */
@@ -74,8 +75,8 @@ export const networkApplyIdentity = z
   );
 export type NetworkApplyIdentity = z.infer<typeof networkApplyIdentity>;
 
-/** What a node has staged, or why it could not be read. */
-export type NodeReading = NodeStaging | { readonly unreadable: string };
+/** What a node has staged and what its task list says of its last reload, or why it could not be read. */
+export type NodeReading = (NodeStaging & { readonly lastReload?: LastReload }) | { readonly unreadable: string };
 
 /**
  * What `node` has staged that the stack does not declare there: interfaces (a declared bond's
@@ -106,9 +107,14 @@ export const applyReading = (spec: NetworkApplySpec, stagings: ReadonlyMap<strin
       return `${node}: cannot be read (${staging.unreadable})`;
     }
     const pending = (spec.removing?.[node] ?? []).filter((iface) => staging.present.includes(iface));
+    const last = staging.lastReload ?? { state: 'ok' };
+    if (needsReload(last)) diff[node] = reloadDiff(last);
     if (staging.lines > 0 || pending.length > 0) diff[node] = { live: staging.lines, want: 0 };
     const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging));
-    return pending.length === 0 ? summary : `${summary}, ${pending.join(', ')} to be deleted`;
+    const staged = pending.length === 0 ? summary : `${summary}, ${pending.join(', ')} to be deleted`;
+    if (!needsReload(last)) return staged;
+    const words = reloadWords(node, last);
+    return staging.lines === 0 && pending.length === 0 ? `${node}: ${words}` : `${staged}, and ${words}`;
   });
   return { inSync: Object.keys(diff).length === 0, summary: parts.join('; '), diff };
 };

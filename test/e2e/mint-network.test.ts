@@ -19,7 +19,8 @@ const tokens: Record<string, TokenGrant> = {
 };
 const users = {
   // A plan lists interfaces (no privilege) and sees bridges with SDN.Audit.
-  'cdktf-read@pve': { privileges: 'none', sdnAudit: true },
+  // Sys.Audit on the nodes lists the apply's reload tasks (a failed one stays drift, issue 26).
+  'cdktf-read@pve': { privileges: 'none', nodes: { n2: 'audit', n3: 'audit' }, sdnAudit: true },
   // Sys.Audit on / for the health gate; on the nodes, an ACL of Sys.Modify alone replaces it: no Sys.Audit there.
   'cdktf-apply@pve': { privileges: 'audit', nodes: { n2: 'modify-only', n3: 'modify-only' }, sdnAudit: true },
 } as const;

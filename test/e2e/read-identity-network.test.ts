@@ -15,8 +15,14 @@ const READ = 'sdn-read@pve!plan=e2e-read-8181';
 const tokens: Record<string, TokenGrant> = {
   // Sys.Audit on / (the health gate's cluster/status), Sys.Modify on /nodes/n2 and /nodes/n3, SDN.Audit.
   'ops@pve!net': { secret: 'e2e-write-7171', privileges: 'audit', nodes: { n2: 'modify', n3: 'modify' } },
-  // SDN.Audit alone (PVE's PVESDNUser role has it): GET nodes/{node}/network asks for no privilege.
-  'sdn-read@pve!plan': { secret: 'e2e-read-8181', privileges: 'none', sdnAudit: true },
+  // SDN.Audit (PVE's PVESDNUser role has it): GET nodes/{node}/network asks for no privilege; Sys.Audit on
+  // the nodes lists the write token's reload tasks (a failed one stays drift, issue 26).
+  'sdn-read@pve!plan': {
+    secret: 'e2e-read-8181',
+    privileges: 'none',
+    nodes: { n2: 'audit', n3: 'audit' },
+    sdnAudit: true,
+  },
   'blind@pve!plan': { secret: 'e2e-blind-9191', privileges: 'none', sdnAudit: false },
   'ops@pve!nodes-only': {
     secret: 'e2e-nodes-9292',

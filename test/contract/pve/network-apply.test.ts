@@ -52,9 +52,14 @@ describe('reading staged lines', () => {
       b: { kind: 'network-apply', spec: spec(['n3']) },
     };
     const batch = await invokeBatch(pveDomain(), target(), objects, env);
+    // Per node: its staging, its last reload (none yet, so whether the token would see one).
     expect(fake.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET /api2/json/access/permissions',
+      'GET /api2/json/access/permissions',
       'GET /api2/json/nodes/n2/network',
+      'GET /api2/json/nodes/n2/tasks',
       'GET /api2/json/nodes/n3/network',
+      'GET /api2/json/nodes/n3/tasks',
     ]);
     expect(batch.result).toMatchObject({
       'a.in_sync': 'false',

@@ -53,7 +53,12 @@ test('a plan with only the read token reads with it and shows drift', async () =
     'metrics.summary': 'metric server "graphite" is absent',
     'net.in_sync': 'false',
   });
-  expect(requests()).toEqual(['GET cluster/metrics/server by audit@pve!ro', 'GET nodes/n2/network by audit@pve!ro']);
+  expect(requests()).toEqual([
+    'GET cluster/metrics/server by audit@pve!ro',
+    'GET nodes/n2/network by audit@pve!ro',
+    'GET nodes/n2/tasks by audit@pve!ro',
+    'GET access/permissions by audit@pve!ro',
+  ]);
 });
 
 test('the apply writes and polls its reload task with the write token alone, and the plan after is clean', async () => {

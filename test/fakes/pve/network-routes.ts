@@ -6,7 +6,7 @@ import { Attributed } from './envelope';
 import type { Iface } from './network-parse';
 import type { NetworkStore } from './network-store';
 import { NETWORK_SCHEMAS } from './network-schema';
-import type { TaskBehaviour, TaskStore } from './tasks';
+import type { TaskBehaviour, TaskListQuery, TaskStore } from './tasks';
 import type { ObjectSchema, Value } from './validate';
 
 /** The authenticated caller as a method sees it. */
@@ -120,6 +120,19 @@ const TASK_STATUS: NodeRoute = {
     context.tasks.status(nodeOf(values), String(values.upid), taskCaller(caller, nodeOf(values))),
 };
 
+const TASK_LIST: NodeRoute = {
+  schema: NETWORK_SCHEMAS.taskList,
+  run: (context, values, caller) => {
+    const node = nodeOf(values);
+    const { rows, total } = context.tasks.index(
+      node,
+      taskCaller(caller, node),
+      without(values, 'node') as TaskListQuery,
+    );
+    return new Attributed(rows, { total });
+  },
+};
+
 const TASK_LOG: NodeRoute = {
   schema: NETWORK_SCHEMAS.taskLog,
   run: (context, values, caller) => {
@@ -147,6 +160,7 @@ export const findNodeRoute = (
   const uriParams: Record<string, string> = { node };
   if (area === 'network' && segments.length === 3) route = pick(COLLECTION);
   else if (area === 'network' && segments.length === 4) [route, uriParams.iface] = [pick(ONE), item!];
+  else if (area === 'tasks' && segments.length === 3 && method === 'GET') route = TASK_LIST;
   else if (area === 'tasks' && segments.length === 5 && method === 'GET') {
     route = leaf === 'status' ? TASK_STATUS : leaf === 'log' ? TASK_LOG : undefined;
     uriParams.upid = item!;

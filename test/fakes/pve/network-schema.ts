@@ -85,6 +85,20 @@ export const NETWORK_SCHEMAS = {
   /** DELETE nodes/{node}/network: the revert. */
   revert: { node },
   taskStatus: { node, upid: { type: 'string' } },
+  /** GET nodes/{node}/tasks: the node's task list. */
+  taskList: {
+    node,
+    start: opt({ type: 'integer', minimum: 0 }),
+    limit: opt({ type: 'integer', minimum: 0 }),
+    userfilter: str,
+    typefilter: str,
+    vmid: opt({ type: 'integer', minimum: 100, maximum: 999999999 }),
+    errors: bool,
+    source: opt({ type: 'string', enum: ['archive', 'active', 'all'] }),
+    since: opt({ type: 'integer' }),
+    until: opt({ type: 'integer' }),
+    statusfilter: str,
+  },
   taskLog: {
     node,
     upid: { type: 'string' },

@@ -1,7 +1,9 @@
 // PVE worker tasks as the fake runs them: a UPID in PVE's format, a status that is `running` until
 // the task's configured time is up, an exit status read from the last log line, the owner rule for
 // who may poll, and polls whose connection the task cuts (a reload dropping its own poll).
-// Source: pve-api.md §A4; [PM] PVE/API2/Tasks.pm; [PC] PVE/UPID.pm, Tools.pm dump_logfile.
+// The node's task list serves them as PVE's index does: running ones from the active file, ended
+// ones newest-archived first. Source: pve-api.md §A4; [PM] PVE/API2/Tasks.pm (node_tasks);
+// [PC] PVE/UPID.pm (normalize_status_type), RESTEnvironment.pm active_workers, Tools.pm dump_logfile.
 import { paramError, permError } from './envelope';
 
 export interface TaskBehaviour {
@@ -13,6 +15,20 @@ export interface TaskBehaviour {
   readonly log?: readonly string[];
   /** How many status or log polls of this task get their connection reset. @default 0 */
   readonly cutPolls?: number;
+}
+
+/** The filters of `GET nodes/{node}/tasks`, as Tasks.pm node_tasks takes them. */
+export interface TaskListQuery {
+  readonly start?: number;
+  readonly limit?: number;
+  readonly userfilter?: string;
+  readonly typefilter?: string;
+  readonly vmid?: number;
+  readonly errors?: boolean;
+  readonly source?: 'archive' | 'active' | 'all';
+  readonly since?: number;
+  readonly until?: number;
+  readonly statusfilter?: string;
 }
 
 /** Thrown by a route to reset the connection instead of answering. */
@@ -142,6 +158,54 @@ export class TaskStore {
     return all.length === 0 ? { lines: [{ n: 1, t: 'no content' }], total: 1 } : { lines, total: all.length };
   }
 
+  /**
+   * GET nodes/{node}/tasks: the active file's running tasks first (status `RUNNING`, only for
+   * source active or all), then the index read backwards (the task archived last first), each
+   * filtered as node_tasks does: owner or Sys.Audit on the node, type, status class, time, offset.
+   */
+  index(
+    node: string,
+    caller: TaskCaller,
+    query: TaskListQuery = {},
+  ): { rows: Record<string, unknown>[]; total: number } {
+    const { start = 0, source = 'archive' } = query;
+    let limit = query.limit ?? 50;
+    let count = 0;
+    const classes = statusClasses(query);
+    const keep = (task: Task, status: string | undefined): boolean => {
+      if (query.userfilter && !task.user.split('!')[0]!.toLowerCase().includes(query.userfilter.toLowerCase()))
+        return false;
+      if (!caller.auditsNode && caller.tokenId !== task.user) return false;
+      if (query.typefilter && task.type !== query.typefilter) return false;
+      if (query.vmid !== undefined && task.id !== String(query.vmid)) return false;
+      if (query.since !== undefined && task.starttime < query.since) return false;
+      if (query.until !== undefined && task.starttime > query.until) return false;
+      if (!classes.has(statusClass(status))) return false;
+      if (count++ < start || limit <= 0) return false;
+      limit -= 1;
+      return true;
+    };
+    const mine = [...this.tasks.values()].filter((task) => task.node === node);
+    const running = mine.filter((task) => this.isRunning(task)).sort((a, b) => b.startedMs - a.startedMs);
+    const ended = mine
+      .filter((task) => !this.isRunning(task))
+      .sort((a, b) => b.startedMs + b.durationMs - (a.startedMs + a.durationMs));
+    const rows = [
+      ...(source === 'archive' ? [] : running.filter((task) => keep(task, undefined)).map((task) => this.row(task))),
+      ...(source === 'active' ? [] : ended.filter((task) => keep(task, task.exitstatus)).map((task) => this.row(task))),
+    ];
+    return { rows, total: count };
+  }
+
+  private row(task: Task): Record<string, unknown> {
+    const [user, tokenid] = task.user.split('!') as [string, string | undefined];
+    const base = { upid: task.upid, node: task.node, pid: task.pid, starttime: task.starttime };
+    const who = { type: task.type, id: task.id, user, ...(tokenid === undefined ? {} : { tokenid }) };
+    if (this.isRunning(task)) return { ...base, ...who, status: 'RUNNING' };
+    const endtime = Math.floor((task.startedMs + task.durationMs) / 1000);
+    return { ...base, pstart: task.pstart, ...who, endtime, status: task.exitstatus };
+  }
+
   private isRunning(task: Task): boolean {
     return this.now() < task.startedMs + task.durationMs;
   }
@@ -157,3 +221,27 @@ export class TaskStore {
     throw new ConnectionCut(`the reload on ${task.node} cut this poll`);
   }
 }
+
+/** UPID.pm normalize_status_type: no status is `unknown`, as is `unexpected status`. */
+const statusClass = (status: string | undefined): string =>
+  !status
+    ? 'unknown'
+    : status === 'OK'
+      ? 'ok'
+      : /^WARNINGS: \d+$/.test(status)
+        ? 'warning'
+        : status === 'unexpected status'
+          ? 'unknown'
+          : 'error';
+
+/** Every class unless `statusfilter` names some (ignored with `errors`, which drops `ok`). */
+const statusClasses = ({ statusfilter, errors }: TaskListQuery): Set<string> => {
+  if (errors) return new Set(['warning', 'error', 'unknown']);
+  if (statusfilter === undefined) return new Set(['ok', 'warning', 'error', 'unknown']);
+  return new Set(
+    statusfilter
+      .split(/[,;\s]+/)
+      .filter((part) => part !== '')
+      .map((part) => part.toLowerCase()),
+  );
+};
