@@ -1,0 +1,79 @@
+/**
+ * The faults a round injects, drawn from the round's seed: what (one of FAULT_TYPES), after which event (an
+ * anchor: terraform's start or a domain's apply handler starting) and how long after it. The instant is
+ * relative to an event of the apply, so a replay lands in the same step on a faster or slower machine.
+ */
+import { childSeed, drawFrom, generator, shuffled } from './rng';
+import { PVE_NODES } from './variant';
+
+export const FAULT_TYPES = [
+  'terraform-sigkill',
+  'terraform-sigterm',
+  'handler-sigkill',
+  'ssh-cut',
+  'sshd-kill',
+  'pve-reload-hang',
+  'pve-reload-drop',
+  'pve-reload-fail',
+  'kube-apiserver-kill',
+] as const;
+export type FaultType = (typeof FAULT_TYPES)[number];
+
+/** The handler domains, by the bundle name in a handler's command line. */
+export type Domain = 'linux' | 'pve' | 'kube';
+export type Anchor = 'start' | Domain;
+
+export interface FaultPlan {
+  readonly type: FaultType;
+  /** The event the delay counts from; none for the PVE faults, which are armed before the apply. */
+  readonly anchor?: Anchor;
+  readonly delayMs: number;
+  /** The node whose reload misbehaves (PVE faults). */
+  readonly node?: string;
+  /** How a reload drops: its status polls are cut, or the reload request's own connection. */
+  readonly drop?: 'polls' | 'request';
+}
+
+/** Most of an apply of the campaign's stack passes within this long after terraform starts (measured: ~10 s). */
+const START_WINDOW_MS = 10_000;
+/** A batch apply handler of the stack runs about this long (measured: 1-3 s). */
+const HANDLER_WINDOW_MS = 2_500;
+
+/**
+ * Round `round` (1-based)'s fault. Types come in seeded cycles of every type, so any FAULT_TYPES.length
+ * consecutive rounds from the first cover each type once.
+ */
+export const planFault = (seed: number, round: number): FaultPlan => {
+  const cycle = Math.floor((round - 1) / FAULT_TYPES.length);
+  const type = shuffled(FAULT_TYPES, generator(childSeed(seed, `cycle ${cycle}`)))[
+    (round - 1) % FAULT_TYPES.length
+  ] as FaultType;
+  const draw = drawFrom(generator(childSeed(seed, `round ${round}`)));
+  const after = (anchor: Anchor) => ({
+    anchor,
+    delayMs: draw.int(anchor === 'start' ? START_WINDOW_MS : HANDLER_WINDOW_MS),
+  });
+  switch (type) {
+    case 'terraform-sigkill':
+    case 'terraform-sigterm':
+      return { type, ...after(draw.pick<Anchor>(['start', 'linux', 'linux', 'pve', 'kube'])) };
+    case 'handler-sigkill':
+      return { type, ...after(draw.pick<Domain>(['linux', 'linux', 'pve', 'kube'])) };
+    case 'ssh-cut':
+    case 'sshd-kill':
+      return { type, ...after('linux') };
+    case 'kube-apiserver-kill':
+      return { type, ...after(draw.pick<Anchor>(['start', 'kube', 'kube'])) };
+    case 'pve-reload-drop':
+      return { type, delayMs: 0, node: draw.pick(PVE_NODES), drop: draw.pick(['polls', 'request'] as const) };
+    default:
+      return { type, delayMs: 0, node: draw.pick(PVE_NODES) };
+  }
+};
+
+/** The plan in words, for the round's line and its replay. */
+export const describePlan = (plan: FaultPlan): string => {
+  if (plan.node !== undefined) return `${plan.type} on ${plan.node}${plan.drop ? ` (${plan.drop})` : ''}`;
+  const anchor = plan.anchor === 'start' ? 'terraform start' : `${plan.anchor} apply handler start`;
+  return `${plan.type} ${plan.delayMs} ms after ${anchor}`;
+};

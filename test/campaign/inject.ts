@@ -1,0 +1,160 @@
+/**
+ * One faulted apply: terraform started on the stack, the fault delivered at the instant the plan says (or a
+ * PVE reload armed to misbehave), terraform's end awaited (bounded), what it left running noted, and the
+ * targets made reachable again (sshd answering, the API server restarted, the held reload ended), as the
+ * world would be when a user runs the next apply.
+ */
+import { call } from '../fakes/pve/test-client';
+import { terraformBinary, testProcessEnv } from '../support/toolchain';
+import type { FaultPlan } from './faults';
+import { alive, handlersIn, sleep, startGroup, waitFor, type Running } from './processes';
+import type { Stand } from './stand';
+
+export interface Injected {
+  /** Whether the fault hit while the apply ran (for a PVE fault: the node's reload was asked for). */
+  readonly landed: boolean;
+  readonly exitCode: number;
+  readonly output: string;
+  /** Handler processes that kept running after terraform ended, and for how long. */
+  readonly orphans: string[];
+}
+
+const EXIT_MS = 180_000;
+/** How long a handler may outlive terraform before the campaign kills it. */
+const ORPHAN_MS = 15_000;
+const FAILED_RELOAD = 'command ifreload -a failed: exit code 1';
+
+const armPve = (stand: Stand, plan: FaultPlan): void => {
+  const { pve } = stand.targets;
+  const node = plan.node as string;
+  if (plan.type === 'pve-reload-hang') pve.setReload(node, { durationMs: Infinity });
+  if (plan.type === 'pve-reload-fail') pve.setReload(node, { exitstatus: FAILED_RELOAD });
+  if (plan.type === 'pve-reload-drop' && plan.drop === 'polls') pve.setReload(node, { cutPolls: 1000 });
+  if (plan.type === 'pve-reload-drop' && plan.drop === 'request') {
+    pve.misbehave('PUT', `^/api2/json/nodes/${node}/network$`, { kind: 'reset' }, 1);
+  }
+};
+
+/** The reload behaves again; a held one ends OK, as a hung ifreload finally does. */
+const disarmPve = async (stand: Stand, plan: FaultPlan, reloaded: boolean): Promise<void> => {
+  const { pve } = stand.targets;
+  const node = plan.node as string;
+  pve.setReload(node, {});
+  if (plan.type === 'pve-reload-hang') {
+    for (const upid of pve.tasks().filter((task) => task.startsWith(`UPID:${node}:`))) pve.finishTask(upid);
+  }
+  if (plan.type === 'pve-reload-drop' && plan.drop === 'request' && !reloaded) {
+    // The armed reset was never used: spend it on a request of ours, so the next apply's reload is not cut.
+    await call(pve.url, 'PUT', `/nodes/${node}/network`, { ca: stand.targets.cert.cert, timeoutMs: 5000 }).catch(
+      () => undefined,
+    );
+  }
+};
+
+/** Waits for the anchor: a domain's batch apply handler started, or terraform's start; undefined if it ended first. */
+const awaitAnchor = async (stand: Stand, plan: FaultPlan, terraform: Running) => {
+  if (plan.anchor === 'start') return { pid: terraform.pid };
+  const found = await waitFor(() => {
+    if (!terraform.isRunning()) return 'ended' as const;
+    return handlersIn(stand.project.stackDir).find(
+      (handler) => handler.domain === plan.anchor && handler.verb === 'batch apply',
+    );
+  }, EXIT_MS);
+  return found === 'ended' || found === undefined ? undefined : found;
+};
+
+/** Delivers a timed fault; true when it hit while terraform still ran. */
+const deliver = async (stand: Stand, plan: FaultPlan, terraform: Running): Promise<boolean> => {
+  const anchor = await awaitAnchor(stand, plan, terraform);
+  if (anchor === undefined) return false;
+  await sleep(plan.delayMs);
+  if (!terraform.isRunning()) return false;
+  const { relay, host, kube } = stand.targets;
+  switch (plan.type) {
+    case 'terraform-sigkill':
+      process.kill(terraform.pid, 'SIGKILL');
+      return true;
+    case 'terraform-sigterm':
+      process.kill(terraform.pid, 'SIGTERM');
+      return true;
+    case 'handler-sigkill':
+      if (!alive(anchor.pid)) return false;
+      process.kill(anchor.pid, 'SIGKILL');
+      return true;
+    case 'ssh-cut':
+      relay.cut();
+      return true;
+    case 'sshd-kill':
+      // From outside any session (systemd-run), so the kill does not die with the connection it cuts.
+      await host.exec('systemd-run --quiet --collect -- pkill -KILL -x sshd').catch(() => undefined);
+      return true;
+    case 'kube-apiserver-kill':
+      kube.kill();
+      return true;
+    default:
+      return false;
+  }
+};
+
+/** Waits for the host's sshd to answer again (systemd restarts it after a kill). */
+const hostAnswers = async (stand: Stand): Promise<void> => {
+  for (const deadline = Date.now() + 60_000; ; await sleep(200)) {
+    const ok = await stand.targets.host.exec('true').then(
+      (result) => result.code === 0,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error('the host does not answer over SSH 60 s after the fault');
+  }
+};
+
+/** Handlers outliving terraform: noted, given ORPHAN_MS to end, then killed. */
+const settleOrphans = async (stand: Stand): Promise<string[]> => {
+  const first = handlersIn(stand.project.stackDir);
+  if (first.length === 0) return [];
+  const started = Date.now();
+  await waitFor(() => (handlersIn(stand.project.stackDir).length === 0 ? true : undefined), ORPHAN_MS, 100);
+  const left = handlersIn(stand.project.stackDir);
+  for (const handler of left) process.kill(handler.pid, 'SIGKILL');
+  const lasted = ((Date.now() - started) / 1000).toFixed(1);
+  return first.map((handler) =>
+    left.some((still) => still.pid === handler.pid)
+      ? `${handler.domain} ${handler.verb} (pid ${handler.pid}) still ran ${lasted} s after terraform ended: killed`
+      : `${handler.domain} ${handler.verb} (pid ${handler.pid}) outlived terraform`,
+  );
+};
+
+export const faultedApply = async (stand: Stand, plan: FaultPlan): Promise<Injected> => {
+  const mark = stand.targets.pve.requests.length;
+  if (plan.node !== undefined) armPve(stand, plan);
+  const env = {
+    ...testProcessEnv(),
+    ...stand.targets.env,
+    CHECKPOINT_DISABLE: '1',
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+  };
+  const args = ['apply', '-auto-approve', '-no-color', '-lock-timeout=30s'];
+  const terraform = startGroup(terraformBinary(), args, stand.project.stackDir, env);
+  const delivered = plan.node === undefined ? deliver(stand, plan, terraform) : Promise.resolve(false);
+  const timer = setTimeout(() => process.kill(-terraform.pid, 'SIGKILL'), EXIT_MS);
+  const [hit, ended] = await Promise.all([delivered, terraform.exited]);
+  clearTimeout(timer);
+  const orphans = await settleOrphans(stand);
+  try {
+    process.kill(-terraform.pid, 'SIGKILL'); // whatever else of that apply is left (a provider plugin)
+  } catch {
+    // the group is gone already
+  }
+  let landed = hit;
+  if (plan.node !== undefined) {
+    const reloaded = stand.targets.pve.requests
+      .slice(mark)
+      .some((request) => request.method === 'PUT' && request.path === `/api2/json/nodes/${plan.node}/network`);
+    landed = reloaded;
+    await disarmPve(stand, plan, reloaded);
+  }
+  if (plan.type === 'sshd-kill') await hostAnswers(stand);
+  if (plan.type === 'kube-apiserver-kill') await stand.targets.kube.ensureUp(`${stand.runtimeDir}/../apiserver.log`);
+  return { landed, exitCode: ended.code, output: ended.output, orphans };
+};

@@ -1,0 +1,48 @@
+/**
+ * `npm run faults -- --rounds N --seed S [--only R]`: the fault campaign against the PVE simulator, the real
+ * systemd host and the real kube-apiserver. Prints a line per round, then the table; exits 1 when a round
+ * needed a hand or a plan lied, 2 on a usage error.
+ */
+import { runCampaign } from './campaign';
+
+const USAGE = 'usage: npm run faults -- [--rounds N] [--seed S] [--only R]';
+
+const parse = (argv: string[]) => {
+  const options = { rounds: 12, seed: Math.floor(Math.random() * 2 ** 31), only: undefined as number | undefined };
+  for (let i = 0; i < argv.length; i += 1) {
+    const [flag, value] = [argv[i], Number(argv[i + 1])];
+    if (!['--rounds', '--seed', '--only'].includes(flag ?? '') || !Number.isInteger(value) || value < 0) {
+      throw new Error(
+        `${flag} ${argv[i + 1] ?? ''}: expected --rounds, --seed or --only with a whole number\n${USAGE}`,
+      );
+    }
+    if (flag === '--rounds') options.rounds = value;
+    if (flag === '--seed') options.seed = value;
+    if (flag === '--only') options.only = value;
+    i += 1;
+  }
+  return options;
+};
+
+const main = async () => {
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  const only = options.only === undefined ? `${options.rounds} rounds` : `round ${options.only} only`;
+  console.log(`fault campaign: seed ${options.seed}, ${only}`);
+  const report = await runCampaign({ ...options, log: (line) => console.log(line) });
+  console.log(`\n${report.text}`);
+  return report.ok ? 0 : 1;
+};
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`fault campaign: ${(error as Error).stack ?? String(error)}`);
+    process.exit(3);
+  },
+);
