@@ -9,10 +9,17 @@ import { ENV } from '../../src/core/protocol';
 import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
 import { handlerAsset } from './handler-asset';
-import { addressName, claimName, destroyHook, lifecycleInput } from './object-address';
+import {
+  addressName,
+  claimName,
+  destroyHook,
+  hookCommand,
+  lifecycleInput,
+  requireHandlerNames,
+} from './object-address';
 import { TargetBatch, targetLabel } from './target-batch';
 import { TerraformData } from './terraform-blocks';
-import { noteObject, recordedTarget } from './tombstones';
+import { noteObject } from './tombstones';
 
 /** The context key whose `true` lets every object that does not set `adopt` be adopted (README, Adoption). */
 export const ADOPT_CONTEXT = 'cdktf-homelab:adopt';
@@ -118,6 +125,7 @@ export class ManagedObject extends Construct {
 
   constructor(scope: Construct, id: string, props: ManagedObjectProps) {
     super(scope, id);
+    requireHandlerNames(this, props.domain, props.kind);
     requirePlainIdentity(scope, props.identity);
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
@@ -142,16 +150,15 @@ export class ManagedObject extends Construct {
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
     if (props.destroyable !== false) {
-      const target = recordedTarget(props.domain, props.handlerBundle, props.target);
-      noteObject(this, {
+      const entry = {
         name: this.name,
         kind: props.kind,
-        state: 'declared',
+        state: 'declared' as const,
         label,
-        target,
         identity: props.identity,
         ...(inState && adopt ? { adopt: true as const } : {}),
-      });
+      };
+      noteObject(this, entry, { domain: props.domain, bundle: props.handlerBundle, settings: props.target });
     }
     const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => this.followed(object)));
     this.batch.add(
@@ -203,8 +210,12 @@ export class ManagedObject extends Construct {
       input: { target: jsonText(props.target), spec: specText },
       triggersReplace: { resendOn: props.resendOn },
       localExec: {
-        command: `node "${handler}" ${props.kind} apply`,
-        environment: { [ENV.target]: '${self.input.target}', [ENV.spec]: '${self.input.spec}' },
+        command: hookCommand(handler, 'apply'),
+        environment: {
+          [ENV.kind]: props.kind,
+          [ENV.target]: '${self.input.target}',
+          [ENV.spec]: '${self.input.spec}',
+        },
       },
     });
     resend.overrideLogicalId(`${this.name}_resend`);

@@ -5,7 +5,9 @@
  */
 import type { Construct } from 'constructs';
 import { ValidationError } from '../../src/core/errors';
+import { KIND_NAME } from '../../src/core/object-record';
 import { ENV } from '../../src/core/protocol';
+import { broken, describeProblems } from '../../src/core/rules';
 import { TerraformStack } from './cdk';
 import { hasToken, jsonText } from './encode';
 
@@ -52,8 +54,28 @@ export const lifecycleInput = (identity: object, target: object, label: string):
   jsonText({ identity, target: hasToken(target) ? target : label });
 
 /**
+ * A domain and a kind name a bundle's asset and travel to the handler; a kind of one's own is held to
+ * the rule every built-in one meets, so the record can keep it and a hook can pass it as data.
+ */
+export const requireHandlerNames = (scope: Construct, domain: unknown, kind: unknown): void => {
+  const rule = 'a-z, then a-z, 0-9 and -';
+  const problems = [
+    ...(typeof domain === 'string' && KIND_NAME.test(domain) ? [] : [broken('domain', rule, domain)]),
+    ...(typeof kind === 'string' && KIND_NAME.test(kind) ? [] : [broken('kind', rule, kind)]),
+  ];
+  if (problems.length > 0) throw new ValidationError(scope.node.path, describeProblems(problems));
+};
+
+/**
+ * A hook's command: fixed text. The kind reaches the handler's argv through the shell's own expansion of
+ * a quoted variable, so no value (the record's, a construct's) is ever parsed as shell text (issue 27).
+ */
+export const hookCommand = (handlerPath: string, verb: 'apply' | 'destroy'): string =>
+  `node "${handlerPath}" "$${ENV.kind}" ${verb}`;
+
+/**
  * The local-exec destroy hook: the stored input and the target's settings (lifecycle-input.ts reads
- * them); none when they hold a Terraform value (`undefined` from the record), which the input holds.
+ * them); none when they hold a Terraform value (`undefined`), which the input holds.
  * `adopt` comes from the configuration at destroy, not the state: a lifecycle that keeps ownership
  * keeps its input as created (ownership.ts), so only the hook can carry a later `adopt: true`.
  */
@@ -65,8 +87,9 @@ export const destroyHook = (
   adopt = false,
 ) => ({
   when: 'destroy' as const,
-  command: `node "${handlerPath}" ${kind} destroy`,
+  command: hookCommand(handlerPath, 'destroy'),
   environment: {
+    [ENV.kind]: kind,
     [ENV.lifecycle]: '${jsonencode(self.input)}',
     ...(target === undefined || hasToken(target) ? {} : { [ENV.target]: jsonText(target), [ENV.targetLabel]: label }),
     ...(adopt ? { [ENV.adopt]: 'true' } : {}),

@@ -6,10 +6,10 @@
 import { Construct } from 'constructs';
 import { TerraformStack } from './cdk';
 import { handlerAsset } from './handler-asset';
-import { addressName, claimName, destroyHook } from './object-address';
+import { addressName, claimName, destroyHook, requireHandlerNames } from './object-address';
 import { removedBlocks } from './removed-blocks';
 import { targetLabel } from './target-batch';
-import { noteObject, recordedTarget } from './tombstones';
+import { noteObject } from './tombstones';
 
 export interface RetiredObjectProps {
   /** The handler domain, as its `ManagedObject` declared it. */
@@ -63,6 +63,7 @@ export class RetiredObject extends Construct {
 
   constructor(scope: Construct, id: string, props: RetiredObjectProps) {
     super(scope, id);
+    requireHandlerNames(this, props.domain, props.kind);
     const stack = TerraformStack.of(this);
     this.name = claimName(this, props.name ?? addressName(scope));
     const handler = handlerAsset(this, props.domain, props.handlerBundle).path;
@@ -77,13 +78,16 @@ export class RetiredObject extends Construct {
             provisioner: [{ 'local-exec': destroyHook(handler, props.kind, props.target, label, props.adopt) }],
           },
     );
-    noteObject(this, {
-      name: this.name,
-      kind: props.kind,
-      state: props.forget === true ? 'forgotten' : 'declared',
-      label,
-      target: recordedTarget(props.domain, props.handlerBundle, props.target),
-      ...(props.adopt === true ? { adopt: true as const } : {}),
-    });
+    noteObject(
+      this,
+      {
+        name: this.name,
+        kind: props.kind,
+        state: props.forget === true ? 'forgotten' : 'declared',
+        label,
+        ...(props.adopt === true ? { adopt: true as const } : {}),
+      },
+      { domain: props.domain, bundle: props.handlerBundle, settings: props.target },
+    );
   }
 }

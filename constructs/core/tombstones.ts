@@ -3,9 +3,12 @@
  * holds that the code no longer declares gets a `removed` block running its destroy hook, and the
  * record is written back. Without them, deleting a construct would plan `will be destroyed` while
  * Terraform, having no hook left to run, leaves the object on its target.
+ *
+ * The record is anyone's to edit in a pull request, so a tombstone takes from it only a name, a kind
+ * checked against its target's domain and a target label; the handler, the bundle and the target's
+ * settings come from the construct the code still declares under that label, or synth refuses the
+ * entry (issue 27: an edited kind ran as shell text, an edited endpoint received the PVE token).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Construct, IConstruct } from 'constructs';
 import { Aspects, TerraformStack } from './cdk';
 import { handlerAsset } from './handler-asset';
@@ -13,19 +16,28 @@ import {
   type DeclaredEntry,
   lifecycleAddress,
   nextStackRecord,
-  parseRecord,
-  RECORD_FILE,
   type RecordedObject,
-  type RecordedTarget,
-  recordText,
-  type StackRecord,
   tombstones,
 } from '../../src/core/object-record';
-import { hasToken } from './encode';
+import { DOMAINS, type DomainName, kindsOf } from '../../src/core/registry';
 import { destroyHook } from './object-address';
 import { removedBlocks } from './removed-blocks';
+import { recordPath, updateRecord } from './record-file';
+
+/** A target as the code declares it: where a tombstone's hook runs, and with which settings. */
+export interface CodeTarget {
+  readonly domain: string;
+  /** The handler bundle's path, for a domain of one's own. */
+  readonly bundle?: string;
+  readonly settings: Readonly<Record<string, unknown>>;
+}
 
 const declaredBy = new WeakMap<TerraformStack, DeclaredEntry[]>();
+/** Per stack, the targets its objects declare, then those its target constructs declare. */
+const targetsBy = new WeakMap<
+  TerraformStack,
+  { objects: Map<string, CodeTarget>; constructs: Map<string, CodeTarget> }
+>();
 const removedBy = new WeakMap<TerraformStack, Array<[string, RecordedObject]>>();
 
 /**
@@ -51,34 +63,34 @@ export const watchStack = (scope: Construct): TerraformStack => {
   return stack;
 };
 
-/** Notes that the stack declares an object (or forgets it): the record keeps it from this synth on. */
-export const noteObject = (scope: Construct, entry: DeclaredEntry): void => {
+const targetsOf = (stack: TerraformStack) => {
+  const targets = targetsBy.get(stack) ?? { objects: new Map<string, CodeTarget>(), constructs: new Map() };
+  targetsBy.set(stack, targets);
+  return targets;
+};
+
+/**
+ * Notes the target a target construct (`ProxmoxCluster`, `SshHost`, `KubeCluster`) declares under
+ * `label`: the tombstones of removed objects on it run their hooks there, also once the stack declares
+ * no object on it any more. An object's own target, when it declares one, comes first.
+ */
+export const noteTarget = (scope: Construct, label: string, target: CodeTarget): void => {
+  const { constructs } = targetsOf(watchStack(scope));
+  if (!constructs.has(label)) constructs.set(label, target);
+};
+
+/** Notes that the stack declares an object (or forgets it) on `target`: the record keeps it from this synth on. */
+export const noteObject = (scope: Construct, entry: DeclaredEntry, target: CodeTarget): void => {
   const stack = watchStack(scope);
+  const { objects } = targetsOf(stack);
+  if (!objects.has(entry.label)) objects.set(entry.label, target);
   declaredBy.set(stack, [...(declaredBy.get(stack) ?? []), entry]);
 };
 
-/** What the record keeps of a target: settings holding a Terraform value stay in the lifecycle instead. */
-export const recordedTarget = (
-  domain: string,
-  bundle: string | undefined,
-  settings: Readonly<Record<string, unknown>>,
-): RecordedTarget => ({
-  domain,
-  ...(bundle === undefined ? {} : { bundle }),
-  settings: hasToken(settings) ? null : { ...settings },
-});
-
-/**
- * The record's path: beside cdktf.json in the working directory, where cdktf-cli and cdktn-cli run
- * the app, when the app writes its output there too. Elsewhere (a test's `Testing.app()`, which
- * writes to a temporary folder) no record is kept and nothing is planned for removal.
- */
-const recordPath = (app: IConstruct): string | undefined => {
-  const project = process.cwd();
-  const outdir = (app as { outdir?: unknown }).outdir;
-  if (typeof outdir !== 'string' || !existsSync(join(project, 'cdktf.json'))) return undefined;
-  const below = relative(project, resolve(project, outdir));
-  return below.startsWith('..') || isAbsolute(below) ? undefined : join(project, RECORD_FILE);
+/** The targets the code declares in `stack`, by label. */
+const codeTargets = (stack: TerraformStack): ReadonlyMap<string, CodeTarget> => {
+  const { objects, constructs } = targetsOf(stack);
+  return new Map([...constructs, ...objects]);
 };
 
 /** Once per app, before the first stack is written: every stack of the app, so each gets its blocks in time. */
@@ -87,33 +99,83 @@ const tombstoneApp = (first: TerraformStack): void => {
   const path = recordPath(app);
   if (done.has(app) || path === undefined) return;
   done.add(app);
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-  const record = parseRecord(text, path);
   const stacks = app.node.findAll().filter((node): node is TerraformStack => TerraformStack.isStack(node));
-  for (const stack of stacks) {
-    const id = stack.node.id;
-    const last = Object.hasOwn(record.stacks, id) ? record.stacks[id] : undefined;
-    const declared = declaredBy.get(stack) ?? [];
-    const next = nextStackRecord(last, declared);
-    if (Object.keys(next.objects).length === 0) continue;
-    record.stacks[id] = next;
-    const removed = tombstones(next, declared);
-    removedBy.set(stack, removed);
-    for (const [name, object] of removed) addTombstone(stack, name, object, next);
+  updateRecord(path, (record) => {
+    const problems: string[] = [];
+    const planned: Array<() => void> = [];
+    for (const stack of stacks) {
+      const id = stack.node.id;
+      const last = Object.hasOwn(record.stacks, id) ? record.stacks[id] : undefined;
+      const declared = declaredBy.get(stack) ?? [];
+      const next = nextStackRecord(last, declared);
+      if (Object.keys(next.objects).length === 0) continue;
+      record.stacks[id] = next;
+      const removed = tombstones(next, declared);
+      const targets = codeTargets(stack);
+      for (const [name, object] of removed) {
+        const problem = refusal(id, name, object, targets);
+        if (problem !== undefined) problems.push(problem);
+        else planned.push(() => addTombstone(stack, name, object, targets.get(object.target)));
+      }
+      removedBy.set(stack, removed);
+    }
+    if (problems.length > 0) {
+      throw new Error(
+        `${path}: ${problems.length === 1 ? '' : `${problems.length} entries refused: `}${problems.join('; ')}`,
+      );
+    }
+    for (const plan of planned) plan();
+    return record;
+  });
+};
+
+/**
+ * Why the entry `name` of stack `id` cannot become a tombstone: its target is not declared by the
+ * code (its settings would have to come from the record), or its kind is not one of that target's.
+ * A forgotten object runs no hook, so it needs neither.
+ */
+const refusal = (
+  id: string,
+  name: string,
+  object: RecordedObject,
+  targets: ReadonlyMap<string, CodeTarget>,
+): string | undefined => {
+  if (object.state === 'forgotten') return undefined;
+  const entry = `stacks.${id}.objects.${name}`;
+  const target = targets.get(object.target);
+  if (target === undefined) {
+    return (
+      `${entry} names target "${object.target}", which no construct of stack ${id} declares now: ` +
+      'a removed object is destroyed with the settings its target has in the code, never the record; keep its ' +
+      'target construct (ProxmoxCluster, SshHost, KubeCluster) declared until an apply has removed it, then run ' +
+      'npx cdktf-homelab prune-record'
+    );
   }
-  const written = recordText(record);
-  if (written !== text) writeFileSync(path, written);
+  if (Object.hasOwn(DOMAINS, target.domain)) {
+    const kinds: readonly string[] = kindsOf(target.domain as DomainName);
+    if (!kinds.includes(object.kind)) {
+      return (
+        `${entry}.kind must be a kind of target "${object.target}" (${kinds.join(', ')}), ` +
+        `got ${JSON.stringify(object.kind)}: restore the record from version control`
+      );
+    }
+  }
+  return undefined;
 };
 
 /** `removed` with the destroy hook the object was created with, or, forgotten, without destroying. */
-const addTombstone = (stack: TerraformStack, name: string, object: RecordedObject, record: StackRecord): void => {
+const addTombstone = (
+  stack: TerraformStack,
+  name: string,
+  object: RecordedObject,
+  target: CodeTarget | undefined,
+): void => {
   const from = lifecycleAddress(name);
-  if (object.state === 'forgotten') {
+  if (object.state === 'forgotten' || target === undefined) {
     removedBlocks(stack).push({ from, lifecycle: { destroy: false } });
     return;
   }
-  const target: RecordedTarget | undefined = record.targets[object.target];
-  const handler = handlerAsset(stack, target?.domain ?? '', target?.bundle).path;
-  const hook = destroyHook(handler, object.kind, target?.settings ?? undefined, object.target, object.adopt === true);
+  const handler = handlerAsset(stack, target.domain, target.bundle).path;
+  const hook = destroyHook(handler, object.kind, target.settings, object.target, object.adopt === true);
   removedBlocks(stack).push({ from, lifecycle: { destroy: true }, provisioner: [{ 'local-exec': hook }] });
 };

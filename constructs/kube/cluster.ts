@@ -5,7 +5,8 @@
 import { Construct } from 'constructs';
 import { KUBE_CLUSTER_PROPS, kubeClusterRules, type KubeTarget } from '../../src/kube/target';
 import { validateProps } from '../core/validate';
-import { watchStack } from '../core/tombstones';
+import { addressName } from '../core/object-address';
+import { noteTarget } from '../core/tombstones';
 
 export interface KubeClusterProps {
   /**
@@ -46,7 +47,6 @@ export class KubeCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: KubeClusterProps = {}) {
     super(scope, id);
-    watchStack(this);
     validateProps(this, 'KubeCluster', KUBE_CLUSTER_PROPS, props, kubeClusterRules);
     this.target = {
       name: id,
@@ -57,5 +57,6 @@ export class KubeCluster extends Construct {
       ...(props.inCluster ? { inCluster: true } : {}),
       ...(props.timeoutSeconds === undefined ? {} : { timeoutSeconds: props.timeoutSeconds }),
     };
+    noteTarget(this, addressName(this), { domain: 'kube', settings: { ...this.target } });
   }
 }

@@ -6,7 +6,8 @@
 import { Construct } from 'constructs';
 import { SSH_HOST_PROPS, sshHostRules, type SshTarget, sshTargetOf } from '../../src/linux/target';
 import { validateProps } from '../core/validate';
-import { watchStack } from '../core/tombstones';
+import { addressName } from '../core/object-address';
+import { noteTarget } from '../core/tombstones';
 
 export interface SshHostProps {
   /** Address or DNS name of the host. */
@@ -72,8 +73,8 @@ export class SshHost extends Construct {
 
   constructor(scope: Construct, id: string, props: SshHostProps) {
     super(scope, id);
-    watchStack(this);
     validateProps(this, 'SshHost', SSH_HOST_PROPS, props, sshHostRules);
     this.target = sshTargetOf(props);
+    noteTarget(this, addressName(this), { domain: 'linux', settings: { ...this.target } });
   }
 }

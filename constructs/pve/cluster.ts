@@ -8,7 +8,8 @@ import { withDefaults } from '../../src/core/definition';
 import type { MintSettings } from '../../src/pve/mint-settings';
 import { CLUSTER_PROPS, clusterRules, type PveTarget } from '../../src/pve/target';
 import { validateProps } from '../core/validate';
-import { watchStack } from '../core/tombstones';
+import { addressName } from '../core/object-address';
+import { noteTarget } from '../core/tombstones';
 
 export interface ProxmoxClusterProps {
   /**
@@ -87,7 +88,6 @@ export class ProxmoxCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: ProxmoxClusterProps) {
     super(scope, id);
-    watchStack(this);
     validateProps(this, 'ProxmoxCluster', CLUSTER_PROPS, props, clusterRules);
     // withDefaults has given tokenEnv its default: the target always names its variable.
     const { endpoints, tokenEnv, readTokenEnv, mint, caFile, fingerprints, insecure, timeoutSeconds } = withDefaults(
@@ -104,5 +104,6 @@ export class ProxmoxCluster extends Construct {
       ...(insecure ? { insecure: true } : {}),
       ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
     };
+    noteTarget(this, addressName(this), { domain: 'pve', settings: { ...this.target } });
   }
 }

@@ -3,14 +3,25 @@
  * committed with the code. Terraform drops a resource whose block left the code without running its
  * destroy hook; the record is how a synth knows an object was removed, so its removal can be planned.
  * Pure: the file's shape, and the next record from the last one and what the stack declares now.
+ *
+ * The record is input from whoever can open a pull request (issue 27: an edited kind became shell
+ * text in a destroy hook, an edited endpoint received the PVE token). So it holds names only, each
+ * checked here against a strict rule, and never a target's settings, a bundle path or a command: a
+ * tombstone takes its handler and its target from the code (tombstones.ts).
  */
 import * as z from 'zod/mini';
+import { show } from './errors';
 
 /** The file's name, in the app's working directory (beside cdktf.json). */
 export const RECORD_FILE = 'cdktf-homelab.record.json';
 
 /** The Terraform address of the lifecycle of the object recorded as `name`: its tombstone's `from`. */
 export const lifecycleAddress = (name: string): string => `terraform_data.${name}_lifecycle`;
+
+/** A Terraform identifier, as claimName requires of an object's name and a batch's label. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
+/** A kind's name: what every built-in kind looks like, and all a kind of one's own may look like. */
+export const KIND_NAME = /^[a-z][a-z0-9-]{0,62}$/;
 
 /**
  * `declared`: in the code; `forgotten`: `forget: true`, left on its target; `removed`: gone from the
@@ -19,48 +30,49 @@ export const lifecycleAddress = (name: string): string => `terraform_data.${name
 const objectState = z.enum(['declared', 'forgotten', 'removed']);
 export type ObjectState = z.infer<typeof objectState>;
 
-const recordedObject = z.object({
-  kind: z.string(),
-  /** The label the lifecycle stores as its target. */
-  target: z.string(),
+const identifier = (says: string) => z.string().check(z.regex(IDENTIFIER, says));
+
+const recordedObject = z.strictObject({
+  kind: z.string().check(z.regex(KIND_NAME, 'must be a kind name (a-z, then a-z, 0-9 and -)')),
+  /** The label the lifecycle stores as its target: the target construct's name. */
+  target: identifier('must be a target label (a Terraform identifier)'),
   state: objectState,
   /** What names the object, as its lifecycle stores it (a removed interface's node and name). */
-  identity: z.optional(z.record(z.string(), z.unknown())),
+  identity: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
   /** Its construct said `adopt: true`: a removal deletes it even when its lifecycle found it (ownership.ts). */
   adopt: z.optional(z.literal(true)),
 });
 export type RecordedObject = z.infer<typeof recordedObject>;
 
-const recordedTarget = z.object({
-  domain: z.string(),
-  /** The handler bundle's path, for a domain of one's own. */
-  bundle: z.optional(z.string()),
-  /** The connection settings; null when they hold a Terraform value, which the lifecycle then stores. */
-  settings: z.nullable(z.record(z.string(), z.unknown())),
-});
-export type RecordedTarget = z.infer<typeof recordedTarget>;
-
-const stackRecord = z.object({
-  objects: z.record(z.string(), recordedObject),
-  targets: z.record(z.string(), recordedTarget),
+const stackRecord = z.strictObject({
+  objects: z.record(identifier('must be an object name (a Terraform identifier)'), recordedObject),
+  /**
+   * Earlier versions kept each target's settings and bundle here; a tombstone now takes them from the
+   * code, so whatever this holds is read past and no longer written.
+   */
+  targets: z.optional(z.unknown()),
 });
 export type StackRecord = z.infer<typeof stackRecord>;
 
-const record = z.object({ stacks: z.record(z.string(), stackRecord) });
+const record = z.strictObject({
+  stacks: z.record(identifier('must be a stack id (a Terraform identifier)'), stackRecord),
+});
 export type Record_ = z.infer<typeof record>;
 
-/** One object the stack declares now, with its target. */
+/** One object the stack declares now, and the label of its target. */
 export interface DeclaredEntry {
   readonly name: string;
   readonly kind: string;
   readonly state: 'declared' | 'forgotten';
   readonly label: string;
-  readonly target: RecordedTarget;
   readonly identity?: Readonly<Record<string, unknown>>;
   readonly adopt?: true;
 }
 
-/** The record in `text`; a file that is not one fails, naming it, rather than forgetting what it held. */
+/**
+ * The record in `text`; a file that is not one fails, naming every entry that breaks a rule, rather
+ * than forgetting what it held or acting on what it should not hold.
+ */
 export const parseRecord = (text: string | undefined, file: string): Record_ => {
   if (text === undefined) return { stacks: {} };
   let json: unknown;
@@ -72,31 +84,61 @@ export const parseRecord = (text: string | undefined, file: string): Record_ => 
     });
   }
   const parsed = record.safeParse(json);
-  if (!parsed.success) throw new Error(`${file} is not a cdktf-homelab record: restore it from version control`);
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) =>
+    issue.code === 'invalid_key'
+      ? `${pathOf(issue.path.slice(0, -1))} key ${show(issue.path.at(-1))} ${issue.issues[0]?.message ?? 'is refused'}`
+      : `${pathOf(issue.path)} ${wordsOf(issue, json)}`,
+  );
+  throw new Error(
+    `${file} is not a cdktf-homelab record (${problems.length === 1 ? '' : `${problems.length} problems: `}` +
+      `${problems.slice(0, 20).join('; ')}): restore it from version control`,
+  );
 };
+
+const pathOf = (path: readonly PropertyKey[]): string =>
+  path.length === 0 ? 'the file' : path.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.');
+
+/** The issue in words, with the value it was given (escaped, cut short: the file is anyone's). */
+const wordsOf = (issue: z.core.$ZodIssue, json: unknown): string => {
+  const value = issue.path.reduce<unknown>(
+    (at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined),
+    json,
+  );
+  if (issue.code === 'unrecognized_keys') return `holds unknown fields ${issue.keys.map((k) => show(k)).join(', ')}`;
+  const says = issue.message.startsWith('must ') ? issue.message : `must be ${expected(issue)}`;
+  return `${says}, got ${show(value)}`;
+};
+
+const expected = (issue: z.core.$ZodIssue): string =>
+  issue.code === 'invalid_type'
+    ? `a ${issue.expected}`
+    : issue.code === 'invalid_value'
+      ? `one of ${issue.values.map(String).join(', ')}`
+      : 'as a record holds it';
 
 /**
  * The stack's next record: what it declares now, and every object of the last record it no longer
- * declares, as `removed` (or still `forgotten`). A target is kept while an object names it, with
- * the settings the stack gives it now, else the last known ones.
+ * declares, as `removed` (or still `forgotten`).
  */
 export const nextStackRecord = (last: StackRecord | undefined, declared: readonly DeclaredEntry[]): StackRecord => {
   const objects: Record<string, RecordedObject> = {};
-  const targets: Record<string, RecordedTarget> = {};
   for (const entry of declared) {
     const identity = entry.identity === undefined ? {} : { identity: { ...entry.identity } };
     const adopt = entry.adopt === true ? { adopt: true as const } : {};
-    objects[entry.name] = { kind: entry.kind, target: entry.label, state: entry.state, ...identity, ...adopt };
-    targets[entry.label] = entry.target;
+    objects[entry.name] = {
+      kind: entry.kind,
+      target: entry.label,
+      state: entry.state,
+      ...(identity as Pick<RecordedObject, 'identity'>),
+      ...adopt,
+    };
   }
   for (const [name, object] of Object.entries(last?.objects ?? {})) {
     if (Object.hasOwn(objects, name)) continue;
     objects[name] = { ...object, state: object.state === 'forgotten' ? 'forgotten' : 'removed' };
-    const known = last?.targets[object.target];
-    if (!Object.hasOwn(targets, object.target) && known !== undefined) targets[object.target] = known;
   }
-  return { objects, targets };
+  return { objects };
 };
 
 /** The objects of `stack` that the code no longer declares, by name: each gets a `removed` block. */

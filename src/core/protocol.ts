@@ -34,6 +34,8 @@ export const ENV = {
   spec: 'HOMELAB_SPEC',
   lifecycle: 'HOMELAB_LIFECYCLE',
   adopt: 'HOMELAB_ADOPT',
+  /** The object's kind: the hook's command is fixed text, and reads it as `"$HOMELAB_KIND"`. */
+  kind: 'HOMELAB_KIND',
 } as const;
 
 export const VERBS = ['read', 'apply', 'destroy'] as const;

@@ -104,9 +104,7 @@ export const runPruneRecord = async (
     io.say('prune-record: no removed or forgotten object in the record; nothing to drop');
     return 0;
   }
-  // A stack's id is a construct id, which holds no `/`: a record naming a folder elsewhere is not one of ours.
-  const strange = stacks.filter((stack) => !/^[^/\\]+$/.test(stack) || stack === '..' || stack === '.');
-  if (strange.length > 0) throw new Error(`${RECORD_FILE} names a stack that is no stack id: ${names(strange)}`);
+  // A stack's id is a Terraform identifier (parseRecord): a record naming a folder elsewhere never parses.
   // Every state first: one that cannot be read leaves the whole file as it was.
   const pruned: Array<[string, PrunedStack]> = [];
   for (const stack of stacks) {
@@ -126,7 +124,7 @@ export const runPruneRecord = async (
   if (written === text) io.say('prune-record: nothing to drop');
   else if (options.dryRun) io.say('prune-record: --dry-run, nothing written');
   else {
-    replaceFile(path, written, 0o666);
+    replaceFile(path, written, { keepMode: true });
     io.say(`prune-record: wrote ${RECORD_FILE}; commit it with the code`);
   }
   return 0;

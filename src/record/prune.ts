@@ -8,7 +8,7 @@
 import { lifecycleAddress, type StackRecord } from '../core/object-record';
 
 export interface PrunedStack {
-  /** The stack's record without the dropped entries, and without the targets only they named. */
+  /** The stack's record without the dropped entries. */
   readonly record: StackRecord;
   /** Entries whose lifecycle left the state: dropped. */
   readonly dropped: readonly string[];
@@ -28,9 +28,7 @@ export const prunedStack = (stack: StackRecord, inState: ReadonlySet<string>): P
       waiting.push(name);
     } else dropped.push(name);
   }
-  const named = new Set(Object.values(objects).map((object) => object.target));
-  const targets = Object.fromEntries(Object.entries(stack.targets).filter(([label]) => named.has(label)));
-  return { record: { objects, targets }, dropped, waiting };
+  return { record: { objects }, dropped, waiting };
 };
 
 /** Whether `stack` holds anything prune-record could drop: a removed or forgotten entry. */

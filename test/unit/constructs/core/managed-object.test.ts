@@ -52,8 +52,9 @@ describe('ManagedObject', () => {
       {
         'local-exec': {
           when: 'destroy',
-          command: expect.stringMatching(/^node ".*pve\.js" widget destroy$/),
+          command: expect.stringMatching(/^node ".*pve\.js" "\$HOMELAB_KIND" destroy$/),
           environment: {
+            HOMELAB_KIND: 'widget',
             HOMELAB_LIFECYCLE: '${jsonencode(self.input)}',
             HOMELAB_TARGET: TARGET_TEXT,
             HOMELAB_TARGET_LABEL: 'pve',
@@ -163,8 +164,12 @@ describe('ManagedObject', () => {
       provisioner: [
         {
           'local-exec': {
-            command: expect.stringMatching(/^node ".*pve\.js" widget apply$/),
-            environment: { HOMELAB_TARGET: '${self.input.target}', HOMELAB_SPEC: '${self.input.spec}' },
+            command: expect.stringMatching(/^node ".*pve\.js" "\$HOMELAB_KIND" apply$/),
+            environment: {
+              HOMELAB_KIND: 'widget',
+              HOMELAB_TARGET: '${self.input.target}',
+              HOMELAB_SPEC: '${self.input.spec}',
+            },
           },
         },
       ],

@@ -105,7 +105,8 @@ describe('ProxmoxMetricServer', () => {
     expect(resend.triggers_replace).toEqual({ resendOn: 3 });
     expect(resend.depends_on).toEqual(['terraform_data.pve_apply']);
     expect(JSON.parse(resend.input.spec)).toMatchObject({ id: 'influx', tokenEnv: 'INFLUX_TOKEN' });
-    expect(resend.provisioner[0]['local-exec'].command).toMatch(/^node ".*pve\.js" metric-server apply$/);
+    expect(resend.provisioner[0]['local-exec'].command).toMatch(/^node ".*pve\.js" "\$HOMELAB_KIND" apply$/);
+    expect(resend.provisioner[0]['local-exec'].environment.HOMELAB_KIND).toBe('metric-server');
   });
 
   test('a tokenVersion bump moves only m_resend: the spec leaves it out, so the batch apply is not replaced', () => {

@@ -27,7 +27,8 @@ describe('ProxmoxNetworkInterface', () => {
     expect(JSON.parse(data.br_lifecycle.input.object).identity).toEqual(bridge);
     expect(data.br_lifecycle.input.found).toBe('${lookup(local.pve_found, "br", "")}');
     expect(data.br_lifecycle.lifecycle.ignore_changes).toEqual(['input']);
-    expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/network-interface destroy$/);
+    expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/"\$HOMELAB_KIND" destroy$/);
+    expect(data.br_lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_KIND).toBe('network-interface');
   });
 
   test('props map to PVE parameter names, lists sorted, VLAN ids as text', () => {
@@ -199,7 +200,8 @@ describe('ProxmoxNetworkApply', () => {
       inSync: readsInSync('pve', 'net'),
     });
     expect(JSON.parse(data.net_lifecycle.input).identity).toEqual({ nodes: ['n3', 'n2'] });
-    expect(data.net_lifecycle.provisioner[0]['local-exec'].command).toMatch(/network-apply destroy$/);
+    expect(data.net_lifecycle.provisioner[0]['local-exec'].command).toMatch(/"\$HOMELAB_KIND" destroy$/);
+    expect(data.net_lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_KIND).toBe('network-apply');
   });
 
   test('it comes after the interfaces on its nodes, declared before or after it, and drifts with them', () => {

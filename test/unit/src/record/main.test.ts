@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RECORD_FILE, recordText } from '../../../../src/core/object-record';
@@ -6,7 +6,6 @@ import { runPruneRecord, type StateList, terraformStateList } from '../../../../
 
 let dir: string;
 let said: string[];
-const settings = { domain: 'pve', settings: { endpoints: ['https://n1:8006'] } };
 const record = {
   stacks: {
     lab: {
@@ -14,11 +13,9 @@ const record = {
         kept: { kind: 'metric-server', target: 'pve', state: 'declared' },
         gone: { kind: 'metric-server', target: 'pve', state: 'removed' },
       },
-      targets: { pve: settings },
     },
     old: {
       objects: { left: { kind: 'metric-server', target: 'pve', state: 'forgotten' } },
-      targets: { pve: settings },
     },
   },
 };
@@ -97,7 +94,14 @@ test('refuses an unknown stack, a missing stack folder or record, and an unknown
 
 test('refuses a record whose stack name would lead out of the synth output', async () => {
   writeFileSync(recordPath(), recordText({ stacks: { '..': record.stacks.old } } as never));
-  await expect(run([], states({}))).rejects.toThrow(`${RECORD_FILE} names a stack that is no stack id: ..`);
+  await expect(run([], states({}))).rejects.toThrow(/stacks key "\.\." must be a stack id \(a Terraform identifier\)/);
+});
+
+test('keeps the mode of the record it rewrites', async () => {
+  chmodSync(recordPath(), 0o600);
+  process.umask(0o022);
+  expect(await run([], states({ lab: ['kept'] }))).toBe(0);
+  expect(statSync(recordPath()).mode & 0o777).toBe(0o600);
 });
 
 test('terraformStateList returns the addresses the binary prints, and names its last words when it fails', async () => {

@@ -1,7 +1,6 @@
 import type { StackRecord } from '../../../../src/core/object-record';
 import { hasTombstones, prunedStack } from '../../../../src/record/prune';
 
-const target = (domain: string) => ({ domain, settings: { endpoints: [`https://${domain}:8006`] } });
 const stack: StackRecord = {
   objects: {
     kept: { kind: 'metric-server', target: 'pve', state: 'declared' },
@@ -9,7 +8,6 @@ const stack: StackRecord = {
     pending: { kind: 'systemd-unit', target: 'host', state: 'removed' },
     left: { kind: 'metric-server', target: 'old', state: 'forgotten' },
   },
-  targets: { pve: target('pve'), host: target('host'), old: target('old') },
 };
 
 test('drops removed and forgotten entries whose lifecycle left the state, keeps the rest', () => {
@@ -17,8 +15,7 @@ test('drops removed and forgotten entries whose lifecycle left the state, keeps 
   expect(pruned.dropped).toEqual(['gone', 'left']);
   expect(pruned.waiting).toEqual(['pending']);
   expect(Object.keys(pruned.record.objects)).toEqual(['kept', 'pending']);
-  // A target named only by dropped entries goes with them.
-  expect(Object.keys(pruned.record.targets).sort()).toEqual(['host', 'pve']);
+  expect(pruned.record).not.toHaveProperty('targets');
 });
 
 test('never drops a declared entry, even when its lifecycle is not in the state yet', () => {

@@ -1,0 +1,86 @@
+/**
+ * Where the stacks' record lives and how a synth rewrites it: under a lock, read, changed, and
+ * replaced whole with the mode it had. Two synths at once each read the other's entries (without the
+ * lock, the later write dropped what the earlier added), a reader never sees half a file, and a
+ * record kept 0600 stays 0600 (issue 26 item 4, issue 27 item 2).
+ */
+import { closeSync, constants, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { IConstruct } from 'constructs';
+import { parseRecord, RECORD_FILE, type Record_, recordText } from '../../src/core/object-record';
+import { replaceFile } from '../../src/core/replace-file';
+
+/** How long a synth waits for another to release the record (a synth holds it for milliseconds). */
+const LOCK_WAIT_MS = 30_000;
+const RETRY_MS = 20;
+
+/**
+ * The record's path: beside cdktf.json in the working directory, where cdktf-cli and cdktn-cli run
+ * the app, when the app writes its output there too. Elsewhere (a test's `Testing.app()`, which
+ * writes to a temporary folder) no record is kept and nothing is planned for removal.
+ */
+export const recordPath = (app: IConstruct): string | undefined => {
+  const project = process.cwd();
+  const outdir = (app as { outdir?: unknown }).outdir;
+  if (typeof outdir !== 'string' || !existsSync(join(project, 'cdktf.json'))) return undefined;
+  const below = relative(project, resolve(project, outdir));
+  return below.startsWith('..') || isAbsolute(below) ? undefined : join(project, RECORD_FILE);
+};
+
+/**
+ * Reads the record at `path`, gives it to `change` and writes what it returns when the text differs,
+ * all while holding `<path>.lock`. `change` throwing leaves the file as it was.
+ */
+export const updateRecord = (path: string, change: (record: Record_) => Record_): void => {
+  const release = lock(`${path}.lock`);
+  try {
+    const text = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    const written = recordText(change(parseRecord(text, path)));
+    if (written !== text) replaceFile(path, written, { keepMode: true });
+  } finally {
+    release();
+  }
+};
+
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+
+/** Takes the lock file (its holder's pid inside), taking over one whose holder has exited. */
+const lock = (file: string): (() => void) => {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const fd = openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = holderOf(file);
+    if (holder !== undefined && !alive(holder)) rmSync(file, { force: true });
+    else if (Date.now() > deadline) {
+      throw new Error(
+        `${file} has been held by another synth${holder === undefined ? '' : ` (pid ${holder})`} for ` +
+          `${LOCK_WAIT_MS / 1000} s: wait for it to end, or remove the file if no synth is running`,
+      );
+    } else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
+  }
+};
+
+const holderOf = (file: string): number | undefined => {
+  try {
+    const pid = Number(readFileSync(file, 'utf8'));
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
