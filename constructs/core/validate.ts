@@ -15,15 +15,15 @@ export const unresolved = (value: unknown): boolean =>
 /** Whether cdktf will only know the value, or one item of a list, at deploy time. */
 const unknownYet = (value: unknown): boolean => (Array.isArray(value) ? value.some(unresolved) : unresolved(value));
 
-// cdktf's marker for a string token (BEGIN_STRING_TOKEN_MARKER in its tokens/private/encoding).
-const STRING_TOKEN = /\$\{TfToken\[[A-Za-z0-9:._-]+\]\}/g;
+/** cdktf's marker for a string token (BEGIN_STRING_TOKEN_MARKER in its tokens/private/encoding). */
+export const STRING_TOKEN = /\$\{TfToken\[[A-Za-z0-9:._-]+\]\}/;
 
 /**
  * `text` with each Terraform value in it replaced by a letter, which passes every syntax rule, so
  * only the known parts around it are judged; undefined when a token is left that it cannot tell.
  */
 export const knownText = (text: string): string | undefined => {
-  const masked = text.replace(STRING_TOKEN, 'x');
+  const masked = text.replace(new RegExp(STRING_TOKEN.source, 'g'), 'x');
   return Token.isUnresolved(masked) ? undefined : masked;
 };
 

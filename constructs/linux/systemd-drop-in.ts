@@ -14,7 +14,7 @@ import { knownText, OBJECT_PROPS, targetRule, validateProps } from '../core/vali
 import type { SshHost } from './ssh-host';
 import type { SystemdUnitInstance } from './systemd-instance';
 import type { SystemdUnit } from './systemd-unit';
-import { shippedContent } from './unit-content';
+import { shippedContent, textValueProblems } from './unit-content';
 
 /** Every prop, judged at synth by the kind's rules (src/linux/systemd-drop-in.ts). */
 const PROPS = { ...DROP_IN_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost') } };
@@ -31,7 +31,7 @@ export interface SystemdDropInProps {
   readonly name: string;
   /**
    * The drop-in's text, or sections (as is, or rendered with `renderUnit`), checked as a unit's
-   * `content` is: put a Terraform value in a section, never into the text.
+   * `content` is, Terraform values in text included.
    */
   readonly content: string | readonly UnitSection[];
   /** The directory holding `<unit>.d/`. Changing it replaces the drop-in. @default "/etc/systemd/system" */
@@ -70,7 +70,10 @@ export class SystemdDropIn extends ObjectConstruct {
 
   constructor(scope: Construct, id: string, props: SystemdDropInProps) {
     super(scope, id);
-    validateProps(this, 'SystemdDropIn', PROPS, props, (given) => dropInRules(given, knownText));
+    validateProps(this, 'SystemdDropIn', PROPS, props, (given) => [
+      ...dropInRules(given, knownText),
+      ...textValueProblems(given.content),
+    ]);
     const dropIn = withDefaults(DROP_IN_PROPS, props);
     const owner = typeof props.unit === 'string' ? undefined : props.unit;
     const unit = owner === undefined ? (props.unit as string) : owner.spec.name;

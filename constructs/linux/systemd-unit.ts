@@ -14,7 +14,7 @@ import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
-import { shippedContent } from './unit-content';
+import { shippedContent, textValueProblems } from './unit-content';
 
 export interface SystemdUnitProps {
   /** The host the unit lives on. */
@@ -24,8 +24,9 @@ export interface SystemdUnitProps {
   /**
    * The unit file: its text, or sections (as is, or rendered with `renderUnit`). No section name,
    * key or value may hold a newline, carriage return or NUL, nor a value end in a backslash (each
-   * would add or swallow lines): checked at synth, and for a Terraform value in a section again
-   * when apply knows it. Put a Terraform value in a section, never into text: text is written as is.
+   * would add or swallow lines): checked at synth, and for a Terraform value again when apply knows
+   * it. In text, a Terraform value may stand only in a directive's value (after its `=`), and is held
+   * to the same rules: it can never add a line.
    */
   readonly content: string | readonly UnitSection[];
   /** Directory of the unit file. Changing it replaces the unit. @default "/etc/systemd/system" */
@@ -116,7 +117,10 @@ export class SystemdUnit extends ObjectConstruct {
 
   constructor(scope: Construct, id: string, props: SystemdUnitProps) {
     super(scope, id);
-    validateProps(this, 'SystemdUnit', PROPS, props, (given) => unitRules(given, knownText));
+    validateProps(this, 'SystemdUnit', PROPS, props, (given) => [
+      ...unitRules(given, knownText),
+      ...textValueProblems(given.content),
+    ]);
     const unit = unitWithDefaults(props) as Required<SystemdUnitProps>;
     this.host = props.host;
     this.retired = props.retired === true;

@@ -12,8 +12,18 @@ export interface UnitSection {
   readonly lines: ReadonlyArray<readonly [string, string]>;
 }
 
-/** A unit file as a spec carries it: text, or sections whose values Terraform fills in at apply. */
-export type UnitContent = string | readonly UnitSection[];
+/**
+ * Text holding Terraform values: `pieces` alternate text known at synth and a value Terraform fills
+ * in (`["[Unit]\nDescription=", <value>, "\n"]`). The handler judges each value by `valueProblems`
+ * before joining them, so a value can never add a line or a directive (issue 27: a variable holding
+ * `x\n[Service]\nExecStartPre=...` ran a command as root).
+ */
+export interface TextWithValues {
+  readonly pieces: readonly string[];
+}
+
+/** A unit file as a spec carries it: text, sections whose values Terraform fills in at apply, or text with values. */
+export type UnitContent = string | readonly UnitSection[] | TextWithValues;
 
 /** The unit file text, one blank line between sections, ending in a newline: the one renderer. */
 export const unitText = (sections: readonly UnitSection[]): string => {
@@ -22,9 +32,9 @@ export const unitText = (sections: readonly UnitSection[]): string => {
   return `${sections.map(render).join('\n\n')}\n`;
 };
 
-/** The text of `content`, rendering sections by `unitText`. */
+/** The text of `content`, rendering sections by `unitText` and joining text with values. */
 export const contentText = (content: UnitContent): string =>
-  typeof content === 'string' ? content : unitText(content);
+  typeof content === 'string' ? content : 'pieces' in content ? content.pieces.join('') : unitText(content);
 
 // A string cannot carry its sections, and users pass renderUnit's text to `content`: the constructs
 // look the text up here to check its sections and, when they hold Terraform values, to ship them.
@@ -91,6 +101,15 @@ const problemsOf = (prop: string, text: string, known: Known, rules: readonly Ru
   const broken = judged === undefined ? undefined : rules.find(([passes]) => !passes(judged));
   return broken === undefined ? [] : [`${prop} ${broken[1]}, got ${shown(text)}`];
 };
+
+/**
+ * Every broken rule of the values of `text` (its odd pieces), each `content value <n> must <rule>,
+ * got <value>`: one line, and no backslash that joins the next line to it.
+ */
+export const valueProblems = (text: TextWithValues): string[] =>
+  text.pieces.flatMap((piece, index) =>
+    index % 2 === 1 ? problemsOf(`value ${(index + 1) / 2}`, piece, (value) => value, [CONTROL, ONE_LINE]) : [],
+  );
 
 /**
  * Every broken rule of `sections`, in file order, each `<where> must <rule>, got <value>`. The

@@ -7,13 +7,23 @@
 import * as z from 'zod/mini';
 import type { PropTable } from '../core/definition';
 import { integer, type Problem, type Rule } from '../core/rules';
-import { type Known, sectionsOf, type UnitSection, unitSectionProblems, unitText } from './render-unit';
+import {
+  contentText,
+  type Known,
+  sectionsOf,
+  type TextWithValues,
+  type UnitSection,
+  unitSectionProblems,
+  valueProblems,
+} from './render-unit';
 import { unitDirectoryRule } from './unit-name';
 
 /** How long start, restart and stop may take before apply fails. */
 export const START_TIMEOUT_SECONDS = { default: 90, min: 1, max: 3600 } as const;
 
 const CONTENT_RULE = 'text, or sections of [key, value] lines';
+/** Bounds a hand-written spec's text with values; a construct makes one piece per value and between two. */
+const MAX_PIECES = 1024;
 
 const isSection = (value: unknown): boolean => {
   const { name, lines } = (typeof value === 'object' && value !== null ? value : {}) as Partial<UnitSection>;
@@ -22,8 +32,17 @@ const isSection = (value: unknown): boolean => {
   return typeof name === 'string' && Array.isArray(lines) && lines.every(isLine);
 };
 
+const isTextWithValues = (value: unknown): value is TextWithValues => {
+  const { pieces } = (typeof value === 'object' && value !== null ? value : {}) as Partial<TextWithValues>;
+  return Array.isArray(pieces) && pieces.length % 2 === 1 && pieces.length <= MAX_PIECES && pieces.every(isString);
+};
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
 const contentRule: Rule = (value) =>
-  typeof value === 'string' || (Array.isArray(value) && value.every(isSection)) ? undefined : CONTENT_RULE;
+  typeof value === 'string' || (Array.isArray(value) && value.every(isSection)) || isTextWithValues(value)
+    ? undefined
+    : CONTENT_RULE;
 
 /**
  * Every broken rule of the sections of `content` (sections `renderUnit` rendered included), with
@@ -32,6 +51,7 @@ const contentRule: Rule = (value) =>
  */
 export const contentProblems = (content: unknown, known?: Known): Problem[] => {
   if (contentRule(content) !== undefined) return [];
+  if (isTextWithValues(content)) return valueProblems(content).map((says) => ({ prop: 'content', says }));
   const sections = typeof content === 'string' ? sectionsOf(content) : (content as readonly UnitSection[]);
   return (sections === undefined ? [] : unitSectionProblems(sections, known)).map((says) => ({
     prop: 'content',
@@ -50,18 +70,26 @@ export const FILE_PROPS = {
 } as const satisfies PropTable;
 
 /**
- * A unit file or drop-in: text, or sections that held Terraform values at synth. Those values are
- * known only now, so the sections are judged again here by `contentProblems`, before the text they
- * render to is compared with the host's file or written to it.
+ * A unit file or drop-in: text, or sections or text that held Terraform values at synth. Those values
+ * are known only now, so they are judged again here by `contentProblems`, before the text they make
+ * is compared with the host's file or written to it.
  */
 export const unitContent = z.pipe(
-  z.union([z.string(), z.array(z.object({ name: z.string(), lines: z.array(z.tuple([z.string(), z.string()])) }))], {
-    error: CONTENT_RULE,
-  }),
+  z.union(
+    [
+      z.string(),
+      z.array(z.object({ name: z.string(), lines: z.array(z.tuple([z.string(), z.string()])) })),
+      z.object({ pieces: z.array(z.string()).check(z.maxLength(MAX_PIECES)) }),
+    ],
+    { error: CONTENT_RULE },
+  ),
   z.transform((content, ctx) => {
-    const problems = contentProblems(content);
+    const problems = [
+      ...(contentRule(content) === undefined ? [] : [{ says: `must be ${CONTENT_RULE}` }]),
+      ...contentProblems(content),
+    ];
     for (const problem of problems) ctx.issues.push({ code: 'custom', message: problem.says, input: content });
-    return problems.length === 0 ? (typeof content === 'string' ? content : unitText(content)) : z.NEVER;
+    return problems.length === 0 ? contentText(content) : z.NEVER;
   }),
 );
 

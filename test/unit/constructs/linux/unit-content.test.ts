@@ -2,7 +2,9 @@ import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { SshHost } from '../../../../constructs/linux/ssh-host';
 import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
 import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
-import { renderUnit, type UnitContent, type UnitSection } from '../../../../src/linux/render-unit';
+import { renderUnit, type UnitSection } from '../../../../src/linux/render-unit';
+
+type UnitContent = string | readonly UnitSection[];
 
 const CONTROL = 'must not contain a newline, carriage return, NUL or other control character';
 const INJECTED = "x\n[Service]\nExecStartPre=/bin/sh -c 'id > /root/pwned'";
@@ -94,5 +96,35 @@ describe('sections holding a Terraform value', () => {
         });
       }),
     ).toThrow(`test/agent: content [Unit] Description ${CONTROL}`);
+  });
+});
+
+// Issue 27 (HIGH): a variable spliced into text content added a root directive; the sections form refused it.
+describe('text holding a Terraform value', () => {
+  const synthText = (text: (value: string) => string, dropIn = false) => {
+    const { stack, host } = stackWithHost();
+    const value = new TerraformVariable(stack, 'desc', { type: 'string' }).stringValue;
+    if (dropIn)
+      new SystemdDropIn(stack, 'level', { host, unit: 'ssh.service', name: '10-level', content: text(value) });
+    else new SystemdUnit(stack, 'agent', { host, name: 'hf-agent.service', content: text(value) });
+    return JSON.parse(Testing.synth(stack)).resource.terraform_data;
+  };
+
+  test.each([false, true])(
+    'ships as pieces, text and value apart, for the handler to judge (drop-in: %s)',
+    (dropIn) => {
+      const resources = synthText((value) => `[Unit]\nDescription=${value} agent\n`, dropIn);
+      const entry = resources.n2_apply.triggers_replace[dropIn ? 'level' : 'agent'];
+      expect(entry).toContain('"content" = {"pieces" = ["[Unit]\\nDescription=", var.desc, " agent\\n"]}');
+    },
+  );
+
+  test('is refused at synth where a value would name a section or a key, every line at once', () => {
+    expect(() => synthText((value) => `[${value}]\nExecStart=/bin/true\n${value}=1\n`)).toThrow(
+      new RegExp(
+        '^test/agent: 2 problems: content must hold a Terraform value in text only after a directive\'s "=", ' +
+          'got one on line 1 .*; content must hold .* on line 3',
+      ),
+    );
   });
 });

@@ -71,3 +71,50 @@ describe('a Terraform value substituted into sections, at the handler boundary',
     expect(seen[0]).toBe('connect');
   });
 });
+
+/** The specs a unit and its drop-in synthesize from a variable spliced into TEXT, as the handlers get them. */
+const textSpecsAtApply = (value: string) => {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const host = new SshHost(stack, 'n2', target);
+  const { token, substitute } = stringVariable(stack, 'agent_description', value);
+  const content = `[Unit]\nDescription=${token}\n\n[Service]\nExecStart=/bin/true\n`;
+  const unit = new SystemdUnit(stack, 'agent', { host, name: 'hf-agent.service', content });
+  const dropIn = new SystemdDropIn(stack, 'level', { unit, name: '10-level', content });
+  return { 'systemd-unit': substitute(unit.spec), 'systemd-drop-in': substitute(dropIn.spec) };
+};
+
+// Issue 27 (HIGH): `content: "[Unit]\nDescription=" + desc + ...` with a newline in the variable ran a command as root.
+describe('a Terraform value spliced into text, at the handler boundary', () => {
+  test.each(['systemd-unit', 'systemd-drop-in'] as const)(
+    '%s apply refuses a newline in the value before it connects to the host',
+    async (kind) => {
+      const { domain, seen } = recordingDomain();
+      const run = await invoke(domain, kind, 'apply', target, textSpecsAtApply(INJECTED)[kind], { K: 'key' });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `${kind} apply: Bad input: spec.content: value 1 must not contain a newline, carriage return, NUL or ` +
+          'other control character, got "x\\n[Service]\\nExecStartPre=',
+      );
+      expect(seen).toEqual([]);
+    },
+  );
+
+  test('a value ending in a backslash is refused: systemd would join the next line to it', async () => {
+    const { domain, seen } = recordingDomain();
+    const run = await invoke(domain, 'systemd-unit', 'apply', target, textSpecsAtApply('agent\\')['systemd-unit'], {
+      K: 'key',
+    });
+    expect(run.stderr).toContain('spec.content: value 1 must not end in a backslash');
+    expect(seen).toEqual([]);
+  });
+
+  test('a value that keeps to the rules is joined into the text and reaches the host', async () => {
+    const spec = textSpecsAtApply('homelab agent')['systemd-unit'];
+    expect(spec.content).toEqual({
+      pieces: ['[Unit]\nDescription=', 'homelab agent', '\n\n[Service]\nExecStart=/bin/true\n'],
+    });
+    const { domain, seen } = recordingDomain();
+    await invoke(domain, 'systemd-unit', 'apply', target, spec, { K: 'key' });
+    expect(seen[0]).toBe('connect');
+  });
+});
