@@ -8,7 +8,7 @@
 import type { Clock } from '../../src/core/clock';
 import type { ApplyItem, DestroyItem, HandlerDomain, KindContext } from '../../src/core/kind';
 import { parseAs } from '../../src/core/parse';
-import { destroyEach } from '../../src/core/shared-destroy';
+import { destroyEach } from '../../src/core/destroy-relay';
 import type { KindsOf } from '../../src/core/registry';
 import type { BatchItem, UnitChange } from '../../src/linux/unit-batch';
 import { connectSsh, type Remote } from '../../src/linux/ssh';

@@ -4,7 +4,7 @@
  * polled through the clock port against a deadline, so no start, restart or stop can hang apply.
  */
 import type { Clock } from '../../src/core/clock';
-import { coalesced } from '../../src/core/coalesce';
+import { coalesced } from '../../src/core/destroy-relay';
 import { HandlerError } from '../../src/core/errors';
 import type { Log } from '../../src/core/kind';
 import { sudoersLine, sudoRefusal } from '../../src/linux/shell';

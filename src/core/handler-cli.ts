@@ -14,7 +14,7 @@ import type { HandlerDomain, KindContext, Log } from './kind';
 import { parseAs, parseJson } from './parse';
 import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
-import { describeError, destroyByHand, destroyFromHook, textOrValue } from './shared-destroy';
+import { describeError, destroyByHand, destroyFromHook, textOrValue } from './destroy-relay';
 
 export interface HandlerIo {
   readonly stdin: () => Promise<string>;

@@ -2,19 +2,23 @@
  * The destroy relay over real unix sockets in a private folder: hooks that run together share one leader
  * and one session, each gets its own object's lines and outcome, a later hook leads a run of its own, a
  * socket left by a killed leader is taken over, and a leader that vanishes without answering leaves its
- * follower to destroy alone. `relayDirectory` refuses a folder another user or everyone may enter.
+ * follower to destroy alone. A failed connect and a hook that never sends leave no server, socket or
+ * session behind. `relayDirectory` refuses a folder another user or everyone may enter or swap.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../../../../src/core/clock';
+import { systemClock } from '../../../../../src/core/clock';
 import {
   type DestroyOutcome,
   type DestroyRequest,
   relayDestroy,
   relayDirectory,
-} from '../../../../src/core/destroy-relay';
+  sharedDestroy,
+} from '../../../../../src/core/destroy-relay';
+import type { HandlerDomain } from '../../../../../src/core/kind';
+import { widgetDomain, type WidgetWorld } from '../fake-domain';
 
 let dir: string;
 beforeEach(() => {
@@ -138,6 +142,87 @@ test('a follower waits a bounded time for a leader that never answers, and says 
   }
 });
 
+/** Whether anything still answers on `socket`. */
+const answers = (socket: string) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createConnection(socket);
+    probe.on('connect', () => resolve(true)).on('error', () => resolve(false));
+    probe.on('close', () => probe.destroy());
+  });
+
+test("a failed connect is its hook's error; the server, socket and every opened session are closed after", async () => {
+  // Regression: the connect's throw escaped serve(), which had no finally.
+  const shelf: WidgetWorld = {
+    live: new Map([
+      ['w1', 1],
+      ['w2', 2],
+    ]),
+    calls: [],
+  };
+  const domain = widgetDomain(shelf);
+  let connects = 0;
+  const flaky: HandlerDomain<WidgetWorld, { shelf: string }> = {
+    ...domain,
+    connect: async (target) => {
+      connects += 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return domain.connect(connects === 1 ? { shelf: 'gone' } : target);
+    },
+  };
+  const socket = join(dir, 's.sock');
+  const context = { env: {}, log: () => undefined, clock: systemClock };
+  const hook = (id: string) =>
+    relayDestroy(request(id), () => sharedDestroy(flaky, context, { shelf: 'a' }), { socket, clock: systemClock });
+  const first = hook('w0');
+  await new Promise((resolve) => setTimeout(resolve, 50)); // the leader is connecting
+  const outcomes = await Promise.all([first, hook('w1'), hook('w2')]);
+  expect(outcomes[0]).toEqual({ code: 1, lines: ['widget destroy: Shelf unreachable: shelf gone did not answer'] });
+  expect(outcomes.slice(1)).toEqual([
+    { code: 0, lines: [] },
+    { code: 0, lines: [] },
+  ]);
+  expect(shelf.calls).toEqual(['connect a', 'close']);
+  expect(existsSync(socket)).toBe(false);
+  expect(await answers(socket)).toBe(false);
+});
+
+test('every hook of a batch whose connect fails gets the error, and no hook leads again', async () => {
+  const shelf: WidgetWorld = { live: new Map(), calls: [] };
+  const socket = join(dir, 's.sock');
+  const context = { env: {}, log: () => undefined, clock: systemClock };
+  let leads = 0;
+  const lead = () => {
+    leads += 1;
+    return sharedDestroy(widgetDomain(shelf), context, { shelf: 'gone' });
+  };
+  const gone = (id: string) => ({ ...request(id), target: { shelf: 'gone' } });
+  const outcomes = await Promise.all(
+    ['w0', 'w1', 'w2', 'w3'].map((id) => relayDestroy(gone(id), lead, { socket, clock: systemClock })),
+  );
+  for (const outcome of outcomes) {
+    expect(outcome).toEqual({ code: 1, lines: ['widget destroy: Shelf unreachable: shelf gone did not answer'] });
+  }
+  expect(leads).toBe(1);
+  expect(existsSync(socket)).toBe(false);
+});
+
+test('a hook that connects and never sends holds the leader no longer than requestMs', async () => {
+  const { sessions, lead } = world(100);
+  const socket = join(dir, 's.sock');
+  const started = Date.now();
+  const leader = relayDestroy(request('a'), lead, { socket, clock: systemClock, lingerMs: 50, requestMs: 300 });
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const mute = createConnection(socket); // a hook stopped before it wrote its request
+  mute.on('error', () => undefined);
+  try {
+    expect(await leader).toEqual({ code: 0, lines: ['a: removed'] });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(sessions).toEqual([['a']]);
+  } finally {
+    mute.destroy();
+  }
+});
+
 describe('relayDirectory', () => {
   test("is a 0700 folder in Terraform's data dir, or TF_DATA_DIR", () => {
     const data = join(dir, 'data');
@@ -157,5 +242,12 @@ describe('relayDirectory', () => {
     chmodSync(join(open, 'cdktf-homelab-relay'), 0o755);
     expect(relayDirectory({ TF_DATA_DIR: open })).toBeUndefined();
     expect(relayDirectory({ TF_DATA_DIR: join(dir, 'missing') })).toBeUndefined();
+  });
+
+  test('is refused when others may write the data dir and so swap the folder under a hook', () => {
+    const shared = join(dir, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    expect(relayDirectory({ TF_DATA_DIR: shared })).toBeUndefined();
   });
 });

@@ -1,0 +1,226 @@
+/**
+ * The work of one destroy run: the hook's entry points, and the target's session shared by every object the
+ * run destroys (opened at the first, closed after the last), objects that arrive together handed to the
+ * domain as one batch, each object's lines kept apart so its own hook prints them. One object's failure,
+ * a failed connect included, is that object's outcome; it never ends the run or leaves its session open.
+ */
+import { lstatSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { digestOf } from '../canonical';
+import { HandlerError } from '../errors';
+import type { DestroyItem, HandlerDomain, KindContext, Log } from '../kind';
+import { destroyInput } from '../lifecycle-input';
+import { parseAs, parseJson } from '../parse';
+import { printableLine } from '../printable';
+import { ENV } from '../protocol';
+import {
+  type DestroyOutcome,
+  type DestroyRequest,
+  type DestroyWork,
+  destroyAlone,
+  failed,
+  relayDestroy,
+} from './relay';
+
+/** Longest socket path a relay uses: Linux takes 107 bytes, macOS 103. */
+const MAX_SOCKET_PATH = 100;
+
+/** Destroys the object of a destroy hook (its lifecycle input in the environment); returns its exit code. */
+export const destroyFromHook = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  kind: string,
+  context: KindContext,
+  log: Log,
+) => {
+  const { target, identity, kept } = destroyInput(context.env);
+  if (kept !== undefined) return printed({ code: 0, lines: [`${kind}: ${kept}`] }, log);
+  const request: DestroyRequest = { kind, target, identity };
+  const dir = relayDirectory(context.env);
+  const socket = dir && join(dir, `${digestOf([Object.keys(domain.kinds), target]).slice(0, 24)}.sock`);
+  const lead = () => sharedDestroy(domain, context, target);
+  if (socket === undefined || socket.length > MAX_SOCKET_PATH) return printed(await destroyAlone(lead(), request), log);
+  return printed(await relayDestroy(request, lead, { socket, clock: context.clock }), log);
+};
+
+/** Destroys one object in a run of its own, by hand; returns its exit code. */
+export const destroyByHand = async <S, T>(
+  domain: HandlerDomain<S, T>,
+  request: DestroyRequest,
+  context: KindContext,
+  log: Log,
+): Promise<number> => printed(await destroyAlone(sharedDestroy(domain, context, request.target), request), log);
+
+const printed = ({ code, lines }: DestroyOutcome, log: Log): number => {
+  for (const line of lines) log(line);
+  return code;
+};
+
+/**
+ * The folder the sockets live in, `<data dir>/cdktf-homelab-relay`, or undefined when it is not this
+ * user's alone (each hook then destroys alone). The data dir is Terraform's (`.terraform`, or
+ * TF_DATA_DIR); one that another user may write could have the folder swapped under a hook, so it is refused.
+ */
+export const relayDirectory = (env: NodeJS.ProcessEnv): string | undefined => {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const data = env.TF_DATA_DIR ?? '.terraform';
+  const dir = join(data, 'cdktf-homelab-relay');
+  try {
+    const parent = lstatSync(data);
+    const othersWrite =
+      (parent.mode & 0o002) !== 0 || ((parent.mode & 0o020) !== 0 && parent.gid !== process.getgid?.());
+    if (!parent.isDirectory() || parent.uid !== uid || othersWrite) return undefined;
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+  }
+  const own = lstatSync(dir, { throwIfNoEntry: false });
+  return own?.isDirectory() && own.uid === uid && (own.mode & 0o077) === 0 ? dir : undefined;
+};
+
+/**
+ * One run's destroys on `target`: the session opens at the first object and serves every later one.
+ * Objects that arrive while a batch works form the next batch, handed to the domain's `destroyAll`
+ * together (one stop command and one daemon-reload for a host's units) or else each to its kind's
+ * destroy at once. A failed connect fails every object of its batch, and the next batch tries again.
+ */
+export const sharedDestroy = <S, T>(
+  domain: HandlerDomain<S, T>,
+  context: KindContext,
+  target: unknown,
+): DestroyWork => {
+  let session: Promise<S> | undefined;
+  const open = (parsed: T): Promise<S> =>
+    (session ??= domain.connect(parsed, context, 'write').catch((error: unknown) => {
+      session = undefined;
+      throw error;
+    }));
+  const destroyBatch = async (requests: readonly DestroyRequest[]): Promise<DestroyOutcome[]> => {
+    const lines = requests.map((): string[] => []);
+    const failures = new Map<number, unknown>();
+    const items: Array<{ at: number; item: DestroyItem<S> }> = [];
+    let parsedTarget: T | undefined;
+    for (const [at, request] of requests.entries()) {
+      const own: KindContext = { ...context, log: (line) => lines[at]?.push(printableLine(line)) };
+      try {
+        if (digestOf(request.target) !== digestOf(target)) {
+          throw new HandlerError('Wrong target', 'a destroy for another target reached this run; destroy again');
+        }
+        const checked = await checkedItem(domain, request, own);
+        parsedTarget ??= checked?.target;
+        if (checked !== undefined) items.push({ at, item: checked.item });
+      } catch (error) {
+        failures.set(at, error);
+      }
+    }
+    if (items.length > 0 && parsedTarget !== undefined) {
+      const batch = items.map(({ item }) => item);
+      // The connect inside the chain: its failure is every item's, never a throw past this batch.
+      const outcomes = await open(parsedTarget)
+        .then((opened) => (domain.destroyAll ?? destroyEach)(opened, batch))
+        .catch((error: unknown) => items.map(() => error));
+      for (const [index, { at }] of items.entries()) {
+        if (outcomes[index] !== undefined) failures.set(at, outcomes[index]);
+      }
+    }
+    return requests.map((request, at) =>
+      failures.has(at) ? failed(request, failures.get(at), lines[at] ?? []) : { code: 0, lines: lines[at] ?? [] },
+    );
+  };
+  const close = async () => {
+    const opened = await session?.catch(() => undefined);
+    if (opened !== undefined) await domain.close(opened);
+  };
+  return { destroy: batched(destroyBatch), close };
+};
+
+/**
+ * The request's kind, target and identity checked by their schemas, before any connection; undefined
+ * for a kind with nothing to destroy (said in its lines).
+ */
+const checkedItem = async <S, T>(domain: HandlerDomain<S, T>, request: DestroyRequest, context: KindContext) => {
+  const load = domain.kinds[request.kind];
+  if (load === undefined) throw new HandlerError('Unknown kind', `${request.kind} is not a kind of this bundle`);
+  const kind = await load();
+  const target = parseAs(domain.target, textOrValue(request.target, 'target'), 'target');
+  if (kind.destroy === undefined) {
+    context.log(`${request.kind}: nothing to destroy; the object stays as it is`);
+    return undefined;
+  }
+  const identity = parseAs(kind.identity, textOrValue(request.identity, 'identity'), 'identity');
+  return { target, item: { kind, identity, context } satisfies DestroyItem<S> };
+};
+
+/** Each item by its kind's destroy, all at once: each one's error, or undefined once it is gone. */
+export const destroyEach = <S>(session: S, items: readonly DestroyItem<S>[]): Promise<Array<Error | undefined>> =>
+  Promise.all(
+    items.map(({ kind, identity, context }) =>
+      Promise.resolve(kind.destroy?.(session, identity, context)).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      ),
+    ),
+  );
+
+/**
+ * Calls that share runs, each with an item of its own: items that come while a run works form the next
+ * run. `run` answers each item, in order; its throw is every item's of that run.
+ */
+export const batched = <I, O>(run: (items: readonly I[]) => Promise<readonly O[]>): ((item: I) => Promise<O>) => {
+  let queue: Array<{ item: I; resolve: (outcome: O) => void; reject: (error: unknown) => void }> = [];
+  let draining = false;
+  const drain = async () => {
+    draining = true;
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      try {
+        const outcomes = await run(batch.map(({ item }) => item));
+        batch.forEach(({ resolve }, index) => resolve(outcomes[index] as O));
+      } catch (error) {
+        for (const { reject } of batch) reject(error);
+      }
+    }
+    draining = false;
+  };
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (!draining) void drain();
+    });
+};
+
+/**
+ * An action whose runs callers share: a call while a run works queues the next run, which every call
+ * until it starts shares; so each caller's run starts after its call and sees its change (a host's
+ * daemon-reload after a unit file's removal: a run's destroys cost a few reloads, not one each).
+ */
+export const coalesced = <T>(action: () => Promise<T>): (() => Promise<T>) => {
+  let running: Promise<T> | undefined;
+  let queued: Promise<T> | undefined;
+  const start = (): Promise<T> => {
+    const run = action().finally(() => {
+      if (running === run) running = undefined;
+    });
+    running = run;
+    return run;
+  };
+  return () => {
+    if (queued !== undefined) return queued;
+    if (running === undefined) return start();
+    queued = running.then(noop, noop).then(() => {
+      queued = undefined;
+      return start();
+    });
+    return queued;
+  };
+};
+
+const noop = () => undefined;
+
+/** The synthesized inputs carry JSON text; a human may also write the object inline. */
+export const textOrValue = (value: unknown, what: string): unknown => {
+  if (typeof value === 'string') return parseJson(value, what);
+  if (value !== undefined) return value;
+  throw new HandlerError('Missing input', `${what} is required (stdin, or ${Object.values(ENV).join('/')})`);
+};
