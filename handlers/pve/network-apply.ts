@@ -8,6 +8,7 @@ import { TargetUnreachable } from '../../src/core/batch';
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { bounded } from '../../src/core/parse';
+import { stopPoint } from '../../src/core/stop';
 import { mapConcurrent } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { clusterHealth } from '../../src/pve/cluster-health';
@@ -112,10 +113,15 @@ const reloadInOrder = async (
   api: PveApi,
   nodes: readonly string[],
   timeoutSeconds: number,
-  { clock, log }: KindContext,
+  { clock, log, stop: signal }: KindContext,
   spec?: NetworkApplySpec,
 ): Promise<void> => {
+  const reloaded: string[] = [];
+  // A safe point: nothing of `node` is sent yet (stop.ts); a reload sent is followed to its end.
+  const safePoint = (index: number) =>
+    stopPoint(signal, reloaded.length === 0 ? '' : `${reloaded.join(', ')} reloaded`, notReloaded(nodes, index));
   for (const [index, node] of nodes.entries()) {
+    safePoint(index);
     const stop = untouched(nodes, index);
     const staging = await staged(api, node);
     // An apply also reloads a node whose last reload is not known good; a destroy only makes removals live.
@@ -134,13 +140,19 @@ const reloadInOrder = async (
       last === undefined ? stagedSummary(node, staging.lines, foreign) : `${node}: ${reloadWords(node, last, 'apply')}`,
     );
     await gate(api, node, 'before', stop, log);
+    safePoint(index);
     const upid = await api.call<unknown>('PUT', `nodes/${node}/network`);
     const shown = typeof upid === 'string' ? bounded(upid) : JSON.stringify(upid);
     log(`${node}: reloading (${shown})`);
     await followTask(api, { node, upid: String(upid), budgetMs: timeoutSeconds * 1000, stop }, clock, log);
     await gate(api, node, 'after', stop, log);
+    reloaded.push(node);
   }
 };
+
+/** "n2, n3 not reloaded" for a chain stopped before `nodes[index]`. */
+const notReloaded = (nodes: readonly string[], index: number): string =>
+  `${nodes.slice(index).join(', ')} not reloaded`;
 
 /** The health gate (cluster-health.ts): passes with a progress line, or stops the chain. */
 const gate = async (api: PveApi, node: string, when: 'before' | 'after', stop: string, log: KindContext['log']) => {

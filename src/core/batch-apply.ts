@@ -13,6 +13,7 @@ import { foreignItems } from './ownership';
 import { mapConcurrent } from './pool';
 import { printableLine } from './printable';
 import { APPLY, ENV } from './protocol';
+import { Stopped, stoppedLine } from './stop';
 
 const objectEntry = z.object({
   kind: z.string(),
@@ -41,7 +42,9 @@ export const applyBatch = async <S, T>(
     }
   }
   const ordered = withoutBlocked(inReferenceOrder(items), failed);
-  if (ordered.length > 0) {
+  const early = context.stop?.reason;
+  if (early !== undefined) for (const item of ordered) failed.set(item.name, new Stopped(early, '', ''));
+  else if (ordered.length > 0) {
     const session = await domain.connect(target, context, 'write');
     try {
       for (const [name, error] of await foreignItems(session, ordered, context, domain.describe(target))) {
@@ -61,7 +64,29 @@ export const applyBatch = async <S, T>(
       await domain.close(session);
     }
   }
+  const reason = context.stop?.reason;
+  if (reason !== undefined) throw stoppedRun(reason, names, failed, context);
   if (failed.size > 0) throw notApplied(domain.describe(target), names.length, failed, context);
+};
+
+/** A run stopped at a safe point: real failures keep their lines, the rest is one line (stop.ts). */
+const stoppedRun = (
+  reason: string,
+  names: readonly string[],
+  failed: ReadonlyMap<string, Error>,
+  { log }: KindContext,
+) => {
+  const stopped = (name: string) => failed.get(name) instanceof Stopped;
+  const cut = (name: string) => (failed.get(name) as Stopped).done !== '';
+  const real = names.filter((name) => failed.has(name) && !stopped(name));
+  for (const name of real) log(`${name}: not applied: ${printableLine(messageOf(failed.get(name)!))}`);
+  const line = stoppedLine(reason, {
+    applied: names.filter((name) => !failed.has(name)),
+    partly: names.filter((name) => stopped(name) && cut(name)).map((name) => [name, failed.get(name) as Stopped]),
+    notStarted: names.filter((name) => stopped(name) && !cut(name)),
+    failed: real,
+  });
+  return new HandlerError('Apply stopped', line);
 };
 
 /** The names the plan found not in sync; object names are Terraform identifiers. */
@@ -128,6 +153,9 @@ export const applyInOrder = async <S>(
     pending = pending.filter((item) => !wave.includes(item));
     for (const [kind, members] of groupByKind(wave)) {
       await mapConcurrent(members, kind.applyConcurrency ?? 1, async (item) => {
+        // A safe point: the items already started finish; the rest are not started (stop.ts).
+        const reason = context.stop?.reason;
+        if (reason !== undefined) return void outcomes.set(item.name, new Stopped(reason, '', ''));
         const blocker = item.after.find((name) => outcomes.get(name) !== undefined);
         outcomes.set(item.name, blocker === undefined ? await applyOne(session, item, context) : waitsFor(blocker));
       });

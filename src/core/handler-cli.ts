@@ -14,6 +14,7 @@ import type { HandlerDomain, KindContext, Log } from './kind';
 import { parseAs, parseJson } from './parse';
 import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
+import { nodeProcess, PARENT_CHECK_MS, type StopSignal, stopSource, watchProcess } from './stop';
 import { describeError, destroyByHand, destroyFromHook, textOrValue } from './destroy-relay';
 
 export interface HandlerIo {
@@ -22,6 +23,8 @@ export interface HandlerIo {
   readonly out: (text: string) => void;
   readonly log: Log;
   readonly clock?: Clock;
+  /** Read by an apply between its steps (stop.ts). @default - never stops */
+  readonly stop?: StopSignal;
 }
 
 /** Runs one invocation and returns the exit code; `main` is the only caller outside tests. */
@@ -33,7 +36,7 @@ export const runHandler = async <S, T>(
   const [first, verb] = argv;
   // Every line a kind or the batch apply logs may quote a server (a task log, a Status message).
   const log: Log = (line) => io.log(printableLine(line));
-  const context: KindContext = { env: io.env, log, clock: io.clock ?? systemClock };
+  const context: KindContext = { env: io.env, log, clock: io.clock ?? systemClock, ...(io.stop && { stop: io.stop }) };
   const isBatch = first === BATCH.verb && (verb === 'read' || verb === 'apply');
   if (!isBatch && (first === undefined || !Object.hasOwn(domain.kinds, first) || !isVerb(verb))) {
     const kinds = Object.keys(domain.kinds).join('|');
@@ -101,11 +104,36 @@ export const main = <S, T>(domain: HandlerDomain<S, T>): void => {
   };
   const out = (s: string) => process.stdout.write(`${s}\n`);
   const log: Log = (line) => process.stderr.write(`${line}\n`);
+  const argv = process.argv.slice(2);
+  const stop = stopWhenAbandoned(domain, argv, log);
   // Exit as soon as the output is out: an HTTP agent keeps timers alive after it closes, and a
-  // plan pays that per process.
-  void runHandler(domain, process.argv.slice(2), { stdin, env: process.env, out, log }).then((code) =>
-    exitWhenWritten(process.stdout, code, process.exit),
+  // plan pays that per process. A stopped run's reader may be gone, so it exits at once.
+  void runHandler(domain, argv, { stdin, env: process.env, out, log, stop }).then((code) =>
+    stop.reason === undefined ? exitWhenWritten(process.stdout, code, process.exit) : process.exit(code),
   );
+};
+
+/**
+ * Watches for terraform giving up on this process (stop.ts). An apply whose loops read the stop
+ * (every domain without its own `applyAll`) stops at its next safe point; any other run (a read,
+ * a destroy, a domain applying as one unit) exits at once when its parent is gone, and keeps
+ * Node's default on SIGTERM and SIGINT: it dies, as before.
+ */
+const stopWhenAbandoned = <S, T>(domain: HandlerDomain<S, T>, argv: readonly string[], log: Log): StopSignal => {
+  const { signal, stop } = stopSource();
+  const proc = nodeProcess();
+  const safe = argv[1] === 'apply' && domain.applyAll === undefined;
+  if (safe) {
+    watchProcess(proc, (reason) => {
+      if (signal.reason === undefined) log(`${argv.join(' ')}: ${reason}: stopping at the next safe point`);
+      stop(reason);
+    });
+  } else {
+    const parent = proc.ppid();
+    proc.onStreamError(() => undefined);
+    proc.every(PARENT_CHECK_MS, () => proc.ppid() !== parent && process.exit(1));
+  }
+  return signal;
 };
 
 /**

@@ -6,6 +6,7 @@
 import type { ZodMiniType } from 'zod/mini';
 import type { Clock } from './clock';
 import type { FieldDiff } from './protocol';
+import type { StopSignal } from './stop';
 
 /** Progress and warnings: one stderr line each, shown by `terraform apply`. */
 export type Log = (line: string) => void;
@@ -14,6 +15,8 @@ export interface KindContext {
   readonly env: NodeJS.ProcessEnv;
   readonly log: Log;
   readonly clock: Clock;
+  /** Read between an apply's steps: once it has a reason, stop at the next safe point (stop.ts). */
+  readonly stop?: StopSignal;
 }
 
 /** What a plan shows for one object. */
