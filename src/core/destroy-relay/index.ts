@@ -1,3 +1,8 @@
-/** The destroy relay: the destroy hooks of one target share one handler run and one session (relay.ts, run.ts). */
+/**
+ * The destroy relay, one module: the destroy hooks of one target, run by Terraform in parallel, share one
+ * handler run and one session led by one of them (relay.ts: finding and talking to the leader; run.ts: the
+ * run's session and batches). It prevents a process and a connection per destroyed object, and a failing or
+ * killed hook leaving a socket, a server, a session or another hook's destroy half done.
+ */
 export * from './relay';
 export * from './run';

@@ -1,8 +1,9 @@
 /**
  * The work of a destroy run (`sharedDestroy`): objects that arrive together are destroyed over one
  * connection as one batch, handed to the domain's `destroyAll` when it has one; a failing object fails
- * alone, with its own line; a request for another target, or an identity the kind refuses, fails
- * before any connection.
+ * alone, with its own line; a failed connect is the outcome of each object of its batch, never a throw;
+ * a request for another target, or an identity the kind refuses, fails before any connection.
+ * `coalesced` and `batched`: calls during a run share the next run.
  */
 import { systemClock } from '../../../../../src/core/clock';
 import type { DestroyItem } from '../../../../../src/core/kind';
@@ -56,6 +57,26 @@ test("a domain's destroyAll gets the objects that arrived while the last batch w
   await run.close();
   expect(batches).toEqual([['w1'], ['w2', 'w3']]);
   expect(outcomes.map(({ lines }) => lines)).toEqual([['removed w1'], ['removed w2'], ['removed w3']]);
+});
+
+test('a failed connect is the outcome of each object of its batch; the next batch connects again', async () => {
+  // Regression: the connect's throw rejected the whole batch, and the relay's leader with it.
+  const domain = widgetDomain(world);
+  let connects = 0;
+  const flaky: typeof domain = {
+    ...domain,
+    connect: async (target) => domain.connect((connects += 1) === 1 ? { shelf: 'gone' } : target),
+  };
+  const run = sharedDestroy(flaky, context, { shelf: 'a' });
+  const outcomes = await Promise.all(['w1', 'w2', 'w3'].map((id) => run.destroy(request(id))));
+  await run.close();
+  expect(outcomes).toEqual([
+    { code: 1, lines: ['widget destroy: Shelf unreachable: shelf gone did not answer'] },
+    { code: 0, lines: [] }, // w2 and w3 came while w1's batch connected: the next batch
+    { code: 0, lines: [] },
+  ]);
+  expect(world.calls).toEqual(['connect a', 'close']);
+  expect([...world.live.keys()]).toEqual(['w1']);
 });
 
 test('another target, or an identity the kind refuses, fails before any connection', async () => {
