@@ -1,6 +1,10 @@
 /**
  * systemd's own rules for a unit name (src/basic/unit-name.c, unit_name_is_valid), checked at
- * synth so a bad name fails with the rule it broke instead of as a confusing remote error.
+ * synth so a bad name fails with the rule it broke instead of as a confusing remote error. Stricter
+ * where systemd's tools would read a name another way (issue 27): a leading `-` is an option to
+ * systemctl however it is quoted, and a leading `.` makes a hidden file systemd's loader skips
+ * (`..service`). A unit directory must be one systemd loads units from: a file elsewhere is never
+ * loaded, and a path outside them (the system temp directory) is anyone's to plant links in.
  */
 import type { Rule } from '../core/rules';
 
@@ -32,6 +36,7 @@ export const unitNameProblem = (name: string): string | undefined => {
   }
   const stem = name.slice(0, dot);
   if (!CHARS.test(stem)) return 'made of letters, digits and : _ . \\ - @ before the type suffix';
+  if (/^[-.]/.test(stem)) return 'a name that starts with neither - nor .';
   const at = stem.indexOf('@');
   if (at === 0) return 'a name whose template prefix before @ is not empty';
   return undefined;
@@ -47,10 +52,29 @@ export const isTemplate = (name: string): boolean => /@\.[a-z]+$/.test(name);
 /** A unit directory: absolute, made of plain path characters. */
 const UNIT_DIRECTORY = /^(\/[A-Za-z0-9._-]+)+\/?$/;
 
-/** An absolute directory of plain path characters with no `..`, so `<directory>/<name>` cannot walk out. */
+/**
+ * The directories of systemd's system unit search path (systemd.unit(5)) a unit file may be written
+ * to; the generator and transient directories, which systemd rewrites, are left out.
+ */
+export const UNIT_DIRECTORIES = [
+  '/etc/systemd/system',
+  '/etc/systemd/system.control',
+  '/etc/systemd/system.attached',
+  '/run/systemd/system',
+  '/run/systemd/system.control',
+  '/run/systemd/system.attached',
+  '/usr/local/lib/systemd/system',
+  '/usr/lib/systemd/system',
+  '/lib/systemd/system',
+] as const;
+
+/** One of `UNIT_DIRECTORIES`, so `<directory>/<name>` is a file systemd loads and nothing else. */
 export const unitDirectoryRule: Rule = (value) => {
   if (typeof value !== 'string' || !UNIT_DIRECTORY.test(value)) return 'an absolute path of letters, digits and . _ -';
-  return value.split('/').includes('..') ? 'a path without ..' : undefined;
+  if (value.split('/').includes('..')) return 'a path without ..';
+  return (UNIT_DIRECTORIES as readonly string[]).includes(value.replace(/\/+$/, ''))
+    ? undefined
+    : `one of systemd's unit directories (${UNIT_DIRECTORIES.join(', ')})`;
 };
 
 /** The template an instance name comes from (`foo@bar.service` → `foo@.service`), or undefined. */

@@ -103,6 +103,18 @@ describe('SystemdUnit', () => {
     ['a relative directory', { directory: 'etc/systemd' }, /directory must be an absolute path/],
     ['a directory with ..', { directory: '/etc/../root' }, /directory must be a path without \.\./],
     ['a directory with a quote', { directory: "/etc/sys'temd" }, /directory must be an absolute path/],
+    // Issue 27: an option to systemctl, a hidden file, and a directory systemd never loads from.
+    [
+      'a name that reads as an option',
+      { name: '-rf.service' },
+      /name must be a name that starts with neither - nor \./,
+    ],
+    ['a hidden name', { name: '..service' }, /name must be a name that starts with neither - nor \./],
+    [
+      'the temp directory',
+      { directory: '/tmp' },
+      /directory must be one of systemd's unit directories \(\/etc\/systemd/,
+    ],
   ])('rejects %s at synth', (_, props, message) => {
     expect(() => synthUnit(props)).toThrow(message);
   });
