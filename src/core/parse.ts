@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/body';
 
 /** Parses `value` as `schema`, or throws naming `what` and each bad field (the first few). */
 export const parseAs = <T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T => {
@@ -16,9 +17,15 @@ export const parseAs = <T>(schema: z.ZodMiniType<T>, value: unknown, what: strin
   throw new HandlerError('Bad input', bounded(issues.length === 0 ? `${what}: invalid` : issues.join('; '), 600));
 };
 
-/** Parses JSON text, naming `what` when it is not JSON. */
+/**
+ * Parses JSON text, naming `what` when it is not JSON or nests deeper than any input of ours does
+ * (a hostile variable or query nested a million levels costs V8 a gigabyte: http/body.ts).
+ */
 export const parseJson = (text: unknown, what: string): unknown => {
   if (typeof text !== 'string' || text.trim() === '') throw new HandlerError('Missing input', `${what} is empty`);
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new HandlerError('Bad input', `${what} is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

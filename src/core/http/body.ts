@@ -29,12 +29,15 @@ export const parseJson = (body: Buffer): Parsed => {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** Whether `[` or `{` open more than `max` levels, counted over the bytes without parsing; strings are skipped. */
-export const nestsDeeperThan = (body: Buffer, max: number): boolean => {
+/**
+ * Whether `[` or `{` open more than `max` levels, counted over the bytes (or a text's UTF-16 units:
+ * the characters counted are ASCII either way) without parsing; strings are skipped.
+ */
+export const nestsDeeperThan = (body: Buffer | string, max: number): boolean => {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < body.length; i += 1) {
-    const byte = body[i];
+    const byte = typeof body === 'string' ? body.charCodeAt(i) : body[i];
     if (inString) {
       if (byte === BACKSLASH) i += 1;
       else if (byte === QUOTE) inString = false;

@@ -31,6 +31,17 @@ describe('packed objects', () => {
     ['text that is not gzip', 'bm90IGd6aXA=', /^Bad input: \.objects is not packed objects/],
     ['gzip of text that is not JSON', gzipSync('nope').toString('base64'), /^Bad input: \.objects is not JSON/],
     ['gzip of a JSON list', gzipSync('[1]').toString('base64'), /^Bad input: \.objects: /],
+    // Issue 27: 78 KB of gzip grew to 3 GB under the old 64 MiB cap, or nested until the stack overflowed.
+    [
+      'gzip nested a million levels deep',
+      gzipSync(`{"a":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`).toString('base64'),
+      /^Bad input: \.objects is nested deeper than 128 levels$/,
+    ],
+    [
+      'gzip that unpacks past 16 MiB',
+      gzipSync(`{"a":"${'x'.repeat(17 * 1024 * 1024)}"}`).toString('base64'),
+      /^Bad input: \.objects is not packed objects \(.*(buffer|length|exceed)/i,
+    ],
   ])('refuse %s', (_, text, message) => {
     expect(() => unpackObjects(text, '.objects')).toThrow(message);
   });
