@@ -6,7 +6,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -97,4 +97,23 @@ test('a state file that is not one stops it, naming the file, instead of startin
   const stateFile = join(dir, '.fake-pve', 'state.json');
   writeFileSync(stateFile, '{ not json');
   await expect(start()).rejects.toThrow(`${stateFile} is not a saved fake PVE state`);
+});
+
+// Issue 27: a state folder another user made (or left open) had its key served; a umask of 000 left the
+// certificate 0666.
+test('refuses a state folder others may open, and keeps its files 0600 whatever the umask', async () => {
+  const open = join(dir, 'open');
+  mkdirSync(open, { mode: 0o755 });
+  chmodSync(open, 0o755);
+  await expect(start('--state', open)).rejects.toThrow(`--state ${open} may be opened by others (mode 755)`);
+  const umask = process.umask(0);
+  let started: Awaited<ReturnType<typeof start>>;
+  try {
+    started = await start('--state', join(dir, 'mine'));
+  } finally {
+    process.umask(umask);
+  }
+  expect(started.ready.caFile).toBe(join(dir, 'mine', 'cert.pem'));
+  expect(statSync(join(dir, 'mine')).mode & 0o777).toBe(0o700);
+  for (const file of ['cert.pem', 'key.pem']) expect(statSync(join(dir, 'mine', file)).mode & 0o777).toBe(0o600);
 });

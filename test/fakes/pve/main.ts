@@ -5,13 +5,13 @@
 // and serves DIR's certificate (made once), so a restart changes neither what it holds nor what it pins.
 // Node builtins and ./server only, so the bundle needs nothing from node_modules.
 import { X509Certificate } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { DEFAULT_TOKENS } from './auth';
 import { ensureSelfSigned } from './self-signed';
 import { startFakePve, type FakePve, type FakePveOptions, type TokenGrant } from './server';
-import { restoreState, stateOf, stateWriter } from './state-file';
+import { keepPrivate, privateStateDir, restoreState, stateOf, stateWriter } from './state-file';
 
 const USAGE = `usage: fake-pve [--port N] [--state DIR] [--tls-dir DIR] [--token ID=SECRET]...
                 [--audit-token ID=SECRET]... [--old-server]
@@ -86,9 +86,10 @@ const parseArgs = (argv: readonly string[]): Launch => {
   if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) {
     fail(`--port must be an integer from 0 to 65535, got '${port}'`);
   }
+  if (stateDir !== undefined) privateStateDir(stateDir);
   if (stateDir !== undefined && tlsDir === undefined) {
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     ensureSelfSigned(stateDir);
+    keepPrivate(stateDir, ['key.pem', 'cert.pem']);
     tlsDir = stateDir;
   }
   const pem = (dir: string, name: string): string => readFileSync(join(dir, name), 'utf8');

@@ -2,7 +2,11 @@
 // keeps its metric servers (tokens included, as PVE keeps them in /etc/pve/priv) and each member's
 // interfaces files across restarts, instead of coming back empty under a stack that thinks they exist.
 // Written to a temporary file and renamed, so a fake killed mid-write leaves the previous state whole.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// The folder holds tokens and a TLS key: it must be the user's own and closed to others (issue 27: the fake
+// served another user's key from a folder that user had made, and wrote its certificate 0666 under umask 000).
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+
+import { join } from 'node:path';
 
 import type { FakePve } from './server';
 
@@ -12,6 +16,31 @@ export interface SavedState {
   /** Per member: /etc/network/interfaces and interfaces.new (absent when nothing is staged). */
   readonly network: Record<string, { running: string; staged?: string }>;
 }
+
+/**
+ * Makes `dir` (0700) or checks the one there: a directory, not a link, owned by this user, that no one
+ * else may open. Throws saying what to do otherwise.
+ */
+export const privateStateDir = (dir: string): void => {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  const uid = process.getuid?.();
+  const problem = !stat.isDirectory()
+    ? 'is not a directory (a link?)'
+    : uid !== undefined && stat.uid !== uid
+      ? `belongs to uid ${stat.uid}, not you (uid ${uid})`
+      : (stat.mode & 0o077) !== 0
+        ? `may be opened by others (mode ${(stat.mode & 0o777).toString(8)})`
+        : undefined;
+  if (problem !== undefined) {
+    throw new Error(`--state ${dir} ${problem}: it keeps tokens and a TLS key; use a folder of yours with mode 700`);
+  }
+};
+
+/** Makes `files` of `dir` 0600, whatever the umask they were written under. */
+export const keepPrivate = (dir: string, files: readonly string[]): void => {
+  for (const file of files) chmodSync(join(dir, file), 0o600);
+};
 
 /** What the fake holds now, for the members in `nodes`. */
 export const stateOf = (fake: FakePve, nodes: readonly string[]): SavedState => ({
@@ -45,6 +74,7 @@ export const stateWriter = (file: string): ((state: SavedState) => void) => {
     const text = `${JSON.stringify(state, null, 2)}\n`;
     if (text === last) return;
     writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
+    chmodSync(`${file}.tmp`, 0o600);
     renameSync(`${file}.tmp`, file);
     last = text;
   };
