@@ -13,6 +13,7 @@ import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { targetRule, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
+import { clusterIdentity } from './cluster-identity';
 
 /** Every prop, judged at synth by the kind's rules (src/kube/kube-repo-fetch.ts). */
 const PROPS = { ...REPO_FETCH_PROPS, cluster: { rule: targetRule('a KubeCluster'), required: true } };
@@ -75,11 +76,11 @@ const asks = new WeakMap<TerraformStack, Map<string, string>>();
 
 /**
  * One ask per Sandbox and key per stack: two would raise two stamps in one apply, and each could print its own
- * verdict (seen in 1 of 6 runs). The cluster is its kubeconfig and context, whatever construct names them.
+ * verdict (seen in 1 of 6 runs). The cluster is the kubeconfig file and context it resolves to, whatever
+ * construct names them and however the path is spelled.
  */
 const claimAsk = (scope: Construct, props: KubeRepoFetchProps): void => {
-  const { kubeconfig, context, inCluster } = props.cluster.target;
-  const key = JSON.stringify([kubeconfig, context, inCluster, props.namespace, props.sandbox, props.key]);
+  const key = JSON.stringify([clusterIdentity(props.cluster.target), props.namespace, props.sandbox, props.key]);
   const stack = TerraformStack.of(scope);
   const claimed = asks.get(stack) ?? new Map<string, string>();
   asks.set(stack, claimed);

@@ -1,6 +1,9 @@
 // Synth test of the one-ask rule (issue 16 item 10): two KubeRepoFetch objects for the same Sandbox and key in one
 // stack sent two asks per apply, and in 1 of 6 runs printed different verdicts; the second is refused at synth
 // naming both constructs. Another key, Sandbox, namespace, cluster or stack is a different ask.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, Testing, TerraformStack } from 'cdktf';
 import { KubeCluster, type KubeClusterProps } from '../../../../constructs/kube/cluster';
 import { KubeRepoFetch, type KubeRepoFetchProps } from '../../../../constructs/kube/kube-repo-fetch';
@@ -47,4 +50,34 @@ test('the same ask in two stacks of one app is two applies, each with one ask', 
     const home = new KubeCluster(stack, 'home', { kubeconfig: '~/.kube/config' });
     expect(() => new KubeRepoFetch(stack, 'warm', { cluster: home, ...ASK })).not.toThrow();
   }
+});
+
+// Issue 27: the rule keyed on the settings' text, so another spelling of the same file or context asked twice.
+describe('the same kubeconfig file and context however they are spelled', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'homelab-ask-'));
+    writeFileSync(join(dir, 'stack.kubeconfig'), 'apiVersion: v1\nkind: Config\ncurrent-context: home\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const asksTwice = (first: KubeClusterProps, second: KubeClusterProps) => () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    new KubeRepoFetch(stack, 'warm-a', { cluster: new KubeCluster(stack, 'a', first), ...ASK });
+    new KubeRepoFetch(stack, 'warm-b', { cluster: new KubeCluster(stack, 'b', second), ...ASK, trigger: 'v2' });
+    return Testing.synth(stack);
+  };
+
+  test.each<[string, (dir: string) => KubeClusterProps]>([
+    ['a ./ in the path', (d) => ({ kubeconfig: `${d}/./stack.kubeconfig` })],
+    ['a .. in the path', (d) => ({ kubeconfig: `${d}/x/../stack.kubeconfig` })],
+    ['the current context named', (d) => ({ kubeconfig: `${d}/stack.kubeconfig`, context: 'home' })],
+  ])('%s is the same ask', (_, second) => {
+    expect(asksTwice({ kubeconfig: `${dir}/stack.kubeconfig` }, second(dir))).toThrow(/test\/warm-a already asks/);
+  });
+
+  test('another context of the same file is another ask', () => {
+    const other = { kubeconfig: `${dir}/stack.kubeconfig`, context: 'lab' };
+    expect(asksTwice({ kubeconfig: `${dir}/stack.kubeconfig` }, other)).not.toThrow();
+  });
 });
