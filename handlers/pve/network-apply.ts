@@ -83,8 +83,8 @@ const staged = async (api: PveApi, node: string): Promise<NodeStaging> =>
  */
 const lastReloadOn = async (api: PveApi, node: string): Promise<LastReload> => {
   const rows = await api.call<unknown>('GET', `nodes/${node}/tasks`, { ...RELOAD_TASKS_QUERY });
-  const listed = lastReload(rows, true);
-  if (listed.state !== 'ok' || (Array.isArray(rows) && rows.length > 0)) return listed;
+  const listed = lastReload(rows, false);
+  if (listed.state !== 'blind') return listed;
   const held = await api.call<unknown>('GET', 'access/permissions', { path: `/nodes/${node}` });
   const last = lastReload(rows, auditsNode(held, node));
   return last.state === 'blind' && api.tokenName !== undefined ? { ...last, token: api.tokenName } : last;

@@ -17,6 +17,8 @@ const tokens: Record<string, TokenGrant> = {
   // Plans only: SDN.Audit to list bridges, Sys.Audit on the nodes to list every token's tasks.
   'reader@pve!plan': { secret: 'read-1111', privileges: 'none', sdnAudit: true, nodes: { n3: 'audit' } },
   'sdn@pve!plan': { secret: 'read-2222', privileges: 'none', sdnAudit: true },
+  // Sys.Audit on / (the gate), Sys.Modify alone on n3: it may reload n3 but not list others' tasks there.
+  'ops@pve!net': { secret: 'write-3333', privileges: 'audit', nodes: { n3: 'modify-only' }, sdnAudit: true },
 };
 const NODES = ['n1', 'n2', 'n3'];
 const FAILED = 'command ifreload -a failed: exit code 1';
@@ -151,4 +153,19 @@ test('the fake lists a node’s tasks as PVE does: newest archived first, filter
   } finally {
     await client.close();
   }
+});
+
+test('an apply whose token cannot see the last reload leaves the node alone and names the privilege', async () => {
+  await failOnLastNode();
+  const before = reloads();
+  const env = { PROXMOX_VE_API_TOKEN: 'ops@pve!net=write-3333' };
+  const run = await invoke(pveDomain(), 'network-apply', 'apply', target(), { ...spec, nodes: ['n3'] }, env, clock);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toBe(
+    'n3: settled, nothing to reload; cannot tell whether the last network reload succeeded: ' +
+      "PVE lists another token's tasks only to a token holding Sys.Audit on /nodes/n3, " +
+      'and the token in PROXMOX_VE_API_TOKEN does not ' +
+      '(PVEAuditor on / has it), so a failed reload there is not reloaded again until it does',
+  );
+  expect(reloads()).toBe(before);
 });
