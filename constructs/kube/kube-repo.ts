@@ -51,7 +51,12 @@ export interface KubeRepoProps {
   readonly refreshInterval?: string;
   /** The Repo CRD's version. @default "v1alpha1" */
   readonly version?: string;
-  /** Delete the Repo on destroy instead of only unlabelling it. @default false */
+  /**
+   * Delete the Repo on destroy instead of only unlabelling it. Either way destroy acts only on a Repo
+   * carrying the stack's marks: one the apply refused as someone else's is left as it is.
+   *
+   * @default false
+   */
   readonly deleteOnDestroy?: boolean;
   /** Retire it: the next apply runs destroy and drops it from the state. @default false */
   readonly retired?: boolean;

@@ -1,7 +1,11 @@
 /**
  * The I/O shell of a Repo. A batch lists each namespace's Repos once and checks the https clone Secrets by their
  * metadata; apply creates without ever overwriting (409 → restate), restates exactly what the stack owns with a
- * merge patch and reads back; destroy unlabels and leaves the Repo and its cache.
+ * merge patch and reads back; destroy unlabels and leaves the Repo and its cache, or deletes it when asked, and
+ * only a Repo that carries the stack's marks: one the apply refused as made by someone else (never adopted) is left
+ * as it is whatever happens to its construct (issue 27: removing such a construct, or destroy with
+ * deleteOnDestroy, deleted it). The write carries the resourceVersion the check read, so a Repo changed in between
+ * fails the destroy (409) rather than being acted on unchecked.
  */
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
@@ -119,10 +123,17 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log }: 
 const destroy = async ({ client }: KubeSession, identity: RepoIdentity, { log }: KindContext) => {
   const name = `Repo ${identity.namespace}/${identity.key}`;
   const path = reposPath(identity.namespace, identity.version, identity.key);
+  const live = (await client.getOptional(path, identity.key)) as LiveRepo | undefined;
+  if (live === undefined) return log(`${name}: already absent`);
+  if (!hasMark(live)) {
+    return log(`${name}: carries no mark of this stack (made by someone else, never adopted): left as it is`);
+  }
+  const resourceVersion = live.metadata?.resourceVersion;
+  const method = identity.deleteOnDestroy ? 'DELETE' : 'PATCH';
   const answer = identity.deleteOnDestroy
-    ? await client.send('DELETE', path)
-    : await client.send('PATCH', path, unbindPatch(), 'application/merge-patch+json');
+    ? await client.send('DELETE', path, { preconditions: { resourceVersion } })
+    : await client.send('PATCH', path, unbindPatch(resourceVersion), 'application/merge-patch+json');
   if (answer.status === 404) return log(`${name}: already absent`);
-  client.expectObject(identity.deleteOnDestroy ? 'DELETE' : 'PATCH', path, answer);
+  client.expectObject(method, path, answer);
   log(identity.deleteOnDestroy ? `${name}: deleted` : `${name}: unlabelled, the Repo and its cache left in place`);
 };

@@ -162,6 +162,7 @@ export const wantedSecretRef = (spec: RepoSpec, exists: (secret: string) => bool
 /** A Repo as the API answers it: the fields the stack owns. */
 export interface LiveRepo {
   readonly metadata?: {
+    readonly resourceVersion?: string;
     readonly labels?: Readonly<Record<string, string>>;
     readonly annotations?: Readonly<Record<string, string>>;
   };
@@ -200,9 +201,16 @@ export const createBody = (spec: RepoSpec, secretRef: { name: string } | undefin
   spec: { url: spec.url, ...(secretRef ? { secretRef } : {}), refreshInterval: spec.refreshInterval },
 });
 
-/** The merge patch destroy sends: the stack's marks removed, the Repo and its cache left. */
-export const unbindPatch = () => ({
-  metadata: { labels: { [LABEL_REPO_BOUND]: null }, annotations: { [ANNOTATION_REPO_IDENTITY]: null } },
+/**
+ * The merge patch destroy sends: the stack's marks removed, the Repo and its cache left; with the
+ * resourceVersion the destroy read, so the API refuses it (409) when the Repo changed since.
+ */
+export const unbindPatch = (resourceVersion?: string) => ({
+  metadata: {
+    labels: { [LABEL_REPO_BOUND]: null },
+    annotations: { [ANNOTATION_REPO_IDENTITY]: null },
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
+  },
 });
 
 export const reposPath = (namespace: string, version: string, name?: string) =>

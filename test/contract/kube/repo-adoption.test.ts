@@ -7,8 +7,8 @@ import type { RepoSpec } from '../../../src/kube/kube-repo';
 import { ANNOTATION_REPO_IDENTITY, LABEL_REPO_BOUND } from '../../../src/kube/names';
 import { useKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver';
 import { CR_VERSION, crPath } from '../../support/kube-crds';
-import { kubeExpect } from '../../support/kube-http';
-import { invokeBatch, invokeBatchApply } from '../../support/run-handler';
+import { kubeExpect, kubeRequest } from '../../support/kube-http';
+import { invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 
 const server = useKubeApiServer();
 let kube: KubeApiServer;
@@ -82,4 +82,31 @@ test('a Repo an earlier version created (its two marks, nothing else) is in sync
   });
   const read = await invokeBatch(kubeDomain(), target(), { old: { kind: 'kube-repo', spec: spec('older') } });
   expect(read.result?.['old.in_sync']).toBe('true');
+});
+
+// Issue 27: a Repo the apply refused (never adopted) was deleted when its construct was removed, and by destroy
+// with deleteOnDestroy; removal runs the same destroy hook as destroy, so both are this handler's destroy.
+test.each([false, true])('destroy leaves a Repo without the stack marks as it is (deleteOnDestroy %s)', async (del) => {
+  const key = `refused-${String(del)}`;
+  await make(key, { labels: { team: 'theirs' } });
+  const before = await live(key);
+  const identity = { namespace: kube.namespace, key, version: CR_VERSION, deleteOnDestroy: del };
+  const destroyed = await invoke(kubeDomain(), 'kube-repo', 'destroy', target(), identity);
+  expect(destroyed).toMatchObject({ code: 0, stderr: expect.stringContaining('carries no mark of this stack') });
+  expect((await live(key)).metadata).toMatchObject({
+    resourceVersion: before.metadata.resourceVersion,
+    labels: { team: 'theirs' },
+  });
+});
+
+test('destroy with deleteOnDestroy deletes a Repo the stack marked', async () => {
+  await make('ours-marked', {
+    labels: { [LABEL_REPO_BOUND]: 'true' },
+    annotations: { [ANNOTATION_REPO_IDENTITY]: 'git.example/me/ours-marked' },
+  });
+  const identity = { namespace: kube.namespace, key: 'ours-marked', version: CR_VERSION, deleteOnDestroy: true };
+  const destroyed = await invoke(kubeDomain(), 'kube-repo', 'destroy', target(), identity);
+  expect(destroyed).toMatchObject({ code: 0, stderr: expect.stringContaining('deleted') });
+  const gone = await kubeRequest(kube.admin, 'GET', crPath(kube.namespace, 'repos', 'ours-marked'));
+  expect(gone.status).toBe(404);
 });
