@@ -115,14 +115,14 @@ export const main = <S, T>(domain: HandlerDomain<S, T>): void => {
 
 /**
  * Watches for terraform giving up on this process (stop.ts). An apply whose loops read the stop
- * (every domain without its own `applyAll`) stops at its next safe point; any other run (a read,
- * a destroy, a domain applying as one unit) exits at once when its parent is gone, and keeps
+ * (`stopsAtSafePoints`) stops at its next safe point; any other run (a read, a destroy, an apply of
+ * a domain whose `applyAll` does not read it) exits at once when its parent is gone, and keeps
  * Node's default on SIGTERM and SIGINT: it dies, as before.
  */
 const stopWhenAbandoned = <S, T>(domain: HandlerDomain<S, T>, argv: readonly string[], log: Log): StopSignal => {
   const { signal, stop } = stopSource();
   const proc = nodeProcess();
-  const safe = argv[1] === 'apply' && domain.applyAll === undefined;
+  const safe = argv[1] === 'apply' && (domain.stopsAtSafePoints ?? domain.applyAll === undefined);
   if (safe) {
     watchProcess(proc, (reason) => {
       if (signal.reason === undefined) log(`${argv.join(' ')}: ${reason}: stopping at the next safe point`);
@@ -131,7 +131,11 @@ const stopWhenAbandoned = <S, T>(domain: HandlerDomain<S, T>, argv: readonly str
   } else {
     const parent = proc.ppid();
     proc.onStreamError(() => undefined);
-    proc.every(PARENT_CHECK_MS, () => proc.ppid() !== parent && process.exit(1));
+    proc.every(PARENT_CHECK_MS, () => {
+      if (proc.ppid() === parent) return;
+      log(`${argv.join(' ')}: its parent process ${parent} exited: exiting now`);
+      process.exit(1);
+    });
   }
   return signal;
 };

@@ -122,7 +122,14 @@ export interface HandlerDomain<S, Target, K extends string = string> {
    */
   applyAll?(session: S, items: readonly ApplyItem<S>[], context: KindContext): Promise<ApplyOutcomes>;
   /**
-   * Destroys objects that reached one destroy run together (destroy-relay.ts) as one unit of work
+   * Whether `applyAll` reads `context.stop` between its steps (stop.ts): then SIGTERM, SIGINT or the
+   * parent gone stop the run at its next safe point; otherwise the run dies at once, as before.
+   *
+   * @default - true without an `applyAll` (the shared loop reads it), else false
+   */
+  readonly stopsAtSafePoints?: boolean;
+  /**
+   * Destroys objects that reached one destroy run together (src/core/destroy-relay/) as one unit of work
    * (their stops queued at once and one daemon-reload for a host's units, say): each item's error,
    * in order, or undefined once it is gone. Terraform never runs the destroys of two objects where
    * one depends on the other at once, so the items need no order among them.

@@ -7,10 +7,11 @@
  * one line, and exits non-zero within the reload's own bound.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { canonicalJson } from '../../src/core/canonical';
-import { APPLY, ENV } from '../../src/core/protocol';
+import { APPLY, BATCH, ENV } from '../../src/core/protocol';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 
 jest.setTimeout(60_000);
@@ -36,6 +37,8 @@ beforeEach(async () => {
 });
 afterEach(() => fake.stop());
 
+const TOKEN = 'root@pam!homelab=fake-secret-0000';
+const TARGET = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true });
 const STAGED = Object.fromEntries(NODES.map((node) => [node, ['vmbr7']]));
 const metrics = (id: string) => ({ id, type: 'graphite', server: '10.0.0.5', port: 2003, options: {} });
 const OBJECTS: Array<[string, object]> = [
@@ -56,8 +59,8 @@ interface Run {
 const startApply = async (): Promise<Run> => {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
-    PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000',
-    [ENV.target]: canonicalJson({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true }),
+    PROXMOX_VE_API_TOKEN: TOKEN,
+    [ENV.target]: canonicalJson(TARGET()),
     [APPLY.drifted]: OBJECTS.map(([name]) => name).join(','),
   };
   OBJECTS.forEach(([, entry], index) => (env[`${APPLY.objectPrefix}${index}`] = canonicalJson(entry)));
@@ -145,4 +148,27 @@ test('a run left alone applies everything (the watchers stop nothing by themselv
   expect(await run.ended).not.toMatch(/stop/i);
   expect(code).toBe(0);
   expect(writes().filter((w) => w.startsWith('PUT nodes/'))).toHaveLength(3);
+});
+
+test('a run that does not stop at safe points (a read) exits at once when its shell is killed', async () => {
+  // The read's first request is never answered: only its parent going away ends it before its timeout.
+  fake.hang('GET', /\/network$/, 10);
+  const query = join(mkdtempSync(join(tmpdir(), 'handler-stop-')), 'query.json');
+  const objects = { net: canonicalJson({ kind: 'network-apply', spec: { nodes: NODES, timeoutSeconds: 30 } }) };
+  writeFileSync(query, JSON.stringify({ [BATCH.target]: canonicalJson(TARGET()), ...objects }));
+  const shell = spawn('/bin/sh', ['-c', `"${process.execPath}" "${BUNDLE}" batch read < "$QUERY"`], {
+    env: { PATH: process.env.PATH, QUERY: query, PROXMOX_VE_API_TOKEN: TOKEN },
+  });
+  let stderr = '';
+  shell.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const ended = new Promise<void>((resolve) => shell.stderr!.on('close', () => resolve()));
+  await until('the read of n1', () => (fake.requests.some((r) => r.path.endsWith('/network')) ? true : undefined));
+  const at = Date.now();
+  shell.kill('SIGKILL');
+  await ended;
+  const elapsedMs = Date.now() - at;
+  expect(stderr).toBe(`batch read: its parent process ${shell.pid} exited: exiting now\n`);
+  expect(elapsedMs).toBeLessThan(1000);
+  console.log(`read, shell killed: handler exited ${elapsedMs} ms later`);
+  rmSync(dirname(query), { recursive: true, force: true });
 });
