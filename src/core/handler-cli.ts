@@ -130,7 +130,8 @@ const stopWhenAbandoned = <S, T>(domain: HandlerDomain<S, T>, argv: readonly str
     });
   } else {
     const parent = proc.ppid();
-    proc.onStreamError(() => undefined);
+    // Its reader gone, the run ends as an unhandled EPIPE ended it before, without the stack trace.
+    proc.onStreamError(() => process.exit(1));
     proc.every(PARENT_CHECK_MS, () => {
       if (proc.ppid() === parent) return;
       log(`${argv.join(' ')}: its parent process ${parent} exited: exiting now`);
