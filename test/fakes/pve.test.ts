@@ -201,7 +201,7 @@ describe('fake PVE over TLS and as a process', () => {
     await build({ entryPoints: [entry], bundle: true, platform: 'node', packages: 'external', outfile });
     const required = readFileSync(outfile, 'utf8').match(/require\("[^"]+"\)/g) ?? [];
     expect(required.filter((name) => !name.includes('"node:'))).toEqual([]);
-    const args = [outfile, '--tls-dir', dir, '--token', 'ci@pve!t=s3cret'];
+    const args = [outfile, '--port', '0', '--tls-dir', dir, '--token', 'ci@pve!t=s3cret'];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     const line = await new Promise<string>((resolve) => child.stdout.once('data', (c: Buffer) => resolve(`${c}`)));
     const { url, port } = JSON.parse(line) as { url: string; port: number };

@@ -117,3 +117,24 @@ test('refuses a state folder others may open, and keeps its files 0600 whatever 
   expect(statSync(join(dir, 'mine')).mode & 0o777).toBe(0o700);
   for (const file of ['cert.pem', 'key.pem']) expect(statSync(join(dir, 'mine', file)).mode & 0o777).toBe(0o600);
 });
+
+// Issue 28: the help said the default members were n1 while the command started n2 and n3.
+test('--help gives the defaults it starts with', async () => {
+  const help = await new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'fake-pve', '--help'], { cwd: dir });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += `${chunk}`));
+    child.once('exit', () => resolve(out));
+  });
+  const nodes = /--nodes .*\(default ([\w,]+);/.exec(help)?.[1];
+  const state = /\(default (\S+), unless --tls-dir/.exec(help)?.[1];
+  expect(/--port N .*default (\d+)\)/.exec(help)?.[1]).toBe('18006');
+  const { ready } = await start();
+  expect(ready.caFile).toBe(join(dir, state ?? 'no default state', 'cert.pem'));
+  const status = await call(ready.url, 'GET', '/cluster/status', {
+    ca: readFileSync(ready.caFile, 'utf8'),
+    auth: `PVEAPIToken=${ready.token}`,
+  });
+  const members = status.body.data.filter((row: { type: string }) => row.type === 'node');
+  expect(members.map((row: { name: string }) => row.name).join(',')).toBe(nodes);
+});

@@ -13,17 +13,24 @@ import { ensureSelfSigned } from './self-signed';
 import { startFakePve, type FakePve, type FakePveOptions, type TokenGrant } from './server';
 import { keepPrivate, privateStateDir, restoreState, stateOf, stateWriter } from './state-file';
 
+/**
+ * What it starts with when a flag is left out: what examples/network.ts points at. One table for the
+ * code and its help, which had drifted apart (the help said n1 while it started n2 and n3: issue 28).
+ */
+const DEFAULTS = { port: '18006', state: '.fake-pve', nodes: 'n2,n3' } as const;
+
 const USAGE = `usage: fake-pve [--port N] [--state DIR] [--tls-dir DIR] [--token ID=SECRET]...
                 [--audit-token ID=SECRET]... [--old-server]
                 [--cluster NAME | --standalone] [--nodes n1,n2,...] [--stage NODE=FILE]...
-  --port N       listen on 127.0.0.1:N (0: a free port)
+  --port N       listen on 127.0.0.1:N (0: a free port; default ${DEFAULTS.port})
   --state DIR    keep metric servers and interfaces files in DIR/state.json across restarts, and
                  serve HTTPS with DIR/key.pem and DIR/cert.pem (made with openssl when missing)
-  --tls-dir DIR  serve HTTPS with DIR/key.pem and DIR/cert.pem
+                 (default ${DEFAULTS.state}, unless --tls-dir is given)
+  --tls-dir DIR  serve HTTPS with DIR/key.pem and DIR/cert.pem, keeping no state
   --token        a token with Sys.Audit + Sys.Modify on / (repeatable; replaces the default
                  root@pam!homelab=fake-secret-0000)
   --audit-token  a token with Sys.Audit only (repeatable)
-  --nodes        the cluster's members (default n1)
+  --nodes        the cluster's members (default ${DEFAULTS.nodes}; n1 with --standalone)
   --stage        NODE's interfaces.new starts as FILE: a staged change for a stack to find
 env: FAKE_PVE_PORT, FAKE_PVE_TLS_DIR, FAKE_PVE_TOKEN (ID=SECRET) fill in what the flags leave out`;
 
@@ -51,7 +58,7 @@ interface Launch {
 const parseArgs = (argv: readonly string[]): Launch => {
   const tokens: Array<[string, TokenGrant]> = [];
   const staged: Array<[string, string]> = [];
-  let port = process.env.FAKE_PVE_PORT;
+  let port = process.env.FAKE_PVE_PORT ?? DEFAULTS.port;
   let tlsDir = process.env.FAKE_PVE_TLS_DIR;
   let stateDir: string | undefined;
   let oldServer = false;
@@ -86,6 +93,8 @@ const parseArgs = (argv: readonly string[]): Launch => {
   if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) {
     fail(`--port must be an integer from 0 to 65535, got '${port}'`);
   }
+  if (stateDir === undefined && tlsDir === undefined) stateDir = resolve(DEFAULTS.state);
+  if (nodes === undefined && clusterName !== null) nodes = DEFAULTS.nodes.split(',');
   if (stateDir !== undefined) privateStateDir(stateDir);
   if (stateDir !== undefined && tlsDir === undefined) {
     ensureSelfSigned(stateDir);
