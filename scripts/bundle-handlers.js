@@ -2,6 +2,7 @@
 // into stacks as a TerraformAsset, plus the fake PVE the demo runs and the benchmarks. ssh2's
 // optional native addon cannot be bundled: its import becomes a module that throws, so ssh2
 // falls back to its pure-JS ciphers.
+const { execFileSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const esbuild = require('esbuild');
@@ -10,6 +11,26 @@ const { loadRegistry } = require('./registry');
 const root = join(__dirname, '..');
 // The version every bundle reports (the User-Agent of its HTTP requests, src/core/http/request.ts).
 const { version } = require('../package.json');
+/**
+ * What `cdktf-homelab --version` names (issue 28): the version alone for a checkout of its release tag
+ * (`v<version>`), else the version with the commit it was built from as semver build metadata
+ * (`0.2.0+g1a2b3c4`, `.dirty` with uncommitted changes), so a build of main is never mistaken for the
+ * release it will become. Outside a git checkout the commit is unknown and says so.
+ */
+const buildName = () => {
+  const git = (...args) =>
+    execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  let commit;
+  try {
+    commit = git('rev-parse', '--short=12', 'HEAD');
+  } catch {
+    return `${version}+unknown-commit`;
+  }
+  const dirty = git('status', '--porcelain', '--untracked-files=no') === '' ? '' : '.dirty';
+  const tags = git('tag', '--points-at', 'HEAD').split('\n');
+  return tags.includes(`v${version}`) && dirty === '' ? version : `${version}+g${commit}${dirty}`;
+};
+const build = buildName();
 const { DOMAINS } = loadRegistry();
 // Self-contained: everything they import goes into the bundle. One handler bundle per domain.
 const standalone = {
@@ -64,7 +85,7 @@ const bundle = (out, entry, options) =>
     target: 'node20',
     format: 'cjs',
     logLevel: 'warning',
-    define: { __HOMELAB_VERSION__: JSON.stringify(version) },
+    define: { __HOMELAB_VERSION__: JSON.stringify(version), __HOMELAB_BUILD__: JSON.stringify(build) },
     ...options,
   });
 

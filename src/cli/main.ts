@@ -1,6 +1,7 @@
 /**
  * The package's command line behind bin/cdktf-homelab.js, which serves `fake-pve` itself: `discover` writes
- * a stack from what runs on the targets, `prune-record` drops applied tombstones from the stack's record.
+ * a stack from what runs on the targets, `prune-record` drops applied tombstones from the stack's record,
+ * `--version` names the build (the commit too, for one that is not a release).
  * One bundle that requires nothing outside itself (test/faults/discover-bundle.test.ts). A failure prints
  * one line naming the command and exits 1; nothing was written.
  */
@@ -10,6 +11,10 @@ import { commentText } from '../discover/literal';
 import { PRUNE_USAGE, runPruneRecord, terraformStateList } from '../record/main';
 
 const say = (line: string) => process.stderr.write(`${commentText(line)}\n`);
+
+// The version and, for a build that is not a release, its commit: put in by scripts/bundle-handlers.js.
+declare const __HOMELAB_BUILD__: string | undefined;
+const BUILD = typeof __HOMELAB_BUILD__ === 'string' ? __HOMELAB_BUILD__ : 'dev (run from source)';
 
 const COMMANDS: Readonly<Record<string, (args: readonly string[]) => Promise<number>>> = {
   discover: runDiscover,
@@ -23,6 +28,10 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[]) => Promise<num
 
 const main = async (argv: readonly string[]): Promise<number> => {
   const [command = '', ...args] = argv;
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`cdktf-homelab ${BUILD}\n`);
+    return 0;
+  }
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
     process.stdout.write(`${USAGE}\n\n${PRUNE_USAGE}\n`);
