@@ -17,6 +17,7 @@ import {
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { dropInIsForeign, dropInMarkPath } from '../../src/linux/unit-ownership';
 import * as cmd from '../../src/linux/unit-commands';
+import { dropInIntentPath } from '../../src/linux/unit-intent';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
@@ -32,6 +33,7 @@ const entryOf = (dropIn: DropInIdentity) => ({
   unit: dropIn.unit,
   file: dropInPath(dropIn),
   record: dropInMarkPath(dropIn),
+  intent: dropInIntentPath(dropIn),
 });
 
 export const systemdDropInKind = defineKind({
@@ -83,6 +85,7 @@ class DropInOps extends HostShell {
   async destroy(): Promise<void> {
     const live = await this.read();
     if (live.restartOn !== undefined) await this.must(cmd.removeFileCommand(dropInMarkPath(this.dropIn), this.sudo));
+    if (live.intent !== undefined) await this.must(cmd.removeFileCommand(dropInIntentPath(this.dropIn), this.sudo));
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.must(cmd.removeFileCommand(this.path, this.sudo));
     await this.reload();

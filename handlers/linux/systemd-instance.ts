@@ -6,7 +6,7 @@
 import { defineKind, type Reading } from '../../src/core/kind';
 import { instanceIdentity, instanceSpec, type InstanceSpec } from '../../src/linux/systemd-instance';
 import type { LiveUnit } from '../../src/linux/unit-control';
-import { restartOnPath } from '../../src/linux/unit-file';
+import { readEntryOf } from '../../src/linux/unit-batch';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
@@ -21,7 +21,7 @@ export const systemdInstanceKind = defineKind({
   async fetch(session: HostSession, specs: readonly InstanceSpec[]): Promise<LiveUnits> {
     const live = await readUnits(
       session,
-      specs.map((spec) => ({ unit: spec.name, record: restartOnPath(spec) })),
+      specs.map((spec) => readEntryOf({ sort: 'instance', spec })),
     );
     return { host: session.host, units: new Map(specs.map((spec, index) => [spec.name, live[index] as LiveUnit])) };
   },

@@ -5,11 +5,11 @@
  */
 import { defineKind, type Reading } from '../../src/core/kind';
 import type { LiveUnit } from '../../src/linux/unit-control';
-import { restartOnPath, unitPath } from '../../src/linux/unit-file';
 import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/systemd-unit';
 import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
 import { unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
+import { readEntryOf } from '../../src/linux/unit-batch';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { destroyUnit } from './unit-ops';
@@ -42,7 +42,7 @@ export const systemdUnitKind = defineKind({
   async fetch(session: HostSession, specs: readonly UnitSpec[]): Promise<LiveUnits> {
     const live = await readUnits(
       session,
-      specs.map((spec) => ({ unit: spec.name, file: unitPath(spec), record: restartOnPath(spec) })),
+      specs.map((spec) => readEntryOf({ sort: 'unit', spec })),
     );
     return { host: session.host, units: new Map(specs.map((spec, index) => [spec.name, live[index] as LiveUnit])) };
   },

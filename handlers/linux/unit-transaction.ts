@@ -21,13 +21,13 @@ import {
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
 import { fileTextsScript, parseFileTexts } from '../../src/linux/unit-read';
-import { markDropInsScript } from '../../src/linux/unit-ownership';
 import { isMasked } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { runJobs } from './unit-jobs';
 import { active, all, block, each, say, type Track, trackOf, unitTracks } from './unit-track';
+import { asRecorded, recordAndClear, withoutOwnIntent, writeIntents } from './unit-intents';
 import { undoAndReport } from './unit-undo';
 
 /** Applies `items`, in reference order, as one transaction: each one's error, or undefined. */
@@ -67,8 +67,13 @@ const halfDone = (items: readonly BatchItem[]): string =>
     : `its ${items.length} objects may be half-applied: the next apply converges them`;
 
 const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
-  await each(tracks, (track) => prepare(shell, track), 'refused');
+  await each(tracks, async (track) => refuseMasked(shell, track), 'refused');
   await keepPrevious(shell, tracks);
+  block(tracks);
+  // Intent first (unit-intents.ts): nothing below changes an object before its intent is on the host.
+  await writeIntents(shell, tracks);
+  block(tracks);
+  await each(tracks, (track) => unmaskIfMasked(shell, track), 'refused');
   block(tracks);
   await each(tracks, (track) => write(shell, track));
   block(tracks);
@@ -77,15 +82,22 @@ const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
   await reloadAndRead(shell, tracks);
   await all(active(tracks), () => runJobs(shell, tracks));
   block(tracks);
-  await recordRestartOn(shell, tracks);
-  await markDropIns(shell, tracks);
-  await readBack(shell, tracks);
+  await readBackAndRecord(shell, tracks);
   block(tracks);
   for (const track of active(tracks)) if (!track.said) say(track, 'applied');
 };
 
-/** Refuses a masked unit unless it may be unmasked, which it then is. */
-const prepare = async (shell: HostShell, track: Track): Promise<void> => {
+/** Refuses a masked unit that may not be unmasked, before anything is written. */
+const refuseMasked = (shell: HostShell, track: Track): void => {
+  const { change } = track.item;
+  if (change.sort === 'drop-in' || !isMasked(track.before.status) || change.spec.unmask) return;
+  const detail = `systemd will not start or enable it; ${unmaskAdvice(change.spec)}`;
+  throw new HandlerError(`${change.spec.name} on ${shell.host} is masked`, detail, {
+    UnitFileState: track.before.status.unitFileState,
+  });
+};
+
+const unmaskIfMasked = async (shell: HostShell, track: Track): Promise<void> => {
   const { change } = track.item;
   if (change.sort !== 'drop-in' && isMasked(track.before.status)) await unmask(shell, track, change.spec);
 };
@@ -113,12 +125,8 @@ const keepPrevious = async (shell: HostShell, tracks: readonly Track[]): Promise
   );
 };
 
-const unmask = async (shell: HostShell, track: Track, spec: { name: string; directory: string; unmask: boolean }) => {
+const unmask = async (shell: HostShell, track: Track, spec: { name: string; directory: string }) => {
   const name = `${spec.name} on ${shell.host}`;
-  if (!spec.unmask) {
-    const detail = `systemd will not start or enable it; ${unmaskAdvice(spec)}`;
-    throw new HandlerError(`${name} is masked`, detail, { UnitFileState: track.before.status.unitFileState });
-  }
   const result = await shell.run(cmd.unmaskCommand(spec, shell.sudo));
   if (result.code !== 0) {
     const hint =
@@ -179,7 +187,10 @@ const reloadAndRead = async (shell: HostShell, tracks: readonly Track[]): Promis
       switched: track.switched,
     })),
   );
-  if (reload) await all(live, () => shell.reload());
+  if (reload) {
+    await all(live, () => shell.reload());
+    if (active(tracks).length > 0) shell.log(`${shell.host}: reloaded systemd`);
+  }
   const units = unitTracks(active(tracks));
   if (units.length === 0) return;
   await all(units, async () => {
@@ -187,54 +198,29 @@ const reloadAndRead = async (shell: HostShell, tracks: readonly Track[]): Promis
       shell.session,
       units.map((track) => readEntryOf(track.item.change)),
     );
-    units.forEach((track, index) => (track.loaded = loaded[index] as LiveUnit));
+    units.forEach((track, index) => (track.loaded = withoutOwnIntent(track, loaded[index] as LiveUnit)));
   });
-};
-
-/** Records the restartOn digest each converged unit was applied with, in one script. */
-const recordRestartOn = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
-  const stale = unitTracks(active(tracks)).flatMap((track) => {
-    const { change } = track.item;
-    return change.sort !== 'drop-in' && track.loaded.restartOn !== change.spec.restartOn
-      ? [{ track, spec: change.spec }]
-      : [];
-  });
-  if (stale.length === 0) return;
-  await all(
-    stale.map(({ track }) => track),
-    () => shell.script(cmd.recordRestartOnScript(stale.map(({ spec }) => spec))),
-  );
 };
 
 /**
- * Marks each converged drop-in that had no mark as the stack's (a record systemd never reads), in one
- * script: one it created, or one it adopted.
+ * Reads every converged object back: one that is not as declared failed, whatever systemctl said.
+ * Then, record last: the records of the others, and their intents removed, in one script.
  */
-const markDropIns = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
-  const unmarked = active(tracks).flatMap((track) => {
-    const { change } = track.item;
-    return change.sort === 'drop-in' && track.before.restartOn === undefined ? [{ track, spec: change.spec }] : [];
-  });
-  if (unmarked.length === 0) return;
-  await all(
-    unmarked.map(({ track }) => track),
-    () => shell.script(markDropInsScript(unmarked.map(({ spec }) => spec))),
-  );
-};
-
-/** Reads every converged object back: one that is not as declared failed, whatever systemctl said. */
-const readBack = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+const readBackAndRecord = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
   const live = active(tracks);
   if (live.length === 0) return;
   await all(live, async () => {
-    const after = await readUnits(
+    const read = await readUnits(
       shell.session,
       live.map((track) => readEntryOf(track.item.change)),
     );
-    live.forEach((track, index) => {
-      const left = leftOf(track, after[index] as LiveUnit, shell.host);
+    const converged = live.flatMap((track, index) => {
+      const after = withoutOwnIntent(track, read[index] as LiveUnit);
+      const left = leftOf(track, asRecorded(track, after), shell.host);
       if (left !== undefined) track.cause = new Error(`systemctl reported success but ${left}`);
+      return left === undefined ? [{ track, after }] : [];
     });
+    await recordAndClear(shell, converged);
   });
 };
 

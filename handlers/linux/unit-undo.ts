@@ -11,7 +11,8 @@ import { mapConcurrent } from '../../src/core/pool';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import { unitPath } from '../../src/linux/unit-file';
-import { fileOf, unitOf } from '../../src/linux/unit-batch';
+import { fileOf, readEntryOf, unitOf } from '../../src/linux/unit-batch';
+import { recordScript } from '../../src/linux/unit-intent';
 import * as cmd from '../../src/linux/unit-commands';
 import { isTemplate } from '../../src/linux/unit-name';
 import { parseRemoval, removalOf, removeLines } from '../../src/linux/unit-remove';
@@ -25,10 +26,11 @@ export const undoAndReport = async (
   tracks: readonly Track[],
 ): Promise<Map<string, Error | undefined>> => {
   const failed = tracks.filter((track) => track.cause !== undefined || track.blockedBy !== undefined);
-  const notes = await undo(
+  const [notes, broken] = await undo(
     shell,
     failed.filter((track) => track.wrote || track.switched),
   );
+  await clearUndone(shell, [...failed, ...tracks.filter((track) => track.refused !== undefined)], broken, notes);
   const states = await statesOf(shell, failed.filter(changedUnit));
   return new Map(tracks.map((track) => [track.item.name, outcomeOf(shell.host, track, notes, states)]));
 };
@@ -38,9 +40,13 @@ type Notes = Map<Track, string>;
 
 type Fail = (track: Track, error: unknown) => void;
 
-const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<Notes> => {
+const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes, Set<Track>]> => {
   const notes: Notes = new Map();
-  const fail: Fail = (track, error) => notes.set(track, undoFailed(track, error));
+  const broken = new Set<Track>();
+  const fail: Fail = (track, error) => {
+    broken.add(track);
+    notes.set(track, undoFailed(track, error));
+  };
   const pending = () => tracks.filter((track) => !notes.has(track));
   const started = tracks.filter((track) => isNewUnit(track) && track.started && !isTemplate(unitOf(track.item.change)));
   let stopped = new Set<Track>();
@@ -66,7 +72,23 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<Notes> 
     fail,
   );
   for (const track of pending()) notes.set(track, undoneWords(track, stopped.has(track), restarted.has(track)));
-  return notes;
+  return [notes, broken];
+};
+
+/**
+ * Removes the intents this apply wrote for objects it left as they were (undone, or never changed),
+ * in one command: an intent that an earlier, interrupted apply left stays, as does one whose undo failed.
+ */
+const clearUndone = async (shell: HostShell, tracks: readonly Track[], broken: Set<Track>, notes: Notes) => {
+  const clear = tracks.filter((track) => !broken.has(track) && track.before.intent === undefined);
+  if (clear.length === 0) return;
+  const paths = clear.map((track) => readEntryOf(track.item.change).intent as string);
+  try {
+    await shell.script(recordScript([], paths));
+  } catch (error) {
+    if (error instanceof ConnectionLost) throw error;
+    for (const track of clear) notes.set(track, `${notes.get(track) ?? ''}; its intent stays (${messageOf(error)})`);
+  }
 };
 
 /** A unit this apply created: its undo removes its file. */

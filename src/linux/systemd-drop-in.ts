@@ -12,6 +12,7 @@ import type { Known, UnitContent } from './render-unit';
 import { contentProblems, FILE_PROPS, unitContent } from './unit-file';
 import type { LiveUnit } from './unit-control';
 import { short } from './unit-diff';
+import { PENDING_FIELDS, pendingDiff, pendingWords } from './unit-stale';
 import { unitNameProblem } from './unit-name';
 
 /** A drop-in's name: one path segment that cannot hide (no leading dot) or walk out (no slash). */
@@ -82,17 +83,28 @@ export type DeclaredDropInSpec = Omit<DropInSpec, 'content'> & { readonly conten
 export const dropInDirectory = (dropIn: DropInIdentity): string => `${dropIn.directory}/${dropIn.unit}.d`;
 export const dropInPath = (dropIn: DropInIdentity): string => `${dropInDirectory(dropIn)}/${dropIn.name}.conf`;
 
-/** The file differs, or systemd has not loaded it yet. */
+/** Whether the drop-in's unit runs: a drop-in changes a running unit only through its restart. */
+export const dropInUnitRuns = (live: LiveUnit): boolean => live.status.activeState === 'active';
+
+/**
+ * The file differs, systemd has not loaded it yet, an apply of it was interrupted, or its unit runs
+ * a process older than its content (unit-stale.ts).
+ */
 export const diffDropIn = (spec: DropInSpec, live: LiveUnit): FieldDiff => {
   const changes: Record<string, { live: unknown; want: unknown }> = {};
   const want = sha256Hex(spec.content);
   if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
   if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
-  return changes;
+  return { ...changes, ...pendingDiff(live, dropInUnitRuns(live)) };
 };
 
 export const summarizeDropIn = (spec: DropInSpec, host: string, live: LiveUnit, changes: FieldDiff): string => {
   const name = `drop-in ${dropInPath(spec)} on ${host}`;
-  if (live.fileSha256 === undefined) return `${name} is absent`;
-  return Object.keys(changes).length === 0 ? `${name} is in sync` : `${name} differs: ${describeDiff(changes)}`;
+  const words = pendingWords(live, dropInUnitRuns(live));
+  const pending = words === undefined ? '' : `: ${spec.unit}: ${words}`;
+  if (live.fileSha256 === undefined) return `${name} is absent${pending}`;
+  if (Object.keys(changes).length === 0) return `${name} is in sync`;
+  const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !PENDING_FIELDS.includes(field)));
+  if (Object.keys(rest).length === 0) return `${name}${pending}`;
+  return `${name}${pending === '' ? ' ' : `${pending}; `}differs: ${describeDiff(rest)}`;
 };

@@ -11,7 +11,9 @@ import { restartOnPath, unitPath } from './unit-file';
 import type { UnitSpec } from './systemd-unit';
 import { enableNeedsReload, settleSteps, settleTarget } from './unit-diff';
 import { isTemplate } from './unit-name';
+import { dropInIntentPath, unitIntentPath } from './unit-intent';
 import { dropInMarkPath } from './unit-ownership';
+import { restartPending } from './unit-stale';
 import type { ReadEntry } from './unit-read';
 
 /** What one object of the batch declares, by its kind. */
@@ -33,12 +35,13 @@ export const unitOf = (change: UnitChange): string => (change.sort === 'drop-in'
 /** What the read of the host fetches for the change: a drop-in is read with its unit's state. */
 export const readEntryOf = (change: UnitChange): ReadEntry => {
   if (change.sort === 'drop-in') {
-    return { unit: change.spec.unit, file: dropInPath(change.spec), record: dropInMarkPath(change.spec) };
+    const { spec } = change;
+    return { unit: spec.unit, file: dropInPath(spec), record: dropInMarkPath(spec), intent: dropInIntentPath(spec) };
   }
-  const record = restartOnPath(change.spec);
+  const [record, intent] = [restartOnPath(change.spec), unitIntentPath(change.spec)];
   return change.sort === 'unit'
-    ? { unit: change.spec.name, file: unitPath(change.spec), record }
-    : { unit: change.spec.name, record };
+    ? { unit: change.spec.name, file: unitPath(change.spec), record, intent }
+    : { unit: change.spec.name, record, intent };
 };
 
 /** A file the change owns. */
@@ -111,9 +114,9 @@ export interface Loaded {
 }
 
 /**
- * Each unit's one job. A unit or instance gets what `settleSteps` says; a written drop-in restarts
- * its unit when that ran before (a stopped unit reads it when it next starts), joining the unit's
- * own start or restart, and giving way to its stop.
+ * Each unit's one job. A unit or instance gets what `settleSteps` says; a written drop-in (or one
+ * whose unit's restart is pending, unit-stale.ts) restarts its unit when that ran before (a stopped
+ * unit reads it when it next starts), joining the unit's own start or restart, and giving way to its stop.
  */
 export const planJobs = (objects: readonly Loaded[]): PlannedJob[] => {
   const jobs = new Map<string, PlannedJob>();
@@ -123,7 +126,7 @@ export const planJobs = (objects: readonly Loaded[]): PlannedJob[] => {
   }
   const own = new Set(jobs.keys());
   for (const { name, change, before, wrote } of objects) {
-    if (change.sort !== 'drop-in' || !wrote || isTemplate(change.spec.unit)) continue;
+    if (change.sort !== 'drop-in' || !(wrote || restartPending(before)) || isTemplate(change.spec.unit)) continue;
     if (before.status.activeState !== 'active') continue;
     const { unit, startTimeoutSeconds } = change.spec;
     const job = jobs.get(unit);

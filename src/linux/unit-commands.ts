@@ -3,7 +3,7 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { privileged, quote } from './shell';
-import { RESTART_ON_DIR, restartOnPath, unitPath } from './unit-file';
+import { unitPath } from './unit-file';
 import type { UnitSpec } from './systemd-unit';
 
 type Unit = Pick<UnitSpec, 'name' | 'directory'>;
@@ -71,15 +71,6 @@ export const notQueued = (verb: string, stderr: string): Map<string, string> => 
   }
   return failed;
 };
-
-/** Records the restartOn digests an apply acted on, as a script for `scriptCommand`. */
-export const recordRestartOnScript = (units: ReadonlyArray<{ readonly name: string; readonly restartOn: string }>) =>
-  [
-    'set -e',
-    `mkdir -p ${RESTART_ON_DIR}`,
-    ...units.map((unit) => `printf '%s\\n' ${quote(unit.restartOn)} > ${quote(restartOnPath(unit))}`),
-    '',
-  ].join('\n');
 
 /** The unit's last journal lines, for a failure message; needs no root on a default journal setup. */
 export const journalCommand = (name: string, sudo: boolean, lines = 20): string =>

@@ -9,6 +9,7 @@ import { type PropTable, propProblems, specCheck } from '../core/definition';
 import { boolean, text, type Rule } from '../core/rules';
 import { FILE_PROPS } from './unit-file';
 import { unitDirectoryRule, unitNameRule } from './unit-name';
+import type { StartedWith, UnitIntent } from './unit-intent';
 import type { UnitStatus } from './unit-state';
 
 const strings: Rule = (value) =>
@@ -69,4 +70,12 @@ export interface LiveUnit {
   readonly restartOn: string | undefined;
   /** Seconds the unit has been in its current state, when systemd said since when. */
   readonly stateSeconds?: number;
+  /** What the last apply recorded the running process was started with (unit-intent.ts). */
+  readonly startedWith?: StartedWith;
+  /** The intent an apply left and never cleared: it did not finish (unit-intent.ts). */
+  readonly intent?: UnitIntent;
+  /** sha256 over the files systemd loaded the unit from (unit-read.ts), when each was read. */
+  readonly content?: string;
+  /** The newest modification time of those files, in Unix seconds. */
+  readonly contentChangedAt?: number;
 }

@@ -7,6 +7,7 @@ import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { enabledOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
+import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
 
 export const isAbsent = (live: LiveUnit): boolean =>
   live.fileSha256 === undefined && live.status.loadState === 'not-found';
@@ -51,21 +52,24 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
   if (running && spec.started && live.restartOn !== undefined && live.restartOn !== spec.restartOn) {
     changes.restartOn = { live: short(live.restartOn), want: short(spec.restartOn) };
   }
-  return changes;
+  return { ...changes, ...pendingDiff(live, running) };
 };
 
 export const short = (digest: string | undefined): string | null =>
   digest === undefined ? null : `sha256:${digest.slice(0, 12)}`;
 
-/** The plan's one line. */
+/** The plan's one line: an interrupted apply's words first (unit-stale.ts). */
 export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, changes: FieldDiff): string => {
   const name = `unit ${spec.name} on ${host}`;
+  const words = pendingWords(live, runningOf(spec, live));
   if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec)}`;
-  if (isAbsent(live)) return `${name} is absent`;
+  if (isAbsent(live)) return `${name} is absent${words === undefined ? '' : `: ${words}`}`;
   const state = stateOf(spec, live);
-  return Object.keys(changes).length === 0
-    ? `${name} is in sync (${state})`
-    : `${name} (${state}) differs: ${describeDiff(changes)}`;
+  if (Object.keys(changes).length === 0) return `${name} is in sync (${state})`;
+  const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !PENDING_FIELDS.includes(field)));
+  const differs = Object.keys(rest).length === 0 ? undefined : `differs: ${describeDiff(rest)}`;
+  if (words === undefined) return `${name} (${state}) ${differs}`;
+  return `${name} (${state}): ${words}${differs === undefined ? '' : `; ${differs}`}`;
 };
 
 /** What to do about a mask: the apply unmasks only when told to. */
@@ -105,7 +109,8 @@ export interface SettleSteps {
 
 /**
  * Never stop a declared `started: false` oneshot mid-run, never start a unit already activating,
- * and restart a running unit whose file or restartOn changed.
+ * and restart a running unit whose file or restartOn changed, or whose restart is pending (an
+ * interrupted apply's intent, or a process older than its content: unit-stale.ts).
  */
 export const settleSteps = (spec: DesiredUnit, live: LiveUnit, written: boolean): SettleSteps => {
   const running = runningOf(spec, live);
@@ -113,7 +118,7 @@ export const settleSteps = (spec: DesiredUnit, live: LiveUnit, written: boolean)
   return {
     stop: !spec.started && running,
     start: spec.started && !running,
-    restart: spec.started && running && (written || restartOnMoved),
+    restart: spec.started && running && (written || restartOnMoved || restartPending(live)),
   };
 };
 

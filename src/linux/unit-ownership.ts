@@ -3,9 +3,9 @@
  * /var/lib/cdktf-homelab that systemd never reads, so writing one restarts and reloads nothing. A unit or
  * instance is the stack's when its restartOn record exists: every version writes it on the unit's first
  * apply, so units made before adoption was explicit are recognised. A drop-in is the stack's when its
- * mark exists; earlier versions wrote none (README, Adoption: upgrading).
+ * mark exists; earlier versions wrote none (README, Adoption: upgrading). An apply's intent, written
+ * before its first effect, proves it too: a stop before the record then leaves nothing foreign.
  */
-import { quote } from './shell';
 import { dropInPath, type DropInIdentity } from './systemd-drop-in';
 import type { LiveUnit } from './unit-control';
 
@@ -19,28 +19,16 @@ export const dropInMarkPath = (dropIn: DropInIdentity): string => `${DROP_IN_MAR
 export const DROP_IN_MARK = 'cdktf-homelab';
 
 /**
- * A unit file (`ownsFile`), or an instance that is enabled or runs, with no restartOn record: there is
- * something to take over, and no apply of this stack made it.
+ * A unit file (`ownsFile`), or an instance that is enabled or runs, with neither a restartOn record
+ * nor an intent: there is something to take over, and no apply of this stack made it.
  */
 export const unitIsForeign = (live: LiveUnit, ownsFile: boolean): boolean => {
-  if (live.restartOn !== undefined) return false;
+  if (live.restartOn !== undefined || live.intent !== undefined) return false;
   if (ownsFile) return live.fileSha256 !== undefined;
   const { unitFileState, activeState } = live.status;
   return unitFileState.startsWith('enabled') || !['inactive', 'failed', ''].includes(activeState);
 };
 
-/** A drop-in file with no mark (read in the restartOn record's place). */
+/** A drop-in file with neither a mark (read in the restartOn record's place) nor an intent. */
 export const dropInIsForeign = (live: LiveUnit): boolean =>
-  live.fileSha256 !== undefined && live.restartOn === undefined;
-
-/** The script (for `sh -s`) that marks `dropIns` as this stack's. */
-export const markDropInsScript = (dropIns: readonly DropInIdentity[]): string =>
-  [
-    'set -e',
-    ...dropIns.map((dropIn) => {
-      const mark = dropInMarkPath(dropIn);
-      const directory = mark.slice(0, mark.lastIndexOf('/'));
-      return `mkdir -p ${quote(directory)} && printf '%s\\n' ${DROP_IN_MARK} > ${quote(mark)}`;
-    }),
-    '',
-  ].join('\n');
+  live.fileSha256 !== undefined && live.restartOn === undefined && live.intent === undefined;

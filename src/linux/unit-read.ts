@@ -3,8 +3,10 @@
  * show` for all of them, then the file digests and the recorded restartOn digests. The script goes
  * over stdin, so hundreds of units never meet the kernel's 128 KiB limit on one argument.
  */
+import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
+import { parseIntent, parseRecord } from './unit-intent';
 import { isTemplate } from './unit-name';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 
@@ -14,13 +16,17 @@ export interface ReadEntry {
   readonly unit: string;
   /** A file whose sha256 is read (the unit file, a drop-in); none for an instance. */
   readonly file?: string;
-  /** A file of at most 128 bytes whose text is read (the recorded restartOn digest). */
+  /** A file of at most 256 bytes whose text is read (the record: restartOn digest or mark, unit-intent.ts). */
   readonly record?: string;
+  /** The object's intent, when an apply left one (unit-intent.ts); root-only, so a read login sees none. */
+  readonly intent?: string;
 }
 
 const MARK = {
   files: '@@cdktf-homelab:files',
+  mtimes: '@@cdktf-homelab:mtimes',
   records: '@@cdktf-homelab:restart-on',
+  intents: '@@cdktf-homelab:intents',
   templates: '@@cdktf-homelab:templates',
   now: '@@cdktf-homelab:now',
   text: '@@cdktf-homelab:text',
@@ -36,15 +42,25 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
   return [
     // `systemctl show` with no unit shows the manager itself, so it runs only when there are units.
     // Under TZ=UTC its timestamps end in "UTC" on every version (--timestamp=unix needs 248+).
-    shown.length > 0 ? `TZ=UTC LC_ALL=C systemctl show -p ${SHOW_PROPERTIES.join(',')} -- ${shown.join(' ')}` : 'true',
+    // Kept, so that the files systemd loaded each unit from are digested below with the declared ones.
+    `s=$(${shown.length > 0 ? `TZ=UTC LC_ALL=C systemctl show -p ${PROPERTIES} -- ${shown.join(' ')}` : 'true'})`,
+    `printf '%s\\n' "$s"`,
     `echo ${MARK.files}`,
     // One sha256sum for every file (measured: a fork per file was 1.5 s of a 1.8 s read of 200 units).
-    `set --; for f in ${filePaths(entries).map(quote).join(' ')}; do [ -f "$f" ] && set -- "$@" "$f"; done`,
+    `set --; for f in ${filePaths(entries).map(quote).join(' ')} ${LOADED_PATHS}; ` +
+      'do [ -f "$f" ] && set -- "$@" "$f"; done',
     '[ $# -eq 0 ] || sha256sum -- "$@" 2>/dev/null',
+    `echo ${MARK.mtimes}`,
+    '[ $# -eq 0 ] || stat -L -c \'%Y %n\' -- "$@" 2>/dev/null',
     `echo ${MARK.records}`,
     indexed(
       entries.map((entry) => entry.record),
-      `printf '%s %s\\n' "$i" "$(head -c 128 "$f")"`,
+      `printf '%s %s\\n' "$i" "$(head -c 256 "$f")"`,
+    ),
+    `echo ${MARK.intents}`,
+    indexed(
+      entries.map((entry) => entry.intent),
+      `printf '%s %s\\n' "$i" "$(head -c 256 "$f")"`,
     ),
     `echo ${MARK.templates}`,
     ...entries.flatMap((entry, index) =>
@@ -58,6 +74,11 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     '',
   ].join('\n');
 };
+
+const PROPERTIES = SHOW_PROPERTIES.join(',');
+
+/** The FragmentPath and DropInPaths of every unit shown, one word each (unit paths hold no space). */
+const LOADED_PATHS = `$(printf '%s\\n' "$s" | sed -n 's/^FragmentPath=//p; s/^DropInPaths=//p')`;
 
 /** Every file the read compares: unit files and drop-ins, then restartOn records. */
 const comparedPaths = (entries: readonly ReadEntry[]): string[] => [
@@ -89,17 +110,25 @@ export const unreadableFiles = (stdout: string, entries: readonly ReadEntry[]): 
 
 /** Each entry's live state, in the order given; undefined when systemctl printed no unit (no systemd). */
 export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): LiveUnit[] | undefined => {
-  const [show = '', afterShow = ''] = splitOnce(stdout, `${MARK.files}\n`);
-  const [files = '', afterFiles = ''] = splitOnce(afterShow, `${MARK.records}\n`);
-  const [records = '', afterRecords = ''] = splitOnce(afterFiles, `${MARK.templates}\n`);
-  const [templates = '', afterTemplates = ''] = splitOnce(afterRecords, `${MARK.now}\n`);
-  const [nowText = ''] = splitOnce(afterTemplates, `${MARK.unreadable}\n`);
+  const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
+  const part = (mark: string) => pieces[pieces.indexOf(mark) + 1] ?? '';
+  const show = pieces[0] ?? '';
+  const [files = '', mtimeText = '', records = '', intentText = '', templates = '', nowText = ''] = [
+    MARK.files,
+    MARK.mtimes,
+    MARK.records,
+    MARK.intents,
+    MARK.templates,
+    MARK.now,
+  ].map((mark): string => (pieces.includes(mark) ? part(mark) : ''));
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
   if (blocks.length !== entries.filter((entry) => !isTemplate(entry.unit)).length) return undefined;
   const statuses = blocks.map(parseShow);
   if (statuses.some((status) => status.loadState === '')) return undefined;
   const digests = digestsByPath(files);
+  const mtimes = mtimesByPath(mtimeText);
   const recorded = byIndex(records, (rest) => rest.trim());
+  const intents = byIndex(intentText, (rest) => rest.trim());
   const enablement = byIndex(templates, (rest) => rest.trim());
   const now = Number(nowText.trim());
   let next = 0;
@@ -110,13 +139,42 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
       : (statuses[next++] as UnitStatus);
     const since = status.stateSince;
     const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
+    const record = recorded.get(index);
+    const { first, startedWith } = parseRecord(record ?? '');
+    const intent = intents.get(index);
     return {
       status,
       fileSha256,
-      restartOn: recorded.get(index),
+      restartOn: record === undefined ? undefined : first,
       ...(stateSeconds === undefined ? {} : { stateSeconds }),
+      ...(startedWith === undefined ? {} : { startedWith }),
+      // Any file there is an intent: one that does not parse still proves the object the stack's.
+      ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
+      ...loadedContent(status.contentPaths, digests, mtimes),
     };
   });
+};
+
+/**
+ * The digest of the files a unit was loaded from, in systemd's order, and the newest of their
+ * mtimes; nothing when one of them was not read.
+ */
+const loadedContent = (
+  paths: readonly string[] | undefined,
+  digests: ReadonlyMap<string, string>,
+  mtimes: ReadonlyMap<string, number>,
+): { content?: string; contentChangedAt?: number } => {
+  if (paths === undefined || paths.length === 0 || paths.some((path) => !digests.has(path))) return {};
+  const content = sha256Hex(paths.map((path) => `${digests.get(path)}  ${path}\n`).join(''));
+  const times = paths.flatMap((path) => mtimes.get(path) ?? []);
+  return times.length === paths.length ? { content, contentChangedAt: Math.max(...times) } : { content };
+};
+
+/** `stat -c '%Y %n'` lines by path. */
+const mtimesByPath = (text: string): Map<string, number> => {
+  const map = new Map<string, number>();
+  for (const match of text.matchAll(/^(\d+) (.*)$/gm)) map.set(match[2] ?? '', Number(match[1]));
+  return map;
 };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What destroy and undo remove of a unit, as one script: its file, its restartOn record, and every
+ * What destroy and undo remove of a unit, as one script: its file, its restartOn record and intent, and every
  * link to the file that `systemctl enable` made ([Install] WantedBy=, RequiredBy=, Alias=). A link
  * left behind keeps a removed unit wanted, and `systemctl disable` skips a masked unit's links and
  * cannot read a removed file's [Install], so the links are found by where they point. A /dev/null
@@ -7,6 +7,7 @@
  */
 import { quote } from './shell';
 import { restartOnPath, unitPath } from './unit-file';
+import { unitIntentPath } from './unit-intent';
 import type { UnitIdentity } from './systemd-unit';
 import { maskPaths } from './unit-commands';
 import { instanceOf, isTemplate } from './unit-name';
@@ -20,6 +21,8 @@ export interface Removal {
   /** The unit file; none for an instance, whose file is its template's. */
   readonly file?: string;
   readonly record: string;
+  /** The intent an interrupted apply left (unit-intent.ts). */
+  readonly intent: string;
   /** Links that point at this file are removed... */
   readonly linksTo: string;
   /** ...only those of this name, for an instance (its template's other instances keep theirs). */
@@ -34,6 +37,7 @@ export const removalOf = (unit: UnitIdentity, ownsFile: boolean): Removal => {
     name: unit.name,
     ...(ownsFile ? { file: unitPath(unit) } : {}),
     record: restartOnPath(unit),
+    intent: unitIntentPath(unit),
     linksTo: template === undefined ? unitPath(unit) : unitPath({ directory: unit.directory, name: template }),
     ...(template === undefined ? {} : { linkName: unit.name }),
     masks: maskPaths(unit),
@@ -59,6 +63,7 @@ export const removeLines = (removal: Removal, linkDirectory = LINK_DIRECTORY): s
       ? []
       : [`[ "$(readlink -- ${quote(removal.file)} 2>/dev/null)" = /dev/null ] || drop ${quote(removal.file)}`]),
     `drop ${quote(removal.record)}`,
+    `drop ${quote(removal.intent)}`,
     `for m in ${removal.masks.map(quote).join(' ')}; do ` +
       '[ "$(readlink -- "$m" 2>/dev/null)" = /dev/null ] && echo "kept $m"; done',
     `find ${quote(linkDirectory)} -maxdepth 2 -type l${named} ` +

@@ -14,6 +14,12 @@ export interface UnitStatus {
   readonly job?: string;
   /** When the unit entered its current state, in Unix seconds, as `TZ=UTC` systemctl prints it. */
   readonly stateSince?: number;
+  /** The id of the unit's current (or last) run: a start or restart gives it a new one. */
+  readonly invocation?: string;
+  /** When the current run's main process started (else when it left inactive), in Unix seconds. */
+  readonly startedAt?: number;
+  /** The files systemd loaded the unit from: its file (a template's for an instance), then its drop-ins. */
+  readonly contentPaths?: readonly string[];
 }
 
 export const SHOW_PROPERTIES = [
@@ -25,6 +31,11 @@ export const SHOW_PROPERTIES = [
   'NeedDaemonReload',
   'Job',
   'StateChangeTimestamp',
+  'InvocationID',
+  'ExecMainStartTimestamp',
+  'InactiveExitTimestamp',
+  'FragmentPath',
+  'DropInPaths',
 ];
 
 /** `Key=Value` lines of `systemctl show -p ...` into a status. */
@@ -35,6 +46,11 @@ export const parseShow = (stdout: string): UnitStatus => {
     if (eq > 0) values.set(line.slice(0, eq), line.slice(eq + 1).trim());
   }
   const since = utcSeconds(values.get('StateChangeTimestamp') ?? '');
+  const startedAt =
+    utcSeconds(values.get('ExecMainStartTimestamp') ?? '') ?? utcSeconds(values.get('InactiveExitTimestamp') ?? '');
+  const contentPaths = [values.get('FragmentPath') ?? '', ...(values.get('DropInPaths') ?? '').split(' ')].filter(
+    (path) => path !== '',
+  );
   return {
     loadState: values.get('LoadState') ?? '',
     activeState: values.get('ActiveState') ?? '',
@@ -43,6 +59,9 @@ export const parseShow = (stdout: string): UnitStatus => {
     needDaemonReload: values.get('NeedDaemonReload') === 'yes',
     ...(values.get('Job') ? { job: values.get('Job') } : {}),
     ...(since === undefined ? {} : { stateSince: since }),
+    ...(values.get('InvocationID') ? { invocation: values.get('InvocationID') } : {}),
+    ...(startedAt === undefined ? {} : { startedAt }),
+    ...(values.has('FragmentPath') ? { contentPaths } : {}),
   };
 };
 

@@ -130,7 +130,9 @@ test('a template, its instances and a drop-in on one of them apply in one run, w
   const changed = await apply({ env: { kind: 'systemd-drop-in', spec: dropIn('worker@a.service', 'LEVEL=2') } });
   expect(changed.stderr).toBe(
     [
+      `127.0.0.1:${host().port}: wrote the intents of 1 object (/var/lib/cdktf-homelab/intents)`,
       'env: wrote /etc/systemd/system/worker@a.service.d/10-env.conf',
+      `127.0.0.1:${host().port}: reloaded systemd`,
       'env: restarted worker@a.service with the new drop-in',
     ].join('\n'),
   );

@@ -176,7 +176,9 @@ describe('drop-ins', () => {
     const applied = await runDropIn('apply', v1);
     expect(applied.stderr).toBe(
       [
+        `127.0.0.1:${host().port}: wrote the intents of 1 object (/var/lib/cdktf-homelab/intents)`,
         `agent.service on 127.0.0.1:${host().port}: wrote /etc/systemd/system/agent.service.d/10-env.conf`,
+        `127.0.0.1:${host().port}: reloaded systemd`,
         `agent.service on 127.0.0.1:${host().port}: restarted agent.service with the new drop-in`,
       ].join('\n'),
     );

@@ -52,7 +52,12 @@ describe('started:false against a oneshot mid-run', () => {
         host().port +
         ' (active/exited) differs: running is "active/exited", want "stopped"',
     );
-    expect((await unit.run('apply', spec)).stderr).toBe(`check-c.service on 127.0.0.1:${host().port}: stopped`);
+    expect((await unit.run('apply', spec)).stderr).toBe(
+      [
+        `127.0.0.1:${host().port}: wrote the intents of 1 object (/var/lib/cdktf-homelab/intents)`,
+        `check-c.service on 127.0.0.1:${host().port}: stopped`,
+      ].join('\n'),
+    );
     expect((await unit.show('check-c.service')).ActiveState).toBe('inactive');
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
   });

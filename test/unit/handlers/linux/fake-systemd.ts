@@ -113,14 +113,45 @@ export const fakeSystemd = (): FakeSystemd => {
     const shown = operands(showLine).map(show).join('\n');
     const paths = operands(/set --; for f in (.*?); do/.exec(script)?.[1] ?? '');
     const digests = paths.flatMap((path) => (files.has(path) ? [`${sha256Hex(files.get(path) ?? '')}  ${path}`] : []));
-    const records = operands(/i=0; for f in (.*?); do/.exec(script)?.[1] ?? '').flatMap((path, i) =>
-      files.has(path) ? [`${i} ${(files.get(path) ?? '').trim()}`] : [],
+    // The records' loop, then the intents' (unit-read.ts).
+    const [records = [], intents = []] = [...script.matchAll(/i=0; for f in (.*?); do/g)].map(([, list]) =>
+      operands(list ?? '').flatMap((path, i) => (files.has(path) ? [`${i} ${(files.get(path) ?? '').trim()}`] : [])),
     );
     const templates = [...script.matchAll(/printf '%s %s\\n' (\d+) "\$\(systemctl is-enabled -- '([^']+)'/g)].map(
       ([, i, name]) => `${i} ${files.has(`${DIR}/${name}`) ? 'disabled' : ''}`,
     );
-    const parts = [shown, 'files', ...digests, 'restart-on', ...records, 'templates', ...templates, 'now', '0'];
+    const parts = [
+      shown,
+      'files',
+      ...digests,
+      'mtimes',
+      'restart-on',
+      ...records,
+      'intents',
+      ...intents,
+      'templates',
+      ...templates,
+      'now',
+      '0',
+    ];
     return parts.map((part) => (/^[a-z-]+$/.test(part) ? `@@cdktf-homelab:${part}` : part)).join('\n') + '\n';
+  };
+  /** The intents' and records' scripts of unit-intent.ts: staged lines renamed over, intents removed. */
+  const install = (stdin: string): CommandResult => {
+    const staged = new Map<string, string>();
+    for (const [, format = '', args = '', key = '', base = ''] of stdin.matchAll(
+      /^printf '([^']*)' (.*) > "\$n\/(\d+)\/"'([^']*)'$/gm,
+    )) {
+      const values = [...args.matchAll(/"\$t"|'([^']*)'/g)].map((match) => match[1] ?? '0');
+      let at = 0;
+      staged.set(`${key}/${base}`, format.replace(/%s/g, () => values[at++] ?? '').replace(/\\n$/, '\n'));
+    }
+    for (const [, sources = '', dir = ''] of stdin.matchAll(/^mv -f -- (.*) '([^']*)'\/$/gm))
+      for (const [, key = '', base = ''] of sources.matchAll(/"\$n\/(\d+)\/"'([^']*)'/g))
+        files.set(`${dir}/${base}`, staged.get(`${key}/${base}`) ?? '');
+    for (const [, paths = ''] of stdin.matchAll(/^rm -f -- (.*)$/gm))
+      for (const path of operands(paths)) files.delete(path);
+    return ok();
   };
   /** The removal lines of unit-remove.ts: each file it drops goes (the fake has no links). */
   const removal = (stdin: string): CommandResult => {
@@ -136,11 +167,7 @@ export const fakeSystemd = (): FakeSystemd => {
       );
       return ok(texts.map((body) => `@@cdktf-homelab:text\n${body}\n`).join(''));
     }
-    if (stdin.startsWith('set -e')) {
-      for (const [, digest = '', path = ''] of stdin.matchAll(/printf '%s\\n' '([^']*)' > '([^']*)'/g))
-        files.set(path, `${digest}\n`);
-      return ok();
-    }
+    if (stdin.startsWith('set -e')) return install(stdin);
     const [, verb = '', names = ''] = /^systemctl (\S+)(?: -p \S+)?(?: --\S+)* -- (.*)\n/.exec(stdin) ?? [];
     if (verb === 'show') return ok(operands(names).map(show).join('\n'));
     return run(verb, operands(names));

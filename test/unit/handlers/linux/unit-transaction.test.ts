@@ -238,7 +238,7 @@ describe('a batch apply on one host', () => {
 });
 
 describe('the per-object apply, a transaction of one', () => {
-  test('logs as it always did, under the unit and its host', async () => {
+  test('logs each step under the unit and its host, and the intents and the reload under the host', async () => {
     const host = fakeSystemd();
     const run = await invoke(
       linuxDomain(async () => host.remote),
@@ -250,8 +250,10 @@ describe('the per-object apply, a transaction of one', () => {
     expect(run).toEqual({
       code: 0,
       stderr: [
+        'h:22: wrote the intents of 1 object (/var/lib/cdktf-homelab/intents)',
         `one.service on h:22: wrote ${DIR}/one.service`,
         'one.service on h:22: enabled',
+        'h:22: reloaded systemd',
         'one.service on h:22: started',
       ].join('\n'),
     });

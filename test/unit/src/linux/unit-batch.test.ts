@@ -62,20 +62,23 @@ const loaded = (name: string, change: UnitChange, state: LiveUnit = live(), wrot
 });
 
 describe('what each object reads and writes', () => {
-  test('a unit reads its file and record, an instance only its record, a drop-in its file, mark and unit', () => {
+  test('a unit reads its file, record and intent, an instance no file, a drop-in its file, mark and intent', () => {
     expect(readEntryOf(unit('a.service'))).toEqual({
       unit: 'a.service',
       file: '/etc/systemd/system/a.service',
       record: '/var/lib/cdktf-homelab/restart-on/a.service',
+      intent: '/var/lib/cdktf-homelab/intents/a.service',
     });
     expect(readEntryOf(instance('probe@x.service'))).toEqual({
       unit: 'probe@x.service',
       record: '/var/lib/cdktf-homelab/restart-on/probe@x.service',
+      intent: '/var/lib/cdktf-homelab/intents/probe@x.service',
     });
     expect(readEntryOf(dropIn('a.service'))).toEqual({
       unit: 'a.service',
       file: '/etc/systemd/system/a.service.d/10-env.conf',
       record: '/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/a.service.d/10-env.conf',
+      intent: '/var/lib/cdktf-homelab/intents/drop-ins/etc/systemd/system/a.service.d/10-env.conf',
     });
   });
 

@@ -5,13 +5,7 @@
  */
 import { sha256Hex } from '../../../../src/core/canonical';
 import { quote } from '../../../../src/linux/shell';
-import {
-  manyUnitsCommand,
-  notQueued,
-  recordRestartOnScript,
-  reloadCommand,
-  writeFileCommand,
-} from '../../../../src/linux/unit-commands';
+import { manyUnitsCommand, notQueued, reloadCommand, writeFileCommand } from '../../../../src/linux/unit-commands';
 import { fileTextsScript, parseFileTexts, parseReadScript, readScript } from '../../../../src/linux/unit-read';
 
 describe('unit commands', () => {
@@ -25,7 +19,7 @@ describe('unit commands', () => {
   test('one systemctl show reads every unit but the templates, which is-enabled answers for', () => {
     const script = readScript([{ unit: 'a.service' }, { unit: 'probe@.service' }, { unit: 'b.timer' }]);
     expect(script.match(/systemctl show/g)).toHaveLength(1);
-    expect(script).toMatch(/systemctl show -p \S+ -- 'a.service' 'b.timer'\n/);
+    expect(script).toMatch(/systemctl show -p \S+ -- 'a.service' 'b.timer'\)\n/);
     expect(script).toContain(`printf '%s %s\\n' 1 "$(systemctl is-enabled -- 'probe@.service' 2>/dev/null)"`);
   });
 
@@ -117,20 +111,6 @@ describe('unit commands', () => {
       'Failed to start missing.service: Unit missing.service not found.',
     );
     expect(notQueued('restart', stderr).size).toBe(0);
-  });
-
-  test('the restartOn records of many units are one script that stops at the first failure', () => {
-    const script = recordRestartOnScript([
-      { name: 'a.service', restartOn: 'd1' },
-      { name: "x'y.service", restartOn: 'd2' },
-    ]);
-    expect(script.split('\n')).toEqual([
-      'set -e',
-      'mkdir -p /var/lib/cdktf-homelab/restart-on',
-      "printf '%s\\n' 'd1' > '/var/lib/cdktf-homelab/restart-on/a.service'",
-      `printf '%s\\n' 'd2' > '/var/lib/cdktf-homelab/restart-on/x'\\''y.service'`,
-      '',
-    ]);
   });
 
   test('the files an apply replaces are read whole in one script, every byte kept, in the order asked', () => {

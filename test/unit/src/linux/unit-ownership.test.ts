@@ -1,10 +1,5 @@
 import type { LiveUnit } from '../../../../src/linux/unit-control';
-import {
-  dropInIsForeign,
-  dropInMarkPath,
-  markDropInsScript,
-  unitIsForeign,
-} from '../../../../src/linux/unit-ownership';
+import { dropInIsForeign, dropInMarkPath, unitIsForeign } from '../../../../src/linux/unit-ownership';
 
 const live = (over: Partial<LiveUnit> & { state?: string; enabled?: string } = {}): LiveUnit => ({
   status: {
@@ -40,10 +35,5 @@ describe('which units the stack made', () => {
     expect(dropInIsForeign(live({ fileSha256: undefined }))).toBe(false);
     const dropIn = { unit: "it's.service", name: '10-x', directory: '/etc/systemd/system' };
     expect(dropInMarkPath(dropIn)).toBe("/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/it's.service.d/10-x.conf");
-    expect(markDropInsScript([dropIn])).toBe(
-      "set -e\nmkdir -p '/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/it'\\''s.service.d' && " +
-        "printf '%s\\n' cdktf-homelab > " +
-        "'/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/it'\\''s.service.d/10-x.conf'\n",
-    );
   });
 });

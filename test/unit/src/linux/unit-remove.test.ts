@@ -19,11 +19,12 @@ const exists = (path: string) => {
 };
 
 describe('what goes with a unit', () => {
-  test('a unit: its file, its record, links to its file, and where a mask of it would be', () => {
+  test('a unit: its file, its record and intent, links to its file, and where a mask of it would be', () => {
     expect(removalOf({ name: 'a.service', directory: '/usr/local/lib/systemd/system' }, true)).toEqual({
       name: 'a.service',
       file: '/usr/local/lib/systemd/system/a.service',
       record: '/var/lib/cdktf-homelab/restart-on/a.service',
+      intent: '/var/lib/cdktf-homelab/intents/a.service',
       linksTo: '/usr/local/lib/systemd/system/a.service',
       masks: [
         '/usr/local/lib/systemd/system/a.service',
@@ -98,6 +99,7 @@ describe('the removal, run by sh on a scratch tree', () => {
     name,
     file: join(root, 'units', name),
     record: join(root, 'records', name),
+    intent: join(root, 'records', `${name}.intent`),
     linksTo: join(root, 'units', name),
     masks: [join(root, 'units', name), join(root, 'links', name)],
     ...over,

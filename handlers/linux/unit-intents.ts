@@ -1,0 +1,110 @@
+/**
+ * The first and last steps of a host's batch apply (DESIGN, Interruption): every object's intent
+ * written in one script before the first effect, and, once the objects read back as declared, their
+ * records (with the content and run their process was started with) and the removal of their
+ * intents in one script. A kill in between leaves intents the read reports and the next apply
+ * finishes; the object is never read as foreign.
+ */
+import { sha256Hex } from '../../src/core/canonical';
+import type { LiveUnit } from '../../src/linux/unit-control';
+import { dropInUnitRuns } from '../../src/linux/systemd-drop-in';
+import { fileOf, mustWrite, readEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import { runningOf } from '../../src/linux/unit-diff';
+import {
+  INTENT_DIR,
+  type IntentEntry,
+  recordScript,
+  recordText,
+  type RecordEntry,
+  writeIntentsScript,
+} from '../../src/linux/unit-intent';
+import { isTemplate } from '../../src/linux/unit-name';
+import { DROP_IN_MARK } from '../../src/linux/unit-ownership';
+import { restartPending } from '../../src/linux/unit-stale';
+import type { HostShell } from './host-shell';
+import { active, all, type Track } from './unit-track';
+
+/** Whether this apply is to start or restart the object's unit, as far as the read before it tells. */
+const restartsOf = (change: UnitChange, before: LiveUnit): boolean => {
+  if (change.sort === 'drop-in') return dropInUnitRuns(before) && (mustWrite(change, before) || restartPending(before));
+  const { spec } = change;
+  if (!spec.started || isTemplate(spec.name)) return false;
+  const moved = before.restartOn !== spec.restartOn;
+  return !runningOf(spec, before) || mustWrite(change, before) || moved || restartPending(before);
+};
+
+/** What the object's intent says. */
+export const intentOf = ({ item: { change }, before }: Track): IntentEntry => {
+  const file = fileOf(change);
+  return {
+    path: readEntryOf(change).intent as string,
+    unit: change.sort === 'drop-in' ? change.spec.unit : change.spec.name,
+    ...(file === undefined ? {} : { sha256: sha256Hex(file.content) }),
+    restart: restartsOf(change, before),
+  };
+};
+
+/** Writes the intent of every active object, in one script; one that fails refuses them all, unchanged. */
+export const writeIntents = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  const live = active(tracks);
+  if (live.length === 0) return;
+  await all(live, () => shell.script(writeIntentsScript(live.map(intentOf))), 'refused');
+  const count = live.length === 1 ? '1 object' : `${live.length} objects`;
+  if (active(tracks).length > 0) shell.log(`${shell.host}: wrote the intents of ${count} (${INTENT_DIR})`);
+};
+
+/** The object as read, less the intent this apply wrote: the one it found stays in `before`. */
+export const withoutOwnIntent = (track: Track, live: LiveUnit): LiveUnit => {
+  const { intent: _, ...rest } = live;
+  return track.before.intent === undefined ? rest : { ...rest, intent: track.before.intent };
+};
+
+/** What the record of an object read back as `after` says: the restartOn or mark, and the run. */
+const recordedOf = ({ item: { change } }: Track, after: LiveUnit) => {
+  const first = change.sort === 'drop-in' ? DROP_IN_MARK : change.spec.restartOn;
+  const { content, status } = after;
+  const started =
+    change.sort !== 'drop-in' && isTemplate(change.spec.name) ? undefined : { content, invocation: status.invocation };
+  return { first, started };
+};
+
+/** The object read back as `after` as the next read will see it, once its record is written and intent removed. */
+export const asRecorded = (track: Track, after: LiveUnit): LiveUnit => {
+  const { first, started } = recordedOf(track, after);
+  const { intent: _, startedWith: __, ...rest } = after;
+  const { content, invocation } = started ?? {};
+  return {
+    ...rest,
+    restartOn: first,
+    ...(content === undefined || invocation === undefined ? {} : { startedWith: { content, invocation } }),
+  };
+};
+
+/** The record of a converged object, read back as `after`: undefined when it already says that. */
+const recordOf = (track: Track, after: LiveUnit): RecordEntry | undefined => {
+  const { record } = readEntryOf(track.item.change);
+  const { first, started } = recordedOf(track, after);
+  const text = recordText(first, started);
+  const now = after.restartOn === undefined ? undefined : recordText(after.restartOn, after.startedWith);
+  return record === undefined || now === text ? undefined : { path: record, text };
+};
+
+/**
+ * Writes the record of each object in `converged` (each with its read-back) and then removes their
+ * intents, with those of `untouched` (objects this apply changed nothing of), in one script.
+ */
+export const recordAndClear = async (
+  shell: HostShell,
+  converged: ReadonlyArray<{ track: Track; after: LiveUnit }>,
+  untouched: readonly Track[] = [],
+): Promise<void> => {
+  const records = converged.flatMap(({ track, after }) => recordOf(track, after) ?? []);
+  const cleared = [...converged.map(({ track }) => track), ...untouched].map(
+    (track) => readEntryOf(track.item.change).intent as string,
+  );
+  if (records.length === 0 && cleared.length === 0) return;
+  await all(
+    converged.map(({ track }) => track),
+    () => shell.script(recordScript(records, cleared)),
+  );
+};

@@ -1,0 +1,160 @@
+/**
+ * Intent first, effect second, record last (DESIGN, Interruption) for units, instances and drop-ins.
+ * Before an apply's first effect on an object it leaves an intent on the host: root-only, under
+ * /var/lib/cdktf-homelab/intents, systemd never reads it. An apply killed before it read the object
+ * back leaves it, and the read then reports the object as drift in words and as the stack's, never
+ * as foreign. The record written last says which content the running process was started with.
+ */
+import { quote } from './shell';
+import { dropInPath, type DropInIdentity } from './systemd-drop-in';
+
+/** Where the intents live; root-only (0700), unlike the records, which a read login must see. */
+export const INTENT_DIR = '/var/lib/cdktf-homelab/intents';
+
+/** A unit's or instance's intent. */
+export const unitIntentPath = (unit: { readonly name: string }): string => `${INTENT_DIR}/${unit.name}`;
+
+/** A drop-in's intent: the drop-in's own path below the directory's `drop-ins`. */
+export const dropInIntentPath = (dropIn: DropInIdentity): string => `${INTENT_DIR}/drop-ins${dropInPath(dropIn)}`;
+
+/** What an apply was about to do to one object, as it wrote it before its first effect. */
+export interface UnitIntent {
+  /** When it was written, in Unix seconds by the host's clock. */
+  readonly since: number;
+  /** sha256 of the content it was about to write; undefined for an instance (its template's file). */
+  readonly sha256?: string;
+  /** Whether the unit was to be started or restarted with that content. */
+  readonly restart: boolean;
+}
+
+/** One object's intent as the apply writes it. */
+export interface IntentEntry {
+  readonly path: string;
+  readonly unit: string;
+  readonly sha256?: string;
+  readonly restart: boolean;
+}
+
+const WORD = 'cdktf-homelab-intent';
+
+/** The line of an intent, after its `since=<seconds>` which the host's clock fills in. */
+const intentRest = ({ unit, sha256, restart }: IntentEntry): string =>
+  `sha256=${sha256 ?? '-'} restart=${restart ? 'pending' : 'no'} unit=${unit}`;
+
+/** An intent's text, as the read returns it; undefined when it is not one (any file there still proves it). */
+export const parseIntent = (text: string): UnitIntent | undefined => {
+  const fields = new Map(
+    text
+      .trim()
+      .split(/\s+/)
+      .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+  );
+  const since = Number(fields.get('since'));
+  if (!text.startsWith(WORD) || !Number.isFinite(since)) return undefined;
+  const sha256 = fields.get('sha256');
+  return {
+    since,
+    restart: fields.get('restart') === 'pending',
+    ...(sha256 !== undefined && /^[0-9a-f]{64}$/.test(sha256) ? { sha256 } : {}),
+  };
+};
+
+/** The state directory: 0755, so that a read login reads the records in it. */
+const STATE_DIR = '/var/lib/cdktf-homelab';
+
+/** One file an apply installs: its path and its line, which `printf` formats with `args`. */
+interface Install {
+  readonly path: string;
+  readonly format: string;
+  readonly args: readonly string[];
+}
+
+const dirOf = (path: string): string => path.slice(0, path.lastIndexOf('/'));
+
+/**
+ * Lines that install `files` each whole, with few forks for hundreds: each is written into a
+ * staging directory on the same file system, then one `mv` per target directory renames them over
+ * (rename is atomic). A script stopped half-way leaves the old files and removes its staging.
+ */
+const installLines = (files: readonly Install[], umask: string): string[] => {
+  const dirs = [...new Set(files.map((file) => dirOf(file.path)))];
+  const staged = (path: string) => `"$n/${dirs.indexOf(dirOf(path))}/"${quote(path.slice(path.lastIndexOf('/') + 1))}`;
+  return [
+    'set -e',
+    `umask 022 && mkdir -p ${STATE_DIR}`,
+    `umask ${umask} && mkdir -p -- ${dirs.map(quote).join(' ')}`,
+    `n=$(mktemp -d ${STATE_DIR}/.new.XXXXXX)`,
+    'trap \'rm -rf -- "$n"\' EXIT',
+    "trap 'exit 1' HUP INT TERM PIPE",
+    `mkdir -- ${dirs.map((_, index) => `"$n/${index}"`).join(' ')}`,
+    ...files.map((file) => `printf ${quote(file.format)} ${file.args.join(' ')} > ${staged(file.path)}`),
+    ...dirs.map(
+      (dir) =>
+        `mv -f -- ${files
+          .filter((file) => dirOf(file.path) === dir)
+          .map((file) => staged(file.path))
+          .join(' ')} ${quote(dir)}/`,
+    ),
+  ];
+};
+
+/**
+ * The script (for `sh -s`, as root) that writes every intent of an apply in one round trip: 0600
+ * files in 0700 directories, each line stamped with the host's clock.
+ */
+export const writeIntentsScript = (entries: readonly IntentEntry[]): string => {
+  const files = entries.map((entry) => ({
+    path: entry.path,
+    format: `${WORD} since=%s %s\\n`,
+    args: ['"$t"', quote(intentRest(entry))],
+  }));
+  const [first, state, dirs, ...rest] = installLines(files, '077');
+  return [first, state, dirs, `chmod 0700 ${INTENT_DIR}`, 't=$(date -u +%s)', ...rest, ''].join('\n');
+};
+
+/** One record an apply writes last: its path and text. */
+export interface RecordEntry {
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * The script that writes the records (0644, the read login reads them) and then removes the intents
+ * of the objects that read back as declared, in one round trip.
+ */
+export const recordScript = (records: readonly RecordEntry[], cleared: readonly string[]): string =>
+  [
+    ...(records.length === 0
+      ? ['set -e']
+      : installLines(
+          records.map(({ path, text }) => ({ path, format: '%s\\n', args: [quote(text)] })),
+          '022',
+        )),
+    ...(cleared.length > 0 ? [`rm -f -- ${cleared.map(quote).join(' ')}`] : []),
+    '',
+  ].join('\n');
+
+/** What the record says the running process was started with. */
+export interface StartedWith {
+  /** `content` of the unit (unit-read.ts) when the apply read it back. */
+  readonly content: string;
+  /** Its InvocationID then. */
+  readonly invocation: string;
+}
+
+/**
+ * A record's text: its first word (the restartOn digest of a unit, a drop-in's mark), then what the
+ * running process was started with. Records of earlier versions hold the first word alone.
+ */
+export const recordText = (first: string, started?: Partial<StartedWith>): string =>
+  started?.content === undefined || started.invocation === undefined
+    ? first
+    : `${first} ${started.content} ${started.invocation}`;
+
+/** A record's text split into its first word and, when there, what the process was started with. */
+export const parseRecord = (text: string): { first: string; startedWith?: StartedWith } => {
+  const [first = '', content, invocation] = text.trim().split(/\s+/);
+  return content === undefined || invocation === undefined
+    ? { first }
+    : { first, startedWith: { content, invocation } };
+};
