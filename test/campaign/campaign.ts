@@ -59,9 +59,8 @@ const settle = async (stand: Stand, v: Variant, why: string): Promise<void> => {
   const applied = await apply(stand);
   const diffs = await verify(stand, v);
   if (applied.code !== 0 || diffs.length > 0) {
-    throw new Error(
-      `${why}: apply of variant ${v} exited ${applied.code}: ${diffs.join('; ')}\n${applied.stdout}\n${applied.stderr}`,
-    );
+    const output = `${applied.stdout.slice(-3000)}\n${applied.stderr}`;
+    throw new Error(`${why}: apply of variant ${v} exited ${applied.code}: ${diffs.join('; ')}\n${output}`);
   }
 };
 

@@ -111,16 +111,24 @@ const hostAnswers = async (stand: Stand): Promise<void> => {
 /** Handlers outliving terraform: noted, given ORPHAN_MS to end, then killed. */
 const settleOrphans = async (stand: Stand): Promise<string[]> => {
   const first = handlersIn(stand.project.stackDir);
-  if (first.length === 0) return [];
   const started = Date.now();
-  await waitFor(() => (handlersIn(stand.project.stackDir).length === 0 ? true : undefined), ORPHAN_MS, 100);
+  const endedAt = new Map<number, number>();
+  await waitFor(
+    () => {
+      const running = handlersIn(stand.project.stackDir).map((handler) => handler.pid);
+      for (const { pid } of first) if (!running.includes(pid) && !endedAt.has(pid)) endedAt.set(pid, Date.now());
+      return running.length === 0 ? true : undefined;
+    },
+    ORPHAN_MS,
+    100,
+  );
   const left = handlersIn(stand.project.stackDir);
   for (const handler of left) process.kill(handler.pid, 'SIGKILL');
-  const lasted = ((Date.now() - started) / 1000).toFixed(1);
+  const after = (pid: number) => (((endedAt.get(pid) ?? Date.now()) - started) / 1000).toFixed(1);
   return first.map((handler) =>
     left.some((still) => still.pid === handler.pid)
-      ? `${handler.domain} ${handler.verb} (pid ${handler.pid}) still ran ${lasted} s after terraform ended: killed`
-      : `${handler.domain} ${handler.verb} (pid ${handler.pid}) outlived terraform`,
+      ? `${handler.domain} ${handler.verb} (pid ${handler.pid}) ran ${after(handler.pid)} s after terraform: killed`
+      : `${handler.domain} ${handler.verb} (pid ${handler.pid}) ended ${after(handler.pid)} s after terraform`,
   );
 };
 

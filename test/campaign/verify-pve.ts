@@ -28,18 +28,22 @@ const metricDiffs = async (pve: FakePve, ca: string, v: Variant): Promise<string
   const strays = ours.filter((row) => !declared.some((server) => server.id === row.id));
   return [
     ...strays.map((row) => `metric server ${String(row.id)} exists, declared by no one`),
-    ...declared.flatMap((server) => {
-      const found = ours.filter((row) => row.id === server.id);
-      if (found.length !== 1) return [`metric server ${server.id} exists ${found.length} times, want once`];
-      const row = found[0] as Row;
-      const what = `metric server ${server.id}`;
-      return [
-        ...fieldDiff(what, row, 'type', 'graphite'),
-        ...fieldDiff(what, row, 'server', server.server),
-        ...fieldDiff(what, row, 'port', server.port),
-        ...fieldDiff(what, row, 'path', server.path),
-      ];
-    }),
+    ...(
+      await Promise.all(
+        declared.map(async (server) => {
+          const found = ours.filter((row) => row.id === server.id);
+          if (found.length !== 1) return [`metric server ${server.id} exists ${found.length} times, want once`];
+          const row = (await get(pve, ca, `/cluster/metrics/server/${server.id}`)).data as Row;
+          const what = `metric server ${server.id}`;
+          return [
+            ...fieldDiff(what, row, 'type', 'graphite'),
+            ...fieldDiff(what, row, 'server', server.server),
+            ...fieldDiff(what, row, 'port', server.port),
+            ...fieldDiff(what, row, 'path', server.path),
+          ];
+        }),
+      )
+    ).flat(),
   ];
 };
 
@@ -76,9 +80,12 @@ const reloadDiffs = async (pve: FakePve, ca: string, node: string): Promise<stri
     .filter((task) => task.startsWith(`UPID:${node}:`) && task.includes(':srvreload:'))
     .at(-1);
   if (upid === undefined) return [];
-  const status = (await get(pve, ca, `/nodes/${node}/tasks/${encodeURIComponent(upid)}/status`)).data as Row;
-  if (status.status !== 'stopped') return [`${node}: the last network reload ${upid} is still running`];
-  return status.exitstatus === 'OK' ? [] : [`${node}: the last network reload ended ${String(status.exitstatus)}`];
+  // The task list, not the task's status: a reload armed to cut its polls cuts the campaign's too.
+  const list = (await get(pve, ca, `/nodes/${node}/tasks?typefilter=srvreload&source=all&limit=1000`)).data as Row[];
+  const row = list.find((task) => task.upid === upid);
+  if (row === undefined) return [`${node}: the last network reload ${upid} is not in the node's task list`];
+  if (row.endtime === undefined) return [`${node}: the last network reload ${upid} is still running`];
+  return row.status === 'OK' ? [] : [`${node}: the last network reload ended ${String(row.status)}`];
 };
 
 export const pveDiffs = async (pve: FakePve, ca: string, v: Variant): Promise<string[]> => [
