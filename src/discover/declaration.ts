@@ -42,16 +42,26 @@ export interface Declaration {
   readonly note?: string;
 }
 
+/**
+ * Reasons many objects share, said once above them in the summary: `managed`, a cdktf-homelab stack's
+ * mark is on it (a second stack adopting it would fight the first); `management`, it carries a PVE
+ * node's own address (a change to it can cut the node off).
+ */
+export type LeftOutGroup = 'managed' | 'management';
+
 /** An object read but not declared, and why: printed in the summary, never silently dropped. */
 export interface Skipped {
   readonly what: string;
   readonly why: string;
+  readonly group?: LeftOutGroup;
 }
 
 /** What one domain's reading turns into. */
 export interface Discovered {
   readonly declarations: readonly Declaration[];
   readonly skipped: readonly Skipped[];
+  /** What the reading could not tell, said in the summary (a limit, not an object). */
+  readonly notes?: readonly string[];
 }
 
 /** Every object construct is declared with `adopt: true`: it exists already, made by someone else. */

@@ -1,8 +1,8 @@
 /**
- * A namespace's live Repos as declarations. The identity is the Repo's identity annotation, else
- * derived from its url; its secretRef becomes a credential naming the same Secret. What a stack
- * owns of a Repo that nothing marked (the bound label, the identity annotation) is left for the
- * adoption to mark; anything else that would differ keeps the Repo out, with the reason.
+ * A namespace's live Repos as declarations. A Repo carrying a stack's mark (the bound label or the
+ * identity annotation) is some stack's and is left out. The identity is derived from the url; a
+ * secretRef becomes a credential naming the same Secret. The marks are left for the adoption to
+ * write; anything else that would differ keeps the Repo out, with the reason.
  */
 import { propProblems } from '../core/definition';
 import { describeDiff } from '../core/protocol';
@@ -26,14 +26,41 @@ export interface LiveKube {
   readonly version: string;
   /** Each namespace's Repos, as the API listed them. */
   readonly namespaces: ReadonlyArray<{ readonly namespace: string; readonly repos: readonly unknown[] }>;
+  /** The Secrets an unmarked https Repo's secretRef names that exist, as `namespace/name` (`httpsSecretsToCheck`). */
+  readonly secrets: ReadonlySet<string>;
 }
 
 const CLUSTER = 'kube';
 const OWNERSHIP = new Set([`label ${LABEL_REPO_BOUND}`, `annotation ${ANNOTATION_REPO_IDENTITY}`]);
 
+type ListedRepo = LiveRepo & {
+  metadata?: { name?: unknown };
+  spec?: { url?: unknown; secretRef?: { name?: unknown }; refreshInterval?: unknown };
+};
+
+/** Which stack's mark is on the Repo: every version writes both on create and restate (handlers/kube/kube-repo.ts). */
+const markOf = (repo: ListedRepo): string | undefined => {
+  if (repo.metadata?.labels?.[LABEL_REPO_BOUND] !== undefined) return `it carries the label ${LABEL_REPO_BOUND}`;
+  if (repo.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] !== undefined)
+    return `it carries the annotation ${ANNOTATION_REPO_IDENTITY}`;
+  return undefined;
+};
+
+/** The Secrets whose existence decides a declaration: those an unmarked Repo's https url names in its secretRef. */
+export const httpsSecretsToCheck = (repos: readonly unknown[]): string[] => {
+  const names = (repos as ListedRepo[]).flatMap((repo) => {
+    const secret = repo.spec?.secretRef?.name;
+    const https = typeof repo.spec?.url === 'string' && schemeOf(repo.spec.url) === 'https';
+    return markOf(repo) === undefined && https && typeof secret === 'string' ? [secret] : [];
+  });
+  return [...new Set(names)];
+};
+
 export const kubeDeclarations = (live: LiveKube): Discovered => {
   const found = live.namespaces.flatMap(({ namespace, repos }) =>
-    repos.map((repo) => repoDeclaration(namespace, repo, live.version)),
+    repos.map((repo) =>
+      repoDeclaration(namespace, repo, live.version, (name) => live.secrets.has(`${namespace}/${name}`)),
+    ),
   );
   const declarations = found.filter((item): item is Declaration => 'construct' in item);
   const cluster: Declaration = { key: CLUSTER, construct: 'KubeCluster', id: live.clusterId, props: live.cluster };
@@ -50,13 +77,19 @@ export const identityOf = (url: string): string => {
   return parsed === null ? url : `${parsed[1]}/${parsed[2]!.replace(/^\/+/, '').replace(/\.git$/, '')}`;
 };
 
-const repoDeclaration = (namespace: string, raw: unknown, version: string): Declaration | Skipped => {
-  const repo = raw as LiveRepo & { metadata?: { name?: unknown }; spec?: { refreshInterval?: unknown } };
+const repoDeclaration = (
+  namespace: string,
+  raw: unknown,
+  version: string,
+  secretExists: (name: string) => boolean,
+): Declaration | Skipped => {
+  const repo = raw as ListedRepo;
   const key = String(repo.metadata?.name);
   const what = `Repo ${namespace}/${key}`;
+  const mark = markOf(repo);
+  if (mark !== undefined) return { what, why: mark, group: 'managed' };
   const url = repo.spec?.url;
-  const annotated = repo.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY];
-  const identity = typeof annotated === 'string' && annotated !== '' ? annotated : identityOf(String(url));
+  const identity = identityOf(String(url));
   const secret = repo.spec?.secretRef?.name;
   const scheme = typeof url === 'string' ? schemeOf(url) : undefined;
   const credentials =
@@ -75,22 +108,26 @@ const repoDeclaration = (namespace: string, raw: unknown, version: string): Decl
   const problems = [...propProblems('KubeRepo', REPO_PROPS, props), ...credentialProblems(props.credentials)];
   if (problems.length > 0) return { what, why: describeProblems(problems) };
   const { spec } = repoOf(props as unknown as Parameters<typeof repoOf>[0]);
-  // The Secret exists or not: the read checks, and an https secretRef without one would differ; said below.
-  const changes = Object.entries(
-    diffRepo(
-      spec,
-      wantedSecretRef(spec, () => true),
-      repo,
-    ),
-  ).filter(([field]) => !OWNERSHIP.has(field));
+  // A stack states an https secretRef only while its Secret exists: without it the first apply would remove it.
+  if (scheme === 'https' && typeof secret === 'string' && !secretExists(secret)) {
+    return {
+      what,
+      why:
+        `its secretRef names the Secret ${secret}, which is not in ${namespace}: a stack states an https ` +
+        'secretRef only while its Secret exists, so the first apply would remove it; ' +
+        'create the Secret and run discover again',
+    };
+  }
+  const changes = Object.entries(diffRepo(spec, wantedSecretRef(spec, secretExists), repo)).filter(
+    ([field]) => !OWNERSHIP.has(field),
+  );
   if (changes.length > 0)
     return { what, why: `it would not read in sync: ${describeDiff(Object.fromEntries(changes))}` };
-  const marked = repo.metadata?.labels?.[LABEL_REPO_BOUND] === 'true' && annotated === identity;
   return {
     key: `repo:${namespace}/${key}`,
     construct: 'KubeRepo',
     id: key,
     props: { cluster: new Ref(CLUSTER), ...props, ...ADOPT },
-    ...(marked ? {} : { note: `${what} carries no bound label or identity annotation yet: the adoption adds them` }),
+    note: `${what} carries no bound label or identity annotation yet: the adoption adds them`,
   };
 };

@@ -21,7 +21,9 @@ const discover = async (options: DiscoverOptions): Promise<{ parts: Discovered[]
   const parts: Discovered[] = [];
   const read: string[] = [];
   if (options.pve !== undefined) {
-    parts.push(pveDeclarations(await readPve(options, options.pve), new Set()));
+    parts.push(
+      pveDeclarations(await readPve(options, options.pve), new Set(), { includeManagement: options.includeManagement }),
+    );
     const nodes = options.nodes.length > 0 ? `, nodes ${String(options.nodes)}` : '';
     read.push(`PVE cluster ${String(options.pve.endpoints)}${nodes}`);
   }

@@ -32,6 +32,8 @@ export interface DiscoverOptions {
   readonly kinds: ReadonlySet<DiscoverKind>;
   readonly nodes: readonly string[];
   readonly unitGlobs: readonly string[];
+  /** Declare each PVE node's management interface too (left out by default: a change to it can cut the node off). */
+  readonly includeManagement: boolean;
   /** The targets, as their constructs' props; a domain without one is not read. */
   readonly pve?: Props;
   readonly ssh?: Props;
@@ -53,6 +55,7 @@ const FLAGS: Record<
   '--import': { to: 'run', prop: 'from' },
   '--kinds': { to: 'run', prop: 'kinds', as: 'list' },
   '--node': { to: 'run', prop: 'nodes', as: 'list' },
+  '--include-management': { to: 'run', prop: 'includeManagement', as: 'flag' },
   '--unit-glob': { to: 'run', prop: 'unitGlobs', as: 'list' },
   '--namespace': { to: 'run', prop: 'namespaces', as: 'list' },
   '--repo-version': { to: 'run', prop: 'version' },
@@ -85,7 +88,7 @@ export const USAGE = [
   '         [--unit-glob GLOB] [--namespace NS,NS] [--repo-version V] <targets>',
   'targets (each domain is read only when its target is given; secrets only as variable names):',
   '  PVE:  --pve-endpoint URL[,URL] [--pve-token-env VAR] [--pve-read-token-env VAR] [--pve-ca-file PEM]',
-  '        [--pve-fingerprint URL=SHA256]',
+  '        [--pve-fingerprint URL=SHA256] [--include-management]',
   '        [--pve-insecure] [--pve-timeout-seconds N]',
   '  SSH:  --ssh-host HOST [--ssh-port N] [--ssh-user U] --ssh-host-key SHA256:... [--ssh-private-key-env VAR]',
   '        [--ssh-read-user U] [--ssh-read-private-key-env VAR] [--ssh-insecure-accept-any-host-key]',
@@ -146,6 +149,7 @@ export const parseOptions = (argv: readonly string[]): { options: DiscoverOption
       kinds: new Set(kinds as DiscoverKind[]),
       nodes: (run.nodes as string[] | undefined) ?? [],
       unitGlobs: (run.unitGlobs as string[] | undefined) ?? [],
+      includeManagement: run.includeManagement === true,
       ...(targets.pve ? { pve: targets.pve } : {}),
       ...(targets.ssh ? { ssh: targets.ssh } : {}),
       ...(namespaces.length > 0 ? { kube: { props: targets.kube ?? {}, namespaces, version } } : {}),

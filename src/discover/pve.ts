@@ -35,21 +35,45 @@ export interface LivePve {
   readonly cluster: Readonly<Record<string, Value>>;
   /** Each metric server's section, with its `id`; undefined when not asked for. */
   readonly metricServers?: readonly LiveSection[];
-  /** Each node's rows of `GET nodes/{node}/network`; undefined when not asked for. */
-  readonly networks?: ReadonlyArray<{ readonly node: string; readonly rows: readonly unknown[] }>;
+  /**
+   * Each node's rows of `GET nodes/{node}/network`, and its address in `GET cluster/status` (undefined
+   * when the row has none); undefined when not asked for.
+   */
+  readonly networks?: ReadonlyArray<{
+    readonly node: string;
+    readonly address?: string;
+    readonly rows: readonly unknown[];
+  }>;
 }
 
 const CLUSTER = 'pve';
 
-export const pveDeclarations = (live: LivePve, envNames: Set<string>): Discovered => {
+/** What PVE objects cannot tell: whose they are. */
+const NO_MARK =
+  'PVE keeps no mark of ownership on a metric server or an interface (a stack owns them in its Terraform ' +
+  'state), so those another stack manages are declared too: remove them from this stack by hand';
+
+export const pveDeclarations = (
+  live: LivePve,
+  envNames: Set<string>,
+  options: { readonly includeManagement?: boolean } = {},
+): Discovered => {
   const servers = (live.metricServers ?? []).map((section) => metricServer(section, envNames));
-  const interfaces = (live.networks ?? []).flatMap(({ node, rows }) => nodeInterfaces(node, rows));
+  const networks = live.networks ?? [];
+  const interfaces = networks.flatMap((network) => nodeInterfaces(network, options.includeManagement === true));
   const found = [...servers, ...interfaces];
   const declarations = found.filter((item): item is Declaration => 'construct' in item);
   const cluster: Declaration = { key: CLUSTER, construct: 'ProxmoxCluster', id: 'pve', props: live.cluster };
+  const unknown = networks.filter((network) => network.address === undefined).map((network) => network.node);
   return {
     declarations: declarations.length === 0 ? [] : [cluster, ...declarations],
     skipped: found.filter((item): item is Skipped => 'why' in item),
+    notes: [
+      ...(declarations.length === 0 ? [] : [NO_MARK]),
+      ...(unknown.length === 0 || options.includeManagement === true
+        ? []
+        : [`cluster/status gave no address for ${unknown.join(', ')}: its management interface was not told apart`]),
+    ],
   };
 };
 
@@ -121,16 +145,73 @@ const asNumber = (value: unknown): Value | undefined => {
   return typeof number === 'number' ? number : (value as Value | undefined);
 };
 
-/** The node's bridges, VLANs and bonds; its NICs and other types are not this library's. */
-const nodeInterfaces = (node: string, rows: readonly unknown[]): Array<Declaration | Skipped> => {
+/**
+ * The node's bridges, VLANs and bonds; its NICs and other types are not this library's. Its management
+ * interface, and what that rests on, are left out unless `includeManagement`.
+ */
+const nodeInterfaces = (
+  network: NonNullable<LivePve['networks']>[number],
+  includeManagement: boolean,
+): Array<Declaration | Skipped> => {
+  const { node, rows } = network;
   const managed = rows.filter(
     (row): row is Readonly<Record<string, unknown>> =>
       typeof row === 'object' &&
       row !== null &&
       (INTERFACE_TYPES as readonly unknown[]).includes((row as { type?: unknown }).type),
   );
-  const declared = new Set(managed.map((row) => String(row.iface)));
-  return managed.map((row) => networkInterface(node, row, rows, declared));
+  const management = includeManagement ? new Map<string, string>() : managementInterfaces(network);
+  const declared = new Set(managed.map((row) => String(row.iface)).filter((iface) => !management.has(iface)));
+  return managed.map((row) => {
+    const why = management.get(String(row.iface));
+    if (why === undefined) return networkInterface(node, row, rows, declared);
+    return { what: `interface ${String(row.iface)} on ${node}`, why, group: 'management' };
+  });
+};
+
+/** An address as one text per address: IPv6 in its canonical form, the prefix length dropped. */
+const canonicalAddress = (text: unknown): string | undefined => {
+  if (typeof text !== 'string' || text === '') return undefined;
+  const address = text.replace(/\/\d+$/, '');
+  if (!address.includes(':')) return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname;
+  } catch {
+    return address.toLowerCase();
+  }
+};
+
+/**
+ * The interfaces that carry the node's cluster address, and those they rest on (a bridge's ports, a
+ * bond's slaves, a VLAN's raw device), by name, each with why it is left out.
+ */
+export const managementInterfaces = (network: {
+  readonly node: string;
+  readonly address?: string;
+  readonly rows: readonly unknown[];
+}): Map<string, string> => {
+  const address = canonicalAddress(network.address);
+  const rows = network.rows.filter((row): row is Record<string, unknown> => typeof row === 'object' && row !== null);
+  const found = new Map<string, string>();
+  if (address === undefined) return found;
+  const byName = new Map(rows.map((row) => [String(row.iface), row]));
+  const under = (iface: string, by: string) => {
+    const row = byName.get(iface);
+    if (row === undefined || found.has(iface)) return;
+    found.set(iface, by);
+    const raw = row['vlan-raw-device'] ?? (row.type === 'vlan' ? iface.replace(/\.\d+$/, '') : undefined);
+    const below = [row.bridge_ports, row.slaves, raw].flatMap((names) =>
+      typeof names === 'string' ? names.split(/\s+/) : [],
+    );
+    for (const name of below.filter((name) => name !== '' && name !== iface))
+      under(name, `under the node's management interface ${iface}`);
+  };
+  for (const row of rows) {
+    const carried = ['cidr', 'address', 'cidr6', 'address6'].some((field) => canonicalAddress(row[field]) === address);
+    if (carried)
+      under(String(row.iface), `it carries ${network.address ?? ''}, ${network.node}'s address in cluster/status`);
+  }
+  return found;
 };
 
 const networkInterface = (

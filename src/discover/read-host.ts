@@ -1,12 +1,12 @@
 /**
  * Reads an SSH host for discover, with the handlers' SSH client (pinned host key, bounded commands,
- * capped output): one listing of /etc/systemd/system, then the units' states through the same read
- * script the systemd kinds use. Both are reads: nothing on the host changes.
+ * capped output): one listing of /etc/systemd/system, then the units' states and the stacks' marks
+ * through the same read script the systemd kinds use. Both are reads: nothing on the host changes.
  */
 import { HandlerError } from '../core/errors';
 import { connectSsh } from '../linux/ssh';
 import { describeHost, parseSshTarget, sshTargetOf, targetFor } from '../linux/target';
-import { parseReadScript, readScript } from '../linux/unit-read';
+import { parseReadScript, readScript, unreadableFiles } from '../linux/unit-read';
 import type { Discovered, Value } from './declaration';
 import { globMatcher, listingScript, parseListing } from './host-listing';
 import type { DiscoverOptions } from './options';
@@ -38,7 +38,8 @@ export const readHost = async (
         Stderr: read.stderr.trim(),
       });
     }
-    return systemdDeclarations(props as Record<string, Value>, found, live);
+    const unreadable = new Set(unreadableFiles(read.stdout, entries));
+    return systemdDeclarations(props as Record<string, Value>, found, live, unreadable);
   } finally {
     remote.close();
   }

@@ -41,16 +41,30 @@ const readMetricServers = async (api: PveClient): Promise<LiveSection[]> => {
   }));
 };
 
-/** The nodes asked for, else every node `cluster/status` lists (the health gate's own read). */
+/**
+ * The nodes asked for, else every node `cluster/status` lists (the health gate's own read), each with
+ * its address there: the one its management interface carries.
+ */
 const readNetworks = async (api: PveClient, asked: readonly string[]) => {
-  const nodes = asked.length > 0 ? asked : await clusterNodes(api);
+  const members = await clusterNodes(api);
+  const nodes = asked.length > 0 ? asked : [...members.keys()];
   return mapConcurrent(nodes, PARALLEL, async (node) => {
     const rows = await api.call<unknown>('GET', `nodes/${encodeURIComponent(node)}/network`);
-    return { node, rows: Array.isArray(rows) ? (rows as unknown[]) : [] };
+    const address = members.get(node);
+    return {
+      node,
+      ...(address === undefined ? {} : { address }),
+      rows: Array.isArray(rows) ? (rows as unknown[]) : [],
+    };
   });
 };
 
-const clusterNodes = async (api: PveClient): Promise<string[]> => {
-  const rows = await api.call<Array<{ type?: unknown; name?: unknown }>>('GET', 'cluster/status');
-  return (Array.isArray(rows) ? rows : []).filter((row) => row?.type === 'node').map((row) => String(row.name));
+/** Each node's name and its `ip` (undefined when the row has none). */
+const clusterNodes = async (api: PveClient): Promise<Map<string, string | undefined>> => {
+  const rows = await api.call<Array<{ type?: unknown; name?: unknown; ip?: unknown }>>('GET', 'cluster/status');
+  return new Map(
+    (Array.isArray(rows) ? rows : [])
+      .filter((row) => row?.type === 'node')
+      .map((row) => [String(row.name), typeof row.ip === 'string' && row.ip !== '' ? row.ip : undefined]),
+  );
 };

@@ -1,7 +1,8 @@
 /**
  * A host's own systemd units as declarations: the unit files under /etc/systemd/system that no
  * Debian package ships, their templates' enabled instances, and the drop-ins there. Each is declared
- * only when the kind's rules hold and the kind's own diff reads it in sync with what was read.
+ * only when no stack's mark is on it (unit-ownership.ts), the kind's rules hold and the kind's own
+ * diff reads it in sync with what was read.
  */
 import { digestOf, sha256Hex } from '../core/canonical';
 import { propProblems } from '../core/definition';
@@ -14,6 +15,7 @@ import type { DesiredUnit, LiveUnit } from '../linux/unit-control';
 import { diffUnit } from '../linux/unit-diff';
 import { restartOnPath } from '../linux/unit-file';
 import { instanceOf, isTemplate, unitNameProblem } from '../linux/unit-name';
+import { DROP_IN_MARK_DIR, dropInMarkPath } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
 import { enabledOf, isMasked } from '../linux/unit-state';
 import { ADOPT, type Declaration, defined, type Discovered, Ref, type Skipped, type Value } from './declaration';
@@ -64,26 +66,60 @@ export const hostCandidates = (listing: HostListing, wanted: (unit: string) => b
 export const statusEntries = (found: HostCandidates): ReadEntry[] => [
   ...found.units.map(({ name }) => ({ unit: name, file: `${UNIT_DIR}/${name}`, record: restartOnPath({ name }) })),
   ...found.instances.map((name) => ({ unit: name, record: restartOnPath({ name }) })),
-  ...found.dropIns.map(({ unit, name }) => ({ unit, file: `${UNIT_DIR}/${unit}.d/${name}.conf` })),
+  ...found.dropIns.map(({ unit, name }) => ({
+    unit,
+    file: `${UNIT_DIR}/${unit}.d/${name}.conf`,
+    record: dropInMarkPath({ unit, name, directory: UNIT_DIR }),
+  })),
 ];
 
-/** The declarations, given each entry's live state in `statusEntries` order. */
+/**
+ * Why an object is some stack's, or cannot be told to be nobody's: its record or mark is there, or
+ * is there and this login may not read it (`unreadable`: unit-read.ts). Undefined when unmarked.
+ */
+const ownership = (
+  entry: ReadEntry,
+  live: LiveUnit,
+  unreadable: ReadonlySet<string>,
+): Omit<Skipped, 'what'> | undefined => {
+  const kind = entry.record?.startsWith(DROP_IN_MARK_DIR) === true ? 'mark' : 'restartOn record';
+  if (entry.record !== undefined && unreadable.has(entry.record))
+    return { why: `its ${kind} ${entry.record} is there but this login may not read it: whose it is cannot be told` };
+  if (live.restartOn !== undefined) return { why: `its ${kind} ${entry.record ?? ''} is there`, group: 'managed' };
+  return undefined;
+};
+
+/**
+ * The declarations, given each entry's live state in `statusEntries` order and the files the read
+ * found but could not read.
+ */
 export const systemdDeclarations = (
   host: Readonly<Record<string, Value>>,
   found: HostCandidates,
   live: readonly LiveUnit[],
+  unreadable: ReadonlySet<string> = new Set(),
 ): Discovered => {
+  const entries = statusEntries(found);
   const at = (index: number): LiveUnit => live[index]!;
-  const units = found.units.map((unit, i) => unitDeclaration(unit, at(i)));
+  const owned = (what: string, index: number): Skipped | undefined => {
+    const mark = ownership(entries[index]!, at(index), unreadable);
+    return mark === undefined ? undefined : { what, ...mark };
+  };
+  const units = found.units.map((unit, i) => owned(unit.name, i) ?? unitDeclaration(unit, at(i)));
   const declared = new Map(
     units.flatMap((item, i) => ('construct' in item ? [[found.units[i]!.name, found.units[i]!.content]] : [])),
   );
   const offset = found.units.length;
-  const instances = found.instances.map((name, i) => instanceDeclaration(name, declared, at(offset + i)));
-  const named = new Set([...declared.keys(), ...found.instances.filter((_, i) => 'construct' in instances[i]!)]);
-  const dropIns = found.dropIns.map((dropIn, i) =>
-    dropInDeclaration(dropIn, named, at(offset + found.instances.length + i)),
+  const instances = found.instances.map(
+    (name, i) => owned(name, offset + i) ?? instanceDeclaration(name, declared, at(offset + i)),
   );
+  const named = new Set([...declared.keys(), ...found.instances.filter((_, i) => 'construct' in instances[i]!)]);
+  const dropIns = found.dropIns.map((dropIn, i) => {
+    const index = offset + found.instances.length + i;
+    return (
+      owned(`${UNIT_DIR}/${dropIn.unit}.d/${dropIn.name}.conf`, index) ?? dropInDeclaration(dropIn, named, at(index))
+    );
+  });
   const all = [...units, ...instances, ...dropIns];
   const declarations = all.filter((item): item is Declaration => 'construct' in item);
   const target: Declaration = { key: HOST, construct: 'SshHost', id: 'host', props: host };

@@ -1,6 +1,6 @@
 // The generator end to end without servers: live objects of every kind -> declarations -> TypeScript, run back
 // through stub constructs, so what the file declares is compared with what was live, value for value.
-import * as ts from 'typescript';
+import { run } from './run-stack';
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { Discovered } from '../../../../src/discover/declaration';
 import { parseListing } from '../../../../src/discover/host-listing';
@@ -113,6 +113,7 @@ const kube = (): Discovered =>
     cluster: { kubeconfig: '~/.kube/config', context: 'home' },
     clusterId: 'home',
     version: 'v1alpha1',
+    secrets: new Set(),
     namespaces: [
       {
         namespace: 'jr2',
@@ -120,42 +121,12 @@ const kube = (): Discovered =>
           repo('site', 'git@git.example:me/site.git', {
             spec: { url: 'git@git.example:me/site.git', secretRef: { name: 'deploy-key' } },
           }),
-          {
-            metadata: {
-              name: 'docs',
-              labels: { 'core.jr2.dev/bound': 'true' },
-              annotations: { 'core.jr2.dev/identity': 'docs-id' },
-            },
-            spec: { url: 'https://git.example/me/docs.git', refreshInterval: '1h' },
-          },
+          { metadata: { name: 'docs' }, spec: { url: 'https://git.example/me/docs.git', refreshInterval: '1h' } },
           repo('leaky', 'https://kube-SECRET-3@git.example/me/leaky.git'),
         ],
       },
     ],
   });
-
-/** Runs the generated file with stub constructs, returning each construct's class, id and props. */
-const run = (text: string): Array<{ construct: string; id: string; props: Record<string, unknown> }> => {
-  const made: Array<{ construct: string; id: string; props: Record<string, unknown> }> = [];
-  const stub = (construct: string) =>
-    class {
-      constructor(_scope: unknown, id: string, props: Record<string, unknown>) {
-        made.push({ construct, id, props });
-      }
-    };
-  const modules: Record<string, unknown> = {
-    cdktf: {
-      App: class {
-        synth() {}
-      },
-      TerraformStack: class {},
-    },
-    'cdktf-homelab': new Proxy({}, { get: (_, name) => stub(String(name)) }),
-  };
-  const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
-  new Function('require', 'exports', js)((name: string) => modules[name], {});
-  return made;
-};
 
 test('every kind is declared from what was live, with adopt: true, and the file runs back to the same values', () => {
   const stack = discoveredStack([pve(), host(), kube()], { stack: 'lab', from: 'cdktf-homelab', read: ['test'] });
@@ -191,7 +162,7 @@ test('every kind is declared from what was live, with adopt: true, and the file 
     identity: 'git.example/me/site',
     credentials: [{ match: 'git.example/me/site', ssh: { secret: 'deploy-key' } }],
   });
-  expect(props('docs')).toMatchObject({ identity: 'docs-id', refreshInterval: '1h' });
+  expect(props('docs')).toMatchObject({ identity: 'git.example/me/docs', refreshInterval: '1h' });
 });
 
 test('no secret a server answered reaches the file or the summary; the variables that hold them are named', () => {

@@ -21,10 +21,16 @@ test('all defaults: the targets as their constructs take them, every kind, main 
       ]),
       nodes: [],
       unitGlobs: [],
+      includeManagement: false,
       ssh: { host: '10.0.0.2', hostKey: HOST_KEY },
       kube: { props: {}, namespaces: ['jr2', 'lab'], version: 'v1alpha1' },
     },
   });
+});
+
+test("--include-management asks for each node's management interface too", () => {
+  const parsed = parseOptions(['--pve-endpoint', 'https://n1:8006', '--include-management']);
+  expect(parsed).toMatchObject({ options: { includeManagement: true } });
 });
 
 test('repeated and comma-separated lists add up, pins are keyed by endpoint, numbers are numbers', () => {

@@ -1,0 +1,25 @@
+// Runs a generated stack file with stub constructs, so a test compares what it declares with what was live.
+import * as ts from 'typescript';
+
+/** Runs the generated file with stub constructs, returning each construct's class, id and props. */
+export const run = (text: string): Array<{ construct: string; id: string; props: Record<string, unknown> }> => {
+  const made: Array<{ construct: string; id: string; props: Record<string, unknown> }> = [];
+  const stub = (construct: string) =>
+    class {
+      constructor(_scope: unknown, id: string, props: Record<string, unknown>) {
+        made.push({ construct, id, props });
+      }
+    };
+  const modules: Record<string, unknown> = {
+    cdktf: {
+      App: class {
+        synth() {}
+      },
+      TerraformStack: class {},
+    },
+    'cdktf-homelab': new Proxy({}, { get: (_, name) => stub(String(name)) }),
+  };
+  const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
+  new Function('require', 'exports', js)((name: string) => modules[name], {});
+  return made;
+};
