@@ -4,7 +4,7 @@
  * lock, the later write dropped what the earlier added), a reader never sees half a file, and a
  * record kept 0600 stays 0600 (issue 26 item 4, issue 27 item 2).
  */
-import { closeSync, constants, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { parseRecord, RECORD_FILE, type Record_, recordText } from '../../src/core/object-record';
@@ -16,16 +16,47 @@ const RETRY_MS = 20;
 
 /**
  * The record's path: beside cdktf.json in the working directory, where cdktf-cli and cdktn-cli run
- * the app, when the app writes its output there too. Elsewhere (a test's `Testing.app()`, which
- * writes to a temporary folder) no record is kept and nothing is planned for removal.
+ * the app, when the app writes its output there too and is the app cdktf.json runs. Elsewhere (a
+ * test's `Testing.app()`, which writes to a temporary folder) no record is kept and nothing is
+ * planned for removal; so too for another program run in the folder (a scratch variant of the app
+ * had added its objects to the stack's record: issue 27), which is told so once.
  */
 export const recordPath = (app: IConstruct): string | undefined => {
   const project = process.cwd();
   const outdir = (app as { outdir?: unknown }).outdir;
-  if (typeof outdir !== 'string' || !existsSync(join(project, 'cdktf.json'))) return undefined;
+  const config = join(project, 'cdktf.json');
+  if (typeof outdir !== 'string' || !existsSync(config)) return undefined;
   const below = relative(project, resolve(project, outdir));
-  return below.startsWith('..') || isAbsolute(below) ? undefined : join(project, RECORD_FILE);
+  if (below.startsWith('..') || isAbsolute(below)) return undefined;
+  const runs = appFile(project, config);
+  const running = process.argv[1];
+  if (runs !== undefined && (running === undefined || realFile(running) !== realFile(runs))) {
+    process.stderr.write(
+      `cdktf-homelab: ${running ?? 'this program'} is not the app cdktf.json runs (${relative(project, runs)}): ` +
+        `${RECORD_FILE} is left as it is, and no removal is planned\n`,
+    );
+    return undefined;
+  }
+  return join(project, RECORD_FILE);
 };
+
+/** The file cdktf.json's `app` command runs (`npx tsx main.ts`: main.ts), when a word of it names one. */
+const appFile = (project: string, config: string): string | undefined => {
+  let command: unknown;
+  try {
+    command = (JSON.parse(readFileSync(config, 'utf8')) as { app?: unknown }).app;
+  } catch {
+    return undefined;
+  }
+  if (typeof command !== 'string') return undefined;
+  const file = command
+    .split(/\s+/)
+    .reverse()
+    .find((word) => /\.[cm]?[jt]sx?$/.test(word));
+  return file === undefined ? undefined : resolve(project, file);
+};
+
+const realFile = (file: string): string => (existsSync(file) ? realpathSync(file) : resolve(file));
 
 /**
  * Reads the record at `path`, gives it to `change` and writes what it returns when the text differs,

@@ -96,9 +96,10 @@ const codeTargets = (stack: TerraformStack): ReadonlyMap<string, CodeTarget> => 
 /** Once per app, before the first stack is written: every stack of the app, so each gets its blocks in time. */
 const tombstoneApp = (first: TerraformStack): void => {
   const app = first.node.root;
-  const path = recordPath(app);
-  if (done.has(app) || path === undefined) return;
+  if (done.has(app)) return;
   done.add(app);
+  const path = recordPath(app);
+  if (path === undefined) return;
   const stacks = app.node.findAll().filter((node): node is TerraformStack => TerraformStack.isStack(node));
   updateRecord(path, (record) => {
     const problems: string[] = [];

@@ -47,7 +47,9 @@ beforeAll(async () => {
     HOMELAB_KUBECONFIG: server().kubeconfig,
     HOMELAB_KUBE_NAMESPACE: server().namespace,
   });
-  writeFileSync(join(project.dir, 'cdktf.json'), '{"language":"typescript","app":"node main.js","output":"cdktf.out"}');
+  // The app it names is the one project.synth runs: the record is kept for cdktf.json's app alone.
+  const app = join(__dirname, '..', '..', 'build', 'e2e', 'removal-app.js');
+  writeFileSync(join(project.dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${app}` }));
   await synth('all');
   await project.must('init', project.terraform('init', '-no-color'));
 });

@@ -32,7 +32,8 @@ describe('stack values reaching a handler', () => {
     // The entry is also the apply's trigger, so a new value of the variable replaces the apply.
     const { text } = entryOf(json, 'h', 'u');
     expect(text).toMatch(/^\{"kind":"systemd-unit","spec":\$\{jsonencode\(\{.*\}\)\}\}$/);
-    expect(text).toContain('"content" = "[Unit]\\nDescription=${var.desc}\\n"');
+    // Text holding a value ships as pieces, the value apart, for the handler to judge (unit-content.ts).
+    expect(text).toContain('"content" = {"pieces" = ["[Unit]\\nDescription=", var.desc, "\\n"]}');
     expect(json.data.external.h_read.query.u).toMatch(/^\{"kind":"systemd-unit","spec":\$\{jsonencode\(/);
   });
 

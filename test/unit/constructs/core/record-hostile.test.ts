@@ -26,7 +26,8 @@ const recordFile = () => join(dir, 'cdktf-homelab.record.json');
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'homelab-hostile-'));
-  writeFileSync(join(dir, 'cdktf.json'), '{"language":"typescript","app":"node main.js"}');
+  // The app cdktf.json runs is this program: the record is kept for the app alone (record-file.ts).
+  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${process.argv[1]}` }));
   process.chdir(dir);
 });
 

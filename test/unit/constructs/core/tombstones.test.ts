@@ -22,7 +22,8 @@ const record = () => readFileSync(join(dir, 'cdktf-homelab.record.json'), 'utf8'
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'homelab-record-'));
-  writeFileSync(join(dir, 'cdktf.json'), '{"language":"typescript","app":"node main.js"}');
+  // The app cdktf.json runs is this program: the record is kept for the app alone (record-file.ts).
+  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${process.argv[1]}` }));
   process.chdir(dir);
 });
 
@@ -247,6 +248,28 @@ describe('the record', () => {
       ['gone', {}],
     ]);
     expect(synth([['kept', {}]]).removed).toBeUndefined();
+  });
+
+  // Issue 27: a scratch variant run in the folder added its objects to the stack's record.
+  test('is neither read nor written by a program other than the app cdktf.json runs', () => {
+    synth([
+      ['kept', {}],
+      ['gone', {}],
+    ]);
+    const written = record();
+    writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts' }));
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(synth([['scratch', {}]]).removed).toBeUndefined();
+      expect(stderr).toHaveBeenCalledWith(
+        expect.stringMatching(
+          /is not the app cdktf\.json runs \(main\.ts\): cdktf-homelab\.record\.json is left as it is/,
+        ),
+      );
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(record()).toBe(written);
   });
 
   test('is not kept by an app writing elsewhere (Testing.app() in a project folder)', () => {
