@@ -1,10 +1,11 @@
 /**
  * The working tree as a git repository a user could clone: its files (tracked and untracked, minus what .gitignore
- * leaves out, so no build output) committed once and tagged `v<version>`, so `npm install git+file://...#v<version>`
- * goes through npm's real git path (clone, install the dev dependencies, prepare, pack) on exactly the tree under test.
+ * leaves out, so no build output) committed once on its default branch and, like a fresh clone of main, with no tag
+ * (issue 28: the README's install named a tag a clone of main does not have), so `npm install git+file://...` goes
+ * through npm's real git path (clone, install the dev dependencies, prepare, pack) on exactly the tree under test.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -12,11 +13,9 @@ const ROOT = join(__dirname, '..', '..');
 export interface GitSnapshot {
   /** The repository's folder. */
   readonly dir: string;
-  /** The tag, `v` and package.json's version, that the README's git install names. */
-  readonly tag: string;
 }
 
-/** Commits the tree's files into a new repository at `dir` and tags the commit with the package's version. */
+/** Commits the tree's files into a new repository at `dir`, tagging nothing. */
 export const gitSnapshot = (dir: string): GitSnapshot => {
   const git = (cwd: string, ...args: string[]): string =>
     execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@localhost', ...args], {
@@ -33,7 +32,5 @@ export const gitSnapshot = (dir: string): GitSnapshot => {
   git(dir, 'init', '--quiet');
   git(dir, 'add', '--all');
   git(dir, 'commit', '--quiet', '--no-verify', '-m', 'snapshot of the tree under test');
-  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  git(dir, 'tag', `v${version}`);
-  return { dir, tag: `v${version}` };
+  return { dir };
 };
