@@ -1,6 +1,6 @@
 /**
  * Destroy of units, shared by units (which own a file) and template instances (which do not), many
- * at once as one run's destroys come (destroy-relay.ts): one read of them all, their stops queued in
+ * at once as one run's destroys come (src/core/destroy-relay/): one read of them all, their stops queued in
  * one command and waited for together (each bounded like a start), a script each that disables it,
  * removes its file, its restartOn record and every link to the file, then one daemon-reload for all
  * and one read of their load states. Measured before (README, SshHost): 200 destroys each doing all
