@@ -15,7 +15,9 @@ const anchorOf = (heading: string): string =>
     .replace(/ /g, '-');
 
 test('the contents list every section in order, each linking its heading', () => {
-  const sections = [...README.matchAll(/^## (.+)$/gm)].map(([, heading]) => heading).filter((h) => h !== 'Contents');
+  const sections = [...README.matchAll(/^## (.+)$/gm)]
+    .map(([, heading]) => heading ?? '')
+    .filter((h) => h !== 'Contents');
   const contents = README.slice(
     README.indexOf('## Contents'),
     README.indexOf('\n## ', README.indexOf('## Contents') + 1),
@@ -25,7 +27,7 @@ test('the contents list every section in order, each linking its heading', () =>
 });
 
 test('Getting started comes first, right after the two commands and what it is', () => {
-  const sections = [...README.matchAll(/^## (.+)$/gm)].map(([, heading]) => heading);
+  const sections = [...README.matchAll(/^## (.+)$/gm)].map(([, heading]) => heading ?? '');
   expect(sections.slice(0, 2)).toEqual(['Contents', 'Getting started']);
   expect(README.indexOf('## Contents')).toBeLessThan(40 * 80);
 });
