@@ -94,20 +94,34 @@ export const ESTATE_UNITS: readonly string[] = [
   write('disc-probe@.service.d/20-nice.conf', '[Service]\nNice=5\n'),
   write('ssh.service.d/disc-limits.conf', '[Service]\nLimitNOFILE=8192\n'),
   'ln -sf /dev/null /etc/systemd/system/disc-hidden.service',
+  // Another stack's: a unit with its restartOn record, a drop-in with its mark (discover must leave both out).
+  write('disc-theirs.service', unit('theirs', ['ExecStart=/bin/sleep infinity'])),
+  write('disc-web.service.d/30-theirs.conf', '[Service]\nEnvironment=THEIRS=1\n'),
+  'mkdir -p /var/lib/cdktf-homelab/restart-on /var/lib/cdktf-homelab/drop-ins/etc/systemd/system/disc-web.service.d',
+  `printf '%s\\n' ${'0'.repeat(64)} > /var/lib/cdktf-homelab/restart-on/disc-theirs.service`,
+  "printf 'cdktf-homelab\\n' > /var/lib/cdktf-homelab/drop-ins/etc/systemd/system/disc-web.service.d/30-theirs.conf",
   'systemctl daemon-reload',
-  'systemctl enable --now disc-web.service disc-worker.service disc-env.service disc-tick.timer',
+  'systemctl enable --now disc-web.service disc-worker.service disc-env.service disc-tick.timer disc-theirs.service',
   'systemctl enable --now disc-probe@a.service disc-probe@b.service',
   'systemctl enable disc-agent@x.service && systemctl start disc-manual.service',
-  // ssh.service's drop-in: sshd re-reads nothing until restarted, and a reload keeps it loaded.
-  'systemctl daemon-reload',
+  // ssh.service runs with its drop-in (a process started before its content is drift); its sessions outlive sshd.
+  'systemctl daemon-reload && systemctl restart ssh.service',
 ];
 
-/** Five Repos: three made by hand (no marks), two stated before by a stack (bound label, identity annotation). */
+/** The clone Secret `vault` names; `mirror` names one that does not exist. */
+export const CLONE_SECRET = 'clone-vault';
+
+/**
+ * Six Repos: four made by hand (no marks), one of them naming an https clone Secret that exists, one a Secret that
+ * does not (a stack would state it without, so discover leaves it out); two stated by a stack (bound label, identity
+ * annotation: some stack's, left out).
+ */
 export const ESTATE_REPOS: readonly object[] = [
   ['site', 'git@git.example:me/site.git', { secretRef: { name: 'deploy-key-site' } }],
   ['docs', 'https://git.example/me/docs.git', {}],
   ['notes', 'ssh://git@git.example/me/notes.git', { refreshInterval: '1h' }],
-  // A hostile identity: it must come back from the generated code as it is, and read in sync.
+  ['vault', 'https://git.example/me/vault.git', { secretRef: { name: CLONE_SECRET } }],
+  ['mirror', 'https://git.example/me/mirror.git', { secretRef: { name: 'clone-mirror' } }],
   ['wiki', 'https://git.example/team/wiki', {}, "git.example/team/wiki'); process.exit(1); //\u2028\u202e ${x}"],
   ['tools', 'git@git.example:team/tools.git', { secretRef: { name: 'deploy-key-tools' } }, 'git.example/team/'],
 ].map(([name, url, spec, identity]) => ({

@@ -1,8 +1,10 @@
 /**
  * `cdktf-homelab discover` against an estate that already runs: the fake PVE (3 nodes of networks, 5 metric
- * servers), the real systemd host (10 units, 2 of them templates with enabled instances, drop-ins, a masked unit)
- * and the real kube-apiserver (5 Repos). The stack it writes type-checks, synthesizes, and its first plan shows no
- * change to what any object does (adoptions only); its first apply writes nothing the objects do.
+ * servers), the real systemd host (10 units, 2 of them templates with enabled instances, drop-ins, a masked unit,
+ * a unit and a drop-in another stack marked) and the real kube-apiserver (7 Repos, 2 marked by a stack). The stack
+ * it writes leaves out what a stack already manages and each node's management bridge, type-checks, synthesizes,
+ * and its first plan shows no change to what any object does (adoptions only); its first apply writes nothing the
+ * objects do.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { kubeExpect } from '../support/kube-http';
 import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
 import { testProcessEnv } from '../support/toolchain';
 import { makeCert, type TestCert } from '../support/tls';
-import { ESTATE_REPOS, ESTATE_UNITS, METRIC_SERVERS, nodeInterfaces } from './discover-estate';
+import { CLONE_SECRET, ESTATE_REPOS, ESTATE_UNITS, METRIC_SERVERS, nodeInterfaces } from './discover-estate';
 
 jest.setTimeout(600_000);
 
@@ -95,6 +97,10 @@ beforeAll(async () => {
   }
   const kube = server();
   for (const repo of ESTATE_REPOS) await kubeExpect(kube.admin, 'POST', crPath(kube.namespace, 'repos'), repo);
+  await kubeExpect(kube.admin, 'POST', `/api/v1/namespaces/${kube.namespace}/secrets`, {
+    metadata: { name: CLONE_SECRET },
+    stringData: { username: 'git', password: 'clone-SECRET' },
+  });
   dir = mkdtempSync(join(ROOT, 'build', 'discover-e2e-'));
   env = { ...testProcessEnv(), PVE_READ_TOKEN: READ_TOKEN, HOMELAB_SSH_KEY: host.privateKey };
   discovered = await run(
@@ -147,10 +153,31 @@ afterAll(async () => {
 test('discover declares every object, names the secrets and what it left out, and reads only', () => {
   const summary = discovered.stderr;
   expect(summary).toContain(
-    'declared 35 objects, each adopt: true: 5 ProxmoxMetricServer, 9 ProxmoxNetworkInterface, 10 SystemdUnit, ' +
-      '3 SystemdUnitInstance, 3 SystemdDropIn, 5 KubeRepo',
+    'declared 31 objects, each adopt: true: 5 ProxmoxMetricServer, 6 ProxmoxNetworkInterface, 10 SystemdUnit, ' +
+      '3 SystemdUnitInstance, 3 SystemdDropIn, 4 KubeRepo',
   );
   expect(summary).toContain('disc-hidden.service: masked');
+  // Issue 27: each of these was declared adopt: true, and two stacks then fought over it.
+  const ns = server().namespace;
+  expect(summary).toContain(
+    'left out 4, managed by a cdktf-homelab stack already (its mark is on the target: a second stack adopting it ' +
+      'would fight the first; declare it in the stack that owns it):\n' +
+      '  disc-theirs.service: its restartOn record /var/lib/cdktf-homelab/restart-on/disc-theirs.service is there\n' +
+      '  /etc/systemd/system/disc-web.service.d/30-theirs.conf: its mark ' +
+      '/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/disc-web.service.d/30-theirs.conf is there\n' +
+      `  Repo ${ns}/tools: it carries the label core.jr2.dev/bound\n` +
+      `  Repo ${ns}/wiki: it carries the label core.jr2.dev/bound\n`,
+  );
+  // Issue 27: each node's management bridge was adopted.
+  for (const [i, node] of NODES.entries())
+    expect(summary).toContain(
+      `  interface vmbr0 on ${node}: it carries 10.0.0.${i + 1}, ${node}'s address in cluster/status`,
+    );
+  // Issue 27: declared without its secretRef, the first apply stripped it.
+  expect(summary).toMatch(
+    new RegExp(`  Repo ${ns}/mirror: its secretRef names the Secret clone-mirror, which is not in`),
+  );
+  expect(summary).toContain('note: PVE keeps no mark of ownership');
   expect(summary).toContain('PVE_METRIC_OTEL_OTEL_HEADERS: the headers as JSON');
   const text = readFileSync(join(dir, 'main.ts'), 'utf8');
   expect(text).toContain("readTokenEnv: 'PVE_READ_TOKEN',");
@@ -161,10 +188,22 @@ test('discover declares every object, names the secrets and what it left out, an
     'otel-discover-SECRET',
     encodeBase64Json(HEADERS),
     'influx-SECRET',
+    'clone-SECRET',
   ]) {
     expect(`${text}${summary}`).not.toContain(secret);
   }
-  expect(text.match(/^ {2}adopt: true,$/gm)).toHaveLength(35);
+  expect(text.match(/^ {2}adopt: true,$/gm)).toHaveLength(31);
+  for (const left of [
+    "'disc-theirs.service'",
+    "'30-theirs'",
+    "key: 'wiki'",
+    "key: 'tools'",
+    "key: 'mirror'",
+    "iface: 'vmbr0',",
+  ])
+    expect(text).not.toContain(left);
+  expect(text).toMatch(/https: \{\n\s+secret: 'clone-vault',/);
+  expect(text.match(/carries no bound label or identity annotation yet/g)).toHaveLength(4);
   expect(fake.requests.filter((request) => request.method !== 'GET')).toEqual([]);
 });
 
@@ -207,7 +246,7 @@ test('the stack type-checks, synthesizes, and its first plan shows nothing but a
   const mark = `(; (${marks.join('|')}))`;
   const adoption = new RegExp(`not created by this stack: will be adopted${mark}*$`);
   const readings = await planReadings();
-  expect(readings.length).toBe(35);
+  expect(readings.length).toBe(31);
   expect(readings.filter(({ inSync, summary }) => !inSync && !adoption.test(summary))).toEqual([]);
 });
 
