@@ -102,15 +102,46 @@ const startOf = (order: Order, { owner, named, started }: Left): number | undefi
   return at === undefined ? undefined : at + 1;
 };
 
-/** Of several stanzas, those whose rows fit every line the hunk shows of it; none fitting: unlisted. */
-const narrow = (order: Order, owner: Owner, hunk: readonly Line[]): Owner => {
-  if (owner === 'top' || owner.names.length < 2) return owner;
+/** Those of `names` whose rows fit every staged line the hunk shows before its first boundary. */
+const fitting = (order: Order, names: readonly string[], hunk: readonly Line[]): Owner => {
   const end = hunk.findIndex(
     (line) => line.mark !== '-' && kindOf(line.text) !== 'option' && kindOf(line.text) !== 'comment',
   );
   const shown = hunk.slice(0, end < 0 ? hunk.length : end).filter((line) => line.mark !== '-');
-  const fit = owner.names.filter((name) => shown.every((line) => fitsRow(order.rowOf.get(name)!, line.text)));
+  const fit = names.filter((name) => shown.every((line) => fitsRow(order.rowOf.get(name)!, line.text)));
   return fit.length === 0 ? UNKNOWN : { names: fit };
+};
+
+/** Of several stanzas, those whose rows fit every line the hunk shows of it; none fitting: unlisted. */
+const narrow = (order: Order, owner: Owner, hunk: readonly Line[]): Owner =>
+  owner === 'top' || owner.names.length < 2 ? owner : fitting(order, owner.names, hunk);
+
+/**
+ * The stanza a hunk opens in when its first boundary is a top-level line (a `source` line PVE keeps
+ * in place, and prints after the last stanza when it sat there): a listed stanza from `start` on
+ * that such a line directly follows, so one whose next priority is unlisted (top-level lines are
+ * numbered with the stanzas, the parser's `$priority++`). Two unlisted priorities in a row before the
+ * last listed stanza may be a stanza the list hides followed by such a line: unknown, not guessed.
+ * After the last listed stanza the rows decide, as for a hunk with no boundary at all.
+ */
+const beforeTop = (order: Order, start: number | undefined, bound: number, hunk: readonly Line[]): Owner => {
+  if (start === undefined) return UNKNOWN;
+  const names: string[] = [];
+  for (let at = start; at < Math.min(bound, order.last + 1); at += 1) {
+    const [here, next] = [order.byPriority.get(at), order.byPriority.get(at + 1)];
+    if (here !== undefined && next === undefined) names.push(here);
+    if (here === undefined && next === undefined && at + 1 < order.last) return UNKNOWN;
+  }
+  return names.length === 0 ? UNKNOWN : fitting(order, names, hunk);
+};
+
+/** The priority of the first stanza header on the staged side of `hunks`: NaN for an unlisted one. */
+const nextHeader = (order: Order, hunks: readonly (readonly Line[])[]): number => {
+  for (const line of hunks.flat()) {
+    const kind = line.mark === '-' ? 'option' : kindOf(line.text);
+    if (typeof kind === 'object') return order.priorityOf.get(kind.header[0]!) ?? NaN;
+  }
+  return Infinity;
 };
 
 /**
@@ -120,7 +151,7 @@ const narrow = (order: Order, owner: Owner, hunk: readonly Line[]): Owner => {
  */
 const openingOwner = (order: Order, hunk: readonly Line[], left: Left, later: readonly Line[][]): Owner => {
   const first = firstBoundary(hunk);
-  if (first === 'top') return UNKNOWN;
+  if (first === 'top') return beforeTop(order, startOf(order, left), nextHeader(order, [hunk, ...later]), hunk);
   if (first !== undefined) {
     if (first.header[0] === 'lo') return 'top';
     const at = order.priorityOf.get(first.header[0]!);

@@ -99,3 +99,18 @@ test('a spec written by hand without interfaces takes every staged change for so
   expect(run.stderr).toMatch(/n2 holds staged changes to vmbr1, which this stack does not declare/);
   expect(reloads()).toEqual([]);
 });
+
+// Issue 27 item 6: refused before as changes staged by someone else.
+test("the stack's own edit to a node's last interface, above the source line after it, is its own", async () => {
+  await create('n2', { iface: 'vmbr1', ...OURS, mtu: '1400' });
+  const { staged } = fake.interfacesFiles('n2');
+  fake.setInterfacesFiles('n2', { running: `${staged!}source /etc/network/interfaces.d/*\n` });
+  const res = await call(fake.url, 'PUT', '/nodes/n2/network/vmbr1', {
+    form: { type: 'bridge', bridge_ports: 'enp2s0', autostart: '1', mtu: '1400', comments: 'lab storage, 10G' },
+  });
+  expect(res.status).toBe(200);
+  expect(fake.interfacesFiles('n2').staged).toMatch(/#lab storage, 10G\n\nsource \/etc\/network\/interfaces\.d\/\*\n$/);
+  const run = await apply(spec({ nodes: ['n2'] }));
+  expect([run.code, reloads()]).toEqual([0, ['nodes/n2/network/vmbr1', 'nodes/n2/network']]);
+  expect(fake.interfacesFiles('n2').running).toContain('#lab storage, 10G\n');
+});

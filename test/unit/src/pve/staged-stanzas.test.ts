@@ -101,6 +101,46 @@ describe('changes staged by hand', () => {
   });
 });
 
+/**
+ * A node whose last stanza is vmbr1 (lab storage, MTU 1400), running with `tail` after it: PVE
+ * keeps top-level lines in place, so the writer prints them after the last stanza (issue 27 item 6).
+ */
+const lastStanzaNode = (tail = 'source /etc/network/interfaces.d/*\n') => {
+  const store = node();
+  store.create('n2', { iface: 'vmbr1', type: 'bridge', bridge_ports: 'enp2s0', autostart: 1, ...VMBR1 });
+  store.setNode('n2', { running: `${store.filesOf('n2').staged}${tail}` });
+  return store;
+};
+const VMBR1 = { comments: 'lab storage', mtu: 1400 };
+const relabel = (store: NetworkStore, comments: string) =>
+  store.update('n2', 'vmbr1', { type: 'bridge', bridge_ports: 'enp2s0', ...VMBR1, comments });
+
+describe('the last stanza, above the lines PVE prints after it', () => {
+  test.each([
+    ['a source line', 'source /etc/network/interfaces.d/*\n'],
+    ['source and source-directory lines', 'source /etc/network/interfaces.d/*\nsource-directory /etc/net.d\n'],
+  ])("the stack's comment edit far below the last iface line, above %s, is that stanza", (_, tail) => {
+    const store = lastStanzaNode(tail);
+    relabel(store, 'lab storage 2');
+    const { changes } = listed(store);
+    expect(store.filesOf('n2').staged!.endsWith(`#lab storage 2\n\n${tail}`)).toBe(true);
+    expect(changes).not.toMatch(/^[ +-](auto|iface) /m);
+    expect(touched(store)).toEqual(only('vmbr1'));
+  });
+
+  test('a change to a bridge the list hides, last above the source line, is unplaced, not the last listed', () => {
+    const store = lastStanzaNode();
+    relabel(store, 'lab storage 2');
+    expect(touched(store, ['vmbr1'])).toMatchObject({ interfaces: [], unplaced: true });
+  });
+
+  test('a source line added after the last stanza is still outside any interface', () => {
+    const store = lastStanzaNode();
+    store.setNode('n2', { staged: `${store.filesOf('n2').running}source-directory /etc/net.d\n` });
+    expect(touched(store)).toEqual({ interfaces: [], outside: true, unplaced: false });
+  });
+});
+
 describe('hand-written diffs', () => {
   const rows = [
     { iface: 'eno1', priority: 3 },
@@ -142,5 +182,23 @@ describe('hand-written diffs', () => {
     ],
   ])('%s', (_, body, expected) => {
     expect(stagedStanzas(body === '' ? '' : `${HEAD}${body}`, rows)).toMatchObject(expected);
+  });
+
+  const vmbr0 = { iface: 'vmbr0', bridge_ports: 'eno1', mtu: '2' };
+  const vmbr1 = { iface: 'vmbr1', bridge_ports: 'enp2s0', mtu: '9000' };
+  const aboveSource = '@@ -9,5 +9,5 @@\n \tbridge-ports eno1\n-\tmtu 1\n+\tmtu 2\n \n source /etc/a\n';
+  test.each<[string, readonly object[], Record<string, unknown>]>([
+    [
+      'a line above a top-level line between stanzas belongs to the listed stanza it fits that such a line follows',
+      [rows[0]!, { ...vmbr0, priority: 4 }, { ...vmbr1, priority: 6 }],
+      only('vmbr0'),
+    ],
+    [
+      'a line above a top-level line is unplaced where two unlisted priorities may be a hidden stanza and that line',
+      [rows[0]!, { ...vmbr0, priority: 4 }, { ...vmbr1, priority: 7 }],
+      { interfaces: [], unplaced: true },
+    ],
+  ])('%s', (_, listedRows, expected) => {
+    expect(stagedStanzas(`${HEAD}${aboveSource}`, listedRows)).toMatchObject(expected);
   });
 });
