@@ -181,7 +181,7 @@ const runningVariant = async (name: string): Promise<string> => {
 /** The V= the unit's files (its file or template's, then its drop-ins) now give it, as systemd loaded them. */
 const variantOnDisk = async (name: string): Promise<string> => {
   const { stdout } = await host().exec(
-    `cat $(systemctl show -p FragmentPath -p DropInPaths --value -- ${name}) 2>/dev/null | ` +
+    `cat /dev/null $(systemctl show -p FragmentPath -p DropInPaths --value -- ${name}) 2>/dev/null | ` +
       `sed -n 's/^Environment=V=//p' | tail -n 1`,
   );
   return stdout.trim();
