@@ -15,6 +15,7 @@ import {
   interfaceReading,
   isInSync,
   type LiveInterface,
+  missingInterfaces,
   summarizeInterface,
   updateForm,
 } from '../../src/pve/network-interface-diff';
@@ -78,13 +79,13 @@ export const networkInterfaceKind = defineKind({
 
 const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log }: KindContext): Promise<void> => {
   const name = `interface ${spec.iface} on ${spec.node}`;
-  const live = await liveInterface(api, spec.node, spec.iface);
+  const rows = await listInterfaces(api, spec.node);
+  await requireStageable(api, spec, rows);
+  const live = findInterface(rows, spec.iface);
   const state = diffInterface(spec, live);
   if (state.state === 'foreign') throw new HandlerError(`${name} cannot be staged`, summarizeInterface(spec, state));
   if (isInSync(state)) return log(`${name}: in sync, nothing to stage`);
   if (state.state === 'absent' || live === undefined) {
-    const hidden = HIDDEN_TYPES.has(spec.type) ? [spec.iface] : [];
-    requireSight(spec.node, spec.iface, hidden, await bridgeSight(api, hidden), api.tokenName);
     log(`${name}: staging a new ${spec.type}`);
     await api.call('POST', networkPath(spec.node), createForm(spec));
   } else {
@@ -98,6 +99,23 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log }: KindConte
       summarizeInterface(spec, after),
     );
   }
+};
+
+/**
+ * What a plan's reading cannot read or calls missing, an apply never writes: a bridge the token may
+ * not see (the interface itself, a port, a VLAN's device), then a named interface the node lacks,
+ * which PVE would refuse with a 500. The batch has applied what it declares there by now.
+ */
+const requireStageable = async (api: PveApi, spec: NetworkInterfaceSpec, rows: unknown[]): Promise<void> => {
+  const unlisted = unlistedNames(spec, rows, new Set());
+  requireSight(spec.node, spec.iface, unlisted, await bridgeSight(api, unlisted), api.tokenName);
+  const missing = missingInterfaces(spec, rows, new Set());
+  if (missing.length === 0) return;
+  throw new HandlerError(
+    `interface ${spec.iface} on ${spec.node} cannot be staged`,
+    `${missing.join('; ')}, and PVE refuses an interface that names one; nothing was staged. Create it on ` +
+      'the node, or declare it on that node in this stack, or name another; then apply again',
+  );
 };
 
 const stageRemoval = async (api: PveApi, identity: NetworkInterfaceIdentity, { log }: KindContext): Promise<void> => {

@@ -64,6 +64,19 @@ test("a VLAN on a bridge the token cannot see is unreadable, not 'VLAN device no
   expect(batch.result?.['v.summary']).toMatch(/interface vmbr0\.40 on n2 cannot be read.*localnetwork\/vmbr0/);
 });
 
+// Issue 27 item 6: the plan called the VLAN unreadable, and the apply staged its MTU all the same.
+test('an apply with a blind token stages nothing on a VLAN of a bridge it cannot see', async () => {
+  const { running } = fake.interfacesFiles('n2');
+  fake.setInterfacesFiles('n2', { running: `${running}auto vmbr0.40\niface vmbr0.40 inet manual\n` });
+  const mtu = { ...VLAN, options: { mtu: 1400 } };
+  const batch = await invokeBatch(pveDomain(), target(), { v: { kind: 'network-interface', spec: mtu } }, BLIND);
+  expect(batch.result?.['v.summary']).toMatch(/cannot be read.*localnetwork\/vmbr0/);
+  const applied = await invoke(pveDomain(), 'network-interface', 'apply', target(), mtu, BLIND);
+  expect(applied.code).toBe(1);
+  expect(applied.stderr).toMatch(/interface vmbr0\.40 on n2 cannot be read: .*localnetwork\/vmbr0, .*nothing was/);
+  expect(writes()).toEqual([]);
+});
+
 test('a token with SDN.Audit on the bridge reads a missing bridge as absent and creates it', async () => {
   const read = await invoke(pveDomain(), 'network-interface', 'read', target(), VMBR1, SEES_VMBR1);
   expect(read.result?.summary).toBe('interface vmbr1 on n2 is absent');

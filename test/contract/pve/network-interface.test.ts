@@ -65,8 +65,15 @@ describe('reading', () => {
       'b.summary': 'interface vmbr2 on n2 is absent',
       'd.summary': 'interface vmbr1 on n3 is absent; bridge port bond0 is not on n3',
     });
+    // Issue 27 item 6: the apply still POSTed it and PVE answered 500; now nothing is sent.
     const applied = await run('apply', bridge({ bridge_ports: ['enp9s0'] }));
-    expect(applied.stderr).toMatch(/PVE answered 500: bridge 'vmbr1' - unable to find bridge port 'enp9s0'/);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr.split('\n').pop()).toBe(
+      'network-interface apply: interface vmbr1 on n2 cannot be staged: bridge port enp9s0 is not on n2, and ' +
+        'PVE refuses an interface that names one; nothing was staged. Create it on the node, or declare it on ' +
+        'that node in this stack, or name another; then apply again',
+    );
+    expect(writes()).toEqual([]);
   });
 
   test('lines the table does not manage (a wpa-psk) never reach a reading', async () => {
