@@ -3,6 +3,7 @@
  * down (unit files, drop-ins, `.wants/` links, masks) and the paths Debian packages ship there.
  * Names and contents travel as base64, so no name or byte on the host can break the parse.
  */
+import { INTENT_DIR } from '../linux/unit-intent';
 
 export const UNIT_DIR = '/etc/systemd/system';
 
@@ -10,6 +11,7 @@ export const UNIT_DIR = '/etc/systemd/system';
 export const MAX_FILE_BYTES = 256 * 1024;
 
 const OWNED = '@@cdktf-homelab:owned';
+const INTENTS_HIDDEN = '@@cdktf-homelab:intents-hidden';
 
 /** The script (for `sh -s`); it reads only, and needs no privilege to list /etc/systemd/system. */
 export const listingScript = (): string =>
@@ -21,6 +23,8 @@ export const listingScript = (): string =>
     '  if [ -L "$f" ]; then printf \'L %s %s\\n\' "$(b "$r")" "$(b "$(readlink "$f")")"',
     `  elif [ -f "$f" ]; then printf 'F %s %s\\n' "$(b "$r")" "$(head -c ${MAX_FILE_BYTES + 1} "$f" | base64 -w0)"; fi`,
     'done',
+    // Apply intents are root-only: a read login cannot see them, and the summary must say so.
+    `if [ -d ${INTENT_DIR} ] && ! [ -x ${INTENT_DIR} ]; then echo ${INTENTS_HIDDEN}; fi`,
     `echo ${OWNED}`,
     // dpkg's file lists name what each package ships; a host without dpkg owns nothing here.
     `cat /var/lib/dpkg/info/*.list 2>/dev/null | grep "^$d/" | base64 -w0; echo`,
@@ -34,6 +38,8 @@ export interface HostListing {
   readonly links: ReadonlyMap<string, string>;
   /** Absolute paths a Debian package ships. */
   readonly owned: ReadonlySet<string>;
+  /** The login may not look into the directory of apply intents (unit-intent.ts): it sees none. */
+  readonly intentsHidden: boolean;
 }
 
 const fromBase64 = (text: string): Buffer => Buffer.from(text, 'base64');
@@ -52,7 +58,12 @@ export const parseListing = (stdout: string): HostListing => {
     else links.set(path, fromBase64(match[3]!).toString('utf8'));
   }
   const shipped = fromBase64(owned.trim()).toString('utf8').split('\n');
-  return { files, links, owned: new Set(shipped.filter((path) => path !== '')) };
+  return {
+    files,
+    links,
+    owned: new Set(shipped.filter((path) => path !== '')),
+    intentsHidden: entries.split('\n').includes(INTENTS_HIDDEN),
+  };
 };
 
 /** A file's text when it is UTF-8 and within the size bound, else why not. */

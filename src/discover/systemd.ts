@@ -15,6 +15,7 @@ import type { DesiredUnit, LiveUnit } from '../linux/unit-control';
 import { diffUnit } from '../linux/unit-diff';
 import { restartOnPath } from '../linux/unit-file';
 import { instanceOf, isTemplate, unitNameProblem } from '../linux/unit-name';
+import { dropInIntentPath, INTENT_DIR, unitIntentPath } from '../linux/unit-intent';
 import { DROP_IN_MARK_DIR, dropInMarkPath } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
 import { enabledOf, isMasked } from '../linux/unit-state';
@@ -27,9 +28,15 @@ export interface HostCandidates {
   readonly instances: readonly string[];
   readonly dropIns: ReadonlyArray<{ readonly unit: string; readonly name: string; readonly content: string }>;
   readonly skipped: readonly Skipped[];
+  /** The login may not look into the apply intents (HostListing). */
+  readonly intentsHidden?: boolean;
 }
 
 const HOST = 'ssh';
+
+const INTENTS_HIDDEN =
+  `this login may not look into ${INTENT_DIR} (root-only): an object whose only mark is an interrupted ` +
+  "apply's intent reads as nobody's and is declared; discover as root tells them apart";
 const START_TIMEOUT = UNIT_PROPS.startTimeoutSeconds.default;
 
 /** The candidates in the listing: files no package ships, by valid names, whose unit `wanted` takes. */
@@ -59,17 +66,29 @@ export const hostCandidates = (listing: HostListing, wanted: (unit: string) => b
     const [unit = '', name = ''] = match === null ? [] : match.slice(1);
     return match !== null && unitNameProblem(unit) === undefined && wanted(unit) ? [{ unit, name, content }] : [];
   });
-  return { units, instances: [...new Set(instances)].sort(), dropIns, skipped };
+  return {
+    units,
+    instances: [...new Set(instances)].sort(),
+    dropIns,
+    skipped,
+    ...(listing.intentsHidden ? { intentsHidden: true } : {}),
+  };
 };
 
 /** The status read of every candidate, in the order `systemdDeclarations` takes the answers. */
 export const statusEntries = (found: HostCandidates): ReadEntry[] => [
-  ...found.units.map(({ name }) => ({ unit: name, file: `${UNIT_DIR}/${name}`, record: restartOnPath({ name }) })),
-  ...found.instances.map((name) => ({ unit: name, record: restartOnPath({ name }) })),
+  ...found.units.map(({ name }) => ({
+    unit: name,
+    file: `${UNIT_DIR}/${name}`,
+    record: restartOnPath({ name }),
+    intent: unitIntentPath({ name }),
+  })),
+  ...found.instances.map((name) => ({ unit: name, record: restartOnPath({ name }), intent: unitIntentPath({ name }) })),
   ...found.dropIns.map(({ unit, name }) => ({
     unit,
     file: `${UNIT_DIR}/${unit}.d/${name}.conf`,
     record: dropInMarkPath({ unit, name, directory: UNIT_DIR }),
+    intent: dropInIntentPath({ unit, name, directory: UNIT_DIR }),
   })),
 ];
 
@@ -86,6 +105,8 @@ const ownership = (
   if (entry.record !== undefined && unreadable.has(entry.record))
     return { why: `its ${kind} ${entry.record} is there but this login may not read it: whose it is cannot be told` };
   if (live.restartOn !== undefined) return { why: `its ${kind} ${entry.record ?? ''} is there`, group: 'managed' };
+  if (live.intent !== undefined)
+    return { why: `an apply's intent ${entry.intent ?? ''} is there (that apply did not finish)`, group: 'managed' };
   return undefined;
 };
 
@@ -126,6 +147,7 @@ export const systemdDeclarations = (
   return {
     declarations: declarations.length === 0 ? [] : [target, ...declarations],
     skipped: [...found.skipped, ...all.filter((item): item is Skipped => 'why' in item)],
+    notes: found.intentsHidden === true && declarations.length > 0 ? [INTENTS_HIDDEN] : [],
   };
 };
 

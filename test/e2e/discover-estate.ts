@@ -94,8 +94,13 @@ export const ESTATE_UNITS: readonly string[] = [
   write('disc-probe@.service.d/20-nice.conf', '[Service]\nNice=5\n'),
   write('ssh.service.d/disc-limits.conf', '[Service]\nLimitNOFILE=8192\n'),
   'ln -sf /dev/null /etc/systemd/system/disc-hidden.service',
-  // Another stack's: a unit with its restartOn record, a drop-in with its mark (discover must leave both out).
+  // Another stack's: a unit with its restartOn record, a drop-in with its mark, a unit whose first apply was
+  // interrupted (its intent alone): discover must leave them out.
   write('disc-theirs.service', unit('theirs', ['ExecStart=/bin/sleep infinity'])),
+  write('disc-half.service', unit('half', ['ExecStart=/bin/sleep infinity'])),
+  'mkdir -p -m 0700 /var/lib/cdktf-homelab/intents',
+  "printf 'cdktf-homelab-intent since=1 sha256=- restart=pending unit=disc-half.service\\n' " +
+    '> /var/lib/cdktf-homelab/intents/disc-half.service',
   write('disc-web.service.d/30-theirs.conf', '[Service]\nEnvironment=THEIRS=1\n'),
   'mkdir -p /var/lib/cdktf-homelab/restart-on /var/lib/cdktf-homelab/drop-ins/etc/systemd/system/disc-web.service.d',
   `printf '%s\\n' ${'0'.repeat(64)} > /var/lib/cdktf-homelab/restart-on/disc-theirs.service`,

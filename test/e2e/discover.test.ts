@@ -1,10 +1,10 @@
 /**
  * `cdktf-homelab discover` against an estate that already runs: the fake PVE (3 nodes of networks, 5 metric
  * servers), the real systemd host (10 units, 2 of them templates with enabled instances, drop-ins, a masked unit,
- * a unit and a drop-in another stack marked) and the real kube-apiserver (7 Repos, 2 marked by a stack). The stack
- * it writes leaves out what a stack already manages and each node's management bridge, type-checks, synthesizes,
- * and its first plan shows no change to what any object does (adoptions only); its first apply writes nothing the
- * objects do.
+ * a unit and a drop-in another stack marked, a unit an interrupted apply left with its intent) and the real
+ * kube-apiserver (7 Repos, 2 marked by a stack). The stack it writes leaves out what a stack already manages and
+ * each node's management bridge, type-checks, synthesizes, and its first plan shows no change to what any object
+ * does (adoptions only); its first apply writes nothing the objects do.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -160,8 +160,10 @@ test('discover declares every object, names the secrets and what it left out, an
   // Issue 27: each of these was declared adopt: true, and two stacks then fought over it.
   const ns = server().namespace;
   expect(summary).toContain(
-    'left out 4, managed by a cdktf-homelab stack already (its mark is on the target: a second stack adopting it ' +
+    'left out 5, managed by a cdktf-homelab stack already (its mark is on the target: a second stack adopting it ' +
       'would fight the first; declare it in the stack that owns it):\n' +
+      "  disc-half.service: an apply's intent /var/lib/cdktf-homelab/intents/disc-half.service is there " +
+      '(that apply did not finish)\n' +
       '  disc-theirs.service: its restartOn record /var/lib/cdktf-homelab/restart-on/disc-theirs.service is there\n' +
       '  /etc/systemd/system/disc-web.service.d/30-theirs.conf: its mark ' +
       '/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/disc-web.service.d/30-theirs.conf is there\n' +
@@ -195,6 +197,7 @@ test('discover declares every object, names the secrets and what it left out, an
   expect(text.match(/^ {2}adopt: true,$/gm)).toHaveLength(31);
   for (const left of [
     "'disc-theirs.service'",
+    "'disc-half.service'",
     "'30-theirs'",
     "key: 'wiki'",
     "key: 'tools'",

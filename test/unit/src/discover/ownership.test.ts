@@ -1,12 +1,9 @@
 // What discover must not adopt (issue 27): an object a cdktf-homelab stack's mark is on (two stacks would then
-// fight over it), each PVE node's management interface, and a Repo whose declaration would change it on the
-// first apply. Each is left out, named with why, and the summary says so.
+// fight over it), and a Repo whose declaration would change it on the first apply. Each is left out, named with why.
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { Discovered } from '../../../../src/discover/declaration';
 import { parseListing } from '../../../../src/discover/host-listing';
 import { kubeDeclarations, type LiveKube } from '../../../../src/discover/kube';
-import { managementInterfaces, pveDeclarations } from '../../../../src/discover/pve';
-import { discoveredStack } from '../../../../src/discover/stack';
 import { hostCandidates, statusEntries, systemdDeclarations } from '../../../../src/discover/systemd';
 import { diffRepo, type LiveRepo, repoOf, wantedSecretRef } from '../../../../src/kube/kube-repo';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
@@ -93,15 +90,51 @@ describe('systemd objects a stack marked', () => {
     });
   });
 
-  test('the status read asks for each drop-in mark, as the drop-in kind reads it', () => {
+  test('the status read asks for each drop-in mark and intent, as the drop-in kind reads them', () => {
     const found = hostCandidates(parseListing(`F ${file('a.service.d/x.conf')} ${file('[Service]\n')}`), () => true);
     expect(statusEntries(found)).toEqual([
       {
         unit: 'a.service',
         file: '/etc/systemd/system/a.service.d/x.conf',
         record: '/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/a.service.d/x.conf',
+        intent: '/var/lib/cdktf-homelab/intents/drop-ins/etc/systemd/system/a.service.d/x.conf',
       },
     ]);
+  });
+
+  test("a unit whose only mark is an interrupted apply's intent is left out as managed already", () => {
+    const found = hostCandidates(parseListing(`F ${file('half.service')} ${file(UNIT)}`), () => true);
+    const [entry] = statusEntries(found);
+    expect(entry?.intent).toBe('/var/lib/cdktf-homelab/intents/half.service');
+    const live: LiveUnit = {
+      status: running,
+      fileSha256: sha256Hex(UNIT),
+      restartOn: undefined,
+      intent: { since: 1, restart: true },
+    };
+    expect(systemdDeclarations({ host: 'h' }, found, [live])).toEqual({
+      declarations: [],
+      skipped: [
+        {
+          what: 'half.service',
+          why: "an apply's intent /var/lib/cdktf-homelab/intents/half.service is there (that apply did not finish)",
+          group: 'managed',
+        },
+      ],
+      notes: [],
+    });
+  });
+
+  test('a login that may not look into the intents is told so in a note', () => {
+    const listing = parseListing(`F ${file('a.service')} ${file(UNIT)}\n@@cdktf-homelab:intents-hidden\n`);
+    const found = hostCandidates(listing, () => true);
+    const live: LiveUnit = { status: running, fileSha256: sha256Hex(UNIT), restartOn: undefined };
+    expect(systemdDeclarations({ host: 'h' }, found, [live]).notes).toEqual([
+      expect.stringMatching(/^this login may not look into \/var\/lib\/cdktf-homelab\/intents \(root-only\)/),
+    ]);
+    expect(
+      hostCandidates(parseListing(`F ${file('a.service')} ${file(UNIT)}\n`), () => true).intentsHidden,
+    ).toBeUndefined();
   });
 });
 
@@ -160,67 +193,4 @@ describe('Repos', () => {
     );
     expect(Object.keys(diff).filter((field) => field.startsWith('spec'))).toEqual([]);
   });
-});
-
-const rows = [
-  { iface: 'eno1', type: 'eth' },
-  { iface: 'bond0', type: 'bond', slaves: 'eno1', bond_mode: 'balance-rr' },
-  { iface: 'vmbr0', type: 'bridge', bridge_ports: 'bond0', cidr: '10.0.0.1/24', address: '10.0.0.1' },
-  { iface: 'vmbr0.40', type: 'vlan', cidr: '10.40.0.1/24', 'vlan-id': 40, 'vlan-raw-device': 'vmbr0' },
-  { iface: 'vmbr1', type: 'bridge', cidr6: 'fd00::0:1/64' },
-];
-
-describe('PVE management interfaces', () => {
-  test('the bridge carrying the node address in cluster/status and the bond under it are left out, named', () => {
-    const found = pveDeclarations({ cluster: {}, networks: [{ node: 'n1', address: '10.0.0.1', rows }] }, new Set());
-    expect(declaredIds(found)).toEqual([
-      'ProxmoxCluster pve',
-      'ProxmoxNetworkInterface vmbr0.40-n1',
-      'ProxmoxNetworkInterface vmbr1-n1',
-    ]);
-    expect(found.skipped).toEqual([
-      { what: 'interface bond0 on n1', why: "under the node's management interface vmbr0", group: 'management' },
-      {
-        what: 'interface vmbr0 on n1',
-        why: "it carries 10.0.0.1, n1's address in cluster/status",
-        group: 'management',
-      },
-    ]);
-  });
-
-  test('--include-management declares them', () => {
-    const networks = [{ node: 'n1', address: '10.0.0.1', rows }];
-    const found = pveDeclarations({ cluster: {}, networks }, new Set(), { includeManagement: true });
-    expect(declaredIds(found)).toContain('ProxmoxNetworkInterface vmbr0-n1');
-    expect(found.skipped).toEqual([]);
-  });
-
-  test('an IPv6 address is compared in its canonical form', () => {
-    expect([...managementInterfaces({ node: 'n1', address: 'FD00:0::1', rows }).keys()]).toEqual(['vmbr1']);
-  });
-
-  test('a node without an address in cluster/status is said in the summary, as is that PVE keeps no mark', () => {
-    const found = pveDeclarations({ cluster: {}, networks: [{ node: 'n1', rows }] }, new Set());
-    const { summary } = discoveredStack([found], { stack: 's', from: 'm', read: [] });
-    expect(summary).toContain(
-      'note: cluster/status gave no address for n1: its management interface was not told apart',
-    );
-    expect(summary.join('\n')).toMatch(/note: PVE keeps no mark of ownership .* remove them from this stack by hand/);
-  });
-});
-
-test('the summary groups what is left out by why, each group under one heading', () => {
-  const pve = pveDeclarations({ cluster: {}, networks: [{ node: 'n1', address: '10.0.0.1', rows }] }, new Set());
-  const repos = kube([repo('docs', { url: 'https://x.example/d' }, { labels: { 'core.jr2.dev/bound': 'true' } })]);
-  const { summary } = discoveredStack([pve, repos], { stack: 's', from: 'm', read: [] });
-  expect(summary.slice(1, 7)).toEqual([
-    'left out 1, managed by a cdktf-homelab stack already (its mark is on the target: a second stack adopting it ' +
-      'would fight the first; declare it in the stack that owns it):',
-    '  Repo jr2/docs: it carries the label core.jr2.dev/bound',
-    "left out 2, each PVE node's management interface (it carries the node's address in cluster/status: a change " +
-      'to it can cut the node off; --include-management declares it):',
-    "  interface bond0 on n1: under the node's management interface vmbr0",
-    "  interface vmbr0 on n1: it carries 10.0.0.1, n1's address in cluster/status",
-    expect.stringMatching(/^note: PVE keeps no mark/),
-  ]);
 });
