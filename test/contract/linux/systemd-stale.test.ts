@@ -1,0 +1,103 @@
+/**
+ * A process older than its unit's content, on real systemd 252 (issue 26 class 2): content changed and
+ * daemon-reloaded but never restarted, by whoever, left the file matching and NeedDaemonReload=no, so
+ * the plan was clean while the process ran the old content. Now the read names it and the apply
+ * restarts it; records an earlier version wrote still read in sync.
+ */
+import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { invokeBatch, invokeBatchApply } from '../../support/run-handler';
+import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host, unit } = useSystemdHost();
+const env = () => ({ [KEY_ENV]: host().privateKey });
+const DIR = '/etc/systemd/system';
+
+const service = (v: string) =>
+  `[Unit]\nDescription=stale\n[Service]\nEnvironment=V=${v}\nExecStart=/bin/sleep infinity\n` +
+  '[Install]\nWantedBy=multi-user.target\n';
+const dropIn = (v: string): DropInSpec => ({
+  unit: 'st-d.service',
+  name: '10-v',
+  directory: DIR,
+  content: `[Service]\nEnvironment=V=${v}\n`,
+  startTimeoutSeconds: 30,
+});
+
+/** The V= of the unit's running process, from /proc. */
+const runningVariant = async (name: string): Promise<string> =>
+  (
+    await host().exec(
+      `p=$(systemctl show -p MainPID --value -- ${name}); tr '\\0' '\\n' < /proc/$p/environ | sed -n 's/^V=//p'`,
+    )
+  ).stdout.trim();
+
+/** Writes `text` to `path` and daemon-reloads, restarting nothing: what a hand edit or a killed apply leaves. */
+const editAndReload = (path: string, text: string) =>
+  host().exec(`printf '%s' '${text}' > ${path} && systemctl daemon-reload`);
+
+const read = async (objects: Record<string, { kind: string; spec: object }>, target = hostTarget(host())) =>
+  (await invokeBatch(linuxDomain(), target, objects, env())).result ?? {};
+
+test('a unit reloaded with new content but not restarted reads as a pending restart until the apply', async () => {
+  const spec = unitSpec('st-u.service', service('b'));
+  expect((await unit.run('apply', unitSpec('st-u.service', service('a')))).code).toBe(0);
+  await editAndReload(`${DIR}/st-u.service`, service('b'));
+  expect(await runningVariant('st-u.service')).toBe('a');
+  const stale = (await unit.run('read', spec)).result;
+  expect(stale?.in_sync).toBe('false');
+  expect(stale?.summary).toMatch(
+    /^unit st-u\.service on \S+ \(active\/running\): restart pending: its process started before its content changed/,
+  );
+  expect((await unit.run('apply', spec)).stderr).toMatch(/st-u\.service on \S+: restarted$/m);
+  expect(await runningVariant('st-u.service')).toBe('b');
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+test('so is one restarted by hand, then changed and reloaded: the content is newer than the process', async () => {
+  const spec = unitSpec('st-h.service', service('b'));
+  expect((await unit.run('apply', unitSpec('st-h.service', service('a')))).code).toBe(0);
+  await host().exec('systemctl restart st-h.service && sleep 1.1');
+  await editAndReload(`${DIR}/st-h.service`, service('b'));
+  expect((await unit.run('read', spec)).result?.summary).toMatch(/restart pending: its process started before/);
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await runningVariant('st-h.service')).toBe('b');
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+test('a drop-in changed and reloaded under a running unit names the restart on the drop-in and its unit', async () => {
+  const objects = (v: string) => ({
+    d: { kind: 'systemd-unit', spec: unitSpec('st-d.service', service('a').replace('Environment=V=a\n', '')) },
+    dv: { kind: 'systemd-drop-in', spec: dropIn(v), after: ['d'] },
+  });
+  expect((await invokeBatchApply(linuxDomain(), hostTarget(host()), objects('a'), env())).code).toBe(0);
+  await editAndReload(`${DIR}/st-d.service.d/10-v.conf`, dropIn('b').content);
+  const stale = await read(objects('b'));
+  expect([stale['d.in_sync'], stale['dv.in_sync']]).toEqual(['false', 'false']);
+  expect(stale['dv.summary']).toMatch(/10-v\.conf on \S+: st-d\.service: restart pending: its process started before/);
+  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), objects('b'), env());
+  expect(applied.stderr).toMatch(/^d: restarted$/m);
+  expect(await runningVariant('st-d.service')).toBe('b');
+  expect((await read(objects('b')))['.summary']).toBe('all 2 objects are in sync');
+});
+
+test("an earlier version's records (restartOn alone, a bare drop-in mark) read as the stack's, in sync", async () => {
+  const objects = {
+    d: { kind: 'systemd-unit', spec: unitSpec('st-d.service', service('a').replace('Environment=V=a\n', '')) },
+    dv: { kind: 'systemd-drop-in', spec: dropIn('b'), after: ['d'] },
+  };
+  const record = '/var/lib/cdktf-homelab/restart-on/st-d.service';
+  const mark = `/var/lib/cdktf-homelab/drop-ins${DIR}/st-d.service.d/10-v.conf`;
+  await host().exec(
+    `cut -d' ' -f1 ${record} > ${record}.old && mv ${record}.old ${record}; echo cdktf-homelab > ${mark}`,
+  );
+  expect((await host().exec(`cat ${record} ${mark}`)).stdout).toMatch(/^[0-9a-f]{64}\ncdktf-homelab\n$/);
+  expect((await read(objects))['.summary']).toBe('all 2 objects are in sync');
+  // A read login sees the records (0644) and none of the root-only intents, and reads the same.
+  expect((await read(objects, hostTarget(host(), { user: 'deploy' })))['.summary']).toBe('all 2 objects are in sync');
+  expect((await host().exec('stat -c %a /var/lib/cdktf-homelab /var/lib/cdktf-homelab/intents')).stdout).toBe(
+    '755\n700\n',
+  );
+});
