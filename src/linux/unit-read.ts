@@ -157,7 +157,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
 
 /**
  * The digest of the files a unit was loaded from, in systemd's order, and the newest of their
- * mtimes; nothing when one of them was not read.
+ * mtimes but those systemd rewrites itself; nothing when one of them was not read.
  */
 const loadedContent = (
   paths: readonly string[] | undefined,
@@ -166,9 +166,15 @@ const loadedContent = (
 ): { content?: string; contentChangedAt?: number } => {
   if (paths === undefined || paths.length === 0 || paths.some((path) => !digests.has(path))) return {};
   const content = sha256Hex(paths.map((path) => `${digests.get(path)}  ${path}\n`).join(''));
-  const times = paths.flatMap((path) => mtimes.get(path) ?? []);
-  return times.length === paths.length ? { content, contentChangedAt: Math.max(...times) } : { content };
+  const dated = paths.filter((path) => !REWRITTEN.test(path));
+  const times = dated.flatMap((path) => mtimes.get(path) ?? []);
+  return times.length === dated.length && times.length > 0
+    ? { content, contentChangedAt: Math.max(...times) }
+    : { content };
 };
+
+/** Where systemd itself rewrites files on every daemon-reload (generators) or start (transient units). */
+const REWRITTEN = /^\/run\/systemd\/(generator(\.early|\.late)?|transient)\//;
 
 /** `stat -c '%Y %n'` lines by path. */
 const mtimesByPath = (text: string): Map<string, number> => {

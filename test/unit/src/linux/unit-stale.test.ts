@@ -172,5 +172,11 @@ describe('the read', () => {
     });
     const [unreadable] = parseReadScript(stdout.replace(/^c+ {2}\/run.*\n/m, ''), [unit]) ?? [];
     expect(unreadable?.content).toBeUndefined();
+    // A generator's file is rewritten on every daemon-reload: its mtime says nothing of a change.
+    const generated = stdout
+      .replace(`${AT - 20} /run/a.service.d/x.conf`, `${AT + 100} /run/a.service.d/x.conf`)
+      .replaceAll('/run/a.service.d/x.conf', '/run/systemd/generator/a.service.d/x.conf');
+    const [fromGenerator] = parseReadScript(generated, [unit]) ?? [];
+    expect(fromGenerator?.contentChangedAt).toBe(AT + 10);
   });
 });
