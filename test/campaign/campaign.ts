@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crPath } from '../support/kube-crds';
 import { kubeRequest } from '../support/kube-http';
+import { calibrate } from './calibrate';
 import { formatReport } from './report';
 import { runRound, startingVariant, type RoundResult } from './round';
 import { apply, bundleApp, openStand, synth, verify, type Stand } from './stand';
@@ -78,6 +79,8 @@ export const runCampaign = async (options: CampaignOptions): Promise<CampaignRep
     await stand.project.must('init', stand.project.terraform('init', '-no-color'));
     await settle(stand, startingVariant(first), 'the stand does not converge without a fault');
     options.log(`stand ready: variant ${startingVariant(first)} applied and verified (${workDir})`);
+    const calibration = await calibrate(stand, startingVariant(first));
+    options.log(calibration);
     const results: RoundResult[] = [];
     for (const round of rounds) {
       const result = await runRound(stand, options.seed, round, options.log);
@@ -89,7 +92,7 @@ export const runCampaign = async (options: CampaignOptions): Promise<CampaignRep
     }
     const { text, ok } = formatReport(results, options.seed);
     stand.project.cleanup();
-    return { results, text, ok };
+    return { results, text: `${calibration}\n${text}`, ok };
   } finally {
     await targets.stop();
     rmSync(workDir, { recursive: true, force: true });

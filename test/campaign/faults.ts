@@ -34,10 +34,12 @@ export interface FaultPlan {
   readonly drop?: 'polls' | 'request';
 }
 
-/** Most of an apply of the campaign's stack passes within this long after terraform starts (measured: ~10 s). */
-const START_WINDOW_MS = 10_000;
-/** A batch apply handler of the stack runs about this long (measured: 1-3 s). */
-const HANDLER_WINDOW_MS = 2_500;
+/**
+ * How long after its anchor a fault may land, drawn uniformly: about as long as that step runs in a flip of the
+ * campaign's stack (measured: the apply ~5 s from terraform's start, the linux batch ~3 s, the PVE batch ~1 s
+ * with its reloads, the kube batch ~0.5 s), so most faults land inside the step they aim at.
+ */
+const WINDOW_MS: Readonly<Record<Anchor, number>> = { start: 5_000, linux: 3_000, pve: 1_000, kube: 500 };
 
 /**
  * Round `round` (1-based)'s fault. Types come in seeded cycles of every type, so any FAULT_TYPES.length
@@ -51,7 +53,7 @@ export const planFault = (seed: number, round: number): FaultPlan => {
   const draw = drawFrom(generator(childSeed(seed, `round ${round}`)));
   const after = (anchor: Anchor) => ({
     anchor,
-    delayMs: draw.int(anchor === 'start' ? START_WINDOW_MS : HANDLER_WINDOW_MS),
+    delayMs: draw.int(WINDOW_MS[anchor]),
   });
   switch (type) {
     case 'terraform-sigkill':
