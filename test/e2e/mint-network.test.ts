@@ -13,16 +13,22 @@ import { call } from '../fakes/pve/test-client';
 import { usePveProject } from '../support/pve-project';
 
 const BOOT_APPLY = 'PVEAPIToken=boot@pve!apply=e2e-boot-apply';
+const BOOT_READ = 'PVEAPIToken=boot@pve!read=e2e-boot-read';
 const tokens: Record<string, TokenGrant> = {
-  'boot@pve!read': { secret: 'e2e-boot-read', privileges: 'none', userModify: true },
-  'boot@pve!apply': { secret: 'e2e-boot-apply', privileges: 'none', userModify: true },
+  'boot@pve!read': { secret: 'e2e-boot-read', privileges: 'none', userModify: ['cdktf-read'] },
+  'boot@pve!apply': { secret: 'e2e-boot-apply', privileges: 'none', userModify: ['cdktf-provision'] },
 };
 const users = {
   // A plan lists interfaces (no privilege) and sees bridges with SDN.Audit.
   // Sys.Audit on the nodes lists the apply's reload tasks (a failed one stays drift, issue 26).
-  'cdktf-read@pve': { privileges: 'none', nodes: { n2: 'audit', n3: 'audit' }, sdnAudit: true },
+  'cdktf-read@pve': { privileges: 'none', nodes: { n2: 'audit', n3: 'audit' }, sdnAudit: true, groups: ['cdktf-read'] },
   // Sys.Audit on / for the health gate; on the nodes, an ACL of Sys.Modify alone replaces it: no Sys.Audit there.
-  'cdktf-apply@pve': { privileges: 'audit', nodes: { n2: 'modify-only', n3: 'modify-only' }, sdnAudit: true },
+  'cdktf-apply@pve': {
+    privileges: 'audit',
+    nodes: { n2: 'modify-only', n3: 'modify-only' },
+    sdnAudit: true,
+    groups: ['cdktf-provision'],
+  },
 } as const;
 
 jest.setTimeout(120_000);
@@ -50,12 +56,14 @@ const mintsSince = (from: number) =>
 /** GET `path` with a new token of `user` (privsep=0: the user's rights), which is removed after. */
 const asSecondToken = async (user: string, path: string) => {
   const { fake, env } = pve();
+  // Each bootstrap may mint only for its role's user (User.Modify on that user's group alone).
+  const boot = user === 'cdktf-read@pve' ? BOOT_READ : BOOT_APPLY;
   const ca = readFileSync(env.PROXMOX_VE_CA_FILE!, 'utf8');
   const tokenPath = `/access/users/${encodeURIComponent(user)}/token/second`;
-  const created = await call(fake.url, 'POST', tokenPath, { auth: BOOT_APPLY, ca, form: { privsep: '0' } });
+  const created = await call(fake.url, 'POST', tokenPath, { auth: boot, ca, form: { privsep: '0' } });
   const auth = `PVEAPIToken=${user}!second=${created.body.data.value}`;
   const answer = await call(fake.url, 'GET', path, { auth, ca });
-  await call(fake.url, 'DELETE', tokenPath, { auth: BOOT_APPLY, ca });
+  await call(fake.url, 'DELETE', tokenPath, { auth: boot, ca });
   return `${answer.status} ${answer.reason}`;
 };
 

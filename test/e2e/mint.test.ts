@@ -9,11 +9,15 @@ import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject } from '../support/cdktf-project';
 import { makeCert, type TestCert } from '../support/tls';
 
+// README, Least privilege: each bootstrap holds User.Modify on its role user's group alone.
 const tokens = {
-  'boot@pve!read': { secret: 'e2e-boot-read', privileges: 'none', userModify: true },
-  'boot@pve!apply': { secret: 'e2e-boot-apply', privileges: 'none', userModify: true },
+  'boot@pve!read': { secret: 'e2e-boot-read', privileges: 'none', userModify: ['cdktf-read'] },
+  'boot@pve!apply': { secret: 'e2e-boot-apply', privileges: 'none', userModify: ['cdktf-provision'] },
 } as const;
-const users = { 'cdktf-read@pve': { privileges: 'audit' }, 'cdktf-apply@pve': { privileges: 'modify' } } as const;
+const users = {
+  'cdktf-read@pve': { privileges: 'audit', groups: ['cdktf-read'] },
+  'cdktf-apply@pve': { privileges: 'modify', groups: ['cdktf-provision'] },
+} as const;
 
 jest.setTimeout(300_000);
 

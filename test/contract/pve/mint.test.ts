@@ -13,12 +13,16 @@ import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { VirtualClock } from '../../support/virtual-clock';
 
+// The bootstraps README, Least privilege, documents: User.Modify on the role user's group alone.
 const tokens = {
-  'boot@pve!read': { secret: 'boot-read', privileges: 'none', userModify: true },
-  'boot@pve!apply': { secret: 'boot-apply', privileges: 'none', userModify: true },
+  'boot@pve!read': { secret: 'boot-read', privileges: 'none', userModify: ['cdktf-read'] },
+  'boot@pve!apply': { secret: 'boot-apply', privileges: 'none', userModify: ['cdktf-provision'] },
   'plain@pve!apply': { secret: 'plain-apply', privileges: 'modify' },
 } as const;
-const users = { 'cdktf-read@pve': { privileges: 'audit' }, 'cdktf-apply@pve': { privileges: 'modify' } } as const;
+const users = {
+  'cdktf-read@pve': { privileges: 'audit', groups: ['cdktf-read'] },
+  'cdktf-apply@pve': { privileges: 'modify', groups: ['cdktf-provision'] },
+} as const;
 const env = { PVE_BOOT_READ: 'boot@pve!read=boot-read', PVE_BOOT_APPLY: 'boot@pve!apply=boot-apply' };
 const BOOTSTRAPS = ['boot@pve!apply', 'boot@pve!read', 'plain@pve!apply'];
 
@@ -137,7 +141,7 @@ test('a bootstrap token without User.Modify mints nothing and the run fails nami
 });
 
 test("privsep: a token created separated has no rights of its own, one created with privsep=0 its user's", async () => {
-  const boot = new PveClient({ endpoints: [fake.url], tokenEnv: 'B', insecure: true }, { B: env.PVE_BOOT_APPLY });
+  const boot = new PveClient({ endpoints: [fake.url], tokenEnv: 'B', insecure: true }, { B: env.PVE_BOOT_READ });
   const mint = (id: string, privsep: boolean) =>
     boot.call<{ value: string; 'full-tokenid': string }>('POST', `access/users/cdktf-read@pve/token/${id}`, {
       privsep,

@@ -29,8 +29,13 @@ export interface TokenGrant {
    * @default - true when `privileges` is 'audit' or 'modify', else false
    */
   readonly sdnAudit?: boolean | readonly string[];
-  /** User.Modify on /access/groups: may create and remove other users' tokens (api-tokens.ts). @default false */
-  readonly userModify?: boolean;
+  /**
+   * Where the token holds User.Modify, which lets it create and remove other users' tokens
+   * (api-tokens.ts): `true` on `/access/groups` (every group, so every user, root@pam included), or
+   * the groups `/access/groups/<group>` it holds it on (their members only).
+   * @default false
+   */
+  readonly userModify?: boolean | readonly string[];
   /** Seconds since the epoch after which the token authenticates no more; 0 or unset: never. */
   readonly expire?: number;
 }

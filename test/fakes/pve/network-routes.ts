@@ -12,8 +12,8 @@ import type { ObjectSchema, Value } from './validate';
 /** The authenticated caller as a method sees it. */
 export interface Caller {
   readonly tokenId: string;
-  /** Holds User.Modify on /access/groups: may create and remove other users' tokens. */
-  readonly modifiesUsers: boolean;
+  /** Where it holds User.Modify: on /access/groups (true), or on these groups (auth.ts TokenGrant). */
+  readonly userModify: boolean | readonly string[];
   holds(path: string, privilege: Privilege): boolean;
   /** Whether the list shows this bridge to the caller (auth.ts seesBridge). */
   seesBridge(bridge: string): boolean;

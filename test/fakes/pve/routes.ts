@@ -3,7 +3,7 @@
 // Source: pve-api.md A1, A3, A6; [PM] API2/Cluster/MetricServer.pm, API2/Cluster.pm; [AC]
 // API2/AccessControl.pm permissions; a user's API tokens as api-tokens.ts says. Node-scoped
 // methods (network, tasks) are in network-routes.ts.
-import { type ApiTokens, checkTokenAdmin, TOKEN_SCHEMA } from './api-tokens';
+import { type ApiTokens, TOKEN_SCHEMA } from './api-tokens';
 import { permissionsOf, uriUnescape, type Privilege, type TokenGrant } from './auth';
 import { permError } from './envelope';
 import { clusterStatus, type ClusterShape } from './cluster-status';
@@ -104,7 +104,7 @@ const TOKEN: Record<string, Route> = {
   POST: {
     schema: TOKEN_SCHEMA,
     run: (context, values, caller) => {
-      checkTokenAdmin(caller.tokenId, caller.modifiesUsers, values);
+      context.apiTokens.checkAdmin(caller.userModify, values);
       const expire = values.expire === undefined ? undefined : Number(values.expire);
       return context.apiTokens.create(
         String(values.userid),
@@ -117,7 +117,7 @@ const TOKEN: Record<string, Route> = {
   DELETE: {
     schema: { userid: TOKEN_SCHEMA.userid!, tokenid: TOKEN_SCHEMA.tokenid! },
     run: (context, values, caller) => {
-      checkTokenAdmin(caller.tokenId, caller.modifiesUsers, values);
+      context.apiTokens.checkAdmin(caller.userModify, values);
       return context.apiTokens.remove(String(values.userid), String(values.tokenid));
     },
   },

@@ -40,7 +40,10 @@ export interface FakePveOptions extends ClusterShape {
   readonly port?: number;
   /** Token id `USER@REALM!ID` → secret and rights on `/`. @default - root@pam!homelab, modify */
   readonly tokens?: Readonly<Record<string, TokenGrant>>;
-  /** Users whose tokens may be created over the API, with the rights a `privsep=0` token gets. @default - none */
+  /**
+   * Users whose tokens may be created over the API: the rights a `privsep=0` token gets, their groups.
+   * @default - root@pam alone
+   */
   readonly users?: Readonly<Record<string, UserGrant>>;
   /**
    * Emulate libpve-http-server < 5.2: errors carry no `message`, only a reason phrase.
@@ -171,7 +174,7 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
   if (!params) return sendBare(res, 501, badBody ?? 'malformed body');
   const caller: Caller = {
     tokenId: auth.tokenId,
-    modifiesUsers: auth.grant.userModify === true,
+    userModify: auth.grant.userModify ?? false,
     holds: (path, privilege) => holds(privilegesOn(auth.grant, path), privilege),
     seesBridge: (bridge) => seesBridge(auth.grant, bridge),
   };
@@ -215,7 +218,8 @@ export const startFakePve = async (options: FakePveOptions = {}): Promise<FakePv
   const tasks = new TaskStore(now);
   const reloads = new Map<string, TaskBehaviour>();
   const tokens: Record<string, TokenGrant> = { ...(options.tokens ?? DEFAULT_TOKENS) };
-  const apiTokens = new ApiTokens(tokens, options.users ?? {});
+  // root@pam is in every user.cfg, and may do anything (RPCEnvironment.pm permissions).
+  const apiTokens = new ApiTokens(tokens, { 'root@pam': { privileges: 'modify', userModify: true }, ...options.users });
   const state: State = {
     options,
     tokens,
