@@ -14,8 +14,11 @@ const generator = (seed: number) => () => {
   return seed / 2147483648;
 };
 
-/** A settled node with 1 to 4 bridges, each maybe with a VLAN; returns the interfaces made. */
-const settledNode = (random: () => number) => {
+/**
+ * A settled node with 1 to 4 bridges, each maybe with a VLAN, and `tail` after its last stanza (PVE
+ * keeps a `source` line there); returns the interfaces made.
+ */
+const settledNode = (random: () => number, tail: string) => {
   const store = new NetworkStore(
     () => 0,
     () => 1,
@@ -45,6 +48,7 @@ const settledNode = (random: () => number) => {
     made.push(`vmbr${i}.${10 + i}`);
   }
   store.promote('n2');
+  store.setNode('n2', { running: `${store.filesOf('n2').running}${tail}` });
   return { store, made };
 };
 
@@ -61,11 +65,13 @@ const update = (store: NetworkStore, iface: string, change: Params) => {
   });
 };
 
-test.each(Array.from({ length: 60 }, (_, index) => index + 1))(
+// Issue 27 item 6: seeds past 60 keep a source line after the last stanza, the hunk's only boundary.
+const SOURCE = 'source /etc/network/interfaces.d/*\n';
+test.each(Array.from({ length: 120 }, (_, index) => index + 1))(
   'generated node %i: exactly the changed interfaces',
   (seed) => {
     const random = generator(seed);
-    const { store, made } = settledNode(random);
+    const { store, made } = settledNode(random, seed > 60 ? SOURCE : '');
     const target = made[Math.floor(random() * made.length)]!;
     const kind = random();
     const changed = [target];
