@@ -1,14 +1,20 @@
 /**
  * The campaign checks its own eyes before the first round: a process older than its unit file, made by hand
  * (the other variant's file started, then the declared file put back and systemd reloaded, no restart), must be
- * seen by the verifier, or every "converged" after it would mean nothing. The plan's answer is reported too:
- * DESIGN.md holds such a process drift, whoever caused it.
+ * seen by the verifier, or every "converged" after it would mean nothing. The plan must name it too (DESIGN.md:
+ * a process started before its current content is drift, whoever caused it); a clean plan counts as a lie.
  */
 import { unitText } from '../../src/linux/render-unit';
 import { plan, verify, type Stand } from './stand';
 import { otherVariant, unitSections, units, type Variant } from './variant';
 
-export const calibrate = async (stand: Stand, v: Variant): Promise<string> => {
+export interface Calibration {
+  readonly line: string;
+  /** The plan was clean while the process ran older content. */
+  readonly lied: boolean;
+}
+
+export const calibrate = async (stand: Stand, v: Variant): Promise<Calibration> => {
   const unit = units(v)[0];
   if (unit === undefined) throw new Error('calibration: the variant declares no unit');
   const path = `/etc/systemd/system/${unit.name}`;
@@ -19,6 +25,8 @@ export const calibrate = async (stand: Stand, v: Variant): Promise<string> => {
     `printf '%s' '${old}' | base64 -d > '${path}'`,
     'systemctl daemon-reload',
     `systemctl restart '${unit.name}'`,
+    // A second later: the read compares a file's mtime with the process's start in whole seconds (README).
+    'sleep 1.1',
     `cp /root/fa-calibration '${path}' && rm /root/fa-calibration`,
     'systemctl daemon-reload',
   ].join(' && ');
@@ -34,5 +42,6 @@ export const calibrate = async (stand: Stand, v: Variant): Promise<string> => {
     );
   }
   const answer = planned.code === 2 ? 'names it' : planned.code === 0 ? 'is clean: it lies' : 'fails';
-  return `calibration: a process older than its unit file (made by hand): the campaign sees it; the plan ${answer}`;
+  const line = `calibration: a process older than its unit file (by hand): the campaign sees it, the plan ${answer}`;
+  return { line, lied: planned.code === 0 };
 };

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crPath } from '../support/kube-crds';
 import { kubeRequest } from '../support/kube-http';
-import { calibrate } from './calibrate';
+import { calibrate, type Calibration } from './calibrate';
 import { formatReport } from './report';
 import { runRound, startingVariant, type RoundResult } from './round';
 import { apply, bundleApp, openStand, synth, verify, type Stand } from './stand';
@@ -26,9 +26,10 @@ export interface CampaignOptions {
 
 export interface CampaignReport {
   readonly results: RoundResult[];
+  readonly calibration: Calibration;
   /** The table and every failing round with its replay command. */
   readonly text: string;
-  /** No round needed a hand and no plan lied. */
+  /** No round needed a hand and no plan lied, the calibration's included. */
   readonly ok: boolean;
 }
 
@@ -80,7 +81,7 @@ export const runCampaign = async (options: CampaignOptions): Promise<CampaignRep
     await settle(stand, startingVariant(first), 'the stand does not converge without a fault');
     options.log(`stand ready: variant ${startingVariant(first)} applied and verified (${workDir})`);
     const calibration = await calibrate(stand, startingVariant(first));
-    options.log(calibration);
+    options.log(calibration.line);
     const results: RoundResult[] = [];
     for (const round of rounds) {
       const result = await runRound(stand, options.seed, round, options.log);
@@ -92,7 +93,7 @@ export const runCampaign = async (options: CampaignOptions): Promise<CampaignRep
     }
     const { text, ok } = formatReport(results, options.seed);
     stand.project.cleanup();
-    return { results, text: `${calibration}\n${text}`, ok };
+    return { results, calibration, text: `${calibration.line}\n${text}`, ok: ok && !calibration.lied };
   } finally {
     await targets.stop();
     rmSync(workDir, { recursive: true, force: true });

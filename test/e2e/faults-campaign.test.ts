@@ -21,4 +21,5 @@ test('every fault type interrupts an apply, each round converges by the second a
     .filter(failed)
     .map((result) => `round ${result.round}: ${result.findings.join(' / ')}`);
   expect(failing).toEqual([]);
+  expect(report.calibration.line).toMatch(/the plan names it$/);
 });
