@@ -1,9 +1,9 @@
 /**
  * What is under /etc/systemd/system, read in one round trip: every file and link one or two levels
- * down (unit files, drop-ins, `.wants/` links, masks) and the paths Debian packages ship there.
- * Names and contents travel as base64, so no name or byte on the host can break the parse.
+ * down (unit files, drop-ins, `.wants/` links, masks), the paths Debian packages ship there, and the
+ * directories of the stacks' marks this login may not search. Names and contents travel as base64,
+ * so no name or byte on the host can break the parse.
  */
-import { INTENT_DIR } from '../linux/unit-intent';
 
 export const UNIT_DIR = '/etc/systemd/system';
 
@@ -11,7 +11,8 @@ export const UNIT_DIR = '/etc/systemd/system';
 export const MAX_FILE_BYTES = 256 * 1024;
 
 const OWNED = '@@cdktf-homelab:owned';
-const INTENTS_HIDDEN = '@@cdktf-homelab:intents-hidden';
+/** Where every stack's records, marks and intents live (unit-ownership.ts, unit-intent.ts). */
+export const STATE_DIR = '/var/lib/cdktf-homelab';
 
 /** The script (for `sh -s`); it reads only, and needs no privilege to list /etc/systemd/system. */
 export const listingScript = (): string =>
@@ -23,8 +24,9 @@ export const listingScript = (): string =>
     '  if [ -L "$f" ]; then printf \'L %s %s\\n\' "$(b "$r")" "$(b "$(readlink "$f")")"',
     `  elif [ -f "$f" ]; then printf 'F %s %s\\n' "$(b "$r")" "$(head -c ${MAX_FILE_BYTES + 1} "$f" | base64 -w0)"; fi`,
     'done',
-    // Apply intents are root-only: a read login cannot see them, and the summary must say so.
-    `if [ -d ${INTENT_DIR} ] && ! [ -x ${INTENT_DIR} ]; then echo ${INTENTS_HIDDEN}; fi`,
+    // A mark below a directory this login may not search reads as absent: such objects cannot be told.
+    `find ${STATE_DIR} -type d ! -executable -print 2>/dev/null |`,
+    '  while IFS= read -r h; do printf \'H %s\\n\' "$(b "$h")"; done',
     `echo ${OWNED}`,
     // dpkg's file lists name what each package ships; a host without dpkg owns nothing here.
     `cat /var/lib/dpkg/info/*.list 2>/dev/null | grep "^$d/" | base64 -w0; echo`,
@@ -38,8 +40,8 @@ export interface HostListing {
   readonly links: ReadonlyMap<string, string>;
   /** Absolute paths a Debian package ships. */
   readonly owned: ReadonlySet<string>;
-  /** The login may not look into the directory of apply intents (unit-intent.ts): it sees none. */
-  readonly intentsHidden: boolean;
+  /** Directories below the state directory this login may not search: what is below them it cannot see. */
+  readonly hidden: readonly string[];
 }
 
 const fromBase64 = (text: string): Buffer => Buffer.from(text, 'base64');
@@ -50,7 +52,10 @@ export const parseListing = (stdout: string): HostListing => {
   const [entries, owned] = at < 0 ? [stdout, ''] : [stdout.slice(0, at), stdout.slice(at + OWNED.length + 1)];
   const files = new Map<string, Buffer>();
   const links = new Map<string, string>();
+  const hidden: string[] = [];
   for (const line of entries.split('\n')) {
+    const dir = /^H ([A-Za-z0-9+/=]+)$/.exec(line);
+    if (dir !== null) hidden.push(fromBase64(dir[1]!).toString('utf8'));
     const match = /^([FL]) ([A-Za-z0-9+/=]+) ([A-Za-z0-9+/=]*)$/.exec(line);
     if (match === null) continue;
     const path = fromBase64(match[2]!).toString('utf8');
@@ -62,9 +67,13 @@ export const parseListing = (stdout: string): HostListing => {
     files,
     links,
     owned: new Set(shipped.filter((path) => path !== '')),
-    intentsHidden: entries.split('\n').includes(INTENTS_HIDDEN),
+    hidden,
   };
 };
+
+/** Whether `path` is below one of the `hidden` directories (or is one). */
+export const isHidden = (path: string, hidden: readonly string[]): boolean =>
+  hidden.some((dir) => path === dir || path.startsWith(`${dir}/`));
 
 /** A file's text when it is UTF-8 and within the size bound, else why not. */
 export const fileText = (bytes: Buffer): { text: string } | { why: string } => {

@@ -15,12 +15,13 @@ import type { DesiredUnit, LiveUnit } from '../linux/unit-control';
 import { diffUnit } from '../linux/unit-diff';
 import { restartOnPath } from '../linux/unit-file';
 import { instanceOf, isTemplate, unitNameProblem } from '../linux/unit-name';
-import { dropInIntentPath, INTENT_DIR, unitIntentPath } from '../linux/unit-intent';
-import { DROP_IN_MARK_DIR, dropInMarkPath } from '../linux/unit-ownership';
+import { dropInIntentPath, unitIntentPath } from '../linux/unit-intent';
+import { dropInMarkPath } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
 import { enabledOf, isMasked } from '../linux/unit-state';
 import { ADOPT, type Declaration, defined, type Discovered, Ref, type Skipped, type Value } from './declaration';
 import { fileText, type HostListing, UNIT_DIR } from './host-listing';
+import { hiddenIntentsNote, markOf } from './unit-marks';
 
 /** What the listing holds that discover may declare, and what its status read must ask for. */
 export interface HostCandidates {
@@ -28,15 +29,12 @@ export interface HostCandidates {
   readonly instances: readonly string[];
   readonly dropIns: ReadonlyArray<{ readonly unit: string; readonly name: string; readonly content: string }>;
   readonly skipped: readonly Skipped[];
-  /** The login may not look into the apply intents (HostListing). */
-  readonly intentsHidden?: boolean;
+  /** Directories of the stacks' marks the login may not search (HostListing). */
+  readonly hidden?: readonly string[];
 }
 
 const HOST = 'ssh';
 
-const INTENTS_HIDDEN =
-  `this login may not look into ${INTENT_DIR} (root-only): an object whose only mark is an interrupted ` +
-  "apply's intent reads as nobody's and is declared; discover as root tells them apart";
 const START_TIMEOUT = UNIT_PROPS.startTimeoutSeconds.default;
 
 /** The candidates in the listing: files no package ships, by valid names, whose unit `wanted` takes. */
@@ -71,7 +69,7 @@ export const hostCandidates = (listing: HostListing, wanted: (unit: string) => b
     instances: [...new Set(instances)].sort(),
     dropIns,
     skipped,
-    ...(listing.intentsHidden ? { intentsHidden: true } : {}),
+    ...(listing.hidden.length > 0 ? { hidden: listing.hidden } : {}),
   };
 };
 
@@ -93,24 +91,6 @@ export const statusEntries = (found: HostCandidates): ReadEntry[] => [
 ];
 
 /**
- * Why an object is some stack's, or cannot be told to be nobody's: its record or mark is there, or
- * is there and this login may not read it (`unreadable`: unit-read.ts). Undefined when unmarked.
- */
-const ownership = (
-  entry: ReadEntry,
-  live: LiveUnit,
-  unreadable: ReadonlySet<string>,
-): Omit<Skipped, 'what'> | undefined => {
-  const kind = entry.record?.startsWith(DROP_IN_MARK_DIR) === true ? 'mark' : 'restartOn record';
-  if (entry.record !== undefined && unreadable.has(entry.record))
-    return { why: `its ${kind} ${entry.record} is there but this login may not read it: whose it is cannot be told` };
-  if (live.restartOn !== undefined) return { why: `its ${kind} ${entry.record ?? ''} is there`, group: 'managed' };
-  if (live.intent !== undefined)
-    return { why: `an apply's intent ${entry.intent ?? ''} is there (that apply did not finish)`, group: 'managed' };
-  return undefined;
-};
-
-/**
  * The declarations, given each entry's live state in `statusEntries` order and the files the read
  * found but could not read.
  */
@@ -123,7 +103,7 @@ export const systemdDeclarations = (
   const entries = statusEntries(found);
   const at = (index: number): LiveUnit => live[index]!;
   const owned = (what: string, index: number): Skipped | undefined => {
-    const mark = ownership(entries[index]!, at(index), unreadable);
+    const mark = markOf(entries[index]!, at(index), unreadable, found.hidden ?? []);
     return mark === undefined ? undefined : { what, ...mark };
   };
   const units = found.units.map((unit, i) => owned(unit.name, i) ?? unitDeclaration(unit, at(i)));
@@ -147,7 +127,7 @@ export const systemdDeclarations = (
   return {
     declarations: declarations.length === 0 ? [] : [target, ...declarations],
     skipped: [...found.skipped, ...all.filter((item): item is Skipped => 'why' in item)],
-    notes: found.intentsHidden === true && declarations.length > 0 ? [INTENTS_HIDDEN] : [],
+    notes: declarations.length > 0 ? hiddenIntentsNote(found.hidden ?? []) : [],
   };
 };
 

@@ -72,6 +72,15 @@ const planReadings = async (): Promise<Array<{ name: string; inSync: boolean; su
       }),
   );
 };
+/** The systemd host's address and pinned key as discover takes them. */
+const hostArgs = () => [
+  '--ssh-host',
+  host.host,
+  '--ssh-port',
+  String(host.port),
+  '--ssh-host-key',
+  host.hostKeyFingerprint,
+];
 interface Resource {
   readonly type: string;
   readonly values: { readonly result: Record<string, string> };
@@ -118,12 +127,7 @@ beforeAll(async () => {
       cert.certFile,
       '--pve-read-token-env',
       'PVE_READ_TOKEN',
-      '--ssh-host',
-      host.host,
-      '--ssh-port',
-      String(host.port),
-      '--ssh-host-key',
-      host.hostKeyFingerprint,
+      ...hostArgs(),
       '--ssh-private-key-env',
       'HOMELAB_SSH_KEY',
       '--unit-glob',
@@ -265,4 +269,44 @@ test('the first apply changes nothing the objects do, and the next plan is clean
   expect(await hostState()).toBe(before.host);
   expect(await repoSpecs(server().namespace)).toEqual(before.repos);
   expect((await project.plan('plan (after apply)')).code).toBe(0);
+});
+
+test('a read login leaves out what it cannot search for a mark, and names the intents it cannot see', async () => {
+  // After the apply every adopted unit and drop-in carries this stack's mark; the drop-ins' marks are made root-only.
+  // Issue 27: a read identity without access to the mark directory read a stack's drop-in as nobody's.
+  const made = await host.exec('useradd -M -s /bin/sh disc-reader && chmod 0700 /var/lib/cdktf-homelab/drop-ins');
+  expect(made.code).toBe(0);
+  const again = await run(
+    'node',
+    [
+      join(ROOT, 'build', 'cli', 'cdktf-homelab.js'),
+      'discover',
+      '--out',
+      '-',
+      '--kinds',
+      'systemd-unit,systemd-drop-in',
+      ...hostArgs(),
+      '--ssh-read-user',
+      'disc-reader',
+      '--ssh-read-private-key-env',
+      'HOMELAB_SSH_KEY',
+      '--unit-glob',
+      'disc-*',
+    ],
+    { env },
+  );
+  const summary = again.stderr;
+  // The one object it cannot tell: disc-half's only mark is its intent, which a read login does not see.
+  expect(summary).toContain('declared 1 objects, each adopt: true: 1 SystemdUnit');
+  expect(again.stdout).toContain("name: 'disc-half.service'");
+  expect(summary).toContain('note: this login may not look into /var/lib/cdktf-homelab/intents (root-only)');
+  for (const dropIn of ['disc-web.service.d/10-env', 'disc-web.service.d/30-theirs', 'disc-probe@.service.d/20-nice'])
+    expect(summary).toContain(
+      `  /etc/systemd/system/${dropIn}.conf: its mark ` +
+        `/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/${dropIn}.conf ` +
+        'is where this login may not search: whose it is cannot be told',
+    );
+  expect(summary).toContain(
+    '  disc-web.service: its restartOn record /var/lib/cdktf-homelab/restart-on/disc-web.service is there',
+  );
 });

@@ -24,6 +24,14 @@ test('links, owned paths and lines of any other shape', () => {
   expect(listing.owned).toEqual(new Set(['/etc/systemd/system/a.service', '/etc/systemd/system/b.service']));
 });
 
+test('the state directories this login may not search are listed, framed like names', () => {
+  const listing = parseListing(
+    `H ${b64('/var/lib/cdktf-homelab/intents')}\nH ${b64('/x\nF a b')}\n@@cdktf-homelab:owned\n`,
+  );
+  expect(listing.hidden).toEqual(['/var/lib/cdktf-homelab/intents', '/x\nF a b']);
+  expect(listing.files.size).toBe(0);
+});
+
 test('a file is text when it is UTF-8 and within the bound', () => {
   expect(fileText(Buffer.from('[Unit]\nDescription=é\n'))).toEqual({ text: '[Unit]\nDescription=é\n' });
   expect(fileText(Buffer.from([0xc3, 0x28]))).toEqual({ why: 'not UTF-8 text' });

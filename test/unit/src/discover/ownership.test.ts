@@ -125,16 +125,38 @@ describe('systemd objects a stack marked', () => {
     });
   });
 
-  test('a login that may not look into the intents is told so in a note', () => {
-    const listing = parseListing(`F ${file('a.service')} ${file(UNIT)}\n@@cdktf-homelab:intents-hidden\n`);
+  test('a mark below a directory this login may not search leaves its object out: whose it is cannot be told', () => {
+    // Issue 27: a read identity without access to the mark directory read the drop-in as nobody's.
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const listing = parseListing(
+      [`F ${file('a.service.d/x.conf')} ${file('[Service]\n')}`, `H ${b64('/var/lib/cdktf-homelab/drop-ins')}`].join(
+        '\n',
+      ),
+    );
+    const found = hostCandidates(listing, () => true);
+    const live: LiveUnit = { status: running, fileSha256: sha256Hex('[Service]\n'), restartOn: undefined };
+    expect(systemdDeclarations({ host: 'h' }, found, [live]).skipped).toEqual([
+      {
+        what: '/etc/systemd/system/a.service.d/x.conf',
+        why:
+          'its mark /var/lib/cdktf-homelab/drop-ins/etc/systemd/system/a.service.d/x.conf is where this login ' +
+          'may not search: whose it is cannot be told',
+      },
+    ]);
+  });
+
+  test('a login that may not look into the intents is told so in a note, and its objects are still declared', () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const listing = parseListing(`F ${file('a.service')} ${file(UNIT)}\nH ${b64('/var/lib/cdktf-homelab/intents')}\n`);
     const found = hostCandidates(listing, () => true);
     const live: LiveUnit = { status: running, fileSha256: sha256Hex(UNIT), restartOn: undefined };
-    expect(systemdDeclarations({ host: 'h' }, found, [live]).notes).toEqual([
+    const read = systemdDeclarations({ host: 'h' }, found, [live]);
+    expect(declaredIds(read)).toEqual(['SshHost host', 'SystemdUnit a']);
+    expect(read.notes).toEqual([
       expect.stringMatching(/^this login may not look into \/var\/lib\/cdktf-homelab\/intents \(root-only\)/),
     ]);
-    expect(
-      hostCandidates(parseListing(`F ${file('a.service')} ${file(UNIT)}\n`), () => true).intentsHidden,
-    ).toBeUndefined();
+    const root = hostCandidates(parseListing(`F ${file('a.service')} ${file(UNIT)}\n`), () => true);
+    expect(systemdDeclarations({ host: 'h' }, root, [live]).notes).toEqual([]);
   });
 });
 
