@@ -195,21 +195,24 @@ export const managementInterfaces = (network: {
   const found = new Map<string, string>();
   if (address === undefined) return found;
   const byName = new Map(rows.map((row) => [String(row.iface), row]));
-  const under = (iface: string, by: string) => {
+  const under = (iface: string, carrier: string) => {
     const row = byName.get(iface);
     if (row === undefined || found.has(iface)) return;
-    found.set(iface, by);
+    found.set(
+      iface,
+      iface === carrier
+        ? `it carries ${network.address ?? ''}, ${network.node}'s address in cluster/status`
+        : `under ${carrier}, the node's management interface`,
+    );
     const raw = row['vlan-raw-device'] ?? (row.type === 'vlan' ? iface.replace(/\.\d+$/, '') : undefined);
     const below = [row.bridge_ports, row.slaves, raw].flatMap((names) =>
       typeof names === 'string' ? names.split(/\s+/) : [],
     );
-    for (const name of below.filter((name) => name !== '' && name !== iface))
-      under(name, `under the node's management interface ${iface}`);
+    for (const name of below.filter((name) => name !== '' && name !== iface)) under(name, carrier);
   };
   for (const row of rows) {
     const carried = ['cidr', 'address', 'cidr6', 'address6'].some((field) => canonicalAddress(row[field]) === address);
-    if (carried)
-      under(String(row.iface), `it carries ${network.address ?? ''}, ${network.node}'s address in cluster/status`);
+    if (carried) under(String(row.iface), String(row.iface));
   }
   return found;
 };

@@ -24,7 +24,7 @@ describe('PVE management interfaces', () => {
       'ProxmoxNetworkInterface vmbr1-n1',
     ]);
     expect(found.skipped).toEqual([
-      { what: 'interface bond0 on n1', why: "under the node's management interface vmbr0", group: 'management' },
+      { what: 'interface bond0 on n1', why: "under vmbr0, the node's management interface", group: 'management' },
       {
         what: 'interface vmbr0 on n1',
         why: "it carries 10.0.0.1, n1's address in cluster/status",
@@ -38,6 +38,20 @@ describe('PVE management interfaces', () => {
     const found = pveDeclarations({ cluster: {}, networks }, new Set(), { includeManagement: true });
     expect(declaredIds(found)).toContain('ProxmoxNetworkInterface vmbr0-n1');
     expect(found.skipped).toEqual([]);
+  });
+
+  test('a VLAN carrying the address leaves out the bridge it rides on, and the VLANs beside it stay', () => {
+    const vlanRows = [
+      { iface: 'vmbr0', type: 'bridge', bridge_ports: 'eno1' },
+      { iface: 'vmbr0.10', type: 'vlan', address: '10.10.0.5', 'vlan-id': 10, 'vlan-raw-device': 'vmbr0' },
+      { iface: 'mgmt', type: 'vlan', cidr: '10.20.0.5/24', 'vlan-id': 20, 'vlan-raw-device': 'vmbr0' },
+    ];
+    expect(managementInterfaces({ node: 'n1', address: '10.10.0.5', rows: vlanRows })).toEqual(
+      new Map([
+        ['vmbr0.10', "it carries 10.10.0.5, n1's address in cluster/status"],
+        ['vmbr0', "under vmbr0.10, the node's management interface"],
+      ]),
+    );
   });
 
   test('an IPv6 address is compared in its canonical form', () => {
@@ -80,7 +94,7 @@ test('the summary groups what is left out by why, each group under one heading',
     '  Repo jr2/docs: it carries the label core.jr2.dev/bound',
     "left out 2, each PVE node's management interface (it carries the node's address in cluster/status: a change " +
       'to it can cut the node off; --include-management declares it):',
-    "  interface bond0 on n1: under the node's management interface vmbr0",
+    "  interface bond0 on n1: under vmbr0, the node's management interface",
     "  interface vmbr0 on n1: it carries 10.0.0.1, n1's address in cluster/status",
     expect.stringMatching(/^note: PVE keeps no mark/),
   ]);
