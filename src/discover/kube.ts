@@ -38,7 +38,7 @@ type ListedRepo = LiveRepo & {
   spec?: { url?: unknown; secretRef?: { name?: unknown }; refreshInterval?: unknown };
 };
 
-/** Which stack's mark is on the Repo: every version writes both on create and restate (handlers/kube/kube-repo.ts). */
+/** Which of a stack's marks the Repo carries: every version writes both (the handler's hasMark is the same rule). */
 const markOf = (repo: ListedRepo): string | undefined => {
   if (repo.metadata?.labels?.[LABEL_REPO_BOUND] !== undefined) return `it carries the label ${LABEL_REPO_BOUND}`;
   if (repo.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] !== undefined)
