@@ -44,13 +44,16 @@ export const intentOf = ({ item: { change }, before }: Track): IntentEntry => {
   };
 };
 
-/** Writes the intent of every active object, in one script; one that fails refuses them all, unchanged. */
+/** Writes the intent of every active object, in one script; one that fails fails them all, each named. */
 export const writeIntents = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
   const live = active(tracks);
   if (live.length === 0) return;
-  await all(live, () => shell.script(writeIntentsScript(live.map(intentOf))), 'refused');
-  const count = live.length === 1 ? '1 object' : `${live.length} objects`;
-  if (active(tracks).length > 0) shell.log(`${shell.host}: wrote the intents of ${count} (${INTENT_DIR})`);
+  await all(live, async () => {
+    await shell.script(writeIntentsScript(live.map(intentOf)));
+    for (const track of live) track.intended = true;
+    const count = live.length === 1 ? '1 object' : `${live.length} objects`;
+    shell.log(`${shell.host}: wrote the intents of ${count} (${INTENT_DIR})`);
+  });
 };
 
 /** The object as read, less the intent this apply wrote: the one it found stays in `before`. */

@@ -23,6 +23,8 @@ export interface Track {
   loaded: LiveUnit;
   /** The file it replaced, to put back. */
   previous?: string;
+  /** Its intent is on the host (unit-intents.ts). */
+  intended: boolean;
   unmasked: boolean;
   wrote: boolean;
   /** It was enabled or disabled. */
@@ -42,6 +44,7 @@ export const trackOf = (item: BatchItem, before: LiveUnit, log: Log): Track => (
   item,
   before,
   loaded: before,
+  intended: false,
   unmasked: false,
   wrote: false,
   switched: false,

@@ -80,7 +80,7 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
  * in one command: an intent that an earlier, interrupted apply left stays, as does one whose undo failed.
  */
 const clearUndone = async (shell: HostShell, tracks: readonly Track[], broken: Set<Track>, notes: Notes) => {
-  const clear = tracks.filter((track) => !broken.has(track) && track.before.intent === undefined);
+  const clear = tracks.filter((track) => track.intended && !broken.has(track) && track.before.intent === undefined);
   if (clear.length === 0) return;
   const paths = clear.map((track) => readEntryOf(track.item.change).intent as string);
   try {

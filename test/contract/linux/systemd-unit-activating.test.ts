@@ -100,7 +100,13 @@ describe('started:true keeps counting activating as running', () => {
     const running = await unit.waitFor('check-f.service', 'activating/start');
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
     const applied = await unit.run('apply', spec);
-    expect(applied).toMatchObject({ code: 0, stderr: `check-f.service on 127.0.0.1:${host().port}: became active` });
+    expect(applied).toMatchObject({
+      code: 0,
+      stderr: [
+        `127.0.0.1:${host().port}: wrote the intents of 1 object (/var/lib/cdktf-homelab/intents)`,
+        `check-f.service on 127.0.0.1:${host().port}: became active`,
+      ].join('\n'),
+    });
     expect(await unit.show('check-f.service')).toMatchObject({
       ActiveState: 'active',
       InvocationID: running.InvocationID,
