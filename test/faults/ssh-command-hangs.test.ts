@@ -99,13 +99,14 @@ test('an apply whose unit-file write never finishes is "outcome unknown" for the
   expect(applied.code).toBe(1);
   expect(applied.stderr).toMatch(
     new RegExp(
-      `^systemd-unit apply: SSH connection to 127\\.0\\.0\\.1:${server.port} lost during apply: outcome unknown: ` +
+      `^127\\.0\\.0\\.1:${server.port}: wrote the intents of 1 object .*\\n` +
+        `systemd-unit apply: SSH connection to 127\\.0\\.0\\.1:${server.port} lost during apply: outcome unknown: ` +
         '`umask .*` did not finish within 1 s \\(commandTimeoutSeconds\\) and was cut off; ' +
         'it was not sent again, .*the unit may be half-applied: the next apply converges it$',
     ),
   );
   expect(applied.stderr).not.toMatch(/was not applied|undo/);
-  // The read, then the write: nothing after it (no undo, no second send).
-  expect(server.commands).toHaveLength(2);
-  expect(server.commands[0]).toBe('sh -s');
+  // The read, the intents, then the write: nothing after it (no undo, no second send).
+  expect(server.commands).toHaveLength(3);
+  expect(server.commands.slice(0, 2)).toEqual(['sh -s', 'sh -s']);
 });
