@@ -14,7 +14,7 @@ import type { HandlerDomain, KindContext, Log } from './kind';
 import { parseAs, parseJson } from './parse';
 import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
-import { nodeProcess, PARENT_CHECK_MS, type StopSignal, stopSource, watchProcess } from './stop';
+import { abandonment, nodeProcess, PARENT_CHECK_MS, type StopSignal, stopSource, watchProcess } from './stop';
 import { describeError, destroyByHand, destroyFromHook, textOrValue } from './destroy-relay';
 
 export interface HandlerIo {
@@ -129,12 +129,13 @@ const stopWhenAbandoned = <S, T>(domain: HandlerDomain<S, T>, argv: readonly str
       stop(reason);
     });
   } else {
-    const parent = proc.ppid();
+    const abandoned = abandonment(proc);
     // Its reader gone, the run ends as an unhandled EPIPE ended it before, without the stack trace.
     proc.onStreamError(() => process.exit(1));
     proc.every(PARENT_CHECK_MS, () => {
-      if (proc.ppid() === parent) return;
-      log(`${argv.join(' ')}: its parent process ${parent} exited: exiting now`);
+      const reason = abandoned();
+      if (reason === undefined) return;
+      log(`${argv.join(' ')}: ${reason}: exiting now`);
       process.exit(1);
     });
   }

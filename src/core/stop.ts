@@ -5,6 +5,7 @@
  * between objects, between the nodes of a network apply, never between a write and the poll of the
  * task it started. The run then says in one line what it did and what it left, and exits non-zero.
  */
+import { readFileSync } from 'node:fs';
 
 /** The read side, handed to the apply loops through the kind context. */
 export interface StopSignal {
@@ -81,6 +82,10 @@ export const stoppedLine = (reason: string, batch: StoppedBatch): string => {
 /** The process as the watcher sees it: a port, so tests drive signals and parent loss by hand. */
 export interface StoppableProcess {
   readonly ppid: () => number;
+  /** The parent of process `pid`, when the system says (Linux's /proc), else undefined. */
+  readonly parentOf: (pid: number) => number | undefined;
+  /** Whether process `pid` still runs. */
+  readonly alive: (pid: number) => boolean;
   onSignal(name: 'SIGTERM' | 'SIGINT', handler: () => void): void;
   /** Runs `handler` when a standard stream errors (EPIPE: its reader is gone). */
   onStreamError(handler: (stream: string, error: Error) => void): void;
@@ -92,22 +97,58 @@ export interface StoppableProcess {
 export const PARENT_CHECK_MS = 200;
 
 /**
- * Turns SIGTERM, SIGINT, the parent process exiting (the hook's shell killed: the handler is
- * re-parented, its ppid changes) and a closed stdout or stderr into one stop request.
+ * Why the process is abandoned, checked each tick, or undefined while it is not: its parent exited
+ * (the hook's shell killed: the handler is re-parented, its ppid changes), or the process that
+ * started its parent did (terraform SIGKILLed leaves the hook's shell and the handler running, and
+ * the handler learned it only at its next write to the closed pipe: the fault campaign's orphans).
+ */
+export const abandonment = (proc: StoppableProcess): (() => string | undefined) => {
+  const parent = proc.ppid();
+  const starter = proc.parentOf(parent);
+  const watched = starter !== undefined && starter > 1 ? starter : undefined;
+  return () => {
+    if (proc.ppid() !== parent) return `its parent process ${parent} exited`;
+    if (watched !== undefined && !proc.alive(watched)) return `the process that started its hook (${watched}) exited`;
+    return undefined;
+  };
+};
+
+/**
+ * Turns SIGTERM, SIGINT, the process abandoned (`abandonment`) and a closed stdout or stderr into
+ * one stop request.
  */
 export const watchProcess = (proc: StoppableProcess, stop: (reason: string) => void): void => {
-  const parent = proc.ppid();
+  const abandoned = abandonment(proc);
   proc.onSignal('SIGTERM', () => stop('SIGTERM'));
   proc.onSignal('SIGINT', () => stop('SIGINT'));
   proc.onStreamError((stream, error) => stop(`its ${stream} closed (${error.message})`));
   proc.every(PARENT_CHECK_MS, () => {
-    if (proc.ppid() !== parent) stop(`its parent process ${parent} exited`);
+    const reason = abandoned();
+    if (reason !== undefined) stop(reason);
   });
 };
 
 /** Node's own process as a `StoppableProcess`. */
 export const nodeProcess = (): StoppableProcess => ({
   ppid: () => process.ppid,
+  parentOf: (pid) => {
+    try {
+      // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read after the last `)`.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return Number.isInteger(ppid) ? ppid : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  alive: (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  },
   onSignal: (name, handler) => void process.on(name, handler),
   onStreamError: (handler) => {
     process.stdout.on('error', (error) => handler('stdout', error));

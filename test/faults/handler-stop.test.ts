@@ -172,3 +172,35 @@ test('a run that does not stop at safe points (a read) exits at once when its sh
   console.log(`read, shell killed: handler exited ${elapsedMs} ms later`);
   rmSync(dirname(query), { recursive: true, force: true });
 });
+
+// The fault campaign's orphans: terraform SIGKILLed leaves the hook's shell running, so the handler's parent never
+// changes, and a run that writes nothing (a read waiting on a server) went on until its own timeout.
+test('terraform killed, the hook shell alive: a read that writes nothing exits at once all the same', async () => {
+  fake.hang('GET', /\/network$/, 10);
+  const dir = mkdtempSync(join(tmpdir(), 'handler-stop-'));
+  const query = join(dir, 'query.json');
+  const objects = { net: canonicalJson({ kind: 'network-apply', spec: { nodes: NODES, timeoutSeconds: 30 } }) };
+  writeFileSync(query, JSON.stringify({ [BATCH.target]: canonicalJson(TARGET()), ...objects }));
+  // A stand-in for terraform: it runs the hook's shell with piped output, prints the shell's pid, and waits.
+  const terraform = [
+    "const { spawn } = require('node:child_process');",
+    `const sh = spawn('/bin/sh', ['-c', '"${process.execPath}" "${BUNDLE}" batch read < "$QUERY"'],`,
+    "  { stdio: ['ignore', 'pipe', 'pipe'] });",
+    "sh.stderr.on('data', () => {}); process.stdout.write(sh.pid + '\\n'); setInterval(() => {}, 1000);",
+  ].join('\n');
+  const stand = spawn(process.execPath, ['-e', terraform], {
+    env: { PATH: process.env.PATH, QUERY: query, PROXMOX_VE_API_TOKEN: TOKEN },
+  });
+  const shellPid = await new Promise<number>((resolve) =>
+    stand.stdout!.once('data', (c: Buffer) => resolve(Number(`${c}`))),
+  );
+  const handler = await until('the handler process', () => childOf(shellPid));
+  await until('the read of n1', () => (fake.requests.some((r) => r.path.endsWith('/network')) ? true : undefined));
+  const at = Date.now();
+  stand.kill('SIGKILL');
+  await until('the handler to exit', () => (existsSync(`/proc/${handler}`) ? undefined : true), 5000);
+  const elapsedMs = Date.now() - at;
+  expect(elapsedMs).toBeLessThan(1000);
+  console.log(`read, terraform killed and its hook shell alive: handler exited ${elapsedMs} ms later`);
+  rmSync(dir, { recursive: true, force: true });
+});

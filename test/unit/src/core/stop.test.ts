@@ -19,12 +19,17 @@ import { widgetDomain } from './fake-domain';
 const handProcess = () => {
   const state = {
     ppid: 100,
+    /** The process that started the parent (terraform), and whether it runs. */
+    starter: 50,
+    starterAlive: true,
     signals: new Map<string, () => void>(),
     streams: [] as Array<(s: string, e: Error) => void>,
   };
   const ticks: Array<() => void> = [];
   const proc: StoppableProcess = {
     ppid: () => state.ppid,
+    parentOf: (pid) => (pid === 100 ? state.starter : undefined),
+    alive: (pid) => pid === state.starter && state.starterAlive,
     onSignal: (name, handler) => void state.signals.set(name, handler),
     onStreamError: (handler) => void state.streams.push(handler),
     every: (ms, tick) => {
@@ -46,6 +51,15 @@ describe('watchProcess', () => {
         p.tick();
       },
       'its parent process 100 exited',
+    ],
+    [
+      // terraform SIGKILLed: the hook's shell lives on, so the parent never changes (the campaign's orphans).
+      'the process that started the hook exiting',
+      (p: ReturnType<typeof handProcess>) => {
+        p.state.starterAlive = false;
+        p.tick();
+      },
+      'the process that started its hook (50) exited',
     ],
     [
       'stdout closing',
@@ -143,4 +157,14 @@ describe('the batch apply loop', () => {
     await expect(run).rejects.toThrow(/applied none; not started w1$/);
     expect(world.calls).toEqual([]);
   });
+});
+
+test('a hook started by init (its shell already orphaned) is watched by its parent alone', () => {
+  const hand = handProcess();
+  hand.state.starter = 1;
+  hand.state.starterAlive = false;
+  const { signal, stop } = stopSource();
+  watchProcess(hand.proc, stop);
+  hand.tick();
+  expect(signal.reason).toBeUndefined();
 });
