@@ -20,8 +20,10 @@ export const readUnits = async (
     const key = target.privateKeyEnv === undefined ? 'the ssh agent' : `the key in ${target.privateKeyEnv}`;
     throw new HandlerError(
       'SSH login may not read the files a plan compares',
-      `${target.user} (${key}) was refused read access to ${refused.join(', ')}: a plan compares these files, so ` +
-        'give that login read access (the apply writes them 0644 in directories of mode 0755)',
+      `${target.user} (${key}) was refused read access to ${refused.join(', ')}: a plan compares these files and ` +
+        "reads the stack's marks among them (a hidden one is never taken for absent), so give that login read " +
+        'access to each and search (x) access to every directory above it (the apply writes them 0644 in ' +
+        'directories of mode 0755)',
       { Host: describeHost(target) },
     );
   }

@@ -1,14 +1,15 @@
 /**
  * Intent first, effect second, record last (DESIGN, Interruption) for units, instances and drop-ins.
- * Before an apply's first effect on an object it leaves an intent on the host: root-only, under
- * /var/lib/cdktf-homelab/intents, systemd never reads it. An apply killed before it read the object
+ * Before an apply's first effect on an object it leaves an intent on the host, under
+ * /var/lib/cdktf-homelab/intents: written by root alone, readable like the records (a read login's plan
+ * must see it), holding nothing secret; systemd never reads it. An apply killed before it read the object
  * back leaves it, and the read then reports the object as drift in words and as the stack's, never
  * as foreign. The record written last says which content the running process was started with.
  */
 import { quote } from './shell';
 import { dropInPath, type DropInIdentity } from './systemd-drop-in';
 
-/** Where the intents live; root-only (0700), unlike the records, which a read login must see. */
+/** Where the intents live: 0755, files 0644, like the records, so that a read login's plan sees them (issue 26). */
 export const INTENT_DIR = '/var/lib/cdktf-homelab/intents';
 
 /** A unit's or instance's intent. */
@@ -99,8 +100,9 @@ const installLines = (files: readonly Install[], umask: string): string[] => {
 };
 
 /**
- * The script (for `sh -s`, as root) that writes every intent of an apply in one round trip: 0600
- * files in 0700 directories, each line stamped with the host's clock.
+ * The script (for `sh -s`, as root) that writes every intent of an apply in one round trip: 0644
+ * files in 0755 directories, each line stamped with the host's clock. The chmod opens what an earlier
+ * build left root-only (0700, 0600), which a read login would otherwise find unreadable.
  */
 export const writeIntentsScript = (entries: readonly IntentEntry[]): string => {
   const files = entries.map((entry) => ({
@@ -108,8 +110,8 @@ export const writeIntentsScript = (entries: readonly IntentEntry[]): string => {
     format: `${WORD} since=%s %s\\n`,
     args: ['"$t"', quote(intentRest(entry))],
   }));
-  const [first, state, dirs, ...rest] = installLines(files, '077');
-  return [first, state, dirs, `chmod 0700 ${INTENT_DIR}`, 't=$(date -u +%s)', ...rest, ''].join('\n');
+  const [first, state, dirs, ...rest] = installLines(files, '022');
+  return [first, state, dirs, `chmod -R a+rX,go-w -- ${INTENT_DIR}`, 't=$(date -u +%s)', ...rest, ''].join('\n');
 };
 
 /** One record an apply writes last: its path and text. */

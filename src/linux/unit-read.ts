@@ -18,7 +18,7 @@ export interface ReadEntry {
   readonly file?: string;
   /** A file of at most 256 bytes whose text is read (the record: restartOn digest or mark, unit-intent.ts). */
   readonly record?: string;
-  /** The object's intent, when an apply left one (unit-intent.ts); root-only, so a read login sees none. */
+  /** The object's intent, when an apply left one (unit-intent.ts); readable like the record. */
   readonly intent?: string;
 }
 
@@ -80,23 +80,25 @@ const PROPERTIES = SHOW_PROPERTIES.join(',');
 /** The FragmentPath and DropInPaths of every unit shown, one word each (unit paths hold no space). */
 const LOADED_PATHS = `$(printf '%s\\n' "$s" | sed -n 's/^FragmentPath=//p; s/^DropInPaths=//p')`;
 
-/** Every file the read compares: unit files and drop-ins, then restartOn records. */
+/** Every file the read compares: unit files and drop-ins, then the marks (records), then intents. */
 const comparedPaths = (entries: readonly ReadEntry[]): string[] => [
   ...filePaths(entries),
   ...entries.flatMap((entry) => (entry.record === undefined ? [] : [entry.record])),
+  ...entries.flatMap((entry) => (entry.intent === undefined ? [] : [entry.intent])),
 ];
 
 /**
- * Prints the index (in `comparedPaths`) of each file that is there but that this login may not read:
- * a file it may not open, or one under a directory it may not search (two levels: a drop-in's
- * `<unit>.d` and the unit directory). Without it, a plain read user would take a root-only file for
- * an absent one, and the plan would lie. Shell builtins only: no fork per file.
+ * Prints the index (in `comparedPaths`) of each file that may be there but that this login cannot
+ * read: a file it may not open, or one whose nearest existing directory above it (at any depth: a
+ * drop-in's mark sits five below /var/lib/cdktf-homelab/drop-ins) it may not search. Without it, a
+ * plain read user would take a root-only file for an absent one, and a hidden mark for a foreign
+ * object (issue 27). Shell builtins only: no fork per file.
  */
 const unreadableCheck = (entries: readonly ReadEntry[]): string =>
-  `i=0; for f in ${comparedPaths(entries).map(quote).join(' ')}; do d=\${f%/*}; ` +
+  `i=0; for f in ${comparedPaths(entries).map(quote).join(' ')}; do ` +
   'if [ -f "$f" ]; then [ -r "$f" ] || echo "$i"; ' +
-  'elif [ -d "$d" ]; then [ -x "$d" ] || echo "$i"; ' +
-  'elif [ -d "${d%/*}" ] && ! [ -x "${d%/*}" ]; then echo "$i"; fi; i=$((i+1)); done';
+  'else d=${f%/*}; while [ -n "$d" ] && ! [ -d "$d" ]; do d=${d%/*}; done; [ -x "${d:-/}" ] || echo "$i"; fi; ' +
+  'i=$((i+1)); done';
 
 /** The files of `entries` the read found there but could not read (permission denied), in order. */
 export const unreadableFiles = (stdout: string, entries: readonly ReadEntry[]): string[] => {

@@ -4,12 +4,17 @@
  * variable set shows drift; the apply logs in as root with the write key; the read user itself
  * cannot write (sudo refuses it, naming the line it would need); a root-only file fails the read
  * naming the login, its key's variable and the file, never read as absent; a key the host refuses is named
- * by its variable and user; one login keeps serving both.
+ * by its variable and user; one login keeps serving both. The stack's marks: an interrupted apply's intent
+ * is readable, so the plan names the pending restart and never calls the object foreign (issue 26); a mark
+ * behind a directory the login may not search, at any depth, fails the plan naming it (issue 27).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { invoke, invokeBatch } from '../../support/run-handler';
+import { sha256Hex } from '../../../src/core/canonical';
+import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
+import { dropInIntentPath, unitIntentPath, writeIntentsScript } from '../../../src/linux/unit-intent';
+import { type ApplyEntry, invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { generateKey } from '../../support/systemd-host';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
@@ -117,4 +122,111 @@ test('one login still serves both: without a read user the plan reads with the w
     },
   );
   expect(plan).toMatchObject({ code: 0 });
+});
+
+const DIR = '/etc/systemd/system';
+const SLEEPER = '[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
+const plan = (objects: Record<string, ApplyEntry>) => invokeBatch(linuxDomain(), target(), objects, readEnv());
+const apply = (objects: Record<string, ApplyEntry>) => invokeBatchApply(linuxDomain(), target(), objects, bothEnv());
+const dropInOf = (unit: string): DropInSpec => ({
+  unit,
+  name: '10-env',
+  directory: DIR,
+  content: '[Service]\nEnvironment=V=1\n',
+  startTimeoutSeconds: 90,
+});
+/** Runs `script` on the host as root, through sh -s as the apply does. */
+const asRoot = (script: string) => host().exec(`sh -s <<'CDKTF_EOF'\n${script}CDKTF_EOF`);
+
+describe('an interrupted apply, read by a read login (issue 26)', () => {
+  test('a new unit stopped after its intent and file reads as restart pending, never as foreign', async () => {
+    const spec = unitSpec('cut-new.service', SLEEPER);
+    const dropIn = dropInOf('cut-new.service');
+    // What the apply leaves when killed after writing the files, before the records: the intents,
+    // then the unit file and the drop-in, no record and no mark.
+    const intents = await asRoot(
+      writeIntentsScript([
+        { path: unitIntentPath(spec), unit: spec.name, sha256: sha256Hex(spec.content), restart: true },
+        { path: dropInIntentPath(dropIn), unit: spec.name, sha256: sha256Hex(dropIn.content), restart: true },
+      ]),
+    );
+    expect(intents.code).toBe(0);
+    await host().exec(
+      `printf '%s' '${SLEEPER}' > ${DIR}/cut-new.service && mkdir -p ${DIR}/cut-new.service.d && ` +
+        `printf '%s' '${dropIn.content}' > ${DIR}/cut-new.service.d/10-env.conf`,
+    );
+    const objects = {
+      svc: { kind: 'systemd-unit', spec },
+      env: { kind: 'systemd-drop-in', spec: dropIn, after: ['svc'] },
+    };
+    const read = await plan(objects);
+    expect(read).toMatchObject({ code: 0 });
+    for (const name of ['svc', 'env']) {
+      expect(read.result?.[`${name}.summary`]).toMatch(/restart pending since an interrupted apply/);
+      expect(read.result?.[`${name}.summary`]).not.toMatch(/not created by this stack/);
+    }
+    const modes = await host().exec(
+      `stat -c '%a %n' /var/lib/cdktf-homelab/intents ${unitIntentPath(spec)} ${dropInIntentPath(dropIn)}`,
+    );
+    expect(modes.stdout.split('\n').map((line) => line.split(' ')[0])).toEqual(['755', '644', '644', '']);
+    expect(await apply(objects)).toMatchObject({ code: 0 });
+    expect((await plan(objects)).result?.['.summary']).toBe('all 2 objects are in sync');
+  });
+
+  test("an intent an earlier build left root-only is opened by the next apply's intents", async () => {
+    const spec = unitSpec('cut-old.service', SLEEPER);
+    await host().exec(
+      'mkdir -p /var/lib/cdktf-homelab/intents/drop-ins && chmod -R 0700 /var/lib/cdktf-homelab/intents && ' +
+        'umask 077 && echo "cdktf-homelab-intent since=1 sha256=- restart=pending unit=x" ' +
+        '> /var/lib/cdktf-homelab/intents/left.service',
+    );
+    expect(await apply({ svc: { kind: 'systemd-unit', spec } })).toMatchObject({ code: 0 });
+    const modes = await host().exec(
+      'stat -c %a /var/lib/cdktf-homelab/intents /var/lib/cdktf-homelab/intents/drop-ins ' +
+        '/var/lib/cdktf-homelab/intents/left.service',
+    );
+    expect(modes.stdout.trim().split('\n')).toEqual(['755', '755', '644']);
+    await host().exec('rm -f /var/lib/cdktf-homelab/intents/left.service');
+  });
+});
+
+describe('a mark the read login cannot read (issue 27)', () => {
+  const spec = unitSpec('marked.service', SLEEPER);
+  const dropIn = dropInOf('marked.service');
+  const objects = {
+    svc: { kind: 'systemd-unit', spec },
+    env: { kind: 'systemd-drop-in', spec: dropIn, after: ['svc'] },
+  };
+  const MARK = `/var/lib/cdktf-homelab/drop-ins${DIR}/marked.service.d/10-env.conf`;
+  beforeAll(async () => {
+    expect(await apply(objects)).toMatchObject({ code: 0 });
+  });
+
+  test.each([
+    ['/var/lib/cdktf-homelab/drop-ins', [MARK]],
+    [`/var/lib/cdktf-homelab/drop-ins${DIR}/marked.service.d`, [MARK]],
+    ['/var/lib/cdktf-homelab/restart-on', ['/var/lib/cdktf-homelab/restart-on/marked.service']],
+    // The units are read first, and their read fails the plan.
+    [
+      '/var/lib/cdktf-homelab',
+      ['/var/lib/cdktf-homelab/restart-on/marked.service', '/var/lib/cdktf-homelab/intents/marked.service'],
+    ],
+  ])('%s made root-only fails the plan naming %p, never foreign or in sync', async (dir, named) => {
+    await host().exec(`chmod 0700 ${dir}`);
+    const read = await plan(objects);
+    await host().exec(`chmod 0755 ${dir}`);
+    expect(read.code).toBe(1);
+    expect(read.result).toBeUndefined();
+    const said = read.stderr.replace(/\s+/g, ' ');
+    expect(said).toContain(`watcher (the key in WATCHER_KEY) was refused read access to ${named.join(', ')}:`);
+    expect(said).toContain('search (x) access to every directory above it');
+  });
+
+  test('an intents directory made root-only is unreadable too; readable, the plan is in sync', async () => {
+    await host().exec('mkdir -p /var/lib/cdktf-homelab/intents && chmod 0700 /var/lib/cdktf-homelab/intents');
+    const hidden = await plan(objects);
+    await host().exec('chmod 0755 /var/lib/cdktf-homelab/intents');
+    expect(hidden.stderr).toContain('refused read access to /var/lib/cdktf-homelab/intents/marked.service');
+    expect((await plan(objects)).result?.['.summary']).toBe('all 2 objects are in sync');
+  });
 });

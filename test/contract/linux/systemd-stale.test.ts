@@ -95,9 +95,9 @@ test("an earlier version's records (restartOn alone, a bare drop-in mark) read a
   );
   expect((await host().exec(`cat ${record} ${mark}`)).stdout).toMatch(/^[0-9a-f]{64}\ncdktf-homelab\n$/);
   expect((await read(objects))['.summary']).toBe('all 2 objects are in sync');
-  // A read login sees the records (0644) and none of the root-only intents, and reads the same.
+  // A read login sees the records and the intents (0644 in 0755 directories), and reads the same.
   expect((await read(objects, hostTarget(host(), { user: 'deploy' })))['.summary']).toBe('all 2 objects are in sync');
   expect((await host().exec('stat -c %a /var/lib/cdktf-homelab /var/lib/cdktf-homelab/intents')).stdout).toBe(
-    '755\n700\n',
+    '755\n755\n',
   );
 });

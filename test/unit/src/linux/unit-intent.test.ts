@@ -1,7 +1,7 @@
 /**
  * The intents an apply leaves before its first effect and the records it writes last (issue 26):
  * their text both ways, and their scripts run by the real shell on a scratch tree, where the
- * intents come out root-only and every file whole.
+ * intents come out readable like the records (issue 26: a read login's plan sees them) and every file whole.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
@@ -21,7 +21,7 @@ const SHA = 'ab'.repeat(32);
 const dropIn = { unit: 'fa-u1.service', name: '10-v', directory: '/etc/systemd/system' };
 
 describe('an intent', () => {
-  test('a unit and a drop-in each have one under the root-only intents directory', () => {
+  test('a unit and a drop-in each have one under the intents directory', () => {
     expect(unitIntentPath({ name: 'fa-u1.service' })).toBe('/var/lib/cdktf-homelab/intents/fa-u1.service');
     expect(dropInIntentPath(dropIn)).toBe(
       '/var/lib/cdktf-homelab/intents/drop-ins/etc/systemd/system/fa-u1.service.d/10-v.conf',
@@ -68,7 +68,7 @@ describe('the scripts, run by sh on a scratch tree', () => {
   const at = (path: string) => path.replace('/var/lib/cdktf-homelab', `${root}/state`);
   const mode = (path: string) => (statSync(at(path)).mode & 0o777).toString(8);
 
-  test('the intents of many objects are written whole, 0600 in 0700 directories, stamped by the host clock', () => {
+  test('the intents of many objects are written whole, 0644 in 0755 directories, stamped by the host clock', () => {
     const entries = [
       { path: unitIntentPath({ name: 'a.service' }), unit: 'a.service', sha256: SHA, restart: true },
       { path: unitIntentPath({ name: "it's.service" }), unit: "it's.service", restart: false },
@@ -85,7 +85,7 @@ describe('the scripts, run by sh on a scratch tree', () => {
       mode(entries[0]?.path ?? ''),
       mode(entries[2]?.path ?? ''),
       mode('/var/lib/cdktf-homelab/intents'),
-    ]).toEqual(['600', '600', '700']);
+    ]).toEqual(['644', '644', '755']);
     expect(mode('/var/lib/cdktf-homelab')).toBe('755');
     expect(readdirSync(`${root}/state`).sort()).toEqual(['intents']);
   });
