@@ -22,6 +22,16 @@ export type DiscoverKind = (typeof DISCOVER_KINDS)[number];
 
 type Props = Record<string, unknown>;
 
+export const LANGUAGES = ['ts', 'js'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * The language asked for, else the one `--out` names by its extension, else TypeScript: a JavaScript
+ * user needed tsx and typescript just to run what discover wrote (issue 28).
+ */
+const languageOf = (given: unknown, out: unknown): Language =>
+  given === 'js' || given === 'ts' ? given : typeof out === 'string' && /\.[cm]?js$/.test(out) ? 'js' : 'ts';
+
 export interface DiscoverOptions {
   /** Where the stack goes; `-` is stdout. */
   readonly out: string;
@@ -29,6 +39,8 @@ export interface DiscoverOptions {
   readonly force: boolean;
   readonly stack: string;
   readonly from: string;
+  /** The language of the file: TypeScript, or plain JavaScript that `node` runs as it is. */
+  readonly language: Language;
   readonly kinds: ReadonlySet<DiscoverKind>;
   readonly nodes: readonly string[];
   readonly unitGlobs: readonly string[];
@@ -53,6 +65,7 @@ const FLAGS: Record<
   '--force': { to: 'run', prop: 'force', as: 'flag' },
   '--stack': { to: 'run', prop: 'stack' },
   '--import': { to: 'run', prop: 'from' },
+  '--language': { to: 'run', prop: 'language' },
   '--kinds': { to: 'run', prop: 'kinds', as: 'list' },
   '--node': { to: 'run', prop: 'nodes', as: 'list' },
   '--include-management': { to: 'run', prop: 'includeManagement', as: 'flag' },
@@ -84,7 +97,8 @@ const FLAGS: Record<
 };
 
 export const USAGE = [
-  'usage: cdktf-homelab discover [--out FILE|-] [--force] [--stack NAME] [--import MODULE] [--kinds K,K] [--node N,N]',
+  'usage: cdktf-homelab discover [--out FILE|-] [--force] [--language ts|js] [--stack NAME] [--import MODULE]',
+  '         [--kinds K,K] [--node N,N]',
   '         [--unit-glob GLOB] [--namespace NS,NS] [--repo-version V] <targets>',
   'targets (each domain is read only when its target is given; secrets only as variable names):',
   '  PVE:  --pve-endpoint URL[,URL] [--pve-token-env VAR] [--pve-read-token-env VAR] [--pve-ca-file PEM]',
@@ -125,6 +139,9 @@ export const parseOptions = (argv: readonly string[]): { options: DiscoverOption
     const says = dnsName('a namespace name')(namespace);
     if (says !== undefined) problems.push(broken('--namespace', says, namespace));
   }
+  if (run.language !== undefined && !(LANGUAGES as readonly unknown[]).includes(run.language))
+    problems.push(broken('--language', 'ts or js', run.language));
+  const language = languageOf(run.language, run.out);
   const version = (run.version as string | undefined) ?? REPO_PROPS.version.default;
   if (REPO_PROPS.version.rule(version) !== undefined)
     problems.push(broken('--repo-version', REPO_PROPS.version.rule(version)!, version));
@@ -142,7 +159,8 @@ export const parseOptions = (argv: readonly string[]): { options: DiscoverOption
   if (problems.length > 0) return { problems: problems.map((p) => `${p.prop} ${p.says}`) };
   return {
     options: {
-      out: (run.out as string | undefined) ?? 'discovered.ts',
+      out: (run.out as string | undefined) ?? `discovered.${language}`,
+      language,
       force: run.force === true,
       stack: (run.stack as string | undefined) ?? 'discovered',
       from: (run.from as string | undefined) ?? 'cdktf-homelab',

@@ -1,5 +1,6 @@
 /**
- * The TypeScript text of a discovered stack, from its declarations. Every value goes through
+ * The TypeScript or JavaScript text of a discovered stack, from its declarations (the two differ only
+ * in how they import: the statements are plain JavaScript either way). Every value goes through
  * `quote` (literal.ts), every name is made valid and unique here, and a reference to a declaration
  * that is not in the stack is refused, so the text always type-checks as what was declared.
  */
@@ -11,6 +12,8 @@ export interface RenderOptions {
   readonly stack: string;
   /** The module the constructs are imported from, e.g. `cdktf-homelab`. */
   readonly from: string;
+  /** `ts`: ES imports; `js`: require, so `node main.js` runs it with no compiler. */
+  readonly language: 'ts' | 'js';
   /** Lines said at the top (what was read, when). */
   readonly header: readonly string[];
 }
@@ -29,8 +32,8 @@ export const renderStack = (declarations: readonly Declaration[], options: Rende
   const constructs = [...new Set(declarations.map((d) => d.construct))].sort();
   return [
     ...options.header.map((line) => `// ${commentText(line)}`),
-    "import { App, TerraformStack } from 'cdktf';",
-    ...importLines(constructs, quote(options.from)),
+    ...importLines(['App', 'TerraformStack'], "'cdktf'", options.language),
+    ...importLines(constructs, quote(options.from), options.language),
     '',
     'const app = new App();',
     `const stack = new TerraformStack(app, ${quote(constructId(options.stack, new Set()))});`,
@@ -41,9 +44,10 @@ export const renderStack = (declarations: readonly Declaration[], options: Rende
   ].join('\n');
 };
 
-const importLines = (names: readonly string[], from: string): string[] => {
-  const line = `import { ${names.join(', ')} } from ${from};`;
-  return line.length <= 120 ? [line] : ['import {', ...names.map((name) => `${INDENT}${name},`), `} from ${from};`];
+const importLines = (names: readonly string[], from: string, language: 'ts' | 'js'): string[] => {
+  const [open, close] = language === 'ts' ? ['import {', `} from ${from};`] : ['const {', `} = require(${from});`];
+  const line = `${open} ${names.join(', ')} ${close}`;
+  return line.length <= 120 ? [line] : [open, ...names.map((name) => `${INDENT}${name},`), close];
 };
 
 const nameAll = (declarations: readonly Declaration[]): Names => {

@@ -41,7 +41,12 @@ const leftOut = (skipped: readonly Skipped[]): string[] => {
 
 export const discoveredStack = (
   parts: readonly Discovered[],
-  options: { readonly stack: string; readonly from: string; readonly read: readonly string[] },
+  options: {
+    readonly stack: string;
+    readonly from: string;
+    readonly language: 'ts' | 'js';
+    readonly read: readonly string[];
+  },
 ): StackFile => {
   const declarations = parts.flatMap((part) => part.declarations);
   const skipped = parts.flatMap((part) => part.skipped);
@@ -53,7 +58,12 @@ export const discoveredStack = (
     "What a stack already manages and each PVE node's management interface are left out: see discover's summary.",
     'Secrets are never read into this file: the variables named below must hold them (see the comments).',
   ];
-  const text = renderStack(declarations, { stack: options.stack, from: options.from, header });
+  const text = renderStack(declarations, {
+    stack: options.stack,
+    from: options.from,
+    language: options.language,
+    header,
+  });
   const objects = declarations.filter((d) => !TARGETS.has(d.construct));
   const counts = new Map<string, number>();
   for (const { construct } of objects) counts.set(construct, (counts.get(construct) ?? 0) + 1);

@@ -112,13 +112,17 @@ beforeAll(async () => {
   });
   dir = mkdtempSync(join(ROOT, 'build', 'discover-e2e-'));
   env = { ...testProcessEnv(), PVE_READ_TOKEN: READ_TOKEN, HOMELAB_SSH_KEY: host.privateKey };
-  discovered = await run(
+  discovered = await discover('--out', join(dir, 'main.ts'));
+});
+
+/** `cdktf-homelab discover` on the estate, with `flags` first. */
+const discover = (...flags: string[]) =>
+  run(
     'node',
     [
       join(ROOT, 'build', 'cli', 'cdktf-homelab.js'),
       'discover',
-      '--out',
-      join(dir, 'main.ts'),
+      ...flags,
       '--import',
       relative(dir, join(ROOT, 'index')),
       '--pve-endpoint',
@@ -135,15 +139,14 @@ beforeAll(async () => {
       '--unit-glob',
       'ssh.service',
       '--namespace',
-      kube.namespace,
+      server().namespace,
       '--kubeconfig',
-      kube.kubeconfig,
+      server().kubeconfig,
       '--context',
       'admin',
     ],
     { env },
   );
-});
 
 afterAll(async () => {
   console.log(`discover e2e timings (s): ${project?.report()}`);
@@ -257,6 +260,36 @@ test('the stack type-checks, synthesizes, and its first plan shows nothing but a
   expect(readings.filter(({ inSync, summary }) => !inSync && !adoption.test(summary))).toEqual([]);
 });
 
+// Issue 28 item 4: a JavaScript user needed tsx and typescript to run what discover wrote.
+test('--language js writes the same stack in plain JavaScript: it synthesizes to the same Terraform', async () => {
+  await discover('--language', 'js', '--out', join(dir, 'main.js'));
+  expect(readFileSync(join(dir, 'main.js'), 'utf8')).toMatch(
+    /^const \{ App, TerraformStack \} = require\('cdktf'\);$/m,
+  );
+  // Bundled as the TypeScript one is (the library from source): no compiler runs over the JavaScript.
+  await build({
+    entryPoints: [join(dir, 'main.js')],
+    outfile: join(dir, 'app-js.js'),
+    bundle: true,
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  const js = new CdktfProject(relative(ROOT, join(dir, 'app-js.js')), 'discovered', {});
+  try {
+    await js.must('synth (js)', js.synth());
+    // The same but for the state's path, which names each project's own folder.
+    const synthesized = (p: CdktfProject) => {
+      const json = JSON.parse(readFileSync(join(p.stackDir, 'cdk.tf.json'), 'utf8'));
+      delete json.terraform.backend;
+      return json;
+    };
+    expect(synthesized(js)).toEqual(synthesized(project));
+  } finally {
+    js.cleanup();
+  }
+});
+
 test('the first apply changes nothing the objects do, and the next plan is clean', async () => {
   const before = {
     host: await hostState(),
@@ -271,7 +304,7 @@ test('the first apply changes nothing the objects do, and the next plan is clean
   expect((await project.plan('plan (after apply)')).code).toBe(0);
 });
 
-test('a read login leaves out what it cannot search for a mark, and names the intents it cannot see', async () => {
+test('a read login leaves out what it cannot read a mark of, and sees the intents', async () => {
   // After the apply every adopted unit and drop-in carries this stack's mark; the drop-ins' marks are made root-only.
   // Issue 27: a read identity without access to the mark directory read a stack's drop-in as nobody's.
   const made = await host.exec('useradd -M -s /bin/sh disc-reader && chmod 0700 /var/lib/cdktf-homelab/drop-ins');
@@ -296,15 +329,18 @@ test('a read login leaves out what it cannot search for a mark, and names the in
     { env },
   );
   const summary = again.stderr;
-  // The one object it cannot tell: disc-half's only mark is its intent, which a read login does not see.
-  expect(summary).toContain('declared 1 objects, each adopt: true: 1 SystemdUnit');
-  expect(again.stdout).toContain("name: 'disc-half.service'");
-  expect(summary).toContain('note: this login may not look into /var/lib/cdktf-homelab/intents (root-only)');
+  // Intents are readable by a read login (issue 26): disc-half, whose only mark is its intent, is a stack's to it too.
+  expect(summary).toContain('declared 0 objects');
+  expect(again.stdout).not.toContain("name: 'disc-half.service'");
+  expect(summary).toContain(
+    "  disc-half.service: an apply's intent /var/lib/cdktf-homelab/intents/disc-half.service is there",
+  );
+  expect(summary).not.toContain('may not look into /var/lib/cdktf-homelab/intents');
   for (const dropIn of ['disc-web.service.d/10-env', 'disc-web.service.d/30-theirs', 'disc-probe@.service.d/20-nice'])
     expect(summary).toContain(
       `  /etc/systemd/system/${dropIn}.conf: its mark ` +
         `/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/${dropIn}.conf ` +
-        'is where this login may not search: whose it is cannot be told',
+        'is there but this login may not read it: whose it is cannot be told',
     );
   expect(summary).toContain(
     '  disc-web.service: its restartOn record /var/lib/cdktf-homelab/restart-on/disc-web.service is there',

@@ -129,7 +129,12 @@ const kube = (): Discovered =>
   });
 
 test('every kind is declared from what was live, with adopt: true, and the file runs back to the same values', () => {
-  const stack = discoveredStack([pve(), host(), kube()], { stack: 'lab', from: 'cdktf-homelab', read: ['test'] });
+  const stack = discoveredStack([pve(), host(), kube()], {
+    stack: 'lab',
+    from: 'cdktf-homelab',
+    language: 'ts',
+    read: ['test'],
+  });
   const made = run(stack.text);
   const objects = made.filter((m) => !['ProxmoxCluster', 'SshHost', 'KubeCluster'].includes(m.construct));
   expect(objects.map((m) => `${m.construct} ${m.id}`)).toEqual([
@@ -166,7 +171,12 @@ test('every kind is declared from what was live, with adopt: true, and the file 
 });
 
 test('no secret a server answered reaches the file or the summary; the variables that hold them are named', () => {
-  const stack = discoveredStack([pve(), host(), kube()], { stack: 'lab', from: 'cdktf-homelab', read: ['test'] });
+  const stack = discoveredStack([pve(), host(), kube()], {
+    stack: 'lab',
+    from: 'cdktf-homelab',
+    language: 'ts',
+    read: ['test'],
+  });
   const everything = `${stack.text}\n${stack.summary.join('\n')}`;
   for (const secret of ['SECRET-1', 'SECRET-2', 'SECRET-3', encodeBase64Json(HEADERS)])
     expect(everything).not.toContain(secret);
@@ -175,7 +185,12 @@ test('no secret a server answered reaches the file or the summary; the variables
 });
 
 test('what is left out is named with why', () => {
-  const stack = discoveredStack([pve(), host(), kube()], { stack: 'lab', from: 'cdktf-homelab', read: ['test'] });
+  const stack = discoveredStack([pve(), host(), kube()], {
+    stack: 'lab',
+    from: 'cdktf-homelab',
+    language: 'ts',
+    read: ['test'],
+  });
   const summary = stack.summary.join('\n');
   expect(summary).toContain('metric server "odd": its type "statsd" is not one this library manages');
   expect(summary).toMatch(/interface bond0 on n1: it would not read in sync: .*bond slave enp9s0 is not on n1/);
@@ -183,4 +198,14 @@ test('what is left out is named with why', () => {
   expect(summary).toContain('/etc/systemd/system/binary.service: not UTF-8 text');
   expect(summary).toMatch(/Repo jr2\/leaky: url must be .*\*\*\*@git.example/);
   expect(summary).not.toContain('shipped.service');
+});
+
+// Issue 28 item 4: a JavaScript user needed tsx and typescript to run what discover wrote.
+test('--language js writes the same stack as plain JavaScript that runs as written, with require', () => {
+  const parts = [pve(), host(), kube()];
+  const ts = discoveredStack(parts, { stack: 'lab', from: 'cdktf-homelab', language: 'ts', read: ['test'] });
+  const js = discoveredStack(parts, { stack: 'lab', from: 'cdktf-homelab', language: 'js', read: ['test'] });
+  expect(js.text).not.toMatch(/^import /m);
+  expect(js.text).toContain("const { App, TerraformStack } = require('cdktf');");
+  expect(run(js.text, 'js')).toEqual(run(ts.text));
 });

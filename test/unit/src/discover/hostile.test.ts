@@ -46,7 +46,7 @@ test('the writer holds against hostile names, comments and urls: each value come
     skipped: [{ what: WORST, why: WORST }],
     notes: [WORST],
   };
-  const stack = discoveredStack([hostile], { stack: WORST, from: WORST, read: [WORST] });
+  const stack = discoveredStack([hostile], { stack: WORST, from: WORST, language: 'ts', read: [WORST] });
   const lines = stack.text.split('\n');
   const made = run(stack.text.replace(`from ${quote(WORST)}`, "from 'cdktf-homelab'"));
   expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
@@ -102,7 +102,9 @@ test('values the kinds accept come back through the whole pipeline as they were'
     [{ status: inactive, fileSha256: sha256Hex(content), restartOn: undefined }],
   );
   for (const part of [live, units, repos]) expect(part.skipped).toEqual([]);
-  const made = run(discoveredStack([live, units, repos], { stack: 's', from: 'cdktf-homelab', read: [] }).text);
+  const made = run(
+    discoveredStack([live, units, repos], { stack: 's', from: 'cdktf-homelab', language: 'ts', read: [] }).text,
+  );
   const props = (construct: string) => made.find((m) => m.construct === construct)!.props;
   expect(props('ProxmoxCluster').endpoints).toEqual([`https://n1:8006/${SOFT}`]);
   expect(props('ProxmoxNetworkInterface').comments).toBe(`${SOFT}\n${SOFT}`);

@@ -60,7 +60,7 @@ describe('PVE management interfaces', () => {
 
   test('a node without an address in cluster/status is said in the summary, as is that PVE keeps no mark', () => {
     const found = pveDeclarations({ cluster: {}, networks: [{ node: 'n1', rows }] }, new Set());
-    const { summary } = discoveredStack([found], { stack: 's', from: 'm', read: [] });
+    const { summary } = discoveredStack([found], { stack: 's', from: 'm', language: 'ts', read: [] });
     expect(summary).toContain(
       'note: cluster/status gave no address for n1: its management interface was not told apart',
     );
@@ -87,7 +87,7 @@ test('the summary groups what is left out by why, each group under one heading',
     ],
     secrets: new Set(),
   });
-  const { summary } = discoveredStack([pve, repos], { stack: 's', from: 'm', read: [] });
+  const { summary } = discoveredStack([pve, repos], { stack: 's', from: 'm', language: 'ts', read: [] });
   expect(summary.slice(1, 7)).toEqual([
     'left out 1, managed by a cdktf-homelab stack already (its mark is on the target: a second stack adopting it ' +
       'would fight the first; declare it in the stack that owns it):',

@@ -11,6 +11,7 @@ test('all defaults: the targets as their constructs take them, every kind, main 
       force: false,
       stack: 'discovered',
       from: 'cdktf-homelab',
+      language: 'ts',
       kinds: new Set([
         'metric-server',
         'network-interface',
@@ -115,5 +116,21 @@ test('the read identities are target props like the others', () => {
 test('with no target there is nothing to read', () => {
   expect(parseOptions([])).toEqual({
     problems: ['targets must be at least one of --pve-endpoint, --ssh-host, --namespace, got undefined'],
+  });
+});
+
+test.each([
+  [['--language', 'js'], 'js', 'discovered.js'],
+  [['--out', 'stack/main.js'], 'js', 'stack/main.js'],
+  [['--out', 'main.ts'], 'ts', 'main.ts'],
+  [['--language', 'ts', '--out', 'app.js'], 'ts', 'app.js'],
+])('%j writes %s to %s', (flags, language, out) => {
+  const parsed = parseOptions(['--namespace', 'jr2', ...flags]);
+  expect(parsed).toMatchObject({ options: { language, out } });
+});
+
+test('--language other than ts or js is refused, named', () => {
+  expect(parseOptions(['--namespace', 'jr2', '--language', 'py'])).toEqual({
+    problems: ['--language must be ts or js, got "py"'],
   });
 });

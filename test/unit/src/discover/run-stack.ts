@@ -1,8 +1,14 @@
 // Runs a generated stack file with stub constructs, so a test compares what it declares with what was live.
 import * as ts from 'typescript';
 
-/** Runs the generated file with stub constructs, returning each construct's class, id and props. */
-export const run = (text: string): Array<{ construct: string; id: string; props: Record<string, unknown> }> => {
+/**
+ * Runs the generated file with stub constructs, returning each construct's class, id and props; a
+ * TypeScript file (`ts`) is transpiled first, a JavaScript one runs as written, as `node` would run it.
+ */
+export const run = (
+  text: string,
+  language: 'ts' | 'js' = 'ts',
+): Array<{ construct: string; id: string; props: Record<string, unknown> }> => {
   const made: Array<{ construct: string; id: string; props: Record<string, unknown> }> = [];
   const stub = (construct: string) =>
     class {
@@ -19,7 +25,10 @@ export const run = (text: string): Array<{ construct: string; id: string; props:
     },
     'cdktf-homelab': new Proxy({}, { get: (_, name) => stub(String(name)) }),
   };
-  const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
+  const js =
+    language === 'js'
+      ? text
+      : ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
   new Function('require', 'exports', js)((name: string) => modules[name], {});
   return made;
 };
