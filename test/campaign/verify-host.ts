@@ -112,6 +112,9 @@ const strayDiffs = async (host: SystemdHost, v: Variant): Promise<string[]> => {
     const temp = base.startsWith('.');
     if (temp || !names.some((name) => base.includes(name))) diffs.push(`${path} is left over`);
   }
+  // An intent is cleared once its object reads back as declared (README, Interrupted applies): none may stay.
+  const intents = (await run(host, `find ${STATE_DIR}/intents -type f 2>/dev/null || true`)).split('\n');
+  diffs.push(...intents.filter(Boolean).map((path) => `an intent is left: ${path}`));
   for (const unit of units(otherVariant(v)).filter((gone) => !names.includes(gone.name))) {
     const state = await show(host, unit.name);
     if (state.LoadState !== 'not-found' || state.ActiveState !== 'inactive') {
