@@ -53,7 +53,17 @@ describe('a process older than its content', () => {
       true,
     ],
     ['the run the apply recorded, its content the same', { startedWith: { content: NEW, invocation: 'I2' } }, false],
-    ['another run, the content as recorded', { startedWith: { content: NEW, invocation: 'I1' } }, false],
+    [
+      'another run, the content as recorded, files older than it',
+      { startedWith: { content: NEW, invocation: 'I1' } },
+      false,
+    ],
+    // Restarted by hand with other content, then the declared file put back: the content is as recorded, the run not.
+    [
+      'another run, the content as recorded, files put back after it started',
+      { startedWith: { content: NEW, invocation: 'I1' }, contentChangedAt: AT + 1 },
+      true,
+    ],
     ['another run, content changed before it started', { startedWith: { content: OLD, invocation: 'I1' } }, false],
     [
       'another run, content changed after it started',
