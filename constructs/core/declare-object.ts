@@ -39,7 +39,7 @@ export function declareObject(scope: Construct, props: DeclaredObject): ManagedO
         target: props.target,
         batchLabel,
         forget,
-        adopt: ownershipOf(props.kind) === 'state' && (props.adopt ?? scope.node.tryGetContext(ADOPT_CONTEXT)) === true,
+        adopt: (props.adopt ?? scope.node.tryGetContext(ADOPT_CONTEXT)) === true,
       })
     : new ManagedObject(scope, 'Object', { ...object, domain, batchLabel, ownership: ownershipOf(props.kind) });
 }

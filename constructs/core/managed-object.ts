@@ -143,10 +143,7 @@ export class ManagedObject extends Construct {
       // The digest of the identity, as every earlier version stored it: another form would replace
       // every lifecycle on upgrade, and a replacement runs the destroy hook.
       triggersReplace: { identity: digestText(props.identity) },
-      localExec:
-        props.destroyable === false
-          ? undefined
-          : destroyHook(handler, props.kind, props.target, label, inState && adopt),
+      localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind, props.target, label, adopt),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
     if (props.destroyable !== false) {

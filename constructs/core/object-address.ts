@@ -77,7 +77,8 @@ export const hookCommand = (handlerPath: string, verb: 'apply' | 'destroy'): str
  * The local-exec destroy hook: the stored input and the target's settings (lifecycle-input.ts reads
  * them); none when they hold a Terraform value (`undefined`), which the input holds.
  * `adopt` comes from the configuration at destroy, not the state: a lifecycle that keeps ownership
- * keeps its input as created (ownership.ts), so only the hook can carry a later `adopt: true`.
+ * keeps its input as created (ownership.ts), so only the hook can carry a later `adopt: true`; a kind
+ * marked on its target removes an object without its mark only when the hook says adopt (issue 27).
  */
 export const destroyHook = (
   handlerPath: string,

@@ -49,8 +49,8 @@ const destroyAll = async (session: HostSession, items: readonly DestroyItem<Host
   const instance = await kinds['systemd-instance']();
   const units = items.flatMap((item, at) => (item.kind === unit || item.kind === instance ? [at] : []));
   const removals = units.map((at) => {
-    const { kind, identity, context } = items[at] as DestroyItem<HostSession>;
-    return { unit: parseAs(unit.identity, identity, 'identity'), ownsFile: kind === unit, context };
+    const { kind, identity, context, adopt } = items[at] as DestroyItem<HostSession>;
+    return { unit: parseAs(unit.identity, identity, 'identity'), ownsFile: kind === unit, context, adopt };
   });
   const { destroyUnits } = await import('./unit-ops');
   const others = items.flatMap((item, at) => (units.includes(at) ? [] : [item]));

@@ -15,7 +15,7 @@ import {
   summarizeDropIn,
 } from '../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../src/linux/unit-control';
-import { dropInIsForeign, dropInMarkPath } from '../../src/linux/unit-ownership';
+import { destroyMayAct, dropInIsForeign, dropInMarkPath, LEFT_UNMARKED } from '../../src/linux/unit-ownership';
 import * as cmd from '../../src/linux/unit-commands';
 import { dropInIntentPath } from '../../src/linux/unit-intent';
 import type { HostSession } from './session';
@@ -62,8 +62,8 @@ export const systemdDropInKind = defineKind({
 
   apply: (session: HostSession, spec: DropInSpec, context: KindContext) =>
     applyOne(session, { sort: 'drop-in', spec }, context),
-  destroy: (session: HostSession, identity: DropInIdentity, context: KindContext) =>
-    new DropInOps(session, identity, context).destroy(),
+  destroy: (session: HostSession, identity: DropInIdentity, context: KindContext, adopt?: boolean) =>
+    new DropInOps(session, identity, context).destroy(adopt === true),
 });
 
 class DropInOps extends HostShell {
@@ -82,8 +82,13 @@ class DropInOps extends HostShell {
     return (await readUnits(this.session, [entryOf(this.dropIn)]))[0] as LiveUnit;
   }
 
-  async destroy(): Promise<void> {
+  /** Removes the drop-in when it carries the stack's mark or intent, or `adopt`; leaves any other (issue 27). */
+  async destroy(adopt: boolean): Promise<void> {
     const live = await this.read();
+    if (!destroyMayAct(live, adopt)) {
+      const what = live.fileSha256 === undefined ? 'already absent' : LEFT_UNMARKED;
+      return this.log(`drop-in ${this.path} on ${this.host}: ${what}`);
+    }
     if (live.restartOn !== undefined) await this.must(cmd.removeFileCommand(dropInMarkPath(this.dropIn), this.sudo));
     if (live.intent !== undefined) await this.must(cmd.removeFileCommand(dropInIntentPath(this.dropIn), this.sudo));
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);

@@ -29,6 +29,6 @@ export const systemdInstanceKind = defineKind({
   read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf(spec, live),
   foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),
   apply: (session: HostSession, spec: InstanceSpec, context) => applyOne(session, { sort: 'instance', spec }, context),
-  destroy: (session: HostSession, identity: UnitIdentity, context) =>
-    destroyUnit(session, { unit: identity, ownsFile: false, context }),
+  destroy: (session: HostSession, identity: UnitIdentity, context, adopt) =>
+    destroyUnit(session, { unit: identity, ownsFile: false, context, adopt }),
 });

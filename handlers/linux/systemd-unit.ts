@@ -50,6 +50,6 @@ export const systemdUnitKind = defineKind({
   read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf(spec, live),
   foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),
   apply: (session: HostSession, spec: UnitSpec, context) => applyOne(session, { sort: 'unit', spec }, context),
-  destroy: (session: HostSession, identity: UnitIdentity, context) =>
-    destroyUnit(session, { unit: identity, ownsFile: true, context }),
+  destroy: (session: HostSession, identity: UnitIdentity, context, adopt) =>
+    destroyUnit(session, { unit: identity, ownsFile: true, context, adopt }),
 });

@@ -6,12 +6,15 @@
  * and one read of their load states. Measured before (README, SshHost): 200 destroys each doing all
  * of this alone kept about 22 in flight at 4.1 s apiece, their commands queued for the connection's
  * channels. A link or file a script cannot remove fails that unit naming it, and so does a unit
- * systemd still has loaded; the others go on. A mask someone made stays. Apply is `unit-transaction.ts`.
+ * systemd still has loaded; the others go on. A mask someone made stays. A unit with no mark of this stack
+(record or intent) whose construct does not say adopt is left as it is (issue 27). Apply is `unit-transaction.ts`.
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { restartOnPath, START_TIMEOUT_SECONDS, unitPath } from '../../src/linux/unit-file';
+import { unitIntentPath } from '../../src/linux/unit-intent';
+import { destroyMayAct, LEFT_UNMARKED, unitIsForeign } from '../../src/linux/unit-ownership';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
@@ -27,6 +30,8 @@ export interface UnitRemoval {
   /** Whether the unit's file is ours: false for an instance, whose file is its template's. */
   readonly ownsFile: boolean;
   readonly context: KindContext;
+  /** Whether its construct says `adopt: true`: without it, a unit with no mark of this stack is left. */
+  readonly adopt?: boolean;
 }
 
 /** Destroys one unit; its failure is thrown. */
@@ -47,7 +52,8 @@ export const destroyUnits = async (
   const fail = (index: number, error: unknown) => {
     outcomes[index] ??= error instanceof Error ? error : new Error(String(error));
   };
-  const open = () => removals.flatMap((_, index) => (outcomes[index] === undefined ? [index] : []));
+  const left = new Set<number>();
+  const open = () => removals.flatMap((_, index) => (outcomes[index] === undefined && !left.has(index) ? [index] : []));
   const nameOf = (index: number) => (removals[index] as UnitRemoval).unit.name;
   const say = (index: number, line: string) =>
     (removals[index] as UnitRemoval).context.log(`${nameOf(index)} on ${session.host}: ${line}`);
@@ -59,9 +65,14 @@ export const destroyUnits = async (
     return removals.map(() => (error instanceof Error ? error : new Error(String(error))));
   }
   const live = (index: number) => lives[index] as LiveUnit;
+  for (const [index, removal] of removals.entries()) {
+    if (destroyMayAct(live(index), removal.adopt === true)) continue;
+    left.add(index);
+    say(index, unitIsForeign(live(index), removal.ownsFile) ? LEFT_UNMARKED : 'already absent');
+  }
 
   // Destroy gets no spec, so a stop waits the default deadline: a declared one is not known here.
-  const running = removals.flatMap((_, index) =>
+  const running = open().flatMap((index) =>
     isUnitRunning(live(index).status.activeState, live(index).status.subState, true) ? [index] : [],
   );
   if (running.length > 0) {
@@ -130,6 +141,7 @@ export const destroyUnits = async (
 const readEntry = ({ unit, ownsFile }: UnitRemoval) => ({
   unit: unit.name,
   record: restartOnPath(unit),
+  intent: unitIntentPath(unit),
   ...(ownsFile ? { file: unitPath(unit) } : {}),
 });
 

@@ -61,8 +61,11 @@ export interface ObjectKind<S, Spec, Identity, Live> {
    * @default - ownership is marked on the target (`foreign`), or not tracked
    */
   exists?(spec: Spec, live: Live): boolean;
-  /** Removes the object; absent for a kind with nothing to remove. */
-  destroy?(session: S, identity: Identity, context: KindContext): Promise<void>;
+  /**
+   * Removes the object; absent for a kind with nothing to remove. `adopt`: its construct says
+   * `adopt: true`, so a kind that marks its objects on the target may remove one without the mark.
+   */
+  destroy?(session: S, identity: Identity, context: KindContext, adopt?: boolean): Promise<void>;
   /**
    * How many of this kind's objects one batch apply may apply at once over the session: more than
    * one for a kind whose apply mostly waits (a fetch ask). @default 1
@@ -93,6 +96,8 @@ export interface DestroyItem<S> {
   readonly kind: AnyKind<S>;
   readonly identity: unknown;
   readonly context: KindContext;
+  /** Whether its construct says `adopt: true` (the hook's HOMELAB_ADOPT). */
+  readonly adopt?: boolean;
 }
 
 /** Each item's outcome by name: undefined when it converged, else why not. */

@@ -32,3 +32,14 @@ export const unitIsForeign = (live: LiveUnit, ownsFile: boolean): boolean => {
 /** A drop-in file with neither a mark (read in the restartOn record's place) nor an intent. */
 export const dropInIsForeign = (live: LiveUnit): boolean =>
   live.fileSha256 !== undefined && live.restartOn === undefined && live.intent === undefined;
+
+/**
+ * Whether a destroy may act on a unit, instance or drop-in (issue 27): its record or mark is there, or
+ * an apply's intent (even an earlier version's bare record counts), or its construct says `adopt: true`.
+ * Anything else, made by hand and refused by the apply, the destroy leaves as it is.
+ */
+export const destroyMayAct = (live: LiveUnit, adopt: boolean): boolean =>
+  adopt || live.restartOn !== undefined || live.intent !== undefined;
+
+/** What a destroy says of an object it leaves (`destroyMayAct` false) that is there. */
+export const LEFT_UNMARKED = 'not created by this stack (never adopted): left as it is';

@@ -16,6 +16,11 @@ export interface DestroyRequest {
   readonly kind: string;
   readonly target: unknown;
   readonly identity: unknown;
+  /**
+   * Set when the hook's construct says `adopt: true` (HOMELAB_ADOPT): a kind that marks its objects on
+   * the target may then remove one without the mark.
+   */
+  readonly adopt?: true;
 }
 
 /** One object's outcome: its exit code and the lines its destroy logged. */
@@ -258,7 +263,12 @@ const orphaned = (request: DestroyRequest, code: number, lines: readonly string[
 const parseRequest = (line: string): DestroyRequest | undefined => {
   const value = parsed(line) as Partial<DestroyRequest> | undefined;
   return typeof value?.kind === 'string'
-    ? { kind: value.kind, target: value.target, identity: value.identity }
+    ? {
+        kind: value.kind,
+        target: value.target,
+        identity: value.identity,
+        ...(value.adopt === true ? { adopt: true as const } : {}),
+      }
     : undefined;
 };
 

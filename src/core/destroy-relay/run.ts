@@ -34,7 +34,8 @@ export const destroyFromHook = async <S, T>(
 ) => {
   const { target, identity, kept } = destroyInput(context.env);
   if (kept !== undefined) return printed({ code: 0, lines: [`${kind}: ${kept}`] }, log);
-  const request: DestroyRequest = { kind, target, identity };
+  const adopt = context.env[ENV.adopt] === 'true' ? { adopt: true as const } : {};
+  const request: DestroyRequest = { kind, target, identity, ...adopt };
   const dir = relayDirectory(context.env);
   const socket = dir && join(dir, `${digestOf([Object.keys(domain.kinds), target]).slice(0, 24)}.sock`);
   const lead = () => sharedDestroy(domain, context, target);
@@ -148,14 +149,15 @@ const checkedItem = async <S, T>(domain: HandlerDomain<S, T>, request: DestroyRe
     return undefined;
   }
   const identity = parseAs(kind.identity, textOrValue(request.identity, 'identity'), 'identity');
-  return { target, item: { kind, identity, context } satisfies DestroyItem<S> };
+  const adopt = request.adopt === true ? { adopt: true } : {};
+  return { target, item: { kind, identity, context, ...adopt } satisfies DestroyItem<S> };
 };
 
 /** Each item by its kind's destroy, all at once: each one's error, or undefined once it is gone. */
 export const destroyEach = <S>(session: S, items: readonly DestroyItem<S>[]): Promise<Array<Error | undefined>> =>
   Promise.all(
-    items.map(({ kind, identity, context }) =>
-      Promise.resolve(kind.destroy?.(session, identity, context)).then(
+    items.map(({ kind, identity, context, adopt }) =>
+      Promise.resolve(kind.destroy?.(session, identity, context, adopt === true)).then(
         () => undefined,
         (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
       ),

@@ -2,7 +2,8 @@
  * Adoption on real systemd 252: a unit, an instance and a drop-in made by hand read as not created by
  * this stack; the batch apply refuses them without adopt and converges the others; with adopt it takes
  * them over writing only records under /var/lib/cdktf-homelab (no restart, no daemon-reload); a unit an
- * earlier version made (its restartOn record) reads as the stack's; destroy removes an adopted drop-in.
+ * earlier version made (its restartOn record) reads as the stack's; destroy removes an adopted drop-in, a
+ * unit an earlier version made, and one whose construct says adopt, and leaves each one refused (issue 27).
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { digestOf } from '../../../src/core/canonical';
@@ -79,6 +80,43 @@ test('made by hand, each reads as not created by this stack; without adopt the a
   expect(await unit.show('fresh.service')).toMatchObject({ ActiveState: 'active' });
 });
 
+/** Runs the destroy hook of `kind` on `identity`, as Terraform does (a retired object and a tombstone run the same). */
+const destroy = async (kind: string, identity: object, adopt = false) => {
+  const log: string[] = [];
+  const io = {
+    stdin: async () => '',
+    env: { ...env(), ...destroyEnv(hostTarget(host()), identity), ...(adopt ? { HOMELAB_ADOPT: 'true' } : {}) },
+    out: () => undefined,
+    log: (l: string) => log.push(l),
+  };
+  return { code: await runHandler(linuxDomain(), [kind, 'destroy'], io), stderr: log.join('\n') };
+};
+
+test('refused without adopt, destroy (or retiring, or removing the construct) leaves each as it is', async () => {
+  // Issue 27: a unit made by hand and refused was "stopped, disabled and removed" by terraform destroy.
+  const before = { pids: await pids(), reloads: await reloads() };
+  const identities: Array<[string, object]> = [
+    ['systemd-drop-in', { unit: dropIn.unit, name: dropIn.name, directory: DIR }],
+    ['systemd-instance', { name: instance.name, directory: DIR }],
+    ['systemd-unit', { name: hand.name, directory: DIR }],
+  ];
+  for (const [kind, identity] of identities) {
+    const destroyed = await destroy(kind, identity);
+    expect(destroyed).toMatchObject({ code: 0 });
+    expect(destroyed.stderr).toMatch(
+      / on 127\.0\.0\.1:\d+: not created by this stack \(never adopted\): left as it is$/,
+    );
+  }
+  expect(await pids()).toEqual(before.pids);
+  expect(await reloads()).toBe(before.reloads);
+  const still = await host().exec(
+    `ls ${DIR}/hand.service ${DIR}/hand.service.d/10-hand.conf ${DIR}/multi-user.target.wants/hand.service ` +
+      `${DIR}/multi-user.target.wants/probe@x.service`,
+  );
+  expect(still.code).toBe(0);
+  expect(await unit.show('probe@x.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
+});
+
 test('with adopt the plan says so and the apply only writes records: nothing restarted, no reload', async () => {
   const reading = await read(objects(true));
   expect(reading.result?.['hand.summary']).toMatch(new RegExp(`^${WHERE.source}: will be adopted$`));
@@ -103,6 +141,19 @@ test('a unit an earlier version made (its restartOn record, no other mark) reads
       `printf '%s\\n' ${older.restartOn} > /var/lib/cdktf-homelab/restart-on/older.service`,
   );
   expect((await read({ older: { kind: 'systemd-unit', spec: older } })).result?.['older.in_sync']).toBe('true');
+});
+
+test('a unit an earlier version made, and one whose construct says adopt, are destroyed', async () => {
+  await host().exec(
+    `printf '%s' '${SLEEPER}' > ${DIR}/unmarked.service && systemctl daemon-reload && ` +
+      'systemctl enable --now unmarked.service',
+  );
+  const older = await destroy('systemd-unit', { name: 'older.service', directory: DIR });
+  expect(older.stderr).toMatch(/older\.service on 127\.0\.0\.1:\d+: stopped, disabled and removed$/);
+  const adopted = await destroy('systemd-unit', { name: 'unmarked.service', directory: DIR }, true);
+  expect(adopted.stderr).toMatch(/unmarked\.service on 127\.0\.0\.1:\d+: stopped, disabled and removed$/);
+  const gone = await host().exec(`ls ${DIR}/older.service ${DIR}/unmarked.service`);
+  expect(gone.stderr.match(/No such file/g)).toHaveLength(2);
 });
 
 test('destroy deletes an adopted drop-in and its mark', async () => {

@@ -8,7 +8,7 @@ import { systemClock } from '../../../src/core/clock';
 import { parseSshTarget } from '../../../src/linux/target';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import type { HostSession } from '../../../handlers/linux/session';
-import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { appliedMark, hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(180_000);
 
@@ -26,7 +26,8 @@ test('six units and one that cannot be wholly removed: one reload, six gone, the
   for (const name of names) expect((await unit.run('apply', unitSpec(name, sleeper, { enabled: false }))).code).toBe(0);
   await host().exec(
     `printf '%s' '${sleeper}' > ${DIR}/stuck.service && systemctl enable stuck.service && ` +
-      `rm ${DIR}/stuck.service && mount --bind ${WANTS} ${WANTS} && mount -o remount,ro,bind ${WANTS}`,
+      `rm ${DIR}/stuck.service && ${appliedMark(unitSpec('stuck.service', sleeper))} && ` +
+      `mount --bind ${WANTS} ${WANTS} && mount -o remount,ro,bind ${WANTS}`,
   );
   const domain = linuxDomain();
   const env = { [KEY_ENV]: host().privateKey };

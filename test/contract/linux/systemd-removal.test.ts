@@ -4,7 +4,7 @@
  * already gone, and when the unit had been masked by hand. A mask someone made stays; what
  * destroy cannot remove fails it, named.
  */
-import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { appliedMark, hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(180_000);
 
@@ -51,11 +51,12 @@ test('a rewritten unit whose restart fails gets its previous file back with only
 });
 
 test('destroy of a unit whose file is already gone removes the wants link it left', async () => {
+  const spec = unitSpec('leftover.service', installed(sleeper));
   await host().exec(
     `printf '%s' '${installed(sleeper)}' > ${DIR}/leftover.service && systemctl enable leftover.service && ` +
-      `rm ${DIR}/leftover.service && systemctl daemon-reload`,
+      `rm ${DIR}/leftover.service && systemctl daemon-reload && ${appliedMark(spec)}`,
   );
-  const destroyed = await unit.run('destroy', unitSpec('leftover.service', installed(sleeper)));
+  const destroyed = await unit.run('destroy', spec);
   expect(destroyed).toMatchObject({ code: 0 });
   expect(destroyed.stderr).toMatch(/leftover.service on .*: already absent; removed what was left: .*wants\/leftover/);
   expect(await present(`${WANTS}/leftover.service`)).toEqual([]);
@@ -81,12 +82,14 @@ test('destroy of a unit masked by hand stops it, removes its file, links and rec
 });
 
 test('destroy that cannot remove a link fails naming it', async () => {
+  const spec = unitSpec('stuck.service', installed(sleeper));
   await host().exec(
     `printf '%s' '${installed(sleeper)}' > ${DIR}/stuck.service && systemctl enable stuck.service && ` +
-      `rm ${DIR}/stuck.service && mount --bind ${WANTS} ${WANTS} && mount -o remount,ro,bind ${WANTS}`,
+      `rm ${DIR}/stuck.service && ${appliedMark(spec)} && ` +
+      `mount --bind ${WANTS} ${WANTS} && mount -o remount,ro,bind ${WANTS}`,
   );
   try {
-    const failed = await unit.run('destroy', unitSpec('stuck.service', installed(sleeper)), hostTarget(host()));
+    const failed = await unit.run('destroy', spec, hostTarget(host()));
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(
       new RegExp(

@@ -44,3 +44,15 @@ test('an allowlist of systemctl and install fails naming the sudoers line needed
   expect(failed.stderr).not.toMatch(/wrote|restored|undo/);
   expect((await host().exec('test -e /etc/systemd/system/allowlisted.service; echo $?')).stdout.trim()).toBe('1');
 });
+
+test('a mark the sudo user cannot read fails its destroy naming it, never guessed, and removes nothing', async () => {
+  // Issue 27: a destroy acts only on a unit carrying the stack's mark; one it cannot read is not guessed at.
+  const spec = unitSpec('hidden-mark.service', service);
+  expect(await unit.run('apply', spec, asDeploy())).toMatchObject({ code: 0 });
+  await host().exec('chmod 0700 /var/lib/cdktf-homelab/restart-on');
+  const failed = await unit.run('destroy', spec, asDeploy());
+  await host().exec('chmod 0755 /var/lib/cdktf-homelab/restart-on');
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toContain('refused read access to /var/lib/cdktf-homelab/restart-on/hidden-mark.service');
+  expect(await unit.show('hidden-mark.service')).toMatchObject({ ActiveState: 'active', UnitFileState: 'enabled' });
+});

@@ -18,6 +18,21 @@ const synthUnit = (unit: Partial<SystemdUnitProps> = {}, host: Partial<SshHostPr
 };
 
 describe('SystemdUnit', () => {
+  test.each([
+    ['declared', {}],
+    ['retired', { retired: true }],
+  ])(
+    'a %s unit passes its adopt to its destroy hook, which removes an unmarked unit only then (issue 27)',
+    (_, over) => {
+      type Hook = { provisioner: Array<{ 'local-exec': { environment: Record<string, string> } }> };
+      const hookEnv = (synth: { resource: { terraform_data: Record<string, Hook> }; removed?: Hook[] }) =>
+        (synth.removed?.[0] ?? synth.resource.terraform_data.check_lifecycle)?.provisioner[0]?.['local-exec']
+          .environment;
+      expect(hookEnv(synthUnit({ ...over, adopt: true }))).toMatchObject({ HOMELAB_ADOPT: 'true' });
+      expect(hookEnv(synthUnit(over))).not.toHaveProperty('HOMELAB_ADOPT');
+    },
+  );
+
   test('all defaults: /etc/systemd/system, enabled, started, no restartOn; root over port 22', () => {
     const synth = synthUnit();
     expect(parsedEntry(synth, 'n2', 'check').spec).toEqual({

@@ -62,6 +62,23 @@ test('hooks that run together share one leader and one session; each gets its ow
   );
 });
 
+test("a follower's adopt reaches the leader with its object, and only its own (issue 27)", async () => {
+  const seen: DestroyRequest[] = [];
+  const lead = () => ({
+    destroy: async (sent: DestroyRequest): Promise<DestroyOutcome> => {
+      seen.push(sent);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      return { code: 0, lines: [] };
+    },
+    close: async () => undefined,
+  });
+  const options = { socket: join(dir, 's.sock'), clock: systemClock };
+  const leader = relayDestroy(request('a'), lead, options);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await Promise.all([leader, relayDestroy({ ...request('b'), adopt: true }, lead, options)]);
+  expect(seen).toEqual([request('a'), { ...request('b'), adopt: true }]);
+});
+
 test('a hook that comes while the leader lingers joins it; one that comes after it ended leads anew', async () => {
   const { sessions, lead } = world(10);
   const socket = join(dir, 's.sock');
