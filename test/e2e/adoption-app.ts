@@ -1,7 +1,8 @@
 /**
  * The adoption e2e test's app (test/e2e/adoption.test.ts): on an SSH host (HOMELAB_SSH_HOST, _PORT,
  * _HOST_KEY, key in HOMELAB_SSH_KEY), a unit, a template with an instance and a drop-in that the test
- * makes by hand first, and a unit it does not; HOMELAB_ADOPT=1 says adopt: true on the four.
+ * makes by hand first, and a unit it does not; HOMELAB_ADOPT=1 says adopt: true on the four;
+ * HOMELAB_ADOPTION_STEP `retired` retires the four, `removed` takes them out of the code.
  */
 import { App, TerraformStack } from 'cdktf';
 import { SshHost, SystemdDropIn, SystemdUnit } from '../../index';
@@ -18,16 +19,22 @@ const host = new SshHost(stack, 'host', {
   hostKey: env.HOMELAB_SSH_HOST_KEY ?? '',
   privateKeyEnv: 'HOMELAB_SSH_KEY',
 });
-const hand = new SystemdUnit(stack, 'hand', { host, name: 'hand.service', content: SLEEPER, adopt });
-const probe = new SystemdUnit(stack, 'probe', {
-  host,
-  name: 'probe@.service',
-  content: SLEEPER,
-  enabled: false,
-  started: false,
-  adopt,
-});
-probe.instance('x', { adopt });
-new SystemdDropIn(stack, 'limits', { unit: hand, name: '10-hand', content: '[Service]\nNice=5\n', adopt });
+const step = env.HOMELAB_ADOPTION_STEP ?? 'declared';
+if (step !== 'removed') {
+  const retired = step === 'retired';
+  const hand = new SystemdUnit(stack, 'hand', { host, name: 'hand.service', content: SLEEPER, adopt, retired });
+  const probe = new SystemdUnit(stack, 'probe', {
+    host,
+    name: 'probe@.service',
+    content: SLEEPER,
+    enabled: false,
+    started: false,
+    adopt,
+    retired,
+  });
+  probe.instance('x', { adopt, retired });
+  const nice = '[Service]\nNice=5\n';
+  new SystemdDropIn(stack, 'limits', { unit: hand, name: '10-hand', content: nice, adopt, retired });
+}
 new SystemdUnit(stack, 'fresh', { host, name: 'fresh.service', content: SLEEPER });
 app.synth();

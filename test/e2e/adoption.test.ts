@@ -1,9 +1,12 @@
 /**
  * Adoption on real terraform (or tofu) against the real systemd host: a unit, a template, its instance
  * and a drop-in made by hand are named in the plan as not created by this stack, and the apply refuses
- * them, naming each and the prop, while a new unit is created; with adopt: true the plan says they will
+ * them, naming each and the prop, while a new unit is created; refused, each survives retiring it,
+ * taking it out of the code and terraform destroy (issue 27); with adopt: true the plan says they will
  * be adopted, the apply takes them over without restarting anything, and destroy deletes them.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CdktfProject } from '../support/cdktf-project';
 import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
 
@@ -15,7 +18,8 @@ const DIR = '/etc/systemd/system';
 const SLEEPER = '[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
 const words = (text: string) => text.replace(/\s+/g, ' ');
 const mainPid = async (unit: string) => (await host.exec(`systemctl show -p MainPID --value ${unit}`)).stdout.trim();
-const synth = (adopt: boolean) => project.must('synth', project.synth({ HOMELAB_ADOPT: adopt ? '1' : '0' }));
+const synth = (adopt: boolean, step = 'declared') =>
+  project.must(`synth (${step})`, project.synth({ HOMELAB_ADOPT: adopt ? '1' : '0', HOMELAB_ADOPTION_STEP: step }));
 const apply = () => project.terraform('apply', '-auto-approve', '-no-color');
 
 beforeAll(async () => {
@@ -32,6 +36,9 @@ beforeAll(async () => {
       'systemctl daemon-reload && systemctl enable --now hand.service probe@x.service',
   );
   expect(made.code).toBe(0);
+  // The app it names is the one project.synth runs: the record (and so a removal) is kept for it alone.
+  const app = join(__dirname, '..', '..', 'build', 'e2e', 'adoption-app.js');
+  writeFileSync(join(project.dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${app}` }));
   await synth(false);
   await project.must('init', project.terraform('init', '-no-color'));
 });
@@ -57,6 +64,34 @@ test('without adopt the plan names each hand-made object and the apply refuses t
   );
   expect(said).toMatch(/4 of 5 objects on root@127.0.0.1:\d+ were not applied \(/);
   expect((await host.exec('systemctl is-active fresh.service')).stdout.trim()).toBe('active');
+});
+
+test('refused, each survives retiring it, taking it out of the code, and terraform destroy', async () => {
+  const LIFECYCLES = ['hand', 'probe', 'probe-x', 'limits'].map((name) => `terraform_data.${name}_lifecycle`);
+  const pids = [await mainPid('hand.service'), await mainPid('probe@x.service')];
+  const files = `${DIR}/hand.service ${DIR}/probe@.service ${DIR}/hand.service.d/10-hand.conf`;
+  const survived = async (said: string) => {
+    expect(words(said).match(/not created by this stack \(never adopted\): left as it is/g)).toHaveLength(4);
+    expect((await host.exec(`ls ${files}`)).code).toBe(0);
+    expect([await mainPid('hand.service'), await mainPid('probe@x.service')]).toEqual(pids);
+    expect((await host.exec('systemctl is-enabled hand.service probe@x.service')).stdout).toBe('enabled\nenabled\n');
+  };
+  const declaredAgain = async () => {
+    await synth(false);
+    expect((await apply()).code).toBe(1);
+    const state = (await project.must('state', project.terraform('state', 'list'))).stdout;
+    for (const lifecycle of LIFECYCLES) expect(state).toContain(lifecycle);
+  };
+  for (const step of ['retired', 'removed']) {
+    await declaredAgain();
+    await synth(false, step);
+    const applied = await project.must(`apply (${step})`, apply());
+    await survived(applied.stdout + applied.stderr);
+  }
+  await declaredAgain();
+  const destroyed = await project.must('destroy (refused)', project.terraform('destroy', '-auto-approve', '-no-color'));
+  await survived(destroyed.stdout + destroyed.stderr);
+  expect((await host.exec('test -e /etc/systemd/system/fresh.service; echo $?')).stdout.trim()).toBe('1');
 });
 
 test('with adopt the plan says will be adopted, the apply restarts nothing, and destroy deletes them', async () => {
