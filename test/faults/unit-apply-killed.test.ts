@@ -232,5 +232,5 @@ test.each(CASES)('a %s killed %s reads as pending, never foreign, and the next a
   expect(await runningVariant(change.process)).toBe('b');
   expect(
     (await host().exec('ls -A /var/lib/cdktf-homelab/intents; stat -c %a /var/lib/cdktf-homelab/intents')).stdout,
-  ).toMatch(/^(drop-ins\n)?700\n$/);
+  ).toMatch(/^(drop-ins\n)?755\n$/);
 });
