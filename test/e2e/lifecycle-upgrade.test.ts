@@ -45,7 +45,9 @@ const asEarlierVersion = (project: CdktfProject, version: Earlier): void => {
     resource.input = text;
     if (version === '0.1.0') continue;
     const hook = resource.provisioner[0]!['local-exec'];
-    const kind = hook.command.split(' ').at(-2);
+    // That version spliced the kind into its command; this one passes it in the environment (issue 27).
+    const kind = hook.environment.HOMELAB_KIND!;
+    hook.command = hook.command.replace('"$HOMELAB_KIND"', kind);
     const { identity } = JSON.parse(text);
     resource.input = { kind, target: hook.environment.HOMELAB_TARGET, identity: JSON.stringify(identity) };
     hook.environment = { HOMELAB_TARGET: '${self.input.target}', HOMELAB_IDENTITY: '${self.input.identity}' };
