@@ -13,13 +13,22 @@ const ROUNDS = 12;
 
 jest.setTimeout(30 * 60_000);
 
-test('every fault type interrupts an apply, each round converges by the second apply, and no plan lies', async () => {
-  const report = await runCampaign({ seed: SEED, rounds: ROUNDS, log: (line) => console.log(line) });
-  console.log(report.text);
-  expect(new Set(report.results.map((result) => result.plan.type))).toEqual(new Set(FAULT_TYPES));
-  const failing = report.results
-    .filter(failed)
-    .map((result) => `round ${result.round}: ${result.findings.join(' / ')}`);
-  expect(failing).toEqual([]);
-  expect(report.calibration.line).toMatch(/the plan names it$/);
-});
+/**
+ * `.ci/run` sets CDKTF_HOMELAB_CAMPAIGN_ELSEWHERE in its Node 20 pass: the campaign runs in the OpenTofu pass beside
+ * it, and its 180-290 s (CI, both passes side by side on 2 cores) ran twice. `npm test` alone runs it.
+ */
+const campaignHere = process.env.CDKTF_HOMELAB_CAMPAIGN_ELSEWHERE === undefined;
+
+(campaignHere ? test : test.skip)(
+  'every fault type interrupts an apply, each round converges by the second apply, and no plan lies',
+  async () => {
+    const report = await runCampaign({ seed: SEED, rounds: ROUNDS, log: (line) => console.log(line) });
+    console.log(report.text);
+    expect(new Set(report.results.map((result) => result.plan.type))).toEqual(new Set(FAULT_TYPES));
+    const failing = report.results
+      .filter(failed)
+      .map((result) => `round ${result.round}: ${result.findings.join(' / ')}`);
+    expect(failing).toEqual([]);
+    expect(report.calibration.line).toMatch(/the plan names it$/);
+  },
+);
