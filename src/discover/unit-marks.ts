@@ -33,11 +33,11 @@ export const markOf = (
   return undefined;
 };
 
-/** What a login that may not look into the intents (root-only) must be told: it saw none. */
+/** What a login that may not look into the intents (made so by hand: they are readable) must be told: it saw none. */
 export const hiddenIntentsNote = (hidden: readonly string[]): string[] =>
   isHidden(INTENT_DIR, hidden)
     ? [
-        `this login may not look into ${INTENT_DIR} (root-only): an object whose only mark is an interrupted ` +
+        `this login may not look into ${INTENT_DIR}: an object whose only mark is an interrupted ` +
           "apply's intent reads as nobody's and is declared; discover as root tells them apart",
       ]
     : [];

@@ -153,7 +153,7 @@ describe('systemd objects a stack marked', () => {
     const read = systemdDeclarations({ host: 'h' }, found, [live]);
     expect(declaredIds(read)).toEqual(['SshHost host', 'SystemdUnit a']);
     expect(read.notes).toEqual([
-      expect.stringMatching(/^this login may not look into \/var\/lib\/cdktf-homelab\/intents \(root-only\)/),
+      expect.stringMatching(/^this login may not look into \/var\/lib\/cdktf-homelab\/intents: an object/),
     ]);
     const root = hostCandidates(parseListing(`F ${file('a.service')} ${file(UNIT)}\n`), () => true);
     expect(systemdDeclarations({ host: 'h' }, root, [live]).notes).toEqual([]);
