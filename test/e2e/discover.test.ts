@@ -115,6 +115,17 @@ beforeAll(async () => {
   discovered = await discover('--out', join(dir, 'main.ts'));
 });
 
+/** `entry` of the discovered folder bundled as the examples are: the library from source, cdktf from node_modules. */
+const bundleApp = (entry: string, outfile: string) =>
+  build({
+    entryPoints: [join(dir, entry)],
+    outfile: join(dir, outfile),
+    bundle: true,
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'error',
+  });
+
 /** `cdktf-homelab discover` on the estate, with `flags` first. */
 const discover = (...flags: string[]) =>
   run(
@@ -227,15 +238,7 @@ test('the stack type-checks, synthesizes, and its first plan shows nothing but a
     }),
   );
   await run('node', [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { env });
-  // Bundled as the examples are: the library from source, cdktf from node_modules.
-  await build({
-    entryPoints: [join(dir, 'main.ts')],
-    outfile: join(dir, 'app.js'),
-    bundle: true,
-    platform: 'node',
-    packages: 'external',
-    logLevel: 'error',
-  });
+  await bundleApp('main.ts', 'app.js');
   project = new CdktfProject(relative(ROOT, join(dir, 'app.js')), 'discovered', {
     PROXMOX_VE_API_TOKEN: TOKEN,
     PVE_READ_TOKEN: READ_TOKEN,
@@ -266,15 +269,8 @@ test('--language js writes the same stack in plain JavaScript: it synthesizes to
   expect(readFileSync(join(dir, 'main.js'), 'utf8')).toMatch(
     /^const \{ App, TerraformStack \} = require\('cdktf'\);$/m,
   );
-  // Bundled as the TypeScript one is (the library from source): no compiler runs over the JavaScript.
-  await build({
-    entryPoints: [join(dir, 'main.js')],
-    outfile: join(dir, 'app-js.js'),
-    bundle: true,
-    platform: 'node',
-    packages: 'external',
-    logLevel: 'error',
-  });
+  // Bundled as the TypeScript one is: no compiler runs over the JavaScript.
+  await bundleApp('main.js', 'app-js.js');
   const js = new CdktfProject(relative(ROOT, join(dir, 'app-js.js')), 'discovered', {});
   try {
     await js.must('synth (js)', js.synth());

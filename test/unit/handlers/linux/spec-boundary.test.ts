@@ -31,12 +31,16 @@ const recordingDomain = () => {
   return { domain, seen };
 };
 
-/** The specs a unit and its drop-in synthesize from a variable, as the handlers get them at apply. */
-const specsAtApply = (value: string) => {
+/** Content holding the variable's token: in a section (renderUnit), or spliced into text. */
+const inSections = (token: string) => renderUnit([{ name: 'Unit', lines: [['Description', token]] }]);
+const inText = (token: string) => `[Unit]\nDescription=${token}\n\n[Service]\nExecStart=/bin/true\n`;
+
+/** The specs a unit and its drop-in synthesize from a variable in `form`, as the handlers get them at apply. */
+const specsAtApply = (value: string, form: (token: string) => string = inSections) => {
   const stack = new TerraformStack(Testing.app(), 'test');
   const host = new SshHost(stack, 'n2', target);
   const { token, substitute } = stringVariable(stack, 'agent_description', value);
-  const content = renderUnit([{ name: 'Unit', lines: [['Description', token]] }]);
+  const content = form(token);
   const unit = new SystemdUnit(stack, 'agent', { host, name: 'hf-agent.service', content });
   const dropIn = new SystemdDropIn(stack, 'level', { unit, name: '10-level', content });
   return { 'systemd-unit': substitute(unit.spec), 'systemd-drop-in': substitute(dropIn.spec) };
@@ -72,24 +76,13 @@ describe('a Terraform value substituted into sections, at the handler boundary',
   });
 });
 
-/** The specs a unit and its drop-in synthesize from a variable spliced into TEXT, as the handlers get them. */
-const textSpecsAtApply = (value: string) => {
-  const stack = new TerraformStack(Testing.app(), 'test');
-  const host = new SshHost(stack, 'n2', target);
-  const { token, substitute } = stringVariable(stack, 'agent_description', value);
-  const content = `[Unit]\nDescription=${token}\n\n[Service]\nExecStart=/bin/true\n`;
-  const unit = new SystemdUnit(stack, 'agent', { host, name: 'hf-agent.service', content });
-  const dropIn = new SystemdDropIn(stack, 'level', { unit, name: '10-level', content });
-  return { 'systemd-unit': substitute(unit.spec), 'systemd-drop-in': substitute(dropIn.spec) };
-};
-
 // Issue 27 (HIGH): `content: "[Unit]\nDescription=" + desc + ...` with a newline in the variable ran a command as root.
 describe('a Terraform value spliced into text, at the handler boundary', () => {
   test.each(['systemd-unit', 'systemd-drop-in'] as const)(
     '%s apply refuses a newline in the value before it connects to the host',
     async (kind) => {
       const { domain, seen } = recordingDomain();
-      const run = await invoke(domain, kind, 'apply', target, textSpecsAtApply(INJECTED)[kind], { K: 'key' });
+      const run = await invoke(domain, kind, 'apply', target, specsAtApply(INJECTED, inText)[kind], { K: 'key' });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(
         `${kind} apply: Bad input: spec.content: value 1 must not contain a newline, carriage return, NUL or ` +
@@ -101,7 +94,7 @@ describe('a Terraform value spliced into text, at the handler boundary', () => {
 
   test('a value ending in a backslash is refused: systemd would join the next line to it', async () => {
     const { domain, seen } = recordingDomain();
-    const run = await invoke(domain, 'systemd-unit', 'apply', target, textSpecsAtApply('agent\\')['systemd-unit'], {
+    const run = await invoke(domain, 'systemd-unit', 'apply', target, specsAtApply('agent\\', inText)['systemd-unit'], {
       K: 'key',
     });
     expect(run.stderr).toContain('spec.content: value 1 must not end in a backslash');
@@ -109,7 +102,7 @@ describe('a Terraform value spliced into text, at the handler boundary', () => {
   });
 
   test('a value that keeps to the rules is joined into the text and reaches the host', async () => {
-    const spec = textSpecsAtApply('homelab agent')['systemd-unit'];
+    const spec = specsAtApply('homelab agent', inText)['systemd-unit'];
     expect(spec.content).toEqual({
       pieces: ['[Unit]\nDescription=', 'homelab agent', '\n\n[Service]\nExecStart=/bin/true\n'],
     });
