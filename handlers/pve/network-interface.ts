@@ -52,12 +52,14 @@ export const networkInterfaceKind = defineKind({
     const declaredBy = new Map(nodes.map((node) => [node, declared(node)]));
     const unlisted = specs.flatMap((spec) => unlistedOf(spec, { rows: byNode, declared: declaredBy }));
     const sight = await bridgeSight(api, unlisted);
-    return {
+    const nodeRows = {
       rows: byNode,
       declared: declaredBy,
       sight,
       ...(api.tokenName === undefined ? {} : { token: api.tokenName }),
     };
+    refuseMissing(specs, nodeRows);
+    return nodeRows;
   },
 
   read(spec: NetworkInterfaceSpec, nodes: NodeRows): Reading {
@@ -131,6 +133,28 @@ const stageRemoval = async (api: PveApi, identity: NetworkInterfaceIdentity, { l
   }
   log(`${name}: staging its removal`);
   await api.call('DELETE', interfacePath(identity));
+};
+
+/**
+ * Fails the read, so the plan, naming every interface the batch declares that names a port, slave or
+ * VLAN device its node lacks: PVE refuses to stage such an interface (500), so a plan that passed would
+ * promise an apply that cannot succeed (issue 27 item 6). A name the token may not see is left to the
+ * object's own reading, which calls it unreadable and names SDN.Audit instead.
+ */
+const refuseMissing = (specs: readonly NetworkInterfaceSpec[], nodes: NodeRows): void => {
+  const missing = specs.flatMap((spec) => {
+    const live = nodes.rows.get(spec.node);
+    if (live instanceof Error || live === undefined) return [];
+    if (unlistedOf(spec, nodes).some((name) => nodes.sight.get(name) !== true)) return [];
+    const lacks = missingInterfaces(spec, live, nodes.declared.get(spec.node) ?? new Set());
+    return lacks.length === 0 ? [] : [`interface ${spec.iface} on ${spec.node}: ${lacks.join(', ')}`];
+  });
+  if (missing.length === 0) return;
+  throw new HandlerError(
+    'Network interfaces name interfaces their nodes lack',
+    `${missing.join('; ')}; PVE refuses to stage an interface that names one, so nothing can be applied. ` +
+      'Create it on the node, or declare it on that node in this stack, or name another; then plan again',
+  );
 };
 
 /** The names `spec`'s reading would call absent that may be hidden bridges; none when the node is unread. */
