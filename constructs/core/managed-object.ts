@@ -17,6 +17,7 @@ import {
   lifecycleInput,
   requireHandlerNames,
 } from './object-address';
+import { stackIdOf } from './stack-identity';
 import { TargetBatch, targetLabel } from './target-batch';
 import { TerraformData } from './terraform-blocks';
 import { noteObject } from './tombstones';
@@ -97,6 +98,14 @@ export interface ManagedObjectProps {
    */
   readonly adopt?: boolean;
   /**
+   * Whether the apply may take over the object when another stack's mark names it (two stacks declaring
+   * one unit, drop-in or Repo). `adopt` never does: without this the apply refuses such an object, naming
+   * both stacks, and a destroy leaves it. After the apply took it, the object is this stack's.
+   *
+   * @default false
+   */
+  readonly takeOver?: boolean;
+  /**
    * Where the stack's ownership of the object is kept. `target`: the kind marks on the target the
    * objects it creates or adopts (its handler's `foreign`), or tracks none. `state`: the target has no
    * place for a mark, so the lifecycle records, when it is created, whether the object already existed
@@ -143,7 +152,10 @@ export class ManagedObject extends Construct {
       // The digest of the identity, as every earlier version stored it: another form would replace
       // every lifecycle on upgrade, and a replacement runs the destroy hook.
       triggersReplace: { identity: digestText(props.identity) },
-      localExec: props.destroyable === false ? undefined : destroyHook(handler, props.kind, props.target, label, adopt),
+      localExec:
+        props.destroyable === false
+          ? undefined
+          : destroyHook(handler, props.kind, props.target, label, { adopt, stack: stackIdOf(this) }),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
     if (props.destroyable !== false) {
@@ -164,6 +176,7 @@ export class ManagedObject extends Construct {
         kind: props.kind,
         spec: typeof spec === 'function' ? spec : () => spec,
         adopt,
+        takeOver: props.takeOver === true,
         found: inState ? `try(terraform_data.${this.lifecycle.friendlyUniqueId}.input.found, "")` : undefined,
         follows,
         after: () => [...new Set([...follows(), ...this.after])],
@@ -210,6 +223,7 @@ export class ManagedObject extends Construct {
         command: hookCommand(handler, 'apply'),
         environment: {
           [ENV.kind]: props.kind,
+          [ENV.stack]: stackIdOf(this),
           [ENV.target]: '${self.input.target}',
           [ENV.spec]: '${self.input.spec}',
         },

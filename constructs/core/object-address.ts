@@ -76,6 +76,7 @@ export const hookCommand = (handlerPath: string, verb: 'apply' | 'destroy'): str
 /**
  * The local-exec destroy hook: the stored input and the target's settings (lifecycle-input.ts reads
  * them); none when they hold a Terraform value (`undefined`), which the input holds.
+ * `stack` names the stack whose marks the destroy may act on (stack-id.ts).
  * `adopt` comes from the configuration at destroy, not the state: a lifecycle that keeps ownership
  * keeps its input as created (ownership.ts), so only the hook can carry a later `adopt: true`; a kind
  * marked on its target removes an object without its mark only when the hook says adopt (issue 27).
@@ -85,12 +86,13 @@ export const destroyHook = (
   kind: string,
   target: object | undefined,
   label: string,
-  adopt = false,
+  { adopt = false, stack }: { readonly adopt?: boolean; readonly stack: string },
 ) => ({
   when: 'destroy' as const,
   command: hookCommand(handlerPath, 'destroy'),
   environment: {
     [ENV.kind]: kind,
+    [ENV.stack]: stack,
     [ENV.lifecycle]: '${jsonencode(self.input)}',
     ...(target === undefined || hasToken(target) ? {} : { [ENV.target]: jsonText(target), [ENV.targetLabel]: label }),
     ...(adopt ? { [ENV.adopt]: 'true' } : {}),

@@ -4,6 +4,7 @@
  * Deleting a construct outright is planned the same way from the stack's record (tombstones.ts).
  */
 import { Construct } from 'constructs';
+import { stackIdOf } from './stack-identity';
 import { TerraformStack } from './cdk';
 import { handlerAsset } from './handler-asset';
 import { addressName, claimName, destroyHook, requireHandlerNames } from './object-address';
@@ -75,7 +76,14 @@ export class RetiredObject extends Construct {
         : {
             from,
             lifecycle: { destroy: true },
-            provisioner: [{ 'local-exec': destroyHook(handler, props.kind, props.target, label, props.adopt) }],
+            provisioner: [
+              {
+                'local-exec': destroyHook(handler, props.kind, props.target, label, {
+                  adopt: props.adopt,
+                  stack: stackIdOf(this),
+                }),
+              },
+            ],
           },
     );
     noteObject(
@@ -85,7 +93,6 @@ export class RetiredObject extends Construct {
         kind: props.kind,
         state: props.forget === true ? 'forgotten' : 'declared',
         label,
-        ...(props.adopt === true ? { adopt: true as const } : {}),
       },
       { domain: props.domain, bundle: props.handlerBundle, settings: props.target },
     );

@@ -11,6 +11,7 @@ import { packObjects } from '../../src/core/packed-objects';
 import { APPLY, BATCH, ENV, resultKey } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
 import { escapeTemplate, hasToken, jsonText } from './encode';
+import { stackIdOf } from './stack-identity';
 import { ExternalRead, TerraformData } from './terraform-blocks';
 
 export interface TargetBatchKey {
@@ -32,6 +33,8 @@ export interface BatchMember {
   readonly spec: () => Readonly<Record<string, unknown>>;
   /** Whether the apply may take the object over when it exists without this stack's mark. */
   readonly adopt: boolean;
+  /** Whether the apply may take the object over when another stack's mark names it. */
+  readonly takeOver: boolean;
   /**
    * What the object's lifecycle recorded it found at its creation, as an HCL expression ("" for
    * nothing), when the stack's state keeps its ownership (ownership.ts).
@@ -69,7 +72,8 @@ export class TargetBatch extends Construct {
   private constructor(stack: TerraformStack, id: string, key: TargetBatchKey, digest: string) {
     super(stack, id);
     this.label = claimLabel(stack, targetLabel(key), digest);
-    const query = { [BATCH.target]: jsonText(key.target) };
+    const stackId = stackIdOf(stack);
+    const query = { [BATCH.target]: jsonText(key.target), [BATCH.stack]: stackId };
     this.read = new ExternalRead(this, 'read', {
       program: ['node', key.handler, BATCH.verb, 'read'],
       query: Lazy.anyValue({ produce: () => ({ ...query, ...this.queryEntries() }) }),
@@ -93,7 +97,7 @@ export class TargetBatch extends Construct {
       triggersReplace: Lazy.anyValue({ produce: () => this.triggers() }),
       input: { target: jsonText(key.target), drifted: Lazy.stringValue({ produce: () => this.drifted() }) },
       ignoreChanges: ['input'],
-      localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: APPLY_ENVIRONMENT },
+      localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: applyEnvironment(stackId) },
     });
     this.apply.overrideLogicalId(`${this.label}_apply`);
   }
@@ -190,10 +194,10 @@ export class TargetBatch extends Construct {
   private queryEntries(): Record<string, string> {
     const members = [...this.members.values()].map((m) => ({ ...m, spec: m.spec() }));
     const known = members.filter((m) => !hasToken(m.spec));
-    const packed = Object.fromEntries(known.map((m) => [m.name, { kind: m.kind, spec: m.spec, ...adoptField(m) }]));
+    const packed = Object.fromEntries(known.map((m) => [m.name, { kind: m.kind, spec: m.spec, ...ownerFields(m) }]));
     const resolved = members
       .filter((m) => hasToken(m.spec))
-      .map((m) => [m.name, entryText(m.kind, jsonText(m.spec), [], m.adopt)]);
+      .map((m) => [m.name, entryText(m.kind, jsonText(m.spec), [], m)]);
     return { ...(known.length > 0 ? { [BATCH.objects]: packObjects(packed) } : {}), ...Object.fromEntries(resolved) };
   }
 
@@ -217,7 +221,7 @@ export class TargetBatch extends Construct {
    */
   private triggers(): Record<string, string> {
     const entries = [...this.members.values()].map((m) => {
-      const text = entryText(m.kind, jsonText(m.spec()), m.after(), m.adopt, refusable(m) ? m.found : undefined);
+      const text = entryText(m.kind, jsonText(m.spec()), m.after(), m, refusable(m) ? m.found : undefined);
       return [m.name, `${text}\${${this.inSync(m)} ? "" : replace(timestamp(), "/.*/", "")}`];
     });
     return Object.fromEntries(entries);
@@ -236,10 +240,17 @@ export class TargetBatch extends Construct {
  * `found` when its lifecycle `found` it (an HCL expression), so an entry without any is the text earlier
  * versions wrote (the apply is not replaced on upgrade).
  */
-const entryText = (kind: string, spec: string, after: readonly string[], adopt: boolean, found?: string): string =>
+const entryText = (
+  kind: string,
+  spec: string,
+  after: readonly string[],
+  owner: { readonly adopt: boolean; readonly takeOver: boolean },
+  found?: string,
+): string =>
   `{"kind":${escapeTemplate(JSON.stringify(kind))},"spec":${spec}` +
   (after.length > 0 ? `,"after":${JSON.stringify(after)}` : '') +
-  (adopt ? ',"adopt":true' : '') +
+  (owner.adopt ? ',"adopt":true' : '') +
+  (owner.takeOver ? ',"takeOver":true' : '') +
   (found === undefined ? '' : `\${${found} == "" ? "" : ",\\"found\\":true"}`) +
   '}';
 
@@ -248,14 +259,19 @@ const refusable = (member: BatchMember): member is BatchMember & { found: string
   member.found !== undefined && !member.adopt;
 
 /** `{adopt: true}` for an object that may be adopted, else nothing. */
-const adoptField = (member: { readonly adopt: boolean }): { adopt?: true } => (member.adopt ? { adopt: true } : {});
+const ownerFields = (member: { readonly adopt: boolean; readonly takeOver: boolean }) => ({
+  ...(member.adopt ? { adopt: true as const } : {}),
+  ...(member.takeOver ? { takeOver: true as const } : {}),
+});
 
 /**
- * The hook's environment: the target, the drifted names, and one variable per drifted object,
- * numbered in the order of the names (a shell drops variables whose names hold a `-`).
+ * The hook's environment: the target, the drifted names, the stack's identity (plain text by its rule,
+ * stack-id.ts) and one variable per drifted object, numbered in the order of the names (a shell drops
+ * variables whose names hold a `-`).
  */
-const APPLY_ENVIRONMENT =
-  `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted }, ` +
+const applyEnvironment = (stackId: string): string =>
+  `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted, ` +
+  `${ENV.stack} = "${stackId}" }, ` +
   `{ for index, name in split(",", self.input.drifted) : format("${APPLY.objectPrefix}%d", index) => ` +
   `self.triggers_replace[name] if name != "" })}`;
 

@@ -21,6 +21,7 @@ import {
 } from '../../src/core/object-record';
 import { DOMAINS, type DomainName, kindsOf } from '../../src/core/registry';
 import { destroyHook } from './object-address';
+import { stackIdOf } from './stack-identity';
 import { removedBlocks } from './removed-blocks';
 import { recordPath, updateRecord } from './record-file';
 
@@ -177,6 +178,9 @@ const addTombstone = (
     return;
   }
   const handler = handlerAsset(stack, target.domain, target.bundle).path;
-  const hook = destroyHook(handler, object.kind, target.settings, object.target, object.adopt === true);
+  const hook = destroyHook(handler, object.kind, target.settings, object.target, {
+    adopt: object.adopt === true,
+    stack: stackIdOf(stack),
+  });
   removedBlocks(stack).push({ from, lifecycle: { destroy: true }, provisioner: [{ 'local-exec': hook }] });
 };

@@ -21,6 +21,7 @@ const objectEntry = z.object({
   after: z._default(z.array(z.string()), []),
   adopt: z._default(z.boolean(), false),
   found: z._default(z.boolean(), false),
+  takeOver: z._default(z.boolean(), false),
 });
 
 /** Applies the drifted objects named in `env`; throws one error naming every object not applied. */
@@ -102,7 +103,7 @@ const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: st
   if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
   const kind = (await load()) as AnyKind<S>;
   const spec = parseAs(kind.spec, entry.spec, 'spec');
-  return { name, kind, spec, after: entry.after, adopt: entry.adopt, found: entry.found };
+  return { name, kind, spec, after: entry.after, adopt: entry.adopt, found: entry.found, takeOver: entry.takeOver };
 };
 
 /**

@@ -7,12 +7,18 @@
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
 import type { AnyKind, HandlerDomain, KindContext, Reading } from './kind';
-import { foreignReading, foundReading } from './ownership';
+import { foreignReading, foundReading, otherStackReading } from './ownership';
 import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { BATCH, resultKey, toReadResult } from './protocol';
+import { isOtherStack, receivedStackId } from './stack-id';
 
-const objectEntry = z.object({ kind: z.string(), spec: z.unknown(), adopt: z._default(z.boolean(), false) });
+const objectEntry = z.object({
+  kind: z.string(),
+  spec: z.unknown(),
+  adopt: z._default(z.boolean(), false),
+  takeOver: z._default(z.boolean(), false),
+});
 
 /**
  * The target itself did not answer (no member reachable, connection refused): thrown by a domain's
@@ -32,7 +38,8 @@ export const readBatch = async <S, T>(
   const fields = unpacked(parseAs(stringMap, query, 'query'));
   const target = parseAs(domain.target, parseJson(fields[BATCH.target], `query["${BATCH.target}"]`), 'target');
   const names = Object.keys(fields).filter((key) => !key.startsWith('.'));
-  const readings = await readAll(domain, target, names, fields, context);
+  const stack = receivedStackId(fields[BATCH.stack], `query["${BATCH.stack}"]`);
+  const readings = await readAll(domain, target, names, fields, stack === undefined ? context : { ...context, stack });
   return summarize(names, readings);
 };
 
@@ -47,6 +54,8 @@ interface Pending {
   readonly spec: unknown;
   /** Whether the construct says `adopt: true`. */
   readonly adopt: boolean;
+  /** Whether the construct says `takeOver: true`. */
+  readonly takeOver: boolean;
 }
 
 const readAll = async <S, T>(
@@ -74,13 +83,9 @@ const readAll = async <S, T>(
         members.map(([, p]) => p.spec),
         context,
       );
-      for (const [name, { spec, adopt }] of members) {
+      for (const [name, pending] of members) {
         try {
-          const reading = kind.read(spec, live, context);
-          const where = domain.describe(target);
-          if (kind.foreign?.(spec, live) === true) readings.set(name, foreignReading(reading, adopt, where));
-          else if (kind.exists?.(spec, live) === true) readings.set(name, foundReading(reading, adopt, where));
-          else readings.set(name, reading);
+          readings.set(name, ownedReading(kind, pending, live, context, domain.describe(target)));
         } catch (error) {
           if (error instanceof TargetUnreachable) throw error;
           readings.set(name, unreadable(error));
@@ -93,12 +98,30 @@ const readAll = async <S, T>(
   return readings;
 };
 
+/** An object's reading, and what the read says of its owner: another stack, nobody, or found (ownership.ts). */
+const ownedReading = (
+  kind: AnyKind<unknown>,
+  { spec, adopt, takeOver }: Pending,
+  live: unknown,
+  context: KindContext,
+  where: string,
+): Reading => {
+  const reading = kind.read(spec, live, context);
+  const { stack } = context;
+  const markStack = kind.markedBy?.(spec, live);
+  if (stack !== undefined && isOtherStack(markStack, stack))
+    return otherStackReading(reading, markStack, stack, takeOver, where);
+  if (kind.foreign?.(spec, live) === true) return foreignReading(reading, adopt, where);
+  if (kind.exists?.(spec, live) === true) return foundReading(reading, adopt, where);
+  return reading;
+};
+
 const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: string | undefined) => {
   const entry = parseAs(objectEntry, parseJson(text, `query["${name}"]`), name);
   const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
   if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
   const kind = (await load()) as AnyKind<unknown>;
-  return { kind, spec: parseAs(kind.spec, entry.spec, 'spec'), adopt: entry.adopt };
+  return { kind, spec: parseAs(kind.spec, entry.spec, 'spec'), adopt: entry.adopt, takeOver: entry.takeOver };
 };
 
 const groupByKind = (pending: ReadonlyMap<string, Pending>) => {

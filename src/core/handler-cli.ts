@@ -15,6 +15,7 @@ import { parseAs, parseJson } from './parse';
 import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
 import { abandonment, nodeProcess, PARENT_CHECK_MS, type StopSignal, stopSource, watchProcess } from './stop';
+import { receivedStackId } from './stack-id';
 import { describeError, destroyByHand, destroyFromHook, textOrValue } from './destroy-relay';
 
 export interface HandlerIo {
@@ -36,7 +37,7 @@ export const runHandler = async <S, T>(
   const [first, verb] = argv;
   // Every line a kind or the batch apply logs may quote a server (a task log, a Status message).
   const log: Log = (line) => io.log(printableLine(line));
-  const context: KindContext = { env: io.env, log, clock: io.clock ?? systemClock, ...(io.stop && { stop: io.stop }) };
+  const base: KindContext = { env: io.env, log, clock: io.clock ?? systemClock, ...(io.stop && { stop: io.stop }) };
   const isBatch = first === BATCH.verb && (verb === 'read' || verb === 'apply');
   if (!isBatch && (first === undefined || !Object.hasOwn(domain.kinds, first) || !isVerb(verb))) {
     const kinds = Object.keys(domain.kinds).join('|');
@@ -45,6 +46,8 @@ export const runHandler = async <S, T>(
     return 2;
   }
   try {
+    const stack = receivedStackId(io.env[ENV.stack], ENV.stack);
+    const context = stack === undefined ? base : { ...base, stack };
     if (verb === 'destroy' && io.env[ENV.lifecycle] !== undefined) {
       return await destroyFromHook(domain, first as string, context, log);
     }

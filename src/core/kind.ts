@@ -17,6 +17,11 @@ export interface KindContext {
   readonly clock: Clock;
   /** Read between an apply's steps: once it has a reason, stop at the next safe point (stop.ts). */
   readonly stop?: StopSignal;
+  /**
+   * The stack this run works for (stack-id.ts): the read's `.stack`, a hook's HOMELAB_STACK. A kind that
+   * marks its objects writes it into the mark. Undefined for a by-hand run and an older synth.
+   */
+  readonly stack?: string;
 }
 
 /** What a plan shows for one object. */
@@ -54,6 +59,15 @@ export interface ObjectKind<S, Spec, Identity, Live> {
    */
   foreign?(spec: Spec, live: Live): boolean;
   /**
+   * The stack the object's mark names, over the fetched data; undefined when the object is absent, carries
+   * no mark, or a mark naming no stack. One naming another stack than the run's makes the read say so and
+   * the apply refuse the object even with `adopt: true`, unless its construct says `takeOver: true`
+   * (ownership.ts, stack-id.ts); the kind's destroy leaves such an object.
+   *
+   * @default - marks name no stack
+   */
+  markedBy?(spec: Spec, live: Live): string | undefined;
+  /**
    * Whether the object exists on the target, over the fetched data, for a kind whose target has no
    * place for a mark of ownership: the read says so, and a lifecycle created while it exists records
    * that the stack found the object rather than created it (ownership.ts).
@@ -89,6 +103,8 @@ export interface ApplyItem<S> {
   readonly adopt?: boolean;
   /** Whether its lifecycle recorded that the object existed before this stack declared it (ownership.ts). */
   readonly found?: boolean;
+  /** Whether the construct says `takeOver: true`: the apply may take an object another stack marked. */
+  readonly takeOver?: boolean;
 }
 
 /** One object a destroy run removes: its kind, its checked identity, and the context its lines go to. */

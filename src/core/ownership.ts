@@ -10,6 +10,7 @@
  */
 import { HandlerError } from './errors';
 import type { AnyKind, ApplyItem, KindContext, Reading } from './kind';
+import { isOtherStack, otherStackText } from './stack-id';
 
 /** What the read says of an object the stack did not create, `adopt` as its construct says. */
 export const foreignReading = (reading: Reading, adopt: boolean, where: string): Reading => {
@@ -33,6 +34,29 @@ const notCreated = (adopt: boolean, where: string): string =>
       : 'the apply will refuse it: set adopt: true on its construct to adopt it (destroy then deletes it)'
   }`;
 
+/** What the read says of an object another stack's mark names (stack-id.ts), `takeOver` as its construct says. */
+export const otherStackReading = (
+  reading: Reading,
+  markStack: string,
+  stack: string,
+  takeOver: boolean,
+  where: string,
+): Reading => {
+  const drift = reading.inSync ? '' : `; ${reading.summary}`;
+  const then = takeOver
+    ? 'will be taken over (takeOver: true)'
+    : 'the apply will refuse it, adopt: true or not: set takeOver: true on its construct to take it from that stack';
+  return { inSync: false, summary: `${otherStackText(where, markStack, stack)}: ${then}${drift}`, diff: reading.diff };
+};
+
+/** The apply's refusal of an object another stack marked, naming both stacks and the prop that allows it. */
+export const refusedOtherStack = (where: string, markStack: string, stack: string): HandlerError =>
+  new HandlerError(
+    otherStackText(where, markStack, stack),
+    'nothing of it was changed; adopt: true does not take an object from another stack: set takeOver: true ' +
+      "to take it (that stack then reads it as this one's), or give the object another name",
+  );
+
 /** Why a destroy leaves an object its lifecycle found and never adopted, or undefined to delete it. */
 export const keptOnDestroy = (found: string, adopt: boolean): string | undefined =>
   found === '' || adopt
@@ -49,9 +73,10 @@ export const refusedForeign = (where: string): HandlerError =>
   );
 
 /**
- * The items the apply must refuse, unless marked `adopt`: those their lifecycle recorded as found, and
- * those found on the target without the stack's mark. One fetch per kind that marks, over the apply's
- * own session, just before it writes: the plan's reading may be stale.
+ * The items the apply must refuse: those their lifecycle recorded as found and those found on the target
+ * without the stack's mark, unless marked `adopt`; those another stack's mark names, unless marked
+ * `takeOver`. One fetch per kind that marks, over the apply's own session, just before it writes: the
+ * plan's reading may be stale.
  */
 export const foreignItems = async <S>(
   session: S,
@@ -62,13 +87,13 @@ export const foreignItems = async <S>(
   const refused = new Map<string, Error>();
   const byKind = new Map<AnyKind<S>, ApplyItem<S>[]>();
   for (const item of items) {
-    if (item.adopt === true) continue;
-    if (item.found === true) {
+    if (item.found === true && item.adopt !== true) {
       refused.set(item.name, refusedForeign(where));
       continue;
     }
-    if (item.kind.foreign === undefined) continue;
-    byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
+    const checksMark = item.kind.foreign !== undefined && item.adopt !== true;
+    const checksStack = item.kind.markedBy !== undefined && item.takeOver !== true && context.stack !== undefined;
+    if (checksMark || checksStack) byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
   }
   for (const [kind, members] of byKind) {
     const live: unknown = await kind.fetch(
@@ -76,7 +101,15 @@ export const foreignItems = async <S>(
       members.map((item) => item.spec),
       context,
     );
-    for (const item of members) if (kind.foreign?.(item.spec, live)) refused.set(item.name, refusedForeign(where));
+    for (const item of members) {
+      const markStack = item.takeOver === true ? undefined : kind.markedBy?.(item.spec, live);
+      const { stack } = context;
+      if (stack !== undefined && isOtherStack(markStack, stack)) {
+        refused.set(item.name, refusedOtherStack(where, markStack, stack));
+      } else if (item.adopt !== true && kind.foreign?.(item.spec, live) === true) {
+        refused.set(item.name, refusedForeign(where));
+      }
+    }
   }
   return refused;
 };

@@ -36,6 +36,8 @@ export const ENV = {
   adopt: 'HOMELAB_ADOPT',
   /** The object's kind: the hook's command is fixed text, and reads it as `"$HOMELAB_KIND"`. */
   kind: 'HOMELAB_KIND',
+  /** The stack's identity (stack-id.ts), which the marks of its objects name: set by every hook. */
+  stack: 'HOMELAB_STACK',
 } as const;
 
 export const VERBS = ['read', 'apply', 'destroy'] as const;
@@ -43,7 +45,8 @@ export type Verb = (typeof VERBS)[number];
 
 /**
  * The batch read, one per (domain, target): the query holds the target under `.target`, the
- * `{"kind","spec"}` of the objects known at synth packed under `.objects` (packed-objects.ts), and
+ * `{"kind","spec"}` of the objects known at synth packed under `.objects` (packed-objects.ts), the
+ * stack's identity under `.stack`, and
  * that of each object holding a Terraform value under its name; the result holds `<name>.in_sync`,
  * `<name>.summary`, `<name>.diff`, and the batch's own `.in_sync` and `.summary` for the plan's one
  * check, and `<name>.found` for an object that exists when its kind's ownership is kept in the state
@@ -53,6 +56,8 @@ export const BATCH = {
   verb: 'batch',
   target: '.target',
   objects: '.objects',
+  /** The stack's identity (stack-id.ts): whose marks are this stack's. */
+  stack: '.stack',
   inSync: '.in_sync',
   summary: '.summary',
 } as const;

@@ -37,7 +37,9 @@ export const destroyFromHook = async <S, T>(
   const adopt = context.env[ENV.adopt] === 'true' ? { adopt: true as const } : {};
   const request: DestroyRequest = { kind, target, identity, ...adopt };
   const dir = relayDirectory(context.env);
-  const socket = dir && join(dir, `${digestOf([Object.keys(domain.kinds), target]).slice(0, 24)}.sock`);
+  // One relay per stack too: the run's context, its stack among it, is every object's (stack-id.ts).
+  const key = digestOf([Object.keys(domain.kinds), target, context.stack ?? '']);
+  const socket = dir && join(dir, `${key.slice(0, 24)}.sock`);
   const lead = () => sharedDestroy(domain, context, target);
   if (socket === undefined || socket.length > MAX_SOCKET_PATH) return printed(await destroyAlone(lead(), request), log);
   return printed(await relayDestroy(request, lead, { socket, clock: context.clock }), log);

@@ -34,9 +34,11 @@ describe('ManagedObject', () => {
       'read',
     ]);
     // Specs known at synth are packed into one field: the query sits in the state Terraform rewrites per resource.
-    expect(Object.keys(read.query).sort()).toEqual(['.objects', '.target']);
+    expect(Object.keys(read.query).sort()).toEqual(['.objects', '.stack', '.target']);
     expect(queryOf(synth, 'pve')).toEqual({
       '.target': TARGET_TEXT,
+      // The stack's identity, whose marks are its own (stack-id.ts): the TerraformStack's id by default.
+      '.stack': 'test',
       site_thing: '{"kind":"widget","spec":{"id":"thing","size":3}}',
       site_other: '{"kind":"widget","spec":{"id":"other","size":3}}',
     });
@@ -55,6 +57,7 @@ describe('ManagedObject', () => {
           command: expect.stringMatching(/^node ".*pve\.js" "\$HOMELAB_KIND" destroy$/),
           environment: {
             HOMELAB_KIND: 'widget',
+            HOMELAB_STACK: 'test',
             HOMELAB_LIFECYCLE: '${jsonencode(self.input)}',
             HOMELAB_TARGET: TARGET_TEXT,
             HOMELAB_TARGET_LABEL: 'pve',
@@ -117,7 +120,8 @@ describe('ManagedObject', () => {
         'local-exec': {
           command: `node "${read.program[1]}" batch apply`,
           environment:
-            '${merge({ HOMELAB_TARGET = self.input.target, HOMELAB_DRIFTED = self.input.drifted }, ' +
+            '${merge({ HOMELAB_TARGET = self.input.target, HOMELAB_DRIFTED = self.input.drifted, ' +
+            'HOMELAB_STACK = "test" }, ' +
             '{ for index, name in split(",", self.input.drifted) : format("HOMELAB_OBJECT_%d", index) => ' +
             'self.triggers_replace[name] if name != "" })}',
         },
@@ -167,6 +171,7 @@ describe('ManagedObject', () => {
             command: expect.stringMatching(/^node ".*pve\.js" "\$HOMELAB_KIND" apply$/),
             environment: {
               HOMELAB_KIND: 'widget',
+              HOMELAB_STACK: 'test',
               HOMELAB_TARGET: '${self.input.target}',
               HOMELAB_SPEC: '${self.input.spec}',
             },

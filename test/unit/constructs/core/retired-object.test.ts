@@ -18,7 +18,7 @@ describe('a retired object', () => {
       ['kept', {}],
       ['gone', { retired: true }],
     ]);
-    expect(Object.keys(queryOf(json, 'pve')).sort()).toEqual(['.target', 'kept']);
+    expect(Object.keys(queryOf(json, 'pve')).sort()).toEqual(['.stack', '.target', 'kept']);
     expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
     expect(Object.keys(json.resource.terraform_data.pve_apply.triggers_replace)).toEqual(['kept']);
     expect(json.resource.terraform_data.pve_apply.depends_on).toEqual(['terraform_data.kept_lifecycle']);

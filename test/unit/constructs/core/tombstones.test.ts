@@ -136,6 +136,7 @@ describe('a construct removed from the code', () => {
     expect(Object.keys(after.removed[0].provisioner[0]['local-exec'].environment)).toEqual([
       'HOMELAB_KIND',
       'HOMELAB_LIFECYCLE',
+      'HOMELAB_STACK',
     ]);
   });
 });

@@ -15,6 +15,8 @@ export interface WidgetWorld {
   readonly owned?: Set<string>;
   /** The shelf has no place for a mark: the kind says whether a widget exists, the state keeps ownership. */
   readonly unmarked?: boolean;
+  /** The stack each widget's mark names, when set; the apply writes the run's stack into it (stack-id.ts). */
+  readonly marks?: Map<string, string>;
 }
 
 const widgetSpec = z.object({ id: z.string().check(z.minLength(1)), size: z.number() });
@@ -42,6 +44,9 @@ export const widgetDomain = (world: WidgetWorld) => {
           foreign: (spec: { id: string; size: number }, live: Map<string, number>) =>
             live.has(spec.id) && !world.owned?.has(spec.id),
         }),
+    ...(world.marks === undefined
+      ? {}
+      : { markedBy: (spec: { id: string; size: number }) => world.marks?.get(spec.id) }),
     ...(world.unmarked === true
       ? { exists: (spec: { id: string; size: number }, live: Map<string, number>) => live.has(spec.id) }
       : {}),
@@ -49,6 +54,7 @@ export const widgetDomain = (world: WidgetWorld) => {
       context.log(`widget ${spec.id}: setting size ${spec.size}`);
       session.live.set(spec.id, spec.size);
       session.owned?.add(spec.id);
+      if (context.stack !== undefined) session.marks?.set(spec.id, context.stack);
     },
     async destroy(session: WidgetWorld, identity) {
       if (identity.id === 'stuck')
