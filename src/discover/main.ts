@@ -69,8 +69,8 @@ export const runDiscover = async (args: readonly string[]): Promise<number> => {
   // Before any server is asked: an edited stack is never the price of a run.
   if (options.out !== '-' && !options.force && existsSync(options.out)) throw existing(options.out);
   const { parts, read } = await discover(options);
-  const { stack: name, from, language } = options;
-  const stack = discoveredStack(parts, { stack: name, from, language, read });
+  const { stack: name, stackId, from, language } = options;
+  const stack = discoveredStack(parts, { stack: name, stackId, from, language, read });
   if (options.out === '-') process.stdout.write(stack.text);
   else writeOnce(options.out, stack.text, options.force);
   say(`discover: wrote ${options.out === '-' ? 'the stack to stdout' : options.out}`);

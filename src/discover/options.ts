@@ -5,10 +5,12 @@
  */
 import { propProblems } from '../core/definition';
 import { type Problem, broken } from '../core/rules';
+import { STACK_ID, STACK_ID_RULE } from '../core/stack-id';
 import { KUBE_CLUSTER_PROPS, kubeClusterRules } from '../kube/target';
 import { dnsName, REPO_PROPS } from '../kube/kube-repo';
 import { SSH_HOST_PROPS, sshHostRules } from '../linux/target';
 import { CLUSTER_PROPS, clusterRules } from '../pve/target';
+import { constructId } from './literal';
 
 export const DISCOVER_KINDS = [
   'metric-server',
@@ -38,6 +40,11 @@ export interface DiscoverOptions {
   /** Replace `out` when it exists; without it an existing file (a stack someone edited) is never overwritten. */
   readonly force: boolean;
   readonly stack: string;
+  /**
+   * The identity the stack's marks name (src/core/stack-id.ts): an object another stack's mark names is
+   * left out. The stack's construct id unless `--stack-id` says otherwise; the app then sets the context.
+   */
+  readonly stackId: string;
   readonly from: string;
   /** The language of the file: TypeScript, or plain JavaScript that `node` runs as it is. */
   readonly language: Language;
@@ -64,6 +71,7 @@ const FLAGS: Record<
   '--out': { to: 'run', prop: 'out' },
   '--force': { to: 'run', prop: 'force', as: 'flag' },
   '--stack': { to: 'run', prop: 'stack' },
+  '--stack-id': { to: 'run', prop: 'stackId' },
   '--import': { to: 'run', prop: 'from' },
   '--language': { to: 'run', prop: 'language' },
   '--kinds': { to: 'run', prop: 'kinds', as: 'list' },
@@ -98,7 +106,7 @@ const FLAGS: Record<
 
 export const USAGE = [
   'usage: cdktf-homelab discover [--out FILE|-] [--force] [--language ts|js] [--stack NAME] [--import MODULE]',
-  '         [--kinds K,K] [--node N,N]',
+  '         [--stack-id ID] [--kinds K,K] [--node N,N]',
   '         [--unit-glob GLOB] [--namespace NS,NS] [--repo-version V] <targets>',
   'targets (each domain is read only when its target is given; secrets only as variable names):',
   '  PVE:  --pve-endpoint URL[,URL] [--pve-token-env VAR] [--pve-read-token-env VAR] [--pve-ca-file PEM]',
@@ -156,13 +164,20 @@ export const parseOptions = (argv: readonly string[]): { options: DiscoverOption
   if (!targets.pve && !targets.ssh && namespaces.length === 0) {
     problems.push(broken('targets', 'at least one of --pve-endpoint, --ssh-host, --namespace', undefined));
   }
+  const stack = (run.stack as string | undefined) ?? 'discovered';
+  const stackId = (run.stackId as string | undefined) ?? constructId(stack, new Set());
+  if (!STACK_ID.test(stackId)) {
+    const flag = run.stackId === undefined ? '--stack' : '--stack-id';
+    problems.push(broken(flag, `a stack identity (${STACK_ID_RULE}), or give --stack-id one`, stackId));
+  }
   if (problems.length > 0) return { problems: problems.map((p) => `${p.prop} ${p.says}`) };
   return {
     options: {
       out: (run.out as string | undefined) ?? `discovered.${language}`,
       language,
       force: run.force === true,
-      stack: (run.stack as string | undefined) ?? 'discovered',
+      stack,
+      stackId,
       from: (run.from as string | undefined) ?? 'cdktf-homelab',
       kinds: new Set(kinds as DiscoverKind[]),
       nodes: (run.nodes as string[] | undefined) ?? [],

@@ -4,12 +4,18 @@
  * `quote` (literal.ts), every name is made valid and unique here, and a reference to a declaration
  * that is not in the stack is refused, so the text always type-checks as what was declared.
  */
+import { STACK_ID_CONTEXT } from '../core/stack-id';
 import { type Declaration, EnvName, Ref, type Value } from './declaration';
 import { commentText, constructId, quote, variableName } from './literal';
 
 export interface RenderOptions {
   /** The stack's construct id. */
   readonly stack: string;
+  /**
+   * The identity its objects' marks name (src/core/stack-id.ts); the app sets the context
+   * `cdktf-homelab:stackId` only when it differs from the stack's construct id, which is the default.
+   */
+  readonly stackId?: string;
   /** The module the constructs are imported from, e.g. `cdktf-homelab`. */
   readonly from: string;
   /** `ts`: ES imports; `js`: require, so `node main.js` runs it with no compiler. */
@@ -30,13 +36,18 @@ const INDENT = '  ';
 export const renderStack = (declarations: readonly Declaration[], options: RenderOptions): string => {
   const names = nameAll(declarations);
   const constructs = [...new Set(declarations.map((d) => d.construct))].sort();
+  const stackId = constructId(options.stack, new Set());
+  const context =
+    options.stackId === undefined || options.stackId === stackId
+      ? ''
+      : `{ context: { ${quote(STACK_ID_CONTEXT)}: ${quote(options.stackId)} } }`;
   return [
     ...options.header.map((line) => `// ${commentText(line)}`),
     ...importLines(['App', 'TerraformStack'], "'cdktf'", options.language),
     ...importLines(constructs, quote(options.from), options.language),
     '',
-    'const app = new App();',
-    `const stack = new TerraformStack(app, ${quote(constructId(options.stack, new Set()))});`,
+    `const app = new App(${context});`,
+    `const stack = new TerraformStack(app, ${quote(stackId)});`,
     ...declarations.flatMap((declaration) => ['', ...statement(declaration, names)]),
     '',
     'app.synth();',

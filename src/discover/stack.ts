@@ -43,6 +43,8 @@ export const discoveredStack = (
   parts: readonly Discovered[],
   options: {
     readonly stack: string;
+    /** The identity the stack's marks name, when not its construct id (render.ts). */
+    readonly stackId?: string;
     readonly from: string;
     readonly language: 'ts' | 'js';
     readonly read: readonly string[];
@@ -60,6 +62,7 @@ export const discoveredStack = (
   ];
   const text = renderStack(declarations, {
     stack: options.stack,
+    ...(options.stackId === undefined ? {} : { stackId: options.stackId }),
     from: options.from,
     language: options.language,
     header,

@@ -209,3 +209,13 @@ test('--language js writes the same stack as plain JavaScript that runs as writt
   expect(js.text).toContain("const { App, TerraformStack } = require('cdktf');");
   expect(run(js.text, 'js')).toEqual(run(ts.text));
 });
+
+// Issue 27 item 3: the marks of its objects name the stack; the app sets the id only when it is not the stack id.
+test('the app sets cdktf-homelab:stackId only when --stack-id differs from the stack id', () => {
+  const parts = [host()];
+  const same = discoveredStack(parts, { stack: 'lab', stackId: 'lab', from: 'x', language: 'ts', read: [] });
+  expect(same.text).toContain('const app = new App();');
+  const other = discoveredStack(parts, { stack: 'lab', stackId: 'homelab-a', from: 'x', language: 'ts', read: [] });
+  expect(other.text).toContain("const app = new App({ context: { 'cdktf-homelab:stackId': 'homelab-a' } });");
+  expect(other.text).toContain("const stack = new TerraformStack(app, 'lab');");
+});

@@ -10,6 +10,7 @@ test('all defaults: the targets as their constructs take them, every kind, main 
       out: 'discovered.ts',
       force: false,
       stack: 'discovered',
+      stackId: 'discovered',
       from: 'cdktf-homelab',
       language: 'ts',
       kinds: new Set([
@@ -132,5 +133,14 @@ test.each([
 test('--language other than ts or js is refused, named', () => {
   expect(parseOptions(['--namespace', 'jr2', '--language', 'py'])).toEqual({
     problems: ['--language must be ts or js, got "py"'],
+  });
+});
+
+test("--stack-id names the stack in its marks; by default it is the stack's construct id, which must be one", () => {
+  const ssh = ['--ssh-host', '10.0.0.2', '--ssh-host-key', HOST_KEY];
+  expect(parseOptions([...ssh, '--stack', 'lab west'])).toMatchObject({ options: { stackId: 'lab-west' } });
+  expect(parseOptions([...ssh, '--stack-id', 'homelab-a'])).toMatchObject({ options: { stackId: 'homelab-a' } });
+  expect(parseOptions([...ssh, '--stack-id', 'a b'])).toEqual({
+    problems: [expect.stringMatching(/^--stack-id must be a stack identity \(1 to 63 .*got "a b"/)],
   });
 });
