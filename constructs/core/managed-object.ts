@@ -159,14 +159,7 @@ export class ManagedObject extends Construct {
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
     if (props.destroyable !== false) {
-      const entry = {
-        name: this.name,
-        kind: props.kind,
-        state: 'declared' as const,
-        label,
-        identity: props.identity,
-        ...(inState && adopt ? { adopt: true as const } : {}),
-      };
+      const entry = { name: this.name, kind: props.kind, state: 'declared' as const, label, identity: props.identity };
       noteObject(this, entry, { domain: props.domain, bundle: props.handlerBundle, settings: props.target });
     }
     const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => this.followed(object)));

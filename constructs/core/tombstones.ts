@@ -178,9 +178,7 @@ const addTombstone = (
     return;
   }
   const handler = handlerAsset(stack, target.domain, target.bundle).path;
-  const hook = destroyHook(handler, object.kind, target.settings, object.target, {
-    adopt: object.adopt === true,
-    stack: stackIdOf(stack),
-  });
+  // No `adopt`: the record is anyone's to edit, so only the state may prove an adoption (lifecycle-input.ts).
+  const hook = destroyHook(handler, object.kind, target.settings, object.target, { stack: stackIdOf(stack) });
   removedBlocks(stack).push({ from, lifecycle: { destroy: true }, provisioner: [{ 'local-exec': hook }] });
 };

@@ -5,6 +5,12 @@
  * keeps ownership in the state wraps that text with what it found at its creation, and its hook says
  * whether its construct says `adopt` (ownership.ts). A label the hook does not hold fails, naming both:
  * destroying with another target's settings would leave the object in place.
+ *
+ * Whether a found object is the stack's to delete is proven by the state or by the code, never by the
+ * record file: a tombstone's hook (a construct removed from the code) carries no `adopt`, since its
+ * only source would be the record, which anyone can edit (issue 27: an entry given `adopt: true` by hand
+ * made the removal delete a server made by hand). What the state proves is the `found` text itself:
+ * the read wrote `will be adopted` into it when the construct said adopt as the lifecycle was created.
  */
 import * as z from 'zod/mini';
 import { HandlerError } from './errors';
@@ -43,11 +49,17 @@ export const destroyInput = (env: NodeJS.ProcessEnv): DestroyInput => {
   const input = parseAs(stored, parseJson(env[ENV.lifecycle], ENV.lifecycle), ENV.lifecycle);
   if (typeof input === 'string') return fromText(input, env);
   if ('object' in input) {
-    const kept = keptOnDestroy(input.found, env[ENV.adopt] === 'true');
+    const kept = keptOnDestroy(input.found, adoptedAtCreation(input.found) || env[ENV.adopt] === 'true');
     return kept === undefined ? fromText(input.object, env, true) : { target: undefined, identity: undefined, kept };
   }
   return { target: parseJson(input.target, 'target'), identity: parseJson(input.identity, 'identity') };
 };
+
+/**
+ * Whether the lifecycle's creation recorded an adoption: the read's `found` text for a construct saying
+ * `adopt: true` (ownership.ts, foundReading) ends so, and Terraform stores it only when it creates the lifecycle.
+ */
+const adoptedAtCreation = (found: string): boolean => found.endsWith(': will be adopted');
 
 /** `asCreated`: the lifecycle keeps the input it was created with, so no apply records a new target in it. */
 const fromText = (text: string, env: NodeJS.ProcessEnv, asCreated = false): DestroyInput => {

@@ -39,7 +39,11 @@ const recordedObject = z.strictObject({
   state: objectState,
   /** What names the object, as its lifecycle stores it (a removed interface's node and name). */
   identity: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
-  /** Its construct said `adopt: true`: a removal deletes it even when its lifecycle found it (ownership.ts). */
+  /**
+   * Written by earlier versions when the construct said `adopt: true`, and then taken by the tombstone's
+   * hook as leave to delete an object its lifecycle found: an entry given it by hand deleted what the stack
+   * never owned (issue 27). Read past, no longer written: only the state proves an adoption now.
+   */
   adopt: z.optional(z.literal(true)),
 });
 export type RecordedObject = z.infer<typeof recordedObject>;
@@ -66,7 +70,6 @@ export interface DeclaredEntry {
   readonly state: 'declared' | 'forgotten';
   readonly label: string;
   readonly identity?: Readonly<Record<string, unknown>>;
-  readonly adopt?: true;
 }
 
 /**
@@ -125,16 +128,14 @@ export const nextStackRecord = (last: StackRecord | undefined, declared: readonl
   const objects: Record<string, RecordedObject> = {};
   for (const entry of declared) {
     const identity = entry.identity === undefined ? {} : { identity: { ...entry.identity } };
-    const adopt = entry.adopt === true ? { adopt: true as const } : {};
     objects[entry.name] = {
       kind: entry.kind,
       target: entry.label,
       state: entry.state,
       ...(identity as Pick<RecordedObject, 'identity'>),
-      ...adopt,
     };
   }
-  for (const [name, object] of Object.entries(last?.objects ?? {})) {
+  for (const [name, { adopt: _readPast, ...object }] of Object.entries(last?.objects ?? {})) {
     if (Object.hasOwn(objects, name)) continue;
     objects[name] = { ...object, state: object.state === 'forgotten' ? 'forgotten' : 'removed' };
   }

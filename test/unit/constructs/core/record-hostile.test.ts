@@ -5,8 +5,7 @@
  * target and handler come from the code, and an entry the code cannot stand behind fails the synth,
  * naming it, with the record left as it was.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Testing, TerraformStack } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
@@ -19,26 +18,15 @@ import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
 import { ProxmoxMetricServer } from '../../../../constructs/pve/metric-server';
 import { ProxmoxNetworkApply } from '../../../../constructs/pve/network-apply';
 import { ProxmoxNetworkInterface } from '../../../../constructs/pve/network-interface';
+import { recordProject } from './record-project';
 
-let dir: string;
-const home = process.cwd();
-const recordFile = () => join(dir, 'cdktf-homelab.record.json');
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'homelab-hostile-'));
-  // The app cdktf.json runs is this program: the record is kept for the app alone (record-file.ts).
-  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${process.argv[1]}` }));
-  process.chdir(dir);
-});
-
-afterEach(() => {
-  process.chdir(home);
-  rmSync(dir, { recursive: true, force: true });
-});
+const project = recordProject('homelab-hostile-');
+const dir = project.dir;
+const recordFile = project.recordFile;
 
 /** Stack `lab` with one object of every kind when `all`, else only its three targets. */
 const synth = (all: boolean) => {
-  const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+  const stack = new TerraformStack(Testing.app({ outdir: join(dir(), 'cdktf.out') }), 'lab');
   const pve = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
   const host = new SshHost(stack, 'n2', { host: '10.0.0.2', insecureAcceptAnyHostKey: true });
   const kube = new KubeCluster(stack, 'home', { kubeconfig: '/k/config', context: 'home' });

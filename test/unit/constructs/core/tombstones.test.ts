@@ -4,8 +4,7 @@
  * `removed` block with the destroy hook it was created with (a tombstone). Without it, Terraform
  * says `will be destroyed` and leaves the object on its target.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
 import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
@@ -13,28 +12,17 @@ import { ProxmoxMetricServer, type ProxmoxMetricServerProps } from '../../../../
 import { ProxmoxNetworkApply } from '../../../../constructs/pve/network-apply';
 import { ProxmoxNetworkInterface } from '../../../../constructs/pve/network-interface';
 import { queryOf } from '../batch-apply';
+import { recordProject } from './record-project';
 
 type Server = [string, Partial<ProxmoxMetricServerProps>];
 
-let dir: string;
-const home = process.cwd();
-const record = () => readFileSync(join(dir, 'cdktf-homelab.record.json'), 'utf8');
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'homelab-record-'));
-  // The app cdktf.json runs is this program: the record is kept for the app alone (record-file.ts).
-  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${process.argv[1]}` }));
-  process.chdir(dir);
-});
-
-afterEach(() => {
-  process.chdir(home);
-  rmSync(dir, { recursive: true, force: true });
-});
+const project = recordProject('homelab-record-');
+const dir = project.dir;
+const record = () => readFileSync(project.recordFile(), 'utf8');
 
 /** One synth of stack `lab` in a fresh app, as `cdktf synth` runs the app once. */
 const synth = (servers: Server[], endpoint = 'https://n1:8006') => {
-  const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+  const stack = new TerraformStack(Testing.app({ outdir: join(dir(), 'cdktf.out') }), 'lab');
   const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: [endpoint] });
   for (const [id, props] of servers) {
     new ProxmoxMetricServer(stack, id, { cluster, id, type: 'graphite', server: '10.0.0.5', port: 2003, ...props });
@@ -63,16 +51,16 @@ describe('a construct removed from the code', () => {
     expect(Object.keys(after.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
   });
 
-  test('one whose construct said adopt keeps it in the record, so its tombstone deletes a server it took over', () => {
+  test('one whose construct said adopt: its tombstone carries no adopt, the state proves it (tombstone-adopt)', () => {
     const before = synth([
       ['kept', {}],
       ['taken', { adopt: true }],
     ]);
     expect(hookOf(before, 'taken')['local-exec'].environment.HOMELAB_ADOPT).toBe('true');
-    expect(JSON.parse(record()).stacks.lab.objects.taken.adopt).toBe(true);
+    expect(JSON.parse(record()).stacks.lab.objects.taken).not.toHaveProperty('adopt');
     const after = synth([['kept', {}]]);
     expect(after.removed).toEqual([
-      { from: 'terraform_data.taken_lifecycle', lifecycle: { destroy: true }, provisioner: [hookOf(before, 'taken')] },
+      { from: 'terraform_data.taken_lifecycle', lifecycle: { destroy: true }, provisioner: [hookOf(before, 'kept')] },
     ]);
   });
 
@@ -124,7 +112,7 @@ describe('a construct removed from the code', () => {
 
   test('a target holding a Terraform value: the hook passes no settings, the lifecycle holds them', () => {
     const withVariable = () => {
-      const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+      const stack = new TerraformStack(Testing.app({ outdir: join(dir(), 'cdktf.out') }), 'lab');
       const endpoint = new TerraformVariable(stack, 'endpoint', { type: 'string' });
       const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: [endpoint.stringValue] });
       return { stack, cluster };
@@ -144,7 +132,7 @@ describe('a construct removed from the code', () => {
 describe('a network interface removed from the code', () => {
   /** Stack `lab`: a bond and a bridge on it on n1 when `withInterfaces`, and the reload of n1. */
   const network = (withInterfaces: boolean) => {
-    const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+    const stack = new TerraformStack(Testing.app({ outdir: join(dir(), 'cdktf.out') }), 'lab');
     const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     if (withInterfaces) {
       new ProxmoxNetworkInterface(stack, 'bridge', {
@@ -194,7 +182,7 @@ describe('forget: true', () => {
 
 describe('forget: true on a network apply', () => {
   test('drops it from the state without its teardown reload, and its interfaces stay managed', () => {
-    const stack = new TerraformStack(Testing.app({ outdir: join(dir, 'cdktf.out') }), 'lab');
+    const stack = new TerraformStack(Testing.app({ outdir: join(dir(), 'cdktf.out') }), 'lab');
     const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     new ProxmoxNetworkInterface(stack, 'bridge', { cluster, node: 'n1', iface: 'vmbr5', type: 'bridge' });
     new ProxmoxNetworkApply(stack, 'net', { cluster, nodes: ['n1'], forget: true });
@@ -243,7 +231,7 @@ describe('the record', () => {
   });
 
   test('is not kept without cdktf.json in the working directory: nothing is planned for removal', () => {
-    rmSync(join(dir, 'cdktf.json'));
+    rmSync(join(dir(), 'cdktf.json'));
     synth([
       ['kept', {}],
       ['gone', {}],
@@ -258,7 +246,7 @@ describe('the record', () => {
       ['gone', {}],
     ]);
     const written = record();
-    writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts' }));
+    writeFileSync(join(dir(), 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts' }));
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect(synth([['scratch', {}]]).removed).toBeUndefined();
@@ -281,11 +269,11 @@ describe('the record', () => {
       return JSON.parse(Testing.synth(stack));
     };
     elsewhere();
-    expect(existsSync(join(dir, 'cdktf-homelab.record.json'))).toBe(false);
+    expect(existsSync(join(dir(), 'cdktf-homelab.record.json'))).toBe(false);
   });
 
   test('a file that is not a record fails the synth naming it, rather than forgetting what it held', () => {
-    writeFileSync(join(dir, 'cdktf-homelab.record.json'), '{"stacks": [}');
+    writeFileSync(join(dir(), 'cdktf-homelab.record.json'), '{"stacks": [}');
     expect(() => synth([['kept', {}]])).toThrow(
       /cdktf-homelab\.record\.json is not JSON .*restore it from version control/,
     );

@@ -1,6 +1,7 @@
 // destroyInput: where a destroy hook's target and identity come from, for each form a lifecycle's input
 // takes in a state, and the refusal to destroy with the settings of a target the object was not on.
 import { destroyInput } from '../../../../src/core/lifecycle-input';
+import { foundReading } from '../../../../src/core/ownership';
 
 const TARGET = { endpoints: ['https://n1:8006'] };
 /** A hook's environment; `null`: the hook of a target holding Terraform values, which sets no target. */
@@ -34,6 +35,15 @@ describe('destroyInput', () => {
     [
       "a lifecycle that found the object, adopted: the stack's to delete",
       { ...hook({ object: '{"identity":{"id":"a"},"target":"pve"}', found: 'exists on x' }), HOMELAB_ADOPT: 'true' },
+      { target: TARGET, identity: { id: 'a' } },
+    ],
+    [
+      // Issue 27: a removed construct's hook carries no adopt (the record is anyone's); the state proves it.
+      "a lifecycle created with adopt: true, from a hook without adopt (a removed construct): the stack's to delete",
+      hook({
+        object: '{"identity":{"id":"a"},"target":"pve"}',
+        found: foundReading({ inSync: true, summary: '', diff: {} }, true, 'PVE cluster https://n1:8006').found,
+      }),
       { target: TARGET, identity: { id: 'a' } },
     ],
     [
