@@ -163,11 +163,21 @@ export class TargetBatch extends Construct {
     return undefined;
   }
 
-  /** The check's message: the read's summary, then the line of each object the apply would refuse. */
+  /**
+   * The check's message: the read's summary (`k of n objects are not in sync:` and k lines), then the objects
+   * the apply would refuse under a count of their own. The read cannot see the state that records them, so
+   * one object may be in both lists; each list's count is its own lines' (issue 29: one header counted 1 over
+   * 6 lines, one object twice).
+   */
   private checkMessage(): string {
     const summary = this.read.result(BATCH.summary);
     if (!this.mayRefuse) return summary;
-    return `join("\\n", compact([${this.readInSync()} ? "" : ${summary}, local.${this.label}_refused]))`;
+    const refused = `local.${this.label}_refused`;
+    const header =
+      `format("the apply will refuse %d of the %d objects, which existed before this stack declared them:", ` +
+      `length(split("\\n", ${refused})), ${this.members.size})`;
+    const refusals = `${refused} == "" ? "" : join("\\n", [${header}, ${refused}])`;
+    return `join("\\n", compact([${this.readInSync()} ? "" : ${summary}, ${refusals}]))`;
   }
 
   private readInSync(): string {
