@@ -1,6 +1,7 @@
 /**
- * The library as a user gets it without a registry: `npm pack`, then the README's getting-started blocks run
- * verbatim in a fresh project outside the repo, pointed at the simulator the package ships (`npx cdktf-homelab
+ * The library as a user gets it without a registry: `npm pack`, then the README's getting-started blocks on its legacy
+ * path (cdktf 0.21: its setup block, and main.ts and the run block with cdktf for cdktn) in a fresh project outside
+ * the repo, pointed at the simulator the package ships (`npx cdktf-homelab
  * fake-pve`, as the README starts it) and the real systemd host; and the README's install from a git URL, run against
  * a repository of the same tree. Guards against a tarball without dist or handler
  * bundles, a git install that does not build (npm runs prepare there, not prepack), a runtime dependency only the
@@ -109,6 +110,7 @@ test('the packed library holds dist, handler bundles, README, API.md, CHANGELOG,
   expect(readmeBlock('pack')).not.toMatch(/checkout|#v/);
   expect(readmeBlock('install-git')).not.toContain('#');
   expect(readmeBlock('setup')).toContain(`npm install ../${basename(tarball)} `);
+  expect(readmeBlock('setup-cdktf')).toContain(`npm install ../${basename(tarball)} `);
 });
 
 /**
@@ -154,8 +156,8 @@ const startSimulator = (): Promise<NonNullable<typeof simulator>> => {
 /** What the simulator saved after each request: the metric servers and, apart, their tokens. */
 const simulated = () => JSON.parse(readFileSync(join(project.home, 'pve', 'state.json'), 'utf8'));
 
-test("the README's setup installs the tarball beside it into a fresh project; its simulator starts", async () => {
-  await project.must('setup (npm install)', readmeBlock('setup'), project.home);
+test("the README's legacy setup installs the tarball in a fresh project beside it; the simulator starts", async () => {
+  await project.must('setup (npm install)', readmeBlock('setup-cdktf'), project.home);
   simulator = await startSimulator();
   expect(simulator.env.PROXMOX_VE_ENDPOINT).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
   expect(simulator.env.PROXMOX_VE_CA_FILE).toBe(join(project.home, 'pve', 'cert.pem'));
@@ -163,7 +165,7 @@ test("the README's setup installs the tarball beside it into a fresh project; it
   writeFileSync(join(project.dir, 'tsconfig.json'), readmeBlock('tsconfig.json'));
   // main.ts as written but for the SSH host: its PVE side comes from the variables the simulator printed.
   const stack = readmeStack({ pveUrl: 'https://n2:8006', caFile: '/etc/ssl/pve-root-ca.pem', ssh: host });
-  writeFileSync(join(project.dir, 'main.ts'), stack);
+  writeFileSync(join(project.dir, 'main.ts'), replaceOnce(stack, "from 'cdktn';", "from 'cdktf';"));
   const installed = JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8'));
   expect(installed.dependencies['cdktf-homelab']).toMatch(/^file:/);
 });
@@ -172,7 +174,7 @@ test("the README's setup installs the tarball beside it into a fresh project; it
 const cliLoads = Number(process.versions.modules) <= 127;
 
 test("the README's run block type-checks, synthesizes, validates, plans, applies the PVE stack; destroy", async () => {
-  const run = cliLoads ? readmeRun() : replaceOnce(readmeRun(), 'npx cdktf synth', 'npx tsx main.ts');
+  const run = replaceOnce(readmeRun(), 'npx cdktn synth', cliLoads ? 'npx cdktf synth' : 'npx tsx main.ts');
   const ran = await project.must('run block', run, project.dir, userEnv());
   expect(words(ran.stdout)).toContain('Success! The configuration is valid.');
   // What the README's "What to expect" says the plan and the apply print.
