@@ -2,10 +2,16 @@
  * What the test files of one jest run share, whichever worker runs them: globalSetup makes a private run directory
  * and hands it to the workers through the environment; a file starts a shared fixture once under the run's lock for
  * it (the kube API server, kube-shared.ts; the packed library, packed-library.ts); globalTeardown removes it.
+ *
+ * The run directory also holds the run's TMPDIR, and its path in the environment marks every process the run starts.
+ * Ctrl-C kills jest's workers before any afterAll runs (issue 28: npm's git-install children and 35 MB of temp
+ * folders were left, and every run left cdktf's `Testing` synth folders in /tmp): the main jest process ends the
+ * marked processes and removes the directory on SIGINT, SIGTERM or SIGHUP, and globalTeardown does the same.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { endProcesses, runProcesses } from './run-processes';
 
 export const RUN_DIR_ENV = 'CDKTF_HOMELAB_RUN_DIR';
 const PREFIX = 'cdktf-homelab-run-';
@@ -20,19 +26,54 @@ const sweepDeadRunDirs = (): void => {
   }
 };
 
-/** jest globalSetup: the run directory, inherited by the test workers through the environment. */
+/** The run's processes, but for jest's own workers when `spare` (jest ends them itself after the last file). */
+const endRunProcesses = (dir: string, spare: boolean): void => {
+  const worker = /jest-worker\/build\/processChild\.js/;
+  const find = () => runProcesses({ name: RUN_DIR_ENV, value: dir }).filter((p) => !spare || !worker.test(p.command));
+  const left = endProcesses(find);
+  if (left.length > 0) console.error(`test run: still running after SIGKILL: ${left.map((p) => p.pid).join(' ')}`);
+};
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Ctrl-C (or a kill) of the main jest process: end the run's processes, remove its folder, then die of the signal. */
+const onStopSignal = (signal: NodeJS.Signals): void => {
+  for (const s of STOP_SIGNALS) process.removeListener(s, onStopSignal);
+  const dir = runDir();
+  if (dir) {
+    endRunProcesses(dir, false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  process.kill(process.pid, signal);
+};
+
+/**
+ * jest globalSetup: the run directory, inherited by the test workers through the environment, with the run's TMPDIR
+ * in it (mode 1777 as /tmp, the directory 0711: a test server may run as another user).
+ */
 export const runSetup = (): void => {
   sweepDeadRunDirs();
-  process.env[RUN_DIR_ENV] = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
+  fs.chmodSync(dir, 0o711);
+  const temp = path.join(dir, 'tmp');
+  fs.mkdirSync(temp);
+  fs.chmodSync(temp, 0o1777);
+  process.env[RUN_DIR_ENV] = dir;
+  process.env.TMPDIR = temp;
+  for (const s of STOP_SIGNALS) process.once(s, onStopSignal);
 };
 
 /** The run directory; undefined outside a jest run (a file run by hand starts its own fixtures). */
 export const runDir = (): string | undefined => process.env[RUN_DIR_ENV];
 
-/** jest globalTeardown, after the fixtures are stopped: removes the run directory. */
+/** jest globalTeardown, after the fixtures are stopped: ends what a file left running and removes the run directory. */
 export const runTeardown = (): void => {
+  for (const s of STOP_SIGNALS) process.removeListener(s, onStopSignal);
   const dir = runDir();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  if (dir) {
+    endRunProcesses(dir, true);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   delete process.env[RUN_DIR_ENV];
 };
 
