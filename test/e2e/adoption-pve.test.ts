@@ -4,8 +4,12 @@
  * a bridge made by hand are named in the plan as not created by this stack, the apply refuses them
  * without writing to either while the new server is created, and destroy leaves them; with adopt: true
  * the plan says they will be adopted, the apply changes nothing of the in-sync server, the next plan is
- * clean, and destroy deletes both; and a refused object adopted later is taken over in place.
+ * clean, and destroy deletes both; and a refused object adopted later is taken over in place. Removing
+ * the constructs of refused objects leaves them, even with a record edited to say adopt: true (issue 27),
+ * and removing those of adopted ones deletes them.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject } from '../support/cdktf-project';
 import { makeCert, type TestCert } from '../support/tls';
@@ -31,7 +35,8 @@ let fake: FakePve;
 let project: CdktfProject;
 let cert: TestCert;
 const words = (text: string) => text.replace(/\s+/g, ' ');
-const synth = (adopt: boolean) => project.must('synth', project.synth({ HOMELAB_ADOPT: adopt ? '1' : '0' }));
+const synth = (adopt: boolean, drop = false) =>
+  project.must('synth', project.synth({ HOMELAB_ADOPT: adopt ? '1' : '0', HOMELAB_DROP_HAND: drop ? '1' : '0' }));
 /** The writes the fake received to the two objects made by hand. */
 const handWrites = () =>
   fake.requests
@@ -54,6 +59,9 @@ beforeAll(async () => {
     PROXMOX_VE_CA_FILE: cert.certFile,
     PROXMOX_VE_API_TOKEN: 'root@pam!homelab=adoption-secret',
   });
+  // The app it names is the one project.synth runs: the record is kept for cdktf.json's app alone.
+  const app = join(__dirname, '..', '..', 'build', 'e2e', 'adoption-pve-app.js');
+  writeFileSync(join(project.dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${app}` }));
   await synth(false);
   await project.must('init', project.terraform('init', '-no-color'));
 });
@@ -138,4 +146,34 @@ test('a refused object adopted later: its lifecycle stays, the apply takes it, d
   );
   expect(destroyed.stdout).not.toMatch(/left in place/);
   expect(fake.metricServers()).toEqual({});
+});
+
+test('removing the constructs leaves refused ones, whatever the record says, and deletes adopted ones', async () => {
+  fake.setMetricServer('hand', HAND);
+  fake.setInterfacesFiles('n1', { running: RUNNING });
+  await synth(false);
+  expect((await project.terraform('apply', '-auto-approve', '-no-color')).code).toBe(1);
+  const before = handWrites().length;
+  // A pull request edits the committed record: both entries now say adopt: true.
+  const file = join(project.dir, 'cdktf-homelab.record.json');
+  const record = JSON.parse(readFileSync(file, 'utf8'));
+  for (const name of ['hand', 'handbr']) record.stacks['adoption-pve'].objects[name].adopt = true;
+  writeFileSync(file, JSON.stringify(record));
+  await synth(false, true);
+  const removed = await project.must(
+    'apply (removed, refused)',
+    project.terraform('apply', '-auto-approve', '-no-color'),
+  );
+  expect(words(removed.stdout)).toMatch(/left in place: it existed before this stack declared it/);
+  expect(fake.metricServers().hand).toEqual(HAND);
+  expect(handWrites().slice(before)).toEqual([]);
+
+  // Declared again with adopt: true, their new lifecycles record the adoption; removing them deletes them.
+  await synth(true);
+  await project.must('apply (adopt)', project.terraform('apply', '-auto-approve', '-no-color'));
+  await synth(true, true);
+  await project.must('apply (removed, adopted)', project.terraform('apply', '-auto-approve', '-no-color'));
+  expect(fake.metricServers().hand).toBeUndefined();
+  expect(handWrites()).toContain('DELETE /api2/json/nodes/n1/network/vmbr7');
+  await project.must('destroy (rest)', project.terraform('destroy', '-auto-approve', '-no-color'));
 });
