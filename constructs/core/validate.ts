@@ -60,6 +60,9 @@ export const targetRule =
 /** `adopt`, which every object construct has (README, Adoption). */
 export const ADOPT_PROPS: PropTable = { adopt: { rule: boolean } };
 
+/** `takeOver`, which every construct whose kind marks its objects on the target has (README, Adoption: two stacks). */
+export const TAKE_OVER_PROPS: PropTable = { takeOver: { rule: boolean } };
+
 /** `forget`, which every object construct has (README, Removing an object). */
 export const FORGET_PROPS: PropTable = { forget: { rule: boolean } };
 

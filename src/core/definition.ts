@@ -48,7 +48,9 @@ export const propProblems = (
   for (const [prop, def] of Object.entries(table)) {
     const value = given[prop];
     if (value === undefined) {
-      if (def.required === true) problems.push(broken(prop, def.rule(undefined) ?? 'set', value, def.shown));
+      // Said as missing, with the rule a value must meet: "must be …, got undefined" read as a bad value (issue 29).
+      const rule = def.rule(undefined);
+      if (def.required === true) problems.push({ prop, says: `is required${rule === undefined ? '' : `: ${rule}`}` });
       continue;
     }
     if (!known(value)) continue;

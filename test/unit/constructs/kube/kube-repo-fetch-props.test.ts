@@ -35,16 +35,16 @@ describe('KubeRepoFetch props from plain JavaScript', () => {
   });
 
   test.each([
-    ['namespace', 'namespace must be a DNS name, got undefined'],
-    ['sandbox', 'sandbox must be a DNS name, got undefined'],
-    ['key', `key must be ${KEY}, got undefined`],
-    ['trigger', `trigger must be ${TRIGGER}, got undefined`],
+    ['namespace', 'namespace is required: a DNS name'],
+    ['sandbox', 'sandbox is required: a DNS name'],
+    ['key', `key is required: ${KEY}`],
+    ['trigger', `trigger is required: ${TRIGGER}`],
   ])('%s: a missing required prop is refused at synth, not at plan', (prop, says) => {
     expect(fetchError({ [prop]: undefined })).toBe(`test/warm: ${says}`);
   });
 
   test('a missing cluster is refused naming it, not a TypeError', () => {
-    expect(fetchError({}, false)).toBe('test/warm: cluster must be a KubeCluster, got undefined');
+    expect(fetchError({}, false)).toBe('test/warm: cluster is required: a KubeCluster');
     expect(fetchError({ cluster: 'home' })).toBe('test/warm: cluster must be a KubeCluster, got "home"');
   });
 
@@ -57,7 +57,7 @@ describe('KubeRepoFetch props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(fetchError({ sandbox: undefined, trigger: '', budgetSeconds: 7.5 })).toBe(
-      `test/warm: 3 problems: sandbox must be a DNS name, got undefined; trigger must be ${TRIGGER}, got ""; ` +
+      `test/warm: 3 problems: sandbox is required: a DNS name; trigger must be ${TRIGGER}, got ""; ` +
         'budgetSeconds must be an integer from 1 to 3600, got 7.5',
     );
   });

@@ -42,7 +42,7 @@ describe('KubeRepo props from plain JavaScript', () => {
     [
       'an entry without match',
       [{ ssh: { secret: 'k' } }],
-      'credentials[0].match must be a non-empty prefix of at most 1024 characters, got undefined',
+      'credentials[0].match is required: a non-empty prefix of at most 1024 characters',
     ],
     ['a secret given as a string', [{ match: 'g/', ssh: 'k' }], `credentials[0].ssh must be ${SECRET_REF}, got "k"`],
     [
@@ -60,16 +60,16 @@ describe('KubeRepo props from plain JavaScript', () => {
   });
 
   test.each([
-    ['namespace', 'namespace must be a DNS name, got undefined'],
-    ['key', 'key must be a DNS name, got undefined'],
-    ['url', `url must be ${CLONE_URL}, got undefined`],
-    ['identity', `identity must be ${IDENTITY}, got undefined`],
+    ['namespace', 'namespace is required: a DNS name'],
+    ['key', 'key is required: a DNS name'],
+    ['url', `url is required: ${CLONE_URL}`],
+    ['identity', `identity is required: ${IDENTITY}`],
   ])('%s: a missing required prop is refused at synth, not at plan', (prop, says) => {
     expect(repoError({ [prop]: undefined })).toBe(`test/site: ${says}`);
   });
 
   test('a missing cluster is refused naming it, not a TypeError', () => {
-    expect(repoError({}, false)).toBe('test/site: cluster must be a KubeCluster, got undefined');
+    expect(repoError({}, false)).toBe('test/site: cluster is required: a KubeCluster');
   });
 
   test('a stack given as the cluster is named by its class', () => {
@@ -86,7 +86,7 @@ describe('KubeRepo props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(repoError({ namespace: undefined, url: 'https://TOKEN@git.example/x', deleteOnDestroy: 1 })).toBe(
-      'test/site: 3 problems: namespace must be a DNS name, got undefined; ' +
+      'test/site: 3 problems: namespace is required: a DNS name; ' +
         'url must be free of credentials (a clone Secret named in credentials[].https or .ssh carries them), ' +
         'got "https://***@git.example/x"; deleteOnDestroy must be a boolean, got 1',
     );

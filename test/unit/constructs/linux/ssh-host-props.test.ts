@@ -44,7 +44,7 @@ describe('SshHost props from plain JavaScript', () => {
   });
 
   test('a missing host is refused at synth, not when the handler connects', () => {
-    expect(synthError({ host: undefined })).toBe('test/n2: host must be a host name or IP address, got undefined');
+    expect(synthError({ host: undefined })).toBe('test/n2: host is required: a host name or IP address');
   });
 
   test('a misspelled prop is refused with the closest name', () => {

@@ -34,9 +34,9 @@ describe('SystemdDropIn props from plain JavaScript', () => {
   });
 
   test.each([
-    ['unit', `unit must be ${UNIT_RULE}, got undefined`],
-    ['name', `name must be ${NAME_RULE}, got undefined`],
-    ['content', 'content must be text, or sections of [key, value] lines, got undefined'],
+    ['unit', `unit is required: ${UNIT_RULE}`],
+    ['name', `name is required: ${NAME_RULE}`],
+    ['content', 'content is required: text, or sections of [key, value] lines'],
   ])('%s: a missing required prop is refused at synth, not at plan', (prop, says) => {
     expect(synthError({ [prop]: undefined })).toBe(`test/d: ${says}`);
   });

@@ -48,16 +48,16 @@ describe('SystemdUnitInstance props from plain JavaScript', () => {
     const rule = 'instance must be made of letters, digits and : _ . \\ - @';
     expect(synthError(9)).toBe(`test/probe-9: ${rule}, got 9`);
     expect(synthError('a b')).toBe(`test/probe-a b: ${rule}, got "a b"`);
-    expect(synthError(undefined)).toBe(`test/probe-undefined: ${rule}, got undefined`);
+    expect(synthError(undefined)).toBe(
+      'test/probe-undefined: instance is required: made of letters, digits and : _ . \\ - @',
+    );
     expect(synthError('x'.repeat(250))).toMatch(/instance must be short enough for a unit name \(at most 255 ch/);
   });
 
   test('a missing or wrong template is refused naming it, not a TypeError', () => {
     const { stack, template } = stackWithTemplate();
     const build = (id: string, props: object) => () => new SystemdUnitInstance(stack, id, props as never);
-    expect(build('i', { instance: 'a' })).toThrow(
-      'test/i: template must be a SystemdUnit named foo@.service, got undefined',
-    );
+    expect(build('i', { instance: 'a' })).toThrow('test/i: template is required: a SystemdUnit named foo@.service');
     expect(build('j', { instance: 'a', template: template.host })).toThrow(
       'test/j: template must be a SystemdUnit named foo@.service, got a SshHost',
     );

@@ -45,14 +45,14 @@ describe('SystemdUnit props from plain JavaScript', () => {
   });
 
   test.each([
-    ['name', 'name must be a unit name such as node-check.service, got undefined'],
-    ['content', 'content must be text, or sections of [key, value] lines, got undefined'],
+    ['name', 'name is required: a unit name such as node-check.service'],
+    ['content', 'content is required: text, or sections of [key, value] lines'],
   ])('%s: a missing required prop is refused at synth, not at plan', (prop, says) => {
     expect(synthError({ [prop]: undefined })).toBe(`test/u: ${says}`);
   });
 
   test('a missing host is refused naming it, not a TypeError', () => {
-    expect(synthError({}, false)).toBe('test/u: host must be an SshHost, got undefined');
+    expect(synthError({}, false)).toBe('test/u: host is required: an SshHost');
     expect(synthError({ host: '10.0.0.2' }, false)).toBe('test/u: host must be an SshHost, got "10.0.0.2"');
   });
 

@@ -34,7 +34,7 @@ describe('ProxmoxCluster props from plain JavaScript', () => {
   });
 
   test('endpoints: a missing required prop is refused at synth, not when a handler runs', () => {
-    expect(synthError({ endpoints: undefined })).toBe('test/pve: endpoints must be a non-empty list, got undefined');
+    expect(synthError({ endpoints: undefined })).toBe('test/pve: endpoints is required: a non-empty list');
   });
 
   test('a misspelled prop is refused with the closest name', () => {

@@ -46,16 +46,16 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
   });
 
   test.each([
-    ['id', 'id must be a pve-configid (a letter, then letters, digits, - or _; at least 2 characters), got undefined'],
-    ['type', 'type must be one of graphite, influxdb, opentelemetry, got undefined'],
-    ['server', 'server must be an IP address or DNS name, got undefined'],
-    ['port', 'port must be an integer from 1 to 65536, got undefined'],
+    ['id', 'id is required: a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)'],
+    ['type', 'type is required: one of graphite, influxdb, opentelemetry'],
+    ['server', 'server is required: an IP address or DNS name'],
+    ['port', 'port is required: an integer from 1 to 65536'],
   ])('%s: a missing required prop is refused at synth, not at plan', (prop, says) => {
     expect(synthError({ [prop]: undefined })).toBe(`test/m: ${says}`);
   });
 
   test('a missing cluster is refused naming it, not a TypeError', () => {
-    expect(synthError({}, false)).toBe('test/m: cluster must be a ProxmoxCluster, got undefined');
+    expect(synthError({}, false)).toBe('test/m: cluster is required: a ProxmoxCluster');
   });
 
   test('a misspelled prop is refused with the closest name', () => {
@@ -67,7 +67,7 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(synthError({ port: undefined, mtu: 1, path: 'x' })).toBe(
-      'test/m: 3 problems: port must be an integer from 1 to 65536, got undefined; ' +
+      'test/m: 3 problems: port is required: an integer from 1 to 65536; ' +
         'mtu must be an integer from 512 to 65536, got 1; ' +
         'path must be left unset for a influxdb server (only graphite servers have it), got "x"',
     );

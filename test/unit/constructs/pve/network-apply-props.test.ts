@@ -30,13 +30,11 @@ describe('ProxmoxNetworkApply props from plain JavaScript', () => {
   });
 
   test('nodes: a missing required prop is refused at synth, not at plan', () => {
-    expect(synthError({ nodes: undefined })).toBe(
-      'test/net: nodes must be a non-empty list of node names, got undefined',
-    );
+    expect(synthError({ nodes: undefined })).toBe('test/net: nodes is required: a non-empty list of node names');
   });
 
   test('a missing cluster is refused naming it, not a TypeError', () => {
-    expect(synthError({}, false)).toBe('test/net: cluster must be a ProxmoxCluster, got undefined');
+    expect(synthError({}, false)).toBe('test/net: cluster is required: a ProxmoxCluster');
   });
 
   test('a misspelled prop is refused with the closest name', () => {

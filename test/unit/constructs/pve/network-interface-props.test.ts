@@ -65,15 +65,15 @@ describe('ProxmoxNetworkInterface props from plain JavaScript', () => {
   });
 
   test.each([
-    ['node', 'node must be a PVE node name (letters, digits, inner -), got undefined'],
-    ['iface', `iface must be ${IFACE}, got undefined`],
-    ['type', 'type must be one of bridge, vlan, bond, got undefined'],
+    ['node', 'node is required: a PVE node name (letters, digits, inner -)'],
+    ['iface', `iface is required: ${IFACE}`],
+    ['type', 'type is required: one of bridge, vlan, bond'],
   ])('%s: a missing required prop is refused at synth, not at plan', (prop, says) => {
     expect(synthError({ [prop]: undefined })).toBe(`test/i: ${says}`);
   });
 
   test('a missing cluster is refused naming it, not a TypeError', () => {
-    expect(synthError({}, BRIDGE, false)).toBe('test/i: cluster must be a ProxmoxCluster, got undefined');
+    expect(synthError({}, BRIDGE, false)).toBe('test/i: cluster is required: a ProxmoxCluster');
   });
 
   test('a misspelled prop is refused with the closest name', () => {
