@@ -1,10 +1,11 @@
 /**
  * A Repo custom resource (core.jr2.dev) the stack states: created if missing and never overwritten, then its
- * spec.url and spec.secretRef restated, the bound label and identity annotation set. Destroy unlabels and leaves
- * the Repo and its cache unless deleteOnDestroy. Credentials are Secret names, never their contents.
+ * spec.url and spec.secretRef restated, the bound label and the identity and stack annotations set. Destroy
+ * unlabels and leaves the Repo and its cache unless deleteOnDestroy. Credentials are Secret names, never their
+ * contents.
  */
 import type { Construct } from 'constructs';
-import { broken, type Problem } from '../../src/core/rules';
+import { boolean, broken, type Problem } from '../../src/core/rules';
 import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
 import { credentialProblems, REPO_PROPS, repoOf } from '../../src/kube/kube-repo';
 import { declareObject } from '../core/declare-object';
@@ -15,7 +16,12 @@ import { knownText, OBJECT_PROPS, targetRule, unresolved, validateProps } from '
 import type { KubeCluster } from './cluster';
 
 /** Every prop, judged at synth by the kind's rules (src/kube/kube-repo.ts). */
-const PROPS = { ...REPO_PROPS, ...OBJECT_PROPS, cluster: { rule: targetRule('a KubeCluster'), required: true } };
+const PROPS = {
+  ...REPO_PROPS,
+  ...OBJECT_PROPS,
+  takeOver: { rule: boolean },
+  cluster: { rule: targetRule('a KubeCluster'), required: true },
+};
 
 /** Which clone Secret a Repo uses, by the prefix of its identity. */
 export interface KubeRepoCredential {
@@ -76,6 +82,15 @@ export interface KubeRepoProps {
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
+  /**
+   * Take the Repo from another stack: one whose stack annotation (core.jr2.dev/stack) names another stack is
+   * refused by the apply even with `adopt: true`, naming both stacks, and left by this stack's destroy. With it
+   * the apply writes this stack's name into the annotation, and the other stack then reads the Repo as this
+   * one's (README, Adoption).
+   *
+   * @default false
+   */
+  readonly takeOver?: boolean;
 }
 
 /**
@@ -102,6 +117,7 @@ export class KubeRepo extends ObjectConstruct {
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,
+      takeOver: props.takeOver,
     });
   }
 }

@@ -4,12 +4,14 @@
  * merge patch and reads back; destroy unlabels and leaves the Repo and its cache, or deletes it when asked, and
  * only a Repo that carries the stack's marks: one the apply refused as made by someone else (never adopted) is left
  * as it is whatever happens to its construct (issue 27: removing such a construct, or destroy with
- * deleteOnDestroy, deleted it). The write carries the resourceVersion the check read, so a Repo changed in between
- * fails the destroy (409) rather than being acted on unchecked.
+ * deleteOnDestroy, deleted it). The marks name the stack (stack-id.ts): a Repo another stack's annotation names is
+ * that stack's, and this one's destroy leaves it too, naming both. The write carries the resourceVersion the check
+ * read, so a Repo changed in between fails the destroy (409) rather than being acted on unchecked.
  */
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { describeDiff } from '../../src/core/protocol';
+import { isOtherStack, otherStackText } from '../../src/core/stack-id';
 import type { KubeObject } from '../../src/kube/client';
 import {
   createBody,
@@ -18,6 +20,7 @@ import {
   type LiveRepo,
   matchCredential,
   type RepoIdentity,
+  repoStackOf,
   repoIdentitySchema,
   reposPath,
   type RepoSpec,
@@ -27,7 +30,7 @@ import {
   unbindPatch,
   wantedSecretRef,
 } from '../../src/kube/kube-repo';
-import { ANNOTATION_REPO_IDENTITY, LABEL_REPO_BOUND } from '../../src/kube/names';
+import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../../src/kube/names';
 import { isObjectNotFound, statusOf } from '../../src/kube/status';
 import type { KubeSession } from './session';
 
@@ -61,14 +64,14 @@ export const repoKind = defineKind({
     return { repos, secrets, cluster };
   },
 
-  read(spec: RepoSpec, fetched: Fetched): Reading {
+  read(spec: RepoSpec, fetched: Fetched, context: KindContext): Reading {
     const repos = fetched.repos.get(where(spec));
     if (repos === 'type-missing')
       return { inSync: false, summary: `absent: ${typeMissing(fetched.cluster)}`, diff: {} };
     const live = repos?.get(spec.key);
     if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
     const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
-    const diff = diffRepo(spec, ref, live as LiveRepo);
+    const diff = diffRepo(spec, ref, live as LiveRepo, context.stack);
     const inSync = Object.keys(diff).length === 0;
     return { inSync, summary: inSync ? 'in sync' : describeDiff(diff), diff };
   },
@@ -76,9 +79,14 @@ export const repoKind = defineKind({
   // A Repo carrying neither of the stack's marks (the bound label, the identity annotation) was not created
   // by a stack: every version sets both on create and restate, and destroy takes both off.
   foreign(spec: RepoSpec, fetched: Fetched): boolean {
-    const repos = fetched.repos.get(where(spec));
-    const live = repos === 'type-missing' ? undefined : (repos?.get(spec.key) as LiveRepo | undefined);
+    const live = liveRepo(spec, fetched);
     return live !== undefined && !hasMark(live);
+  },
+
+  // The stack the Repo's stack annotation names; an earlier version's Repo names none and counts as this stack's.
+  markedBy: (spec: RepoSpec, fetched: Fetched): string | undefined => {
+    const live = liveRepo(spec, fetched);
+    return live === undefined ? undefined : repoStackOf(live);
   },
 
   apply: (session: KubeSession, spec: RepoSpec, context: KindContext) => apply(session, spec, context),
@@ -89,11 +97,17 @@ export const repoKind = defineKind({
   applyConcurrency: 8,
 });
 
+const liveRepo = (spec: RepoSpec, fetched: Fetched): LiveRepo | undefined => {
+  const repos = fetched.repos.get(where(spec));
+  return repos === 'type-missing' ? undefined : (repos?.get(spec.key) as LiveRepo | undefined);
+};
+
 const hasMark = (live: LiveRepo): boolean =>
   live.metadata?.labels?.[LABEL_REPO_BOUND] !== undefined ||
-  live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] !== undefined;
+  live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] !== undefined ||
+  live.metadata?.annotations?.[ANNOTATION_REPO_STACK] !== undefined;
 
-const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log }: KindContext) => {
+const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, stack }: KindContext) => {
   const name = `Repo ${spec.namespace}/${spec.key}`;
   const cred = credentialSecretFor(spec.url, matchCredential(spec.identity, spec.credentials));
   const httpsSecret = cred?.kind === 'https' ? cred.secret : undefined;
@@ -101,26 +115,26 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log }: 
     httpsSecret !== undefined && (await client.exists(secretsPath(spec.namespace, httpsSecret), httpsSecret));
   const ref = wantedSecretRef(spec, () => present);
   const collection = reposPath(spec.namespace, spec.version);
-  const created = await client.send('POST', collection, createBody(spec, ref));
+  const created = await client.send('POST', collection, createBody(spec, ref, stack));
   if (created.status === 201 || created.status === 200) {
     log(`${name}: created`);
   } else if (created.status === 409 && statusOf(created.raw).reason === 'AlreadyExists') {
     // Someone else (or an earlier run) created it: never overwrite, restate only what the stack owns.
-    log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity annotation`);
-    await client.mergePatch(reposPath(spec.namespace, spec.version, spec.key), restatePatch(spec, ref));
+    log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity and stack annotations`);
+    await client.mergePatch(reposPath(spec.namespace, spec.version, spec.key), restatePatch(spec, ref, stack));
   } else if (created.status === 404 && !isObjectNotFound(statusOf(created.raw), spec.key)) {
     throw new HandlerError(`${name} cannot be written`, `${typeMissing(cluster)}; install its CRD first`);
   } else {
     throw client.error(created.raw, `POST ${collection}`);
   }
   const after = await client.get(reposPath(spec.namespace, spec.version, spec.key));
-  const left = diffRepo(spec, ref, after as LiveRepo);
+  const left = diffRepo(spec, ref, after as LiveRepo, stack);
   if (Object.keys(left).length > 0) {
     throw new HandlerError(`${name} did not converge`, `the API accepted the write but ${describeDiff(left)}`);
   }
 };
 
-const destroy = async ({ client }: KubeSession, identity: RepoIdentity, { log }: KindContext) => {
+const destroy = async ({ client, cluster }: KubeSession, identity: RepoIdentity, { log, stack }: KindContext) => {
   const name = `Repo ${identity.namespace}/${identity.key}`;
   const path = reposPath(identity.namespace, identity.version, identity.key);
   const live = (await client.getOptional(path, identity.key)) as LiveRepo | undefined;
@@ -128,6 +142,9 @@ const destroy = async ({ client }: KubeSession, identity: RepoIdentity, { log }:
   if (!hasMark(live)) {
     return log(`${name}: carries no mark of this stack (made by someone else, never adopted): left as it is`);
   }
+  const markStack = repoStackOf(live);
+  if (stack !== undefined && isOtherStack(markStack, stack))
+    return log(`${name}: ${otherStackText(cluster, markStack, stack)}: left as it is`);
   const resourceVersion = live.metadata?.resourceVersion;
   const method = identity.deleteOnDestroy ? 'DELETE' : 'PATCH';
   const answer = identity.deleteOnDestroy

@@ -1,15 +1,15 @@
 /**
  * A Repo custom resource as a stack states it (the stack is its "boot"): its props table, defaults and rules (judged
  * at synth and again at the handler boundary), the credential matched by prefix on the identity, and the pure diff
- * of the four things the stack owns (spec.url, spec.secretRef, the bound label, the identity annotation), so a plan
- * says in words what a hand edit changed.
+ * of what the stack owns (spec.url, spec.secretRef, the bound label, the identity annotation, and the stack
+ * annotation naming which stack's it is), so a plan says in words what a hand edit changed.
  */
 import * as z from 'zod/mini';
 import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
 import type { FieldChange, FieldDiff } from '../core/protocol';
 import { boolean, broken, type Problem, type Rule, text } from '../core/rules';
 import { cloneUrl, shownUrl } from './clone-url';
-import { ANNOTATION_REPO_IDENTITY, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
+import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
 
 export const REPO_TYPE = `${REPOS}.${CR_GROUP}`;
 
@@ -169,8 +169,17 @@ export interface LiveRepo {
   readonly spec?: { readonly url?: unknown; readonly secretRef?: { readonly name?: unknown } };
 }
 
-/** What differs between the stack's statement and the live Repo, by field, never a secret. */
-export const diffRepo = (spec: RepoSpec, secretRef: { name: string } | undefined, live: LiveRepo): FieldDiff => {
+/**
+ * What differs between the stack's statement and the live Repo, by field, never a secret. `stack`, the run's
+ * stack (stack-id.ts), is compared only when known: a by-hand run and discover judge the other fields alone. A
+ * Repo an earlier version marked (no stack annotation) reads as drifted once, and that apply writes it.
+ */
+export const diffRepo = (
+  spec: RepoSpec,
+  secretRef: { name: string } | undefined,
+  live: LiveRepo,
+  stack?: string,
+): FieldDiff => {
   const diff: Record<string, FieldChange> = {};
   const note = (field: string, live: unknown, want: unknown) => {
     if (live !== want) diff[field] = { live: live ?? null, want: want ?? null };
@@ -179,24 +188,34 @@ export const diffRepo = (spec: RepoSpec, secretRef: { name: string } | undefined
   note('spec.secretRef', live.spec?.secretRef?.name, secretRef?.name);
   note(`label ${LABEL_REPO_BOUND}`, live.metadata?.labels?.[LABEL_REPO_BOUND], 'true');
   note(`annotation ${ANNOTATION_REPO_IDENTITY}`, live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY], spec.identity);
+  if (stack !== undefined) note(`annotation ${ANNOTATION_REPO_STACK}`, repoStackOf(live), stack);
   return diff;
 };
 
+/** The stack a Repo's stack annotation names, or undefined when it carries none (or an earlier version made it). */
+export const repoStackOf = (live: LiveRepo): string | undefined => live.metadata?.annotations?.[ANNOTATION_REPO_STACK];
+
+/** The stack's annotations: the identity, and the stack when the run knows it. */
+const marks = (spec: RepoSpec, stack: string | undefined) => ({
+  [ANNOTATION_REPO_IDENTITY]: spec.identity,
+  ...(stack === undefined ? {} : { [ANNOTATION_REPO_STACK]: stack }),
+});
+
 /** The merge patch that restates exactly what the stack owns; nothing else of the Repo is touched. */
-export const restatePatch = (spec: RepoSpec, secretRef: { name: string } | undefined) => ({
-  metadata: { labels: { [LABEL_REPO_BOUND]: 'true' }, annotations: { [ANNOTATION_REPO_IDENTITY]: spec.identity } },
+export const restatePatch = (spec: RepoSpec, secretRef: { name: string } | undefined, stack?: string) => ({
+  metadata: { labels: { [LABEL_REPO_BOUND]: 'true' }, annotations: marks(spec, stack) },
   spec: { url: spec.url, secretRef: secretRef ?? null },
 });
 
 /** The whole Repo a create sends: the restated fields and the refresh interval. */
-export const createBody = (spec: RepoSpec, secretRef: { name: string } | undefined) => ({
+export const createBody = (spec: RepoSpec, secretRef: { name: string } | undefined, stack?: string) => ({
   apiVersion: `${CR_GROUP}/${spec.version}`,
   kind: 'Repo',
   metadata: {
     name: spec.key,
     namespace: spec.namespace,
     labels: { [LABEL_REPO_BOUND]: 'true' },
-    annotations: { [ANNOTATION_REPO_IDENTITY]: spec.identity },
+    annotations: marks(spec, stack),
   },
   spec: { url: spec.url, ...(secretRef ? { secretRef } : {}), refreshInterval: spec.refreshInterval },
 });
@@ -208,7 +227,7 @@ export const createBody = (spec: RepoSpec, secretRef: { name: string } | undefin
 export const unbindPatch = (resourceVersion?: string) => ({
   metadata: {
     labels: { [LABEL_REPO_BOUND]: null },
-    annotations: { [ANNOTATION_REPO_IDENTITY]: null },
+    annotations: { [ANNOTATION_REPO_IDENTITY]: null, [ANNOTATION_REPO_STACK]: null },
     ...(resourceVersion === undefined ? {} : { resourceVersion }),
   },
 });

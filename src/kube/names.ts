@@ -15,5 +15,12 @@ export const askedAnnotation = (key: string): string => `fetch-asked.${CR_GROUP}
 export const LABEL_REPO_BOUND = `${CR_GROUP}/bound`;
 /** The annotation holding the identity a Repo was stated for (seed: ANNOTATION_REPO_IDENTITY). */
 export const ANNOTATION_REPO_IDENTITY = `${CR_GROUP}/identity`;
+/**
+ * This library's own: the stack whose Repo it is (stack-id.ts), beside the bound label and the identity annotation
+ * every version writes. A second stack reads a Repo naming another stack as that stack's, refuses it even with
+ * `adopt: true` and never deletes it (issue 27). A Repo an earlier version marked carries no such annotation and
+ * counts as the stack's that declares it; its next apply writes it.
+ */
+export const ANNOTATION_REPO_STACK = `${CR_GROUP}/stack`;
 /** Written by attaches only, never by a stack: a boot is not an attach (seed: ANNOTATION_REPO_LAST_ATTACHED). */
 export const ANNOTATION_REPO_LAST_ATTACHED = `${CR_GROUP}/last-attached`;

@@ -3,27 +3,19 @@
 // adopt and converges the others, adopts it with adopt (its spec unchanged), and a Repo an earlier version created
 // (both marks, no other record) reads as the stack's, so an upgrade does not fail.
 import { kubeDomain } from '../../../handlers/kube/domain';
-import type { RepoSpec } from '../../../src/kube/kube-repo';
 import { ANNOTATION_REPO_IDENTITY, LABEL_REPO_BOUND } from '../../../src/kube/names';
 import { useKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver';
 import { CR_VERSION, crPath } from '../../support/kube-crds';
 import { kubeExpect, kubeRequest } from '../../support/kube-http';
 import { invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
+import { repoSpecIn } from './stack-runs';
 
 const server = useKubeApiServer();
 let kube: KubeApiServer;
 beforeAll(() => (kube = server()));
 
 const target = () => ({ name: 'test', kubeconfig: kube.kubeconfig });
-const spec = (key: string): RepoSpec => ({
-  namespace: kube.namespace,
-  key,
-  version: CR_VERSION,
-  url: `https://git.example/me/${key}.git`,
-  identity: `git.example/me/${key}`,
-  credentials: [],
-  refreshInterval: '5m',
-});
+const spec = (key: string) => repoSpecIn(kube.namespace, key);
 type LiveRepo = {
   metadata: { resourceVersion: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec: { url: string; refreshInterval: string };
