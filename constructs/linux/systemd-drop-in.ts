@@ -10,6 +10,7 @@ import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
+import { TAKE_OVER_PROPS } from '../../src/linux/unit-ownership';
 import { knownText, OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
 import type { SystemdUnitInstance } from './systemd-instance';
@@ -17,7 +18,7 @@ import type { SystemdUnit } from './systemd-unit';
 import { shippedContent, textValueProblems } from './unit-content';
 
 /** Every prop, judged at synth by the kind's rules (src/linux/systemd-drop-in.ts). */
-const PROPS = { ...DROP_IN_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost') } };
+const PROPS = { ...DROP_IN_PROPS, ...OBJECT_PROPS, ...TAKE_OVER_PROPS, host: { rule: targetRule('an SshHost') } };
 
 export interface SystemdDropInProps {
   /**
@@ -56,6 +57,15 @@ export interface SystemdDropInProps {
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
+  /**
+   * Take the drop-in over when another stack's mark names it (two stacks declaring one drop-in): the apply
+   * rewrites the mark with this stack's identity, and that stack then reads it as another's and leaves it.
+   * `adopt` never does this: without it the plan names both stacks, the apply refuses the drop-in and
+   * `terraform destroy` leaves it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly takeOver?: boolean;
 }
 
 /**
@@ -97,6 +107,7 @@ export class SystemdDropIn extends ObjectConstruct {
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,
+      takeOver: props.takeOver === true,
     });
     if (owner !== undefined) this.applyAfter(owner);
   }

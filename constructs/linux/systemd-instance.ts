@@ -14,6 +14,7 @@ import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
+import { TAKE_OVER_PROPS } from '../../src/linux/unit-ownership';
 import { OBJECT_PROPS, unresolved, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
 
@@ -41,7 +42,12 @@ const templateRule: Rule = (value) => {
 };
 
 /** Every prop, judged at synth by the kind's rules (src/linux/systemd-instance.ts). */
-const PROPS = { ...INSTANCE_PROPS, ...OBJECT_PROPS, template: { rule: templateRule, required: true } };
+const PROPS = {
+  ...INSTANCE_PROPS,
+  ...OBJECT_PROPS,
+  ...TAKE_OVER_PROPS,
+  template: { rule: templateRule, required: true },
+};
 
 export interface SystemdUnitInstanceProps {
   /** The template unit, a `SystemdUnit` named `foo@.service`. */
@@ -81,6 +87,15 @@ export interface SystemdUnitInstanceProps {
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
+  /**
+   * Take the instance over when another stack's mark names it (two stacks declaring one instance): the apply
+   * rewrites the mark with this stack's identity, and that stack then reads it as another's and leaves it.
+   * `adopt` never does this: without it the plan names both stacks, the apply refuses the instance and
+   * `terraform destroy` leaves it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly takeOver?: boolean;
 }
 
 /** What `SystemdUnit.instance()` takes beyond the instance string. */
@@ -131,6 +146,7 @@ export class SystemdUnitInstance extends ObjectConstruct {
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,
+      takeOver: props.takeOver === true,
     });
     // The template's file must exist before the instance starts; destroy goes the other way round.
     this.applyAfter(template);

@@ -11,6 +11,7 @@ import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
+import { TAKE_OVER_PROPS } from '../../src/linux/unit-ownership';
 import { knownText, OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
@@ -93,13 +94,27 @@ export interface SystemdUnitProps {
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
+  /**
+   * Take the unit over when another stack's mark names it (two stacks declaring one unit): the apply
+   * rewrites the mark with this stack's identity, and that stack then reads it as another's and leaves it.
+   * `adopt` never does this: without it the plan names both stacks, the apply refuses the unit and
+   * `terraform destroy` leaves it (README, Adoption).
+   *
+   * @default false
+   */
+  readonly takeOver?: boolean;
 }
 
 /** Where a unit file, and a drop-in's `<unit>.d/`, goes unless `directory` says otherwise. */
 export const DEFAULT_UNIT_DIRECTORY = UNIT_PROPS.directory.default;
 
 /** Every prop, judged at synth by the kind's rules (src/linux/systemd-unit.ts). */
-const PROPS = { ...UNIT_PROPS, ...OBJECT_PROPS, host: { rule: targetRule('an SshHost'), required: true } };
+const PROPS = {
+  ...UNIT_PROPS,
+  ...OBJECT_PROPS,
+  ...TAKE_OVER_PROPS,
+  host: { rule: targetRule('an SshHost'), required: true },
+};
 
 /**
  * A systemd unit file on a host, enabled and started (or not) as declared, restarted when its
@@ -143,6 +158,7 @@ export class SystemdUnit extends ObjectConstruct {
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,
+      takeOver: props.takeOver === true,
     });
     this.node.addValidation({ validate: () => this.liveInstancesOfRetiredTemplate() });
   }

@@ -15,7 +15,13 @@ import {
   summarizeDropIn,
 } from '../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../src/linux/unit-control';
-import { destroyMayAct, dropInIsForeign, dropInMarkPath, LEFT_UNMARKED } from '../../src/linux/unit-ownership';
+import {
+  destroyMayAct,
+  dropInIsForeign,
+  dropInMarkPath,
+  leftByDestroy,
+  markStackOf,
+} from '../../src/linux/unit-ownership';
 import * as cmd from '../../src/linux/unit-commands';
 import { dropInIntentPath } from '../../src/linux/unit-intent';
 import type { HostSession } from './session';
@@ -60,6 +66,11 @@ export const systemdDropInKind = defineKind({
     return live !== undefined && dropInIsForeign(live);
   },
 
+  markedBy(spec: DropInSpec, { files }: LiveDropIns): string | undefined {
+    const live = files.get(dropInPath(spec));
+    return live === undefined ? undefined : markStackOf(live);
+  },
+
   apply: (session: HostSession, spec: DropInSpec, context: KindContext) =>
     applyOne(session, { sort: 'drop-in', spec }, context),
   destroy: (session: HostSession, identity: DropInIdentity, context: KindContext, adopt?: boolean) =>
@@ -68,25 +79,31 @@ export const systemdDropInKind = defineKind({
 
 class DropInOps extends HostShell {
   private readonly path: string;
+  /** The stack the destroy works for: a drop-in another stack's mark names is left (issue 27). */
+  private readonly stack: string | undefined;
 
   constructor(
     session: HostSession,
     private readonly dropIn: DropInIdentity,
-    { clock, log }: KindContext,
+    { clock, log, stack }: KindContext,
   ) {
     super(session, clock, log);
     this.path = dropInPath(dropIn);
+    this.stack = stack;
   }
 
   private async read(): Promise<LiveUnit> {
     return (await readUnits(this.session, [entryOf(this.dropIn)]))[0] as LiveUnit;
   }
 
-  /** Removes the drop-in when it carries the stack's mark or intent, or `adopt`; leaves any other (issue 27). */
+  /**
+   * Removes the drop-in when it carries the stack's mark or intent, or `adopt`, unless another stack's
+   * mark names it (issue 27); leaves any other.
+   */
   async destroy(adopt: boolean): Promise<void> {
     const live = await this.read();
-    if (!destroyMayAct(live, adopt)) {
-      const what = live.fileSha256 === undefined ? 'already absent' : LEFT_UNMARKED;
+    if (!destroyMayAct(live, adopt, this.stack)) {
+      const what = leftByDestroy(live, this.stack, live.fileSha256 !== undefined);
       return this.log(`drop-in ${this.path} on ${this.host}: ${what}`);
     }
     if (live.restartOn !== undefined) await this.must(cmd.removeFileCommand(dropInMarkPath(this.dropIn), this.sudo));

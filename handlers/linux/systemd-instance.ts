@@ -10,7 +10,7 @@ import { readEntryOf } from '../../src/linux/unit-batch';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
-import { isForeign, type LiveUnits, readingOf } from './systemd-unit';
+import { isForeign, type LiveUnits, markedBy, readingOf } from './systemd-unit';
 import { destroyUnit } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
@@ -28,6 +28,7 @@ export const systemdInstanceKind = defineKind({
 
   read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf(spec, live),
   foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),
+  markedBy: (spec: InstanceSpec, live: LiveUnits): string | undefined => markedBy(spec, live),
   apply: (session: HostSession, spec: InstanceSpec, context) => applyOne(session, { sort: 'instance', spec }, context),
   destroy: (session: HostSession, identity: UnitIdentity, context, adopt) =>
     destroyUnit(session, { unit: identity, ownsFile: false, context, adopt }),

@@ -7,7 +7,7 @@ import { defineKind, type Reading } from '../../src/core/kind';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/systemd-unit';
 import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
-import { unitIsForeign } from '../../src/linux/unit-ownership';
+import { markStackOf, unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
 import { readEntryOf } from '../../src/linux/unit-batch';
 import type { HostSession } from './session';
@@ -35,6 +35,12 @@ export const isForeign = (spec: DesiredUnit, { units }: LiveUnits, ownsFile: boo
   return live !== undefined && unitIsForeign(live, ownsFile);
 };
 
+/** The stack the unit's or instance's record or intent names (unit-ownership.ts). */
+export const markedBy = (spec: DesiredUnit, { units }: LiveUnits): string | undefined => {
+  const live = units.get(spec.name);
+  return live === undefined ? undefined : markStackOf(live);
+};
+
 export const systemdUnitKind = defineKind({
   spec: unitSpec,
   identity: unitIdentity,
@@ -49,6 +55,7 @@ export const systemdUnitKind = defineKind({
 
   read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf(spec, live),
   foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),
+  markedBy: (spec: UnitSpec, live: LiveUnits): string | undefined => markedBy(spec, live),
   apply: (session: HostSession, spec: UnitSpec, context) => applyOne(session, { sort: 'unit', spec }, context),
   destroy: (session: HostSession, identity: UnitIdentity, context, adopt) =>
     destroyUnit(session, { unit: identity, ownsFile: true, context, adopt }),

@@ -34,13 +34,14 @@ const restartsOf = (change: UnitChange, before: LiveUnit): boolean => {
 };
 
 /** What the object's intent says. */
-export const intentOf = ({ item: { change }, before }: Track): IntentEntry => {
+export const intentOf = ({ item: { change }, before, stack }: Track): IntentEntry => {
   const file = fileOf(change);
   return {
     path: readEntryOf(change).intent as string,
     unit: change.sort === 'drop-in' ? change.spec.unit : change.spec.name,
     ...(file === undefined ? {} : { sha256: sha256Hex(file.content) }),
     restart: restartsOf(change, before),
+    ...(stack === undefined ? {} : { stack }),
   };
 };
 
@@ -74,21 +75,26 @@ const recordedOf = ({ item: { change } }: Track, after: LiveUnit) => {
 /** The object read back as `after` as the next read will see it, once its record is written and intent removed. */
 export const asRecorded = (track: Track, after: LiveUnit): LiveUnit => {
   const { first, started } = recordedOf(track, after);
-  const { intent: _, startedWith: __, ...rest } = after;
+  const { intent: _, startedWith: __, recordStack: ___, ...rest } = after;
   const { content, invocation } = started ?? {};
   return {
     ...rest,
     restartOn: first,
     ...(content === undefined || invocation === undefined ? {} : { startedWith: { content, invocation } }),
+    ...(track.stack === undefined ? {} : { recordStack: track.stack }),
   };
 };
 
-/** The record of a converged object, read back as `after`: undefined when it already says that. */
+/**
+ * The record of a converged object, read back as `after`: undefined when it already says that. One
+ * naming no stack, or another (taken over), says otherwise, so it is written with the track's.
+ */
 const recordOf = (track: Track, after: LiveUnit): RecordEntry | undefined => {
   const { record } = readEntryOf(track.item.change);
   const { first, started } = recordedOf(track, after);
-  const text = recordText(first, started);
-  const now = after.restartOn === undefined ? undefined : recordText(after.restartOn, after.startedWith);
+  const text = recordText(first, started, track.stack);
+  const now =
+    after.restartOn === undefined ? undefined : recordText(after.restartOn, after.startedWith, after.recordStack);
   return record === undefined || now === text ? undefined : { path: record, text };
 };
 

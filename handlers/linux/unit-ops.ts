@@ -7,14 +7,15 @@
  * of this alone kept about 22 in flight at 4.1 s apiece, their commands queued for the connection's
  * channels. A link or file a script cannot remove fails that unit naming it, and so does a unit
  * systemd still has loaded; the others go on. A mask someone made stays. A unit with no mark of this stack
-(record or intent) whose construct does not say adopt is left as it is (issue 27). Apply is `unit-transaction.ts`.
+ * (record or intent) whose construct does not say adopt is left as it is, and so is one another stack's
+ * mark names, adopt or not (issue 27). Apply is `unit-transaction.ts`.
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { restartOnPath, START_TIMEOUT_SECONDS, unitPath } from '../../src/linux/unit-file';
 import { unitIntentPath } from '../../src/linux/unit-intent';
-import { destroyMayAct, LEFT_UNMARKED, unitIsForeign } from '../../src/linux/unit-ownership';
+import { destroyMayAct, leftByDestroy, unitIsForeign } from '../../src/linux/unit-ownership';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
@@ -66,9 +67,10 @@ export const destroyUnits = async (
   }
   const live = (index: number) => lives[index] as LiveUnit;
   for (const [index, removal] of removals.entries()) {
-    if (destroyMayAct(live(index), removal.adopt === true)) continue;
+    const { stack } = removal.context;
+    if (destroyMayAct(live(index), removal.adopt === true, stack)) continue;
     left.add(index);
-    say(index, unitIsForeign(live(index), removal.ownsFile) ? LEFT_UNMARKED : 'already absent');
+    say(index, leftByDestroy(live(index), stack, unitIsForeign(live(index), removal.ownsFile)));
   }
 
   // Destroy gets no spec, so a stop waits the default deadline: a declared one is not known here.

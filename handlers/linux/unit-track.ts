@@ -19,6 +19,11 @@ export interface Track {
   readonly log: Log;
   /** Read before anything was changed. */
   readonly before: LiveUnit;
+  /**
+   * The stack its intent and record name (issue 27): the run's, else (a by-hand apply, which knows none)
+   * the one its mark already named, so such an apply never strips a stack's mark.
+   */
+  readonly stack?: string;
   /** Read after the reload: what its job is decided from. */
   loaded: LiveUnit;
   /** The file it replaced, to put back. */
@@ -40,9 +45,10 @@ export interface Track {
   blockedBy?: string;
 }
 
-export const trackOf = (item: BatchItem, before: LiveUnit, log: Log): Track => ({
+export const trackOf = (item: BatchItem, before: LiveUnit, log: Log, stack?: string): Track => ({
   item,
   before,
+  ...(stack === undefined ? {} : { stack }),
   loaded: before,
   intended: false,
   unmasked: false,

@@ -21,6 +21,7 @@ import {
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
 import { fileTextsScript, parseFileTexts } from '../../src/linux/unit-read';
+import { markStackOf } from '../../src/linux/unit-ownership';
 import { isMasked } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -42,7 +43,10 @@ export const applyUnits = async (
       session,
       items.map((item) => readEntryOf(item.change)),
     );
-    const tracks = items.map((item, index) => trackOf(item, live[index] as LiveUnit, context.log));
+    const tracks = items.map((item, index) => {
+      const before = live[index] as LiveUnit;
+      return trackOf(item, before, context.log, context.stack ?? markStackOf(before));
+    });
     await converge(shell, tracks);
     return await undoAndReport(shell, tracks);
   } catch (error) {

@@ -68,6 +68,8 @@ export interface LiveUnit {
   readonly fileSha256: string | undefined;
   /** The restartOn digest recorded by the last apply, undefined when none was. */
   readonly restartOn: string | undefined;
+  /** The stack the record names (unit-intent.ts); undefined without one, or an earlier version's naming none. */
+  readonly recordStack?: string;
   /** Seconds the unit has been in its current state, when systemd said since when. */
   readonly stateSeconds?: number;
   /** What the last apply recorded the running process was started with (unit-intent.ts). */

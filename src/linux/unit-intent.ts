@@ -5,7 +5,9 @@
  * must see it), holding nothing secret; systemd never reads it. An apply killed before it read the object
  * back leaves it, and the read then reports the object as drift in words and as the stack's, never
  * as foreign. The record written last says which content the running process was started with.
+ * Both name the stack that wrote them (`stack=<id>`, issue 27): the mark is per stack, not per host.
  */
+import { STACK_ID } from '../core/stack-id';
 import { quote } from './shell';
 import { dropInPath, type DropInIdentity } from './systemd-drop-in';
 
@@ -26,6 +28,8 @@ export interface UnitIntent {
   readonly sha256?: string;
   /** Whether the unit was to be started or restarted with that content. */
   readonly restart: boolean;
+  /** The stack whose apply wrote it; undefined for an earlier version's, which named none. */
+  readonly stack?: string;
 }
 
 /** One object's intent as the apply writes it. */
@@ -34,13 +38,27 @@ export interface IntentEntry {
   readonly unit: string;
   readonly sha256?: string;
   readonly restart: boolean;
+  /** The stack the apply works for (a by-hand apply keeps the one the object's mark named). */
+  readonly stack?: string;
 }
 
 const WORD = 'cdktf-homelab-intent';
 
+/** The word that names the stack in an intent and a record; its value is one word by its rule (stack-id.ts). */
+const STACK_WORD = 'stack=';
+
+/** What a mark naming a stack by a value the rule refuses (edited by hand) is read as: no stack's name. */
+export const NOT_A_STACK = '(not a stack identity)';
+
+/** The stack a `stack=<value>` word names: a value the rule refuses counts as another stack (refused, never taken). */
+const stackNamed = (value: string): string => (STACK_ID.test(value) ? value : NOT_A_STACK);
+
+/** `stack=<id>` after the rest of a line, or nothing. */
+const stackSuffix = (stack: string | undefined): string => (stack === undefined ? '' : ` ${STACK_WORD}${stack}`);
+
 /** The line of an intent, after its `since=<seconds>` which the host's clock fills in. */
-const intentRest = ({ unit, sha256, restart }: IntentEntry): string =>
-  `sha256=${sha256 ?? '-'} restart=${restart ? 'pending' : 'no'} unit=${unit}`;
+const intentRest = ({ unit, sha256, restart, stack }: IntentEntry): string =>
+  `sha256=${sha256 ?? '-'} restart=${restart ? 'pending' : 'no'} unit=${unit}${stackSuffix(stack)}`;
 
 /** An intent's text, as the read returns it; undefined when it is not one (any file there still proves it). */
 export const parseIntent = (text: string): UnitIntent | undefined => {
@@ -53,10 +71,12 @@ export const parseIntent = (text: string): UnitIntent | undefined => {
   const since = Number(fields.get('since'));
   if (!text.startsWith(WORD) || !Number.isFinite(since)) return undefined;
   const sha256 = fields.get('sha256');
+  const stack = fields.get('stack');
   return {
     since,
     restart: fields.get('restart') === 'pending',
     ...(sha256 !== undefined && /^[0-9a-f]{64}$/.test(sha256) ? { sha256 } : {}),
+    ...(stack === undefined ? {} : { stack: stackNamed(stack) }),
   };
 };
 
@@ -146,17 +166,31 @@ export interface StartedWith {
 
 /**
  * A record's text: its first word (the restartOn digest of a unit, a drop-in's mark), then what the
- * running process was started with. Records of earlier versions hold the first word alone.
+ * running process was started with, then `stack=<id>`, the stack that wrote it. Records of earlier
+ * versions hold the first word alone, or with what the process was started with, and name no stack.
+ * The stack word comes last, so an earlier version reading this one's record still finds the rest.
  */
-export const recordText = (first: string, started?: Partial<StartedWith>): string =>
-  started?.content === undefined || started.invocation === undefined
+export const recordText = (first: string, started?: Partial<StartedWith>, stack?: string): string =>
+  (started?.content === undefined || started.invocation === undefined
     ? first
-    : `${first} ${started.content} ${started.invocation}`;
+    : `${first} ${started.content} ${started.invocation}`) + stackSuffix(stack);
 
-/** A record's text split into its first word and, when there, what the process was started with. */
-export const parseRecord = (text: string): { first: string; startedWith?: StartedWith } => {
-  const [first = '', content, invocation] = text.trim().split(/\s+/);
-  return content === undefined || invocation === undefined
-    ? { first }
-    : { first, startedWith: { content, invocation } };
+/** A parsed record: its first word, what the process was started with, the stack that wrote it. */
+export interface ParsedRecord {
+  readonly first: string;
+  readonly startedWith?: StartedWith;
+  /** Undefined for an earlier version's record: it counts as the reading stack's (stack-id.ts). */
+  readonly stack?: string;
+}
+
+/** A record's text split into its first word, what the process was started with and its stack, when there. */
+export const parseRecord = (text: string): ParsedRecord => {
+  const words = text.trim().split(/\s+/);
+  const stackWord = words.find((word, index) => index > 0 && word.startsWith(STACK_WORD));
+  const [first = '', content, invocation] = words.filter((word) => word !== stackWord);
+  return {
+    first,
+    ...(content === undefined || invocation === undefined ? {} : { startedWith: { content, invocation } }),
+    ...(stackWord === undefined ? {} : { stack: stackNamed(stackWord.slice(STACK_WORD.length)) }),
+  };
 };

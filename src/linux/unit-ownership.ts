@@ -5,9 +5,20 @@
  * apply, so units made before adoption was explicit are recognised. A drop-in is the stack's when its
  * mark exists; earlier versions wrote none (README, Adoption: upgrading). An apply's intent, written
  * before its first effect, proves it too: a stop before the record then leaves nothing foreign.
+ *
+ * The record, the mark and the intent name the stack that wrote them (issue 27): a second stack declaring
+ * the same unit reads it as the first stack's, its apply refuses it even with `adopt: true` (unless
+ * `takeOver: true`), and its destroy leaves it. One naming no stack (an earlier version's) counts as the
+ * reading stack's, and its object's next apply writes that stack into it.
  */
+import type { PropTable } from '../core/definition';
+import { boolean } from '../core/rules';
+import { isOtherStack } from '../core/stack-id';
 import { dropInPath, type DropInIdentity } from './systemd-drop-in';
 import type { LiveUnit } from './unit-control';
+
+/** `takeOver`, which every systemd construct has: take an object another stack's mark names (README, Adoption). */
+export const TAKE_OVER_PROPS = { takeOver: { rule: boolean, default: false } } as const satisfies PropTable;
 
 /** Where the marks of the drop-ins this stack made live: the drop-in's own path below it. */
 export const DROP_IN_MARK_DIR = '/var/lib/cdktf-homelab/drop-ins';
@@ -34,12 +45,36 @@ export const dropInIsForeign = (live: LiveUnit): boolean =>
   live.fileSha256 !== undefined && live.restartOn === undefined && live.intent === undefined;
 
 /**
- * Whether a destroy may act on a unit, instance or drop-in (issue 27): its record or mark is there, or
- * an apply's intent (even an earlier version's bare record counts), or its construct says `adopt: true`.
- * Anything else, made by hand and refused by the apply, the destroy leaves as it is.
+ * The stack the object's marks name: its intent's (written by the newest apply, which may have taken
+ * it over) before its record's; undefined when neither names one (absent, or an earlier version's).
  */
-export const destroyMayAct = (live: LiveUnit, adopt: boolean): boolean =>
-  adopt || live.restartOn !== undefined || live.intent !== undefined;
+export const markStackOf = (live: LiveUnit): string | undefined => live.intent?.stack ?? live.recordStack;
+
+/** The other stack whose mark is on the object, for a run of `stack`; undefined when it is not another's. */
+export const otherStackOf = (live: LiveUnit, stack: string | undefined): string | undefined => {
+  const mark = markStackOf(live);
+  return isOtherStack(mark, stack) ? mark : undefined;
+};
+
+/**
+ * Whether a destroy of `stack` may act on a unit, instance or drop-in (issue 27): not when another
+ * stack's mark names it, adopt or not; else when its record or mark is there, or an apply's intent
+ * (even an earlier version's bare record counts), or its construct says `adopt: true`. Anything else,
+ * made by hand and refused by the apply, the destroy leaves as it is.
+ */
+export const destroyMayAct = (live: LiveUnit, adopt: boolean, stack?: string): boolean =>
+  otherStackOf(live, stack) === undefined && (adopt || live.restartOn !== undefined || live.intent !== undefined);
 
 /** What a destroy says of an object it leaves (`destroyMayAct` false) that is there. */
 export const LEFT_UNMARKED = 'not created by this stack (never adopted): left as it is';
+
+/** What a destroy says of an object it leaves because another stack's mark names it. */
+export const leftForOtherStack = (mark: string, stack: string): string =>
+  `marked by stack "${mark}", not this stack "${stack}": left as it is (that stack manages it)`;
+
+/** What a destroy of `stack` says of an object it leaves, by why it leaves it. */
+export const leftByDestroy = (live: LiveUnit, stack: string | undefined, there: boolean): string => {
+  const mark = otherStackOf(live, stack);
+  if (mark !== undefined && stack !== undefined) return leftForOtherStack(mark, stack);
+  return there ? LEFT_UNMARKED : 'already absent';
+};

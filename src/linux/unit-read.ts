@@ -142,12 +142,13 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     const since = status.stateSince;
     const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
     const record = recorded.get(index);
-    const { first, startedWith } = parseRecord(record ?? '');
+    const { first, startedWith, stack } = parseRecord(record ?? '');
     const intent = intents.get(index);
     return {
       status,
       fileSha256,
       restartOn: record === undefined ? undefined : first,
+      ...(stack === undefined ? {} : { recordStack: stack }),
       ...(stateSeconds === undefined ? {} : { stateSeconds }),
       ...(startedWith === undefined ? {} : { startedWith }),
       // Any file there is an intent: one that does not parse still proves the object the stack's.

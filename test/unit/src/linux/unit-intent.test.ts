@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   dropInIntentPath,
+  NOT_A_STACK,
   parseIntent,
   parseRecord,
   recordScript,
@@ -53,6 +54,41 @@ describe('a record', () => {
       startedWith: { content: 'c'.repeat(64), invocation: 'f00d' },
     });
     expect(recordText('cdktf-homelab', { content: 'c'.repeat(64) })).toBe('cdktf-homelab');
+  });
+});
+
+// Issue 27 item 3: the mark is per stack, not per host.
+describe('the stack an intent and a record name', () => {
+  const started = { content: 'c'.repeat(64), invocation: 'f00d' };
+
+  test('a record names its stack last, so an earlier version still reads the rest; one without names none', () => {
+    expect(recordText(SHA, started, 'homelab-a')).toBe(`${SHA} ${'c'.repeat(64)} f00d stack=homelab-a`);
+    expect(parseRecord(recordText(SHA, started, 'homelab-a'))).toEqual({
+      first: SHA,
+      startedWith: started,
+      stack: 'homelab-a',
+    });
+    expect(parseRecord(`cdktf-homelab stack=b.2\n`)).toEqual({ first: 'cdktf-homelab', stack: 'b.2' });
+    expect(parseRecord(recordText(SHA, started))).toEqual({ first: SHA, startedWith: started });
+  });
+
+  test('a stack word the rule refuses (edited by hand) names no stack one could be: never this one', () => {
+    expect(parseRecord(`${SHA} stack=-x`).stack).toBe(NOT_A_STACK);
+    expect(parseRecord(`${SHA} stack=`).stack).toBe(NOT_A_STACK);
+  });
+
+  test("an intent names the stack whose apply wrote it; an earlier version's names none", () => {
+    const script = writeIntentsScript([{ path: '/i/a', unit: 'a.service', restart: false, stack: 'homelab-a' }]);
+    expect(script).toContain("'sha256=- restart=no unit=a.service stack=homelab-a'");
+    expect(parseIntent('cdktf-homelab-intent since=1 sha256=- restart=no unit=a.service stack=homelab-a')).toEqual({
+      since: 1,
+      restart: false,
+      stack: 'homelab-a',
+    });
+    expect(parseIntent('cdktf-homelab-intent since=1 sha256=- restart=no unit=a.service')).toEqual({
+      since: 1,
+      restart: false,
+    });
   });
 });
 

@@ -1,5 +1,12 @@
 import type { LiveUnit } from '../../../../src/linux/unit-control';
-import { dropInIsForeign, dropInMarkPath, unitIsForeign } from '../../../../src/linux/unit-ownership';
+import {
+  destroyMayAct,
+  dropInIsForeign,
+  dropInMarkPath,
+  leftByDestroy,
+  markStackOf,
+  unitIsForeign,
+} from '../../../../src/linux/unit-ownership';
 
 const live = (over: Partial<LiveUnit> & { state?: string; enabled?: string } = {}): LiveUnit => ({
   status: {
@@ -35,5 +42,33 @@ describe('which units the stack made', () => {
     expect(dropInIsForeign(live({ fileSha256: undefined }))).toBe(false);
     const dropIn = { unit: "it's.service", name: '10-x', directory: '/etc/systemd/system' };
     expect(dropInMarkPath(dropIn)).toBe("/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/it's.service.d/10-x.conf");
+  });
+});
+
+// Issue 27 item 3: a second stack's destroy deleted the first stack's running unit (the mark was per host).
+describe('which stack a unit or drop-in is', () => {
+  const record = { restartOn: 'a'.repeat(64) };
+
+  test("the intent's stack (the newest apply, which may have taken it over) before the record's", () => {
+    expect(markStackOf(live({ ...record, recordStack: 'a' }))).toBe('a');
+    expect(markStackOf(live({ ...record, recordStack: 'a', intent: { since: 1, restart: false, stack: 'b' } }))).toBe(
+      'b',
+    );
+    expect(markStackOf(live({ ...record, recordStack: 'a', intent: { since: 1, restart: false } }))).toBe('a');
+    expect(markStackOf(live(record))).toBeUndefined();
+  });
+
+  test("a destroy leaves what another stack's mark names, adopt or not, saying so; an unnamed mark is its own", () => {
+    const theirs = live({ ...record, recordStack: 'a', state: 'active' });
+    expect(destroyMayAct(theirs, false, 'b')).toBe(false);
+    expect(destroyMayAct(theirs, true, 'b')).toBe(false);
+    expect(destroyMayAct(theirs, false, 'a')).toBe(true);
+    expect(destroyMayAct(theirs, false, undefined)).toBe(true);
+    expect(destroyMayAct(live(record), false, 'b')).toBe(true);
+    expect(leftByDestroy(theirs, 'b', true)).toBe(
+      'marked by stack "a", not this stack "b": left as it is (that stack manages it)',
+    );
+    expect(leftByDestroy(live(), 'b', true)).toBe('not created by this stack (never adopted): left as it is');
+    expect(leftByDestroy(live(), 'b', false)).toBe('already absent');
   });
 });
