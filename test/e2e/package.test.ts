@@ -21,7 +21,7 @@ jest.setTimeout(900_000);
 let simulator:
   | { group: number; env: Record<'PROXMOX_VE_ENDPOINT' | 'PROXMOX_VE_CA_FILE' | 'PROXMOX_VE_API_TOKEN', string> }
   | undefined;
-let host: SystemdHost;
+let host: SystemdHost | undefined; // the legacy path's SSH target
 let project: UserProject;
 let tarball: string;
 /** The README's git install, started first and run beside the rest of the file: it is the file's longest step. */
@@ -31,6 +31,13 @@ let gitInstall: Promise<CommandOutcome> | undefined;
  * same whatever Terraform binary runs, and its 230-310 s (CI, both passes side by side on 2 cores) ran twice.
  */
 const gitInstallHere = process.env.CDKTF_HOMELAB_GIT_INSTALL_ELSEWHERE === undefined;
+/**
+ * cdktf-cli 0.21's node-pty has binaries up to Node 22 (ABI 127): the legacy path is tested where it runs (CI's
+ * Node 20 pass). On newer Node, Getting started is cdktn's (test/e2e/cdktn.test.ts), and this file runs the tarball's
+ * checks and the git install only: the legacy setup and run cost 60-90 s of the Node 24 pass, the longer one.
+ */
+const legacyHere = Number(process.versions.modules) <= 127;
+const legacyTest = legacyHere ? test : test.skip;
 
 const MANIFEST = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
 const README_GIT_URL = MANIFEST.repository.url;
@@ -39,7 +46,7 @@ const userEnv = () => ({
   // What the README's CI recipe exported from the simulator's first line; main.ts reads the endpoint and CA file.
   ...simulator?.env,
   INFLUX_TOKEN: 'pack-influx-token-6262',
-  N2_SSH_KEY: host.privateKey,
+  N2_SSH_KEY: host?.privateKey,
 });
 const tf = (args: string, stack: string) => project.terraform(stack, args, userEnv());
 
@@ -58,7 +65,7 @@ beforeAll(async () => {
     })();
     gitInstall.catch(() => undefined); // awaited by its test; a failure before then is not unhandled
   }
-  host = await startSystemdHost();
+  if (legacyHere) host = await startSystemdHost();
   tarball = await project.pack();
 });
 
@@ -156,7 +163,7 @@ const startSimulator = (): Promise<NonNullable<typeof simulator>> => {
 /** What the simulator saved after each request: the metric servers and, apart, their tokens. */
 const simulated = () => JSON.parse(readFileSync(join(project.home, 'pve', 'state.json'), 'utf8'));
 
-test("the README's legacy setup installs the tarball in a fresh project beside it; the simulator starts", async () => {
+legacyTest('the legacy setup installs the tarball in a fresh project beside it; the simulator starts', async () => {
   await project.must('setup (npm install)', readmeBlock('setup-cdktf'), project.home);
   simulator = await startSimulator();
   expect(simulator.env.PROXMOX_VE_ENDPOINT).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -170,34 +177,34 @@ test("the README's legacy setup installs the tarball in a fresh project beside i
   expect(installed.dependencies['cdktf-homelab']).toMatch(/^file:/);
 });
 
-// cdktf-cli 0.21's node-pty has binaries up to Node 22 (ABI 127): on newer Node the README runs the app itself.
-const cliLoads = Number(process.versions.modules) <= 127;
+legacyTest(
+  'the legacy run block type-checks, synthesizes, validates, plans, applies the PVE stack; destroy',
+  async () => {
+    const run = replaceOnce(readmeRun(), 'npx cdktn synth', 'npx cdktf synth');
+    const ran = await project.must('run block', run, project.dir, userEnv());
+    expect(words(ran.stdout)).toContain('Success! The configuration is valid.');
+    // What the README's "What to expect" says the plan and the apply print.
+    expect(words(ran.stdout)).toContain('Plan: 2 to add, 0 to change, 0 to destroy.');
+    expect(words(ran.stdout)).toContain('Check block assertion failed');
+    expect(words(ran.stdout)).toContain('metric server "influx" is absent');
+    expect(words(ran.stdout)).toContain('influx: metric server "influx": creating (influxdb 10.0.0.5:8089)');
+    expect(words(ran.stdout)).toContain('(read at plan time; apply converges it)');
+    expect(simulated().metricServers.influx).toMatchObject({
+      type: 'influxdb',
+      server: '10.0.0.5',
+      port: 8089,
+      bucket: 'pve',
+    });
+    expect(simulated().metricTokens.influx).toBe('pack-influx-token-6262');
+    expect((await tf('plan -detailed-exitcode -no-color', 'lab')).code).toBe(0);
+    const destroyed = await tf('destroy -auto-approve -no-color', 'lab');
+    expect({ code: destroyed.code, stderr: destroyed.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(words(destroyed.stdout)).toContain('metric server "influx": deleting');
+    expect(simulated().metricServers.influx).toBeUndefined();
+  },
+);
 
-test("the README's run block type-checks, synthesizes, validates, plans, applies the PVE stack; destroy", async () => {
-  const run = replaceOnce(readmeRun(), 'npx cdktn synth', cliLoads ? 'npx cdktf synth' : 'npx tsx main.ts');
-  const ran = await project.must('run block', run, project.dir, userEnv());
-  expect(words(ran.stdout)).toContain('Success! The configuration is valid.');
-  // What the README's "What to expect" says the plan and the apply print.
-  expect(words(ran.stdout)).toContain('Plan: 2 to add, 0 to change, 0 to destroy.');
-  expect(words(ran.stdout)).toContain('Check block assertion failed');
-  expect(words(ran.stdout)).toContain('metric server "influx" is absent');
-  expect(words(ran.stdout)).toContain('influx: metric server "influx": creating (influxdb 10.0.0.5:8089)');
-  expect(words(ran.stdout)).toContain('(read at plan time; apply converges it)');
-  expect(simulated().metricServers.influx).toMatchObject({
-    type: 'influxdb',
-    server: '10.0.0.5',
-    port: 8089,
-    bucket: 'pve',
-  });
-  expect(simulated().metricTokens.influx).toBe('pack-influx-token-6262');
-  expect((await tf('plan -detailed-exitcode -no-color', 'lab')).code).toBe(0);
-  const destroyed = await tf('destroy -auto-approve -no-color', 'lab');
-  expect({ code: destroyed.code, stderr: destroyed.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(words(destroyed.stdout)).toContain('metric server "influx": deleting');
-  expect(simulated().metricServers.influx).toBeUndefined();
-});
-
-test('the systemd stack validates and plans against a real host: the unit is absent', async () => {
+legacyTest('the systemd stack validates and plans against a real host: the unit is absent', async () => {
   expect((await tf('init -no-color', 'n2')).code).toBe(0);
   expect((await tf('validate -no-color', 'n2')).code).toBe(0);
   const planned = await tf('plan -detailed-exitcode -no-color', 'n2');
@@ -206,7 +213,7 @@ test('the systemd stack validates and plans against a real host: the unit is abs
 });
 
 (gitInstallHere ? test : test.skip)(
-  "the README's git install builds the tagged clone: the tarball's files, and the library loads",
+  "the README's git install builds the clone (no tag): the tarball's files, and the library loads",
   async () => {
     const installed = await gitInstall;
     if (installed === undefined) throw new Error('the git install was not started');

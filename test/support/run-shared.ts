@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { endProcesses, runProcesses } from './run-processes';
+import { endProcesses, type RunProcess, runProcesses } from './run-processes';
 
 export const RUN_DIR_ENV = 'CDKTF_HOMELAB_RUN_DIR';
 const PREFIX = 'cdktf-homelab-run-';
@@ -26,13 +26,20 @@ const sweepDeadRunDirs = (): void => {
   }
 };
 
-/** The run's processes, but for jest's own workers when `spare` (jest ends them itself after the last file). */
-const endRunProcesses = (dir: string, spare: boolean): void => {
+/**
+ * Ends the run's processes, but for jest's own workers when `spare` (jest ends them itself after the last file);
+ * returns what it found running.
+ */
+const endRunProcesses = (dir: string, spare: boolean): RunProcess[] => {
   const worker = /jest-worker\/build\/processChild\.js/;
   const find = () => runProcesses({ name: RUN_DIR_ENV, value: dir }).filter((p) => !spare || !worker.test(p.command));
-  const left = endProcesses(find);
+  const found = find();
+  const left = found.length === 0 ? [] : endProcesses(find);
   if (left.length > 0) console.error(`test run: still running after SIGKILL: ${left.map((p) => p.pid).join(' ')}`);
+  return found;
 };
+
+const commands = (found: RunProcess[]): string => found.map((p) => `${p.pid} ${p.command.slice(0, 120)}`).join('; ');
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -45,6 +52,7 @@ const onStopSignal = (signal: NodeJS.Signals): void => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   process.kill(process.pid, signal);
+  setImmediate(() => process.exit(130)); // another listener kept the signal from ending the process
 };
 
 /**
@@ -71,7 +79,8 @@ export const runTeardown = (): void => {
   for (const s of STOP_SIGNALS) process.removeListener(s, onStopSignal);
   const dir = runDir();
   if (dir) {
-    endRunProcesses(dir, true);
+    const left = endRunProcesses(dir, true);
+    if (left.length > 0) console.error(`test run: ended what the files left running: ${commands(left)}`);
     fs.rmSync(dir, { recursive: true, force: true });
   }
   delete process.env[RUN_DIR_ENV];
