@@ -131,6 +131,7 @@ export class ProxmoxMetricServer extends ObjectConstruct {
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
       identity: { id: props.id, type: props.type },
+      unique: { prop: 'id', value: props.id, among: 'metric servers' },
       spec: { ...spec },
       // The token is write-only: a read cannot see it rotated, so a tokenVersion bump re-sends it.
       ...(props.tokenVersion === undefined ? {} : { resendOn: props.tokenVersion }),
