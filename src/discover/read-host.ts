@@ -39,7 +39,7 @@ export const readHost = async (
       });
     }
     const unreadable = new Set(unreadableFiles(read.stdout, entries));
-    return systemdDeclarations(props as Record<string, Value>, found, live, unreadable);
+    return systemdDeclarations(props as Record<string, Value>, found, live, unreadable, options.stackId);
   } finally {
     remote.close();
   }

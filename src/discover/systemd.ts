@@ -1,8 +1,8 @@
 /**
  * A host's own systemd units as declarations: the unit files under /etc/systemd/system that no
  * Debian package ships, their templates' enabled instances, and the drop-ins there. Each is declared
- * only when no stack's mark is on it (unit-ownership.ts), the kind's rules hold and the kind's own
- * diff reads it in sync with what was read.
+ * only when no stack's mark is on it (unit-ownership.ts; left out, the summary says which stack's), the
+ * kind's rules hold and the kind's own diff reads it in sync with what was read.
  */
 import { digestOf, sha256Hex } from '../core/canonical';
 import { propProblems } from '../core/definition';
@@ -91,19 +91,20 @@ export const statusEntries = (found: HostCandidates): ReadEntry[] => [
 ];
 
 /**
- * The declarations, given each entry's live state in `statusEntries` order and the files the read
- * found but could not read.
+ * The declarations, given each entry's live state in `statusEntries` order, the files the read found
+ * but could not read, and the identity of the stack discover writes (whose marks the summary tells apart).
  */
 export const systemdDeclarations = (
   host: Readonly<Record<string, Value>>,
   found: HostCandidates,
   live: readonly LiveUnit[],
   unreadable: ReadonlySet<string> = new Set(),
+  stackId?: string,
 ): Discovered => {
   const entries = statusEntries(found);
   const at = (index: number): LiveUnit => live[index]!;
   const owned = (what: string, index: number): Skipped | undefined => {
-    const mark = markOf(entries[index]!, at(index), unreadable, found.hidden ?? []);
+    const mark = markOf(entries[index]!, at(index), unreadable, found.hidden ?? [], stackId);
     return mark === undefined ? undefined : { what, ...mark };
   };
   const units = found.units.map((unit, i) => owned(unit.name, i) ?? unitDeclaration(unit, at(i)));

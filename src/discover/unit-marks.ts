@@ -1,11 +1,12 @@
 /**
  * Whose a unit, instance or drop-in on the host is, by the marks every stack leaves (unit-ownership.ts,
  * unit-intent.ts): discover leaves out one a stack's mark is on, since a second stack adopting it would
- * fight the first, and one whose mark this login cannot read, since then whose it is cannot be told.
+ * fight the first, and one whose mark this login cannot read, since then whose it is cannot be told. A
+ * mark naming a stack says which (issue 27): another stack than the one discover writes, or that one.
  */
 import { INTENT_DIR } from '../linux/unit-intent';
 import type { LiveUnit } from '../linux/unit-control';
-import { DROP_IN_MARK_DIR } from '../linux/unit-ownership';
+import { DROP_IN_MARK_DIR, markStackOf } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
 import type { Skipped } from './declaration';
 import { isHidden } from './host-listing';
@@ -20,6 +21,7 @@ export const markOf = (
   live: LiveUnit,
   unreadable: ReadonlySet<string>,
   hidden: readonly string[],
+  stackId?: string,
 ): Omit<Skipped, 'what'> | undefined => {
   const kind = entry.record?.startsWith(DROP_IN_MARK_DIR) === true ? 'mark' : 'restartOn record';
   const record = entry.record ?? '';
@@ -27,10 +29,23 @@ export const markOf = (
     return { why: `its ${kind} ${record} is there but this login may not read it: whose it is cannot be told` };
   if (isHidden(record, hidden))
     return { why: `its ${kind} ${record} is where this login may not search: whose it is cannot be told` };
-  if (live.restartOn !== undefined) return { why: `its ${kind} ${record} is there`, group: 'managed' };
-  if (live.intent !== undefined)
-    return { why: `an apply's intent ${entry.intent ?? ''} is there (that apply did not finish)`, group: 'managed' };
+  const whose = stackWords(markStackOf(live), stackId);
+  if (live.restartOn !== undefined) return { why: `its ${kind} ${record} is there${whose}`, group: 'managed' };
+  if (live.intent !== undefined) {
+    const why = `an apply's intent ${entry.intent ?? ''} is there (that apply did not finish)${whose}`;
+    return { why, group: 'managed' };
+  }
   return undefined;
+};
+
+/**
+ * Which stack the mark names, said after it: another than the one discover writes (`stackId`), or that
+ * one (its own app declares it already); nothing for a mark naming none (an earlier version's).
+ */
+const stackWords = (mark: string | undefined, stackId: string | undefined): string => {
+  if (mark === undefined) return '';
+  if (mark === stackId) return `: marked by this stack "${mark}" already`;
+  return `: marked by stack "${mark}"${stackId === undefined ? '' : `, not this stack "${stackId}"`}`;
 };
 
 /** What a login that may not look into the intents (made so by hand: they are readable) must be told: it saw none. */
