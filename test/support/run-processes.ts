@@ -9,6 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export interface RunProcess {
   readonly pid: number;
+  /** Its parent's pid. */
+  readonly parent: number;
   /** The command line, spaces for NULs: what a report names. */
   readonly command: string;
 }
@@ -32,8 +34,10 @@ interface ProcessFacts {
 export const environHolds = (environ: string, name: string, value: string): boolean =>
   environ.split('\0').includes(`${name}=${value}`);
 
-/** The session id in a /proc/PID/stat line (the 4th field after the command, which may hold spaces). */
-export const sessionOf = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+/** A field of a /proc/PID/stat line counted after the command, which may hold spaces: 1 the parent, 3 the session. */
+const statField = (stat: string, index: number): number =>
+  Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[index]);
+export const sessionOf = (stat: string): number => statField(stat, 3);
 
 /** A process belongs to the run when its environment holds the marker or it sits in the run's session. */
 export const belongsToRun = (facts: ProcessFacts, marker: Marker): boolean =>
@@ -59,7 +63,11 @@ export const runProcesses = (marker: Marker): RunProcess[] =>
       cmdline: readOr(`/proc/${name}/cmdline`),
     }))
     .filter((facts) => facts.cmdline !== '' && belongsToRun(facts, marker)) // a zombie has no command line
-    .map((facts) => ({ pid: facts.pid, command: facts.cmdline.replace(/\0/g, ' ').trim() }));
+    .map((facts) => ({
+      pid: facts.pid,
+      parent: statField(facts.stat, 1),
+      command: facts.cmdline.replace(/\0/g, ' ').trim(),
+    }));
 
 const sleepSync = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

@@ -27,12 +27,11 @@ const sweepDeadRunDirs = (): void => {
 };
 
 /**
- * Ends the run's processes, but for jest's own workers when `spare` (jest ends them itself after the last file);
- * returns what it found running.
+ * Ends the run's processes, but for this process's own children when `spare` (jest's workers and its transformer's
+ * esbuild, which jest ends itself as it exits); returns what it found running.
  */
 const endRunProcesses = (dir: string, spare: boolean): RunProcess[] => {
-  const worker = /jest-worker\/build\/processChild\.js/;
-  const find = () => runProcesses({ name: RUN_DIR_ENV, value: dir }).filter((p) => !spare || !worker.test(p.command));
+  const find = () => runProcesses({ name: RUN_DIR_ENV, value: dir }).filter((p) => !spare || p.parent !== process.pid);
   const found = find();
   const left = found.length === 0 ? [] : endProcesses(find);
   if (left.length > 0) console.error(`test run: still running after SIGKILL: ${left.map((p) => p.pid).join(' ')}`);
