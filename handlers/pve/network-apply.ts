@@ -24,6 +24,7 @@ import {
   networkApplySpec,
   type NodeReading,
   RELOAD_TIMEOUT,
+  type StagedByUs,
   untouched,
 } from '../../src/pve/network-apply';
 import { type NodeStaging, nodeStagingOf, stagedSummary } from '../../src/pve/network-changes';
@@ -35,6 +36,8 @@ import {
   reloadsAgain,
   reloadWords,
 } from '../../src/pve/network-reloads';
+import { stateBase } from '../../src/core/http/last-good';
+import { removalTraces } from '../../src/pve/removal-trace';
 import { followTask } from './follow-task';
 
 const PARALLEL_NODES = 8;
@@ -56,10 +59,11 @@ export const networkApplyKind = defineKind({
     return new Map(nodes.map((node, index) => [node, readingOf(stagings[index]!)]));
   },
 
-  read: (spec: NetworkApplySpec, stagings: ReadonlyMap<string, NodeReading>): Reading => applyReading(spec, stagings),
+  read: (spec: NetworkApplySpec, stagings: ReadonlyMap<string, NodeReading>, context: KindContext): Reading =>
+    applyReading(spec, stagings, ownDeletions(context)),
 
   apply: async (api: PveApi, spec: NetworkApplySpec, context: KindContext) => {
-    await refuseForeign(api, spec, spec.nodes, 'nothing was reloaded');
+    await refuseForeign(api, spec, spec.nodes, 'nothing was reloaded', ownDeletions(context));
     await reloadInOrder(api, spec.nodes, spec.timeoutSeconds, context, spec);
   },
 
@@ -69,6 +73,12 @@ export const networkApplyKind = defineKind({
   destroy: (api: PveApi, identity: NetworkApplyIdentity, context: KindContext) =>
     reloadInOrder(api, identity.nodes, RELOAD_TIMEOUT.default, context),
 });
+
+/** Whether this stack's own destroy staged a deletion (removal-trace.ts): a record entry cannot say so. */
+const ownDeletions = ({ stack, env }: KindContext): StagedByUs => {
+  const traces = removalTraces(stack, stateBase(env));
+  return (node, iface) => traces.has(node, iface);
+};
 
 /**
  * What `GET nodes/{node}/network` says is staged: `changes`, a sibling of `data`, holds the diff of
@@ -94,11 +104,17 @@ const lastReloadOn = async (api: PveApi, node: string): Promise<LastReload> => {
  * Unless the spec allows it, fails naming every node of `nodes` that holds changes the stack does
  * not declare; `done` says what the apply has reloaded so far.
  */
-const refuseForeign = async (api: PveApi, spec: NetworkApplySpec, nodes: readonly string[], done: string) => {
+const refuseForeign = async (
+  api: PveApi,
+  spec: NetworkApplySpec,
+  nodes: readonly string[],
+  done: string,
+  ours: StagedByUs,
+) => {
   if (spec.reloadForeignChanges === true) return;
   const stagings = await mapConcurrent(nodes, PARALLEL_NODES, (node) => staged(api, node));
   const found = nodes
-    .map((node, index) => [node, bySomeoneElse(spec, node, stagings[index]!)] as const)
+    .map((node, index) => [node, bySomeoneElse(spec, node, stagings[index]!, ours)] as const)
     .filter(([, names]) => names.length > 0);
   if (found.length === 0) return;
   const { title, detail } = foreignRefusal(found, done);
@@ -113,9 +129,11 @@ const reloadInOrder = async (
   api: PveApi,
   nodes: readonly string[],
   timeoutSeconds: number,
-  { clock, log, stop: signal }: KindContext,
+  context: KindContext,
   spec?: NetworkApplySpec,
 ): Promise<void> => {
+  const { clock, log, stop: signal } = context;
+  const traces = removalTraces(context.stack, stateBase(context.env));
   const reloaded: string[] = [];
   // A safe point: nothing of `node` is sent yet (stop.ts); a reload sent is followed to its end.
   const safePoint = (index: number) =>
@@ -131,7 +149,7 @@ const reloadInOrder = async (
       log(`${node}: settled, nothing to reload${blind}`);
       continue;
     }
-    const foreign = spec === undefined ? [] : bySomeoneElse(spec, node, staging);
+    const foreign = spec === undefined ? [] : bySomeoneElse(spec, node, staging, (n, iface) => traces.has(n, iface));
     if (foreign.length > 0 && spec?.reloadForeignChanges !== true) {
       const { title, detail } = foreignRefusal([[node, foreign]], `nothing was reloaded on ${node}${stop}`);
       throw new HandlerError(title, detail);
@@ -146,6 +164,8 @@ const reloadInOrder = async (
     log(`${node}: reloading (${shown})`);
     await followTask(api, { node, upid: String(upid), budgetMs: timeoutSeconds * 1000, stop }, clock, log);
     await gate(api, node, 'after', stop, log);
+    // The deletions this stack staged there are live now: their notes have served.
+    for (const iface of spec?.removing?.[node] ?? []) traces.drop(node, iface);
     reloaded.push(node);
   }
 };

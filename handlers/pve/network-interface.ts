@@ -25,6 +25,8 @@ import {
   networkInterfaceSpec,
   type NetworkInterfaceSpec,
 } from '../../src/pve/network-interface';
+import { stateBase } from '../../src/core/http/last-good';
+import { removalTraces } from '../../src/pve/removal-trace';
 import { type BridgeSight, bridgeSight, requireSight } from './bridge-sight';
 
 /** Node lists in flight at once; a stack rarely spans more nodes than this. */
@@ -79,8 +81,10 @@ export const networkInterfaceKind = defineKind({
     stageRemoval(api, identity, context),
 });
 
-const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log }: KindContext): Promise<void> => {
+const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log, stack, env }: KindContext): Promise<void> => {
   const name = `interface ${spec.iface} on ${spec.node}`;
+  // Declared again: a deletion of it staged later is not one this stack's destroy made (removal-trace.ts).
+  removalTraces(stack, stateBase(env)).drop(spec.node, spec.iface);
   const rows = await listInterfaces(api, spec.node);
   await requireStageable(api, spec, rows);
   const live = findInterface(rows, spec.iface);
@@ -120,7 +124,11 @@ const requireStageable = async (api: PveApi, spec: NetworkInterfaceSpec, rows: u
   );
 };
 
-const stageRemoval = async (api: PveApi, identity: NetworkInterfaceIdentity, { log }: KindContext): Promise<void> => {
+const stageRemoval = async (
+  api: PveApi,
+  identity: NetworkInterfaceIdentity,
+  { log, stack, env }: KindContext,
+): Promise<void> => {
   const name = `interface ${identity.iface} on ${identity.node}`;
   const live = await liveInterface(api, identity.node, identity.iface);
   if (live === undefined) {
@@ -132,6 +140,9 @@ const stageRemoval = async (api: PveApi, identity: NetworkInterfaceIdentity, { l
     return log(`${name}: now a ${String(live.type)} that this stack did not declare; left alone`);
   }
   log(`${name}: staging its removal`);
+  // Noted before the DELETE: a note whose DELETE was lost names an interface the node still lists,
+  // which a network apply counts as the stack's anyway (network-apply.ts, ownRemovals).
+  removalTraces(stack, stateBase(env)).note(identity.node, identity.iface);
   await api.call('DELETE', interfacePath(identity));
 };
 

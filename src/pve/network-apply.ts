@@ -78,13 +78,30 @@ export type NetworkApplyIdentity = z.infer<typeof networkApplyIdentity>;
 /** What a node has staged and what its task list says of its last reload, or why it could not be read. */
 export type NodeReading = (NodeStaging & { readonly lastReload?: LastReload }) | { readonly unreadable: string };
 
+/** Whether this stack's own destroy staged the deletion of `iface` on `node` (removal-trace.ts). */
+export type StagedByUs = (node: string, iface: string) => boolean;
+
+/**
+ * The interfaces of `spec.removing` on `node` whose staged deletion is the stack's: still listed (the
+ * deletion is not staged yet, its tombstone will stage it), or staged by the stack's own destroy. The list
+ * comes from the record, which anyone can edit, so an entry naming an interface whose deletion someone
+ * else staged is not the stack's (issue 27).
+ */
+export const ownRemovals = (spec: NetworkApplySpec, node: string, staging: NodeStaging, ours: StagedByUs): string[] =>
+  (spec.removing?.[node] ?? []).filter((iface) => staging.present.includes(iface) || ours(node, iface));
+
 /**
  * What `node` has staged that the stack does not declare there: interfaces (a declared bond's
  * slaves count as the stack's, since staging the bond marks them `auto`), then lines the diff gives
  * to no interface or to one the list does not show. A reload would make all of it live.
  */
-export const bySomeoneElse = (spec: NetworkApplySpec, node: string, staging: NodeStaging): string[] => {
-  const declared = [...(spec.interfaces?.[node] ?? []), ...(spec.removing?.[node] ?? [])];
+export const bySomeoneElse = (
+  spec: NetworkApplySpec,
+  node: string,
+  staging: NodeStaging,
+  stagedByUs: StagedByUs,
+): string[] => {
+  const declared = [...(spec.interfaces?.[node] ?? []), ...ownRemovals(spec, node, staging, stagedByUs)];
   const ours = new Set([...declared, ...declared.flatMap((name) => staging.slaves[name] ?? [])]);
   const { interfaces, outside, unplaced } = staging.stanzas;
   return [
@@ -98,7 +115,11 @@ export const bySomeoneElse = (spec: NetworkApplySpec, node: string, staging: Nod
  * The apply object's reading: "n2: 3 staged lines; n3: 5 staged lines, 1 by someone else: vmbr9",
  * in the declared order. A node that could not be read is not settled: the plan says so.
  */
-export const applyReading = (spec: NetworkApplySpec, stagings: ReadonlyMap<string, NodeReading>): Reading => {
+export const applyReading = (
+  spec: NetworkApplySpec,
+  stagings: ReadonlyMap<string, NodeReading>,
+  ours: StagedByUs,
+): Reading => {
   const diff: Record<string, FieldChange> = {};
   const parts = spec.nodes.map((node) => {
     const staging = stagings.get(node) ?? { unreadable: 'not read' };
@@ -110,7 +131,7 @@ export const applyReading = (spec: NetworkApplySpec, stagings: ReadonlyMap<strin
     const last = staging.lastReload ?? { state: 'ok' };
     if (needsReload(last)) diff[node] = reloadDiff(last);
     if (staging.lines > 0 || pending.length > 0) diff[node] = { live: staging.lines, want: 0 };
-    const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging));
+    const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging, ours));
     const staged = pending.length === 0 ? summary : `${summary}, ${pending.join(', ')} to be deleted`;
     if (!needsReload(last)) return staged;
     const words = reloadWords(node, last);

@@ -44,7 +44,7 @@ export const lastGoodStore = (scope: string, endpoints: readonly string[], base 
 };
 
 /** `<base>/cdktf-homelab-<uid>`, created 0700 if missing, or undefined unless it is provably ours alone. */
-const privateDir = (base: string): string | undefined => {
+export const privateDir = (base: string): string | undefined => {
   const uid = process.getuid?.();
   if (uid === undefined || !safeParent(base, uid)) return undefined;
   const dir = join(base, `cdktf-homelab-${uid}`);

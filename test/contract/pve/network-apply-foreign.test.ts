@@ -4,6 +4,9 @@
  * it may, and the stack's own staging (a bond marking its slaves `auto`) is never taken for them
  * (issue 16 item 6).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pveDomain } from '../../../handlers/pve/domain';
 import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { call } from '../../fakes/pve/test-client';
@@ -113,4 +116,50 @@ test("the stack's own edit to a node's last interface, above the source line aft
   const run = await apply(spec({ nodes: ['n2'] }));
   expect([run.code, reloads()]).toEqual([0, ['nodes/n2/network/vmbr1', 'nodes/n2/network']]);
   expect(fake.interfacesFiles('n2').running).toContain('#lab storage, 10G\n');
+});
+
+// Issue 27: the removals come from the record, which anyone can edit. An entry naming an interface the
+// stack never created put it in the apply's removals, and the apply reloaded the deletion someone else staged.
+describe('interfaces removed from the stack', () => {
+  let runtime: string;
+  beforeEach(() => {
+    runtime = mkdtempSync(join(tmpdir(), 'homelab-traces-'));
+  });
+  afterEach(() => rmSync(runtime, { recursive: true, force: true }));
+  /** A hook's environment in stack `lab`, whose notes live under `runtime`. */
+  const hookEnv = () => ({ ...env, HOMELAB_STACK: 'lab', XDG_RUNTIME_DIR: runtime });
+  const removing = spec({ nodes: ['n3'], interfaces: {}, removing: { n3: ['vmbr9'] } });
+  const stageDeletion = async () => {
+    await create('n3', { iface: 'vmbr9', type: 'bridge', autostart: '1' });
+    expect(
+      await invoke(pveDomain(), 'network-apply', 'apply', target(), spec({ reloadForeignChanges: true }), env, clock),
+    ).toMatchObject({ code: 0 });
+  };
+
+  test('a deletion someone else staged is refused, naming it, though a record entry lists it', async () => {
+    await stageDeletion();
+    expect((await call(fake.url, 'DELETE', '/nodes/n3/network/vmbr9')).status).toBe(200);
+    const before = reloads().length;
+    const run = await invoke(pveDomain(), 'network-apply', 'apply', target(), removing, hookEnv(), clock);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n').pop()).toMatch(/n3 holds staged changes to vmbr9, which this stack does not declare/);
+    expect(reloads().slice(before)).toEqual([]);
+    expect(fake.interfacesFiles('n3').running).toContain('vmbr9');
+  });
+
+  test("the deletion this stack's destroy staged is its own: the apply reloads it, and forgets the note", async () => {
+    await stageDeletion();
+    const identity = { node: 'n3', iface: 'vmbr9', type: 'bridge' };
+    const destroyed = await invoke(pveDomain(), 'network-interface', 'destroy', target(), identity, hookEnv(), clock);
+    expect(destroyed).toMatchObject({ code: 0, stderr: 'interface vmbr9 on n3: staging its removal' });
+    const before = reloads().length;
+    const run = await invoke(pveDomain(), 'network-apply', 'apply', target(), removing, hookEnv(), clock);
+    expect([run.code, reloads().slice(before)]).toEqual([0, ['nodes/n3/network']]);
+    expect(fake.interfacesFiles('n3').running).not.toContain('vmbr9');
+    // Someone staging the same deletion again after that reload is someone else again.
+    await stageDeletion();
+    expect((await call(fake.url, 'DELETE', '/nodes/n3/network/vmbr9')).status).toBe(200);
+    const again = await invoke(pveDomain(), 'network-apply', 'apply', target(), removing, hookEnv(), clock);
+    expect(again.code).toBe(1);
+  });
 });

@@ -13,6 +13,9 @@ const staging = (interfaces: string[], extra: Partial<NodeStaging['stanzas']> = 
   present: [],
 });
 const spec = { nodes: ['n2', 'n3'], timeoutSeconds: 30, interfaces: { n2: ['vmbr1'], n3: ['bond0', 'vmbr1'] } };
+/** No deletion staged by this stack's destroy (removal-trace.ts), and one that staged every deletion. */
+const none = () => false;
+const every = () => true;
 
 describe('bySomeoneElse', () => {
   test.each<[string, string, NodeStaging, string[]]>([
@@ -28,11 +31,11 @@ describe('bySomeoneElse', () => {
       ['lines of an interface the list does not show'],
     ],
   ])('%s', (_, node, staged, expected) => {
-    expect(bySomeoneElse(spec, node, staged)).toEqual(expected);
+    expect(bySomeoneElse(spec, node, staged, none)).toEqual(expected);
   });
 
   test('a spec without interfaces declares none', () => {
-    expect(bySomeoneElse({ nodes: ['n2'], timeoutSeconds: 30 }, 'n2', staging(['vmbr1']))).toEqual(['vmbr1']);
+    expect(bySomeoneElse({ nodes: ['n2'], timeoutSeconds: 30 }, 'n2', staging(['vmbr1']), none)).toEqual(['vmbr1']);
   });
 });
 
@@ -41,7 +44,7 @@ test("the reading names what someone else staged beside each node's count, in th
     ['n3', staging(['vmbr1', 'vmbr9', 'wlp91s0'])],
     ['n2', staging([], {}, 0)],
   ]);
-  expect(applyReading(spec, stagings)).toEqual({
+  expect(applyReading(spec, stagings, none)).toEqual({
     inSync: false,
     summary: 'n2: settled; n3: 5 staged lines, 2 by someone else: vmbr9, wlp91s0',
     diff: { n3: { live: 5, want: 0 } },
@@ -102,6 +105,7 @@ describe('interfaces removed from the stack (README, Removing an object)', () =>
         ['n2', settled(['vmbr1', 'vmbr9'])],
         ['n3', settled([])],
       ]),
+      none,
     );
     expect(reading).toEqual({
       inSync: false,
@@ -118,9 +122,19 @@ describe('interfaces removed from the stack (README, Removing an object)', () =>
           ['n2', settled(['vmbr1'])],
           ['n3', settled([])],
         ]),
+        every,
       ).inSync,
     ).toBe(true);
-    expect(bySomeoneElse(removing, 'n2', staging(['vmbr9']))).toEqual([]);
+    expect(bySomeoneElse(removing, 'n2', staging(['vmbr9']), every)).toEqual([]);
+  });
+
+  // Issue 27: the list comes from the record, which anyone can edit; only the destroy's note is proof.
+  test("a staged deletion this stack's destroy did not stage is someone else's, whatever the record says", () => {
+    const ours = (node: string, iface: string) => node === 'n2' && iface === 'vmbr8';
+    const both = { ...spec, removing: { n2: ['vmbr8', 'vmbr9'] } };
+    expect(bySomeoneElse(both, 'n2', staging(['vmbr8', 'vmbr9']), ours)).toEqual(['vmbr9']);
+    const read = applyReading(both, new Map([['n2', staging(['vmbr8', 'vmbr9'])]]), ours);
+    expect(read.summary).toContain('n2: 5 staged lines, 1 by someone else: vmbr9');
   });
 
   test('the handler boundary judges the names as it judges interfaces', () => {
