@@ -11,12 +11,16 @@ import { TerraformStack } from '../core/cdk';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { targetRule, validateProps } from '../core/validate';
+import { TAKE_OVER_PROPS, targetRule, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 import { clusterIdentity } from './cluster-identity';
 
 /** Every prop, judged at synth by the kind's rules (src/kube/kube-repo-fetch.ts). */
-const PROPS = { ...REPO_FETCH_PROPS, cluster: { rule: targetRule('a KubeCluster'), required: true } };
+const PROPS = {
+  ...REPO_FETCH_PROPS,
+  ...TAKE_OVER_PROPS,
+  cluster: { rule: targetRule('a KubeCluster'), required: true },
+};
 
 export interface KubeRepoFetchProps {
   /** The cluster the Sandbox is on. */
@@ -44,6 +48,15 @@ export interface KubeRepoFetchProps {
   readonly budgetSeconds?: number;
   /** The Sandbox CRD's version. @default "v1alpha1" */
   readonly version?: string;
+  /**
+   * Ask even when another stack's last ask for this Sandbox and key was for another trigger. Each ask records
+   * the stack that raised it; two stacks asking for one trigger share one ask (the second waits on the first's
+   * pending ask, or reads its fetch as in sync), but for different triggers each ask would undo the other's, so
+   * the plan names both stacks and the apply refuses unless this says so (README, KubeRepoFetch).
+   *
+   * @default false
+   */
+  readonly takeOver?: boolean;
 }
 
 /**
@@ -65,6 +78,7 @@ export class KubeRepoFetch extends ObjectConstruct {
       target: { ...props.cluster.target },
       identity,
       spec,
+      takeOver: props.takeOver,
       destroyable: false,
     });
     this.object = object;

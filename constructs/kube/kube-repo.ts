@@ -5,21 +5,21 @@
  * contents.
  */
 import type { Construct } from 'constructs';
-import { boolean, broken, type Problem } from '../../src/core/rules';
+import { broken, type Problem } from '../../src/core/rules';
 import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
 import { credentialProblems, REPO_PROPS, repoOf } from '../../src/kube/kube-repo';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
-import { knownText, OBJECT_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
+import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 
 /** Every prop, judged at synth by the kind's rules (src/kube/kube-repo.ts). */
 const PROPS = {
   ...REPO_PROPS,
   ...OBJECT_PROPS,
-  takeOver: { rule: boolean },
+  ...TAKE_OVER_PROPS,
   cluster: { rule: targetRule('a KubeCluster'), required: true },
 };
 

@@ -1,13 +1,14 @@
 /**
  * The apply of a fetch ask: check the Sandbox mounts the key, raise the ask with one merge patch (whose answer may
- * already carry the verdict), else watch that Sandbox until the budget on the clock port, through an API server
- * restart. A stale cache is a warning and the apply succeeds; only a Sandbox that is gone or does not mount the key
- * fails it.
+ * already carry the verdict; a pending ask for the same trigger, whichever stack raised it, is shared instead), else
+ * watch that Sandbox until the budget on the clock port, through an API server restart. A stale cache is a warning
+ * and the apply succeeds; only a Sandbox that is gone or does not mount the key fails it.
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
 import type { HttpAnswer } from '../../src/core/http/request';
 import { MERGE_PATCH } from '../../src/kube/client';
+import { askedAnnotation } from '../../src/kube/names';
 import {
   askStamp,
   describeVerdict,
@@ -21,6 +22,7 @@ import {
 import {
   askPatch,
   type LiveSandbox,
+  pendingAsk,
   type RepoFetchSpec,
   sandboxesPath,
   sandboxName,
@@ -50,9 +52,7 @@ export const askForFetch = async (
   const started = clock.now();
   const deadline = started + spec.budgetSeconds * 1000;
   const left = () => Math.max(1, deadline - clock.now());
-  refuseUnless(spec, await readSandbox(client, spec, left()), cluster);
-  const asked = askStamp(clock.now());
-  const marked = await raiseAsk(client, spec, asked, left());
+  const { asked, marked } = await raiseOrShare(client, cluster, spec, context, left);
   let answer = verdict(marked, spec.key, asked);
   if (answer === undefined) {
     log(`${name}: asked for repo "${spec.key}" at ${asked}; waiting up to ${spec.budgetSeconds} s for the node cache`);
@@ -82,7 +82,8 @@ export const readSandbox = async (
   return parseSandbox(answer.body, sandboxName(spec));
 };
 
-const refuseUnless = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): void => {
+/** The Sandbox, when the ask may be raised on it; else the refusal. */
+const refuseUnless = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): Sandbox => {
   const name = sandboxName(spec);
   if (live === 'type-missing') {
     throw new HandlerError(`${name} cannot be asked`, `${sandboxTypeMissing(cluster)}; install its CRD first`);
@@ -91,6 +92,7 @@ const refuseUnless = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): 
     throw new HandlerError(`${name} does not exist`, `create it, or set sandbox to one on ${cluster}`);
   }
   if (!mountedKeys(live).includes(spec.key)) throw refusal(spec, live);
+  return live;
 };
 
 /** A key the Sandbox does not mount is refused: its token's scope is the caches its own pod mounts (seed 004). */
@@ -103,12 +105,50 @@ const gone = (spec: RepoFetchSpec, asked: string) =>
     `it was deleted while the fetch of repo "${spec.key}" asked at ${asked} was awaited; nothing is left to fetch into`,
   );
 
+/** How many times an ask re-reads the Sandbox after a write lost to another (409) before writing unconditioned. */
+const CONDITIONED_TRIES = 4;
+
+/**
+ * Raises the ask, or shares one: a pending ask for the same trigger (another stack's, or a concurrent run's) is
+ * waited on, not raised again. The patch is conditioned on the version read, so of two asks raised at once one
+ * writes and the other re-reads, finds it, and waits on it: one merge patch, not two (issue 27).
+ */
+const raiseOrShare = async (
+  client: FetchClient,
+  cluster: string,
+  spec: RepoFetchSpec,
+  { clock, log, stack }: KindContext,
+  left: () => number,
+): Promise<{ asked: string; marked: Sandbox }> => {
+  for (let tries = 0; ; tries++) {
+    const live = refuseUnless(spec, await readSandbox(client, spec, left()), cluster);
+    const shared = pendingAsk(spec, live, clock.now());
+    if (shared !== undefined) {
+      const by = shared.stack === undefined ? '' : ` by stack "${shared.stack}"`;
+      log(
+        `${sandboxName(spec)}: repo "${spec.key}" was asked at ${shared.asked}${by} for this trigger: sharing that ask`,
+      );
+      return { asked: shared.asked, marked: live };
+    }
+    const asked = askStamp(clock.now());
+    const version = tries < CONDITIONED_TRIES ? live.metadata?.resourceVersion : undefined;
+    const marked = await raiseAsk(client, spec, askPatch(spec, asked, stack, version), left());
+    if (marked !== 'conflict') return { asked, marked };
+  }
+};
+
 /** The merge patch answers the object as it stands afterwards, so a landing already there answers at once. */
-const raiseAsk = async (client: FetchClient, spec: RepoFetchSpec, asked: string, timeoutMs: number) => {
+const raiseAsk = async (
+  client: FetchClient,
+  spec: RepoFetchSpec,
+  body: ReturnType<typeof askPatch>,
+  timeoutMs: number,
+): Promise<Sandbox | 'conflict'> => {
   const path = sandboxesPath(spec.namespace, spec.version, spec.sandbox);
-  const body = askPatch(spec, asked);
+  const asked = body.metadata.annotations[askedAnnotation(spec.key)] ?? '';
   const answer = await client.call('PATCH', path, { body, contentType: MERGE_PATCH, timeoutMs });
   if (answer.status === 404 && isObjectNotFound(statusOf(answer.raw), spec.sandbox)) throw gone(spec, asked);
+  if (answer.status === 409 && body.metadata.resourceVersion !== undefined) return 'conflict';
   if (answer.status !== 200) throw client.error(answer.raw, `PATCH ${path}`);
   return parseSandbox(answer.body, sandboxName(spec));
 };

@@ -18,7 +18,13 @@ export type SandboxRepoStatus = z.infer<typeof entrySchema>;
 
 /** The fields of a Sandbox a fetch reads; everything else is dropped at the boundary. */
 const sandboxSchema = z.object({
-  metadata: z.optional(z.object({ annotations: z.optional(z.record(z.string(), z.string())) })),
+  metadata: z.optional(
+    z.object({
+      // The version an ask's merge patch is conditioned on, so two asks raised at once cannot both write.
+      resourceVersion: z.optional(z.string()),
+      annotations: z.optional(z.record(z.string(), z.string())),
+    }),
+  ),
   spec: z.optional(z.object({ repos: z.optional(z.array(z.object({ key: z.string() }))) })),
   status: z.optional(z.object({ repos: z.optional(z.array(entrySchema)) })),
 });

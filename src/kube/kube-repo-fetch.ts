@@ -2,7 +2,9 @@
  * A fetch ask as a stack states it: its props table, defaults and rules (judged at synth and again at the handler
  * boundary), the merge patch that raises the ask and records which trigger it was raised for, and the plan's reading
  * of it. Without that record a plan could not tell a fetch for the current trigger from one that landed for an older
- * trigger, and would read a changed trigger as in sync.
+ * trigger, and would read a changed trigger as in sync. The record names the stack that asked (stack-id.ts): two
+ * stacks asking one Sandbox for one key both patched it on every apply (issue 27); now an ask for the same trigger
+ * is shared, and one for another trigger than another stack's last is that stack's, refused unless `takeOver`.
  */
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
@@ -80,24 +82,65 @@ export const unmounted = (spec: RepoFetchSpec, sandbox: Sandbox): string => {
   return `${sandboxName(spec)} does not mount repo "${spec.key}" (it mounts ${mounts})`;
 };
 
-/** This library's record of its last ask for `key`: the ask's stamp and its trigger's digest. The agent reads
- * only the ask annotation; the record is what lets a plan judge the ask made for the current trigger. */
+/** This library's record of its last ask for `key`: the ask's stamp, its trigger's digest and the stack that asked
+ * (absent in an earlier version's record). The agent reads only the ask annotation; the record is what lets a plan
+ * judge the ask made for the current trigger, and tell whose it is. */
 export const triggerAnnotation = (key: string): string => `fetch-trigger.${CR_GROUP}/${key}`;
 export const triggerDigest = (trigger: string): string => sha256Hex(trigger).slice(0, 16);
 
-/** The merge patch that raises the ask (and its record) and touches nothing else of the Sandbox. */
-export const askPatch = (spec: RepoFetchSpec, asked: string) => ({
+/**
+ * The merge patch that raises the ask (and its record, naming `stack` when known) and touches nothing else of the
+ * Sandbox; with `resourceVersion`, the API refuses it (409) when the Sandbox changed since it was read.
+ */
+export const askPatch = (spec: RepoFetchSpec, asked: string, stack?: string, resourceVersion?: string) => ({
   metadata: {
     annotations: {
       [askedAnnotation(spec.key)]: asked,
-      [triggerAnnotation(spec.key)]: `${asked} ${triggerDigest(spec.trigger)}`,
+      [triggerAnnotation(spec.key)]: [asked, triggerDigest(spec.trigger), ...(stack === undefined ? [] : [stack])].join(
+        ' ',
+      ),
     },
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
   },
 });
 
-const recordOf = (sandbox: Sandbox, key: string): { asked: string; digest: string } | undefined => {
-  const match = /^(\S+) ([0-9a-f]{16})$/.exec(sandbox.metadata?.annotations?.[triggerAnnotation(key)] ?? '');
-  return match ? { asked: match[1]!, digest: match[2]! } : undefined;
+interface AskRecord {
+  readonly asked: string;
+  readonly digest: string;
+  /** The stack that asked; undefined for an earlier version's record. */
+  readonly stack?: string;
+}
+
+const recordOf = (sandbox: Sandbox, key: string): AskRecord | undefined => {
+  const value = sandbox.metadata?.annotations?.[triggerAnnotation(key)] ?? '';
+  const match = /^(\S+) ([0-9a-f]{16})(?: (\S+))?$/.exec(value);
+  if (match === null) return undefined;
+  return { asked: match[1]!, digest: match[2]!, ...(match[3] === undefined ? {} : { stack: match[3] }) };
+};
+
+/**
+ * The stack whose ask the Sandbox records for `key`, when it asked for another trigger than `spec`'s: an ask of
+ * this trigger would undo it (markedBy). Undefined when the record is for the same trigger (the ask is shared),
+ * names no stack, or there is none.
+ */
+export const askedByFor = (spec: RepoFetchSpec, live: LiveSandbox): string | undefined => {
+  if (typeof live === 'string') return undefined;
+  const record = recordOf(live, spec.key);
+  return record?.digest === triggerDigest(spec.trigger) ? undefined : record?.stack;
+};
+
+/**
+ * The ask to wait on rather than raise another: the recorded one for the same trigger, still unanswered and raised
+ * less than the budget ago (by any stack, this one's concurrent run too). The agent answers that ask's stamp, and
+ * a second stamp would only be a second patch for the same fetch.
+ */
+export const pendingAsk = (spec: RepoFetchSpec, live: Sandbox, now: number): AskRecord | undefined => {
+  const record = recordOf(live, spec.key);
+  if (record === undefined || record.digest !== triggerDigest(spec.trigger)) return undefined;
+  const asked = Date.parse(record.asked);
+  if (Number.isNaN(asked) || Math.abs(now - asked) >= spec.budgetSeconds * 1000) return undefined;
+  if (live.metadata?.annotations?.[askedAnnotation(spec.key)] !== record.asked) return undefined;
+  return verdict(live, spec.key, record.asked) === undefined ? record : undefined;
 };
 
 /** What a Sandbox's list lookup found: the object, nothing by that name, or no Sandbox type at all. */
