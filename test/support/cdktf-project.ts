@@ -5,9 +5,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { terraformBinary, testProcessEnv } from './toolchain';
+import { terraformBinary, terraformLabel, testProcessEnv } from './toolchain';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -126,10 +126,10 @@ export const filesUnder = (dir: string): string[] =>
     return statSync(path).isDirectory() ? filesUnder(path) : [path];
   });
 
-/** `<binary>: {"step":seconds,...}`, so a log says whether terraform or tofu ran. */
+/** `<binary>: {"step":seconds,...}`, so a log says whether terraform (1.11 or 1.15) or tofu ran. */
 export const reportTimings = (timings: Record<string, number>): string => {
   const rounded = JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v));
-  return `${basename(terraformBinary())}: ${rounded}`;
+  return `${terraformLabel()}: ${rounded}`;
 };
 
 /** A running command in its own process group. */

@@ -1,10 +1,10 @@
 // Terraform toolchain for tests that run real terraform/tofu: the environment written by
 // scripts/setup-terraform.sh, so `terraform init` installs hashicorp/external from the offline mirror
 // instead of failing on an unreachable registry, and a missing setup fails with the command to run.
-// CDKTF_HOMELAB_TERRAFORM=tofu (or terraform) picks the binary; env.sh honours it.
+// CDKTF_HOMELAB_TERRAFORM=tofu, terraform or terraform-1.15 picks the binary; env.sh honours it.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 interface Toolchain {
   readonly vars: NodeJS.ProcessEnv;
@@ -37,7 +37,7 @@ function load(): Toolchain {
   }
   // An env.sh written by an older setup script ignores the choice: the suite would pass on the wrong binary.
   const wanted = process.env.CDKTF_HOMELAB_TERRAFORM;
-  if (wanted && basename(binary) !== wanted) {
+  if (wanted && !isChosen(binary, wanted)) {
     throw new Error(
       `CDKTF_HOMELAB_TERRAFORM=${wanted} but ${envFile} chose ${binary}: run \`bash scripts/setup-terraform.sh\``,
     );
@@ -45,6 +45,16 @@ function load(): Toolchain {
   const vars: NodeJS.ProcessEnv = { TF_CLI_CONFIG_FILE: cliConfig, PATH: path };
   if (binaryName) vars.TERRAFORM_BINARY_NAME = binaryName;
   return { vars, binary };
+}
+
+/**
+ * Whether `binary` is the one CDKTF_HOMELAB_TERRAFORM names: `terraform-1.15` is the build the setup script caches
+ * as terraform-1.15.<patch>/bin/terraform (its file is named terraform, like the machine's 1.11.4).
+ */
+export function isChosen(binary: string, wanted: string): boolean {
+  const versioned = /^terraform-\d+\.\d+$/.test(wanted);
+  if (!versioned) return basename(binary) === wanted;
+  return basename(binary) === 'terraform' && basename(dirname(dirname(binary))).startsWith(`${wanted}.`);
 }
 
 /** process.env plus TF_CLI_CONFIG_FILE (and TERRAFORM_BINARY_NAME, PATH for tofu) from the setup script. */
@@ -67,4 +77,11 @@ export function testProcessEnv(): NodeJS.ProcessEnv {
 export function terraformBinary(): string {
   loaded ??= load();
   return loaded.binary;
+}
+
+/** The binary's name for logs: terraform-1.15.9 for the cached 1.15 build, else its file name (terraform, tofu). */
+export function terraformLabel(): string {
+  const binary = terraformBinary();
+  const folder = basename(dirname(dirname(binary)));
+  return /^terraform-\d/.test(folder) ? folder : basename(binary);
 }
