@@ -37,7 +37,7 @@ import {
   reloadWords,
 } from '../../src/pve/network-reloads';
 import { stateBase } from '../../src/core/http/last-good';
-import { removalTraces } from '../../src/pve/removal-trace';
+import { type RemovalTraces, removalTraces } from '../../src/pve/removal-trace';
 import { followTask } from './follow-task';
 
 const PARALLEL_NODES = 8;
@@ -142,6 +142,7 @@ const reloadInOrder = async (
     safePoint(index);
     const stop = untouched(nodes, index);
     const staging = await staged(api, node);
+    if (spec !== undefined) logUnstaged(spec, node, staging, traces, log);
     // An apply also reloads a node whose last reload is not known good; a destroy only makes removals live.
     const last = staging.lines === 0 && spec !== undefined ? await lastReloadOn(api, node) : undefined;
     if (staging.lines === 0 && (last === undefined || !reloadsAgain(last))) {
@@ -168,6 +169,28 @@ const reloadInOrder = async (
     for (const iface of spec?.removing?.[node] ?? []) traces.drop(node, iface);
     reloaded.push(node);
   }
+};
+
+/**
+ * Names each interface the record lists as removed that is still on `node` with no deletion of this
+ * stack's staged: its destroy left it (found, never adopted) or the stack never had it (an entry made by
+ * hand, issue 27). Nothing is done to it; the next plan still lists it until prune-record drops the entry.
+ */
+const logUnstaged = (
+  spec: NetworkApplySpec,
+  node: string,
+  staging: NodeStaging,
+  traces: RemovalTraces,
+  log: KindContext['log'],
+): void => {
+  const left = (spec.removing?.[node] ?? []).filter(
+    (iface) => staging.present.includes(iface) && !traces.has(node, iface),
+  );
+  if (left.length === 0) return;
+  log(
+    `${node}: ${left.join(', ')} listed as removed, but no destroy of this stack staged a deletion: left in place ` +
+      "(found and never adopted, or never this stack's); npx cdktf-homelab prune-record drops the entry",
+  );
 };
 
 /** "n2, n3 not reloaded" for a chain stopped before `nodes[index]`. */

@@ -147,6 +147,18 @@ describe('interfaces removed from the stack', () => {
     expect(fake.interfacesFiles('n3').running).toContain('vmbr9');
   });
 
+  test('one still on its node that no destroy of the stack staged is named, and left', async () => {
+    await stageDeletion();
+    const before = reloads().length;
+    const run = await invoke(pveDomain(), 'network-apply', 'apply', target(), removing, hookEnv(), clock);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      'n3: vmbr9 listed as removed, but no destroy of this stack staged a deletion: left in place',
+    );
+    expect(reloads().slice(before)).toEqual([]);
+    expect(fake.interfacesFiles('n3').running).toContain('vmbr9');
+  });
+
   test("the deletion this stack's destroy staged is its own: the apply reloads it, and forgets the note", async () => {
     await stageDeletion();
     const identity = { node: 'n3', iface: 'vmbr9', type: 'bridge' };
