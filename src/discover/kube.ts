@@ -1,8 +1,10 @@
 /**
- * A namespace's live Repos as declarations. A Repo carrying a stack's mark (the bound label or the
- * identity annotation) is some stack's and is left out. The identity is derived from the url; a
- * secretRef becomes a credential naming the same Secret. The marks are left for the adoption to
- * write; anything else that would differ keeps the Repo out, with the reason.
+ * A namespace's live Repos as declarations. A Repo carrying a stack's mark (the bound label, the
+ * identity annotation or the stack annotation) is some stack's and is left out; the summary says which
+ * stack's when the stack annotation names one (issue 27), another than the one discover writes or that
+ * one. The identity is derived from the url; a secretRef becomes a credential naming the same Secret.
+ * The marks are left for the adoption to write; anything else that would differ keeps the Repo out,
+ * with the reason.
  */
 import { propProblems } from '../core/definition';
 import { describeDiff } from '../core/protocol';
@@ -13,10 +15,11 @@ import {
   type LiveRepo,
   REPO_PROPS,
   repoOf,
+  repoStackOf,
   schemeOf,
   wantedSecretRef,
 } from '../kube/kube-repo';
-import { ANNOTATION_REPO_IDENTITY, LABEL_REPO_BOUND } from '../kube/names';
+import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../kube/names';
 import { ADOPT, type Declaration, defined, type Discovered, Ref, type Skipped, type Value } from './declaration';
 
 export interface LiveKube {
@@ -38,12 +41,24 @@ type ListedRepo = LiveRepo & {
   spec?: { url?: unknown; secretRef?: { name?: unknown }; refreshInterval?: unknown };
 };
 
-/** Which of a stack's marks the Repo carries: every version writes both (the handler's hasMark is the same rule). */
+/** Which of a stack's marks the Repo carries: every version writes them (the handler's hasMark is the same rule). */
 const markOf = (repo: ListedRepo): string | undefined => {
   if (repo.metadata?.labels?.[LABEL_REPO_BOUND] !== undefined) return `it carries the label ${LABEL_REPO_BOUND}`;
-  if (repo.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] !== undefined)
-    return `it carries the annotation ${ANNOTATION_REPO_IDENTITY}`;
+  for (const annotation of [ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK]) {
+    if (repo.metadata?.annotations?.[annotation] !== undefined) return `it carries the annotation ${annotation}`;
+  }
   return undefined;
+};
+
+/**
+ * Which stack the Repo's stack annotation names, said after its mark: another than the one discover writes
+ * (`stackId`), or that one (its own app declares it already); nothing for a Repo an earlier version marked.
+ */
+const whose = (repo: ListedRepo, stackId: string | undefined): string => {
+  const mark = repoStackOf(repo);
+  if (mark === undefined) return '';
+  if (mark === stackId) return `: marked by this stack "${mark}" already`;
+  return `: marked by stack "${mark}"${stackId === undefined ? '' : `, not this stack "${stackId}"`}`;
 };
 
 /** The Secrets whose existence decides a declaration: those an unmarked Repo's https url names in its secretRef. */
@@ -56,10 +71,11 @@ export const httpsSecretsToCheck = (repos: readonly unknown[]): string[] => {
   return [...new Set(names)];
 };
 
-export const kubeDeclarations = (live: LiveKube): Discovered => {
+/** The declarations, given what was read and the identity of the stack discover writes (`--stack-id`). */
+export const kubeDeclarations = (live: LiveKube, stackId?: string): Discovered => {
   const found = live.namespaces.flatMap(({ namespace, repos }) =>
     repos.map((repo) =>
-      repoDeclaration(namespace, repo, live.version, (name) => live.secrets.has(`${namespace}/${name}`)),
+      repoDeclaration(namespace, repo, live.version, (name) => live.secrets.has(`${namespace}/${name}`), stackId),
     ),
   );
   const declarations = found.filter((item): item is Declaration => 'construct' in item);
@@ -82,12 +98,13 @@ const repoDeclaration = (
   raw: unknown,
   version: string,
   secretExists: (name: string) => boolean,
+  stackId: string | undefined,
 ): Declaration | Skipped => {
   const repo = raw as ListedRepo;
   const key = String(repo.metadata?.name);
   const what = `Repo ${namespace}/${key}`;
   const mark = markOf(repo);
-  if (mark !== undefined) return { what, why: mark, group: 'managed' };
+  if (mark !== undefined) return { what, why: `${mark}${whose(repo, stackId)}`, group: 'managed' };
   const url = repo.spec?.url;
   const identity = identityOf(String(url));
   const secret = repo.spec?.secretRef?.name;

@@ -34,7 +34,7 @@ const discover = async (options: DiscoverOptions): Promise<{ parts: Discovered[]
   }
   if (options.kube !== undefined && options.kinds.has('kube-repo')) {
     const { props, namespaces, version } = options.kube;
-    parts.push(kubeDeclarations(await readKube(props, namespaces, version)));
+    parts.push(kubeDeclarations(await readKube(props, namespaces, version), options.stackId));
     read.push(`Kubernetes namespaces ${namespaces.join(', ')}`);
   }
   return { parts, read };
