@@ -6,7 +6,8 @@
  * the plan says they will be adopted, the apply changes nothing of the in-sync server, the next plan is
  * clean, and destroy deletes both; and a refused object adopted later is taken over in place. Removing
  * the constructs of refused objects leaves them, even with a record edited to say adopt: true (issue 27),
- * and removing those of adopted ones deletes them.
+ * and removing those of adopted ones deletes them. On the same fake, a bridge on a port the node lacks
+ * fails the plan and the apply, writing nothing (issue 27 item 6).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -176,4 +177,15 @@ test('removing the constructs leaves refused ones, whatever the record says, and
   expect(fake.metricServers().hand).toBeUndefined();
   expect(handWrites()).toContain('DELETE /api2/json/nodes/n1/network/vmbr7');
   await project.must('destroy (rest)', project.terraform('destroy', '-auto-approve', '-no-color'));
+});
+
+test('a bridge on a port the node lacks fails the plan naming it, and the apply writes nothing', async () => {
+  await project.must('synth', project.synth({ HOMELAB_MISSING_PORT: '1' }));
+  const writes = fake.requests.filter(({ method }) => method !== 'GET').length;
+  const planned = await project.terraform('plan', '-no-color');
+  expect(planned.code).toBe(1);
+  expect(words(planned.stderr)).toMatch(/interface vmbr8 on n1: bridge port enp9s0 is not on n1/);
+  const applied = await project.terraform('apply', '-auto-approve', '-no-color');
+  expect(applied.code).toBe(1);
+  expect(fake.requests.filter(({ method }) => method !== 'GET').length).toBe(writes);
 });
