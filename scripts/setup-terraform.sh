@@ -12,7 +12,7 @@ STAND_IN_DIR=$(cd "$(dirname "$0")/.." && pwd)/test/stand-ins/terraform-provider
 TOFU_VERSION=1.12.6 # the default binary only when terraform >= 1.5 is missing, or FORCE_TOFU=1
 # Never the default: CDKTF_HOMELAB_TERRAFORM=terraform-1.15 picks it. The newest 1.15 the proxy served on
 # 2026-12-04 (v1.15.10 and later: "403 Forbidden ... This module version is not available").
-TF115_VERSION=1.15.9
+TF115_VERSION=1.15.9 # cold (fresh Go caches): 291-441 s wall, 240-252 CPU-s on 2 busy cores; 54 s with a warm GOCACHE
 PG_MODULE=github.com/hashicorp/terraform/internal/backend/remote-state/pg
 PG_PSEUDO=v0.0.0-20250409131005-35645b8fca68 # the only pg version the proxy serves (its @latest)
 
