@@ -14,8 +14,7 @@ import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import type { RetiredObject } from '../core/retired-object';
-import { TAKE_OVER_PROPS } from '../../src/linux/unit-ownership';
-import { OBJECT_PROPS, unresolved, validateProps } from '../core/validate';
+import { OBJECT_PROPS, TAKE_OVER_PROPS, unresolved, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
 
 /**

@@ -11,14 +11,9 @@
  * `takeOver: true`), and its destroy leaves it. One naming no stack (an earlier version's) counts as the
  * reading stack's, and its object's next apply writes that stack into it.
  */
-import type { PropTable } from '../core/definition';
-import { boolean } from '../core/rules';
 import { isOtherStack } from '../core/stack-id';
 import { dropInPath, type DropInIdentity } from './systemd-drop-in';
 import type { LiveUnit } from './unit-control';
-
-/** `takeOver`, which every systemd construct has: take an object another stack's mark names (README, Adoption). */
-export const TAKE_OVER_PROPS = { takeOver: { rule: boolean, default: false } } as const satisfies PropTable;
 
 /** Where the marks of the drop-ins this stack made live: the drop-in's own path below it. */
 export const DROP_IN_MARK_DIR = '/var/lib/cdktf-homelab/drop-ins';
