@@ -113,6 +113,7 @@ export class KubeRepo extends ObjectConstruct {
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
       identity,
+      unique: { prop: 'key', value: `${spec.namespace}/${spec.key}`, among: 'Repos' },
       spec,
       retired: props.retired,
       forget: props.forget,

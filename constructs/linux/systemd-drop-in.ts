@@ -102,6 +102,8 @@ export class SystemdDropIn extends ObjectConstruct {
       targetConstruct: host,
       target: { ...host.target },
       identity: { unit, name: this.spec.name, directory },
+      // Two files of one name for one unit, in any unit directory: systemd reads one of them.
+      unique: { prop: 'name', value: `${unit} ${this.spec.name}`, among: 'drop-ins' },
       spec: { ...this.spec },
       retired: props.retired,
       forget: props.forget,

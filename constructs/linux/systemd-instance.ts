@@ -141,6 +141,7 @@ export class SystemdUnitInstance extends ObjectConstruct {
       targetConstruct: template.host,
       target: { ...template.host.target },
       identity: { name, directory: this.spec.directory },
+      unique: { prop: 'instance', value: name, among: 'units' },
       spec: { ...this.spec },
       retired: props.retired,
       forget: props.forget,

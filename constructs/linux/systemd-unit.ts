@@ -153,6 +153,8 @@ export class SystemdUnit extends ObjectConstruct {
       targetConstruct: props.host,
       target: { ...props.host.target },
       identity: { name: this.spec.name, directory: this.spec.directory },
+      // One name in two unit directories is one unit: systemd loads the first it finds.
+      unique: { prop: 'name', value: this.spec.name, among: 'units' },
       spec: { ...this.spec },
       retired: props.retired,
       forget: props.forget,
