@@ -14,6 +14,7 @@ import type { LiveUnit } from './unit-control';
 import { short } from './unit-diff';
 import { PENDING_FIELDS, pendingDiff, pendingWords } from './unit-stale';
 import { unitNameProblem } from './unit-name';
+import { dropInDirectory, dropInPath } from './drop-in-path';
 
 /** A drop-in's name: one path segment that cannot hide (no leading dot) or walk out (no slash). */
 const nameRule = text(
@@ -80,8 +81,7 @@ export type DropInSpec = z.infer<typeof dropInSpec>;
 /** A drop-in's spec as its construct synthesizes it: content may still be sections (`unitContent`). */
 export type DeclaredDropInSpec = Omit<DropInSpec, 'content'> & { readonly content: UnitContent };
 
-export const dropInDirectory = (dropIn: DropInIdentity): string => `${dropIn.directory}/${dropIn.unit}.d`;
-export const dropInPath = (dropIn: DropInIdentity): string => `${dropInDirectory(dropIn)}/${dropIn.name}.conf`;
+export { dropInDirectory, dropInPath };
 
 /** Whether the drop-in's unit runs: a drop-in changes a running unit only through its restart. */
 export const dropInUnitRuns = (live: LiveUnit): boolean => live.status.activeState === 'active';

@@ -9,7 +9,7 @@
  */
 import { STACK_ID } from '../core/stack-id';
 import { quote } from './shell';
-import { dropInPath, type DropInIdentity } from './systemd-drop-in';
+import { dropInPath, type DropInPlace } from './drop-in-path';
 
 /** Where the intents live: 0755, files 0644, like the records, so that a read login's plan sees them (issue 26). */
 export const INTENT_DIR = '/var/lib/cdktf-homelab/intents';
@@ -18,7 +18,7 @@ export const INTENT_DIR = '/var/lib/cdktf-homelab/intents';
 export const unitIntentPath = (unit: { readonly name: string }): string => `${INTENT_DIR}/${unit.name}`;
 
 /** A drop-in's intent: the drop-in's own path below the directory's `drop-ins`. */
-export const dropInIntentPath = (dropIn: DropInIdentity): string => `${INTENT_DIR}/drop-ins${dropInPath(dropIn)}`;
+export const dropInIntentPath = (dropIn: DropInPlace): string => `${INTENT_DIR}/drop-ins${dropInPath(dropIn)}`;
 
 /** What an apply was about to do to one object, as it wrote it before its first effect. */
 export interface UnitIntent {
