@@ -6,6 +6,7 @@
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
+import { isOtherStack, otherStackText } from '../../src/core/stack-id';
 import type { HttpAnswer } from '../../src/core/http/request';
 import { MERGE_PATCH } from '../../src/kube/client';
 import { askedAnnotation } from '../../src/kube/names';
@@ -20,13 +21,15 @@ import {
   verdict,
 } from '../../src/kube/fetch-verdict';
 import {
+  askedByFor,
   askPatch,
   type LiveSandbox,
-  pendingAsk,
+  sharedAsk,
   type RepoFetchSpec,
   sandboxesPath,
   sandboxName,
   sandboxTypeMissing,
+  triggerAnnotation,
   unmounted,
 } from '../../src/kube/kube-repo-fetch';
 import { isObjectNotFound, type KubeApiError, statusOf } from '../../src/kube/status';
@@ -111,7 +114,9 @@ const CONDITIONED_TRIES = 4;
 /**
  * Raises the ask, or shares one: a pending ask for the same trigger (another stack's, or a concurrent run's) is
  * waited on, not raised again. The patch is conditioned on the version read, so of two asks raised at once one
- * writes and the other re-reads, finds it, and waits on it: one merge patch, not two (issue 27).
+ * writes and the other re-reads, finds it, and waits on it: one merge patch, not two (issue 27). One that finds
+ * instead another stack's ask for another trigger raised meanwhile is refused, naming both: the plan's and the
+ * apply's checks of whose the ask is (markedBy) were made before it.
  */
 const raiseOrShare = async (
   client: FetchClient,
@@ -120,9 +125,20 @@ const raiseOrShare = async (
   { clock, log, stack }: KindContext,
   left: () => number,
 ): Promise<{ asked: string; marked: Sandbox }> => {
+  let before: string | undefined;
   for (let tries = 0; ; tries++) {
     const live = refuseUnless(spec, await readSandbox(client, spec, left()), cluster);
-    const shared = pendingAsk(spec, live, clock.now());
+    const record = live.metadata?.annotations?.[triggerAnnotation(spec.key)];
+    const racer = askedByFor(spec, live);
+    if (tries > 0 && record !== before && stack !== undefined && isOtherStack(racer, stack)) {
+      throw new HandlerError(
+        `${sandboxName(spec)}: ${otherStackText(cluster, racer, stack)}`,
+        `stack "${racer}" asked for repo "${spec.key}" for another trigger while this apply was asking; nothing ` +
+          'was written: run the apply again (it refuses unless takeOver: true), or keep one stack asking',
+      );
+    }
+    before = record;
+    const shared = sharedAsk(spec, live, clock.now());
     if (shared !== undefined) {
       const by = shared.stack === undefined ? '' : ` by stack "${shared.stack}"`;
       log(

@@ -130,17 +130,19 @@ export const askedByFor = (spec: RepoFetchSpec, live: LiveSandbox): string | und
 };
 
 /**
- * The ask to wait on rather than raise another: the recorded one for the same trigger, still unanswered and raised
- * less than the budget ago (by any stack, this one's concurrent run too). The agent answers that ask's stamp, and
- * a second stamp would only be a second patch for the same fetch.
+ * The ask to share rather than raise another: the recorded one for the same trigger (by any stack, this one's
+ * concurrent run too) that a fetch answered, or that is still unanswered and was raised less than the budget ago.
+ * The agent answers that ask's stamp; a second stamp would only be a second patch for the same fetch. One a failed
+ * attempt answered (stale) is asked again, as the next plan would.
  */
-export const pendingAsk = (spec: RepoFetchSpec, live: Sandbox, now: number): AskRecord | undefined => {
+export const sharedAsk = (spec: RepoFetchSpec, live: Sandbox, now: number): AskRecord | undefined => {
   const record = recordOf(live, spec.key);
   if (record === undefined || record.digest !== triggerDigest(spec.trigger)) return undefined;
-  const asked = Date.parse(record.asked);
-  if (Number.isNaN(asked) || Math.abs(now - asked) >= spec.budgetSeconds * 1000) return undefined;
   if (live.metadata?.annotations?.[askedAnnotation(spec.key)] !== record.asked) return undefined;
-  return verdict(live, spec.key, record.asked) === undefined ? record : undefined;
+  const answer = verdict(live, spec.key, record.asked);
+  if (answer !== undefined) return 'fetched' in answer ? record : undefined;
+  const asked = Date.parse(record.asked);
+  return Number.isNaN(asked) || Math.abs(now - asked) >= spec.budgetSeconds * 1000 ? undefined : record;
 };
 
 /** What a Sandbox's list lookup found: the object, nothing by that name, or no Sandbox type at all. */

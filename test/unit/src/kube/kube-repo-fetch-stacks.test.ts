@@ -1,13 +1,14 @@
 /**
  * The fetch ask's record names the stack that asked (issue 27 item 4): the pure rules. An ask for the same trigger
- * is shared (never another stack's, waited on while pending within the budget); one for another trigger than
- * another stack's last names that stack (markedBy); a record an earlier version wrote names no stack.
+ * is shared (never another stack's: its fetch answers, or it is waited on while pending within the budget); one
+ * for another trigger than another stack's last names that stack (markedBy); a record an earlier version wrote
+ * names no stack.
  */
 import { askStamp } from '../../../../src/kube/fetch-verdict';
 import {
   askedByFor,
   askPatch,
-  pendingAsk,
+  sharedAsk,
   triggerAnnotation,
   triggerDigest,
 } from '../../../../src/kube/kube-repo-fetch';
@@ -46,19 +47,25 @@ test("another stack's ask for another trigger names it; the same trigger, or no 
   expect(askedByFor(FETCH_SPEC, 'absent')).toBeUndefined();
 });
 
-test('a pending ask for the same trigger within the budget is shared; an answered, old or other one is not', () => {
-  expect(pendingAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`), NOW)).toEqual({
+test('an ask for the same trigger, fetched or pending in the budget, is shared; a stale, old or other one not', () => {
+  expect(sharedAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`), NOW)).toEqual({
     asked: ASKED,
     digest,
     stack: 'blue',
   });
-  expect(pendingAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest}`), NOW)).toEqual({ asked: ASKED, digest });
+  expect(sharedAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest}`), NOW)).toEqual({ asked: ASKED, digest });
   const landed = { repos: [{ key: FETCH_SPEC.key, asked: ASKED, fetched: askStamp(NOW) }] };
-  expect(pendingAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`, landed), NOW)).toBeUndefined();
+  expect(sharedAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`, landed), NOW + 3_600_000)).toEqual({
+    asked: ASKED,
+    digest,
+    stack: 'blue',
+  });
+  const failed = { repos: [{ key: FETCH_SPEC.key, asked: ASKED, attempted: askStamp(NOW), error: 'fatal: no' }] };
+  expect(sharedAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`, failed), NOW)).toBeUndefined();
   expect(
-    pendingAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`), NOW + FETCH_SPEC.budgetSeconds * 1000),
+    sharedAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`), NOW + FETCH_SPEC.budgetSeconds * 1000),
   ).toBeUndefined();
-  expect(pendingAsk(FETCH_SPEC, sandbox(`${ASKED} ${triggerDigest('another')} blue`), NOW)).toBeUndefined();
+  expect(sharedAsk(FETCH_SPEC, sandbox(`${ASKED} ${triggerDigest('another')} blue`), NOW)).toBeUndefined();
   // Someone raised the ask annotation since (an in-pod ask): the record's ask is not the one the agent answers.
-  expect(pendingAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`, {}, askStamp(NOW)), NOW)).toBeUndefined();
+  expect(sharedAsk(FETCH_SPEC, sandbox(`${ASKED} ${digest} blue`, {}, askStamp(NOW)), NOW)).toBeUndefined();
 });
