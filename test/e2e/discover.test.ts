@@ -255,6 +255,8 @@ test('the stack type-checks, synthesizes, and its first plan shows nothing but a
   const marks = [
     'label core\\.jr2\\.dev/bound is unset, want "true"',
     'annotation core\\.jr2\\.dev/identity is unset, want "[^"]*"',
+    // The stack's name, a mark too since issue 27 item 3 (README, Adoption: two stacks).
+    'annotation core\\.jr2\\.dev/stack is unset, want "discovered"',
   ];
   const mark = `(; (${marks.join('|')}))`;
   const adoption = new RegExp(`not created by this stack: will be adopted${mark}*$`);
