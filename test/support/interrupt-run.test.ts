@@ -58,11 +58,15 @@ const copyTree = async (dest: string): Promise<void> => {
   symlinkSync(join(ROOT, 'node_modules'), join(dest, 'node_modules'));
 };
 
-/** The environment of a run started by hand: none of this run's shared folders or pass settings. */
+/**
+ * The environment of a run started by hand: not this run's shared folder, nor the pass settings that send the git
+ * install elsewhere. CI's pack folder stays: the run installs the tarball CI packed once, instead of building its own
+ * (25-60 CPU-s) beside the pass's files; the pack folder is outside its TMPDIR.
+ */
 const freshEnv = (temp: string): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temp, [marker.name]: marker.value };
   for (const name of Object.keys(env)) {
-    if (/^(CDKTF_HOMELAB_(RUN_DIR|PACK_DIR|.*_ELSEWHERE)|JEST_WORKER_ID)$/.test(name)) delete env[name];
+    if (/^(CDKTF_HOMELAB_(RUN_DIR|.*_ELSEWHERE)|JEST_WORKER_ID)$/.test(name)) delete env[name];
   }
   return env;
 };
