@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from './cdktf-project';
 import { endProcesses, type Marker, runProcesses } from './run-processes';
+import { ENCLOSING_RUN_ENV, runDir } from './run-shared';
 
 /** Seconds before the SIGINT: long enough for the files to be mid-way (packing, installing, planning). */
 const INTERRUPT_AFTER_S = Number(process.env.CDKTF_HOMELAB_INTERRUPT_AFTER_S ?? 60);
@@ -68,7 +69,9 @@ const freshEnv = (temp: string): NodeJS.ProcessEnv => {
   for (const name of Object.keys(env)) {
     if (/^(CDKTF_HOMELAB_(RUN_DIR|.*_ELSEWHERE)|JEST_WORKER_ID)$/.test(name)) delete env[name];
   }
-  return env;
+  // A Ctrl-C of this run ends that run too (its jest sets a run folder of its own).
+  const enclosing = runDir();
+  return enclosing === undefined ? env : { ...env, [ENCLOSING_RUN_ENV]: enclosing };
 };
 
 (here ? test : test.skip)(`SIGINT after ${INTERRUPT_AFTER_S} s leaves no process and no temp folder`, async () => {

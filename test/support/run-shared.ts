@@ -14,6 +14,8 @@ import * as path from 'node:path';
 import { endProcesses, type RunProcess, runProcesses } from './run-processes';
 
 export const RUN_DIR_ENV = 'CDKTF_HOMELAB_RUN_DIR';
+/** Set by a test that starts a jest run of its own (interrupt-run.test.ts): that run's processes are this run's too. */
+export const ENCLOSING_RUN_ENV = 'CDKTF_HOMELAB_ENCLOSING_RUN_DIR';
 const PREFIX = 'cdktf-homelab-run-';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -31,7 +33,10 @@ const sweepDeadRunDirs = (): void => {
  * esbuild, which jest ends itself as it exits); returns what it found running.
  */
 const endRunProcesses = (dir: string, spare: boolean): RunProcess[] => {
-  const find = () => runProcesses({ name: RUN_DIR_ENV, value: dir }).filter((p) => !spare || p.parent !== process.pid);
+  const find = () =>
+    [...runProcesses({ name: RUN_DIR_ENV, value: dir }), ...runProcesses({ name: ENCLOSING_RUN_ENV, value: dir })]
+      .filter((p, i, all) => all.findIndex((q) => q.pid === p.pid) === i)
+      .filter((p) => !spare || p.parent !== process.pid);
   const found = find();
   const left = found.length === 0 ? [] : endProcesses(find);
   if (left.length > 0) console.error(`test run: still running after SIGKILL: ${left.map((p) => p.pid).join(' ')}`);
