@@ -82,6 +82,17 @@ test('without adopt the plan names both, the apply refuses them and writes nothi
   const planned = words((await project.plan('plan (not adopted)')).stdout);
   for (const name of ['hand', 'handbr']) expect(planned).toMatch(refused(name));
   expect(planned).not.toMatch(/- fresh: exists/);
+  // Each list of the check under its own count, each object once (issue 29 item 5: one header counted 1 over
+  // 6 lines, one object twice): the read's drift, then the objects the apply will refuse.
+  const check = new RegExp(
+    '(\\d+) of 3 objects are not in sync: (.*?) the apply will refuse (\\d+) of the 3 objects, ' +
+      'which existed before this stack declared them: (.*?) \\(read at plan time',
+  ).exec(planned);
+  const bullets = (text = '') => [...text.matchAll(/- (\w+): /g)].map(([, name]) => name);
+  expect(bullets(check?.[2])).toHaveLength(Number(check?.[1]));
+  expect(bullets(check?.[4]).sort()).toEqual(['hand', 'handbr']);
+  expect(check?.[3]).toBe('2');
+  expect(bullets(check?.[2])).toContain('fresh');
 
   const applied = await project.terraform('apply', '-auto-approve', '-no-color');
   expect(applied.code).toBe(1);
