@@ -26,12 +26,17 @@ import { ENCLOSING_RUN_ENV, runDir } from './run-shared';
 
 /** Seconds before the SIGINT: long enough for the files to be mid-way (packing, installing, planning). */
 const INTERRUPT_AFTER_S = Number(process.env.CDKTF_HOMELAB_INTERRUPT_AFTER_S ?? 60);
-/** Files that start what was left behind: a git install, npm, the simulator, a systemd host, the kube API server. */
-const FILES = ['test/e2e/package.test.ts', 'test/e2e/kube.test.ts'];
+/**
+ * Files that start what was left behind: a git install, npm, the simulator, a systemd host, the kube API server; and
+ * one that holds a stubborn child and a temp folder past the signal whatever the machine's speed (interrupt-hold).
+ */
+const FILES = ['test/support/interrupt-hold.test.ts', 'test/e2e/package.test.ts', 'test/e2e/kube.test.ts'];
 /** How long the run may take to end after the SIGINT, and then its processes to be gone. */
 const EXIT_WAIT_MS = 60_000;
 const GONE_WAIT_MS = 20_000;
 const ROOT = join(__dirname, '..', '..');
+/** What makes interrupt-hold.test.ts hold instead of skipping. */
+const HOLD_ENV = 'CDKTF_HOMELAB_INTERRUPT_HOLD';
 /**
  * `.ci/run` sets CDKTF_HOMELAB_INTERRUPT_ELSEWHERE in its OpenTofu pass: the run below is jest's and npm's whatever
  * Terraform binary the files would use, and its minute of waiting (two more workers on the same cores) ran twice.
@@ -65,7 +70,7 @@ const copyTree = async (dest: string): Promise<void> => {
  * (25-60 CPU-s) beside the pass's files; the pack folder is outside its TMPDIR.
  */
 const freshEnv = (temp: string): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temp, [marker.name]: marker.value };
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temp, [marker.name]: marker.value, [HOLD_ENV]: '1' };
   for (const name of Object.keys(env)) {
     if (/^(CDKTF_HOMELAB_(RUN_DIR|.*_ELSEWHERE)|JEST_WORKER_ID)$/.test(name)) delete env[name];
   }
@@ -82,7 +87,8 @@ const freshEnv = (temp: string): NodeJS.ProcessEnv => {
   await copyTree(tree);
   // detached: a session and process group of its own, as a shell gives a foreground job.
   // jest keeps its transform cache in the temp directory across runs (not a leftover): here, beside it.
-  const args = ['jest', '--cacheDirectory', join(scratch, 'jest-cache'), ...FILES];
+  // One worker per file: each has started when the signal comes.
+  const args = ['jest', '--cacheDirectory', join(scratch, 'jest-cache'), `--maxWorkers=${FILES.length}`, ...FILES];
   const log = join(scratch, 'run.log');
   const out = openSync(log, 'w');
   const run = spawn('npx', args, { cwd: tree, env: freshEnv(temp), detached: true, stdio: ['ignore', out, out] });
@@ -93,6 +99,9 @@ const freshEnv = (temp: string): NodeJS.ProcessEnv => {
   const session: Marker = { ...marker, session: group };
   await sleep(INTERRUPT_AFTER_S * 1000);
   const before = runProcesses(session).length;
+  if (run.exitCode !== null || run.signalCode !== null) {
+    throw new Error(`the run ended before the signal:\n${readFileSync(log, 'utf8')}`);
+  }
   process.kill(-group, 'SIGINT');
   const exit = await Promise.race([ended, sleep(EXIT_WAIT_MS).then(() => 'still running')]);
   let left = runProcesses(session);
