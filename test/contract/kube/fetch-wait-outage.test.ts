@@ -9,11 +9,12 @@ import { askedAnnotation, SANDBOXES } from '../../../src/kube/names';
 import type { RepoFetchSpec } from '../../../src/kube/kube-repo-fetch';
 import { useKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver';
 import { CR_VERSION, crPath } from '../../support/kube-crds';
+import { READY_MS } from '../../support/kube-processes';
 import { kubeExpect, kubeRequest } from '../../support/kube-http';
 import { invoke } from '../../support/run-handler';
 import type { SandboxObject } from '../../support/sandbox-controller';
 
-jest.setTimeout(120_000);
+jest.setTimeout(READY_MS + 90_000);
 
 const server = useKubeApiServer({ own: true });
 let kube: KubeApiServer;
@@ -57,12 +58,17 @@ const status = (pid: number) => {
     return '';
   }
 };
-const ready = async (deadlineMs: number) => {
-  for (const end = Date.now() + deadlineMs; Date.now() < end; await sleep(200)) {
+/**
+ * The restarted server's /readyz within the bound of a first start (READY_MS: a restart is the same start-up), or
+ * an error carrying its log: CI under load once saw no answer within 60 s and nothing to say why (issue 28 session).
+ */
+const ready = async (logFile: string) => {
+  for (const end = Date.now() + READY_MS; Date.now() < end; await sleep(200)) {
     const answer = await kubeRequest(kube.admin, 'GET', '/readyz').catch(() => undefined);
     if (answer?.status === 200) return;
   }
-  throw new Error(`the restarted API server was not ready within ${deadlineMs} ms`);
+  const logged = fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
+  throw new Error(`the restarted API server was not ready within ${READY_MS} ms; its log ends:\n${logged}`);
 };
 
 test('a stopped API server ends a 6 s wait as stale within its budget, not after the 30 s timeout', async () => {
@@ -96,11 +102,12 @@ test('an API server killed and restarted 2 s into a 45 s wait is waited out, and
   await sleep(Math.max(0, start + 2000 - Date.now()));
   process.kill(pid, 'SIGKILL');
   while (isRunning(pid)) await sleep(20);
-  const log = fs.openSync(path.join(path.dirname(kube.caFile), '..', 'apiserver-restarted.log'), 'a', 0o600);
+  const logFile = path.join(path.dirname(kube.caFile), '..', 'apiserver-restarted.log');
+  const log = fs.openSync(logFile, 'a', 0o600);
   let restarted: ChildProcess | undefined;
   try {
     restarted = spawn('setpriv', ['--pdeathsig', 'KILL', '--', bin!, ...args], { stdio: ['ignore', log, log] });
-    await ready(60_000);
+    await ready(logFile);
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const entry = { key: 'site', asked, attempted: now, fetched: now };
     const statusPath = `${crPath(kube.namespace, SANDBOXES, 'restart')}/status`;
