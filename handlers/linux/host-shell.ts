@@ -7,20 +7,32 @@ import type { Clock } from '../../src/core/clock';
 import { coalesced } from '../../src/core/destroy-relay';
 import { HandlerError } from '../../src/core/errors';
 import type { Log } from '../../src/core/kind';
-import { sudoersLine, sudoRefusal } from '../../src/linux/shell';
-import type { Effect } from '../../src/linux/ssh';
-import * as cmd from '../../src/linux/unit-commands';
 import {
-  describeJob,
-  describeQueue,
-  isStalled,
-  listAllJobsCommand,
-  listJobCommand,
-  parseUnitJob,
-  type UnitJob,
-} from '../../src/linux/unit-job';
+  HELPER_OTHER_VERSION,
+  HELPER_REFUSED,
+  type HelperStep,
+  helperCommand,
+  helperRequest,
+  installLine,
+  journalStep,
+  listJobsStep,
+  RELOAD,
+  ROOT_HELPER_PATH,
+  ROOT_HELPER_VERSION,
+  sudoersLine,
+  systemctlStep,
+  type UnitObject,
+  writeStep,
+} from '../../src/linux/root-helper';
+import { sudoRefusal } from '../../src/linux/shell';
+import type { Effect } from '../../src/linux/ssh';
+import { manyUnitsCommand } from '../../src/linux/unit-commands';
+import { describeJob, describeQueue, isStalled, parseUnitJob, type UnitJob } from '../../src/linux/unit-job';
 import { parseShow, type Settle, settleOf, type UnitStatus } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
+
+/** How many of a unit's last journal lines a failure message shows. */
+const JOURNAL_LINES = 20;
 
 /** Each session's shared daemon-reload. */
 const reloads = new WeakMap<HostSession, () => Promise<unknown>>();
@@ -78,20 +90,9 @@ export class HostShell {
     return this.session.target.sudo;
   }
 
-  /**
-   * Runs a command; one that sudo refused to run fails naming the sudoers line the user needs, since
-   * nothing of it ran. Unmarked, it may change the host.
-   */
-  async run(command: string, stdin?: string, effect?: Effect) {
-    const result = await this.session.remote.run(command, stdin, effect);
-    const refusal = this.sudo && result.code !== 0 ? sudoRefusal(result.stderr) : undefined;
-    if (refusal === undefined) return result;
-    const { user } = this.session.target;
-    throw new HandlerError(
-      `sudo on ${this.host} refused to run a step as root`,
-      `${refusal}; every privileged step is one \`sudo -n sh\`, so ${user} needs ` +
-        `"${sudoersLine(user)}" in /etc/sudoers.d/ (that is root, as managing units is), or connect as root`,
-    );
+  /** Runs a command; unjudged. Unmarked, it may change the host. */
+  run(command: string, stdin?: string, effect?: Effect) {
+    return this.session.remote.run(command, stdin, effect);
   }
 
   /** Runs a command that must succeed; its stderr becomes the error. Unmarked, it may change the host. */
@@ -105,13 +106,51 @@ export class HostShell {
     return result;
   }
 
-  /** Installs `content` at `path` whole or not at all (see `writeFileCommand`). */
-  write(directory: string, path: string, content: string) {
-    return this.must(cmd.writeFileCommand(directory, path, content, this.sudo), content);
+  /**
+   * Asks the root helper for `steps` (root-helper.ts), `content` after a write; unjudged but for what
+   * ran none of them: sudo refusing (naming the sudoers line and the helper's install), the helper
+   * refusing a step or being another version. Unmarked, it may change the host.
+   */
+  async helper(steps: readonly HelperStep[], content?: string, effect?: Effect) {
+    const result = await this.run(helperCommand(this.sudo), helperRequest(steps, content), effect);
+    if (result.code === 0) return result;
+    const { user } = this.session.target;
+    const refusal = this.sudo ? sudoRefusal(result.stderr) : undefined;
+    const install = installLine(this.session.target);
+    if (refusal !== undefined)
+      throw new HandlerError(
+        `sudo on ${this.host} refused to run the root helper`,
+        `${refusal}; every privileged step goes through ${ROOT_HELPER_PATH}, so ${user} needs ` +
+          `"${sudoersLine(user)}" in /etc/sudoers.d/ and the helper installed (${install}), or connect as root`,
+      );
+    if (result.code === HELPER_OTHER_VERSION)
+      throw new HandlerError(
+        `the root helper on ${this.host} is another version than this cdktf-homelab's (${ROOT_HELPER_VERSION})`,
+        `${result.stderr.trim()}; install this one: ${install}`,
+      );
+    if (result.code === HELPER_REFUSED)
+      throw new HandlerError(`the root helper on ${this.host} refused a step`, result.stderr.trim());
+    return result;
   }
 
-  systemctl(verb: string, name?: string, ...flags: string[]) {
-    return this.must(cmd.systemctl(verb, this.sudo, name, ...flags));
+  /** `helper` that must succeed; its stderr becomes the error. */
+  async mustHelper(steps: readonly HelperStep[], content?: string) {
+    const result = await this.helper(steps, content);
+    if (result.code !== 0) {
+      throw new HandlerError(`command failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`, {
+        Steps: steps.map((step) => step.slice(0, 3).join(' ')).join('; '),
+      });
+    }
+    return result;
+  }
+
+  /** Installs `content` as the object's file whole or not at all (the helper's write step). */
+  write(object: UnitObject, content: string) {
+    return this.mustHelper([writeStep(object, content)], content);
+  }
+
+  systemctl(verb: string, name: string, flag?: string) {
+    return this.mustHelper([systemctlStep(verb, [name], flag)]);
   }
 
   /**
@@ -121,26 +160,20 @@ export class HostShell {
   reload(): Promise<unknown> {
     let reload = reloads.get(this.session);
     if (reload === undefined) {
-      reload = coalesced(() => this.must(cmd.reloadCommand(this.sudo)));
+      reload = coalesced(() => this.mustHelper([RELOAD]));
       reloads.set(this.session, reload);
     }
     return reload();
   }
 
-  /** Runs `script`, privileged, in a shell reading it from stdin; it must succeed. */
-  script(script: string) {
-    return this.must(cmd.scriptCommand(this.sudo), script);
-  }
-
-  /** `systemctl <verb> [flags] -- <names...>` as one command, unjudged: the caller says which unit failed. */
-  many(verb: string, names: readonly string[], ...flags: string[]) {
-    const { command, script } = cmd.manyUnitsCommand(verb, names, this.sudo, ...flags);
-    return this.run(command, script);
+  /** `systemctl <verb> [flag] -- <names...>` as one step, unjudged: the caller says which unit failed. */
+  many(verb: string, names: readonly string[], flag?: string) {
+    return this.helper([systemctlStep(verb, names, flag)]);
   }
 
   /** `many` that must succeed: its stderr becomes the error. */
-  async mustMany(verb: string, names: readonly string[], ...flags: string[]) {
-    const result = await this.many(verb, names, ...flags);
+  async mustMany(verb: string, names: readonly string[], flag?: string) {
+    const result = await this.many(verb, names, flag);
     if (result.code !== 0)
       throw new HandlerError(`systemctl ${verb} failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`);
     return result;
@@ -149,7 +182,7 @@ export class HostShell {
   /** The few properties a wait needs, of each of `names` in order, in one command. */
   async statuses(names: readonly string[]): Promise<WaitStatus[]> {
     if (names.length === 0) return []; // `systemctl show` of no unit shows the manager
-    const { command, script } = cmd.manyUnitsCommand(`show -p ${WAIT_PROPERTIES}`, names, false);
+    const { command, script } = manyUnitsCommand(`show -p ${WAIT_PROPERTIES}`, names);
     const { stdout } = await this.must(command, script, 'reads');
     const blocks = stdout.split(/\n\s*\n/).filter((block) => block.trim() !== '');
     if (blocks.length !== names.length) {
@@ -229,20 +262,20 @@ export class HostShell {
 
   /** What systemd holds in all, for a stalled job's failure message. */
   private async queue(): Promise<string> {
-    const { code, stdout } = await this.session.remote.run(listAllJobsCommand(this.sudo), undefined, 'reads');
+    const { code, stdout } = await this.helper([listJobsStep()], undefined, 'reads');
     return code === 0 ? describeQueue(stdout) : 'the job queue could not be read';
   }
 
   /** The unit's job as list-jobs has it; undefined when it has none or the list cannot be read. */
   private async job(name: string): Promise<UnitJob | undefined> {
-    const { code, stdout } = await this.session.remote.run(listJobCommand(name, this.sudo), undefined, 'reads');
+    const { code, stdout } = await this.helper([listJobsStep(name)], undefined, 'reads');
     return code === 0 ? parseUnitJob(stdout, name) : undefined;
   }
 
   /** Logs the unit's last journal lines and says where they are; never throws over the real error. */
   private async journal({ name, log }: SettleWait): Promise<string> {
     try {
-      const { stdout } = await this.session.remote.run(cmd.journalCommand(name, this.sudo), undefined, 'reads');
+      const { stdout } = await this.helper([journalStep(name, JOURNAL_LINES)], undefined, 'reads');
       const lines = stdout
         .trim()
         .split('\n')

@@ -22,7 +22,7 @@ import {
   leftByDestroy,
   markStackOf,
 } from '../../src/linux/unit-ownership';
-import * as cmd from '../../src/linux/unit-commands';
+import { forgetDropInStep, removeDropInStep } from '../../src/linux/root-helper';
 import { dropInIntentPath } from '../../src/linux/unit-intent';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -106,10 +106,10 @@ class DropInOps extends HostShell {
       const what = leftByDestroy(live, this.stack, live.fileSha256 !== undefined);
       return this.log(`drop-in ${this.path} on ${this.host}: ${what}`);
     }
-    if (live.restartOn !== undefined) await this.must(cmd.removeFileCommand(dropInMarkPath(this.dropIn), this.sudo));
-    if (live.intent !== undefined) await this.must(cmd.removeFileCommand(dropInIntentPath(this.dropIn), this.sudo));
+    // Its mark and intent, then the file: one request to the root helper.
+    const file = live.fileSha256 === undefined ? [] : [removeDropInStep(this.dropIn)];
+    await this.mustHelper([forgetDropInStep(this.dropIn), ...file]);
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
-    await this.must(cmd.removeFileCommand(this.path, this.sudo));
     await this.reload();
     this.log(
       `drop-in ${this.path} on ${this.host}: removed; ${this.dropIn.unit} keeps its current settings until it restarts`,

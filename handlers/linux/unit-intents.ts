@@ -1,23 +1,17 @@
 /**
  * The first and last steps of a host's batch apply (DESIGN, Interruption): every object's intent
- * written in one script before the first effect, and, once the objects read back as declared, their
+ * written in one request to the root helper before the first effect, and, once the objects read back as declared, their
  * records (with the content and run their process was started with) and the removal of their
- * intents in one script. A kill in between leaves intents the read reports and the next apply
+ * intents in one request. A kill in between leaves intents the read reports and the next apply
  * finishes; the object is never read as foreign.
  */
 import { sha256Hex } from '../../src/core/canonical';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { dropInUnitRuns } from '../../src/linux/systemd-drop-in';
-import { fileOf, mustWrite, readEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import { clearIntentStep, type HelperStep, intentStep, recordStep, type UnitObject } from '../../src/linux/root-helper';
+import { fileOf, mustWrite, objectOf, type UnitChange } from '../../src/linux/unit-batch';
 import { runningOf } from '../../src/linux/unit-diff';
-import {
-  INTENT_DIR,
-  type IntentEntry,
-  recordScript,
-  recordText,
-  type RecordEntry,
-  writeIntentsScript,
-} from '../../src/linux/unit-intent';
+import { INTENT_DIR, type IntentEntry, intentRest, recordText, type RecordEntry } from '../../src/linux/unit-intent';
 import { isTemplate } from '../../src/linux/unit-name';
 import { DROP_IN_MARK } from '../../src/linux/unit-ownership';
 import { restartPending } from '../../src/linux/unit-stale';
@@ -37,7 +31,7 @@ const restartsOf = (change: UnitChange, before: LiveUnit): boolean => {
 export const intentOf = ({ item: { change }, before, stack }: Track): IntentEntry => {
   const file = fileOf(change);
   return {
-    path: readEntryOf(change).intent as string,
+    object: objectOf(change),
     unit: change.sort === 'drop-in' ? change.spec.unit : change.spec.name,
     ...(file === undefined ? {} : { sha256: sha256Hex(file.content) }),
     restart: restartsOf(change, before),
@@ -45,12 +39,24 @@ export const intentOf = ({ item: { change }, before, stack }: Track): IntentEntr
   };
 };
 
-/** Writes the intent of every active object, in one script; one that fails fails them all, each named. */
+/** The helper's step that writes `entry`: the host's clock stamps it. */
+const writeIntentStep = (entry: IntentEntry): HelperStep => intentStep(entry.object, intentRest(entry));
+
+/**
+ * The helper's steps that write `records` and then remove the intents of `cleared`, in one request
+ * (the helper installs every file of a request before it removes any).
+ */
+export const recordSteps = (records: readonly RecordEntry[], cleared: readonly UnitObject[]): HelperStep[] => [
+  ...records.map(({ object, text }) => recordStep(object, text)),
+  ...cleared.map(clearIntentStep),
+];
+
+/** Writes the intent of every active object, in one request; one that fails fails them all, each named. */
 export const writeIntents = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
   const live = active(tracks);
   if (live.length === 0) return;
   await all(live, async () => {
-    await shell.script(writeIntentsScript(live.map(intentOf)));
+    await shell.mustHelper(live.map((track) => writeIntentStep(intentOf(track))));
     for (const track of live) track.intended = true;
     const count = live.length === 1 ? '1 object' : `${live.length} objects`;
     shell.log(`${shell.host}: wrote the intents of ${count} (${INTENT_DIR})`);
@@ -90,17 +96,16 @@ export const asRecorded = (track: Track, after: LiveUnit): LiveUnit => {
  * naming no stack, or another (taken over), says otherwise, so it is written with the track's.
  */
 const recordOf = (track: Track, after: LiveUnit): RecordEntry | undefined => {
-  const { record } = readEntryOf(track.item.change);
   const { first, started } = recordedOf(track, after);
   const text = recordText(first, started, track.stack);
   const now =
     after.restartOn === undefined ? undefined : recordText(after.restartOn, after.startedWith, after.recordStack);
-  return record === undefined || now === text ? undefined : { path: record, text };
+  return now === text ? undefined : { object: objectOf(track.item.change), text };
 };
 
 /**
  * Writes the record of each object in `converged` (each with its read-back) and then removes their
- * intents, with those of `untouched` (objects this apply changed nothing of), in one script.
+ * intents, with those of `untouched` (objects this apply changed nothing of), in one request.
  */
 export const recordAndClear = async (
   shell: HostShell,
@@ -108,12 +113,10 @@ export const recordAndClear = async (
   untouched: readonly Track[] = [],
 ): Promise<void> => {
   const records = converged.flatMap(({ track, after }) => recordOf(track, after) ?? []);
-  const cleared = [...converged.map(({ track }) => track), ...untouched].map(
-    (track) => readEntryOf(track.item.change).intent as string,
-  );
+  const cleared = [...converged.map(({ track }) => track), ...untouched].map((track) => objectOf(track.item.change));
   if (records.length === 0 && cleared.length === 0) return;
   await all(
     converged.map(({ track }) => track),
-    () => shell.script(recordScript(records, cleared)),
+    () => shell.mustHelper(recordSteps(records, cleared)),
   );
 };

@@ -1,7 +1,7 @@
 /**
  * Destroy of units, shared by units (which own a file) and template instances (which do not), many
  * at once as one run's destroys come (src/core/destroy-relay/): one read of them all, their stops queued in
- * one command and waited for together (each bounded like a start), a script each that disables it,
+ * one command and waited for together (each bounded like a start), a root helper step each that disables it,
  * removes its file, its restartOn record and every link to the file, then one daemon-reload for all
  * and one read of their load states. Measured before (README, SshHost): 200 destroys each doing all
  * of this alone kept about 22 in flight at 4.1 s apiece, their commands queued for the connection's
@@ -19,7 +19,8 @@ import { destroyMayAct, leftByDestroy, unitIsForeign } from '../../src/linux/uni
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
-import { destroyScript, parseRemoval, removalOf, type RemovalReport } from '../../src/linux/unit-remove';
+import { destroyUnitStep } from '../../src/linux/root-helper';
+import { parseRemoval, type RemovalReport } from '../../src/linux/unit-remove';
 import { enabledOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -103,8 +104,8 @@ export const destroyUnits = async (
       // `systemctl disable` ignores a masked unit: its links go by the script's search alone.
       const disable = !isMasked(live(index).status) && enabledOf(live(index).status.unitFileState) === true;
       try {
-        const script = destroyScript(removalOf(removal.unit, removal.ownsFile), disable);
-        reports.set(index, parseRemoval((await shell.script(script)).stdout));
+        const step = destroyUnitStep(removal.unit, removal.ownsFile, disable);
+        reports.set(index, parseRemoval((await shell.mustHelper([step])).stdout));
       } catch (error) {
         fail(index, error);
       }

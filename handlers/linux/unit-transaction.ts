@@ -18,6 +18,7 @@ import {
   readEntryOf,
   unitOf,
 } from '../../src/linux/unit-batch';
+import { unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
 import { fileTextsScript, parseFileTexts } from '../../src/linux/unit-read';
@@ -131,7 +132,7 @@ const keepPrevious = async (shell: HostShell, tracks: readonly Track[]): Promise
 
 const unmask = async (shell: HostShell, track: Track, spec: { name: string; directory: string }) => {
   const name = `${spec.name} on ${shell.host}`;
-  const result = await shell.run(cmd.unmaskCommand(spec, shell.sudo));
+  const result = await shell.helper([unmaskStep(spec)]);
   if (result.code !== 0) {
     const hint =
       result.code === cmd.UNMASK_REFUSED ? '; unmask removes only /dev/null links: move that file away by hand' : '';
@@ -144,7 +145,7 @@ const unmask = async (shell: HostShell, track: Track, spec: { name: string; dire
 const write = async (shell: HostShell, track: Track): Promise<void> => {
   const file = fileOf(track.item.change);
   if (file === undefined || !mustWrite(track.item.change, track.before)) return;
-  await shell.write(file.directory, file.path, file.content);
+  await shell.write(file.object, file.content);
   track.wrote = true;
   say(track, `wrote ${file.path}`);
 };

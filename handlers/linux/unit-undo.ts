@@ -11,11 +11,10 @@ import { mapConcurrent } from '../../src/core/pool';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import { unitPath } from '../../src/linux/unit-file';
-import { fileOf, readEntryOf, unitOf } from '../../src/linux/unit-batch';
-import { recordScript } from '../../src/linux/unit-intent';
-import * as cmd from '../../src/linux/unit-commands';
+import { clearIntentStep, removeDropInStep, removeUnitStep } from '../../src/linux/root-helper';
+import { fileOf, objectOf, unitOf } from '../../src/linux/unit-batch';
 import { isTemplate } from '../../src/linux/unit-name';
-import { parseRemoval, removalOf, removeLines } from '../../src/linux/unit-remove';
+import { parseRemoval } from '../../src/linux/unit-remove';
 import { enabledOf } from '../../src/linux/unit-state';
 import { type HostShell, messageOf } from './host-shell';
 import { IN_FLIGHT, type Track } from './unit-track';
@@ -82,9 +81,8 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
 const clearUndone = async (shell: HostShell, tracks: readonly Track[], broken: Set<Track>, notes: Notes) => {
   const clear = tracks.filter((track) => track.intended && !broken.has(track) && track.before.intent === undefined);
   if (clear.length === 0) return;
-  const paths = clear.map((track) => readEntryOf(track.item.change).intent as string);
   try {
-    await shell.script(recordScript([], paths));
+    await shell.mustHelper(clear.map((track) => clearIntentStep(objectOf(track.item.change))));
   } catch (error) {
     if (error instanceof ConnectionLost) throw error;
     for (const track of clear) notes.set(track, `${notes.get(track) ?? ''}; its intent stays (${messageOf(error)})`);
@@ -145,11 +143,10 @@ const revertFile = async (shell: HostShell, track: Track): Promise<void> => {
   const { change } = track.item;
   const file = fileOf(change);
   if (file === undefined || !track.wrote) return;
-  if (track.previous !== undefined) await shell.write(file.directory, file.path, track.previous);
-  else if (change.sort === 'drop-in') await shell.must(cmd.removeFileCommand(file.path, shell.sudo));
+  if (track.previous !== undefined) await shell.write(file.object, track.previous);
+  else if (change.sort === 'drop-in') await shell.mustHelper([removeDropInStep(change.spec)]);
   else {
-    const removal = removalOf(change.spec, true);
-    const { left } = parseRemoval((await shell.script(`${removeLines(removal).join('\n')}\n`)).stdout);
+    const { left } = parseRemoval((await shell.mustHelper([removeUnitStep(change.spec)])).stdout);
     if (left.length > 0) throw new Error(`could not remove ${left.join('; ')}`);
   }
 };

@@ -1,6 +1,7 @@
 /**
  * The package's command line behind bin/cdktf-homelab.js, which serves `fake-pve` itself: `discover` writes
  * a stack from what runs on the targets, `prune-record` drops applied tombstones from the stack's record,
+ * `root-helper` prints the root helper a non-root SSH user's sudoers line names (README, SshHost),
  * `--version` names the build (the commit too, for one that is not a release).
  * One bundle that requires nothing outside itself (test/faults/discover-bundle.test.ts). A failure prints
  * one line naming the command and exits 1; nothing was written.
@@ -8,6 +9,7 @@
 import { runDiscover } from '../discover/main';
 import { USAGE } from '../discover/options';
 import { commentText } from '../discover/literal';
+import { rootHelperText } from '../linux/root-helper';
 import { PRUNE_USAGE, runPruneRecord, terraformStateList } from '../record/main';
 
 const say = (line: string) => process.stderr.write(`${commentText(line)}\n`);
@@ -24,7 +26,19 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[]) => Promise<num
       stateList: terraformStateList(process.env.TERRAFORM_BINARY_NAME || 'terraform'),
       say,
     }),
+  'root-helper': async (args) => {
+    if (args.length > 0) throw new Error('it takes no arguments: it prints the helper, to install on a host');
+    process.stdout.write(rootHelperText());
+    return 0;
+  },
 };
+
+/** What `root-helper` does, for the usage text. */
+const ROOT_HELPER_USAGE =
+  'cdktf-homelab root-helper\n' +
+  '  Prints the root helper a non-root SshHost user runs through sudo; install it on each host as root:\n' +
+  "  npx cdktf-homelab root-helper | ssh root@HOST 'install -m 0755 -o root -g root /dev/stdin " +
+  "/usr/local/sbin/cdktf-homelab-root'";
 
 const main = async (argv: readonly string[]): Promise<number> => {
   const [command = '', ...args] = argv;
@@ -34,7 +48,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
   }
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
-    process.stdout.write(`${USAGE}\n\n${PRUNE_USAGE}\n`);
+    process.stdout.write(`${USAGE}\n\n${PRUNE_USAGE}\n\n${ROOT_HELPER_USAGE}\n`);
     return command === '--help' ? 0 : 2;
   }
   try {

@@ -4,7 +4,8 @@
  * drop-ins that change it, so no unit is restarted twice by one apply.
  */
 import { sha256Hex } from '../core/canonical';
-import { dropInDirectory, dropInPath, type DropInSpec } from './systemd-drop-in';
+import type { UnitObject } from './root-helper';
+import { dropInPath, type DropInSpec } from './systemd-drop-in';
 import type { InstanceSpec } from './systemd-instance';
 import type { LiveUnit } from './unit-control';
 import { restartOnPath, unitPath } from './unit-file';
@@ -44,9 +45,18 @@ export const readEntryOf = (change: UnitChange): ReadEntry => {
     : { unit: change.spec.name, record, intent };
 };
 
+/** The object the root helper's steps name for the change (its record, intent, file). */
+export const objectOf = (change: UnitChange): UnitObject => {
+  if (change.sort === 'drop-in') {
+    const { directory, unit, name } = change.spec;
+    return { sort: 'drop-in', directory, unit, name };
+  }
+  return { sort: 'unit', directory: change.spec.directory, name: change.spec.name };
+};
+
 /** A file the change owns. */
 export interface OwnedFile {
-  readonly directory: string;
+  readonly object: UnitObject;
   readonly path: string;
   readonly content: string;
 }
@@ -54,10 +64,8 @@ export interface OwnedFile {
 /** The file the change owns; none for an instance, whose file is its template's. */
 export const fileOf = (change: UnitChange): OwnedFile | undefined => {
   if (change.sort === 'instance') return undefined;
-  const { spec } = change;
-  return change.sort === 'unit'
-    ? { directory: spec.directory, path: unitPath(change.spec), content: change.spec.content }
-    : { directory: dropInDirectory(change.spec), path: dropInPath(change.spec), content: change.spec.content };
+  const path = change.sort === 'unit' ? unitPath(change.spec) : dropInPath(change.spec);
+  return { object: objectOf(change), path, content: change.spec.content };
 };
 
 /** Whether the owned file is absent or differs. */

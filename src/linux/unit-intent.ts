@@ -6,10 +6,11 @@
  * back leaves it, and the read then reports the object as drift in words and as the stack's, never
  * as foreign. The record written last says which content the running process was started with.
  * Both name the stack that wrote them (`stack=<id>`, issue 27): the mark is per stack, not per host.
+ * The root helper writes both (root-helper.ts), from the object and the text this module makes.
  */
 import { STACK_ID } from '../core/stack-id';
-import { quote } from './shell';
 import { dropInPath, type DropInPlace } from './drop-in-path';
+import type { UnitObject } from './root-helper';
 
 /** Where the intents live: 0755, files 0644, like the records, so that a read login's plan sees them (issue 26). */
 export const INTENT_DIR = '/var/lib/cdktf-homelab/intents';
@@ -32,9 +33,9 @@ export interface UnitIntent {
   readonly stack?: string;
 }
 
-/** One object's intent as the apply writes it. */
+/** One object's intent as the apply writes it: the helper makes its path from `object` (root-helper.ts). */
 export interface IntentEntry {
-  readonly path: string;
+  readonly object: UnitObject;
   readonly unit: string;
   readonly sha256?: string;
   readonly restart: boolean;
@@ -57,7 +58,7 @@ const stackNamed = (value: string): string => (STACK_ID.test(value) ? value : NO
 const stackSuffix = (stack: string | undefined): string => (stack === undefined ? '' : ` ${STACK_WORD}${stack}`);
 
 /** The line of an intent, after its `since=<seconds>` which the host's clock fills in. */
-const intentRest = ({ unit, sha256, restart, stack }: IntentEntry): string =>
+export const intentRest = ({ unit, sha256, restart, stack }: Omit<IntentEntry, 'object'>): string =>
   `sha256=${sha256 ?? '-'} restart=${restart ? 'pending' : 'no'} unit=${unit}${stackSuffix(stack)}`;
 
 /** An intent's text, as the read returns it; undefined when it is not one (any file there still proves it). */
@@ -80,81 +81,11 @@ export const parseIntent = (text: string): UnitIntent | undefined => {
   };
 };
 
-/** The state directory: 0755, so that a read login reads the records in it. */
-const STATE_DIR = '/var/lib/cdktf-homelab';
-
-/** One file an apply installs: its path and its line, which `printf` formats with `args`. */
-interface Install {
-  readonly path: string;
-  readonly format: string;
-  readonly args: readonly string[];
-}
-
-const dirOf = (path: string): string => path.slice(0, path.lastIndexOf('/'));
-
-/**
- * Lines that install `files` each whole, with few forks for hundreds: each is written into a
- * staging directory on the same file system, then one `mv` per target directory renames them over
- * (rename is atomic). A script stopped half-way leaves the old files and removes its staging.
- */
-const installLines = (files: readonly Install[], umask: string): string[] => {
-  const dirs = [...new Set(files.map((file) => dirOf(file.path)))];
-  const staged = (path: string) => `"$n/${dirs.indexOf(dirOf(path))}/"${quote(path.slice(path.lastIndexOf('/') + 1))}`;
-  return [
-    'set -e',
-    `umask 022 && mkdir -p ${STATE_DIR}`,
-    `umask ${umask} && mkdir -p -- ${dirs.map(quote).join(' ')}`,
-    `n=$(mktemp -d ${STATE_DIR}/.new.XXXXXX)`,
-    'trap \'rm -rf -- "$n"\' EXIT',
-    "trap 'exit 1' HUP INT TERM PIPE",
-    `mkdir -- ${dirs.map((_, index) => `"$n/${index}"`).join(' ')}`,
-    ...files.map((file) => `printf ${quote(file.format)} ${file.args.join(' ')} > ${staged(file.path)}`),
-    ...dirs.map(
-      (dir) =>
-        `mv -f -- ${files
-          .filter((file) => dirOf(file.path) === dir)
-          .map((file) => staged(file.path))
-          .join(' ')} ${quote(dir)}/`,
-    ),
-  ];
-};
-
-/**
- * The script (for `sh -s`, as root) that writes every intent of an apply in one round trip: 0644
- * files in 0755 directories, each line stamped with the host's clock. The chmod opens what an earlier
- * build left root-only (0700, 0600), which a read login would otherwise find unreadable.
- */
-export const writeIntentsScript = (entries: readonly IntentEntry[]): string => {
-  const files = entries.map((entry) => ({
-    path: entry.path,
-    format: `${WORD} since=%s %s\\n`,
-    args: ['"$t"', quote(intentRest(entry))],
-  }));
-  const [first, state, dirs, ...rest] = installLines(files, '022');
-  return [first, state, dirs, `chmod -R a+rX,go-w -- ${INTENT_DIR}`, 't=$(date -u +%s)', ...rest, ''].join('\n');
-};
-
-/** One record an apply writes last: its path and text. */
+/** One record an apply writes last: the object it is of and its text (root-helper.ts writes it 0644). */
 export interface RecordEntry {
-  readonly path: string;
+  readonly object: UnitObject;
   readonly text: string;
 }
-
-/**
- * The script that writes the records (0644, the read login reads them) and then removes the intents
- * of the objects that read back as declared, in one round trip.
- */
-export const recordScript = (records: readonly RecordEntry[], cleared: readonly string[]): string =>
-  [
-    ...(records.length === 0
-      ? ['set -e']
-      : installLines(
-          records.map(({ path, text }) => ({ path, format: '%s\\n', args: [quote(text)] })),
-          '022',
-        )),
-    ...(cleared.length > 0 ? [`rm -f -- ${cleared.map(quote).join(' ')}`] : []),
-    '',
-  ].join('\n');
 
 /** What the record says the running process was started with. */
 export interface StartedWith {

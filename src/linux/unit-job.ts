@@ -1,10 +1,10 @@
 /**
  * The job systemd holds for one unit and the jobs it waits for, from `systemctl list-jobs`, so a
  * start that misses its deadline says what holds it, and a job left waiting with nothing ahead of
- * it can be told from one that waits its turn behind an `After=` unit.
+ * it can be told from one that waits its turn behind an `After=` unit. The helper's list-jobs step
+ * (root-helper.ts) asks with both `--after` and `--before`: systemd 252 prints the jobs a job waits for
+ * under `--before`, later versions under `--after`.
  */
-import { privileged, quote } from './shell';
-
 export interface UnitJob {
   readonly id: string;
   /** start, stop, restart, reload, ... */
@@ -15,19 +15,8 @@ export interface UnitJob {
   readonly waitingFor: readonly string[];
 }
 
-/**
- * Both `--after` and `--before`: systemd 252 prints the jobs a job waits for under `--before`,
- * later versions under `--after` (measured on 252; the flags were swapped in a later release).
- */
-export const listJobCommand = (name: string, sudo: boolean): string =>
-  privileged(`systemctl list-jobs --no-pager --no-legend --after --before -- ${quote(name)}`, sudo);
-
 /** A job's own row in list-jobs output: id, unit, type, state. */
 const JOB_ROW = /^\s*(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
-
-/** Every job systemd holds, one row each: what a stalled job's failure message shows of the queue. */
-export const listAllJobsCommand = (sudo: boolean): string =>
-  privileged('systemctl list-jobs --no-pager --no-legend', sudo);
 
 /** `systemd holds 2 jobs: 2091 x.service start waiting; 75 db.service start running`, at most `max` named. */
 export const describeQueue = (stdout: string, max = 5): string => {

@@ -4,6 +4,7 @@
  * cut there is "outcome unknown", never sent again, with nothing run after it.
  */
 import { linuxDomain } from '../../handlers/linux/domain';
+import { helperCommand } from '../../src/linux/root-helper';
 import { ConnectionLost, connectSsh, OutcomeUnknown } from '../../src/linux/ssh';
 import { parseSshTarget } from '../../src/linux/target';
 import { invoke, invokeBatch } from '../support/run-handler';
@@ -16,13 +17,21 @@ const ABSENT =
   'NeedDaemonReload=no\nJob=\nStateChangeTimestamp=\n\n' +
   '@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n@@cdktf-homelab:now\n1800000000\n';
 
-/** Answers `echo ok` and the read script (when `reads` is true); leaves every other command hanging. */
-const hangingHost =
-  (reads: boolean): OnExec =>
-  (command, channel) => {
+/**
+ * Answers `echo ok`, and (when `reads` is true) the read script and the first root helper request (the
+ * intents); leaves every other command hanging.
+ */
+const hangingHost = (reads: boolean): OnExec => {
+  let helped = false;
+  return (command, channel) => {
     if (command === 'echo ok') return answer(channel, 'ok\n');
     if (reads && command === 'sh -s') return answer(channel, ABSENT);
+    if (reads && command === helperCommand(false) && !helped) {
+      helped = true;
+      return answer(channel, '');
+    }
   };
+};
 
 let server: SshTestServer | undefined;
 afterEach(() => server?.close());
@@ -101,12 +110,13 @@ test('an apply whose unit-file write never finishes is "outcome unknown" for the
     new RegExp(
       `^127\\.0\\.0\\.1:${server.port}: wrote the intents of 1 object .*\\n` +
         `systemd-unit apply: SSH connection to 127\\.0\\.0\\.1:${server.port} lost during apply: outcome unknown: ` +
-        '`umask .*` did not finish within 1 s \\(commandTimeoutSeconds\\) and was cut off; ' +
+        "`sh -c '#!/bin/sh # cdktf-homelab-root: .*` did not finish within 1 s \\(commandTimeoutSeconds\\) " +
+        'and was cut off; ' +
         'it was not sent again, .*the unit may be half-applied: the next apply converges it$',
     ),
   );
   expect(applied.stderr).not.toMatch(/was not applied|undo/);
   // The read, the intents, then the write: nothing after it (no undo, no second send).
   expect(server.commands).toHaveLength(3);
-  expect(server.commands.slice(0, 2)).toEqual(['sh -s', 'sh -s']);
+  expect(server.commands.slice(0, 2)).toEqual(['sh -s', helperCommand(false)]);
 });

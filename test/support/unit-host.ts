@@ -4,6 +4,8 @@
  */
 import { digestOf } from '../../src/core/canonical';
 import type { UnitSpec } from '../../src/linux/systemd-unit';
+import { type HelperStep, helperRequest, ROOT_HELPER_PATH, rootHelperText } from '../../src/linux/root-helper';
+import { quote } from '../../src/linux/shell';
 import { RESTART_ON_DIR, restartOnPath } from '../../src/linux/unit-file';
 import { linuxDomain } from '../../handlers/linux/domain';
 import { invoke } from './run-handler';
@@ -86,11 +88,29 @@ export const unitDriver = (host: SystemdHost) => {
   return { run, show, waitFor };
 };
 
-/** Boots one host for the test file, stops it after the file; `host()` and `unit` are live after beforeAll. */
+/**
+ * Installs the root helper on the host as the README says (`install -m 0755 -o root -g root /dev/stdin
+ * /usr/local/sbin/cdktf-homelab-root`, as root), so its sudo user (`deploy`) can apply through it.
+ */
+export const installRootHelper = async (host: SystemdHost): Promise<void> => {
+  const install = `install -m 0755 -o root -g root /dev/stdin ${ROOT_HELPER_PATH}`;
+  const { code, stderr } = await host.exec(`printf '%s' ${quote(rootHelperText())} | ${install}`);
+  if (code !== 0) throw new Error(`the root helper was not installed: ${stderr}`);
+};
+
+/** The installed root helper's answer to `steps` (and `content` after a write), run as root. */
+export const askRootHelper = (host: SystemdHost, steps: readonly HelperStep[], content?: string) =>
+  host.exec(`printf '%s' ${quote(helperRequest(steps, content))} | ${ROOT_HELPER_PATH}`);
+
+/**
+ * Boots one host for the test file, with the root helper installed, stops it after the file; `host()` and
+ * `unit` are live after beforeAll.
+ */
 export const useSystemdHost = () => {
   let booted: { host: SystemdHost; unit: ReturnType<typeof unitDriver> } | undefined;
   beforeAll(async () => {
     const host = await startSystemdHost();
+    await installRootHelper(host);
     booted = { host, unit: unitDriver(host) };
   });
   afterAll(() => booted?.host.stop());

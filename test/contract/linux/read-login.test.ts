@@ -13,11 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '../../../src/core/canonical';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
-import { dropInIntentPath, unitIntentPath, writeIntentsScript } from '../../../src/linux/unit-intent';
+import { intentStep } from '../../../src/linux/root-helper';
+import { dropInIntentPath, intentRest, unitIntentPath } from '../../../src/linux/unit-intent';
 import { type ApplyEntry, invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { generateKey } from '../../support/systemd-host';
 import { linuxDomain } from '../../../handlers/linux/domain';
-import { hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { askRootHelper, hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -74,7 +75,9 @@ test('the read user cannot write: as the write login it is refused by sudo and c
     TEST_SSH_KEY: host().privateKey,
   });
   expect(applied.code).toBe(1);
-  expect(applied.stderr).toMatch(/sudo on 127\.0\.0\.1:\d+ refused to run a step as root/);
+  expect(applied.stderr).toMatch(
+    /sudo on 127\.0\.0\.1:\d+ refused to run the root helper: sudo: a password is required; /,
+  );
   expect((await host().exec('test -e /etc/systemd/system/refused.service; echo $?')).stdout.trim()).toBe('1');
 });
 
@@ -135,8 +138,6 @@ const dropInOf = (unit: string): DropInSpec => ({
   content: '[Service]\nEnvironment=V=1\n',
   startTimeoutSeconds: 90,
 });
-/** Runs `script` on the host as root, through sh -s as the apply does. */
-const asRoot = (script: string) => host().exec(`sh -s <<'CDKTF_EOF'\n${script}CDKTF_EOF`);
 
 describe('an interrupted apply, read by a read login (issue 26)', () => {
   test('a new unit stopped after its intent and file reads as restart pending, never as foreign', async () => {
@@ -144,12 +145,16 @@ describe('an interrupted apply, read by a read login (issue 26)', () => {
     const dropIn = dropInOf('cut-new.service');
     // What the apply leaves when killed after writing the files, before the records: the intents,
     // then the unit file and the drop-in, no record and no mark.
-    const intents = await asRoot(
-      writeIntentsScript([
-        { path: unitIntentPath(spec), unit: spec.name, sha256: sha256Hex(spec.content), restart: true },
-        { path: dropInIntentPath(dropIn), unit: spec.name, sha256: sha256Hex(dropIn.content), restart: true },
-      ]),
-    );
+    const intents = await askRootHelper(host(), [
+      intentStep(
+        { sort: 'unit', directory: DIR, name: spec.name },
+        intentRest({ unit: spec.name, sha256: sha256Hex(spec.content), restart: true }),
+      ),
+      intentStep(
+        { sort: 'drop-in', ...dropIn },
+        intentRest({ unit: spec.name, sha256: sha256Hex(dropIn.content), restart: true }),
+      ),
+    ]);
     expect(intents.code).toBe(0);
     await host().exec(
       `printf '%s' '${SLEEPER}' > ${DIR}/cut-new.service && mkdir -p ${DIR}/cut-new.service.d && ` +

@@ -80,8 +80,9 @@ test('a sudo that wants a password fails naming sudo, and logs no write and no u
     expect(failed.stderr).toMatch(
       new RegExp(
         /^systemd-unit apply: needs-password.service on 127.0.0.1:\d+ was not applied: /.source +
-          /sudo on 127.0.0.1:\d+ refused to run a step as root: sudo: a password is required; /.source +
-          /every privileged step is one `sudo -n sh`, so deploy needs "deploy ALL=\(root\) NOPASSWD: \/bin\/sh"/.source,
+          /sudo on 127.0.0.1:\d+ refused to run the root helper: sudo: a password is required; /.source +
+          /every privileged step goes through \/usr\/local\/sbin\/cdktf-homelab-root, so deploy needs /.source +
+          /"deploy ALL=\(root\) NOPASSWD: \/usr\/local\/sbin\/cdktf-homelab-root"/.source,
       ),
     );
   } finally {

@@ -5,11 +5,15 @@
  * and counts reloads, so a test can say one reload for many units and one start for all of them.
  */
 import { sha256Hex } from '../../../../src/core/canonical';
+import { helperCommand } from '../../../../src/linux/root-helper';
 import type { CommandResult, Remote } from '../../../../src/linux/ssh';
 import { ConnectionLost } from '../../../../src/linux/ssh';
 import { instanceOf } from '../../../../src/linux/unit-name';
 
 const DIR = '/etc/systemd/system';
+const RECORDS = '/var/lib/cdktf-homelab/restart-on';
+const MARKS = '/var/lib/cdktf-homelab/drop-ins';
+const INTENTS = '/var/lib/cdktf-homelab/intents';
 
 export const TARGET = {
   host: 'h',
@@ -136,62 +140,107 @@ export const fakeSystemd = (): FakeSystemd => {
     ];
     return parts.map((part) => (/^[a-z-]+$/.test(part) ? `@@cdktf-homelab:${part}` : part)).join('\n') + '\n';
   };
-  /** The intents' and records' scripts of unit-intent.ts: staged lines renamed over, intents removed. */
-  const install = (stdin: string): CommandResult => {
-    const staged = new Map<string, string>();
-    for (const [, format = '', args = '', key = '', base = ''] of stdin.matchAll(
-      /^printf '([^']*)' (.*) > "\$n\/(\d+)\/"'([^']*)'$/gm,
-    )) {
-      const values = [...args.matchAll(/"\$t"|'([^']*)'/g)].map((match) => match[1] ?? '0');
-      let at = 0;
-      staged.set(`${key}/${base}`, format.replace(/%s/g, () => values[at++] ?? '').replace(/\\n$/, '\n'));
-    }
-    for (const [, sources = '', dir = ''] of stdin.matchAll(/^mv -f -- (.*) '([^']*)'\/$/gm))
-      for (const [, key = '', base = ''] of sources.matchAll(/"\$n\/(\d+)\/"'([^']*)'/g))
-        files.set(`${dir}/${base}`, staged.get(`${key}/${base}`) ?? '');
-    for (const [, paths = ''] of stdin.matchAll(/^rm -f -- (.*)$/gm))
-      for (const path of operands(paths)) files.delete(path);
-    return ok();
-  };
-  /** The removal lines of unit-remove.ts: each file it drops goes (the fake has no links). */
-  const removal = (stdin: string): CommandResult => {
-    const dropped = [...stdin.matchAll(/drop '([^']+)'/g)].map((match) => match[1] as string);
-    return ok(dropped.flatMap((path) => (files.delete(path) ? [`removed ${path}\n`] : [])).join(''));
-  };
+  /** What the root helper's remove-unit and destroy-unit steps drop (the fake has no links). */
+  const removal = (name: string, ownsFile: boolean): string =>
+    [...(ownsFile ? [`${DIR}/${name}`] : []), `${RECORDS}/${name}`, `${INTENTS}/${name}`]
+      .flatMap((path) => (files.delete(path) ? [`removed ${path}\n`] : []))
+      .join('');
   const script = (stdin: string): CommandResult => {
     if (stdin.includes('@@cdktf-homelab:files')) return ok(readScript(stdin));
-    if (stdin.startsWith('gone() {')) return removal(stdin);
     if (stdin.includes('@@cdktf-homelab:text')) {
       const texts = operands(stdin.split(';')[0] ?? '').map((path) =>
         Buffer.from(files.get(path) ?? '').toString('base64'),
       );
       return ok(texts.map((body) => `@@cdktf-homelab:text\n${body}\n`).join(''));
     }
-    if (stdin.startsWith('set -e')) return install(stdin);
     const [, verb = '', names = ''] = /^systemctl (\S+)(?: -p \S+)?(?: --\S+)* -- (.*)\n/.exec(stdin) ?? [];
     if (verb === 'show') return ok(operands(names).map(show).join('\n'));
-    return run(verb, operands(names));
+    return run(verb, operands(names)); // a test's own change, as an admin would make it
+  };
+  /** One step of a root helper request (root-helper.ts), `content` after a write. */
+  const step = (words: string[], content: string): CommandResult => {
+    const [verb = '', ...args] = words;
+    const dropIn = () => `${args[0]}/${args[1]}.d/${args[2]}.conf`;
+    const rest = (from: number) => `${args.slice(from).join(' ')}\n`;
+    const write = (path: string) => {
+      if (readOnly.has(path)) return { code: 1, stdout: '', stderr: 'Read-only file system' };
+      files.set(path, content);
+      return ok();
+    };
+    switch (verb) {
+      case 'systemctl':
+        return run(
+          args[0] ?? '',
+          args.slice(1).filter((word) => !word.startsWith('--')),
+        );
+      case 'reload':
+        reloads += 1;
+        for (const [name, u] of units) u.loaded = text(name);
+        return ok();
+      case 'unmask':
+        masked.delete(args[1] ?? '');
+        return ok();
+      case 'write-unit':
+        return write(`${args[0]}/${args[1]}`);
+      case 'write-drop-in':
+        return write(dropIn());
+      case 'remove-unit':
+        return ok(removal(args[1] ?? '', true));
+      case 'destroy-unit':
+        return ok(removal(args[1] ?? '', args[2] === 'file'));
+      case 'remove-drop-in':
+        files.delete(dropIn());
+        return ok();
+      case 'forget-drop-in':
+        for (const at of [MARKS, `${INTENTS}/drop-ins`]) files.delete(`${at}${dropIn()}`);
+        return ok();
+      case 'intent-unit':
+        files.set(`${INTENTS}/${args[0]}`, `cdktf-homelab-intent since=0 ${rest(1)}`);
+        return ok();
+      case 'intent-drop-in':
+        files.set(`${INTENTS}/drop-ins${dropIn()}`, `cdktf-homelab-intent since=0 ${rest(3)}`);
+        return ok();
+      case 'record-unit':
+        files.set(`${RECORDS}/${args[0]}`, rest(1));
+        return ok();
+      case 'record-drop-in':
+        files.set(`${MARKS}${dropIn()}`, rest(3));
+        return ok();
+      case 'clear-unit-intent':
+        files.delete(`${INTENTS}/${args[0]}`);
+        return ok();
+      case 'clear-drop-in-intent':
+        files.delete(`${INTENTS}/drop-ins${dropIn()}`);
+        return ok();
+      case 'journal':
+        return ok('started\nfailed\n');
+      default:
+        return ok();
+    }
+  };
+  /** A root helper request: each step logged as `root: <step>`, run in order until one fails. */
+  const helper = (stdin: string): CommandResult => {
+    const lines = stdin.split('\n');
+    const last = lines.findIndex((line) => line === 'end' || line.startsWith('write-'));
+    const content = lines.slice(last + 1).join('\n');
+    const out: string[] = [];
+    for (const line of lines.slice(1, last + (lines[last] === 'end' ? 0 : 1))) {
+      commands.push(`root: ${line}`);
+      const result = step(line.split(' '), content);
+      out.push(result.stdout);
+      if (result.code !== 0) return { ...result, stdout: out.join('') };
+    }
+    return ok(out.join(''));
   };
   const execute = (command: string, stdin = ''): CommandResult => {
     if (command === 'sh -s') return script(stdin);
-    if (command === 'systemctl daemon-reload') {
-      reloads += 1;
-      for (const [name, u] of units) u.loaded = text(name);
-      return ok();
-    }
-    const written = /mv -f -- "\$tmp" '([^']+)'/.exec(command)?.[1];
-    if (written !== undefined && readOnly.has(written)) return { code: 1, stdout: '', stderr: 'Read-only file system' };
-    if (written !== undefined) files.set(written, stdin);
-    if (command.includes('readlink')) for (const path of operands(command)) masked.delete(path.split('/').at(-1) ?? '');
-    if (command.startsWith('rm -f -- ')) for (const path of operands(command.split('&&')[0] ?? '')) files.delete(path);
-    const single = /^systemctl (\S+)(?: --\S+)* -- '([^']+)'$/.exec(command);
-    if (single !== null) return run(single[1] as string, [single[2] as string]);
-    if (command.startsWith('journalctl')) return ok('started\nfailed\n');
+    if (command === helperCommand(false)) return helper(stdin);
     return ok();
   };
   const remote: Remote = {
     run: async (command, stdin) => {
-      commands.push(command === 'sh -s' ? `sh -s: ${(stdin ?? '').split('\n')[0]}` : command);
+      if (command !== helperCommand(false))
+        commands.push(command === 'sh -s' ? `sh -s: ${(stdin ?? '').split('\n')[0]}` : command);
       if (dropped) throw new ConnectionLost('the server closed the connection', TARGET);
       return execute(command, stdin);
     },

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../../src/core/clock';
+import { helperCommand } from '../../../../src/linux/root-helper';
 import type { CommandResult, Remote } from '../../../../src/linux/ssh';
 import { CONFIRM_MS, HostShell, MAX_POLL_MS, POLL_MS } from '../../../../handlers/linux/host-shell';
 
@@ -14,9 +15,11 @@ const fakeHost = (units: Record<string, string[]>, jobs = '') => {
   const shows: string[][] = [];
   const remote: Remote = {
     run: async (command, stdin = ''): Promise<CommandResult> => {
-      commands.push(`${command} ${stdin}`.trim());
-      if (command.startsWith('journalctl')) return { code: 0, stdout: 'line one\nline two\n', stderr: '' };
-      if (command.startsWith('systemctl list-jobs')) return { code: 0, stdout: jobs, stderr: '' };
+      // A root helper request (root-helper.ts) is logged by its step.
+      const step = command === helperCommand(false) ? (stdin.split('\n')[1] ?? '') : '';
+      commands.push(step !== '' ? `root: ${step}` : `${command} ${stdin}`.trim());
+      if (step.startsWith('journal ')) return { code: 0, stdout: 'line one\nline two\n', stderr: '' };
+      if (step.startsWith('list-jobs')) return { code: 0, stdout: jobs, stderr: '' };
       if (!stdin.startsWith('systemctl show')) return { code: 0, stdout: '', stderr: '' };
       const names = [...stdin.matchAll(/'([^']+)'/g)].map((match) => match[1] as string);
       shows.push(names);
@@ -84,7 +87,7 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
     );
     // 150, 300, 600, 1200, then every MAX_POLL_MS: about 50 looks in 90 s, not 600.
     expect(host.shows.length).toBeLessThanOrEqual(4 + Math.ceil(90_000 / MAX_POLL_MS) + 1);
-    expect(host.commands.filter((c) => /daemon-reload|cancel|ignore-dependencies/.test(c))).toEqual([]);
+    expect(host.commands.filter((c) => /daemon-reload|root: reload|cancel|ignore-dependencies/.test(c))).toEqual([]);
   });
 
   test('a quick stop is still seen at once', async () => {
@@ -102,7 +105,7 @@ describe('HostShell.settle, the bounded wait after start, restart or stop', () =
       'x.service did not become active: it is still inactive/dead after 25 s (startTimeoutSeconds); ' +
         'its start job 124 is still waiting for job 75 (db.service/start); ',
     );
-    expect(host.commands.filter((c) => c.includes('daemon-reload'))).toEqual([]);
+    expect(host.commands.filter((c) => /daemon-reload|root: reload/.test(c))).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * Intent first, effect second, record last in the batch apply (issue 26), against the fake systemd:
- * the intents go in one script before the first write and are removed with the records in one after
+ * the intents go in one root helper request before the first write and are removed with the records in one after
  * the read back; a connection lost between leaves them, and the read then names the pending restart
  * and takes the unit as the stack's; the next apply finishes; an object left as it was keeps none.
  */
@@ -28,7 +28,7 @@ const objects = (...specs: UnitSpec[]) =>
 const intents = (host: ReturnType<typeof fakeSystemd>) =>
   [...host.files.keys()].filter((path) => path.startsWith(`${INTENTS}/`)).sort();
 
-test('all intents go in one script before the first write, and out with the records after the read back', async () => {
+test('all intents go in one request before the first write, and out with the records after the read back', async () => {
   const host = fakeSystemd();
   const run = await invokeBatchApply(
     linuxDomain(async () => host.remote),
@@ -36,11 +36,20 @@ test('all intents go in one script before the first write, and out with the reco
     objects(unit('a.service'), unit('b.service')),
   );
   expect(run.code).toBe(0);
-  const scripts = host.commands.flatMap((command, at) => (command === 'sh -s: set -e' ? [at] : []));
-  const firstWrite = host.commands.findIndex((command) => command.includes('mktemp -p'));
-  expect(scripts).toHaveLength(2);
-  expect(scripts[0]).toBeLessThan(firstWrite);
-  expect(scripts[1]).toBe(host.commands.length - 1);
+  // The fake logs each step of a root helper request as `root: <step>`, in order.
+  const steps = host.commands.filter((command) => command.startsWith('root: '));
+  const firstWrite = steps.findIndex((command) => command.startsWith('root: write-unit'));
+  expect(steps.slice(0, 2)).toEqual([
+    expect.stringMatching(/^root: intent-unit a\.service sha256=[0-9a-f]{64} restart=pending unit=a\.service$/),
+    expect.stringMatching(/^root: intent-unit b\.service /),
+  ]);
+  expect(firstWrite).toBe(2);
+  expect(steps.slice(-4)).toEqual([
+    expect.stringMatching(/^root: record-unit a\.service [0-9a-f]{64}/),
+    expect.stringMatching(/^root: record-unit b\.service /),
+    'root: clear-unit-intent a.service',
+    'root: clear-unit-intent b.service',
+  ]);
   expect(intents(host)).toEqual([]);
   expect(host.files.get('/var/lib/cdktf-homelab/restart-on/a.service')).toBe(`${digestOf([])}\n`);
 });
@@ -51,7 +60,7 @@ test('a connection lost after the write leaves the intent: read as pending, neve
   const remote: Remote = {
     run: async (command, stdin, effect) => {
       if (writes > 0) host.dropConnection();
-      if (command.includes('mktemp -p')) writes += 1;
+      if (stdin?.includes('\nwrite-unit ')) writes += 1;
       return host.remote.run(command, stdin, effect);
     },
     close: () => undefined,

@@ -3,7 +3,6 @@ import { unitIdentity } from '../../../../src/linux/systemd-unit';
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
-import { unmaskCommand } from '../../../../src/linux/unit-commands';
 import { diffUnit, enableNeedsReload, enableStep, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { parseReadScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
@@ -231,13 +230,6 @@ describe('masked units', () => {
           /set unmask: true to let apply unmask it, or run systemctl unmask check.service on the host$/.source,
       ),
     );
-  });
-
-  test('unmask removes only /dev/null links and refuses an empty file, which would otherwise be deleted', () => {
-    const command = unmaskCommand({ name: 'x.service', directory: '/etc/systemd/system' }, false);
-    expect(command).toContain(`"$(readlink -- "$f")" = /dev/null ]; then rm -f -- "$f"`);
-    expect(command).toContain(`[ ! -s "$f" ]`);
-    expect(command).toContain(`'/run/systemd/system/x.service'`);
   });
 });
 

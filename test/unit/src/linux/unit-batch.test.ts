@@ -88,7 +88,10 @@ describe('what each object reads and writes', () => {
     expect(mustWrite(unit('a.service'), live({ needDaemonReload: true }))).toBe(false);
     expect(mustWrite(dropIn('a.service'), live({}, null))).toBe(true);
     expect(mustWrite(instance('probe@x.service'), live({}, null))).toBe(false);
-    expect(fileOf(dropIn('a.service'))?.directory).toBe('/etc/systemd/system/a.service.d');
+    expect(fileOf(dropIn('a.service'))).toMatchObject({
+      object: { sort: 'drop-in', directory: '/etc/systemd/system', unit: 'a.service' },
+      path: expect.stringMatching(/^\/etc\/systemd\/system\/a\.service\.d\//),
+    });
   });
 });
 

@@ -3,9 +3,8 @@
  * writes installed only when their digest matches, and read output parsed by path and block, never by
  * position, so a missing file or unit cannot shift one unit's answer onto another.
  */
-import { sha256Hex } from '../../../../src/core/canonical';
 import { quote } from '../../../../src/linux/shell';
-import { manyUnitsCommand, notQueued, reloadCommand, writeFileCommand } from '../../../../src/linux/unit-commands';
+import { manyUnitsCommand, notQueued } from '../../../../src/linux/unit-commands';
 import { fileTextsScript, parseFileTexts, parseReadScript, readScript } from '../../../../src/linux/unit-read';
 
 describe('unit commands', () => {
@@ -25,14 +24,6 @@ describe('unit commands', () => {
 
   test('with only templates declared, systemctl show is not run at all (it would show the manager)', () => {
     expect(readScript([{ unit: 'probe@.service' }])).not.toContain('systemctl show');
-  });
-
-  test('the write goes to a temp file in the same directory, checked by digest, then rename, through sudo -n', () => {
-    const command = writeFileCommand('/etc/systemd/system', '/etc/systemd/system/x.service', '[Unit]\n', true);
-    expect(command).toMatch(/^sudo -n sh -c '/);
-    expect(command).toContain('mktemp -p');
-    expect(command).toContain(sha256Hex('[Unit]\n'));
-    expect(command).toContain('mv -f -- "$tmp"');
   });
 
   test("the read output splits into each unit's status, file digest and recorded restartOn, in order", () => {
@@ -88,17 +79,12 @@ describe('unit commands', () => {
     expect(parseReadScript('@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n', units)).toBeUndefined();
   });
 
-  test('a daemon-reload is a plain one, with no lock or count shared between runs', () => {
-    expect(reloadCommand(false)).toBe('systemctl daemon-reload');
-    expect(reloadCommand(true)).toBe(`sudo -n sh -c 'systemctl daemon-reload'`);
-  });
-
   test('a command over many units reads them on stdin, quoted, so no count of names meets the argument limit', () => {
     const names = Array.from({ length: 3000 }, (_, i) => `unit-with-a-long-name-number-${i}.service`);
-    const { command, script } = manyUnitsCommand('start', names, true, '--no-block');
-    expect(command).toBe(`sudo -n sh -c 'sh -s'`);
-    expect(script.startsWith(`systemctl start --no-block -- 'unit-with-a-long-name-number-0.service' `)).toBe(true);
-    expect(manyUnitsCommand('stop', ["x'y.service"], false).script).toBe(`systemctl stop -- 'x'\\''y.service'\n`);
+    const { command, script } = manyUnitsCommand('show -p Id', names);
+    expect(command).toBe('sh -s');
+    expect(script.startsWith(`systemctl show -p Id -- 'unit-with-a-long-name-number-0.service' `)).toBe(true);
+    expect(manyUnitsCommand('show', ["x'y.service"]).script).toBe(`systemctl show -- 'x'\\''y.service'\n`);
   });
 
   test("the units a start of many did not queue are told by systemctl's own lines, the others queued", () => {

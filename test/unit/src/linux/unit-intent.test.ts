@@ -1,21 +1,15 @@
 /**
- * The intents an apply leaves before its first effect and the records it writes last (issue 26):
- * their text both ways, and their scripts run by the real shell on a scratch tree, where the
- * intents come out readable like the records (issue 26: a read login's plan sees them) and every file whole.
+ * The intents an apply leaves before its first effect and the records it writes last (issue 26): their
+ * text both ways. The root helper writes them (test/contract/linux/root-helper.test.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   dropInIntentPath,
+  intentRest,
   NOT_A_STACK,
   parseIntent,
   parseRecord,
-  recordScript,
   recordText,
   unitIntentPath,
-  writeIntentsScript,
 } from '../../../../src/linux/unit-intent';
 
 const SHA = 'ab'.repeat(32);
@@ -42,6 +36,16 @@ describe('an intent', () => {
     ['something else entirely', undefined],
   ])('%s parses as %p', (text, intent) => {
     expect(parseIntent(text)).toEqual(intent);
+  });
+
+  test('its text after the since= the host stamps is what the helper is sent, and parses back', () => {
+    const rest = intentRest({ unit: 'a.service', sha256: SHA, restart: true });
+    expect(rest).toBe(`sha256=${SHA} restart=pending unit=a.service`);
+    expect(parseIntent(`cdktf-homelab-intent since=1733337600 ${rest}`)).toEqual({
+      since: 1733337600,
+      sha256: SHA,
+      restart: true,
+    });
   });
 });
 
@@ -78,8 +82,9 @@ describe('the stack an intent and a record name', () => {
   });
 
   test("an intent names the stack whose apply wrote it; an earlier version's names none", () => {
-    const script = writeIntentsScript([{ path: '/i/a', unit: 'a.service', restart: false, stack: 'homelab-a' }]);
-    expect(script).toContain("'sha256=- restart=no unit=a.service stack=homelab-a'");
+    expect(intentRest({ unit: 'a.service', restart: false, stack: 'homelab-a' })).toBe(
+      'sha256=- restart=no unit=a.service stack=homelab-a',
+    );
     expect(parseIntent('cdktf-homelab-intent since=1 sha256=- restart=no unit=a.service stack=homelab-a')).toEqual({
       since: 1,
       restart: false,
@@ -89,51 +94,5 @@ describe('the stack an intent and a record name', () => {
       since: 1,
       restart: false,
     });
-  });
-});
-
-describe('the scripts, run by sh on a scratch tree', () => {
-  let root: string;
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'unit-intent-'));
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
-  /** The script with the state directory moved under `root`. */
-  const run = (script: string) =>
-    execFileSync('sh', ['-s'], { input: script.replaceAll('/var/lib/cdktf-homelab', `${root}/state`) });
-  const at = (path: string) => path.replace('/var/lib/cdktf-homelab', `${root}/state`);
-  const mode = (path: string) => (statSync(at(path)).mode & 0o777).toString(8);
-
-  test('the intents of many objects are written whole, 0644 in 0755 directories, stamped by the host clock', () => {
-    const entries = [
-      { path: unitIntentPath({ name: 'a.service' }), unit: 'a.service', sha256: SHA, restart: true },
-      { path: unitIntentPath({ name: "it's.service" }), unit: "it's.service", restart: false },
-      { path: dropInIntentPath(dropIn), unit: 'fa-u1.service', sha256: SHA, restart: true },
-    ];
-    const script = writeIntentsScript(entries);
-    expect(script.match(/mktemp|date -u|^mv /gm)).toEqual(['date -u', 'mktemp', 'mv ', 'mv ']);
-    run(script);
-    const written = parseIntent(readFileSync(at(entries[0]?.path ?? ''), 'utf8'));
-    expect(written).toEqual({ since: expect.any(Number), sha256: SHA, restart: true });
-    expect(Math.abs((written?.since ?? 0) - Date.now() / 1000)).toBeLessThan(60);
-    expect(readFileSync(at(entries[1]?.path ?? ''), 'utf8')).toMatch(/ restart=no unit=it's.service\n$/);
-    expect([
-      mode(entries[0]?.path ?? ''),
-      mode(entries[2]?.path ?? ''),
-      mode('/var/lib/cdktf-homelab/intents'),
-    ]).toEqual(['644', '644', '755']);
-    expect(mode('/var/lib/cdktf-homelab')).toBe('755');
-    expect(readdirSync(`${root}/state`).sort()).toEqual(['intents']);
-  });
-
-  test('the records are written 0644 and the intents they close removed, in one script', () => {
-    const intent = unitIntentPath({ name: 'a.service' });
-    run(writeIntentsScript([{ path: intent, unit: 'a.service', restart: true }]));
-    const record = '/var/lib/cdktf-homelab/restart-on/a.service';
-    run(recordScript([{ path: record, text: `${SHA} ${'c'.repeat(64)} f00d` }], [intent]));
-    expect(readFileSync(at(record), 'utf8')).toBe(`${SHA} ${'c'.repeat(64)} f00d\n`);
-    expect(mode(record)).toBe('644');
-    expect(readdirSync(at('/var/lib/cdktf-homelab/intents'))).toEqual([]);
-    expect(readdirSync(`${root}/state`).sort()).toEqual(['intents', 'restart-on']);
   });
 });

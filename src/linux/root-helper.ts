@@ -1,0 +1,166 @@
+/**
+ * How a handler asks for a privileged step on a Linux host (issue 27 item 8): as a request to
+ * cdktf-homelab-root (root-helper-script.ts), one fixed verb and its arguments per line, never as shell
+ * text. A root login runs the helper's text with `sh -c`; any other login runs the installed copy through
+ * `sudo -n`, so its sudoers line names that one root-owned file, where the README's line used to name
+ * `/bin/sh` (root by another name). Both take the same path through the same text, so every test that
+ * logs in as root exercises the helper the sudo user runs.
+ */
+import { sha256Hex } from '../core/canonical';
+import { ROOT_HELPER_BODY, ROOT_HELPER_HEAD } from './root-helper-script';
+import { quote } from './shell';
+
+/** Where the README installs the helper, and so what the sudoers line names. */
+export const ROOT_HELPER_PATH = '/usr/local/sbin/cdktf-homelab-root';
+
+/** The first 12 hex digits of the sha256 of the helper's text (less its version line): a request names it. */
+export const ROOT_HELPER_VERSION = sha256Hex(ROOT_HELPER_HEAD + ROOT_HELPER_BODY).slice(0, 12);
+
+/** The helper as installed: what `npx cdktf-homelab root-helper` prints. */
+export const rootHelperText = (): string =>
+  `#!/bin/sh\n${ROOT_HELPER_HEAD}VERSION=${ROOT_HELPER_VERSION}\n${ROOT_HELPER_BODY}`;
+
+/** Exit code of a request the helper refused (a step outside its rules): nothing was done. */
+export const HELPER_REFUSED = 64;
+/** Exit code of a request of another version than the installed helper's: nothing was done. */
+export const HELPER_OTHER_VERSION = 65;
+
+/** The command that runs the helper: the installed copy through sudo, or its text for a root login. */
+export const helperCommand = (sudo: boolean): string =>
+  sudo ? `sudo -n ${ROOT_HELPER_PATH}` : `sh -c ${quote(rootHelperText())} cdktf-homelab-root`;
+
+/** What a non-root SSH user needs in sudoers: the helper, nothing else. */
+export const sudoersLine = (user: string): string => `${user} ALL=(root) NOPASSWD: ${ROOT_HELPER_PATH}`;
+
+/** How to install the helper on a host from the cdktf-homelab the stack runs (the README's line). */
+export const installLine = ({ host, port }: { host: string; port: number }): string =>
+  `npx cdktf-homelab root-helper | ssh ${port === 22 ? '' : `-p ${port} `}root@${host} ` +
+  `'install -m 0755 -o root -g root /dev/stdin ${ROOT_HELPER_PATH}'`;
+
+/** One step: its verb and arguments, each one word the helper checks again. */
+export type HelperStep = readonly string[];
+
+/** The unit or drop-in a step is about; an instance is a unit without a file of its own. */
+export type UnitObject =
+  | { readonly sort: 'unit'; readonly directory: string; readonly name: string }
+  | { readonly sort: 'drop-in'; readonly directory: string; readonly unit: string; readonly name: string };
+
+/** The arguments that name `object`: a unit by its name (and directory where it has a file), a drop-in by all three. */
+const named = (object: UnitObject, withDirectory: boolean): string[] =>
+  object.sort === 'unit'
+    ? [...(withDirectory ? [object.directory] : []), object.name]
+    : [object.directory, object.unit, object.name];
+
+const suffix = (object: UnitObject): string => (object.sort === 'unit' ? 'unit' : 'drop-in');
+
+/** A word the protocol can carry: no space, no line break, no control character. */
+const WORD = /^[^\s\p{Cc}]+$/u;
+
+/**
+ * The request for `steps`, and `content` after the last one when it is a write. A word that is not
+ * one (a space or line break inside, which no checked name or digest holds) is a bug here, never sent.
+ */
+export const helperRequest = (steps: readonly HelperStep[], content?: string): string => {
+  for (const step of steps) {
+    const bad = step.find((word) => !WORD.test(word));
+    if (bad !== undefined || step.length === 0) throw new Error(`not a root helper step: ${JSON.stringify(step)}`);
+  }
+  const last = steps.at(-1)?.[0] ?? '';
+  const writes = last.startsWith('write-');
+  if (writes !== (content !== undefined) || steps.slice(0, -1).some((step) => step[0]?.startsWith('write-')))
+    throw new Error('a write step comes last in its request, with its content, and only a write has content');
+  const lines = [`cdktf-homelab-root ${ROOT_HELPER_VERSION}`, ...steps.map((step) => step.join(' '))];
+  return writes ? `${lines.join('\n')}\n${content}` : `${lines.join('\n')}\nend\n`;
+};
+
+/** `systemctl <verb> [--no-block|--no-reload] -- <names>`, many units in one step. */
+export const systemctlStep = (verb: string, names: readonly string[], flag?: string): HelperStep => [
+  'systemctl',
+  verb,
+  ...(flag === undefined ? [] : [flag]),
+  ...names,
+];
+
+export const RELOAD: HelperStep = ['reload'];
+
+/** Removes the unit's /dev/null masks; refuses (exit 3) an empty regular file, which masks too. */
+export const unmaskStep = (unit: { directory: string; name: string }): HelperStep => [
+  'unmask',
+  unit.directory,
+  unit.name,
+];
+
+/** Installs a unit file or drop-in whole, checked by the sha256 of `content`, which follows it. */
+export const writeStep = (object: UnitObject, content: string): HelperStep => [
+  `write-${suffix(object)}`,
+  ...named(object, true),
+  sha256Hex(content),
+  String(Buffer.byteLength(content, 'utf8')),
+];
+
+/** A new unit's undo: its file, record, intent and links, printing what it removed (unit-remove.ts). */
+export const removeUnitStep = (unit: { directory: string; name: string }): HelperStep => [
+  'remove-unit',
+  unit.directory,
+  unit.name,
+];
+
+/** A unit's or instance's destroy after its stop (`parseRemoval` reads what it prints). */
+export const destroyUnitStep = (
+  unit: { directory: string; name: string },
+  ownsFile: boolean,
+  disable: boolean,
+): HelperStep => [
+  'destroy-unit',
+  unit.directory,
+  unit.name,
+  ownsFile ? 'file' : 'instance',
+  disable ? 'disable' : 'keep',
+];
+
+type DropIn = { readonly directory: string; readonly unit: string; readonly name: string };
+
+/** Removes a drop-in file, and its `<unit>.d` when that is left empty. */
+export const removeDropInStep = (dropIn: DropIn): HelperStep => [
+  'remove-drop-in',
+  dropIn.directory,
+  dropIn.unit,
+  dropIn.name,
+];
+
+/** Removes a drop-in's mark and intent. */
+export const forgetDropInStep = (dropIn: DropIn): HelperStep => [
+  'forget-drop-in',
+  dropIn.directory,
+  dropIn.unit,
+  dropIn.name,
+];
+
+/** The words of a record's or intent's text. */
+const wordsOf = (text: string): string[] => text.split(' ');
+
+/** Writes the object's intent: `cdktf-homelab-intent since=<host clock> <text>`. */
+export const intentStep = (object: UnitObject, text: string): HelperStep => [
+  `intent-${suffix(object)}`,
+  ...named(object, false),
+  ...wordsOf(text),
+];
+
+/** Writes the object's record (a unit's restartOn record, a drop-in's mark): `text`. */
+export const recordStep = (object: UnitObject, text: string): HelperStep => [
+  `record-${suffix(object)}`,
+  ...named(object, false),
+  ...wordsOf(text),
+];
+
+/** Removes the object's intent, after the records of the same request. */
+export const clearIntentStep = (object: UnitObject): HelperStep => [
+  `clear-${suffix(object)}-intent`,
+  ...named(object, false),
+];
+
+/** The unit's last journal lines. */
+export const journalStep = (name: string, lines: number): HelperStep => ['journal', name, String(lines)];
+
+/** Every job systemd holds, or the unit's and those it waits for. */
+export const listJobsStep = (name?: string): HelperStep => ['list-jobs', ...(name === undefined ? [] : [name])];

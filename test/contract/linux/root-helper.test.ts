@@ -1,0 +1,148 @@
+/**
+ * The root helper's steps on real systemd 252, asked by hand as root (the handlers' own use is every other
+ * contract test): intents and records written whole, 0644 in 0755 directories, stamped by the host's clock,
+ * the intents a request closes removed after its records (issue 26); a unit's removal takes every link to
+ * its file whatever its form, keeps a mask and other units' links, and names what it cannot remove (issue 16
+ * item 3a); a write is installed only whole. Moved here from scratch-tree unit tests, since the helper makes
+ * every path itself and takes none from the request.
+ */
+import { sha256Hex } from '../../../src/core/canonical';
+import {
+  clearIntentStep,
+  intentStep,
+  recordStep,
+  removeUnitStep,
+  type UnitObject,
+  writeStep,
+} from '../../../src/linux/root-helper';
+import { parseIntent } from '../../../src/linux/unit-intent';
+import { parseRemoval } from '../../../src/linux/unit-remove';
+import { askRootHelper, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host } = useSystemdHost();
+
+const DIR = '/etc/systemd/system';
+const STATE = '/var/lib/cdktf-homelab';
+const SHA = 'ab'.repeat(32);
+const unit = (name: string, directory = DIR): UnitObject => ({ sort: 'unit', directory, name });
+const dropIn: UnitObject = { sort: 'drop-in', directory: DIR, unit: 'rh-a.service', name: '10-v' };
+const sh = async (command: string) => (await host().exec(command)).stdout.trim();
+const exists = async (path: string) => (await sh(`{ [ -e '${path}' ] || [ -L '${path}' ]; } && echo yes`)) === 'yes';
+
+describe('intents and records', () => {
+  test("many objects' intents are written whole, 0644 in 0755 directories, stamped by the host clock", async () => {
+    const objects = [unit('rh-a.service'), unit('rh-a\\x2db.service'), dropIn];
+    await sh(`mkdir -p ${STATE}/intents && chmod 0700 ${STATE}/intents`);
+    const asked = await askRootHelper(
+      host(),
+      objects.map((object) => intentStep(object, `sha256=${SHA} restart=pending unit=rh-a.service`)),
+    );
+    expect(asked).toMatchObject({ code: 0, stderr: '' });
+    const written = parseIntent(await sh(`cat '${STATE}/intents/rh-a\\x2db.service'`));
+    expect(written).toEqual({ since: expect.any(Number), sha256: SHA, restart: true });
+    expect(Math.abs((written?.since ?? 0) - Date.now() / 1000)).toBeLessThan(60);
+    const modes = await sh(
+      `stat -c '%a %n' ${STATE} ${STATE}/intents '${STATE}/intents/rh-a.service' ` +
+        `${STATE}/intents/drop-ins${DIR}/rh-a.service.d ${STATE}/intents/drop-ins${DIR}/rh-a.service.d/10-v.conf`,
+    );
+    expect(modes.split('\n').map((line) => line.split(' ')[0])).toEqual(['755', '755', '644', '755', '644']);
+    expect(await sh(`ls -A ${STATE} | grep -c '^\\.new' || true`)).toBe('0');
+  });
+
+  test('the records are written 0644, then the intents they close removed, in one request', async () => {
+    const text = `${SHA} ${'c'.repeat(64)} f00d`;
+    const asked = await askRootHelper(host(), [
+      recordStep(unit('rh-a.service'), text),
+      recordStep(dropIn, 'cdktf-homelab'),
+      clearIntentStep(unit('rh-a.service')),
+      clearIntentStep(dropIn),
+    ]);
+    expect(asked).toMatchObject({ code: 0 });
+    expect(await sh(`cat ${STATE}/restart-on/rh-a.service`)).toBe(text);
+    expect(await sh(`stat -c %a ${STATE}/restart-on/rh-a.service`)).toBe('644');
+    expect(await sh(`cat ${STATE}/drop-ins${DIR}/rh-a.service.d/10-v.conf`)).toBe('cdktf-homelab');
+    expect(await exists(`${STATE}/intents/rh-a.service`)).toBe(false);
+    expect(await exists(`${STATE}/intents/drop-ins${DIR}/rh-a.service.d/10-v.conf`)).toBe(false);
+    expect(await exists(`${STATE}/intents/rh-a\\x2db.service`)).toBe(true);
+  });
+});
+
+describe("a unit's removal", () => {
+  const WANTS = `${DIR}/multi-user.target.wants`;
+  const remove = async (name: string, directory = DIR) =>
+    parseRemoval((await askRootHelper(host(), [removeUnitStep({ directory, name })])).stdout);
+
+  test('every link to the file goes, absolute, relative or an alias; links to other files stay', async () => {
+    const local = '/usr/local/lib/systemd/system';
+    await sh(
+      `mkdir -p ${local} ${DIR}/timers.target.wants && printf '[Service]\\n' > ${local}/rh-l.service && ` +
+        `printf x > ${STATE}/restart-on/rh-l.service && ln -sf ${local}/rh-l.service ${WANTS}/rh-l.service && ` +
+        `ln -sf ../../../..${local}/rh-l.service ${DIR}/timers.target.wants/rh-l.service && ` +
+        `ln -sf ${local}/rh-l.service ${DIR}/alias-of-rh-l.service && ` +
+        `ln -sf ${local}/rh-other.service ${WANTS}/rh-other.service && ` +
+        `ln -sf /lib/systemd/system/rh-l.service ${WANTS}/rh-l.service.bak`,
+    );
+    const report = await remove('rh-l.service', local);
+    expect([...report.removed].sort()).toEqual(
+      [
+        `${local}/rh-l.service`,
+        `${STATE}/restart-on/rh-l.service`,
+        `${WANTS}/rh-l.service`,
+        `${DIR}/timers.target.wants/rh-l.service`,
+        `${DIR}/alias-of-rh-l.service`,
+      ].sort(),
+    );
+    expect(report.left).toEqual([]);
+    expect(await exists(`${WANTS}/rh-other.service`)).toBe(true);
+    expect(await exists(`${WANTS}/rh-l.service.bak`)).toBe(true);
+  });
+
+  test('a /dev/null mask stays, in the admin directory or in place of the file, and is reported', async () => {
+    const local = '/usr/local/lib/systemd/system';
+    await sh(`ln -sf /dev/null ${local}/rh-m.service && ln -sf /dev/null ${DIR}/rh-m.service`);
+    const report = await remove('rh-m.service', local);
+    expect(report).toMatchObject({ removed: [], left: [] });
+    expect(report.masks).toEqual([`${local}/rh-m.service`, `${DIR}/rh-m.service`]);
+    expect(await exists(`${DIR}/rh-m.service`)).toBe(true);
+  });
+
+  test('a link left by a unit whose file is already gone is removed too, and a backslash name is literal', async () => {
+    await sh(
+      `ln -sf '${DIR}/rh-g\\x2dx.service' '${WANTS}/rh-g\\x2dx.service' && ` +
+        `ln -sf ${DIR}/rh-gx2dx.service ${WANTS}/rh-gx2dx.service`,
+    );
+    expect((await remove('rh-g\\x2dx.service')).removed).toEqual([`${WANTS}/rh-g\\x2dx.service`]);
+    expect(await exists(`${WANTS}/rh-gx2dx.service`)).toBe(true);
+  });
+
+  test('what cannot be removed is named as left, with why', async () => {
+    await sh(`mkdir -p ${STATE}/restart-on/rh-d.service/inside`);
+    expect((await remove('rh-d.service')).left).toEqual([
+      expect.stringMatching(/restart-on\/rh-d.service: rm: cannot remove .*Is a directory$/),
+    ]);
+  });
+});
+
+describe('a write', () => {
+  const content = '[Service]\nExecStart=/bin/true\n';
+
+  test('installs the file whole, 0644 and root-owned', async () => {
+    const asked = await askRootHelper(host(), [writeStep(unit('rh-w.service'), content)], content);
+    expect(asked).toMatchObject({ code: 0 });
+    expect(await sh(`sha256sum < ${DIR}/rh-w.service | cut -c1-64`)).toBe(sha256Hex(content));
+    expect(await sh(`stat -c '%a %U' ${DIR}/rh-w.service`)).toBe('644 root');
+  });
+
+  test('bytes cut short are not installed, and no temp file is left', async () => {
+    const cut = await askRootHelper(host(), [writeStep(unit('rh-w.service'), `${content}# more\n`)], content);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr.trim()).toBe(
+      `${DIR}/rh-w.service not written: ${content.length} bytes arrived, ` +
+        `not the ${content.length + 7} sent (cut short)`,
+    );
+    expect(await sh(`sha256sum < ${DIR}/rh-w.service | cut -c1-64`)).toBe(sha256Hex(content));
+    expect(await sh(`ls -A ${DIR} | grep -c '^\\.rh-w' || true`)).toBe('0');
+  });
+});

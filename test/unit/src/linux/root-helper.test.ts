@@ -1,0 +1,173 @@
+/**
+ * The root helper's request as the handler encodes it (issue 27 item 8): one fixed verb and its words per
+ * line, after the line naming the helper's version, closed by `end` or by a write's bytes; a word that
+ * could start another line or step is never sent. The helper's own checks, run here by the real sh as
+ * an unprivileged user, refuse a step outside its rules naming the step and the rule, before doing anything.
+ */
+import { execFileSync } from 'node:child_process';
+import { sha256Hex } from '../../../../src/core/canonical';
+import {
+  clearIntentStep,
+  destroyUnitStep,
+  forgetDropInStep,
+  helperCommand,
+  helperRequest,
+  installLine,
+  intentStep,
+  journalStep,
+  listJobsStep,
+  recordStep,
+  removeDropInStep,
+  removeUnitStep,
+  ROOT_HELPER_VERSION,
+  rootHelperText,
+  sudoersLine,
+  systemctlStep,
+  unmaskStep,
+  writeStep,
+} from '../../../../src/linux/root-helper';
+import { ROOT_HELPER_BODY, ROOT_HELPER_HEAD } from '../../../../src/linux/root-helper-script';
+
+const DIR = '/etc/systemd/system';
+const dropIn = { directory: DIR, unit: 'a.service', name: '10-v' };
+
+describe('the helper', () => {
+  test('its version is the first 12 hex digits of the sha256 of its text less the version line', () => {
+    expect(ROOT_HELPER_VERSION).toBe(sha256Hex(ROOT_HELPER_HEAD + ROOT_HELPER_BODY).slice(0, 12));
+    expect(rootHelperText()).toBe(`#!/bin/sh\n${ROOT_HELPER_HEAD}VERSION=${ROOT_HELPER_VERSION}\n${ROOT_HELPER_BODY}`);
+  });
+
+  test('a sudo login runs the installed copy, which its one sudoers line names; root runs the same text', () => {
+    expect(helperCommand(true)).toBe('sudo -n /usr/local/sbin/cdktf-homelab-root');
+    expect(sudoersLine('deploy')).toBe('deploy ALL=(root) NOPASSWD: /usr/local/sbin/cdktf-homelab-root');
+    const root = helperCommand(false);
+    expect(root.startsWith(`sh -c '#!/bin/sh\n`)).toBe(true);
+    expect(
+      root.endsWith(`VERSION=${ROOT_HELPER_VERSION}\n${ROOT_HELPER_BODY.replace(/'/g, `'\\''`)}' cdktf-homelab-root`),
+    ).toBe(true);
+    expect(installLine({ host: 'h', port: 22 })).toBe(
+      'npx cdktf-homelab root-helper | ssh root@h ' +
+        "'install -m 0755 -o root -g root /dev/stdin /usr/local/sbin/cdktf-homelab-root'",
+    );
+    expect(installLine({ host: 'h', port: 2222 })).toMatch(/\| ssh -p 2222 root@h 'install /);
+  });
+});
+
+describe('a request', () => {
+  test('names the version, one step a line, and ends with end', () => {
+    expect(helperRequest([systemctlStep('start', ['a.service', 'b@x.service'], '--no-block'), ['reload']])).toBe(
+      `cdktf-homelab-root ${ROOT_HELPER_VERSION}\nsystemctl start --no-block a.service b@x.service\nreload\nend\n`,
+    );
+  });
+
+  test('a write comes last, its digest and size on its line and its bytes after it, whatever they hold', () => {
+    const content = '[Service]\nExecStart=/bin/echo é\nend\n';
+    const step = writeStep({ sort: 'drop-in', ...dropIn }, content);
+    expect(step).toEqual([
+      'write-drop-in',
+      DIR,
+      'a.service',
+      '10-v',
+      sha256Hex(content),
+      String(Buffer.byteLength(content)),
+    ]);
+    expect(helperRequest([unmaskStep({ directory: DIR, name: 'a.service' }), step], content)).toBe(
+      `cdktf-homelab-root ${ROOT_HELPER_VERSION}\nunmask ${DIR} a.service\n${step.join(' ')}\n${content}`,
+    );
+    expect(() => helperRequest([step, ['reload']], content)).toThrow(/a write step comes last/);
+    expect(() => helperRequest([['reload']], content)).toThrow(/only a write has content/);
+    expect(() => helperRequest([step])).toThrow(/with its content/);
+  });
+
+  test.each([['a b.service'], ['a.service\nreload'], [''], ['a\u0000.service']])(
+    'a word %p that is not one word is never sent',
+    (name) => {
+      expect(() => helperRequest([systemctlStep('start', [name])])).toThrow(/not a root helper step/);
+    },
+  );
+
+  test('every step names its object by checked words, never by a path', () => {
+    const unit = { sort: 'unit' as const, directory: DIR, name: 'a.service' };
+    const steps = [
+      intentStep(unit, 'sha256=- restart=no unit=a.service'),
+      intentStep({ sort: 'drop-in', ...dropIn }, 'sha256=- restart=no unit=a.service'),
+      recordStep(unit, 'x y z'),
+      recordStep({ sort: 'drop-in', ...dropIn }, 'cdktf-homelab'),
+      clearIntentStep(unit),
+      clearIntentStep({ sort: 'drop-in', ...dropIn }),
+      destroyUnitStep({ directory: DIR, name: 'a@x.service' }, false, true),
+      removeUnitStep({ directory: DIR, name: 'a.service' }),
+      removeDropInStep(dropIn),
+      forgetDropInStep(dropIn),
+      journalStep('a.service', 20),
+      listJobsStep(),
+      listJobsStep('a.service'),
+    ];
+    expect(steps.map((step) => step.join(' '))).toEqual([
+      'intent-unit a.service sha256=- restart=no unit=a.service',
+      `intent-drop-in ${DIR} a.service 10-v sha256=- restart=no unit=a.service`,
+      'record-unit a.service x y z',
+      `record-drop-in ${DIR} a.service 10-v cdktf-homelab`,
+      'clear-unit-intent a.service',
+      `clear-drop-in-intent ${DIR} a.service 10-v`,
+      `destroy-unit ${DIR} a@x.service instance disable`,
+      `remove-unit ${DIR} a.service`,
+      `remove-drop-in ${DIR} a.service 10-v`,
+      `forget-drop-in ${DIR} a.service 10-v`,
+      'journal a.service 20',
+      'list-jobs',
+      'list-jobs a.service',
+    ]);
+  });
+});
+
+describe('the helper, run by sh as nobody, refuses before it does anything', () => {
+  /** Runs the helper as nobody (when the tests run as root): a step it failed to refuse could change nothing. */
+  const ask = (request: string) => {
+    const asNobody = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+    const [file = 'sh', ...args] = [...asNobody, 'sh', '-c', rootHelperText(), 'cdktf-homelab-root'];
+    try {
+      execFileSync(file, args, { input: request, stdio: ['pipe', 'pipe', 'pipe'] });
+      return { code: 0, stderr: '' };
+    } catch (error) {
+      const { status, stderr } = error as { status: number; stderr: Buffer };
+      return { code: status, stderr: stderr.toString().trim() };
+    }
+  };
+  const request = (...lines: string[]) => [`cdktf-homelab-root ${ROOT_HELPER_VERSION}`, ...lines, 'end', ''].join('\n');
+  const NOTHING = '; nothing was done';
+
+  test.each([
+    ['systemctl kill a.service', "systemctl's verb must be one of start, stop, restart, enable, disable, reset-failed"],
+    ['systemctl start --no-reload a.service', 'systemctl start takes no flag but --no-block'],
+    ['systemctl start -rf.service', 'each unit must be a unit name that starts with neither - nor .'],
+    ['systemctl stop ..service', 'each unit must be a unit name that starts with neither - nor .'],
+    ['systemctl stop a.conf', 'each unit must be a unit name ending in one of the unit types'],
+    ['unmask /tmp a.service', "the directory must be one of systemd's unit directories"],
+    [`write-unit ${DIR} ../../tmp/x.service ${'a'.repeat(64)} 3`, 'the unit must be a unit name of letters'],
+    [`write-unit ${DIR} x.service ${'A'.repeat(64)} 3`, 'the digest must be 64 lowercase hex digits'],
+    [`remove-drop-in ${DIR} a.service ../../x`, 'the drop-in name must be letters, digits'],
+    [`record-unit a.service x$(id)`, 'the text must be words of letters, digits'],
+    ['journal a.service 5000', 'the number of lines must be 1 to 999'],
+    ['reload now', 'reload takes no arguments'],
+    ['reload  ', 'its words must be separated by single spaces'],
+    ['sh -c id', 'the steps are: systemctl reload unmask'],
+  ])('%p: %s', (line, rule) => {
+    const answer = ask(request('reload', line));
+    expect(answer.code).toBe(64);
+    expect(answer.stderr).toMatch(/^cdktf-homelab-root: step 2 \(.*\) refused: /);
+    expect(answer.stderr).toContain(rule);
+    expect(answer.stderr.endsWith(NOTHING)).toBe(true);
+  });
+
+  test('a request cut before its end line, or of another version, runs none of its steps', () => {
+    const cut = ask(`cdktf-homelab-root ${ROOT_HELPER_VERSION}\nreload\n`);
+    expect(cut).toEqual({ code: 64, stderr: expect.stringMatching(/ended before its end line \(cut short\)/) });
+    const other = ask(request('reload').replace(ROOT_HELPER_VERSION, '0123456789ab'));
+    expect(other.code).toBe(65);
+    expect(other.stderr).toBe(
+      `cdktf-homelab-root: this is version ${ROOT_HELPER_VERSION} and the request is for version 0123456789ab: ` +
+        'install the one of the cdktf-homelab that sent it (npx cdktf-homelab root-helper prints it)',
+    );
+  });
+});
