@@ -8,24 +8,18 @@ import { coalesced } from '../../src/core/destroy-relay';
 import { HandlerError } from '../../src/core/errors';
 import type { Log } from '../../src/core/kind';
 import {
-  HELPER_OTHER_VERSION,
-  HELPER_REFUSED,
   type HelperStep,
   helperCommand,
+  helperRefusal,
   helperRequest,
-  installLine,
   journalStep,
   listJobsStep,
   RELOAD,
-  ROOT_HELPER_PATH,
-  ROOT_HELPER_VERSION,
-  sudoersLine,
   systemctlStep,
   type UnitObject,
   writeStep,
 } from '../../src/linux/root-helper';
-import { sudoRefusal } from '../../src/linux/shell';
-import type { Effect } from '../../src/linux/ssh';
+import { ConnectionLost, type Effect } from '../../src/linux/ssh';
 import { manyUnitsCommand } from '../../src/linux/unit-commands';
 import { describeJob, describeQueue, isStalled, parseUnitJob, type UnitJob } from '../../src/linux/unit-job';
 import { parseShow, type Settle, settleOf, type UnitStatus } from '../../src/linux/unit-state';
@@ -113,23 +107,8 @@ export class HostShell {
    */
   async helper(steps: readonly HelperStep[], content?: string, effect?: Effect) {
     const result = await this.run(helperCommand(this.sudo), helperRequest(steps, content), effect);
-    if (result.code === 0) return result;
-    const { user } = this.session.target;
-    const refusal = this.sudo ? sudoRefusal(result.stderr) : undefined;
-    const install = installLine(this.session.target);
-    if (refusal !== undefined)
-      throw new HandlerError(
-        `sudo on ${this.host} refused to run the root helper`,
-        `${refusal}; every privileged step goes through ${ROOT_HELPER_PATH}, so ${user} needs ` +
-          `"${sudoersLine(user)}" in /etc/sudoers.d/ and the helper installed (${install}), or connect as root`,
-      );
-    if (result.code === HELPER_OTHER_VERSION)
-      throw new HandlerError(
-        `the root helper on ${this.host} is another version than this cdktf-homelab's (${ROOT_HELPER_VERSION})`,
-        `${result.stderr.trim()}; install this one: ${install}`,
-      );
-    if (result.code === HELPER_REFUSED)
-      throw new HandlerError(`the root helper on ${this.host} refused a step`, result.stderr.trim());
+    const refused = helperRefusal(result, this.session.target, this.host);
+    if (refused !== undefined) throw refused;
     return result;
   }
 
@@ -260,15 +239,28 @@ export class HostShell {
     return new HandlerError(`${wait.name} did not become ${wait.want}`, `${why}; ${await this.journal(wait)}`);
   }
 
+  /**
+   * A read of the helper's for a failure message: one the helper or sudo refused reads as unread, so it
+   * never takes the place of the failure it was to explain; a lost connection is still lost.
+   */
+  private async readOnFailure(step: HelperStep) {
+    try {
+      return await this.helper([step], undefined, 'reads');
+    } catch (error) {
+      if (error instanceof ConnectionLost) throw error;
+      return { code: 1, stdout: '', stderr: '' };
+    }
+  }
+
   /** What systemd holds in all, for a stalled job's failure message. */
   private async queue(): Promise<string> {
-    const { code, stdout } = await this.helper([listJobsStep()], undefined, 'reads');
+    const { code, stdout } = await this.readOnFailure(listJobsStep());
     return code === 0 ? describeQueue(stdout) : 'the job queue could not be read';
   }
 
   /** The unit's job as list-jobs has it; undefined when it has none or the list cannot be read. */
   private async job(name: string): Promise<UnitJob | undefined> {
-    const { code, stdout } = await this.helper([listJobsStep(name)], undefined, 'reads');
+    const { code, stdout } = await this.readOnFailure(listJobsStep(name));
     return code === 0 ? parseUnitJob(stdout, name) : undefined;
   }
 

@@ -7,8 +7,9 @@
  * logs in as root exercises the helper the sudo user runs.
  */
 import { sha256Hex } from '../core/canonical';
+import { HandlerError } from '../core/errors';
 import { ROOT_HELPER_BODY, ROOT_HELPER_HEAD } from './root-helper-script';
-import { quote } from './shell';
+import { quote, sudoRefusal } from './shell';
 
 /** Where the README installs the helper, and so what the sudoers line names. */
 export const ROOT_HELPER_PATH = '/usr/local/sbin/cdktf-homelab-root';
@@ -36,6 +37,35 @@ export const sudoersLine = (user: string): string => `${user} ALL=(root) NOPASSW
 export const installLine = ({ host, port }: { host: string; port: number }): string =>
   `npx cdktf-homelab root-helper | ssh ${port === 22 ? '' : `-p ${port} `}root@${host} ` +
   `'install -m 0755 -o root -g root /dev/stdin ${ROOT_HELPER_PATH}'`;
+
+/**
+ * Why a request ran none of its steps, as the error to throw: sudo refused to run the helper (the line is
+ * missing or is the old `/bin/sh` one, or the helper is not installed), the helper refused a step, or it
+ * is another version. Undefined for a request the helper ran, whether its steps succeeded or not.
+ */
+export const helperRefusal = (
+  { code, stderr }: { readonly code: number; readonly stderr: string },
+  login: { readonly sudo: boolean; readonly user: string; readonly host: string; readonly port: number },
+  where: string,
+): HandlerError | undefined => {
+  if (code === 0) return undefined;
+  const refusal = login.sudo ? sudoRefusal(stderr) : undefined;
+  const install = installLine(login);
+  if (refusal !== undefined)
+    return new HandlerError(
+      `sudo on ${where} refused to run the root helper`,
+      `${refusal}; every privileged step goes through ${ROOT_HELPER_PATH}, so ${login.user} needs ` +
+        `"${sudoersLine(login.user)}" in /etc/sudoers.d/ and the helper installed (${install}), or connect as root`,
+    );
+  if (code === HELPER_OTHER_VERSION)
+    return new HandlerError(
+      `the root helper on ${where} is another version than this cdktf-homelab's (${ROOT_HELPER_VERSION})`,
+      `${stderr.trim()}; install this one: ${install}`,
+    );
+  return code === HELPER_REFUSED
+    ? new HandlerError(`the root helper on ${where} refused a step`, stderr.trim())
+    : undefined;
+};
 
 /** One step: its verb and arguments, each one word the helper checks again. */
 export type HelperStep = readonly string[];

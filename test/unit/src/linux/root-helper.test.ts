@@ -11,6 +11,7 @@ import {
   destroyUnitStep,
   forgetDropInStep,
   helperCommand,
+  helperRefusal,
   helperRequest,
   installLine,
   intentStep,
@@ -118,6 +119,36 @@ describe('a request', () => {
       'list-jobs',
       'list-jobs a.service',
     ]);
+  });
+});
+
+describe("a request that ran none of its steps, in the handler's words", () => {
+  const deploy = { sudo: true, user: 'deploy', host: 'h', port: 22 };
+  const oneLine = (result: { code: number; stderr: string }, login = deploy) =>
+    helperRefusal(result, login, 'h:22')?.oneLine();
+
+  test('sudo refusing names the helper line and how to install the helper', () => {
+    expect(oneLine({ code: 1, stderr: 'sudo: a password is required\n' })).toBe(
+      'sudo on h:22 refused to run the root helper: sudo: a password is required; every privileged step goes ' +
+        'through /usr/local/sbin/cdktf-homelab-root, so deploy needs "deploy ALL=(root) NOPASSWD: ' +
+        '/usr/local/sbin/cdktf-homelab-root" in /etc/sudoers.d/ and the helper installed (npx cdktf-homelab ' +
+        "root-helper | ssh root@h 'install -m 0755 -o root -g root /dev/stdin /usr/local/sbin/cdktf-homelab-root'), " +
+        'or connect as root',
+    );
+  });
+
+  test("the helper refusing a step or its version says so; a step that ran and failed is the caller's", () => {
+    expect(oneLine({ code: 64, stderr: 'cdktf-homelab-root: step 1 (x) refused: y; nothing was done\n' })).toBe(
+      'the root helper on h:22 refused a step: cdktf-homelab-root: step 1 (x) refused: y; nothing was done',
+    );
+    expect(oneLine({ code: 65, stderr: 'cdktf-homelab-root: this is version 0123456789ab …\n' })).toMatch(
+      new RegExp(
+        `^the root helper on h:22 is another version than this cdktf-homelab's \\(${ROOT_HELPER_VERSION}\\): `,
+      ),
+    );
+    expect(oneLine({ code: 1, stderr: 'Failed to start x.service: Unit x.service not found.\n' })).toBeUndefined();
+    expect(oneLine({ code: 1, stderr: 'sudo: nothing' }, { ...deploy, sudo: false })).toBeUndefined();
+    expect(oneLine({ code: 0, stderr: '' })).toBeUndefined();
   });
 });
 
