@@ -14,7 +14,11 @@ export interface SshHostProps {
   readonly host: string;
   /** SSH port. @default 22 */
   readonly port?: number;
-  /** Login user; a user other than root runs privileged commands through `sudo -n`. @default "root" */
+  /**
+   * Login user; a user other than root runs every privileged step through the root helper, `sudo -n
+   * /usr/local/sbin/cdktf-homelab-root`, the one command its sudoers line names (README, SshHost).
+   * @default "root"
+   */
   readonly user?: string;
   /**
    * The host key's OpenSSH fingerprint, `SHA256:...` (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`).

@@ -61,7 +61,7 @@ export interface SshTarget {
   readonly keepaliveIntervalSeconds: number;
   /** The budget of one remote command; unset means `COMMAND_TIMEOUT.default` (see `commandBudgetMs`). */
   readonly commandTimeoutSeconds?: number;
-  /** Run privileged commands through `sudo -n`. */
+  /** Run the root helper through `sudo -n` (root-helper.ts), not its text through `sh -c`. */
   readonly sudo: boolean;
 }
 
