@@ -155,7 +155,8 @@ flush() {
 
 # A file written whole or not at all: its bytes (the rest of the request) go to a temp file in the same
 # directory, renamed over the file only when their digest is the one the request named. A writer killed
-# mid-stream closes the request early; the trap removes the temp file.
+# mid-stream closes the request early; the trap removes the temp file. mv -T: a directory of that name
+# is refused, never entered.
 write_file() {
   mkdir -p -- "$1" && tmp=$(mktemp -p "$1" ".\${2##*/}.XXXXXX") || exit 1
   cat >"$tmp" || exit 1
@@ -164,7 +165,7 @@ write_file() {
     echo "$2 not written: $(wc -c <"$tmp") bytes arrived, not the $4 sent (cut short)" >&2
     exit 1
   fi
-  chmod 0644 "$tmp" && mv -f -- "$tmp" "$2" && tmp=
+  chmod 0644 "$tmp" && mv -f -T -- "$tmp" "$2" && tmp=
 }
 digest() {
   case $1 in *[!0-9a-f]*) refuse 'the digest must be 64 lowercase hex digits' ;; esac

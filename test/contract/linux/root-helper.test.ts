@@ -135,6 +135,14 @@ describe('a write', () => {
     expect(await sh(`stat -c '%a %U' ${DIR}/rh-w.service`)).toBe('644 root');
   });
 
+  test('a directory where the file goes is refused, never entered, and no temp file is left', async () => {
+    await sh(`mkdir -p ${DIR}/rh-dir.service`);
+    const refused = await askRootHelper(host(), [writeStep(unit('rh-dir.service'), content)], content);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/cannot overwrite directory/);
+    expect(await sh(`ls -A ${DIR}/rh-dir.service; ls -A ${DIR} | grep -c '^\\.rh-dir' || true`)).toBe('0');
+  });
+
   test('bytes cut short are not installed, and no temp file is left', async () => {
     const cut = await askRootHelper(host(), [writeStep(unit('rh-w.service'), `${content}# more\n`)], content);
     expect(cut.code).toBe(1);
