@@ -4,6 +4,8 @@
  * install but itself. It checks every step of a request before it runs any, and makes every path it
  * touches from unit names and directories it checked, so a sudoers line naming it grants these steps
  * and no others: not a shell, not a file outside the unit directories and the stack's state.
+ * Edit it as sh inside template literals (\\ for a backslash, \${ for an expansion); shellcheck -s sh
+ * finds nothing in what `npx cdktf-homelab root-helper` prints, and the unit test parses it with sh -n.
  */
 
 /** Its opening comment: what it is, for whoever reads it on the host. */
@@ -42,7 +44,7 @@ STEPS='systemctl reload unmask write-unit write-drop-in remove-unit destroy-unit
 STEPS="$STEPS intent-unit intent-drop-in record-unit record-drop-in clear-unit-intent clear-drop-in-intent"
 STEPS="$STEPS journal list-jobs"
 
-tmp= n=
+tmp='' n=''
 trap '[ -z "$tmp" ] || rm -f -- "$tmp"; [ -z "$n" ] || rm -rf -- "$n"' EXIT
 trap 'exit 1' HUP INT TERM PIPE
 
@@ -90,7 +92,7 @@ takes() { [ "$1" -eq "$2" ] || refuse "$verb takes $3"; }
 
 # Intents and records: every file of the request written into a staging directory on the same file
 # system, then renamed over its target (rename is atomic), one mv per directory; removals after them.
-staged= removed= intents=
+staged='' removed='' intents=''
 stage() {
   k=$1 f=$2
   shift 2
@@ -104,6 +106,7 @@ install_staged() {
     f=\${e#? } f=\${f%% *}
     case $NL$dirs in *"$NL\${f%/*}$NL"*) ;; *) dirs=$dirs\${f%/*}$NL ;; esac
   done
+  # shellcheck disable=SC2086 # one directory a line, split on purpose (set -f: no globbing)
   set -- $dirs
   IFS=' '
   mkdir -p -- "$STATE" "$@" || return 1
@@ -141,12 +144,13 @@ install_staged() {
   done
   IFS=' '
   rm -rf -- "$n"
-  n= staged= intents=
+  n='' staged='' intents=''
 }
 flush() {
   [ -z "$staged" ] || install_staged || exit 1
   [ -n "$removed" ] || return 0
   IFS=$NL
+  # shellcheck disable=SC2086 # one path a line, split on purpose (set -f: no globbing)
   set -- $removed
   IFS=' '
   removed=
@@ -160,6 +164,7 @@ flush() {
 write_file() {
   mkdir -p -- "$1" && tmp=$(mktemp -p "$1" ".\${2##*/}.XXXXXX") || exit 1
   cat >"$tmp" || exit 1
+  # shellcheck disable=SC2046 # the digest and "-", split on purpose
   set -- "$@" $(sha256sum <"$tmp")
   if [ "$5" != "$3" ]; then
     echo "$2 not written: $(wc -c <"$tmp") bytes arrived, not the $4 sent (cut short)" >&2
@@ -191,7 +196,7 @@ literal() { printf '%s' "$1" | sed 's/[\\\\*?[]/\\\\&/g'; }
 # (for an instance: its own links to its template's file), looked for one level below the admin
 # directory and compared once resolved; a mask is reported and stays. Prints removed, kept and left lines.
 removal() {
-  file= to=$1/$2 named=
+  file='' to=$1/$2 named=''
   if [ "$3" = file ]; then
     file=$1/$2
   else
@@ -381,6 +386,7 @@ steps() {
     IFS=' '
     step=$((step + 1))
     case $line in *'  '* | ' '* | *' ') refuse 'its words must be separated by single spaces' ;; esac
+    # shellcheck disable=SC2086 # its words, split on purpose (set -f: no globbing)
     set -- $line
     verb=$1
     shift

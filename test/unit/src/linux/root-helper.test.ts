@@ -38,6 +38,11 @@ describe('the helper', () => {
     expect(rootHelperText()).toBe(`#!/bin/sh\n${ROOT_HELPER_HEAD}VERSION=${ROOT_HELPER_VERSION}\n${ROOT_HELPER_BODY}`);
   });
 
+  test('it parses as POSIX sh (dash) and as bash in POSIX mode', () => {
+    expect(() => execFileSync('sh', ['-n'], { input: rootHelperText() })).not.toThrow();
+    expect(() => execFileSync('bash', ['--posix', '-n'], { input: rootHelperText() })).not.toThrow();
+  });
+
   test('a sudo login runs the installed copy, which its one sudoers line names; root runs the same text', () => {
     expect(helperCommand(true)).toBe('sudo -n /usr/local/sbin/cdktf-homelab-root');
     expect(sudoersLine('deploy')).toBe('deploy ALL=(root) NOPASSWD: /usr/local/sbin/cdktf-homelab-root');
