@@ -3,7 +3,7 @@
  * real systemd host, each able to say how many bench objects it holds and to drop them all, so every
  * timed apply starts from objects absent and is checked to have created all N.
  */
-import { startFakePve } from '../test/fakes/pve/server';
+import { startPveSimulator } from '../src/simulator/pve/server';
 import { startKubeApiServer } from '../test/support/kube-apiserver';
 import { crPath } from '../test/support/kube-crds';
 import { kubeExpect } from '../test/support/kube-http';
@@ -31,7 +31,7 @@ export interface ApplyTarget {
 export const pveTarget = async (): Promise<ApplyTarget> => {
   // TLS as on a real cluster: the handler pays its handshake.
   const cert = makeCert();
-  const fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert } });
+  const fake = await startPveSimulator({ tls: { key: cert.key, cert: cert.cert } });
   const benchIds = () => Object.keys(fake.metricServers()).filter((id) => id.startsWith('bench'));
   return {
     kind: 'metric servers',

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startFakePve } from '../test/fakes/pve/server';
+import { startPveSimulator } from '../src/simulator/pve/server';
 import { makeCert } from '../test/support/tls';
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 const main = async () => {
   const cert = makeCert();
-  const fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert } });
+  const fake = await startPveSimulator({ tls: { key: cert.key, cert: cert.cert } });
   fake.setMetricServer('bench', { type: 'graphite', server: '10.0.0.5', port: 2003 });
   const target = JSON.stringify({ endpoints: [fake.url], tokenEnv: 'BENCH_TOKEN', caFile: cert.certFile });
   const spec = JSON.stringify({ id: 'bench', type: 'graphite', server: '10.0.0.5', port: 2003, options: {} });

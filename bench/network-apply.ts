@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startFakePve } from '../test/fakes/pve/server';
+import { startPveSimulator } from '../src/simulator/pve/server';
 import { makeCert } from '../test/support/tls';
 
 const run = promisify(execFile);
@@ -16,7 +16,7 @@ const RELOAD_MS = 2000;
 
 const main = async () => {
   const cert = makeCert();
-  const fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, nodes: NODES });
+  const fake = await startPveSimulator({ tls: { key: cert.key, cert: cert.cert }, nodes: NODES });
   for (const node of NODES) {
     fake.setInterfacesFiles(node, {
       staged: `${fake.interfacesFiles(node).running}auto vmbr9\niface vmbr9 inet manual\n`,

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startFakePve } from '../test/fakes/pve/server';
+import { startPveSimulator } from '../src/simulator/pve/server';
 import { CdktfProject, type CommandOutcome } from '../test/support/cdktf-project';
 import { startSystemdHost } from '../test/support/systemd-host';
 import { makeCert } from '../test/support/tls';
@@ -132,7 +132,7 @@ const pveRows = async (sizes: Size[]): Promise<Row[]> => {
   if (sizes.length === 0) return [];
   // TLS as on a real cluster: each read process pays its handshake.
   const cert = makeCert();
-  const fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert } });
+  const fake = await startPveSimulator({ tls: { key: cert.key, cert: cert.cert } });
   const target: Target = {
     kind: 'metric servers',
     appEnv: { BENCH_KIND: 'pve', BENCH_PVE_ENDPOINT: fake.url, BENCH_PVE_CA_FILE: cert.certFile },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// cdktf-homelab's command line: `fake-pve` runs the fake PVE the tests use (test/fakes/pve, bundled to
+// cdktf-homelab's command line: `fake-pve` runs the PVE simulator the tests use (src/simulator/pve, bundled to
 // build/fake-pve.js, whose defaults are what examples/network.ts expects) as a simulator a user's stack or CI job
 // can plan and apply against; without it a stranger had nothing to run what the examples point at.
 // Every other command (`discover`, `prune-record`) is build/cli/cdktf-homelab.js's.

@@ -35,7 +35,7 @@ const { DOMAINS } = loadRegistry();
 // Self-contained: everything they import goes into the bundle. One handler bundle per domain.
 const standalone = {
   ...Object.fromEntries(Object.entries(DOMAINS).map(([domain, { handler }]) => [`handlers/${domain}`, handler])),
-  'fake-pve': 'test/fakes/pve/main.ts',
+  'fake-pve': 'src/simulator/pve/main.ts',
   // `npx cdktf-homelab discover`: the package's bin, with the handlers' clients in it.
   'cli/cdktf-homelab': 'src/cli/main.ts',
   'bench/handler-startup': 'bench/handler-startup.ts',

@@ -98,6 +98,8 @@ test('the packed library holds dist, handler bundles, README, API.md, CHANGELOG,
     'bin/cdktf-homelab.js',
     'build/cli/cdktf-homelab.js',
     'build/fake-pve.js',
+    // The simulator as product code (issue 29), not only its bundle.
+    'dist/src/simulator/pve/server.js',
   ]) {
     expect(listing).toContain(file);
   }

@@ -6,7 +6,7 @@
  */
 import { pveDomain } from '../../../handlers/pve/domain';
 import type { PveTarget } from '../../../src/pve/target';
-import type { TokenGrant } from '../../fakes/pve/auth';
+import type { TokenGrant } from '../../../src/simulator/pve/auth';
 import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { invoke, invokeBatch } from '../../support/run-handler';
 import { VirtualClock } from '../../support/virtual-clock';

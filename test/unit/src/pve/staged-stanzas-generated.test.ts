@@ -3,7 +3,7 @@
  * bridges and VLANs of varied length, then one interface changed where a hunk may show no header,
  * and sometimes a second one changed as by someone else. Every diff must name exactly those.
  */
-import { NetworkStore } from '../../../fakes/pve/network-store';
+import { NetworkStore } from '../../../../src/simulator/pve/network-store';
 import { stagedStanzas } from '../../../../src/pve/staged-stanzas';
 
 type Params = Record<string, string | number>;

@@ -2,7 +2,7 @@
  * stagedStanzas over the diffs PVE's writer produces (made by the fake's writer and `diff -b -u`),
  * and over hand-written ones: which interfaces a staged change touches, never an option line.
  */
-import { NetworkStore } from '../../../fakes/pve/network-store';
+import { NetworkStore } from '../../../../src/simulator/pve/network-store';
 import { stagedStanzas } from '../../../../src/pve/staged-stanzas';
 
 const HEAD = '--- /etc/network/interfaces\t2026-09-13 10:00\n+++ /etc/network/interfaces.new\t2026-09-13 10:01\n';

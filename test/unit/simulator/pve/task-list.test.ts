@@ -1,7 +1,7 @@
 // The fake's node task list against [PM] PVE/API2/Tasks.pm node_tasks: archived tasks by default,
 // running ones (status RUNNING) only with source active or all, the owner-or-Sys.Audit rule,
 // typefilter, the status classes of errors and statusfilter, since/until, start/limit and total.
-import { TaskStore } from './tasks';
+import { TaskStore } from '../../../../src/simulator/pve/tasks';
 
 let clock = 1_800_000_000_000;
 const OWNER = { tokenId: 'ops@pve!apply', auditsNode: false };

@@ -1,7 +1,7 @@
 // The fake's metric-server endpoints against reference/pve-api.md A1 and A6: both validation
 // levels with PVE's texts, and the storage rules (write-only token, delete lists, digest).
-import { startFakePve, type FakePve } from './server';
-import { call, type CallOptions } from './test-client';
+import { startPveSimulator, type PveSimulator } from '../../../../src/simulator/pve/server';
+import { call, type CallOptions } from '../../../fakes/pve/test-client';
 
 const SERVER = '/cluster/metrics/server';
 const GRAPHITE = { type: 'graphite', server: 'graphite.lan', port: '2003' };
@@ -11,12 +11,12 @@ const UPDATE = { server: 'graphite.lan', port: '2003' };
 const MISSING = 'property is missing and it is not optional';
 const UNKNOWN = 'property is not defined in schema and the schema does not allow additional properties';
 
-let fake: FakePve;
+let fake: PveSimulator;
 const api = (method: string, id: string, options?: CallOptions) =>
   call(fake.url, method, id === '' ? SERVER : `${SERVER}/${id}`, options);
 
 beforeEach(async () => {
-  fake = await startFakePve();
+  fake = await startPveSimulator();
   fake.setMetricServer('g1', { type: 'graphite', server: 'graphite.lan', port: 2003, mtu: 1500 });
   fake.setMetricServer('i1', { type: 'influxdb', server: '10.0.0.5', port: 8086, token: 'tok-1' });
 });

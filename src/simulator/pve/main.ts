@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 
 import { DEFAULT_TOKENS } from './auth';
 import { ensureSelfSigned } from './self-signed';
-import { startFakePve, type FakePve, type FakePveOptions, type TokenGrant } from './server';
+import { startPveSimulator, type PveSimulator, type FakePveOptions, type TokenGrant } from './server';
 import { keepPrivate, privateStateDir, restoreState, stateOf, stateWriter } from './state-file';
 
 /**
@@ -115,7 +115,7 @@ const parseArgs = (argv: readonly string[]): Launch => {
 };
 
 /** How to point a stack at it, for a human: the same facts as the JSON line. */
-const howTo = (fake: FakePve, token: string, caFile: string | undefined, stateDir: string | undefined): string =>
+const howTo = (fake: PveSimulator, token: string, caFile: string | undefined, stateDir: string | undefined): string =>
   [
     `fake PVE listening on ${fake.url}${stateDir ? `, state in ${join(stateDir, 'state.json')}` : ''}`,
     `  export PROXMOX_VE_ENDPOINT=${fake.url}`,
@@ -130,7 +130,7 @@ const main = async (): Promise<void> => {
   const nodes = (launch.options.nodes ?? ['n1']).map(String);
   const write = stateFile === undefined ? undefined : stateWriter(stateFile);
   // Saved after each answered request; restored before any can arrive (the listener runs on a later tick).
-  const fake: FakePve = await startFakePve({ ...launch.options, afterRequest: () => save() });
+  const fake: PveSimulator = await startPveSimulator({ ...launch.options, afterRequest: () => save() });
   const save = (): void => {
     if (write === undefined) return;
     try {

@@ -10,9 +10,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { call } from './test-client';
+import { call } from '../../../fakes/pve/test-client';
 
-const BIN = join(__dirname, '..', '..', '..', 'bin', 'cdktf-homelab.js');
+const BIN = join(__dirname, '..', '..', '..', '..', 'bin', 'cdktf-homelab.js');
 const SERVER = '/cluster/metrics/server';
 
 interface Ready {

@@ -1,8 +1,8 @@
 // The fake's token rights beyond Sys.*: which bridges `GET nodes/{node}/network` lists (SDN.Audit on
 // the bridge, [PM] Network.pm index and [AC] RPCEnvironment.pm check_sdn_bridge), and a token's own
 // effective permissions (`GET /access/permissions`, [AC] API2/AccessControl.pm).
-import { startFakePve, type FakePve } from './server';
-import { call } from './test-client';
+import { startPveSimulator, type PveSimulator } from '../../../../src/simulator/pve/server';
+import { call } from '../../../fakes/pve/test-client';
 
 const NET = '/nodes/n2/network';
 const TOKENS = {
@@ -12,7 +12,7 @@ const TOKENS = {
   'ops@pve!vlan': { secret: 's3', privileges: 'modify' as const, sdnAudit: ['vmbr1/40'] },
 };
 
-let fake: FakePve;
+let fake: PveSimulator;
 const as = (token: string) => `PVEAPIToken=${token}=${TOKENS[token as keyof typeof TOKENS].secret}`;
 const ifacesSeenBy = async (token: string) => {
   const { body } = await call(fake.url, 'GET', NET, { auth: as(token) });
@@ -20,7 +20,7 @@ const ifacesSeenBy = async (token: string) => {
 };
 
 beforeEach(async () => {
-  fake = await startFakePve({ nodes: ['n1', 'n2'], tokens: TOKENS });
+  fake = await startPveSimulator({ nodes: ['n1', 'n2'], tokens: TOKENS });
   const { running } = fake.interfacesFiles('n2');
   fake.setInterfacesFiles('n2', { running: `${running}auto vmbr1\niface vmbr1 inet manual\n\tbridge-ports none\n` });
 });
@@ -66,7 +66,7 @@ describe('GET /access/permissions', () => {
   test("another token's privileges need Sys.Audit on /access", async () => {
     const nobody = { ...TOKENS, 'none@pve!x': { secret: 's9', privileges: 'none' as const } };
     await fake.stop();
-    fake = await startFakePve({ nodes: ['n1', 'n2'], tokens: nobody });
+    fake = await startPveSimulator({ nodes: ['n1', 'n2'], tokens: nobody });
     const refused = await call(fake.url, 'GET', '/access/permissions?userid=ops@pve!sys', {
       auth: 'PVEAPIToken=none@pve!x=s9',
     });

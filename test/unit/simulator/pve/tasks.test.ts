@@ -1,8 +1,8 @@
 // The fake's reload task against reference/pve-api.md §A2 and §A4: a UPID at once, a status that
 // runs for the configured time, the exit status from the log's last line, the owner rule, the
 // error texts for a bad UPID, and a reload that cuts the poll riding on it.
-import { startFakePve, type FakePve } from './server';
-import { call, type CallOptions } from './test-client';
+import { startPveSimulator, type PveSimulator } from '../../../../src/simulator/pve/server';
+import { call, type CallOptions } from '../../../fakes/pve/test-client';
 
 const NET = '/nodes/n2/network';
 const OWNER = 'PVEAPIToken=ops@pve!apply=s1';
@@ -10,7 +10,7 @@ const OTHER = 'PVEAPIToken=ops@pve!other=s2';
 const AUDITOR = 'PVEAPIToken=ro@pve!read=s3';
 const UPID = /^UPID:n2:[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{8}:srvreload:networking:ops@pve!apply:$/;
 
-let fake: FakePve;
+let fake: PveSimulator;
 let clock = 1_800_000_000_000;
 const api = (method: string, path: string, options: CallOptions = {}) =>
   call(fake.url, method, path, { auth: OWNER, ...options });
@@ -18,7 +18,7 @@ const reload = async (): Promise<string> => (await api('PUT', NET)).body.data;
 const status = async (upid: string, auth = OWNER) => api('GET', `/nodes/n2/tasks/${upid}/status`, { auth });
 
 beforeEach(async () => {
-  fake = await startFakePve({
+  fake = await startPveSimulator({
     nodes: ['n1', 'n2', 'n3'],
     now: () => clock,
     tokens: {

@@ -1,12 +1,12 @@
 // The fake's node network against reference/pve-api.md §A2 and the PVE sources it cites: staging
 // into interfaces.new, `changes` beside `data`, the writer's rules, revert, and the reload task.
-import { startFakePve, type FakePve } from './server';
-import { call, type CallOptions } from './test-client';
+import { startPveSimulator, type PveSimulator } from '../../../../src/simulator/pve/server';
+import { call, type CallOptions } from '../../../fakes/pve/test-client';
 
 const NET = '/nodes/n2/network';
 const BRIDGE = { iface: 'vmbr1', type: 'bridge', cidr: '10.10.0.2/24', bridge_ports: 'enp2s0', autostart: '1' };
 
-let fake: FakePve;
+let fake: PveSimulator;
 const api = (method: string, path: string, options?: CallOptions) => call(fake.url, method, path, options);
 const rowOf = async (iface: string) => {
   const { body } = await api('GET', NET);
@@ -14,7 +14,7 @@ const rowOf = async (iface: string) => {
 };
 
 beforeEach(async () => {
-  fake = await startFakePve({ nodes: ['n1', 'n2', 'n3'] });
+  fake = await startPveSimulator({ nodes: ['n1', 'n2', 'n3'] });
 });
 afterEach(() => fake.stop());
 
@@ -173,7 +173,7 @@ describe('staging', () => {
 describe('permissions on /nodes/{node}', () => {
   beforeEach(async () => {
     await fake.stop();
-    fake = await startFakePve({
+    fake = await startPveSimulator({
       nodes: ['n1', 'n2', 'n3'],
       tokens: {
         'root@pam!homelab': { secret: 's0', privileges: 'modify' },
@@ -230,7 +230,7 @@ describe('members', () => {
   });
 
   test('a standalone node answers for itself only', async () => {
-    const solo = await startFakePve({ clusterName: null, nodes: ['pve'] });
+    const solo = await startPveSimulator({ clusterName: null, nodes: ['pve'] });
     const own = await call(solo.url, 'GET', '/nodes/pve/network');
     const other = await call(solo.url, 'GET', '/nodes/n2/network');
     await solo.stop();

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, 
 
 import { join } from 'node:path';
 
-import type { FakePve } from './server';
+import type { PveSimulator } from './server';
 
 export interface SavedState {
   readonly metricServers: Record<string, Record<string, unknown>>;
@@ -43,14 +43,14 @@ export const keepPrivate = (dir: string, files: readonly string[]): void => {
 };
 
 /** What the fake holds now, for the members in `nodes`. */
-export const stateOf = (fake: FakePve, nodes: readonly string[]): SavedState => ({
+export const stateOf = (fake: PveSimulator, nodes: readonly string[]): SavedState => ({
   metricServers: fake.metricServers(),
   metricTokens: fake.metricTokens(),
   network: Object.fromEntries(nodes.map((node) => [node, fake.interfacesFiles(node)])),
 });
 
 /** Puts a saved state back into a fresh fake; a missing file is an empty state, a malformed one an error. */
-export const restoreState = (fake: FakePve, file: string): void => {
+export const restoreState = (fake: PveSimulator, file: string): void => {
   if (!existsSync(file)) return;
   let saved: SavedState;
   try {

@@ -1,6 +1,7 @@
-// The test-control half of the fake's node network: members going offline, how the next reload
+// The control half of the simulator's node network: members going offline, how the next reload
 // behaves, holding and ending tasks, and the interfaces files as a human would edit them, so a
-// test stages any situation a real cluster can be in without reaching into the stores.
+// test (or a script driving the simulator) stages any situation a real cluster can be in without
+// reaching into the stores.
 import type { ClusterShape, FakePveNode } from './cluster-status';
 import type { NetworkStore, NodeNetworkSetup } from './network-store';
 import type { TaskBehaviour, TaskStore } from './tasks';

@@ -1,0 +1,278 @@
+// The PVE simulator's API server on 127.0.0.1 (never the wildcard), written from reference/pve-api.md, so
+// the PVE client, the handlers, the e2e tests, the demo and a user's `cdktf-homelab fake-pve` meet PVE's real
+// statuses, envelopes and texts. Order per request, as pveproxy: path, auth, method, permission, parameters.
+// Answers PVE never gives (faults a test injects) are not here: a test passes `intercept`, as
+// test/fakes/pve/server.ts does.
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+import {
+  DEFAULT_TOKENS,
+  authenticate,
+  holds,
+  parseTokenHeader,
+  privilegesOn,
+  seesBridge,
+  type TokenGrant,
+} from './auth';
+import { ApiTokens, type UserGrant } from './api-tokens';
+import { checkForward, memberNames, type ClusterShape } from './cluster-status';
+import { BareError, PveError, notImplemented, paramError, permError, sendBare, sendData, sendError } from './envelope';
+import { MetricStore } from './metric-store';
+import { networkControl, type FakePveNetwork, type NodeNetworkSetup } from './network-control';
+import type { Caller } from './network-routes';
+import { NetworkStore } from './network-store';
+import { collectParams, paramsForLog, type Params } from './params';
+import { findRoute, type RouteContext } from './routes';
+import { ConnectionCut, TaskStore, type TaskBehaviour } from './tasks';
+import { verifyParams } from './validate';
+
+export type { FakePveNode, ClusterShape } from './cluster-status';
+export type { Privileges, TokenGrant } from './auth';
+export type { FakePveNetwork, NodeNetworkSetup, TaskBehaviour } from './network-control';
+
+export interface FakePveOptions extends ClusterShape {
+  /** Serve HTTPS with this PEM key and certificate. @default - plain HTTP */
+  readonly tls?: { readonly key: string; readonly cert: string };
+  /** @default 0 (a free port, chosen by the kernel) */
+  readonly port?: number;
+  /** Token id `USER@REALM!ID` → secret and rights on `/`. @default - root@pam!homelab, modify */
+  readonly tokens?: Readonly<Record<string, TokenGrant>>;
+  /**
+   * Users whose tokens may be created over the API: the rights a `privsep=0` token gets, their groups.
+   * @default - root@pam alone
+   */
+  readonly users?: Readonly<Record<string, UserGrant>>;
+  /**
+   * Emulate libpve-http-server < 5.2: errors carry no `message`, only a reason phrase.
+   * @default false
+   */
+  readonly oldServer?: boolean;
+  /** PVE delays every 401 by about 3 s; tests want 0. @default 0 */
+  readonly unauthorizedDelayMs?: number;
+  /** Per node: NICs and interfaces files. @default - each member runs lo, its NICs and vmbr0 */
+  readonly network?: Readonly<Record<string, NodeNetworkSetup>>;
+  /** The clock tasks run on. @default Date.now */
+  readonly now?: () => number;
+  /** Called after each request is answered (main.ts saves its state file there). @default - nothing */
+  readonly afterRequest?: () => void;
+  /**
+   * Called for each request once it is logged, before anything else: true when it answered `res` itself (or
+   * chose to leave it unanswered), and the simulator then does nothing more. How tests inject faults.
+   * @default - every request is the simulator's
+   */
+  readonly intercept?: (request: InterceptedRequest, res: ServerResponse) => boolean;
+}
+
+/** A request as `intercept` sees it: `paths` is the path as sent, then its part under `/api2/json`. */
+export interface InterceptedRequest {
+  readonly method: string;
+  readonly paths: readonly [string, string];
+}
+
+/** One request as the fake saw it; `auth` is the token id only, never its secret. */
+export interface FakePveRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body: Record<string, string>;
+  readonly auth?: string;
+  /** The User-Agent header, when one was sent. */
+  readonly userAgent?: string;
+}
+
+export interface PveSimulator extends FakePveNetwork {
+  /** e.g. `https://127.0.0.1:40123` (no trailing slash; the API lives under `/api2/json/`). */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in order, including refused and hung ones. */
+  readonly requests: FakePveRequest[];
+  /** How many TCP connections clients have opened so far. */
+  connections(): number;
+  stop(): Promise<void>;
+  /** The ids of the API tokens there are now (created over the API ones included, expired or not). */
+  tokenIds(): string[];
+  /** The ids of the API tokens that still authenticate now (not expired). */
+  liveTokenIds(): string[];
+  /** A copy of status.cfg: each section with its `type`, never a token. */
+  metricServers(): Record<string, Record<string, unknown>>;
+  /** The write-only tokens, kept apart as in /etc/pve/priv/metricserver/<id>.pw. */
+  metricTokens(): Record<string, string>;
+  /** An out-of-band edit, like a human in the web UI; a `token` key goes to the token store. */
+  setMetricServer(id: string, section: Record<string, unknown>): void;
+  deleteMetricServer(id: string): void;
+  /** The digest PUT compares against (the SHA1 of the rendered status.cfg). */
+  digest(): string;
+  /** Replaces the cluster shape served by `GET /cluster/status`. */
+  setCluster(shape: ClusterShape): void;
+}
+
+interface State {
+  readonly options: FakePveOptions;
+  readonly tokens: Readonly<Record<string, TokenGrant>>;
+  readonly nowSeconds: () => number;
+  readonly context: RouteContext;
+  readonly requests: FakePveRequest[];
+}
+
+const readBody = async (req: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+// `/api2/json/<rel>`; pveproxy accepts repeated slashes after /api2 (split_abs_uri).
+const API_PATH = /^\/api2\/+json(\/.*)?$/;
+const KNOWN_METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE']);
+
+const handle = async (state: State, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const body = await readBody(req);
+  // Prefixing (not resolving) keeps a request target such as `//x` a path, never a host.
+  const url = new URL(`http://127.0.0.1${req.url ?? '/'}`);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const header = parseTokenHeader(req.headers.authorization);
+  let params: Params | undefined;
+  let badBody: string | undefined;
+  try {
+    params = collectParams(method, req.headers['content-type'], body, url.search.slice(1));
+  } catch (err) {
+    badBody = `malformed JSON body - ${(err as Error).message}`;
+  }
+  const agent = req.headers['user-agent'];
+  const logged = {
+    method,
+    path: url.pathname,
+    body: params ? paramsForLog(params) : {},
+    ...(agent === undefined ? {} : { userAgent: agent }),
+  };
+  state.requests.push(header?.tokenId === undefined ? logged : { ...logged, auth: header.tokenId });
+
+  const oldServer = state.options.oldServer ?? false;
+  const relPath = API_PATH.exec(url.pathname)?.[1] ?? '/';
+  if (state.options.intercept?.({ method, paths: [url.pathname, relPath] }, res)) return;
+
+  // AnyEvent.pm refuses other verbs before routing, with a status line only.
+  if (!KNOWN_METHODS.has(method)) return sendBare(res, 501, `method '${method}' not available`);
+  // Outside /api2/json there is no API: pveproxy answers 501 with a status line only (A6).
+  if (!API_PATH.test(url.pathname)) {
+    const inApi = url.pathname.startsWith('/api2');
+    return sendBare(res, 501, inApi ? 'no such uri' : `no such file '${url.pathname}'`);
+  }
+  const auth = authenticate(header, state.tokens, state.nowSeconds());
+  if (!auth.ok) {
+    await sleep(state.options.unauthorizedDelayMs ?? 0);
+    return sendBare(res, 401, auth.reason);
+  }
+  // A body pveproxy cannot decode dies outside rest_handler: its catch-all answers a bare 501.
+  if (!params) return sendBare(res, 501, badBody ?? 'malformed body');
+  const caller: Caller = {
+    tokenId: auth.tokenId,
+    userModify: auth.grant.userModify ?? false,
+    holds: (path, privilege) => holds(privilegesOn(auth.grant, path), privilege),
+    seesBridge: (bridge) => seesBridge(auth.grant, bridge),
+  };
+  try {
+    sendData(res, run(state, method, relPath, params, caller));
+  } catch (err) {
+    if (err instanceof ConnectionCut) return void req.socket.destroy();
+    if (err instanceof BareError) return sendBare(res, err.status, err.message);
+    if (!(err instanceof PveError)) throw err;
+    sendError(res, err, oldServer);
+  }
+};
+
+/**
+ * rest_handler: find the method (501), merge URI parameters, check the privilege (on /nodes/{node}
+ * for node methods, which are then forwarded to that node), validate.
+ */
+const run = (state: State, method: string, relPath: string, params: Params, caller: Caller): unknown => {
+  const match = findRoute(method, relPath);
+  if (!match) throw notImplemented(method, relPath);
+  for (const name of Object.keys(match.uriParams)) {
+    if (params[name] !== undefined) {
+      throw paramError({ [name]: 'duplicate parameter (already defined in URI)' });
+    }
+  }
+  const { route, uriParams } = match;
+  const aclPath = route.nodeScoped ? `/nodes/${uriParams.node}` : '/';
+  if (route.privilege && !caller.holds(aclPath, route.privilege)) throw permError(aclPath, route.privilege);
+  if (route.nodeScoped) checkForward(state.context.cluster(), uriParams.node!);
+  const verdict = verifyParams(route.schema, { ...uriParams, ...params });
+  if (!verdict.ok) throw paramError(verdict.errors);
+  return route.run(state.context, verdict.values, caller);
+};
+
+export const startPveSimulator = async (options: FakePveOptions = {}): Promise<PveSimulator> => {
+  const store = new MetricStore();
+  let cluster: ClusterShape = options;
+  const now = options.now ?? Date.now;
+  const network = new NetworkStore(now, (node) => memberNames(cluster).indexOf(node));
+  for (const [node, setup] of Object.entries(options.network ?? {})) network.setNode(node, setup);
+  const tasks = new TaskStore(now);
+  const reloads = new Map<string, TaskBehaviour>();
+  const tokens: Record<string, TokenGrant> = { ...(options.tokens ?? DEFAULT_TOKENS) };
+  // root@pam is in every user.cfg, and may do anything (RPCEnvironment.pm permissions).
+  const apiTokens = new ApiTokens(tokens, { 'root@pam': { privileges: 'modify', userModify: true }, ...options.users });
+  const state: State = {
+    options,
+    tokens,
+    nowSeconds: () => Math.floor(now() / 1000),
+    context: {
+      apiTokens,
+      store,
+      cluster: () => cluster,
+      network,
+      tasks,
+      reloadOf: (node) => reloads.get(node) ?? {},
+      grantOf: (tokenId) => (Object.hasOwn(tokens, tokenId) ? tokens[tokenId] : undefined),
+    },
+    requests: [],
+  };
+  const setCluster = (shape: ClusterShape): void => {
+    cluster = shape;
+  };
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(state, req, res)
+      .then(() => options.afterRequest?.())
+      .catch((err: unknown) => {
+        // A bug in the fake itself: say so loudly rather than hang the client.
+        if (res.headersSent) res.destroy();
+        else sendBare(res, 500, `fake PVE internal error: ${(err as Error).message}`);
+      });
+  };
+  const server: Server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
+    : createHttpServer(listener);
+  let connections = 0;
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    port,
+    requests: state.requests,
+    connections: () => connections,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections(); // hung requests and keep-alive sockets included
+      }),
+    tokenIds: () => apiTokens.ids(),
+    liveTokenIds: () => apiTokens.live(state.nowSeconds()),
+    metricServers: () => store.snapshot(),
+    metricTokens: () => store.tokenSnapshot(),
+    setMetricServer: (id, section) => store.put(id, section),
+    deleteMetricServer: (id) => store.drop(id),
+    digest: () => store.digest(),
+    setCluster,
+    ...networkControl({ network, tasks, reloads, cluster: () => cluster, setCluster }),
+  };
+};
