@@ -60,10 +60,10 @@ const status = (pid: number) => {
 };
 /**
  * Starts the API server again with `argv` and waits for its /readyz, within the bound of a first start (READY_MS).
- * CI runs on fresh clones of f2ec20e and 2bd1db4 saw the restart refused: `listen tcp 127.0.0.1:<port>: bind: address already in use`,
- * the killed server's port taken in the moment it was free by a process of another test file. A start refused so
- * is made again once the port is free (what held it is printed, so the holder can be named); any other failure
- * throws with the end of the server's log.
+ * CI runs on fresh clones of f2ec20e and 2bd1db4 saw the restart refused (`listen tcp 127.0.0.1:<port>: bind:
+ * address already in use`): the killed server's port was taken, in the moment it was free, by a process of another
+ * test file. A start refused so is made again once the port is free (what held it is printed, so the holder can be
+ * named); any other failure throws with the end of the server's log.
  */
 const restart = async (argv: readonly string[], logFile: string): Promise<ChildProcess> => {
   const port = /--secure-port=(\d+)/.exec(argv.join(' '))?.[1] ?? '?';
