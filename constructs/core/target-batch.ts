@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import { ValidationError } from '../../src/core/errors';
 import { packObjects } from '../../src/core/packed-objects';
-import { APPLY, BATCH, ENV, resultKey } from '../../src/core/protocol';
+import { APPLY, BATCH, ENV } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
 import { escapeTemplate, hasToken, jsonText } from './encode';
 import { stackIdOf } from './stack-identity';
@@ -100,6 +100,7 @@ export class TargetBatch extends Construct {
       localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: applyEnvironment(stackId) },
     });
     this.apply.overrideLogicalId(`${this.label}_apply`);
+    this.declareDrifted(stack);
   }
 
   /**
@@ -200,25 +201,20 @@ export class TargetBatch extends Construct {
     return `\${join("\\n", compact([${lines.join(', ')}]))}`;
   }
 
-  /** The objects known at synth packed into one field; one holding a Terraform value under its name, for Terraform. */
+  /**
+   * The objects known at synth packed into one field; one holding a Terraform value under its name, for Terraform.
+   * Each entry names what its object follows, so the read's `.drifted` holds it when one of them drifted.
+   */
   private queryEntries(): Record<string, string> {
-    const members = [...this.members.values()].map((m) => ({ ...m, spec: m.spec() }));
+    const members = [...this.members.values()].map((m) => ({ ...m, spec: m.spec(), follows: m.follows() }));
     const known = members.filter((m) => !hasToken(m.spec));
-    const packed = Object.fromEntries(known.map((m) => [m.name, { kind: m.kind, spec: m.spec, ...ownerFields(m) }]));
+    const packed = Object.fromEntries(
+      known.map((m) => [m.name, { kind: m.kind, spec: m.spec, ...ownerFields(m), ...followsField(m.follows) }]),
+    );
     const resolved = members
       .filter((m) => hasToken(m.spec))
-      .map((m) => [m.name, entryText(m.kind, jsonText(m.spec), [], m)]);
+      .map((m) => [m.name, entryText(m.kind, jsonText(m.spec), [], m, undefined, m.follows)]);
     return { ...(known.length > 0 ? { [BATCH.objects]: packObjects(packed) } : {}), ...Object.fromEntries(resolved) };
-  }
-
-  /**
-   * Whether `member` and everything it follows read in sync at plan time, as an HCL expression; one its
-   * lifecycle found and that is not adopted never is, so the apply refuses it each time.
-   */
-  private inSync(member: BatchMember): string {
-    const names = [member.name, ...member.follows()];
-    const reads = names.map((name) => `${this.read.result(resultKey(name, 'in_sync'))} == "true"`);
-    return [...reads, ...(refusable(member) ? [`${member.found} == ""`] : [])].join(' && ');
   }
 
   /**
@@ -230,18 +226,44 @@ export class TargetBatch extends Construct {
    * which neither terraform 1.x nor OpenTofu 1.x has.
    */
   private triggers(): Record<string, string> {
+    const pending = `local.${this.label}_pending`;
     const entries = [...this.members.values()].map((m) => {
       const text = entryText(m.kind, jsonText(m.spec()), m.after(), m, refusable(m) ? m.found : undefined);
-      return [m.name, `${text}\${${this.inSync(m)} ? "" : replace(timestamp(), "/.*/", "")}`];
+      return [m.name, `${text}\${try(${pending}["${m.name}"], "")}`];
     });
     return Object.fromEntries(entries);
   }
 
   /** The names of the objects the plan found not in sync, comma-separated; the apply acts on these. */
   private drifted(): string {
-    const members = [...this.members.values()];
-    if (members.length === 0) return '';
-    return `\${join(",", compact([${members.map((m) => `${this.inSync(m)} ? "" : "${m.name}"`).join(', ')}]))}`;
+    return this.members.size === 0 ? '' : `\${join(",", local.${this.label}_drifted)}`;
+  }
+
+  /**
+   * Declares `local.<label>_drifted`, the list of names the apply acts on: the read's `.drifted` (each object
+   * not in sync or following one that is not: batch.ts), read as one key, plus the objects the apply would
+   * refuse (refusable) whose lifecycle found them, which the read cannot see. A read without the key names
+   * every object, so a broken read never plans in sync, and no error prints an expression over every
+   * object (issue 30: 61 MB of log for 1000 objects). And `local.<label>_pending`: an unknown value under
+   * each of those names, so each object's entry in the triggers indexes one map instead of evaluating a
+   * conditional of its own (issue 30; timestamp(): triggers()).
+   */
+  private declareDrifted(stack: TerraformStack): void {
+    const produce = () => {
+      const members = [...this.members.values()];
+      const all = members.map((m) => m.name).join(',');
+      const result = `data.external.${this.read.friendlyUniqueId}.result`;
+      const read = `split(",", lookup(${result}, "${BATCH.drifted}", "${all}"))`;
+      const refused = members.filter(refusable).map((m) => `${m.found} == "" ? "" : "${m.name}"`);
+      return refused.length === 0
+        ? `\${compact(${read})}`
+        : `\${distinct(compact(concat(${read}, [${refused.join(', ')}])))}`;
+    };
+    stack.addOverride(`locals.${this.label}_drifted`, Lazy.stringValue({ produce }));
+    stack.addOverride(
+      `locals.${this.label}_pending`,
+      `\${{ for name in local.${this.label}_drifted : name => replace(timestamp(), "/.*/", "") }}`,
+    );
   }
 }
 
@@ -256,13 +278,18 @@ const entryText = (
   after: readonly string[],
   owner: { readonly adopt: boolean; readonly takeOver: boolean },
   found?: string,
+  follows: readonly string[] = [],
 ): string =>
   `{"kind":${escapeTemplate(JSON.stringify(kind))},"spec":${spec}` +
   (after.length > 0 ? `,"after":${JSON.stringify(after)}` : '') +
   (owner.adopt ? ',"adopt":true' : '') +
   (owner.takeOver ? ',"takeOver":true' : '') +
   (found === undefined ? '' : `\${${found} == "" ? "" : ",\\"found\\":true"}`) +
+  (follows.length > 0 ? `,"follows":${escapeTemplate(JSON.stringify(follows))}` : '') +
   '}';
+
+/** `{follows}` when the object follows others (a query entry only: the apply's entries never carry it). */
+const followsField = (follows: readonly string[]) => (follows.length > 0 ? { follows } : {});
 
 /** An object the apply refuses when its lifecycle found it: its ownership is in the state, no `adopt`. */
 const refusable = (member: BatchMember): member is BatchMember & { found: string } =>

@@ -18,6 +18,7 @@ const objectEntry = z.object({
   spec: z.unknown(),
   adopt: z._default(z.boolean(), false),
   takeOver: z._default(z.boolean(), false),
+  follows: z._default(z.array(z.string()), []),
 });
 
 /**
@@ -40,7 +41,22 @@ export const readBatch = async <S, T>(
   const names = Object.keys(fields).filter((key) => !key.startsWith('.'));
   const stack = receivedStackId(fields[BATCH.stack], `query["${BATCH.stack}"]`);
   const readings = await readAll(domain, target, names, fields, stack === undefined ? context : { ...context, stack });
-  return summarize(names, readings);
+  return summarize(names, readings, followsOf(names, fields));
+};
+
+/**
+ * What each object follows, as its query entry says: an entry that cannot be parsed follows nothing (its
+ * reading says it cannot be read, so it is drifted anyway).
+ */
+const followsOf = (names: readonly string[], fields: Readonly<Record<string, string>>) =>
+  new Map(names.map((name) => [name, objectEntry.safeParse(safeJson(fields[name])).data?.follows ?? []]));
+
+const safeJson = (text: string | undefined): unknown => {
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 };
 
 /** The query with its packed objects (`.objects`) as fields of their own, as if each had been sent alone. */
@@ -138,10 +154,16 @@ const unreadable = (error: unknown): Reading => ({
 });
 
 /**
- * The flat result: each object's reading, printable and bounded (toReadResult), and the batch's
- * verdict naming the drifted objects with those same summaries.
+ * The flat result: each object's reading, printable and bounded (toReadResult), the batch's verdict
+ * naming the drifted objects with those same summaries, and `.drifted`: the names the apply acts on,
+ * each object not in sync or following one that is not (an unknown name counts as not in sync). The
+ * plan reads that one key instead of one expression per object (issue 30).
  */
-const summarize = (names: readonly string[], readings: ReadonlyMap<string, Reading>): Record<string, string> => {
+const summarize = (
+  names: readonly string[],
+  readings: ReadonlyMap<string, Reading>,
+  follows: ReadonlyMap<string, readonly string[]>,
+): Record<string, string> => {
   const result: Record<string, string> = {};
   const drifted: string[] = [];
   for (const name of names) {
@@ -153,6 +175,9 @@ const summarize = (names: readonly string[], readings: ReadonlyMap<string, Readi
     }
     if (!reading.inSync) drifted.push(`- ${name}: ${flat.summary}`);
   }
+  const inSync = (name: string) => readings.get(name)?.inSync === true;
+  const applied = names.filter((name) => !inSync(name) || (follows.get(name) ?? []).some((f) => !inSync(f)));
+  result[BATCH.drifted] = applied.join(',');
   result[BATCH.inSync] = String(drifted.length === 0);
   result[BATCH.summary] = batchSummary(names.length, drifted);
   return result;

@@ -60,6 +60,8 @@ export const BATCH = {
   stack: '.stack',
   inSync: '.in_sync',
   summary: '.summary',
+  /** The names the apply acts on, comma-separated: not in sync, or following one that is not. */
+  drifted: '.drifted',
 } as const;
 
 /**

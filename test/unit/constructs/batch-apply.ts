@@ -1,7 +1,8 @@
 /**
  * Reads a target's batch out of a synthesized stack: one object's trigger entry in its apply
- * (`<label>_apply`) split into the JSON the hook hands the handler and the in-sync expression that
- * makes the entry unknown at plan time, and the entries of its read's query, packed ones unpacked.
+ * (`<label>_apply`) split into the JSON the hook hands the handler and the index into the batch's
+ * pending local that makes the entry unknown at plan time, and the entries of its read's query,
+ * packed ones unpacked.
  * A trigger of any other form fails the test that reads it.
  */
 import { unpackObjects } from '../../../src/core/packed-objects';
@@ -19,25 +20,26 @@ export interface ParsedEntry<Spec> {
   readonly after?: string[];
 }
 
-const ENTRY = /^(\{.*\})\$\{(.*) \? "" : replace\(timestamp\(\), "\/\.\*\/", ""\)\}$/s;
+const ENTRY = /^(\{.*\})\$\{try\((.*), ""\)\}$/s;
 const FOUND =
   /^(.*)\$\{(try\(terraform_data\.[\w-]+_lifecycle\.input\.found, ""\)) == "" \? "" : ",\\"found\\":true"\}\}$/s;
 
 /**
- * One object's entry in `<label>_apply.triggers_replace`: its JSON text, its in-sync expression, and the
- * expression of what its lifecycle found when its ownership is kept in the state (`"found":true` then).
+ * One object's entry in `<label>_apply.triggers_replace`: its JSON text, the pending value it ends with
+ * (unknown at plan time when the object is drifted), and the expression of what its lifecycle found when
+ * its ownership is kept in the state (`"found":true` then).
  */
 export const entryOf = (
   synth: Synth,
   label: string,
   name: string,
-): { text: string; inSync: string; found?: string } => {
+): { text: string; pending: string; found?: string } => {
   const text = synth.resource.terraform_data[`${label}_apply`]?.triggers_replace[name];
   const match = ENTRY.exec(text ?? '');
   if (match === null) throw new Error(`${label}_apply has no batch trigger entry for ${name}, got ${String(text)}`);
   const found = FOUND.exec(match[1] as string);
-  if (found === null) return { text: match[1] as string, inSync: match[2] as string };
-  return { text: `${found[1] as string}}`, inSync: match[2] as string, found: found[2] as string };
+  if (found === null) return { text: match[1] as string, pending: match[2] as string };
+  return { text: `${found[1] as string}}`, pending: match[2] as string, found: found[2] as string };
 };
 
 /** The entry parsed, for a spec known at synth. */
@@ -47,9 +49,8 @@ export const parsedEntry = <Spec = Record<string, unknown>>(
   name: string,
 ): ParsedEntry<Spec> => JSON.parse(entryOf(synth, label, name).text);
 
-/** The test that one object of the batch read `label` read in sync. */
-export const readsInSync = (label: string, name: string): string =>
-  `data.external.${label}_read.result["${name}.in_sync"] == "true"`;
+/** The value an object's entry ends with: unknown at plan time when the batch's drifted list names it. */
+export const pendingOf = (label: string, name: string): string => `local.${label}_pending["${name}"]`;
 
 /** What `name`'s lifecycle recorded it found, for a kind whose ownership the state keeps. */
 export const recordedFound = (name: string): string => `try(terraform_data.${name}_lifecycle.input.found, "")`;

@@ -1,7 +1,7 @@
 import { Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster, type ProxmoxClusterProps } from '../../../../constructs/pve/cluster';
 import { ProxmoxMetricServer, type ProxmoxMetricServerProps } from '../../../../constructs/pve/metric-server';
-import { entryOf, parsedEntry, readsInSync, recordedFound } from '../batch-apply';
+import { entryOf, parsedEntry, pendingOf, recordedFound } from '../batch-apply';
 
 const stackWith = (server: Partial<ProxmoxMetricServerProps> = {}, cluster: Partial<ProxmoxClusterProps> = {}) => {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -56,7 +56,12 @@ describe('ProxmoxMetricServer', () => {
     expect(lifecycle.lifecycle.ignore_changes).toEqual(['input']);
     const entry = entryOf(synth, 'pve', 'm');
     expect(entry.found).toBe(recordedFound('m'));
-    expect(entry.inSync).toBe(`${readsInSync('pve', 'm')} && ${recordedFound('m')} == ""`);
+    // drifted while its lifecycle's record says it was found: the read cannot see that record
+    expect(entry.pending).toBe(pendingOf('pve', 'm'));
+    expect(synth.locals.pve_drifted).toBe(
+      '${distinct(compact(concat(split(",", lookup(data.external.pve_read.result, ".drifted", "m")), ' +
+        `[${recordedFound('m')} == "" ? "" : "m"])))}`,
+    );
     // The plan's check names it while its lifecycle's record refuses it, beside the read's summary; its lines
     // sit in one local, so a failed check prints one value, not one per object.
     const [check] = synth.check.pve_in_sync.assert;
@@ -78,7 +83,10 @@ describe('ProxmoxMetricServer', () => {
     expect(hook.environment.HOMELAB_ADOPT).toBe('true');
     const entry = entryOf(synth, 'pve', 'm');
     expect(entry.found).toBeUndefined();
-    expect(entry.inSync).toBe(readsInSync('pve', 'm'));
+    expect(entry.pending).toBe(pendingOf('pve', 'm'));
+    expect(synth.locals.pve_drifted).toBe(
+      '${compact(split(",", lookup(data.external.pve_read.result, ".drifted", "m")))}',
+    );
     expect(JSON.parse(entry.text)).toMatchObject({ adopt: true });
     expect(synth.check.pve_in_sync.assert[0].condition).toBe('${data.external.pve_read.result[".in_sync"] == "true"}');
     expect(synth.locals.pve_refused).toBeUndefined();

@@ -113,6 +113,24 @@ describe('readBatch', () => {
   test('nothing to read needs no connection', async () => {
     const result = await readBatch(widgetDomain(world), query({}), context);
     expect(world.calls).toEqual([]);
-    expect(result).toEqual({ '.in_sync': 'true', '.summary': 'all 0 objects are in sync' });
+    expect(result).toEqual({ '.in_sync': 'true', '.summary': 'all 0 objects are in sync', '.drifted': '' });
+  });
+
+  test('.drifted names, in query order, each object not in sync and each following one that is not', async () => {
+    const entry = (spec: unknown, follows?: string[]) => JSON.stringify({ kind: 'widget', spec, follows });
+    const result = await readBatch(
+      widgetDomain(world),
+      {
+        '.target': JSON.stringify({ shelf: 'a' }),
+        fine: entry({ id: 'w1', size: 1 }),
+        off: entry({ id: 'w2', size: 5 }),
+        after: entry({ id: 'w1', size: 1 }, ['fine', 'off']),
+        calm: entry({ id: 'w1', size: 1 }, ['fine']),
+        stray: entry({ id: 'w1', size: 1 }, ['nobody']),
+      },
+      context,
+    );
+    expect(result['.drifted']).toBe('off,after,stray');
+    expect(result['after.in_sync']).toBe('true');
   });
 });

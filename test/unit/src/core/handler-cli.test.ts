@@ -25,6 +25,7 @@ describe('runHandler', () => {
     const { code, out } = await call(['batch', 'read'], query);
     expect(code).toBe(0);
     expect(JSON.parse(out[0] ?? '')).toEqual({
+      '.drifted': '',
       'one.in_sync': 'true',
       'one.summary': 'widget w1 is in sync',
       'one.diff': '{}',
