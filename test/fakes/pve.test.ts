@@ -197,7 +197,7 @@ describe('fake PVE over TLS and as a process', () => {
 
   test('bundles main.ts with node builtins only, prints its address and stops on SIGTERM', async () => {
     const outfile = join(dir, 'fake-pve.js');
-    const entry = join(__dirname, 'pve/main.ts');
+    const entry = join(__dirname, '..', '..', 'src', 'simulator', 'pve', 'main.ts');
     await build({ entryPoints: [entry], bundle: true, platform: 'node', packages: 'external', outfile });
     const required = readFileSync(outfile, 'utf8').match(/require\("[^"]+"\)/g) ?? [];
     expect(required.filter((name) => !name.includes('"node:'))).toEqual([]);
