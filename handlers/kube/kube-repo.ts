@@ -11,7 +11,7 @@
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { describeDiff } from '../../src/core/protocol';
-import { isOtherStack, otherStackText } from '../../src/core/stack-id';
+import { destroyLeaves, leftByStack } from '../../src/core/stack-id';
 import type { KubeObject } from '../../src/kube/client';
 import {
   createBody,
@@ -143,8 +143,7 @@ const destroy = async ({ client, cluster }: KubeSession, identity: RepoIdentity,
     return log(`${name}: carries no mark of this stack (made by someone else, never adopted): left as it is`);
   }
   const markStack = repoStackOf(live);
-  if (stack !== undefined && isOtherStack(markStack, stack))
-    return log(`${name}: ${otherStackText(cluster, markStack, stack)}: left as it is`);
+  if (destroyLeaves(markStack, stack)) return log(`${name} on ${cluster}: ${leftByStack(markStack, stack)}`);
   const resourceVersion = live.metadata?.resourceVersion;
   const method = identity.deleteOnDestroy ? 'DELETE' : 'PATCH';
   const answer = identity.deleteOnDestroy

@@ -39,6 +39,22 @@ export const receivedStackId = (value: string | undefined, field: string): strin
 export const isOtherStack = (markStack: string | undefined, stack: string | undefined): markStack is string =>
   markStack !== undefined && stack !== undefined && markStack !== stack;
 
+/**
+ * Whether a destroy run for `stack` must leave an object whose mark names `markStack`: another stack's, and any
+ * stack's when the run names none. Reads and applies take a run without a stack for the mark's own (a by-hand
+ * read, an older synth); a destroy by hand must say which stack it acts for (HOMELAB_STACK), or a by-hand
+ * destroy could delete another stack's running unit.
+ */
+export const destroyLeaves = (markStack: string | undefined, stack: string | undefined): markStack is string =>
+  markStack !== undefined && markStack !== stack;
+
+/** What a destroy says of an object it leaves by `destroyLeaves`. */
+export const leftByStack = (markStack: string, stack: string | undefined): string =>
+  stack === undefined
+    ? `marked by stack "${markStack}", and this destroy names no stack: left as it is (a destroy by hand acts ` +
+      `for the stack HOMELAB_STACK names)`
+    : `marked by stack "${markStack}", not this stack "${stack}": left as it is (that stack manages it)`;
+
 /** What a read, an apply and a destroy say of an object another stack's mark names. */
 export const otherStackText = (where: string, markStack: string, stack: string): string =>
   `exists on ${where}, marked by stack "${markStack}", not this stack "${stack}"`;

@@ -11,7 +11,7 @@
  * `takeOver: true`), and its destroy leaves it. One naming no stack (an earlier version's) counts as the
  * reading stack's, and its object's next apply writes that stack into it.
  */
-import { isOtherStack } from '../core/stack-id';
+import { destroyLeaves, leftByStack } from '../core/stack-id';
 import { dropInPath, type DropInPlace } from './drop-in-path';
 import type { LiveUnit } from './unit-control';
 
@@ -45,12 +45,6 @@ export const dropInIsForeign = (live: LiveUnit): boolean =>
  */
 export const markStackOf = (live: LiveUnit): string | undefined => live.intent?.stack ?? live.recordStack;
 
-/** The other stack whose mark is on the object, for a run of `stack`; undefined when it is not another's. */
-export const otherStackOf = (live: LiveUnit, stack: string | undefined): string | undefined => {
-  const mark = markStackOf(live);
-  return isOtherStack(mark, stack) ? mark : undefined;
-};
-
 /**
  * Whether a destroy of `stack` may act on a unit, instance or drop-in (issue 27): not when another
  * stack's mark names it, adopt or not; else when its record or mark is there, or an apply's intent
@@ -58,18 +52,14 @@ export const otherStackOf = (live: LiveUnit, stack: string | undefined): string 
  * made by hand and refused by the apply, the destroy leaves as it is.
  */
 export const destroyMayAct = (live: LiveUnit, adopt: boolean, stack?: string): boolean =>
-  otherStackOf(live, stack) === undefined && (adopt || live.restartOn !== undefined || live.intent !== undefined);
+  !destroyLeaves(markStackOf(live), stack) && (adopt || live.restartOn !== undefined || live.intent !== undefined);
 
 /** What a destroy says of an object it leaves (`destroyMayAct` false) that is there. */
 export const LEFT_UNMARKED = 'not created by this stack (never adopted): left as it is';
 
-/** What a destroy says of an object it leaves because another stack's mark names it. */
-export const leftForOtherStack = (mark: string, stack: string): string =>
-  `marked by stack "${mark}", not this stack "${stack}": left as it is (that stack manages it)`;
-
 /** What a destroy of `stack` says of an object it leaves, by why it leaves it. */
 export const leftByDestroy = (live: LiveUnit, stack: string | undefined, there: boolean): string => {
-  const mark = otherStackOf(live, stack);
-  if (mark !== undefined && stack !== undefined) return leftForOtherStack(mark, stack);
+  const mark = markStackOf(live);
+  if (destroyLeaves(mark, stack)) return leftByStack(mark, stack);
   return there ? LEFT_UNMARKED : 'already absent';
 };

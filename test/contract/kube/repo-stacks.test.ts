@@ -55,12 +55,25 @@ test.each([false, true])("green's destroy leaves blue's Repo (deleteOnDestroy %s
   const identity = { namespace: kube.namespace, key: 'shared', version: CR_VERSION, deleteOnDestroy: del };
   const run = await invoke(kubeDomain(), 'kube-repo', 'destroy', target(), identity, { HOMELAB_STACK: 'green' });
   expect(run.code).toBe(0);
-  expect(run.stderr).toContain(`Repo ${kube.namespace}/shared: ${THEIRS}: left as it is`);
+  expect(run.stderr).toContain(
+    `Repo ${kube.namespace}/shared on Kubernetes cluster test: marked by stack "blue", not this stack "green": ` +
+      'left as it is (that stack manages it)',
+  );
   expect((await live('shared')).metadata).toMatchObject({
     resourceVersion: before.metadata.resourceVersion,
     labels: { [LABEL_REPO_BOUND]: 'true' },
     annotations: { [ANNOTATION_REPO_STACK]: 'blue' },
   });
+});
+
+// A destroy by hand (no HOMELAB_STACK) acts for no stack: it leaves what a stack marked, saying how to name it.
+test("a destroy by hand that names no stack leaves blue's Repo, even with deleteOnDestroy", async () => {
+  const before = await live('shared');
+  const identity = { namespace: kube.namespace, key: 'shared', version: CR_VERSION, deleteOnDestroy: true };
+  const run = await invoke(kubeDomain(), 'kube-repo', 'destroy', target(), identity, {});
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain('marked by stack "blue", and this destroy names no stack: left as it is');
+  expect((await live('shared')).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
 });
 
 test("takeOver takes blue's Repo: it names green, and blue then reads it as green's", async () => {

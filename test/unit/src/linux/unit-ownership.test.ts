@@ -58,12 +58,17 @@ describe('which stack a unit or drop-in is', () => {
     expect(markStackOf(live(record))).toBeUndefined();
   });
 
-  test("a destroy leaves what another stack's mark names, adopt or not, saying so; an unnamed mark is its own", () => {
+  test("destroy leaves another stack's object, adopt or not, by hand any stack's; an unnamed mark is its own", () => {
     const theirs = live({ ...record, recordStack: 'a', state: 'active' });
     expect(destroyMayAct(theirs, false, 'b')).toBe(false);
     expect(destroyMayAct(theirs, true, 'b')).toBe(false);
     expect(destroyMayAct(theirs, false, 'a')).toBe(true);
-    expect(destroyMayAct(theirs, false, undefined)).toBe(true);
+    // A destroy run by hand names no stack: it leaves what a stack marked, saying how to name it.
+    expect(destroyMayAct(theirs, false, undefined)).toBe(false);
+    expect(leftByDestroy(theirs, undefined, true)).toBe(
+      'marked by stack "a", and this destroy names no stack: left as it is (a destroy by hand acts for the ' +
+        'stack HOMELAB_STACK names)',
+    );
     expect(destroyMayAct(live(record), false, 'b')).toBe(true);
     expect(leftByDestroy(theirs, 'b', true)).toBe(
       'marked by stack "a", not this stack "b": left as it is (that stack manages it)',
