@@ -115,14 +115,14 @@ const CONDITIONED_TRIES = 4;
  * Raises the ask, or shares one: a pending ask for the same trigger (another stack's, or a concurrent run's) is
  * waited on, not raised again. The patch is conditioned on the version read, so of two asks raised at once one
  * writes and the other re-reads, finds it, and waits on it: one merge patch, not two (issue 27). One that finds
- * instead another stack's ask for another trigger raised meanwhile is refused, naming both: the plan's and the
- * apply's checks of whose the ask is (markedBy) were made before it.
+ * instead another stack's ask for another trigger raised meanwhile is refused, naming both, unless its construct
+ * says takeOver: the plan's and the apply's checks of whose the ask is (markedBy) were made before it.
  */
 const raiseOrShare = async (
   client: FetchClient,
   cluster: string,
   spec: RepoFetchSpec,
-  { clock, log, stack }: KindContext,
+  { clock, log, stack, takeOver }: KindContext,
   left: () => number,
 ): Promise<{ asked: string; marked: Sandbox }> => {
   let before: string | undefined;
@@ -130,7 +130,7 @@ const raiseOrShare = async (
     const live = refuseUnless(spec, await readSandbox(client, spec, left()), cluster);
     const record = live.metadata?.annotations?.[triggerAnnotation(spec.key)];
     const racer = askedByFor(spec, live);
-    if (tries > 0 && record !== before && stack !== undefined && isOtherStack(racer, stack)) {
+    if (tries > 0 && record !== before && takeOver !== true && stack !== undefined && isOtherStack(racer, stack)) {
       throw new HandlerError(
         `${sandboxName(spec)}: ${otherStackText(cluster, racer, stack)}`,
         `stack "${racer}" asked for repo "${spec.key}" for another trigger while this apply was asking; nothing ` +

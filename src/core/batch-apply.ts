@@ -172,7 +172,7 @@ const applyOne = async <S>(session: S, item: ApplyItem<S>, context: KindContext)
     context.log(`${item.name}: ${line}`);
   };
   try {
-    await item.kind.apply(session, item.spec, { ...context, log });
+    await item.kind.apply(session, item.spec, { ...context, log, ...(item.takeOver === true && { takeOver: true }) });
     if (!said) context.log(`${item.name}: applied`);
     return undefined;
   } catch (error) {

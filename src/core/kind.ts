@@ -22,6 +22,11 @@ export interface KindContext {
    * marks its objects writes it into the mark. Undefined for a by-hand run and an older synth.
    */
   readonly stack?: string;
+  /**
+   * Set while a batch apply applies an object whose construct says `takeOver: true`: a kind whose apply finds
+   * another stack's mark only mid-write (a fetch ask raced by another stack's) may then take it.
+   */
+  readonly takeOver?: boolean;
 }
 
 /** What a plan shows for one object. */

@@ -38,6 +38,7 @@ const racingApi = (clock: VirtualClock, racerTrigger: string) => {
     call: async (method, _path, options) => {
       if (method === 'PATCH') {
         patches.push(options?.body as { metadata: { resourceVersion?: string } });
+        if (patches.length > 1) return { status: 200, body: live, raw: raw(200, live) }; // a retry lands
         live = raced; // the other stack's patch landed first
         const conflict = { kind: 'Status', reason: 'Conflict', code: 409, message: 'the object has been modified' };
         return { status: 409, body: conflict, raw: raw(409, conflict) };
@@ -49,11 +50,12 @@ const racingApi = (clock: VirtualClock, racerTrigger: string) => {
   return { client, patches, asked };
 };
 
-const context = (clock: VirtualClock, log: string[]) => ({
+const context = (clock: VirtualClock, log: string[], takeOver = false) => ({
   env: {},
   log: (line: string) => log.push(line),
   clock,
   stack: 'green',
+  ...(takeOver && { takeOver }),
 });
 
 test("another stack's ask for the same trigger, landed between read and write, is shared: one patch", async () => {
@@ -75,4 +77,11 @@ test("another stack's ask for another trigger, landed between read and write, is
     'Sandbox jr2/agent-1: exists on Kubernetes cluster home, marked by stack "blue", not this stack "green"',
   );
   expect(api.patches).toHaveLength(1);
+});
+
+test("with takeOver, another stack's ask for another trigger raised meanwhile is asked over, not refused", async () => {
+  const clock = new VirtualClock();
+  const api = racingApi(clock, 'v9');
+  await askForFetch(api.client, 'Kubernetes cluster home', spec, context(clock, [], true));
+  expect(api.patches.map((p) => p.metadata.resourceVersion)).toEqual(['5', '6']);
 });
