@@ -8,9 +8,10 @@ import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
 import { ValidationError } from '../../src/core/errors';
 import { packObjects } from '../../src/core/packed-objects';
-import { APPLY, BATCH, ENV } from '../../src/core/protocol';
+import { APPLY, BATCH } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
-import { escapeTemplate, hasToken, jsonText } from './encode';
+import { applyEnvironment, entryText, followsField, ownerFields, refusable } from './batch-entries';
+import { hasToken, jsonText } from './encode';
 import { stackIdOf } from './stack-identity';
 import { ExternalRead, TerraformData } from './terraform-blocks';
 
@@ -266,51 +267,6 @@ export class TargetBatch extends Construct {
     );
   }
 }
-
-/**
- * `{"kind":…,"spec":…}`, with `after` when the object has predecessors, `adopt` when it is true and
- * `found` when its lifecycle `found` it (an HCL expression), so an entry without any is the text earlier
- * versions wrote (the apply is not replaced on upgrade).
- */
-const entryText = (
-  kind: string,
-  spec: string,
-  after: readonly string[],
-  owner: { readonly adopt: boolean; readonly takeOver: boolean },
-  found?: string,
-  follows: readonly string[] = [],
-): string =>
-  `{"kind":${escapeTemplate(JSON.stringify(kind))},"spec":${spec}` +
-  (after.length > 0 ? `,"after":${JSON.stringify(after)}` : '') +
-  (owner.adopt ? ',"adopt":true' : '') +
-  (owner.takeOver ? ',"takeOver":true' : '') +
-  (found === undefined ? '' : `\${${found} == "" ? "" : ",\\"found\\":true"}`) +
-  (follows.length > 0 ? `,"follows":${escapeTemplate(JSON.stringify(follows))}` : '') +
-  '}';
-
-/** `{follows}` when the object follows others (a query entry only: the apply's entries never carry it). */
-const followsField = (follows: readonly string[]) => (follows.length > 0 ? { follows } : {});
-
-/** An object the apply refuses when its lifecycle found it: its ownership is in the state, no `adopt`. */
-const refusable = (member: BatchMember): member is BatchMember & { found: string } =>
-  member.found !== undefined && !member.adopt;
-
-/** `{adopt: true}` for an object that may be adopted, else nothing. */
-const ownerFields = (member: { readonly adopt: boolean; readonly takeOver: boolean }) => ({
-  ...(member.adopt ? { adopt: true as const } : {}),
-  ...(member.takeOver ? { takeOver: true as const } : {}),
-});
-
-/**
- * The hook's environment: the target, the drifted names, the stack's identity (plain text by its rule,
- * stack-id.ts) and one variable per drifted object, numbered in the order of the names (a shell drops
- * variables whose names hold a `-`).
- */
-const applyEnvironment = (stackId: string): string =>
-  `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted, ` +
-  `${ENV.stack} = "${stackId}" }, ` +
-  `{ for index, name in split(",", self.input.drifted) : format("${APPLY.objectPrefix}%d", index) => ` +
-  `self.triggers_replace[name] if name != "" })}`;
 
 const keyDigest = (key: TargetBatchKey): string =>
   digestOf({ domain: key.domain, handler: key.handler, target: key.target }).slice(0, 12);
