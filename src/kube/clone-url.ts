@@ -12,8 +12,11 @@ export const NO_CREDENTIAL_RULE =
   'free of credentials (a clone Secret named in credentials[].https or .ssh carries them)';
 export const MAX_URL_LENGTH = 4096;
 
-/** scp-like `user@host:path`: no scheme, the part before `:` is not a path, and `://` does not follow. */
-const SCP = /^[^/:@\s]+@[^/:@\s]+:(?!\/\/)\S+$/;
+/**
+ * scp-like `user@host:path`: no scheme, the part before `:` is not a path, and `://` does not follow. The one
+ * pattern: a url this rule refuses is not read as ssh by `schemeOf` either (a host holds no `@`).
+ */
+export const SCP_LIKE = /^[^/:@\s]+@[^/:@\s]+:(?!\/\/)\S+$/;
 const SCHEME = /^(https|ssh):\/\//i;
 /** Whitespace and control characters: never part of a url git is given. */
 const UNPRINTABLE = /[\s\u0000-\u001f\u007f]/;
@@ -21,7 +24,7 @@ const UNPRINTABLE = /[\s\u0000-\u001f\u007f]/;
 /** The rule `url` breaks, or undefined when a Repo may state it. */
 export const cloneUrlProblem = (url: string): string | undefined => {
   if (url.length === 0 || url.length > MAX_URL_LENGTH || UNPRINTABLE.test(url)) return CLONE_URL_RULE;
-  if (SCP.test(url)) return undefined;
+  if (SCP_LIKE.test(url)) return undefined;
   if (!SCHEME.test(url)) return CLONE_URL_RULE;
   let parsed: URL;
   try {

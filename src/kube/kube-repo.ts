@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
 import type { FieldChange, FieldDiff } from '../core/protocol';
 import { boolean, broken, type Problem, type Rule, text } from '../core/rules';
-import { cloneUrl, shownUrl } from './clone-url';
+import { cloneUrl, SCP_LIKE, shownUrl } from './clone-url';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
 
 export const REPO_TYPE = `${REPOS}.${CR_GROUP}`;
@@ -141,7 +141,7 @@ const none: GitCredential | undefined = undefined;
 
 /** Which transport a url clones over: `ssh://` or scp-like `user@host:path`, else `https://`; others need none. */
 export const schemeOf = (url: string): 'ssh' | 'https' | undefined => {
-  if (/^ssh:\/\//i.test(url) || /^[^/:@\s]+@[^/:\s]+:(?!\/\/)/.test(url)) return 'ssh';
+  if (/^ssh:\/\//i.test(url) || SCP_LIKE.test(url)) return 'ssh';
   return /^https:\/\//i.test(url) ? 'https' : undefined;
 };
 

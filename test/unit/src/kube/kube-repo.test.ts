@@ -1,5 +1,6 @@
 // Unit test of the Repo's pure core: credentials matched by the longest prefix of the identity, the url's scheme
 // picking the ssh deploy key or the https clone Secret (only when it exists), and the drift of the owned fields.
+import { cloneUrlProblem } from '../../../../src/kube/clone-url';
 import { LABEL_REPO_BOUND } from '../../../../src/kube/names';
 import {
   credentialSecretFor,
@@ -30,6 +31,17 @@ test.each([
   ['http://git.example/me/site.git', undefined],
   ['/srv/git/site.git', undefined],
 ])('url %s clones over %s', (url, scheme) => expect(schemeOf(url)).toBe(scheme));
+
+// Issue 29: schemeOf read `git@host@evil:path` as ssh with its own pattern while the clone url rule refused it.
+test.each([
+  'git@git.example:me/site.git',
+  'git@host@evil.example:me/site.git',
+  'git@git.example:',
+  'git@git.example:me/site .git',
+  'oauth2:TOKEN@git.example:me/site.git',
+])('scp-like %s is ssh to schemeOf exactly when the clone url rule accepts it', (url) =>
+  expect(schemeOf(url) === 'ssh').toBe(cloneUrlProblem(url) === undefined),
+);
 
 test('the scheme picks the field of the matched entry; an entry without it names none', () => {
   expect(credentialSecretFor('https://git.example/x', creds[0])).toEqual({ kind: 'https', secret: 'org-clone' });
