@@ -3,6 +3,7 @@
  * writer, so what is declared is decided (and tested) apart from how it is written. A value is
  * data, a reference to another declaration, or the name of a variable that holds a secret.
  */
+import { isRecord } from '../core/records';
 
 /** The constructs a discovered stack declares. */
 export type ConstructName =
@@ -30,6 +31,17 @@ export class EnvName {
 }
 
 export type Value = string | number | boolean | Ref | EnvName | readonly Value[] | { readonly [key: string]: Value };
+
+/** Whether `value` is a list of values: `Array.isArray` alone leaves a readonly list in the other branch. */
+export const isList = (value: unknown): value is readonly Value[] => Array.isArray(value) && value.every(isValue);
+
+/** Whether `value` (read from a target: anything) is a value a stack states: checked down to every leaf. */
+export const isValue = (value: unknown): value is Value =>
+  ['string', 'number', 'boolean'].includes(typeof value) ||
+  value instanceof Ref ||
+  value instanceof EnvName ||
+  isList(value) ||
+  (isRecord(value) && Object.values(value).every(isValue));
 
 export interface Declaration {
   /** Unique in the estate: what a `Ref` names, e.g. `unit:probe@.service`. */

@@ -55,12 +55,14 @@ export const parseListing = (stdout: string): HostListing => {
   const hidden: string[] = [];
   for (const line of entries.split('\n')) {
     const dir = /^H ([A-Za-z0-9+/=]+)$/.exec(line);
-    if (dir !== null) hidden.push(fromBase64(dir[1]!).toString('utf8'));
+    if (dir !== null) hidden.push(fromBase64(dir[1] ?? '').toString('utf8'));
     const match = /^([FL]) ([A-Za-z0-9+/=]+) ([A-Za-z0-9+/=]*)$/.exec(line);
     if (match === null) continue;
-    const path = fromBase64(match[2]!).toString('utf8');
-    if (match[1] === 'F') files.set(path, fromBase64(match[3]!));
-    else links.set(path, fromBase64(match[3]!).toString('utf8'));
+    // Each group matched: the defaults only tell the compiler so.
+    const [, type, name = '', content = ''] = match;
+    const path = fromBase64(name).toString('utf8');
+    if (type === 'F') files.set(path, fromBase64(content));
+    else links.set(path, fromBase64(content).toString('utf8'));
   }
   const shipped = fromBase64(owned.trim()).toString('utf8').split('\n');
   return {
@@ -88,7 +90,7 @@ export const globMatcher = (globs: readonly string[]): ((name: string) => boolea
   const patterns = globs.map((glob) => {
     let source = '';
     for (let i = 0; i < glob.length; i++) {
-      const char = glob[i]!;
+      const char = glob.charAt(i);
       const close = char === '[' ? glob.indexOf(']', i + 2) : -1;
       if (char === '*') source += '.*';
       else if (char === '?') source += '.';

@@ -6,13 +6,16 @@
  * The marks are left for the adoption to write; anything else that would differ keeps the Repo out,
  * with the reason.
  */
+import * as z from 'zod/mini';
 import { propProblems } from '../core/definition';
 import { describeDiff } from '../core/protocol';
+import { bounded } from '../core/parse';
+import { isRecord } from '../core/records';
 import { describeProblems } from '../core/rules';
 import {
   credentialProblems,
   diffRepo,
-  type LiveRepo,
+  type GitCredential,
   REPO_PROPS,
   repoOf,
   repoStackOf,
@@ -20,7 +23,7 @@ import {
   wantedSecretRef,
 } from '../kube/kube-repo';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../kube/names';
-import { ADOPT, type Declaration, defined, type Discovered, Ref, type Skipped, type Value } from './declaration';
+import { ADOPT, type Declaration, type Discovered, Ref, type Skipped, type Value } from './declaration';
 
 export interface LiveKube {
   /** The `KubeCluster` props discover connected with, and its construct id. */
@@ -36,10 +39,29 @@ export interface LiveKube {
 const CLUSTER = 'kube';
 const OWNERSHIP = new Set([`label ${LABEL_REPO_BOUND}`, `annotation ${ANNOTATION_REPO_IDENTITY}`]);
 
-type ListedRepo = LiveRepo & {
-  metadata?: { name?: unknown };
-  spec?: { url?: unknown; secretRef?: { name?: unknown }; refreshInterval?: unknown };
-};
+/**
+ * A Repo as the API lists it, parsed: a listing is a server's answer, so its shape is checked, not assumed. Labels
+ * and annotations are text (the API refuses any other); the fields a rule judges stay as read, for it to name.
+ */
+const texts = z.optional(z.record(z.string(), z.string()));
+const listedRepo = z.object({
+  metadata: z.optional(z.object({ name: z.optional(z.unknown()), labels: texts, annotations: texts })),
+  spec: z.optional(
+    z.object({
+      url: z.optional(z.unknown()),
+      secretRef: z.optional(z.object({ name: z.optional(z.unknown()) })),
+      refreshInterval: z.optional(z.unknown()),
+    }),
+  ),
+});
+type ListedRepo = z.infer<typeof listedRepo>;
+
+/** The Repos of a listing that parse as one; `repoDeclaration` says why any other is left out. */
+const parsedRepos = (repos: readonly unknown[]): ListedRepo[] =>
+  repos.flatMap((repo) => {
+    const parsed = z.safeParse(listedRepo, repo);
+    return parsed.success ? [parsed.data] : [];
+  });
 
 /** Which of a stack's marks the Repo carries: every version writes them (the handler's hasMark is the same rule). */
 const markOf = (repo: ListedRepo): string | undefined => {
@@ -63,7 +85,7 @@ const whose = (repo: ListedRepo, stackId: string | undefined): string => {
 
 /** The Secrets whose existence decides a declaration: those an unmarked Repo's https url names in its secretRef. */
 export const httpsSecretsToCheck = (repos: readonly unknown[]): string[] => {
-  const names = (repos as ListedRepo[]).flatMap((repo) => {
+  const names = parsedRepos(repos).flatMap((repo) => {
     const secret = repo.spec?.secretRef?.name;
     const https = typeof repo.spec?.url === 'string' && schemeOf(repo.spec.url) === 'https';
     return markOf(repo) === undefined && https && typeof secret === 'string' ? [secret] : [];
@@ -90,8 +112,18 @@ export const kubeDeclarations = (live: LiveKube, stackId?: string): Discovered =
 export const identityOf = (url: string): string => {
   const scp = /^[^@/:]+@([^:/]+):(.+)$/.exec(url);
   const parsed = scp === null ? /^[a-z]+:\/\/(?:[^@/]*@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(url) : scp;
-  return parsed === null ? url : `${parsed[1]}/${parsed[2]!.replace(/^\/+/, '').replace(/\.git$/, '')}`;
+  if (parsed === null) return url;
+  const [, host, path = ''] = parsed;
+  return `${host}/${path.replace(/^\/+/, '').replace(/\.git$/, '')}`;
 };
+
+/** Why a listed object is not read as a Repo: the fields that did not parse, cut to a line. */
+const unparsed = (namespace: string, raw: unknown, error: z.core.$ZodError): Skipped => ({
+  what: `Repo ${namespace}/${String(isRecord(raw) && isRecord(raw.metadata) ? raw.metadata.name : undefined)}`,
+  why: bounded(
+    `its listing is not a Repo's: ${error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+  ),
+});
 
 const repoDeclaration = (
   namespace: string,
@@ -100,7 +132,9 @@ const repoDeclaration = (
   secretExists: (name: string) => boolean,
   stackId: string | undefined,
 ): Declaration | Skipped => {
-  const repo = raw as ListedRepo;
+  const parsed = z.safeParse(listedRepo, raw);
+  if (!parsed.success) return unparsed(namespace, raw, parsed.error);
+  const repo = parsed.data;
   const key = String(repo.metadata?.name);
   const what = `Repo ${namespace}/${key}`;
   const mark = markOf(repo);
@@ -109,22 +143,29 @@ const repoDeclaration = (
   const identity = identityOf(String(url));
   const secret = repo.spec?.secretRef?.name;
   const scheme = typeof url === 'string' ? schemeOf(url) : undefined;
-  const credentials =
-    typeof secret === 'string' && scheme !== undefined ? [{ match: identity, [scheme]: { secret } }] : undefined;
+  const credential: GitCredential | undefined =
+    typeof secret !== 'string' || scheme === undefined
+      ? undefined
+      : scheme === 'ssh'
+        ? { match: identity, ssh: { secret } }
+        : { match: identity, https: { secret } };
   const interval = repo.spec?.refreshInterval;
-  const props = defined({
+  const checked = {
     namespace,
     key,
-    url: url as Value,
+    url,
     identity,
-    credentials,
-    refreshInterval:
-      typeof interval === 'string' && interval !== REPO_PROPS.refreshInterval.default ? interval : undefined,
-    version: version === REPO_PROPS.version.default ? undefined : version,
-  });
-  const problems = [...propProblems('KubeRepo', REPO_PROPS, props), ...credentialProblems(props.credentials)];
-  if (problems.length > 0) return { what, why: describeProblems(problems) };
-  const { spec } = repoOf(props as unknown as Parameters<typeof repoOf>[0]);
+    ...(credential === undefined ? {} : { credentials: [credential] }),
+    ...(typeof interval === 'string' && interval !== REPO_PROPS.refreshInterval.default
+      ? { refreshInterval: interval }
+      : {}),
+    ...(version === REPO_PROPS.version.default ? {} : { version }),
+  };
+  const problems = [...propProblems('KubeRepo', REPO_PROPS, checked), ...credentialProblems(checked.credentials)];
+  // The url's rule takes only text: a url of another type is one of the problems.
+  if (problems.length > 0 || typeof url !== 'string') return { what, why: describeProblems(problems) };
+  const props = { ...checked, url };
+  const { spec } = repoOf(props);
   // A stack states an https secretRef only while its Secret exists: without it the first apply would remove it.
   if (scheme === 'https' && typeof secret === 'string' && !secretExists(secret)) {
     return {

@@ -47,7 +47,9 @@ const RESERVED = new Set(
 /** A camelCase variable name for `hint`, never reserved and never one of `taken` (which it joins). */
 export const variableName = (hint: string, taken: Set<string>): string => {
   const words = hint.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
-  const camel = words.map((word, i) => (i === 0 ? word[0]!.toLowerCase() : word[0]!.toUpperCase()) + word.slice(1));
+  const camel = words.map(
+    (word, i) => (i === 0 ? word.charAt(0).toLowerCase() : word.charAt(0).toUpperCase()) + word.slice(1),
+  );
   const base = camel.join('').slice(0, 60) || 'object';
   const safe = /^[0-9]/.test(base) || RESERVED.has(base) ? `_${base}` : base;
   return claim(safe, taken, (n) => `${safe}${n}`);

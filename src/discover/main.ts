@@ -48,7 +48,7 @@ const writeOnce = (out: string, text: string, force: boolean): void => {
   try {
     writeFileSync(out, text, { flag: force ? 'w' : 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
     throw existing(out, error);
   }
 };

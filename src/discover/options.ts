@@ -10,6 +10,7 @@ import { KUBE_CLUSTER_PROPS, kubeClusterRules } from '../kube/target';
 import { dnsName, REPO_PROPS } from '../kube/kube-repo';
 import { SSH_HOST_PROPS, sshHostRules } from '../linux/target';
 import { CLUSTER_PROPS, clusterRules } from '../pve/target';
+import type { Value } from './declaration';
 import { constructId } from './literal';
 
 export const DISCOVER_KINDS = [
@@ -22,7 +23,8 @@ export const DISCOVER_KINDS = [
 ] as const;
 export type DiscoverKind = (typeof DISCOVER_KINDS)[number];
 
-type Props = Record<string, unknown>;
+/** A target's props, as its construct takes them and the stack states them. */
+type Props = Readonly<Record<string, Value>>;
 
 export const LANGUAGES = ['ts', 'js'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -59,27 +61,25 @@ export interface DiscoverOptions {
   readonly kube?: { readonly props: Props; readonly namespaces: readonly string[]; readonly version: string };
 }
 
-/** Each flag: the target it sets (or the run), the prop, and how its text becomes a value. */
-const FLAGS: Record<
-  string,
-  {
-    readonly to: 'run' | 'pve' | 'ssh' | 'kube';
-    readonly prop: string;
-    readonly as?: 'number' | 'flag' | 'list' | 'pin';
-  }
-> = {
-  '--out': { to: 'run', prop: 'out' },
-  '--force': { to: 'run', prop: 'force', as: 'flag' },
-  '--stack': { to: 'run', prop: 'stack' },
-  '--stack-id': { to: 'run', prop: 'stackId' },
-  '--import': { to: 'run', prop: 'from' },
-  '--language': { to: 'run', prop: 'language' },
-  '--kinds': { to: 'run', prop: 'kinds', as: 'list' },
-  '--node': { to: 'run', prop: 'nodes', as: 'list' },
-  '--include-management': { to: 'run', prop: 'includeManagement', as: 'flag' },
-  '--unit-glob': { to: 'run', prop: 'unitGlobs', as: 'list' },
-  '--namespace': { to: 'run', prop: 'namespaces', as: 'list' },
-  '--repo-version': { to: 'run', prop: 'version' },
+type Target = 'pve' | 'ssh' | 'kube';
+type FlagSpec = { readonly as?: 'number' | 'flag' | 'list' | 'pin' } & (
+  { readonly to: 'run' } | { readonly to: Target; readonly prop: string }
+);
+
+/** Each flag: the target and prop it sets (or the run, which reads it by flag), and how its text becomes a value. */
+const FLAGS: Readonly<Record<string, FlagSpec>> = {
+  '--out': { to: 'run' },
+  '--force': { to: 'run', as: 'flag' },
+  '--stack': { to: 'run' },
+  '--stack-id': { to: 'run' },
+  '--import': { to: 'run' },
+  '--language': { to: 'run' },
+  '--kinds': { to: 'run', as: 'list' },
+  '--node': { to: 'run', as: 'list' },
+  '--include-management': { to: 'run', as: 'flag' },
+  '--unit-glob': { to: 'run', as: 'list' },
+  '--namespace': { to: 'run', as: 'list' },
+  '--repo-version': { to: 'run' },
   '--pve-endpoint': { to: 'pve', prop: 'endpoints', as: 'list' },
   '--pve-token-env': { to: 'pve', prop: 'tokenEnv' },
   '--pve-read-token-env': { to: 'pve', prop: 'readTokenEnv' },
@@ -121,42 +121,108 @@ export const USAGE = [
   `kinds: ${DISCOVER_KINDS.join(', ')} (default: all)`,
 ].join('\n');
 
-/** The options, or every problem with them. */
-export const parseOptions = (argv: readonly string[]): { options: DiscoverOptions } | { problems: string[] } => {
-  const groups: Record<'run' | 'pve' | 'ssh' | 'kube', Props> = { run: {}, pve: {}, ssh: {}, kube: {} };
-  const problems: Problem[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const [flag = '', inline] = argv[i]!.split(/=(.*)/s, 2);
+/** Each flag given and its texts, in the order given: a repeated flag keeps all of them. */
+type Given = ReadonlyMap<string, readonly string[]>;
+
+/** The flags of `argv` and their texts; an unknown flag, a missing value or a bad pin is a problem. */
+const readFlags = (argv: readonly string[], problems: Problem[]): Given => {
+  const given = new Map<string, string[]>();
+  const args = [...argv];
+  for (let arg = args.shift(); arg !== undefined; arg = args.shift()) {
+    const [flag = '', inline] = arg.split(/=(.*)/s, 2);
     const spec = FLAGS[flag];
     if (spec === undefined) {
-      problems.push(broken(argv[i]!, `one of ${Object.keys(FLAGS).join(', ')}`, argv[i]));
+      problems.push(broken(arg, `one of ${Object.keys(FLAGS).join(', ')}`, arg));
       continue;
     }
-    const text = spec.as === 'flag' ? 'true' : (inline ?? argv[++i]);
+    const text = spec.as === 'flag' ? 'true' : (inline ?? args.shift());
     if (text === undefined) problems.push(broken(flag, 'followed by a value', undefined));
-    else put(groups[spec.to], spec, text, problems, flag);
+    else if (spec.as === 'pin' && text.lastIndexOf('=') <= 0) problems.push(broken(flag, 'ENDPOINT=FINGERPRINT', text));
+    else given.set(flag, [...(given.get(flag) ?? []), text]);
   }
-  const run = groups.run;
-  const kinds = (run.kinds as string[] | undefined) ?? [...DISCOVER_KINDS];
-  for (const kind of kinds) {
-    if (!(DISCOVER_KINDS as readonly string[]).includes(kind))
-      problems.push(broken('--kinds', `a list of ${DISCOVER_KINDS.join(', ')}`, kind));
+  return given;
+};
+
+/** A flag's value from its texts: the last one, a list of them all, a number, `true`, or pins keyed by endpoint. */
+const valueOf = (as: (typeof FLAGS)[string]['as'], texts: readonly string[]): Value => {
+  const last = texts.at(-1) ?? '';
+  if (as === 'list') return texts.flatMap((text) => text.split(',').filter((s) => s !== ''));
+  if (as === 'flag') return true;
+  if (as === 'number') return /^\d+$/.test(last) ? Number(last) : last;
+  if (as === 'pin') {
+    const at = (text: string) => text.lastIndexOf('=');
+    return Object.fromEntries(texts.map((text) => [text.slice(0, at(text)), text.slice(at(text) + 1)]));
   }
-  const namespaces = (run.namespaces as string[] | undefined) ?? [];
+  return last;
+};
+
+/** The props of the target `to` the flags given set, in the order they were first given. */
+const propsOf = (given: Given, to: Target): Props =>
+  Object.fromEntries(
+    [...given].flatMap(([flag, texts]) => {
+      const spec = FLAGS[flag];
+      return spec?.to === to ? [[spec.prop, valueOf(spec.as, texts)]] : [];
+    }),
+  );
+
+const lastOf = (given: Given, flag: string): string | undefined => given.get(flag)?.at(-1);
+const listOf = (given: Given, flag: string): string[] | undefined =>
+  given.get(flag)?.flatMap((text) => text.split(',').filter((s) => s !== ''));
+
+/** The run's own settings (not a target's), each judged; problems named by flag. */
+const runSettings = (given: Given, problems: Problem[]) => {
+  const kinds = (listOf(given, '--kinds') ?? [...DISCOVER_KINDS]).flatMap((kind) => {
+    const known = DISCOVER_KINDS.find((name) => name === kind);
+    if (known === undefined) problems.push(broken('--kinds', `a list of ${DISCOVER_KINDS.join(', ')}`, kind));
+    return known === undefined ? [] : [known];
+  });
+  const namespaces = listOf(given, '--namespace') ?? [];
   for (const namespace of namespaces) {
     const says = dnsName('a namespace name')(namespace);
     if (says !== undefined) problems.push(broken('--namespace', says, namespace));
   }
-  if (run.language !== undefined && !(LANGUAGES as readonly unknown[]).includes(run.language))
-    problems.push(broken('--language', 'ts or js', run.language));
-  const language = languageOf(run.language, run.out);
-  const version = (run.version as string | undefined) ?? REPO_PROPS.version.default;
-  if (REPO_PROPS.version.rule(version) !== undefined)
-    problems.push(broken('--repo-version', REPO_PROPS.version.rule(version)!, version));
+  const asked = lastOf(given, '--language');
+  if (asked !== undefined && !LANGUAGES.some((language) => language === asked))
+    problems.push(broken('--language', 'ts or js', asked));
+  const out = lastOf(given, '--out');
+  const language = languageOf(asked, out);
+  const version = lastOf(given, '--repo-version') ?? REPO_PROPS.version.default;
+  const versionSays = REPO_PROPS.version.rule(version);
+  if (versionSays !== undefined) problems.push(broken('--repo-version', versionSays, version));
+  return {
+    out: out ?? `discovered.${language}`,
+    language,
+    force: given.has('--force'),
+    from: lastOf(given, '--import') ?? 'cdktf-homelab',
+    kinds: new Set(kinds),
+    nodes: listOf(given, '--node') ?? [],
+    unitGlobs: listOf(given, '--unit-glob') ?? [],
+    includeManagement: given.has('--include-management'),
+    namespaces,
+    version,
+  };
+};
+
+/** The stack's construct id and the identity its marks name, which must be a stack identity. */
+const stackOf = (given: Given, problems: Problem[]) => {
+  const stack = lastOf(given, '--stack') ?? 'discovered';
+  const stackId = lastOf(given, '--stack-id') ?? constructId(stack, new Set());
+  if (!STACK_ID.test(stackId)) {
+    const flag = given.has('--stack-id') ? '--stack-id' : '--stack';
+    problems.push(broken(flag, `a stack identity (${STACK_ID_RULE}), or give --stack-id one`, stackId));
+  }
+  return { stack, stackId };
+};
+
+/** The options, or every problem with them. */
+export const parseOptions = (argv: readonly string[]): { options: DiscoverOptions } | { problems: string[] } => {
+  const problems: Problem[] = [];
+  const given = readFlags(argv, problems);
+  const { namespaces, version, ...run } = runSettings(given, problems);
   const targets = {
-    pve: judged('pve', groups.pve, CLUSTER_PROPS, clusterRules, problems),
-    ssh: judged('ssh', groups.ssh, SSH_HOST_PROPS, sshHostRules, problems),
-    kube: judged('kube', groups.kube, KUBE_CLUSTER_PROPS, kubeClusterRules, problems),
+    pve: judged('pve', propsOf(given, 'pve'), CLUSTER_PROPS, clusterRules, problems),
+    ssh: judged('ssh', propsOf(given, 'ssh'), SSH_HOST_PROPS, sshHostRules, problems),
+    kube: judged('kube', propsOf(given, 'kube'), KUBE_CLUSTER_PROPS, kubeClusterRules, problems),
   };
   if (targets.kube !== undefined && namespaces.length === 0) {
     problems.push(broken('--namespace', 'given with the Kubernetes settings', undefined));
@@ -164,25 +230,12 @@ export const parseOptions = (argv: readonly string[]): { options: DiscoverOption
   if (!targets.pve && !targets.ssh && namespaces.length === 0) {
     problems.push(broken('targets', 'at least one of --pve-endpoint, --ssh-host, --namespace', undefined));
   }
-  const stack = (run.stack as string | undefined) ?? 'discovered';
-  const stackId = (run.stackId as string | undefined) ?? constructId(stack, new Set());
-  if (!STACK_ID.test(stackId)) {
-    const flag = run.stackId === undefined ? '--stack' : '--stack-id';
-    problems.push(broken(flag, `a stack identity (${STACK_ID_RULE}), or give --stack-id one`, stackId));
-  }
+  const stack = stackOf(given, problems);
   if (problems.length > 0) return { problems: problems.map((p) => `${p.prop} ${p.says}`) };
   return {
     options: {
-      out: (run.out as string | undefined) ?? `discovered.${language}`,
-      language,
-      force: run.force === true,
-      stack,
-      stackId,
-      from: (run.from as string | undefined) ?? 'cdktf-homelab',
-      kinds: new Set(kinds as DiscoverKind[]),
-      nodes: (run.nodes as string[] | undefined) ?? [],
-      unitGlobs: (run.unitGlobs as string[] | undefined) ?? [],
-      includeManagement: run.includeManagement === true,
+      ...run,
+      ...stack,
       ...(targets.pve ? { pve: targets.pve } : {}),
       ...(targets.ssh ? { ssh: targets.ssh } : {}),
       ...(namespaces.length > 0 ? { kube: { props: targets.kube ?? {}, namespaces, version } } : {}),
@@ -190,21 +243,9 @@ export const parseOptions = (argv: readonly string[]): { options: DiscoverOption
   };
 };
 
-const put = (group: Props, spec: (typeof FLAGS)[string], text: string, problems: Problem[], flag: string) => {
-  if (spec.as === 'list')
-    group[spec.prop] = [...((group[spec.prop] as string[]) ?? []), ...text.split(',').filter((s) => s !== '')];
-  else if (spec.as === 'flag') group[spec.prop] = true;
-  else if (spec.as === 'number') group[spec.prop] = /^\d+$/.test(text) ? Number(text) : text;
-  else if (spec.as === 'pin') {
-    const at = text.lastIndexOf('=');
-    if (at <= 0) problems.push(broken(flag, 'ENDPOINT=FINGERPRINT', text));
-    else group[spec.prop] = { ...((group[spec.prop] as Props) ?? {}), [text.slice(0, at)]: text.slice(at + 1) };
-  } else group[spec.prop] = text;
-};
-
 /** A target's props judged by its construct's table and rules, problems named by flag; undefined when none given. */
 const judged = (
-  to: 'pve' | 'ssh' | 'kube',
+  to: Target,
   props: Props,
   table: Parameters<typeof propProblems>[1],
   rules: (props: Props) => Problem[],

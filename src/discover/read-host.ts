@@ -14,7 +14,7 @@ import { hostCandidates, statusEntries, systemdDeclarations } from './systemd';
 
 export const readHost = async (
   options: DiscoverOptions,
-  props: Readonly<Record<string, unknown>>,
+  props: Readonly<Record<string, Value>>,
 ): Promise<Discovered> => {
   // Discover only reads: it logs in as the read user when the host has one.
   const target = targetFor(parseSshTarget(sshTargetOf(props)), 'read');
@@ -29,7 +29,7 @@ export const readHost = async (
       dropIns: options.kinds.has('systemd-drop-in') ? all.dropIns : [],
     };
     const entries = statusEntries(found);
-    if (entries.length === 0) return systemdDeclarations(props as Record<string, Value>, found, []);
+    if (entries.length === 0) return systemdDeclarations(props, found, []);
     const read = await remote.run('sh -s', readScript(entries), 'reads');
     const live = parseReadScript(read.stdout, entries);
     if (live === undefined) {
@@ -39,7 +39,7 @@ export const readHost = async (
       });
     }
     const unreadable = new Set(unreadableFiles(read.stdout, entries));
-    return systemdDeclarations(props as Record<string, Value>, found, live, unreadable, options.stackId);
+    return systemdDeclarations(props, found, live, unreadable, options.stackId);
   } finally {
     remote.close();
   }

@@ -11,7 +11,7 @@ import type { Value } from './declaration';
 import { httpsSecretsToCheck, type LiveKube } from './kube';
 
 export const readKube = async (
-  props: Readonly<Record<string, unknown>>,
+  props: Readonly<Record<string, Value>>,
   namespaces: readonly string[],
   version: string,
 ): Promise<LiveKube> => {
@@ -31,7 +31,7 @@ export const readKube = async (
         if (await client.exists(path, name)) secrets.add(`${namespace}/${name}`);
       }
     }
-    return { cluster: props as Record<string, Value>, clusterId, version, namespaces: listed, secrets };
+    return { cluster: props, clusterId, version, namespaces: listed, secrets };
   } finally {
     client.close();
   }

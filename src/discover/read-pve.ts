@@ -5,6 +5,7 @@
 import { withDefaults } from '../core/definition';
 import { parseAs } from '../core/parse';
 import { mapConcurrent } from '../core/pool';
+import { isRecord } from '../core/records';
 import { PveClient } from '../pve/client';
 import type { LiveSection } from '../pve/metric-server';
 import { CLUSTER_PROPS, pveTargetSchema, targetFor } from '../pve/target';
@@ -15,7 +16,7 @@ import type { LivePve } from './pve';
 /** Section and node reads in flight at once, as the metric-server kind's fetch does. */
 const PARALLEL = 8;
 
-export const readPve = async (options: DiscoverOptions, props: Readonly<Record<string, unknown>>): Promise<LivePve> => {
+export const readPve = async (options: DiscoverOptions, props: Readonly<Record<string, Value>>): Promise<LivePve> => {
   const target = parseAs(pveTargetSchema, withDefaults(CLUSTER_PROPS, props), 'target');
   // Discover only reads: it needs the read token alone when the cluster has one.
   const api = new PveClient(targetFor(target, 'read'));
@@ -23,7 +24,7 @@ export const readPve = async (options: DiscoverOptions, props: Readonly<Record<s
     const metricServers = options.kinds.has('metric-server') ? await readMetricServers(api) : undefined;
     const networks = options.kinds.has('network-interface') ? await readNetworks(api, options.nodes) : undefined;
     return {
-      cluster: props as Record<string, Value>,
+      cluster: props,
       ...(metricServers && { metricServers }),
       ...(networks && { networks }),
     };
@@ -32,13 +33,16 @@ export const readPve = async (options: DiscoverOptions, props: Readonly<Record<s
   }
 };
 
+/** An answer's list, checked: PVE answers are read as they come, never assumed. */
+const listOf = (answer: unknown): readonly unknown[] => (Array.isArray(answer) ? answer : []);
+
 const readMetricServers = async (api: PveClient): Promise<LiveSection[]> => {
-  const listed = await api.call<Array<{ id?: unknown }>>('GET', 'cluster/metrics/server');
-  const ids = (Array.isArray(listed) ? listed : []).map((entry) => String(entry?.id));
-  return mapConcurrent(ids, PARALLEL, async (id) => ({
-    ...(await api.call<LiveSection>('GET', `cluster/metrics/server/${encodeURIComponent(id)}`)),
-    id,
-  }));
+  const listed: unknown = await api.call('GET', 'cluster/metrics/server');
+  const ids = listOf(listed).map((entry) => String(isRecord(entry) ? entry.id : undefined));
+  return mapConcurrent(ids, PARALLEL, async (id) => {
+    const section: unknown = await api.call('GET', `cluster/metrics/server/${encodeURIComponent(id)}`);
+    return { ...(isRecord(section) ? section : {}), id };
+  });
 };
 
 /**
@@ -49,22 +53,23 @@ const readNetworks = async (api: PveClient, asked: readonly string[]) => {
   const members = await clusterNodes(api);
   const nodes = asked.length > 0 ? asked : [...members.keys()];
   return mapConcurrent(nodes, PARALLEL, async (node) => {
-    const rows = await api.call<unknown>('GET', `nodes/${encodeURIComponent(node)}/network`);
+    const rows: unknown = await api.call('GET', `nodes/${encodeURIComponent(node)}/network`);
     const address = members.get(node);
     return {
       node,
       ...(address === undefined ? {} : { address }),
-      rows: Array.isArray(rows) ? (rows as unknown[]) : [],
+      rows: listOf(rows).filter(isRecord),
     };
   });
 };
 
 /** Each node's name and its `ip` (undefined when the row has none). */
 const clusterNodes = async (api: PveClient): Promise<Map<string, string | undefined>> => {
-  const rows = await api.call<Array<{ type?: unknown; name?: unknown; ip?: unknown }>>('GET', 'cluster/status');
+  const rows: unknown = await api.call('GET', 'cluster/status');
   return new Map(
-    (Array.isArray(rows) ? rows : [])
-      .filter((row) => row?.type === 'node')
+    listOf(rows)
+      .filter(isRecord)
+      .filter((row) => row.type === 'node')
       .map((row) => [String(row.name), typeof row.ip === 'string' && row.ip !== '' ? row.ip : undefined]),
   );
 };

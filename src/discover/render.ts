@@ -5,7 +5,7 @@
  * that is not in the stack is refused, so the text always type-checks as what was declared.
  */
 import { STACK_ID_CONTEXT } from '../core/stack-id';
-import { type Declaration, EnvName, Ref, type Value } from './declaration';
+import { type Declaration, EnvName, isList, Ref, type Value } from './declaration';
 import { commentText, constructId, quote, variableName } from './literal';
 
 export interface RenderOptions {
@@ -24,17 +24,15 @@ export interface RenderOptions {
   readonly header: readonly string[];
 }
 
-/** Names given while writing: each declaration's construct id and, when it is referenced, its variable. */
-interface Names {
-  readonly ids: ReadonlyMap<string, string>;
-  readonly variables: ReadonlyMap<string, string>;
-}
+/** The variable of each declaration another references, by key. */
+type Names = ReadonlyMap<string, string>;
 
 const INDENT = '  ';
 
 /** The whole file: header, imports, one statement per declaration, `app.synth()`. */
 export const renderStack = (declarations: readonly Declaration[], options: RenderOptions): string => {
-  const names = nameAll(declarations);
+  const names = variablesOf(declarations);
+  const ids = new Set<string>();
   const constructs = [...new Set(declarations.map((d) => d.construct))].sort();
   const stackId = constructId(options.stack, new Set());
   const context =
@@ -48,7 +46,7 @@ export const renderStack = (declarations: readonly Declaration[], options: Rende
     '',
     `const app = new App(${context});`,
     `const stack = new TerraformStack(app, ${quote(stackId)});`,
-    ...declarations.flatMap((declaration) => ['', ...statement(declaration, names)]),
+    ...declarations.flatMap((declaration) => ['', ...statement(declaration, constructId(declaration.id, ids), names)]),
     '',
     'app.synth();',
     '',
@@ -61,32 +59,36 @@ const importLines = (names: readonly string[], from: string, language: 'ts' | 'j
   return line.length <= 120 ? [line] : [open, ...names.map((name) => `${INDENT}${name},`), close];
 };
 
-const nameAll = (declarations: readonly Declaration[]): Names => {
+const variablesOf = (declarations: readonly Declaration[]): Names => {
   const keys = new Set(declarations.map((d) => d.key));
   if (keys.size !== declarations.length) throw new Error('discover: two declarations share a key');
   const referenced = new Set(declarations.flatMap((d) => refsIn(Object.values(d.props))));
-  for (const key of referenced) if (!keys.has(key)) throw new Error(`discover: a reference to ${key}, not declared`);
-  const ids = new Set<string>();
+  for (const key of referenced) if (!keys.has(key)) throw undeclared(key);
   const variables = new Set(['app', 'stack', 'App', 'TerraformStack', ...declarations.map((d) => d.construct)]);
-  return {
-    ids: new Map(declarations.map((d) => [d.key, constructId(d.id, ids)])),
-    variables: new Map(
-      declarations.filter((d) => referenced.has(d.key)).map((d) => [d.key, variableName(d.id, variables)]),
-    ),
-  };
+  return new Map(declarations.filter((d) => referenced.has(d.key)).map((d) => [d.key, variableName(d.id, variables)]));
+};
+
+/** A reference to a declaration that is not in the stack is refused. */
+const undeclared = (key: string): Error => new Error(`discover: a reference to ${key}, not declared`);
+
+/** The variable of a referenced declaration (variablesOf named each one). */
+const variableOf = (key: string, names: Names): string => {
+  const variable = names.get(key);
+  if (variable === undefined) throw undeclared(key);
+  return variable;
 };
 
 const refsIn = (values: readonly Value[]): string[] =>
   values.flatMap((value): string[] => {
     if (value instanceof Ref) return [value.key];
     if (value instanceof EnvName || typeof value !== 'object') return [];
-    return refsIn(Array.isArray(value) ? value : Object.values(value as Record<string, Value>));
+    return refsIn(isList(value) ? value : Object.values(value));
   });
 
-const statement = (declaration: Declaration, names: Names): string[] => {
-  const variable = names.variables.get(declaration.key);
-  const id = quote(names.ids.get(declaration.key)!);
-  const head = `${variable === undefined ? '' : `const ${variable} = `}new ${declaration.construct}(stack, ${id}, {`;
+const statement = (declaration: Declaration, id: string, names: Names): string[] => {
+  const variable = names.get(declaration.key);
+  const construct = `new ${declaration.construct}(stack, ${quote(id)}, {`;
+  const head = variable === undefined ? construct : `const ${variable} = ${construct}`;
   const props = Object.entries(declaration.props).flatMap(([prop, value]) => property(prop, value, names, 1));
   const note = declaration.note === undefined ? [] : [`// ${commentText(declaration.note)}`];
   return [...note, head, ...props, '});'];
@@ -107,7 +109,7 @@ const propertyKey = (key: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(
 /** A value as one or more lines, the first without indent, the rest at `depth`. */
 const expression = (value: Value, names: Names, depth: number): string[] => {
   const indent = INDENT.repeat(depth);
-  if (value instanceof Ref) return [names.variables.get(value.key)!];
+  if (value instanceof Ref) return [variableOf(value.key, names)];
   if (value instanceof EnvName) return [quote(value.name)];
   if (typeof value === 'string') return stringExpression(value, indent);
   if (typeof value === 'number') {
@@ -115,7 +117,7 @@ const expression = (value: Value, names: Names, depth: number): string[] => {
     return [String(value)];
   }
   if (typeof value === 'boolean') return [String(value)];
-  if (Array.isArray(value)) {
+  if (isList(value)) {
     const items = value.map((item: Value) => expression(item, names, depth + 1));
     if (items.every((lines) => lines.length === 1) && items.join(', ').length < 80) {
       return [`[${items.map((lines) => lines[0]).join(', ')}]`];
@@ -126,7 +128,7 @@ const expression = (value: Value, names: Names, depth: number): string[] => {
       `${indent}]`,
     ];
   }
-  const entries = Object.entries(value as Record<string, Value>);
+  const entries = Object.entries(value);
   if (entries.length === 0) return ['{}'];
   return ['{', ...entries.flatMap(([key, item]) => property(key, item, names, depth + 1)), `${indent}}`];
 };

@@ -28,9 +28,9 @@ const leftOut = (skipped: readonly Skipped[]): string[] => {
   const block = (heading: string, items: readonly Skipped[]) =>
     items.length === 0 ? [] : [heading, ...items.map((s) => `  ${s.what}: ${s.why}`)];
   return [
-    ...(Object.keys(GROUPS) as LeftOutGroup[]).flatMap((group) => {
+    ...Object.entries(GROUPS).flatMap(([group, heading]) => {
       const items = skipped.filter((s) => s.group === group);
-      return block(`left out ${items.length}, ${GROUPS[group]}:`, items);
+      return block(`left out ${items.length}, ${heading}:`, items);
     }),
     ...block(
       `left out ${skipped.filter((s) => s.group === undefined).length}:`,

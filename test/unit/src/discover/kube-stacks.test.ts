@@ -51,3 +51,20 @@ test('Repos marked by a stack are left out, each naming whose it is', () => {
   ]);
   expect(found.declarations.map((d) => d.id)).toEqual(['kube', 'free']);
 });
+
+test('a listed object that is not a Repo is left out saying which field, and the rest are still read', () => {
+  // A listing is a server's answer: a null item or a label that is not text used to throw or pass as a Repo.
+  const found = kubeDeclarations(
+    live([
+      null,
+      { metadata: { name: 'odd', labels: { team: 7 } }, spec: { url: 'https://git.example/me/odd' } },
+      { metadata: { name: 'free' }, spec: { url: 'https://git.example/me/free' } },
+    ]),
+    'green',
+  );
+  expect(found.skipped).toEqual([
+    { what: 'Repo jr2/undefined', why: expect.stringMatching(/^its listing is not a Repo's: : /) },
+    { what: 'Repo jr2/odd', why: expect.stringMatching(/^its listing is not a Repo's: metadata\.labels\.team: /) },
+  ]);
+  expect(found.declarations.map((d) => d.id)).toEqual(['kube', 'free']);
+});
