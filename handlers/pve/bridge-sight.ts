@@ -4,7 +4,7 @@
  * fails naming SDN.Audit instead of reading bridges as absent and creating them.
  */
 import { HandlerError } from '../../src/core/errors';
-import { mapConcurrent } from '../../src/core/pool';
+import { mapByKey } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { blindBridge, bridgeAclPath, seesBridge } from '../../src/pve/bridge-sight';
 
@@ -16,8 +16,7 @@ const PARALLEL = 8;
 /** ACLs are cluster-wide (/etc/pve/user.cfg), so one answer per name serves every node. */
 export const bridgeSight = async (api: PveApi, bridges: readonly string[]): Promise<BridgeSight> => {
   const names = [...new Set(bridges)];
-  const seen = await mapConcurrent(names, PARALLEL, (bridge) => canSee(api, bridge).catch((error: Error) => error));
-  return new Map(names.map((name, index) => [name, seen[index]!]));
+  return mapByKey(names, PARALLEL, (bridge) => canSee(api, bridge).catch((error: Error) => error));
 };
 
 const canSee = async (api: PveApi, bridge: string): Promise<boolean> =>

@@ -9,7 +9,7 @@ import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { bounded } from '../../src/core/parse';
 import { stopPoint } from '../../src/core/stop';
-import { mapConcurrent } from '../../src/core/pool';
+import { mapByKey, mapConcurrent } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { clusterHealth } from '../../src/pve/cluster-health';
 import {
@@ -48,15 +48,8 @@ export const networkApplyKind = defineKind({
 
   async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<ReadonlyMap<string, NodeReading>> {
     const nodes = [...new Set(specs.flatMap((spec) => spec.nodes))];
-    const stagings = await mapConcurrent(nodes, PARALLEL_NODES, async (node) => {
-      try {
-        const [staging, last] = await Promise.all([staged(api, node), lastReloadOn(api, node)]);
-        return { ...staging, lastReload: last };
-      } catch (error) {
-        return error as Error;
-      }
-    });
-    return new Map(nodes.map((node, index) => [node, readingOf(stagings[index]!)]));
+    const stagings = await mapByKey(nodes, PARALLEL_NODES, (node) => nodeNow(api, node).catch((e: Error) => e));
+    return new Map([...stagings].map(([node, staging]) => [node, readingOf(staging)]));
   },
 
   read: (spec: NetworkApplySpec, stagings: ReadonlyMap<string, NodeReading>, context: KindContext): Reading =>
@@ -87,6 +80,12 @@ const ownDeletions = ({ stack, env }: KindContext): StagedByUs => {
 const staged = async (api: PveApi, node: string): Promise<NodeStaging> =>
   nodeStagingOf(await api.envelope<unknown>('GET', `nodes/${node}/network`));
 
+/** What is staged on `node` and how its last reload went. */
+const nodeNow = async (api: PveApi, node: string) => {
+  const [staging, last] = await Promise.all([staged(api, node), lastReloadOn(api, node)]);
+  return { ...staging, lastReload: last };
+};
+
 /**
  * What the node's own task list says of its last reload (network-reloads.ts). The permission
  * question is asked only when no reload is listed: a token sees its own tasks without it.
@@ -112,9 +111,9 @@ const refuseForeign = async (
   ours: StagedByUs,
 ) => {
   if (spec.reloadForeignChanges === true) return;
-  const stagings = await mapConcurrent(nodes, PARALLEL_NODES, (node) => staged(api, node));
-  const found = nodes
-    .map((node, index) => [node, bySomeoneElse(spec, node, stagings[index]!, ours)] as const)
+  const stagings = await mapConcurrent(nodes, PARALLEL_NODES, async (node) => [node, await staged(api, node)] as const);
+  const found = stagings
+    .map(([node, staging]) => [node, bySomeoneElse(spec, node, staging, ours)] as const)
     .filter(([, names]) => names.length > 0);
   if (found.length === 0) return;
   const { title, detail } = foreignRefusal(found, done);

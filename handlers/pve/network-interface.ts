@@ -5,7 +5,7 @@
  */
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
-import { mapConcurrent } from '../../src/core/pool';
+import { mapByKey } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
 import {
@@ -48,9 +48,8 @@ export const networkInterfaceKind = defineKind({
 
   async fetch(api: PveApi, specs: readonly NetworkInterfaceSpec[]): Promise<NodeRows> {
     const nodes = [...new Set(specs.map((spec) => spec.node))];
-    const rows = await mapConcurrent(nodes, PARALLEL_NODES, (node) => listInterfaces(api, node).catch((e: Error) => e));
+    const byNode = await mapByKey(nodes, PARALLEL_NODES, (node) => listInterfaces(api, node).catch((e: Error) => e));
     const declared = (node: string) => new Set(specs.filter((spec) => spec.node === node).map((spec) => spec.iface));
-    const byNode = new Map(nodes.map((node, index) => [node, rows[index]!]));
     const declaredBy = new Map(nodes.map((node) => [node, declared(node)]));
     const unlisted = specs.flatMap((spec) => unlistedOf(spec, { rows: byNode, declared: declaredBy }));
     const sight = await bridgeSight(api, unlisted);

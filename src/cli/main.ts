@@ -6,6 +6,7 @@
  * One bundle that requires nothing outside itself (test/faults/discover-bundle.test.ts). A failure prints
  * one line naming the command and exits 1; nothing was written.
  */
+import { errorMessage } from '../core/errors';
 import { runDiscover } from '../discover/main';
 import { USAGE } from '../discover/options';
 import { commentText } from '../discover/literal';
@@ -54,7 +55,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
   try {
     return await run(args);
   } catch (error) {
-    say(`${command}: nothing written: ${String((error as Error)?.message ?? error)}`);
+    say(`${command}: nothing written: ${errorMessage(error)}`);
     return 1;
   }
 };

@@ -5,8 +5,8 @@
  * reached fails the whole read in one line: a plan must never show creates for a cluster it never saw.
  */
 import * as z from 'zod/mini';
-import { HandlerError } from './errors';
-import type { AnyKind, HandlerDomain, KindContext, Reading } from './kind';
+import { errorMessage, HandlerError } from './errors';
+import type { HandlerDomain, KindContext, ObjectKind, Reading } from './kind';
 import { foreignReading, foundReading, otherStackReading } from './ownership';
 import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
@@ -31,8 +31,8 @@ export class TargetUnreachable extends HandlerError {}
 export const SUMMARY_NAMES = 20;
 
 /** Reads every object in the query; the result is the external data source's flat string map. */
-export const readBatch = async <S, T>(
-  domain: HandlerDomain<S, T>,
+export const readBatch = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
   query: unknown,
   context: KindContext,
 ): Promise<Record<string, string>> => {
@@ -65,60 +65,90 @@ const unpacked = (fields: Readonly<Record<string, string>>): Readonly<Record<str
   return packed === undefined ? fields : { ...unpackObjects(packed, `query["${BATCH.objects}"]`), ...fields };
 };
 
-interface Pending {
-  readonly kind: AnyKind<unknown>;
-  readonly spec: unknown;
-  /** Whether the construct says `adopt: true`. */
-  readonly adopt: boolean;
-  /** Whether the construct says `takeOver: true`. */
-  readonly takeOver: boolean;
-}
+type Entry = z.infer<typeof objectEntry> & { readonly name: string };
 
-const readAll = async <S, T>(
-  domain: HandlerDomain<S, T>,
+/** What one kind's objects need of the session: its one fetch, then each object's reading. */
+type GroupRead<S> = (session: S) => Promise<void>;
+
+const readAll = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
   target: T,
   names: readonly string[],
   fields: Readonly<Record<string, string>>,
   context: KindContext,
 ): Promise<Map<string, Reading>> => {
   const readings = new Map<string, Reading>();
-  const pending = new Map<string, Pending>();
+  const byKind = new Map<string, Entry[]>();
   for (const name of names) {
     try {
-      pending.set(name, await resolve(domain, name, fields[name]));
+      const entry = parseAs(objectEntry, parseJson(fields[name], `query["${name}"]`), name);
+      byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), { ...entry, name }]);
     } catch (error) {
       readings.set(name, unreadable(error));
     }
   }
-  if (pending.size === 0) return readings;
+  // Every spec parsed once, by its kind's schema, before connecting.
+  const groups: Array<GroupRead<S>> = [];
+  for (const [kindName, entries] of byKind) {
+    const load = Object.hasOwn(domain.kinds, kindName) ? domain.kinds[kindName] : undefined;
+    if (load === undefined) {
+      const unknown = new HandlerError('Unknown kind', `${bounded(kindName)} is not served by this bundle`);
+      for (const { name } of entries) readings.set(name, unreadable(unknown));
+      continue;
+    }
+    const where = domain.describe(target);
+    const group = (await load()).open((kind) => groupRead(kind, entries, readings, context, where));
+    if (group !== undefined) groups.push(group);
+  }
+  if (groups.length === 0) return readings;
   const session = await domain.connect(target, context, 'read');
   try {
-    for (const [kind, members] of groupByKind(pending)) {
-      const live = await kind.fetch(
-        session,
-        members.map(([, p]) => p.spec),
-        context,
-      );
-      for (const [name, pending] of members) {
-        try {
-          readings.set(name, ownedReading(kind, pending, live, context, domain.describe(target)));
-        } catch (error) {
-          if (error instanceof TargetUnreachable) throw error;
-          readings.set(name, unreadable(error));
-        }
-      }
-    }
+    for (const group of groups) await group(session);
   } finally {
     await domain.close(session);
   }
   return readings;
 };
 
+/** One kind's objects, each spec parsed by the kind's schema: their fetch and readings, or none to read. */
+const groupRead = <S, Spec, I, L, C, R>(
+  kind: ObjectKind<S, Spec, I, L, C, R>,
+  entries: readonly Entry[],
+  readings: Map<string, Reading>,
+  context: KindContext,
+  where: string,
+): GroupRead<S> | undefined => {
+  const parsed = entries.flatMap((entry) => {
+    try {
+      return [{ ...entry, spec: parseAs(kind.spec, entry.spec, 'spec') }];
+    } catch (error) {
+      readings.set(entry.name, unreadable(error));
+      return [];
+    }
+  });
+  if (parsed.length === 0) return undefined;
+  return async (session) => {
+    const live = await kind.fetch(
+      session,
+      parsed.map(({ spec }) => spec),
+      context,
+    );
+    for (const entry of parsed) {
+      try {
+        readings.set(entry.name, ownedReading(kind, entry, live, context, where));
+      } catch (error) {
+        if (error instanceof TargetUnreachable) throw error;
+        readings.set(entry.name, unreadable(error));
+      }
+    }
+  };
+};
+
 /** An object's reading, and what the read says of its owner: another stack, nobody, or found (ownership.ts). */
-const ownedReading = (
-  kind: AnyKind<unknown>,
-  { spec, adopt, takeOver }: Pending,
-  live: unknown,
+const ownedReading = <S, Spec, I, L, C, R>(
+  kind: ObjectKind<S, Spec, I, L, C, R>,
+  { spec, adopt, takeOver }: { readonly spec: Spec; readonly adopt: boolean; readonly takeOver: boolean },
+  live: L,
   context: KindContext,
   where: string,
 ): Reading => {
@@ -132,24 +162,9 @@ const ownedReading = (
   return reading;
 };
 
-const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: string | undefined) => {
-  const entry = parseAs(objectEntry, parseJson(text, `query["${name}"]`), name);
-  const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
-  if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
-  const kind = (await load()) as AnyKind<unknown>;
-  return { kind, spec: parseAs(kind.spec, entry.spec, 'spec'), adopt: entry.adopt, takeOver: entry.takeOver };
-};
-
-const groupByKind = (pending: ReadonlyMap<string, Pending>) => {
-  const groups = new Map<AnyKind<unknown>, Array<[string, Pending]>>();
-  for (const entry of pending) groups.set(entry[1].kind, [...(groups.get(entry[1].kind) ?? []), entry]);
-  return groups;
-};
-
 const unreadable = (error: unknown): Reading => ({
   inSync: false,
-  summary:
-    'cannot be read: ' + (error instanceof HandlerError ? error.oneLine() : String((error as Error)?.message ?? error)),
+  summary: 'cannot be read: ' + (error instanceof HandlerError ? error.oneLine() : errorMessage(error)),
   diff: {},
 });
 

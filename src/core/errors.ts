@@ -2,6 +2,7 @@
  * The two error shapes of the library: a synth-time `ValidationError` that names the construct,
  * and a run-time `HandlerError` whose message is the one line Terraform shows under the failure.
  */
+import { isRecord } from './records';
 
 /** Bad construct input, caught at synth: `<Construct path>: <prop> must be <rule>, got <value>`. */
 export class ValidationError extends Error {
@@ -42,6 +43,28 @@ export const show = (value: unknown): string => {
   try {
     return JSON.stringify(value) ?? typeof value;
   } catch {
-    return `a ${(value as object).constructor?.name ?? typeof value}`;
+    const made = typeof value === 'object' && value !== null ? value.constructor?.name : undefined;
+    return `a ${made ?? typeof value}`;
   }
+};
+
+/**
+ * What a caught value says: its message, anything else (a thrown string) as text. Read by shape, not
+ * `instanceof Error`: an error of another realm (a vm context, jest's node:fs) is no instance of this one's.
+ */
+export const errorMessage = (error: unknown): string =>
+  isRecord(error) && typeof error.message === 'string' ? error.message : String(error);
+
+/** The `code` a failed system call carries (`ENOENT`, `EPERM`), or undefined for any other thrown value. */
+export const errorCode = (error: unknown): string | undefined =>
+  isRecord(error) && typeof error.code === 'string' ? error.code : undefined;
+
+/**
+ * Group `index` of a match whose pattern always captures it: once the pattern matched the group is there, so its
+ * absence is a bug in the pattern, reported as one instead of an `undefined` read later.
+ */
+export const groupOf = (match: RegExpExecArray, index: number): string => {
+  const group = match[index];
+  if (group === undefined) throw new Error(`group ${index} of /${match[0]}/ took no part in the match`);
+  return group;
 };

@@ -10,7 +10,7 @@
  * tombstone takes its handler and its target from the code (tombstones.ts).
  */
 import * as z from 'zod/mini';
-import { show } from './errors';
+import { errorMessage, show } from './errors';
 
 /** The file's name, in the app's working directory (beside cdktf.json). */
 export const RECORD_FILE = 'cdktf-homelab.record.json';
@@ -82,7 +82,7 @@ export const parseRecord = (text: string | undefined, file: string): Record_ => 
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${file} is not JSON (${(error as Error).message}): restore it from version control`, {
+    throw new Error(`${file} is not JSON (${errorMessage(error)}): restore it from version control`, {
       cause: error,
     });
   }

@@ -6,7 +6,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as z from 'zod/mini';
 import { canonicalJson } from './canonical';
-import { HandlerError } from './errors';
+import { errorMessage, HandlerError } from './errors';
 import { bounded, parseAs, parseJson } from './parse';
 
 /**
@@ -28,7 +28,7 @@ export const unpackObjects = (text: string, what: string): Record<string, string
   try {
     json = gunzipSync(Buffer.from(text, 'base64'), { maxOutputLength: MAX_UNPACKED_BYTES }).toString('utf8');
   } catch (error) {
-    throw new HandlerError('Bad input', `${what} is not packed objects (${bounded((error as Error).message)})`);
+    throw new HandlerError('Bad input', `${what} is not packed objects (${bounded(errorMessage(error))})`);
   }
   const entries = parseAs(packed, parseJson(json, what), what);
   return Object.fromEntries(Object.entries(entries).map(([name, entry]) => [name, JSON.stringify(entry)]));

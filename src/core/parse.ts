@@ -4,7 +4,7 @@
  * naming the field instead of a cast that breaks somewhere later.
  */
 import * as z from 'zod/mini';
-import { HandlerError } from './errors';
+import { errorMessage, HandlerError } from './errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/body';
 
 /** Parses `value` as `schema`, or throws naming `what` and each bad field (the first few). */
@@ -29,7 +29,7 @@ export const parseJson = (text: unknown, what: string): unknown => {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new HandlerError('Bad input', `${what} is not JSON (${bounded((error as Error).message)})`);
+    throw new HandlerError('Bad input', `${what} is not JSON (${bounded(errorMessage(error))})`);
   }
 };
 

@@ -10,13 +10,18 @@ export const mapConcurrent = async <T, R>(
   work: (item: T) => Promise<R>,
 ): Promise<R[]> => {
   const results: R[] = new Array(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item synchronously, so none is taken twice.
+  const queue = items.entries();
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
+    for (const [index, item] of queue) results[index] = await work(item);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 };
+
+/** `work` over every key, at most `limit` at a time, as each key's result: no index to pair back by hand. */
+export const mapByKey = async <K, R>(
+  keys: readonly K[],
+  limit: number,
+  work: (key: K) => Promise<R>,
+): Promise<Map<K, R>> => new Map(await mapConcurrent(keys, limit, async (key) => [key, await work(key)] as const));

@@ -6,6 +6,7 @@
  * task it started. The run then says in one line what it did and what it left, and exits non-zero.
  */
 import { readFileSync } from 'node:fs';
+import { errorCode } from './errors';
 
 /** The read side, handed to the apply loops through the kind context. */
 export interface StopSignal {
@@ -146,7 +147,7 @@ export const nodeProcess = (): StoppableProcess => ({
       process.kill(pid, 0);
       return true;
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
+      return errorCode(error) === 'EPERM';
     }
   },
   onSignal: (name, handler) => void process.on(name, handler),

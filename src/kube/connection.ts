@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { HandlerError } from '../core/errors';
+import { errorCode, HandlerError } from '../core/errors';
 import { execCredentialCache, type ExecPlugin, type ExecResult, type ExecRunner } from './exec-credential';
 import type { PathFacts, TrustIo } from './file-trust';
 
@@ -56,11 +56,8 @@ export const nodeKubeconfigIo = (): KubeconfigIo => ({
     try {
       return fs.readFileSync(file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new HandlerError(
-        'Kubernetes credential file unreadable',
-        `${file}: ${(e as NodeJS.ErrnoException).code ?? e}`,
-      );
+      if (errorCode(e) === 'ENOENT') return undefined;
+      throw new HandlerError('Kubernetes credential file unreadable', `${file}: ${errorCode(e) ?? e}`);
     }
   },
 });
@@ -72,7 +69,7 @@ const inspectPath = (file: string): PathFacts | undefined => {
     const kind = stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
     return { kind, uid: stat.uid, mode: stat.mode & 0o7777 };
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errorCode(e);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new HandlerError('Kubernetes credential file unreadable', `cannot inspect ${file}: ${code ?? e}`);
   }

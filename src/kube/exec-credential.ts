@@ -4,7 +4,7 @@
  * The run itself is a port; a plugin never gets our stdin (it is Terraform's query) and its output is never echoed.
  */
 import * as z from 'zod/mini';
-import { HandlerError } from '../core/errors';
+import { errorCode, errorMessage, HandlerError } from '../core/errors';
 
 export const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const;
 export type ExecApiVersion = (typeof EXEC_API_VERSIONS)[number];
@@ -129,10 +129,10 @@ export const execCredentialCache = (
     try {
       answer = await run(plugin.command, plugin.args, execEnvironment(plugin, env));
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
+      const code = errorCode(e);
       const hint = plugin.installHint === undefined ? undefined : oneLine(plugin.installHint);
       if (code === 'ENOENT') throw failed(plugin, `is not installed${hint ? `: ${hint}` : ''}`);
-      throw failed(plugin, `could not run: ${code ?? (e as Error).message}`);
+      throw failed(plugin, `could not run: ${code ?? errorMessage(e)}`);
     }
     if (answer.exitCode !== 0)
       throw failed(plugin, `exited with ${answer.exitCode ?? 'a signal'} (its stderr is above)`);

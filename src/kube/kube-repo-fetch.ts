@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
+import { groupOf } from '../core/errors';
 import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
 import type { Reading } from '../core/kind';
 import { integer, text } from '../core/rules';
@@ -115,7 +116,11 @@ const recordOf = (sandbox: Sandbox, key: string): AskRecord | undefined => {
   const value = sandbox.metadata?.annotations?.[triggerAnnotation(key)] ?? '';
   const match = /^(\S+) ([0-9a-f]{16})(?: (\S+))?$/.exec(value);
   if (match === null) return undefined;
-  return { asked: match[1]!, digest: match[2]!, ...(match[3] === undefined ? {} : { stack: match[3] }) };
+  return {
+    asked: groupOf(match, 1),
+    digest: groupOf(match, 2),
+    ...(match[3] === undefined ? {} : { stack: match[3] }),
+  };
 };
 
 /**

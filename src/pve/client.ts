@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { TargetUnreachable } from '../core/batch';
-import { HandlerError } from '../core/errors';
+import { errorMessage, HandlerError } from '../core/errors';
 import { asObject, describeBody, isRedirect, parseJson, redirectTarget } from '../core/http/body';
 import type { TlsRule } from '../core/http/connect';
 import { endpointProblem } from '../core/http/endpoint';
@@ -104,7 +104,7 @@ export class PveClient implements PveApi {
     if (status < 200 || status >= 300) {
       const token = this.tokenName;
       const hint = status === 401 ? `; ${token} was refused` : status === 403 ? `; ${token} lacks that privilege` : '';
-      throw new PveApiError(status, `${errorMessage(answer)}${hint}`, endpoint, request);
+      throw new PveApiError(status, `${answerMessage(answer)}${hint}`, endpoint, request);
     }
     const parsed = parseJson(answer.body);
     const envelope = parsed.ok ? asObject(parsed.value) : undefined;
@@ -133,7 +133,7 @@ const readCa = (path: string): Buffer => {
   try {
     return readFileSync(path);
   } catch (error) {
-    const why = (error as Error).message;
+    const why = errorMessage(error);
     throw new HandlerError(
       'PVE CA file unreadable',
       `caFile ${path} cannot be read (${why}); point caFile at the PEM of the CA that signed the members' certificates`,
@@ -155,7 +155,7 @@ const encodeForm = (params: Params | undefined): string => {
  * PVE's message: `message` (libpve-http-server 5.2 and later) with the per-field `errors`, else
  * the reason phrase, which is all an older server sends.
  */
-const errorMessage = (answer: HttpAnswer): string => {
+const answerMessage = (answer: HttpAnswer): string => {
   const parsed = parseJson(answer.body);
   const body = (parsed.ok ? asObject(parsed.value) : undefined) ?? {};
   const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message.trim() : answer.reason;

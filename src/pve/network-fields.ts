@@ -5,6 +5,7 @@
  * instead of drifting forever. Source: [PM] PVE/API2/Network.pm $confdesc, [PC] JSONSchema.pm.
  */
 import { isIPv6 } from 'node:net';
+import { groupOf } from '../core/errors';
 import { boolean, integer, oneOf, type Rule } from '../core/rules';
 
 export const INTERFACE_TYPES = ['bridge', 'vlan', 'bond'] as const;
@@ -37,7 +38,7 @@ const isIpv6 = (value: string): boolean => !value.includes('%') && isIPv6(value)
 
 const cidrWith = (isAddress: (value: string) => boolean, maxPrefix: number) => (value: string) => {
   const match = /^(.+)\/(\d+)$/.exec(value);
-  return match !== null && isAddress(match[1]!) && Number(match[2]) > 7 && Number(match[2]) <= maxPrefix;
+  return match !== null && isAddress(groupOf(match, 1)) && Number(match[2]) > 7 && Number(match[2]) <= maxPrefix;
 };
 
 /** pve-iface, capped at 15 characters: Linux refuses longer names (IFNAMSIZ), so ifreload would. */

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { type PropTable, propProblems, specCheck } from '../core/definition';
+import { groupOf } from '../core/errors';
 import { broken, oneOf, type Problem, text } from '../core/rules';
 import {
   fieldsOf,
@@ -86,7 +87,7 @@ const isInterfaceType = (value: unknown): value is InterfaceType =>
 /** A VLAN named `<raw>.<id>` or `vlan<id>` gets those from its name; the writer drops declared copies. */
 export const vlanFromName = (iface: string): { rawDevice?: string; id?: number } => {
   const dotted = /^(.+)\.(\d+)$/.exec(iface);
-  if (dotted) return { rawDevice: dotted[1]!, id: Number(dotted[2]) };
+  if (dotted) return { rawDevice: groupOf(dotted, 1), id: Number(dotted[2]) };
   const numbered = /^vlan(\d+)$/.exec(iface);
   return numbered ? { id: Number(numbered[1]) } : {};
 };

@@ -8,6 +8,7 @@
  * another token's tasks only to a token holding Sys.Audit on the node, so a token without it that
  * sees no reload is blind, never "fine". Source: [PM] PVE/API2/Tasks.pm node_tasks; [PC] UPID.pm.
  */
+import { groupOf } from '../core/errors';
 import { isTaskError, maskSecrets } from './task-follow';
 
 /** The query for a node's reloads: running ones too (`source=all`), the newest few. */
@@ -44,7 +45,7 @@ const rowOf = (row: unknown): ReloadRow | undefined => {
   if (!match || typeof upid !== 'string') return undefined;
   return {
     upid,
-    order: [parseInt(match[2]!, 16), parseInt(match[1]!, 16)],
+    order: [parseInt(groupOf(match, 2), 16), parseInt(groupOf(match, 1), 16)],
     ...(typeof endtime === 'number' ? { endtime } : {}),
     ...(typeof status === 'string' && status !== '' ? { status } : {}),
   };

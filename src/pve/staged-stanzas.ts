@@ -5,6 +5,7 @@
  * Source: [PC] PVE/Network/Interfaces.pm: the parser's line grammar (stanza-lines.ts), and the
  * writer's stanza order, which each listed row's `priority` keeps (the parser numbers in file order).
  */
+import { isRecord } from '../core/records';
 import { fitsRow, kindOf, type LineKind } from './stanza-lines';
 
 /** What the changed lines of a `changes` diff belong to. */
@@ -26,23 +27,27 @@ type Boundary = { readonly header: readonly string[] } | 'top';
 const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 const UNKNOWN: Owner = { names: [], unplaced: true };
 
+const isMark = (value: string): value is Mark => value === ' ' || value === '-' || value === '+';
+
 /** The hunks' lines, each hunk as long as its header says (so a `---` inside one is a line). */
 const hunksOf = (changes: string): Line[][] => {
   const hunks: Line[][] = [];
+  let open: Line[] = []; // the hunk being read, once a header set the counts
   let [oldLeft, newLeft] = [0, 0];
   for (const text of changes.split('\n')) {
     if (oldLeft > 0 || newLeft > 0) {
-      const mark = (text[0] ?? ' ') as Mark;
-      if (!['-', '+', ' '].includes(mark)) continue; // `\ No newline at end of file`
+      const mark = text[0] ?? ' ';
+      if (!isMark(mark)) continue; // `\ No newline at end of file`
       if (mark !== '+') oldLeft -= 1;
       if (mark !== '-') newLeft -= 1;
-      hunks[hunks.length - 1]!.push({ mark, text: text.slice(1) });
+      open.push({ mark, text: text.slice(1) });
       continue;
     }
     const hunk = HUNK.exec(text);
     if (!hunk) continue;
     [oldLeft, newLeft] = [Number(hunk[1] ?? 1), Number(hunk[2] ?? 1)];
-    hunks.push([]);
+    open = [];
+    hunks.push(open);
   }
   return hunks;
 };
@@ -53,17 +58,22 @@ const stanzaOrder = (rows: unknown) => {
   const priorityOf = new Map<string, number>();
   const rowOf = new Map<string, Readonly<Record<string, unknown>>>();
   for (const row of Array.isArray(rows) ? rows : []) {
-    const { iface, priority } = (row ?? {}) as { iface?: unknown; priority?: unknown };
+    if (!isRecord(row)) continue;
+    const { iface, priority } = row;
     const at = typeof priority === 'string' && priority.trim() === '' ? NaN : Number(priority);
     if (typeof iface !== 'string' || !Number.isInteger(at)) continue;
     byPriority.set(at, iface);
     priorityOf.set(iface, at);
-    rowOf.set(iface, row as Record<string, unknown>);
+    rowOf.set(iface, row);
   }
   const listed = [...byPriority.keys()];
   return { byPriority, priorityOf, rowOf, first: Math.min(...listed), last: Math.max(...listed) };
 };
 type Order = ReturnType<typeof stanzaOrder>;
+
+/** The priority of a stanza by name; none for an unlisted one or a header that names none (`auto` alone). */
+const priorityOf = (order: Order, name: string | undefined): number | undefined =>
+  name === undefined ? undefined : order.priorityOf.get(name);
 
 /** The first header or top-level line of a hunk's staged side. */
 const firstBoundary = (lines: readonly Line[]): Boundary | undefined => {
@@ -97,7 +107,7 @@ interface Left {
 /** The priority the next hunk's stanza is at least at: where the last one left off, or the first. */
 const startOf = (order: Order, { owner, named, started }: Left): number | undefined => {
   if (!started) return order.first;
-  if (owner !== 'top' && owner.names.length === 1 && !owner.unplaced) return order.priorityOf.get(owner.names[0]!);
+  if (owner !== 'top' && owner.names.length === 1 && !owner.unplaced) return priorityOf(order, owner.names[0]);
   const at = owner === 'top' && named !== undefined ? order.priorityOf.get(named) : undefined;
   return at === undefined ? undefined : at + 1;
 };
@@ -108,7 +118,11 @@ const fitting = (order: Order, names: readonly string[], hunk: readonly Line[]):
     (line) => line.mark !== '-' && kindOf(line.text) !== 'option' && kindOf(line.text) !== 'comment',
   );
   const shown = hunk.slice(0, end < 0 ? hunk.length : end).filter((line) => line.mark !== '-');
-  const fit = names.filter((name) => shown.every((line) => fitsRow(order.rowOf.get(name)!, line.text)));
+  const fits = (name: string) => (line: Line) => {
+    const row = order.rowOf.get(name); // names come from the listed rows, so each has one
+    return row !== undefined && fitsRow(row, line.text);
+  };
+  const fit = names.filter((name) => shown.every(fits(name)));
   return fit.length === 0 ? UNKNOWN : { names: fit };
 };
 
@@ -139,7 +153,7 @@ const beforeTop = (order: Order, start: number | undefined, bound: number, hunk:
 const nextHeader = (order: Order, hunks: readonly (readonly Line[])[]): number => {
   for (const line of hunks.flat()) {
     const kind = line.mark === '-' ? 'option' : kindOf(line.text);
-    if (typeof kind === 'object') return order.priorityOf.get(kind.header[0]!) ?? NaN;
+    if (typeof kind === 'object') return priorityOf(order, kind.header[0]) ?? NaN;
   }
   return Infinity;
 };
@@ -154,7 +168,7 @@ const openingOwner = (order: Order, hunk: readonly Line[], left: Left, later: re
   if (first === 'top') return beforeTop(order, startOf(order, left), nextHeader(order, [hunk, ...later]), hunk);
   if (first !== undefined) {
     if (first.header[0] === 'lo') return 'top';
-    const at = order.priorityOf.get(first.header[0]!);
+    const at = priorityOf(order, first.header[0]);
     const before = at === undefined ? undefined : order.byPriority.get(at - 1);
     return before === undefined ? UNKNOWN : { names: [before] };
   }

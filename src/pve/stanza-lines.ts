@@ -4,6 +4,7 @@
  * walk (staged-stanzas.ts) uses it to name stanzas; no line text ever leaves these two modules.
  * Source: [PC] PVE/Network/Interfaces.pm __read_etc_network_interfaces.
  */
+import { groupOf } from '../core/errors';
 
 export type LineKind = { readonly header: readonly string[] } | 'top' | 'blank' | 'comment' | 'option';
 
@@ -59,10 +60,11 @@ const rowValues = (row: Row, key: string, value: string): boolean => {
  */
 export const fitsRow = (row: Row, line: string): boolean => {
   const comment = /^\s*#(.*?)\s*$/.exec(line);
-  if (comment) return `${text(row.comments)}${text(row.comments6)}`.split('\n').includes(comment[1]!);
+  if (comment) return `${text(row.comments)}${text(row.comments6)}`.split('\n').includes(groupOf(comment, 1));
   const option = /^\s*((\S+)\s+(.+?))\s*$/.exec(line);
   if (!option) return false;
   const kept = [row.options, row.options6].flatMap((list) => (Array.isArray(list) ? list : []));
   if (kept.includes(option[1])) return true;
-  return rowValues(row, ALTERNATIVES[option[2]!] ?? option[2]!, option[3]!);
+  const key = groupOf(option, 2);
+  return rowValues(row, ALTERNATIVES[key] ?? key, groupOf(option, 3));
 };

@@ -76,6 +76,12 @@ const parseArgs = (args: readonly string[]): { options: PruneOptions } | { probl
 
 const names = (list: readonly string[]): string => printableLine(list.join(', '));
 
+/** The stack `name` of the record as a `[name, stack]` pair, none when the record holds no such stack. */
+const stackNamed = <T>(stacks: Readonly<Record<string, T>>, name: string): Array<readonly [string, T]> => {
+  const stack = stacks[name];
+  return stack === undefined ? [] : [[name, stack]];
+};
+
 /** `cdktf-homelab prune-record ARGS` in `cwd`: the exit code; a failure throws, and nothing was written. */
 export const runPruneRecord = async (
   args: readonly string[],
@@ -99,7 +105,10 @@ export const runPruneRecord = async (
   const known = Object.keys(record.stacks);
   const unknown = options.stacks.filter((stack) => !known.includes(stack));
   if (unknown.length > 0) throw new Error(`no stack ${names(unknown)} in ${RECORD_FILE} (it holds ${names(known)})`);
-  const stacks = options.stacks.length > 0 ? options.stacks : known.filter((s) => hasTombstones(record.stacks[s]!));
+  const stacks =
+    options.stacks.length > 0
+      ? options.stacks.flatMap((name) => stackNamed(record.stacks, name))
+      : Object.entries(record.stacks).filter(([, stack]) => hasTombstones(stack));
   if (stacks.length === 0) {
     io.say('prune-record: no removed or forgotten object in the record; nothing to drop');
     return 0;
@@ -107,10 +116,10 @@ export const runPruneRecord = async (
   // A stack's id is a Terraform identifier (parseRecord): a record naming a folder elsewhere never parses.
   // Every state first: one that cannot be read leaves the whole file as it was.
   const pruned: Array<[string, PrunedStack]> = [];
-  for (const stack of stacks) {
+  for (const [stack, stackRecord] of stacks) {
     const dir = join(io.cwd, options.output, 'stacks', stack);
     if (!existsSync(dir)) throw new Error(`${dir} does not exist: synthesize, and terraform init there, first`);
-    pruned.push([stack, prunedStack(record.stacks[stack]!, new Set(await io.stateList(dir)))]);
+    pruned.push([stack, prunedStack(stackRecord, new Set(await io.stateList(dir)))]);
   }
   const drop = options.dryRun ? 'would drop' : 'dropped';
   for (const [stack, { record: next, dropped, waiting }] of pruned) {
