@@ -72,16 +72,20 @@ export class ApiTokens {
 
   /** The ids of the tokens that still authenticate at `nowSeconds`. */
   live(nowSeconds: number): string[] {
-    return this.ids().filter((id) => !expired(this.tokens[id]!, nowSeconds));
+    const live = Object.entries(this.tokens).filter(([, grant]) => !expired(grant, nowSeconds));
+    return live.map(([id]) => id).sort();
   }
 }
 
 // token-subid is realm_regex, [A-Za-z][A-Za-z0-9.\-_]+; the fake checks it in the route.
 const TOKEN_ID = /^[A-Za-z][A-Za-z0-9.\-_]+$/;
 
+/** The token's path parameters, which DELETE takes alone. */
+export const TOKEN_ID_SCHEMA = { userid: { type: 'string' }, tokenid: { type: 'string' } } satisfies ObjectSchema;
+
+/** POST: the path parameters and the new token's own. */
 export const TOKEN_SCHEMA: ObjectSchema = {
-  userid: { type: 'string' },
-  tokenid: { type: 'string' },
+  ...TOKEN_ID_SCHEMA,
   expire: { type: 'integer', optional: true, minimum: 0 },
   privsep: { type: 'boolean', optional: true },
   comment: { type: 'string', optional: true },

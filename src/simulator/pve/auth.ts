@@ -85,16 +85,12 @@ export const authenticate = (
   nowSeconds = 0,
 ): AuthOutcome => {
   if (header === undefined) return { ok: false, reason: 'No ticket' };
-  const grant = header.tokenId === undefined ? undefined : tokens[header.tokenId];
-  if (
-    !grant ||
-    !Object.hasOwn(tokens, header.tokenId!) ||
-    grant.secret !== header.secret ||
-    expired(grant, nowSeconds)
-  ) {
+  const { tokenId } = header;
+  const grant = tokenId !== undefined && Object.hasOwn(tokens, tokenId) ? tokens[tokenId] : undefined;
+  if (tokenId === undefined || !grant || grant.secret !== header.secret || expired(grant, nowSeconds)) {
     return { ok: false, reason: 'Authentication failed!' };
   }
-  return { ok: true, tokenId: header.tokenId!, privileges: grant.privileges, grant };
+  return { ok: true, tokenId, privileges: grant.privileges, grant };
 };
 
 /** Whether privilege-separated token rights on `/` include the privilege. */
@@ -106,8 +102,9 @@ export const holds = (privileges: Privileges, privilege: Privilege): boolean =>
 /** The grant's rights on an ACL path: `/`, or `/nodes/<node>` where a node grant overrides. */
 export const privilegesOn = (grant: TokenGrant, path: string): Privileges => {
   const node = /^\/nodes\/([^/]+)$/.exec(path)?.[1];
-  if (node !== undefined && grant.nodes && Object.hasOwn(grant.nodes, node)) return grant.nodes[node]!;
-  return grant.privileges;
+  const { nodes } = grant;
+  const onNode = node !== undefined && nodes && Object.hasOwn(nodes, node) ? nodes[node] : undefined;
+  return onNode ?? grant.privileges;
 };
 
 const LOCAL_ZONE = '/sdn/zones/localnetwork/';

@@ -20,19 +20,23 @@ type Op = { readonly kind: ' ' | '-' | '+'; readonly text: string; readonly oldA
 /** The edit script from a longest common subsequence (the files are small: O(n·m) is fine). */
 const editScript = (a: readonly string[], b: readonly string[]): Op[] => {
   const [ka, kb] = [a.map(key), b.map(key)];
-  const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  // lcs(i, j): the common subsequence's length of a[i..] and b[j..], in one flat table.
+  const width = b.length + 1;
+  const table = new Array<number>((a.length + 1) * width).fill(0);
+  const lcs = (i: number, j: number): number => table[i * width + j] ?? 0;
   for (let i = a.length - 1; i >= 0; i -= 1) {
     for (let j = b.length - 1; j >= 0; j -= 1) {
-      table[i]![j] = ka[i] === kb[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+      table[i * width + j] = ka[i] === kb[j] ? lcs(i + 1, j + 1) + 1 : Math.max(lcs(i + 1, j), lcs(i, j + 1));
     }
   }
   const ops: Op[] = [];
   let [i, j] = [0, 0];
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && ka[i] === kb[j]) ops.push({ kind: ' ', text: a[i]!, oldAt: i++, newAt: j++ });
-    else if (j < b.length && (i === a.length || table[i]![j + 1]! > table[i + 1]![j]!)) {
-      ops.push({ kind: '+', text: b[j]!, oldAt: i, newAt: j++ });
-    } else ops.push({ kind: '-', text: a[i]!, oldAt: i++, newAt: j });
+    const [x, y] = [a[i], b[j]];
+    if (x !== undefined && y !== undefined && ka[i] === kb[j]) ops.push({ kind: ' ', text: x, oldAt: i++, newAt: j++ });
+    else if (y !== undefined && (x === undefined || lcs(i, j + 1) > lcs(i + 1, j))) {
+      ops.push({ kind: '+', text: y, oldAt: i, newAt: j++ });
+    } else if (x !== undefined) ops.push({ kind: '-', text: x, oldAt: i++, newAt: j });
   }
   return ops;
 };
@@ -51,24 +55,31 @@ export interface DiffFile {
   readonly mtimeMs: number;
 }
 
+/** The changed ops' indices in runs closer than two contexts: each run is one hunk, `[first, last]`. */
+const hunkRuns = (changed: readonly number[]): Array<[number, number]> => {
+  const runs: Array<[number, number]> = [];
+  for (const index of changed) {
+    const run = runs.at(-1);
+    if (run !== undefined && index - run[1] <= 2 * CONTEXT + 1) run[1] = index;
+    else runs.push([index, index]);
+  }
+  return runs;
+};
+
 /** The unified diff, or undefined when the files are equal under -b (PVE then sends no `changes`). */
 export const unifiedDiff = (from: DiffFile, to: DiffFile): string | undefined => {
   const ops = editScript(linesOf(from.text), linesOf(to.text));
   const changed = ops.flatMap((op, index) => (op.kind === ' ' ? [] : [index]));
   if (changed.length === 0) return undefined;
   let out = `--- ${from.name}\t${diffTime(from.mtimeMs)}\n+++ ${to.name}\t${diffTime(to.mtimeMs)}\n`;
-  let k = 0;
-  while (k < changed.length) {
-    let end = k;
-    while (end + 1 < changed.length && changed[end + 1]! - changed[end]! <= 2 * CONTEXT + 1) end += 1;
-    const first = Math.max(changed[k]! - CONTEXT, 0);
-    const last = Math.min(changed[end]! + CONTEXT, ops.length - 1);
-    const hunk = ops.slice(first, last + 1);
+  for (const [firstChange, lastChange] of hunkRuns(changed)) {
+    const hunk = ops.slice(Math.max(firstChange - CONTEXT, 0), Math.min(lastChange + CONTEXT, ops.length - 1) + 1);
+    const [head] = hunk;
+    if (head === undefined) continue; // a run holds at least its own change
     const oldCount = hunk.filter((op) => op.kind !== '+').length;
     const newCount = hunk.filter((op) => op.kind !== '-').length;
-    out += `@@ -${range(hunk[0]!.oldAt, oldCount)} +${range(hunk[0]!.newAt, newCount)} @@\n`;
+    out += `@@ -${range(head.oldAt, oldCount)} +${range(head.newAt, newCount)} @@\n`;
     for (const op of hunk) out += `${op.kind}${op.text}\n`;
-    k = end + 1;
   }
   return out;
 };

@@ -2,6 +2,8 @@
 // or VLAN range meets the same 400 a real node gives. Source: [PC] PVE/JSONSchema.pm pve_verify_*.
 import { isIPv6 } from 'node:net';
 
+import { groupsOf } from './narrow';
+
 const OCTET = '(?:25[0-5]|(?:2[0-4]|1[0-9]|[1-9])?[0-9])';
 const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 const isIpv6 = (value: string): boolean => !value.includes('%') && isIPv6(value);
@@ -14,8 +16,8 @@ const MASKS = new Set(
 const verify = (ok: boolean, text: string): string | undefined => (ok ? undefined : `${text}\n`);
 
 const cidr = (isAddress: (value: string) => boolean, max: number) => (value: string) => {
-  const match = /^(.+)\/(\d+)$/.exec(value);
-  return match !== null && isAddress(match[1]!) && Number(match[2]) > 7 && Number(match[2]) <= max;
+  const [address, bits] = groupsOf(/^(.+)\/(\d+)$/, value);
+  return address !== undefined && isAddress(address) && Number(bits) > 7 && Number(bits) <= max;
 };
 
 const vlanIdOrRange = (item: string): string | undefined => {

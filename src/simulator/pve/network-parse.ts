@@ -1,6 +1,7 @@
 // /etc/network/interfaces read the way PVE reads it, so GET answers what a real node answers: flags
 // as 1, mtu as the file's text, ports sorted, types and VLAN ids derived from names, and unknown
 // lines (wpa-psk, pre-up) kept aside in `options`. Source: [PC] PVE/Network/Interfaces.pm read.
+import { groupsOf, strings, textOf } from './narrow';
 
 /** One interface as PVE holds it: file values are strings, flags and defaults PVE sets are numbers. */
 export type Iface = Record<string, string | number | string[] | undefined>;
@@ -19,18 +20,18 @@ export interface LinkState {
 
 export const PHYSICAL_NIC = /^(?:eth\d+|en[^:.]+|ib[^:.]+|(?:nic|if)\d+)$/;
 
-const ALTERNATIVES: Record<string, string> = {
-  'bond-slaves': 'slaves',
-  bond_slaves: 'slaves',
-  'bond-xmit-hash-policy': 'bond_xmit_hash_policy',
-  'bond-mode': 'bond_mode',
-  'bond-miimon': 'bond_miimon',
-  'bridge-vlan-aware': 'bridge_vlan_aware',
-  'bridge-fd': 'bridge_fd',
-  'bridge-stp': 'bridge_stp',
-  'bridge-ports': 'bridge_ports',
-  'bridge-vids': 'bridge_vids',
-};
+const ALTERNATIVES = new Map([
+  ['bond-slaves', 'slaves'],
+  ['bond_slaves', 'slaves'],
+  ['bond-xmit-hash-policy', 'bond_xmit_hash_policy'],
+  ['bond-mode', 'bond_mode'],
+  ['bond-miimon', 'bond_miimon'],
+  ['bridge-vlan-aware', 'bridge_vlan_aware'],
+  ['bridge-fd', 'bridge_fd'],
+  ['bridge-stp', 'bridge_stp'],
+  ['bridge-ports', 'bridge_ports'],
+  ['bridge-vids', 'bridge_vids'],
+]);
 const SIMPLE = new Set([
   'mtu',
   'bridge_fd',
@@ -54,81 +55,109 @@ export const BOND_MODES = [
   'balance-alb',
 ];
 const STANZA_END = /^\s*(?:(?:iface|mapping|auto|source|source-directory)\s|allow-)/;
+const AUTO = /^\s*(?:allow-auto|auto|allow-ovs|allow-hotplug)\s+(.*)$/;
+const IFACE = /^\s*iface\s+(\S+)(?:\s+(inet6?)\s+(\S+))?\s*$/;
+const COMMENT = /^\s*#(.*?)\s*$/;
+const OPTION = /^\s*(\S+)\s+(.+)$/;
 
-type Sink = Record<string, unknown>;
-const push = (sink: Sink, key: string, value: string): void => {
-  sink[key] = [...((sink[key] as string[] | undefined) ?? []), value];
+const push = (sink: Iface, key: string, value: string): void => {
+  sink[key] = [...strings(sink[key]), value];
 };
 
-/** One option line inside a stanza; `f` is the family's own sink, `d` the interface's. */
-const readOption = (d: Iface, f: Sink, suffix: string | undefined, line: string, option: string): void => {
-  const [, rawId, value] = /^(\S+)\s+(.+)$/.exec(option)!;
-  const id = ALTERNATIVES[rawId!] ?? rawId!;
+/** One option line inside a stanza; `f` is the family's own record, `d` the interface's. */
+const readOption = (d: Iface, f: Iface, suffix: string | undefined, line: string, rawId: string, value: string) => {
+  const id = ALTERNATIVES.get(rawId) ?? rawId;
   if (['address', 'netmask', 'broadcast', 'gateway'].includes(id)) {
     if (suffix !== undefined) d[id + suffix] = value;
-    else d[id !== 'netmask' && value!.includes(':') ? `${id}6` : id] = value;
+    else d[id !== 'netmask' && value.includes(':') ? `${id}6` : id] = value;
   } else if (SIMPLE.has(id)) {
     d[id] = value;
   } else if (id === 'slaves' || id === 'bridge_ports') {
-    const devices = value!.split(/\s+/).filter((port) => {
+    const devices = value.split(/\s+/).filter((port) => {
       if (port === 'none' && id === 'bridge_ports') d.is_empty_bridge = 1;
       return port !== 'none';
     });
     const joined = [...new Set(devices)].sort().join(' ');
     d[id] = typeof d[id] === 'string' && d[id] !== '' ? `${d[id]}${joined ? ` ${joined}` : ''}` : joined;
   } else if (id === 'bridge_stp') {
-    d[id] = /^\s*(on|yes)\s*$/i.test(value!) ? 'on' : 'off';
+    d[id] = /^\s*(on|yes)\s*$/i.test(value) ? 'on' : 'off';
   } else if (id === 'bridge_vlan_aware') {
     d[id] = 1;
   } else if (id === 'bond_mode') {
-    d[id] = /^\d$/.test(value!) ? (BOND_MODES[Number(value)] ?? value) : value;
+    d[id] = /^\d$/.test(value) ? (BOND_MODES[Number(value)] ?? value) : value;
   } else {
     push(suffix !== undefined ? f : d, 'options', line.trim());
   }
 };
 
-/** Parses the file text; `links` stands in for `ip link` and /proc. */
-export const parseInterfaces = (text: string, links: LinkState): InterfacesConfig => {
-  const ifaces: Record<string, Iface> = {};
-  const options: Array<[number, string]> = [];
-  const lines = text.split('\n');
-  let priority = 2; // 1 is lo's
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i]!;
-    if (/^\s*#/.test(line)) continue;
-    const auto = /^\s*(?:allow-auto|auto|allow-ovs|allow-hotplug)\s+(.*)$/.exec(line);
-    const stanza = /^\s*iface\s+(\S+)(?:\s+(inet6?)\s+(\S+))?\s*$/.exec(line);
-    if (auto) {
-      for (const name of auto[1]!.split(/\s+/).filter(Boolean)) (ifaces[name] ??= {}).autostart = 1;
-    } else if (stanza) {
-      const [, name, family, method] = stanza as unknown as [string, string, string | undefined, string | undefined];
-      const d = (ifaces[name] ??= {});
-      if (!d.priority) d.priority = priority++;
-      d.families = [...((d.families as string[] | undefined) ?? []), family ?? ''];
-      const suffix = family?.replace(/^inet/, '');
-      const f: Sink = { method };
-      for (i += 1; i < lines.length; i += 1) {
-        const body = lines[i]!.replace(/\s+$/, '');
-        const comment = /^\s*#(.*?)\s*$/.exec(body);
-        if (comment) {
-          const sink: Sink = suffix !== undefined ? f : d;
-          sink.comments = `${(sink.comments as string | undefined) ?? ''}${comment[1]}\n`;
-        } else if (STANZA_END.test(body) || !/^\s*(\S+\s+.+)$/.test(body)) {
-          break;
-        } else {
-          readOption(d, f, suffix, body, /^\s*(\S+\s+.+)$/.exec(body)![1]!);
-        }
-      }
-      if (suffix !== undefined) for (const [key, value] of Object.entries(f)) d[key + suffix] = value as string;
-      i -= 1; // the line that ended the stanza is read again at the top level
+/** An `iface` stanza being read: the interface's record `d`, its family's own `f`, the family's suffix. */
+interface Stanza {
+  readonly d: Iface;
+  readonly f: Iface;
+  readonly suffix: string | undefined;
+}
+
+/** A line inside a stanza: true when it was a comment or an option of it, false when it ends the stanza. */
+const readBody = ({ d, f, suffix }: Stanza, line: string): boolean => {
+  const body = line.replace(/\s+$/, '');
+  const [comment] = groupsOf(COMMENT, body);
+  if (comment !== undefined) {
+    const sink = suffix !== undefined ? f : d;
+    sink.comments = `${textOf(sink.comments)}${comment}\n`;
+    return true;
+  }
+  const [id, value] = groupsOf(OPTION, body);
+  if (STANZA_END.test(body) || id === undefined || value === undefined) return false;
+  readOption(d, f, suffix, body, id, value);
+  return true;
+};
+
+/** The file read line by line; the line that ends a stanza is read again as a top-level line. */
+class Reader {
+  readonly ifaces: Record<string, Iface> = {};
+  readonly options: Array<[number, string]> = [];
+  private priority = 2; // 1 is lo's
+  private stanza: Stanza | undefined;
+
+  read(line: string): void {
+    if (this.stanza !== undefined && readBody(this.stanza, line)) return;
+    this.close();
+    if (/^\s*#/.test(line)) return;
+    const [autoNames] = groupsOf(AUTO, line);
+    const [name, family, method] = groupsOf(IFACE, line);
+    if (autoNames !== undefined) {
+      for (const auto of autoNames.split(/\s+/).filter(Boolean)) (this.ifaces[auto] ??= {}).autostart = 1;
+    } else if (name !== undefined) {
+      const d = (this.ifaces[name] ??= {});
+      if (!d.priority) d.priority = this.priority++;
+      d.families = [...strings(d.families), family ?? ''];
+      this.stanza = { d, f: { method }, suffix: family?.replace(/^inet/, '') };
     } else if (/\w/.test(line)) {
-      options.push([priority++, line]);
+      this.options.push([this.priority++, line]);
     }
   }
+
+  /** Ends the open stanza, if any: a family's own values land on the interface with its suffix. */
+  close(): void {
+    if (this.stanza === undefined) return;
+    const { d, f, suffix } = this.stanza;
+    this.stanza = undefined;
+    if (suffix !== undefined) for (const [key, value] of Object.entries(f)) d[key + suffix] = value;
+  }
+}
+
+const byName = ([a]: [string, unknown], [b]: [string, unknown]): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Parses the file text; `links` stands in for `ip link` and /proc. */
+export const parseInterfaces = (text: string, links: LinkState): InterfacesConfig => {
+  const reader = new Reader();
+  for (const line of text.split('\n')) reader.read(line);
+  reader.close();
+  const { ifaces, options } = reader;
   for (const name of links.physical) (ifaces[name] ??= {}).exists = 1;
   for (const name of links.active) if (ifaces[name]) ifaces[name].active = 1;
   ifaces.lo ??= { priority: 1, method: 'loopback', type: 'loopback', autostart: 1 };
-  for (const name of Object.keys(ifaces).sort()) derive(name, ifaces[name]!, ifaces, links);
+  for (const [name, d] of Object.entries(ifaces).sort(byName)) derive(name, d, ifaces, links);
   return { ifaces, options };
 };
 
@@ -151,7 +180,7 @@ const derive = (name: string, d: Iface, ifaces: Record<string, Iface>, links: Li
     const id = dotted?.[2] ?? /^vlan(\d+)$/.exec(name)?.[1];
     if (id && Number(id) !== 0) d['vlan-id'] = id;
     // A parent not in the file is created with exists 0; one that is there lends its flag, if any.
-    const raw = (ifaces[d['vlan-raw-device'] as string] ??= { exists: 0 });
+    const raw = (ifaces[String(d['vlan-raw-device'])] ??= { exists: 0 });
     d.exists = raw.exists;
   } else if (links.physical.includes(name) || PHYSICAL_NIC.test(name)) {
     d.type = 'eth';
@@ -170,9 +199,9 @@ const derive = (name: string, d: Iface, ifaces: Record<string, Iface>, links: Li
   d.method ||= 'manual';
   d.method6 ||= 'manual';
   if (d.comments6) {
-    d.comments = `${(d.comments as string | undefined) ?? ''}${d.comments6 as string}`;
+    d.comments = `${textOf(d.comments)}${textOf(d.comments6)}`;
     delete d.comments6;
   }
-  const families = (d.families as string[] | undefined) ?? [];
+  const families = strings(d.families);
   d.families = families.length > 0 ? families : ['inet'];
 };

@@ -6,7 +6,7 @@ import { Attributed } from './envelope';
 import type { Iface } from './network-parse';
 import type { NetworkStore } from './network-store';
 import { NETWORK_SCHEMAS } from './network-schema';
-import type { TaskBehaviour, TaskListQuery, TaskStore } from './tasks';
+import { taskListQuery, type TaskBehaviour, type TaskStore } from './tasks';
 import type { ObjectSchema, Value } from './validate';
 
 /** The authenticated caller as a method sees it. */
@@ -124,11 +124,7 @@ const TASK_LIST: NodeRoute = {
   schema: NETWORK_SCHEMAS.taskList,
   run: (context, values, caller) => {
     const node = nodeOf(values);
-    const { rows, total } = context.tasks.index(
-      node,
-      taskCaller(caller, node),
-      without(values, 'node') as TaskListQuery,
-    );
+    const { rows, total } = context.tasks.index(node, taskCaller(caller, node), taskListQuery(values));
     return new Attributed(rows, { total });
   },
 };
@@ -151,7 +147,7 @@ const TASK_LOG: NodeRoute = {
 export const findNodeRoute = (
   method: string,
   path: string,
-): { route: NodeRoute; uriParams: Record<string, string> } | undefined => {
+): { route: NodeRoute; uriParams: Record<string, string>; node: string } | undefined => {
   const segments = path.split('/').filter((segment) => segment !== '');
   const [root, node, area, item, leaf] = segments;
   if (root !== 'nodes' || node === undefined) return undefined;
@@ -159,11 +155,12 @@ export const findNodeRoute = (
   let route: NodeRoute | undefined;
   const uriParams: Record<string, string> = { node };
   if (area === 'network' && segments.length === 3) route = pick(COLLECTION);
-  else if (area === 'network' && segments.length === 4) [route, uriParams.iface] = [pick(ONE), item!];
+  else if (area === 'network' && segments.length === 4 && item !== undefined)
+    [route, uriParams.iface] = [pick(ONE), item];
   else if (area === 'tasks' && segments.length === 3 && method === 'GET') route = TASK_LIST;
-  else if (area === 'tasks' && segments.length === 5 && method === 'GET') {
+  else if (area === 'tasks' && segments.length === 5 && method === 'GET' && item !== undefined) {
     route = leaf === 'status' ? TASK_STATUS : leaf === 'log' ? TASK_LOG : undefined;
-    uriParams.upid = item!;
+    uriParams.upid = item;
   }
-  return route === undefined ? undefined : { route, uriParams };
+  return route === undefined ? undefined : { route, uriParams, node };
 };

@@ -1,6 +1,7 @@
 // The parameter schemas of the node network and task endpoints, so a client's forms meet PVE's
 // own 400s (type on every write, iface in the body of a create, 0/1 booleans, formats).
 // Source: [PM] PVE/API2/Network.pm $confdesc and methods, PVE/API2/Tasks.pm; [PC] JSONSchema.pm.
+import { TASK_SOURCES } from './tasks';
 import type { ObjectSchema, PropSchema } from './validate';
 
 const opt = (schema: PropSchema): PropSchema => ({ ...schema, optional: true });
@@ -94,7 +95,7 @@ export const NETWORK_SCHEMAS = {
     typefilter: str,
     vmid: opt({ type: 'integer', minimum: 100, maximum: 999999999 }),
     errors: bool,
-    source: opt({ type: 'string', enum: ['archive', 'active', 'all'] }),
+    source: opt({ type: 'string', enum: TASK_SOURCES }),
     since: opt({ type: 'integer' }),
     until: opt({ type: 'integer' }),
     statusfilter: str,

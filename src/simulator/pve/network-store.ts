@@ -3,6 +3,7 @@
 // (so a row alone cannot tell staged from running), and only a reload moves it over.
 // Source: pve-api.md §A2; [PM] PVE/API2/Network.pm; [PC] PVE/INotify.pm read_file/write_file.
 import { die, paramError } from './envelope';
+import { groupsOf } from './narrow';
 import { unifiedDiff } from './network-diff';
 import { parseInterfaces, type Iface, type InterfacesConfig } from './network-parse';
 import { renderInterfaces } from './network-render';
@@ -48,9 +49,15 @@ const defaultFile = (index: number, physical: readonly string[]): string => {
   return renderInterfaces(config);
 };
 
+/** One node as the store holds it: its files, its NICs, and whether ifupdown2 is installed. */
+interface NodeRecord {
+  readonly files: NodeFiles;
+  readonly physical: readonly string[];
+  readonly ifupdown2: boolean;
+}
+
 export class NetworkStore {
-  private readonly files = new Map<string, NodeFiles>();
-  private readonly links = new Map<string, { physical: readonly string[]; ifupdown2: boolean }>();
+  private readonly nodes = new Map<string, NodeRecord>();
 
   /** `indexOf` places a node among the members, which picks its default address. */
   constructor(
@@ -60,23 +67,34 @@ export class NetworkStore {
 
   /** Sets a node's NICs and files; the running file is kept unless given, the staged one replaced. */
   setNode(node: string, setup: NodeNetworkSetup = {}): void {
-    const physical = setup.physical ?? this.links.get(node)?.physical ?? ['eno1', 'enp2s0'];
-    this.links.set(node, { physical, ifupdown2: setup.ifupdown2 ?? this.links.get(node)?.ifupdown2 ?? true });
-    const running = setup.running ?? this.files.get(node)?.running ?? defaultFile(this.indexOf(node), physical);
-    this.files.set(node, { running, staged: setup.staged, runningMtimeMs: this.now(), stagedMtimeMs: this.now() });
+    this.place(node, setup);
   }
 
   /** A node's files, created with the defaults on first use. */
   filesOf(node: string): NodeFiles {
-    if (!this.files.has(node)) this.setNode(node);
-    return this.files.get(node)!;
+    return this.nodeOf(node).files;
+  }
+
+  private nodeOf(node: string): NodeRecord {
+    return this.nodes.get(node) ?? this.place(node, {});
+  }
+
+  private place(node: string, setup: NodeNetworkSetup): NodeRecord {
+    const old = this.nodes.get(node);
+    const physical = setup.physical ?? old?.physical ?? ['eno1', 'enp2s0'];
+    const ifupdown2 = setup.ifupdown2 ?? old?.ifupdown2 ?? true;
+    const running = setup.running ?? old?.files.running ?? defaultFile(this.indexOf(node), physical);
+    const files = { running, staged: setup.staged, runningMtimeMs: this.now(), stagedMtimeMs: this.now() };
+    const record = { files, physical, ifupdown2 };
+    this.nodes.set(node, record);
+    return record;
   }
 
   /** read_file('interfaces', 1): the staged view when one exists, plus the `-b` diff against running. */
   read(node: string): { config: InterfacesConfig; changes?: string } {
-    const files = this.filesOf(node);
+    const { files, physical } = this.nodeOf(node);
     const active = this.activeIn(node);
-    const config = parseInterfaces(files.staged ?? files.running, { physical: this.links.get(node)!.physical, active });
+    const config = parseInterfaces(files.staged ?? files.running, { physical, active });
     if (files.staged === undefined) return { config };
     const changes = unifiedDiff(
       { name: RUNNING, text: files.running, mtimeMs: files.runningMtimeMs },
@@ -155,8 +173,7 @@ export class NetworkStore {
 
   /** assert_ifupdown2_installed, which the reload runs before it forks its worker. */
   assertReloadable(node: string): void {
-    this.filesOf(node);
-    if (!this.links.get(node)!.ifupdown2) throw die('you need ifupdown2 to reload network configuration');
+    if (!this.nodeOf(node).ifupdown2) throw die('you need ifupdown2 to reload network configuration');
   }
 
   /** The reload worker's first step: interfaces.new replaces interfaces. */
@@ -184,7 +201,8 @@ const mapCidr = (param: Record<string, Value>): Iface => {
       throw paramError({ [`address${suffix}`]: `address${suffix} conflicts with cidr${suffix}` });
     if (param[`netmask${suffix}`])
       throw paramError({ [`netmask${suffix}`]: `netmask${suffix} conflicts with cidr${suffix}` });
-    const [, address, mask] = /^(.*)\/(\d+)$/.exec(String(cidr))!;
+    // A cidr the format check let through always splits; Perl's list assignment leaves both undef otherwise.
+    const [address, mask] = groupsOf(/^(.*)\/(\d+)$/, String(cidr));
     [out[`address${suffix}`], out[`netmask${suffix}`]] = [address, mask];
     delete out[`cidr${suffix}`];
   }
@@ -198,7 +216,7 @@ const checkDuplicates = (ifaces: Record<string, Iface>, name: string, param: Rec
     ['gateway6', 'Default ipv6 gateway'],
   ] as const) {
     if (!param[key]) continue;
-    const holder = Object.keys(ifaces).find((other) => other !== name && ifaces[other]![key]);
+    const holder = Object.entries(ifaces).find(([other, d]) => other !== name && d[key])?.[0];
     if (holder) throw paramError({ [key]: `${label} already exists on interface '${holder}'.` });
   }
   const portKey = ['bridge_ports', 'slaves'].find((key) => param[key]);

@@ -1,12 +1,14 @@
 // Request parameters as pveproxy collects them (form or JSON body, then the query string on top),
 // so the type rules that depend on the encoding (a form `true` is not a boolean) stay visible.
 // Source: pve-api.md A6; [HS] AnyEvent.pm extract_params/decode_urlencoded.
+import { isRecord } from '../../core/records';
+import { bareTable } from './narrow';
 import type { RawValue } from './validate';
 
 export type Params = Record<string, RawValue>;
 
 // Null-prototype maps: a parameter named `__proto__` or `constructor` is just a parameter.
-const emptyParams = (): Params => Object.create(null) as Params;
+const emptyParams = (): Params => bareTable<RawValue>();
 
 // Repeated keys are joined with NUL, as decode_urlencoded does (CGI.pm style).
 const addValue = (params: Params, key: string, value: string): void => {
@@ -27,19 +29,20 @@ export const decodeForm = (text: string, into: Params = emptyParams()): Params =
 /** A JSON object body: numbers become strings, booleans stay booleans, null means "absent". */
 const decodeJson = (text: string): Params => {
   const parsed: unknown = JSON.parse(text);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new SyntaxError('JSON body is not an object');
-  }
+  if (!isRecord(parsed)) throw new SyntaxError('JSON body is not an object');
   const params = emptyParams();
   for (const [key, value] of Object.entries(parsed)) {
-    if (value === null || value === undefined) continue;
-    params[key] = typeof value === 'number' ? String(value) : (value as RawValue);
+    if (typeof value === 'number') params[key] = String(value);
+    else if (typeof value === 'string' || typeof value === 'boolean') params[key] = value;
+    else if (typeof value === 'object' && value !== null) params[key] = value; // an array or object: a 400 later
   }
   return params;
 };
 
-const isJson = (contentType: string | undefined): boolean =>
-  (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+const isJson = (contentType: string | undefined): boolean => {
+  const [type = ''] = (contentType ?? '').split(';');
+  return type.trim().toLowerCase() === 'application/json';
+};
 
 /**
  * Body parameters for POST/PUT/DELETE (form unless the content type is JSON), then the query
@@ -52,7 +55,7 @@ export const collectParams = (method: string, contentType: string | undefined, b
     params = isJson(contentType) ? decodeJson(body) : decodeForm(body);
   }
   const fromQuery = decodeForm(query);
-  for (const key of Object.keys(fromQuery)) params[key] = fromQuery[key]!;
+  for (const [key, value] of Object.entries(fromQuery)) params[key] = value;
   delete params._dc;
   return params;
 };

@@ -3,7 +3,7 @@
 // Source: pve-api.md A1, A3, A6; [PM] API2/Cluster/MetricServer.pm, API2/Cluster.pm; [AC]
 // API2/AccessControl.pm permissions; a user's API tokens as api-tokens.ts says. Node-scoped
 // methods (network, tasks) are in network-routes.ts.
-import { type ApiTokens, TOKEN_SCHEMA } from './api-tokens';
+import { type ApiTokens, TOKEN_ID_SCHEMA, TOKEN_SCHEMA } from './api-tokens';
 import { permissionsOf, uriUnescape, type Privilege, type TokenGrant } from './auth';
 import { permError } from './envelope';
 import { clusterStatus, type ClusterShape } from './cluster-status';
@@ -24,8 +24,6 @@ export interface RouteContext extends NodeContext {
 export interface Route {
   /** The privilege needed on `/`; undefined means any authenticated caller (`user => 'all'`). */
   readonly privilege?: Privilege;
-  /** A `nodes/{node}/…` method: privilege on /nodes/{node}, then forwarded to that node. */
-  readonly nodeScoped?: boolean;
   readonly schema: ObjectSchema;
   readonly run: (context: RouteContext, values: Section, caller: Caller) => unknown;
 }
@@ -34,6 +32,8 @@ export interface Match {
   readonly route: Route;
   /** Parameters taken from the path, e.g. `{id}`. */
   readonly uriParams: Record<string, string>;
+  /** The node of a `nodes/{node}/…` method: privilege on /nodes/{node}, then forwarded to that node. */
+  readonly node?: string;
 }
 
 const VERSION = { version: '9.2.11', release: '9.2', repoid: '14a22df0' };
@@ -60,20 +60,18 @@ const permissions: Route = {
   },
 };
 
-const FIXED: Record<string, Route> = {
-  'GET /version': { schema: NO_PARAMS, run: () => VERSION },
-  'GET /access/permissions': permissions,
-  'GET /cluster/status': {
-    privilege: 'Sys.Audit',
-    schema: NO_PARAMS,
-    run: (context) => clusterStatus(context.cluster()),
-  },
-  'GET /cluster/metrics/server': {
-    privilege: 'Sys.Audit',
-    schema: NO_PARAMS,
-    run: (context) => context.store.list(),
-  },
-};
+const FIXED = new Map<string, Route>([
+  ['GET /version', { schema: NO_PARAMS, run: () => VERSION }],
+  ['GET /access/permissions', permissions],
+  [
+    'GET /cluster/status',
+    { privilege: 'Sys.Audit', schema: NO_PARAMS, run: (context) => clusterStatus(context.cluster()) },
+  ],
+  [
+    'GET /cluster/metrics/server',
+    { privilege: 'Sys.Audit', schema: NO_PARAMS, run: (context) => context.store.list() },
+  ],
+]);
 
 // Create is a POST on the object's own path; the collection takes no POST (A1).
 const BY_ID: Record<string, Route> = {
@@ -115,7 +113,7 @@ const TOKEN: Record<string, Route> = {
     },
   },
   DELETE: {
-    schema: { userid: TOKEN_SCHEMA.userid!, tokenid: TOKEN_SCHEMA.tokenid! },
+    schema: TOKEN_ID_SCHEMA,
     run: (context, values, caller) => {
       context.apiTokens.checkAdmin(caller.userModify, values);
       return context.apiTokens.remove(String(values.userid), String(values.tokenid));
@@ -135,7 +133,8 @@ const decodeSegment = (segment: string): string => {
 export const findRoute = (method: string, relPath: string): Match | undefined => {
   const segments = relPath.split('/').filter((segment) => segment !== '');
   const key = `${method} /${segments.join('/')}`;
-  if (Object.hasOwn(FIXED, key)) return { route: FIXED[key]!, uriParams: {} };
+  const fixed = FIXED.get(key);
+  if (fixed !== undefined) return { route: fixed, uriParams: {} };
   const byId = Object.hasOwn(BY_ID, method) ? BY_ID[method] : undefined;
   const id = segments[3];
   const isServerPath = segments.length === 4 && segments.slice(0, 3).join('/') === 'cluster/metrics/server';
@@ -148,5 +147,5 @@ export const findRoute = (method: string, relPath: string): Match | undefined =>
   }
   // pveproxy unescapes the whole path before it splits it ([HS] AnyEvent.pm uri_unescape).
   const node = findNodeRoute(method, uriUnescape(relPath));
-  return node && { route: { ...node.route, nodeScoped: true }, uriParams: node.uriParams };
+  return node && { route: node.route, uriParams: node.uriParams, node: node.node };
 };

@@ -5,7 +5,6 @@
 // test/fakes/pve/server.ts does.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 
 import {
   DEFAULT_TOKENS,
@@ -23,6 +22,7 @@ import { MetricStore } from './metric-store';
 import { networkControl, type FakePveNetwork, type NodeNetworkSetup } from './network-control';
 import type { Caller } from './network-routes';
 import { NetworkStore } from './network-store';
+import { messageOf } from './narrow';
 import { collectParams, paramsForLog, type Params } from './params';
 import { findRoute, type RouteContext } from './routes';
 import { ConnectionCut, TaskStore, type TaskBehaviour } from './tasks';
@@ -117,7 +117,7 @@ interface State {
 
 const readBody = async (req: IncomingMessage): Promise<string> => {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks).toString('utf8');
 };
 
@@ -138,7 +138,7 @@ const handle = async (state: State, req: IncomingMessage, res: ServerResponse): 
   try {
     params = collectParams(method, req.headers['content-type'], body, url.search.slice(1));
   } catch (err) {
-    badBody = `malformed JSON body - ${(err as Error).message}`;
+    badBody = `malformed JSON body - ${messageOf(err)}`;
   }
   const agent = req.headers['user-agent'];
   const logged = {
@@ -195,26 +195,73 @@ const run = (state: State, method: string, relPath: string, params: Params, call
       throw paramError({ [name]: 'duplicate parameter (already defined in URI)' });
     }
   }
-  const { route, uriParams } = match;
-  const aclPath = route.nodeScoped ? `/nodes/${uriParams.node}` : '/';
+  const { route, uriParams, node } = match;
+  const aclPath = node === undefined ? '/' : `/nodes/${node}`;
   if (route.privilege && !caller.holds(aclPath, route.privilege)) throw permError(aclPath, route.privilege);
-  if (route.nodeScoped) checkForward(state.context.cluster(), uriParams.node!);
+  if (node !== undefined) checkForward(state.context.cluster(), node);
   const verdict = verifyParams(route.schema, { ...uriParams, ...params });
   if (!verdict.ok) throw paramError(verdict.errors);
   return route.run(state.context, verdict.values, caller);
 };
 
-export const startPveSimulator = async (options: FakePveOptions = {}): Promise<PveSimulator> => {
-  const store = new MetricStore();
+/** The answer to each request, then `afterRequest`; a bug in the fake itself is said loudly, never hung on. */
+const listenerOf =
+  (state: State) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
+    handle(state, req, res)
+      .then(() => state.options.afterRequest?.())
+      .catch((err: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendBare(res, 500, `fake PVE internal error: ${messageOf(err)}`);
+      });
+  };
+
+/** Listens on 127.0.0.1 and answers with the TCP port the kernel gave. */
+const listen = async (server: Server, port: number): Promise<number> => {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('fake PVE: listening, but on no TCP port');
+  return address.port;
+};
+
+/** Closes the server and every connection it holds, hung requests and keep-alive sockets included. */
+const stopServer = (server: Server): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    server.close((err) => (err ? reject(err) : resolve()));
+    server.closeAllConnections();
+  });
+
+/** The stores a simulator runs on, and the cluster shape it serves (replaceable, as `setCluster` does). */
+const makeStores = (options: FakePveOptions) => {
   let cluster: ClusterShape = options;
   const now = options.now ?? Date.now;
   const network = new NetworkStore(now, (node) => memberNames(cluster).indexOf(node));
   for (const [node, setup] of Object.entries(options.network ?? {})) network.setNode(node, setup);
-  const tasks = new TaskStore(now);
-  const reloads = new Map<string, TaskBehaviour>();
   const tokens: Record<string, TokenGrant> = { ...(options.tokens ?? DEFAULT_TOKENS) };
-  // root@pam is in every user.cfg, and may do anything (RPCEnvironment.pm permissions).
-  const apiTokens = new ApiTokens(tokens, { 'root@pam': { privileges: 'modify', userModify: true }, ...options.users });
+  return {
+    now,
+    store: new MetricStore(),
+    network,
+    tasks: new TaskStore(now),
+    reloads: new Map<string, TaskBehaviour>(),
+    tokens,
+    // root@pam is in every user.cfg, and may do anything (RPCEnvironment.pm permissions).
+    apiTokens: new ApiTokens(tokens, { 'root@pam': { privileges: 'modify', userModify: true }, ...options.users }),
+    cluster: () => cluster,
+    setCluster: (shape: ClusterShape): void => {
+      cluster = shape;
+    },
+  };
+};
+
+export const startPveSimulator = async (options: FakePveOptions = {}): Promise<PveSimulator> => {
+  const { now, store, network, tasks, reloads, tokens, apiTokens, cluster, setCluster } = makeStores(options);
   const state: State = {
     options,
     tokens,
@@ -222,7 +269,7 @@ export const startPveSimulator = async (options: FakePveOptions = {}): Promise<P
     context: {
       apiTokens,
       store,
-      cluster: () => cluster,
+      cluster,
       network,
       tasks,
       reloadOf: (node) => reloads.get(node) ?? {},
@@ -230,41 +277,19 @@ export const startPveSimulator = async (options: FakePveOptions = {}): Promise<P
     },
     requests: [],
   };
-  const setCluster = (shape: ClusterShape): void => {
-    cluster = shape;
-  };
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    handle(state, req, res)
-      .then(() => options.afterRequest?.())
-      .catch((err: unknown) => {
-        // A bug in the fake itself: say so loudly rather than hang the client.
-        if (res.headersSent) res.destroy();
-        else sendBare(res, 500, `fake PVE internal error: ${(err as Error).message}`);
-      });
-  };
+  const listener = listenerOf(state);
   const server: Server = options.tls
     ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
     : createHttpServer(listener);
   let connections = 0;
   server.on('connection', () => connections++);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port ?? 0);
   return {
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests: state.requests,
     connections: () => connections,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections(); // hung requests and keep-alive sockets included
-      }),
+    stop: () => stopServer(server),
     tokenIds: () => apiTokens.ids(),
     liveTokenIds: () => apiTokens.live(state.nowSeconds()),
     metricServers: () => store.snapshot(),
@@ -273,6 +298,6 @@ export const startPveSimulator = async (options: FakePveOptions = {}): Promise<P
     deleteMetricServer: (id) => store.drop(id),
     digest: () => store.digest(),
     setCluster,
-    ...networkControl({ network, tasks, reloads, cluster: () => cluster, setCluster }),
+    ...networkControl({ network, tasks, reloads, cluster, setCluster }),
   };
 };

@@ -5,6 +5,8 @@
 // ones newest-archived first. Source: pve-api.md §A4; [PM] PVE/API2/Tasks.pm (node_tasks);
 // [PC] PVE/UPID.pm (normalize_status_type), RESTEnvironment.pm active_workers, Tools.pm dump_logfile.
 import { paramError, permError } from './envelope';
+import { groupsOf } from './narrow';
+import type { Value } from './validate';
 
 export interface TaskBehaviour {
   /** How long the task runs; Infinity holds it until `finishTask`. @default 0 */
@@ -17,6 +19,9 @@ export interface TaskBehaviour {
   readonly cutPolls?: number;
 }
 
+/** Where `GET nodes/{node}/tasks` looks: the index of ended tasks, the active file, or both. */
+export const TASK_SOURCES = ['archive', 'active', 'all'] as const;
+
 /** The filters of `GET nodes/{node}/tasks`, as Tasks.pm node_tasks takes them. */
 export interface TaskListQuery {
   readonly start?: number;
@@ -25,11 +30,29 @@ export interface TaskListQuery {
   readonly typefilter?: string;
   readonly vmid?: number;
   readonly errors?: boolean;
-  readonly source?: 'archive' | 'active' | 'all';
+  readonly source?: (typeof TASK_SOURCES)[number];
   readonly since?: number;
   readonly until?: number;
   readonly statusfilter?: string;
 }
+
+/** The list filters from the method's verified values, where integers and 0/1 booleans are numbers. */
+export const taskListQuery = (values: Readonly<Record<string, Value>>): TaskListQuery => {
+  const numberAt = (name: string) => (values[name] === undefined ? undefined : Number(values[name]));
+  const textAt = (name: string) => (values[name] === undefined ? undefined : String(values[name]));
+  return {
+    start: numberAt('start'),
+    limit: numberAt('limit'),
+    userfilter: textAt('userfilter'),
+    typefilter: textAt('typefilter'),
+    vmid: numberAt('vmid'),
+    errors: values.errors === undefined ? undefined : Number(values.errors) !== 0,
+    source: TASK_SOURCES.find((source) => source === values.source),
+    since: numberAt('since'),
+    until: numberAt('until'),
+    statusfilter: textAt('statusfilter'),
+  };
+};
 
 /** Thrown by a route to reset the connection instead of answering. */
 export class ConnectionCut extends Error {}
@@ -59,6 +82,20 @@ interface Task {
 // UPID.pm decode: node, pid, pstart (8-9 hex digits), starttime, type, id, user.
 const [NODE, HEX, NAME] = ['[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?', '[0-9A-Fa-f]', '[^:\\s/]'];
 const UPID = new RegExp(`^UPID:(${NODE}):(${HEX}{8}):(${HEX}{8,9}):(${HEX}{8}):(${NAME}+):(${NAME}*):(${NAME}+):$`);
+
+/** The user that started the task a UPID names, or PVE's 400 when it does not parse. */
+const ownerOf = (upid: string): string => {
+  const [, , , , , , owner] = groupsOf(UPID, upid);
+  if (owner === undefined) throw paramError({ upid: 'unable to parse worker upid' });
+  return owner;
+};
+
+/** A task's `user` and `tokenid` fields: its owner split at the `!` of a token id. */
+const userFields = (owner: string): { user: string; tokenid?: string } => {
+  const [user = owner, tokenid] = owner.split('!');
+  return tokenid === undefined ? { user } : { user, tokenid };
+};
+
 const hex8 = (value: number): string => value.toString(16).toUpperCase().padStart(8, '0');
 
 const finalLine = (exitstatus: string): string =>
@@ -113,13 +150,11 @@ export class TaskStore {
 
   /** GET …/tasks/{upid}/status. The task file lives on its own node only. */
   status(node: string, upid: string, caller: TaskCaller): Record<string, unknown> {
-    const parsed = UPID.exec(upid);
-    if (!parsed) throw paramError({ upid: 'unable to parse worker upid' });
+    const owner = ownerOf(upid);
     const task = this.tasks.get(upid);
     if (!task || task.node !== node) throw paramError({ upid: 'no such task' });
-    this.checkCaller(node, parsed[7]!, caller);
+    this.checkCaller(node, owner, caller);
     this.maybeCut(task);
-    const [user, tokenid] = task.user.split('!') as [string, string | undefined];
     const running = this.isRunning(task);
     return {
       upid,
@@ -129,8 +164,7 @@ export class TaskStore {
       starttime: task.starttime,
       type: task.type,
       id: task.id,
-      user,
-      ...(tokenid === undefined ? {} : { tokenid }),
+      ...userFields(task.user),
       status: running ? 'running' : 'stopped',
       ...(running ? {} : { exitstatus: task.exitstatus }),
     };
@@ -144,9 +178,7 @@ export class TaskStore {
     start = 0,
     limit = 50,
   ): { lines: Array<{ n: number; t: string }>; total: number } {
-    const parsed = UPID.exec(upid);
-    if (!parsed) throw paramError({ upid: 'unable to parse worker upid' });
-    this.checkCaller(node, parsed[7]!, caller);
+    this.checkCaller(node, ownerOf(upid), caller);
     const task = this.tasks.get(upid);
     if (!task || task.node !== node)
       return { lines: [{ n: 1, t: 'unable to open file - No such file or directory' }], total: 1 };
@@ -173,8 +205,8 @@ export class TaskStore {
     let count = 0;
     const classes = statusClasses(query);
     const keep = (task: Task, status: string | undefined): boolean => {
-      if (query.userfilter && !task.user.split('!')[0]!.toLowerCase().includes(query.userfilter.toLowerCase()))
-        return false;
+      const { user } = userFields(task.user);
+      if (query.userfilter && !user.toLowerCase().includes(query.userfilter.toLowerCase())) return false;
       if (!caller.auditsNode && caller.tokenId !== task.user) return false;
       if (query.typefilter && task.type !== query.typefilter) return false;
       if (query.vmid !== undefined && task.id !== String(query.vmid)) return false;
@@ -198,9 +230,8 @@ export class TaskStore {
   }
 
   private row(task: Task): Record<string, unknown> {
-    const [user, tokenid] = task.user.split('!') as [string, string | undefined];
     const base = { upid: task.upid, node: task.node, pid: task.pid, starttime: task.starttime };
-    const who = { type: task.type, id: task.id, user, ...(tokenid === undefined ? {} : { tokenid }) };
+    const who = { type: task.type, id: task.id, ...userFields(task.user) };
     if (this.isRunning(task)) return { ...base, ...who, status: 'RUNNING' };
     const endtime = Math.floor((task.startedMs + task.durationMs) / 1000);
     return { ...base, pstart: task.pstart, ...who, endtime, status: task.exitstatus };

@@ -3,6 +3,7 @@
 // Source: pve-api.md A6; [PC] JSONSchema.pm check_prop/check_type/check_object, split_list.
 import { isIP } from 'node:net';
 
+import { bareTable } from './narrow';
 import { NETWORK_FORMATS } from './network-formats';
 
 export type Format =
@@ -130,8 +131,8 @@ export type Verdict =
  */
 export const verifyParams = (schema: ObjectSchema, params: Record<string, RawValue>): Verdict => {
   // Null-prototype: a parameter called `__proto__` must land in `errors` as a plain key.
-  const errors = Object.create(null) as Record<string, string>;
-  const values = Object.create(null) as Record<string, Value>;
+  const errors = bareTable<string>();
+  const values = bareTable<Value>();
   for (const [name, prop] of Object.entries(schema)) {
     const raw = params[name];
     if (raw === undefined) {
@@ -154,6 +155,9 @@ export const verifyParams = (schema: ObjectSchema, params: Record<string, RawVal
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   // Keep the caller's parameter order: per-type checks report the first offender in that order.
-  const ordered = Object.keys(params).map((name): [string, Value] => [name, values[name]!]);
+  const ordered = Object.keys(params).flatMap((name): Array<[string, Value]> => {
+    const value = values[name];
+    return value === undefined ? [] : [[name, value]];
+  });
   return { ok: true, values: Object.fromEntries(ordered) };
 };
