@@ -7,8 +7,12 @@
 import { show } from './errors';
 import { ENV_NAME_ADVICE, ENV_NAME_RULE, hiddenValue, isEnvName } from './parse';
 
-/** Undefined when `value` holds, else what it must be: `an integer from 1 to 65536`. */
-export type Rule = (value: unknown) => string | undefined;
+/**
+ * Undefined when `value` holds, else what it must be: `an integer from 1 to 65536`. `T` is what a value
+ * that holds is (never set, read by types alone): a kind's declaration (fields.ts) derives its props and
+ * spec types from its rules, so each rule's `T` must be no wider than what the rule lets through.
+ */
+export type Rule<T = unknown> = ((value: unknown) => string | undefined) & { readonly holds?: T };
 
 /** One broken rule of one prop, in the words a message shows after the prop's name. */
 export interface Problem {
@@ -38,7 +42,7 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
 
 /** An integer in [min, max] (max optional). */
 export const integer =
-  (min: number, max?: number): Rule =>
+  (min: number, max?: number): Rule<number> =>
   (value) =>
     isInteger(value) && value >= min && (max === undefined || value <= max)
       ? undefined
@@ -46,25 +50,25 @@ export const integer =
         ? `an integer of at least ${min}`
         : `an integer from ${min} to ${max}`;
 
-export const boolean: Rule = (value) => (typeof value === 'boolean' ? undefined : 'a boolean');
+export const boolean: Rule<boolean> = (value) => (typeof value === 'boolean' ? undefined : 'a boolean');
 
 /** One of `values`. */
 export const oneOf =
-  (values: readonly string[]): Rule =>
+  <const V extends readonly string[]>(values: V): Rule<V[number]> =>
   (value) =>
     typeof value === 'string' && values.includes(value) ? undefined : `one of ${values.join(', ')}`;
 
 /** A string matching `pattern` (any single-line string by default), at most `maxLength` long. */
 export const text =
-  (says = 'a single-line string', pattern: RegExp = /^[^\n\r\0]*$/, maxLength = 4096): Rule =>
+  (says = 'a single-line string', pattern: RegExp = /^[^\n\r\0]*$/, maxLength = 4096): Rule<string> =>
   (value) =>
     typeof value === 'string' && value.length <= maxLength && pattern.test(value) ? undefined : says;
 
 /** The name of an environment variable: the only form a secret takes in a stack. */
-export const envName: Rule = (value) => (isEnvName(value) ? undefined : ENV_NAME_RULE);
+export const envName: Rule<string> = (value) => (isEnvName(value) ? undefined : ENV_NAME_RULE);
 
 /** An object of string values. */
-export const stringRecord: Rule = (value) =>
+export const stringRecord: Rule<Readonly<Record<string, string>>> = (value) =>
   typeof value === 'object' &&
   value !== null &&
   !Array.isArray(value) &&

@@ -3,27 +3,26 @@
  * when its props hold the kind's own rules and the kind's own diff reads it in sync, so the
  * generated stack synthesizes and its first plan shows no change to what the objects do.
  */
-import { propProblems } from '../core/definition';
+import { propsOfSpec } from '../core/fields';
 import { describeDiff } from '../core/protocol';
 import { describeProblems } from '../core/rules';
-import { encodeBase64Json, fieldsOf, METRIC_SERVER_TYPES } from '../pve/metric-fields';
 import {
-  diffMetricServer,
-  type LiveSection,
-  liveValue as metricValue,
-  METRIC_SERVER_PROPS,
-  metricServerRules,
-  type MetricServerSpec,
-} from '../pve/metric-server';
+  encodeBase64Json,
+  METRIC_SERVER_FIELDS,
+  METRIC_SERVER_TYPES,
+  type MetricServerType,
+  optionsOf,
+} from '../pve/metric-fields';
+import { diffMetricServer, type LiveSection, liveValue as metricValue, metricServerSpec } from '../pve/metric-server';
 import { fieldsOf as interfaceFields, INTERFACE_TYPES, type InterfaceType } from '../pve/network-fields';
 import { interfaceProblems, interfaceSpec } from '../pve/network-interface';
 import { interfaceReading, liveValue as interfaceValue } from '../pve/network-interface-diff';
 import {
   ADOPT,
   type Declaration,
-  defined,
   type Discovered,
   EnvName,
+  isValue,
   Ref,
   type Skipped,
   type Value,
@@ -77,34 +76,40 @@ export const pveDeclarations = (
   };
 };
 
+/** The spec a live section reads as, by the declaration: each field the type has, in the spec's terms. */
+const liveSpec = (section: LiveSection, type: MetricServerType, envName: (prop: string) => string) => {
+  const spec = new Map<string, unknown>([
+    ['id', String(section.id)],
+    ['type', type],
+    ['server', section.server],
+    ['port', metricValue('int', section.port)],
+  ]);
+  const options = new Map<string, unknown>();
+  for (const field of optionsOf(type)) {
+    const value = metricValue(field.form, section[field.param]);
+    if (value !== null) options.set(field.param, field.form === 'base64-json' ? encodeBase64Json(value) : value);
+  }
+  spec.set('options', Object.fromEntries(options));
+  const token = type === 'influxdb' && ['http', 'https'].includes(String(section.influxdbproto ?? ''));
+  if (token) spec.set('tokenEnv', envName('token'));
+  const headers = typeof section['otel-headers'] === 'string' && section['otel-headers'] !== '';
+  if (headers) spec.set('otelHeadersEnv', envName('otel-headers'));
+  return Object.fromEntries(spec);
+};
+
+/** A live metric server as a `ProxmoxMetricServer`: its props are the declaration's fields read back from a spec. */
 const metricServer = (section: LiveSection, envNames: Set<string>): Declaration | Skipped => {
   const id = String(section.id);
   const what = `metric server "${id}"`;
   const type = METRIC_SERVER_TYPES.find((known) => known === section.type);
   if (type === undefined)
     return { what, why: `its type ${JSON.stringify(section.type)} is not one this library manages` };
-  const options: Record<string, Value> = {};
-  const props: Record<string, Value | undefined> = {
-    id,
-    type,
-    server: section.server as Value,
-    port: asNumber(section.port),
-  };
-  for (const field of fieldsOf(type)) {
-    const value = metricValue(field, section[field.param]);
-    if (value === null) continue;
-    props[field.prop] = value as Value;
-    options[field.param] = field.kind === 'base64-json' ? encodeBase64Json(value) : (value as Value);
-  }
-  const token = type === 'influxdb' && ['http', 'https'].includes(String(props.influxdbproto ?? ''));
-  if (token) props.tokenEnv = envVarName(['pve', 'metric', id, 'token'], envNames);
-  const headers = typeof section['otel-headers'] === 'string' && section['otel-headers'] !== '';
-  if (headers) props.otelHeadersEnv = envVarName(['pve', 'metric', id, 'otel', 'headers'], envNames);
-  const own = defined(props);
-  const problems = [...propProblems('ProxmoxMetricServer', METRIC_SERVER_PROPS, own), ...metricServerRules(own)];
-  if (problems.length > 0) return { what, why: describeProblems(problems) };
-  const spec = { id, type, server: own.server, port: own.port, options } as MetricServerSpec;
-  const secrets = headers ? { otelHeaders: String(section['otel-headers']) } : {};
+  const envName = (secret: string) => envVarName(['pve', 'metric', id, ...secret.split('-')], envNames);
+  const parsed = metricServerSpec.safeParse(liveSpec(section, type, envName));
+  if (!parsed.success)
+    return { what, why: parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ') };
+  const spec = parsed.data;
+  const secrets = spec.otelHeadersEnv === undefined ? {} : { otelHeaders: String(section['otel-headers']) };
   const state = diffMetricServer(spec, section, secrets);
   if (state.state !== 'present' || Object.keys(state.changes).length > 0) {
     return {
@@ -112,38 +117,20 @@ const metricServer = (section: LiveSection, envNames: Set<string>): Declaration 
       why: `it would not read in sync: ${state.state === 'present' ? describeDiff(state.changes) : state.state}`,
     };
   }
-  return {
-    key: `metric-server:${id}`,
-    construct: 'ProxmoxMetricServer',
-    id,
-    props: {
-      cluster: new Ref(CLUSTER),
-      ...own,
-      ...(token
-        ? {
-            tokenEnv: new EnvName(
-              String(own.tokenEnv),
-              'the InfluxDB token: write-only on PVE, never read; each apply of this server sends it',
-            ),
-          }
-        : {}),
-      ...(headers
-        ? {
-            otelHeadersEnv: new EnvName(
-              String(own.otelHeadersEnv),
-              'the headers as JSON, as the cluster has them (never written here): the plan compares them',
-            ),
-          }
-        : {}),
-      ...ADOPT,
-    },
-  };
+  const props: Record<string, Value> = { cluster: new Ref(CLUSTER) };
+  for (const [prop, value] of Object.entries(propsOfSpec(METRIC_SERVER_FIELDS, spec).props)) {
+    const secret = secretOf(prop);
+    if (secret !== undefined && typeof value === 'string') props[prop] = new EnvName(value, secret);
+    else if (isValue(value)) props[prop] = value;
+  }
+  return { key: `metric-server:${id}`, construct: 'ProxmoxMetricServer', id, props: { ...props, ...ADOPT } };
 };
 
-const asNumber = (value: unknown): Value | undefined => {
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' ? number : (value as Value | undefined);
-};
+/** What a field that names a secret's variable holds, by the declaration. */
+const secretOf = (prop: string): string | undefined =>
+  Object.entries(METRIC_SERVER_FIELDS).flatMap(([name, field]) =>
+    name === prop && 'secret' in field ? [field.secret] : [],
+  )[0];
 
 /**
  * The node's bridges, VLANs and bonds; its NICs and other types are not this library's. Its management

@@ -1,83 +1,23 @@
 /**
- * Every metric-server option PVE knows (reference/pve-api.md §A1), which plugin sends it, and its
- * rule. One table drives synth-time validation, the diff and the write forms, so a field can never
- * be compared for a type that would refuse it ("unexpected property") and then drift forever.
+ * A metric server's one declaration: every field with its doc, its rule, which plugins send it and where
+ * the spec carries it (reference/pve-api.md §A1). The construct's props type, synth's prop table, the spec
+ * the construct writes, the handler boundary's schema, the diff's option list and discover's rebuild all come
+ * from `METRIC_SERVER_FIELDS`, so a field can never be compared for a type that would refuse it ("unexpected
+ * property") and then drift forever, nor exist in one of them and not another (issue 29: it was written four
+ * times).
  */
-import { boolean, integer, oneOf, type Rule, stringRecord, text } from '../core/rules';
+import { type FieldInput, optional, required } from '../core/fields';
+import { boolean, envName, integer, oneOf, type Rule, stringRecord, text } from '../core/rules';
 
 export const METRIC_SERVER_TYPES = ['graphite', 'influxdb', 'opentelemetry'] as const;
 /** The metric server plugins PVE has. */
 export type MetricServerType = (typeof METRIC_SERVER_TYPES)[number];
 
-export type FieldKind =
-  | { readonly kind: 'int'; readonly min: number; readonly max?: number }
-  | { readonly kind: 'bool' }
-  | { readonly kind: 'enum'; readonly values: readonly string[] }
-  | { readonly kind: 'string'; readonly maxLength?: number; readonly pattern?: RegExp; readonly rule?: string }
-  | { readonly kind: 'base64-json' };
+/** How PVE writes an option's value in a read: what the diff turns back into the spec's terms. */
+export type LiveForm = 'bool' | 'int' | 'text' | 'base64-json';
 
-/** One optional option: its PVE parameter, the construct prop that sets it, and its rule. */
-export type FieldRule = FieldKind & {
-  readonly param: string;
-  readonly prop: string;
-  readonly types: readonly MetricServerType[];
-};
-
-const SOCKET: readonly MetricServerType[] = ['graphite', 'influxdb'];
+const SOCKET = ['graphite', 'influxdb'] as const;
 const ALL = METRIC_SERVER_TYPES;
-
-export const OPTIONAL_FIELDS = [
-  { param: 'disable', prop: 'disable', types: ALL, kind: 'bool' },
-  { param: 'mtu', prop: 'mtu', types: SOCKET, kind: 'int', min: 512, max: 65536 },
-  { param: 'timeout', prop: 'timeout', types: SOCKET, kind: 'int', min: 0 },
-  {
-    param: 'path',
-    prop: 'path',
-    types: ['graphite'],
-    kind: 'string',
-    pattern: /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$/,
-    rule: 'dot-separated words of letters, digits and inner dashes',
-  },
-  { param: 'proto', prop: 'proto', types: ['graphite'], kind: 'enum', values: ['udp', 'tcp'] },
-  {
-    param: 'influxdbproto',
-    prop: 'influxdbproto',
-    types: ['influxdb'],
-    kind: 'enum',
-    values: ['udp', 'http', 'https'],
-  },
-  { param: 'organization', prop: 'organization', types: ['influxdb'], kind: 'string' },
-  { param: 'bucket', prop: 'bucket', types: ['influxdb'], kind: 'string' },
-  { param: 'api-path-prefix', prop: 'apiPathPrefix', types: ['influxdb'], kind: 'string' },
-  { param: 'max-body-size', prop: 'maxBodySize', types: ['influxdb'], kind: 'int', min: 1 },
-  { param: 'verify-certificate', prop: 'verifyCertificate', types: ['influxdb'], kind: 'bool' },
-  { param: 'otel-protocol', prop: 'otelProtocol', types: ['opentelemetry'], kind: 'enum', values: ['http', 'https'] },
-  { param: 'otel-path', prop: 'otelPath', types: ['opentelemetry'], kind: 'string' },
-  { param: 'otel-timeout', prop: 'otelTimeout', types: ['opentelemetry'], kind: 'int', min: 1, max: 10 },
-  { param: 'otel-verify-ssl', prop: 'otelVerifySsl', types: ['opentelemetry'], kind: 'bool' },
-  { param: 'otel-max-body-size', prop: 'otelMaxBodySize', types: ['opentelemetry'], kind: 'int', min: 1024 },
-  { param: 'otel-resource-attributes', prop: 'otelResourceAttributes', types: ['opentelemetry'], kind: 'base64-json' },
-  {
-    param: 'otel-compression',
-    prop: 'otelCompression',
-    types: ['opentelemetry'],
-    kind: 'enum',
-    values: ['none', 'gzip'],
-  },
-] as const satisfies readonly FieldRule[];
-
-/** One optional field, with its prop's literal name, so constructs index their props without casts. */
-export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
-
-/** The options `type` sends besides server and port, the secrets excluded. */
-export const fieldsOf = (type: MetricServerType): readonly OptionalField[] =>
-  OPTIONAL_FIELDS.filter((field) => (field.types as readonly MetricServerType[]).includes(type));
-
-/** pve-configid: a letter, then letters, digits, `-` and `_` (case-insensitive). */
-export const CONFIG_ID = /^[a-z][a-z0-9_-]+$/i;
-
-/** The port PVE accepts. */
-export const PORT_RANGE = { min: 1, max: 65536 } as const;
 
 /** Base64 of a JSON object, the form PVE stores otel headers and resource attributes in. */
 export const encodeBase64Json = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
@@ -91,27 +31,136 @@ export const decodeBase64Json = (value: string): unknown => {
   }
 };
 
-/** A field's rule over a prop's value (an object for base64-json fields). */
-export const ruleOf = (field: FieldRule): Rule => {
-  switch (field.kind) {
-    case 'int':
-      return integer(field.min, field.max);
-    case 'bool':
-      return boolean;
-    case 'enum':
-      return oneOf(field.values);
-    case 'string':
-      return text(field.rule, field.pattern, field.maxLength);
-    case 'base64-json':
-      return stringRecord;
-  }
+/** An option PVE keeps under its own parameter name, sent by `types` alone. */
+const option = <const T extends readonly MetricServerType[], R extends Rule>(
+  param: string,
+  types: T,
+  rule: R,
+  form: LiveForm,
+) => optional({ rule, types, form, spec: { group: 'options', key: param } });
+
+/** An option PVE keeps as the base64 of a JSON object of strings, which the props hold as the object. */
+const jsonOption = <const T extends readonly MetricServerType[]>(param: string, types: T) => ({
+  ...option(param, types, stringRecord, 'base64-json'),
+  encode: encodeBase64Json,
+  decode: (value: unknown) => (typeof value === 'string' ? (decodeBase64Json(value) ?? value) : value),
+});
+
+/** pve-configid: a letter, then letters, digits, `-` and `_` (case-insensitive). */
+export const CONFIG_ID = /^[a-z][a-z0-9_-]+$/i;
+
+const PATH = /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$/;
+
+export const METRIC_SERVER_FIELDS = {
+  /** The section id, a pve-configid (a letter, then letters, digits, `-`, `_`). Changing it replaces the server. */
+  id: required({
+    rule: text('a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)', CONFIG_ID),
+    spec: true,
+  }),
+  /** The plugin. Create-only on PVE: changing it replaces the server. */
+  type: required({ rule: oneOf(METRIC_SERVER_TYPES), spec: true }),
+  /** Address of the metrics target (IP or DNS name). */
+  server: required({ rule: text('an IP address or DNS name', /^[^\s,;]+$/), spec: true }),
+  /** Port of the metrics target, 1 to 65536. */
+  port: required({ rule: integer(1, 65536), spec: true }),
+  /** Keep the section but stop sending. @default - unset (PVE sends) */
+  disable: option('disable', ALL, boolean, 'bool'),
+  /** graphite, influxdb: UDP MTU, 512 to 65536. @default - unset (PVE uses 1500) */
+  mtu: option('mtu', SOCKET, integer(512, 65536), 'int'),
+  /** graphite, influxdb: socket or HTTP timeout in seconds. @default - unset (PVE uses 1) */
+  timeout: option('timeout', SOCKET, integer(0), 'int'),
+  /** graphite: root path of the metrics, e.g. `proxmox.lab`. @default - unset (PVE uses "proxmox") */
+  path: option('path', ['graphite'], text('dot-separated words of letters, digits and inner dashes', PATH), 'text'),
+  /** graphite: transport. @default - unset (PVE uses "udp") */
+  proto: option('proto', ['graphite'], oneOf(['udp', 'tcp']), 'text'),
+  /** influxdb: transport; http and https use the v2 API. @default - unset (PVE uses "udp") */
+  influxdbproto: option('influxdbproto', ['influxdb'], oneOf(['udp', 'http', 'https']), 'text'),
+  /** influxdb (http/https): organization. @default - unset (PVE uses "proxmox") */
+  organization: option('organization', ['influxdb'], text(), 'text'),
+  /** influxdb (http/https): bucket. @default - unset (PVE uses "proxmox") */
+  bucket: option('bucket', ['influxdb'], text(), 'text'),
+  /** influxdb: API path prefix, for a proxy in front of InfluxDB. @default - unset */
+  apiPathPrefix: option('api-path-prefix', ['influxdb'], text(), 'text'),
+  /** influxdb: largest batch in bytes. @default - unset (PVE uses 25000000) */
+  maxBodySize: option('max-body-size', ['influxdb'], integer(1), 'int'),
+  /** influxdb: verify the target's certificate. @default - unset (PVE verifies) */
+  verifyCertificate: option('verify-certificate', ['influxdb'], boolean, 'bool'),
+  /**
+   * influxdb: environment variable holding the InfluxDB token. The token is write-only on PVE, so
+   * it is sent on every apply of this server and never compared; bump `tokenVersion` to rotate.
+   *
+   * @default - no token is managed
+   */
+  tokenEnv: optional({
+    rule: envName,
+    spec: true,
+    types: ['influxdb'],
+    secret: 'the InfluxDB token: write-only on PVE, never read; each apply of this server sends it',
+  }),
+  /**
+   * influxdb: bump to re-send the token after changing it. Set, it adds a `<name>_resend` resource
+   * whose creation applies this server alone (so the token is sent once more when it is first set).
+   *
+   * @default - unset: the token is sent whenever the server is applied
+   */
+  tokenVersion: optional({ rule: integer(0), types: ['influxdb'] }),
+  /** opentelemetry: protocol to the collector. @default - unset (PVE uses "https") */
+  otelProtocol: option('otel-protocol', ['opentelemetry'], oneOf(['http', 'https']), 'text'),
+  /** opentelemetry: URL path. @default - unset (PVE uses "/v1/metrics") */
+  otelPath: option('otel-path', ['opentelemetry'], text(), 'text'),
+  /** opentelemetry: timeout in seconds, 1 to 10. @default - unset (PVE uses 5) */
+  otelTimeout: option('otel-timeout', ['opentelemetry'], integer(1, 10), 'int'),
+  /** opentelemetry: verify the collector's certificate. @default - unset (PVE verifies) */
+  otelVerifySsl: option('otel-verify-ssl', ['opentelemetry'], boolean, 'bool'),
+  /** opentelemetry: largest batch in bytes, at least 1024. @default - unset (PVE uses 10000000) */
+  otelMaxBodySize: option('otel-max-body-size', ['opentelemetry'], integer(1024), 'int'),
+  /** opentelemetry: resource attributes added to every metric. @default - unset */
+  otelResourceAttributes: jsonOption('otel-resource-attributes', ['opentelemetry']),
+  /** opentelemetry: compression. @default - unset (PVE uses "gzip") */
+  otelCompression: option('otel-compression', ['opentelemetry'], oneOf(['none', 'gzip']), 'text'),
+  /**
+   * opentelemetry: environment variable holding the request headers as a JSON object, e.g.
+   * `{"Authorization":"Bearer ..."}`. Compared with the live value without ever printing either.
+   *
+   * @default - no headers
+   */
+  otelHeadersEnv: optional({
+    rule: envName,
+    spec: true,
+    types: ['opentelemetry'],
+    secret: 'the headers as JSON, as the cluster has them (never written here): the plan compares them',
+  }),
 };
 
-/** A field's rule over the spec's value: base64-json fields travel encoded. */
-export const specRuleOf = (field: FieldRule): Rule => {
-  if (field.kind !== 'base64-json') return ruleOf(field);
-  return (value) =>
-    typeof value === 'string' && stringRecord(decodeBase64Json(value)) === undefined
-      ? undefined
-      : 'the base64 of a JSON object of string values';
+/** One field of the declaration, by its prop name. */
+type MetricFieldName = keyof typeof METRIC_SERVER_FIELDS;
+
+/** An option PVE keeps under its own parameter: its prop, parameter, live form and the plugins that send it. */
+export interface MetricOption {
+  readonly prop: MetricFieldName;
+  readonly param: string;
+  readonly form: LiveForm;
+  readonly types: readonly MetricServerType[];
+}
+
+/** Every option of the declaration, in its order. */
+export const METRIC_OPTIONS: readonly MetricOption[] = Object.entries(METRIC_SERVER_FIELDS).flatMap(([prop, field]) =>
+  'form' in field && typeof field.spec === 'object' && isFieldName(prop)
+    ? [{ prop, param: field.spec.key, form: field.form, types: field.types }]
+    : [],
+);
+
+function isFieldName(name: string): name is MetricFieldName {
+  return Object.hasOwn(METRIC_SERVER_FIELDS, name);
+}
+
+/** The options `type` sends besides server and port, the secrets excluded. */
+export const optionsOf = (type: MetricServerType): readonly MetricOption[] =>
+  METRIC_OPTIONS.filter((field) => field.types.includes(type));
+
+/** The plugins that have the field, when not every one does. */
+export const typesOf = (prop: string): readonly MetricServerType[] | undefined => {
+  if (!isFieldName(prop)) return undefined;
+  const field: FieldInput & { readonly types?: readonly MetricServerType[] } = METRIC_SERVER_FIELDS[prop];
+  return field.types;
 };

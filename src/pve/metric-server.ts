@@ -7,62 +7,36 @@
  */
 import * as z from 'zod/mini';
 import { canonicalJson } from '../core/canonical';
-import { type PropTable, propProblems, specCheck } from '../core/definition';
+import { propProblems, specCheck } from '../core/definition';
+import { specSchema } from '../core/fields';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import { broken, envName, integer, oneOf, type Problem, text } from '../core/rules';
+import { broken, type Problem } from '../core/rules';
 import {
-  CONFIG_ID,
   decodeBase64Json,
-  fieldsOf,
-  type FieldRule,
+  type LiveForm,
+  METRIC_SERVER_FIELDS,
   METRIC_SERVER_TYPES,
-  OPTIONAL_FIELDS,
-  PORT_RANGE,
-  ruleOf,
-  specRuleOf,
+  type MetricOption,
+  optionsOf,
+  typesOf,
 } from './metric-fields';
-
-const idRule = text('a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)', CONFIG_ID);
-
-/** The fields the spec carries by their prop names, with their rules. */
-const SPEC_FIELDS = {
-  id: { rule: idRule, required: true },
-  type: { rule: oneOf(METRIC_SERVER_TYPES), required: true },
-  server: { rule: text('an IP address or DNS name', /^[^\s,;]+$/), required: true },
-  port: { rule: integer(PORT_RANGE.min, PORT_RANGE.max), required: true },
-  tokenEnv: { rule: envName },
-  otelHeadersEnv: { rule: envName },
-} as const satisfies PropTable;
-
-/** Every prop of `ProxmoxMetricServer` of its own (the cluster and `retired` are the construct's). */
-export const METRIC_SERVER_PROPS: PropTable = {
-  ...SPEC_FIELDS,
-  ...Object.fromEntries(OPTIONAL_FIELDS.map((field) => [field.prop, { rule: ruleOf(field) }])),
-  tokenVersion: { rule: integer(0) },
-};
-
-/** The secrets and which type has each. */
-const SECRET_OWNERS = [
-  ['tokenEnv', 'influxdb'],
-  ['tokenVersion', 'influxdb'],
-  ['otelHeadersEnv', 'opentelemetry'],
-] as const;
 
 const otherType = (type: string, types: readonly string[]) =>
   `left unset for a ${type} server (only ${types.join(', ')} servers have it)`;
 
-/** The rules across props: an option or a secret the type does not have, a tokenVersion alone. */
+/**
+ * The rules across fields, over props or a spec's props alike: a field the type does not have, a
+ * tokenVersion alone. Each field says which plugins have it (metric-fields.ts), so the rule is stated once.
+ */
 export const metricServerRules = (props: Readonly<Record<string, unknown>>): Problem[] => {
-  const type = props.type;
-  if (typeof type !== 'string' || !(METRIC_SERVER_TYPES as readonly string[]).includes(type)) return [];
+  const type = METRIC_SERVER_TYPES.find((known) => known === props.type);
+  if (type === undefined) return [];
   const problems: Problem[] = [];
-  for (const field of OPTIONAL_FIELDS) {
-    const value = props[field.prop];
-    const types: readonly string[] = field.types;
-    if (value !== undefined && !types.includes(type)) problems.push(broken(field.prop, otherType(type, types), value));
-  }
-  for (const [prop, owner] of SECRET_OWNERS) {
-    if (props[prop] !== undefined && type !== owner) problems.push(broken(prop, otherType(type, [owner]), props[prop]));
+  for (const [prop, value] of Object.entries(props)) {
+    const types = typesOf(prop);
+    if (value !== undefined && types !== undefined && !types.includes(type)) {
+      problems.push(broken(prop, otherType(type, types), value));
+    }
   }
   if (props.tokenVersion !== undefined && props.tokenEnv === undefined) {
     problems.push(broken('tokenVersion', 'set only together with tokenEnv', props.tokenVersion));
@@ -70,42 +44,8 @@ export const metricServerRules = (props: Readonly<Record<string, unknown>>): Pro
   return problems;
 };
 
-/** What the handler boundary judges: the spec's fields and each option, by the props' rules. */
-const specProblems = (spec: MetricServerSpec): Problem[] => {
-  const { options, ...fields } = spec;
-  const problems = propProblems('a metric server spec', SPEC_FIELDS, fields);
-  for (const [param, value] of Object.entries(options)) {
-    const field = OPTIONAL_FIELDS.find((candidate) => candidate.param === param);
-    const types: readonly string[] = field?.types ?? [];
-    const rule =
-      field === undefined || !types.includes(spec.type)
-        ? `a parameter a ${spec.type} server sends`
-        : specRuleOf(field)(value);
-    if (rule !== undefined) problems.push(broken(`options.${param}`, rule, value));
-  }
-  if (spec.tokenEnv !== undefined && spec.type !== 'influxdb')
-    problems.push(broken('tokenEnv', otherType(spec.type, ['influxdb']), spec.tokenEnv));
-  if (spec.otelHeadersEnv !== undefined && spec.type !== 'opentelemetry') {
-    problems.push(broken('otelHeadersEnv', otherType(spec.type, ['opentelemetry']), spec.otelHeadersEnv));
-  }
-  return problems;
-};
-
-/** The spec a `ProxmoxMetricServer` synthesizes: PVE parameter names, no secret values. */
-export const metricServerSpec = z
-  .object({
-    id: z.string(),
-    type: z.enum(METRIC_SERVER_TYPES),
-    server: z.string(),
-    port: z.number(),
-    /** Declared optional options, by PVE parameter name. */
-    options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-    /** influxdb: the variable holding the write-only token. */
-    tokenEnv: z.optional(z.string()),
-    /** opentelemetry: the variable holding the headers as a JSON object. */
-    otelHeadersEnv: z.optional(z.string()),
-  })
-  .check(specCheck(specProblems));
+/** The spec a `ProxmoxMetricServer` synthesizes: PVE parameter names in `options`, no secret values. */
+export const metricServerSpec = specSchema(METRIC_SERVER_FIELDS, 'a metric server spec', metricServerRules);
 
 export type MetricServerSpec = z.infer<typeof metricServerSpec>;
 
@@ -113,7 +53,9 @@ export type MetricServerSpec = z.infer<typeof metricServerSpec>;
 export const metricServerIdentity = z
   .object({ id: z.string(), type: z.enum(METRIC_SERVER_TYPES) })
   .check(
-    specCheck((identity) => propProblems('a metric server identity', { id: SPEC_FIELDS.id }, { id: identity.id })),
+    specCheck((identity) =>
+      propProblems('a metric server identity', { id: METRIC_SERVER_FIELDS.id }, { id: identity.id }),
+    ),
   );
 export type MetricServerIdentity = z.infer<typeof metricServerIdentity>;
 
@@ -149,11 +91,11 @@ export const diffMetricServer = (
   };
   compare('server', live.server ?? null, spec.server);
   compare('port', asInt(live.port) ?? null, spec.port);
-  for (const field of fieldsOf(spec.type)) {
-    compare(field.param, liveValue(field, live[field.param]), comparable(field, spec.options[field.param]));
+  for (const field of optionsOf(spec.type)) {
+    compare(field.param, liveValue(field.form, live[field.param]), comparable(field, spec.options[field.param]));
   }
   if (spec.type === 'opentelemetry') {
-    const have = liveValue({ kind: 'base64-json' }, live['otel-headers']);
+    const have = liveValue('base64-json', live['otel-headers']);
     const want = secrets.otelHeaders === undefined ? null : decodeBase64Json(secrets.otelHeaders);
     if (canonicalJson(have) !== canonicalJson(want)) {
       changes['otel-headers'] = { live: have === null ? null : HIDDEN, want: want === null ? null : HIDDEN };
@@ -163,17 +105,17 @@ export const diffMetricServer = (
 };
 
 /** A live value in the spec's terms; null when unset. */
-export const liveValue = (field: Pick<FieldRule, 'kind'>, value: unknown): unknown => {
+export const liveValue = (form: LiveForm, value: unknown): unknown => {
   if (value === undefined || value === null || value === '') return null;
-  if (field.kind === 'bool') return value === 1 || value === '1' || value === true;
-  if (field.kind === 'int') return asInt(value) ?? value;
-  if (field.kind === 'base64-json') return typeof value === 'string' ? (decodeBase64Json(value) ?? value) : value;
+  if (form === 'bool') return value === 1 || value === '1' || value === true;
+  if (form === 'int') return asInt(value) ?? value;
+  if (form === 'base64-json') return typeof value === 'string' ? (decodeBase64Json(value) ?? value) : value;
   return String(value);
 };
 
-const comparable = (field: FieldRule, value: unknown): unknown => {
+const comparable = (field: MetricOption, value: unknown): unknown => {
   if (value === undefined) return null;
-  return field.kind === 'base64-json' && typeof value === 'string' ? decodeBase64Json(value) : value;
+  return field.form === 'base64-json' && typeof value === 'string' ? decodeBase64Json(value) : value;
 };
 
 const asInt = (value: unknown): number | undefined => {

@@ -41,7 +41,6 @@ const influx = {
   port: 8089,
   options: { influxdbproto: 'https', bucket: 'pve' },
   tokenEnv: 'INFLUX_TOKEN',
-  tokenVersion: 0,
 };
 
 describe('metric-server handler', () => {
@@ -99,7 +98,7 @@ describe('metric-server handler', () => {
 
   test('the token is sent on every apply and never appears in a read result or the request log', async () => {
     await run('apply', influx);
-    await run('apply', { ...influx, tokenVersion: 1 }, { INFLUX_TOKEN: 'influx-token-2' });
+    await run('apply', influx, { INFLUX_TOKEN: 'influx-token-2' });
     expect(fake().metricTokens()).toEqual({ influx: 'influx-token-2' });
     const read = await run('read', influx, { INFLUX_TOKEN: 'influx-token-2' });
     expect(JSON.stringify(read)).not.toMatch(/influx-token/);
@@ -211,7 +210,7 @@ describe('metric-server handler', () => {
     const failed = await run('apply', { ...influx, options: { path: 'graphite.only' } });
     expect(failed.stderr).toBe(
       'metric-server apply: Bad input: spec.options.path: ' +
-        'must be a parameter a influxdb server sends, got "graphite.only"',
+        'must be left unset for a influxdb server (only graphite servers have it), got "graphite.only"',
     );
     expect(fake().requests).toEqual([]);
   });

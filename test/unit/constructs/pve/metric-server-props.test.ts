@@ -94,7 +94,7 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
     const id = 'a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)';
     expect(() => parseAs(metricServerSpec, spec, 'spec')).toThrow(
       `Bad input: spec.id: must be ${id}, got "1x"; spec.port: must be an integer from 1 to 65536, got 0; ` +
-        'spec.options.path: must be a parameter a influxdb server sends, got "a"',
+        'spec.options.path: must be left unset for a influxdb server (only graphite servers have it), got "a"',
     );
   });
 });

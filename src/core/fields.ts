@@ -1,0 +1,156 @@
+/**
+ * A kind's fields, declared once: each field's rule, whether it is required, its doc comment (on the
+ * property, where the props type picks it up) and where the handler's spec carries it. From that one
+ * declaration come the construct's props type (`PropsOf`), the prop table synth judges by, the spec a
+ * construct synthesizes (`specOf`), the handler boundary's schema (`specSchema`), and the props discover
+ * writes back from a spec (`propsOfSpec`). It prevents what four hand-kept lists allowed (issue 29): a field
+ * compared by the diff but missing from the props, a rule stated twice that drifted apart.
+ */
+import * as z from 'zod/mini';
+import { type PropDef, propProblems, specCheck } from './definition';
+import { isRecord } from './records';
+import type { Problem, Rule } from './rules';
+
+/** Where a spec carries a field: at its top level under the prop's name, or in a group under a key of its own. */
+export type SpecPlace = true | { readonly group: string; readonly key: string };
+
+/** What a kind's declaration says of one field besides whether it is required. */
+export interface FieldInput extends Omit<PropDef, 'required'> {
+  readonly rule: Rule;
+  /** Where the handler's spec carries the value. @default - nowhere: the construct's alone (a resend counter) */
+  readonly spec?: SpecPlace;
+  /** The spec's form of a set value when it differs from the prop's (PVE keeps JSON objects as base64). */
+  encode?(value: unknown): unknown;
+  /** The prop's form of a spec value; the value as it is when it is no such form (the rule then refuses it). */
+  decode?(value: unknown): unknown;
+  /** The field names the environment variable holding a secret: what it holds, said where discover names one. */
+  readonly secret?: string;
+}
+
+/** One declared field. */
+export type Field = FieldInput & { readonly required: boolean };
+
+/** A kind's declaration: its fields by prop name. */
+export type Fields = Readonly<Record<string, Field>>;
+
+/** A field the kind cannot do without. */
+export const required = <const D extends FieldInput>(def: D): D & { readonly required: true } => ({
+  ...def,
+  required: true,
+});
+
+/** A field that may be left unset. */
+export const optional = <const D extends FieldInput>(def: D): D & { readonly required: false } => ({
+  ...def,
+  required: false,
+});
+
+/** What a value of the field is: what its rule lets through. */
+type ValueOf<F> = F extends { readonly rule: Rule<infer T> } ? T : never;
+type RequiredOf<F> = { [K in keyof F]: F[K] extends { readonly required: true } ? K : never }[keyof F];
+type TopOf<F> = { [K in keyof F]: F[K] extends { readonly spec: true } ? K : never }[keyof F];
+type GroupOf<F> = { [K in keyof F]: F[K] extends { readonly spec: { readonly group: infer G } } ? G : never }[keyof F];
+
+/** The props a construct of the kind takes: each field's doc comment comes along with it. */
+export type PropsOf<F> = { readonly [K in keyof F as K extends RequiredOf<F> ? K : never]: ValueOf<F[K]> } & {
+  readonly [K in keyof F as K extends RequiredOf<F> ? never : K]?: ValueOf<F[K]>;
+};
+
+/** A value a spec group holds. */
+export type SpecScalar = string | number | boolean;
+
+/** The spec the handler gets: the top-level fields as the props have them, each group as a record of scalars. */
+export type SpecOf<F> = {
+  readonly [K in keyof F as K extends TopOf<F> & RequiredOf<F> ? K : never]: ValueOf<F[K]>;
+} & {
+  readonly [K in keyof F as K extends TopOf<F> ? (K extends RequiredOf<F> ? never : K) : never]?: ValueOf<F[K]>;
+} & {
+  readonly [G in GroupOf<F> & string]: Readonly<Record<string, SpecScalar>>;
+};
+
+/** The spec `props` make: each set field in its place, in its spec form; every group present, empty or not. */
+export const specOf = (fields: Fields, props: object): Readonly<Record<string, unknown>> => {
+  const given = new Map<string, unknown>(Object.entries(props));
+  const top = new Map<string, unknown>();
+  const groups = new Map<string, Map<string, unknown>>();
+  for (const [prop, field] of Object.entries(fields)) {
+    if (typeof field.spec === 'object' && !groups.has(field.spec.group)) groups.set(field.spec.group, new Map());
+    const value = given.get(prop);
+    if (value === undefined || field.spec === undefined) continue;
+    const form = field.encode === undefined ? value : field.encode(value);
+    if (field.spec === true) top.set(prop, form);
+    else groups.get(field.spec.group)?.set(field.spec.key, form);
+  }
+  for (const [group, values] of groups) top.set(group, Object.fromEntries(values));
+  return Object.fromEntries(top);
+};
+
+/** Where a spec path leads: the field's prop and declaration. */
+const placesOf = (fields: Fields): Map<string, readonly [string, Field]> =>
+  new Map(
+    Object.entries(fields).flatMap(([prop, field]): Array<[string, readonly [string, Field]]> => {
+      if (field.spec === undefined) return [];
+      return [[field.spec === true ? prop : `${field.spec.group}.${field.spec.key}`, [prop, field]]];
+    }),
+  );
+
+/** Every leaf of `spec` by its path (`options.mtu`), a group being one level of keys. */
+const leavesOf = (spec: Readonly<Record<string, unknown>>, groups: ReadonlySet<string>): Array<[string, unknown]> =>
+  Object.entries(spec).flatMap(([key, value]): Array<[string, unknown]> => {
+    if (!groups.has(key) || !isRecord(value)) return [[key, value]];
+    return Object.entries(value).map(([inner, leaf]): [string, unknown] => [`${key}.${inner}`, leaf]);
+  });
+
+/**
+ * The props a spec says, each value back in its prop's form (discover writes them; the boundary judges them),
+ * and the paths of the spec no field declares.
+ */
+export const propsOfSpec = (
+  fields: Fields,
+  spec: Readonly<Record<string, unknown>>,
+): { readonly props: Readonly<Record<string, unknown>>; readonly unknown: readonly string[] } => {
+  const places = placesOf(fields);
+  const props = new Map<string, unknown>();
+  const unknown: string[] = [];
+  for (const [path, value] of leavesOf(spec, groupsOf(fields))) {
+    const place = places.get(path);
+    if (place === undefined) {
+      if (!groupsOf(fields).has(path)) unknown.push(path);
+      continue;
+    }
+    const [prop, field] = place;
+    props.set(prop, field.decode === undefined ? value : field.decode(value));
+  }
+  return { props: Object.fromEntries(props), unknown };
+};
+
+const groupsOf = (fields: Fields): Set<string> =>
+  new Set(Object.values(fields).flatMap((field) => (typeof field.spec === 'object' ? [field.spec.group] : [])));
+
+/**
+ * The handler boundary's schema for a kind's spec: a JSON object whose every field meets its rule (a rule
+ * lets through only values of its type, rules.ts), with no path the declaration does not know, and the
+ * kind's rules across fields (`across`, the same function synth judges the props by) holding.
+ */
+export const specSchema = <F extends Fields>(
+  fields: F,
+  what: string,
+  across: (props: Readonly<Record<string, unknown>>) => readonly Problem[] = () => [],
+) => {
+  const inSpec = Object.fromEntries(Object.entries(fields).filter(([, field]) => field.spec !== undefined));
+  const problems = (spec: Readonly<Record<string, unknown>>): Problem[] => {
+    const { props, unknown } = propsOfSpec(fields, spec);
+    const stray = unknown.map((path) => ({ prop: path, says: `is not a field of ${what}` }));
+    const groups = [...groupsOf(fields)].filter((group) => !isRecord(spec[group]));
+    const missing = groups.map((group) => ({ prop: group, says: 'is required: an object' }));
+    const pathOf = new Map([...placesOf(fields)].map(([path, [prop]]) => [prop, path]));
+    const judged = [...propProblems(what, inSpec, props), ...across(props)];
+    return [
+      ...stray,
+      ...missing,
+      ...judged.map((problem) => ({ ...problem, prop: pathOf.get(problem.prop) ?? problem.prop })),
+    ];
+  };
+  // The one place a spec's type is claimed: what `problems` let through is what SpecOf<F> says (each rule's type).
+  return z.custom<SpecOf<F>>((value) => isRecord(value)).check(specCheck(problems));
+};
