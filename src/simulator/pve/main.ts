@@ -3,12 +3,13 @@
 // JSON line `{"url","port","fingerprint","token","caFile"}` once listening, so callers never guess a port,
 // then how to use it on stderr; stops on a signal. With --state DIR it keeps its state in DIR/state.json
 // and serves DIR's certificate (made once), so a restart changes neither what it holds nor what it pins.
-// Node builtins and ./server only, so the bundle needs nothing from node_modules.
+// The bundle holds all it imports (zod included), so it needs nothing from node_modules.
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { DEFAULT_TOKENS } from './auth';
+import { messageOf } from './narrow';
 import { ensureSelfSigned } from './self-signed';
 import { startPveSimulator, type PveSimulator, type FakePveOptions, type TokenGrant } from './server';
 import { keepPrivate, privateStateDir, restoreState, stateOf, stateWriter } from './state-file';
@@ -136,7 +137,7 @@ const main = async (): Promise<void> => {
     try {
       write(stateOf(fake, nodes));
     } catch (err) {
-      process.stderr.write(`fake-pve: could not save ${stateFile}: ${(err as Error).message}\n`);
+      process.stderr.write(`fake-pve: could not save ${stateFile}: ${messageOf(err)}\n`);
     }
   };
   if (stateFile !== undefined) restoreState(fake, stateFile);
@@ -154,7 +155,7 @@ const main = async (): Promise<void> => {
     fake.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        process.stderr.write(`fake-pve: stop failed: ${(err as Error).message}\n`);
+        process.stderr.write(`fake-pve: stop failed: ${messageOf(err)}\n`);
         process.exit(1);
       },
     );
@@ -163,4 +164,4 @@ const main = async (): Promise<void> => {
   process.once('SIGINT', shutdown);
 };
 
-main().catch((err: unknown) => fail((err as Error).message, false));
+main().catch((err: unknown) => fail(messageOf(err), false));

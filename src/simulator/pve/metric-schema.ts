@@ -96,4 +96,4 @@ export const TYPE_OPTIONS: Readonly<Record<MetricType, Readonly<Record<string, O
 export const keepsToken = (type: string): boolean => type === 'influxdb';
 
 export const isMetricType = (type: unknown): type is MetricType =>
-  typeof type === 'string' && (METRIC_TYPES as readonly string[]).includes(type);
+  METRIC_TYPES.some((metricType) => metricType === type);

@@ -56,11 +56,14 @@ export class MetricStore {
 
   /** GET collection: `{id, disable (0 when unset), type, server, port}` sorted by id. */
   list(): Array<Record<string, unknown>> {
-    return [...this.sections.keys()].sort().map((id) => {
-      const section = this.sections.get(id)!;
-      const { type, server = null, port = null, disable = 0 } = section;
-      return { id, disable, type, server, port };
-    });
+    const sections = [...this.sections].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return sections.map(([id, { type, server = null, port = null, disable = 0 }]) => ({
+      id,
+      disable,
+      type,
+      server,
+      port,
+    }));
   }
 
   /** GET one: the keys that are set plus `type`; never id, digest or token. */
@@ -92,7 +95,8 @@ export class MetricStore {
     }
     const current = this.sections.get(id);
     if (!current) throw die(`no such server '${id}'`);
-    const type = current.type as MetricType;
+    const { type } = current;
+    if (!isMetricType(type)) throw die(`unknown section type '${String(type)}'`); // create and put keep it one
     const opts = checkConfig(type, rest, false);
     const next: Section = { ...current, ...opts };
     for (const key of deletes) {

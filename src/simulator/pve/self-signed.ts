@@ -5,6 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { isRecord } from '../../core/records';
+import { messageOf } from './narrow';
+
 /** `dir`/key.pem and `dir`/cert.pem, made by openssl (a P-256 key, ten years) when either is missing. */
 export const ensureSelfSigned = (dir: string): void => {
   if (existsSync(join(dir, 'key.pem')) && existsSync(join(dir, 'cert.pem'))) return;
@@ -14,7 +17,9 @@ export const ensureSelfSigned = (dir: string): void => {
   try {
     execFileSync('openssl', ['req', '-x509', ...key, ...subject, ...out], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (err) {
-    const detail = (err as { stderr?: Buffer }).stderr?.toString().trim() || (err as Error).message;
+    // execFileSync's error carries the child's stderr, which says why openssl refused.
+    const stderr = isRecord(err) && Buffer.isBuffer(err.stderr) ? err.stderr.toString().trim() : '';
+    const detail = stderr || messageOf(err);
     throw new Error(`could not make a certificate with openssl (${detail}); install openssl or pass --tls-dir`, {
       cause: err,
     });

@@ -5,9 +5,11 @@
 // The folder holds tokens and a TLS key: it must be the user's own and closed to others (issue 27: the fake
 // served another user's key from a folder that user had made, and wrote its certificate 0666 under umask 000).
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-
 import { join } from 'node:path';
 
+import * as z from 'zod/mini';
+
+import { messageOf } from './narrow';
 import type { PveSimulator } from './server';
 
 export interface SavedState {
@@ -16,6 +18,27 @@ export interface SavedState {
   /** Per member: /etc/network/interfaces and interfaces.new (absent when nothing is staged). */
   readonly network: Record<string, { running: string; staged?: string }>;
 }
+
+/** What a state file may hold: each part may be missing (an empty state), none may be of another shape. */
+const SAVED_STATE = z.object({
+  metricServers: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
+  metricTokens: z.optional(z.record(z.string(), z.string())),
+  network: z.optional(z.record(z.string(), z.object({ running: z.string(), staged: z.optional(z.string()) }))),
+});
+
+/** The saved state in `text`, or why it is none: not JSON, or the first part of another shape. */
+const parseState = (text: string): z.infer<typeof SAVED_STATE> | string => {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return messageOf(err);
+  }
+  const parsed = z.safeParse(SAVED_STATE, json);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  return issue === undefined ? 'not a state' : `${issue.path.map(String).join('.') || 'the file'}: ${issue.message}`;
+};
 
 /**
  * Makes `dir` (0700) or checks the one there: a directory, not a link, owned by this user, that no one
@@ -52,13 +75,9 @@ export const stateOf = (fake: PveSimulator, nodes: readonly string[]): SavedStat
 /** Puts a saved state back into a fresh fake; a missing file is an empty state, a malformed one an error. */
 export const restoreState = (fake: PveSimulator, file: string): void => {
   if (!existsSync(file)) return;
-  let saved: SavedState;
-  try {
-    saved = JSON.parse(readFileSync(file, 'utf8')) as SavedState;
-  } catch (err) {
-    throw new Error(`${file} is not a saved fake PVE state (${(err as Error).message}); move it away to start empty`, {
-      cause: err,
-    });
+  const saved = parseState(readFileSync(file, 'utf8'));
+  if (typeof saved === 'string') {
+    throw new Error(`${file} is not a saved fake PVE state (${saved}); move it away to start empty`);
   }
   for (const [id, section] of Object.entries(saved.metricServers ?? {})) {
     const token = saved.metricTokens?.[id];

@@ -99,6 +99,14 @@ test('a state file that is not one stops it, naming the file, instead of startin
   await expect(start()).rejects.toThrow(`${stateFile} is not a saved fake PVE state`);
 });
 
+// A JSON state of another shape was restored as far as it went: a number as a running file broke later requests.
+test('a state file of another shape stops it, naming the file and the part', async () => {
+  await start().then(({ child }) => stop(child));
+  const stateFile = join(dir, '.fake-pve', 'state.json');
+  writeFileSync(stateFile, JSON.stringify({ network: { n2: { running: 5 } } }));
+  await expect(start()).rejects.toThrow(`${stateFile} is not a saved fake PVE state (network.n2.running: `);
+});
+
 // Issue 27: a state folder another user made (or left open) had its key served; a umask of 000 left the
 // certificate 0666.
 test('refuses a state folder others may open, and keeps its files 0600 whatever the umask', async () => {
