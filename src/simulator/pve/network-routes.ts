@@ -155,9 +155,9 @@ export const findNodeRoute = (
   let route: NodeRoute | undefined;
   const uriParams: Record<string, string> = { node };
   if (area === 'network' && segments.length === 3) route = pick(COLLECTION);
-  else if (area === 'network' && segments.length === 4 && item !== undefined)
+  else if (area === 'network' && segments.length === 4 && item !== undefined) {
     [route, uriParams.iface] = [pick(ONE), item];
-  else if (area === 'tasks' && segments.length === 3 && method === 'GET') route = TASK_LIST;
+  } else if (area === 'tasks' && segments.length === 3 && method === 'GET') route = TASK_LIST;
   else if (area === 'tasks' && segments.length === 5 && method === 'GET' && item !== undefined) {
     route = leaf === 'status' ? TASK_STATUS : leaf === 'log' ? TASK_LOG : undefined;
     uriParams.upid = item;

@@ -3,8 +3,7 @@
 // statuses, envelopes and texts. Order per request, as pveproxy: path, auth, method, permission, parameters.
 // Answers PVE never gives (faults a test injects) are not here: a test passes `intercept`, as
 // test/fakes/pve/server.ts does.
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 import {
   DEFAULT_TOKENS,
@@ -25,6 +24,7 @@ import { NetworkStore } from './network-store';
 import { messageOf } from './narrow';
 import { collectParams, paramsForLog, type Params } from './params';
 import { findRoute, type RouteContext } from './routes';
+import { listen, readBody, serverFor, stopServer } from './socket';
 import { ConnectionCut, TaskStore, type TaskBehaviour } from './tasks';
 import { verifyParams } from './validate';
 
@@ -114,12 +114,6 @@ interface State {
   readonly context: RouteContext;
   readonly requests: FakePveRequest[];
 }
-
-const readBody = async (req: IncomingMessage): Promise<string> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8');
-};
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -216,27 +210,6 @@ const listenerOf =
       });
   };
 
-/** Listens on 127.0.0.1 and answers with the TCP port the kernel gave. */
-const listen = async (server: Server, port: number): Promise<number> => {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('fake PVE: listening, but on no TCP port');
-  return address.port;
-};
-
-/** Closes the server and every connection it holds, hung requests and keep-alive sockets included. */
-const stopServer = (server: Server): Promise<void> =>
-  new Promise<void>((resolve, reject) => {
-    server.close((err) => (err ? reject(err) : resolve()));
-    server.closeAllConnections();
-  });
-
 /** The stores a simulator runs on, and the cluster shape it serves (replaceable, as `setCluster` does). */
 const makeStores = (options: FakePveOptions) => {
   let cluster: ClusterShape = options;
@@ -260,6 +233,7 @@ const makeStores = (options: FakePveOptions) => {
   };
 };
 
+/** Starts a simulator on 127.0.0.1 and answers once it listens. */
 export const startPveSimulator = async (options: FakePveOptions = {}): Promise<PveSimulator> => {
   const { now, store, network, tasks, reloads, tokens, apiTokens, cluster, setCluster } = makeStores(options);
   const state: State = {
@@ -277,10 +251,7 @@ export const startPveSimulator = async (options: FakePveOptions = {}): Promise<P
     },
     requests: [],
   };
-  const listener = listenerOf(state);
-  const server: Server = options.tls
-    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
-    : createHttpServer(listener);
+  const server: Server = serverFor(options.tls, listenerOf(state));
   let connections = 0;
   server.on('connection', () => connections++);
   const port = await listen(server, options.port ?? 0);
