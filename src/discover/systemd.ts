@@ -10,7 +10,7 @@ import { describeDiff } from '../core/protocol';
 import { describeProblems, type Problem } from '../core/rules';
 import { diffDropIn, DROP_IN_PROPS, dropInRules } from '../linux/systemd-drop-in';
 import { INSTANCE_PROPS, instanceRules } from '../linux/systemd-instance';
-import { UNIT_PROPS, unitRules } from '../linux/systemd-unit';
+import { UNIT_PROPS, unitDefaultsFor, unitRules } from '../linux/systemd-unit';
 import type { DesiredUnit, LiveUnit } from '../linux/unit-control';
 import { diffUnit } from '../linux/unit-diff';
 import { restartOnPath } from '../linux/unit-file';
@@ -73,22 +73,43 @@ export const hostCandidates = (listing: HostListing, wanted: (unit: string) => b
   };
 };
 
-/** The status read of every candidate, in the order `systemdDeclarations` takes the answers. */
-export const statusEntries = (found: HostCandidates): ReadEntry[] => [
-  ...found.units.map(({ name }) => ({
-    unit: name,
-    file: `${UNIT_DIR}/${name}`,
-    record: restartOnPath({ name }),
-    intent: unitIntentPath({ name }),
-  })),
-  ...found.instances.map((name) => ({ unit: name, record: restartOnPath({ name }), intent: unitIntentPath({ name }) })),
-  ...found.dropIns.map(({ unit, name }) => ({
+/** Each candidate with its status read: one record per object, in the order the read answers. */
+type Candidate = { readonly entry: ReadEntry } & (
+  | { readonly kind: 'unit'; readonly unit: HostCandidates['units'][number] }
+  | { readonly kind: 'instance'; readonly name: string }
+  | { readonly kind: 'drop-in'; readonly dropIn: HostCandidates['dropIns'][number] }
+);
+
+const candidatesOf = (found: HostCandidates): Candidate[] => [
+  ...found.units.map((unit): Candidate => ({
+    kind: 'unit',
     unit,
-    file: `${UNIT_DIR}/${unit}.d/${name}.conf`,
-    record: dropInMarkPath({ unit, name, directory: UNIT_DIR }),
-    intent: dropInIntentPath({ unit, name, directory: UNIT_DIR }),
+    entry: {
+      unit: unit.name,
+      file: `${UNIT_DIR}/${unit.name}`,
+      record: restartOnPath({ name: unit.name }),
+      intent: unitIntentPath({ name: unit.name }),
+    },
+  })),
+  ...found.instances.map((name): Candidate => ({
+    kind: 'instance',
+    name,
+    entry: { unit: name, record: restartOnPath({ name }), intent: unitIntentPath({ name }) },
+  })),
+  ...found.dropIns.map((dropIn): Candidate => ({
+    kind: 'drop-in',
+    dropIn,
+    entry: {
+      unit: dropIn.unit,
+      file: `${UNIT_DIR}/${dropIn.unit}.d/${dropIn.name}.conf`,
+      record: dropInMarkPath({ unit: dropIn.unit, name: dropIn.name, directory: UNIT_DIR }),
+      intent: dropInIntentPath({ unit: dropIn.unit, name: dropIn.name, directory: UNIT_DIR }),
+    },
   })),
 ];
+
+/** The status read of every candidate, in the order `systemdDeclarations` takes the answers. */
+export const statusEntries = (found: HostCandidates): ReadEntry[] => candidatesOf(found).map(({ entry }) => entry);
 
 /**
  * The declarations, given each entry's live state in `statusEntries` order, the files the read found
@@ -101,28 +122,30 @@ export const systemdDeclarations = (
   unreadable: ReadonlySet<string> = new Set(),
   stackId?: string,
 ): Discovered => {
-  const entries = statusEntries(found);
-  const at = (index: number): LiveUnit => live[index]!;
-  const owned = (what: string, index: number): Skipped | undefined => {
-    const mark = markOf(entries[index]!, at(index), unreadable, found.hidden ?? [], stackId);
+  const read = candidatesOf(found).map((candidate, index) => ({ ...candidate, live: stateAt(live, index) }));
+  const owned = (what: string, { entry, live }: { entry: ReadEntry; live: LiveUnit }): Skipped | undefined => {
+    const mark = markOf(entry, live, unreadable, found.hidden ?? [], stackId);
     return mark === undefined ? undefined : { what, ...mark };
   };
-  const units = found.units.map((unit, i) => owned(unit.name, i) ?? unitDeclaration(unit, at(i)));
+  const of = <K extends Candidate['kind']>(kind: K) =>
+    read.filter((c): c is Extract<(typeof read)[number], { kind: K }> => c.kind === kind);
+  const units = of('unit').map((c) => ({
+    ...c.unit,
+    result: owned(c.unit.name, c) ?? unitDeclaration(c.unit, c.live),
+  }));
   const declared = new Map(
-    units.flatMap((item, i) => ('construct' in item ? [[found.units[i]!.name, found.units[i]!.content]] : [])),
+    units.flatMap(({ name, content, result }) => ('construct' in result ? [[name, content]] : [])),
   );
-  const offset = found.units.length;
-  const instances = found.instances.map(
-    (name, i) => owned(name, offset + i) ?? instanceDeclaration(name, declared, at(offset + i)),
+  const instances = of('instance').map((c) => ({
+    name: c.name,
+    result: owned(c.name, c) ?? instanceDeclaration(c.name, declared, c.live),
+  }));
+  const named = new Set([...declared.keys(), ...instances.filter((i) => 'construct' in i.result).map((i) => i.name)]);
+  const dropIns = of('drop-in').map(
+    (c) =>
+      owned(`${UNIT_DIR}/${c.dropIn.unit}.d/${c.dropIn.name}.conf`, c) ?? dropInDeclaration(c.dropIn, named, c.live),
   );
-  const named = new Set([...declared.keys(), ...found.instances.filter((_, i) => 'construct' in instances[i]!)]);
-  const dropIns = found.dropIns.map((dropIn, i) => {
-    const index = offset + found.instances.length + i;
-    return (
-      owned(`${UNIT_DIR}/${dropIn.unit}.d/${dropIn.name}.conf`, index) ?? dropInDeclaration(dropIn, named, at(index))
-    );
-  });
-  const all = [...units, ...instances, ...dropIns];
+  const all = [...units.map((unit) => unit.result), ...instances.map((instance) => instance.result), ...dropIns];
   const declarations = all.filter((item): item is Declaration => 'construct' in item);
   const target: Declaration = { key: HOST, construct: 'SshHost', id: 'host', props: host };
   return {
@@ -130,6 +153,13 @@ export const systemdDeclarations = (
     skipped: [...found.skipped, ...all.filter((item): item is Skipped => 'why' in item)],
     notes: declarations.length > 0 ? hiddenIntentsNote(found.hidden ?? []) : [],
   };
+};
+
+/** The state read for the candidate at `index`: the read answers one per entry, or it is refused. */
+const stateAt = (live: readonly LiveUnit[], index: number): LiveUnit => {
+  const state = live[index];
+  if (state === undefined) throw new Error(`discover: the status read answered ${live.length} units, not ${index + 1}`);
+  return state;
 };
 
 /** A construct id for a unit: its name without `.service` or a template's trailing `@`. */
@@ -147,18 +177,25 @@ const unfit = (problems: readonly Problem[], live: LiveUnit, desired: DesiredUni
   return Object.keys(changes).length === 0 ? undefined : `it would not read in sync: ${describeDiff(changes)}`;
 };
 
-const control = (name: string, live: LiveUnit, template: boolean) => {
+/** The defaults of `enabled` and `started`: the kind's own (a template's differ), so a prop is stated only off them. */
+interface ControlDefaults {
+  readonly enabled: { readonly default: boolean };
+  readonly started: { readonly default: boolean };
+}
+
+const control = (name: string, live: LiveUnit, defaults: ControlDefaults) => {
   const enabled = enabledOf(live.status.unitFileState);
-  const started = template ? false : startedOf(live);
+  // A template never runs itself: its instances do (unitRules).
+  const started = isTemplate(name) ? false : startedOf(live);
   return {
     props: {
-      enabled: enabled === undefined || enabled === !template ? undefined : enabled,
-      started: started === !template ? undefined : started,
+      enabled: enabled === undefined || enabled === defaults.enabled.default ? undefined : enabled,
+      started: started === defaults.started.default ? undefined : started,
     },
     desired: {
       name,
       directory: UNIT_DIR,
-      enabled: enabled ?? !template,
+      enabled: enabled ?? defaults.enabled.default,
       started,
       startTimeoutSeconds: START_TIMEOUT,
       unmask: false,
@@ -167,8 +204,7 @@ const control = (name: string, live: LiveUnit, template: boolean) => {
 };
 
 const unitDeclaration = (unit: { name: string; content: string }, live: LiveUnit): Declaration | Skipped => {
-  const template = isTemplate(unit.name);
-  const { props, desired } = control(unit.name, live, template);
+  const { props, desired } = control(unit.name, live, unitDefaultsFor(unit.name));
   const own = defined({ name: unit.name, content: unit.content, ...props });
   const why = unfit([...propProblems('SystemdUnit', UNIT_PROPS, own), ...unitRules(own)], live, {
     ...desired,
@@ -191,11 +227,12 @@ const instanceDeclaration = (
   templates: ReadonlyMap<string, string>,
   live: LiveUnit,
 ): Declaration | Skipped => {
-  const template = instanceOf(name)!;
+  const template = instanceOf(name);
+  if (template === undefined) return { what: name, why: 'it is not an instance of a template' };
   const content = templates.get(template);
   if (content === undefined) return { what: name, why: `its template ${template} is not declared` };
   const instance = name.slice(template.indexOf('@') + 1, name.length - (template.length - template.indexOf('@') - 1));
-  const { props, desired } = control(name, live, false);
+  const { props, desired } = control(name, live, INSTANCE_PROPS);
   const own = defined({ instance, ...props });
   const restartOn = digestOf([`template ${sha256Hex(content)}`]);
   const why = unfit(

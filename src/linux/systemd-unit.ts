@@ -29,12 +29,12 @@ const TEMPLATE_PROPS = {
 const templateName = (props: Readonly<Record<string, unknown>>): string | undefined =>
   typeof props.name === 'string' && isTemplate(props.name) ? props.name : undefined;
 
+/** The table a unit named `name` takes its defaults from: discover states a prop only where it differs. */
+export const unitDefaultsFor = (name: unknown) => (templateName({ name }) === undefined ? UNIT_PROPS : TEMPLATE_PROPS);
+
 /** A unit's props with their defaults: the one place they are applied. */
 export const unitWithDefaults = <P extends object>(props: P): P =>
-  withDefaults(
-    templateName(props as Readonly<Record<string, unknown>>) === undefined ? UNIT_PROPS : TEMPLATE_PROPS,
-    props,
-  );
+  withDefaults(unitDefaultsFor('name' in props ? props.name : undefined), props);
 
 /** The rules across a unit's props: a template is never started itself, and its content's sections. */
 export const unitRules = (props: Readonly<Record<string, unknown>>, known?: Known): Problem[] => [
