@@ -7,13 +7,13 @@
  */
 import type { Clock } from '../../src/core/clock';
 import type { ApplyItem, DestroyItem, HandlerDomain, KindContext } from '../../src/core/kind';
-import { parseAs } from '../../src/core/parse';
-import { destroyEach } from '../../src/core/destroy-relay';
+import { destroyOne } from '../../src/core/destroy-relay';
 import type { KindsOf } from '../../src/core/registry';
-import type { BatchItem, UnitChange } from '../../src/linux/unit-batch';
+import type { UnitChange } from '../../src/linux/unit-batch';
 import { connectSsh, type Remote } from '../../src/linux/ssh';
 import { describeHost, type SshTarget, sshTargetSchema, targetFor } from '../../src/linux/target';
 import type { HostSession } from './session';
+import type { UnitRemoval } from './unit-ops';
 
 /** The clock times every command's deadline (see ssh-exec.ts). */
 export type Connect = (target: SshTarget, env: NodeJS.ProcessEnv, clock: Clock) => Promise<Remote>;
@@ -24,42 +24,30 @@ const kinds = {
   'systemd-drop-in': async () => (await import('./systemd-drop-in')).systemdDropInKind,
 };
 
-/** Each item's change, told apart by the kind the batch loaded for it. */
-const changesOf = async (items: readonly ApplyItem<HostSession>[]): Promise<BatchItem[]> => {
-  const unit = await kinds['systemd-unit']();
-  const instance = await kinds['systemd-instance']();
-  const dropIn = await kinds['systemd-drop-in']();
-  const changeOf = ({ kind, spec }: ApplyItem<HostSession>): UnitChange => {
-    if (kind === unit) return { sort: 'unit', spec: parseAs(unit.spec, spec, 'spec') };
-    if (kind === instance) return { sort: 'instance', spec: parseAs(instance.spec, spec, 'spec') };
-    return { sort: 'drop-in', spec: parseAs(dropIn.spec, spec, 'spec') };
-  };
-  return items.map((item) => ({ name: item.name, after: item.after, change: changeOf(item) }));
+/** Every item's change (`ObjectKind.change`: each Linux kind gives one), as one transaction. */
+const applyAll = async (
+  session: HostSession,
+  items: readonly ApplyItem<HostSession, UnitChange>[],
+  context: KindContext,
+) => {
+  const changes = items.flatMap(({ name, after, change }) => (change === undefined ? [] : [{ name, after, change }]));
+  return (await import('./unit-transaction')).applyUnits(session, changes, context);
 };
 
-const applyAll = async (session: HostSession, items: readonly ApplyItem<HostSession>[], context: KindContext) =>
-  (await import('./unit-transaction')).applyUnits(session, await changesOf(items), context);
-
 /**
- * Destroys that reached one run together: the units and instances as one batch (`destroyUnits`: one
- * stop command, one daemon-reload), the drop-ins each by their kind at once.
+ * Destroys that reached one run together: the units and instances (those with a `removal`) as one batch
+ * (`destroyUnits`: one stop command, one daemon-reload), the drop-ins each by their kind at once.
  */
-const destroyAll = async (session: HostSession, items: readonly DestroyItem<HostSession>[]) => {
-  const unit = await kinds['systemd-unit']();
-  const instance = await kinds['systemd-instance']();
-  const units = items.flatMap((item, at) => (item.kind === unit || item.kind === instance ? [at] : []));
-  const removals = units.map((at) => {
-    const { kind, identity, context, adopt } = items[at] as DestroyItem<HostSession>;
-    return { unit: parseAs(unit.identity, identity, 'identity'), ownsFile: kind === unit, context, adopt };
-  });
+const destroyAll = async (session: HostSession, items: readonly DestroyItem<HostSession, UnitRemoval>[]) => {
   const { destroyUnits } = await import('./unit-ops');
-  const others = items.flatMap((item, at) => (units.includes(at) ? [] : [item]));
-  const [unitOutcomes, otherOutcomes] = await Promise.all([
-    destroyUnits(session, removals),
-    destroyEach(session, others),
-  ]);
-  return items.map((item, at) =>
-    units.includes(at) ? unitOutcomes[units.indexOf(at)] : otherOutcomes[others.indexOf(item)],
+  const units = destroyUnits(
+    session,
+    items.flatMap(({ removal }) => removal ?? []),
+  );
+  return Promise.all(
+    items.map(async (item) =>
+      item.removal === undefined ? destroyOne(session, item) : (await units).get(item.removal),
+    ),
   );
 };
 
@@ -79,4 +67,4 @@ export const linuxDomain = (connect: Connect = connectSsh) =>
     kinds,
     applyAll,
     destroyAll,
-  }) satisfies HandlerDomain<HostSession, SshTarget, KindsOf<'linux'>>;
+  }) satisfies HandlerDomain<HostSession, SshTarget, KindsOf<'linux'>, UnitChange, UnitRemoval>;

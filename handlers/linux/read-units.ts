@@ -10,10 +10,11 @@ import type { LiveUnit } from '../../src/linux/unit-control';
 import { parseReadScript, type ReadEntry, readScript, unreadableFiles } from '../../src/linux/unit-read';
 import type { HostSession } from './session';
 
-export const readUnits = async (
+/** Each entry with its live state, in the order given. */
+export const readUnits = async <E extends ReadEntry>(
   { remote, target }: HostSession,
-  entries: readonly ReadEntry[],
-): Promise<LiveUnit[]> => {
+  entries: readonly E[],
+): Promise<Array<readonly [E, LiveUnit]>> => {
   const result = await remote.run('sh -s', readScript(entries), 'reads');
   const refused = unreadableFiles(result.stdout, entries);
   if (refused.length > 0) {
@@ -38,5 +39,13 @@ export const readUnits = async (
       },
     );
   }
-  return live;
+  return entries.map((entry, index) => {
+    const unit = live[index];
+    if (unit === undefined)
+      throw new HandlerError(
+        `the read of ${describeHost(target)} missed ${entry.unit}`,
+        'systemctl show answered for fewer units than asked: read again',
+      );
+    return [entry, unit] as const;
+  });
 };

@@ -28,6 +28,7 @@ import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { applyOne } from './unit-transaction';
+import type { UnitChange } from '../../src/linux/unit-batch';
 
 export interface LiveDropIns {
   readonly host: string;
@@ -48,10 +49,7 @@ export const systemdDropInKind = defineKind({
 
   async fetch(session: HostSession, specs: readonly DropInSpec[]): Promise<LiveDropIns> {
     const live = await readUnits(session, specs.map(entryOf));
-    return {
-      host: session.host,
-      files: new Map(specs.map((spec, index) => [dropInPath(spec), live[index] as LiveUnit])),
-    };
+    return { host: session.host, files: new Map(live.map(([entry, unit]) => [entry.file, unit])) };
   },
 
   read(spec: DropInSpec, { host, files }: LiveDropIns): Reading {
@@ -71,6 +69,7 @@ export const systemdDropInKind = defineKind({
     return live === undefined ? undefined : markStackOf(live);
   },
 
+  change: (spec: DropInSpec): UnitChange => ({ sort: 'drop-in', spec }),
   apply: (session: HostSession, spec: DropInSpec, context: KindContext) =>
     applyOne(session, { sort: 'drop-in', spec }, context),
   destroy: (session: HostSession, identity: DropInIdentity, context: KindContext, adopt?: boolean) =>
@@ -93,7 +92,9 @@ class DropInOps extends HostShell {
   }
 
   private async read(): Promise<LiveUnit> {
-    return (await readUnits(this.session, [entryOf(this.dropIn)]))[0] as LiveUnit;
+    const [read] = await readUnits(this.session, [entryOf(this.dropIn)]);
+    if (read === undefined) throw new Error(`${this.path} was not read`);
+    return read[1];
   }
 
   /**

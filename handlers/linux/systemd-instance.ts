@@ -5,13 +5,12 @@
  */
 import { defineKind, type Reading } from '../../src/core/kind';
 import { instanceIdentity, instanceSpec, type InstanceSpec } from '../../src/linux/systemd-instance';
-import type { LiveUnit } from '../../src/linux/unit-control';
-import { readEntryOf } from '../../src/linux/unit-batch';
+import { readEntryOf, type UnitChange } from '../../src/linux/unit-batch';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { isForeign, type LiveUnits, markedBy, readingOf } from './systemd-unit';
-import { destroyUnit } from './unit-ops';
+import { destroyUnit, type UnitRemoval } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
 export const systemdInstanceKind = defineKind({
@@ -23,13 +22,15 @@ export const systemdInstanceKind = defineKind({
       session,
       specs.map((spec) => readEntryOf({ sort: 'instance', spec })),
     );
-    return { host: session.host, units: new Map(specs.map((spec, index) => [spec.name, live[index] as LiveUnit])) };
+    return { host: session.host, units: new Map(live.map(([entry, unit]) => [entry.unit, unit])) };
   },
 
   read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf(spec, live),
   foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),
   markedBy: (spec: InstanceSpec, live: LiveUnits): string | undefined => markedBy(spec, live),
+  change: (spec: InstanceSpec): UnitChange => ({ sort: 'instance', spec }),
   apply: (session: HostSession, spec: InstanceSpec, context) => applyOne(session, { sort: 'instance', spec }, context),
-  destroy: (session: HostSession, identity: UnitIdentity, context, adopt) =>
-    destroyUnit(session, { unit: identity, ownsFile: false, context, adopt }),
+  removal: (unit: UnitIdentity, context, adopt): UnitRemoval => ({ unit, ownsFile: false, context, adopt }),
+  destroy: (session: HostSession, unit: UnitIdentity, context, adopt) =>
+    destroyUnit(session, { unit, ownsFile: false, context, adopt }),
 });

@@ -9,10 +9,10 @@ import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../
 import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
 import { markStackOf, unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
-import { readEntryOf } from '../../src/linux/unit-batch';
+import { readEntryOf, type UnitChange } from '../../src/linux/unit-batch';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
-import { destroyUnit } from './unit-ops';
+import { destroyUnit, type UnitRemoval } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
 /** Live units in the order of the specs they were read for, from one read of the host. */
@@ -50,13 +50,15 @@ export const systemdUnitKind = defineKind({
       session,
       specs.map((spec) => readEntryOf({ sort: 'unit', spec })),
     );
-    return { host: session.host, units: new Map(specs.map((spec, index) => [spec.name, live[index] as LiveUnit])) };
+    return { host: session.host, units: new Map(live.map(([entry, unit]) => [entry.unit, unit])) };
   },
 
   read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf(spec, live),
   foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),
   markedBy: (spec: UnitSpec, live: LiveUnits): string | undefined => markedBy(spec, live),
+  change: (spec: UnitSpec): UnitChange => ({ sort: 'unit', spec }),
   apply: (session: HostSession, spec: UnitSpec, context) => applyOne(session, { sort: 'unit', spec }, context),
-  destroy: (session: HostSession, identity: UnitIdentity, context, adopt) =>
-    destroyUnit(session, { unit: identity, ownsFile: true, context, adopt }),
+  removal: (unit: UnitIdentity, context, adopt): UnitRemoval => ({ unit, ownsFile: true, context, adopt }),
+  destroy: (session: HostSession, unit: UnitIdentity, context, adopt) =>
+    destroyUnit(session, { unit, ownsFile: true, context, adopt }),
 });

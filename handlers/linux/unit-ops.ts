@@ -38,107 +38,132 @@ export interface UnitRemoval {
 
 /** Destroys one unit; its failure is thrown. */
 export const destroyUnit = async (session: HostSession, removal: UnitRemoval): Promise<void> => {
-  const [outcome] = await destroyUnits(session, [removal]);
-  if (outcome !== undefined) throw outcome;
+  const failure = (await destroyUnits(session, [removal])).get(removal);
+  if (failure !== undefined) throw failure;
 };
 
-/** Destroys `removals` together: each one's error, or undefined once it is gone. */
+/** One unit of a destroy run and what became of it so far. */
+interface Doomed {
+  readonly removal: UnitRemoval;
+  readonly live: LiveUnit;
+  readonly host: string;
+  /** Why it was not destroyed: the first failure stays. */
+  error?: Error;
+  /** Not this stack's to destroy: left as it is. */
+  left?: boolean;
+  /** It ran, so the run stopped it. */
+  running?: boolean;
+  report?: RemovalReport;
+}
+
+/** Destroys `removals` together: the error of each one that failed; the others are gone. */
 export const destroyUnits = async (
   session: HostSession,
   removals: readonly UnitRemoval[],
-): Promise<Array<Error | undefined>> => {
+): Promise<Map<UnitRemoval, Error>> => {
   const [first] = removals;
-  if (first === undefined) return [];
+  if (first === undefined) return new Map();
   const shell = new HostShell(session, first.context.clock, () => undefined);
-  const outcomes: Array<Error | undefined> = removals.map(() => undefined);
-  const fail = (index: number, error: unknown) => {
-    outcomes[index] ??= error instanceof Error ? error : new Error(String(error));
-  };
-  const left = new Set<number>();
-  const open = () => removals.flatMap((_, index) => (outcomes[index] === undefined && !left.has(index) ? [index] : []));
-  const nameOf = (index: number) => (removals[index] as UnitRemoval).unit.name;
-  const say = (index: number, line: string) =>
-    (removals[index] as UnitRemoval).context.log(`${nameOf(index)} on ${session.host}: ${line}`);
-
-  let lives: LiveUnit[];
+  let read;
   try {
-    lives = await readUnits(session, removals.map(readEntry));
+    read = await readUnits(
+      session,
+      removals.map((removal) => ({ ...readEntry(removal), removal })),
+    );
   } catch (error) {
-    return removals.map(() => (error instanceof Error ? error : new Error(String(error))));
+    return new Map(removals.map((removal) => [removal, asError(error)]));
   }
-  const live = (index: number) => lives[index] as LiveUnit;
-  for (const [index, removal] of removals.entries()) {
-    const { stack } = removal.context;
-    if (destroyMayAct(live(index), removal.adopt === true, stack)) continue;
-    left.add(index);
-    say(index, leftByDestroy(live(index), stack, unitIsForeign(live(index), removal.ownsFile)));
-  }
+  const doomed: Doomed[] = read.map(([{ removal }, live]) => ({ removal, live, host: session.host }));
+  for (const unit of doomed) leaveUnlessOurs(unit);
+  await stopRunning(shell, doomed);
+  await Promise.all(open(doomed).map((unit) => remove(shell, unit)));
+  await reloadAndRead(shell, doomed);
+  for (const unit of open(doomed)) finish(unit);
+  return new Map(doomed.flatMap(({ removal, error }) => (error === undefined ? [] : [[removal, error] as const])));
+};
 
-  // Destroy gets no spec, so a stop waits the default deadline: a declared one is not known here.
-  const running = open().flatMap((index) =>
-    isUnitRunning(live(index).status.activeState, live(index).status.subState, true) ? [index] : [],
-  );
-  if (running.length > 0) {
-    try {
-      await shell.mustMany('stop', running.map(nameOf), '--no-block');
-      const waits = running.map((index) => ({
-        name: nameOf(index),
-        want: 'inactive' as const,
-        seconds: START_TIMEOUT_SECONDS.default,
-        log: (line: string) => say(index, line),
-      }));
-      const settled = await shell.settleAll(waits);
-      for (const index of running) {
-        const error = settled.get(nameOf(index));
-        if (error !== undefined) fail(index, error);
-      }
-    } catch (error) {
-      for (const index of running) fail(index, error);
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+const nameOf = ({ removal }: Doomed): string => removal.unit.name;
+const say = (unit: Doomed, line: string) => unit.removal.context.log(`${nameOf(unit)} on ${unit.host}: ${line}`);
+const fail = (unit: Doomed, error: unknown) => {
+  unit.error ??= asError(error);
+};
+/** The units still to destroy: not failed, not left. */
+const open = (doomed: readonly Doomed[]) => doomed.filter((unit) => unit.error === undefined && unit.left !== true);
+
+/** Leaves a unit with no mark of this stack, unless adopted, and one another stack's mark names. */
+const leaveUnlessOurs = (unit: Doomed): void => {
+  const { removal, live } = unit;
+  const { stack } = removal.context;
+  if (destroyMayAct(live, removal.adopt === true, stack)) return;
+  unit.left = true;
+  say(unit, leftByDestroy(live, stack, unitIsForeign(live, removal.ownsFile)));
+};
+
+/** Queues the stops of every running unit in one command and waits for them together. */
+const stopRunning = async (shell: HostShell, doomed: readonly Doomed[]): Promise<void> => {
+  const running = open(doomed).filter(({ live }) => isUnitRunning(live.status.activeState, live.status.subState, true));
+  if (running.length === 0) return;
+  for (const unit of running) unit.running = true;
+  try {
+    await shell.mustMany('stop', running.map(nameOf), '--no-block');
+    // Destroy gets no spec, so a stop waits the default deadline: a declared one is not known here.
+    const waits = running.map((unit) => ({
+      name: nameOf(unit),
+      want: 'inactive' as const,
+      seconds: START_TIMEOUT_SECONDS.default,
+      log: (line: string) => say(unit, line),
+    }));
+    const settled = await shell.settleAll(waits);
+    for (const unit of running) {
+      const error = settled.get(nameOf(unit));
+      if (error !== undefined) fail(unit, error);
     }
+  } catch (error) {
+    for (const unit of running) fail(unit, error);
   }
+};
 
-  const reports = new Map<number, RemovalReport>();
-  await Promise.all(
-    open().map(async (index) => {
-      const removal = removals[index] as UnitRemoval;
-      // `systemctl disable` ignores a masked unit: its links go by the script's search alone.
-      const disable = !isMasked(live(index).status) && enabledOf(live(index).status.unitFileState) === true;
-      try {
-        const step = destroyUnitStep(removal.unit, removal.ownsFile, disable);
-        reports.set(index, parseRemoval((await shell.mustHelper([step])).stdout));
-      } catch (error) {
-        fail(index, error);
-      }
-    }),
-  );
-
-  const reloading = open().filter((index) => reports.get(index)?.reload === true);
-  if (reloading.length > 0) {
-    try {
-      await shell.reload();
-      // `show` refuses a template's name: a template's load state is not read.
-      const named = reloading.filter((index) => !isTemplate(nameOf(index)));
-      const states = await shell.statuses(named.map(nameOf));
-      for (const [at, index] of named.entries()) {
-        const report = reports.get(index) as RemovalReport;
-        reports.set(index, { ...report, loadState: states[at]?.loadState });
-      }
-    } catch (error) {
-      for (const index of reloading) fail(index, error);
-    }
+/** The root helper step that disables the unit and removes its file, record and links. */
+const remove = async (shell: HostShell, unit: Doomed): Promise<void> => {
+  const { removal, live } = unit;
+  // `systemctl disable` ignores a masked unit: its links go by the script's search alone.
+  const disable = !isMasked(live.status) && enabledOf(live.status.unitFileState) === true;
+  try {
+    const step = destroyUnitStep(removal.unit, removal.ownsFile, disable);
+    unit.report = parseRemoval((await shell.mustHelper([step])).stdout);
+  } catch (error) {
+    fail(unit, error);
   }
+};
 
-  for (const index of open()) {
-    const removal = removals[index] as UnitRemoval;
-    const report = reports.get(index) as RemovalReport;
-    try {
-      mustBeGone(removal, report, session.host);
-      say(index, done(removal, live(index), report, running.includes(index)));
-    } catch (error) {
-      fail(index, error);
-    }
+/** One daemon-reload when any removal asks for it, then the load state of each unit it removed. */
+const reloadAndRead = async (shell: HostShell, doomed: readonly Doomed[]): Promise<void> => {
+  const reloading = open(doomed).filter((unit) => unit.report?.reload === true);
+  if (reloading.length === 0) return;
+  try {
+    await shell.reload();
+    // `show` refuses a template's name: a template's load state is not read.
+    const named = reloading.filter((unit) => !isTemplate(nameOf(unit)));
+    const states = await shell.statuses(named.map(nameOf));
+    named.forEach((unit, at) => {
+      if (unit.report !== undefined) unit.report = { ...unit.report, loadState: states[at]?.loadState };
+    });
+  } catch (error) {
+    for (const unit of reloading) fail(unit, error);
   }
-  return outcomes;
+};
+
+/** Fails the unit naming what is left, or says what the destroy did. */
+const finish = (unit: Doomed): void => {
+  const { removal, live, report } = unit;
+  try {
+    if (report === undefined) throw new Error(`${nameOf(unit)} was not removed`);
+    mustBeGone(removal, report, unit.host);
+    say(unit, done(removal, live, report, unit.running === true));
+  } catch (error) {
+    fail(unit, error);
+  }
 };
 
 const readEntry = ({ unit, ownsFile }: UnitRemoval) => ({

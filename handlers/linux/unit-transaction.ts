@@ -42,12 +42,11 @@ export const applyUnits = async (
   try {
     const live = await readUnits(
       session,
-      items.map((item) => readEntryOf(item.change)),
+      items.map((item) => ({ ...readEntryOf(item.change), item })),
     );
-    const tracks = items.map((item, index) => {
-      const before = live[index] as LiveUnit;
-      return trackOf(item, before, context.log, context.stack ?? markStackOf(before));
-    });
+    const tracks = live.map(([{ item }, before]) =>
+      trackOf(item, before, context.log, context.stack ?? markStackOf(before)),
+    );
     await converge(shell, tracks);
     return await undoAndReport(shell, tracks);
   } catch (error) {
@@ -201,9 +200,9 @@ const reloadAndRead = async (shell: HostShell, tracks: readonly Track[]): Promis
   await all(units, async () => {
     const loaded = await readUnits(
       shell.session,
-      units.map((track) => readEntryOf(track.item.change)),
+      units.map((track) => ({ ...readEntryOf(track.item.change), track })),
     );
-    units.forEach((track, index) => (track.loaded = withoutOwnIntent(track, loaded[index] as LiveUnit)));
+    for (const [{ track }, unit] of loaded) track.loaded = withoutOwnIntent(track, unit);
   });
 };
 
@@ -217,10 +216,10 @@ const readBackAndRecord = async (shell: HostShell, tracks: readonly Track[]): Pr
   await all(live, async () => {
     const read = await readUnits(
       shell.session,
-      live.map((track) => readEntryOf(track.item.change)),
+      live.map((track) => ({ ...readEntryOf(track.item.change), track })),
     );
-    const converged = live.flatMap((track, index) => {
-      const after = withoutOwnIntent(track, read[index] as LiveUnit);
+    const converged = read.flatMap(([{ track }, unit]) => {
+      const after = withoutOwnIntent(track, unit);
       const left = leftOf(track, asRecorded(track, after), shell.host);
       if (left !== undefined) track.cause = new Error(`systemctl reported success but ${left}`);
       return left === undefined ? [{ track, after }] : [];

@@ -6,8 +6,9 @@
  * every poll of a task it started goes over that session (PVE shows a task's status to its owner).
  */
 import * as z from 'zod/mini';
+import { withSpecs } from './batch';
 import { HandlerError } from './errors';
-import type { AnyKind, ApplyItem, ApplyOutcomes, HandlerDomain, KindContext } from './kind';
+import type { ApplyItem, ApplyOutcomes, HandlerDomain, KindContext, ObjectKind } from './kind';
 import { bounded, parseAs, parseJson } from './parse';
 import { foreignItems } from './ownership';
 import { mapConcurrent } from './pool';
@@ -25,8 +26,8 @@ const objectEntry = z.object({
 });
 
 /** Applies the drifted objects named in `env`; throws one error naming every object not applied. */
-export const applyBatch = async <S, T>(
-  domain: HandlerDomain<S, T>,
+export const applyBatch = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
   env: NodeJS.ProcessEnv,
   context: KindContext,
 ): Promise<void> => {
@@ -34,22 +35,17 @@ export const applyBatch = async <S, T>(
   const names = driftedNames(env[APPLY.drifted]);
   if (names.length === 0) return context.log(`${domain.describe(target)}: every object is in sync, nothing to apply`);
   const failed = new Map<string, Error>();
-  const items: ApplyItem<S>[] = [];
-  for (const [index, name] of names.entries()) {
-    try {
-      items.push(await resolve(domain, name, env[`${APPLY.objectPrefix}${index}`]));
-    } catch (error) {
-      failed.set(name, asError(error));
-    }
-  }
+  const { items, refusals } = await resolveAll(domain, names, env, failed);
   const ordered = withoutBlocked(inReferenceOrder(items), failed);
   const early = context.stop?.reason;
   if (early !== undefined) for (const item of ordered) failed.set(item.name, new Stopped(early, '', ''));
   else if (ordered.length > 0) {
     const session = await domain.connect(target, context, 'write');
     try {
-      for (const [name, error] of await foreignItems(session, ordered, context, domain.describe(target))) {
-        failed.set(name, error);
+      const where = domain.describe(target);
+      const open = new Set(ordered.map((item) => item.name));
+      for (const refused of refusals) {
+        for (const [name, error] of await refused(session, open, context, where)) failed.set(name, error);
       }
       const allowed = withoutBlocked(
         ordered.filter((item) => !failed.has(item.name)),
@@ -77,15 +73,23 @@ const stoppedRun = (
   failed: ReadonlyMap<string, Error>,
   { log }: KindContext,
 ) => {
-  const stopped = (name: string) => failed.get(name) instanceof Stopped;
-  const cut = (name: string) => (failed.get(name) as Stopped).done !== '';
-  const real = names.filter((name) => failed.has(name) && !stopped(name));
-  for (const name of real) log(`${name}: not applied: ${printableLine(messageOf(failed.get(name)!))}`);
+  const stoppedOf = (name: string) => {
+    const error = failed.get(name);
+    return error instanceof Stopped ? error : undefined;
+  };
+  const real = names.flatMap((name) => {
+    const error = failed.get(name);
+    return error === undefined || error instanceof Stopped ? [] : [[name, error] as const];
+  });
+  for (const [name, error] of real) log(`${name}: not applied: ${printableLine(messageOf(error))}`);
   const line = stoppedLine(reason, {
     applied: names.filter((name) => !failed.has(name)),
-    partly: names.filter((name) => stopped(name) && cut(name)).map((name) => [name, failed.get(name) as Stopped]),
-    notStarted: names.filter((name) => stopped(name) && !cut(name)),
-    failed: real,
+    partly: names.flatMap((name) => {
+      const stopped = stoppedOf(name);
+      return stopped !== undefined && stopped.done !== '' ? [[name, stopped] as const] : [];
+    }),
+    notStarted: names.filter((name) => stoppedOf(name)?.done === ''),
+    failed: real.map(([name]) => name),
   });
   return new HandlerError('Apply stopped', line);
 };
@@ -97,13 +101,79 @@ const driftedNames = (text: string | undefined): string[] =>
     .map((name) => name.trim())
     .filter((name) => name !== '');
 
-const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: string | undefined) => {
-  const entry = parseAs(objectEntry, parseJson(text, `the entry of ${name}`), name);
-  const load = Object.hasOwn(domain.kinds, entry.kind) ? domain.kinds[entry.kind] : undefined;
-  if (load === undefined) throw new HandlerError('Unknown kind', `${bounded(entry.kind)} is not served by this bundle`);
-  const kind = (await load()) as AnyKind<S>;
-  const spec = parseAs(kind.spec, entry.spec, 'spec');
-  return { name, kind, spec, after: entry.after, adopt: entry.adopt, found: entry.found, takeOver: entry.takeOver };
+type Entry = z.infer<typeof objectEntry> & { readonly name: string };
+
+/**
+ * Which items of one kind the apply must refuse (ownership.ts), among those still `open`: one fetch over
+ * the apply's session.
+ */
+type Refusals<S> = (
+  session: S,
+  open: ReadonlySet<string>,
+  context: KindContext,
+  where: string,
+) => Promise<ReadonlyMap<string, Error>>;
+
+/**
+ * Each entry parsed once, against its kind's schema, before any connection: its item, in the order of
+ * `names`, or its failure in `failed`; and per kind, its ownership check.
+ */
+const resolveAll = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
+  names: readonly string[],
+  env: NodeJS.ProcessEnv,
+  failed: Map<string, Error>,
+) => {
+  const byKind = new Map<string, Entry[]>();
+  for (const [index, name] of names.entries()) {
+    try {
+      const entry = parseAs(objectEntry, parseJson(env[`${APPLY.objectPrefix}${index}`], `the entry of ${name}`), name);
+      byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), { ...entry, name }]);
+    } catch (error) {
+      failed.set(name, asError(error));
+    }
+  }
+  const items = new Map<string, ApplyItem<S, C>>();
+  const refusals: Array<Refusals<S>> = [];
+  for (const [kindName, entries] of byKind) {
+    const load = Object.hasOwn(domain.kinds, kindName) ? domain.kinds[kindName] : undefined;
+    if (load === undefined) {
+      const unknown = new HandlerError('Unknown kind', `${bounded(kindName)} is not served by this bundle`);
+      for (const { name } of entries) failed.set(name, unknown);
+      continue;
+    }
+    const group = (await load()).open((kind) => itemsOf(kind, kindName, entries, failed));
+    for (const item of group.items) items.set(item.name, item);
+    refusals.push(group.refusals);
+  }
+  return { items: names.flatMap((name) => items.get(name) ?? []), refusals };
+};
+
+/** One kind's items, each spec parsed by the kind's schema, and the kind's ownership check over them. */
+const itemsOf = <S, Spec, I, L, C, R>(
+  kind: ObjectKind<S, Spec, I, L, C, R>,
+  kindName: string,
+  entries: readonly Entry[],
+  failed: Map<string, Error>,
+) => {
+  const parsed = withSpecs(kind.spec, entries, (name, error) => failed.set(name, asError(error)));
+  const items = parsed.map(({ name, spec, after, adopt, found, takeOver }): ApplyItem<S, C> => {
+    const change = kind.change?.(spec);
+    return {
+      ...{ name, kind: kindName, concurrency: kind.applyConcurrency ?? 1, after, adopt, found, takeOver },
+      apply: (session, context) => kind.apply(session, spec, context),
+      ...(change !== undefined && { change }),
+    };
+  });
+  const refusals: Refusals<S> = (session, open, context, where) =>
+    foreignItems(
+      session,
+      kind,
+      parsed.filter((entry) => open.has(entry.name)),
+      context,
+      where,
+    );
+  return { items, refusals };
 };
 
 /**
@@ -111,11 +181,13 @@ const resolve = async <S, T>(domain: HandlerDomain<S, T>, name: string, text: st
  * `after` that is not in the batch was in sync at plan time, so it orders nothing. A cycle cannot
  * come from the constructs; its members keep their given order.
  */
-export const inReferenceOrder = <S>(items: readonly ApplyItem<S>[]): ApplyItem<S>[] => {
+export const inReferenceOrder = <I extends { readonly name: string; readonly after: readonly string[] }>(
+  items: readonly I[],
+): I[] => {
   const byName = new Map(items.map((item) => [item.name, item]));
   const placed = new Set<string>();
-  const ordered: ApplyItem<S>[] = [];
-  const place = (item: ApplyItem<S>, path: ReadonlySet<string>) => {
+  const ordered: I[] = [];
+  const place = (item: I, path: ReadonlySet<string>) => {
     if (placed.has(item.name) || path.has(item.name)) return;
     const inPath = new Set(path).add(item.name);
     for (const before of item.after) {
@@ -130,7 +202,7 @@ export const inReferenceOrder = <S>(items: readonly ApplyItem<S>[]): ApplyItem<S
 };
 
 /** Drops, as failed, every item that comes after one already failed (a spec that did not parse). */
-const withoutBlocked = <S>(ordered: readonly ApplyItem<S>[], failed: Map<string, Error>): ApplyItem<S>[] =>
+const withoutBlocked = <S, C>(ordered: readonly ApplyItem<S, C>[], failed: Map<string, Error>): ApplyItem<S, C>[] =>
   ordered.filter((item) => {
     const blocker = item.after.find((name) => failed.has(name));
     if (blocker !== undefined) failed.set(item.name, waitsFor(blocker));
@@ -141,9 +213,9 @@ const withoutBlocked = <S>(ordered: readonly ApplyItem<S>[], failed: Map<string,
  * The default: wave by wave (an item waits only for the items it comes after), each kind's items
  * of a wave `applyConcurrency` at a time; an item after one that failed is skipped.
  */
-export const applyInOrder = async <S>(
+export const applyInOrder = async <S, C>(
   session: S,
-  items: readonly ApplyItem<S>[],
+  items: readonly ApplyItem<S, C>[],
   context: KindContext,
 ): Promise<ApplyOutcomes> => {
   const outcomes = new Map<string, Error | undefined>();
@@ -152,8 +224,8 @@ export const applyInOrder = async <S>(
     const ready = pending.filter((item) => item.after.every((name) => !pending.some((p) => p.name === name)));
     const wave = ready.length > 0 ? ready : pending.slice(0, 1);
     pending = pending.filter((item) => !wave.includes(item));
-    for (const [kind, members] of groupByKind(wave)) {
-      await mapConcurrent(members, kind.applyConcurrency ?? 1, async (item) => {
+    for (const members of groupByKind(wave)) {
+      await mapConcurrent(members, members[0]?.concurrency ?? 1, async (item) => {
         // A safe point: the items already started finish; the rest are not started (stop.ts).
         const reason = context.stop?.reason;
         if (reason !== undefined) return void outcomes.set(item.name, new Stopped(reason, '', ''));
@@ -165,14 +237,14 @@ export const applyInOrder = async <S>(
   return outcomes;
 };
 
-const applyOne = async <S>(session: S, item: ApplyItem<S>, context: KindContext): Promise<Error | undefined> => {
+const applyOne = async <S, C>(session: S, item: ApplyItem<S, C>, context: KindContext): Promise<Error | undefined> => {
   let said = false;
   const log = (line: string) => {
     said = true;
     context.log(`${item.name}: ${line}`);
   };
   try {
-    await item.kind.apply(session, item.spec, { ...context, log, ...(item.takeOver === true && { takeOver: true }) });
+    await item.apply(session, { ...context, log, ...(item.takeOver === true && { takeOver: true }) });
     if (!said) context.log(`${item.name}: applied`);
     return undefined;
   } catch (error) {
@@ -184,10 +256,10 @@ const applyOne = async <S>(session: S, item: ApplyItem<S>, context: KindContext)
 export const waitsFor = (name: string): Error =>
   new Error(`it comes after ${name}, which was not applied; nothing of it was changed`);
 
-const groupByKind = <S>(items: readonly ApplyItem<S>[]) => {
-  const groups = new Map<AnyKind<S>, ApplyItem<S>[]>();
+const groupByKind = <S, C>(items: readonly ApplyItem<S, C>[]) => {
+  const groups = new Map<string, Array<ApplyItem<S, C>>>();
   for (const item of items) groups.set(item.kind, [...(groups.get(item.kind) ?? []), item]);
-  return groups;
+  return groups.values();
 };
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

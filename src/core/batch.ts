@@ -5,6 +5,7 @@
  * reached fails the whole read in one line: a plan must never show creates for a cluster it never saw.
  */
 import * as z from 'zod/mini';
+import type { ZodMiniType } from 'zod/mini';
 import { errorMessage, HandlerError } from './errors';
 import type { HandlerDomain, KindContext, ObjectKind, Reading } from './kind';
 import { foreignReading, foundReading, otherStackReading } from './ownership';
@@ -110,6 +111,21 @@ const readAll = async <S, T, C, R>(
   return readings;
 };
 
+/** Each entry with its spec parsed once, by the kind's schema; an entry it refuses goes to `refused` instead. */
+export const withSpecs = <Spec, E extends { readonly name: string; readonly spec: unknown }>(
+  schema: ZodMiniType<Spec>,
+  entries: readonly E[],
+  refused: (name: string, error: unknown) => void,
+): Array<Omit<E, 'spec'> & { readonly spec: Spec }> =>
+  entries.flatMap((entry) => {
+    try {
+      return [{ ...entry, spec: parseAs(schema, entry.spec, 'spec') }];
+    } catch (error) {
+      refused(entry.name, error);
+      return [];
+    }
+  });
+
 /** One kind's objects, each spec parsed by the kind's schema: their fetch and readings, or none to read. */
 const groupRead = <S, Spec, I, L, C, R>(
   kind: ObjectKind<S, Spec, I, L, C, R>,
@@ -118,14 +134,7 @@ const groupRead = <S, Spec, I, L, C, R>(
   context: KindContext,
   where: string,
 ): GroupRead<S> | undefined => {
-  const parsed = entries.flatMap((entry) => {
-    try {
-      return [{ ...entry, spec: parseAs(kind.spec, entry.spec, 'spec') }];
-    } catch (error) {
-      readings.set(entry.name, unreadable(error));
-      return [];
-    }
-  });
+  const parsed = withSpecs(kind.spec, entries, (name, error) => readings.set(name, unreadable(error)));
   if (parsed.length === 0) return undefined;
   return async (session) => {
     const live = await kind.fetch(

@@ -29,8 +29,8 @@ export interface HandlerIo {
 }
 
 /** Runs one invocation and returns the exit code; `main` is the only caller outside tests. */
-export const runHandler = async <S, T>(
-  domain: HandlerDomain<S, T>,
+export const runHandler = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
   argv: readonly string[],
   io: HandlerIo,
 ): Promise<number> => {
@@ -70,8 +70,8 @@ const isVerb = (verb: string | undefined): verb is Verb => VERBS.includes(verb a
 const oneObject = z.object({ target: z.unknown(), spec: z.optional(z.unknown()), identity: z.optional(z.unknown()) });
 
 /** One object's read or apply: by hand from stdin (`{"target":…,"spec":…}`), or from the resend hook's env. */
-const runOne = async <S, T>(
-  domain: HandlerDomain<S, T>,
+const runOne = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
   kindName: string,
   verb: Exclude<Verb, 'destroy'>,
   io: HandlerIo,
@@ -83,22 +83,25 @@ const runOne = async <S, T>(
       : parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
   const load = domain.kinds[kindName];
   if (load === undefined) throw new HandlerError('Unknown kind', `${kindName} is not a kind of this bundle`);
-  const kind = await load();
   const target = parseAs(domain.target, textOrValue(raw.target, 'target'), 'target');
-  // Parsed before connecting: an input the kind refuses costs no connection, let alone a command.
-  const parsed = parseAs(kind.spec, textOrValue(raw.spec, 'spec'), 'spec');
-  const session = await domain.connect(target, context, verb === 'read' ? 'read' : 'write');
-  try {
-    if (verb === 'read') {
-      io.out(JSON.stringify(toReadResult(kind.read(parsed, await kind.fetch(session, [parsed], context), context))));
-    } else await kind.apply(session, parsed, context);
-  } finally {
-    await domain.close(session);
-  }
+  await (
+    await load()
+  ).open(async (kind) => {
+    // Parsed before connecting: an input the kind refuses costs no connection, let alone a command.
+    const parsed = parseAs(kind.spec, textOrValue(raw.spec, 'spec'), 'spec');
+    const session = await domain.connect(target, context, verb === 'read' ? 'read' : 'write');
+    try {
+      if (verb === 'read') {
+        io.out(JSON.stringify(toReadResult(kind.read(parsed, await kind.fetch(session, [parsed], context), context))));
+      } else await kind.apply(session, parsed, context);
+    } finally {
+      await domain.close(session);
+    }
+  });
 };
 
 /** The process entry point of a bundle. */
-export const main = <S, T>(domain: HandlerDomain<S, T>): void => {
+export const main = <S, T, C, R>(domain: HandlerDomain<S, T, string, C, R>): void => {
   const stdin = async () => {
     if (process.stdin.isTTY) return '';
     const chunks: Buffer[] = [];
@@ -122,7 +125,11 @@ export const main = <S, T>(domain: HandlerDomain<S, T>): void => {
  * a domain whose `applyAll` does not read it) exits at once when its parent is gone, and keeps
  * Node's default on SIGTERM and SIGINT: it dies, as before.
  */
-const stopWhenAbandoned = <S, T>(domain: HandlerDomain<S, T>, argv: readonly string[], log: Log): StopSignal => {
+const stopWhenAbandoned = <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
+  argv: readonly string[],
+  log: Log,
+): StopSignal => {
   const { signal, stop } = stopSource();
   const proc = nodeProcess();
   const safe = argv[1] === 'apply' && (domain.stopsAtSafePoints ?? domain.applyAll === undefined);

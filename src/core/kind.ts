@@ -43,8 +43,12 @@ export interface Reading {
   readonly found?: string;
 }
 
-/** One object kind over a domain's session `S`. */
-export interface ObjectKind<S, Spec, Identity, Live> {
+/**
+ * One object kind over a domain's session `S`. `Change` and `Removal` are what the domain's own batch
+ * takes of one object (a Linux kind's unit change and unit removal), for a domain with `applyAll` or
+ * `destroyAll`.
+ */
+export interface ObjectKind<S, Spec, Identity, Live, Change = never, Removal = never> {
   /** The spec the construct synthesizes, re-checked at the handler boundary. */
   readonly spec: ZodMiniType<Spec>;
   /** What names the object: all that destroy gets. */
@@ -90,18 +94,33 @@ export interface ObjectKind<S, Spec, Identity, Live> {
    * one for a kind whose apply mostly waits (a fetch ask). @default 1
    */
   readonly applyConcurrency?: number;
+  /**
+   * The object as its domain's `applyAll` takes it. @default - none: `applyAll` does not apply the object
+   */
+  readonly change?: (spec: Spec) => Change;
+  /**
+   * The object as its domain's `destroyAll` takes it. @default - none: its own `destroy` removes it
+   */
+  readonly removal?: (identity: Identity, context: KindContext, adopt: boolean) => Removal;
 }
 
-/** Any kind of session `S`, as a handler table holds it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyKind<S> = ObjectKind<S, any, any, any>;
+/**
+ * Any kind of session `S`, as a handler table holds it: its spec, identity and live types hidden but
+ * kept together. `open` hands the kind to a function generic in them, so a value reaches the kind's
+ * methods only through the kind's own schemas, parsed once at the boundary. `defineKind` makes it.
+ */
+export interface AnyKind<S, Change = never, Removal = never> {
+  open<R>(use: <Spec, Identity, Live>(kind: ObjectKind<S, Spec, Identity, Live, Change, Removal>) => R): R;
+}
 
 /** One object a batch apply acts on, in an order where everything in `after` comes first. */
-export interface ApplyItem<S> {
+export interface ApplyItem<S, Change = never> {
   /** The object's Terraform name: its log lines and its failure are prefixed with it. */
   readonly name: string;
-  readonly kind: AnyKind<S>;
-  readonly spec: unknown;
+  /** Its kind's name: the default loop applies one kind's items `concurrency` at a time. */
+  readonly kind: string;
+  /** Its kind's `applyConcurrency`. */
+  readonly concurrency: number;
   /** Names of objects of the same batch that must be applied before it. */
   readonly after: readonly string[];
   /** Whether the construct says `adopt: true`: the apply may take over an object it did not create. */
@@ -110,15 +129,21 @@ export interface ApplyItem<S> {
   readonly found?: boolean;
   /** Whether the construct says `takeOver: true`: the apply may take an object another stack marked. */
   readonly takeOver?: boolean;
+  /** Its kind's apply over the spec parsed at the boundary. */
+  readonly apply: (session: S, context: KindContext) => Promise<void>;
+  /** The object as the domain's `applyAll` takes it (`ObjectKind.change`), when its kind says. */
+  readonly change?: Change;
 }
 
-/** One object a destroy run removes: its kind, its checked identity, and the context its lines go to. */
-export interface DestroyItem<S> {
-  readonly kind: AnyKind<S>;
-  readonly identity: unknown;
+/** One object a destroy run removes: its kind's destroy over its checked identity, and the context its lines go to. */
+export interface DestroyItem<S, Removal = never> {
   readonly context: KindContext;
   /** Whether its construct says `adopt: true` (the hook's HOMELAB_ADOPT). */
   readonly adopt?: boolean;
+  /** Its kind's destroy over the identity parsed at the boundary. */
+  readonly destroy: (session: S) => Promise<void>;
+  /** The object as the domain's `destroyAll` takes it (`ObjectKind.removal`), when its kind says. */
+  readonly removal?: Removal;
 }
 
 /** Each item's outcome by name: undefined when it converged, else why not. */
@@ -132,21 +157,21 @@ export type ApplyOutcomes = ReadonlyMap<string, Error | undefined>;
 export type Role = 'read' | 'write';
 
 /** A handler domain: how to reach one target, and its kinds, loaded lazily. */
-export interface HandlerDomain<S, Target, K extends string = string> {
+export interface HandlerDomain<S, Target, K extends string = string, Change = unknown, Removal = unknown> {
   readonly target: ZodMiniType<Target>;
   /** The target in a message: `PVE cluster https://n1:8006`, `root@10.0.0.2:22`. */
   describe(target: Target): string;
   /** Connects with the target's identity for `role`, and no other secret. */
   connect(target: Target, context: KindContext, role: Role): Promise<S>;
   close(session: S): Promise<void>;
-  readonly kinds: Readonly<Record<K, () => Promise<AnyKind<S>>>>;
+  readonly kinds: Readonly<Record<K, () => Promise<AnyKind<S, Change, Removal>>>>;
   /**
    * Applies a batch as one unit of work (one daemon-reload for every unit of a host, say). An item
    * left out of the answer counts as not applied.
    *
    * @default - each item by its kind's `apply`, in order, an item after a failed one skipped
    */
-  applyAll?(session: S, items: readonly ApplyItem<S>[], context: KindContext): Promise<ApplyOutcomes>;
+  applyAll?(session: S, items: readonly ApplyItem<S, Change>[], context: KindContext): Promise<ApplyOutcomes>;
   /**
    * Whether `applyAll` reads `context.stop` between its steps (stop.ts): then SIGTERM, SIGINT or the
    * parent gone stop the run at its next safe point; otherwise the run dies at once, as before.
@@ -162,10 +187,21 @@ export interface HandlerDomain<S, Target, K extends string = string> {
    *
    * @default - each item by its kind's `destroy`, all at once
    */
-  destroyAll?(session: S, items: readonly DestroyItem<S>[]): Promise<ReadonlyArray<Error | undefined>>;
+  destroyAll?(session: S, items: readonly DestroyItem<S, Removal>[]): Promise<ReadonlyArray<Error | undefined>>;
 }
 
-/** Keeps a kind's own types while checking it against the contract. */
-export const defineKind = <S, Spec, Identity, Live>(
-  kind: ObjectKind<S, Spec, Identity, Live>,
-): ObjectKind<S, Spec, Identity, Live> => kind;
+/** A kind with its own types, and sealed as `AnyKind` for a handler table. */
+export type DefinedKind<S, Spec, Identity, Live, Change = never, Removal = never> = ObjectKind<
+  S,
+  Spec,
+  Identity,
+  Live,
+  Change,
+  Removal
+> &
+  AnyKind<S, Change, Removal>;
+
+/** Keeps a kind's own types while checking it against the contract, and seals it for a handler table. */
+export const defineKind = <S, Spec, Identity, Live, Change = never, Removal = never>(
+  kind: ObjectKind<S, Spec, Identity, Live, Change, Removal>,
+): DefinedKind<S, Spec, Identity, Live, Change, Removal> => ({ ...kind, open: (use) => use(kind) });

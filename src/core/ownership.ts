@@ -9,7 +9,7 @@
  * and the destroy hook carry that from the configuration).
  */
 import { HandlerError } from './errors';
-import type { AnyKind, ApplyItem, KindContext, Reading } from './kind';
+import type { KindContext, ObjectKind, Reading } from './kind';
 import { isOtherStack, otherStackText } from './stack-id';
 
 /** What the read says of an object the stack did not create, `adopt` as its construct says. */
@@ -72,43 +72,52 @@ export const refusedForeign = (where: string): HandlerError =>
       'or give the object another name',
   );
 
+/** One object of an apply as the ownership check needs it: its name, its parsed spec, what its construct says. */
+export interface OwnedSpec<Spec> {
+  readonly name: string;
+  readonly spec: Spec;
+  readonly adopt: boolean;
+  readonly found: boolean;
+  readonly takeOver: boolean;
+}
+
 /**
- * The items the apply must refuse: those their lifecycle recorded as found and those found on the target
- * without the stack's mark, unless marked `adopt`; those another stack's mark names, unless marked
- * `takeOver`. One fetch per kind that marks, over the apply's own session, just before it writes: the
- * plan's reading may be stale.
+ * The items of one kind the apply must refuse: those their lifecycle recorded as found and those found on
+ * the target without the stack's mark, unless marked `adopt`; those another stack's mark names, unless
+ * marked `takeOver`. One fetch when the kind marks, over the apply's own session, just before it writes:
+ * the plan's reading may be stale.
  */
-export const foreignItems = async <S>(
+export const foreignItems = async <S, Spec, Live>(
   session: S,
-  items: readonly ApplyItem<S>[],
+  kind: Pick<ObjectKind<S, Spec, unknown, Live>, 'fetch' | 'foreign' | 'markedBy'>,
+  items: readonly OwnedSpec<Spec>[],
   context: KindContext,
   where: string,
 ): Promise<Map<string, Error>> => {
   const refused = new Map<string, Error>();
-  const byKind = new Map<AnyKind<S>, ApplyItem<S>[]>();
+  const checked: Array<OwnedSpec<Spec>> = [];
   for (const item of items) {
-    if (item.found === true && item.adopt !== true) {
+    if (item.found && !item.adopt) {
       refused.set(item.name, refusedForeign(where));
       continue;
     }
-    const checksMark = item.kind.foreign !== undefined && item.adopt !== true;
-    const checksStack = item.kind.markedBy !== undefined && item.takeOver !== true && context.stack !== undefined;
-    if (checksMark || checksStack) byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
+    const checksMark = kind.foreign !== undefined && !item.adopt;
+    const checksStack = kind.markedBy !== undefined && !item.takeOver && context.stack !== undefined;
+    if (checksMark || checksStack) checked.push(item);
   }
-  for (const [kind, members] of byKind) {
-    const live: unknown = await kind.fetch(
-      session,
-      members.map((item) => item.spec),
-      context,
-    );
-    for (const item of members) {
-      const markStack = item.takeOver === true ? undefined : kind.markedBy?.(item.spec, live);
-      const { stack } = context;
-      if (stack !== undefined && isOtherStack(markStack, stack)) {
-        refused.set(item.name, refusedOtherStack(where, markStack, stack));
-      } else if (item.adopt !== true && kind.foreign?.(item.spec, live) === true) {
-        refused.set(item.name, refusedForeign(where));
-      }
+  if (checked.length === 0) return refused;
+  const live = await kind.fetch(
+    session,
+    checked.map((item) => item.spec),
+    context,
+  );
+  for (const item of checked) {
+    const markStack = item.takeOver ? undefined : kind.markedBy?.(item.spec, live);
+    const { stack } = context;
+    if (stack !== undefined && isOtherStack(markStack, stack)) {
+      refused.set(item.name, refusedOtherStack(where, markStack, stack));
+    } else if (!item.adopt && kind.foreign?.(item.spec, live) === true) {
+      refused.set(item.name, refusedForeign(where));
     }
   }
   return refused;

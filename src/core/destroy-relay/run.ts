@@ -8,7 +8,7 @@ import { lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { digestOf } from '../canonical';
 import { HandlerError } from '../errors';
-import type { DestroyItem, HandlerDomain, KindContext, Log } from '../kind';
+import type { DestroyItem, HandlerDomain, KindContext, Log, ObjectKind } from '../kind';
 import { destroyInput } from '../lifecycle-input';
 import { parseAs, parseJson } from '../parse';
 import { printableLine } from '../printable';
@@ -26,8 +26,8 @@ import {
 const MAX_SOCKET_PATH = 100;
 
 /** Destroys the object of a destroy hook (its lifecycle input in the environment); returns its exit code. */
-export const destroyFromHook = async <S, T>(
-  domain: HandlerDomain<S, T>,
+export const destroyFromHook = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
   kind: string,
   context: KindContext,
   log: Log,
@@ -46,8 +46,8 @@ export const destroyFromHook = async <S, T>(
 };
 
 /** Destroys one object in a run of its own, by hand; returns its exit code. */
-export const destroyByHand = async <S, T>(
-  domain: HandlerDomain<S, T>,
+export const destroyByHand = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
   request: DestroyRequest,
   context: KindContext,
   log: Log,
@@ -87,8 +87,8 @@ export const relayDirectory = (env: NodeJS.ProcessEnv): string | undefined => {
  * together (one stop command and one daemon-reload for a host's units) or else each to its kind's
  * destroy at once. A failed connect fails every object of its batch, and the next batch tries again.
  */
-export const sharedDestroy = <S, T>(
-  domain: HandlerDomain<S, T>,
+export const sharedDestroy = <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
   context: KindContext,
   target: unknown,
 ): DestroyWork => {
@@ -101,7 +101,7 @@ export const sharedDestroy = <S, T>(
   const destroyBatch = async (requests: readonly DestroyRequest[]): Promise<DestroyOutcome[]> => {
     const lines = requests.map((): string[] => []);
     const failures = new Map<number, unknown>();
-    const items: Array<{ at: number; item: DestroyItem<S> }> = [];
+    const items: Array<{ at: number; item: DestroyItem<S, R> }> = [];
     let parsedTarget: T | undefined;
     for (const [at, request] of requests.entries()) {
       const own: KindContext = { ...context, log: (line) => lines[at]?.push(printableLine(line)) };
@@ -141,30 +141,56 @@ export const sharedDestroy = <S, T>(
  * The request's kind, target and identity checked by their schemas, before any connection; undefined
  * for a kind with nothing to destroy (said in its lines).
  */
-const checkedItem = async <S, T>(domain: HandlerDomain<S, T>, request: DestroyRequest, context: KindContext) => {
+const checkedItem = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
+  request: DestroyRequest,
+  context: KindContext,
+) => {
   const load = domain.kinds[request.kind];
   if (load === undefined) throw new HandlerError('Unknown kind', `${request.kind} is not a kind of this bundle`);
   const kind = await load();
   const target = parseAs(domain.target, textOrValue(request.target, 'target'), 'target');
-  if (kind.destroy === undefined) {
+  const item = kind.open((opened) => destroyItemOf(opened, request.identity, context, request.adopt === true));
+  if (item === undefined) {
     context.log(`${request.kind}: nothing to destroy; the object stays as it is`);
     return undefined;
   }
-  const identity = parseAs(kind.identity, textOrValue(request.identity, 'identity'), 'identity');
-  const adopt = request.adopt === true ? { adopt: true } : {};
-  return { target, item: { kind, identity, context, ...adopt } satisfies DestroyItem<S> };
+  return { target, item };
 };
 
-/** Each item by its kind's destroy, all at once: each one's error, or undefined once it is gone. */
-export const destroyEach = <S>(session: S, items: readonly DestroyItem<S>[]): Promise<Array<Error | undefined>> =>
-  Promise.all(
-    items.map(({ kind, identity, context, adopt }) =>
-      Promise.resolve(kind.destroy?.(session, identity, context, adopt === true)).then(
-        () => undefined,
-        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-      ),
-    ),
+/**
+ * The destroy of one object: its identity (JSON text or the value) parsed once by the kind's schema, its
+ * lines to `context`; undefined for a kind with nothing to destroy.
+ */
+export const destroyItemOf = <S, Spec, I, L, C, R>(
+  kind: ObjectKind<S, Spec, I, L, C, R>,
+  identityInput: unknown,
+  context: KindContext,
+  adopt: boolean,
+): DestroyItem<S, R> | undefined => {
+  const { destroy, removal } = kind;
+  if (destroy === undefined) return undefined;
+  const identity = parseAs(kind.identity, textOrValue(identityInput, 'identity'), 'identity');
+  return {
+    context,
+    ...(adopt && { adopt }),
+    destroy: (session) => destroy.call(kind, session, identity, context, adopt),
+    ...(removal !== undefined && { removal: removal(identity, context, adopt) }),
+  };
+};
+
+/** Removes one object by its kind's destroy: its error, or undefined once it is gone. */
+export const destroyOne = <S>(session: S, item: DestroyItem<S, unknown>): Promise<Error | undefined> =>
+  item.destroy(session).then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
   );
+
+/** Each item by its kind's destroy, all at once: each one's error, or undefined once it is gone. */
+export const destroyEach = <S>(
+  session: S,
+  items: readonly DestroyItem<S, unknown>[],
+): Promise<Array<Error | undefined>> => Promise.all(items.map((item) => destroyOne(session, item)));
 
 /**
  * Calls that share runs, each with an item of its own: items that come while a run works form the next

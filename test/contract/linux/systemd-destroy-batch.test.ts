@@ -3,7 +3,8 @@
  * one read, their stops in one command, one daemon-reload for them all; each unit's lines are its own,
  * and one that cannot be wholly removed fails alone, named, while the others are gone.
  */
-import type { DestroyItem, KindContext } from '../../../src/core/kind';
+import { destroyItemOf } from '../../../src/core/destroy-relay';
+import type { KindContext } from '../../../src/core/kind';
 import { systemClock } from '../../../src/core/clock';
 import { parseSshTarget } from '../../../src/linux/target';
 import { linuxDomain } from '../../../handlers/linux/domain';
@@ -40,11 +41,9 @@ test('six units and one that cannot be wholly removed: one reload, six gone, the
   const session: HostSession = await domain.connect(parseSshTarget(hostTarget(host())), contextOf('connect'), 'write');
   try {
     const kind = await domain.kinds['systemd-unit']();
-    const items: DestroyItem<HostSession>[] = [...names, 'stuck.service'].map((name) => ({
-      kind,
-      identity: { name, directory: DIR },
-      context: contextOf(name),
-    }));
+    const items = [...names, 'stuck.service'].flatMap(
+      (name) => destroyItemOf(kind, { name, directory: DIR }, contextOf(name), false) ?? [],
+    );
     const before = await reloads();
     const outcomes = await domain.destroyAll(session, items);
     expect(await reloads()).toBe(before + 1);

@@ -15,7 +15,7 @@ import { ProxmoxMetricServer } from '../../../../constructs/pve/metric-server';
 import { ProxmoxNetworkInterface } from '../../../../constructs/pve/network-interface';
 import { applyBatch } from '../../../../src/core/batch-apply';
 import { systemClock } from '../../../../src/core/clock';
-import type { ApplyItem, HandlerDomain } from '../../../../src/core/kind';
+import { type ApplyItem, defineKind, type HandlerDomain } from '../../../../src/core/kind';
 import { entryOf, queryOf } from '../batch-apply';
 
 const UNIT = '[Service]\nExecStart=/bin/true\n';
@@ -95,9 +95,8 @@ describe('adopt', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     const props = { cluster, id: 'gr', type: 'graphite', server: 'h', port: 2003, adopt: 'yes' } as never;
-    expect(() => new ProxmoxMetricServer(stack, 'graphite', props)).toThrow(
-      /test\/graphite: adopt must be a boolean, got "yes"$/,
-    );
+    new ProxmoxMetricServer(stack, 'graphite', props);
+    expect(() => Testing.synth(stack)).toThrow(/test\/graphite: adopt must be a boolean, got "yes"$/);
   });
 
   test('the batch apply hands the handler each item with its adopt', async () => {
@@ -107,7 +106,7 @@ describe('adopt', () => {
       describe: () => 'shelf',
       connect: async () => null,
       close: async () => undefined,
-      kinds: { widget: async () => ({ spec: z.unknown(), identity: z.unknown() }) as never },
+      kinds: { widget: async () => defineKind({ spec: z.unknown(), identity: z.unknown() } as never) },
       applyAll: async (_session, items: readonly ApplyItem<null>[]) => {
         for (const item of items) seen.push([item.name, item.adopt]);
         return new Map(items.map((item) => [item.name, undefined]));

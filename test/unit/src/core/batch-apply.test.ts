@@ -102,8 +102,9 @@ describe('inReferenceOrder', () => {
   const item = (name: string, after: string[] = []): ApplyItem<unknown> => ({
     name,
     after,
-    spec: {},
-    kind: {} as ApplyItem<unknown>['kind'],
+    kind: 'widget',
+    concurrency: 1,
+    apply: async () => undefined,
   });
   const names = (items: ApplyItem<unknown>[]) => items.map((i) => i.name);
 

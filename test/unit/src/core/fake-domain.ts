@@ -56,6 +56,8 @@ export const widgetDomain = (world: WidgetWorld) => {
       session.owned?.add(spec.id);
       if (context.stack !== undefined) session.marks?.set(spec.id, context.stack);
     },
+    // What a domain's destroyAll gets: the widget's checked identity.
+    removal: (identity: { id: string }) => identity,
     async destroy(session: WidgetWorld, identity) {
       if (identity.id === 'stuck')
         throw new HandlerError('Widget not removed', 'the server said:\nline two', { Host: 'h1' });

@@ -43,11 +43,11 @@ test("a domain's destroyAll gets the objects that arrived while the last batch w
   const batches: string[][] = [];
   const domain = {
     ...widgetDomain(world),
-    destroyAll: async (session: WidgetWorld, items: readonly DestroyItem<WidgetWorld>[]) => {
-      batches.push(items.map(({ identity }) => (identity as { id: string }).id));
-      for (const { identity, context: own } of items) {
-        own.log(`removed ${(identity as { id: string }).id}`);
-        session.live.delete((identity as { id: string }).id);
+    destroyAll: async (session: WidgetWorld, items: readonly DestroyItem<WidgetWorld, { id: string }>[]) => {
+      batches.push(items.map(({ removal }) => removal?.id ?? ''));
+      for (const { removal, context: own } of items) {
+        own.log(`removed ${removal?.id}`);
+        session.live.delete(removal?.id ?? '');
       }
       return items.map(() => undefined);
     },
