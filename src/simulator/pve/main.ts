@@ -3,7 +3,7 @@
 // JSON line `{"url","port","fingerprint","token","caFile"}` once listening, so callers never guess a port,
 // then how to use it on stderr; stops on a signal. With --state DIR it keeps its state in DIR/state.json
 // and serves DIR's certificate (made once), so a restart changes neither what it holds nor what it pins.
-// The bundle holds all it imports (zod included), so it needs nothing from node_modules.
+// Node builtins and this package's own files only, so the bundle needs nothing from node_modules.
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -7,8 +7,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import * as z from 'zod/mini';
-
+import { isRecord } from '../../core/records';
 import { messageOf } from './narrow';
 import type { PveSimulator } from './server';
 
@@ -19,25 +18,48 @@ export interface SavedState {
   readonly network: Record<string, { running: string; staged?: string }>;
 }
 
-/** What a state file may hold: each part may be missing (an empty state), none may be of another shape. */
-const SAVED_STATE = z.object({
-  metricServers: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
-  metricTokens: z.optional(z.record(z.string(), z.string())),
-  network: z.optional(z.record(z.string(), z.object({ running: z.string(), staged: z.optional(z.string()) }))),
-});
+/** A part of a state file of another shape than it must have, named by its path (`network.n2.running`). */
+class ShapeError extends Error {}
 
-/** The saved state in `text`, or why it is none: not JSON, or the first part of another shape. */
-const parseState = (text: string): z.infer<typeof SAVED_STATE> | string => {
-  let json: unknown;
+type Reader<T> = (value: unknown, at: string) => T;
+
+const object: Reader<Readonly<Record<string, unknown>>> = (value, at) => {
+  if (!isRecord(value)) throw new ShapeError(`${at}: not an object`);
+  return value;
+};
+
+const text: Reader<string> = (value, at) => {
+  if (typeof value !== 'string') throw new ShapeError(`${at}: not a string`);
+  return value;
+};
+
+/** An object whose every value reads as `entry`; a missing part is an empty one. */
+const tableOf =
+  <T>(entry: Reader<T>): Reader<Record<string, T>> =>
+  (value, at) =>
+    value === undefined
+      ? {}
+      : Object.fromEntries(Object.entries(object(value, at)).map(([key, item]) => [key, entry(item, `${at}.${key}`)]));
+
+const nodeFiles: Reader<{ running: string; staged?: string }> = (value, at) => {
+  const { running, staged } = object(value, at);
+  return staged === undefined
+    ? { running: text(running, `${at}.running`) }
+    : { running: text(running, `${at}.running`), staged: text(staged, `${at}.staged`) };
+};
+
+/** The saved state in `fileText`, or why it is none: not JSON, or the first part of another shape. */
+const parseState = (fileText: string): SavedState | string => {
   try {
-    json = JSON.parse(text);
+    const saved = object(JSON.parse(fileText), 'the file');
+    return {
+      metricServers: tableOf(object)(saved.metricServers, 'metricServers'),
+      metricTokens: tableOf(text)(saved.metricTokens, 'metricTokens'),
+      network: tableOf(nodeFiles)(saved.network, 'network'),
+    };
   } catch (err) {
     return messageOf(err);
   }
-  const parsed = z.safeParse(SAVED_STATE, json);
-  if (parsed.success) return parsed.data;
-  const [issue] = parsed.error.issues;
-  return issue === undefined ? 'not a state' : `${issue.path.map(String).join('.') || 'the file'}: ${issue.message}`;
 };
 
 /**
@@ -79,11 +101,11 @@ export const restoreState = (fake: PveSimulator, file: string): void => {
   if (typeof saved === 'string') {
     throw new Error(`${file} is not a saved fake PVE state (${saved}); move it away to start empty`);
   }
-  for (const [id, section] of Object.entries(saved.metricServers ?? {})) {
-    const token = saved.metricTokens?.[id];
+  for (const [id, section] of Object.entries(saved.metricServers)) {
+    const token = saved.metricTokens[id];
     fake.setMetricServer(id, token === undefined ? section : { ...section, token });
   }
-  for (const [node, files] of Object.entries(saved.network ?? {})) fake.setInterfacesFiles(node, files);
+  for (const [node, files] of Object.entries(saved.network)) fake.setInterfacesFiles(node, files);
 };
 
 /** Writes `state` to `file` (mode 0600: it holds the metric servers' tokens) unless it is what was written last. */
