@@ -5,6 +5,7 @@
  */
 import { propsOfSpec } from '../core/fields';
 import { describeDiff } from '../core/protocol';
+import { isRecord } from '../core/records';
 import { describeProblems } from '../core/rules';
 import {
   encodeBase64Json,
@@ -26,6 +27,7 @@ import {
   Ref,
   type Skipped,
   type Value,
+  valuesOf,
 } from './declaration';
 import { envVarName } from './literal';
 
@@ -141,18 +143,16 @@ const nodeInterfaces = (
   includeManagement: boolean,
 ): Array<Declaration | Skipped> => {
   const { node, rows } = network;
-  const managed = rows.filter(
-    (row): row is Readonly<Record<string, unknown>> =>
-      typeof row === 'object' &&
-      row !== null &&
-      (INTERFACE_TYPES as readonly unknown[]).includes((row as { type?: unknown }).type),
-  );
+  const managed = rows.filter(isRecord).flatMap((row) => {
+    const type = INTERFACE_TYPES.find((known) => known === row.type);
+    return type === undefined ? [] : [{ row, type }];
+  });
   const management = includeManagement ? new Map<string, string>() : managementInterfaces(network);
-  const declared = new Set(managed.map((row) => String(row.iface)).filter((iface) => !management.has(iface)));
-  return managed.map((row) => {
-    const why = management.get(String(row.iface));
-    if (why === undefined) return networkInterface(node, row, rows, declared);
-    return { what: `interface ${String(row.iface)} on ${node}`, why, group: 'management' };
+  const declared = new Set(managed.map(({ row }) => String(row.iface)).filter((iface) => !management.has(iface)));
+  return managed.map((live) => {
+    const why = management.get(String(live.row.iface));
+    if (why === undefined) return networkInterface(node, live, rows, declared);
+    return { what: `interface ${String(live.row.iface)} on ${node}`, why, group: 'management' };
   });
 };
 
@@ -178,7 +178,7 @@ export const managementInterfaces = (network: {
   readonly rows: readonly unknown[];
 }): Map<string, string> => {
   const address = canonicalAddress(network.address);
-  const rows = network.rows.filter((row): row is Record<string, unknown> => typeof row === 'object' && row !== null);
+  const rows = network.rows.filter(isRecord);
   const found = new Map<string, string>();
   if (address === undefined) return found;
   const byName = new Map(rows.map((row) => [String(row.iface), row]));
@@ -206,20 +206,22 @@ export const managementInterfaces = (network: {
 
 const networkInterface = (
   node: string,
-  row: Readonly<Record<string, unknown>>,
+  { row, type }: { readonly row: Readonly<Record<string, unknown>>; readonly type: InterfaceType },
   rows: readonly unknown[],
   declared: ReadonlySet<string>,
 ): Declaration | Skipped => {
   const iface = String(row.iface);
-  const type = row.type as InterfaceType;
   const what = `interface ${iface} on ${node}`;
-  const props: Record<string, Value> = { node, iface, type };
+  const read: Record<string, unknown> = { node, iface, type };
   for (const field of interfaceFields(type)) {
     const value = interfaceValue(field, row[field.param]);
-    if (value !== null && value !== false) props[field.prop] = value as Value;
+    if (value !== null && value !== false) read[field.prop] = value;
   }
-  const problems = interfaceProblems(props);
+  const problems = interfaceProblems(read);
   if (problems.length > 0) return { what, why: describeProblems(problems) };
+  // Past the kind's rules each value is text, a number, a flag or a list: checked here, not assumed.
+  const props = valuesOf(read);
+  if (props === undefined) return { what, why: 'a field PVE answered is not one a stack can state' };
   const reading = interfaceReading(interfaceSpec(node, iface, type, props), rows, declared);
   if (!reading.inSync) return { what, why: `it would not read in sync: ${reading.summary}` };
   return {
