@@ -18,6 +18,7 @@ import {
   credentialSecretFor,
   diffRepo,
   type LiveRepo,
+  liveRepoOf,
   matchCredential,
   type RepoIdentity,
   repoStackOf,
@@ -71,7 +72,7 @@ export const repoKind = defineKind({
     const live = repos?.get(spec.key);
     if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
     const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
-    const diff = diffRepo(spec, ref, live as LiveRepo, context.stack);
+    const diff = diffRepo(spec, ref, liveRepoOf(live), context.stack);
     const inSync = Object.keys(diff).length === 0;
     return { inSync, summary: inSync ? 'in sync' : describeDiff(diff), diff };
   },
@@ -99,7 +100,8 @@ export const repoKind = defineKind({
 
 const liveRepo = (spec: RepoSpec, fetched: Fetched): LiveRepo | undefined => {
   const repos = fetched.repos.get(where(spec));
-  return repos === 'type-missing' ? undefined : (repos?.get(spec.key) as LiveRepo | undefined);
+  const live = repos === 'type-missing' ? undefined : repos?.get(spec.key);
+  return live === undefined ? undefined : liveRepoOf(live);
 };
 
 const hasMark = (live: LiveRepo): boolean =>
@@ -128,7 +130,7 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, st
     throw client.error(created.raw, `POST ${collection}`);
   }
   const after = await client.get(reposPath(spec.namespace, spec.version, spec.key));
-  const left = diffRepo(spec, ref, after as LiveRepo, stack);
+  const left = diffRepo(spec, ref, liveRepoOf(after), stack);
   if (Object.keys(left).length > 0) {
     throw new HandlerError(`${name} did not converge`, `the API accepted the write but ${describeDiff(left)}`);
   }
@@ -137,8 +139,9 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, st
 const destroy = async ({ client, cluster }: KubeSession, identity: RepoIdentity, { log, stack }: KindContext) => {
   const name = `Repo ${identity.namespace}/${identity.key}`;
   const path = reposPath(identity.namespace, identity.version, identity.key);
-  const live = (await client.getOptional(path, identity.key)) as LiveRepo | undefined;
-  if (live === undefined) return log(`${name}: already absent`);
+  const found = await client.getOptional(path, identity.key);
+  if (found === undefined) return log(`${name}: already absent`);
+  const live = liveRepoOf(found);
   if (!hasMark(live)) {
     return log(`${name}: carries no mark of this stack (made by someone else, never adopted): left as it is`);
   }

@@ -3,16 +3,17 @@
  * digest and replace a converged object for nothing, so keys are sorted at every depth.
  */
 import { createHash } from 'node:crypto';
+import { isRecord } from './records';
 
 /** JSON with object keys sorted at every depth; `undefined` members are dropped, as JSON does. */
 export const canonicalJson = (value: unknown): string => JSON.stringify(sortKeys(value));
 
 const sortKeys = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
+  if (!isRecord(value)) return value;
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
-    const member = (value as Record<string, unknown>)[key];
+    const member = value[key];
     if (member !== undefined) sorted[key] = sortKeys(member);
   }
   return sorted;

@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { broken, closest, type Problem, type Rule } from './rules';
+import { isRecord } from './records';
 
 /** One prop of a kind. */
 export interface PropDef {
@@ -34,10 +35,8 @@ export const propProblems = (
   props: unknown,
   known: (value: unknown) => boolean = () => true,
 ): Problem[] => {
-  if (typeof props !== 'object' || props === null || Array.isArray(props)) {
-    return [broken('props', `an object of ${owner}'s props`, props)];
-  }
-  const given = props as Readonly<Record<string, unknown>>;
+  if (!isRecord(props)) return [broken('props', `an object of ${owner}'s props`, props)];
+  const given = props;
   const names = Object.keys(table);
   const problems: Problem[] = [];
   for (const prop of Object.keys(given)) {

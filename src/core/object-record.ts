@@ -11,6 +11,7 @@
  */
 import * as z from 'zod/mini';
 import { errorMessage, show } from './errors';
+import { isRecord } from './records';
 
 /** The file's name, in the app's working directory (beside cdktf.json). */
 export const RECORD_FILE = 'cdktf-homelab.record.json';
@@ -32,13 +33,16 @@ export type ObjectState = z.infer<typeof objectState>;
 
 const identifier = (says: string) => z.string().check(z.regex(IDENTIFIER, says));
 
+/** What names an object, as its lifecycle stores it and the record keeps it. */
+const recordedIdentity = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]));
+
 const recordedObject = z.strictObject({
   kind: z.string().check(z.regex(KIND_NAME, 'must be a kind name (a-z, then a-z, 0-9 and -)')),
   /** The label the lifecycle stores as its target: the target construct's name. */
   target: identifier('must be a target label (a Terraform identifier)'),
   state: objectState,
   /** What names the object, as its lifecycle stores it (a removed interface's node and name). */
-  identity: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
+  identity: z.optional(recordedIdentity),
   /**
    * Written by earlier versions when the construct said `adopt: true`, and then taken by the tombstone's
    * hook as leave to delete an object its lifecycle found: an entry given it by hand deleted what the stack
@@ -99,15 +103,18 @@ export const parseRecord = (text: string | undefined, file: string): Record_ => 
   );
 };
 
+/** The member at `key` of a parsed JSON value, undefined where there is none. */
+const memberOf = (at: unknown, key: PropertyKey): unknown => {
+  if (Array.isArray(at) && typeof key === 'number') return at[key];
+  return isRecord(at) && typeof key === 'string' ? at[key] : undefined;
+};
+
 const pathOf = (path: readonly PropertyKey[]): string =>
   path.length === 0 ? 'the file' : path.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.');
 
 /** The issue in words, with the value it was given (escaped, cut short: the file is anyone's). */
 const wordsOf = (issue: z.core.$ZodIssue, json: unknown): string => {
-  const value = issue.path.reduce<unknown>(
-    (at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined),
-    json,
-  );
+  const value = issue.path.reduce<unknown>(memberOf, json);
   if (issue.code === 'unrecognized_keys') return `holds unknown fields ${issue.keys.map((k) => show(k)).join(', ')}`;
   const says = issue.message.startsWith('must ') ? issue.message : `must be ${expected(issue)}`;
   return `${says}, got ${show(value)}`;
@@ -127,19 +134,21 @@ const expected = (issue: z.core.$ZodIssue): string =>
 export const nextStackRecord = (last: StackRecord | undefined, declared: readonly DeclaredEntry[]): StackRecord => {
   const objects: Record<string, RecordedObject> = {};
   for (const entry of declared) {
-    const identity = entry.identity === undefined ? {} : { identity: { ...entry.identity } };
-    objects[entry.name] = {
-      kind: entry.kind,
-      target: entry.label,
-      state: entry.state,
-      ...(identity as Pick<RecordedObject, 'identity'>),
-    };
+    objects[entry.name] = { kind: entry.kind, target: entry.label, state: entry.state, ...identityOf(entry) };
   }
   for (const [name, { adopt: _readPast, ...object }] of Object.entries(last?.objects ?? {})) {
     if (Object.hasOwn(objects, name)) continue;
     objects[name] = { ...object, state: object.state === 'forgotten' ? 'forgotten' : 'removed' };
   }
   return { objects };
+};
+
+/** The entry's identity as the record keeps it; one the record could not read back is a bug of its kind. */
+const identityOf = (entry: DeclaredEntry): Pick<RecordedObject, 'identity'> => {
+  if (entry.identity === undefined) return {};
+  const parsed = z.safeParse(recordedIdentity, entry.identity);
+  if (!parsed.success) throw new Error(`${entry.name}: its identity holds a value a record cannot keep`);
+  return { identity: parsed.data };
 };
 
 /** The objects of `stack` that the code no longer declares, by name: each gets a `removed` block. */

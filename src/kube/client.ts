@@ -11,9 +11,20 @@ import { Members, type MembersOptions } from '../core/http/members';
 import type { HttpAnswer } from '../core/http/request';
 import { type CredentialPorts, currentCredential, type KubeConnection, nodeCredentialPorts } from './connection';
 import { hintFor, isObjectNotFound, KubeApiError, statusOf } from './status';
+import { isRecord } from '../core/records';
 
 export type KubeObject = Readonly<Record<string, unknown>> & {
   readonly metadata?: { readonly name?: string; readonly resourceVersion?: string };
+};
+
+const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
+/** Whether `value` is an object whose metadata, when there, has the shape `KubeObject` states. */
+export const isKubeObject = (value: unknown): value is KubeObject => {
+  if (!isRecord(value)) return false;
+  const { metadata } = value;
+  if (metadata === undefined) return true;
+  return isRecord(metadata) && isOptionalString(metadata.name) && isOptionalString(metadata.resourceVersion);
 };
 
 /** A list answer: its items and the resourceVersion a watch starts from. */
@@ -128,7 +139,7 @@ export class KubeClient {
   async list(path: string, timeoutMs?: number): Promise<KubeList> {
     const answer = await this.call('GET', path, { timeoutMs });
     const list = this.expectObject('GET', path, answer);
-    const items = Array.isArray(list.items) ? (list.items as KubeObject[]) : [];
+    const items = Array.isArray(list.items) ? list.items.filter(isKubeObject) : [];
     const metadata = asObject(list.metadata);
     return { items, resourceVersion: typeof metadata?.resourceVersion === 'string' ? metadata.resourceVersion : '' };
   }
@@ -139,7 +150,7 @@ export class KubeClient {
     const answer = await this.send('GET', path);
     if (answer.status === 404) return 'type-missing';
     const list = this.expectObject('GET', path, answer);
-    const items = Array.isArray(list.items) ? (list.items as KubeObject[]) : [];
+    const items = Array.isArray(list.items) ? list.items.filter(isKubeObject) : [];
     return new Map(items.map((item) => [String(item.metadata?.name), item]));
   }
 
@@ -164,16 +175,17 @@ export class KubeClient {
   expectObject(method: string, path: string, answer: KubeAnswer): KubeObject {
     const request = `${method} ${path.split('?')[0]}`;
     if (answer.status < 200 || answer.status >= 300) throw this.error(answer.raw, request);
-    const object = asObject(answer.body);
-    if (object === undefined) {
-      throw new HandlerError(
-        'Kubernetes API answer unreadable',
-        `${request} answered ${answer.status} with ${describeBody(answer.raw)}, not a JSON object; ` +
-          'check that server is a Kubernetes API server',
-        { Server: this.connection.server },
-      );
-    }
-    return object as KubeObject;
+    const object = answer.body;
+    if (isKubeObject(object)) return object;
+    const what = isRecord(object)
+      ? 'an object whose metadata has a name or resourceVersion not a string'
+      : 'not a JSON object';
+    throw new HandlerError(
+      'Kubernetes API answer unreadable',
+      `${request} answered ${answer.status} with ${describeBody(answer.raw)}, ${what}; ` +
+        'check that server is a Kubernetes API server',
+      { Server: this.connection.server },
+    );
   }
 
   error(answer: HttpAnswer, request: string): KubeApiError {

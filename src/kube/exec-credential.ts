@@ -9,6 +9,10 @@ import { errorCode, errorMessage, HandlerError } from '../core/errors';
 export const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const;
 export type ExecApiVersion = (typeof EXEC_API_VERSIONS)[number];
 
+/** Whether `value` is an exec plugin API version this library speaks. */
+export const isExecApiVersion = (value: unknown): value is ExecApiVersion =>
+  EXEC_API_VERSIONS.some((version) => version === value);
+
 /** What `provideClusterInfo: true` hands the plugin, in ExecCredential's own field names. */
 export interface ExecClusterInfo {
   readonly server: string;

@@ -57,10 +57,7 @@ export type RepoFetchSettings = Omit<RepoFetchSpec, 'budgetSeconds' | 'version'>
 
 /** The props with their defaults applied (the one place they are), as the spec and the identity. */
 export const repoFetchOf = (props: RepoFetchSettings): { spec: RepoFetchSpec; identity: RepoFetchIdentity } => {
-  const { namespace, sandbox, key, version, trigger, budgetSeconds } = withDefaults(
-    REPO_FETCH_PROPS,
-    props,
-  ) as RepoFetchSpec;
+  const { namespace, sandbox, key, version, trigger, budgetSeconds } = withDefaults(REPO_FETCH_PROPS, props);
   return {
     spec: { namespace, sandbox, key, version, trigger, budgetSeconds },
     identity: { namespace, sandbox, key, version },

@@ -10,6 +10,7 @@ import type { FieldChange, FieldDiff } from '../core/protocol';
 import { boolean, broken, type Problem, type Rule, text } from '../core/rules';
 import { cloneUrl, SCP_LIKE, shownUrl } from './clone-url';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
+import { isRecord } from '../core/records';
 
 export const REPO_TYPE = `${REPOS}.${CR_GROUP}`;
 
@@ -23,8 +24,6 @@ export const VERSION_PROP = {
   default: 'v1alpha1',
 };
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const SECRET_REF = 'an object naming a Secret: { secret: <name> }';
 const secretRef: Rule = (value) => (isRecord(value) ? undefined : SECRET_REF);
 
@@ -168,6 +167,29 @@ export interface LiveRepo {
   };
   readonly spec?: { readonly url?: unknown; readonly secretRef?: { readonly name?: unknown } };
 }
+
+/** A label or annotation map's string entries (the API holds no other). */
+const stringEntries = (value: unknown): Readonly<Record<string, string>> | undefined =>
+  isRecord(value)
+    ? Object.fromEntries(
+        Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      )
+    : undefined;
+
+/** The owned fields of a Repo as the API answered it, read without trusting the answer's shape. */
+export const liveRepoOf = (object: unknown): LiveRepo => {
+  const metadata = isRecord(object) && isRecord(object.metadata) ? object.metadata : undefined;
+  const spec = isRecord(object) && isRecord(object.spec) ? object.spec : undefined;
+  const secretRef = isRecord(spec?.secretRef) ? { name: spec.secretRef.name } : undefined;
+  return {
+    metadata: metadata && {
+      resourceVersion: typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : undefined,
+      labels: stringEntries(metadata.labels),
+      annotations: stringEntries(metadata.annotations),
+    },
+    spec: spec && { url: spec.url, secretRef },
+  };
+};
 
 /**
  * What differs between the stack's statement and the live Repo, by field, never a secret. `stack`, the run's

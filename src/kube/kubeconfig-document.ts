@@ -74,12 +74,12 @@ const byName = <E extends { name: string }, T>(
   path: string,
   kind: string,
   entries: E[] | null | undefined,
-  body: (entry: E) => T | null | undefined,
+  body: (entry: E) => T,
 ) => {
   const out = new Map<string, T>();
   for (const entry of entries ?? []) {
     if (out.has(entry.name)) throw unusable(path, `lists ${kind} "${entry.name}" twice`);
-    out.set(entry.name, body(entry) ?? ({} as T));
+    out.set(entry.name, body(entry));
   }
   return out;
 };
@@ -89,7 +89,7 @@ const byName = <E extends { name: string }, T>(
 const parseJson = (text: string): unknown => {
   if (!text.trimStart().startsWith('{')) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text);
   } catch {
     return undefined; // V8's message quotes the text; the YAML parser reports the position instead
   }
@@ -124,8 +124,8 @@ export const parseKubeconfig = (path: string, text: string): KubeconfigFile => {
   return {
     path,
     currentContext: doc['current-context'] || undefined,
-    clusters: byName(path, 'cluster', doc.clusters, (e) => e.cluster),
-    users: byName(path, 'user', doc.users, (e) => e.user),
-    contexts: byName(path, 'context', doc.contexts, (e) => e.context),
+    clusters: byName(path, 'cluster', doc.clusters, (e) => e.cluster ?? {}),
+    users: byName(path, 'user', doc.users, (e) => e.user ?? {}),
+    contexts: byName(path, 'context', doc.contexts, (e) => e.context ?? {}),
   };
 };

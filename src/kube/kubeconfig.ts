@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { HandlerError } from '../core/errors';
 import type { KubeAuth, KubeConnection, KubeconfigIo } from './connection';
-import { EXEC_API_VERSIONS, type ExecApiVersion, type ExecClusterInfo, type ExecPlugin } from './exec-credential';
+import { EXEC_API_VERSIONS, type ExecClusterInfo, type ExecPlugin, isExecApiVersion } from './exec-credential';
 import { requireTrusted, requireTrustedCommand } from './file-trust';
 import {
   parseKubeconfig,
@@ -155,8 +155,8 @@ type ExecConfig = NonNullable<KubeconfigUser['exec']>;
 
 const execPlugin = (owner: string, user: string, e: ExecConfig, file: string, info: ExecClusterInfo): ExecPlugin => {
   if (!e.command) throw unusable(`${owner}: exec has no command`);
-  const apiVersion = e.apiVersion as ExecApiVersion;
-  if (!EXEC_API_VERSIONS.includes(apiVersion)) {
+  const apiVersion = e.apiVersion;
+  if (!isExecApiVersion(apiVersion)) {
     throw unusable(`${owner}: exec apiVersion must be one of ${EXEC_API_VERSIONS.join(', ')}`);
   }
   const mode = e.interactiveMode || (apiVersion.endsWith('/v1') ? undefined : 'IfAvailable');

@@ -81,9 +81,9 @@ export const kubeTargetSchema = z.pipe(
  * (a read kubeconfig alone brings its own current-context), so a plan never opens the write
  * identity's credentials; a write takes `kubeconfig` and `context`.
  */
-export const targetFor = <T extends KubeTarget>(target: T, role: Role): T => {
+export const targetFor = (target: KubeTarget, role: Role): KubeTarget => {
   const { readKubeconfig, readContext, ...write } = target;
-  if (role === 'write' || (readKubeconfig === undefined && readContext === undefined)) return write as T;
+  if (role === 'write' || (readKubeconfig === undefined && readContext === undefined)) return write;
   const { kubeconfig, context, ...rest } = write;
   const file = readKubeconfig ?? kubeconfig;
   const name = readContext ?? (readKubeconfig === undefined ? context : undefined);
@@ -91,7 +91,7 @@ export const targetFor = <T extends KubeTarget>(target: T, role: Role): T => {
     ...rest,
     ...(file === undefined ? {} : { kubeconfig: file }),
     ...(name === undefined ? {} : { context: name }),
-  } as T;
+  };
 };
 
 /** The connection a target (parsed by `kubeTargetSchema`) resolves to when a handler runs. */

@@ -6,8 +6,16 @@
  */
 import type { Clock } from '../core/clock';
 import { asObject, parseJson } from '../core/http/body';
-import { type CallOptions, type KubeAnswer, type KubeList, type KubeObject, KubeUnreachable } from './client';
+import {
+  type CallOptions,
+  isKubeObject,
+  type KubeAnswer,
+  type KubeList,
+  type KubeObject,
+  KubeUnreachable,
+} from './client';
 import { KubeApiError, statusFromObject } from './status';
+import { isRecord } from '../core/records';
 
 /** The client calls a watch needs; tests may hand in their own. Each takes a deadline shorter than the client's. */
 export interface WatchClient {
@@ -36,12 +44,17 @@ export const parseEvents = (body: Buffer): WatchEvent[] =>
     .flatMap((line) => {
       const parsed = line.trim() === '' ? { ok: false as const } : parseJson(Buffer.from(line));
       const event = parsed.ok ? asObject(parsed.value) : undefined;
-      const object = asObject(event?.object);
-      const type = event?.type;
-      const known = type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK';
-      if (object === undefined || !(known || type === 'ERROR')) return [];
-      return [{ type, object } as WatchEvent];
+      return event === undefined ? [] : eventOf(event.type, event.object);
     });
+
+const isObjectEvent = (type: unknown): type is 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' =>
+  type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK';
+
+/** The event of a line's `type` and `object`, none when either is not one. */
+const eventOf = (type: unknown, object: unknown): WatchEvent[] => {
+  if (type === 'ERROR' && isRecord(object)) return [{ type, object }];
+  return isObjectEvent(type) && isKubeObject(object) ? [{ type, object }] : [];
+};
 
 /** How long one watch request stays open: a change is seen at most this late, since the core reads whole bodies. */
 export const WATCH_WINDOW_SECONDS = 3;

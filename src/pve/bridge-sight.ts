@@ -7,6 +7,7 @@
  */
 import type { NetworkInterfaceSpec } from './network-interface';
 import { findInterface, namedInterfaces } from './network-interface-diff';
+import { isRecord } from '../core/records';
 
 /** The types PVE hides from a caller without SDN rights on them. */
 export const HIDDEN_TYPES: ReadonlySet<string> = new Set(['bridge', 'OVSBridge']);
@@ -24,8 +25,8 @@ export const bridgeAclPath = (bridge: string): string => `/sdn/zones/localnetwor
  */
 export const seesBridge = (answer: unknown, bridge: string): boolean => {
   const path = bridgeAclPath(bridge);
-  if (answer === null || typeof answer !== 'object' || !Object.hasOwn(answer, path)) return false;
-  const held = (answer as Record<string, unknown>)[path];
+  if (!isRecord(answer) || !Object.hasOwn(answer, path)) return false;
+  const held = answer[path];
   return held !== null && typeof held === 'object' && LISTING.some((privilege) => Object.hasOwn(held, privilege));
 };
 

@@ -4,6 +4,7 @@
  * imports the other.
  */
 import type { Rule } from '../core/rules';
+import { isRecord } from '../core/records';
 
 /** ProxmoxCluster `mint`: whose token a run mints, per role, and how long it lives. */
 export interface MintSettings {
@@ -25,8 +26,8 @@ export const mintRule: Rule = (value) => {
   const rule =
     `{ provisionUser, readUser?, expireSeconds? } with user ids such as cdktf-apply@pve and ` +
     `expireSeconds from ${MINT_EXPIRE.min} to ${MINT_EXPIRE.max}`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return rule;
-  const { provisionUser, readUser, expireSeconds, ...rest } = value as Record<string, unknown>;
+  if (!isRecord(value)) return rule;
+  const { provisionUser, readUser, expireSeconds, ...rest } = value;
   const user = (id: unknown) => typeof id === 'string' && USERID.test(id);
   const expire =
     expireSeconds === undefined ||

@@ -5,6 +5,7 @@
  * non-empty diff never counts 0, or a node would read settled.
  */
 import { type StagedStanzas, stagedStanzas } from './staged-stanzas';
+import { isRecord } from '../core/records';
 
 /** A unified-diff hunk header: `@@ -start[,count] +start[,count] @@`; a missing count means 1. */
 const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
@@ -50,7 +51,7 @@ const NOTHING: StagedStanzas = { interfaces: [], outside: false, unplaced: false
 
 /** The staging of a whole envelope: `changes` beside `data` (absent when nothing is staged). */
 export const nodeStagingOf = (envelope: unknown): NodeStaging => {
-  const { changes, data } = (envelope ?? {}) as { changes?: unknown; data?: unknown };
+  const { changes, data }: Readonly<Record<string, unknown>> = isRecord(envelope) ? envelope : {};
   const text = typeof changes === 'string' ? changes : '';
   const lines = countChangedLines(text);
   const stanzas = lines === 0 ? NOTHING : stagedStanzas(text, data);
@@ -59,14 +60,15 @@ export const nodeStagingOf = (envelope: unknown): NodeStaging => {
 
 const listed = (rows: unknown): string[] =>
   (Array.isArray(rows) ? rows : []).flatMap((row) => {
-    const { iface } = (row ?? {}) as Record<string, unknown>;
+    const iface = isRecord(row) ? row.iface : undefined;
     return typeof iface === 'string' ? [iface] : [];
   });
 
 const bondSlaves = (rows: unknown): Record<string, string[]> => {
   const slaves: Record<string, string[]> = {};
   for (const row of Array.isArray(rows) ? rows : []) {
-    const { iface, type, slaves: listed } = (row ?? {}) as Record<string, unknown>;
+    if (!isRecord(row)) continue;
+    const { iface, type, slaves: listed } = row;
     if (type !== 'bond' || typeof iface !== 'string' || typeof listed !== 'string') continue;
     slaves[iface] = listed.split(/\s+/).filter((name) => name !== '' && name !== 'none');
   }

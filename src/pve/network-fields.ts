@@ -5,7 +5,7 @@
  * instead of drifting forever. Source: [PM] PVE/API2/Network.pm $confdesc, [PC] JSONSchema.pm.
  */
 import { isIPv6 } from 'node:net';
-import { groupOf } from '../core/errors';
+import { groupOf, show } from '../core/errors';
 import { boolean, integer, oneOf, type Rule } from '../core/rules';
 
 export const INTERFACE_TYPES = ['bridge', 'vlan', 'bond'] as const;
@@ -130,7 +130,9 @@ export type NetworkFieldEntry = (typeof NETWORK_FIELDS)[number];
 
 /** The fields a type sends. */
 export const fieldsOf = (type: InterfaceType): readonly NetworkFieldEntry[] =>
-  NETWORK_FIELDS.filter((field) => (field.types as readonly InterfaceType[]).includes(type));
+  NETWORK_FIELDS.filter((field) => sentBy(field.types, type));
+
+const sentBy = (types: readonly InterfaceType[], type: InterfaceType): boolean => types.includes(type);
 
 /** A declared value in the spec's canonical form: lists are arrays, sets sorted. */
 export type SpecValue = string | number | boolean | readonly string[];
@@ -184,7 +186,10 @@ const isStringList = (value: unknown): value is string[] =>
 
 /** A valid prop value in the spec's form: sets sorted, VLAN ids as strings. */
 export const toSpecValue = (field: NetworkField, value: unknown): SpecValue => {
-  if (field.kind === 'ifaces') return [...(value as string[])].sort();
-  if (field.kind === 'vids') return (value as unknown[]).map(String);
-  return value as SpecValue;
+  if (field.kind === 'vids' && Array.isArray(value)) return value.map(String);
+  if (!isSpecValue(value)) throw new Error(`${field.prop}: ${show(value)} was not judged by its rule first`);
+  return field.kind === 'ifaces' && typeof value === 'object' ? [...value].sort() : value;
 };
+
+const isSpecValue = (value: unknown): value is SpecValue =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || isStringList(value);

@@ -137,7 +137,7 @@ const declaredForm = (spec: NetworkInterfaceSpec): Form => {
   for (const field of fieldsOf(spec.type)) {
     const value = spec.options[field.param];
     if (value === undefined || value === false) continue;
-    form[field.param] = value === true ? 1 : Array.isArray(value) ? value.join(' ') : (value as string | number);
+    form[field.param] = value === true ? 1 : typeof value === 'object' ? value.join(' ') : value;
   }
   return form;
 };

@@ -81,8 +81,7 @@ export const interfaceProblems = (props: Props, known?: (value: unknown) => bool
 const holdsOwn = ({ prop, value }: Unheld): boolean =>
   value === undefined || NETWORK_INTERFACE_PROPS[prop]?.rule(value) === undefined;
 
-const isInterfaceType = (value: unknown): value is InterfaceType =>
-  (INTERFACE_TYPES as readonly unknown[]).includes(value);
+const isInterfaceType = (value: unknown): value is InterfaceType => INTERFACE_TYPES.some((type) => type === value);
 
 /** A VLAN named `<raw>.<id>` or `vlan<id>` gets those from its name; the writer drops declared copies. */
 export const vlanFromName = (iface: string): { rawDevice?: string; id?: number } => {

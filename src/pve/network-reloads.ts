@@ -10,6 +10,7 @@
  */
 import { groupOf } from '../core/errors';
 import { isTaskError, maskSecrets } from './task-follow';
+import { isRecord } from '../core/records';
 
 /** The query for a node's reloads: running ones too (`source=all`), the newest few. */
 export const RELOAD_TASKS_QUERY = { typefilter: 'srvreload', source: 'all', limit: 20 } as const;
@@ -39,8 +40,8 @@ interface ReloadRow {
 const RELOAD_UPID = /^UPID:[^:]+:[0-9A-Fa-f]{8}:([0-9A-Fa-f]{8,9}):([0-9A-Fa-f]{8}):srvreload:networking:[^:]+:$/;
 
 const rowOf = (row: unknown): ReloadRow | undefined => {
-  if (row === null || typeof row !== 'object') return undefined;
-  const { upid, endtime, status } = row as Record<string, unknown>;
+  if (!isRecord(row)) return undefined;
+  const { upid, endtime, status } = row;
   const match = typeof upid === 'string' ? RELOAD_UPID.exec(upid) : null;
   if (!match || typeof upid !== 'string') return undefined;
   return {
@@ -82,9 +83,8 @@ export const reloadsAgain = (last: LastReload): boolean => last.state === 'faile
 
 /** Whether `GET /access/permissions?path=/nodes/<node>` grants Sys.Audit there (a key, even at 0). */
 export const auditsNode = (answer: unknown, node: string): boolean => {
-  const held = (answer ?? {}) as Record<string, unknown>;
   const path = `/nodes/${node}`;
-  const privileges = Object.hasOwn(held, path) ? held[path] : undefined;
+  const privileges = isRecord(answer) && Object.hasOwn(answer, path) ? answer[path] : undefined;
   return privileges !== null && typeof privileges === 'object' && Object.hasOwn(privileges, TASK_AUDIT);
 };
 

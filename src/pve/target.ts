@@ -12,6 +12,7 @@ import type { Role } from '../core/kind';
 import { endpointProblem, isFingerprint } from '../core/http/endpoint';
 import { boolean, broken, envName, integer, type Problem, type Rule, stringRecord, text } from '../core/rules';
 import { type MintSettings, mintRule } from './mint-settings';
+import { isRecord } from '../core/records';
 
 export { displayFingerprint, normalizeFingerprint } from '../core/http/endpoint';
 
@@ -66,13 +67,13 @@ type Props = Readonly<Record<string, unknown>>;
 /** The pins and what trusts a member: each pin a SHA-256 fingerprint of an endpoint, `insecure` alone. */
 const trustRules = ({ endpoints, fingerprints, caFile, insecure }: Props): Problem[] => {
   const problems: Problem[] = [];
-  const pins = stringRecord(fingerprints) === undefined ? Object.entries(fingerprints as Record<string, string>) : [];
+  const pins = stringRecord(fingerprints) === undefined && isRecord(fingerprints) ? Object.entries(fingerprints) : [];
   for (const [endpoint, pin] of pins) {
     if (Array.isArray(endpoints) && !endpoints.includes(endpoint)) {
       problems.push(broken('fingerprints', 'keyed by one of the endpoints', endpoint));
     }
     const rule = 'a SHA-256 fingerprint (32 hex bytes, colons optional)';
-    if (!isFingerprint(pin)) problems.push(broken(`fingerprints["${endpoint}"]`, rule, pin));
+    if (typeof pin !== 'string' || !isFingerprint(pin)) problems.push(broken(`fingerprints["${endpoint}"]`, rule, pin));
   }
   if (insecure === true && (caFile !== undefined || fingerprints !== undefined)) {
     problems.push(broken('insecure', 'left unset when caFile or fingerprints is given', insecure));
@@ -86,8 +87,9 @@ const trustRules = ({ endpoints, fingerprints, caFile, insecure }: Props): Probl
  */
 export const clusterRules = (props: Props): Problem[] => {
   const { endpoints, insecure } = props;
-  const plain = endpointList(endpoints) === undefined && insecure !== true ? (endpoints as string[]) : [];
-  const http = plain.find((endpoint) => new URL(endpoint).protocol === 'http:');
+  const plain: readonly unknown[] =
+    endpointList(endpoints) === undefined && insecure !== true && Array.isArray(endpoints) ? endpoints : [];
+  const http = plain.find((endpoint) => typeof endpoint === 'string' && new URL(endpoint).protocol === 'http:');
   const rule = 'https:// URLs unless insecure is true (a plain http:// endpoint sends the API token in clear)';
   return [...(http === undefined ? [] : [broken('endpoints', rule, http)]), ...trustRules(props)];
 };

@@ -5,6 +5,7 @@
  * UNKNOWN (never OK, never failed), and the message names the node and the UPID to check.
  */
 import { parseUpid, taskPath } from './upid';
+import { isRecord } from '../core/records';
 
 export interface FollowOptions {
   /** The node whose task this is; a UPID naming another node is refused. */
@@ -164,8 +165,8 @@ const finish = (state: FollowState, event: FollowEvent | undefined, nowMs: numbe
 
 /** `running`, `{exitstatus}` once stopped, or undefined when the answer is not about this task. */
 const readStatus = (data: unknown, upid: string): 'running' | { exitstatus?: string } | undefined => {
-  if (data === null || typeof data !== 'object') return undefined;
-  const { status, exitstatus, upid: answered } = data as Record<string, unknown>;
+  if (!isRecord(data)) return undefined;
+  const { status, exitstatus, upid: answered } = data;
   if (answered !== undefined && answered !== upid) return undefined;
   if (status === 'running') return 'running';
   if (status !== 'stopped') return undefined;

@@ -5,6 +5,7 @@
  * redirect, which is reported and never followed.
  */
 import type { HttpAnswer } from './request';
+import { isRecord } from '../records';
 
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
 
@@ -20,7 +21,8 @@ export const parseJson = (body: Buffer): Parsed => {
   if (nestsDeeperThan(body, MAX_JSON_DEPTH))
     return { ok: false, reason: `nested deeper than ${MAX_JSON_DEPTH} levels` };
   try {
-    return { ok: true, value: JSON.parse(body.toString('utf8')) as unknown };
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return { ok: true, value };
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
@@ -52,7 +54,7 @@ export const nestsDeeperThan = (body: Buffer | string, max: number): boolean => 
 
 /** A JSON object's own fields, or undefined for anything else (array, null, scalar). */
 export const asObject = (value: unknown): Readonly<Record<string, unknown>> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  isRecord(value) ? value : undefined;
 
 /** `text/html, 1234 bytes, starting "<html>..."`: enough to recognise a login page or a proxy. */
 export const describeBody = (answer: HttpAnswer): string => {
