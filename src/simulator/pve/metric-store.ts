@@ -100,7 +100,8 @@ export class MetricStore {
     const opts = checkConfig(type, rest, false);
     const next: Section = { ...current, ...opts };
     for (const key of deletes) {
-      const rule = TYPE_OPTIONS[type][key];
+      // An own option only: `constructor` or `__proto__` would otherwise read the object's prototype.
+      const rule = Object.hasOwn(TYPE_OPTIONS[type], key) ? TYPE_OPTIONS[type][key] : undefined;
       if (!rule) throw die(`no such option '${key}'`);
       if (!rule.optional) throw die(`unable to delete required option '${key}'`);
       if (opts[key] !== undefined) {

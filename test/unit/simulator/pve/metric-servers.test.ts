@@ -127,6 +127,7 @@ describe('per-type checks and handler errors (500)', () => {
     ['a read of an unknown id', 'GET', 'zz', undefined, "status server entry 'zz' does not exist"],
     ['a delete of an unknown option', 'PUT', 'g1', { ...UPDATE, delete: 'nosuch' }, "no such option 'nosuch'"],
     ['a delete of type', 'PUT', 'g1', { ...UPDATE, delete: 'type' }, "no such option 'type'"],
+    ['a delete of constructor', 'PUT', 'g1', { ...UPDATE, delete: 'constructor' }, "no such option 'constructor'"],
     ['a delete of server', 'PUT', 'g1', { ...UPDATE, delete: 'server' }, "unable to delete required option 'server'"],
     [
       'a delete of the influxdb port',
