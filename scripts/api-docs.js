@@ -61,6 +61,9 @@ const propsTable = (members, source) => {
   return lines;
 };
 
+const hasSetter = (node, getter) =>
+  node.members.some((m) => ts.isSetAccessorDeclaration(m) && m.name.getText() === getter.name.getText());
+
 const membersTable = (node, source) => {
   const lines = ['| member | signature | description |', '| --- | --- | --- |'];
   for (const member of node.members.filter(isPublic)) {
@@ -76,6 +79,11 @@ const membersTable = (node, source) => {
         .replace(/;$/, '');
       const signature = oneLine(text.replace(/\/\*\*[\s\S]*?\*\//g, ''));
       lines.push(`| \`${member.name.getText(source)}\` | \`${signature}\` | ${summaryOf(member)} |`);
+    } else if (ts.isGetAccessorDeclaration(member) && !hasSetter(node, member)) {
+      // A getter alone reads as a readonly property (a construct's members that throw when it built nothing).
+      const name = member.name.getText(source);
+      const type = member.type === undefined ? 'unknown' : oneLine(member.type.getText(source));
+      lines.push(`| \`${name}\` | \`readonly ${name}: ${type}\` | ${summaryOf(member)} |`);
     }
   }
   return lines;

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type * as Cdktf from 'cdktf';
 import { CORE_ENV, CORE_NAMES, type CoreCandidate, type CoreName, pickCore } from './pick-core';
 
-type Core = typeof Cdktf;
 const USED = [
   'Aspects',
   'AssetType',
@@ -17,11 +16,14 @@ const USED = [
   'Lazy',
   'TerraformAsset',
   'TerraformDataSource',
+  'TerraformElement',
   'TerraformProvider',
   'TerraformResource',
   'TerraformStack',
   'Token',
 ] as const;
+/** The members the constructs use, and all this module gives them. */
+type Core = Pick<typeof Cdktf, (typeof USED)[number]>;
 
 // Where the user's project is: the app's entry (CommonJS, tsx), the script node ran (ESM), the working directory
 // (cdktf-cli and cdktn-cli run the app there), then this package (a plain install resolves its peers from here).
@@ -45,16 +47,19 @@ const findCandidates = (bases: readonly string[]): CoreCandidate[] =>
     return path === undefined ? [] : [{ name, path, loaded: require.cache[path] !== undefined }];
   });
 
+/** Whether the library has every member the constructs use. */
+const hasEvery = (core: Partial<Core>): core is Core => USED.every((member) => core[member] !== undefined);
+
 const loadCore = (): Core => {
   const chosen = pickCore(findCandidates(resolutionBases()), process.env[CORE_ENV]);
-  const core = createRequire(chosen.path)(chosen.path) as Partial<Core>;
+  const core: Partial<Core> = createRequire(chosen.path)(chosen.path);
   const missing = USED.filter((member) => core[member] === undefined);
-  if (missing.length > 0) {
+  if (!hasEvery(core)) {
     throw new Error(
       `cdktf-homelab: ${chosen.name} at ${chosen.path} has no ${missing.join(', ')}: use cdktf 0.21 or cdktn 0.24`,
     );
   }
-  return core as Core;
+  return core;
 };
 
 export const {
@@ -65,6 +70,7 @@ export const {
   Lazy,
   TerraformAsset,
   TerraformDataSource,
+  TerraformElement,
   TerraformProvider,
   TerraformResource,
   TerraformStack,

@@ -2,15 +2,15 @@
  * The one place a built-in object construct becomes Terraform: its domain comes from the kinds
  * registry, its batch is named after its target construct, and it is managed, retired or forgotten,
  * so every kind does these the same way. Two constructs naming one object on one target are refused
- * here, naming both: they would fight, and the plan would never settle (issue 29: two metric servers with
- * one id planned `1 to add, 1 to destroy` on every run).
+ * here, naming both, among the app's problems (problems.ts): they would fight, and the plan would never
+ * settle (issue 29: two metric servers with one id planned `1 to add, 1 to destroy` on every run).
  */
 import type { Construct } from 'constructs';
-import { ValidationError } from '../../src/core/errors';
 import { domainOf, type KindName, ownershipOf } from '../../src/core/registry';
-import { broken, describeProblems } from '../../src/core/rules';
+import { broken } from '../../src/core/rules';
 import { ADOPT_CONTEXT, ManagedObject, type ManagedObjectProps } from './managed-object';
 import { addressName } from './object-address';
+import { recordProblems } from './problems';
 import { RetiredObject } from './retired-object';
 import { unresolved } from './validate';
 
@@ -35,7 +35,7 @@ export interface DeclaredObject extends Omit<
 
 const claims = new WeakMap<Construct, Map<string, string>>();
 
-/** Refuses a second construct naming the object `unique` names on `target`, naming the first. */
+/** Records a second construct naming the object `unique` names on `target` as a problem, naming the first. */
 const claimUnique = (scope: Construct, target: Construct, unique: DeclaredObject['unique']): void => {
   if (unique === undefined || typeof unique.value !== 'string' || unresolved(unique.value)) return;
   const taken = claims.get(target) ?? new Map<string, string>();
@@ -47,7 +47,7 @@ const claimUnique = (scope: Construct, target: Construct, unique: DeclaredObject
     return;
   }
   const rule = `unique among the ${unique.among} of ${target.node.path} (${first} declares it too)`;
-  throw new ValidationError(scope.node.path, describeProblems([broken(unique.prop, rule, unique.value)]));
+  recordProblems(scope, [broken(unique.prop, rule, unique.value)]);
 };
 
 /** A kind that cannot be retired nor forgotten gets its `ManagedObject`, typed as one. */

@@ -6,8 +6,8 @@
  */
 import type { Construct } from 'constructs';
 import { canonicalJson, digestOf } from '../../src/core/canonical';
-import { ValidationError } from '../../src/core/errors';
 import { Fn, Token } from './cdk';
+import { recordProblems } from './problems';
 
 /** Whether any string or number inside `value` is a token cdktf resolves only at synth's end. */
 export const hasToken = (value: unknown): boolean => {
@@ -44,16 +44,15 @@ const escapeDirectives = (value: unknown): unknown => {
 
 /**
  * Identity fields name the object (and, for a unit, a path on the host), so they must be checked
- * by the kind's rules at synth; a token would skip that check.
+ * by the kind's rules at synth; a token would skip that check. Each one is among the app's problems.
  */
 export const requirePlainIdentity = (scope: Construct, identity: Readonly<Record<string, unknown>>): void => {
-  for (const [field, value] of Object.entries(identity)) {
-    if (hasToken(value)) {
-      throw new ValidationError(
-        scope.node.path,
-        `${field} must be a plain value known at synth, got a Terraform reference ` +
-          '(it names the object, so its rules are checked at synth)',
-      );
-    }
-  }
+  const says =
+    'must be a plain value known at synth, got a Terraform reference (it names the object, so its rules are checked ' +
+    'at synth)';
+  const tokens = Object.entries(identity).filter(([, value]) => hasToken(value));
+  recordProblems(
+    scope,
+    tokens.map(([prop]) => ({ prop, says })),
+  );
 };

@@ -4,7 +4,6 @@
  * object kind is one of these; none builds its own Terraform.
  */
 import { Construct } from 'constructs';
-import { ValidationError } from '../../src/core/errors';
 import { ENV } from '../../src/core/protocol';
 import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
@@ -17,6 +16,7 @@ import {
   lifecycleInput,
   requireHandlerNames,
 } from './object-address';
+import { appProblems } from './problems';
 import { stackIdOf } from './stack-identity';
 import { TargetBatch, targetLabel } from './target-batch';
 import { TerraformData } from './terraform-blocks';
@@ -192,14 +192,16 @@ export class ManagedObject extends Construct {
     if (!edges.includes(address)) this.lifecycle.dependsOn = [...edges, address];
   }
 
-  /** A followed object's name; its reading must be in this object's batch read. */
+  /**
+   * A followed object's name; its reading must be in this object's batch read. Asked at synth, so the
+   * refusal is thrown with every problem the app recorded.
+   */
   private followed(object: ManagedObject): string {
     if (object.batch !== this.batch) {
-      throw new ValidationError(
-        this.node.path,
-        `follows must name objects of the same target, got ${object.node.path} on another target ` +
-          '(use applyAfter to order objects across targets)',
-      );
+      const says =
+        `must name objects of the same target, got ${object.node.path} on another target ` +
+        '(use applyAfter to order objects across targets)';
+      throw appProblems(this, [{ prop: 'follows', says }]);
     }
     return object.name;
   }

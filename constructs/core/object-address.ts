@@ -4,12 +4,12 @@
  * the very hook it was created with.
  */
 import type { Construct } from 'constructs';
-import { ValidationError } from '../../src/core/errors';
 import { KIND_NAME } from '../../src/core/object-record';
 import { ENV } from '../../src/core/protocol';
-import { broken, describeProblems } from '../../src/core/rules';
+import { broken } from '../../src/core/rules';
 import { TerraformStack } from './cdk';
 import { hasToken, jsonText } from './encode';
+import { appProblems, recordProblems } from './problems';
 
 /** `scope`'s path below the stack as a Terraform identifier: `site/influx` → `site_influx`. */
 export const addressName = (scope: Construct): string => {
@@ -23,23 +23,20 @@ const claimed = new WeakMap<TerraformStack, Set<string>>();
 
 /**
  * Reserves an address prefix in the stack. Two objects under one prefix would merge into one
- * Terraform resource without any error, so the second is refused at synth.
+ * Terraform resource without any error, so the second is one of the app's problems, and so is a
+ * prefix Terraform would not take; either fails the synth (problems.ts).
  */
 export const claimName = (scope: Construct, name: string): string => {
   const stack = TerraformStack.of(scope);
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
-    throw new ValidationError(
-      scope.node.path,
-      `name must be a Terraform identifier (a letter or _, then letters, digits, _ or -), got "${name}"`,
-    );
+    const rule = 'a Terraform identifier (a letter or _, then letters, digits, _ or -)';
+    recordProblems(scope, [broken('name', rule, name)]);
   }
   const names = claimed.get(stack) ?? new Set<string>();
   claimed.set(stack, names);
   if (names.has(name)) {
-    throw new ValidationError(
-      scope.node.path,
-      `name must be unique among the stack's objects, got "${name}" a second time (rename one construct or set name)`,
-    );
+    const says = `must be unique among the stack's objects, got "${name}" a second time`;
+    recordProblems(scope, [{ prop: 'name', says: `${says} (rename one construct or set name)` }]);
   }
   names.add(name);
   return name;
@@ -55,7 +52,8 @@ export const lifecycleInput = (identity: object, target: object, label: string):
 
 /**
  * A domain and a kind name a bundle's asset and travel to the handler; a kind of one's own is held to
- * the rule every built-in one meets, so the record can keep it and a hook can pass it as data.
+ * the rule every built-in one meets, so the record can keep it and a hook can pass it as data. Without
+ * them no bundle can be found, so the object cannot be built: the app's problems are thrown here.
  */
 export const requireHandlerNames = (scope: Construct, domain: unknown, kind: unknown): void => {
   const rule = 'a-z, then a-z, 0-9 and -';
@@ -63,7 +61,7 @@ export const requireHandlerNames = (scope: Construct, domain: unknown, kind: unk
     ...(typeof domain === 'string' && KIND_NAME.test(domain) ? [] : [broken('domain', rule, domain)]),
     ...(typeof kind === 'string' && KIND_NAME.test(kind) ? [] : [broken('kind', rule, kind)]),
   ];
-  if (problems.length > 0) throw new ValidationError(scope.node.path, describeProblems(problems));
+  if (problems.length > 0) throw appProblems(scope, problems);
 };
 
 /**

@@ -5,6 +5,7 @@
  */
 import { Construct } from 'constructs';
 import { ManagedObject } from './managed-object';
+import { isRefused } from './problems';
 import type { RetiredObject } from './retired-object';
 
 /** The base of every object construct: its managed object and how to order it against another. */
@@ -16,11 +17,13 @@ export abstract class ObjectConstruct extends Construct {
    * Applies this object after `other` and destroys it before `other`. Each call adds one edge and
    * a repeated call changes nothing. On one target the target's batch apply orders the two; across
    * targets this target's apply runs after the other's (a cycle is refused at synth). An edge to or
-   * from a retired object is dropped: its removal runs in the next apply whatever the order.
+   * from a retired object is dropped: its removal runs in the next apply whatever the order, and so is one to
+   * or from a construct that built nothing (its problems fail the synth).
    *
    * @returns this construct, so calls chain
    */
   applyAfter(other: ObjectConstruct): this {
+    if (isRefused(this) || isRefused(other)) return this;
     if (this.object instanceof ManagedObject && other.object instanceof ManagedObject) {
       this.object.applyAfter(other.object);
     }

@@ -24,7 +24,7 @@ export const pickCore = (candidates: readonly CoreCandidate[], override: string 
   if (override) {
     const chosen = candidates.find((candidate) => candidate.name === override);
     if (chosen !== undefined) return chosen;
-    if (!(CORE_NAMES as readonly string[]).includes(override)) {
+    if (!CORE_NAMES.some((name) => name === override)) {
       throw new Error(`cdktf-homelab: ${CORE_ENV} must be cdktf or cdktn, got "${override}"`);
     }
     throw new Error(

@@ -8,6 +8,7 @@ import { closeSync, constants, existsSync, openSync, readFileSync, realpathSync,
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { parseRecord, RECORD_FILE, type Record_, recordText } from '../../src/core/object-record';
+import { isRecord } from '../../src/core/records';
 import { replaceFile } from '../../src/core/replace-file';
 
 /** How long a synth waits for another to release the record (a synth holds it for milliseconds). */
@@ -23,7 +24,7 @@ const RETRY_MS = 20;
  */
 export const recordPath = (app: IConstruct): string | undefined => {
   const project = process.cwd();
-  const outdir = (app as { outdir?: unknown }).outdir;
+  const outdir = 'outdir' in app ? app.outdir : undefined;
   const config = join(project, 'cdktf.json');
   if (typeof outdir !== 'string' || !existsSync(config)) return undefined;
   const below = relative(project, resolve(project, outdir));
@@ -44,7 +45,8 @@ export const recordPath = (app: IConstruct): string | undefined => {
 const appFile = (project: string, config: string): string | undefined => {
   let command: unknown;
   try {
-    command = (JSON.parse(readFileSync(config, 'utf8')) as { app?: unknown }).app;
+    const parsed: unknown = JSON.parse(readFileSync(config, 'utf8'));
+    command = isRecord(parsed) ? parsed.app : undefined;
   } catch {
     return undefined;
   }
@@ -85,7 +87,7 @@ const lock = (file: string): (() => void) => {
       closeSync(fd);
       return () => rmSync(file, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (codeOf(error) !== 'EEXIST') throw error;
     }
     const holder = holderOf(file);
     if (holder !== undefined && !alive(holder)) rmSync(file, { force: true });
@@ -97,6 +99,9 @@ const lock = (file: string): (() => void) => {
     } else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
   }
 };
+
+/** A system error's code (`EEXIST`, `EPERM`), when `error` has one. */
+const codeOf = (error: unknown): unknown => (isRecord(error) ? error.code : undefined);
 
 const holderOf = (file: string): number | undefined => {
   try {
@@ -112,6 +117,6 @@ const alive = (pid: number): boolean => {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return codeOf(error) === 'EPERM';
   }
 };

@@ -6,12 +6,12 @@
  */
 import { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
-import { ValidationError } from '../../src/core/errors';
 import { packObjects } from '../../src/core/packed-objects';
 import { APPLY, BATCH } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
 import { applyEnvironment, entryText, followsField, ownerFields, refusable } from './batch-entries';
 import { hasToken, jsonText } from './encode';
+import { recordProblems } from './problems';
 import { stackIdOf } from './stack-identity';
 import { ExternalRead, TerraformData } from './terraform-blocks';
 
@@ -137,17 +137,16 @@ export class TargetBatch extends Construct {
 
   /**
    * Makes this batch's apply run after `other`'s (`why`: an object here applied after one there).
-   * Two targets each after the other would be a cycle Terraform refuses to plan, so it is refused
-   * here, naming both orderings.
+   * Two targets each after the other would be a cycle Terraform refuses to plan, so the ordering is
+   * left out and recorded among the app's problems, naming both orderings.
    */
   applyAfter(other: TargetBatch, why: string): void {
     if (other === this || this.before.has(other)) return;
     const back = other.pathTo(this);
     if (back !== undefined) {
-      throw new ValidationError(
-        this.node.path,
-        `applyAfter must not order two targets each after the other, got ${why}, while ${back}`,
-      );
+      const says = `must not order two targets each after the other, got ${why}, while ${back}`;
+      recordProblems(this, [{ prop: 'applyAfter', says }]);
+      return;
     }
     this.before.set(other, why);
     this.apply.dependsOn = [...(this.apply.dependsOn ?? []), `terraform_data.${other.apply.friendlyUniqueId}`];

@@ -24,6 +24,7 @@ import { destroyHook } from './object-address';
 import { stackIdOf } from './stack-identity';
 import { removedBlocks } from './removed-blocks';
 import { recordPath, updateRecord } from './record-file';
+import { appProblems, hasProblems } from './problems';
 
 /** A target as the code declares it: where a tombstone's hook runs, and with which settings. */
 export interface CodeTarget {
@@ -32,6 +33,9 @@ export interface CodeTarget {
   readonly bundle?: string;
   readonly settings: Readonly<Record<string, unknown>>;
 }
+
+/** Whether `name` is a built-in domain's: a guard, as the record's text may name any. */
+const isDomainName = (name: string): name is DomainName => Object.hasOwn(DOMAINS, name);
 
 const declaredBy = new WeakMap<TerraformStack, DeclaredEntry[]>();
 /** Per stack, the targets its objects declare, then those its target constructs declare. */
@@ -94,9 +98,14 @@ const codeTargets = (stack: TerraformStack): ReadonlyMap<string, CodeTarget> => 
   return new Map([...constructs, ...objects]);
 };
 
-/** Once per app, before the first stack is written: every stack of the app, so each gets its blocks in time. */
+/**
+ * Once per app, before the first stack is written: every stack of the app, so each gets its blocks in time.
+ * An app with problems fails here, before the record is written: its refused constructs declared nothing,
+ * and the record would take their objects for removed.
+ */
 const tombstoneApp = (first: TerraformStack): void => {
   const app = first.node.root;
+  if (hasProblems(app)) throw appProblems(app);
   if (done.has(app)) return;
   done.add(app);
   const path = recordPath(app);
@@ -153,8 +162,8 @@ const refusal = (
       'npx cdktf-homelab prune-record'
     );
   }
-  if (Object.hasOwn(DOMAINS, target.domain)) {
-    const kinds: readonly string[] = kindsOf(target.domain as DomainName);
+  if (isDomainName(target.domain)) {
+    const kinds: readonly string[] = kindsOf(target.domain);
     if (!kinds.includes(object.kind)) {
       return (
         `${entry}.kind must be a kind of target "${object.target}" (${kinds.join(', ')}), ` +

@@ -4,9 +4,10 @@
  */
 import type { Construct } from 'constructs';
 import { type PropTable, propProblems } from '../../src/core/definition';
-import { ValidationError } from '../../src/core/errors';
-import { boolean, describeProblems, type Problem, type Rule } from '../../src/core/rules';
+import { isRecord } from '../../src/core/records';
+import { boolean, type Problem, type Rule } from '../../src/core/rules';
 import { Token } from './cdk';
+import { isRefused, recordProblems, refuse } from './problems';
 
 /** Whether cdktf will only know the value at deploy time. */
 export const unresolved = (value: unknown): boolean =>
@@ -28,10 +29,11 @@ export const knownText = (text: string): string | undefined => {
 };
 
 /**
- * Judges `props` by the kind's table and its rules across props, and throws ONE ValidationError
- * naming every broken rule (`<path>: 2 problems: port must be …, got undefined; bukcet is not a
- * prop of ProxmoxMetricServer; did you mean bucket?`). A value cdktf has not resolved (or a list
- * holding one) is left to the handler, which judges it by the same rules; `across` gets the test.
+ * Judges `props` by the kind's table and its rules across props, records every broken rule for the
+ * app's synth to fail with (problems.ts), and says whether the construct may build: not when a rule
+ * broke, nor when a prop names a construct that built nothing (its own problems say why; its props are
+ * not judged here). A value cdktf has not resolved (or a list holding one) is left to the handler, which
+ * judges it by the same rules; `across` gets the test.
  */
 export const validateProps = (
   scope: Construct,
@@ -42,20 +44,26 @@ export const validateProps = (
     props: Readonly<Record<string, unknown>>,
     known: (value: unknown) => boolean,
   ) => readonly Problem[] = () => [],
-): void => {
+): boolean => {
   const known = (value: unknown) => !unknownYet(value);
-  const problems = propProblems(owner, table, props, known);
-  if (typeof props === 'object' && props !== null) problems.push(...across(props as Record<string, unknown>, known));
-  if (problems.length > 0) throw new ValidationError(scope.node.path, describeProblems(problems));
+  const leaning = isRecord(props) ? Object.keys(props).filter((prop) => isRefused(props[prop])) : [];
+  const judged = isRecord(props) ? without(props, leaning) : props;
+  const problems = propProblems(owner, without(table, leaning), judged, known);
+  if (isRecord(judged)) problems.push(...across(judged, known));
+  recordProblems(scope, problems);
+  if (problems.length === 0 && leaning.length === 0) return true;
+  refuse(scope);
+  return false;
 };
+
+const without = <T>(record: Readonly<Record<string, T>>, names: readonly string[]): Record<string, T> =>
+  Object.fromEntries(Object.entries(record).filter(([name]) => !names.includes(name)));
 
 /** The prop naming the target construct: an object carrying its `target` settings. */
 export const targetRule =
   (says: string): Rule =>
   (value) =>
-    typeof value === 'object' && value !== null && typeof (value as { target?: unknown }).target === 'object'
-      ? undefined
-      : says;
+    isRecord(value) && typeof value.target === 'object' && value.target !== null ? undefined : says;
 
 /** `adopt`, which every object construct has (README, Adoption). */
 export const ADOPT_PROPS: PropTable = { adopt: { rule: boolean } };

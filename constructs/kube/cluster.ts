@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { KUBE_CLUSTER_PROPS, kubeClusterRules, type KubeTarget } from '../../src/kube/target';
 import { validateProps } from '../core/validate';
 import { addressName } from '../core/object-address';
+import { builtOr } from '../core/problems';
 import { noteTarget } from '../core/tombstones';
 
 export interface KubeClusterProps {
@@ -42,13 +43,17 @@ export interface KubeClusterProps {
  * exec plugin.
  */
 export class KubeCluster extends Construct {
+  private settings?: KubeTarget;
+
   /** The connection settings handlers receive; no secret in it. */
-  readonly target: KubeTarget;
+  get target(): KubeTarget {
+    return builtOr(this, this.settings);
+  }
 
   constructor(scope: Construct, id: string, props: KubeClusterProps = {}) {
     super(scope, id);
-    validateProps(this, 'KubeCluster', KUBE_CLUSTER_PROPS, props, kubeClusterRules);
-    this.target = {
+    if (!validateProps(this, 'KubeCluster', KUBE_CLUSTER_PROPS, props, kubeClusterRules)) return;
+    const target = {
       name: id,
       ...(props.kubeconfig === undefined ? {} : { kubeconfig: props.kubeconfig }),
       ...(props.context === undefined ? {} : { context: props.context }),
@@ -57,6 +62,7 @@ export class KubeCluster extends Construct {
       ...(props.inCluster ? { inCluster: true } : {}),
       ...(props.timeoutSeconds === undefined ? {} : { timeoutSeconds: props.timeoutSeconds }),
     };
-    noteTarget(this, addressName(this), { domain: 'kube', settings: { ...this.target } });
+    this.settings = target;
+    noteTarget(this, addressName(this), { domain: 'kube', settings: { ...target } });
   }
 }

@@ -4,13 +4,13 @@
  * fails a deploy; only a Sandbox that is gone, or that does not mount the key, fails it.
  */
 import type { Construct } from 'constructs';
-import { ValidationError } from '../../src/core/errors';
-import { broken, describeProblems } from '../../src/core/rules';
+import { broken } from '../../src/core/rules';
 import { REPO_FETCH_PROPS, repoFetchOf } from '../../src/kube/kube-repo-fetch';
 import { TerraformStack } from '../core/cdk';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
+import { builtOr, recordProblems } from '../core/problems';
 import { TAKE_OVER_PROPS, targetRule, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 import { clusterIdentity } from './cluster-identity';
@@ -64,12 +64,16 @@ export interface KubeRepoFetchProps {
  * as drift, so the next apply asks again. Nothing is removed on destroy: an ask leaves nothing behind.
  */
 export class KubeRepoFetch extends ObjectConstruct {
+  private declared?: ManagedObject;
+
   /** The Terraform resources behind this ask. */
-  readonly object: ManagedObject;
+  get object(): ManagedObject {
+    return builtOr(this, this.declared);
+  }
 
   constructor(scope: Construct, id: string, props: KubeRepoFetchProps) {
     super(scope, id);
-    validateProps(this, 'KubeRepoFetch', PROPS, props);
+    if (!validateProps(this, 'KubeRepoFetch', PROPS, props)) return;
     claimAsk(this, props);
     const { spec, identity } = repoFetchOf(props);
     const object = declareObject(this, {
@@ -81,7 +85,7 @@ export class KubeRepoFetch extends ObjectConstruct {
       takeOver: props.takeOver,
       destroyable: false,
     });
-    this.object = object;
+    this.declared = object;
   }
 }
 
@@ -103,7 +107,8 @@ const claimAsk = (scope: Construct, props: KubeRepoFetchProps): void => {
     const rule =
       `asked for by one KubeRepoFetch per Sandbox (${other} already asks Sandbox ${props.namespace}/${props.sandbox} ` +
       'for it; two asks in one apply race and may print different verdicts: keep one)';
-    throw new ValidationError(scope.node.path, describeProblems([broken('key', rule, props.key)]));
+    recordProblems(scope, [broken('key', rule, props.key)]);
+    return;
   }
   claimed.set(key, scope.node.path);
 };

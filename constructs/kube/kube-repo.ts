@@ -11,6 +11,7 @@ import { credentialProblems, REPO_PROPS, repoOf } from '../../src/kube/kube-repo
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
+import { builtOr } from '../core/problems';
 import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
@@ -98,17 +99,22 @@ export interface KubeRepoProps {
  * by Secret name.
  */
 export class KubeRepo extends ObjectConstruct {
+  private declared?: ManagedObject | RetiredObject;
+
   /** The Terraform resources behind it: its managed object, or its retirement. */
-  readonly object: ManagedObject | RetiredObject;
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.declared);
+  }
 
   constructor(scope: Construct, id: string, props: KubeRepoProps) {
     super(scope, id);
-    validateProps(this, 'KubeRepo', PROPS, props, (given) => [
+    const valid = validateProps(this, 'KubeRepo', PROPS, props, (given) => [
       ...credentialProblems(given.credentials, (value) => !unresolved(value)),
       ...knownUrlProblems(given.url),
     ]);
+    if (!valid) return;
     const { spec, identity } = repoOf(props);
-    this.object = declareObject(this, {
+    this.declared = declareObject(this, {
       kind: 'kube-repo',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },

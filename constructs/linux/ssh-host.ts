@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 import { SSH_HOST_PROPS, sshHostRules, type SshTarget, sshTargetOf } from '../../src/linux/target';
 import { validateProps } from '../core/validate';
 import { addressName } from '../core/object-address';
+import { builtOr } from '../core/problems';
 import { noteTarget } from '../core/tombstones';
 
 export interface SshHostProps {
@@ -72,13 +73,18 @@ export interface SshHostProps {
  * variable.
  */
 export class SshHost extends Construct {
+  private settings?: SshTarget;
+
   /** The connection settings handlers receive; no secret in it. */
-  readonly target: SshTarget;
+  get target(): SshTarget {
+    return builtOr(this, this.settings);
+  }
 
   constructor(scope: Construct, id: string, props: SshHostProps) {
     super(scope, id);
-    validateProps(this, 'SshHost', SSH_HOST_PROPS, props, sshHostRules);
-    this.target = sshTargetOf(props);
-    noteTarget(this, addressName(this), { domain: 'linux', settings: { ...this.target } });
+    if (!validateProps(this, 'SshHost', SSH_HOST_PROPS, props, sshHostRules)) return;
+    const target = sshTargetOf(props);
+    this.settings = target;
+    noteTarget(this, addressName(this), { domain: 'linux', settings: { ...target } });
   }
 }

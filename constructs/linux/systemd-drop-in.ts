@@ -9,6 +9,7 @@ import type { UnitSection } from '../../src/linux/render-unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
+import { builtOr } from '../core/problems';
 import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
@@ -72,17 +73,25 @@ export interface SystemdDropInProps {
  * restarts the unit while it runs.
  */
 export class SystemdDropIn extends ObjectConstruct {
+  private built?: { readonly object: ManagedObject | RetiredObject; readonly spec: DeclaredDropInSpec };
+
   /** The Terraform resources behind it: its managed object, or its retirement. */
-  readonly object: ManagedObject | RetiredObject;
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.built).object;
+  }
+
   /** The spec the handler gets: the unit it changes, its name, directory and content. */
-  readonly spec: DeclaredDropInSpec;
+  get spec(): DeclaredDropInSpec {
+    return builtOr(this, this.built).spec;
+  }
 
   constructor(scope: Construct, id: string, props: SystemdDropInProps) {
     super(scope, id);
-    validateProps(this, 'SystemdDropIn', PROPS, props, (given) => [
+    const valid = validateProps(this, 'SystemdDropIn', PROPS, props, (given) => [
       ...dropInRules(given, knownText),
       ...textValueProblems(given.content),
     ]);
+    if (!valid) return;
     const dropIn = withDefaults(DROP_IN_PROPS, props);
     const owner = typeof props.unit === 'string' ? undefined : props.unit;
     const unit = owner === undefined ? (props.unit as string) : owner.spec.name;
@@ -90,26 +99,27 @@ export class SystemdDropIn extends ObjectConstruct {
     const host = (props.host ??
       (owner === undefined ? undefined : 'host' in owner ? owner.host : owner.template.host)) as SshHost;
     const directory = dropIn.directory.replace(/\/+$/, '');
-    this.spec = {
+    const spec = {
       unit,
       name: dropIn.name,
       directory,
       content: shippedContent(dropIn.content),
       startTimeoutSeconds: dropIn.startTimeoutSeconds,
     };
-    this.object = declareObject(this, {
+    const object = declareObject(this, {
       kind: 'systemd-drop-in',
       targetConstruct: host,
       target: { ...host.target },
-      identity: { unit, name: this.spec.name, directory },
+      identity: { unit, name: spec.name, directory },
       // Two files of one name for one unit, in any unit directory: systemd reads one of them.
-      unique: { prop: 'name', value: `${unit} ${this.spec.name}`, among: 'drop-ins' },
-      spec: { ...this.spec },
+      unique: { prop: 'name', value: `${unit} ${spec.name}`, among: 'drop-ins' },
+      spec: { ...spec },
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,
       takeOver: props.takeOver === true,
     });
+    this.built = { object, spec };
     if (owner !== undefined) this.applyAfter(owner);
   }
 }

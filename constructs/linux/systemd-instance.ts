@@ -13,6 +13,7 @@ import type { DeclaredUnitSpec } from '../../src/linux/systemd-unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
+import { builtOr } from '../core/problems';
 import type { RetiredObject } from '../core/retired-object';
 import { OBJECT_PROPS, TAKE_OVER_PROPS, unresolved, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
@@ -105,28 +106,45 @@ export type SystemdUnitInstanceOptions = Omit<SystemdUnitInstanceProps, 'templat
  * by its own props, applied after its template.
  */
 export class SystemdUnitInstance extends ObjectConstruct {
+  private built?: {
+    readonly object: ManagedObject | RetiredObject;
+    readonly spec: InstanceSpec;
+    readonly retired: boolean;
+    readonly template: SystemdTemplate;
+  };
+
   /** The Terraform resources behind it: its managed object, or its retirement. */
-  readonly object: ManagedObject | RetiredObject;
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.built).object;
+  }
+
   /** The spec the handler gets: the instance's name, its template's and its control props. */
-  readonly spec: InstanceSpec;
+  get spec(): InstanceSpec {
+    return builtOr(this, this.built).spec;
+  }
+
   /** Whether it is retired (removed by the next apply). */
-  readonly retired: boolean;
+  get retired(): boolean {
+    return builtOr(this, this.built).retired;
+  }
+
   /** The template it is an instance of. */
-  readonly template: SystemdTemplate;
+  get template(): SystemdTemplate {
+    return builtOr(this, this.built).template;
+  }
 
   constructor(scope: Construct, id: string, props: SystemdUnitInstanceProps) {
     super(scope, id);
-    validateProps(this, 'SystemdUnitInstance', PROPS, props, (given) =>
+    const valid = validateProps(this, 'SystemdUnitInstance', PROPS, props, (given) =>
       templateRule(given.template) === undefined && !unresolved(given.instance)
         ? instanceRules(props.template.spec.name, given.instance)
         : [],
     );
+    if (!valid) return;
     const { template } = props;
-    this.template = template;
     const instance = withDefaults(INSTANCE_PROPS, props);
     const name = instanceName(template.spec.name, instance.instance);
-    this.retired = props.retired === true;
-    this.spec = {
+    const spec = {
       name,
       template: template.spec.name,
       directory: template.spec.directory,
@@ -136,18 +154,19 @@ export class SystemdUnitInstance extends ObjectConstruct {
       startTimeoutSeconds: instance.startTimeoutSeconds,
       unmask: instance.unmask,
     };
-    this.object = declareObject(this, {
+    const object = declareObject(this, {
       kind: 'systemd-instance',
       targetConstruct: template.host,
       target: { ...template.host.target },
-      identity: { name, directory: this.spec.directory },
+      identity: { name, directory: spec.directory },
       unique: { prop: 'instance', value: name, among: 'units' },
-      spec: { ...this.spec },
+      spec: { ...spec },
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,
       takeOver: props.takeOver === true,
     });
+    this.built = { object, spec, retired: props.retired === true, template };
     // The template's file must exist before the instance starts; destroy goes the other way round.
     this.applyAfter(template);
   }

@@ -10,6 +10,7 @@ import { type DeclaredUnitSpec, UNIT_PROPS, unitRules, unitWithDefaults } from '
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
+import { builtOr, isRefused } from '../core/problems';
 import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
@@ -120,25 +121,42 @@ const PROPS = {
  * content or `restartOn` changes.
  */
 export class SystemdUnit extends ObjectConstruct {
+  private built?: {
+    readonly object: ManagedObject | RetiredObject;
+    readonly host: SshHost;
+    readonly spec: DeclaredUnitSpec;
+    readonly retired: boolean;
+  };
+
   /** The Terraform resources behind this unit. */
-  readonly object: ManagedObject | RetiredObject;
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.built).object;
+  }
+
   /** The host the unit is on. */
-  readonly host: SshHost;
+  get host(): SshHost {
+    return builtOr(this, this.built).host;
+  }
+
   /** The spec the handler gets. */
-  readonly spec: DeclaredUnitSpec;
+  get spec(): DeclaredUnitSpec {
+    return builtOr(this, this.built).spec;
+  }
+
   /** Whether the unit is retired. */
-  readonly retired: boolean;
+  get retired(): boolean {
+    return builtOr(this, this.built).retired;
+  }
 
   constructor(scope: Construct, id: string, props: SystemdUnitProps) {
     super(scope, id);
-    validateProps(this, 'SystemdUnit', PROPS, props, (given) => [
+    const valid = validateProps(this, 'SystemdUnit', PROPS, props, (given) => [
       ...unitRules(given, knownText),
       ...textValueProblems(given.content),
     ]);
+    if (!valid) return;
     const unit = unitWithDefaults(props) as Required<SystemdUnitProps>;
-    this.host = props.host;
-    this.retired = props.retired === true;
-    this.spec = {
+    const spec = {
       name: unit.name,
       directory: unit.directory.replace(/\/+$/, ''),
       content: shippedContent(unit.content),
@@ -148,19 +166,20 @@ export class SystemdUnit extends ObjectConstruct {
       startTimeoutSeconds: unit.startTimeoutSeconds,
       unmask: unit.unmask,
     };
-    this.object = declareObject(this, {
+    const object = declareObject(this, {
       kind: 'systemd-unit',
       targetConstruct: props.host,
       target: { ...props.host.target },
-      identity: { name: this.spec.name, directory: this.spec.directory },
+      identity: { name: spec.name, directory: spec.directory },
       // One name in two unit directories is one unit: systemd loads the first it finds.
-      unique: { prop: 'name', value: this.spec.name, among: 'units' },
-      spec: { ...this.spec },
+      unique: { prop: 'name', value: spec.name, among: 'units' },
+      spec: { ...spec },
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,
       takeOver: props.takeOver === true,
     });
+    this.built = { object, host: props.host, spec, retired: props.retired === true };
     this.node.addValidation({ validate: () => this.liveInstancesOfRetiredTemplate() });
   }
 
@@ -181,7 +200,10 @@ export class SystemdUnit extends ObjectConstruct {
   get instances(): SystemdUnitInstance[] {
     return this.node.root.node
       .findAll()
-      .filter((child): child is SystemdUnitInstance => child instanceof SystemdUnitInstance && child.template === this);
+      .filter(
+        (child): child is SystemdUnitInstance =>
+          child instanceof SystemdUnitInstance && !isRefused(child) && child.template === this,
+      );
   }
 
   /** A retired template would take its file from under instances the stack still declares. */

@@ -9,6 +9,7 @@ import type { MintSettings } from '../../src/pve/mint-settings';
 import { CLUSTER_PROPS, clusterRules, type PveTarget } from '../../src/pve/target';
 import { validateProps } from '../core/validate';
 import { addressName } from '../core/object-address';
+import { builtOr } from '../core/problems';
 import { noteTarget } from '../core/tombstones';
 
 export interface ProxmoxClusterProps {
@@ -83,18 +84,22 @@ export interface ProxmoxClusterProps {
  * environment variable.
  */
 export class ProxmoxCluster extends Construct {
+  private settings?: PveTarget;
+
   /** The connection settings handlers receive; no secret in it. */
-  readonly target: PveTarget;
+  get target(): PveTarget {
+    return builtOr(this, this.settings);
+  }
 
   constructor(scope: Construct, id: string, props: ProxmoxClusterProps) {
     super(scope, id);
-    validateProps(this, 'ProxmoxCluster', CLUSTER_PROPS, props, clusterRules);
+    if (!validateProps(this, 'ProxmoxCluster', CLUSTER_PROPS, props, clusterRules)) return;
     // withDefaults has given tokenEnv its default: the target always names its variable.
     const { endpoints, tokenEnv, readTokenEnv, mint, caFile, fingerprints, insecure, timeoutSeconds } = withDefaults(
       CLUSTER_PROPS,
       props,
     ) as ProxmoxClusterProps & Pick<PveTarget, 'tokenEnv'>;
-    this.target = {
+    const target = {
       endpoints: [...endpoints],
       tokenEnv,
       ...(readTokenEnv === undefined ? {} : { readTokenEnv }),
@@ -104,6 +109,7 @@ export class ProxmoxCluster extends Construct {
       ...(insecure ? { insecure: true } : {}),
       ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
     };
-    noteTarget(this, addressName(this), { domain: 'pve', settings: { ...this.target } });
+    this.settings = target;
+    noteTarget(this, addressName(this), { domain: 'pve', settings: { ...target } });
   }
 }

@@ -9,6 +9,7 @@ import { metricServerRules } from '../../src/pve/metric-server';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
+import { builtOr } from '../core/problems';
 import type { RetiredObject } from '../core/retired-object';
 import { OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
@@ -56,14 +57,18 @@ export interface ProxmoxMetricServerProps extends PropsOf<typeof METRIC_SERVER_F
  * A cluster metric server (a section of /etc/pve/status.cfg): graphite, influxdb or opentelemetry.
  */
 export class ProxmoxMetricServer extends ObjectConstruct {
+  private declared?: ManagedObject | RetiredObject;
+
   /** The Terraform resources behind this server. */
-  readonly object: ManagedObject | RetiredObject;
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.declared);
+  }
 
   constructor(scope: Construct, id: string, props: ProxmoxMetricServerProps) {
     super(scope, id);
-    validateProps(this, 'ProxmoxMetricServer', PROPS, props, metricServerRules);
+    if (!validateProps(this, 'ProxmoxMetricServer', PROPS, props, metricServerRules)) return;
     const spec = specOf(METRIC_SERVER_FIELDS, props);
-    this.object = declareObject(this, {
+    this.declared = declareObject(this, {
       kind: 'metric-server',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },

@@ -10,6 +10,7 @@ import { NETWORK_APPLY_PROPS } from '../../src/pve/network-apply';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
+import { builtOr } from '../core/problems';
 import type { RetiredObject } from '../core/retired-object';
 import { FORGET_PROPS, targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
@@ -63,12 +64,16 @@ export interface ProxmoxNetworkApplyProps {
  * stack's interfaces have staged their removal.
  */
 export class ProxmoxNetworkApply extends ObjectConstruct {
+  private declared?: ManagedObject | RetiredObject;
+
   /** The Terraform resources behind this apply. */
-  readonly object: ManagedObject | RetiredObject;
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.declared);
+  }
 
   constructor(scope: Construct, id: string, props: ProxmoxNetworkApplyProps) {
     super(scope, id);
-    validateProps(this, 'ProxmoxNetworkApply', PROPS, props);
+    if (!validateProps(this, 'ProxmoxNetworkApply', PROPS, props)) return;
     const { timeoutSeconds, reloadForeignChanges } = withDefaults(NETWORK_APPLY_PROPS, props);
     const nodes = [...props.nodes];
     const staged: StagingObject[] = [];
@@ -87,7 +92,7 @@ export class ProxmoxNetworkApply extends ObjectConstruct {
       follows: () => staged.map((staging) => staging.object),
       forget: props.forget,
     });
-    this.object = object;
+    this.declared = object;
     if (!(object instanceof ManagedObject)) return;
     registerApply(this, { cluster: props.cluster, nodes, object, staged });
   }

@@ -10,6 +10,7 @@ import { namedInterfaces } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
+import { builtOr } from '../core/problems';
 import type { RetiredObject } from '../core/retired-object';
 import { ADOPT_PROPS, FORGET_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
@@ -105,12 +106,16 @@ void everyFieldHasAProp;
  * `ProxmoxNetworkApply` makes it live.
  */
 export class ProxmoxNetworkInterface extends ObjectConstruct {
+  private declared?: ManagedObject | RetiredObject;
+
   /** The Terraform resources behind this interface. */
-  readonly object: ManagedObject | RetiredObject;
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.declared);
+  }
 
   constructor(scope: Construct, id: string, props: ProxmoxNetworkInterfaceProps) {
     super(scope, id);
-    validateProps(this, 'ProxmoxNetworkInterface', PROPS, props, interfaceRules);
+    if (!validateProps(this, 'ProxmoxNetworkInterface', PROPS, props, interfaceRules)) return;
     const { cluster, node, iface, type, adopt, forget, ...fields } = props;
     refuseDuplicate(this, { cluster, node, iface });
     const spec = interfaceSpec(node, iface, type, fields);
@@ -123,7 +128,7 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
       adopt,
       forget,
     });
-    this.object = object;
+    this.declared = object;
     if (!(object instanceof ManagedObject)) return;
     // The interfaces of the same node this one needs first; a Terraform value orders nothing.
     const references = namedInterfaces(spec)

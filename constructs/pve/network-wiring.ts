@@ -5,13 +5,13 @@
  * teardown reload runs. Without this, a new bridge would stay staged until a second apply. On one
  * node, an interface is staged after those it names (a bridge after its bond port, a VLAN after its
  * bridge) and removed before them: PVE refuses a bridge whose port does not exist yet. A second
- * declaration of one interface is refused: the two would stage over each other on every apply.
+ * declaration of one interface is one of the app's problems: the two would stage over each other on every apply.
  */
 import type { Construct } from 'constructs';
-import { ValidationError } from '../../src/core/errors';
-import { broken, describeProblems } from '../../src/core/rules';
+import { broken } from '../../src/core/rules';
 import { dependable, TerraformStack } from '../core/cdk';
 import { addressName } from '../core/object-address';
+import { recordProblems } from '../core/problems';
 import { removedObjects } from '../core/tombstones';
 import type { ManagedObject } from '../core/managed-object';
 import { unresolved } from '../core/validate';
@@ -69,15 +69,15 @@ const names = (a: StagingObject, b: StagingObject): boolean =>
   a.cluster === b.cluster && a.node === b.node && a.references.includes(b.iface);
 
 /**
- * Refuses a second declaration of an interface: the two would stage over each other, and every
- * apply would reload the node. A name Terraform only knows at apply is not judged.
+ * Records a second declaration of an interface as a problem: the two would stage over each other, and
+ * every apply would reload the node. A name Terraform only knows at apply is not judged.
  */
 export const refuseDuplicate = (scope: Construct, { cluster, node, iface }: InterfaceName): void => {
   if (unresolved(node) || unresolved(iface)) return;
   const first = wiringOf(scope).stagings.find((s) => s.cluster === cluster && s.node === node && s.iface === iface);
   if (first === undefined) return;
   const rule = `declared once per node (${first.path} declares it on ${node} too)`;
-  throw new ValidationError(scope.node.path, describeProblems([broken('iface', rule, iface)]));
+  recordProblems(scope, [broken('iface', rule, iface)]);
 };
 
 /**

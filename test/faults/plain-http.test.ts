@@ -15,9 +15,13 @@ import { TOKEN_ENV } from '../support/pve-members';
 const cluster = (props: { endpoints: string[]; insecure?: boolean }) =>
   new ProxmoxCluster(new TerraformStack(Testing.app(), 'test'), 'pve', props);
 
+/** Synthesizes the stack of a cluster with `props`: where a refused prop fails. */
+const synthCluster = (props: { endpoints: string[]; insecure?: boolean }) => () =>
+  Testing.synth(TerraformStack.of(cluster(props)));
+
 describe('plain http:// endpoints', () => {
   test('the construct refuses http:// without insecure, naming the prop and the rule', () => {
-    expect(() => cluster({ endpoints: ['https://n1:8006', 'http://n2:8006'] })).toThrow(
+    expect(synthCluster({ endpoints: ['https://n1:8006', 'http://n2:8006'] })).toThrow(
       'pve: endpoints must be https:// URLs unless insecure is true ' +
         '(a plain http:// endpoint sends the API token in clear), got "http://n2:8006"',
     );
@@ -28,7 +32,7 @@ describe('plain http:// endpoints', () => {
   });
 
   test('the construct refuses credentials in an endpoint URL', () => {
-    expect(() => cluster({ endpoints: ['https://root:pw@n1:8006'] })).toThrow(
+    expect(synthCluster({ endpoints: ['https://root:pw@n1:8006'] })).toThrow(
       /endpoints must be URLs without user, password, query or fragment/,
     );
   });

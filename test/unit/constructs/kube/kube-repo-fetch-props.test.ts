@@ -57,8 +57,9 @@ describe('KubeRepoFetch props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(fetchError({ sandbox: undefined, trigger: '', budgetSeconds: 7.5 })).toBe(
-      `test/warm: 3 problems: sandbox is required: a DNS name; trigger must be ${TRIGGER}, got ""; ` +
-        'budgetSeconds must be an integer from 1 to 3600, got 7.5',
+      `3 problems in 1 construct:\ntest/warm: sandbox is required: a DNS name\n` +
+        `test/warm: trigger must be ${TRIGGER}, got ""\n` +
+        'test/warm: budgetSeconds must be an integer from 1 to 3600, got 7.5',
     );
   });
 
@@ -67,7 +68,8 @@ describe('KubeRepoFetch props from plain JavaScript', () => {
     const cluster = new KubeCluster(stack, 'home', {});
     const trigger = new TerraformVariable(stack, 'release', { type: 'string' }).stringValue;
     const budgetSeconds = new TerraformVariable(stack, 'budget', { type: 'number' }).numberValue;
-    expect(() => new KubeRepoFetch(stack, 'warm', { cluster, ...VALID, trigger, budgetSeconds })).not.toThrow();
+    new KubeRepoFetch(stack, 'warm', { cluster, ...VALID, trigger, budgetSeconds });
+    expect(() => Testing.synth(stack)).not.toThrow();
     expect(() => parseAs(repoFetchSpecSchema, { ...FETCH_SPEC, trigger: '', budgetSeconds: 0 }, 'spec')).toThrow(
       `Bad input: spec.trigger: must be ${TRIGGER}, got ""; ` +
         'spec.budgetSeconds: must be an integer from 1 to 3600, got 0',

@@ -86,9 +86,9 @@ describe('KubeRepo props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(repoError({ namespace: undefined, url: 'https://TOKEN@git.example/x', deleteOnDestroy: 1 })).toBe(
-      'test/site: 3 problems: namespace is required: a DNS name; ' +
-        'url must be free of credentials (a clone Secret named in credentials[].https or .ssh carries them), ' +
-        'got "https://***@git.example/x"; deleteOnDestroy must be a boolean, got 1',
+      '3 problems in 1 construct:\ntest/site: namespace is required: a DNS name\n' +
+        'test/site: url must be free of credentials (a clone Secret named in credentials[].https or .ssh carries ' +
+        'them), got "https://***@git.example/x"\ntest/site: deleteOnDestroy must be a boolean, got 1',
     );
   });
 
@@ -97,9 +97,8 @@ describe('KubeRepo props from plain JavaScript', () => {
     const cluster = new KubeCluster(stack, 'home', {});
     const value = (id: string) => new TerraformVariable(stack, id, { type: 'string' }).stringValue;
     const credentials = [{ match: 'g/', ssh: { secret: value('secret') } }];
-    expect(
-      () => new KubeRepo(stack, 'site', { cluster, ...VALID, refreshInterval: value('every'), credentials }),
-    ).not.toThrow();
+    new KubeRepo(stack, 'site', { cluster, ...VALID, refreshInterval: value('every'), credentials });
+    expect(() => Testing.synth(stack)).not.toThrow();
     const spec = { ...VALID, version: 'v1alpha1', refreshInterval: 'often', credentials: [{ match: 'g/' }] };
     expect(() => parseAs(repoSpecSchema, spec, 'spec')).toThrow(
       'Bad input: spec.refreshInterval: must be a Go duration such as 5m or 1h30m, got "often"',

@@ -39,18 +39,17 @@ test('a takeOver that is not a boolean stops the synth, naming the prop', () => 
   const stack = new TerraformStack(Testing.app(), 'test');
   const cluster = new KubeCluster(stack, 'home', { kubeconfig: '~/.kube/config' });
   const wrong = 'yes' as unknown as boolean;
-  expect(() => new KubeRepo(stack, 'site', { cluster, ...REPO, takeOver: wrong })).toThrow(
-    /takeOver must be a boolean, got "yes"/,
+  new KubeRepo(stack, 'site', { cluster, ...REPO, takeOver: wrong });
+  new KubeRepoFetch(stack, 'ask', {
+    cluster,
+    namespace: 'jr2',
+    sandbox: 'a',
+    key: 'site',
+    trigger: 'v',
+    takeOver: wrong,
+  });
+  expect(() => Testing.synth(stack)).toThrow(
+    '2 problems in 2 constructs:\ntest/site: takeOver must be a boolean, got "yes"\n' +
+      'test/ask: takeOver must be a boolean, got "yes"',
   );
-  expect(
-    () =>
-      new KubeRepoFetch(stack, 'ask', {
-        cluster,
-        namespace: 'jr2',
-        sandbox: 'a',
-        key: 'site',
-        trigger: 'v',
-        takeOver: wrong,
-      }),
-  ).toThrow(/takeOver must be a boolean, got "yes"/);
 });

@@ -31,8 +31,8 @@ describe('SshHost props from plain JavaScript', () => {
 
   test('insecureAcceptAnyHostKey: a wrong type is refused, and the host key is then still missing', () => {
     expect(synthError({ hostKey: undefined, insecureAcceptAnyHostKey: 'yes' })).toBe(
-      'test/n2: 2 problems: insecureAcceptAnyHostKey must be a boolean, got "yes"; ' +
-        'hostKey must be set (or insecureAcceptAnyHostKey: true), got undefined',
+      '2 problems in 1 construct:\ntest/n2: insecureAcceptAnyHostKey must be a boolean, got "yes"\n' +
+        'test/n2: hostKey must be set (or insecureAcceptAnyHostKey: true), got undefined',
     );
   });
 
@@ -54,16 +54,17 @@ describe('SshHost props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(synthError({ host: 'a b', port: 0, insecureAcceptAnyHostKey: true })).toBe(
-      'test/n2: 3 problems: host must be a host name or IP address, got "a b"; ' +
-        'port must be an integer from 1 to 65535, got 0; ' +
-        'insecureAcceptAnyHostKey must be left unset when hostKey is given, got true',
+      '3 problems in 1 construct:\ntest/n2: host must be a host name or IP address, got "a b"\n' +
+        'test/n2: port must be an integer from 1 to 65535, got 0\n' +
+        'test/n2: insecureAcceptAnyHostKey must be left unset when hostKey is given, got true',
     );
   });
 
   test('a value known only at apply passes synth and is refused by the same rule at the handler', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const port = new TerraformVariable(stack, 'port', { type: 'number' });
-    expect(() => new SshHost(stack, 'n2', { ...VALID, port: port.numberValue })).not.toThrow();
+    new SshHost(stack, 'n2', { ...VALID, port: port.numberValue });
+    expect(() => Testing.synth(stack)).not.toThrow();
     const target = { ...VALID, port: 0, user: 'root' };
     expect(() => parseSshTarget(target)).toThrow('Bad input: target.port: must be an integer from 1 to 65535, got 0');
   });

@@ -51,10 +51,10 @@ describe('SystemdDropIn props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(synthError({ unit: 'ssh', name: '.hidden', startTimeoutSeconds: 0 })).toBe(
-      'test/d: 3 problems: unit must be a unit name (a name ending in a unit type (.service, .socket, .device, ' +
-        '.mount, .automount, .swap, .target, .path, .timer, .slice, .scope)), or a SystemdUnit or instance of the ' +
-        `stack, got "ssh"; name must be ${NAME_RULE}, got ".hidden"; ` +
-        'startTimeoutSeconds must be an integer from 1 to 3600, got 0',
+      '3 problems in 1 construct:\ntest/d: unit must be a unit name (a name ending in a unit type (.service, ' +
+        '.socket, .device, .mount, .automount, .swap, .target, .path, .timer, .slice, .scope)), or a SystemdUnit or ' +
+        `instance of the stack, got "ssh"\ntest/d: name must be ${NAME_RULE}, got ".hidden"\n` +
+        'test/d: startTimeoutSeconds must be an integer from 1 to 3600, got 0',
     );
   });
 

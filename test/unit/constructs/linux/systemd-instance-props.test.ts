@@ -56,16 +56,18 @@ describe('SystemdUnitInstance props from plain JavaScript', () => {
 
   test('a missing or wrong template is refused naming it, not a TypeError', () => {
     const { stack, template } = stackWithTemplate();
-    const build = (id: string, props: object) => () => new SystemdUnitInstance(stack, id, props as never);
-    expect(build('i', { instance: 'a' })).toThrow('test/i: template is required: a SystemdUnit named foo@.service');
-    expect(build('j', { instance: 'a', template: template.host })).toThrow(
-      'test/j: template must be a SystemdUnit named foo@.service, got a SshHost',
+    new SystemdUnitInstance(stack, 'i', { instance: 'a' } as never);
+    new SystemdUnitInstance(stack, 'j', { instance: 'a', template: template.host } as never);
+    expect(() => Testing.synth(stack)).toThrow(
+      '2 problems in 2 constructs:\ntest/i: template is required: a SystemdUnit named foo@.service\n' +
+        'test/j: template must be a SystemdUnit named foo@.service, got a SshHost',
     );
   });
 
   test('a unit that is not a template is refused as the template, naming its name', () => {
-    const { template } = stackWithTemplate('plain.service');
-    expect(() => template.instance('a')).toThrow(
+    const { stack, template } = stackWithTemplate('plain.service');
+    template.instance('a');
+    expect(() => Testing.synth(stack)).toThrow(
       'test/probe-a: template must be a template unit (foo@.service), got "plain.service"',
     );
   });
@@ -78,7 +80,8 @@ describe('SystemdUnitInstance props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(synthError('tty9', { enabled: 'yes', unmask: 1 })).toBe(
-      'test/probe-tty9: 2 problems: enabled must be a boolean, got "yes"; unmask must be a boolean, got 1',
+      '2 problems in 1 construct:\ntest/probe-tty9: enabled must be a boolean, got "yes"\n' +
+        'test/probe-tty9: unmask must be a boolean, got 1',
     );
   });
 

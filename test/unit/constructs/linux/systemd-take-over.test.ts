@@ -35,5 +35,6 @@ test('a takeOver that is not a boolean stops the synth, naming the prop', () => 
   const stack = new TerraformStack(Testing.app(), 'test');
   const host = new SshHost(stack, 'n2', { host: '10.0.0.2', insecureAcceptAnyHostKey: true });
   const wrong = { host, name: 'agent.service', content: UNIT, takeOver: 'yes' as unknown as boolean };
-  expect(() => new SystemdUnit(stack, 'agent', wrong)).toThrow(/takeOver must be a boolean, got "yes"/);
+  new SystemdUnit(stack, 'agent', wrong);
+  expect(() => Testing.synth(stack)).toThrow(/^test\/agent: takeOver must be a boolean, got "yes"$/);
 });

@@ -63,9 +63,9 @@ describe('SystemdUnit props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(synthError({ name: 'probe@.service', started: true, startTimeoutSeconds: 0, unmsk: true })).toBe(
-      'test/u: 3 problems: unmsk is not a prop of SystemdUnit; did you mean unmask?; ' +
-        'startTimeoutSeconds must be an integer from 1 to 3600, got 0; ' +
-        'started must be false for a template unit (start its instances instead), got true',
+      '3 problems in 1 construct:\ntest/u: unmsk is not a prop of SystemdUnit; did you mean unmask?\n' +
+        'test/u: startTimeoutSeconds must be an integer from 1 to 3600, got 0\n' +
+        'test/u: started must be false for a template unit (start its instances instead), got true',
     );
   });
 

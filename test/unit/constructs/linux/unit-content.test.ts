@@ -25,6 +25,9 @@ const dropInOf = (content: UnitContent) => {
   return new SystemdDropIn(stack, 'level', { host, unit: 'ssh.service', name: '10-level', content });
 };
 
+/** Declares the unit or drop-in `build` makes, then synthesizes its stack. */
+const synthOf = (build: () => SystemdUnit | SystemdDropIn) => () => Testing.synth(TerraformStack.of(build()));
+
 const description = (value: string): UnitSection[] => [{ name: 'Unit', lines: [['Description', value]] }];
 
 // Issue 16 item 1: a newline in a renderUnit value added a [Service] whose ExecStartPre ran as root.
@@ -34,7 +37,9 @@ describe('the content of a unit or drop-in at synth', () => {
     ['a unit from sections', () => unitOf(description(INJECTED)), 'test/agent'],
     ['a drop-in from renderUnit', () => dropInOf(renderUnit(description(INJECTED))), 'test/level'],
   ])('%s with a newline in a value is refused naming the construct, the key and the rule', (_, build, path) => {
-    expect(build).toThrow(`${path}: content [Unit] Description ${CONTROL}, got "x\\n[Service]\\nExecStartPre=`);
+    expect(synthOf(build)).toThrow(
+      `${path}: content [Unit] Description ${CONTROL}, got "x\\n[Service]\\nExecStartPre=`,
+    );
   });
 
   test('every broken rule of the sections is reported in one error', () => {
@@ -42,11 +47,11 @@ describe('the content of a unit or drop-in at synth', () => {
       { name: 'Unit', lines: [['Description', INJECTED]] },
       { name: 'Service', lines: [['User', 'nobody\\']] },
     ];
-    expect(() => unitOf(renderUnit(sections))).toThrow(
+    expect(synthOf(() => unitOf(renderUnit(sections)))).toThrow(
       new RegExp(
-        `^test/agent: 2 problems: content \\[Unit\\] Description ${CONTROL}, got .*; ` +
-          'content \\[Service\\] User must not end in a backslash \\(systemd would join the next line to it\\), ' +
-          'got "nobody\\\\\\\\"$',
+        `^2 problems in 1 construct:\ntest/agent: content \\[Unit\\] Description ${CONTROL}, got .*\n` +
+          'test/agent: content \\[Service\\] User must not end in a backslash ' +
+          '\\(systemd would join the next line to it\\), got "nobody\\\\\\\\"$',
       ),
     );
   });
@@ -122,8 +127,8 @@ describe('text holding a Terraform value', () => {
   test('is refused at synth where a value would name a section or a key, every line at once', () => {
     expect(() => synthText((value) => `[${value}]\nExecStart=/bin/true\n${value}=1\n`)).toThrow(
       new RegExp(
-        '^test/agent: 2 problems: content must hold a Terraform value in text only after a directive\'s "=", ' +
-          'got one on line 1 .*; content must hold .* on line 3',
+        '^2 problems in 1 construct:\ntest/agent: content must hold a Terraform value in text only after a ' +
+          'directive\'s "=", got one on line 1 .*\ntest/agent: content must hold .* on line 3',
       ),
     );
   });

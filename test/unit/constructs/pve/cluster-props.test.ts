@@ -52,8 +52,8 @@ describe('ProxmoxCluster props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(synthError({ timeoutSeconds: 0, caFile: '/ca.pem', insecure: true })).toBe(
-      'test/pve: 2 problems: timeoutSeconds must be an integer from 1 to 3600, got 0; ' +
-        'insecure must be left unset when caFile or fingerprints is given, got true',
+      '2 problems in 1 construct:\ntest/pve: timeoutSeconds must be an integer from 1 to 3600, got 0\n' +
+        'test/pve: insecure must be left unset when caFile or fingerprints is given, got true',
     );
   });
 
@@ -65,7 +65,8 @@ describe('ProxmoxCluster props from plain JavaScript', () => {
   test('a value known only at apply passes synth and is refused by the same rule at the handler', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const timeout = new TerraformVariable(stack, 'timeout', { type: 'number' });
-    expect(() => new ProxmoxCluster(stack, 'pve', { ...VALID, timeoutSeconds: timeout.numberValue })).not.toThrow();
+    new ProxmoxCluster(stack, 'pve', { ...VALID, timeoutSeconds: timeout.numberValue });
+    expect(() => Testing.synth(stack)).not.toThrow();
     const target = { ...VALID, tokenEnv: 'PROXMOX_VE_API_TOKEN', timeoutSeconds: 0 };
     expect(() => parseAs(pveTargetSchema, target, 'target')).toThrow(
       'Bad input: target.timeoutSeconds: must be an integer from 1 to 3600, got 0',

@@ -67,9 +67,9 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(synthError({ port: undefined, mtu: 1, path: 'x' })).toBe(
-      'test/m: 3 problems: port is required: an integer from 1 to 65536; ' +
-        'mtu must be an integer from 512 to 65536, got 1; ' +
-        'path must be left unset for a influxdb server (only graphite servers have it), got "x"',
+      '3 problems in 1 construct:\ntest/m: port is required: an integer from 1 to 65536\n' +
+        'test/m: mtu must be an integer from 512 to 65536, got 1\n' +
+        'test/m: path must be left unset for a influxdb server (only graphite servers have it), got "x"',
     );
   });
 
@@ -77,9 +77,8 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     const mtu = new TerraformVariable(stack, 'mtu', { type: 'number' });
-    expect(
-      () => new ProxmoxMetricServer(stack, 'm', { cluster, ...VALID, type: 'influxdb', mtu: mtu.numberValue }),
-    ).not.toThrow();
+    new ProxmoxMetricServer(stack, 'm', { cluster, ...VALID, type: 'influxdb', mtu: mtu.numberValue });
+    expect(() => Testing.synth(stack)).not.toThrow();
     const spec = { ...VALID, options: { mtu: 100 } };
     expect(() => parseAs(metricServerSpec, spec, 'spec')).toThrow(
       'Bad input: spec.options.mtu: must be an integer from 512 to 65536, got 100',

@@ -45,8 +45,8 @@ describe('ProxmoxNetworkApply props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(synthError({ nodes: ['n2', 'n2'], timeoutSeconds: 0 })).toBe(
-      'test/net: 2 problems: nodes must be free of duplicates, got ["n2","n2"]; ' +
-        'timeoutSeconds must be an integer from 1 to 3600, got 0',
+      '2 problems in 1 construct:\ntest/net: nodes must be free of duplicates, got ["n2","n2"]\n' +
+        'test/net: timeoutSeconds must be an integer from 1 to 3600, got 0',
     );
   });
 
@@ -66,9 +66,8 @@ describe('ProxmoxNetworkApply props from plain JavaScript', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     const wait = new TerraformVariable(stack, 'wait', { type: 'number' });
-    expect(
-      () => new ProxmoxNetworkApply(stack, 'net', { cluster, nodes: ['n2'], timeoutSeconds: wait.numberValue }),
-    ).not.toThrow();
+    new ProxmoxNetworkApply(stack, 'net', { cluster, nodes: ['n2'], timeoutSeconds: wait.numberValue });
+    expect(() => Testing.synth(stack)).not.toThrow();
     expect(() => parseAs(networkApplySpec, { nodes: ['n2'], timeoutSeconds: 7200 }, 'spec')).toThrow(
       'Bad input: spec.timeoutSeconds: must be an integer from 1 to 3600, got 7200',
     );
