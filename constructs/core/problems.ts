@@ -33,9 +33,10 @@ export const describeAppProblems = (problems: readonly ConstructProblem[]): stri
   return [`${plural(lines.length, 'problem')} in ${plural(constructs, 'construct')}:`, ...lines].join('\n');
 };
 
-/** Every problem of the app in one error; a ValidationError, whose own form names a single construct. */
+/** Every problem of the app in one error: still a ValidationError, for code that catches one. */
 export class AppValidationError extends ValidationError {
   constructor(readonly problems: readonly ConstructProblem[]) {
+    // ValidationError's own message is one construct's `<path>: <message>`; this one lists many.
     super('', '');
     this.message = describeAppProblems(problems);
   }
