@@ -176,8 +176,23 @@ export class HostShell {
     return blocks.map((block) => ({ ...parseShow(block), type: /^Type=(.*)$/m.exec(block)?.[1] ?? '' }));
   }
 
+  /** The statuses of `items`, each with its item: `name` says which unit an item is. */
+  async statusesOf<T>(items: readonly T[], name: (item: T) => string): Promise<Array<readonly [T, WaitStatus]>> {
+    const statuses = await this.statuses(items.map(name));
+    // `statuses` answers every name, in order, or throws.
+    return items.flatMap((item, index) => {
+      const status = statuses[index];
+      return status === undefined ? [] : [[item, status] as const];
+    });
+  }
+
   async status(name: string): Promise<WaitStatus> {
-    return (await this.statuses([name]))[0] as WaitStatus;
+    const [status] = await this.statuses([name]);
+    if (status === undefined)
+      throw new HandlerError(`systemctl show did not answer for ${name}`, 'the host must run systemd', {
+        Host: this.host,
+      });
+    return status;
   }
 
   /**
@@ -208,10 +223,9 @@ export class HostShell {
     }));
     while (pending.length > 0) {
       const due = pending.filter((entry) => entry.due <= this.clock.now());
-      const statuses = await this.statuses(due.map((entry) => entry.wait.name));
+      const statuses = await this.statusesOf(due, (entry) => entry.wait.name);
       const now = this.clock.now();
-      for (const [index, entry] of due.entries()) {
-        const status = statuses[index] as WaitStatus;
+      for (const [entry, status] of statuses) {
         const verdict = settleOf(status, entry.wait.want);
         const done = verdict === 'settled' && (entry.confirmed || !FORKED_IS_ACTIVE.includes(status.type));
         if (done || verdict === 'failed' || (verdict !== 'settled' && now >= entry.deadline)) {

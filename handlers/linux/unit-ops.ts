@@ -145,10 +145,9 @@ const reloadAndRead = async (shell: HostShell, doomed: readonly Doomed[]): Promi
     await shell.reload();
     // `show` refuses a template's name: a template's load state is not read.
     const named = reloading.filter((unit) => !isTemplate(nameOf(unit)));
-    const states = await shell.statuses(named.map(nameOf));
-    named.forEach((unit, at) => {
-      if (unit.report !== undefined) unit.report = { ...unit.report, loadState: states[at]?.loadState };
-    });
+    for (const [unit, { loadState }] of await shell.statusesOf(named, nameOf)) {
+      if (unit.report !== undefined) unit.report = { ...unit.report, loadState };
+    }
   } catch (error) {
     for (const unit of reloading) fail(unit, error);
   }

@@ -114,8 +114,10 @@ const attemptAll = async (tracks: readonly Track[], work: () => Promise<unknown>
 
 /** Stops those of `tracks` still running, together, before their files go: the ones it stopped. */
 const stopUnits = async (shell: HostShell, tracks: readonly Track[], fail: Fail): Promise<Set<Track>> => {
-  const states = await shell.statuses(tracks.map((track) => unitOf(track.item.change)));
-  const running = tracks.filter((_, index) => !['inactive', 'failed'].includes(states[index]?.activeState ?? ''));
+  const states = await shell.statusesOf(tracks, (track) => unitOf(track.item.change));
+  const running = states.flatMap(([track, { activeState }]) =>
+    ['inactive', 'failed'].includes(activeState) ? [] : [track],
+  );
   if (running.length === 0) return new Set();
   await shell.many(
     'stop',
@@ -157,8 +159,8 @@ const revertFile = async (shell: HostShell, track: Track): Promise<void> => {
  */
 const clearRemoved = async (shell: HostShell, tracks: readonly Track[]): Promise<boolean> => {
   const names = tracks.map((track) => unitOf(track.item.change));
-  const failed = (await shell.statuses(names)).flatMap((status, i) =>
-    status.activeState === 'failed' ? [names[i] as string] : [],
+  const failed = (await shell.statusesOf(names, (name) => name)).flatMap(([name, status]) =>
+    status.activeState === 'failed' ? [name] : [],
   );
   if (failed.length > 0) await shell.mustMany('reset-failed', failed);
   return (await shell.statuses(names)).some((status) => status.loadState !== 'not-found');
@@ -217,12 +219,9 @@ const changedUnit = (track: Track): boolean =>
 /** `; the unit is now <state>` for each of `tracks`, read in one command. */
 const statesOf = async (shell: HostShell, tracks: readonly Track[]): Promise<Map<Track, string>> => {
   try {
-    const states = await shell.statuses(tracks.map((track) => unitOf(track.item.change)));
+    const states = await shell.statusesOf(tracks, (track) => unitOf(track.item.change));
     return new Map(
-      tracks.map((track, index) => [
-        track,
-        `; the unit is now ${states[index]?.activeState}/${states[index]?.subState}`,
-      ]),
+      states.map(([track, { activeState, subState }]) => [track, `; the unit is now ${activeState}/${subState}`]),
     );
   } catch (error) {
     if (error instanceof ConnectionLost) throw error;

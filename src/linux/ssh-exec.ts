@@ -110,34 +110,7 @@ const execOnce = (link: Link, command: Command): Promise<CommandResult> =>
       if (error) return refused(error);
       channel = stream;
       if (ended) return void stream.close(); // cut before the server answered the exec
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      let size = 0;
-      let code: number | undefined;
-      const take = (into: Buffer[]) => (chunk: Buffer) => {
-        if (ended) return;
-        size += chunk.length;
-        if (size > MAX_OUTPUT_BYTES) return cut('output');
-        into.push(chunk);
-      };
-      stream.on('data', take(out));
-      stream.stderr.on('data', take(err));
-      stream.on('exit', (exitCode: number | null) => {
-        code = exitCode ?? undefined;
-      });
-      stream.on('close', () => {
-        const stdout = Buffer.concat(out).toString('utf8');
-        const stderr = Buffer.concat(err).toString('utf8');
-        if (code !== undefined) return end(() => resolve({ code: code as number, stdout, stderr }));
-        // A channel closed without a status by a dropped connection: the client says why a moment later.
-        lostOr(
-          () =>
-            new HandlerError('SSH command ended without an exit status', stderr.trim() || command.text, {
-              Host: describeHost(target),
-            }),
-        );
-      });
-      stream.end(command.stdin ?? '');
+      collect(stream, { isEnded: () => ended, end, cut, lostOr }, command, target, resolve);
     };
     try {
       client.exec(command.text, opened);
@@ -145,6 +118,53 @@ const execOnce = (link: Link, command: Command): Promise<CommandResult> =>
       refused(error instanceof Error ? error : new Error(String(error))); // ssh2 throws "Not connected" at once
     }
   });
+
+/** What a started command's stream shares with the command: whether it ended, its end, its cuts. */
+interface Running {
+  readonly isEnded: () => boolean;
+  readonly end: (settle: () => void) => void;
+  readonly cut: (why: Cut) => void;
+  readonly lostOr: (otherwise: () => Error) => void;
+}
+
+/** Collects a started command's output, capped, and settles the command by its exit status. */
+const collect = (
+  stream: ClientChannel,
+  running: Running,
+  command: Command,
+  target: SshTarget,
+  resolve: (result: CommandResult) => void,
+): void => {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let size = 0;
+  let code: number | undefined;
+  const take = (into: Buffer[]) => (chunk: Buffer) => {
+    if (running.isEnded()) return;
+    size += chunk.length;
+    if (size > MAX_OUTPUT_BYTES) return running.cut('output');
+    into.push(chunk);
+  };
+  stream.on('data', take(out));
+  stream.stderr.on('data', take(err));
+  stream.on('exit', (exitCode: number | null) => {
+    code = exitCode ?? undefined;
+  });
+  stream.on('close', () => {
+    const stdout = Buffer.concat(out).toString('utf8');
+    const stderr = Buffer.concat(err).toString('utf8');
+    const exit = code;
+    if (exit !== undefined) return running.end(() => resolve({ code: exit, stdout, stderr }));
+    // A channel closed without a status by a dropped connection: the client says why a moment later.
+    running.lostOr(
+      () =>
+        new HandlerError('SSH command ended without an exit status', stderr.trim() || command.text, {
+          Host: describeHost(target),
+        }),
+    );
+  });
+  stream.end(command.stdin ?? '');
+};
 
 /**
  * Closes the connection after a cut command that may change the host: it may still be running

@@ -119,7 +119,7 @@ const connectError = (target: SshTarget, error: Error, offered: string | undefin
       host,
     );
   }
-  if ((error as Error & { level?: unknown }).level === 'client-authentication') {
+  if ('level' in error && error.level === 'client-authentication') {
     const key = target.privateKeyEnv === undefined ? 'the ssh agent' : `the key in ${target.privateKeyEnv}`;
     return new HandlerError(
       'SSH login refused',

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
 import { type PropTable, propProblems, specCheck } from '../core/definition';
 import { describeDiff, type FieldDiff } from '../core/protocol';
+import { isRecord } from '../core/records';
 import { broken, type Problem, type Rule, text } from '../core/rules';
 import type { Known, UnitContent } from './render-unit';
 import { contentProblems, FILE_PROPS, unitContent } from './unit-file';
@@ -31,7 +32,7 @@ const unitNameOf: Rule = (value) => {
 
 /** The unit prop: a unit name, or a unit or instance of the stack (an object with its spec). */
 const unitRule: Rule = (value) => {
-  if (typeof (value as { spec?: { name?: unknown } } | null)?.spec?.name === 'string') return undefined;
+  if (isRecord(value) && isRecord(value.spec) && typeof value.spec.name === 'string') return undefined;
   const byName = unitNameOf(value);
   return byName === undefined ? undefined : `${byName}, or a SystemdUnit or instance of the stack`;
 };

@@ -26,8 +26,8 @@ export const instanceName = (template: string, instance: string): string =>
 export const instanceRules = (template: unknown, instance: unknown): Problem[] => {
   if (typeof template !== 'string') return [];
   if (!isTemplate(template)) return [broken('template', 'a template unit (foo@.service)', template)];
-  if (INSTANCE_PROPS.instance.rule(instance) !== undefined) return [];
-  const problem = unitNameProblem(instanceName(template, instance as string));
+  if (typeof instance !== 'string' || INSTANCE_PROPS.instance.rule(instance) !== undefined) return [];
+  const problem = unitNameProblem(instanceName(template, instance));
   return problem === undefined ? [] : [broken('instance', `short enough for a unit name (${problem})`, instance)];
 };
 

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { PropTable } from '../core/definition';
+import { isRecord } from '../core/records';
 import { integer, type Problem, type Rule } from '../core/rules';
 import {
   contentText,
@@ -25,24 +26,23 @@ const CONTENT_RULE = 'text, or sections of [key, value] lines';
 /** Bounds a hand-written spec's text with values; a construct makes one piece per value and between two. */
 const MAX_PIECES = 1024;
 
-const isSection = (value: unknown): boolean => {
-  const { name, lines } = (typeof value === 'object' && value !== null ? value : {}) as Partial<UnitSection>;
-  const isLine = (line: unknown) =>
-    Array.isArray(line) && line.length === 2 && line.every((s) => typeof s === 'string');
-  return typeof name === 'string' && Array.isArray(lines) && lines.every(isLine);
-};
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+const isLine = (line: unknown): line is readonly [string, string] =>
+  Array.isArray(line) && line.length === 2 && line.every(isString);
+
+const isSection = (value: unknown): value is UnitSection =>
+  isRecord(value) && typeof value.name === 'string' && Array.isArray(value.lines) && value.lines.every(isLine);
+
+const isSections = (value: unknown): value is readonly UnitSection[] => Array.isArray(value) && value.every(isSection);
 
 const isTextWithValues = (value: unknown): value is TextWithValues => {
-  const { pieces } = (typeof value === 'object' && value !== null ? value : {}) as Partial<TextWithValues>;
+  const pieces = isRecord(value) ? value.pieces : undefined;
   return Array.isArray(pieces) && pieces.length % 2 === 1 && pieces.length <= MAX_PIECES && pieces.every(isString);
 };
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-
 const contentRule: Rule = (value) =>
-  typeof value === 'string' || (Array.isArray(value) && value.every(isSection)) || isTextWithValues(value)
-    ? undefined
-    : CONTENT_RULE;
+  typeof value === 'string' || isSections(value) || isTextWithValues(value) ? undefined : CONTENT_RULE;
 
 /**
  * Every broken rule of the sections of `content` (sections `renderUnit` rendered included), with
@@ -50,9 +50,8 @@ const contentRule: Rule = (value) =>
  * written as is.
  */
 export const contentProblems = (content: unknown, known?: Known): Problem[] => {
-  if (contentRule(content) !== undefined) return [];
   if (isTextWithValues(content)) return valueProblems(content).map((says) => ({ prop: 'content', says }));
-  const sections = typeof content === 'string' ? sectionsOf(content) : (content as readonly UnitSection[]);
+  const sections = typeof content === 'string' ? sectionsOf(content) : isSections(content) ? content : undefined;
   return (sections === undefined ? [] : unitSectionProblems(sections, known)).map((says) => ({
     prop: 'content',
     says,

@@ -37,11 +37,12 @@ export const parseUnitJob = (stdout: string, name: string): UnitJob | undefined 
     const row = JOB_ROW.exec(line);
     if (row !== null) {
       if (job !== undefined) break;
-      if (row[2] === name) job = { id: row[1]!, type: row[3]!, state: row[4]!, waitingFor: [] };
+      const [, id = '', unit, type = '', state = ''] = row;
+      if (unit === name) job = { id, type, state, waitingFor: [] };
       continue;
     }
     const waiting = /waiting for (job \d+ \(\S+\))/.exec(line);
-    if (job !== undefined && waiting !== null) job.waitingFor.push(waiting[1]!);
+    if (job !== undefined && waiting?.[1] !== undefined) job.waitingFor.push(waiting[1]);
   }
   return job;
 };

@@ -31,7 +31,7 @@ export const unitNameProblem = (name: string): string | undefined => {
   if (name.length > NAME_MAX) return `at most ${NAME_MAX} characters`;
   const dot = name.lastIndexOf('.');
   const type = name.slice(dot + 1);
-  if (dot <= 0 || !(UNIT_TYPES as readonly string[]).includes(type)) {
+  if (dot <= 0 || !UNIT_TYPES.some((known) => known === type)) {
     return `a name ending in a unit type (.${UNIT_TYPES.join(', .')})`;
   }
   const stem = name.slice(0, dot);
@@ -72,7 +72,8 @@ export const UNIT_DIRECTORIES = [
 export const unitDirectoryRule: Rule = (value) => {
   if (typeof value !== 'string' || !UNIT_DIRECTORY.test(value)) return 'an absolute path of letters, digits and . _ -';
   if (value.split('/').includes('..')) return 'a path without ..';
-  return (UNIT_DIRECTORIES as readonly string[]).includes(value.replace(/\/+$/, ''))
+  const directory = value.replace(/\/+$/, '');
+  return UNIT_DIRECTORIES.some((known) => known === directory)
     ? undefined
     : `one of systemd's unit directories (${UNIT_DIRECTORIES.join(', ')})`;
 };

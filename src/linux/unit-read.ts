@@ -134,28 +134,31 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const enablement = byIndex(templates, (rest) => rest.trim());
   const now = Number(nowText.trim());
   let next = 0;
-  return entries.map((entry, index) => {
+  const live = entries.flatMap((entry, index): LiveUnit[] => {
     const fileSha256 = entry.file === undefined ? undefined : digests.get(entry.file);
-    const status = isTemplate(entry.unit)
-      ? templateStatus(fileSha256, enablement.get(index) ?? '')
-      : (statuses[next++] as UnitStatus);
+    const status = isTemplate(entry.unit) ? templateStatus(fileSha256, enablement.get(index) ?? '') : statuses[next++];
+    if (status === undefined) return [];
     const since = status.stateSince;
     const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
     const record = recorded.get(index);
     const { first, startedWith, stack } = parseRecord(record ?? '');
     const intent = intents.get(index);
-    return {
-      status,
-      fileSha256,
-      restartOn: record === undefined ? undefined : first,
-      ...(stack === undefined ? {} : { recordStack: stack }),
-      ...(stateSeconds === undefined ? {} : { stateSeconds }),
-      ...(startedWith === undefined ? {} : { startedWith }),
-      // Any file there is an intent: one that does not parse still proves the object the stack's.
-      ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
-      ...loadedContent(status.contentPaths, digests, mtimes),
-    };
+    return [
+      {
+        status,
+        fileSha256,
+        restartOn: record === undefined ? undefined : first,
+        ...(stack === undefined ? {} : { recordStack: stack }),
+        ...(stateSeconds === undefined ? {} : { stateSeconds }),
+        ...(startedWith === undefined ? {} : { startedWith }),
+        // Any file there is an intent: one that does not parse still proves the object the stack's.
+        ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
+        ...loadedContent(status.contentPaths, digests, mtimes),
+      },
+    ];
   });
+  // Each unit but a template has its `show` block: the blocks were counted above.
+  return live.length === entries.length ? live : undefined;
 };
 
 /**

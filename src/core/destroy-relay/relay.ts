@@ -10,6 +10,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import type { Clock } from '../clock';
 import { HandlerError } from '../errors';
 import { printableLine } from '../printable';
+import { isRecord } from '../records';
 
 /** What a hook hands over: its kind and the lifecycle's target and identity, as the hook read them. */
 export interface DestroyRequest {
@@ -261,8 +262,8 @@ const orphaned = (request: DestroyRequest, code: number, lines: readonly string[
 ];
 
 const parseRequest = (line: string): DestroyRequest | undefined => {
-  const value = parsed(line) as Partial<DestroyRequest> | undefined;
-  return typeof value?.kind === 'string'
+  const value = parsed(line);
+  return value !== undefined && typeof value.kind === 'string'
     ? {
         kind: value.kind,
         target: value.target,
@@ -273,16 +274,16 @@ const parseRequest = (line: string): DestroyRequest | undefined => {
 };
 
 const parseOutcome = (line: string): DestroyOutcome | undefined => {
-  const value = parsed(line) as { code?: unknown; lines?: unknown } | undefined;
-  const { code, lines } = value ?? {};
-  const valid = typeof code === 'number' && Array.isArray(lines) && lines.every((l) => typeof l === 'string');
-  return valid ? { code, lines: lines as string[] } : undefined;
+  const { code, lines } = parsed(line) ?? {};
+  if (typeof code !== 'number' || !Array.isArray(lines)) return undefined;
+  const texts = lines.filter((l): l is string => typeof l === 'string');
+  return texts.length === lines.length ? { code, lines: texts } : undefined;
 };
 
-const parsed = (line: string): object | undefined => {
+const parsed = (line: string): Readonly<Record<string, unknown>> | undefined => {
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null ? value : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -12,6 +12,7 @@ import type { DestroyItem, HandlerDomain, KindContext, Log, ObjectKind } from '.
 import { destroyInput } from '../lifecycle-input';
 import { parseAs, parseJson } from '../parse';
 import { printableLine } from '../printable';
+import { isRecord } from '../records';
 import { ENV } from '../protocol';
 import {
   type DestroyOutcome,
@@ -75,7 +76,8 @@ export const relayDirectory = (env: NodeJS.ProcessEnv): string | undefined => {
     if (!parent.isDirectory() || parent.uid !== uid || othersWrite) return undefined;
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+    // Not `instanceof Error`: a node:fs error may come from another realm (jest's).
+    if (!isRecord(error) || error.code !== 'EEXIST') return undefined;
   }
   const own = lstatSync(dir, { throwIfNoEntry: false });
   return own?.isDirectory() && own.uid === uid && (own.mode & 0o077) === 0 ? dir : undefined;
@@ -206,7 +208,8 @@ export const batched = <I, O>(run: (items: readonly I[]) => Promise<readonly O[]
       queue = [];
       try {
         const outcomes = await run(batch.map(({ item }) => item));
-        batch.forEach(({ resolve }, index) => resolve(outcomes[index] as O));
+        outcomes.forEach((outcome, index) => batch[index]?.resolve(outcome));
+        for (const { reject } of batch.slice(outcomes.length)) reject(new Error('the run gave it no outcome'));
       } catch (error) {
         for (const { reject } of batch) reject(error);
       }
