@@ -71,7 +71,7 @@ export type WithDefaults<T extends PropTable, P> = P & {
 
 /** `props` with each unset prop that has a default set to it: the one place defaults are applied. */
 export const withDefaults = <T extends PropTable, P extends object>(table: T, props: P): WithDefaults<T, P> => {
-  const filled: Record<string, unknown> = { ...(props as Record<string, unknown>) };
+  const filled: Record<string, unknown> = Object.fromEntries(Object.entries(props));
   for (const [prop, def] of Object.entries(table)) {
     if (filled[prop] === undefined && def.default !== undefined) filled[prop] = def.default;
   }

@@ -38,8 +38,8 @@ export const runHandler = async <S, T, C, R>(
   // Every line a kind or the batch apply logs may quote a server (a task log, a Status message).
   const log: Log = (line) => io.log(printableLine(line));
   const base: KindContext = { env: io.env, log, clock: io.clock ?? systemClock, ...(io.stop && { stop: io.stop }) };
-  const isBatch = first === BATCH.verb && (verb === 'read' || verb === 'apply');
-  if (!isBatch && (first === undefined || !Object.hasOwn(domain.kinds, first) || !isVerb(verb))) {
+  const call = invocationOf(Object.keys(domain.kinds), first, verb);
+  if (call === undefined) {
     const kinds = Object.keys(domain.kinds).join('|');
     const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read|apply`;
     io.log(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; ${usage}`.trim());
@@ -48,16 +48,19 @@ export const runHandler = async <S, T, C, R>(
   try {
     const stack = receivedStackId(io.env[ENV.stack], ENV.stack);
     const context = stack === undefined ? base : { ...base, stack };
-    if (verb === 'destroy' && io.env[ENV.lifecycle] !== undefined) {
-      return await destroyFromHook(domain, first as string, context, log);
+    if (call.batch !== undefined) {
+      if (call.batch === 'apply') await applyBatch(domain, io.env, context);
+      else io.out(JSON.stringify(await readBatch(domain, parseJson(await io.stdin(), 'stdin'), context)));
+      return 0;
     }
-    if (verb === 'destroy') {
+    if (call.verb === 'destroy' && io.env[ENV.lifecycle] !== undefined) {
+      return await destroyFromHook(domain, call.kind, context, log);
+    }
+    if (call.verb === 'destroy') {
       const { target, identity } = parseAs(oneObject, parseJson(await io.stdin(), 'stdin'), 'stdin');
-      return await destroyByHand(domain, { kind: first as string, target, identity }, context, log);
+      return await destroyByHand(domain, { kind: call.kind, target, identity }, context, log);
     }
-    if (isBatch && verb === 'apply') await applyBatch(domain, io.env, context);
-    else if (isBatch) io.out(JSON.stringify(await readBatch(domain, parseJson(await io.stdin(), 'stdin'), context)));
-    else await runOne(domain, first as string, verb as Exclude<Verb, 'destroy'>, io, context);
+    await runOne(domain, call.kind, call.verb, io, context);
     return 0;
   } catch (error) {
     io.log(`${first} ${verb}: ${describeError(error)}`);
@@ -65,7 +68,17 @@ export const runHandler = async <S, T, C, R>(
   }
 };
 
-const isVerb = (verb: string | undefined): verb is Verb => VERBS.includes(verb as Verb);
+/** What the arguments ask for: a batch, or one verb on one object of a kind the bundle serves. */
+type Invocation =
+  | { readonly batch: 'read' | 'apply'; readonly kind?: undefined; readonly verb?: undefined }
+  | { readonly batch?: undefined; readonly kind: string; readonly verb: Verb };
+
+const invocationOf = (kinds: readonly string[], first?: string, verb?: string): Invocation | undefined => {
+  if (first === BATCH.verb && (verb === 'read' || verb === 'apply')) return { batch: verb };
+  return first !== undefined && kinds.includes(first) && isVerb(verb) ? { kind: first, verb } : undefined;
+};
+
+const isVerb = (verb: string | undefined): verb is Verb => VERBS.some((known) => known === verb);
 
 const oneObject = z.object({ target: z.unknown(), spec: z.optional(z.unknown()), identity: z.optional(z.unknown()) });
 
@@ -105,7 +118,7 @@ export const main = <S, T, C, R>(domain: HandlerDomain<S, T, string, C, R>): voi
   const stdin = async () => {
     if (process.stdin.isTTY) return '';
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
     return Buffer.concat(chunks).toString('utf8');
   };
   const out = (s: string) => process.stdout.write(`${s}\n`);

@@ -45,9 +45,14 @@ export const ownershipOf = (kind: KindName): 'target' | 'state' => {
   return 'ownership' in entry ? entry.ownership : 'target';
 };
 
+/** Whether `name` names a kind of the registry. */
+export const isKindName = (name: string): name is KindName => Object.hasOwn(KINDS, name);
+
 /** The kinds of `domain`, for tests and the docs. */
 export const kindsOf = (domain: DomainName): KindName[] =>
-  (Object.keys(KINDS) as KindName[]).filter((kind) => KINDS[kind].domain === domain);
+  Object.keys(KINDS)
+    .filter(isKindName)
+    .filter((kind) => KINDS[kind].domain === domain);
 
 /** The three files of a kind, by the one naming rule. */
 export const kindFiles = (kind: KindName): { definition: string; handler: string; construct: string } => {

@@ -6,7 +6,7 @@
  */
 import { Agent, type AgentOptions, type ClientRequestArgs } from 'node:http';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { checkServerIdentity, connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, connect as tlsConnect, type PeerCertificate, TLSSocket } from 'node:tls';
 import { displayFingerprint, normalizeFingerprint } from './endpoint';
 
 /** How one endpoint's certificate is trusted. With none of these set: the system's CAs. */
@@ -81,7 +81,7 @@ export class EndpointAgent extends Agent {
     );
     socket.on('error', fail);
     socket.once(this.secure ? 'secureConnect' : 'connect', () => {
-      const mismatch = this.secure ? pinMismatch(socket as TLSSocket, this.tls.fingerprint) : undefined;
+      const mismatch = socket instanceof TLSSocket ? pinMismatch(socket, this.tls.fingerprint) : undefined;
       if (mismatch !== undefined) return fail(mismatch);
       settle();
       socket.off('error', fail); // from here the request that gets the socket handles its errors
