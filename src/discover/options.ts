@@ -143,10 +143,14 @@ const readFlags = (argv: readonly string[], problems: Problem[]): Given => {
   return given;
 };
 
+/** A list flag's items: each text given, split at commas, empty items dropped. */
+const itemsOf = (texts: readonly string[]): string[] =>
+  texts.flatMap((text) => text.split(',').filter((s) => s !== ''));
+
 /** A flag's value from its texts: the last one, a list of them all, a number, `true`, or pins keyed by endpoint. */
 const valueOf = (as: (typeof FLAGS)[string]['as'], texts: readonly string[]): Value => {
   const last = texts.at(-1) ?? '';
-  if (as === 'list') return texts.flatMap((text) => text.split(',').filter((s) => s !== ''));
+  if (as === 'list') return itemsOf(texts);
   if (as === 'flag') return true;
   if (as === 'number') return /^\d+$/.test(last) ? Number(last) : last;
   if (as === 'pin') {
@@ -166,8 +170,10 @@ const propsOf = (given: Given, to: Target): Props =>
   );
 
 const lastOf = (given: Given, flag: string): string | undefined => given.get(flag)?.at(-1);
-const listOf = (given: Given, flag: string): string[] | undefined =>
-  given.get(flag)?.flatMap((text) => text.split(',').filter((s) => s !== ''));
+const listOf = (given: Given, flag: string): string[] | undefined => {
+  const texts = given.get(flag);
+  return texts === undefined ? undefined : itemsOf(texts);
+};
 
 /** The run's own settings (not a target's), each judged; problems named by flag. */
 const runSettings = (given: Given, problems: Problem[]) => {
