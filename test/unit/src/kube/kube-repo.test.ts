@@ -5,6 +5,7 @@ import { LABEL_REPO_BOUND } from '../../../../src/kube/names';
 import {
   credentialSecretFor,
   diffRepo,
+  liveRepoOf,
   matchCredential,
   type RepoSpec,
   schemeOf,
@@ -74,4 +75,16 @@ test('the diff names only the owned fields that differ', () => {
     'spec.url': { live: 'https://old', want: 'https://new' },
     [`label ${LABEL_REPO_BOUND}`]: { live: null, want: 'true' },
   });
+});
+
+test('a Repo answer is read for its owned fields whatever its shape', () => {
+  const answer = {
+    metadata: { resourceVersion: '7', labels: { [LABEL_REPO_BOUND]: 'true', odd: 5 }, annotations: 'not a map' },
+    spec: { url: 'https://git.example/x', secretRef: 'not a ref' },
+  };
+  expect(liveRepoOf(answer)).toEqual({
+    metadata: { resourceVersion: '7', labels: { [LABEL_REPO_BOUND]: 'true' }, annotations: undefined },
+    spec: { url: 'https://git.example/x', secretRef: undefined },
+  });
+  expect(liveRepoOf(null)).toEqual({ metadata: undefined, spec: undefined });
 });

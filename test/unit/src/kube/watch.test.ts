@@ -2,7 +2,7 @@
 // a watch the server closes resumes from the last resourceVersion, and the budget ends the wait with no verdict.
 import type { Clock } from '../../../../src/core/clock';
 import type { KubeAnswer, KubeList, KubeObject } from '../../../../src/kube/client';
-import { watchObject, type WatchClient } from '../../../../src/kube/watch';
+import { parseEvents, watchObject, type WatchClient } from '../../../../src/kube/watch';
 
 const answer = (status: number, lines: object[] = []): KubeAnswer => {
   const body = Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n'));
@@ -85,4 +85,18 @@ test('an ERROR event other than 410 fails with its Status', async () => {
   await expect(watchObject(client, clock, '/c', 'agent-1', decide, 10_000)).rejects.toThrow(
     'Kubernetes API answered 500 InternalError: etcd down',
   );
+});
+
+test('a watch line is an event only with a known type and an object of the Kubernetes shape', () => {
+  const lines = [
+    { type: 'MODIFIED', object: sandbox('3') },
+    { type: 'ERROR', object: { code: 410 } },
+    { type: 'MODIFIED', object: { metadata: { name: 5 } } },
+    { type: 'RENAMED', object: sandbox('4') },
+  ];
+  const body = Buffer.from([...lines.map((line) => JSON.stringify(line)), 'not json', ''].join('\n'));
+  expect(parseEvents(body)).toEqual([
+    { type: 'MODIFIED', object: sandbox('3') },
+    { type: 'ERROR', object: { code: 410 } },
+  ]);
 });
