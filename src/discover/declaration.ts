@@ -75,6 +75,16 @@ export interface Skipped {
   readonly group?: LeftOutGroup;
 }
 
+/**
+ * Which stack a left-out object's mark names, said after the mark: another than the one discover writes
+ * (`stackId`), or that one (its own app declares it already); nothing for a mark naming none (an earlier version's).
+ */
+export const markedBy = (mark: string | undefined, stackId: string | undefined): string => {
+  if (mark === undefined) return '';
+  if (mark === stackId) return `: marked by this stack "${mark}" already`;
+  return `: marked by stack "${mark}"${stackId === undefined ? '' : `, not this stack "${stackId}"`}`;
+};
+
 /** What one domain's reading turns into. */
 export interface Discovered {
   readonly declarations: readonly Declaration[];

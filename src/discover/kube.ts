@@ -23,7 +23,7 @@ import {
   wantedSecretRef,
 } from '../kube/kube-repo';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../kube/names';
-import { ADOPT, type Declaration, type Discovered, Ref, type Skipped, type Value } from './declaration';
+import { ADOPT, type Declaration, type Discovered, markedBy, Ref, type Skipped, type Value } from './declaration';
 
 export interface LiveKube {
   /** The `KubeCluster` props discover connected with, and its construct id. */
@@ -70,17 +70,6 @@ const markOf = (repo: ListedRepo): string | undefined => {
     if (repo.metadata?.annotations?.[annotation] !== undefined) return `it carries the annotation ${annotation}`;
   }
   return undefined;
-};
-
-/**
- * Which stack the Repo's stack annotation names, said after its mark: another than the one discover writes
- * (`stackId`), or that one (its own app declares it already); nothing for a Repo an earlier version marked.
- */
-const whose = (repo: ListedRepo, stackId: string | undefined): string => {
-  const mark = repoStackOf(repo);
-  if (mark === undefined) return '';
-  if (mark === stackId) return `: marked by this stack "${mark}" already`;
-  return `: marked by stack "${mark}"${stackId === undefined ? '' : `, not this stack "${stackId}"`}`;
 };
 
 /** The Secrets whose existence decides a declaration: those an unmarked Repo's https url names in its secretRef. */
@@ -138,7 +127,7 @@ const repoDeclaration = (
   const key = String(repo.metadata?.name);
   const what = `Repo ${namespace}/${key}`;
   const mark = markOf(repo);
-  if (mark !== undefined) return { what, why: `${mark}${whose(repo, stackId)}`, group: 'managed' };
+  if (mark !== undefined) return { what, why: `${mark}${markedBy(repoStackOf(repo), stackId)}`, group: 'managed' };
   const url = repo.spec?.url;
   const identity = identityOf(String(url));
   const secret = repo.spec?.secretRef?.name;

@@ -8,7 +8,7 @@ import { INTENT_DIR } from '../linux/unit-intent';
 import type { LiveUnit } from '../linux/unit-control';
 import { DROP_IN_MARK_DIR, markStackOf } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
-import type { Skipped } from './declaration';
+import { markedBy, type Skipped } from './declaration';
 import { isHidden } from './host-listing';
 
 /**
@@ -29,23 +29,13 @@ export const markOf = (
     return { why: `its ${kind} ${record} is there but this login may not read it: whose it is cannot be told` };
   if (isHidden(record, hidden))
     return { why: `its ${kind} ${record} is where this login may not search: whose it is cannot be told` };
-  const whose = stackWords(markStackOf(live), stackId);
+  const whose = markedBy(markStackOf(live), stackId);
   if (live.restartOn !== undefined) return { why: `its ${kind} ${record} is there${whose}`, group: 'managed' };
   if (live.intent !== undefined) {
     const why = `an apply's intent ${entry.intent ?? ''} is there (that apply did not finish)${whose}`;
     return { why, group: 'managed' };
   }
   return undefined;
-};
-
-/**
- * Which stack the mark names, said after it: another than the one discover writes (`stackId`), or that
- * one (its own app declares it already); nothing for a mark naming none (an earlier version's).
- */
-const stackWords = (mark: string | undefined, stackId: string | undefined): string => {
-  if (mark === undefined) return '';
-  if (mark === stackId) return `: marked by this stack "${mark}" already`;
-  return `: marked by stack "${mark}"${stackId === undefined ? '' : `, not this stack "${stackId}"`}`;
 };
 
 /** What a login that may not look into the intents (made so by hand: they are readable) must be told: it saw none. */
