@@ -5,6 +5,7 @@
  */
 import { Construct } from 'constructs';
 import { ENV } from '../../src/core/protocol';
+import type { Problem } from '../../src/core/rules';
 import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
 import { handlerAsset } from './handler-asset';
@@ -16,7 +17,7 @@ import {
   lifecycleInput,
   requireHandlerNames,
 } from './object-address';
-import { appProblems } from './problems';
+import { checkAtSynth } from './problems';
 import { stackIdOf } from './stack-identity';
 import { TargetBatch, targetLabel } from './target-batch';
 import { TerraformData } from './terraform-blocks';
@@ -162,7 +163,10 @@ export class ManagedObject extends Construct {
       const entry = { name: this.name, kind: props.kind, state: 'declared' as const, label, identity: props.identity };
       noteObject(this, entry, { domain: props.domain, bundle: props.handlerBundle, settings: props.target });
     }
-    const follows = () => (props.follows === undefined ? [] : props.follows().map((object) => this.followed(object)));
+    const followed = () => (props.follows === undefined ? [] : props.follows());
+    // Another target's object is not in this batch's read: a problem of the app (checkAtSynth), never followed.
+    const follows = () => followed().flatMap((object) => (object.batch === this.batch ? [object.name] : []));
+    if (props.follows !== undefined) checkAtSynth(this, () => followed().flatMap((o) => this.elsewhere(o)));
     this.batch.add(
       {
         name: this.name,
@@ -192,18 +196,13 @@ export class ManagedObject extends Construct {
     if (!edges.includes(address)) this.lifecycle.dependsOn = [...edges, address];
   }
 
-  /**
-   * A followed object's name; its reading must be in this object's batch read. Asked at synth, so the
-   * refusal is thrown with every problem the app recorded.
-   */
-  private followed(object: ManagedObject): string {
-    if (object.batch !== this.batch) {
-      const says =
-        `must name objects of the same target, got ${object.node.path} on another target ` +
-        '(use applyAfter to order objects across targets)';
-      throw appProblems(this, [{ prop: 'follows', says }]);
-    }
-    return object.name;
+  /** The problem of following `object`, when it is on another target: its reading is not in this batch's read. */
+  private elsewhere(object: ManagedObject): Problem[] {
+    if (object.batch === this.batch) return [];
+    const says =
+      `must name objects of the same target, got ${object.node.path} on another target ` +
+      '(use applyAfter to order objects across targets)';
+    return [{ prop: 'follows', says }];
   }
 
   private resendResource(handler: string, props: ManagedObjectProps): TerraformData {

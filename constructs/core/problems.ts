@@ -16,6 +16,8 @@ export interface ConstructProblem extends Problem {
 
 /** Per construct tree (its root, the App), the problems recorded so far, in the order they were found. */
 const recorded = new WeakMap<IConstruct, ConstructProblem[]>();
+/** Per construct tree, the checks that need the whole app built, run once when the synth starts. */
+const atSynth = new WeakMap<IConstruct, Array<() => void>>();
 /** The constructs that built nothing: their props broke a rule, or a construct they name did. */
 const refusedConstructs = new WeakSet<object>();
 const GATE = 'cdktf-homelab-problems';
@@ -43,23 +45,37 @@ export class AppValidationError extends ValidationError {
 }
 
 /**
- * Fails the synth of the stack it sits in with the app's problems. An element is resolved in cdktf's
- * prepareStack, which runs for every stack before any stack is written, and by `Testing.synth`, whatever
- * `skipValidation` says; an Aspect on the App is never visited (cdktf 0.21 visits each stack's own).
+ * Fails the synth of the stack it sits in with the app's problems, the checks run at synth included, and
+ * adds nothing to a sound stack. An element is resolved in cdktf's prepareStack, which runs for every stack
+ * before any stack is written, and by `Testing.synth`, whatever `skipValidation` says; an Aspect on the App
+ * is never visited (cdktf 0.21 and cdktn visit each stack's own, after every stack's prepareStack).
  */
 class ProblemsGate extends TerraformElement {
-  override toMetadata(): never {
-    throw appProblems(this);
+  override toMetadata() {
+    return this.pass(super.toMetadata());
   }
 
-  override toTerraform(): never {
-    throw appProblems(this);
+  override toTerraform() {
+    return this.pass(super.toTerraform());
   }
 
-  override toHclTerraform(): never {
-    throw appProblems(this);
+  override toHclTerraform() {
+    return this.pass(super.toHclTerraform());
+  }
+
+  private pass<T>(nothing: T): T {
+    if (hasProblems(this)) throw appProblems(this);
+    return nothing;
   }
 }
+
+/** The gate of `scope`'s stack, placed once; none outside a stack. */
+const gate = (scope: IConstruct): boolean => {
+  const stack = scope.node.scopes.find(TerraformStack.isStack);
+  if (stack === undefined) return false;
+  if (stack.node.tryFindChild(GATE) === undefined) new ProblemsGate(stack, GATE);
+  return true;
+};
 
 /** The error listing every problem recorded in `scope`'s app, with `more` recorded first. */
 export const appProblems = (scope: IConstruct, more: readonly Problem[] = []): AppValidationError => {
@@ -79,13 +95,30 @@ export const recordProblems = (scope: IConstruct, problems: readonly Problem[]):
   for (const { prop, says } of problems) {
     if (!all.some((p) => p.path === path && p.prop === prop && p.says === says)) all.push({ path, prop, says });
   }
-  const stack = scope.node.scopes.find(TerraformStack.isStack);
-  if (stack === undefined) throw new AppValidationError(all);
-  if (stack.node.tryFindChild(GATE) === undefined) new ProblemsGate(stack, GATE);
+  if (!gate(scope)) throw new AppValidationError(all);
 };
 
-/** Whether problems were recorded in `scope`'s app: then its synth fails, and no record may be written. */
-export const hasProblems = (scope: IConstruct): boolean => (recorded.get(scope.node.root)?.length ?? 0) > 0;
+/**
+ * Records at synth what `check` finds of `scope`, once the whole app is built: a rule over constructs
+ * declared in any order (a retired template and its instances, the objects an object follows).
+ */
+export const checkAtSynth = (scope: IConstruct, check: () => readonly Problem[]): void => {
+  const root = scope.node.root;
+  atSynth.set(root, [...(atSynth.get(root) ?? []), () => recordProblems(scope, check())]);
+  gate(scope);
+};
+
+/**
+ * Whether `scope`'s app has problems, its checks at synth run first (once): then its synth fails, and
+ * no record may be written.
+ */
+export const hasProblems = (scope: IConstruct): boolean => {
+  const root = scope.node.root;
+  const checks = atSynth.get(root) ?? [];
+  atSynth.delete(root);
+  for (const check of checks) check();
+  return (recorded.get(root)?.length ?? 0) > 0;
+};
 
 /** Marks `scope` as having built nothing: a construct naming it builds nothing either, and says nothing of it. */
 export const refuse = (scope: IConstruct): void => {

@@ -5,12 +5,13 @@
  */
 import type { Construct } from 'constructs';
 import { digestOf } from '../../src/core/canonical';
+import type { Problem } from '../../src/core/rules';
 import type { UnitSection } from '../../src/linux/render-unit';
 import { type DeclaredUnitSpec, UNIT_PROPS, unitRules, unitWithDefaults } from '../../src/linux/systemd-unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { builtOr, isRefused } from '../core/problems';
+import { builtOr, checkAtSynth, isRefused } from '../core/problems';
 import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, validateProps } from '../core/validate';
 import type { SshHost } from './ssh-host';
@@ -180,7 +181,7 @@ export class SystemdUnit extends ObjectConstruct {
       takeOver: props.takeOver === true,
     });
     this.built = { object, host: props.host, spec, retired: props.retired === true };
-    this.node.addValidation({ validate: () => this.liveInstancesOfRetiredTemplate() });
+    checkAtSynth(this, () => this.liveInstancesOfRetiredTemplate());
   }
 
   /**
@@ -207,12 +208,16 @@ export class SystemdUnit extends ObjectConstruct {
   }
 
   /** A retired template would take its file from under instances the stack still declares. */
-  private liveInstancesOfRetiredTemplate(): string[] {
+  private liveInstancesOfRetiredTemplate(): Problem[] {
     const live = this.instances.filter((instance) => !instance.retired).map((instance) => instance.spec.name);
     return this.retired && live.length > 0
       ? [
-          'retired must be false while the stack declares instances of the template, ' +
-            `got true with ${live.join(', ')}: retire those first or together`,
+          {
+            prop: 'retired',
+            says:
+              'must be false while the stack declares instances of the template, ' +
+              `got true with ${live.join(', ')}: retire those first or together`,
+          },
         ]
       : [];
   }

@@ -59,11 +59,15 @@ describe('SystemdUnit templates and their instances', () => {
     expect(restartOn(TEMPLATE)).not.toBe(restartOn(`${TEMPLATE}# v2\n`));
   });
 
-  test('retiring a template whose instances the stack still declares is refused at synth', () => {
+  test('retiring a template whose instances the stack still declares is refused at synth, validations or not', () => {
     const { stack, probe } = stackWithTemplate(true);
     probe.instance('tty9');
-    expect(() => Testing.synth(stack, true)).toThrow(
-      /retired must be false while the stack declares instances of the template, got true with probe@tty9.service/,
+    new SystemdUnit(stack, 'bad', { host: probe.host, name: 'bad', content: '' });
+    expect(() => Testing.synth(stack)).toThrow(
+      new RegExp(
+        '^2 problems in 2 constructs:\ntest/bad: name must be .*\ntest/probe: retired must be false while the stack ' +
+          'declares instances of the template, got true with probe@tty9.service: retire those first or together$',
+      ),
     );
   });
 
