@@ -61,6 +61,8 @@ const examples = {
   'e2e/adoption-app': 'test/e2e/adoption-app.ts',
   // The PVE adoption e2e test's stack (test/e2e/adoption-pve.test.ts).
   'e2e/adoption-pve-app': 'test/e2e/adoption-pve-app.ts',
+  // The fleet of issue 30: many SSH hosts and one cluster in one stack (test/e2e/fleet.test.ts, bench/fleet.ts).
+  'bench/fleet-app': 'bench/fleet-app.ts',
 };
 
 // ssh2's optional `cpu-features` would otherwise stay a require resolved at run time from any
