@@ -92,13 +92,14 @@ const editDistance = (a: string, b: string): number => {
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
   );
   const at = (i: number, j: number): number => rows[i]?.[j] ?? 0;
-  for (let i = 1; i <= a.length; i += 1) {
+  for (const [i, row] of rows.entries()) {
+    if (i === 0) continue;
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
         distance = Math.min(distance, at(i - 2, j - 2) + 1);
-      (rows[i] as number[])[j] = distance;
+      row[j] = distance;
     }
   }
   return at(a.length, b.length);
