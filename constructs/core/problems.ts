@@ -16,7 +16,7 @@ export interface ConstructProblem extends Problem {
 
 /** Per construct tree (its root, the App), the problems recorded so far, in the order they were found. */
 const recorded = new WeakMap<IConstruct, ConstructProblem[]>();
-/** Per construct tree, the checks that need the whole app built, run once when the synth starts. */
+/** Per construct tree, the checks that need the whole app built, run when a synth starts. */
 const atSynth = new WeakMap<IConstruct, Array<() => void>>();
 /** The constructs that built nothing: their props broke a rule, or a construct they name did. */
 const refusedConstructs = new WeakSet<object>();
@@ -109,14 +109,12 @@ export const checkAtSynth = (scope: IConstruct, check: () => readonly Problem[])
 };
 
 /**
- * Whether `scope`'s app has problems, its checks at synth run first (once): then its synth fails, and
- * no record may be written.
+ * Whether `scope`'s app has problems, its checks at synth run first (again at each synth: constructs may
+ * be added between two): then its synth fails, and no record may be written.
  */
 export const hasProblems = (scope: IConstruct): boolean => {
   const root = scope.node.root;
-  const checks = atSynth.get(root) ?? [];
-  atSynth.delete(root);
-  for (const check of checks) check();
+  for (const check of atSynth.get(root) ?? []) check();
   return (recorded.get(root)?.length ?? 0) > 0;
 };
 
