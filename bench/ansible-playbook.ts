@@ -7,11 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderUnit } from '../src/linux/render-unit';
+import { unitText } from '../src/linux/render-unit';
 
 /** The unit file of fleet member `n`, exactly as examples/probes.ts declares it. */
 export const fleetUnit = (n: number): string =>
-  renderUnit([
+  unitText([
     { name: 'Unit', lines: [['Description', `homelab fleet member ${n}`]] },
     { name: 'Service', lines: [['ExecStart', '/bin/sleep infinity']] },
     { name: 'Install', lines: [['WantedBy', 'multi-user.target']] },

@@ -7,19 +7,17 @@
  * holding a newline added `[Service]` and `ExecStartPre=` lines that ran as root (issue 27).
  */
 import type { Problem } from '../../src/core/rules';
-import { sectionsOf, type UnitContent, unitText } from '../../src/linux/render-unit';
+import { type UnitContent, unitText } from '../../src/linux/render-unit';
 import { hasToken } from '../core/encode';
 import { knownText, STRING_TOKEN } from '../core/validate';
 
-/** `content` as the spec carries it (sections `renderUnit` rendered included). */
+/** `content` as the spec carries it (sections `renderUnit` made included). */
 export const shippedContent = (content: UnitContent): UnitContent => {
-  if (typeof content === 'string' && sectionsOf(content) === undefined) {
+  if (typeof content === 'string') {
     return hasToken(content) ? { pieces: content.split(new RegExp(`(${STRING_TOKEN.source})`)) } : content;
   }
-  const sections = typeof content === 'string' ? sectionsOf(content) : content;
-  if (sections === undefined || !Array.isArray(sections)) return content;
-  if (hasToken(sections)) return sections;
-  return typeof content === 'string' ? content : unitText(sections);
+  if ('pieces' in content) return content;
+  return hasToken(content) ? content : unitText(content);
 };
 
 /**
@@ -28,7 +26,7 @@ export const shippedContent = (content: UnitContent): UnitContent => {
  * `=`, a value would name a section or a directive, which text cannot check: sections can.
  */
 export const textValueProblems = (content: unknown): Problem[] => {
-  if (typeof content !== 'string' || sectionsOf(content) !== undefined || !hasToken(content)) return [];
+  if (typeof content !== 'string' || !hasToken(content)) return [];
   if (knownText(content) === undefined) {
     return [{ prop: 'content', says: 'must hold Terraform values only as strings (Token.asString)' }];
   }

@@ -36,20 +36,16 @@ export const unitText = (sections: readonly UnitSection[]): string => {
 export const contentText = (content: UnitContent): string =>
   typeof content === 'string' ? content : 'pieces' in content ? content.pieces.join('') : unitText(content);
 
-// A string cannot carry its sections, and users pass renderUnit's text to `content`: the constructs
-// look the text up here to check its sections and, when they hold Terraform values, to ship them.
-const rendered = new Map<string, readonly UnitSection[]>();
-
-/** The unit file text of `sections` (see `unitText`); pass it as a unit's or drop-in's `content`. */
-export const renderUnit = (sections: readonly UnitSection[]): string => {
-  const text = unitText(sections);
+/**
+ * `sections` as a unit's or drop-in's `content`: a copy, so changing them later changes nothing. The
+ * content stays sections until it is rendered once, by `unitText`, at synth or in the handler; as a
+ * string (`${...}`, String()) it is that text, for code that used it as text.
+ */
+export const renderUnit = (sections: readonly UnitSection[]): readonly UnitSection[] => {
   const copy = sections.map(({ name, lines }) => ({ name, lines: lines.map(([key, value]) => [key, value] as const) }));
-  rendered.set(text, copy);
-  return text;
+  const text = unitText(copy);
+  return Object.defineProperty(copy, 'toString', { value: () => text, enumerable: false });
 };
-
-/** The sections `renderUnit` rendered `text` from, or undefined for text written as text. */
-export const sectionsOf = (text: string): readonly UnitSection[] | undefined => rendered.get(text);
 
 // systemd ends a line at \n and at \r (measured, systemd 252), and a NUL ends a C string; no other
 // control character (tab aside) belongs in a unit file either.

@@ -11,7 +11,6 @@ import { integer, type Problem, type Rule } from '../core/rules';
 import {
   contentText,
   type Known,
-  sectionsOf,
   type TextWithValues,
   type UnitSection,
   unitSectionProblems,
@@ -51,11 +50,7 @@ const contentRule: Rule = (value) =>
  */
 export const contentProblems = (content: unknown, known?: Known): Problem[] => {
   if (isTextWithValues(content)) return valueProblems(content).map((says) => ({ prop: 'content', says }));
-  const sections = typeof content === 'string' ? sectionsOf(content) : isSections(content) ? content : undefined;
-  return (sections === undefined ? [] : unitSectionProblems(sections, known)).map((says) => ({
-    prop: 'content',
-    says,
-  }));
+  return (isSections(content) ? unitSectionProblems(content, known) : []).map((says) => ({ prop: 'content', says }));
 };
 
 /** The props of a unit file, a unit's or a drop-in's. */

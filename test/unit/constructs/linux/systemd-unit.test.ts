@@ -79,10 +79,9 @@ describe('SystemdUnit', () => {
         ] as const,
       },
     ];
-    expect(renderUnit(content)).toBe(
-      '[Unit]\nDescription=check\n\n[Service]\nExecStartPre=/bin/a\nExecStartPre=/bin/b\n',
-    );
-    expect(parsedEntry(synthUnit({ content }), 'n2', 'check').spec.content).toBe(renderUnit(content));
+    const text = '[Unit]\nDescription=check\n\n[Service]\nExecStartPre=/bin/a\nExecStartPre=/bin/b\n';
+    expect(`${renderUnit(content)}`).toBe(text);
+    expect(parsedEntry(synthUnit({ content }), 'n2', 'check').spec.content).toBe(text);
   });
 
   test('identity is name and directory: a new name replaces the unit, new content does not', () => {

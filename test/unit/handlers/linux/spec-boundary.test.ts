@@ -3,7 +3,7 @@ import { linuxDomain } from '../../../../handlers/linux/domain';
 import { SshHost } from '../../../../constructs/linux/ssh-host';
 import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
 import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
-import { renderUnit } from '../../../../src/linux/render-unit';
+import { renderUnit, type UnitSection } from '../../../../src/linux/render-unit';
 import type { Remote } from '../../../../src/linux/ssh';
 import { invoke, invokeBatch } from '../../../support/run-handler';
 import { stringVariable } from '../../../support/terraform-value';
@@ -36,7 +36,7 @@ const inSections = (token: string) => renderUnit([{ name: 'Unit', lines: [['Desc
 const inText = (token: string) => `[Unit]\nDescription=${token}\n\n[Service]\nExecStart=/bin/true\n`;
 
 /** The specs a unit and its drop-in synthesize from a variable in `form`, as the handlers get them at apply. */
-const specsAtApply = (value: string, form: (token: string) => string = inSections) => {
+const specsAtApply = (value: string, form: (token: string) => string | readonly UnitSection[] = inSections) => {
   const stack = new TerraformStack(Testing.app(), 'test');
   const host = new SshHost(stack, 'n2', target);
   const { token, substitute } = stringVariable(stack, 'agent_description', value);

@@ -1,11 +1,5 @@
 import * as z from 'zod/mini';
-import {
-  renderUnit,
-  sectionsOf,
-  type UnitSection,
-  unitSectionProblems,
-  unitText,
-} from '../../../../src/linux/render-unit';
+import { renderUnit, type UnitSection, unitSectionProblems, unitText } from '../../../../src/linux/render-unit';
 import { unitContent } from '../../../../src/linux/unit-file';
 
 const CONTROL = 'must not contain a newline, carriage return, NUL or other control character';
@@ -107,13 +101,14 @@ describe('unitSectionProblems, the rules that keep each name, key and value on i
 });
 
 describe('renderUnit', () => {
-  test('renders sections to text and remembers them by that text, as a copy', () => {
-    const lines: Array<[string, string]> = [['Description', 'remembered']];
-    const text = renderUnit([{ name: 'Unit', lines }]);
+  // Issue 29: the sections went to text, were looked up again by that text in a module-global map, then rendered again.
+  test('gives the sections themselves, as a copy, whose text is what unitText renders', () => {
+    const lines: Array<[string, string]> = [['Description', 'copied']];
+    const content = renderUnit([{ name: 'Unit', lines }]);
     lines.push(['After', 'later']);
-    expect(text).toBe('[Unit]\nDescription=remembered\n');
-    expect(sectionsOf(text)).toEqual([{ name: 'Unit', lines: [['Description', 'remembered']] }]);
-    expect(sectionsOf('[Unit]\nDescription=never rendered\n')).toBeUndefined();
+    expect(content).toEqual([{ name: 'Unit', lines: [['Description', 'copied']] }]);
+    expect(`${content}`).toBe('[Unit]\nDescription=copied\n');
+    expect(Object.keys(content)).toEqual(['0']);
   });
 });
 
