@@ -83,6 +83,13 @@ export const relayDirectory = (env: NodeJS.ProcessEnv): string | undefined => {
   return own?.isDirectory() && own.uid === uid && (own.mode & 0o077) === 0 ? dir : undefined;
 };
 
+/** One request of a destroy batch: the lines its hook prints, and why it failed, once it did. */
+interface Pending {
+  readonly request: DestroyRequest;
+  readonly lines: string[];
+  failure?: { readonly error: unknown };
+}
+
 /**
  * One run's destroys on `target`: the session opens at the first object and serves every later one.
  * Objects that arrive while a batch works form the next batch, handed to the domain's `destroyAll`
@@ -101,21 +108,20 @@ export const sharedDestroy = <S, T, C, R>(
       throw error;
     }));
   const destroyBatch = async (requests: readonly DestroyRequest[]): Promise<DestroyOutcome[]> => {
-    const lines = requests.map((): string[] => []);
-    const failures = new Map<number, unknown>();
-    const items: Array<{ at: number; item: DestroyItem<S, R> }> = [];
+    const pending = requests.map((request): Pending => ({ request, lines: [] }));
+    const items: Array<{ entry: Pending; item: DestroyItem<S, R> }> = [];
     let parsedTarget: T | undefined;
-    for (const [at, request] of requests.entries()) {
-      const own: KindContext = { ...context, log: (line) => lines[at]?.push(printableLine(line)) };
+    for (const entry of pending) {
+      const own: KindContext = { ...context, log: (line) => entry.lines.push(printableLine(line)) };
       try {
-        if (digestOf(request.target) !== digestOf(target)) {
+        if (digestOf(entry.request.target) !== digestOf(target)) {
           throw new HandlerError('Wrong target', 'a destroy for another target reached this run; destroy again');
         }
-        const checked = await checkedItem(domain, request, own);
+        const checked = await checkedItem(domain, entry.request, own);
         parsedTarget ??= checked?.target;
-        if (checked !== undefined) items.push({ at, item: checked.item });
+        if (checked !== undefined) items.push({ entry, item: checked.item });
       } catch (error) {
-        failures.set(at, error);
+        entry.failure = { error };
       }
     }
     if (items.length > 0 && parsedTarget !== undefined) {
@@ -124,12 +130,14 @@ export const sharedDestroy = <S, T, C, R>(
       const outcomes = await open(parsedTarget)
         .then((opened) => (domain.destroyAll ?? destroyEach)(opened, batch))
         .catch((error: unknown) => items.map(() => error));
-      for (const [index, { at }] of items.entries()) {
-        if (outcomes[index] !== undefined) failures.set(at, outcomes[index]);
-      }
+      // destroyAll answers each item's outcome in the order of the batch.
+      items.forEach(({ entry }, index) => {
+        const error = outcomes[index];
+        if (error !== undefined) entry.failure = { error };
+      });
     }
-    return requests.map((request, at) =>
-      failures.has(at) ? failed(request, failures.get(at), lines[at] ?? []) : { code: 0, lines: lines[at] ?? [] },
+    return pending.map(({ request, lines, failure }) =>
+      failure === undefined ? { code: 0, lines } : failed(request, failure.error, lines),
     );
   };
   const close = async () => {
