@@ -272,6 +272,24 @@ describe('the record', () => {
     expect(existsSync(join(dir(), 'cdktf-homelab.record.json'))).toBe(false);
   });
 
+  // Issue 29 item 4: a refused construct declares nothing; written, the record would plan its object's removal.
+  test("is left as it was by a synth that fails with the app's problems, every one of them listed", () => {
+    synth([
+      ['kept', {}],
+      ['one', {}],
+      ['two', {}],
+    ]);
+    const written = record();
+    expect(() =>
+      synth([
+        ['kept', {}],
+        ['one', { port: 0 }],
+        ['two', { server: 'a b' }],
+      ]),
+    ).toThrow(/^2 problems in 2 constructs:\nlab\/one: port must be .*\nlab\/two: server must be /);
+    expect(record()).toBe(written);
+  });
+
   test('a file that is not a record fails the synth naming it, rather than forgetting what it held', () => {
     writeFileSync(join(dir(), 'cdktf-homelab.record.json'), '{"stacks": [}');
     expect(() => synth([['kept', {}]])).toThrow(
