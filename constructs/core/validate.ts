@@ -56,6 +56,7 @@ export const validateProps = (
   return false;
 };
 
+/** `record` without the entries `names` names. */
 const without = <T>(record: Readonly<Record<string, T>>, names: readonly string[]): Record<string, T> =>
   Object.fromEntries(Object.entries(record).filter(([name]) => !names.includes(name)));
 
