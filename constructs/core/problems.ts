@@ -103,8 +103,9 @@ export const recordProblems = (scope: IConstruct, problems: readonly Problem[]):
  * declared in any order (a retired template and its instances, the objects an object follows).
  */
 export const checkAtSynth = (scope: IConstruct, check: () => readonly Problem[]): void => {
-  const root = scope.node.root;
-  atSynth.set(root, [...(atSynth.get(root) ?? []), () => recordProblems(scope, check())]);
+  const checks = atSynth.get(scope.node.root) ?? [];
+  atSynth.set(scope.node.root, checks);
+  checks.push(() => recordProblems(scope, check()));
   gate(scope);
 };
 
