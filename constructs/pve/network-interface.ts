@@ -4,8 +4,10 @@
  * `ProxmoxNetworkApply` on the node makes the change live, behind a cluster-health gate.
  */
 import { Construct } from 'constructs';
-import type { InterfaceType, LinuxBondMode, NetworkFieldEntry } from '../../src/pve/network-fields';
-import { interfaceRules, interfaceSpec, NETWORK_INTERFACE_PROPS } from '../../src/pve/network-interface';
+import { type PropsOf, specOf } from '../../src/core/fields';
+import { isRecord } from '../../src/core/records';
+import { NETWORK_INTERFACE_FIELDS } from '../../src/pve/network-fields';
+import { interfaceRules } from '../../src/pve/network-interface';
 import { namedInterfaces } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
@@ -16,68 +18,18 @@ import { ADOPT_PROPS, FORGET_PROPS, targetRule, unresolved, validateProps } from
 import type { ProxmoxCluster } from './cluster';
 import { refuseDuplicate, registerStaging } from './network-wiring';
 
-/** Every prop, judged at synth by the kind's rules (src/pve/network-interface.ts). */
+/** Every prop, judged at synth by the kind's declaration (src/pve/network-fields.ts) and its rules. */
 const PROPS = {
-  ...NETWORK_INTERFACE_PROPS,
+  ...NETWORK_INTERFACE_FIELDS,
   ...ADOPT_PROPS,
   ...FORGET_PROPS,
   cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
 };
 
-export interface ProxmoxNetworkInterfaceProps {
+// The interface's own fields come from its declaration (src/pve/network-fields.ts), each with its doc comment.
+export interface ProxmoxNetworkInterfaceProps extends PropsOf<typeof NETWORK_INTERFACE_FIELDS> {
   /** The cluster the node belongs to. */
   readonly cluster: ProxmoxCluster;
-  /** The node, as PVE names it (e.g. `n2`). Changing it replaces the interface. */
-  readonly node: string;
-  /**
-   * The interface name, at most 15 characters: `vmbr1` for a bridge, `bond0` for a bond (PVE reads
-   * only `bond<N>` as bonds), `<device>.<id>`, `vlan<id>` or any name with `vlanRawDevice` and
-   * `vlanId` for a VLAN. Changing it replaces the interface.
-   */
-  readonly iface: string;
-  /** The kind of interface. PVE cannot change it in place, so changing it replaces the interface. */
-  readonly type: InterfaceType;
-  /** Bring the interface up at boot (`auto <iface>`). @default false */
-  readonly autostart?: boolean;
-  /**
-   * A comment kept with the interface in the file. No line may end in whitespace or `\` (ifupdown2
-   * would join the next line to it), and `%`, `${` and control characters other than newline are refused.
-   *
-   * @default - none
-   */
-  readonly comments?: string;
-  /** MTU, 1280 to 65520. @default - unset (the kernel's, usually 1500) */
-  readonly mtu?: number;
-  /** IPv4 address with prefix, e.g. `10.10.0.2/24`. @default - no IPv4 address */
-  readonly cidr?: string;
-  /** IPv6 address with prefix, e.g. `fd00:10::2/64`. @default - no IPv6 address */
-  readonly cidr6?: string;
-  /** IPv4 default gateway; one per node. @default - none */
-  readonly gateway?: string;
-  /** IPv6 default gateway; one per node. @default - none */
-  readonly gateway6?: string;
-  /** bridge: the ports, e.g. `["enp2s0"]`; order is not significant. @default - no ports */
-  readonly bridgePorts?: string[];
-  /** bridge: VLAN-aware. @default false */
-  readonly bridgeVlanAware?: boolean;
-  /**
-   * bridge (VLAN-aware only): VLAN ids and ranges, e.g. `[10, "100-200"]`.
-   *
-   * @default - unset (PVE uses 2-4094)
-   */
-  readonly bridgeVids?: Array<string | number>;
-  /** vlan: the tag, 1 to 4094. @default - the id in the name (`<device>.<id>`, `vlan<id>`) */
-  readonly vlanId?: number;
-  /** vlan: the device the VLAN rides on. @default - the device in the name (`<device>.<id>`) */
-  readonly vlanRawDevice?: string;
-  /** bond: the member NICs; order is not significant. @default - no members */
-  readonly slaves?: string[];
-  /** bond: Linux bonding mode. @default - unset (PVE uses balance-rr) */
-  readonly bondMode?: LinuxBondMode;
-  /** bond (active-backup only): the preferred member, one of `slaves`. @default - none */
-  readonly bondPrimary?: string;
-  /** bond (balance-xor, 802.3ad only): transmit hash policy. @default - unset (the kernel's, layer2) */
-  readonly bondXmitHashPolicy?: 'layer2' | 'layer2+3' | 'layer3+4';
   /**
    * Take the interface over when it already existed when the stack first declared it (made by hand, say).
    * PVE has no place for a mark of ownership, so the interface's lifecycle records in the state whether the
@@ -96,11 +48,6 @@ export interface ProxmoxNetworkInterfaceProps {
   readonly forget?: boolean;
 }
 
-// Every field of the table is a prop here: a field added without its prop fails to compile.
-type PropsMissing = Exclude<NetworkFieldEntry['prop'], keyof ProxmoxNetworkInterfaceProps>;
-const everyFieldHasAProp: [PropsMissing] extends [never] ? true : PropsMissing = true;
-void everyFieldHasAProp;
-
 /**
  * A bridge, VLAN or bond on one node, staged in the node's pending network config; a
  * `ProxmoxNetworkApply` makes it live.
@@ -116,9 +63,9 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
   constructor(scope: Construct, id: string, props: ProxmoxNetworkInterfaceProps) {
     super(scope, id);
     if (!validateProps(this, 'ProxmoxNetworkInterface', PROPS, props, interfaceRules)) return;
-    const { cluster, node, iface, type, adopt, forget, ...fields } = props;
+    const { cluster, node, iface, type, adopt, forget } = props;
     refuseDuplicate(this, { cluster, node, iface });
-    const spec = interfaceSpec(node, iface, type, fields);
+    const spec = specOf(NETWORK_INTERFACE_FIELDS, props);
     const object = declareObject(this, {
       kind: 'network-interface',
       targetConstruct: cluster,
@@ -131,7 +78,7 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
     this.declared = object;
     if (!(object instanceof ManagedObject)) return;
     // The interfaces of the same node this one needs first; a Terraform value orders nothing.
-    const references = namedInterfaces(spec)
+    const references = namedInterfaces({ iface, type, options: isRecord(spec.options) ? spec.options : {} })
       .map((named) => named.iface)
       .filter((name) => !unresolved(name));
     registerStaging(this, { cluster, node, iface, object, references });

@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import { type PropDef, propProblems, specCheck } from './definition';
 import { isRecord } from './records';
-import type { Problem, Rule } from './rules';
+import { broken, type Problem, type Rule } from './rules';
 
 /** Where a spec carries a field: at its top level under the prop's name, or in a group under a key of its own. */
 export type SpecPlace = true | { readonly group: string; readonly key: string };
@@ -23,6 +23,12 @@ export interface FieldInput extends Omit<PropDef, 'required'> {
   encode?(value: unknown): unknown;
   /** The prop's form of a spec value; the value as it is when it is no such form (the rule then refuses it). */
   decode?(value: unknown): unknown;
+  /**
+   * What the spec holds when its form's type differs from the prop's (base64 text for an object, VLAN ids as
+   * text where the props take numbers too): the boundary requires it of the spec's value, and `SpecOf` types
+   * the value by it. @default - the rule's type: the spec holds the value as the props do
+   */
+  readonly specForm?: Rule;
   /** The field names the environment variable holding a secret: what it holds, said where discover names one. */
   readonly secret?: string;
 }
@@ -47,25 +53,28 @@ export const optional = <const D extends FieldInput>(def: D): D & { readonly req
 
 /** What a value of the field is: what its rule lets through. */
 type ValueOf<F> = F extends { readonly rule: Rule<infer T> } ? T : never;
+/** What the spec holds for the field: its spec form's type when it declares one, else the rule's. */
+type SpecValueOf<F> = F extends { readonly specForm: Rule<infer S> } ? S : ValueOf<F>;
 type RequiredOf<F> = { [K in keyof F]: F[K] extends { readonly required: true } ? K : never }[keyof F];
 type TopOf<F> = { [K in keyof F]: F[K] extends { readonly spec: true } ? K : never }[keyof F];
 type GroupOf<F> = { [K in keyof F]: F[K] extends { readonly spec: { readonly group: infer G } } ? G : never }[keyof F];
+/** What a group holds: the spec values of the fields it carries. */
+type InGroup<F, G> = {
+  [K in keyof F]: F[K] extends { readonly spec: { readonly group: G } } ? SpecValueOf<F[K]> : never;
+}[keyof F];
 
 /** The props a construct of the kind takes: each field's doc comment comes along with it. */
 export type PropsOf<F> = { readonly [K in keyof F as K extends RequiredOf<F> ? K : never]: ValueOf<F[K]> } & {
   readonly [K in keyof F as K extends RequiredOf<F> ? never : K]?: ValueOf<F[K]>;
 };
 
-/** A value a spec group holds. */
-export type SpecScalar = string | number | boolean;
-
-/** The spec the handler gets: the top-level fields as the props have them, each group as a record of scalars. */
+/** The spec the handler gets: each top-level field in its spec form, each group a record of its fields' forms. */
 export type SpecOf<F> = {
-  readonly [K in keyof F as K extends TopOf<F> & RequiredOf<F> ? K : never]: ValueOf<F[K]>;
+  readonly [K in keyof F as K extends TopOf<F> & RequiredOf<F> ? K : never]: SpecValueOf<F[K]>;
 } & {
-  readonly [K in keyof F as K extends TopOf<F> ? (K extends RequiredOf<F> ? never : K) : never]?: ValueOf<F[K]>;
+  readonly [K in keyof F as K extends TopOf<F> ? (K extends RequiredOf<F> ? never : K) : never]?: SpecValueOf<F[K]>;
 } & {
-  readonly [G in GroupOf<F> & string]: Readonly<Record<string, SpecScalar>>;
+  readonly [G in GroupOf<F> & string]: Readonly<Record<string, InGroup<F, G>>>;
 };
 
 /** The spec `props` make: each set field in its place, in its spec form; every group present, empty or not. */
@@ -127,10 +136,20 @@ export const propsOfSpec = (
 const groupsOf = (fields: Fields): Set<string> =>
   new Set(Object.values(fields).flatMap((field) => (typeof field.spec === 'object' ? [field.spec.group] : [])));
 
+/** Each spec value not in its field's spec form (`specForm`), save where its rule refused it already. */
+const formProblems = (fields: Fields, spec: Readonly<Record<string, unknown>>, judged: ReadonlySet<string>) => {
+  const places = placesOf(fields);
+  return leavesOf(spec, groupsOf(fields)).flatMap(([path, value]): Problem[] => {
+    const form = places.get(path)?.[1].specForm?.(value);
+    return form === undefined || judged.has(path) ? [] : [broken(path, form, value)];
+  });
+};
+
 /**
  * The handler boundary's schema for a kind's spec: a JSON object whose every field meets its rule (a rule
- * lets through only values of its type, rules.ts), with no path the declaration does not know, and the
- * kind's rules across fields (`across`, the same function synth judges the props by) holding.
+ * lets through only values of its type, rules.ts) and is in its spec form (`specForm`), with no path the
+ * declaration does not know, and the kind's rules across fields (`across`, the same function synth judges the
+ * props by) holding.
  */
 export const specSchema = <F extends Fields>(
   fields: F,
@@ -144,12 +163,11 @@ export const specSchema = <F extends Fields>(
     const groups = [...groupsOf(fields)].filter((group) => !isRecord(spec[group]));
     const missing = groups.map((group) => ({ prop: group, says: 'is required: an object' }));
     const pathOf = new Map([...placesOf(fields)].map(([path, [prop]]) => [prop, path]));
-    const judged = [...propProblems(what, inSpec, props), ...across(props)];
-    return [
-      ...stray,
-      ...missing,
-      ...judged.map((problem) => ({ ...problem, prop: pathOf.get(problem.prop) ?? problem.prop })),
-    ];
+    const judged = [...propProblems(what, inSpec, props), ...across(props)].map((problem) => ({
+      ...problem,
+      prop: pathOf.get(problem.prop) ?? problem.prop,
+    }));
+    return [...stray, ...missing, ...judged, ...formProblems(fields, spec, new Set(judged.map(({ prop }) => prop)))];
   };
   // The one place a spec's type is claimed: what `problems` let through is what SpecOf<F> says (each rule's type).
   return z.custom<SpecOf<F>>((value) => isRecord(value)).check(specCheck(problems));

@@ -3,10 +3,10 @@
  * when its props hold the kind's own rules and the kind's own diff reads it in sync, so the
  * generated stack synthesizes and its first plan shows no change to what the objects do.
  */
-import { propsOfSpec } from '../core/fields';
-import { describeDiff } from '../core/protocol';
+import type * as z from 'zod/mini';
+import { type Fields, propsOfSpec } from '../core/fields';
 import { isRecord } from '../core/records';
-import { describeProblems } from '../core/rules';
+import { describeDiff } from '../core/protocol';
 import {
   encodeBase64Json,
   METRIC_SERVER_FIELDS,
@@ -15,8 +15,13 @@ import {
   optionsOf,
 } from '../pve/metric-fields';
 import { diffMetricServer, type LiveSection, liveValue as metricValue, metricServerSpec } from '../pve/metric-server';
-import { fieldsOf as interfaceFields, INTERFACE_TYPES, type InterfaceType } from '../pve/network-fields';
-import { interfaceProblems, interfaceSpec } from '../pve/network-interface';
+import {
+  INTERFACE_TYPES,
+  type InterfaceType,
+  NETWORK_INTERFACE_FIELDS,
+  optionsOf as interfaceOptions,
+} from '../pve/network-fields';
+import { networkInterfaceSpec } from '../pve/network-interface';
 import { interfaceReading, liveValue as interfaceValue } from '../pve/network-interface-diff';
 import {
   ADOPT,
@@ -27,7 +32,6 @@ import {
   Ref,
   type Skipped,
   type Value,
-  valuesOf,
 } from './declaration';
 import { envVarName } from './literal';
 
@@ -108,8 +112,7 @@ const metricServer = (section: LiveSection, envNames: Set<string>): Declaration 
     return { what, why: `its type ${JSON.stringify(section.type)} is not one this library manages` };
   const envName = (secret: string) => envVarName(['pve', 'metric', id, ...secret.split('-')], envNames);
   const parsed = metricServerSpec.safeParse(liveSpec(section, type, envName));
-  if (!parsed.success)
-    return { what, why: parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ') };
+  if (!parsed.success) return { what, why: issuesOf(parsed.error) };
   const spec = parsed.data;
   const secrets = spec.otelHeadersEnv === undefined ? {} : { otelHeaders: String(section['otel-headers']) };
   const state = diffMetricServer(spec, section, secrets);
@@ -119,20 +122,24 @@ const metricServer = (section: LiveSection, envNames: Set<string>): Declaration 
       why: `it would not read in sync: ${state.state === 'present' ? describeDiff(state.changes) : state.state}`,
     };
   }
-  const props: Record<string, Value> = { cluster: new Ref(CLUSTER) };
-  for (const [prop, value] of Object.entries(propsOfSpec(METRIC_SERVER_FIELDS, spec).props)) {
-    const secret = secretOf(prop);
+  const props = { cluster: new Ref(CLUSTER), ...declaredProps(METRIC_SERVER_FIELDS, spec), ...ADOPT };
+  return { key: `metric-server:${id}`, construct: 'ProxmoxMetricServer', id, props };
+};
+
+/** What the boundary refused in a spec read from the target, one `path says` a problem. */
+const issuesOf = (error: z.core.$ZodError): string =>
+  error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ');
+
+/** The props a spec says, by the kind's declaration: a field naming a secret's variable as an `EnvName`. */
+const declaredProps = (fields: Fields, spec: Readonly<Record<string, unknown>>): Record<string, Value> => {
+  const props: Record<string, Value> = {};
+  for (const [prop, value] of Object.entries(propsOfSpec(fields, spec).props)) {
+    const secret = fields[prop]?.secret;
     if (secret !== undefined && typeof value === 'string') props[prop] = new EnvName(value, secret);
     else if (isValue(value)) props[prop] = value;
   }
-  return { key: `metric-server:${id}`, construct: 'ProxmoxMetricServer', id, props: { ...props, ...ADOPT } };
+  return props;
 };
-
-/** What a field that names a secret's variable holds, by the declaration. */
-const secretOf = (prop: string): string | undefined =>
-  Object.entries(METRIC_SERVER_FIELDS).flatMap(([name, field]) =>
-    name === prop && 'secret' in field ? [field.secret] : [],
-  )[0];
 
 /**
  * The node's bridges, VLANs and bonds; its NICs and other types are not this library's. Its management
@@ -204,30 +211,39 @@ export const managementInterfaces = (network: {
   return found;
 };
 
+/** A node's row of one of the types this library manages. */
+interface InterfaceRow {
+  readonly row: Readonly<Record<string, unknown>>;
+  readonly type: InterfaceType;
+}
+
+/** The spec a node's row reads as, by the declaration: each option the type has, in the spec's terms. */
+const rowSpec = (node: string, { row, type }: InterfaceRow) => {
+  const options = new Map<string, unknown>();
+  for (const option of interfaceOptions(type)) {
+    const value = interfaceValue(option, row[option.param]);
+    if (value !== null && value !== false) options.set(option.param, value);
+  }
+  return { node, iface: String(row.iface), type, options: Object.fromEntries(options) };
+};
+
+/** A live interface as a `ProxmoxNetworkInterface`: its props are the declaration's fields read back from a spec. */
 const networkInterface = (
   node: string,
-  { row, type }: { readonly row: Readonly<Record<string, unknown>>; readonly type: InterfaceType },
+  live: InterfaceRow,
   rows: readonly unknown[],
   declared: ReadonlySet<string>,
 ): Declaration | Skipped => {
-  const iface = String(row.iface);
+  const iface = String(live.row.iface);
   const what = `interface ${iface} on ${node}`;
-  const read: Record<string, unknown> = { node, iface, type };
-  for (const field of interfaceFields(type)) {
-    const value = interfaceValue(field, row[field.param]);
-    if (value !== null && value !== false) read[field.prop] = value;
-  }
-  const problems = interfaceProblems(read);
-  if (problems.length > 0) return { what, why: describeProblems(problems) };
-  // Past the kind's rules each value is text, a number, a flag or a list: checked here, not assumed.
-  const props = valuesOf(read);
-  if (props === undefined) return { what, why: 'a field PVE answered is not one a stack can state' };
-  const reading = interfaceReading(interfaceSpec(node, iface, type, props), rows, declared);
+  const parsed = networkInterfaceSpec.safeParse(rowSpec(node, live));
+  if (!parsed.success) return { what, why: issuesOf(parsed.error) };
+  const reading = interfaceReading(parsed.data, rows, declared);
   if (!reading.inSync) return { what, why: `it would not read in sync: ${reading.summary}` };
   return {
     key: `network-interface:${node}:${iface}`,
     construct: 'ProxmoxNetworkInterface',
     id: `${iface}-${node}`,
-    props: { cluster: new Ref(CLUSTER), ...props, ...ADOPT },
+    props: { cluster: new Ref(CLUSTER), ...declaredProps(NETWORK_INTERFACE_FIELDS, parsed.data), ...ADOPT },
   };
 };

@@ -42,6 +42,7 @@ const option = <const T extends readonly MetricServerType[], R extends Rule>(
 /** An option PVE keeps as the base64 of a JSON object of strings, which the props hold as the object. */
 const jsonOption = <const T extends readonly MetricServerType[]>(param: string, types: T) => ({
   ...option(param, types, stringRecord, 'base64-json'),
+  specForm: text('the base64 of a JSON object', /^[A-Za-z0-9+/]*={0,2}$/, Number.MAX_SAFE_INTEGER),
   encode: encodeBase64Json,
   decode: (value: unknown) => (typeof value === 'string' ? (decodeBase64Json(value) ?? value) : value),
 });

@@ -1,37 +1,31 @@
 /**
- * The fields of `POST/PUT nodes/{node}/network` this library manages for bridges, VLANs and bonds,
- * with PVE's parameter names, the construct props that set them and their rules. One table drives
- * synth checks, the diff and the forms, so a value PVE would refuse or rewrite is caught at synth
- * instead of drifting forever. Source: [PM] PVE/API2/Network.pm $confdesc, [PC] JSONSchema.pm.
+ * A network interface's one declaration: every field with its doc, its rule, which interface types have it,
+ * its parameter of `POST/PUT nodes/{node}/network` and its spec form. The construct's props type, synth's prop
+ * table, the spec the construct writes, the handler boundary's schema, the diff's option list and discover's
+ * rebuild all come from `NETWORK_INTERFACE_FIELDS`, so a value PVE would refuse or rewrite is caught at synth
+ * instead of drifting forever, and no field exists in one of those forms and not another (issue 29).
+ * Source: [PM] PVE/API2/Network.pm $confdesc, [PC] JSONSchema.pm.
  */
 import { isIPv6 } from 'node:net';
-import { groupOf, show } from '../core/errors';
-import { boolean, integer, oneOf, type Rule } from '../core/rules';
+import { type FieldInput, optional, required } from '../core/fields';
+import { groupOf } from '../core/errors';
+import { boolean, integer, oneOf, type Rule, text } from '../core/rules';
+import { NODE_NAME } from './upid';
 
 export const INTERFACE_TYPES = ['bridge', 'vlan', 'bond'] as const;
 /** The interface types this library manages. */
 export type InterfaceType = (typeof INTERFACE_TYPES)[number];
 
-export type FieldKind =
-  | { readonly kind: 'bool' }
-  | { readonly kind: 'int'; readonly min: number; readonly max: number }
-  | { readonly kind: 'string'; readonly test: (value: string) => boolean; readonly rule: string }
-  | { readonly kind: 'enum'; readonly values: readonly string[] }
-  /** Free text, one `#` line per line in the file; GET gives it back with a final newline. */
-  | { readonly kind: 'comment' }
-  /** Interface names, space-separated on the wire; GET answers them sorted, so order is not compared. */
-  | { readonly kind: 'ifaces' }
-  /** VLAN ids and ranges, space-separated on the wire. */
-  | { readonly kind: 'vids' };
-
-export type NetworkField = FieldKind & {
-  readonly param: string;
-  readonly prop: string;
-  readonly types: readonly InterfaceType[];
-};
+/**
+ * How GET writes an option's value, which the diff reads back in the spec's terms: `comment` is free text
+ * with a final newline, `ifaces` and `vids` are space-separated lists.
+ */
+export type LiveForm = 'bool' | 'int' | 'text' | 'comment' | 'ifaces' | 'vids';
 
 const OCTET = '(?:25[0-5]|(?:2[0-4]|1[0-9]|[1-9])?[0-9])';
 const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+
+const isIpv4 = (value: string): boolean => IPV4.test(value);
 
 // PVE's IPv6 grammar has no zone index; node:net accepts `fe80::1%eth0`.
 const isIpv6 = (value: string): boolean => !value.includes('%') && isIPv6(value);
@@ -40,6 +34,12 @@ const cidrWith = (isAddress: (value: string) => boolean, maxPrefix: number) => (
   const match = /^(.+)\/(\d+)$/.exec(value);
   return match !== null && isAddress(groupOf(match, 1)) && Number(match[2]) > 7 && Number(match[2]) <= maxPrefix;
 };
+
+/** A text `test` accepts. */
+const textWhere =
+  (says: string, test: (value: string) => boolean): Rule<string> =>
+  (value) =>
+    typeof value === 'string' && test(value) ? undefined : says;
 
 /** pve-iface, capped at 15 characters: Linux refuses longer names (IFNAMSIZ), so ifreload would. */
 export const IFACE_NAME = /^(?=.{2,15}$)[a-z][a-z0-9_]{1,20}(\.\d+)?$/i;
@@ -68,105 +68,6 @@ export const LINUX_BOND_MODES = [
 /** The bonding modes PVE writes for a Linux bond. */
 export type LinuxBondMode = (typeof LINUX_BOND_MODES)[number];
 
-const ALL = INTERFACE_TYPES;
-const ipv4 = { kind: 'string', test: (v: string) => IPV4.test(v), rule: 'an IPv4 address' } as const;
-const ipv6 = { kind: 'string', test: isIpv6, rule: 'an IPv6 address' } as const;
-
-export const NETWORK_FIELDS = [
-  { param: 'autostart', prop: 'autostart', types: ALL, kind: 'bool' },
-  { param: 'comments', prop: 'comments', types: ALL, kind: 'comment' },
-  { param: 'mtu', prop: 'mtu', types: ALL, kind: 'int', min: 1280, max: 65520 },
-  {
-    param: 'cidr',
-    prop: 'cidr',
-    types: ALL,
-    kind: 'string',
-    test: cidrWith((v) => IPV4.test(v), 32),
-    rule: 'an IPv4 CIDR with a prefix of 8-32',
-  },
-  {
-    param: 'cidr6',
-    prop: 'cidr6',
-    types: ALL,
-    kind: 'string',
-    test: cidrWith(isIpv6, 128),
-    rule: 'an IPv6 CIDR with a prefix of 8-128',
-  },
-  { param: 'gateway', prop: 'gateway', types: ALL, ...ipv4 },
-  { param: 'gateway6', prop: 'gateway6', types: ALL, ...ipv6 },
-  { param: 'bridge_ports', prop: 'bridgePorts', types: ['bridge'], kind: 'ifaces' },
-  { param: 'bridge_vlan_aware', prop: 'bridgeVlanAware', types: ['bridge'], kind: 'bool' },
-  { param: 'bridge_vids', prop: 'bridgeVids', types: ['bridge'], kind: 'vids' },
-  { param: 'vlan-id', prop: 'vlanId', types: ['vlan'], kind: 'int', min: 1, max: 4094 },
-  {
-    param: 'vlan-raw-device',
-    prop: 'vlanRawDevice',
-    types: ['vlan'],
-    kind: 'string',
-    test: (v) => IFACE_NAME.test(v),
-    rule: IFACE_RULE,
-  },
-  { param: 'slaves', prop: 'slaves', types: ['bond'], kind: 'ifaces' },
-  { param: 'bond_mode', prop: 'bondMode', types: ['bond'], kind: 'enum', values: LINUX_BOND_MODES },
-  {
-    param: 'bond-primary',
-    prop: 'bondPrimary',
-    types: ['bond'],
-    kind: 'string',
-    test: (v) => IFACE_NAME.test(v),
-    rule: IFACE_RULE,
-  },
-  {
-    param: 'bond_xmit_hash_policy',
-    prop: 'bondXmitHashPolicy',
-    types: ['bond'],
-    kind: 'enum',
-    values: ['layer2', 'layer2+3', 'layer3+4'],
-  },
-] as const satisfies readonly NetworkField[];
-
-/** One field, with its prop's literal name, so a construct can type its props from the table. */
-export type NetworkFieldEntry = (typeof NETWORK_FIELDS)[number];
-
-/** The fields a type sends. */
-export const fieldsOf = (type: InterfaceType): readonly NetworkFieldEntry[] =>
-  NETWORK_FIELDS.filter((field) => sentBy(field.types, type));
-
-const sentBy = (types: readonly InterfaceType[], type: InterfaceType): boolean => types.includes(type);
-
-/** A declared value in the spec's canonical form: lists are arrays, sets sorted. */
-export type SpecValue = string | number | boolean | readonly string[];
-
-/** A field's rule over a prop's value (the spec carries the same values, lists in canonical form). */
-export const ruleOf = (field: NetworkField): Rule => {
-  switch (field.kind) {
-    case 'bool':
-      return boolean;
-    case 'int':
-      return integer(field.min, field.max);
-    case 'string':
-      return (value) => (typeof value === 'string' && field.test(value) ? undefined : field.rule);
-    case 'enum':
-      return oneOf(field.values);
-    case 'comment':
-      return (value) => (typeof value === 'string' && isSafeComment(value) ? undefined : COMMENT_RULE);
-    case 'ifaces':
-      return ifaceList;
-    case 'vids':
-      return vlanIds;
-  }
-};
-
-const ifaceList: Rule = (value) =>
-  isStringList(value) && value.every((item) => IFACE_NAME.test(item)) && new Set(value).size === value.length
-    ? undefined
-    : `a list of distinct interface names (${IFACE_RULE})`;
-
-const vlanIds: Rule = (value) =>
-  Array.isArray(value) && value.length > 0 && value.map(String).every(isVlanIdOrRange)
-    ? undefined
-    : 'a non-empty list of VLAN ids (2-4094) or ranges such as "100-200"';
-
 export const COMMENT_RULE =
   'a non-empty text whose lines do not end in whitespace or a backslash, ' +
   'without %, ${ or control characters other than newline';
@@ -181,15 +82,127 @@ const isSafeComment = (text: string): boolean =>
   !/[\u0000-\u0009\u000b-\u001f\u007f%]|\$\{/.test(text) &&
   text.split('\n').every((line) => !/[\s\\]$/.test(line));
 
-const isStringList = (value: unknown): value is string[] =>
+/** A list of texts: `Array.isArray` alone leaves a readonly list in the other branch. */
+export const isStringList = (value: unknown): value is readonly string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 
-/** A valid prop value in the spec's form: sets sorted, VLAN ids as strings. */
-export const toSpecValue = (field: NetworkField, value: unknown): SpecValue => {
-  if (field.kind === 'vids' && Array.isArray(value)) return value.map(String);
-  if (!isSpecValue(value)) throw new Error(`${field.prop}: ${show(value)} was not judged by its rule first`);
-  return field.kind === 'ifaces' && typeof value === 'object' ? [...value].sort() : value;
+const ifaceList: Rule<readonly string[]> = (value) =>
+  isStringList(value) && value.every((item) => IFACE_NAME.test(item)) && new Set(value).size === value.length
+    ? undefined
+    : `a list of distinct interface names (${IFACE_RULE})`;
+
+const vlanIds: Rule<ReadonlyArray<string | number>> = (value) =>
+  Array.isArray(value) && value.length > 0 && value.map(String).every(isVlanIdOrRange)
+    ? undefined
+    : 'a non-empty list of VLAN ids (2-4094) or ranges such as "100-200"';
+
+// The spec holds every VLAN id as text, as GET answers them, where the props take numbers too.
+const vlanIdTexts: Rule<readonly string[]> = (value) =>
+  isStringList(value) ? undefined : 'a list of texts, such as ["10", "100-200"]';
+
+const ALL = INTERFACE_TYPES;
+
+/** An option PVE keeps under its own parameter, which `types` alone have. */
+const option = <const T extends readonly InterfaceType[], R extends Rule>(
+  param: string,
+  types: T,
+  rule: R,
+  form: LiveForm,
+) => optional({ rule, types, form, spec: { group: 'options', key: param } });
+
+/** Interface names, a set: the spec holds them sorted, as GET answers them, so order is never compared. */
+const namesOption = <const T extends readonly InterfaceType[]>(param: string, types: T) => ({
+  ...option(param, types, ifaceList, 'ifaces'),
+  encode: (value: unknown) => (isStringList(value) ? [...value].sort() : value),
+});
+
+export const NETWORK_INTERFACE_FIELDS = {
+  /** The node, as PVE names it (e.g. `n2`). Changing it replaces the interface. */
+  node: required({ rule: text('a PVE node name (letters, digits, inner -)', NODE_NAME), spec: true }),
+  /**
+   * The interface name, at most 15 characters: `vmbr1` for a bridge, `bond0` for a bond (PVE reads
+   * only `bond<N>` as bonds), `<device>.<id>`, `vlan<id>` or any name with `vlanRawDevice` and
+   * `vlanId` for a VLAN. Changing it replaces the interface.
+   */
+  iface: required({ rule: text(IFACE_RULE, IFACE_NAME), spec: true }),
+  /** The kind of interface. PVE cannot change it in place, so changing it replaces the interface. */
+  type: required({ rule: oneOf(INTERFACE_TYPES), spec: true }),
+  /** Bring the interface up at boot (`auto <iface>`). @default false */
+  autostart: option('autostart', ALL, boolean, 'bool'),
+  /**
+   * A comment kept with the interface in the file. No line may end in whitespace or `\` (ifupdown2
+   * would join the next line to it), and `%`, `${` and control characters other than newline are refused.
+   *
+   * @default - none
+   */
+  comments: option('comments', ALL, textWhere(COMMENT_RULE, isSafeComment), 'comment'),
+  /** MTU, 1280 to 65520. @default - unset (the kernel's, usually 1500) */
+  mtu: option('mtu', ALL, integer(1280, 65520), 'int'),
+  /** IPv4 address with prefix, e.g. `10.10.0.2/24`. @default - no IPv4 address */
+  cidr: option('cidr', ALL, textWhere('an IPv4 CIDR with a prefix of 8-32', cidrWith(isIpv4, 32)), 'text'),
+  /** IPv6 address with prefix, e.g. `fd00:10::2/64`. @default - no IPv6 address */
+  cidr6: option('cidr6', ALL, textWhere('an IPv6 CIDR with a prefix of 8-128', cidrWith(isIpv6, 128)), 'text'),
+  /** IPv4 default gateway; one per node. @default - none */
+  gateway: option('gateway', ALL, textWhere('an IPv4 address', isIpv4), 'text'),
+  /** IPv6 default gateway; one per node. @default - none */
+  gateway6: option('gateway6', ALL, textWhere('an IPv6 address', isIpv6), 'text'),
+  /** bridge: the ports, e.g. `["enp2s0"]`; order is not significant. @default - no ports */
+  bridgePorts: namesOption('bridge_ports', ['bridge']),
+  /** bridge: VLAN-aware. @default false */
+  bridgeVlanAware: option('bridge_vlan_aware', ['bridge'], boolean, 'bool'),
+  /**
+   * bridge (VLAN-aware only): VLAN ids and ranges, e.g. `[10, "100-200"]`.
+   *
+   * @default - unset (PVE uses 2-4094)
+   */
+  bridgeVids: {
+    ...option('bridge_vids', ['bridge'], vlanIds, 'vids'),
+    specForm: vlanIdTexts,
+    encode: (value: unknown) => (Array.isArray(value) ? value.map(String) : value),
+  },
+  /** vlan: the tag, 1 to 4094. @default - the id in the name (`<device>.<id>`, `vlan<id>`) */
+  vlanId: option('vlan-id', ['vlan'], integer(1, 4094), 'int'),
+  /** vlan: the device the VLAN rides on. @default - the device in the name (`<device>.<id>`) */
+  vlanRawDevice: option('vlan-raw-device', ['vlan'], text(IFACE_RULE, IFACE_NAME), 'text'),
+  /** bond: the member NICs; order is not significant. @default - no members */
+  slaves: namesOption('slaves', ['bond']),
+  /** bond: Linux bonding mode. @default - unset (PVE uses balance-rr) */
+  bondMode: option('bond_mode', ['bond'], oneOf(LINUX_BOND_MODES), 'text'),
+  /** bond (active-backup only): the preferred member, one of `slaves`. @default - none */
+  bondPrimary: option('bond-primary', ['bond'], text(IFACE_RULE, IFACE_NAME), 'text'),
+  /** bond (balance-xor, 802.3ad only): transmit hash policy. @default - unset (the kernel's, layer2) */
+  bondXmitHashPolicy: option('bond_xmit_hash_policy', ['bond'], oneOf(['layer2', 'layer2+3', 'layer3+4']), 'text'),
 };
 
-const isSpecValue = (value: unknown): value is SpecValue =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || isStringList(value);
+/** One field of the declaration, by its prop name. */
+export type NetworkFieldName = keyof typeof NETWORK_INTERFACE_FIELDS;
+
+/** An option PVE keeps under its own parameter: its prop, parameter, live form, types and canonical form. */
+export interface NetworkOption {
+  readonly prop: NetworkFieldName;
+  readonly param: string;
+  readonly form: LiveForm;
+  readonly types: readonly InterfaceType[];
+  /** The spec's form of a value (sorted names, ids as text): the diff compares both sides in it. */
+  readonly canonical: (value: unknown) => unknown;
+}
+
+function isFieldName(name: string): name is NetworkFieldName {
+  return Object.hasOwn(NETWORK_INTERFACE_FIELDS, name);
+}
+
+/** Every option of the declaration, in its order. */
+export const NETWORK_OPTIONS: readonly NetworkOption[] = Object.entries(NETWORK_INTERFACE_FIELDS).flatMap(
+  ([prop, field]): NetworkOption[] =>
+    'form' in field && isFieldName(prop)
+      ? [{ prop, param: field.spec.key, form: field.form, types: field.types, canonical: canonicalOf(field) }]
+      : [],
+);
+
+function canonicalOf(field: FieldInput): (value: unknown) => unknown {
+  return field.encode ?? ((value) => value);
+}
+
+/** The options a type has, in the declaration's order. */
+export const optionsOf = (type: InterfaceType): readonly NetworkOption[] =>
+  NETWORK_OPTIONS.filter((option) => option.types.includes(type));

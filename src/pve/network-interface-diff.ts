@@ -7,8 +7,8 @@
 import { canonicalJson } from '../core/canonical';
 import type { Reading } from '../core/kind';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import { fieldsOf, type NetworkField, type SpecValue } from './network-fields';
-import { type NetworkInterfaceSpec, vlanFromName } from './network-interface';
+import { isStringList, type NetworkOption, optionsOf } from './network-fields';
+import { type NetworkInterfaceSpec, type OptionValue, vlanFromName } from './network-interface';
 
 /** One row of `GET nodes/{node}/network` (or the answer of `GET …/network/{iface}`). */
 export type LiveInterface = Readonly<Record<string, unknown>>;
@@ -31,7 +31,7 @@ export const findInterface = (rows: unknown, iface: string): LiveInterface | und
 };
 
 /** What GET reports for a field the spec leaves out: a default PVE writes, or a name-derived value. */
-const implied = (spec: NetworkInterfaceSpec, param: string): SpecValue | null => {
+const implied = (spec: NetworkInterfaceSpec, param: string): OptionValue | null => {
   if (param === 'bridge_vids') return spec.options.bridge_vlan_aware === true ? ['2-4094'] : null;
   if (param === 'bond_mode') return 'balance-rr';
   if (param === 'vlan-id') return vlanFromName(spec.iface).id ?? null;
@@ -39,25 +39,24 @@ const implied = (spec: NetworkInterfaceSpec, param: string): SpecValue | null =>
   return null;
 };
 
-const wanted = (spec: NetworkInterfaceSpec, field: NetworkField): unknown => {
-  const declared = spec.options[field.param];
-  if (field.kind === 'bool') return declared === true;
-  if (field.kind === 'ifaces' && Array.isArray(declared)) return [...declared].sort();
-  return declared ?? implied(spec, field.param);
+// A declared value in its canonical form (a hand-written spec may list names unsorted).
+const wanted = (spec: NetworkInterfaceSpec, option: NetworkOption): unknown => {
+  const declared = spec.options[option.param];
+  if (option.form === 'bool') return declared === true;
+  return declared === undefined ? implied(spec, option.param) : option.canonical(declared);
 };
 
 /** A GET value in the spec's terms; null when unset. */
-export const liveValue = (field: NetworkField, value: unknown): unknown => {
-  if (field.kind === 'bool') return value === 1 || value === '1' || value === true;
+export const liveValue = (option: NetworkOption, value: unknown): unknown => {
+  if (option.form === 'bool') return value === 1 || value === '1' || value === true;
   if (value === undefined || value === null || value === '') return null;
-  if (field.kind === 'int') return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (option.form === 'int') return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof value !== 'string') return value;
-  if (field.kind === 'comment') return value.replace(/\n$/, '');
+  if (option.form === 'comment') return value.replace(/\n$/, '');
+  if (option.form !== 'ifaces' && option.form !== 'vids') return value;
   // An update stores bridge_vids as sent (PVE normalises it on create only), so split like split_list.
   const items = value.split(/[\s,;]+/).filter((item) => item !== '');
-  if (field.kind === 'ifaces') return items.length === 0 ? null : items.sort();
-  if (field.kind === 'vids') return items.length === 0 ? null : items;
-  return value;
+  return items.length === 0 ? null : option.canonical(items);
 };
 
 /** Compares the node's row (undefined when the name is not there) with the spec. */
@@ -66,9 +65,9 @@ export const diffInterface = (spec: NetworkInterfaceSpec, live: LiveInterface | 
   const liveType = typeof live.type === 'string' ? live.type : '';
   if (liveType !== spec.type) return { state: 'foreign', liveType: liveType || 'unknown' };
   const changes: Record<string, { live: unknown; want: unknown }> = {};
-  for (const field of fieldsOf(spec.type)) {
-    const [have, want] = [liveValue(field, live[field.param]), wanted(spec, field)];
-    if (canonicalJson(have) !== canonicalJson(want)) changes[field.param] = { live: have, want };
+  for (const option of optionsOf(spec.type)) {
+    const [have, want] = [liveValue(option, live[option.param]), wanted(spec, option)];
+    if (canonicalJson(have) !== canonicalJson(want)) changes[option.param] = { live: have, want };
   }
   return { state: 'present', changes };
 };
@@ -82,8 +81,15 @@ export interface NamedInterface {
   readonly iface: string;
 }
 
+/** What `namedInterfaces` reads: a spec, or the one a construct writes (specOf, untyped: it may hold tokens). */
+export interface NamingSpec {
+  readonly iface: string;
+  readonly type: string;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
 /** The interfaces a spec names: bridge ports, bond slaves, a VLAN's raw device (from its name or declared). */
-export const namedInterfaces = (spec: NetworkInterfaceSpec): NamedInterface[] => {
+export const namedInterfaces = (spec: NamingSpec): NamedInterface[] => {
   const names = (value: unknown) => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
   const device = spec.type === 'vlan' ? (vlanFromName(spec.iface).rawDevice ?? spec.options['vlan-raw-device']) : null;
   return [
@@ -134,10 +140,10 @@ export const interfaceReading = (spec: NetworkInterfaceSpec, rows: unknown, decl
  */
 const declaredForm = (spec: NetworkInterfaceSpec): Form => {
   const form: Form = { type: spec.type };
-  for (const field of fieldsOf(spec.type)) {
-    const value = spec.options[field.param];
+  for (const option of optionsOf(spec.type)) {
+    const value = spec.options[option.param];
     if (value === undefined || value === false) continue;
-    form[field.param] = value === true ? 1 : typeof value === 'object' ? value.join(' ') : value;
+    form[option.param] = value === true ? 1 : isStringList(value) ? value.join(' ') : value;
   }
   return form;
 };
@@ -152,12 +158,12 @@ export const createForm = (spec: NetworkInterfaceSpec): Form => ({ iface: spec.i
  */
 export const updateForm = (spec: NetworkInterfaceSpec, live: LiveInterface): Form => {
   const form = declaredForm(spec);
-  const stale = fieldsOf(spec.type)
-    .filter((field) => {
-      const have = liveValue(field, live[field.param]);
-      const settled = have === null || have === false || canonicalJson(have) === canonicalJson(wanted(spec, field));
-      return form[field.param] === undefined && !settled;
+  const stale = optionsOf(spec.type)
+    .filter((option) => {
+      const have = liveValue(option, live[option.param]);
+      const settled = have === null || have === false || canonicalJson(have) === canonicalJson(wanted(spec, option));
+      return form[option.param] === undefined && !settled;
     })
-    .map((field) => field.param);
+    .map((option) => option.param);
   return stale.length === 0 ? form : { ...form, delete: stale.join(',') };
 };

@@ -1,47 +1,16 @@
 /**
- * A network interface, defined once: its props table and the rules across props (judged at synth
- * and again at the handler boundary), its spec and identity. The rules across props hold naming
- * (PVE reads a bond's type and a VLAN's device from the name) and settings PVE writes only in some
- * modes: each broken rule would otherwise stage, reload, and drift on every later plan.
+ * A network interface's rules across fields and its boundary: the fields themselves are declared once in
+ * network-fields.ts. The rules across fields hold naming (PVE reads a bond's type and a VLAN's device from the
+ * name) and settings PVE writes only in some modes: each broken rule would otherwise stage, reload, and drift
+ * on every later plan. Judged at synth over props and at the handler boundary over the spec's props alike.
  * Source: [PC] PVE/Network/Interfaces.pm read and write; [PM] PVE/API2/Network.pm.
  */
 import * as z from 'zod/mini';
-import { type PropTable, propProblems, specCheck } from '../core/definition';
+import { propProblems, specCheck } from '../core/definition';
 import { groupOf } from '../core/errors';
-import { broken, oneOf, type Problem, text } from '../core/rules';
-import {
-  fieldsOf,
-  IFACE_NAME,
-  IFACE_RULE,
-  INTERFACE_TYPES,
-  type InterfaceType,
-  NETWORK_FIELDS,
-  ruleOf,
-  type SpecValue,
-  toSpecValue,
-} from './network-fields';
-import { NODE_NAME } from './upid';
-
-/** The spec a `ProxmoxNetworkInterface` synthesizes: identity plus declared fields by PVE name. */
-export interface NetworkInterfaceSpec {
-  readonly node: string;
-  readonly iface: string;
-  readonly type: InterfaceType;
-  readonly options: Readonly<Record<string, SpecValue>>;
-}
-
-/** What names an interface, with its rules. */
-const NAMES = {
-  node: { rule: text('a PVE node name (letters, digits, inner -)', NODE_NAME), required: true },
-  iface: { rule: text(IFACE_RULE, IFACE_NAME), required: true },
-  type: { rule: oneOf(INTERFACE_TYPES), required: true },
-} as const satisfies PropTable;
-
-/** Every prop of `ProxmoxNetworkInterface` of its own (the cluster is the construct's). */
-export const NETWORK_INTERFACE_PROPS: PropTable = {
-  ...NAMES,
-  ...Object.fromEntries(NETWORK_FIELDS.map((field) => [field.prop, { rule: ruleOf(field) }])),
-};
+import { specSchema } from '../core/fields';
+import { broken, type Problem, type Rule } from '../core/rules';
+import { INTERFACE_TYPES, NETWORK_INTERFACE_FIELDS, NETWORK_OPTIONS } from './network-fields';
 
 type Props = Readonly<Record<string, unknown>>;
 
@@ -53,35 +22,36 @@ interface Unheld {
 }
 
 /**
- * The rules across props: no field of another type, then the type's naming and mode rules, each
- * over a value that holds its own rule. A rule is not judged over a value `known` says is not known
- * yet (a cdktf token): the handler judges it.
+ * The rules across props: no field of another type (each field says which types have it), then the type's
+ * naming and mode rules, each over a value that holds its own rule. A rule is not judged over a value `known`
+ * says is not known yet (a cdktf token): the handler judges it.
  */
 export const interfaceRules = (props: Props, known: (value: unknown) => boolean = () => true): Problem[] => {
-  const { type, iface } = props;
-  if (!isInterfaceType(type)) return [];
-  const mine = new Set<string>(fieldsOf(type).map((field) => field.prop));
-  const unheld: Unheld[] = NETWORK_FIELDS.filter(
-    (field) => props[field.prop] !== undefined && !mine.has(field.prop),
-  ).map((field) => ({
-    prop: field.prop,
-    rule: `unset on a ${type} (it is a ${field.types.join('/')} setting)`,
-    value: props[field.prop],
+  const type = INTERFACE_TYPES.find((candidate) => candidate === props.type);
+  if (type === undefined) return [];
+  const unheld: Unheld[] = NETWORK_OPTIONS.filter(
+    (option) => props[option.prop] !== undefined && !option.types.includes(type),
+  ).map((option) => ({
+    prop: option.prop,
+    rule: `unset on a ${type} (it is a ${option.types.join('/')} setting)`,
+    value: props[option.prop],
   }));
+  const { iface } = props;
   if (typeof iface === 'string' && known(iface)) unheld.push(...TYPE_RULES[type](iface, props).filter(holdsOwn));
   return unheld.filter(({ value }) => known(value)).map(({ prop, rule, value }) => broken(prop, rule, value));
 };
 
-/** Every broken rule of the props of an interface (the cluster aside): the table's, then across. */
+/** Every broken rule of the props of an interface (the cluster aside): each field's, then across. */
 export const interfaceProblems = (props: Props, known?: (value: unknown) => boolean): Problem[] => [
-  ...propProblems('ProxmoxNetworkInterface', NETWORK_INTERFACE_PROPS, props, known),
+  ...propProblems('ProxmoxNetworkInterface', NETWORK_INTERFACE_FIELDS, props, known),
   ...interfaceRules(props, known),
 ];
 
-const holdsOwn = ({ prop, value }: Unheld): boolean =>
-  value === undefined || NETWORK_INTERFACE_PROPS[prop]?.rule(value) === undefined;
+const RULES: ReadonlyMap<string, Rule> = new Map(
+  Object.entries(NETWORK_INTERFACE_FIELDS).map(([prop, field]) => [prop, field.rule]),
+);
 
-const isInterfaceType = (value: unknown): value is InterfaceType => INTERFACE_TYPES.some((type) => type === value);
+const holdsOwn = ({ prop, value }: Unheld): boolean => value === undefined || RULES.get(prop)?.(value) === undefined;
 
 /** A VLAN named `<raw>.<id>` or `vlan<id>` gets those from its name; the writer drops declared copies. */
 export const vlanFromName = (iface: string): { rawDevice?: string; id?: number } => {
@@ -165,56 +135,19 @@ const bondRules = (
 
 const TYPE_RULES = { bridge: bridgeRules, vlan: vlanRules, bond: bondRules } as const;
 
-/** The spec for valid props: declared fields by PVE parameter, in canonical form. */
-export const interfaceSpec = (node: string, iface: string, type: InterfaceType, props: Props): NetworkInterfaceSpec => {
-  const options: Record<string, SpecValue> = {};
-  for (const field of fieldsOf(type)) {
-    const value = props[field.prop];
-    if (value !== undefined) options[field.param] = toSpecValue(field, value);
-  }
-  return { node, iface, type, options };
-};
-
-/**
- * What the handler boundary judges: the spec's options back as props, by the props' rules, each
- * problem at the spec's own path (`options.vlan-id`); a parameter no interface has is refused too.
- */
-const specProblems = (spec: NetworkInterfaceSpec): Problem[] => {
-  const { options, ...names } = spec;
-  const props: Record<string, unknown> = { ...names };
-  const unknown: Problem[] = [];
-  for (const [param, value] of Object.entries(options)) {
-    const field = NETWORK_FIELDS.find((candidate) => candidate.param === param);
-    if (field !== undefined) props[field.prop] = value;
-    else unknown.push(broken(`options.${param}`, `a field a ${spec.type} has (${paramsOf(spec.type)})`, value));
-  }
-  const pathOf = (prop: string) => {
-    const field = NETWORK_FIELDS.find((candidate) => candidate.prop === prop);
-    return field === undefined ? prop : `options.${field.param}`;
-  };
-  return [...interfaceProblems(props).map((problem) => ({ ...problem, prop: pathOf(problem.prop) })), ...unknown];
-};
-
-const paramsOf = (type: InterfaceType): string =>
-  fieldsOf(type)
-    .map((field) => field.param)
-    .join(', ');
-
-/** A declared field's value as the spec carries it: flags, numbers, text, sorted name lists. */
-const specValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
-
 /** What a `ProxmoxNetworkInterface` synthesizes, judged by the props' rules at the handler boundary. */
-export const networkInterfaceSpec = z
-  .object({
-    node: z.string(),
-    iface: z.string(),
-    type: z.enum(INTERFACE_TYPES),
-    options: z.record(z.string(), specValue),
-  })
-  .check(specCheck(specProblems));
+export const networkInterfaceSpec = specSchema(NETWORK_INTERFACE_FIELDS, 'a network interface spec', interfaceRules);
+
+/** The spec: identity plus declared fields by PVE name, in canonical form (sorted names, VLAN ids as text). */
+export type NetworkInterfaceSpec = z.infer<typeof networkInterfaceSpec>;
+
+/** A declared option's value as the spec carries it: flags, numbers, text, sorted name lists. */
+export type OptionValue = NetworkInterfaceSpec['options'][string];
+
+const { node, iface, type } = NETWORK_INTERFACE_FIELDS;
 
 /** What names an interface: all that destroy gets. The type is in it because PUT cannot change one. */
 export const networkInterfaceIdentity = z
   .object({ node: z.string(), iface: z.string(), type: z.enum(INTERFACE_TYPES) })
-  .check(specCheck((identity) => propProblems('a network interface identity', NAMES, identity)));
+  .check(specCheck((identity) => propProblems('a network interface identity', { node, iface, type }, identity)));
 export type NetworkInterfaceIdentity = z.infer<typeof networkInterfaceIdentity>;

@@ -1,7 +1,9 @@
 // The pure interface forms against the fake node: whatever createForm or updateForm stages must
 // read back in sync, or an interface PVE accepted would show as drifted on every plan.
-import type { InterfaceType } from '../../../src/pve/network-fields';
-import { interfaceProblems, interfaceSpec } from '../../../src/pve/network-interface';
+import { specOf } from '../../../src/core/fields';
+import { parseAs } from '../../../src/core/parse';
+import { type InterfaceType, NETWORK_INTERFACE_FIELDS } from '../../../src/pve/network-fields';
+import { interfaceProblems, networkInterfaceSpec } from '../../../src/pve/network-interface';
 import { createForm, diffInterface, findInterface, updateForm } from '../../../src/pve/network-interface-diff';
 import { startFakePve, type FakePve } from '../../fakes/pve/server';
 import { call } from '../../fakes/pve/test-client';
@@ -17,6 +19,9 @@ afterEach(() => call(fake.url, 'DELETE', NET));
 
 const form = (values: Record<string, string | number>) =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+/** The spec a construct with these props writes, as the handler boundary hands it on. */
+const interfaceSpec = (node: string, iface: string, type: InterfaceType, props: Record<string, unknown>) =>
+  parseAs(networkInterfaceSpec, specOf(NETWORK_INTERFACE_FIELDS, { node, iface, type, ...props }), 'spec');
 const rows = async () => (await call(fake.url, 'GET', NET)).body.data;
 
 type Case = [string, InterfaceType, string, Record<string, unknown>, Record<string, unknown>];

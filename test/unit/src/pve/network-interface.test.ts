@@ -2,11 +2,11 @@
  * The network interface's definition: its rules as a truth table over plain props, the spec they
  * build, and the handler boundary refusing a hand-written or tampered spec by the same rules.
  */
+import { specOf } from '../../../../src/core/fields';
 import { parseAs } from '../../../../src/core/parse';
-import type { InterfaceType } from '../../../../src/pve/network-fields';
+import { type InterfaceType, NETWORK_INTERFACE_FIELDS } from '../../../../src/pve/network-fields';
 import {
   interfaceProblems,
-  interfaceSpec,
   networkInterfaceIdentity,
   networkInterfaceSpec,
 } from '../../../../src/pve/network-interface';
@@ -166,9 +166,12 @@ describe('interfaceProblems', () => {
   });
 });
 
-describe('interfaceSpec', () => {
+describe('the spec props make', () => {
   test('keys declared fields by PVE parameter, ports sorted and VLAN ids as strings', () => {
-    const spec = interfaceSpec('n2', 'vmbr1', 'bridge', {
+    const spec = specOf(NETWORK_INTERFACE_FIELDS, {
+      node: 'n2',
+      iface: 'vmbr1',
+      type: 'bridge',
       bridgePorts: ['enp2s0', 'eno1'],
       bridgeVlanAware: true,
       bridgeVids: [10, '20-30'],
@@ -201,8 +204,12 @@ describe('networkInterfaceSpec', () => {
     [
       'a field no interface has',
       { ...bridge, options: { bridge_stp: 'on' } },
-      'Bad input: spec.options.bridge_stp: must be a field a bridge has (autostart, comments, mtu, cidr, cidr6, ' +
-        'gateway, gateway6, bridge_ports, bridge_vlan_aware, bridge_vids), got "on"',
+      'Bad input: spec.options.bridge_stp: is not a field of a network interface spec',
+    ],
+    [
+      'VLAN ids as numbers, where the spec holds them as text',
+      { ...bridge, options: { bridge_vlan_aware: true, bridge_vids: [10] } },
+      'Bad input: spec.options.bridge_vids: must be a list of texts, such as ["10", "100-200"], got [10]',
     ],
     [
       'a value out of range',
