@@ -29,22 +29,25 @@ export interface AnsibleHost {
  */
 export const ANSIBLE_CONFIGS = { plain: 'plain.cfg', pipelined: 'pipelined.cfg' } as const;
 
-/** Writes inventory, both configs and playbook into a fresh private directory; returns it. */
-export const ansibleProject = (host: AnsibleHost, units: number): string => {
+/**
+ * Writes inventory, both configs and playbook into a fresh private directory; returns it. Several hosts (the
+ * fleet bench) each get their own key file and pinned key line, and `forks` of them are worked on at once.
+ */
+export const ansibleProject = (
+  target: AnsibleHost | readonly AnsibleHost[],
+  units: number,
+  forks = 5, // Ansible's own default
+): string => {
+  const hosts = 'port' in target ? [target] : target;
   const dir = mkdtempSync(join(tmpdir(), 'homelab-bench-ansible-'));
-  writeFileSync(join(dir, 'id'), host.privateKey, { mode: 0o600 });
-  writeFileSync(join(dir, 'known_hosts'), pinnedKnownHost(host));
-  writeFileSync(
-    join(dir, 'hosts.ini'),
-    [
-      '[node]',
-      `127.0.0.1 ansible_port=${host.port} ansible_user=root ansible_python_interpreter=/usr/bin/python3 ` +
-        `ansible_ssh_private_key_file=${join(dir, 'id')} ` +
-        `ansible_ssh_common_args="-o UserKnownHostsFile=${join(dir, 'known_hosts')}"`,
-      '',
-    ].join('\n'),
-  );
-  const defaults = '[defaults]\nhost_key_checking = True\nretry_files_enabled = False\n';
+  hosts.forEach((host, index) => writeFileSync(join(dir, `id-${index}`), host.privateKey, { mode: 0o600 }));
+  writeFileSync(join(dir, 'known_hosts'), hosts.map(pinnedKnownHost).join(''));
+  const line = (host: AnsibleHost, index: number) =>
+    `h${index} ansible_host=127.0.0.1 ansible_port=${host.port} ansible_user=root ` +
+    `ansible_python_interpreter=/usr/bin/python3 ansible_ssh_private_key_file=${join(dir, `id-${index}`)} ` +
+    `ansible_ssh_common_args="-o UserKnownHostsFile=${join(dir, 'known_hosts')}"`;
+  writeFileSync(join(dir, 'hosts.ini'), ['[node]', ...hosts.map(line), ''].join('\n'));
+  const defaults = `[defaults]\nhost_key_checking = True\nretry_files_enabled = False\nforks = ${forks}\n`;
   writeFileSync(join(dir, ANSIBLE_CONFIGS.plain), defaults);
   writeFileSync(join(dir, ANSIBLE_CONFIGS.pipelined), `${defaults}\n[ssh_connection]\npipelining = True\n`);
   const files = Array.from({ length: units }, (_, n) => ({ name: `hf-fleet-${n}.service`, content: fleetUnit(n) }));

@@ -44,6 +44,7 @@ const standalone = {
   'bench/apply-scale': 'bench/apply-scale.ts',
   'bench/network-apply': 'bench/network-apply.ts',
   'bench/systemd-vs-ansible': 'bench/systemd-vs-ansible.ts',
+  'bench/fleet': 'bench/fleet.ts',
 };
 // Example stacks stay thin: cdktf and its providers are required from node_modules at synth.
 const examples = {

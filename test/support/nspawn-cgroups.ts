@@ -10,12 +10,15 @@ import * as path from 'node:path';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A fresh cgroup per container under ours, in the hierarchies nspawn uses (cgroup2, name=systemd): nspawn
- * --keep-unit creates payload/ and supervisor/ under its own cgroup, so two containers sharing one would collide. */
-export function cgroupDirs(machine: string): string[] {
+ * --keep-unit creates payload/ and supervisor/ under its own cgroup, so two containers sharing one would collide.
+ * `v1Controllers` (e.g. `memory`) adds the container's own cgroup in those cgroup v1 hierarchies, where there are
+ * any: on a hybrid host memory is counted there, not in the cgroup2 dir, so a bench can measure one container. */
+export function cgroupDirs(machine: string, v1Controllers: readonly string[] = []): string[] {
+  const wanted = (ctl: string) => ctl === '' || ctl === 'name=systemd' || v1Controllers.includes(ctl);
   const own = new Map<string, string>();
   for (const l of fs.readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n')) {
     const [, ctl, p] = l.match(/^\d+:([^:]*):(.*)$/) ?? [];
-    if ((ctl === '' || ctl === 'name=systemd') && p !== undefined) own.set(ctl, p);
+    if (ctl !== undefined && wanted(ctl) && p !== undefined) own.set(ctl, p);
   }
   const dirs: string[] = [];
   for (const l of fs.readFileSync('/proc/self/mountinfo', 'utf8').trim().split('\n')) {
@@ -24,8 +27,8 @@ export function cgroupDirs(machine: string): string[] {
     const ctl =
       fstype === 'cgroup2'
         ? ''
-        : fstype === 'cgroup' && (superOpts ?? '').split(',').includes('name=systemd')
-          ? 'name=systemd'
+        : fstype === 'cgroup'
+          ? (superOpts ?? '').split(',').find((o) => o !== '' && o !== 'rw' && o !== 'ro' && wanted(o))
           : undefined;
     const p = ctl === undefined ? undefined : own.get(ctl);
     const [root, mountPoint] = [f[3], f[4]];

@@ -26,6 +26,11 @@ export interface SystemdHost {
   privateKey: string; // OpenSSH PEM
   hostKeyFingerprint: string; // OpenSSH 'SHA256:...'
   machineDir: string;
+  /**
+   * Bytes the kernel counts for the container now (cgroup2 memory.current, or the v1 memory cgroup's
+   * usage_in_bytes on a hybrid host), page cache included; undefined unless started with measureMemory.
+   */
+  memoryBytes(): number | undefined;
   exec(cmd: string): Promise<ExecResult>;
   stop(): Promise<void>;
 }
@@ -129,11 +134,24 @@ export function generateKey(file: string): { private: string; public: string } {
   return pair;
 }
 
-export async function startSystemdHost(): Promise<SystemdHost> {
+export interface SystemdHostOptions {
+  /** Also put the container in a memory cgroup of its own, so memoryBytes() can read it. @default false */
+  readonly measureMemory?: boolean;
+}
+
+/** What the container's cgroups count as its memory now; undefined when none of them counts memory. */
+const memoryOf = (cgroups: readonly string[]): number | undefined => {
+  for (const file of cgroups.flatMap((d) => [path.join(d, 'memory.current'), path.join(d, 'memory.usage_in_bytes')])) {
+    if (fs.existsSync(file)) return Number(fs.readFileSync(file, 'utf8').trim());
+  }
+  return undefined;
+};
+
+export async function startSystemdHost(options: SystemdHostOptions = {}): Promise<SystemdHost> {
   if (process.getuid?.() !== 0) throw new Error('systemd test host: systemd-nspawn needs root');
   const rootfs = cachedRootfs();
   const machine = `cdktf-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const cgroups = cgroupDirs(machine);
+  const cgroups = cgroupDirs(machine, options.measureMemory === true ? ['memory'] : []);
   const machineDir = fs.mkdtempSync(path.join(os.tmpdir(), `cdktf-systemd-host-${process.pid}-`));
   const sshDir = path.join(machineDir, 'ssh');
   let hostKey: { private: string; public: string };
@@ -284,6 +302,7 @@ export async function startSystemdHost(): Promise<SystemdHost> {
     privateKey: clientKey.private,
     hostKeyFingerprint,
     machineDir,
+    memoryBytes: () => (options.measureMemory === true ? memoryOf(cgroups) : undefined),
     exec,
     stop,
   };
