@@ -186,15 +186,6 @@ export class HostShell {
     });
   }
 
-  async status(name: string): Promise<WaitStatus> {
-    const [status] = await this.statuses([name]);
-    if (status === undefined)
-      throw new HandlerError(`systemctl show did not answer for ${name}`, 'the host must run systemd', {
-        Host: this.host,
-      });
-    return status;
-  }
-
   /**
    * Waits for one unit (see `settleAll`) as a per-object destroy does, beside other processes on the
    * same host: it looks less often the longer it waits (`MAX_POLL_MS`). Fails with
