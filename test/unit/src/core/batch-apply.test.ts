@@ -1,7 +1,8 @@
+import * as z from 'zod/mini';
 import { applyBatch, inReferenceOrder } from '../../../../src/core/batch-apply';
 import { systemClock } from '../../../../src/core/clock';
 import { runHandler } from '../../../../src/core/handler-cli';
-import type { ApplyItem } from '../../../../src/core/kind';
+import { type ApplyItem, defineKind, type HandlerDomain } from '../../../../src/core/kind';
 import { widgetDomain, type WidgetWorld } from './fake-domain';
 
 interface Entry {
@@ -95,6 +96,47 @@ describe('applyBatch', () => {
     await expect(applyBatch(widgetDomain(world), env, context())).rejects.toThrow(/\(ghost\)/);
     expect(lines).toContain('ghost: not applied: Missing input: the entry of ghost is empty');
     expect(world.live.get('w1')).toBe(2);
+  });
+});
+
+// Issue 29: the Linux domain's applyAll got each spec as unknown and parsed it again to tell the kinds apart.
+describe('a domain with its own batch apply', () => {
+  test("gets each item's change from its kind, over the spec parsed once at the boundary", async () => {
+    let parses = 0;
+    const counted = z.pipe(
+      z.object({ id: z.string() }),
+      z.transform((spec) => {
+        parses += 1;
+        return spec;
+      }),
+    );
+    const kind = defineKind({
+      spec: counted,
+      identity: z.object({ id: z.string() }),
+      fetch: async () => undefined,
+      read: () => ({ inSync: true, summary: 'in sync', diff: {} }),
+      apply: async () => undefined,
+      change: (spec: { id: string }) => `change of ${spec.id}`,
+    });
+    const seen: Array<string | undefined> = [];
+    const domain = {
+      target: z.object({ shelf: z.string() }),
+      describe: () => 'shelf',
+      connect: async () => null,
+      close: async () => undefined,
+      kinds: { widget: async () => kind },
+      applyAll: async (_session: null, items: readonly ApplyItem<null, string>[]) => {
+        for (const item of items) seen.push(item.change);
+        return new Map(items.map((item) => [item.name, undefined]));
+      },
+    } satisfies HandlerDomain<null, { shelf: string }, string, string>;
+    const env = hookEnv([
+      { name: 'one', spec: { id: 'w1' } },
+      { name: 'two', spec: { id: 'w2' } },
+    ]);
+    await applyBatch(domain, env, { env: {}, log: () => undefined, clock: systemClock });
+    expect(seen).toEqual(['change of w1', 'change of w2']);
+    expect(parses).toBe(2);
   });
 });
 
