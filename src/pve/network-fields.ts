@@ -100,6 +100,23 @@ const vlanIds: Rule<ReadonlyArray<string | number>> = (value) =>
 const vlanIdTexts: Rule<readonly string[]> = (value) =>
   isStringList(value) ? undefined : 'a list of texts, such as ["10", "100-200"]';
 
+/** A VLAN named `<raw>.<id>` or `vlan<id>` gets those from its name; the writer drops declared copies. */
+export const vlanFromName = (iface: string): { rawDevice?: string; id?: number } => {
+  const dotted = /^(.+)\.(\d+)$/.exec(iface);
+  if (dotted) return { rawDevice: groupOf(dotted, 1), id: Number(dotted[2]) };
+  const numbered = /^vlan(\d+)$/.exec(iface);
+  return numbered ? { id: Number(numbered[1]) } : {};
+};
+
+/** The bonding mode a bond left without one runs, and GET reports: PVE writes it then. */
+export const DEFAULT_BOND_MODE = 'balance-rr';
+
+/** What an option's implied value depends on: the spec's name and options. */
+export interface Named {
+  readonly iface: string;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
 const ALL = INTERFACE_TYPES;
 
 /** An option PVE keeps under its own parameter, which `types` alone have. */
@@ -159,15 +176,22 @@ export const NETWORK_INTERFACE_FIELDS = {
     ...option('bridge_vids', ['bridge'], vlanIds, 'vids'),
     specForm: vlanIdTexts,
     encode: (value: unknown) => (Array.isArray(value) ? value.map(String) : value),
+    implied: ({ options }: Named) => (options.bridge_vlan_aware === true ? ['2-4094'] : null),
   },
   /** vlan: the tag, 1 to 4094. @default - the id in the name (`<device>.<id>`, `vlan<id>`) */
-  vlanId: option('vlan-id', ['vlan'], integer(1, 4094), 'int'),
+  vlanId: {
+    ...option('vlan-id', ['vlan'], integer(1, 4094), 'int'),
+    implied: ({ iface }: Named) => vlanFromName(iface).id ?? null,
+  },
   /** vlan: the device the VLAN rides on. @default - the device in the name (`<device>.<id>`) */
-  vlanRawDevice: option('vlan-raw-device', ['vlan'], text(IFACE_RULE, IFACE_NAME), 'text'),
+  vlanRawDevice: {
+    ...option('vlan-raw-device', ['vlan'], text(IFACE_RULE, IFACE_NAME), 'text'),
+    implied: ({ iface }: Named) => vlanFromName(iface).rawDevice ?? null,
+  },
   /** bond: the member NICs; order is not significant. @default - no members */
   slaves: namesOption('slaves', ['bond']),
   /** bond: Linux bonding mode. @default - unset (PVE uses balance-rr) */
-  bondMode: option('bond_mode', ['bond'], oneOf(LINUX_BOND_MODES), 'text'),
+  bondMode: { ...option('bond_mode', ['bond'], oneOf(LINUX_BOND_MODES), 'text'), implied: () => DEFAULT_BOND_MODE },
   /** bond (active-backup only): the preferred member, one of `slaves`. @default - none */
   bondPrimary: option('bond-primary', ['bond'], text(IFACE_RULE, IFACE_NAME), 'text'),
   /** bond (balance-xor, 802.3ad only): transmit hash policy. @default - unset (the kernel's, layer2) */
@@ -185,6 +209,8 @@ export interface NetworkOption {
   readonly types: readonly InterfaceType[];
   /** The spec's form of a value (sorted names, ids as text): the diff compares both sides in it. */
   readonly canonical: (value: unknown) => unknown;
+  /** What GET reports when the spec leaves the option out: a default PVE writes, what the name says, or null. */
+  readonly implied: (named: Named) => unknown;
 }
 
 function isFieldName(name: string): name is NetworkFieldName {
@@ -195,7 +221,16 @@ function isFieldName(name: string): name is NetworkFieldName {
 export const NETWORK_OPTIONS: readonly NetworkOption[] = Object.entries(NETWORK_INTERFACE_FIELDS).flatMap(
   ([prop, field]): NetworkOption[] =>
     'form' in field && isFieldName(prop)
-      ? [{ prop, param: field.spec.key, form: field.form, types: field.types, canonical: canonicalOf(field) }]
+      ? [
+          {
+            prop,
+            param: field.spec.key,
+            form: field.form,
+            types: field.types,
+            canonical: canonicalOf(field),
+            implied: 'implied' in field ? field.implied : () => null,
+          },
+        ]
       : [],
 );
 

@@ -7,8 +7,8 @@
 import { canonicalJson } from '../core/canonical';
 import type { Reading } from '../core/kind';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import { isStringList, type NetworkOption, optionsOf } from './network-fields';
-import { type NetworkInterfaceSpec, type OptionValue, vlanFromName } from './network-interface';
+import { isStringList, type NetworkOption, optionsOf, vlanFromName } from './network-fields';
+import type { NetworkInterfaceSpec } from './network-interface';
 
 /** One row of `GET nodes/{node}/network` (or the answer of `GET …/network/{iface}`). */
 export type LiveInterface = Readonly<Record<string, unknown>>;
@@ -30,20 +30,12 @@ export const findInterface = (rows: unknown, iface: string): LiveInterface | und
   return rows.find((row): row is LiveInterface => row !== null && typeof row === 'object' && row.iface === iface);
 };
 
-/** What GET reports for a field the spec leaves out: a default PVE writes, or a name-derived value. */
-const implied = (spec: NetworkInterfaceSpec, param: string): OptionValue | null => {
-  if (param === 'bridge_vids') return spec.options.bridge_vlan_aware === true ? ['2-4094'] : null;
-  if (param === 'bond_mode') return 'balance-rr';
-  if (param === 'vlan-id') return vlanFromName(spec.iface).id ?? null;
-  if (param === 'vlan-raw-device') return vlanFromName(spec.iface).rawDevice ?? null;
-  return null;
-};
-
-// A declared value in its canonical form (a hand-written spec may list names unsorted).
+// What GET should report: the declared value in canonical form (a hand-written spec may list names unsorted),
+// else what the option implies when left out (its declaration, network-fields.ts).
 const wanted = (spec: NetworkInterfaceSpec, option: NetworkOption): unknown => {
   const declared = spec.options[option.param];
   if (option.form === 'bool') return declared === true;
-  return declared === undefined ? implied(spec, option.param) : option.canonical(declared);
+  return declared === undefined ? option.implied(spec) : option.canonical(declared);
 };
 
 /** A GET value in the spec's terms; null when unset. */
@@ -154,7 +146,7 @@ export const createForm = (spec: NetworkInterfaceSpec): Form => ({ iface: spec.i
 /**
  * PUT `nodes/{node}/network/{iface}`: `type` (PVE requires it on every write), every declared field,
  * and `delete=` for each field the spec leaves out whose live value is not what PVE writes without
- * it (nothing, or its default: `bond_mode` balance-rr, `bridge_vids` 2-4094 on a VLAN-aware bridge).
+ * it (nothing, or what the option implies: a default such as `bond_mode`'s, network-fields.ts).
  */
 export const updateForm = (spec: NetworkInterfaceSpec, live: LiveInterface): Form => {
   const form = declaredForm(spec);

@@ -7,10 +7,15 @@
  */
 import * as z from 'zod/mini';
 import { propProblems, specCheck } from '../core/definition';
-import { groupOf } from '../core/errors';
 import { specSchema } from '../core/fields';
 import { broken, type Problem, type Rule } from '../core/rules';
-import { INTERFACE_TYPES, NETWORK_INTERFACE_FIELDS, NETWORK_OPTIONS } from './network-fields';
+import {
+  DEFAULT_BOND_MODE,
+  INTERFACE_TYPES,
+  NETWORK_INTERFACE_FIELDS,
+  NETWORK_OPTIONS,
+  vlanFromName,
+} from './network-fields';
 
 type Props = Readonly<Record<string, unknown>>;
 
@@ -52,14 +57,6 @@ const RULES: ReadonlyMap<string, Rule> = new Map(
 );
 
 const holdsOwn = ({ prop, value }: Unheld): boolean => value === undefined || RULES.get(prop)?.(value) === undefined;
-
-/** A VLAN named `<raw>.<id>` or `vlan<id>` gets those from its name; the writer drops declared copies. */
-export const vlanFromName = (iface: string): { rawDevice?: string; id?: number } => {
-  const dotted = /^(.+)\.(\d+)$/.exec(iface);
-  if (dotted) return { rawDevice: groupOf(dotted, 1), id: Number(dotted[2]) };
-  const numbered = /^vlan(\d+)$/.exec(iface);
-  return numbered ? { id: Number(numbered[1]) } : {};
-};
 
 /** A rule that does not hold unless `ok`. */
 const unless = (ok: boolean, prop: string, rule: string, value: unknown): Unheld[] =>
@@ -110,7 +107,7 @@ const vlanRules = (iface: string, { vlanId, vlanRawDevice }: Props): Unheld[] =>
 // A bond's type is read from its name; bond-primary and the hash policy are written in some modes only.
 const bondRules = (
   iface: string,
-  { bondMode = 'balance-rr', bondPrimary, bondXmitHashPolicy, slaves }: Props,
+  { bondMode = DEFAULT_BOND_MODE, bondPrimary, bondXmitHashPolicy, slaves }: Props,
 ): Unheld[] => [
   ...unless(/^bond\d+$/.test(iface), 'iface', 'bond<number> (PVE reads only those as bonds)', iface),
   ...unless(
@@ -140,9 +137,6 @@ export const networkInterfaceSpec = specSchema(NETWORK_INTERFACE_FIELDS, 'a netw
 
 /** The spec: identity plus declared fields by PVE name, in canonical form (sorted names, VLAN ids as text). */
 export type NetworkInterfaceSpec = z.infer<typeof networkInterfaceSpec>;
-
-/** A declared option's value as the spec carries it: flags, numbers, text, sorted name lists. */
-export type OptionValue = NetworkInterfaceSpec['options'][string];
 
 const { node, iface, type } = NETWORK_INTERFACE_FIELDS;
 

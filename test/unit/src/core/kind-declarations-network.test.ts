@@ -69,11 +69,11 @@ const SAMPLES: ReadonlyArray<[string, Record<string, unknown>]> = [
   ],
 ];
 
-/** The props API.md lists for `props`, by name. */
-const documentedProps = (props: string): string[] => {
+/** Each prop API.md lists for `props`, with its default column. */
+const documented = (props: string): Map<string, string> => {
   const api = readFileSync(join(__dirname, '..', '..', '..', '..', 'API.md'), 'utf8');
   const section = api.split(`## ${props}\n`)[1]?.split('\n## ')[0] ?? '';
-  return [...section.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1] ?? '');
+  return new Map([...section.matchAll(/^\| `(\w+)` \| `[^`]*` \| ([^|]*) \|/gm)].map((m) => [m[1] ?? '', m[2] ?? '']));
 };
 
 /** The sample's props in the spec's form: names sorted, VLAN ids as text. */
@@ -96,7 +96,7 @@ const liveRows = (props: Record<string, unknown>): Array<Record<string, unknown>
 
 describe('the network interface is one declaration', () => {
   test("API.md's ProxmoxNetworkInterfaceProps lists every declared field and the construct's own, no other", () => {
-    expect(documentedProps('ProxmoxNetworkInterfaceProps').sort()).toEqual(
+    expect([...documented('ProxmoxNetworkInterfaceProps').keys()].sort()).toEqual(
       [...Object.keys(NETWORK_INTERFACE_FIELDS), ...CONSTRUCT_PROPS].sort(),
     );
   });
@@ -131,6 +131,15 @@ describe('the network interface is one declaration', () => {
     const own = Object.entries(declared?.props ?? {}).filter(([prop]) => !CONSTRUCT_PROPS.includes(prop));
     expect(found.skipped).toEqual([]);
     expect(Object.fromEntries(own)).toEqual(canonical(props));
+  });
+
+  test('a value PVE writes for an option left out is stated once: API.md says the one the diff expects', () => {
+    const defaults = documented('ProxmoxNetworkInterfaceProps');
+    for (const option of NETWORK_OPTIONS) {
+      const implied = option.implied({ iface: 'x9', options: { bridge_vlan_aware: true } });
+      const said = /\(PVE uses ([^)]+)\)/.exec(defaults.get(option.prop) ?? '')?.[1];
+      expect([option.prop, said]).toEqual([option.prop, implied === null ? undefined : [implied].flat().join(' ')]);
+    }
   });
 
   test('the boundary refuses a spec path no field declares', () => {
