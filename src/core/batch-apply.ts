@@ -5,25 +5,14 @@
  * One run is one lease: it connects once, with the target's write identity, and every write and
  * every poll of a task it started goes over that session (PVE shows a task's status to its owner).
  */
-import * as z from 'zod/mini';
-import { withSpecs } from './batch';
+import { resolveAll } from './batch-items';
 import { HandlerError } from './errors';
-import type { ApplyItem, ApplyOutcomes, HandlerDomain, KindContext, ObjectKind } from './kind';
-import { bounded, parseAs, parseJson } from './parse';
-import { foreignItems } from './ownership';
+import type { ApplyItem, ApplyOutcomes, HandlerDomain, KindContext } from './kind';
+import { parseAs, parseJson } from './parse';
 import { mapConcurrent } from './pool';
 import { printableLine } from './printable';
 import { APPLY, ENV } from './protocol';
 import { Stopped, stoppedLine } from './stop';
-
-const objectEntry = z.object({
-  kind: z.string(),
-  spec: z.unknown(),
-  after: z._default(z.array(z.string()), []),
-  adopt: z._default(z.boolean(), false),
-  found: z._default(z.boolean(), false),
-  takeOver: z._default(z.boolean(), false),
-});
 
 /** Applies the drifted objects named in `env`; throws one error naming every object not applied. */
 export const applyBatch = async <S, T, C, R>(
@@ -100,81 +89,6 @@ const driftedNames = (text: string | undefined): string[] =>
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-
-type Entry = z.infer<typeof objectEntry> & { readonly name: string };
-
-/**
- * Which items of one kind the apply must refuse (ownership.ts), among those still `open`: one fetch over
- * the apply's session.
- */
-type Refusals<S> = (
-  session: S,
-  open: ReadonlySet<string>,
-  context: KindContext,
-  where: string,
-) => Promise<ReadonlyMap<string, Error>>;
-
-/**
- * Each entry parsed once, against its kind's schema, before any connection: its item, in the order of
- * `names`, or its failure in `failed`; and per kind, its ownership check.
- */
-const resolveAll = async <S, T, C, R>(
-  domain: HandlerDomain<S, T, string, C, R>,
-  names: readonly string[],
-  env: NodeJS.ProcessEnv,
-  failed: Map<string, Error>,
-) => {
-  const byKind = new Map<string, Entry[]>();
-  for (const [index, name] of names.entries()) {
-    try {
-      const entry = parseAs(objectEntry, parseJson(env[`${APPLY.objectPrefix}${index}`], `the entry of ${name}`), name);
-      byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), { ...entry, name }]);
-    } catch (error) {
-      failed.set(name, asError(error));
-    }
-  }
-  const items = new Map<string, ApplyItem<S, C>>();
-  const refusals: Array<Refusals<S>> = [];
-  for (const [kindName, entries] of byKind) {
-    const load = Object.hasOwn(domain.kinds, kindName) ? domain.kinds[kindName] : undefined;
-    if (load === undefined) {
-      const unknown = new HandlerError('Unknown kind', `${bounded(kindName)} is not served by this bundle`);
-      for (const { name } of entries) failed.set(name, unknown);
-      continue;
-    }
-    const group = (await load()).open((kind) => itemsOf(kind, kindName, entries, failed));
-    for (const item of group.items) items.set(item.name, item);
-    refusals.push(group.refusals);
-  }
-  return { items: names.flatMap((name) => items.get(name) ?? []), refusals };
-};
-
-/** One kind's items, each spec parsed by the kind's schema, and the kind's ownership check over them. */
-const itemsOf = <S, Spec, I, L, C, R>(
-  kind: ObjectKind<S, Spec, I, L, C, R>,
-  kindName: string,
-  entries: readonly Entry[],
-  failed: Map<string, Error>,
-) => {
-  const parsed = withSpecs(kind.spec, entries, (name, error) => failed.set(name, asError(error)));
-  const items = parsed.map(({ name, spec, after, adopt, found, takeOver }): ApplyItem<S, C> => {
-    const change = kind.change?.(spec);
-    return {
-      ...{ name, kind: kindName, concurrency: kind.applyConcurrency ?? 1, after, adopt, found, takeOver },
-      apply: (session, context) => kind.apply(session, spec, context),
-      ...(change !== undefined && { change }),
-    };
-  });
-  const refusals: Refusals<S> = (session, open, context, where) =>
-    foreignItems(
-      session,
-      kind,
-      parsed.filter((entry) => open.has(entry.name)),
-      context,
-      where,
-    );
-  return { items, refusals };
-};
 
 /**
  * Items with everything they come after first, keeping the given order otherwise. A name in
