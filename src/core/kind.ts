@@ -156,7 +156,10 @@ export type ApplyOutcomes = ReadonlyMap<string, Error | undefined>;
  */
 export type Role = 'read' | 'write';
 
-/** A handler domain: how to reach one target, and its kinds, loaded lazily. */
+/**
+ * A handler domain: how to reach one target, and its kinds, loaded lazily. `Change` and `Removal`: what its
+ * own `applyAll` and `destroyAll` take of one object (`ObjectKind.change`, `removal`).
+ */
 export interface HandlerDomain<S, Target, K extends string = string, Change = unknown, Removal = unknown> {
   readonly target: ZodMiniType<Target>;
   /** The target in a message: `PVE cluster https://n1:8006`, `root@10.0.0.2:22`. */
