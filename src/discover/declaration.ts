@@ -43,13 +43,6 @@ export const isValue = (value: unknown): value is Value =>
   isList(value) ||
   (isRecord(value) && Object.values(value).every(isValue));
 
-/** `record` as values a stack states, or undefined when one is not (a value read from a target may be anything). */
-export const valuesOf = (record: Readonly<Record<string, unknown>>): Record<string, Value> | undefined => {
-  const entries = Object.entries(record);
-  const values = entries.filter((entry): entry is [string, Value] => isValue(entry[1]));
-  return values.length === entries.length ? Object.fromEntries(values) : undefined;
-};
-
 export interface Declaration {
   /** Unique in the estate: what a `Ref` names, e.g. `unit:probe@.service`. */
   readonly key: string;

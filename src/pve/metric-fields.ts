@@ -7,7 +7,8 @@
  * times).
  */
 import { type FieldInput, optional, required } from '../core/fields';
-import { boolean, envName, integer, oneOf, type Rule, stringRecord, text } from '../core/rules';
+import { optionsFor } from './option-field';
+import { boolean, envName, integer, oneOf, stringRecord, text } from '../core/rules';
 
 export const METRIC_SERVER_TYPES = ['graphite', 'influxdb', 'opentelemetry'] as const;
 /** The metric server plugins PVE has. */
@@ -31,13 +32,8 @@ export const decodeBase64Json = (value: string): unknown => {
   }
 };
 
-/** An option PVE keeps under its own parameter name, sent by `types` alone. */
-const option = <const T extends readonly MetricServerType[], R extends Rule>(
-  param: string,
-  types: T,
-  rule: R,
-  form: LiveForm,
-) => optional({ rule, types, form, spec: { group: 'options', key: param } });
+/** An option only some types have (option-field.ts). */
+const option = optionsFor<MetricServerType, LiveForm>();
 
 /** An option PVE keeps as the base64 of a JSON object of strings, which the props hold as the object. */
 const jsonOption = <const T extends readonly MetricServerType[]>(param: string, types: T) => ({

@@ -7,7 +7,8 @@
  * Source: [PM] PVE/API2/Network.pm $confdesc, [PC] JSONSchema.pm.
  */
 import { isIPv6 } from 'node:net';
-import { type FieldInput, optional, required } from '../core/fields';
+import { type FieldInput, required } from '../core/fields';
+import { optionsFor } from './option-field';
 import { groupOf } from '../core/errors';
 import { boolean, integer, oneOf, type Rule, text } from '../core/rules';
 import { NODE_NAME } from './upid';
@@ -119,13 +120,8 @@ export interface Named {
 
 const ALL = INTERFACE_TYPES;
 
-/** An option PVE keeps under its own parameter, which `types` alone have. */
-const option = <const T extends readonly InterfaceType[], R extends Rule>(
-  param: string,
-  types: T,
-  rule: R,
-  form: LiveForm,
-) => optional({ rule, types, form, spec: { group: 'options', key: param } });
+/** An option only some types have (option-field.ts). */
+const option = optionsFor<InterfaceType, LiveForm>();
 
 /** Interface names, a set: the spec holds them sorted, as GET answers them, so order is never compared. */
 const namesOption = <const T extends readonly InterfaceType[]>(param: string, types: T) => ({
