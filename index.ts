@@ -10,6 +10,7 @@ export type { InterfaceType, LinuxBondMode } from './src/pve/network-fields';
 export * from './constructs/linux/ssh-host';
 export * from './constructs/linux/systemd-unit';
 export * from './constructs/kube/cluster';
+export type { KubeRepoCredential, KubeSecretRef } from './src/kube/repo-fields';
 export * from './constructs/kube/kube-repo';
 export * from './constructs/kube/kube-repo-fetch';
 export * from './constructs/linux/systemd-instance';

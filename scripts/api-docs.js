@@ -106,6 +106,23 @@ const checked = () => {
   return { program, checker: program.getTypeChecker() };
 };
 
+// A declared field's default is its declaration's `default` (src/core/fields.ts), read by the type checker, so the
+// table shows what the code applies; a doc comment's @default beside it would state it twice, and fails here.
+const declaredDefault = (checker, prop) => {
+  // A prop a mapped type made (PropsOf) has no value declaration: its first declaration is the field's.
+  const declaration = prop.valueDeclaration ?? prop.declarations?.[0];
+  if (!declaration || !ts.isPropertyAssignment(declaration)) return undefined;
+  const value = checker.getTypeAtLocation(declaration.initializer).getProperty('default');
+  if (!value) return undefined;
+  const type = checker.getTypeOfSymbolAtLocation(value, declaration);
+  if (type.isStringLiteral()) return JSON.stringify(type.value);
+  if (type.isNumberLiteral()) return String(type.value);
+  const text = checker.typeToString(type);
+  if (text === 'true' || text === 'false') return text;
+  if (/^(readonly )?\[\]$/.test(text)) return '[]';
+  throw new Error(`${prop.name}: api-docs cannot show the declared default ${text}`);
+};
+
 const expandedPropsTable = (file, name) => {
   const { program, checker } = checked();
   const declaration = program
@@ -116,7 +133,10 @@ const expandedPropsTable = (file, name) => {
   for (const prop of checker.getPropertiesOfType(type)) {
     const required = (prop.flags & ts.SymbolFlags.Optional) === 0;
     const tag = prop.getJsDocTags(checker).find((t) => t.name === 'default');
-    const fallback = required ? 'required' : tag ? oneLine(ts.displayPartsToString(tag.text)) : '(none documented)';
+    const declared = declaredDefault(checker, prop);
+    if (declared !== undefined && tag) throw new Error(`${name}.${prop.name}: its default is declared and documented`);
+    const documented = tag ? oneLine(ts.displayPartsToString(tag.text)) : '(none documented)';
+    const fallback = required ? 'required' : (declared ?? documented);
     const signature = prop.valueDeclaration;
     const typeText =
       signature && ts.isPropertySignature(signature) && signature.type

@@ -4,8 +4,9 @@
  * fails a deploy; only a Sandbox that is gone, or that does not mount the key, fails it.
  */
 import type { Construct } from 'constructs';
+import { identityOf, type PropsOf, specOf } from '../../src/core/fields';
 import { broken } from '../../src/core/rules';
-import { REPO_FETCH_PROPS, repoFetchOf } from '../../src/kube/kube-repo-fetch';
+import { REPO_FETCH_FIELDS } from '../../src/kube/repo-fetch-fields';
 import { TerraformStack } from '../core/cdk';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
@@ -15,39 +16,17 @@ import { TAKE_OVER_PROPS, targetRule, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 import { clusterIdentity } from './cluster-identity';
 
-/** Every prop, judged at synth by the kind's rules (src/kube/kube-repo-fetch.ts). */
+/** Every prop, judged at synth by the kind's declaration (src/kube/repo-fetch-fields.ts). */
 const PROPS = {
-  ...REPO_FETCH_PROPS,
+  ...REPO_FETCH_FIELDS,
   ...TAKE_OVER_PROPS,
   cluster: { rule: targetRule('a KubeCluster'), required: true },
 };
 
-export interface KubeRepoFetchProps {
+// The ask's own fields come from its declaration (src/kube/repo-fetch-fields.ts), each with its doc comment.
+export interface KubeRepoFetchProps extends PropsOf<typeof REPO_FETCH_FIELDS> {
   /** The cluster the Sandbox is on. */
   readonly cluster: KubeCluster;
-  /** The Sandbox's namespace. */
-  readonly namespace: string;
-  /** The name of the Sandbox to fetch into. */
-  readonly sandbox: string;
-  /**
-   * The cache key of the Repo to fetch: one of the Sandbox's `spec.repos[].key`, at most 63 characters. A key the
-   * Sandbox does not mount fails the apply. A stack holds one KubeRepoFetch per Sandbox and key.
-   */
-  readonly key: string;
-  /**
-   * Any value, such as a release version: the fetch is asked again whenever it changes. A plan reads in sync while
-   * the Sandbox shows a fetch at or after the last ask made for this value.
-   */
-  readonly trigger: string;
-  /**
-   * How long apply waits for the verdict; past it the apply prints a stale warning and succeeds. The default is
-   * the cache agent's 60 s on-demand budget plus 15 s for its verdict to reach the Sandbox.
-   *
-   * @default 75
-   */
-  readonly budgetSeconds?: number;
-  /** The Sandbox CRD's version. @default "v1alpha1" */
-  readonly version?: string;
   /**
    * Ask even when another stack's last ask for this Sandbox and key was for another trigger. Each ask records
    * the stack that raised it; two stacks asking for one trigger share one ask (the second waits on the first's
@@ -75,13 +54,12 @@ export class KubeRepoFetch extends ObjectConstruct {
     super(scope, id);
     if (!validateProps(this, 'KubeRepoFetch', PROPS, props)) return;
     claimAsk(this, props);
-    const { spec, identity } = repoFetchOf(props);
     const object = declareObject(this, {
       kind: 'kube-repo-fetch',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
-      identity,
-      spec,
+      identity: identityOf(REPO_FETCH_FIELDS, props),
+      spec: specOf(REPO_FETCH_FIELDS, props),
       takeOver: props.takeOver,
       destroyable: false,
     });

@@ -5,9 +5,10 @@
  * contents.
  */
 import type { Construct } from 'constructs';
+import { identityOf, type PropsOf, specOf } from '../../src/core/fields';
 import { broken, type Problem } from '../../src/core/rules';
 import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
-import { credentialProblems, REPO_PROPS, repoOf } from '../../src/kube/kube-repo';
+import { REPO_FIELDS } from '../../src/kube/repo-fields';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
@@ -16,55 +17,18 @@ import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 
-/** Every prop, judged at synth by the kind's rules (src/kube/kube-repo.ts). */
+/** Every prop, judged at synth by the kind's declaration (src/kube/repo-fields.ts). */
 const PROPS = {
-  ...REPO_PROPS,
+  ...REPO_FIELDS,
   ...OBJECT_PROPS,
   ...TAKE_OVER_PROPS,
   cluster: { rule: targetRule('a KubeCluster'), required: true },
 };
 
-/** Which clone Secret a Repo uses, by the prefix of its identity. */
-export interface KubeRepoCredential {
-  /** A prefix of the identity, e.g. `git.example/`; the longest matching prefix wins. */
-  readonly match: string;
-  /** For an ssh url: the deploy-key Secret's name. @default - none */
-  readonly ssh?: { readonly secret: string };
-  /** For an https url: the clone Secret's name, used only when that Secret exists. @default - none */
-  readonly https?: { readonly secret: string };
-}
-
-export interface KubeRepoProps {
+// The Repo's own fields come from its declaration (src/kube/repo-fields.ts), each with its doc comment.
+export interface KubeRepoProps extends PropsOf<typeof REPO_FIELDS> {
   /** The cluster to declare the Repo on. */
   readonly cluster: KubeCluster;
-  /** The namespace of the Repo (a DNS name); its Secrets are looked up there. */
-  readonly namespace: string;
-  /** The cache key: the Repo's name. */
-  readonly key: string;
-  /**
-   * The clone url: `https://host/path`, `ssh://[user@]host/path` or `user@host:path`, with no credential in it
-   * (a token or password belongs in the clone Secret `credentials` names).
-   */
-  readonly url: string;
-  /** The repository's identity, e.g. `git.example/me/site`: what credentials match on. */
-  readonly identity: string;
-  /**
-   * The clone Secrets by identity prefix, by name only: no secret reaches the stack.
-   *
-   * @default - none: the clone is anonymous
-   */
-  readonly credentials?: KubeRepoCredential[];
-  /** spec.refreshInterval, set when the Repo is created. @default "5m" */
-  readonly refreshInterval?: string;
-  /** The Repo CRD's version. @default "v1alpha1" */
-  readonly version?: string;
-  /**
-   * Delete the Repo on destroy instead of only unlabelling it. Either way destroy acts only on a Repo
-   * carrying the stack's marks: one the apply refused as someone else's is left as it is.
-   *
-   * @default false
-   */
-  readonly deleteOnDestroy?: boolean;
   /** Retire it: the next apply runs destroy and drops it from the state. @default false */
   readonly retired?: boolean;
   /**
@@ -108,19 +72,14 @@ export class KubeRepo extends ObjectConstruct {
 
   constructor(scope: Construct, id: string, props: KubeRepoProps) {
     super(scope, id);
-    const valid = validateProps(this, 'KubeRepo', PROPS, props, (given) => [
-      ...credentialProblems(given.credentials, (value) => !unresolved(value)),
-      ...knownUrlProblems(given.url),
-    ]);
-    if (!valid) return;
-    const { spec, identity } = repoOf(props);
+    if (!validateProps(this, 'KubeRepo', PROPS, props, (given) => knownUrlProblems(given.url))) return;
     this.declared = declareObject(this, {
       kind: 'kube-repo',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
-      identity,
-      unique: { prop: 'key', value: `${spec.namespace}/${spec.key}`, among: 'Repos' },
-      spec,
+      identity: identityOf(REPO_FIELDS, props),
+      unique: { prop: 'key', value: `${props.namespace}/${props.key}`, among: 'Repos' },
+      spec: specOf(REPO_FIELDS, props),
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,

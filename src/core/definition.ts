@@ -24,17 +24,31 @@ export interface PropDef {
 
 export type PropTable = Readonly<Record<string, PropDef>>;
 
+/** Whether a value is known yet: a cdktf token is not, and is left to the handler. */
+export type Known = (value: unknown) => boolean;
+
+/**
+ * A rule over a value made of fields of its own (a record, a list of records: nested-fields.ts):
+ * the rule judges its shape, `within` names each broken rule inside it at its path (`[0].ssh.secret`). `propProblems`
+ * runs both, so a value is a `T` only where both hold.
+ */
+export type NestedRule<T = unknown> = Rule<T> & { readonly within: (value: unknown, known: Known) => Problem[] };
+
+const isNested = (rule: Rule): rule is NestedRule => 'within' in rule && typeof rule.within === 'function';
+
+/** The problems inside a value, named from `prop`: `credentials` + `[0].match`, `ssh` + `secret`. */
+export const inside = (prop: string, problems: readonly Problem[]): Problem[] =>
+  problems.map((problem) => ({
+    ...problem,
+    prop: problem.prop.startsWith('[') ? `${prop}${problem.prop}` : `${prop}.${problem.prop}`,
+  }));
+
 /**
  * Every broken rule of `props`: a prop the table does not know (with the closest name it knows), a
  * required prop left out, a value against its rule. `known` says whether a value is known yet (a
  * cdktf token is not); a value not known is left to the handler, which judges it by the same rule.
  */
-export const propProblems = (
-  owner: string,
-  table: PropTable,
-  props: unknown,
-  known: (value: unknown) => boolean = () => true,
-): Problem[] => {
+export const propProblems = (owner: string, table: PropTable, props: unknown, known: Known = () => true): Problem[] => {
   if (!isRecord(props)) return [broken('props', `an object of ${owner}'s props`, props)];
   const given = props;
   const names = Object.keys(table);
@@ -55,6 +69,7 @@ export const propProblems = (
     if (!known(value)) continue;
     const rule = def.rule(value);
     if (rule !== undefined) problems.push(broken(prop, rule, value, def.shown));
+    else if (isNested(def.rule)) problems.push(...inside(prop, def.rule.within(value, known)));
   }
   return problems;
 };

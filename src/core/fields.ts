@@ -1,13 +1,15 @@
 /**
- * A kind's fields, declared once: each field's rule, whether it is required, its doc comment (on the
- * property, where the props type picks it up) and where the handler's spec carries it. From that one
- * declaration come the construct's props type (`PropsOf`), the prop table synth judges by, the spec a
- * construct synthesizes (`specOf`), the handler boundary's schema (`specSchema`), and the props discover
- * writes back from a spec (`propsOfSpec`). It prevents what four hand-kept lists allowed (issue 29): a field
- * compared by the diff but missing from the props, a rule stated twice that drifted apart.
+ * A kind's fields, declared once: each field's rule, whether it is required, its default, its doc comment (on
+ * the property, where the props type picks it up), where the handler's spec carries it and whether it names the
+ * object. From that one declaration come the construct's props type (`PropsOf`), the prop table synth judges by,
+ * the spec and identity a construct synthesizes (`specOf`, `identityOf`, defaults applied), the handler boundary's
+ * schemas (`specSchema`, `identitySchema`), and the props discover writes back from a spec (`propsOfSpec`). It
+ * prevents what four hand-kept lists allowed (issue 29): a field compared by the diff but missing from the props, a
+ * rule or default stated twice that drifted apart.
  */
 import * as z from 'zod/mini';
-import { type PropDef, propProblems, specCheck } from './definition';
+import { canonicalJson } from './canonical';
+import { type PropDef, propProblems, specCheck, withDefaults } from './definition';
 import { isRecord } from './records';
 import { broken, type Problem, type Rule } from './rules';
 
@@ -31,6 +33,8 @@ export interface FieldInput extends Omit<PropDef, 'required'> {
   readonly specForm?: Rule;
   /** The field names the environment variable holding a secret: what it holds, said where discover names one. */
   readonly secret?: string;
+  /** The field is part of what names the object: its identity, which destroy gets (`identityOf`). @default false */
+  readonly identity?: boolean;
 }
 
 /** One declared field. */
@@ -56,7 +60,11 @@ type ValueOf<F> = F extends { readonly rule: Rule<infer T> } ? T : never;
 /** What the spec holds for the field: its spec form's type when it declares one, else the rule's. */
 type SpecValueOf<F> = F extends { readonly specForm: Rule<infer S> } ? S : ValueOf<F>;
 type RequiredOf<F> = { [K in keyof F]: F[K] extends { readonly required: true } ? K : never }[keyof F];
+type DefaultedOf<F> = { [K in keyof F]: F[K] extends { readonly default: unknown } ? K : never }[keyof F];
+/** The fields every spec and identity has: the required ones and those with a default (`specOf` applies it). */
+type PresentOf<F> = RequiredOf<F> | DefaultedOf<F>;
 type TopOf<F> = { [K in keyof F]: F[K] extends { readonly spec: true } ? K : never }[keyof F];
+type IdOf<F> = { [K in keyof F]: F[K] extends { readonly identity: true } ? K : never }[keyof F];
 type GroupOf<F> = { [K in keyof F]: F[K] extends { readonly spec: { readonly group: infer G } } ? G : never }[keyof F];
 /** What a group holds: the spec values of the fields it carries. */
 type InGroup<F, G> = {
@@ -68,18 +76,27 @@ export type PropsOf<F> = { readonly [K in keyof F as K extends RequiredOf<F> ? K
   readonly [K in keyof F as K extends RequiredOf<F> ? never : K]?: ValueOf<F[K]>;
 };
 
+/** The fields `In` names as a record, each in its spec form: those of `PresentOf` always there. */
+type Carried<F, In> = {
+  readonly [K in keyof F as K extends In & PresentOf<F> ? K : never]: SpecValueOf<F[K]>;
+} & {
+  readonly [K in keyof F as K extends In ? (K extends PresentOf<F> ? never : K) : never]?: SpecValueOf<F[K]>;
+};
+
 /** The spec the handler gets: each top-level field in its spec form, each group a record of its fields' forms. */
-export type SpecOf<F> = {
-  readonly [K in keyof F as K extends TopOf<F> & RequiredOf<F> ? K : never]: SpecValueOf<F[K]>;
-} & {
-  readonly [K in keyof F as K extends TopOf<F> ? (K extends RequiredOf<F> ? never : K) : never]?: SpecValueOf<F[K]>;
-} & {
+export type SpecOf<F> = Carried<F, TopOf<F>> & {
   readonly [G in GroupOf<F> & string]: Readonly<Record<string, InGroup<F, G>>>;
 };
 
-/** The spec `props` make: each set field in its place, in its spec form; every group present, empty or not. */
+/** What names an object of the kind: its identity fields, as the props have them. */
+export type IdentityOf<F> = Carried<F, IdOf<F>>;
+
+/**
+ * The spec `props` make, each unset field with a default set to it (`withDefaults`, the one place defaults are
+ * applied): each set field in its place, in its spec form; every group present, empty or not.
+ */
 export const specOf = (fields: Fields, props: object): Readonly<Record<string, unknown>> => {
-  const given = new Map<string, unknown>(Object.entries(props));
+  const given = new Map<string, unknown>(Object.entries(withDefaults(fields, props)));
   const top = new Map<string, unknown>();
   const groups = new Map<string, Map<string, unknown>>();
   for (const [prop, field] of Object.entries(fields)) {
@@ -93,6 +110,27 @@ export const specOf = (fields: Fields, props: object): Readonly<Record<string, u
   for (const [group, values] of groups) top.set(group, Object.fromEntries(values));
   return Object.fromEntries(top);
 };
+
+/** The identity fields, each as a top-level spec field: what `identityOf` and `identitySchema` see. */
+const identityFields = (fields: Fields): Fields =>
+  Object.fromEntries(
+    Object.entries(fields).flatMap(([prop, field]) =>
+      field.identity === true ? [[prop, { ...field, spec: true }]] : [],
+    ),
+  );
+
+/** The identity `props` make: each identity field, its default applied, as the props have it. */
+export const identityOf = (fields: Fields, props: object): Readonly<Record<string, unknown>> =>
+  specOf(identityFields(fields), props);
+
+/** `props` without each prop set to its default: what discover writes, leaving the default to the declaration. */
+export const withoutDefaults = (fields: Fields, props: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(props).filter(([prop, value]) => {
+      const field = fields[prop];
+      return field?.default === undefined || canonicalJson(value) !== canonicalJson(field.default);
+    }),
+  );
 
 /** Where a spec path leads: the field's prop and declaration. */
 const placesOf = (fields: Fields): Map<string, readonly [string, Field]> =>
@@ -145,18 +183,28 @@ const formProblems = (fields: Fields, spec: Readonly<Record<string, unknown>>, j
   });
 };
 
+type Across = (props: Readonly<Record<string, unknown>>) => readonly Problem[];
+
 /**
  * The handler boundary's schema for a kind's spec: a JSON object whose every field meets its rule (a rule
  * lets through only values of its type, rules.ts) and is in its spec form (`specForm`), with no path the
  * declaration does not know, and the kind's rules across fields (`across`, the same function synth judges the
  * props by) holding.
  */
-export const specSchema = <F extends Fields>(
-  fields: F,
-  what: string,
-  across: (props: Readonly<Record<string, unknown>>) => readonly Problem[] = () => [],
-) => {
-  const inSpec = Object.fromEntries(Object.entries(fields).filter(([, field]) => field.spec !== undefined));
+export const specSchema = <F extends Fields>(fields: F, what: string, across: Across = () => []) =>
+  schemaOf<SpecOf<F>>(fields, what, across);
+
+/** The handler boundary's schema for what names an object (what destroy gets), by the same rules as the spec. */
+export const identitySchema = <F extends Fields>(fields: F, what: string) =>
+  schemaOf<IdentityOf<F>>(identityFields(fields), what, () => []);
+
+/** A spec of `T` as `fields` place it; a field with a default is in every spec a construct writes, so required. */
+const schemaOf = <T extends Readonly<Record<string, unknown>>>(fields: Fields, what: string, across: Across) => {
+  const inSpec = Object.fromEntries(
+    Object.entries(fields).flatMap(([prop, field]) =>
+      field.spec === undefined ? [] : [[prop, field.default === undefined ? field : { ...field, required: true }]],
+    ),
+  );
   const problems = (spec: Readonly<Record<string, unknown>>): Problem[] => {
     const { props, unknown } = propsOfSpec(fields, spec);
     const stray = unknown.map((path) => ({ prop: path, says: `is not a field of ${what}` }));
@@ -169,6 +217,6 @@ export const specSchema = <F extends Fields>(
     }));
     return [...stray, ...missing, ...judged, ...formProblems(fields, spec, new Set(judged.map(({ prop }) => prop)))];
   };
-  // The one place a spec's type is claimed: what `problems` let through is what SpecOf<F> says (each rule's type).
-  return z.custom<SpecOf<F>>((value) => isRecord(value)).check(specCheck(problems));
+  // The one place a spec's type is claimed: what `problems` let through is what T says (each rule's type).
+  return z.custom<T>((value) => isRecord(value)).check(specCheck(problems));
 };

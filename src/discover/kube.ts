@@ -7,23 +7,33 @@
  * with the reason.
  */
 import * as z from 'zod/mini';
-import { propProblems } from '../core/definition';
+import { propsOfSpec, specOf, withoutDefaults } from '../core/fields';
 import { describeDiff } from '../core/protocol';
 import { bounded } from '../core/parse';
 import { isRecord } from '../core/records';
 import { describeProblems } from '../core/rules';
 import {
-  credentialProblems,
+  credentialSecretFor,
   diffRepo,
-  type GitCredential,
-  REPO_PROPS,
-  repoOf,
+  matchCredential,
+  type RepoSpec,
+  repoSpecSchema,
   repoStackOf,
   schemeOf,
   wantedSecretRef,
 } from '../kube/kube-repo';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../kube/names';
-import { ADOPT, type Declaration, type Discovered, markedBy, Ref, type Skipped, type Value } from './declaration';
+import { REPO_FIELDS } from '../kube/repo-fields';
+import {
+  ADOPT,
+  type Declaration,
+  type Discovered,
+  isValue,
+  markedBy,
+  Ref,
+  type Skipped,
+  type Value,
+} from './declaration';
 
 export interface LiveKube {
   /** The `KubeCluster` props discover connected with, and its construct id. */
@@ -114,6 +124,37 @@ const unparsed = (namespace: string, raw: unknown, error: z.core.$ZodError): Ski
   ),
 });
 
+/**
+ * The props a listed Repo states, as read: its names, url and refresh interval, the identity from the url, and its
+ * secretRef as the one credential naming that Secret. The declaration's rules judge them (`specOf` then the spec
+ * schema), and its defaults fill what the Repo does not say.
+ */
+const listedProps = (namespace: string, key: string, repo: ListedRepo, version: string) => {
+  const url = repo.spec?.url;
+  const identity = identityOf(String(url));
+  const secret = repo.spec?.secretRef?.name;
+  const scheme = typeof url === 'string' ? schemeOf(url) : undefined;
+  const credentials =
+    typeof secret !== 'string' || scheme === undefined ? [] : [{ match: identity, [scheme]: { secret } }];
+  return { namespace, key, url, identity, credentials, refreshInterval: repo.spec?.refreshInterval, version };
+};
+
+/** The spec a listed Repo's props make, or why its props break the declaration's rules. */
+const listedSpec = (props: object): RepoSpec | string => {
+  const parsed = z.safeParse(repoSpecSchema, specOf(REPO_FIELDS, props));
+  if (parsed.success) return parsed.data;
+  return describeProblems(parsed.error.issues.map((issue) => ({ prop: issue.path.join('.'), says: issue.message })));
+};
+
+/** The props discover writes for `spec`: each field read back from it, those at their default left out. */
+const writtenProps = (spec: RepoSpec): Record<string, Value> => {
+  const props: Record<string, Value> = {};
+  for (const [prop, value] of Object.entries(withoutDefaults(REPO_FIELDS, propsOfSpec(REPO_FIELDS, spec).props))) {
+    if (isValue(value)) props[prop] = value;
+  }
+  return props;
+};
+
 const repoDeclaration = (
   namespace: string,
   raw: unknown,
@@ -128,39 +169,15 @@ const repoDeclaration = (
   const what = `Repo ${namespace}/${key}`;
   const mark = markOf(repo);
   if (mark !== undefined) return { what, why: `${mark}${markedBy(repoStackOf(repo), stackId)}`, group: 'managed' };
-  const url = repo.spec?.url;
-  const identity = identityOf(String(url));
-  const secret = repo.spec?.secretRef?.name;
-  const scheme = typeof url === 'string' ? schemeOf(url) : undefined;
-  const credential: GitCredential | undefined =
-    typeof secret !== 'string' || scheme === undefined
-      ? undefined
-      : scheme === 'ssh'
-        ? { match: identity, ssh: { secret } }
-        : { match: identity, https: { secret } };
-  const interval = repo.spec?.refreshInterval;
-  const checked = {
-    namespace,
-    key,
-    url,
-    identity,
-    ...(credential === undefined ? {} : { credentials: [credential] }),
-    ...(typeof interval === 'string' && interval !== REPO_PROPS.refreshInterval.default
-      ? { refreshInterval: interval }
-      : {}),
-    ...(version === REPO_PROPS.version.default ? {} : { version }),
-  };
-  const problems = [...propProblems('KubeRepo', REPO_PROPS, checked), ...credentialProblems(checked.credentials)];
-  // The url's rule takes only text: a url of another type is one of the problems.
-  if (problems.length > 0 || typeof url !== 'string') return { what, why: describeProblems(problems) };
-  const props = { ...checked, url };
-  const { spec } = repoOf(props);
+  const spec = listedSpec(listedProps(namespace, key, repo, version));
+  if (typeof spec === 'string') return { what, why: spec };
   // A stack states an https secretRef only while its Secret exists: without it the first apply would remove it.
-  if (scheme === 'https' && typeof secret === 'string' && !secretExists(secret)) {
+  const cred = credentialSecretFor(spec.url, matchCredential(spec.identity, spec.credentials));
+  if (cred?.kind === 'https' && !secretExists(cred.secret)) {
     return {
       what,
       why:
-        `its secretRef names the Secret ${secret}, which is not in ${namespace}: a stack states an https ` +
+        `its secretRef names the Secret ${cred.secret}, which is not in ${namespace}: a stack states an https ` +
         'secretRef only while its Secret exists, so the first apply would remove it; ' +
         'create the Secret and run discover again',
     };
@@ -174,7 +191,7 @@ const repoDeclaration = (
     key: `repo:${namespace}/${key}`,
     construct: 'KubeRepo',
     id: key,
-    props: { cluster: new Ref(CLUSTER), ...props, ...ADOPT },
+    props: { cluster: new Ref(CLUSTER), ...writtenProps(spec), ...ADOPT },
     note: `${what} carries no bound label or identity annotation yet: the adoption adds them`,
   };
 };

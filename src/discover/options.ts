@@ -7,7 +7,7 @@ import { propProblems } from '../core/definition';
 import { type Problem, broken } from '../core/rules';
 import { STACK_ID, STACK_ID_RULE } from '../core/stack-id';
 import { KUBE_CLUSTER_PROPS, kubeClusterRules } from '../kube/target';
-import { dnsName, REPO_PROPS } from '../kube/kube-repo';
+import { dnsName, REPO_FIELDS } from '../kube/repo-fields';
 import { SSH_HOST_PROPS, sshHostRules } from '../linux/target';
 import { CLUSTER_PROPS, clusterRules } from '../pve/target';
 import type { Value } from './declaration';
@@ -192,8 +192,8 @@ const runSettings = (given: Given, problems: Problem[]) => {
     problems.push(broken('--language', 'ts or js', asked));
   const out = lastOf(given, '--out');
   const language = languageOf(asked, out);
-  const version = lastOf(given, '--repo-version') ?? REPO_PROPS.version.default;
-  const versionSays = REPO_PROPS.version.rule(version);
+  const version = lastOf(given, '--repo-version') ?? REPO_FIELDS.version.default;
+  const versionSays = REPO_FIELDS.version.rule(version);
   if (versionSays !== undefined) problems.push(broken('--repo-version', versionSays, version));
   return {
     out: out ?? `discovered.${language}`,

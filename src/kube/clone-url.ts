@@ -37,7 +37,7 @@ export const cloneUrlProblem = (url: string): string | undefined => {
 };
 
 /** The clone url rule over any value a prop or a spec holds. */
-export const cloneUrl: Rule = (url) => (typeof url === 'string' ? cloneUrlProblem(url) : CLONE_URL_RULE);
+export const cloneUrl: Rule<string> = (url) => (typeof url === 'string' ? cloneUrlProblem(url) : CLONE_URL_RULE);
 
 /**
  * The credential rule alone, for a url only partly known at synth (a Terraform value in it): an https url with any

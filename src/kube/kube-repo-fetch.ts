@@ -1,68 +1,30 @@
 /**
- * A fetch ask as a stack states it: its props table, defaults and rules (judged at synth and again at the handler
- * boundary), the merge patch that raises the ask and records which trigger it was raised for, and the plan's reading
- * of it. Without that record a plan could not tell a fetch for the current trigger from one that landed for an older
- * trigger, and would read a changed trigger as in sync. The record names the stack that asked (stack-id.ts): two
- * stacks asking one Sandbox for one key both patched it on every apply (issue 27); now an ask for the same trigger
- * is shared, and one for another trigger than another stack's last is that stack's, refused unless `takeOver`.
+ * A fetch ask as a stack states it: its spec and identity schemas (from its declaration, repo-fetch-fields.ts, so
+ * synth and the handler boundary judge by the same rules), the merge patch that raises the ask and records which
+ * trigger it was raised for, and the plan's reading of it. Without that record a plan could not tell a fetch for the
+ * current trigger from one that landed for an older trigger, and would read a changed trigger as in sync. The record
+ * names the stack that asked (stack-id.ts): two stacks asking one Sandbox for one key both patched it on every apply
+ * (issue 27); now an ask for the same trigger is shared, and one for another trigger than another stack's last is
+ * that stack's, refused unless `takeOver`.
  */
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
 import { groupOf } from '../core/errors';
-import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
+import { identitySchema, specSchema } from '../core/fields';
 import type { Reading } from '../core/kind';
-import { integer, text } from '../core/rules';
 import { describeVerdict, fetchedOf, mountedKeys, type Sandbox, verdict } from './fetch-verdict';
 import { askedAnnotation, CR_GROUP, SANDBOXES } from './names';
-import { dnsName, nonEmpty, VERSION_PROP } from './kube-repo';
+import { REPO_FETCH_FIELDS } from './repo-fetch-fields';
 
 export const SANDBOX_TYPE = `${SANDBOXES}.${CR_GROUP}`;
 
-/** Every prop of `KubeRepoFetch` of its own (the cluster is the construct's). */
-export const REPO_FETCH_PROPS = {
-  namespace: { rule: dnsName(), required: true },
-  sandbox: { rule: dnsName(), required: true },
-  /** A Repo's name that is also an annotation's name part (askedAnnotation), so at most 63 characters. */
-  key: { rule: text('a DNS name of at most 63 characters', /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/), required: true },
-  trigger: { rule: nonEmpty('a non-empty string of at most 4096 characters', 4096), required: true },
-  /** The wait, in seconds: the cache agent's on-demand budget (60) plus 15 for its verdict to reach the Sandbox and
-   * the watch to carry it here (seed 004), so the agent owns the timeout and this is only its round trip. */
-  budgetSeconds: { rule: integer(1, 3600), default: 75 },
-  version: VERSION_PROP,
-} as const satisfies PropTable;
-
-/** The spec a `KubeRepoFetch` synthesizes; its values judged by the props' rules. */
-export const repoFetchSpecSchema = z
-  .object({
-    namespace: z.string(),
-    sandbox: z.string(),
-    key: z.string(),
-    version: z.string(),
-    trigger: z.string(),
-    budgetSeconds: z.number(),
-  })
-  .check(specCheck((spec: object) => propProblems('a fetch ask spec', REPO_FETCH_PROPS, spec)));
+/** The spec a `KubeRepoFetch` synthesizes, judged field by field by its declaration (repo-fetch-fields.ts). */
+export const repoFetchSpecSchema = specSchema(REPO_FETCH_FIELDS, 'a fetch ask spec');
 export type RepoFetchSpec = z.infer<typeof repoFetchSpecSchema>;
 
 /** Nothing is destroyed; the identity only says which ask a replacement is about. */
-const { trigger: _, budgetSeconds: __, ...IDENTITY_PROPS } = REPO_FETCH_PROPS;
-export const repoFetchIdentitySchema = z
-  .object({ namespace: z.string(), sandbox: z.string(), key: z.string(), version: z.string() })
-  .check(specCheck((identity: object) => propProblems('a fetch ask identity', IDENTITY_PROPS, identity)));
+export const repoFetchIdentitySchema = identitySchema(REPO_FETCH_FIELDS, 'a fetch ask identity');
 export type RepoFetchIdentity = z.infer<typeof repoFetchIdentitySchema>;
-
-/** What an ask's spec and identity are made of: `KubeRepoFetchProps` without the cluster. */
-export type RepoFetchSettings = Omit<RepoFetchSpec, 'budgetSeconds' | 'version'> &
-  Partial<Pick<RepoFetchSpec, 'budgetSeconds' | 'version'>>;
-
-/** The props with their defaults applied (the one place they are), as the spec and the identity. */
-export const repoFetchOf = (props: RepoFetchSettings): { spec: RepoFetchSpec; identity: RepoFetchIdentity } => {
-  const { namespace, sandbox, key, version, trigger, budgetSeconds } = withDefaults(REPO_FETCH_PROPS, props);
-  return {
-    spec: { namespace, sandbox, key, version, trigger, budgetSeconds },
-    identity: { namespace, sandbox, key, version },
-  };
-};
 
 export const sandboxesPath = (namespace: string, version: string, name?: string) =>
   `/apis/${CR_GROUP}/${version}/namespaces/${namespace}/${SANDBOXES}${name === undefined ? '' : `/${name}`}`;

@@ -1,142 +1,41 @@
 /**
- * A Repo custom resource as a stack states it (the stack is its "boot"): its props table, defaults and rules (judged
- * at synth and again at the handler boundary), the credential matched by prefix on the identity, and the pure diff
- * of what the stack owns (spec.url, spec.secretRef, the bound label, the identity annotation, and the stack
- * annotation naming which stack's it is), so a plan says in words what a hand edit changed.
+ * A Repo custom resource as a stack states it (the stack is its "boot"): its spec and identity schemas (from its
+ * declaration, repo-fields.ts, so synth and the handler boundary judge by the same rules), the credential matched by
+ * prefix on the identity, and the pure diff of what the stack owns (spec.url, spec.secretRef, the bound label, the
+ * identity annotation, and the stack annotation naming which stack's it is), so a plan says in words what a hand
+ * edit changed.
  */
 import * as z from 'zod/mini';
-import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
+import { identitySchema, specSchema } from '../core/fields';
 import type { FieldChange, FieldDiff } from '../core/protocol';
-import { boolean, broken, type Problem, type Rule, text } from '../core/rules';
-import { cloneUrl, SCP_LIKE, shownUrl } from './clone-url';
-import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
 import { isRecord } from '../core/records';
+import { SCP_LIKE } from './clone-url';
+import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
+import { type KubeRepoCredential, REPO_FIELDS } from './repo-fields';
 
 export const REPO_TYPE = `${REPOS}.${CR_GROUP}`;
 
-/** A Kubernetes object's name (a DNS subdomain): a namespace, a Repo, a Sandbox, a Secret. */
-export const dnsName = (says = 'a DNS name'): Rule => text(says, /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/);
-/** Any text of 1 to `max` characters, newlines included. */
-export const nonEmpty = (says: string, max: number): Rule => text(says, /^[\s\S]+$/, max);
-/** The custom resources' version, shared with the fetch ask: `v1`, `v1alpha1`, `v2beta3`. */
-export const VERSION_PROP = {
-  rule: text('a Kubernetes API version such as v1alpha1', /^v[0-9]+((alpha|beta)[0-9]+)?$/),
-  default: 'v1alpha1',
-};
-
-const SECRET_REF = 'an object naming a Secret: { secret: <name> }';
-const secretRef: Rule = (value) => (isRecord(value) ? undefined : SECRET_REF);
-
-/** Every prop of `KubeRepo` of its own (the cluster and `retired` are the construct's). */
-export const REPO_PROPS = {
-  namespace: { rule: dnsName(), required: true },
-  key: { rule: dnsName(), required: true },
-  url: { rule: cloneUrl, required: true, shown: shownUrl },
-  identity: { rule: nonEmpty('a non-empty string of at most 1024 characters', 1024), required: true },
-  credentials: { rule: (value) => (Array.isArray(value) ? undefined : 'a list of credentials'), default: [] },
-  refreshInterval: {
-    rule: text('a Go duration such as 5m or 1h30m', /^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$/),
-    default: '5m',
-  },
-  version: VERSION_PROP,
-  deleteOnDestroy: { rule: boolean, default: false },
-} as const satisfies PropTable;
-
-/** One entry of `credentials`, and the Secret it names for a scheme. */
-const CREDENTIAL_PROPS: PropTable = {
-  match: { rule: nonEmpty('a non-empty prefix of at most 1024 characters', 1024), required: true },
-  ssh: { rule: secretRef },
-  https: { rule: secretRef },
-};
-const SECRET_REF_PROPS: PropTable = { secret: { rule: dnsName('a Secret name'), required: true } };
-
-const within = (at: string, problems: readonly Problem[]): Problem[] =>
-  problems.map((problem) => ({ ...problem, prop: `${at}.${problem.prop}` }));
-
-/**
- * The broken rules inside `credentials`, each named where it is (`credentials[0].ssh.secret`); `known` as in
- * `propProblems`. The table's rule only says that credentials is a list.
- */
-export const credentialProblems = (credentials: unknown, known?: (value: unknown) => boolean): Problem[] => {
-  if (!Array.isArray(credentials)) return [];
-  return credentials.flatMap((entry: unknown, i) => {
-    const at = `credentials[${i}]`;
-    if (!isRecord(entry)) return [broken(at, 'an object { match, ssh?, https? }', entry)];
-    const refs = (['ssh', 'https'] as const).filter((scheme) => isRecord(entry[scheme]));
-    return [
-      ...within(at, propProblems('a credential', CREDENTIAL_PROPS, entry, known)),
-      ...refs.flatMap((scheme) =>
-        within(`${at}.${scheme}`, propProblems(SECRET_REF, SECRET_REF_PROPS, entry[scheme], known)),
-      ),
-    ];
-  });
-};
-
-const secretName = z.object({ secret: z.string() });
-export const credentialSchema = z.object({
-  match: z.string(),
-  ssh: z.optional(secretName),
-  https: z.optional(secretName),
-});
-export type GitCredential = z.infer<typeof credentialSchema>;
-
-/** The spec a `KubeRepo` synthesizes; its values judged by the props' rules. */
-export const repoSpecSchema = z
-  .object({
-    namespace: z.string(),
-    key: z.string(),
-    version: z.string(),
-    url: z.string(),
-    identity: z.string(),
-    credentials: z.array(credentialSchema),
-    refreshInterval: z.string(),
-  })
-  .check(
-    specCheck((spec: Readonly<Record<string, unknown>>) => [
-      ...propProblems('a Repo spec', REPO_PROPS, spec),
-      ...credentialProblems(spec.credentials),
-    ]),
-  );
+/** The spec a `KubeRepo` synthesizes, judged field by field by its declaration (repo-fields.ts). */
+export const repoSpecSchema = specSchema(REPO_FIELDS, 'a Repo spec');
 export type RepoSpec = z.infer<typeof repoSpecSchema>;
 
-const { namespace, key, version, deleteOnDestroy } = REPO_PROPS;
-const IDENTITY_PROPS: PropTable = { namespace, key, version, deleteOnDestroy };
 /** What destroy gets: the Repo's names and what to do with it. */
-export const repoIdentitySchema = z
-  .object({ namespace: z.string(), key: z.string(), version: z.string(), deleteOnDestroy: z.boolean() })
-  .check(specCheck((identity: object) => propProblems('a Repo identity', IDENTITY_PROPS, identity)));
+export const repoIdentitySchema = identitySchema(REPO_FIELDS, 'a Repo identity');
 export type RepoIdentity = z.infer<typeof repoIdentitySchema>;
 
-/** What a Repo's spec and identity are made of: `KubeRepoProps` without the cluster. */
-export type RepoSettings = Pick<RepoSpec, 'namespace' | 'key' | 'url' | 'identity'> &
-  Partial<Pick<RepoSpec, 'refreshInterval' | 'version'>> & {
-    readonly credentials?: readonly GitCredential[];
-    readonly deleteOnDestroy?: boolean;
-  };
-
-/** The props with their defaults applied (the one place they are), as the spec and the identity. */
-export const repoOf = (props: RepoSettings): { spec: RepoSpec; identity: RepoIdentity } => {
-  const full = withDefaults(REPO_PROPS, props);
-  const names = { namespace: full.namespace, key: full.key, version: full.version };
-  const credentials = full.credentials.map((c) => ({
-    match: c.match,
-    ...(c.ssh ? { ssh: { secret: c.ssh.secret } } : {}),
-    ...(c.https ? { https: { secret: c.https.secret } } : {}),
-  }));
-  const { url, identity, refreshInterval } = full;
-  return {
-    spec: { ...names, url, identity, credentials, refreshInterval },
-    identity: { ...names, deleteOnDestroy: full.deleteOnDestroy },
-  };
-};
-
 /** The entry whose `match` is the longest prefix of the identity (the most specific wins); none when none match. */
-export const matchCredential = (identity: string, credentials: readonly GitCredential[]): GitCredential | undefined =>
+export const matchCredential = (
+  identity: string,
+  credentials: readonly KubeRepoCredential[],
+): KubeRepoCredential | undefined =>
   credentials
     .filter((c) => identity.startsWith(c.match))
-    .reduce<GitCredential | undefined>((best, c) => (best && best.match.length >= c.match.length ? best : c), none);
+    .reduce<KubeRepoCredential | undefined>(
+      (best, c) => (best && best.match.length >= c.match.length ? best : c),
+      none,
+    );
 
-const none: GitCredential | undefined = undefined;
+const none: KubeRepoCredential | undefined = undefined;
 
 /** Which transport a url clones over: `ssh://` or scp-like `user@host:path`, else `https://`; others need none. */
 export const schemeOf = (url: string): 'ssh' | 'https' | undefined => {
@@ -145,7 +44,7 @@ export const schemeOf = (url: string): 'ssh' | 'https' | undefined => {
 };
 
 /** The Secret the url's scheme needs from the matched entry: ssh names a deploy key, https a clone Secret. */
-export const credentialSecretFor = (url: string, credential: GitCredential | undefined) => {
+export const credentialSecretFor = (url: string, credential: KubeRepoCredential | undefined) => {
   const scheme = schemeOf(url);
   const secret = scheme === undefined ? undefined : credential?.[scheme]?.secret;
   return scheme === undefined || secret === undefined ? undefined : { kind: scheme, secret };

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ANNOTATION_REPO_IDENTITY, LABEL_REPO_BOUND } from '../../src/kube/names';
-import { REPO_FETCH_PROPS } from '../../src/kube/kube-repo-fetch';
+import { REPO_FETCH_FIELDS } from '../../src/kube/repo-fetch-fields';
 import { CdktfProject, type CommandOutcome, filesUnder } from '../support/cdktf-project';
 import { useKubeApiServer, type KubeApiServer } from '../support/kube-apiserver';
 import { CR_VERSION, crPath } from '../support/kube-crds';
@@ -200,7 +200,7 @@ test(stale, async () => {
   // The handler's own clock bounds the wait ("after 3 s" above). The whole terraform apply is only held under the
   // default budget it would otherwise wait out: a tighter wall-clock bound measured terraform's start-up under load,
   // not the budget (9.66 s against < 9 in a CI run at load 9.5).
-  expect(project.timings['apply (fetch stale)']).toBeLessThan(REPO_FETCH_PROPS.budgetSeconds.default);
+  expect(project.timings['apply (fetch stale)']).toBeLessThan(REPO_FETCH_FIELDS.budgetSeconds.default);
   const again = await plan('plan (after stale)');
   expect(again.code).toBe(2);
   expect(again.stdout.replace(/\s+/g, ' ')).toMatch(

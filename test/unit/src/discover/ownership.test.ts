@@ -5,7 +5,10 @@ import type { Discovered } from '../../../../src/discover/declaration';
 import { parseListing } from '../../../../src/discover/host-listing';
 import { kubeDeclarations, type LiveKube } from '../../../../src/discover/kube';
 import { hostCandidates, statusEntries, systemdDeclarations } from '../../../../src/discover/systemd';
-import { diffRepo, type LiveRepo, repoOf, wantedSecretRef } from '../../../../src/kube/kube-repo';
+import { specOf } from '../../../../src/core/fields';
+import { parseAs } from '../../../../src/core/parse';
+import { diffRepo, type LiveRepo, repoSpecSchema, wantedSecretRef } from '../../../../src/kube/kube-repo';
+import { REPO_FIELDS } from '../../../../src/kube/repo-fields';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 
 const file = (text: string) => Buffer.from(text).toString('base64');
@@ -207,7 +210,8 @@ describe('Repos', () => {
     const found = kube([live], ['jr2/clone-site']);
     const props = found.declarations.find((d) => d.construct === 'KubeRepo')!.props;
     expect(props.credentials).toEqual([{ match: 'git.example/me/site', https: { secret: 'clone-site' } }]);
-    const { spec } = repoOf(props as unknown as Parameters<typeof repoOf>[0]);
+    const { cluster: _, adopt: __, ...own } = props;
+    const spec = parseAs(repoSpecSchema, specOf(REPO_FIELDS, own), 'spec');
     const diff = diffRepo(
       spec,
       wantedSecretRef(spec, (secret) => secret === 'clone-site'),

@@ -1,0 +1,80 @@
+/**
+ * A Repo's one declaration: every field with its doc, its rule, its default and whether the spec and the identity
+ * carry it. The construct's props type, synth's prop table, the spec and identity the construct writes, the handler
+ * boundary's schemas and discover's rebuild all come from `REPO_FIELDS`, so a field cannot exist in one of them and
+ * not another, nor a rule or default be stated twice (issue 29: the list was written four times, the defaults twice).
+ */
+import { optional, type PropsOf, required } from '../core/fields';
+import { listOf, recordOf } from '../core/nested-fields';
+import type { NestedRule } from '../core/definition';
+import { boolean, type Rule, text } from '../core/rules';
+import { cloneUrl, shownUrl } from './clone-url';
+
+/** A Kubernetes object's name (a DNS subdomain): a namespace, a Repo, a Sandbox, a Secret. */
+export const dnsName = (says = 'a DNS name'): Rule<string> => text(says, /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/);
+/** Any text of 1 to `max` characters, newlines included. */
+export const nonEmpty = (says: string, max: number): Rule<string> => text(says, /^[\s\S]+$/, max);
+
+/** The custom resources' version, a field of the Repo and of the fetch ask alike. */
+export const versionField = () =>
+  optional({
+    rule: text('a Kubernetes API version such as v1alpha1', /^v[0-9]+((alpha|beta)[0-9]+)?$/),
+    default: 'v1alpha1',
+    spec: true,
+    identity: true,
+  });
+
+const SECRET_REF = 'an object naming a Secret: { secret: <name> }';
+
+export const SECRET_REF_FIELDS = {
+  /** The Secret's name, in the Repo's namespace. */
+  secret: required({ rule: dnsName('a Secret name') }),
+};
+
+/** A Secret a credential names, by name only: no secret reaches the stack. */
+export interface KubeSecretRef extends PropsOf<typeof SECRET_REF_FIELDS> {}
+
+const secretRef: NestedRule<KubeSecretRef> = recordOf(SECRET_REF_FIELDS, SECRET_REF, SECRET_REF);
+
+export const CREDENTIAL_FIELDS = {
+  /** A prefix of the identity, e.g. `git.example/`; the longest matching prefix wins. */
+  match: required({ rule: nonEmpty('a non-empty prefix of at most 1024 characters', 1024) }),
+  /** For an ssh url: the deploy-key Secret. @default - none */
+  ssh: optional({ rule: secretRef }),
+  /** For an https url: the clone Secret, used only when that Secret exists. @default - none */
+  https: optional({ rule: secretRef }),
+};
+
+/** Which clone Secret a Repo uses, by the prefix of its identity. */
+export interface KubeRepoCredential extends PropsOf<typeof CREDENTIAL_FIELDS> {}
+
+const credential: NestedRule<KubeRepoCredential> = recordOf(CREDENTIAL_FIELDS, 'a credential');
+
+export const REPO_FIELDS = {
+  /** The namespace of the Repo (a DNS name); its Secrets are looked up there. */
+  namespace: required({ rule: dnsName(), spec: true, identity: true }),
+  /** The cache key: the Repo's name. */
+  key: required({ rule: dnsName(), spec: true, identity: true }),
+  /** The Repo CRD's version. */
+  version: versionField(),
+  /**
+   * The clone url: `https://host/path`, `ssh://[user@]host/path` or `user@host:path`, with no credential in it
+   * (a token or password belongs in the clone Secret `credentials` names).
+   */
+  url: required({ rule: cloneUrl, shown: shownUrl, spec: true }),
+  /** The repository's identity, e.g. `git.example/me/site`: what credentials match on. */
+  identity: required({ rule: nonEmpty('a non-empty string of at most 1024 characters', 1024), spec: true }),
+  /** The clone Secrets by identity prefix, by name only: no secret reaches the stack; none clones anonymously. */
+  credentials: optional({ rule: listOf(credential, 'a list of credentials'), default: [], spec: true }),
+  /** spec.refreshInterval, set when the Repo is created. */
+  refreshInterval: optional({
+    rule: text('a Go duration such as 5m or 1h30m', /^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$/),
+    default: '5m',
+    spec: true,
+  }),
+  /**
+   * Delete the Repo on destroy instead of only unlabelling it. Either way destroy acts only on a Repo
+   * carrying the stack's marks: one the apply refused as someone else's is left as it is.
+   */
+  deleteOnDestroy: optional({ rule: boolean, default: false, identity: true }),
+};
