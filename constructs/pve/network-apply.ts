@@ -5,8 +5,8 @@
  * a node holding someone else's staged changes is not reloaded unless the apply says it may.
  */
 import { Construct } from 'constructs';
-import { withDefaults } from '../../src/core/definition';
-import { NETWORK_APPLY_PROPS } from '../../src/pve/network-apply';
+import { identityOf, type PropsOf, propTableOf, specOf } from '../../src/core/fields';
+import { NETWORK_APPLY_FIELDS } from '../../src/pve/network-apply';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
@@ -16,37 +16,17 @@ import { FORGET_PROPS, targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { registerApply, removedInterfaces, type StagingObject } from './network-wiring';
 
-/** Every prop, judged at synth by the kind's rules (src/pve/network-apply.ts). */
+/** Every prop, judged at synth by the kind's declaration (src/pve/network-apply.ts). */
 const PROPS = {
-  ...NETWORK_APPLY_PROPS,
+  ...propTableOf(NETWORK_APPLY_FIELDS),
   ...FORGET_PROPS,
   cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
 };
 
-export interface ProxmoxNetworkApplyProps {
+// The apply's own props come from its declaration (src/pve/network-apply.ts), each with its doc comment.
+export interface ProxmoxNetworkApplyProps extends PropsOf<typeof NETWORK_APPLY_FIELDS> {
   /** The cluster the nodes belong to. */
   readonly cluster: ProxmoxCluster;
-  /**
-   * The nodes to reload, in this order. Every `ProxmoxNetworkInterface` of this stack on one of
-   * them is staged before the first reload, and a change to any of them runs this apply again.
-   * Changing the list replaces the object, whose teardown reloads the old list's staged changes.
-   */
-  readonly nodes: string[];
-  /**
-   * How long to wait for one node's reload task, polled once a second. When the budget ends with
-   * no final reading, the apply stops with "outcome unknown" and the task's UPID.
-   *
-   * @default 30
-   */
-  readonly timeoutSeconds?: number;
-  /**
-   * Whether to reload a node that holds staged changes to interfaces this stack does not declare
-   * there (someone's edit in the web UI, a `source` line), which a reload would make live with the
-   * stack's own. A plan names them either way; without this the apply refuses, naming them.
-   *
-   * @default false
-   */
-  readonly reloadForeignChanges?: boolean;
   /**
    * Stop managing this apply without the reload its destroy runs: the next apply drops it from the
    * state only, and deleting the construct afterwards reloads nothing either (README, Removing an
@@ -74,21 +54,20 @@ export class ProxmoxNetworkApply extends ObjectConstruct {
   constructor(scope: Construct, id: string, props: ProxmoxNetworkApplyProps) {
     super(scope, id);
     if (!validateProps(this, 'ProxmoxNetworkApply', PROPS, props)) return;
-    const { timeoutSeconds, reloadForeignChanges } = withDefaults(NETWORK_APPLY_PROPS, props);
     const nodes = [...props.nodes];
     const staged: StagingObject[] = [];
     const object = declareObject(this, {
       kind: 'network-apply',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
-      identity: { nodes },
-      spec: () => ({
-        nodes,
-        timeoutSeconds,
-        interfaces: interfacesByNode(nodes, staged),
-        ...removedInterfaces(this, props.cluster, nodes),
-        reloadForeignChanges,
-      }),
+      identity: identityOf(NETWORK_APPLY_FIELDS, { nodes }),
+      spec: () =>
+        specOf(NETWORK_APPLY_FIELDS, {
+          ...props,
+          nodes,
+          interfaces: interfacesByNode(nodes, staged),
+          ...removedInterfaces(this, props.cluster, nodes),
+        }),
       follows: () => staged.map((staging) => staging.object),
       forget: props.forget,
     });

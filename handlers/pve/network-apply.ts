@@ -20,10 +20,10 @@ import {
   healthyLine,
   type NetworkApplyIdentity,
   type NetworkApplySpec,
+  NETWORK_APPLY_FIELDS,
   networkApplyIdentity,
   networkApplySpec,
   type NodeReading,
-  RELOAD_TIMEOUT,
   type StagedByUs,
   untouched,
 } from '../../src/pve/network-apply';
@@ -64,7 +64,7 @@ export const networkApplyKind = defineKind({
   // lifecycle), so `terraform destroy` makes the removals live, behind the same gates. Its identity
   // names no interfaces, so it cannot tell whose staged changes it reloads.
   destroy: (api: PveApi, identity: NetworkApplyIdentity, context: KindContext) =>
-    reloadInOrder(api, identity.nodes, RELOAD_TIMEOUT.default, context),
+    reloadInOrder(api, identity.nodes, NETWORK_APPLY_FIELDS.timeoutSeconds.default, context),
 });
 
 /** Whether this stack's own destroy staged a deletion (removal-trace.ts): a record entry cannot say so. */

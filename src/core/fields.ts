@@ -35,6 +35,11 @@ export interface FieldInput extends Omit<PropDef, 'required'> {
   readonly secret?: string;
   /** The field is part of what names the object: its identity, which destroy gets (`identityOf`). @default false */
   readonly identity?: boolean;
+  /**
+   * `false`: the spec carries the field but no prop sets it; the construct computes it (a network apply's staged
+   * interfaces, from the stack's other constructs). `PropsOf` and `propTableOf` leave it out. @default - a prop
+   */
+  readonly prop?: false;
 }
 
 /** One declared field. */
@@ -71,10 +76,18 @@ type InGroup<F, G> = {
   [K in keyof F]: F[K] extends { readonly spec: { readonly group: G } } ? SpecValueOf<F[K]> : never;
 }[keyof F];
 
+type ComputedOf<F> = { [K in keyof F]: F[K] extends { readonly prop: false } ? K : never }[keyof F];
+
 /** The props a construct of the kind takes: each field's doc comment comes along with it. */
-export type PropsOf<F> = { readonly [K in keyof F as K extends RequiredOf<F> ? K : never]: ValueOf<F[K]> } & {
-  readonly [K in keyof F as K extends RequiredOf<F> ? never : K]?: ValueOf<F[K]>;
+export type PropsOf<F> = {
+  readonly [K in keyof F as K extends RequiredOf<F> ? (K extends ComputedOf<F> ? never : K) : never]: ValueOf<F[K]>;
+} & {
+  readonly [K in keyof F as K extends RequiredOf<F> | ComputedOf<F> ? never : K]?: ValueOf<F[K]>;
 };
+
+/** The fields a prop sets: the table synth judges a construct's props by. */
+export const propTableOf = (fields: Fields): Fields =>
+  Object.fromEntries(Object.entries(fields).filter(([, field]) => field.prop !== false));
 
 /** The fields `In` names as a record, each in its spec form: those of `PresentOf` always there. */
 type Carried<F, In> = {
@@ -198,13 +211,28 @@ export const specSchema = <F extends Fields>(fields: F, what: string, across: Ac
 export const identitySchema = <F extends Fields>(fields: F, what: string) =>
   schemaOf<IdentityOf<F>>(identityFields(fields), what, () => []);
 
-/** A spec of `T` as `fields` place it; a field with a default is in every spec a construct writes, so required. */
+/**
+ * `spec` with each defaulted field it leaves out set to its default, in its spec form: a spec written by hand (a
+ * handler run by hand) or by an older synth means the default, as the props would (`withDefaults` at synth).
+ */
+const withSpecDefaults = (fields: Fields, spec: Readonly<Record<string, unknown>>): Record<string, unknown> => {
+  const filled: Record<string, unknown> = { ...spec };
+  for (const [prop, field] of Object.entries(fields)) {
+    if (field.default === undefined || field.spec === undefined) continue;
+    const form = field.encode === undefined ? field.default : field.encode(field.default);
+    if (field.spec === true) filled[prop] ??= form;
+    else {
+      const group = filled[field.spec.group];
+      const values = isRecord(group) ? group : {};
+      if (values[field.spec.key] === undefined) filled[field.spec.group] = { ...values, [field.spec.key]: form };
+    }
+  }
+  return filled;
+};
+
+/** A spec of `T` as `fields` place it, each defaulted field it leaves out filled in (`withSpecDefaults`). */
 const schemaOf = <T extends Readonly<Record<string, unknown>>>(fields: Fields, what: string, across: Across) => {
-  const inSpec = Object.fromEntries(
-    Object.entries(fields).flatMap(([prop, field]) =>
-      field.spec === undefined ? [] : [[prop, field.default === undefined ? field : { ...field, required: true }]],
-    ),
-  );
+  const inSpec = Object.fromEntries(Object.entries(fields).filter(([, field]) => field.spec !== undefined));
   const problems = (spec: Readonly<Record<string, unknown>>): Problem[] => {
     const { props, unknown } = propsOfSpec(fields, spec);
     const stray = unknown.map((path) => ({ prop: path, says: `is not a field of ${what}` }));
@@ -217,6 +245,9 @@ const schemaOf = <T extends Readonly<Record<string, unknown>>>(fields: Fields, w
     }));
     return [...stray, ...missing, ...judged, ...formProblems(fields, spec, new Set(judged.map(({ prop }) => prop)))];
   };
-  // The one place a spec's type is claimed: what `problems` let through is what T says (each rule's type).
-  return z.custom<T>((value) => isRecord(value)).check(specCheck(problems));
+  // The one place a spec's type is claimed: what `problems` let through (defaults filled first) is what T says.
+  return z.pipe(
+    z.transform((value: unknown) => (isRecord(value) ? withSpecDefaults(fields, value) : value)),
+    z.custom<T>((value) => isRecord(value)).check(specCheck(problems)),
+  );
 };

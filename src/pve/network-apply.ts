@@ -5,9 +5,11 @@
  * interface names reach here, never the staged diff, so nothing this module returns can carry a
  * `wpa-psk` value or a `pre-up` command into a plan or the state.
  */
-import * as z from 'zod/mini';
-import { type PropTable, propProblems, specCheck } from '../core/definition';
+import type * as z from 'zod/mini';
+import type { NestedRule } from '../core/definition';
+import { identitySchema, optional, required, specSchema } from '../core/fields';
 import type { Reading } from '../core/kind';
+import { isRecord } from '../core/records';
 import type { FieldChange } from '../core/protocol';
 import { boolean, broken, integer, type Problem, type Rule, text } from '../core/rules';
 import type { ClusterHealth } from './cluster-health';
@@ -16,63 +18,70 @@ import { IFACE_NAME, IFACE_RULE } from './network-fields';
 import { type LastReload, needsReload, reloadDiff, reloadWords } from './network-reloads';
 import { NODE_NAME } from './upid';
 
-/** The ceiling of one reload's task wait, and its default (pve-api.md §A4; bpg waits 100 s). */
-export const RELOAD_TIMEOUT = { min: 1, max: 3600, default: 30 } as const;
+/** The ceiling of one reload's task wait (pve-api.md §A4; bpg waits 100 s). */
+export const RELOAD_TIMEOUT = { min: 1, max: 3600 } as const;
 
 const nodeName = text('a PVE node name (letters, digits, inner -)', NODE_NAME);
 
 /** The nodes to reload, in order: a non-empty list of distinct node names. */
-const nodeList: Rule = (value) => {
+const nodeList: Rule<readonly string[]> = (value) => {
   if (!Array.isArray(value) || value.length === 0) return 'a non-empty list of node names';
   if (value.some((node) => nodeName(node) !== undefined)) return 'PVE node names (letters, digits, inner -)';
   return new Set(value).size === value.length ? undefined : 'free of duplicates';
 };
 
-/** Every prop of `ProxmoxNetworkApply` of its own, with its default (the cluster is the construct's). */
-export const NETWORK_APPLY_PROPS = {
-  nodes: { rule: nodeList, required: true },
-  timeoutSeconds: { rule: integer(RELOAD_TIMEOUT.min, RELOAD_TIMEOUT.max), default: RELOAD_TIMEOUT.default },
-  reloadForeignChanges: { rule: boolean, default: false },
-} as const satisfies PropTable;
-
-const ifaceList = (value: readonly string[]) => value.every((iface) => IFACE_NAME.test(iface));
-
-/** What the handler boundary judges: the props' rules, and the names of the interfaces per node. */
-const specProblems = ({ interfaces = {}, removing = {}, ...props }: NetworkApplySpec): Problem[] => [
-  ...propProblems('a network apply spec', NETWORK_APPLY_PROPS, props),
-  ...byNodeProblems('interfaces', interfaces),
-  ...byNodeProblems('removing', removing),
-];
-
-const byNodeProblems = (field: string, lists: Readonly<Record<string, readonly string[]>>): Problem[] =>
-  Object.entries(lists).flatMap(([node, names]) => [
-    ...(nodeName(node) === undefined ? [] : [broken(field, 'keyed by node names', node)]),
-    ...(ifaceList(names) ? [] : [broken(`${field}.${node}`, `a list of interface names (${IFACE_RULE})`, names)]),
-  ]);
+/** Per node, a list of interface names: each broken entry named at its path (`interfaces.n1`). */
+const byNode: NestedRule<Readonly<Record<string, readonly string[]>>> = Object.assign(
+  (value: unknown) => (isRecord(value) ? undefined : 'an object of interface name lists by node'),
+  {
+    within: (value: unknown): Problem[] =>
+      isRecord(value)
+        ? Object.entries(value).flatMap(([node, names]) => [
+            ...(nodeName(node) === undefined ? [] : [broken(node, 'keyed by node names', node)]),
+            ...(Array.isArray(names) && names.every((iface) => typeof iface === 'string' && IFACE_NAME.test(iface))
+              ? []
+              : [broken(node, `a list of interface names (${IFACE_RULE})`, names)]),
+          ])
+        : [],
+  },
+);
 
 /**
- * What a `ProxmoxNetworkApply` synthesizes: the nodes in reload order, the task wait, and per node
- * the interfaces the stack stages there. Whatever else a node has staged is someone else's, and is
- * reloaded only with `reloadForeignChanges` (a spec written by hand without them declares nothing).
+ * A network apply's one declaration: the props a construct takes (the nodes in reload order, the task wait,
+ * whether foreign changes may go live) and, computed by the construct, per node the interfaces the stack stages
+ * there and those whose removal its apply stages (README, Removing an object). Whatever else a node has staged
+ * is someone else's, and is reloaded only with `reloadForeignChanges`.
  */
-export const networkApplySpec = z
-  .object({
-    nodes: z.array(z.string()),
-    timeoutSeconds: z.number(),
-    interfaces: z.optional(z.record(z.string(), z.array(z.string()))),
-    /** Per node, the interfaces removed from the stack whose deletion its apply stages (README, Removing an object). */
-    removing: z.optional(z.record(z.string(), z.array(z.string()))),
-    reloadForeignChanges: z.optional(z.boolean()),
-  })
-  .check(specCheck(specProblems));
+export const NETWORK_APPLY_FIELDS = {
+  /**
+   * The nodes to reload, in this order. Every `ProxmoxNetworkInterface` of this stack on one of
+   * them is staged before the first reload, and a change to any of them runs this apply again.
+   * Changing the list replaces the object, whose teardown reloads the old list's staged changes.
+   */
+  nodes: required({ rule: nodeList, spec: true, identity: true }),
+  /**
+   * How long to wait for one node's reload task, polled once a second. When the budget ends with
+   * no final reading, the apply stops with "outcome unknown" and the task's UPID.
+   */
+  timeoutSeconds: optional({ rule: integer(RELOAD_TIMEOUT.min, RELOAD_TIMEOUT.max), default: 30, spec: true }),
+  /**
+   * Whether to reload a node that holds staged changes to interfaces this stack does not declare
+   * there (someone's edit in the web UI, a `source` line), which a reload would make live with the
+   * stack's own. A plan names them either way; without this the apply refuses, naming them.
+   */
+  reloadForeignChanges: optional({ rule: boolean, default: false, spec: true }),
+  /** Per node, the names of the interfaces the stack stages there, sorted. */
+  interfaces: optional({ rule: byNode, spec: true, prop: false }),
+  /** Per node, the interfaces removed from the stack whose deletion its apply stages. */
+  removing: optional({ rule: byNode, spec: true, prop: false }),
+};
+
+/** What a `ProxmoxNetworkApply` synthesizes. */
+export const networkApplySpec = specSchema(NETWORK_APPLY_FIELDS, 'a network apply spec');
 export type NetworkApplySpec = z.infer<typeof networkApplySpec>;
 
 /** What names an apply object: its nodes, in order. */
-export const networkApplyIdentity = z
-  .object({ nodes: z.array(z.string()) })
-  .check(
-    specCheck((identity) => propProblems('a network apply identity', { nodes: NETWORK_APPLY_PROPS.nodes }, identity)),
-  );
+export const networkApplyIdentity = identitySchema(NETWORK_APPLY_FIELDS, 'a network apply identity');
 export type NetworkApplyIdentity = z.infer<typeof networkApplyIdentity>;
 
 /** What a node has staged and what its task list says of its last reload, or why it could not be read. */

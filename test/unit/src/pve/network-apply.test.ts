@@ -12,7 +12,12 @@ const staging = (interfaces: string[], extra: Partial<NodeStaging['stanzas']> = 
   slaves: { bond0: ['enp3s0', 'enp4s0'] },
   present: [],
 });
-const spec = { nodes: ['n2', 'n3'], timeoutSeconds: 30, interfaces: { n2: ['vmbr1'], n3: ['bond0', 'vmbr1'] } };
+const spec = {
+  nodes: ['n2', 'n3'],
+  timeoutSeconds: 30,
+  reloadForeignChanges: false,
+  interfaces: { n2: ['vmbr1'], n3: ['bond0', 'vmbr1'] },
+};
 /** No deletion staged by this stack's destroy (removal-trace.ts), and one that staged every deletion. */
 const none = () => false;
 const every = () => true;
@@ -35,7 +40,9 @@ describe('bySomeoneElse', () => {
   });
 
   test('a spec without interfaces declares none', () => {
-    expect(bySomeoneElse({ nodes: ['n2'], timeoutSeconds: 30 }, 'n2', staging(['vmbr1']), none)).toEqual(['vmbr1']);
+    expect(
+      bySomeoneElse({ nodes: ['n2'], timeoutSeconds: 30, reloadForeignChanges: false }, 'n2', staging(['vmbr1']), none),
+    ).toEqual(['vmbr1']);
   });
 });
 
@@ -53,32 +60,47 @@ test("the reading names what someone else staged beside each node's count, in th
 
 describe('networkApplySpec', () => {
   test('nodes in order and a wait are accepted', () => {
-    expect(parseAs(networkApplySpec, { nodes: ['n3', 'n2'], timeoutSeconds: 30 }, 'spec')).toEqual({
+    expect(
+      parseAs(networkApplySpec, { nodes: ['n3', 'n2'], timeoutSeconds: 30, reloadForeignChanges: false }, 'spec'),
+    ).toEqual({
       nodes: ['n3', 'n2'],
       timeoutSeconds: 30,
+      reloadForeignChanges: false,
+    });
+  });
+
+  test('a spec written by hand without a defaulted field gets its default', () => {
+    expect(parseAs(networkApplySpec, { nodes: ['n2'] }, 'spec')).toEqual({
+      nodes: ['n2'],
+      timeoutSeconds: 30,
+      reloadForeignChanges: false,
     });
   });
 
   test.each([
     [
       'a node twice',
-      { nodes: ['n2', 'n2'], timeoutSeconds: 30 },
+      { nodes: ['n2', 'n2'], timeoutSeconds: 30, reloadForeignChanges: false },
       'spec.nodes: must be free of duplicates, got ["n2","n2"]',
     ],
-    ['no node', { nodes: [], timeoutSeconds: 30 }, 'spec.nodes: must be a non-empty list of node names, got []'],
+    [
+      'no node',
+      { nodes: [], timeoutSeconds: 30, reloadForeignChanges: false },
+      'spec.nodes: must be a non-empty list of node names, got []',
+    ],
     [
       'a wait of 0 s',
-      { nodes: ['n2'], timeoutSeconds: 0 },
+      { nodes: ['n2'], timeoutSeconds: 0, reloadForeignChanges: false },
       'spec.timeoutSeconds: must be an integer from 1 to 3600, got 0',
     ],
     [
       'a node name carrying a path',
-      { nodes: ['n2/../x'], timeoutSeconds: 30 },
+      { nodes: ['n2/../x'], timeoutSeconds: 30, reloadForeignChanges: false },
       'spec.nodes: must be PVE node names (letters, digits, inner -), got ["n2/../x"]',
     ],
     [
       'an interface name that is not one',
-      { nodes: ['n2'], timeoutSeconds: 30, interfaces: { n2: ['vmbr1', 'a b'] } },
+      { nodes: ['n2'], timeoutSeconds: 30, reloadForeignChanges: false, interfaces: { n2: ['vmbr1', 'a b'] } },
       'spec.interfaces.n2: must be a list of interface names (an interface name: a letter, then letters, digits ' +
         'and _, optionally .<vlan>, 2-15 characters), got ["vmbr1","a b"]',
     ],
