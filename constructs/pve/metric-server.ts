@@ -3,7 +3,7 @@
  * restored config cannot silently stop the cluster shipping metrics. Secrets stay in env vars.
  */
 import { Construct } from 'constructs';
-import { type PropsOf, specOf } from '../../src/core/fields';
+import { identityOf, type PropsOf, specOf } from '../../src/core/fields';
 import { METRIC_SERVER_FIELDS } from '../../src/pve/metric-fields';
 import { metricServerRules } from '../../src/pve/metric-server';
 import { declareObject } from '../core/declare-object';
@@ -72,7 +72,7 @@ export class ProxmoxMetricServer extends ObjectConstruct {
       kind: 'metric-server',
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
-      identity: { id: props.id, type: props.type },
+      identity: identityOf(METRIC_SERVER_FIELDS, props),
       unique: { prop: 'id', value: props.id, among: 'metric servers' },
       spec: { ...spec },
       // The token is write-only: a read cannot see it rotated, so a tokenVersion bump re-sends it.

@@ -53,9 +53,10 @@ export const METRIC_SERVER_FIELDS = {
   id: required({
     rule: text('a pve-configid (a letter, then letters, digits, - or _; at least 2 characters)', CONFIG_ID),
     spec: true,
+    identity: true,
   }),
   /** The plugin. Create-only on PVE: changing it replaces the server. */
-  type: required({ rule: oneOf(METRIC_SERVER_TYPES), spec: true }),
+  type: required({ rule: oneOf(METRIC_SERVER_TYPES), spec: true, identity: true }),
   /** Address of the metrics target (IP or DNS name). */
   server: required({ rule: text('an IP address or DNS name', /^[^\s,;]+$/), spec: true }),
   /** Port of the metrics target, 1 to 65536. */

@@ -7,8 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { canonicalJson } from '../core/canonical';
-import { propProblems, specCheck } from '../core/definition';
-import { specSchema } from '../core/fields';
+import { identitySchema, specSchema } from '../core/fields';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import { broken, type Problem } from '../core/rules';
 import {
@@ -50,13 +49,7 @@ export const metricServerSpec = specSchema(METRIC_SERVER_FIELDS, 'a metric serve
 export type MetricServerSpec = z.infer<typeof metricServerSpec>;
 
 /** What names a server: all that destroy gets. */
-export const metricServerIdentity = z
-  .object({ id: z.string(), type: z.enum(METRIC_SERVER_TYPES) })
-  .check(
-    specCheck((identity) =>
-      propProblems('a metric server identity', { id: METRIC_SERVER_FIELDS.id }, { id: identity.id }),
-    ),
-  );
+export const metricServerIdentity = identitySchema(METRIC_SERVER_FIELDS, 'a metric server identity');
 export type MetricServerIdentity = z.infer<typeof metricServerIdentity>;
 
 /** What the secrets resolve to at run time; never stored, never printed. */
