@@ -3,9 +3,8 @@
  * changed without replacing its file. Apply writes it, reloads, and restarts the unit if it runs.
  */
 import type { Construct } from 'constructs';
-import { withDefaults } from '../../src/core/definition';
-import { type DeclaredDropInSpec, DROP_IN_PROPS, dropInRules } from '../../src/linux/systemd-drop-in';
-import type { UnitSection } from '../../src/linux/render-unit';
+import { identityOf, type PropsOf } from '../../src/core/fields';
+import { type DeclaredDropInSpec, DROP_IN_FIELDS, dropInRules, dropInSpecOf } from '../../src/linux/systemd-drop-in';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
@@ -17,28 +16,15 @@ import type { SystemdUnitInstance } from './systemd-instance';
 import type { SystemdUnit } from './systemd-unit';
 import { shippedContent, textValueProblems } from './unit-content';
 
-/** Every prop, judged at synth by the kind's rules (src/linux/systemd-drop-in.ts). */
-const PROPS = { ...DROP_IN_PROPS, ...OBJECT_PROPS, ...TAKE_OVER_PROPS, host: { rule: targetRule('an SshHost') } };
+/** Every prop, judged at synth by the kind's declaration and rules (src/linux/systemd-drop-in.ts). */
+const PROPS = { ...DROP_IN_FIELDS, ...OBJECT_PROPS, ...TAKE_OVER_PROPS, host: { rule: targetRule('an SshHost') } };
 
-export interface SystemdDropInProps {
-  /**
-   * The unit it changes: a unit name (`ssh.service`, a distribution's), or a `SystemdUnit` or
-   * instance of this stack, after whose apply the drop-in is applied. Changing it replaces the drop-in.
-   */
+// The drop-in's own fields come from its declaration (src/linux/systemd-drop-in.ts), each with its doc comment.
+export interface SystemdDropInProps extends PropsOf<typeof DROP_IN_FIELDS> {
+  // The declaration takes any unit of the stack; the construct takes its host from one of these.
   readonly unit: string | SystemdUnit | SystemdUnitInstance;
   /** The host. @default - the host of `unit` when it is a construct; required for a unit name */
   readonly host?: SshHost;
-  /** The file name without `.conf`, e.g. `10-limits`. Changing it replaces the drop-in. */
-  readonly name: string;
-  /**
-   * The drop-in's text, or sections (as is, or rendered with `renderUnit`), checked as a unit's
-   * `content` is, Terraform values in text included.
-   */
-  readonly content: string | readonly UnitSection[];
-  /** The directory holding `<unit>.d/`. Changing it replaces the drop-in. @default "/etc/systemd/system" */
-  readonly directory?: string;
-  /** Seconds the restart of a running unit may take after a change (see `SystemdUnitProps`). @default 90 */
-  readonly startTimeoutSeconds?: number;
   /** Retire the drop-in: the next apply removes it, reloads and drops it from the state. @default false */
   readonly retired?: boolean;
   /**
@@ -92,27 +78,18 @@ export class SystemdDropIn extends ObjectConstruct {
       ...textValueProblems(given.content),
     ]);
     if (!valid) return;
-    const dropIn = withDefaults(DROP_IN_PROPS, props);
     const owner = typeof props.unit === 'string' ? undefined : props.unit;
-    const unit = owner === undefined ? (props.unit as string) : owner.spec.name;
     // A unit of the stack brings its host; dropInRules refused a unit named by its name without one.
-    const host = (props.host ??
-      (owner === undefined ? undefined : 'host' in owner ? owner.host : owner.template.host)) as SshHost;
-    const directory = dropIn.directory.replace(/\/+$/, '');
-    const spec = {
-      unit,
-      name: dropIn.name,
-      directory,
-      content: shippedContent(dropIn.content),
-      startTimeoutSeconds: dropIn.startTimeoutSeconds,
-    };
+    const host = props.host ?? (owner === undefined ? undefined : 'host' in owner ? owner.host : owner.template.host);
+    if (host === undefined) return;
+    const spec = dropInSpecOf({ ...props, content: shippedContent(props.content) });
     const object = declareObject(this, {
       kind: 'systemd-drop-in',
       targetConstruct: host,
       target: { ...host.target },
-      identity: { unit, name: spec.name, directory },
+      identity: identityOf(DROP_IN_FIELDS, spec),
       // Two files of one name for one unit, in any unit directory: systemd reads one of them.
-      unique: { prop: 'name', value: `${unit} ${spec.name}`, among: 'drop-ins' },
+      unique: { prop: 'name', value: `${spec.unit} ${spec.name}`, among: 'drop-ins' },
       spec: { ...spec },
       retired: props.retired,
       forget: props.forget,

@@ -4,11 +4,15 @@
  * disabled) without touching it.
  */
 import type { Construct } from 'constructs';
-import { digestOf, sha256Hex } from '../../src/core/canonical';
+import { identityOf, type PropsOf } from '../../src/core/fields';
 import type { Rule } from '../../src/core/rules';
-import { contentText } from '../../src/linux/render-unit';
-import { withDefaults } from '../../src/core/definition';
-import { INSTANCE_PROPS, instanceName, instanceRules, type InstanceSpec } from '../../src/linux/systemd-instance';
+import {
+  INSTANCE_FIELDS,
+  INSTANCE_SPEC_FIELDS,
+  instanceRules,
+  type InstanceSpec,
+  instanceSpecOf,
+} from '../../src/linux/systemd-instance';
 import type { DeclaredUnitSpec } from '../../src/linux/systemd-unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
@@ -41,34 +45,18 @@ const templateRule: Rule = (value) => {
     : 'a SystemdUnit named foo@.service';
 };
 
-/** Every prop, judged at synth by the kind's rules (src/linux/systemd-instance.ts). */
+/** Every prop, judged at synth by the kind's declaration and rules (src/linux/systemd-instance.ts). */
 const PROPS = {
-  ...INSTANCE_PROPS,
+  ...INSTANCE_FIELDS,
   ...OBJECT_PROPS,
   ...TAKE_OVER_PROPS,
   template: { rule: templateRule, required: true },
 };
 
-export interface SystemdUnitInstanceProps {
+// The instance's own fields come from its declaration (src/linux/systemd-instance.ts), each with its doc comment.
+export interface SystemdUnitInstanceProps extends PropsOf<typeof INSTANCE_FIELDS> {
   /** The template unit, a `SystemdUnit` named `foo@.service`. */
   readonly template: SystemdTemplate;
-  /** The instance string: `tty9` makes `foo@tty9.service`. Changing it replaces the instance. */
-  readonly instance: string;
-  /** Whether the instance is enabled (the template's [Install] links, made for this instance). @default true */
-  readonly enabled?: boolean;
-  /** Whether the instance runs. @default true */
-  readonly started?: boolean;
-  /**
-   * Strings whose change restarts the instance while it runs. The template's content is always
-   * one of them, so a changed template restarts its running instances.
-   *
-   * @default - the template's content only
-   */
-  readonly restartOn?: string[];
-  /** Seconds that start, restart and stop may take (see `SystemdUnitProps`). @default 90 */
-  readonly startTimeoutSeconds?: number;
-  /** Let apply remove a `/dev/null` mask link of the instance. @default false */
-  readonly unmask?: boolean;
   /** Retire the instance: the next apply stops and disables it and drops it from the state. @default false */
   readonly retired?: boolean;
   /**
@@ -142,24 +130,13 @@ export class SystemdUnitInstance extends ObjectConstruct {
     );
     if (!valid) return;
     const { template } = props;
-    const instance = withDefaults(INSTANCE_PROPS, props);
-    const name = instanceName(template.spec.name, instance.instance);
-    const spec = {
-      name,
-      template: template.spec.name,
-      directory: template.spec.directory,
-      enabled: instance.enabled,
-      started: instance.started,
-      restartOn: digestOf([...instance.restartOn, `template ${sha256Hex(contentText(template.spec.content))}`]),
-      startTimeoutSeconds: instance.startTimeoutSeconds,
-      unmask: instance.unmask,
-    };
+    const spec = instanceSpecOf(props, template.spec);
     const object = declareObject(this, {
       kind: 'systemd-instance',
       targetConstruct: template.host,
       target: { ...template.host.target },
-      identity: { name, directory: spec.directory },
-      unique: { prop: 'instance', value: name, among: 'units' },
+      identity: identityOf(INSTANCE_SPEC_FIELDS, spec),
+      unique: { prop: 'instance', value: spec.name, among: 'units' },
       spec: { ...spec },
       retired: props.retired,
       forget: props.forget,

@@ -4,10 +4,9 @@
  * Names are checked by systemd's rules at synth; the handler quotes every operand it sends.
  */
 import type { Construct } from 'constructs';
-import { digestOf } from '../../src/core/canonical';
+import { identityOf, type PropsOf } from '../../src/core/fields';
 import type { Problem } from '../../src/core/rules';
-import type { UnitSection } from '../../src/linux/render-unit';
-import { type DeclaredUnitSpec, UNIT_PROPS, unitRules, unitWithDefaults } from '../../src/linux/systemd-unit';
+import { type DeclaredUnitSpec, UNIT_FIELDS, unitRules, unitSpecOf } from '../../src/linux/systemd-unit';
 import { declareObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
@@ -18,57 +17,10 @@ import type { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
 import { shippedContent, textValueProblems } from './unit-content';
 
-export interface SystemdUnitProps {
+// The unit's own fields come from its declaration (src/linux/systemd-unit.ts), each with its doc comment.
+export interface SystemdUnitProps extends PropsOf<typeof UNIT_FIELDS> {
   /** The host the unit lives on. */
   readonly host: SshHost;
-  /** The unit name, e.g. `node-check.service`, or a template, `probe@.service`. Changing it replaces the unit. */
-  readonly name: string;
-  /**
-   * The unit file: its text, or sections (as is, or rendered with `renderUnit`). No section name,
-   * key or value may hold a newline, carriage return or NUL, nor a value end in a backslash (each
-   * would add or swallow lines): checked at synth, and for a Terraform value again when apply knows
-   * it. In text, a Terraform value may stand only in a directive's value (after its `=`), and is held
-   * to the same rules: it can never add a line.
-   */
-  readonly content: string | readonly UnitSection[];
-  /** Directory of the unit file. Changing it replaces the unit. @default "/etc/systemd/system" */
-  readonly directory?: string;
-  /**
-   * Whether the unit is enabled (its [Install] links exist). Ignored for a unit without [Install],
-   * and for a template once any of its instances is enabled (systemd then calls it `indirect`).
-   *
-   * @default - true; false for a template (enable its instances instead)
-   */
-  readonly enabled?: boolean;
-  /**
-   * Whether the unit runs. A unit declared `false` that a timer starts is left alone while its run
-   * is in progress; a crash-looping one is stopped. Must be false for a template.
-   *
-   * @default - true; false for a template
-   */
-  readonly started?: boolean;
-  /**
-   * Strings whose change restarts the unit while it runs, e.g. digests of the config files it
-   * reads. Only their digest is stored.
-   *
-   * @default - none
-   */
-  readonly restartOn?: string[];
-  /**
-   * Seconds that start, restart and stop may take. Apply waits for the unit to become active (or
-   * inactive) and fails after this long with its state and last journal lines; a plan reports a
-   * unit declared started that is still activating after this long.
-   *
-   * @default 90
-   */
-  readonly startTimeoutSeconds?: number;
-  /**
-   * Let apply unmask the unit: it removes a `/dev/null` mask link (never a real file). Without it,
-   * apply on a masked unit fails and says how to unmask it.
-   *
-   * @default false
-   */
-  readonly unmask?: boolean;
   /**
    * Retire the unit: the next apply stops, disables and removes it (through the same destroy
    * handler `terraform destroy` runs) and drops it from the state; after that the construct can
@@ -107,11 +59,11 @@ export interface SystemdUnitProps {
 }
 
 /** Where a unit file, and a drop-in's `<unit>.d/`, goes unless `directory` says otherwise. */
-export const DEFAULT_UNIT_DIRECTORY = UNIT_PROPS.directory.default;
+export const DEFAULT_UNIT_DIRECTORY = UNIT_FIELDS.directory.default;
 
-/** Every prop, judged at synth by the kind's rules (src/linux/systemd-unit.ts). */
+/** Every prop, judged at synth by the kind's declaration and rules (src/linux/systemd-unit.ts). */
 const PROPS = {
-  ...UNIT_PROPS,
+  ...UNIT_FIELDS,
   ...OBJECT_PROPS,
   ...TAKE_OVER_PROPS,
   host: { rule: targetRule('an SshHost'), required: true },
@@ -156,22 +108,12 @@ export class SystemdUnit extends ObjectConstruct {
       ...textValueProblems(given.content),
     ]);
     if (!valid) return;
-    const unit = unitWithDefaults(props) as Required<SystemdUnitProps>;
-    const spec = {
-      name: unit.name,
-      directory: unit.directory.replace(/\/+$/, ''),
-      content: shippedContent(unit.content),
-      enabled: unit.enabled,
-      started: unit.started,
-      restartOn: digestOf(unit.restartOn),
-      startTimeoutSeconds: unit.startTimeoutSeconds,
-      unmask: unit.unmask,
-    };
+    const spec = unitSpecOf({ ...props, content: shippedContent(props.content) });
     const object = declareObject(this, {
       kind: 'systemd-unit',
       targetConstruct: props.host,
       target: { ...props.host.target },
-      identity: { name: spec.name, directory: spec.directory },
+      identity: identityOf(UNIT_FIELDS, spec),
       // One name in two unit directories is one unit: systemd loads the first it finds.
       unique: { prop: 'name', value: spec.name, among: 'units' },
       spec: { ...spec },

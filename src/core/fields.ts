@@ -31,6 +31,11 @@ export interface FieldInput extends Omit<PropDef, 'required'> {
    * the value by it. @default - the rule's type: the spec holds the value as the props do
    */
   readonly specForm?: Rule;
+  /**
+   * The spec's value is no prop value the field's rule could judge (a digest of the prop, the text with values a
+   * construct ships): the boundary judges it by `specForm` alone. @default false
+   */
+  readonly formOnly?: boolean;
   /** The field names the environment variable holding a secret: what it holds, said where discover names one. */
   readonly secret?: string;
   /** The field is part of what names the object: its identity, which destroy gets (`identityOf`). @default false */
@@ -123,6 +128,14 @@ export const specOf = (fields: Fields, props: object): Readonly<Record<string, u
   for (const [group, values] of groups) top.set(group, Object.fromEntries(values));
   return Object.fromEntries(top);
 };
+
+/**
+ * `specOf` typed by the declaration, for a construct whose spec others read (an instance reads its template's).
+ * Its type is claimed as the boundary's is: the props passed their rules at synth, save values Terraform fills in
+ * at apply, which the boundary judges then.
+ */
+export const typedSpecOf = <F extends Fields>(fields: F, props: object): SpecOf<F> =>
+  z.parse(z.custom<SpecOf<F>>(isRecord), specOf(fields, props));
 
 /** The identity fields, each as a top-level spec field: what `identityOf` and `identitySchema` see. */
 const identityFields = (fields: Fields): Fields =>
@@ -230,9 +243,15 @@ const withSpecDefaults = (fields: Fields, spec: Readonly<Record<string, unknown>
   return filled;
 };
 
+/** How the boundary judges a field: by its spec form where that is no prop value (`formOnly`). */
+const judgedAs = (field: Field): Field =>
+  field.formOnly === true && field.specForm !== undefined ? { ...field, rule: field.specForm } : field;
+
 /** A spec of `T` as `fields` place it, each defaulted field it leaves out filled in (`withSpecDefaults`). */
 const schemaOf = <T extends Readonly<Record<string, unknown>>>(fields: Fields, what: string, across: Across) => {
-  const inSpec = Object.fromEntries(Object.entries(fields).filter(([, field]) => field.spec !== undefined));
+  const inSpec = Object.fromEntries(
+    Object.entries(fields).flatMap(([prop, field]) => (field.spec === undefined ? [] : [[prop, judgedAs(field)]])),
+  );
   const problems = (spec: Readonly<Record<string, unknown>>): Problem[] => {
     const { props, unknown } = propsOfSpec(fields, spec);
     const stray = unknown.map((path) => ({ prop: path, says: `is not a field of ${what}` }));

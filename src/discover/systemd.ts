@@ -4,13 +4,13 @@
  * only when no stack's mark is on it (unit-ownership.ts; left out, the summary says which stack's), the
  * kind's rules hold and the kind's own diff reads it in sync with what was read.
  */
-import { digestOf, sha256Hex } from '../core/canonical';
 import { propProblems } from '../core/definition';
+import { type Fields, withoutDefaults } from '../core/fields';
 import { describeDiff } from '../core/protocol';
 import { describeProblems, type Problem } from '../core/rules';
-import { diffDropIn, DROP_IN_PROPS, dropInRules } from '../linux/systemd-drop-in';
-import { INSTANCE_PROPS, instanceRules } from '../linux/systemd-instance';
-import { UNIT_PROPS, unitDefaultsFor, unitRules } from '../linux/systemd-unit';
+import { diffDropIn, DROP_IN_FIELDS, dropInRules, dropInSpecOf } from '../linux/systemd-drop-in';
+import { INSTANCE_FIELDS, instanceRules, instanceSpecOf } from '../linux/systemd-instance';
+import { UNIT_FIELDS, unitFieldsFor, unitRules, unitSpecOf } from '../linux/systemd-unit';
 import type { DesiredUnit, LiveUnit } from '../linux/unit-control';
 import { diffUnit } from '../linux/unit-diff';
 import { restartOnPath } from '../linux/unit-file';
@@ -19,7 +19,7 @@ import { dropInIntentPath, unitIntentPath } from '../linux/unit-intent';
 import { dropInMarkPath } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
 import { enabledOf, isMasked } from '../linux/unit-state';
-import { ADOPT, type Declaration, defined, type Discovered, Ref, type Skipped, type Value } from './declaration';
+import { ADOPT, type Declaration, type Discovered, isValue, Ref, type Skipped, type Value } from './declaration';
 import { fileText, type HostListing, UNIT_DIR } from './host-listing';
 import { hiddenIntentsNote, markOf } from './unit-marks';
 
@@ -34,8 +34,6 @@ export interface HostCandidates {
 }
 
 const HOST = 'ssh';
-
-const START_TIMEOUT = UNIT_PROPS.startTimeoutSeconds.default;
 
 /** The candidates in the listing: files no package ships, by valid names, whose unit `wanted` takes. */
 export const hostCandidates = (listing: HostListing, wanted: (unit: string) => boolean): HostCandidates => {
@@ -177,40 +175,30 @@ const unfit = (problems: readonly Problem[], live: LiveUnit, desired: DesiredUni
   return Object.keys(changes).length === 0 ? undefined : `it would not read in sync: ${describeDiff(changes)}`;
 };
 
-/** The defaults of `enabled` and `started`: the kind's own (a template's differ), so a prop is stated only off them. */
-interface ControlDefaults {
-  readonly enabled: { readonly default: boolean };
-  readonly started: { readonly default: boolean };
-}
+/** The props discover writes of what it read: those at their declaration's default left out. */
+const written = (fields: Fields, read: Readonly<Record<string, unknown>>): Record<string, Value> =>
+  Object.fromEntries(
+    Object.entries(withoutDefaults(fields, read)).filter((entry): entry is [string, Value] => isValue(entry[1])),
+  );
 
-const control = (name: string, live: LiveUnit, defaults: ControlDefaults) => {
+/** How a unit is now, as its props say it: enabled when systemd says either way, started as it runs. */
+const controlOf = (name: string, live: LiveUnit): { enabled?: boolean; started: boolean } => {
   const enabled = enabledOf(live.status.unitFileState);
   // A template never runs itself: its instances do (unitRules).
   const started = isTemplate(name) ? false : startedOf(live);
-  return {
-    props: {
-      enabled: enabled === undefined || enabled === defaults.enabled.default ? undefined : enabled,
-      started: started === defaults.started.default ? undefined : started,
-    },
-    desired: {
-      name,
-      directory: UNIT_DIR,
-      enabled: enabled ?? defaults.enabled.default,
-      started,
-      startTimeoutSeconds: START_TIMEOUT,
-      unmask: false,
-    },
-  };
+  return enabled === undefined ? { started } : { enabled, started };
 };
 
+/**
+ * A unit read as its props: those its declaration would set otherwise (a template's defaults are its own),
+ * and the spec they make, with which the kind's diff reads the unit.
+ */
 const unitDeclaration = (unit: { name: string; content: string }, live: LiveUnit): Declaration | Skipped => {
-  const { props, desired } = control(unit.name, live, unitDefaultsFor(unit.name));
-  const own = defined({ name: unit.name, content: unit.content, ...props });
-  const why = unfit([...propProblems('SystemdUnit', UNIT_PROPS, own), ...unitRules(own)], live, {
-    ...desired,
-    content: unit.content,
-    restartOn: digestOf([]),
-  });
+  const read = { name: unit.name, directory: UNIT_DIR, content: unit.content, ...controlOf(unit.name, live) };
+  const own = written(unitFieldsFor(unit.name), read);
+  const problems = [...propProblems('SystemdUnit', UNIT_FIELDS, own), ...unitRules(own)];
+  const spec = problems.length === 0 ? unitSpecOf(read) : undefined;
+  const why = unfit(problems, live, spec === undefined ? undefined : { ...spec, content: unit.content });
   if (why !== undefined) return { what: unit.name, why };
   const loop = live.status.subState.startsWith('auto-restart');
   return {
@@ -232,14 +220,12 @@ const instanceDeclaration = (
   const content = templates.get(template);
   if (content === undefined) return { what: name, why: `its template ${template} is not declared` };
   const instance = name.slice(template.indexOf('@') + 1, name.length - (template.length - template.indexOf('@') - 1));
-  const { props, desired } = control(name, live, INSTANCE_PROPS);
-  const own = defined({ instance, ...props });
-  const restartOn = digestOf([`template ${sha256Hex(content)}`]);
-  const why = unfit(
-    [...propProblems('SystemdUnitInstance', INSTANCE_PROPS, own), ...instanceRules(template, instance)],
-    live,
-    { ...desired, restartOn },
-  );
+  const read = { instance, ...controlOf(name, live) };
+  const own = written(INSTANCE_FIELDS, read);
+  const problems = [...propProblems('SystemdUnitInstance', INSTANCE_FIELDS, own), ...instanceRules(template, instance)];
+  const spec =
+    problems.length === 0 ? instanceSpecOf(read, { name: template, directory: UNIT_DIR, content }) : undefined;
+  const why = unfit(problems, live, spec);
   if (why !== undefined) return { what: name, why };
   return {
     key: `unit:${name}`,
@@ -255,16 +241,13 @@ const dropInDeclaration = (
   live: LiveUnit,
 ): Declaration | Skipped => {
   const what = `${UNIT_DIR}/${dropIn.unit}.d/${dropIn.name}.conf`;
-  const own = { name: dropIn.name, content: dropIn.content };
-  const unit: Value = declared.has(dropIn.unit) ? new Ref(`unit:${dropIn.unit}`) : dropIn.unit;
-  const problems = [
-    ...propProblems('SystemdDropIn', DROP_IN_PROPS, { ...own, unit: dropIn.unit }),
-    ...dropInRules({ ...own, unit: dropIn.unit, host: HOST }),
-  ];
+  const read = { unit: dropIn.unit, name: dropIn.name, directory: UNIT_DIR, content: dropIn.content };
+  const { unit: _, ...own } = written(DROP_IN_FIELDS, read);
+  const problems = [...propProblems('SystemdDropIn', DROP_IN_FIELDS, read), ...dropInRules({ ...read, host: HOST })];
   if (problems.length > 0) return { what, why: describeProblems(problems) };
-  const spec = { ...own, unit: dropIn.unit, directory: UNIT_DIR, startTimeoutSeconds: START_TIMEOUT };
-  const changes = diffDropIn(spec, live);
+  const changes = diffDropIn({ ...dropInSpecOf(read), content: dropIn.content }, live);
   if (Object.keys(changes).length > 0) return { what, why: `it would not read in sync: ${describeDiff(changes)}` };
+  const unit: Value = declared.has(dropIn.unit) ? new Ref(`unit:${dropIn.unit}`) : dropIn.unit;
   return {
     key: `drop-in:${dropIn.unit}:${dropIn.name}`,
     construct: 'SystemdDropIn',

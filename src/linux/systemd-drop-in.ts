@@ -1,16 +1,16 @@
 /**
  * A drop-in: `<directory>/<unit>.d/<name>.conf`, the way to change a distribution's unit without
- * replacing its file. Its props table (rules and defaults) judged at synth, the spec the handler
- * boundary judges by the same rules, and its pure diff.
+ * replacing its file. Its one declaration (`DROP_IN_FIELDS`), from which its props, spec, identity and
+ * the handler boundary's schemas come, and its pure diff.
  */
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
-import { type PropTable, propProblems, specCheck } from '../core/definition';
+import { identitySchema, required, type SpecOf, specSchema, typedSpecOf } from '../core/fields';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import { isRecord } from '../core/records';
 import { broken, type Problem, type Rule, text } from '../core/rules';
-import type { Known, UnitContent } from './render-unit';
-import { contentProblems, FILE_PROPS, unitContent } from './unit-file';
+import { contentText, type Known } from './render-unit';
+import { contentProblems, FILE_FIELDS, START_TIMEOUT_FIELDS } from './unit-file';
 import type { LiveUnit } from './unit-control';
 import { short } from './unit-diff';
 import { PENDING_FIELDS, pendingDiff, pendingWords } from './unit-stale';
@@ -23,26 +23,47 @@ const nameRule = text(
   /^[A-Za-z0-9_@-][A-Za-z0-9_.@-]{0,99}$/,
 );
 
-/** The unit a drop-in changes, by its name. */
-const unitNameOf: Rule = (value) => {
+/** The unit a drop-in changes, by its name: what its spec carries. */
+const unitNameOf: Rule<string> = (value) => {
   if (typeof value !== 'string') return 'a unit name';
   const problem = unitNameProblem(value);
   return problem === undefined ? undefined : `a unit name (${problem})`;
 };
 
+/** A unit or instance of the stack, as a drop-in names it: by its spec's name. */
+export interface UnitOfStack {
+  readonly spec: { readonly name: string };
+}
+
+const isUnitOfStack = (value: unknown): value is UnitOfStack =>
+  isRecord(value) && isRecord(value.spec) && typeof value.spec.name === 'string';
+
 /** The unit prop: a unit name, or a unit or instance of the stack (an object with its spec). */
-const unitRule: Rule = (value) => {
-  if (isRecord(value) && isRecord(value.spec) && typeof value.spec.name === 'string') return undefined;
+const unitRule: Rule<string | UnitOfStack> = (value) => {
+  if (isUnitOfStack(value)) return undefined;
   const byName = unitNameOf(value);
   return byName === undefined ? undefined : `${byName}, or a SystemdUnit or instance of the stack`;
 };
 
-/** Every prop of `SystemdDropIn` of its own (the host and `retired` are the construct's). */
-export const DROP_IN_PROPS = {
-  unit: { rule: unitRule, required: true },
-  name: { rule: nameRule, required: true },
-  ...FILE_PROPS,
-} as const satisfies PropTable;
+/** Every field of `SystemdDropIn` of its own (the host and `retired` are the construct's), in its spec's order. */
+export const DROP_IN_FIELDS = {
+  /**
+   * The unit it changes: a unit name (`ssh.service`, a distribution's), or a `SystemdUnit` or instance of this
+   * stack, after whose apply the drop-in is applied. Changing it replaces the drop-in.
+   */
+  unit: required({
+    rule: unitRule,
+    spec: true,
+    identity: true,
+    encode: (value: unknown) => (isUnitOfStack(value) ? value.spec.name : value),
+    specForm: unitNameOf,
+    formOnly: true,
+  }),
+  /** The file name without `.conf`, e.g. `10-limits`. Changing it replaces the drop-in. */
+  name: required({ rule: nameRule, spec: true, identity: true }),
+  ...FILE_FIELDS,
+  ...START_TIMEOUT_FIELDS,
+};
 
 /** The rules across a drop-in's props: a unit named by its name needs a host; its content's sections. */
 export const dropInRules = (props: Readonly<Record<string, unknown>>, known?: Known): Problem[] => [
@@ -52,35 +73,21 @@ export const dropInRules = (props: Readonly<Record<string, unknown>>, known?: Kn
   ...contentProblems(props.content, known),
 ];
 
-/** The identity fields, by the rules of the props they come from. */
-const IDENTITY_FIELDS = {
-  unit: { rule: unitNameOf, required: true },
-  name: DROP_IN_PROPS.name,
-  directory: { rule: FILE_PROPS.directory.rule, required: true },
-} as const satisfies PropTable;
+/** The spec a drop-in's props make: its unit by name, its defaults applied. */
+export const dropInSpecOf = (props: object): DeclaredDropInSpec => typedSpecOf(DROP_IN_FIELDS, props);
 
-const identityFields = { unit: z.string(), name: z.string(), directory: z.string() };
+export const dropInIdentity = identitySchema(DROP_IN_FIELDS, 'a drop-in identity');
 
-export const dropInIdentity = z
-  .object(identityFields)
-  .check(specCheck((identity) => propProblems('a drop-in identity', IDENTITY_FIELDS, identity)));
-
-export const dropInSpec = z
-  .object({ ...identityFields, content: unitContent, startTimeoutSeconds: z.number() })
-  .check(
-    specCheck(({ content: _, ...fields }) =>
-      propProblems(
-        'a drop-in spec',
-        { ...IDENTITY_FIELDS, startTimeoutSeconds: FILE_PROPS.startTimeoutSeconds },
-        fields,
-      ),
-    ),
-  );
+/** The spec a drop-in synthesizes, its content made text once the values Terraform filled in are judged. */
+export const dropInSpec = z.pipe(
+  specSchema(DROP_IN_FIELDS, 'a drop-in spec', (props) => contentProblems(props.content)),
+  z.transform((spec) => ({ ...spec, content: contentText(spec.content) })),
+);
 
 export type DropInIdentity = z.infer<typeof dropInIdentity>;
 export type DropInSpec = z.infer<typeof dropInSpec>;
-/** A drop-in's spec as its construct synthesizes it: content may still be sections (`unitContent`). */
-export type DeclaredDropInSpec = Omit<DropInSpec, 'content'> & { readonly content: UnitContent };
+/** A drop-in's spec as its construct synthesizes it: content may still be sections or text with values. */
+export type DeclaredDropInSpec = SpecOf<typeof DROP_IN_FIELDS>;
 
 export { dropInDirectory, dropInPath };
 

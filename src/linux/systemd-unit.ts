@@ -1,40 +1,43 @@
 /**
- * The definition of a systemd unit: its props table (rules and defaults) judged at synth, and the
- * spec and identity the handler boundary judges by the same rules, so a tampered spec or a value
- * Terraform knew only at apply fails naming the field before it reaches a command line.
+ * A systemd unit's one declaration: its name, its file's fields and the control fields it shares with an
+ * instance (unit-control.ts). The construct's props type, synth's prop table, the spec and identity it writes,
+ * the handler boundary's schemas and discover's rebuild all come from `UNIT_FIELDS`, so no field exists in one
+ * of them and not another, and a template's defaults are stated once (`unitFieldsFor`).
  */
 import * as z from 'zod/mini';
-import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
-import { boolean, broken, type Problem } from '../core/rules';
-import type { Known, UnitContent } from './render-unit';
-import { CONTROL_FIELDS, CONTROL_PROPS, controlIdentity, controlled } from './unit-control';
-import { contentProblems, FILE_PROPS, unitContent } from './unit-file';
-import { isTemplate } from './unit-name';
+import { withDefaults } from '../core/definition';
+import { type Fields, identitySchema, required, type SpecOf, specSchema, typedSpecOf } from '../core/fields';
+import { broken, type Problem } from '../core/rules';
+import { contentText, type Known } from './render-unit';
+import { CONTROL_FIELDS } from './unit-control';
+import { contentProblems, FILE_FIELDS } from './unit-file';
+import { isTemplate, unitNameRule } from './unit-name';
 
-/** Every prop of `SystemdUnit` of its own (the host and `retired` are the construct's). */
-export const UNIT_PROPS = {
-  name: CONTROL_FIELDS.name,
-  content: FILE_PROPS.content,
-  directory: FILE_PROPS.directory,
-  ...CONTROL_PROPS,
-} as const satisfies PropTable;
+/** Every field of `SystemdUnit` of its own (the host and `retired` are the construct's), in its spec's order. */
+export const UNIT_FIELDS = {
+  /** The unit name, e.g. `node-check.service`, or a template, `probe@.service`. Changing it replaces the unit. */
+  name: required({ rule: unitNameRule, spec: true, identity: true }),
+  ...FILE_FIELDS,
+  ...CONTROL_FIELDS,
+};
 
 /** A template is neither enabled nor started unless said so: its instances are. */
-const TEMPLATE_PROPS = {
-  ...UNIT_PROPS,
-  enabled: { rule: boolean, default: false },
-  started: { rule: boolean, default: false },
-} as const satisfies PropTable;
+const TEMPLATE_FIELDS: Fields = {
+  ...UNIT_FIELDS,
+  enabled: { ...UNIT_FIELDS.enabled, default: false },
+  started: { ...UNIT_FIELDS.started, default: false },
+};
 
 const templateName = (props: Readonly<Record<string, unknown>>): string | undefined =>
   typeof props.name === 'string' && isTemplate(props.name) ? props.name : undefined;
 
-/** The table a unit named `name` takes its defaults from: discover states a prop only where it differs. */
-export const unitDefaultsFor = (name: unknown) => (templateName({ name }) === undefined ? UNIT_PROPS : TEMPLATE_PROPS);
+/** The declaration a unit named `name` takes its defaults from: discover states a prop only where it differs. */
+export const unitFieldsFor = (name: unknown): Fields =>
+  templateName({ name }) === undefined ? UNIT_FIELDS : TEMPLATE_FIELDS;
 
-/** A unit's props with their defaults: the one place they are applied. */
-export const unitWithDefaults = <P extends object>(props: P): P =>
-  withDefaults(unitDefaultsFor('name' in props ? props.name : undefined), props);
+/** The spec a unit's props make, the defaults of its name's declaration applied (its content as it ships). */
+export const unitSpecOf = (props: Readonly<Record<string, unknown>>): DeclaredUnitSpec =>
+  typedSpecOf(UNIT_FIELDS, withDefaults(unitFieldsFor(props.name), props));
 
 /** The rules across a unit's props: a template is never started itself, and its content's sections. */
 export const unitRules = (props: Readonly<Record<string, unknown>>, known?: Known): Problem[] => [
@@ -45,17 +48,15 @@ export const unitRules = (props: Readonly<Record<string, unknown>>, known?: Know
 ];
 
 /** What names a unit: all that destroy gets. */
-export const unitIdentity = controlIdentity('a unit');
+export const unitIdentity = identitySchema(UNIT_FIELDS, 'a unit identity');
 
-/** The spec a `SystemdUnit` synthesizes. */
-export const unitSpec = z.object({ ...controlled, content: unitContent }).check(
-  specCheck((spec) => {
-    const { content: _, ...fields } = spec;
-    return [...propProblems('a unit spec', CONTROL_FIELDS, fields), ...unitRules(fields)];
-  }),
+/** The spec a `SystemdUnit` synthesizes, its content made text once the values Terraform filled in are judged. */
+export const unitSpec = z.pipe(
+  specSchema(UNIT_FIELDS, 'a unit spec', (props) => unitRules(props)),
+  z.transform((spec) => ({ ...spec, content: contentText(spec.content) })),
 );
 
 export type UnitSpec = z.infer<typeof unitSpec>;
-/** A unit's spec as its construct synthesizes it: content may still be sections (`unitContent`). */
-export type DeclaredUnitSpec = Omit<UnitSpec, 'content'> & { readonly content: UnitContent };
+/** A unit's spec as its construct synthesizes it: content may still be sections or text with values. */
+export type DeclaredUnitSpec = SpecOf<typeof UNIT_FIELDS>;
 export type UnitIdentity = z.infer<typeof unitIdentity>;

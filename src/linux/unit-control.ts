@@ -1,65 +1,57 @@
 /**
- * What a unit and a template's instance both declare: whether it is enabled and running, what
- * restarts it, how long its jobs may take and whether apply may unmask it. One table for the props
- * at synth and one for the spec fields at the handler boundary, so the two kinds cannot drift
- * apart on the same field.
+ * What a unit and a template's instance both declare, once: whether it is enabled and running, what
+ * restarts it, how long its jobs may take and whether apply may unmask it. Both kinds' declarations
+ * take these fields, so their props, specs, boundary and discover cannot drift apart on one of them
+ * (issue 29: they were written three times here, as props, spec rules and a zod shape).
  */
-import * as z from 'zod/mini';
-import { type PropTable, propProblems, specCheck } from '../core/definition';
-import { boolean, text, type Rule } from '../core/rules';
-import { FILE_PROPS } from './unit-file';
-import { unitDirectoryRule, unitNameRule } from './unit-name';
+import { digestOf } from '../core/canonical';
+import { optional, type SpecOf } from '../core/fields';
+import { boolean, type Rule, text } from '../core/rules';
+import { START_TIMEOUT_FIELDS } from './unit-file';
 import type { StartedWith, UnitIntent } from './unit-intent';
 import type { UnitStatus } from './unit-state';
 
-const strings: Rule = (value) =>
+const strings: Rule<readonly string[]> = (value) =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : 'a list of strings';
 
-/** The props a unit and an instance share. */
-export const CONTROL_PROPS = {
-  enabled: { rule: boolean, default: true },
-  started: { rule: boolean, default: true },
-  restartOn: { rule: strings, default: [] },
-  startTimeoutSeconds: FILE_PROPS.startTimeoutSeconds,
-  unmask: { rule: boolean, default: false },
-} as const satisfies PropTable;
-
-/** The fields every unit spec shares, by the rules of the props they come from. */
+/** The fields a unit and an instance share, in the order their specs carry them. */
 export const CONTROL_FIELDS = {
-  name: { rule: unitNameRule, required: true },
-  directory: { rule: unitDirectoryRule, required: true },
-  enabled: { rule: boolean, required: true },
-  started: { rule: boolean, required: true },
-  /** Digest of the `restartOn` strings; its move restarts a running unit. */
-  restartOn: { rule: text('a sha256 digest', /^[0-9a-f]{64}$/), required: true },
-  startTimeoutSeconds: { rule: FILE_PROPS.startTimeoutSeconds.rule, required: true },
-  unmask: { rule: boolean, required: true },
-} as const satisfies PropTable;
-
-/** The zod shape of `CONTROL_FIELDS`, which `specCheck` then judges by their rules. */
-export const controlled = {
-  name: z.string(),
-  directory: z.string(),
-  enabled: z.boolean(),
-  started: z.boolean(),
-  restartOn: z.string(),
-  startTimeoutSeconds: z.number(),
-  /** Let apply remove a /dev/null mask link instead of failing on a masked unit. */
-  unmask: z.boolean(),
+  /**
+   * Whether the unit is enabled (its [Install] links exist; an instance's are its template's, made for it).
+   * Ignored for a unit without [Install], and for a template once any of its instances is enabled (systemd
+   * then calls it `indirect`). A template is not enabled unless said so: its instances are.
+   */
+  enabled: optional({ rule: boolean, default: true, spec: true }),
+  /**
+   * Whether the unit runs. A unit declared `false` that a timer starts is left alone while its run is in
+   * progress; a crash-looping one is stopped. A template is not started, and must not be: its instances are.
+   */
+  started: optional({ rule: boolean, default: true, spec: true }),
+  /**
+   * Strings whose change restarts the unit while it runs, e.g. digests of the config files it reads. Only
+   * their digest is stored. An instance's always include its template's content, so a changed template
+   * restarts its running instances.
+   */
+  restartOn: optional({
+    rule: strings,
+    default: [],
+    spec: true,
+    encode: digestOf,
+    specForm: text('a sha256 digest', /^[0-9a-f]{64}$/),
+    formOnly: true,
+  }),
+  ...START_TIMEOUT_FIELDS,
+  /**
+   * Let apply unmask the unit: it removes a `/dev/null` mask link (never a real file). Without it, apply on
+   * a masked unit fails and says how to unmask it.
+   */
+  unmask: optional({ rule: boolean, default: false, spec: true }),
 };
 
-/** A unit's or an instance's identity (its name and directory), judged by the fields' rules. */
-export const controlIdentity = (what: string) =>
-  z
-    .object({ name: z.string(), directory: z.string() })
-    .check(
-      specCheck((identity: { name: string; directory: string }) =>
-        propProblems(what, { name: CONTROL_FIELDS.name, directory: CONTROL_FIELDS.directory }, identity),
-      ),
-    );
-
 /** A unit as apply and diff see it: a `SystemdUnit` has `content`, an instance has none of its own. */
-export type DesiredUnit = z.infer<z.ZodMiniObject<typeof controlled>> & { readonly content?: string };
+export type DesiredUnit = { readonly name: string; readonly directory: string } & SpecOf<typeof CONTROL_FIELDS> & {
+    readonly content?: string;
+  };
 
 /** What one read of the host found. */
 export interface LiveUnit {

@@ -1,17 +1,16 @@
 /**
- * A unit file on a host, a unit's or a drop-in's: its content (text, or sections judged by the
- * same rules at synth and, for values Terraform knew only at apply, at the handler boundary), where
- * it lives, how long a job on it may take, and where apply records what it acted on. Written once
- * so a unit and a drop-in cannot judge the same content two ways.
+ * A unit file on a host, a unit's or a drop-in's: the fields both declare (its content, text or sections
+ * judged by the same rules at synth and, for values Terraform knew only at apply, at the handler boundary;
+ * where it lives; how long a job on it may take) and where apply records what it acted on. Declared once so
+ * a unit and a drop-in cannot judge the same content two ways.
  */
-import * as z from 'zod/mini';
-import type { PropTable } from '../core/definition';
+import { optional, required } from '../core/fields';
 import { isRecord } from '../core/records';
 import { integer, type Problem, type Rule } from '../core/rules';
 import {
-  contentText,
   type Known,
   type TextWithValues,
+  type UnitContent,
   type UnitSection,
   unitSectionProblems,
   valueProblems,
@@ -40,9 +39,6 @@ const isTextWithValues = (value: unknown): value is TextWithValues => {
   return Array.isArray(pieces) && pieces.length % 2 === 1 && pieces.length <= MAX_PIECES && pieces.every(isString);
 };
 
-const contentRule: Rule = (value) =>
-  typeof value === 'string' || isSections(value) || isTextWithValues(value) ? undefined : CONTENT_RULE;
-
 /**
  * Every broken rule of the sections of `content` (sections `renderUnit` rendered included), with
  * `known` standing in for the values Terraform substitutes only at apply. Text written as text is
@@ -53,39 +49,53 @@ export const contentProblems = (content: unknown, known?: Known): Problem[] => {
   return (isSections(content) ? unitSectionProblems(content, known) : []).map((says) => ({ prop: 'content', says }));
 };
 
-/** The props of a unit file, a unit's or a drop-in's. */
-export const FILE_PROPS = {
-  content: { rule: contentRule, required: true },
-  directory: { rule: unitDirectoryRule, default: '/etc/systemd/system' },
-  startTimeoutSeconds: {
+/** What a spec may carry as content: a prop's text or sections, or the text with values a construct ships. */
+const specContentRule: Rule<UnitContent> = (value) =>
+  typeof value === 'string' || isSections(value) || isTextWithValues(value) ? undefined : CONTENT_RULE;
+
+/** What a `content` prop may be: text or sections (`renderUnit`'s included). */
+const contentRule: Rule<string | readonly UnitSection[]> = (value) =>
+  typeof value === 'string' || isSections(value) ? undefined : CONTENT_RULE;
+
+/** A directory as the spec carries it: without a trailing slash, so one directory is one identity. */
+const trimmed = (value: unknown): unknown => (typeof value === 'string' ? value.replace(/\/+$/, '') : value);
+
+/** The fields of a unit file, a unit's or a drop-in's, in the order their specs carry them. */
+export const FILE_FIELDS = {
+  /**
+   * The directory the file goes in (a drop-in's: the one holding `<unit>.d/`). Changing it replaces the
+   * unit or drop-in.
+   */
+  directory: optional({
+    rule: unitDirectoryRule,
+    default: '/etc/systemd/system',
+    spec: true,
+    identity: true,
+    encode: trimmed,
+  }),
+  /**
+   * The file: its text, or sections (as is, or rendered with `renderUnit`). No section name, key or value
+   * may hold a newline, carriage return or NUL, nor a value end in a backslash (each would add or swallow
+   * lines): checked at synth, and for a Terraform value again when apply knows it. In text, a Terraform
+   * value may stand only in a directive's value (after its `=`), and is held to the same rules: it can never
+   * add a line.
+   */
+  content: required({ rule: contentRule, spec: true, specForm: specContentRule, formOnly: true }),
+};
+
+/** How long start, restart and stop may take: a unit's, an instance's, and a drop-in's restart of its unit. */
+export const START_TIMEOUT_FIELDS = {
+  /**
+   * Seconds that start, restart and stop may take. Apply waits for the unit to become active (or inactive)
+   * and fails after this long with its state and last journal lines; a plan reports a unit declared started
+   * that is still activating after this long. A drop-in's bounds the restart of its unit after a change.
+   */
+  startTimeoutSeconds: optional({
     rule: integer(START_TIMEOUT_SECONDS.min, START_TIMEOUT_SECONDS.max),
     default: START_TIMEOUT_SECONDS.default,
-  },
-} as const satisfies PropTable;
-
-/**
- * A unit file or drop-in: text, or sections or text that held Terraform values at synth. Those values
- * are known only now, so they are judged again here by `contentProblems`, before the text they make
- * is compared with the host's file or written to it.
- */
-export const unitContent = z.pipe(
-  z.union(
-    [
-      z.string(),
-      z.array(z.object({ name: z.string(), lines: z.array(z.tuple([z.string(), z.string()])) })),
-      z.object({ pieces: z.array(z.string()).check(z.maxLength(MAX_PIECES)) }),
-    ],
-    { error: CONTENT_RULE },
-  ),
-  z.transform((content, ctx) => {
-    const problems = [
-      ...(contentRule(content) === undefined ? [] : [{ says: `must be ${CONTENT_RULE}` }]),
-      ...contentProblems(content),
-    ];
-    for (const problem of problems) ctx.issues.push({ code: 'custom', message: problem.says, input: content });
-    return problems.length === 0 ? contentText(content) : z.NEVER;
+    spec: true,
   }),
-);
+};
 
 export const unitPath = (unit: { readonly directory: string; readonly name: string }): string =>
   `${unit.directory}/${unit.name}`;

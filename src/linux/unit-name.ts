@@ -43,7 +43,7 @@ export const unitNameProblem = (name: string): string | undefined => {
 };
 
 /** `unitNameProblem` as a props rule: anything but a string is not a unit name either. */
-export const unitNameRule: Rule = (value) =>
+export const unitNameRule: Rule<string> = (value) =>
   typeof value === 'string' ? unitNameProblem(value) : 'a unit name such as node-check.service';
 
 /** A template (`foo@.service`) cannot be started itself; only its instances can. */
@@ -69,7 +69,7 @@ export const UNIT_DIRECTORIES = [
 ] as const;
 
 /** One of `UNIT_DIRECTORIES`, so `<directory>/<name>` is a file systemd loads and nothing else. */
-export const unitDirectoryRule: Rule = (value) => {
+export const unitDirectoryRule: Rule<string> = (value) => {
   if (typeof value !== 'string' || !UNIT_DIRECTORY.test(value)) return 'an absolute path of letters, digits and . _ -';
   if (value.split('/').includes('..')) return 'a path without ..';
   const directory = value.replace(/\/+$/, '');

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { renderUnit, type UnitSection, unitSectionProblems, unitText } from '../../../../src/linux/render-unit';
-import { unitContent } from '../../../../src/linux/unit-file';
+import { unitSpec } from '../../../../src/linux/systemd-unit';
 
 const CONTROL = 'must not contain a newline, carriage return, NUL or other control character';
 const CONTINUED = 'must not end in a backslash (systemd would join the next line to it)';
@@ -112,17 +112,27 @@ describe('renderUnit', () => {
   });
 });
 
-describe('unitContent, the content of a spec at the handler boundary', () => {
+describe("a unit spec's content at the handler boundary", () => {
   const sections: UnitSection[] = [{ name: 'Service', lines: [['Environment', 'LEVEL=1']] }];
+  const spec = (content: unknown) => ({
+    name: 'a.service',
+    directory: '/etc/systemd/system',
+    content,
+    enabled: true,
+    started: true,
+    restartOn: '0'.repeat(64),
+    startTimeoutSeconds: 90,
+    unmask: false,
+  });
 
   test('text passes as it is, sections become the text unitText renders', () => {
-    expect(z.parse(unitContent, 'any text\n')).toBe('any text\n');
-    expect(z.parse(unitContent, sections)).toBe(unitText(sections));
+    expect(z.parse(unitSpec, spec('any text\n')).content).toBe('any text\n');
+    expect(z.parse(unitSpec, spec(sections)).content).toBe(unitText(sections));
   });
 
   test('sections breaking rules fail with every problem', () => {
     const bad = [...unit('Unit', 'Description', 'x\n[Service]'), ...unit('Service', 'User', 'nobody\\')];
-    const result = z.safeParse(unitContent, [...sections, ...bad]);
+    const result = z.safeParse(unitSpec, spec([...sections, ...bad]));
     expect(result.error?.issues.map((issue) => issue.message)).toEqual([
       `[Unit] Description ${CONTROL}, got "x\\n[Service]"`,
       `[Service] User ${CONTINUED}, got "nobody\\\\"`,
