@@ -160,7 +160,8 @@ test('destroy deletes an adopted drop-in and its mark', async () => {
   const log: string[] = [];
   const io = {
     stdin: async () => '',
-    env: { ...env(), ...destroyEnv(hostTarget(host()), dropIn) },
+    // What names the drop-in, as its construct writes it: the boundary refuses a field no identity has.
+    env: { ...env(), ...destroyEnv(hostTarget(host()), { unit: dropIn.unit, name: dropIn.name, directory: DIR }) },
     out: () => undefined,
     log: (l: string) => log.push(l),
   };
