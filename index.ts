@@ -7,6 +7,7 @@ export type { MetricServerType } from './src/pve/metric-fields';
 export * from './constructs/pve/network-interface';
 export * from './constructs/pve/network-apply';
 export type { InterfaceType, LinuxBondMode } from './src/pve/network-fields';
+export * from './constructs/linux/host-object';
 export * from './constructs/linux/ssh-host';
 export * from './constructs/linux/systemd-unit';
 export * from './constructs/kube/cluster';

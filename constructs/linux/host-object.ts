@@ -1,0 +1,92 @@
+/**
+ * What a unit, an instance and a drop-in share as constructs: the props they take besides their kind's own
+ * (retiring, forgetting, adopting, taking one over from another stack) and what they are once declared (the
+ * object, the spec its handler gets, retired or not). Written once for the three, where each construct wrote
+ * them again one noun apart (issue 29), with the rules every object construct's props are judged by.
+ */
+import { type PropsOf, optional } from '../../src/core/fields';
+import { boolean } from '../../src/core/rules';
+import { declareObject, type DeclaredObject } from '../core/declare-object';
+import type { ManagedObject } from '../core/managed-object';
+import { ObjectConstruct } from '../core/object-construct';
+import { builtOr } from '../core/problems';
+import type { RetiredObject } from '../core/retired-object';
+import type { SshHost } from './ssh-host';
+
+/** The props a unit, an instance and a drop-in take besides their kind's own, each with its rule and doc. */
+export const HOST_OBJECT_FIELDS = {
+  /**
+   * Retire it: the next apply removes it through the same destroy handler `terraform destroy` runs (a unit is
+   * stopped, disabled and its file removed; an instance stopped and disabled; a drop-in removed and systemd
+   * reloaded) and drops it from the state; after that the construct can be removed. Deleting the construct does
+   * the same when the stack's record is kept (README, Removing an object). Needs Terraform 1.9 or newer. A
+   * template can be retired only with all its declared instances.
+   *
+   * @default false
+   */
+  retired: optional({ rule: boolean }),
+  /**
+   * Stop managing it and leave it on the host as it is (a unit running as it is): the next apply drops it from
+   * the state only, and deleting the construct afterwards does not delete it either (README, Removing an object).
+   *
+   * @default false
+   */
+  forget: optional({ rule: boolean }),
+  /**
+   * Take it over when it already exists on the host without this stack's mark of ownership (made by hand, or
+   * by an earlier tool): the plan says it will be adopted, the apply marks it as this stack's, and
+   * `terraform destroy` then deletes it. Without it, the apply refuses it, naming it (README, Adoption).
+   *
+   * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
+   */
+  adopt: optional({ rule: boolean }),
+  /**
+   * Take it over when another stack's mark names it (two stacks declaring one unit, instance or drop-in): the
+   * apply rewrites the mark with this stack's identity, and that stack then reads it as another's and leaves it.
+   * `adopt` never does this: without it the plan names both stacks, the apply refuses it and `terraform destroy`
+   * leaves it (README, Adoption).
+   *
+   * @default false
+   */
+  takeOver: optional({ rule: boolean }),
+};
+
+/** A unit, an instance or a drop-in on an `SshHost`, once its constructor has declared it. */
+export abstract class HostObjectConstruct<Spec extends Readonly<Record<string, unknown>>> extends ObjectConstruct {
+  private declared?: { readonly object: ManagedObject | RetiredObject; readonly spec: Spec; readonly retired: boolean };
+
+  /** The Terraform resources behind it: its managed object, or its retirement. */
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.declared).object;
+  }
+
+  /** The spec the handler gets. */
+  get spec(): Spec {
+    return builtOr(this, this.declared).spec;
+  }
+
+  /** Whether it is retired (removed by the next apply). */
+  get retired(): boolean {
+    return builtOr(this, this.declared).retired;
+  }
+
+  /** Declares the object on `host` with its spec and the props every one of the three takes. */
+  protected declareOn(
+    host: SshHost,
+    object: Pick<DeclaredObject, 'kind' | 'identity' | 'unique'>,
+    spec: Spec,
+    props: PropsOf<typeof HOST_OBJECT_FIELDS>,
+  ): void {
+    const declared = declareObject(this, {
+      ...object,
+      targetConstruct: host,
+      target: { ...host.target },
+      spec: { ...spec },
+      retired: props.retired,
+      forget: props.forget,
+      adopt: props.adopt,
+      takeOver: props.takeOver === true,
+    });
+    this.declared = { object: declared, spec, retired: props.retired === true };
+  }
+}
