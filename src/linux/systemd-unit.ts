@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { withDefaults } from '../core/definition';
 import { type Fields, identitySchema, required, type SpecOf, specSchema, typedSpecOf } from '../core/fields';
+import { isRecord } from '../core/records';
 import { broken, type Problem } from '../core/rules';
 import { contentText, type Known } from './render-unit';
 import { CONTROL_FIELDS } from './unit-control';
@@ -22,11 +23,12 @@ export const UNIT_FIELDS = {
 };
 
 /** A template is neither enabled nor started unless said so: its instances are. */
-const TEMPLATE_FIELDS: Fields = {
-  ...UNIT_FIELDS,
+const TEMPLATE_DEFAULTS = {
   enabled: { ...UNIT_FIELDS.enabled, default: false },
   started: { ...UNIT_FIELDS.started, default: false },
 };
+
+const TEMPLATE_FIELDS: Fields = { ...UNIT_FIELDS, ...TEMPLATE_DEFAULTS };
 
 const templateName = (props: Readonly<Record<string, unknown>>): string | undefined =>
   typeof props.name === 'string' && isTemplate(props.name) ? props.name : undefined;
@@ -52,7 +54,13 @@ export const unitIdentity = identitySchema(UNIT_FIELDS, 'a unit identity');
 
 /** The spec a `SystemdUnit` synthesizes, its content made text once the values Terraform filled in are judged. */
 export const unitSpec = z.pipe(
-  specSchema(UNIT_FIELDS, 'a unit spec', (props) => unitRules(props)),
+  z.pipe(
+    // A template's spec that leaves enabled or started out means a template's default, as its props would.
+    z.transform((value: unknown) =>
+      isRecord(value) && templateName(value) !== undefined ? withDefaults(TEMPLATE_DEFAULTS, value) : value,
+    ),
+    specSchema(UNIT_FIELDS, 'a unit spec', (props) => unitRules(props)),
+  ),
   z.transform((spec) => ({ ...spec, content: contentText(spec.content) })),
 );
 

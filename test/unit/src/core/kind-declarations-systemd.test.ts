@@ -156,6 +156,14 @@ describe('the systemd kinds are each one declaration', () => {
     );
   });
 
+  test.each([
+    ['probe@.service', false],
+    ['w.service', true],
+  ])('a spec of %s that leaves enabled and started out means its declared defaults (%s)', (name, on) => {
+    const spec = { name, directory: '/etc/systemd/system', content: TEMPLATE, startTimeoutSeconds: 90 };
+    expect(parseAs(unitSpec, spec, 'spec')).toMatchObject({ enabled: on, started: on, restartOn: digestOf([]) });
+  });
+
   test('the spec carries restartOn as the digest of the strings, an instance with its template', () => {
     const { unit, instance } = synthesized();
     expect(unit.spec.restartOn).toBe(digestOf(['v1']));
