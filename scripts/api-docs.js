@@ -131,6 +131,9 @@ const expandedPropsTable = (file, name) => {
   const type = checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(declaration.name));
   const lines = ['| prop | type | default | description |', '| --- | --- | --- | --- |'];
   for (const prop of checker.getPropertiesOfType(type)) {
+    // A member a class keeps to itself or its subclasses (an interface extending the class inherits it) is no prop.
+    const hidden = ts.ModifierFlags.Private | ts.ModifierFlags.Protected;
+    if ((prop.declarations ?? []).some((d) => (ts.getCombinedModifierFlags(d) & hidden) !== 0)) continue;
     const required = (prop.flags & ts.SymbolFlags.Optional) === 0;
     const tag = prop.getJsDocTags(checker).find((t) => t.name === 'default');
     const declared = declaredDefault(checker, prop);

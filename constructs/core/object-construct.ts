@@ -5,13 +5,21 @@
  */
 import { Construct } from 'constructs';
 import { ManagedObject } from './managed-object';
-import { isRefused } from './problems';
+import { builtOr, isRefused } from './problems';
 import type { RetiredObject } from './retired-object';
 
 /** The base of every object construct: its managed object and how to order it against another. */
 export abstract class ObjectConstruct extends Construct {
-  /** The Terraform resources behind this object: its managed object, or its retirement. */
-  abstract readonly object: ManagedObject | RetiredObject;
+  /** What the constructor declared; unset while the construct's props are refused (problems.ts). */
+  protected declared?: ManagedObject | RetiredObject;
+
+  /**
+   * The Terraform resources behind this object: its managed object, or its retirement. Read on a construct whose
+   * props were refused, it throws naming the construct and the app's problems so far.
+   */
+  get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.declared);
+  }
 
   /**
    * Applies this object after `other` and destroys it before `other`. Each call adds one edge and

@@ -43,11 +43,11 @@ export interface KubeRepoFetchProps extends PropsOf<typeof REPO_FETCH_FIELDS> {
  * as drift, so the next apply asks again. Nothing is removed on destroy: an ask leaves nothing behind.
  */
 export class KubeRepoFetch extends ObjectConstruct {
-  private declared?: ManagedObject;
+  private ask?: ManagedObject;
 
   /** The Terraform resources behind this ask. */
-  get object(): ManagedObject {
-    return builtOr(this, this.declared);
+  override get object(): ManagedObject {
+    return builtOr(this, this.ask);
   }
 
   constructor(scope: Construct, id: string, props: KubeRepoFetchProps) {
@@ -63,7 +63,7 @@ export class KubeRepoFetch extends ObjectConstruct {
       takeOver: props.takeOver,
       destroyable: false,
     });
-    this.declared = object;
+    this.ask = object;
   }
 }
 

@@ -10,10 +10,7 @@ import { broken, type Problem } from '../../src/core/rules';
 import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
 import { REPO_FIELDS } from '../../src/kube/repo-fields';
 import { declareObject } from '../core/declare-object';
-import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { builtOr } from '../core/problems';
-import type { RetiredObject } from '../core/retired-object';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { KubeCluster } from './cluster';
 
@@ -63,13 +60,6 @@ export interface KubeRepoProps extends PropsOf<typeof REPO_FIELDS> {
  * by Secret name.
  */
 export class KubeRepo extends ObjectConstruct {
-  private declared?: ManagedObject | RetiredObject;
-
-  /** The Terraform resources behind it: its managed object, or its retirement. */
-  get object(): ManagedObject | RetiredObject {
-    return builtOr(this, this.declared);
-  }
-
   constructor(scope: Construct, id: string, props: KubeRepoProps) {
     super(scope, id);
     if (!validateProps(this, 'KubeRepo', PROPS, props, (given) => knownUrlProblems(given.url))) return;

@@ -53,21 +53,21 @@ export const HOST_OBJECT_FIELDS = {
 
 /** A unit, an instance or a drop-in on an `SshHost`, once its constructor has declared it. */
 export abstract class HostObjectConstruct<Spec extends Readonly<Record<string, unknown>>> extends ObjectConstruct {
-  private declared?: { readonly object: ManagedObject | RetiredObject; readonly spec: Spec; readonly retired: boolean };
+  private made?: { readonly object: ManagedObject | RetiredObject; readonly spec: Spec; readonly retired: boolean };
 
   /** The Terraform resources behind it: its managed object, or its retirement. */
-  get object(): ManagedObject | RetiredObject {
-    return builtOr(this, this.declared).object;
+  override get object(): ManagedObject | RetiredObject {
+    return builtOr(this, this.made).object;
   }
 
   /** The spec the handler gets. */
   get spec(): Spec {
-    return builtOr(this, this.declared).spec;
+    return builtOr(this, this.made).spec;
   }
 
   /** Whether it is retired (removed by the next apply). */
   get retired(): boolean {
-    return builtOr(this, this.declared).retired;
+    return builtOr(this, this.made).retired;
   }
 
   /** Declares the object on `host` with its spec and the props every one of the three takes. */
@@ -87,6 +87,6 @@ export abstract class HostObjectConstruct<Spec extends Readonly<Record<string, u
       adopt: props.adopt,
       takeOver: props.takeOver === true,
     });
-    this.declared = { object: declared, spec, retired: props.retired === true };
+    this.made = { object: declared, spec, retired: props.retired === true };
   }
 }

@@ -7,10 +7,7 @@ import { identityOf, type PropsOf, specOf } from '../../src/core/fields';
 import { METRIC_SERVER_FIELDS } from '../../src/pve/metric-fields';
 import { metricServerRules } from '../../src/pve/metric-server';
 import { declareObject } from '../core/declare-object';
-import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { builtOr } from '../core/problems';
-import type { RetiredObject } from '../core/retired-object';
 import { OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 
@@ -57,13 +54,6 @@ export interface ProxmoxMetricServerProps extends PropsOf<typeof METRIC_SERVER_F
  * A cluster metric server (a section of /etc/pve/status.cfg): graphite, influxdb or opentelemetry.
  */
 export class ProxmoxMetricServer extends ObjectConstruct {
-  private declared?: ManagedObject | RetiredObject;
-
-  /** The Terraform resources behind this server. */
-  get object(): ManagedObject | RetiredObject {
-    return builtOr(this, this.declared);
-  }
-
   constructor(scope: Construct, id: string, props: ProxmoxMetricServerProps) {
     super(scope, id);
     if (!validateProps(this, 'ProxmoxMetricServer', PROPS, props, metricServerRules)) return;

@@ -10,8 +10,6 @@ import { NETWORK_APPLY_FIELDS } from '../../src/pve/network-apply';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { builtOr } from '../core/problems';
-import type { RetiredObject } from '../core/retired-object';
 import { FORGET_PROPS, targetRule, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { registerApply, removedInterfaces, type StagingObject } from './network-wiring';
@@ -44,13 +42,6 @@ export interface ProxmoxNetworkApplyProps extends PropsOf<typeof NETWORK_APPLY_F
  * stack's interfaces have staged their removal.
  */
 export class ProxmoxNetworkApply extends ObjectConstruct {
-  private declared?: ManagedObject | RetiredObject;
-
-  /** The Terraform resources behind this apply. */
-  get object(): ManagedObject | RetiredObject {
-    return builtOr(this, this.declared);
-  }
-
   constructor(scope: Construct, id: string, props: ProxmoxNetworkApplyProps) {
     super(scope, id);
     if (!validateProps(this, 'ProxmoxNetworkApply', PROPS, props)) return;

@@ -12,8 +12,6 @@ import { namedInterfaces } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { builtOr } from '../core/problems';
-import type { RetiredObject } from '../core/retired-object';
 import { ADOPT_PROPS, FORGET_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
 import type { ProxmoxCluster } from './cluster';
 import { refuseDuplicate, registerStaging } from './network-wiring';
@@ -53,13 +51,6 @@ export interface ProxmoxNetworkInterfaceProps extends PropsOf<typeof NETWORK_INT
  * `ProxmoxNetworkApply` makes it live.
  */
 export class ProxmoxNetworkInterface extends ObjectConstruct {
-  private declared?: ManagedObject | RetiredObject;
-
-  /** The Terraform resources behind this interface. */
-  get object(): ManagedObject | RetiredObject {
-    return builtOr(this, this.declared);
-  }
-
   constructor(scope: Construct, id: string, props: ProxmoxNetworkInterfaceProps) {
     super(scope, id);
     if (!validateProps(this, 'ProxmoxNetworkInterface', PROPS, props, interfaceRules)) return;
