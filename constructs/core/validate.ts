@@ -14,7 +14,8 @@ export const unresolved = (value: unknown): boolean =>
   (typeof value === 'string' || typeof value === 'number') && Token.isUnresolved(value);
 
 /** Whether cdktf will only know the value, or one item of a list, at deploy time. */
-const unknownYet = (value: unknown): boolean => (Array.isArray(value) ? value.some(unresolved) : unresolved(value));
+export const unknownYet = (value: unknown): boolean =>
+  Array.isArray(value) ? value.some(unresolved) : unresolved(value);
 
 /** cdktf's marker for a string token (BEGIN_STRING_TOKEN_MARKER in its tokens/private/encoding). */
 export const STRING_TOKEN = /\$\{TfToken\[[A-Za-z0-9:._-]+\]\}/;

@@ -1,43 +1,57 @@
 /**
- * How a handler reaches a Kubernetes cluster: the props of a `KubeCluster` with their rules and defaults, and the
- * plain-data target it synthesizes (a kubeconfig path and context, or in-cluster), judged again by the same rules at
- * the handler boundary. Paths and names only: no credential in a stack. A read (plan) takes the read context or
- * kubeconfig when one is named, so it never opens the write identity's credentials.
+ * How a handler reaches a Kubernetes cluster, declared once (KUBE_CLUSTER_FIELDS): each prop of a `KubeCluster`
+ * with its doc comment, rule and default, from which come the props type, the plain-data target it synthesizes (a
+ * kubeconfig path and context, or in-cluster) and the handler boundary's schema. Paths and names only: no credential
+ * in a stack. A read (plan) takes the read context or kubeconfig when one is named, so it never opens the write
+ * identity's credentials.
  */
 import * as z from 'zod/mini';
-import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
+import type { Known } from '../core/definition';
+import { optional, propTableOf, required, specSchema } from '../core/fields';
 import type { Role } from '../core/kind';
 import { boolean, broken, integer, type Problem, text } from '../core/rules';
+import { targetOf, type WrittenOf } from '../core/target-fields';
 import { nodeKubeconfigIo, type KubeconfigIo, type KubeConnection } from './connection';
 import { inClusterConnection } from './in-cluster';
 import { loadKubeconfig } from './kubeconfig';
 
-export interface KubeTarget {
-  /** The cluster's name in messages (the construct's id). */
-  readonly name: string;
-  /** A kubeconfig path, `~` expanded at run time; absent = KUBECONFIG, else ~/.kube/config. */
-  readonly kubeconfig?: string;
-  /** Absent = the kubeconfig's current-context. */
-  readonly context?: string;
-  /** The kubeconfig of plans and reads; absent = `kubeconfig`. */
-  readonly readKubeconfig?: string;
-  /** The context of plans and reads; absent = `context`, or the read kubeconfig's current-context. */
-  readonly readContext?: string;
-  /** The service account of the pod the handler runs in. */
-  readonly inCluster?: boolean;
-  /** How long one request may take. */
-  readonly timeoutSeconds?: number;
-}
+const path = text('a path', /^[^\n\r\0]+$/, 4096);
+const contextName = text('a context name', /^[^\n\r\0]+$/, 253);
+
+/** A KubeCluster's one declaration: each prop with its doc comment, rule and default, and the target it writes. */
+export const KUBE_CLUSTER_FIELDS = {
+  /** The cluster's name in messages: the construct's id. */
+  name: required({ rule: text('a cluster name', /^[^\n\r\0]+$/, 253), spec: true, prop: false }),
+  /**
+   * Path of the kubeconfig, `~` expanded when a handler runs.
+   *
+   * @default - KUBECONFIG (several files merged as kubectl does), else ~/.kube/config
+   */
+  kubeconfig: optional({ rule: path, spec: true }),
+  /** The context to use. @default - the kubeconfig's current-context */
+  context: optional({ rule: contextName, spec: true }),
+  /**
+   * Path of the kubeconfig of plans and reads, `~` expanded when a handler runs: a read-only identity, so a plan (in a
+   * pull request's pipeline, say) never opens the write identity's credentials.
+   *
+   * @default - kubeconfig
+   */
+  readKubeconfig: optional({ rule: path, spec: true }),
+  /**
+   * The context of plans and reads (a read-only identity); applies and destroys use `context`.
+   *
+   * @default - context, or readKubeconfig's current-context when that is given
+   */
+  readContext: optional({ rule: contextName, spec: true }),
+  /** Use the service account of the pod Terraform runs in, instead of a kubeconfig. @default false */
+  inCluster: optional({ rule: boolean, spec: true }),
+  /** How long one API request may take. */
+  // Not written at synth: the handler boundary fills it in, and no earlier target carried it.
+  timeoutSeconds: optional({ rule: integer(1, 3600), default: 30, written: false, spec: true }),
+};
 
 /** Every prop of `KubeCluster`: the target's fields besides its name. */
-export const KUBE_CLUSTER_PROPS = {
-  kubeconfig: { rule: text('a path', /^[^\n\r\0]+$/, 4096) },
-  context: { rule: text('a context name', /^[^\n\r\0]+$/, 253) },
-  readKubeconfig: { rule: text('a path', /^[^\n\r\0]+$/, 4096) },
-  readContext: { rule: text('a context name', /^[^\n\r\0]+$/, 253) },
-  inCluster: { rule: boolean },
-  timeoutSeconds: { rule: integer(1, 3600), default: 30 },
-} as const satisfies PropTable;
+export const KUBE_CLUSTER_PROPS = propTableOf(KUBE_CLUSTER_FIELDS);
 
 /** The rule across props: the pod Terraform runs in has a service account, not a kubeconfig. */
 export const kubeClusterRules = (props: Readonly<Record<string, unknown>>): Problem[] =>
@@ -47,34 +61,18 @@ export const kubeClusterRules = (props: Readonly<Record<string, unknown>>): Prob
         .filter((prop) => props[prop] !== undefined)
         .map((prop) => broken(prop, 'left unset when inCluster is true (the pod has no kubeconfig)', props[prop]));
 
-const TARGET_FIELDS: PropTable = {
-  name: { rule: text('a cluster name', /^[^\n\r\0]+$/, 253), required: true },
-  ...KUBE_CLUSTER_PROPS,
-};
+/** The target a KubeCluster writes: paths and names, no credential. */
+export type KubeTarget = WrittenOf<typeof KUBE_CLUSTER_FIELDS>;
 
-/** A target as a handler connects with it: its defaults applied (the one place they are). */
-export type KubeTargetWithDefaults = KubeTarget & { readonly timeoutSeconds: number };
+/** The target `props` make (`targetOf`): `known` says which values synth knows (not a Terraform value). */
+export const kubeTargetOf = (props: object, known?: Known): KubeTarget =>
+  targetOf(KUBE_CLUSTER_FIELDS, 'a KubeCluster', props, known);
 
-/** The target a handler gets, judged by the props' rules, with its defaults applied. */
-export const kubeTargetSchema = z.pipe(
-  z
-    .object({
-      name: z.string(),
-      kubeconfig: z.optional(z.string()),
-      context: z.optional(z.string()),
-      readKubeconfig: z.optional(z.string()),
-      readContext: z.optional(z.string()),
-      inCluster: z.optional(z.boolean()),
-      timeoutSeconds: z.optional(z.number()),
-    })
-    .check(
-      specCheck((target: Readonly<Record<string, unknown>>) => [
-        ...propProblems('a Kubernetes target', TARGET_FIELDS, target),
-        ...kubeClusterRules(target),
-      ]),
-    ),
-  z.transform((target: KubeTarget) => withDefaults(KUBE_CLUSTER_PROPS, target)),
-);
+/** The target a handler gets, judged by the declaration's rules, with its defaults filled in. */
+export const kubeTargetSchema = specSchema(KUBE_CLUSTER_FIELDS, 'a Kubernetes target', kubeClusterRules);
+
+/** A target as a handler connects with it: its defaults filled in (`kubeTargetSchema`). */
+export type KubeTargetWithDefaults = z.output<typeof kubeTargetSchema>;
 
 /**
  * The target as one role connects with it: a read takes the read kubeconfig and context when given

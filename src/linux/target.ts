@@ -1,14 +1,16 @@
 /**
- * How a handler reaches a Linux host: the props of an `SshHost` as one table (rules and defaults)
- * and the plain-data target it synthesizes, judged again by the same rules at the handler
- * boundary. The private key is read from the variable it names (or the ssh agent) at run time,
- * never from the stack; a read (plan) logs in as the read user with its key when one is named.
+ * How a handler reaches a Linux host, declared once (SSH_HOST_FIELDS): each prop of an `SshHost` with its doc
+ * comment, rule and default, from which come the props type, the target it synthesizes and the handler boundary's
+ * schema, so a tampered target fails naming the field. The private key is read from the variable it names (or the
+ * ssh agent) at run time, never from the stack; a read (plan) logs in as the read user with its key when one is named.
  */
 import * as z from 'zod/mini';
-import { type PropTable, propProblems, specCheck, withDefaults } from '../core/definition';
+import { type Known } from '../core/definition';
+import { optional, propTableOf, required, specSchema } from '../core/fields';
 import { parseAs } from '../core/parse';
 import type { Role } from '../core/kind';
 import { boolean, broken, envName, integer, type Problem, text } from '../core/rules';
+import { targetOf, type WrittenOf } from '../core/target-fields';
 
 /**
  * Seconds one remote command may take, from asking for a channel to its last byte of output. Our
@@ -17,22 +19,77 @@ import { boolean, broken, envName, integer, type Problem, text } from '../core/r
  */
 export const COMMAND_TIMEOUT = { min: 1, max: 3600, default: 30 } as const;
 
-/** Every prop of `SshHost`, with the defaults the target gets. */
-export const SSH_HOST_PROPS = {
-  host: { rule: text('a host name or IP address', /^[A-Za-z0-9.:_-]+$/), required: true },
-  port: { rule: integer(1, 65535), default: 22 },
-  user: { rule: text('a user name', /^[a-z_][a-z0-9_.-]*$/i), default: 'root' },
-  hostKey: { rule: text('an OpenSSH fingerprint such as SHA256:<43 base64 characters>', /^SHA256:[A-Za-z0-9+/]{43}$/) },
-  insecureAcceptAnyHostKey: { rule: boolean },
-  privateKeyEnv: { rule: envName },
-  readUser: { rule: text('a user name', /^[a-z_][a-z0-9_.-]*$/i) },
-  readPrivateKeyEnv: { rule: envName },
-  readyTimeoutSeconds: { rule: integer(1, 600), default: 20 },
-  keepaliveIntervalSeconds: { rule: integer(0, 3600), default: 15 },
-  // No default here: a target without it has each command wait COMMAND_TIMEOUT.default (see
-  // commandBudgetMs), so the targets of stacks written before it existed stay as they were.
-  commandTimeoutSeconds: { rule: integer(COMMAND_TIMEOUT.min, COMMAND_TIMEOUT.max) },
-} as const satisfies PropTable;
+const userName = text('a user name', /^[a-z_][a-z0-9_.-]*$/i);
+
+/** An SshHost's one declaration: each prop with its doc comment, rule and default, and the target it writes. */
+export const SSH_HOST_FIELDS = {
+  /** Address or DNS name of the host. */
+  host: required({ rule: text('a host name or IP address', /^[A-Za-z0-9.:_-]+$/), spec: true }),
+  /** SSH port. */
+  port: optional({ rule: integer(1, 65535), default: 22, spec: true }),
+  /**
+   * Login user; a user other than root runs every privileged step through the root helper, `sudo -n
+   * /usr/local/sbin/cdktf-homelab-root`, the one command its sudoers line names (README, SshHost).
+   */
+  user: optional({ rule: userName, default: 'root', spec: true }),
+  /**
+   * The host key's OpenSSH fingerprint, `SHA256:...` (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`).
+   * Any other key is refused, and the refusal prints the fingerprint the host offered.
+   *
+   * @default - required unless insecureAcceptAnyHostKey is true
+   */
+  hostKey: optional({
+    rule: text('an OpenSSH fingerprint such as SHA256:<43 base64 characters>', /^SHA256:[A-Za-z0-9+/]{43}$/),
+    spec: true,
+  }),
+  /** Accept whatever host key is offered: anyone on the path can then impersonate the host. @default false */
+  insecureAcceptAnyHostKey: optional({ rule: boolean, spec: true }),
+  /**
+   * Environment variable holding the private key text, unencrypted: OpenSSH format (ed25519, ecdsa,
+   * rsa) or PEM RSA/EC (`BEGIN RSA PRIVATE KEY`, `BEGIN EC PRIVATE KEY`). PKCS#8 (`BEGIN PRIVATE KEY`)
+   * is not read; an encrypted key works through the ssh agent.
+   *
+   * @default - the ssh agent at SSH_AUTH_SOCK
+   */
+  privateKeyEnv: optional({ rule: envName, spec: true }),
+  /**
+   * Login user for plans and reads, which run no sudo: a plain user may read unit state
+   * (`systemctl show`) and unit files. Applies and destroys log in as `user`, so a plan (in a pull
+   * request's pipeline, say) needs neither `user`'s key nor its sudo rights.
+   *
+   * @default - user: one login reads and writes
+   */
+  readUser: optional({ rule: userName, spec: true }),
+  /**
+   * Environment variable holding the read login's private key (the formats of `privateKeyEnv`); a
+   * plan run with only this variable set never reads `privateKeyEnv`.
+   *
+   * @default - privateKeyEnv (the ssh agent when that is unset too)
+   */
+  readPrivateKeyEnv: optional({ rule: envName, spec: true }),
+  /** Seconds to wait for the SSH handshake. */
+  readyTimeoutSeconds: optional({ rule: integer(1, 600), default: 20, spec: true }),
+  /** Seconds between keepalives on the connection. */
+  keepaliveIntervalSeconds: optional({ rule: integer(0, 3600), default: 15, spec: true }),
+  /**
+   * Seconds one remote command may take, from asking for its channel to the last byte of its
+   * output; a plan's read of every object on the host is one command. A read cut off fails naming
+   * the host; a command that changes the host and is cut off is reported "outcome unknown", never
+   * sent again, and the connection is closed behind it. Output past 4 MiB is cut off the same way.
+   */
+  // Not written at synth: the targets of stacks written before it existed stay as they were.
+  commandTimeoutSeconds: optional({
+    rule: integer(COMMAND_TIMEOUT.min, COMMAND_TIMEOUT.max),
+    default: COMMAND_TIMEOUT.default,
+    written: false,
+    spec: true,
+  }),
+  /** Run the root helper through `sudo -n` (root-helper.ts), not its text through `sh -c`: `sudoOf` the user. */
+  sudo: optional({ rule: boolean, spec: true, prop: false }),
+};
+
+/** Every prop of `SshHost`, with the defaults the target gets: what synth and discover judge props by. */
+export const SSH_HOST_PROPS = propTableOf(SSH_HOST_FIELDS);
 
 /** The rules across an SshHost's props: the host key is pinned, or accepting any is said outright. */
 export const sshHostRules = (props: Readonly<Record<string, unknown>>): Problem[] => {
@@ -44,73 +101,28 @@ export const sshHostRules = (props: Readonly<Record<string, unknown>>): Problem[
     : [];
 };
 
-export interface SshTarget {
-  readonly host: string;
-  readonly port: number;
-  readonly user: string;
-  /** OpenSSH `SHA256:` fingerprint of the host key; required unless insecureAcceptAnyHostKey. */
-  readonly hostKey?: string;
-  readonly insecureAcceptAnyHostKey?: boolean;
-  /** Variable holding the private key (formats: `KEY_FORMATS` in ssh-key.ts); unset means the ssh agent. */
-  readonly privateKeyEnv?: string;
-  /** The login of plans and reads, never through sudo; unset means `user`. */
-  readonly readUser?: string;
-  /** Variable holding the read login's private key; unset means `privateKeyEnv`. */
-  readonly readPrivateKeyEnv?: string;
-  readonly readyTimeoutSeconds: number;
-  readonly keepaliveIntervalSeconds: number;
-  /** The budget of one remote command; unset means `COMMAND_TIMEOUT.default` (see `commandBudgetMs`). */
-  readonly commandTimeoutSeconds?: number;
-  /** Run the root helper through `sudo -n` (root-helper.ts), not its text through `sh -c`. */
-  readonly sudo: boolean;
-}
+/** Whether a login runs the root helper through sudo: any user but root, the one place this is decided. */
+const sudoOf = (user: unknown): boolean => user !== 'root';
+
+/** The target as an SshHost writes it and a handler reads it: `sudo` always said. */
+export type SshTarget = WrittenOf<typeof SSH_HOST_FIELDS> & { readonly sudo: boolean };
 
 /**
- * The target of `props` with the defaults applied: the one place they are, for an SshHost at synth
- * and for a target read back from an older state. A user other than root goes through `sudo -n`.
+ * The target `props` make (`targetOf`), the defaults applied: for an SshHost at synth and for discover.
+ * A user other than root goes through `sudo -n`. `known` says which values synth knows (not a Terraform value).
  */
-export const sshTargetOf = (props: Partial<SshTarget>): SshTarget => {
-  const target = withDefaults(SSH_HOST_PROPS, props) as SshTarget;
-  // In this order: a target holding a Terraform value synthesizes as jsonencode() of it, key by key.
-  return {
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    ...(target.hostKey === undefined ? { insecureAcceptAnyHostKey: true } : { hostKey: target.hostKey }),
-    ...(target.privateKeyEnv === undefined ? {} : { privateKeyEnv: target.privateKeyEnv }),
-    ...(target.readUser === undefined ? {} : { readUser: target.readUser }),
-    ...(target.readPrivateKeyEnv === undefined ? {} : { readPrivateKeyEnv: target.readPrivateKeyEnv }),
-    readyTimeoutSeconds: target.readyTimeoutSeconds,
-    keepaliveIntervalSeconds: target.keepaliveIntervalSeconds,
-    ...(target.commandTimeoutSeconds === undefined ? {} : { commandTimeoutSeconds: target.commandTimeoutSeconds }),
-    sudo: target.sudo ?? target.user !== 'root',
-  };
+export const sshTargetOf = (props: object, known?: Known): SshTarget => {
+  const target = targetOf(SSH_HOST_FIELDS, 'an SshHost', props, known);
+  return { ...target, sudo: target.sudo ?? sudoOf(target.user) };
 };
 
-/** The target as a handler receives it, judged by the props' rules: a tampered one fails naming the field. */
+/**
+ * The target as a handler receives it, judged by the declaration's rules with its defaults filled in: a tampered
+ * one fails naming the field, and one written before `sudo` was gets it as an SshHost would.
+ */
 export const sshTargetSchema = z.pipe(
-  z
-    .object({
-      host: z.string(),
-      port: z.number(),
-      user: z.string(),
-      hostKey: z.optional(z.string()),
-      insecureAcceptAnyHostKey: z.optional(z.boolean()),
-      privateKeyEnv: z.optional(z.string()),
-      readUser: z.optional(z.string()),
-      readPrivateKeyEnv: z.optional(z.string()),
-      readyTimeoutSeconds: z.optional(z.number()),
-      keepaliveIntervalSeconds: z.optional(z.number()),
-      commandTimeoutSeconds: z.optional(z.number()),
-      sudo: z.optional(z.boolean()),
-    })
-    .check(
-      specCheck(({ sudo: _, ...target }) => [
-        ...propProblems('an SSH target', SSH_HOST_PROPS, target),
-        ...sshHostRules(target),
-      ]),
-    ),
-  z.transform((target): SshTarget => sshTargetOf(target)),
+  specSchema(SSH_HOST_FIELDS, 'an SSH target', sshHostRules),
+  z.transform((target): SshTarget => ({ ...target, sudo: target.sudo ?? sudoOf(target.user) })),
 );
 
 /**
@@ -136,4 +148,4 @@ export const describeHost = (target: Pick<SshTarget, 'host' | 'port' | 'user'>):
 
 /** The budget of each remote command, in ms: the one place the default applies. */
 export const commandBudgetMs = (target: Pick<SshTarget, 'commandTimeoutSeconds'>): number =>
-  (target.commandTimeoutSeconds ?? COMMAND_TIMEOUT.default) * 1000;
+  (target.commandTimeoutSeconds ?? SSH_HOST_FIELDS.commandTimeoutSeconds.default) * 1000;

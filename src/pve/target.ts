@@ -1,17 +1,18 @@
 /**
- * How a handler reaches a PVE cluster, defined once: the props of a `ProxmoxCluster` with their
- * rules and default (judged at synth and again at the handler boundary, so a hand-written or
- * tampered target fails naming the field), the plain-data target it synthesizes, and the API token
- * read from the environment at run time, so no secret is ever in a stack or state. A read
- * (plan) uses the read token when one is named, so a plan runs without the write token.
+ * How a handler reaches a PVE cluster, declared once (CLUSTER_FIELDS): each prop of a `ProxmoxCluster` with its
+ * doc comment, rule and default, from which come the props type, the target it synthesizes and the handler
+ * boundary's schema (a hand-written or tampered target fails naming the field); and the API token read from the
+ * environment at run time, so no secret is ever in a stack or state. A read (plan) uses the read token when one is
+ * named, so a plan runs without the write token.
  */
-import * as z from 'zod/mini';
-import { type PropTable, propProblems, specCheck } from '../core/definition';
+import type { Known } from '../core/definition';
 import { HandlerError } from '../core/errors';
+import { optional, propTableOf, required, specSchema } from '../core/fields';
 import type { Role } from '../core/kind';
 import { endpointProblem, isFingerprint } from '../core/http/endpoint';
 import { boolean, broken, envName, integer, type Problem, type Rule, stringRecord, text } from '../core/rules';
-import { type MintSettings, mintRule } from './mint-settings';
+import { targetOf, type WrittenOf } from '../core/target-fields';
+import { mintRule } from './mint-settings';
 import { isRecord } from '../core/records';
 
 export { displayFingerprint, normalizeFingerprint } from '../core/http/endpoint';
@@ -19,9 +20,9 @@ export { displayFingerprint, normalizeFingerprint } from '../core/http/endpoint'
 export const DEFAULT_TOKEN_ENV = 'PROXMOX_VE_API_TOKEN';
 
 /**
- * How long one request may take, and its default. The client applies the default: a target
- * synthesized without it stays as every earlier version wrote it, or each object on the cluster
- * would read as changed in the next plan.
+ * How long one request may take, and its default, which the handler boundary fills in (and the client for a
+ * target from elsewhere): a target synthesized without it stays as every earlier version wrote it, or each object
+ * on the cluster would read as changed in the next plan.
  */
 export const REQUEST_TIMEOUT = { min: 1, max: 3600, default: 30 } as const;
 
@@ -35,7 +36,7 @@ const isHttpUrl = (value: unknown): value is string => {
 };
 
 /** The members' URLs: a non-empty list of distinct http(s) URLs, none carrying a credential or query. */
-const endpointList: Rule = (value) => {
+const endpointList: Rule<readonly string[]> = (value) => {
   if (!Array.isArray(value) || value.length === 0) return 'a non-empty list';
   if (!value.every(isHttpUrl)) return 'http(s) URLs such as https://n1:8006';
   if (value.some((endpoint) => endpointProblem(endpoint, true) !== undefined)) {
@@ -50,17 +51,76 @@ const withoutCredentials = (value: unknown): string =>
     typeof item === 'string' ? item.replace(/^([a-z]+:\/\/)[^/@]*@/i, '$1<credentials>@') : item,
   ) ?? typeof value;
 
-/** Every prop of `ProxmoxCluster`, with its rule and default. */
-export const CLUSTER_PROPS = {
-  endpoints: { rule: endpointList, required: true, shown: withoutCredentials },
-  tokenEnv: { rule: envName, default: DEFAULT_TOKEN_ENV },
-  readTokenEnv: { rule: envName },
-  mint: { rule: mintRule },
-  caFile: { rule: text('the path of a PEM file') },
-  fingerprints: { rule: stringRecord },
-  insecure: { rule: boolean },
-  timeoutSeconds: { rule: integer(REQUEST_TIMEOUT.min, REQUEST_TIMEOUT.max) },
-} as const satisfies PropTable;
+/** A ProxmoxCluster's one declaration: each prop with its doc comment, rule and default, and the target it writes. */
+export const CLUSTER_FIELDS = {
+  /**
+   * API endpoints of the cluster members, in order of preference, e.g. `https://n2:8006`.
+   *
+   * A request goes to the member that last answered, then the others in this order. It moves on
+   * when the request never reached a server (refused, DNS, TLS handshake, pin mismatch), and a
+   * read also when a member took it but did not answer in time; an HTTP error is PVE's answer,
+   * a redirect is refused, and a write is never sent twice. A plain `http://` endpoint would send
+   * the API token in clear, so it needs `insecure: true`.
+   */
+  endpoints: required({ rule: endpointList, shown: withoutCredentials, spec: true }),
+  /** Environment variable holding the API token, `USER@REALM!TOKENID=SECRET`. */
+  tokenEnv: optional({ rule: envName, default: DEFAULT_TOKEN_ENV, spec: true }),
+  /**
+   * Environment variable holding a read-only API token, which plans and reads use; `tokenEnv`'s
+   * token then serves only applies, destroys and the tasks they start, so a plan (in a pull
+   * request's pipeline, say) runs with this variable alone set. README, Least privilege, lists the
+   * privileges each needs.
+   *
+   * @default - tokenEnv: one token reads and writes
+   */
+  readTokenEnv: optional({ rule: envName, spec: true }),
+  /**
+   * Mint a PVE API token per handler run: the role's token (`readTokenEnv` for a plan, `tokenEnv`
+   * for an apply) then only creates, with an expiry, a token of the role's user (`readUser`,
+   * `provisionUser`) that the run makes every request with, the poll of a task it started
+   * included, and removes it when the run ends, success or failure. The bootstrap token needs
+   * User.Modify on a group holding that user (README, Least privilege, lists PVE's rules); the
+   * new token has its user's rights (`privsep=0`).
+   *
+   * @default - no minting: the runs use the tokens in the variables
+   */
+  mint: optional({ rule: mintRule, spec: true }),
+  /**
+   * PEM file of the CA that signed the members' certificates, read when a handler runs.
+   *
+   * @default - the system's trusted CAs
+   */
+  caFile: optional({ rule: text('the path of a PEM file'), spec: true }),
+  /**
+   * SHA-256 certificate fingerprints, keyed by endpoint (`AA:BB:...`, as the PVE web UI shows it).
+   * A pinned member is trusted by its certificate alone, self-signed or not.
+   *
+   * @default - no pins
+   */
+  fingerprints: optional({ rule: stringRecord, spec: true }),
+  /**
+   * Accept any certificate, and allow plain `http://` endpoints. Only for a lab: it lets anyone
+   * on the path read the token.
+   *
+   * @default false
+   */
+  insecure: optional({ rule: boolean, spec: true }),
+  /**
+   * How long one request may take, connecting, failover and the whole answer included. A read
+   * shares it between the members left to try, so a member that never answers costs only its
+   * share; a write that was sent keeps all that is left.
+   */
+  // Not written at synth (REQUEST_TIMEOUT): a target from before it existed stays as it was.
+  timeoutSeconds: optional({
+    rule: integer(REQUEST_TIMEOUT.min, REQUEST_TIMEOUT.max),
+    default: REQUEST_TIMEOUT.default,
+    written: false,
+    spec: true,
+  }),
+};
+
+/** Every prop of `ProxmoxCluster`, with its rule and default: what synth and discover judge props by. */
+export const CLUSTER_PROPS = propTableOf(CLUSTER_FIELDS);
 
 type Props = Readonly<Record<string, unknown>>;
 
@@ -94,25 +154,12 @@ export const clusterRules = (props: Props): Problem[] => {
   return [...(http === undefined ? [] : [broken('endpoints', rule, http)]), ...trustRules(props)];
 };
 
-/** The connection a `ProxmoxCluster` synthesizes. Nothing in it is secret. */
-export interface PveTarget {
-  /** Cluster members in order of preference, e.g. `https://n2:8006`. */
-  readonly endpoints: readonly string[];
-  /** The variable holding `USER@REALM!TOKENID=SECRET`: the write identity, and the read one unless split. */
-  readonly tokenEnv: string;
-  /** The variable holding the read identity's token, which plans and reads use instead of `tokenEnv`. */
-  readonly readTokenEnv?: string;
-  /** Mint a token per run for the role's user with the role's token, which then only mints (mint.ts). */
-  readonly mint?: MintSettings;
-  /** PEM file of the CA that signed the members' certificates. */
-  readonly caFile?: string;
-  /** Per-member SHA-256 certificate fingerprints, keyed by endpoint. */
-  readonly fingerprints?: Readonly<Record<string, string>>;
-  /** Accept any certificate. */
-  readonly insecure?: boolean;
-  /** How long one request may take, failover included. */
-  readonly timeoutSeconds?: number;
-}
+/** The connection a `ProxmoxCluster` synthesizes and a handler reads. Nothing in it is secret. */
+export type PveTarget = WrittenOf<typeof CLUSTER_FIELDS>;
+
+/** The target `props` make (`targetOf`): `known` says which values synth knows (not a Terraform value). */
+export const pveTargetOf = (props: object, known?: Known): PveTarget =>
+  targetOf(CLUSTER_FIELDS, 'a ProxmoxCluster', props, known);
 
 /**
  * The target as one role connects with it: a read gets `readTokenEnv` as its only token variable
@@ -144,22 +191,8 @@ export const tokenHeader = (target: PveTarget, env: NodeJS.ProcessEnv): string =
   return `PVEAPIToken=${value}`;
 };
 
-/** The target as a handler receives it, judged by the props' rules: a tampered one fails naming the field. */
-export const pveTargetSchema = z
-  .object({
-    endpoints: z.array(z.string()),
-    tokenEnv: z.string(),
-    readTokenEnv: z.optional(z.string()),
-    mint: z.optional(
-      z.object({
-        provisionUser: z.string(),
-        readUser: z.optional(z.string()),
-        expireSeconds: z.optional(z.number()),
-      }),
-    ),
-    caFile: z.optional(z.string()),
-    fingerprints: z.optional(z.record(z.string(), z.string())),
-    insecure: z.optional(z.boolean()),
-    timeoutSeconds: z.optional(z.number()),
-  })
-  .check(specCheck((target) => [...propProblems('a PVE target', CLUSTER_PROPS, target), ...trustRules(target)]));
+/**
+ * The target as a handler receives it, judged by the declaration's rules with its defaults filled in: a tampered
+ * one fails naming the field.
+ */
+export const pveTargetSchema = specSchema(CLUSTER_FIELDS, 'a PVE target', trustRules);

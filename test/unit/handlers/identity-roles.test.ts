@@ -57,8 +57,9 @@ describe('the target constructs take a read identity', () => {
     ).toBe('test/h: readUser must be a user name, got "not a user"');
     const mint = { provisionUser: 'root@pam!tf', expireSeconds: 30 };
     expect(synthError((s) => new ProxmoxCluster(s, 'pve', { endpoints: ['https://n1:8006'], mint }))).toBe(
-      'test/pve: mint must be { provisionUser, readUser?, expireSeconds? } with user ids such as cdktf-apply@pve ' +
-        'and expireSeconds from 60 to 86400, got {"provisionUser":"root@pam!tf","expireSeconds":30}',
+      '2 problems in 1 construct:\n' +
+        'test/pve: mint.provisionUser must be a PVE user id such as cdktf-apply@pve, got "root@pam!tf"\n' +
+        'test/pve: mint.expireSeconds must be an integer from 60 to 86400, got 30',
     );
     expect(synthError((s) => new KubeCluster(s, 'k', { inCluster: true, readContext: 'viewer' }))).toBe(
       'test/k: readContext must be left unset when inCluster is true (the pod has no kubeconfig), got "viewer"',

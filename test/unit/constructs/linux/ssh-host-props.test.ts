@@ -85,6 +85,7 @@ describe('SshHost props from plain JavaScript', () => {
       hostKey: KEY,
       readyTimeoutSeconds: 20,
       keepaliveIntervalSeconds: 15,
+      commandTimeoutSeconds: 30,
       sudo: true,
     });
   });
