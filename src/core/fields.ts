@@ -45,6 +45,11 @@ export interface FieldInput extends Omit<PropDef, 'required'> {
    * interfaces, from the stack's other constructs). `PropsOf` and `propTableOf` leave it out. @default - a prop
    */
   readonly prop?: false;
+  /**
+   * `false`: synth leaves the default out of what it writes and the handler boundary alone fills it in, so a target
+   * written before the field existed reads the same (target-fields.ts `targetOf`). @default - the default is written
+   */
+  readonly written?: false;
 }
 
 /** One declared field. */

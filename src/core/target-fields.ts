@@ -22,7 +22,7 @@ export type WrittenOf<F> = Omit<SpecOf<F>, UnwrittenOf<F>> & Partial<Pick<SpecOf
 const atSynth = (fields: Fields): Fields =>
   Object.fromEntries(
     Object.entries(fields).map(([prop, field]) => {
-      if (!('written' in field) || field.written !== false) return [prop, field];
+      if (field.written !== false) return [prop, field];
       const { default: _, ...rest } = field;
       return [prop, rest];
     }),
