@@ -90,6 +90,29 @@ describeOnFit('a cdktn project', () => {
     expect(await plan()).toBe(0);
   });
 
+  test('a plain-JavaScript app on cdktn gets every problem in one synth and writes nothing', async () => {
+    // Issue 29 item 4 on the fork users start with: the problems gate rides cdktn's own App and synth.
+    const app = [
+      "const { App, TerraformStack } = require('cdktn');",
+      "const { ProxmoxCluster, ProxmoxMetricServer, SshHost, SystemdUnit } = require('cdktf-homelab');",
+      "const app = new App({ outdir: 'mistakes.out' });",
+      "const stack = new TerraformStack(app, 'mistakes');",
+      "const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });",
+      "new ProxmoxMetricServer(stack, 'm', { cluster, id: 'm1', type: 'graphite', server: 'h', bukcet: 'b' });",
+      "const host = new SshHost(stack, 'n2', { host: '10.0.0.2', insecureAcceptAnyHostKey: true });",
+      "new SystemdUnit(stack, 'agent', { host, name: 'agent', content: '[Service]\\nExecStart=/bin/true\\n' });",
+      'app.synth();',
+    ].join('\n');
+    writeFileSync(join(project.dir, 'mistakes.js'), `${app}\n`);
+    const run = await project.bash('node mistakes.js', project.dir);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('3 problems in 2 constructs:');
+    expect(run.stderr).toContain('mistakes/m: bukcet is not a prop of ProxmoxMetricServer; did you mean bucket?');
+    expect(run.stderr).toContain('mistakes/m: port is required: an integer from 1 to 65536');
+    expect(run.stderr).toContain('mistakes/agent: name must be a name ending in a unit type');
+    expect((await project.bash('ls mistakes.out/stacks 2>/dev/null | wc -l', project.dir)).stdout.trim()).toBe('0');
+  });
+
   test('retired: true deletes the server on the next apply and leaves a clean plan', async () => {
     const retired = replaceOnce(stack, "tokenEnv: 'INFLUX_TOKEN',", "tokenEnv: 'INFLUX_TOKEN', retired: true,");
     writeFileSync(join(project.dir, 'main.ts'), retired);
