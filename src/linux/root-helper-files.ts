@@ -1,0 +1,141 @@
+/**
+ * cdktf-homelab-root's file steps (root-helper-script.ts composes the program): intents and records staged and
+ * renamed into place, a file written whole or not at all behind its digest, and a unit's removal over the paths
+ * its checked name makes. Split from the script so each part stays readable; the text is sh, edited as in
+ * root-helper-script.ts (\\ for a backslash, \${ for an expansion).
+ */
+
+/** The staging, writing and removal functions the steps call. */
+export const ROOT_HELPER_FILES = `\
+# Intents and records: every file of the request written into a staging directory on the same file
+# system, then renamed over its target (rename is atomic), one mv per directory; removals after them.
+staged='' removed='' intents=''
+stage() {
+  k=$1 f=$2
+  shift 2
+  staged=$staged$k' '$f' '$*$NL
+  [ "$k" = r ] || intents=1
+}
+install_staged() {
+  dirs=
+  IFS=$NL
+  for e in $staged; do
+    f=\${e#? } f=\${f%% *}
+    case $NL$dirs in *"$NL\${f%/*}$NL"*) ;; *) dirs=$dirs\${f%/*}$NL ;; esac
+  done
+  # shellcheck disable=SC2086 # one directory a line, split on purpose (set -f: no globbing)
+  set -- $dirs
+  IFS=' '
+  mkdir -p -- "$STATE" "$@" || return 1
+  [ -z "$intents" ] || chmod -R a+rX,go-w -- "$INTENTS" || return 1
+  n=$(mktemp -d "$STATE/.new.XXXXXX") || return 1
+  i=0
+  for e in "$@"; do
+    i=$((i + 1))
+    set -- "$@" "$n/$i"
+  done
+  shift $i
+  mkdir -- "$@" || return 1
+  now=$(date -u +%s)
+  IFS=$NL
+  for e in $staged; do
+    k=\${e%% *} f=\${e#? } x=\${e#? * }
+    f=\${f%% *} i=0
+    for g in $dirs; do
+      i=$((i + 1))
+      [ "$g" = "\${f%/*}" ] && break
+    done
+    if [ "$k" = i ]; then
+      printf 'cdktf-homelab-intent since=%s %s\\n' "$now" "$x" >"$n/$i/\${f##*/}" || return 1
+    else
+      printf '%s\\n' "$x" >"$n/$i/\${f##*/}" || return 1
+    fi
+  done
+  i=0
+  for e in $dirs; do
+    i=$((i + 1))
+    set +f
+    set -- "$n/$i"/*
+    set -f
+    mv -f -- "$@" "$e/" || return 1
+  done
+  IFS=' '
+  rm -rf -- "$n"
+  n='' staged='' intents=''
+}
+flush() {
+  [ -z "$staged" ] || install_staged || exit 1
+  [ -n "$removed" ] || return 0
+  IFS=$NL
+  # shellcheck disable=SC2086 # one path a line, split on purpose (set -f: no globbing)
+  set -- $removed
+  IFS=' '
+  removed=
+  rm -f -- "$@" || exit 1
+}
+
+# A file written whole or not at all: its bytes (the rest of the request) go to a temp file in the same
+# directory, renamed over the file only when their digest is the one the request named. A writer killed
+# mid-stream closes the request early; the trap removes the temp file. mv -T: a directory of that name
+# is refused, never entered.
+write_file() {
+  mkdir -p -- "$1" && tmp=$(mktemp -p "$1" ".\${2##*/}.XXXXXX") || exit 1
+  cat >"$tmp" || exit 1
+  # shellcheck disable=SC2046 # the digest and "-", split on purpose
+  set -- "$@" $(sha256sum <"$tmp")
+  if [ "$5" != "$3" ]; then
+    echo "$2 not written: $(wc -c <"$tmp") bytes arrived, not the $4 sent (cut short)" >&2
+    exit 1
+  fi
+  chmod 0644 "$tmp" && mv -f -T -- "$tmp" "$2" && tmp=
+}
+digest() {
+  case $1 in *[!0-9a-f]*) refuse 'the digest must be 64 lowercase hex digits' ;; esac
+  [ \${#1} -eq 64 ] || refuse 'the digest must be 64 lowercase hex digits'
+  case $2 in '' | *[!0-9]* | 0?* | ??????????*) refuse 'the size must be a number of bytes below 10^9' ;; esac
+}
+
+# Where a mask of the unit can be: its own directory, then the admin and runtime directories.
+masks() {
+  m="$1/$2"
+  for f in "$ADMIN/$2" "/run/systemd/system/$2"; do
+    case " $m " in *" $f "*) ;; *) m="$m $f" ;; esac
+  done
+}
+gone() { [ ! -e "$1" ] && [ ! -L "$1" ]; }
+drop() {
+  gone "$1" && return 0
+  why=$(rm -f -- "$1" 2>&1)
+  if gone "$1"; then echo "removed $1"; else echo "left $1: \${why:-it is still there}"; fi
+}
+literal() { printf '%s' "$1" | sed 's/[\\\\*?[]/\\\\&/g'; }
+# A unit's file (unless a /dev/null mask), its record and intent, and every link enable made to its file
+# (for an instance: its own links to its template's file), looked for one level below the admin
+# directory and compared once resolved; a mask is reported and stays. Prints removed, kept and left lines.
+removal() {
+  file='' to=$1/$2 named=''
+  if [ "$3" = file ]; then
+    file=$1/$2
+  else
+    case $s in ?*@?*) to=$1/\${s%%@*}@.$t named=$2 ;; esac
+  fi
+  [ -z "$file" ] || [ "$(readlink -- "$file" 2>/dev/null)" = /dev/null ] || drop "$file"
+  drop "$RECORDS/$2"
+  drop "$INTENTS/$2"
+  masks "$1" "$2"
+  for f in $m; do
+    if [ "$(readlink -- "$f" 2>/dev/null)" = /dev/null ]; then echo "kept $f"; fi
+  done
+  base=$(literal "\${to##*/}")
+  set -- \\( -lname "*/$base" -o -lname "$base" \\)
+  [ -z "$named" ] || set -- -name "$(literal "$named")" "$@"
+  find "$ADMIN" -maxdepth 2 -type l "$@" 2>/dev/null |
+    while IFS= read -r l; do
+      r=$(readlink -- "$l")
+      case $r in /*) ;; *) r=$(realpath -m -s -- "\${l%/*}/$r") ;; esac
+      if [ "$r" = "$to" ]; then drop "$l"; fi
+    done
+}
+state() { systemctl show -p "$1" --value -- "$u" 2>/dev/null; }
+
+`;

@@ -1,0 +1,236 @@
+/**
+ * cdktf-homelab-root's verbs (root-helper-script.ts composes the program): each checks its arguments first and
+ * acts only when the whole request passed, then the loop that reads a request and runs it. Split from the
+ * script so each part stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a backslash,
+ * \${ for an expansion).
+ */
+
+/** The verbs and the request loop. */
+export const ROOT_HELPER_STEPS = `\
+# The steps: each checks its arguments, then, when the whole request passed, acts.
+v_systemctl() {
+  [ $# -ge 2 ] || refuse 'systemctl takes a verb, a flag or none, and unit names'
+  a=$1 f=
+  shift
+  case $a in
+  start | stop | restart) f=--no-block ;;
+  enable | disable) f=--no-reload ;;
+  reset-failed) ;;
+  *) refuse "systemctl's verb must be one of start, stop, restart, enable, disable, reset-failed" ;;
+  esac
+  case $1 in
+  --*) [ "$1" = "$f" ] || refuse "systemctl $a takes no flag but \${f:-none}" ;;
+  *) f= ;;
+  esac
+  [ -z "$f" ] || shift
+  [ $# -ge 1 ] || refuse 'systemctl takes one or more unit names'
+  for e in "$@"; do unit "$e" 'each unit'; done
+  [ "$mode" = run ] || return 0
+  systemctl "$a" $f -- "$@"
+}
+v_reload() {
+  takes $# 0 'no arguments'
+  [ "$mode" = run ] || return 0
+  systemctl daemon-reload
+}
+v_unmask() {
+  takes $# 2 'a directory and a unit name'
+  dir "$1" 'the directory'
+  unit "$2" 'the unit'
+  [ "$mode" = run ] || return 0
+  masks "$d" "$u"
+  for f in $m; do
+    if [ -L "$f" ] && [ "$(readlink -- "$f")" = /dev/null ]; then
+      rm -f -- "$f" || return 1
+    elif [ -f "$f" ] && [ ! -s "$f" ] && [ ! -L "$f" ]; then
+      echo "$f is an empty file, not a /dev/null link" >&2
+      return 3
+    fi
+  done
+}
+v_write_unit() {
+  takes $# 4 'a directory, a unit name, the sha256 of its content and its size in bytes'
+  dir "$1" 'the directory'
+  unit "$2" 'the unit'
+  digest "$3" "$4"
+  [ "$mode" = run ] || return 0
+  write_file "$d" "$d/$u" "$3" "$4"
+}
+v_write_drop_in() {
+  takes $# 5 'a directory, a unit name, a drop-in name, the sha256 of its content and its size in bytes'
+  dropin "$1" "$2" "$3"
+  digest "$4" "$5"
+  [ "$mode" = run ] || return 0
+  write_file "\${p%/*}" "$p" "$4" "$5"
+}
+v_remove_unit() {
+  takes $# 2 'a directory and a unit name'
+  dir "$1" 'the directory'
+  unit "$2" 'the unit'
+  [ "$mode" = run ] || return 0
+  removal "$d" "$u" file
+}
+# A unit's destroy after its stop: disabled while its file is there (when asked), removed, its failed
+# record cleared; then whether systemd must reload to let go of it (the caller's shared reload), and
+# its load state. An instance asks a reload only when it was disabled; a template is never shown.
+v_destroy_unit() {
+  takes $# 4 'a directory, a unit name, file or instance, and disable or keep'
+  dir "$1" 'the directory'
+  unit "$2" 'the unit'
+  case $3 in file | instance) ;; *) refuse 'the third word must be file or instance' ;; esac
+  case $4 in disable | keep) ;; *) refuse 'the fourth word must be disable or keep' ;; esac
+  [ "$mode" = run ] || return 0
+  if [ "$4" = disable ]; then systemctl disable --no-reload -- "$u" || exit 1; fi
+  removal "$d" "$u" "$3"
+  case $s in
+  *@) ;;
+  *) if [ "$(state ActiveState)" = failed ]; then systemctl reset-failed -- "$u" || exit 1; fi ;;
+  esac
+  if [ "$3" = file ]; then
+    [ "$(state LoadState)" = not-found ] || echo reload
+  elif [ "$4" = disable ]; then
+    echo reload
+  fi
+  echo "load $(state LoadState)"
+}
+v_remove_drop_in() {
+  takes $# 3 'a directory, a unit name and a drop-in name'
+  dropin "$@"
+  [ "$mode" = run ] || return 0
+  rm -f -- "$p" && { rmdir -- "\${p%/*}" 2>/dev/null || true; }
+}
+v_forget_drop_in() {
+  takes $# 3 'a directory, a unit name and a drop-in name'
+  dropin "$@"
+  [ "$mode" = run ] || return 0
+  for f in "$MARKS$p" "$INTENTS/drop-ins$p"; do
+    rm -f -- "$f" || return 1
+    rmdir -- "\${f%/*}" 2>/dev/null || true
+  done
+}
+# An intent (i) or a record (r) of a unit or a drop-in: its path made from the checked object, then its words.
+v_text() {
+  k=$1 of=$2
+  shift 2
+  if [ "$of" = unit ]; then
+    [ $# -ge 2 ] || refuse "$verb takes a unit name and the words of its text"
+    unit "$1" 'the unit'
+    shift
+    f=$u
+  else
+    [ $# -ge 4 ] || refuse "$verb takes a directory, a unit name, a drop-in name and the words of its text"
+    dropin "$1" "$2" "$3"
+    shift 3
+    f=$p
+  fi
+  words "$@"
+  [ "$mode" = run ] || return 0
+  case $k$of in
+  iunit) f=$INTENTS/$f ;;
+  idrop-in) f=$INTENTS/drop-ins$f ;;
+  runit) f=$RECORDS/$f ;;
+  *) f=$MARKS$f ;;
+  esac
+  stage "$k" "$f" "$@"
+}
+v_clear_unit_intent() {
+  takes $# 1 'a unit name'
+  unit "$1" 'the unit'
+  [ "$mode" = run ] || return 0
+  removed=$removed$INTENTS/$u$NL
+}
+v_clear_drop_in_intent() {
+  takes $# 3 'a directory, a unit name and a drop-in name'
+  dropin "$@"
+  [ "$mode" = run ] || return 0
+  removed=$removed$INTENTS/drop-ins$p$NL
+}
+v_journal() {
+  takes $# 2 'a unit name and a number of lines'
+  unit "$1" 'the unit'
+  case $2 in [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;; *) refuse 'the number of lines must be 1 to 999' ;; esac
+  [ "$mode" = run ] || return 0
+  journalctl -u "$u" -n "$2" --no-pager -o short-iso 2>&1 | tail -n "$2"
+}
+# Both --after and --before: systemd 252 prints the jobs a job waits for under --before, later versions
+# under --after.
+v_list_jobs() {
+  [ $# -le 1 ] || refuse 'list-jobs takes a unit name or nothing'
+  [ $# -eq 0 ] || unit "$1" 'the unit'
+  [ "$mode" = run ] || return 0
+  if [ $# -eq 0 ]; then
+    systemctl list-jobs --no-pager --no-legend
+  else
+    systemctl list-jobs --no-pager --no-legend --after --before -- "$u"
+  fi
+}
+
+steps() {
+  step=0
+  IFS=$NL
+  for line in $ops; do
+    IFS=' '
+    step=$((step + 1))
+    case $line in *'  '* | ' '* | *' ') refuse 'its words must be separated by single spaces' ;; esac
+    # shellcheck disable=SC2086 # its words, split on purpose (set -f: no globbing)
+    set -- $line
+    verb=$1
+    shift
+    case $verb in
+    intent-* | record-* | clear-*) ;;
+    *) [ "$mode" = check ] || flush ;;
+    esac
+    case $verb in
+    systemctl) v_systemctl "$@" ;;
+    reload) v_reload "$@" ;;
+    unmask) v_unmask "$@" ;;
+    write-unit) v_write_unit "$@" ;;
+    write-drop-in) v_write_drop_in "$@" ;;
+    remove-unit) v_remove_unit "$@" ;;
+    destroy-unit) v_destroy_unit "$@" ;;
+    remove-drop-in) v_remove_drop_in "$@" ;;
+    forget-drop-in) v_forget_drop_in "$@" ;;
+    intent-unit) v_text i unit "$@" ;;
+    intent-drop-in) v_text i drop-in "$@" ;;
+    record-unit) v_text r unit "$@" ;;
+    record-drop-in) v_text r drop-in "$@" ;;
+    clear-unit-intent) v_clear_unit_intent "$@" ;;
+    clear-drop-in-intent) v_clear_drop_in_intent "$@" ;;
+    journal) v_journal "$@" ;;
+    list-jobs) v_list_jobs "$@" ;;
+    *) refuse "the steps are: $STEPS" ;;
+    esac || exit $?
+  done
+  IFS=' '
+}
+
+# The request: its version line, its steps, then an end line; or a write step last, its file's bytes after it.
+[ $# -eq 0 ] || fail 'takes no arguments: it reads its request on stdin' 64
+IFS= read -r line || fail 'no request on stdin' 64
+case $line in
+"$ME $VERSION") ;;
+"$ME "*)
+  fail "this is version $VERSION and the request is for version $(shown "\${line#"$ME "}"): install the one of the \\
+cdktf-homelab that sent it (npx cdktf-homelab root-helper prints it)" 65
+  ;;
+*) fail "a request starts with the line: $ME <version>" 64 ;;
+esac
+ops=
+while :; do
+  IFS= read -r line || fail 'the request ended before its end line (cut short): nothing was done' 64
+  case $line in
+  end) break ;;
+  write-unit\\ * | write-drop-in\\ *)
+    ops=$ops$line$NL
+    break
+    ;;
+  esac
+  ops=$ops$line$NL
+done
+IFS=' '
+mode=check
+steps
+mode=run
+steps
+flush
+`;
