@@ -39,6 +39,14 @@ export function cgroupDirs(machine: string, v1Controllers: readonly string[] = [
   return dirs;
 }
 
+/** What the container's cgroups count as its memory now; undefined when none of them counts memory. */
+export const memoryOf = (cgroups: readonly string[]): number | undefined => {
+  for (const file of cgroups.flatMap((d) => [path.join(d, 'memory.current'), path.join(d, 'memory.usage_in_bytes')])) {
+    if (fs.existsSync(file)) return Number(fs.readFileSync(file, 'utf8').trim());
+  }
+  return undefined;
+};
+
 export async function removeCgroups(dirs: string[], tries = 50): Promise<void> {
   for (let i = 0; i < tries; i++) {
     let left = 0;

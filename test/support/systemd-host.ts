@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'ssh2';
-import { cgroupDirs, removeCgroups, sweepDead } from './nspawn-cgroups';
+import { cgroupDirs, memoryOf, removeCgroups, sweepDead } from './nspawn-cgroups';
 import { fingerprintOf, fingerprintOfKey, sameFingerprint } from './ssh-fingerprint';
 
 export interface ExecResult {
@@ -138,14 +138,6 @@ export interface SystemdHostOptions {
   /** Also put the container in a memory cgroup of its own, so memoryBytes() can read it. @default false */
   readonly measureMemory?: boolean;
 }
-
-/** What the container's cgroups count as its memory now; undefined when none of them counts memory. */
-const memoryOf = (cgroups: readonly string[]): number | undefined => {
-  for (const file of cgroups.flatMap((d) => [path.join(d, 'memory.current'), path.join(d, 'memory.usage_in_bytes')])) {
-    if (fs.existsSync(file)) return Number(fs.readFileSync(file, 'utf8').trim());
-  }
-  return undefined;
-};
 
 export async function startSystemdHost(options: SystemdHostOptions = {}): Promise<SystemdHost> {
   if (process.getuid?.() !== 0) throw new Error('systemd test host: systemd-nspawn needs root');
