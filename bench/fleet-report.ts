@@ -4,6 +4,7 @@
  * our times against pipelined Ansible's on the same hosts (target: at most 1/20). A ratio with nothing to compare
  * against prints as "-", never as a made-up figure.
  */
+import { peakConcurrency, verbOf, type HandlerProcess, type PhaseProfile } from './fleet-profile';
 import { median } from './scale-runs';
 
 export const PHASES = ['first apply', 'clean plan', 'drift plan', 'converge', 'destroy'] as const;
@@ -18,6 +19,8 @@ export interface FleetRun {
   readonly load: readonly [number, number];
   /** Bytes each of the run's containers held after the first apply (25 units running). */
   readonly memory: readonly number[];
+  /** Who spent the machine's CPU during each phase (bench/fleet-profile.ts). */
+  readonly profiles: Record<Phase, PhaseProfile>;
 }
 
 /** Pipelined Ansible with forks on the same hosts and units: its apply, --check and converge. */
@@ -110,4 +113,71 @@ export const memoryTable = (runs: readonly FleetRun[], units: number, idle: read
     return [row([r.hosts, units, mib(median(r.memory)), mib(Math.max(...r.memory)), mib(total), mib(median(idle))])];
   });
   return [...head, ...lines].join('\n');
+};
+
+const cpu = (seconds: number): string => seconds.toFixed(1);
+
+/** Per run and phase: the wall time, the CPU both cores gave and who spent it; "others" is the rest of the machine. */
+export const profileTable = (runs: readonly FleetRun[]): string => {
+  const head = [
+    row([
+      'hosts',
+      '-parallelism',
+      'phase',
+      'wall (s)',
+      'machine CPU-s (cores busy)',
+      'Terraform',
+      'handlers: n, at once, CPU-s',
+      'containers',
+      'bench + fake PVE',
+      'others',
+    ]),
+    '| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const lines = runs.flatMap((r) =>
+    PHASES.map((phase) => {
+      const p = r.profiles[phase];
+      const handlers = p.handlers.reduce((sum, h) => sum + h.cpu, 0);
+      const others = p.machine - p.terraform - handlers - p.containers - p.bench;
+      const busy = `${cpu(p.machine)} (${(p.machine / p.wall).toFixed(2)})`;
+      const procs = `${p.handlers.length}, ${peakConcurrency(p.handlers)}, ${cpu(handlers)}`;
+      return row([
+        r.hosts,
+        r.parallelism,
+        phase,
+        fixed(p.wall),
+        busy,
+        cpu(p.terraform),
+        procs,
+        cpu(p.containers),
+        cpu(p.bench),
+        cpu(others),
+      ]);
+    }),
+  );
+  return [...head, ...lines].join('\n');
+};
+
+/** The handler processes of one phase by verb: how many, how many at once, CPU each, and when (s into the phase). */
+const verbRows = (r: FleetRun, phase: Phase): string[] => {
+  const p = r.profiles[phase];
+  const groups = new Map<string, HandlerProcess[]>();
+  for (const h of p.handlers) groups.set(verbOf(h.command), [...(groups.get(verbOf(h.command)) ?? []), h]);
+  const at = (ms: number) => ((ms - p.start) / 1000).toFixed(1);
+  return [...groups].map(([verb, list]) => {
+    const total = list.reduce((sum, h) => sum + h.cpu, 0);
+    const wall = list.reduce((sum, h) => sum + (h.end - h.start) / 1000, 0);
+    const span = `${at(Math.min(...list.map((h) => h.start)))}-${at(Math.max(...list.map((h) => h.end)))}`;
+    const each = `${(total / list.length).toFixed(2)} / ${(wall / list.length).toFixed(2)}`;
+    return row([r.hosts, r.parallelism, phase, verb, list.length, peakConcurrency(list), cpu(total), each, span]);
+  });
+};
+
+/** The first apply's and the destroy's handler processes by verb, for every run. */
+export const handlerTable = (runs: readonly FleetRun[]): string => {
+  const head = [
+    row(['hosts', '-parallelism', 'phase', 'process', 'n', 'at once', 'CPU-s', 'each CPU-s / wall s', 'from-to (s)']),
+    '| ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  return [...head, ...runs.flatMap((r) => [...verbRows(r, 'first apply'), ...verbRows(r, 'destroy')])].join('\n');
 };

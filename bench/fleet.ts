@@ -13,7 +13,7 @@
  * skips Ansible.
  */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,7 +23,18 @@ import { startSystemdHost, type SystemdHost } from '../test/support/systemd-host
 import { makeCert } from '../test/support/tls';
 import { ANSIBLE_CONFIGS, ansibleProject } from './ansible-playbook';
 import { fleetKeyEnv } from './fleet-app';
-import { ansibleTable, growthTable, memoryTable, timesTable, type AnsibleRun, type FleetRun } from './fleet-report';
+import { startTrace, type PhaseProfile } from './fleet-profile';
+import {
+  ansibleTable,
+  growthTable,
+  handlerTable,
+  memoryTable,
+  profileTable,
+  timesTable,
+  type AnsibleRun,
+  type FleetRun,
+  type Phase,
+} from './fleet-report';
 import { loadText } from './scale-runs';
 
 const run = promisify(execFile);
@@ -51,8 +62,27 @@ const CLEAN =
 const log = (line: string): void => void process.stderr.write(`[fleet] ${line}\n`);
 const load1 = (): number => loadavg()[0] ?? NaN;
 
+/** Inotify instances a booted container holds (its systemd 5, logind and dbus 1 each), and a margin for others'. */
+const INOTIFY_PER_HOST = 8;
+const INOTIFY_MARGIN = 32;
+
+/**
+ * Past fs.inotify.max_user_instances (128 by default, counted over every root process on the machine) a container
+ * boots without them ("Failed to create inotify object" on its console) and any other test's container fails to
+ * boot at all: 20 hosts hold about 140. Stops before booting, naming the setting.
+ */
+const checkInotify = (count: number): void => {
+  const limit = Number(readFileSync('/proc/sys/fs/inotify/max_user_instances', 'utf8'));
+  if (limit >= count * INOTIFY_PER_HOST + INOTIFY_MARGIN) return;
+  throw new Error(
+    `${count} containers need about ${count * INOTIFY_PER_HOST} inotify instances; fs.inotify.max_user_instances ` +
+      `is ${limit}: raise it (sysctl -w fs.inotify.max_user_instances=1024) or set fewer BENCH_FLEET_HOSTS`,
+  );
+};
+
 /** Boots every host at once, each in its own memory cgroup; if one fails, the others are stopped first. */
 const bootAll = async (count: number): Promise<SystemdHost[]> => {
+  checkInotify(count);
   const booted = await Promise.allSettled(
     Array.from({ length: count }, () => startSystemdHost({ measureMemory: true })),
   );
@@ -75,8 +105,11 @@ const unitCounts = async (hosts: readonly SystemdHost[]): Promise<string> => {
   return counts.join(' ');
 };
 
-const fleetProject = (hosts: readonly SystemdHost[], fake: PveSimulator, caFile: string): CdktfProject =>
+type Trace = ReturnType<typeof startTrace>;
+
+const fleetProject = (hosts: readonly SystemdHost[], fake: PveSimulator, caFile: string, trace: Trace) =>
   new CdktfProject('build/bench/fleet-app.js', 'fleet', {
+    ...trace.env,
     ...Object.fromEntries(hosts.map((host, index) => [fleetKeyEnv(index), host.privateKey])),
     FLEET_HOSTS: JSON.stringify(hosts.map((h) => ({ host: h.host, port: h.port, hostKey: h.hostKeyFingerprint }))),
     FLEET_UNITS: String(UNITS),
@@ -88,34 +121,62 @@ const fleetProject = (hosts: readonly SystemdHost[], fake: PveSimulator, caFile:
     PROXMOX_VE_API_TOKEN: TOKEN,
   });
 
-/** A timed step that must end with one of `codes`, else the bench stops naming it. */
-const timed = async (label: string, step: Promise<CommandOutcome>, codes = [0]): Promise<number> => {
-  const outcome = await step;
-  if (!codes.includes(outcome.code))
-    throw new Error(`${label} exited ${outcome.code}\n${outcome.stdout.slice(-3000)}\n${outcome.stderr}`);
-  return outcome.seconds;
+/** A timed and profiled step that must end with one of `codes`, else the bench stops naming it. */
+const timed = async (
+  trace: Trace,
+  label: string,
+  step: () => Promise<CommandOutcome>,
+  codes = [0],
+): Promise<{ seconds: number; profile: PhaseProfile }> => {
+  const { result, profile } = await trace.measure(step);
+  if (!codes.includes(result.code))
+    throw new Error(`${label} exited ${result.code}\n${result.stdout.slice(-3000)}\n${result.stderr}`);
+  return { seconds: result.seconds, profile };
 };
 
 /** The five phases over `hosts` at one -parallelism, each checked on the hosts and the cluster. */
-const fleetRun = async (project: CdktfProject, hosts: readonly SystemdHost[], fake: PveSimulator, p: number) => {
+const fleetRun = async (
+  trace: Trace,
+  project: CdktfProject,
+  hosts: readonly SystemdHost[],
+  fake: PveSimulator,
+  p: number,
+): Promise<FleetRun> => {
   const flags = ['-no-color', `-parallelism=${p}`];
-  const tf = (...args: string[]) => project.terraform(...args, ...flags);
+  const tf =
+    (...args: string[]) =>
+    () =>
+      project.terraform(...args, ...flags);
   const want = hosts.map(() => `${UNITS}/${UNITS}`).join(' ');
   const started = load1();
-  const apply = await timed('first apply', tf('apply', '-auto-approve'));
+  const apply = await timed(trace, 'first apply', tf('apply', '-auto-approve'));
   const memory = hosts.map((host) => host.memoryBytes() ?? NaN);
   if ((await unitCounts(hosts)) !== want) throw new Error(`after the first apply: ${await unitCounts(hosts)}`);
-  const clean = await timed('clean plan', tf('plan', '-detailed-exitcode'));
+  const clean = await timed(trace, 'clean plan', tf('plan', '-detailed-exitcode'));
   await Promise.all(hosts.map((host) => host.exec(`systemctl stop ${DRIFTED}`)));
   if (METRICS > 0) fake.setMetricServer('fleet-0', { ...fake.metricServers()['fleet-0'], port: 9999 });
-  const drift = await timed('drift plan', tf('plan', '-detailed-exitcode'), [2]);
-  const converge = await timed('converge', tf('apply', '-auto-approve'));
-  await timed('plan after converge', tf('plan', '-detailed-exitcode'));
-  const destroy = await timed('destroy', tf('destroy', '-auto-approve'));
+  const drift = await timed(trace, 'drift plan', tf('plan', '-detailed-exitcode'), [2]);
+  const converge = await timed(trace, 'converge', tf('apply', '-auto-approve'));
+  await timed(trace, 'plan after converge', tf('plan', '-detailed-exitcode'));
+  const destroy = await timed(trace, 'destroy', tf('destroy', '-auto-approve'));
   const left = await unitCounts(hosts);
   if (left !== hosts.map(() => '0/0').join(' ')) throw new Error(`after destroy: ${left}`);
-  const seconds = { 'first apply': apply, 'clean plan': clean, 'drift plan': drift, converge, destroy };
-  return { hosts: hosts.length, parallelism: p, seconds, load: [started, load1()] as const, memory };
+  const of = <T>(pick: (step: typeof apply) => T): Record<Phase, T> => ({
+    'first apply': pick(apply),
+    'clean plan': pick(clean),
+    'drift plan': pick(drift),
+    converge: pick(converge),
+    destroy: pick(destroy),
+  });
+  const load = [started, load1()] as const;
+  return {
+    hosts: hosts.length,
+    parallelism: p,
+    seconds: of((s) => s.seconds),
+    load,
+    memory,
+    profiles: of((s) => s.profile),
+  };
 };
 
 /** Pipelined Ansible with forks=20 on the same hosts and unit files: apply, --check, converge after the drift. */
@@ -143,15 +204,21 @@ const ansibleRun = async (hosts: readonly SystemdHost[]): Promise<AnsibleRun> =>
 };
 
 /** Every -parallelism at one host count, then Ansible on the same hosts. */
-const atHostCount = async (all: readonly SystemdHost[], count: number, fake: PveSimulator, caFile: string) => {
+const atHostCount = async (
+  all: readonly SystemdHost[],
+  count: number,
+  fake: PveSimulator,
+  caFile: string,
+  trace: Trace,
+) => {
   const hosts = all.slice(0, count);
-  const project = fleetProject(hosts, fake, caFile);
+  const project = fleetProject(hosts, fake, caFile, trace);
   const runs: FleetRun[] = [];
   try {
     await project.must('synth', project.synth());
     await project.must('init', project.terraform('init', '-no-color'));
     for (const p of PARALLELISMS) {
-      const done = await fleetRun(project, hosts, fake, p);
+      const done = await fleetRun(trace, project, hosts, fake, p);
       log(`${count} hosts, -parallelism=${p}: ${JSON.stringify(done.seconds)} load ${loadText()}`);
       runs.push(done);
     }
@@ -174,9 +241,10 @@ const main = async () => {
   const idle = hosts.map((host) => host.memoryBytes() ?? NaN);
   const runs: FleetRun[] = [];
   const ansible: AnsibleRun[] = [];
+  const trace = startTrace();
   try {
     for (const count of HOST_COUNTS) {
-      const measured = await atHostCount(hosts, count, fake, cert.certFile);
+      const measured = await atHostCount(hosts, count, fake, cert.certFile, trace);
       runs.push(...measured.runs);
       if (measured.ansible !== undefined) ansible.push(measured.ansible);
       fake.requests.length = 0; // the fake keeps every request; a long bench would hold them all
@@ -185,12 +253,15 @@ const main = async () => {
     await Promise.all(hosts.map((host) => host.stop()));
     await fake.stop();
     cert.cleanup();
+    trace.cleanup();
   }
   const shape = `${UNITS} units per host; cluster of ${NODES.length} nodes × ${INTERFACES} bridges, ${METRICS} servers`;
   console.log(`fleet bench: ${shape}; load (1m 5m 15m) ${startLoad} at start, ${loadText()} at end\n`);
   console.log(`${timesTable(runs)}\n\nHow time grows with hosts:\n\n${growthTable(runs)}\n`);
   if (ansible.length > 0) console.log(`Against Ansible:\n\n${ansibleTable(runs, ansible, FORKS)}\n`);
-  console.log(`Container memory after the first apply:\n\n${memoryTable(runs, UNITS, idle)}`);
+  console.log(`Container memory after the first apply:\n\n${memoryTable(runs, UNITS, idle)}\n`);
+  console.log(`Where the time goes (CPU seconds; others = the rest of the machine):\n\n${profileTable(runs)}\n`);
+  console.log(`Handler processes of the first apply and destroy:\n\n${handlerTable(runs)}`);
 };
 
 void main().catch((error: unknown) => {
