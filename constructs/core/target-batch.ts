@@ -9,7 +9,17 @@ import { digestOf } from '../../src/core/canonical';
 import { packObjects } from '../../src/core/packed-objects';
 import { APPLY, BATCH } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
-import { applyEnvironment, entryText, followsField, ownerFields, refusable } from './batch-entries';
+import {
+  applyEnvironment,
+  entryClose,
+  entryText,
+  followsField,
+  ownerFields,
+  recordedLocal,
+  refusable,
+  refusedLines,
+  triggersOf,
+} from './batch-entries';
 import { hasToken, jsonText } from './encode';
 import { recordProblems } from './problems';
 import { stackIdOf } from './stack-identity';
@@ -95,13 +105,14 @@ export class TargetBatch extends Construct {
       ],
     });
     this.apply = new TerraformData(this, 'apply', {
-      triggersReplace: Lazy.anyValue({ produce: () => this.triggers() }),
+      triggersReplace: Lazy.stringValue({ produce: () => triggersOf(this.label, this.mayRefuse) }),
       input: { target: jsonText(key.target), drifted: Lazy.stringValue({ produce: () => this.drifted() }) },
       ignoreChanges: ['input'],
       localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: applyEnvironment(stackId) },
     });
     this.apply.overrideLogicalId(`${this.label}_apply`);
     this.declareDrifted(stack);
+    this.declareEntries(stack);
   }
 
   /**
@@ -130,7 +141,8 @@ export class TargetBatch extends Construct {
       // The lines of refused objects sit in one local: a failed check prints one value, not one per object.
       this.mayRefuse = true;
       const stack = TerraformStack.of(this);
-      stack.addOverride(`locals.${this.label}_refused`, Lazy.stringValue({ produce: () => this.refusedLines() }));
+      this.declareRecorded(stack);
+      stack.addOverride(`locals.${this.label}_refused`, refusedLines(this.label));
     }
     this.apply.dependsOn = [...(this.apply.dependsOn ?? []), `terraform_data.${lifecycle.friendlyUniqueId}`];
   }
@@ -190,15 +202,10 @@ export class TargetBatch extends Construct {
     return this.mayRefuse ? ` && local.${this.label}_refused == ""` : '';
   }
 
-  /**
-   * A line per object the apply would refuse (refusable) whose lifecycle found it, as a template. Each object's
-   * record is named where it is used (here and in the apply): the same 1000 records read through one local
-   * map made a plan of 1000 metric servers take 60 s instead of 8 s (terraform 1.11.4, measured).
-   */
-  private refusedLines(): string {
-    const members = [...this.members.values()].filter(refusable);
-    const lines = members.map((m) => `${m.found} == "" ? "" : "- ${m.name}: \${${m.found}}"`);
-    return `\${join("\\n", compact([${lines.join(', ')}]))}`;
+  /** Declares `local.<label>_recorded` (recordedLocal) over the refusable objects, whichever are added later. */
+  private declareRecorded(stack: TerraformStack): void {
+    const produce = () => recordedLocal([...this.members.values()].filter(refusable));
+    stack.addOverride(`locals.${this.label}_recorded`, Lazy.stringValue({ produce }));
   }
 
   /**
@@ -213,25 +220,17 @@ export class TargetBatch extends Construct {
     );
     const resolved = members
       .filter((m) => hasToken(m.spec))
-      .map((m) => [m.name, entryText(m.kind, jsonText(m.spec), [], m, undefined, m.follows)]);
+      .map((m) => [m.name, entryText(m.kind, jsonText(m.spec), [], m, m.follows) + entryClose()]);
     return { ...(known.length > 0 ? { [BATCH.objects]: packObjects(packed) } : {}), ...Object.fromEntries(resolved) };
   }
 
-  /**
-   * One entry per object: its spec, made unknown at plan time when it is not in sync. The plan then
-   * names each object the apply acts on, and the state keeps the known text, so the next plan is
-   * clean (README, How it works). timestamp() with every character replaced is the one expression
-   * both binaries keep unknown at plan and resolve to "" at apply (reasoned from their docs; proved by
-   * the e2e plans on each). It can go when a language function yields an unknown value of its own,
-   * which neither terraform 1.x nor OpenTofu 1.x has.
-   */
-  private triggers(): Record<string, string> {
-    const pending = `local.${this.label}_pending`;
-    const entries = [...this.members.values()].map((m) => {
-      const text = entryText(m.kind, jsonText(m.spec()), m.after(), m, refusable(m) ? m.found : undefined);
-      return [m.name, `${text}\${try(${pending}["${m.name}"], "")}`];
-    });
-    return Object.fromEntries(entries);
+  /** Declares `local.<label>_entries`: each object's entry text, open at its end (entryText), by name. */
+  private declareEntries(stack: TerraformStack): void {
+    const produce = () =>
+      Object.fromEntries(
+        [...this.members.values()].map((m) => [m.name, entryText(m.kind, jsonText(m.spec()), m.after(), m)]),
+      );
+    stack.addOverride(`locals.${this.label}_entries`, Lazy.anyValue({ produce }));
   }
 
   /** The names of the objects the plan found not in sync, comma-separated; the apply acts on these. */
@@ -246,7 +245,7 @@ export class TargetBatch extends Construct {
    * every object, so a broken read never plans in sync, and no error prints an expression over every
    * object (issue 30: 61 MB of log for 1000 objects). And `local.<label>_pending`: an unknown value under
    * each of those names, so each object's entry in the triggers indexes one map instead of evaluating a
-   * conditional of its own (issue 30; timestamp(): triggers()).
+   * conditional of its own (issue 30; timestamp(): triggersOf in batch-entries.ts).
    */
   private declareDrifted(stack: TerraformStack): void {
     const produce = () => {
@@ -254,10 +253,8 @@ export class TargetBatch extends Construct {
       const all = members.map((m) => m.name).join(',');
       const result = `data.external.${this.read.friendlyUniqueId}.result`;
       const read = `split(",", lookup(${result}, "${BATCH.drifted}", "${all}"))`;
-      const refused = members.filter(refusable).map((m) => `${m.found} == "" ? "" : "${m.name}"`);
-      return refused.length === 0
-        ? `\${compact(${read})}`
-        : `\${distinct(compact(concat(${read}, [${refused.join(', ')}])))}`;
+      const refused = `[for name, found in local.${this.label}_recorded : name if found != ""]`;
+      return this.mayRefuse ? `\${distinct(compact(concat(${read}, ${refused})))}` : `\${compact(${read})}`;
     };
     stack.addOverride(`locals.${this.label}_drifted`, Lazy.stringValue({ produce }));
     stack.addOverride(

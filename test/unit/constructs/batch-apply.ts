@@ -10,7 +10,8 @@ import { BATCH } from '../../../src/core/protocol';
 
 /** The part of `Testing.synth` output these helpers read. */
 interface Synth {
-  readonly resource: { readonly terraform_data: Record<string, { readonly triggers_replace: Record<string, string> }> };
+  readonly resource: { readonly terraform_data: Record<string, { readonly triggers_replace: unknown }> };
+  readonly locals?: Record<string, unknown>;
 }
 
 /** What the handler gets under HOMELAB_OBJECT_<name>. */
@@ -20,26 +21,44 @@ export interface ParsedEntry<Spec> {
   readonly after?: string[];
 }
 
-const ENTRY = /^(\{.*\})\$\{try\((.*), ""\)\}$/s;
-const FOUND =
-  /^(.*)\$\{(try\(terraform_data\.[\w-]+_lifecycle\.input\.found, ""\)) == "" \? "" : ",\\"found\\":true"\}\}$/s;
+/** The apply's triggers: one for-expression over the entries local, closing each entry (target-batch.ts). */
+const triggersOf = (label: string, found: boolean): string =>
+  `\${{ for name, entry in local.${label}_entries : name => "\${entry}` +
+  (found ? `\${lookup(local.${label}_recorded, name, "") == "" ? "" : ",\\"found\\":true"}` : '') +
+  `}\${try(local.${label}_pending[name], "")}" }}`;
 
 /**
  * One object's entry in `<label>_apply.triggers_replace`: its JSON text, the pending value it ends with
  * (unknown at plan time when the object is drifted), and the expression of what its lifecycle found when
- * its ownership is kept in the state (`"found":true` then).
+ * its ownership is kept in the state (`"found":true` then). The triggers must be exactly the for-expression
+ * over `local.<label>_entries`; an entry or a trigger of another form fails the test that reads it.
  */
 export const entryOf = (
   synth: Synth,
   label: string,
   name: string,
 ): { text: string; pending: string; found?: string } => {
-  const text = synth.resource.terraform_data[`${label}_apply`]?.triggers_replace[name];
-  const match = ENTRY.exec(text ?? '');
-  if (match === null) throw new Error(`${label}_apply has no batch trigger entry for ${name}, got ${String(text)}`);
-  const found = FOUND.exec(match[1] as string);
-  if (found === null) return { text: match[1] as string, pending: match[2] as string };
-  return { text: `${found[1] as string}}`, pending: match[2] as string, found: found[2] as string };
+  const triggers = synth.resource.terraform_data[`${label}_apply`]?.triggers_replace;
+  const recorded = synth.locals?.[`${label}_recorded`];
+  if (triggers !== triggersOf(label, recorded !== undefined)) {
+    throw new Error(`${label}_apply's triggers are not the batch's for-expression, got ${String(triggers)}`);
+  }
+  const entries = synth.locals?.[`${label}_entries`];
+  const text =
+    typeof entries === 'object' && entries !== null
+      ? Object.entries(entries).find(([key]) => key === name)?.[1]
+      : undefined;
+  if (typeof text !== 'string') throw new Error(`local.${label}_entries has no entry for ${name}, got ${String(text)}`);
+  const found = typeof recorded === 'string' ? recordedIn(recorded, name) : undefined;
+  return { text: `${text}}`, pending: pendingOf(label, name), ...(found === undefined ? {} : { found }) };
+};
+
+/** `name`'s expression in a `local.<label>_recorded` object constructor, when it has one. */
+const recordedIn = (recorded: string, name: string): string | undefined => {
+  const match = new RegExp(`"${name}" = (try\\(terraform_data\\.[\\w-]+_lifecycle\\.input\\.found, ""\\))`).exec(
+    recorded,
+  );
+  return match?.[1];
 };
 
 /** The entry parsed, for a spec known at synth. */
@@ -62,4 +81,12 @@ export const queryOf = (
 ): Record<string, string> => {
   const { [BATCH.objects]: packed, ...fields } = synth.data.external[`${label}_read`]?.query ?? {};
   return { ...(packed === undefined ? {} : unpackObjects(packed, BATCH.objects)), ...fields };
+};
+
+/** The names of the batch's trigger entries: the keys of `local.<label>_entries`, checked as entryOf does. */
+export const entryNames = (synth: Synth, label: string): string[] => {
+  const entries = synth.locals?.[`${label}_entries`];
+  const names = typeof entries === 'object' && entries !== null ? Object.keys(entries) : [];
+  for (const name of names) entryOf(synth, label, name);
+  return names;
 };

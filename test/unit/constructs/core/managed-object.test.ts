@@ -2,7 +2,7 @@ import { Testing, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { TerraformProvider } from '../../../../constructs/core/cdk';
 import { digestOf } from '../../../../src/core/canonical';
-import { parsedEntry, queryOf } from '../batch-apply';
+import { entryNames, entryOf, parsedEntry, queryOf } from '../batch-apply';
 import { objectIn } from './widget-object';
 
 const TARGET_TEXT = '{"endpoints":["https://n1:8006"],"tokenEnv":"T"}';
@@ -89,14 +89,19 @@ describe('ManagedObject', () => {
   });
 
   test('two objects on one target share its apply, one trigger entry each; an object elsewhere is in its own', () => {
-    expect(Object.keys(apply.triggers_replace).sort()).toEqual(['site_other', 'site_thing']);
+    expect(entryNames(synth, 'pve').sort()).toEqual(['site_other', 'site_thing']);
     const elsewhere = Object.keys(synth.resource.terraform_data).find((key) => /^pve_[0-9a-f]{8}_apply$/.test(key));
-    expect(Object.keys(synth.resource.terraform_data[elsewhere ?? ''].triggers_replace)).toEqual(['site_elsewhere']);
+    expect(entryNames(synth, (elsewhere ?? '').replace(/_apply$/, ''))).toEqual(['site_elsewhere']);
   });
 
   test("an entry is the object's kind and spec, made unknown at plan time through timestamp() when it drifted", () => {
-    expect(apply.triggers_replace.site_thing).toBe(
-      '{"kind":"widget","spec":{"id":"thing","size":3}}${try(local.pve_pending["site_thing"], "")}',
+    // One for-expression over the entries, closing each and appending its pending value (entryOf checks its form).
+    expect(entryOf(synth, 'pve', 'site_thing')).toEqual({
+      text: '{"kind":"widget","spec":{"id":"thing","size":3}}',
+      pending: 'local.pve_pending["site_thing"]',
+    });
+    expect(apply.triggers_replace).toBe(
+      '${{ for name, entry in local.pve_entries : name => "${entry}}${try(local.pve_pending[name], "")}" }}',
     );
     expect(synth.locals.pve_pending).toBe(
       '${{ for name in local.pve_drifted : name => replace(timestamp(), "/.*/", "") }}',

@@ -1,7 +1,7 @@
 import { Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
 import { ProxmoxMetricServer, type ProxmoxMetricServerProps } from '../../../../constructs/pve/metric-server';
-import { queryOf } from '../batch-apply';
+import { entryNames, queryOf } from '../batch-apply';
 
 const synth = (servers: Array<[string, Partial<ProxmoxMetricServerProps>]>) => {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -20,7 +20,7 @@ describe('a retired object', () => {
     ]);
     expect(Object.keys(queryOf(json, 'pve')).sort()).toEqual(['.stack', '.target', 'kept']);
     expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
-    expect(Object.keys(json.resource.terraform_data.pve_apply.triggers_replace)).toEqual(['kept']);
+    expect(entryNames(json, 'pve')).toEqual(['kept']);
     expect(json.resource.terraform_data.pve_apply.depends_on).toEqual(['terraform_data.kept_lifecycle']);
     expect(Object.keys(json.check)).toEqual(['pve_in_sync']);
     expect(json.removed).toEqual([

@@ -1,4 +1,5 @@
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
+import { entryOf } from '../batch-apply';
 import { SshHost } from '../../../../constructs/linux/ssh-host';
 import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
 import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
@@ -73,7 +74,7 @@ describe('sections holding a Terraform value', () => {
     const { stack, host } = stackWithHost();
     const variable = new TerraformVariable(stack, 'agent_description', { type: 'string' });
     build(stack, host, variable.stringValue);
-    return JSON.parse(Testing.synth(stack)).resource.terraform_data;
+    return JSON.parse(Testing.synth(stack));
   };
 
   test('keep their structure in the spec, so the handler checks the value Terraform substitutes', () => {
@@ -87,8 +88,8 @@ describe('sections holding a Terraform value', () => {
     });
     const structure = '"content" = [{"name" = "Unit", "lines" = [["Description", var.agent_description]]}]';
     // The host's batch apply carries each object's spec to the handler in its trigger entry.
-    expect(resources.n2_apply.triggers_replace.agent).toContain(structure);
-    expect(resources.n2_apply.triggers_replace.level).toContain(structure);
+    expect(entryOf(resources, 'n2', 'agent').text).toContain(structure);
+    expect(entryOf(resources, 'n2', 'level').text).toContain(structure);
   });
 
   test('have the known parts around the value checked at synth', () => {
@@ -112,14 +113,14 @@ describe('text holding a Terraform value', () => {
     if (dropIn)
       new SystemdDropIn(stack, 'level', { host, unit: 'ssh.service', name: '10-level', content: text(value) });
     else new SystemdUnit(stack, 'agent', { host, name: 'hf-agent.service', content: text(value) });
-    return JSON.parse(Testing.synth(stack)).resource.terraform_data;
+    return JSON.parse(Testing.synth(stack));
   };
 
   test.each([false, true])(
     'ships as pieces, text and value apart, for the handler to judge (drop-in: %s)',
     (dropIn) => {
       const resources = synthText((value) => `[Unit]\nDescription=${value} agent\n`, dropIn);
-      const entry = resources.n2_apply.triggers_replace[dropIn ? 'level' : 'agent'];
+      const entry = entryOf(resources, 'n2', dropIn ? 'level' : 'agent').text;
       expect(entry).toContain('"content" = {"pieces" = ["[Unit]\\nDescription=", var.desc, " agent\\n"]}');
     },
   );

@@ -58,9 +58,11 @@ describe('ProxmoxMetricServer', () => {
     expect(entry.found).toBe(recordedFound('m'));
     // drifted while its lifecycle's record says it was found: the read cannot see that record
     expect(entry.pending).toBe(pendingOf('pve', 'm'));
+    // Each record is named once, in local.pve_recorded; the drifted list and the refused lines iterate it.
+    expect(synth.locals.pve_recorded).toBe(`\${{ "m" = ${recordedFound('m')} }}`);
     expect(synth.locals.pve_drifted).toBe(
       '${distinct(compact(concat(split(",", lookup(data.external.pve_read.result, ".drifted", "m")), ' +
-        `[${recordedFound('m')} == "" ? "" : "m"])))}`,
+        '[for name, found in local.pve_recorded : name if found != ""])))}',
     );
     // The plan's check names it while its lifecycle's record refuses it, beside the read's summary; its lines
     // sit in one local, so a failed check prints one value, not one per object.
@@ -72,7 +74,7 @@ describe('ProxmoxMetricServer', () => {
         'existed before this stack declared them:", length(split("\\n", local.pve_refused)), 1), local.pve_refused])',
     );
     expect(synth.locals.pve_refused).toBe(
-      `\${join("\\n", compact([${recordedFound('m')} == "" ? "" : "- m: \${${recordedFound('m')}}"]))}`,
+      '${join("\\n", [for name, found in local.pve_recorded : "- ${name}: ${found}" if found != ""])}',
     );
   });
 
@@ -90,6 +92,7 @@ describe('ProxmoxMetricServer', () => {
     expect(JSON.parse(entry.text)).toMatchObject({ adopt: true });
     expect(synth.check.pve_in_sync.assert[0].condition).toBe('${data.external.pve_read.result[".in_sync"] == "true"}');
     expect(synth.locals.pve_refused).toBeUndefined();
+    expect(synth.locals.pve_recorded).toBeUndefined();
   });
 
   test('props map to PVE parameter names, and secrets appear only as variable names', () => {
