@@ -2,7 +2,8 @@
  * What an object costs a plan at scale: `terraform plan` of N metric servers (fake PVE), N systemd
  * units (real host) and N Repos (real kube-apiserver), already applied so the plan is clean, beside N
  * applied bare `terraform_data` in the same run, as per-object overhead against `node -e 0` and as a
- * ratio against issue 30's target (at most 2x bare), plus synth of the N-object stack (cdktf, app alone).
+ * ratio against issue 30's target (at most 2x bare), beside the stack's lifecycles alone (the floor of that
+ * ratio, plan-scale-floor.ts), plus synth of the N-object stack (cdktf, app alone).
  * BENCH_RUNS (3), BENCH_PVE_SIZES (10,100,1000), BENCH_UNIT_SIZES (10,50,200), BENCH_KUBE_SIZES (300);
  * `1000x1`: 1 run at 1000.
  */
@@ -17,6 +18,7 @@ import { CdktfProject, type CommandOutcome } from '../test/support/cdktf-project
 import { startSystemdHost } from '../test/support/systemd-host';
 import { makeCert } from '../test/support/tls';
 import { terraformEnv } from '../test/support/toolchain';
+import { standUpFloor } from './plan-scale-floor';
 import { bareStack, installUnitsScript, SCALE_STACK, unitHostEnv } from './plan-scale-objects';
 import { loadText as load, median, parseSizes, type Size } from './scale-runs';
 
@@ -44,6 +46,8 @@ interface Row {
   readonly n: number;
   readonly plan: number[];
   readonly bare: number[];
+  /** Plans of the stack's lifecycles alone (plan-scale-floor.ts). */
+  readonly lifecycles: number[];
   readonly floor: number[];
   readonly synth: number;
   readonly appSynth: number;
@@ -79,17 +83,34 @@ const appSynthSeconds = async (dir: string, appEnv: NodeJS.ProcessEnv): Promise<
   return Number(process.hrtime.bigint() - started) / 1e9;
 };
 
-/** Plans of the stack and of the bare stack and the node floor, alternating so a change of load hits all alike. */
-const timePlans = async (managed: CdktfProject, bare: CdktfProject, label: string, runs: number) => {
-  const times = { plan: [] as number[], bare: [] as number[], floor: [] as number[], clean: true };
+/**
+ * Plans of the stack, of the bare stack, of the stack's lifecycles alone and the node floor, alternating so a
+ * change of load hits all alike.
+ */
+const timePlans = async (
+  projects: Record<'managed' | 'bare' | 'lifecycles', CdktfProject>,
+  label: string,
+  runs: number,
+) => {
+  const times = {
+    plan: [] as number[],
+    bare: [] as number[],
+    lifecycles: [] as number[],
+    floor: [] as number[],
+    clean: true,
+  };
   for (let i = 0; i < runs; i += 1) {
     times.floor.push(...(await nodeFloorMs(FLOOR_PER_RUN)));
-    const planned = await managed.plan('plan');
+    const planned = await projects.managed.plan('plan');
     times.clean = clean(label, planned) && times.clean;
-    const floor = await bare.plan('bare');
+    const floor = await projects.bare.plan('bare');
+    const lifecycles = await projects.lifecycles.plan('lifecycles');
+    times.clean = clean(`${label} lifecycles alone`, lifecycles) && times.clean;
     times.plan.push(planned.seconds);
     times.bare.push(floor.seconds);
-    log(`${label} run ${i + 1}: plan ${planned.seconds.toFixed(2)} s, bare ${floor.seconds.toFixed(2)} s`);
+    times.lifecycles.push(lifecycles.seconds);
+    const seconds = [planned, floor, lifecycles].map((outcome) => outcome.seconds.toFixed(2));
+    log(`${label} run ${i + 1}: plan ${seconds[0]} s, bare ${seconds[1]} s, lifecycles alone ${seconds[2]} s`);
   }
   return times;
 };
@@ -98,6 +119,7 @@ const measure = async (target: Target, size: Size): Promise<Row> => {
   const { n, runs } = size;
   const managed = new CdktfProject(APP, SCALE_STACK, target.env);
   const bare = new CdktfProject(APP, SCALE_STACK, {});
+  const lifecycles = new CdktfProject(APP, SCALE_STACK, target.env);
   try {
     log(`${target.kind} N=${n}: synth in ${managed.dir}`);
     const appEnv = { ...target.appEnv, BENCH_N: String(n) };
@@ -113,14 +135,16 @@ const measure = async (target: Target, size: Size): Promise<Row> => {
     // Applied like the managed stack, so both plans refresh N state entries: an unapplied bare plan of 1000
     // took 0.66 s against 1.16 s applied (issue 30's ratios are against applied ones).
     await bare.must('bare apply', bare.terraform('apply', '-auto-approve', '-no-color'));
+    await standUpFloor(managed, lifecycles);
     log(`${target.kind} N=${n}: apply ${applied.seconds.toFixed(1)} s; ${runs} plan(s) each, alternating`);
     const startLoad = loadavg()[0] ?? NaN;
-    const timed = await timePlans(managed, bare, `${target.kind} N=${n}`, runs);
+    const timed = await timePlans({ managed, bare, lifecycles }, `${target.kind} N=${n}`, runs);
     return { kind: target.kind, n, ...timed, synth: synth.seconds, appSynth, load: startLoad };
   } finally {
     if (!process.env.BENCH_KEEP_DIRS) {
       managed.cleanup();
       bare.cleanup();
+      lifecycles.cleanup();
     }
   }
 };
@@ -189,8 +213,9 @@ const kubeRows = async (sizes: Size[]): Promise<Row[]> => {
 export const tableOf = (rows: Row[]): string => {
   const head = [
     '| kind | N | runs | plan (s) | bare (s) | per-object overhead (ms) | node floor (ms) | overhead / node floor ' +
-      `| plan / bare (target ≤ ${TARGET_RATIO}) | cdktf synth (s) | app synth (s) | load 1m |`,
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      `| plan / bare (target ≤ ${TARGET_RATIO}) | lifecycles alone (s) | lifecycles alone / bare ` +
+      '| cdktf synth (s) | app synth (s) | load 1m |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const lines = rows.map((r) => {
     const plan = median(r.plan);
@@ -207,6 +232,8 @@ export const tableOf = (rows: Row[]): string => {
       floorMs.toFixed(0),
       (overheadMs / floorMs).toFixed(2),
       `${(plan / bare).toFixed(1)} (${plan / bare <= TARGET_RATIO ? 'met' : 'not met'})`,
+      median(r.lifecycles).toFixed(2),
+      (median(r.lifecycles) / bare).toFixed(1),
       r.synth.toFixed(1),
       r.appSynth.toFixed(1),
       r.load.toFixed(2),
