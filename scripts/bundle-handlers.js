@@ -3,7 +3,7 @@
 // optional native addon cannot be bundled: its import becomes a module that throws, so ssh2
 // falls back to its pure-JS ciphers.
 const { execFileSync } = require('node:child_process');
-const { existsSync } = require('node:fs');
+const { copyFileSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
 const esbuild = require('esbuild');
 const { loadRegistry } = require('./registry');
@@ -99,6 +99,8 @@ const main = async () => {
     await bundle(out, entry, { minify: true, legalComments: 'none', plugins: [nativeAddonsThrow], ...bin });
   }
   for (const [out, entry] of Object.entries(examples)) await bundle(out, entry, { packages: 'external' });
+  // The sh destroy hook every stack ships beside its bundles (constructs/core/handler-asset.ts, hookHandler).
+  copyFileSync(join(root, 'handlers', 'destroy-hook.sh'), join(root, 'build', 'handlers', 'destroy-hook.sh'));
 };
 
 main().catch((error) => {

@@ -17,6 +17,29 @@ export const handlerAsset = (scope: Construct, domain: string, bundle?: string):
   return new TerraformAsset(stack, id, { path: bundle ?? bundlePath(domain), type: AssetType.FILE });
 };
 
+/** What a destroy hook runs: the sh hook (once per stack), the domain's bundle and the domain's name. */
+export interface HookHandler {
+  readonly script: string;
+  readonly bundle: string;
+  readonly domain: string;
+}
+
+/**
+ * The destroy hook of `domain`'s objects whose bundle is at `bundle` (the asset's path): the sh script
+ * handlers/destroy-hook.sh hands each object to the domain's running leader, a Node start only for the
+ * first (src/core/destroy-relay/fifo-lead.ts).
+ */
+export const hookHandler = (scope: Construct, domain: string, bundle: string): HookHandler => {
+  const stack = TerraformStack.of(scope);
+  const id = 'homelab-destroy-hook';
+  const existing = stack.node.tryFindChild(id);
+  const script =
+    existing instanceof TerraformAsset
+      ? existing
+      : new TerraformAsset(stack, id, { path: builtFile('destroy-hook.sh'), type: AssetType.FILE });
+  return { script: script.path, bundle, domain };
+};
+
 /** Absolute path of a built bundle; fails at synth, naming the fix, when it was never built. */
 const bundlePath = (domain: string): string => {
   if (!Object.hasOwn(DOMAINS, domain)) {
@@ -24,7 +47,12 @@ const bundlePath = (domain: string): string => {
       `handler domain "${domain}" is not built in (${Object.keys(DOMAINS).join(', ')}): pass the path of your bundle`,
     );
   }
-  const path = join(packageRoot(), 'build', 'handlers', `${domain}.js`);
+  return builtFile(`${domain}.js`);
+};
+
+/** Absolute path of a file `npm run bundle` puts in build/handlers; fails at synth, naming the fix, without it. */
+const builtFile = (name: string): string => {
+  const path = join(packageRoot(), 'build', 'handlers', name);
   if (!existsSync(path)) {
     throw new Error(`handler bundle ${path} is missing: run \`npm run bundle\` in ${packageRoot()}`);
   }

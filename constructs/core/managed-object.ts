@@ -8,7 +8,7 @@ import { ENV } from '../../src/core/protocol';
 import type { Problem } from '../../src/core/rules';
 import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
-import { handlerAsset } from './handler-asset';
+import { handlerAsset, hookHandler } from './handler-asset';
 import {
   addressName,
   claimName,
@@ -156,7 +156,10 @@ export class ManagedObject extends Construct {
       localExec:
         props.destroyable === false
           ? undefined
-          : destroyHook(handler, props.kind, props.target, label, { adopt, stack: stackIdOf(this) }),
+          : destroyHook(hookHandler(this, props.domain, handler), props.kind, props.target, label, {
+              adopt,
+              stack: stackIdOf(this),
+            }),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
     if (props.destroyable !== false) {

@@ -8,6 +8,7 @@ import { KIND_NAME } from '../../src/core/object-record';
 import { ENV } from '../../src/core/protocol';
 import { broken } from '../../src/core/rules';
 import { TerraformStack } from './cdk';
+import type { HookHandler } from './handler-asset';
 import { hasToken, jsonText } from './encode';
 import { appProblems, recordProblems } from './problems';
 
@@ -72,6 +73,14 @@ export const hookCommand = (handlerPath: string, verb: 'apply' | 'destroy'): str
   `node "${handlerPath}" "$${ENV.kind}" ${verb}`;
 
 /**
+ * A destroy hook's command: the sh hook, the bundle and the domain's name (a-z, 0-9 and -, checked by
+ * requireHandlerNames), all fixed text; the object's values stay in the environment. The sh hook hands the
+ * object to the domain's running leader, and runs `hookCommand(bundle, 'destroy')` where there is none.
+ */
+export const destroyCommand = ({ script, bundle, domain }: HookHandler): string =>
+  `sh "${script}" "${bundle}" ${domain}`;
+
+/**
  * The local-exec destroy hook: the stored input and the target's settings (lifecycle-input.ts reads
  * them); none when they hold a Terraform value (`undefined`), which the input holds.
  * `stack` names the stack whose marks the destroy may act on (stack-id.ts).
@@ -80,14 +89,14 @@ export const hookCommand = (handlerPath: string, verb: 'apply' | 'destroy'): str
  * marked on its target removes an object without its mark only when the hook says adopt (issue 27).
  */
 export const destroyHook = (
-  handlerPath: string,
+  handler: HookHandler,
   kind: string,
   target: object | undefined,
   label: string,
   { adopt = false, stack }: { readonly adopt?: boolean; readonly stack: string },
 ) => ({
   when: 'destroy' as const,
-  command: hookCommand(handlerPath, 'destroy'),
+  command: destroyCommand(handler),
   environment: {
     [ENV.kind]: kind,
     [ENV.stack]: stack,

@@ -6,7 +6,7 @@
 import { Construct } from 'constructs';
 import { stackIdOf } from './stack-identity';
 import { TerraformStack } from './cdk';
-import { handlerAsset } from './handler-asset';
+import { handlerAsset, hookHandler } from './handler-asset';
 import { addressName, claimName, destroyHook, requireHandlerNames } from './object-address';
 import { removedBlocks } from './removed-blocks';
 import { targetLabel } from './target-batch';
@@ -78,7 +78,7 @@ export class RetiredObject extends Construct {
             lifecycle: { destroy: true },
             provisioner: [
               {
-                'local-exec': destroyHook(handler, props.kind, props.target, label, {
+                'local-exec': destroyHook(hookHandler(this, props.domain, handler), props.kind, props.target, label, {
                   adopt: props.adopt,
                   stack: stackIdOf(this),
                 }),

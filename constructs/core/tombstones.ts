@@ -11,7 +11,7 @@
  */
 import type { Construct, IConstruct } from 'constructs';
 import { Aspects, TerraformStack } from './cdk';
-import { handlerAsset } from './handler-asset';
+import { handlerAsset, hookHandler } from './handler-asset';
 import {
   type DeclaredEntry,
   lifecycleAddress,
@@ -188,6 +188,8 @@ const addTombstone = (
   }
   const handler = handlerAsset(stack, target.domain, target.bundle).path;
   // No `adopt`: the record is anyone's to edit, so only the state may prove an adoption (lifecycle-input.ts).
-  const hook = destroyHook(handler, object.kind, target.settings, object.target, { stack: stackIdOf(stack) });
+  const hook = destroyHook(hookHandler(stack, target.domain, handler), object.kind, target.settings, object.target, {
+    stack: stackIdOf(stack),
+  });
   removedBlocks(stack).push({ from, lifecycle: { destroy: true }, provisioner: [{ 'local-exec': hook }] });
 };

@@ -4,5 +4,8 @@
  * run's session and batches). It prevents a process and a connection per destroyed object, and a failing or
  * killed hook leaving a socket, a server, a session or another hook's destroy half done.
  */
+export * from './fifo-lead';
+export * from './fifo-protocol';
+export * from './hook-lead';
 export * from './relay';
 export * from './run';

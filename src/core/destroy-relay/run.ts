@@ -14,6 +14,8 @@ import { parseAs, parseJson } from '../parse';
 import { printableLine } from '../printable';
 import { isRecord } from '../records';
 import { ENV } from '../protocol';
+import { claimedFifo, sweep } from './fifo-lead';
+import { leadHooks } from './hook-lead';
 import {
   type DestroyOutcome,
   type DestroyRequest,
@@ -33,11 +35,17 @@ export const destroyFromHook = async <S, T, C, R>(
   context: KindContext,
   log: Log,
 ) => {
+  const dir = relayDirectory(context.env);
+  // The sh hook that claimed its domain's lock exec'd this process: it leads the hooks (fifo-lead.ts).
+  const claimed = dir === undefined ? undefined : claimedFifo(dir, context.env);
+  if (claimed !== undefined) {
+    return printed(await leadHooks(domain, kind, context, claimed, (on) => sharedDestroy(domain, context, on)), log);
+  }
+  if (dir !== undefined) sweep(dir); // a killed leader's lock and FIFO, a killed hook's files
   const { target, identity, kept } = destroyInput(context.env);
   if (kept !== undefined) return printed({ code: 0, lines: [`${kind}: ${kept}`] }, log);
   const adopt = context.env[ENV.adopt] === 'true' ? { adopt: true as const } : {};
   const request: DestroyRequest = { kind, target, identity, ...adopt };
-  const dir = relayDirectory(context.env);
   // One relay per stack too: the run's context, its stack among it, is every object's (stack-id.ts).
   const key = digestOf([Object.keys(domain.kinds), target, context.stack ?? '']);
   const socket = dir && join(dir, `${key.slice(0, 24)}.sock`);

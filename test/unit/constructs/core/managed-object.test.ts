@@ -54,7 +54,9 @@ describe('ManagedObject', () => {
       {
         'local-exec': {
           when: 'destroy',
-          command: expect.stringMatching(/^node ".*pve\.js" "\$HOMELAB_KIND" destroy$/),
+          command: expect.stringMatching(
+            /^sh "assets\/homelab-destroy-hook\/[0-9A-F]+\/destroy-hook\.sh" ".*pve\.js" pve$/,
+          ),
           environment: {
             HOMELAB_KIND: 'widget',
             HOMELAB_STACK: 'test',

@@ -1,0 +1,98 @@
+# cdktf-homelab's destroy hook: `sh destroy-hook.sh <bundle> <domain>`, the object in HOMELAB_* variables.
+# It hands the object to the leader of this stack's destroys (a Node process serving a FIFO in the private
+# relay folder, src/core/destroy-relay/fifo-lead.ts) and prints the outcome the leader writes back, so a
+# destroy costs a few execs instead of a Node start. With no live leader it becomes one, or runs the Node
+# hook itself (which destroys through the socket relay); every wait is bounded, a dead leader included.
+# POSIX sh only (dash, bash --posix): Terraform's local-exec runs /bin/sh.
+bundle=$1
+domain=$2
+node_hook() { exec node "$bundle" "$HOMELAB_KIND" destroy; }
+data=${TF_DATA_DIR-.terraform}
+dir=${data:+$data/}cdktf-homelab-relay
+case $domain in '' | *[!a-z0-9-]*) node_hook ;; esac
+# The folder is this user's alone (0700), in a data dir no one else may write (as run.ts's relayDirectory
+# checks), else an object's request could be read or a lock swapped: the Node hook then destroys alone.
+if [ ! -d "$dir" ]; then
+  [ -d "$data" ] && [ -O "$data" ] || node_hook
+  case $(ls -ld -- "$data" 2>/dev/null) in d????[!w]??[!w]*) ;; *) node_hook ;; esac
+  mkdir -m 700 "$dir" 2>/dev/null
+fi
+[ -d "$dir" ] && [ -O "$dir" ] || node_hook
+lock=$dir/$domain.lead
+req=$dir/h$$.req
+out=$dir/h$$.out
+set -C
+pid=
+{ IFS= read -r pid <"$lock"; } 2>/dev/null
+if [ -z "$pid" ] && [ ! -e "$lock" ]; then
+  # No leader: the hook that creates the lock (noclobber) becomes one, its FIFO made first so a lock
+  # always names a FIFO; exec keeps the pid the lock holds.
+  mkfifo "$dir/$domain.$$.in" 2>/dev/null || node_hook
+  if { printf '%s\n' "$$" >"$lock"; } 2>/dev/null; then
+    HOMELAB_RELAY_DOMAIN=$domain exec node "$bundle" "$HOMELAB_KIND" destroy
+  fi
+  rm -f "$dir/$domain.$$.in"
+  { IFS= read -r pid <"$lock"; } 2>/dev/null
+fi
+case $pid in '' | *[!0-9]*) node_hook ;; esac
+fifo=$dir/$domain.$pid.in
+# A lock whose leader is gone is stale: the Node hook sweeps it (and leads through its socket).
+[ -p "$fifo" ] && kill -0 "$pid" 2>/dev/null || node_hook
+# Values are data: each set variable as NAME=value, NUL-terminated (an environment value holds no NUL).
+{
+  for name in HOMELAB_KIND HOMELAB_STACK HOMELAB_LIFECYCLE HOMELAB_TARGET HOMELAB_TARGET_LABEL HOMELAB_ADOPT; do
+    eval "isset=\${$name+x} value=\${$name-}"
+    [ -n "$isset" ] && printf '%s=%s\0' "$name" "$value"
+  done
+  :
+} >"$req" 2>/dev/null || node_hook
+mkfifo "$out" 2>/dev/null || {
+  rm -f "$req"
+  node_hook
+}
+dog=
+give_up() {
+  [ -n "$dog" ] && kill "$dog" 2>/dev/null
+  exec 3<&- 5<&-
+  rm -f "$req" "$out"
+}
+fall_back() {
+  give_up
+  trap - INT TERM HUP
+  node_hook
+}
+trap 'give_up; exit 130' INT
+trap 'give_up; exit 143' TERM
+trap 'give_up; exit 129' HUP
+# The reply FIFO is held open for writing by a sleep alone: the hook reads EOF when the sleep ends with no
+# leader having opened it (no acknowledgement), or when the leader that did goes, killed or not.
+# `command exec`: a failed redirection of a plain `exec` would end the shell.
+{ command exec 4<>"$out"; } 2>/dev/null || fall_back
+sleep 5 </dev/null >/dev/null 2>&1 &
+dog=$!
+{ command exec 5<"$out" 4<&-; } 2>/dev/null || fall_back
+# Read-write, so the open never blocks; the path checked again, since `<>` creates a missing one.
+{ command exec 3<>"$fifo"; } 2>/dev/null || fall_back
+if [ ! -p "$fifo" ]; then
+  rm -f "$fifo"
+  fall_back
+fi
+printf '%s\n' "$$" >&3
+while IFS= read -r line <&5; do
+  case $line in
+  a)
+    kill "$dog" 2>/dev/null
+    dog=
+    exec 3<&-
+    ;;
+  l*) printf '%s\n' "${line#l}" >&2 ;;
+  x[0-9] | x[0-9][0-9] | x[0-9][0-9][0-9])
+    exec 5<&-
+    exit "${line#x}"
+    ;;
+  *) break ;;
+  esac
+done
+# No acknowledgement in time, a leader that went before the outcome, or one that refused the request
+# (another stack's, or ending): destroy through the Node hook. A destroy is idempotent.
+fall_back
