@@ -4,6 +4,7 @@
  * run's session and batches). It prevents a process and a connection per destroyed object, and a failing or
  * killed hook leaving a socket, a server, a session or another hook's destroy half done.
  */
+export * from './batching';
 export * from './fifo-lead';
 export * from './fifo-protocol';
 export * from './hook-lead';

@@ -14,6 +14,7 @@ import { parseAs, parseJson } from '../parse';
 import { printableLine } from '../printable';
 import { isRecord } from '../records';
 import { ENV } from '../protocol';
+import { batched, gathering } from './batching';
 import { claimedFifo, sweep } from './fifo-lead';
 import { leadHooks } from './hook-lead';
 import {
@@ -152,7 +153,9 @@ export const sharedDestroy = <S, T, C, R>(
     const opened = await session?.catch(() => undefined);
     if (opened !== undefined) await domain.close(opened);
   };
-  return { destroy: batched(destroyBatch), close };
+  // A domain's destroyAll is one unit of work per batch: hooks Terraform starts together should share it.
+  const gather = domain.destroyAll === undefined ? undefined : gathering(context.clock);
+  return { destroy: batched(destroyBatch, gather), close };
 };
 
 /**
@@ -209,63 +212,6 @@ export const destroyEach = <S>(
   session: S,
   items: readonly DestroyItem<S, unknown>[],
 ): Promise<Array<Error | undefined>> => Promise.all(items.map((item) => destroyOne(session, item)));
-
-/**
- * Calls that share runs, each with an item of its own: items that come while a run works form the next
- * run. `run` answers each item, in order; its throw is every item's of that run.
- */
-export const batched = <I, O>(run: (items: readonly I[]) => Promise<readonly O[]>): ((item: I) => Promise<O>) => {
-  let queue: Array<{ item: I; resolve: (outcome: O) => void; reject: (error: unknown) => void }> = [];
-  let draining = false;
-  const drain = async () => {
-    draining = true;
-    while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
-      try {
-        const outcomes = await run(batch.map(({ item }) => item));
-        outcomes.forEach((outcome, index) => batch[index]?.resolve(outcome));
-        for (const { reject } of batch.slice(outcomes.length)) reject(new Error('the run gave it no outcome'));
-      } catch (error) {
-        for (const { reject } of batch) reject(error);
-      }
-    }
-    draining = false;
-  };
-  return (item) =>
-    new Promise<O>((resolve, reject) => {
-      queue.push({ item, resolve, reject });
-      if (!draining) void drain();
-    });
-};
-
-/**
- * An action whose runs callers share: a call while a run works queues the next run, which every call
- * until it starts shares; so each caller's run starts after its call and sees its change (a host's
- * daemon-reload after a unit file's removal: a run's destroys cost a few reloads, not one each).
- */
-export const coalesced = <T>(action: () => Promise<T>): (() => Promise<T>) => {
-  let running: Promise<T> | undefined;
-  let queued: Promise<T> | undefined;
-  const start = (): Promise<T> => {
-    const run = action().finally(() => {
-      if (running === run) running = undefined;
-    });
-    running = run;
-    return run;
-  };
-  return () => {
-    if (queued !== undefined) return queued;
-    if (running === undefined) return start();
-    queued = running.then(noop, noop).then(() => {
-      queued = undefined;
-      return start();
-    });
-    return queued;
-  };
-};
-
-const noop = () => undefined;
 
 /** The synthesized inputs carry JSON text; a human may also write the object inline. */
 export const textOrValue = (value: unknown, what: string): unknown => {
