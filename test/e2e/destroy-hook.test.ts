@@ -1,0 +1,104 @@
+/**
+ * The sh destroy hook (handlers/destroy-hook.sh) through real Terraform on the real systemd host: 40 units'
+ * hooks hand their objects to one Node leader (no other Node destroy starts), a unit whose file cannot be
+ * removed fails its own hook alone with its own message while the other 39 are gone, and the relay folder is
+ * empty after; a leader killed mid-run leaves no hook hanging, and the next destroy finishes the rest.
+ */
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unitHostEnv } from '../../bench/plan-scale-objects';
+import { CdktfProject } from '../support/cdktf-project';
+import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
+
+jest.setTimeout(900_000);
+
+const N = 40;
+const STUCK = 'bench-7.service';
+const FILE = `/etc/systemd/system/${STUCK}`;
+let host: SystemdHost;
+let project: CdktfProject;
+let wrap: string;
+
+/** Every Node start of a handler's destroy in the stack, as `<leader domain or -> <pid> <argv>` (the wrapper's log). */
+const nodeDestroys = (): string[] =>
+  readFileSync(join(wrap, 'log'), 'utf8')
+    .split('\n')
+    .filter((line) => / destroy$/.test(line));
+const relayLeft = () => readdirSync(join(project.stackDir, '.terraform', 'cdktf-homelab-relay'));
+/** The bench unit files on the host (an inactive unit with nothing referring to it is not listed as a unit). */
+const benchUnits = async () =>
+  (await host.exec("ls /etc/systemd/system | grep '^bench-' || true")).stdout.split('\n').filter((line) => line !== '');
+const apply = () => project.must('apply', project.terraform('apply', '-auto-approve', '-no-color'));
+
+beforeAll(async () => {
+  host = await startSystemdHost();
+  const { appEnv, env } = unitHostEnv(host);
+  // `node` as the hooks find it: logs each start, then runs the real one in the same process.
+  wrap = mkdtempSync(join(tmpdir(), 'node-wrap-'));
+  const logged = `printf '%s %s %s\\n' "\${HOMELAB_RELAY_DOMAIN:--}" "$$" "$*" >>'${wrap}/log'`;
+  writeFileSync(join(wrap, 'node'), `#!/bin/sh\n${logged}\nexec '${process.execPath}' "$@"\n`);
+  chmodSync(join(wrap, 'node'), 0o755);
+  writeFileSync(join(wrap, 'log'), '');
+  project = new CdktfProject('build/bench/plan-scale-app.js', 'scale', { ...env, PATH: `${wrap}:${process.env.PATH}` });
+  await project.must('synth', project.synth({ ...appEnv, BENCH_N: String(N) }));
+  await project.must('init', project.terraform('init', '-no-color'));
+});
+
+afterAll(async () => {
+  await host?.exec(`umount ${FILE} 2>/dev/null; true`);
+  await host?.stop();
+  project?.cleanup();
+  if (wrap !== undefined) rmSync(wrap, { recursive: true, force: true });
+});
+
+test('one leader destroys every unit; the unit that cannot be removed fails its own hook alone', async () => {
+  await apply();
+  expect(await benchUnits()).toHaveLength(N);
+  // Its file a mount point: `rm` fails with EBUSY, so this unit alone cannot be wholly removed.
+  await host.exec(`mount --bind ${FILE} ${FILE}`);
+  writeFileSync(join(wrap, 'log'), '');
+  const destroyed = await project.terraform('destroy', '-auto-approve', '-no-color');
+  const output = `${destroyed.stdout}\n${destroyed.stderr}`;
+  expect(destroyed.code).not.toBe(0);
+  expect(output.match(/bench-7\.service on [^ ]+ was not wholly removed/g)).toHaveLength(1);
+  expect(output).toMatch(/Error: local-exec provisioner error[\s\S]*unit7_lifecycle/);
+  expect(await benchUnits()).toEqual([STUCK]);
+  const state = await project.terraform('state', 'list');
+  expect(state.stdout.split('\n').filter((line) => line.endsWith('_lifecycle'))).toEqual([
+    'terraform_data.unit7_lifecycle',
+  ]);
+  // One Node start for the 40 destroys: the leader, which the first hook became.
+  expect(nodeDestroys()).toEqual([expect.stringMatching(/^linux \d+ .*linux\.js systemd-unit destroy$/)]);
+  expect(relayLeft()).toEqual([]);
+  await host.exec(`umount ${FILE}`);
+  await project.must('destroy (the stuck unit)', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect((await project.terraform('state', 'list')).stdout.trim()).toBe('');
+  expect(relayLeft()).toEqual([]);
+  // The half-removed unit lost its marks with its links, so that destroy left its file (linux's rule, unit-ops.ts).
+  await host.exec(`rm -f ${FILE} && systemctl daemon-reload`);
+});
+
+test('a leader killed mid-run leaves no hook hanging; the next destroy removes what is left', async () => {
+  await apply();
+  writeFileSync(join(wrap, 'log'), '');
+  const run = project.startTerraform('destroy', '-auto-approve', '-no-color');
+  let leader: number | undefined;
+  for (const deadline = Date.now() + 120_000; leader === undefined && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const pid = nodeDestroys()
+      .map((line) => /^linux (\d+) /.exec(line)?.[1])
+      .find((found) => found !== undefined);
+    leader = pid === undefined ? undefined : Number(pid);
+  }
+  expect(leader).toBeDefined();
+  process.kill(Number(leader), 'SIGKILL');
+  const started = Date.now();
+  const ended = await run.exited;
+  // Hooks waiting on the dead leader give up within their 5 s watchdog and destroy through the Node hook.
+  expect(Date.now() - started).toBeLessThan(240_000);
+  expect(ended.code).not.toBe(0);
+  await project.must('destroy (after the kill)', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(await benchUnits()).toEqual([]);
+  expect(relayLeft()).toEqual([]);
+});
