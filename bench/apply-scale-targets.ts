@@ -37,7 +37,7 @@ export const pveTarget = async (): Promise<ApplyTarget> => {
     kind: 'metric servers',
     appEnv: { BENCH_KIND: 'pve', BENCH_PVE_ENDPOINT: fake.url, BENCH_PVE_CA_FILE: cert.certFile },
     env: { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' },
-    destroys: false,
+    destroys: true,
     present: async () => benchIds().length,
     reset: async () => {
       for (const id of benchIds()) fake.deleteMetricServer(id);

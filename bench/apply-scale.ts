@@ -1,7 +1,8 @@
 /**
  * What a first apply costs at scale: `terraform apply` from an empty state of N metric servers, KubeRepos and
  * systemd units, absent on the target, beside N bare `terraform_data` in the same run (issue target: 3x), with the
- * handler's share and, for units, destroy. BENCH_RUNS (3), BENCH_APPLY_{PVE,KUBE,UNIT}_SIZES (1000, 300, 200).
+ * handler's share and, for metric servers and units, destroy (issue 30 target: 3x).
+ * BENCH_RUNS (3), BENCH_APPLY_{PVE,KUBE,UNIT}_SIZES (1000, 300, 200).
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -184,6 +185,21 @@ export const phasesTableOf = (rows: readonly Row[]): string => {
   return [...head, ...lines].join('\n');
 };
 
+/** Issue 30 item 2: a destroy of N objects at most 3x the destroy of N bare terraform_data. */
+const DESTROY_TARGET = 3;
+
+/** Each destroy's ratio against its target, one line a row, the row's load beside it. */
+export const destroyTargets = (rows: readonly Row[]): string[] =>
+  rows.flatMap((r) => {
+    if (r.destroy.length === 0) return [];
+    const ratio = median(r.destroy) / median(r.bareDestroy);
+    const verdict = ratio <= DESTROY_TARGET ? 'met' : 'missed';
+    return [
+      `destroy of ${r.n} ${r.kind}: ${seconds(r.destroy)} s against ${seconds(r.bareDestroy)} s bare, ` +
+        `${ratio.toFixed(2)}x (target ${DESTROY_TARGET}x: ${verdict}; load ${r.load.toFixed(2)})`,
+    ];
+  });
+
 const main = async () => {
   const startLoad = loadText();
   const env = process.env;
@@ -197,6 +213,7 @@ const main = async () => {
   console.log(tableOf(rows));
   console.log('\nWhere the apply goes (medians; the phases of apply-scale-run.ts):\n');
   console.log(phasesTableOf(rows));
+  for (const line of destroyTargets(rows)) console.log(line);
   for (const note of rows.flatMap((r) => r.incomplete)) console.log(`incomplete: ${note}`);
   for (const failure of failures) console.error(`apply-scale: ${failure}`);
   if (failures.length > 0) process.exit(1);
