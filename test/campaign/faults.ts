@@ -16,6 +16,7 @@ export const FAULT_TYPES = [
   'pve-reload-drop',
   'pve-reload-fail',
   'kube-apiserver-kill',
+  'destroy-sigkill',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 
@@ -32,6 +33,11 @@ export interface FaultPlan {
   readonly node?: string;
   /** How a reload drops: its status polls are cut, or the reload request's own connection. */
   readonly drop?: 'polls' | 'request';
+  /**
+   * Which destroy process dies, `delayMs` after it is first seen: an sh destroy hook (handlers/destroy-hook.sh)
+   * or the Node leader its domain's hooks hand their objects to.
+   */
+  readonly victim?: 'hook' | 'leader';
 }
 
 /**
@@ -40,6 +46,8 @@ export interface FaultPlan {
  * with its reloads, the kube batch ~0.5 s), so most faults land inside the step they aim at.
  */
 const WINDOW_MS: Readonly<Record<Anchor, number>> = { start: 5_000, linux: 3_000, pve: 1_000, kube: 500 };
+/** How long after a destroy process starts its kill may land (a leader of a round's few destroys: ~0.5 s). */
+const DESTROY_WINDOW_MS = 300;
 
 /**
  * Round `round` (1-based)'s fault. Types come in seeded cycles of every type, so any FAULT_TYPES.length
@@ -66,6 +74,9 @@ export const planFault = (seed: number, round: number): FaultPlan => {
       return { type, ...after('linux') };
     case 'kube-apiserver-kill':
       return { type, ...after(draw.pick<Anchor>(['start', 'kube', 'kube'])) };
+    case 'destroy-sigkill':
+      // A hook lives a few ms, a leader as long as hooks keep coming: the instant counts from its start.
+      return { type, anchor: 'start', delayMs: draw.int(DESTROY_WINDOW_MS), victim: draw.pick(['hook', 'leader']) };
     case 'pve-reload-drop':
       return { type, delayMs: 0, node: draw.pick(PVE_NODES), drop: draw.pick(['polls', 'request'] as const) };
     default:
@@ -76,6 +87,7 @@ export const planFault = (seed: number, round: number): FaultPlan => {
 /** The plan in words, for the round's line and its replay. */
 export const describePlan = (plan: FaultPlan): string => {
   if (plan.node !== undefined) return `${plan.type} on ${plan.node}${plan.drop ? ` (${plan.drop})` : ''}`;
+  if (plan.victim !== undefined) return `${plan.type} of a destroy ${plan.victim} ${plan.delayMs} ms after it started`;
   const anchor = plan.anchor === 'start' ? 'terraform start' : `${plan.anchor} apply handler start`;
   return `${plan.type} ${plan.delayMs} ms after ${anchor}`;
 };

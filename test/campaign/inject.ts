@@ -7,7 +7,7 @@
 import { call } from '../fakes/pve/test-client';
 import { terraformBinary, testProcessEnv } from '../support/toolchain';
 import type { FaultPlan } from './faults';
-import { alive, handlersIn, sleep, startGroup, waitFor, type Running } from './processes';
+import { alive, destroysIn, handlersIn, sleep, startGroup, waitFor, type Running } from './processes';
 import type { Stand } from './stand';
 
 export interface Injected {
@@ -63,8 +63,23 @@ const awaitAnchor = async (stand: Stand, plan: FaultPlan, terraform: Running) =>
   return found === 'ended' || found === undefined ? undefined : found;
 };
 
+/** Kills the first destroy process of the plan's victim role, `delayMs` after it was seen; false if none came. */
+const killDestroy = async (stand: Stand, plan: FaultPlan, terraform: Running): Promise<boolean> => {
+  const found = await waitFor(
+    () => (terraform.isRunning() ? destroysIn(stand.project.stackDir).find((p) => p.role === plan.victim) : 'ended'),
+    EXIT_MS,
+    10,
+  );
+  if (found === undefined || found === 'ended') return false;
+  await sleep(plan.delayMs);
+  if (!terraform.isRunning() || !alive(found.pid)) return false;
+  process.kill(found.pid, 'SIGKILL');
+  return true;
+};
+
 /** Delivers a timed fault; true when it hit while terraform still ran. */
 const deliver = async (stand: Stand, plan: FaultPlan, terraform: Running): Promise<boolean> => {
+  if (plan.type === 'destroy-sigkill') return killDestroy(stand, plan, terraform);
   const anchor = await awaitAnchor(stand, plan, terraform);
   if (anchor === undefined) return false;
   await sleep(plan.delayMs);

@@ -63,6 +63,32 @@ export const handlersIn = (stackDir: string): HandlerProcess[] =>
       return cwd === stackDir ? [{ pid: Number(name), domain, verb: argv.slice(2, 4).join(' ') }] : [];
     });
 
+const SH_HOOK = /homelab-destroy-hook\/[^/]+\/destroy-hook\.sh$/;
+
+/**
+ * The stack's destroy processes: sh destroy hooks (`hook`), and Node destroy handlers, among them the leader its
+ * domain's hooks hand their objects to (`leader`, started with HOMELAB_RELAY_DOMAIN by the hook that claimed it).
+ */
+export const destroysIn = (stackDir: string): Array<{ pid: number; role: 'hook' | 'leader' | 'node' }> =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      const argv = read(`/proc/${name}/cmdline`)?.split('\0') ?? [];
+      const hook = SH_HOOK.test(argv[1] ?? '');
+      if (!hook && !(HANDLER.test(argv[1] ?? '') && argv[3] === 'destroy')) return [];
+      let cwd: string | undefined;
+      try {
+        cwd = readlinkSync(`/proc/${name}/cwd`);
+      } catch {
+        return [];
+      }
+      if (cwd !== stackDir) return [];
+      const leads = (read(`/proc/${name}/environ`) ?? '')
+        .split('\0')
+        .some((v) => v.startsWith('HOMELAB_RELAY_DOMAIN='));
+      return [{ pid: Number(name), role: hook ? ('hook' as const) : leads ? ('leader' as const) : ('node' as const) }];
+    });
+
 /** Whether `pid` is alive (a zombie counts as gone). */
 export const alive = (pid: number): boolean => {
   const stat = read(`/proc/${pid}/stat`);
