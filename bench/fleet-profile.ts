@@ -36,12 +36,13 @@ export interface PhaseProfile {
   readonly start: number;
 }
 
-const PRELOAD = `const fs = require('fs');
+/** The preload's text, appending to `file` (named in the text: no variable for a handler to read). */
+const preload = (file: string): string => `const fs = require('fs');
 process.on('exit', () => {
   const u = process.cpuUsage();
   const line = { command: [require('path').basename(process.argv[1] || ''), ...process.argv.slice(2)].join(' '),
     start: performance.timeOrigin, end: performance.timeOrigin + performance.now(), cpu: (u.user + u.system) / 1e6 };
-  try { fs.appendFileSync(process.env.FLEET_TRACE_FILE, JSON.stringify(line) + '\\n'); } catch {}
+  try { fs.appendFileSync(${JSON.stringify(file)}, JSON.stringify(line) + '\\n'); } catch {}
 });
 `;
 
@@ -99,7 +100,7 @@ export const containersCpu = (): number =>
 export const startTrace = () => {
   const dir = mkdtempSync(join(tmpdir(), 'homelab-fleet-trace-'));
   const file = join(dir, 'processes.jsonl');
-  writeFileSync(join(dir, 'preload.js'), PRELOAD);
+  writeFileSync(join(dir, 'preload.js'), preload(file));
   appendFileSync(file, '');
   const read = (): HandlerProcess[] =>
     readFileSync(file, 'utf8')
@@ -108,7 +109,7 @@ export const startTrace = () => {
       .map((line): unknown => JSON.parse(line))
       .flatMap((item) => (isProcess(item) ? [item] : []));
   return {
-    env: { NODE_OPTIONS: `--require ${join(dir, 'preload.js')}`, FLEET_TRACE_FILE: file },
+    env: { NODE_OPTIONS: `--require ${join(dir, 'preload.js')}` },
     /** Times `step`, returning its result with who spent what meanwhile. */
     measure: async <T>(step: () => Promise<T>): Promise<{ result: T; profile: PhaseProfile }> => {
       const seen = read().length;
