@@ -27,7 +27,7 @@ describe('ProxmoxNetworkInterface', () => {
     expect(JSON.parse(data.br_lifecycle.input.object).identity).toEqual(bridge);
     expect(data.br_lifecycle.input.found).toBe('${lookup(local.pve_found, "br", "")}');
     expect(data.br_lifecycle.lifecycle.ignore_changes).toEqual(['input']);
-    expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/"\$HOMELAB_KIND" destroy$/);
+    expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/destroy-hook\.sh" ".*pve\.js" pve$/);
     expect(data.br_lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_KIND).toBe('network-interface');
   });
 
@@ -201,7 +201,7 @@ describe('ProxmoxNetworkApply', () => {
       pending: pendingOf('pve', 'net'),
     });
     expect(JSON.parse(data.net_lifecycle.input).identity).toEqual({ nodes: ['n3', 'n2'] });
-    expect(data.net_lifecycle.provisioner[0]['local-exec'].command).toMatch(/"\$HOMELAB_KIND" destroy$/);
+    expect(data.net_lifecycle.provisioner[0]['local-exec'].command).toMatch(/destroy-hook\.sh" ".*pve\.js" pve$/);
     expect(data.net_lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_KIND).toBe('network-apply');
   });
 
