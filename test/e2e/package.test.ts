@@ -91,6 +91,8 @@ test('the packed library holds dist, handler bundles, README, API.md, CHANGELOG,
     'dist/index.d.ts',
     'build/handlers/pve.js',
     'build/handlers/linux.js',
+    // The sh destroy hook every stack ships beside its bundles (constructs/core/handler-asset.ts, hookHandler).
+    'build/handlers/destroy-hook.sh',
     'README.md',
     'API.md',
     'LICENSE',
