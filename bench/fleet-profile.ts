@@ -6,8 +6,9 @@
  *
  * Handler processes are counted by a preload (NODE_OPTIONS=--require) that appends one line per Node process
  * Terraform starts as it exits: its script and arguments, start, end and CPU seconds. Terraform's CPU is the
- * bench's reaped children's (Terraform and, through it, every handler) less the handlers'. A container's CPU is
- * the sum over the processes in its memory cgroup of their own and their reaped children's times.
+ * bench's reaped children's (Terraform and, through it, every handler) less the Node handlers': a hook that is not
+ * Node (the sh destroy hook) counts under Terraform. A container's CPU is the sum over the processes in its memory
+ * cgroup of their own and their reaped children's times.
  */
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
