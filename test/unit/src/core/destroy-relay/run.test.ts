@@ -39,7 +39,7 @@ test('objects that arrive together share one connection; a failing one fails alo
   expect(world.calls).toEqual(['connect a', 'close']);
 });
 
-test("a domain's destroyAll gets objects that came together as one batch, those that came while it worked as the next", async () => {
+test("a domain's destroyAll gets objects that came together as one batch, later ones as the next", async () => {
   // Regression: the first of hooks started together made a batch alone (22 of 44 batches of 200 units held one).
   const batches: string[][] = [];
   let release: () => void = () => undefined;
