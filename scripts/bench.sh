@@ -9,7 +9,7 @@ PATH=$PWD/node_modules/.bin:$PATH # as under npm, so the script also runs on its
 node scripts/bundle-handlers.js
 case ${1:-} in
   '')
-    for bench in handler-startup systemd-unit network-apply plan-scale apply-scale systemd-vs-ansible fleet; do
+    for bench in handler-startup systemd-unit network-apply plan-scale apply-scale destroy-hook systemd-vs-ansible fleet; do
       node "build/bench/$bench.js"
     done
     ;;

@@ -42,6 +42,7 @@ const standalone = {
   'bench/systemd-unit': 'bench/systemd-unit.ts',
   'bench/plan-scale': 'bench/plan-scale.ts',
   'bench/apply-scale': 'bench/apply-scale.ts',
+  'bench/destroy-hook': 'bench/destroy-hook.ts',
   'bench/network-apply': 'bench/network-apply.ts',
   'bench/systemd-vs-ansible': 'bench/systemd-vs-ansible.ts',
   'bench/fleet': 'bench/fleet.ts',
