@@ -6,7 +6,7 @@
  * stand-in bundle here) within its bounded wait; a hook that finds no leader becomes it.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../../../src/core/clock';
@@ -188,3 +188,18 @@ test('a live leader that never reads: the hook gives up after its 5 s watchdog, 
   expect(ran.ms).toBeLessThan(8_000);
   expect(readdirSync(relay).filter((name) => name.startsWith('h'))).toEqual([]);
 }, 20_000);
+
+test('a fresh data dir: the hook makes the relay folder, this user only, and leads', async () => {
+  rmSync(relay, { recursive: true });
+  const ran = await hook(objectEnv('w1'));
+  expect(ran).toMatchObject({ code: 7, err: 'node hook widget destroy leads=widgets lock=true\n' });
+  expect(statSync(relay).mode & 0o777).toBe(0o700);
+});
+
+test('a data dir others may write: the hook makes no relay folder and runs the Node hook', async () => {
+  rmSync(relay, { recursive: true });
+  chmodSync(data, 0o777);
+  const ran = await hook(objectEnv('w1'));
+  expect(ran).toMatchObject({ code: 7, err: 'node hook widget destroy leads= lock=false\n' });
+  expect(existsSync(relay)).toBe(false);
+});
