@@ -83,6 +83,8 @@ const checkInotify = (count: number): void => {
 /** Boots every host at once, each in its own memory cgroup; if one fails, the others are stopped first. */
 const bootAll = async (count: number): Promise<SystemdHost[]> => {
   checkInotify(count);
+  // Each host stops its container when this process exits (one 'exit' listener each): 20 are expected, not a leak.
+  process.setMaxListeners(Math.max(process.getMaxListeners(), count + 10));
   const booted = await Promise.allSettled(
     Array.from({ length: count }, () => startSystemdHost({ measureMemory: true })),
   );
