@@ -109,9 +109,10 @@ drop() {
   if gone "$1"; then echo "removed $1"; else echo "left $1: \${why:-it is still there}"; fi
 }
 literal() { printf '%s' "$1" | sed 's/[\\\\*?[]/\\\\&/g'; }
-# A unit's file (unless a /dev/null mask), its record and intent, and every link enable made to its file
-# (for an instance: its own links to its template's file), looked for one level below the admin
-# directory and compared once resolved; a mask is reported and stays. Prints removed, kept and left lines.
+# A unit's file (unless a /dev/null mask), its record and intent (kept while its file is left), and every
+# link enable made to its file (for an instance: its own links to its template's file), looked for one level
+# below the admin directory and compared once resolved; a mask is reported and stays. Prints removed, kept
+# and left lines.
 removal() {
   file='' to=$1/$2 named=''
   if [ "$3" = file ]; then
@@ -119,9 +120,16 @@ removal() {
   else
     case $s in ?*@?*) to=$1/\${s%%@*}@.$t named=$2 ;; esac
   fi
-  [ -z "$file" ] || [ "$(readlink -- "$file" 2>/dev/null)" = /dev/null ] || drop "$file"
-  drop "$RECORDS/$2"
-  drop "$INTENTS/$2"
+  left=''
+  if [ -n "$file" ] && [ "$(readlink -- "$file" 2>/dev/null)" != /dev/null ]; then
+    drop "$file"
+    gone "$file" || left=1
+  fi
+  # Its marks go with its file only: a unit whose file is left stays this stack's for the next destroy.
+  if [ -z "$left" ]; then
+    drop "$RECORDS/$2"
+    drop "$INTENTS/$2"
+  fi
   masks "$1" "$2"
   for f in $m; do
     if [ "$(readlink -- "$f" 2>/dev/null)" = /dev/null ]; then echo "kept $f"; fi
