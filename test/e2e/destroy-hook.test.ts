@@ -1,7 +1,7 @@
 /**
- * The sh destroy hook (handlers/destroy-hook.sh) through real Terraform on the real systemd host: 40 units'
+ * The sh destroy hook (handlers/destroy-hook.sh) through real Terraform on the real systemd host: 20 units'
  * hooks hand their objects to one Node leader (no other Node destroy starts), a unit whose file cannot be
- * removed fails its own hook alone with its own message while the other 39 are gone, and the relay folder is
+ * removed fails its own hook alone with its own message while the other 19 are gone, and the relay folder is
  * empty after; a leader killed mid-run leaves no hook hanging, and the next destroy finishes the rest.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
 
 jest.setTimeout(900_000);
 
-const N = 40;
+const N = 20;
 const STUCK = 'bench-7.service';
 const FILE = `/etc/systemd/system/${STUCK}`;
 let host: SystemdHost;
@@ -68,7 +68,7 @@ test('one leader destroys every unit; the unit that cannot be removed fails its 
   expect(state.stdout.split('\n').filter((line) => line.endsWith('_lifecycle'))).toEqual([
     'terraform_data.unit7_lifecycle',
   ]);
-  // One Node start for the 40 destroys: the leader, which the first hook became.
+  // One Node start for the 20 destroys: the leader, which the first hook became.
   expect(nodeDestroys()).toEqual([expect.stringMatching(/^linux \d+ .*linux\.js systemd-unit destroy$/)]);
   expect(relayLeft()).toEqual([]);
   await host.exec(`umount ${FILE}`);
