@@ -2,7 +2,8 @@
  * Destroy of units, shared by units (which own a file) and template instances (which do not), many
  * at once as one run's destroys come (src/core/destroy-relay/): one read of them all, their stops queued in
  * one command and waited for together (each bounded like a start), a root helper step each that disables it,
- * removes its file, its restartOn record and every link to the file, then one daemon-reload for all
+ * removes its file, its restartOn record and every link to the file, all in one request (a unit's failed step
+ * fails that unit alone; a request each cost 200 destroys 200 SSH execs), then one daemon-reload for all
  * and one read of their load states. Measured before (README, SshHost): 200 destroys each doing all
  * of this alone kept about 22 in flight at 4.1 s apiece, their commands queued for the connection's
  * channels. A link or file a script cannot remove fails that unit naming it, and so does a unit
@@ -19,8 +20,9 @@ import { destroyMayAct, leftByDestroy, unitIsForeign } from '../../src/linux/uni
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
-import { destroyUnitStep } from '../../src/linux/root-helper';
-import { parseRemoval, type RemovalReport } from '../../src/linux/unit-remove';
+import { destroyUnitStep, type HelperStep } from '../../src/linux/root-helper';
+import type { CommandResult } from '../../src/linux/ssh';
+import { parseRemovals, type RemovalReport } from '../../src/linux/unit-remove';
 import { enabledOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -76,7 +78,7 @@ export const destroyUnits = async (
   const doomed: Doomed[] = read.map(([{ removal }, live]) => ({ removal, live, host: session.host }));
   for (const unit of doomed) leaveUnlessOurs(unit);
   await stopRunning(shell, doomed);
-  await Promise.all(open(doomed).map((unit) => remove(shell, unit)));
+  await removeAll(shell, open(doomed));
   await reloadAndRead(shell, doomed);
   for (const unit of open(doomed)) finish(unit);
   return new Map(doomed.flatMap(({ removal, error }) => (error === undefined ? [] : [[removal, error] as const])));
@@ -124,17 +126,49 @@ const stopRunning = async (shell: HostShell, doomed: readonly Doomed[]): Promise
   }
 };
 
-/** The root helper step that disables the unit and removes its file, record and links. */
-const remove = async (shell: HostShell, unit: Doomed): Promise<void> => {
-  const { removal, live } = unit;
+/**
+ * Units a removal request holds at most: each takes the host tens of ms (systemctl show, a find over the
+ * admin directory), and a request must end within the command budget (commandTimeoutSeconds, 30 s).
+ */
+export const REMOVALS_PER_REQUEST = 50;
+
+/** The root helper steps that disable each unit and remove its file, record and links: one request a chunk. */
+const removeAll = async (shell: HostShell, units: readonly Doomed[]): Promise<void> => {
+  const chunks = Array.from({ length: Math.ceil(units.length / REMOVALS_PER_REQUEST) }, (_, index) =>
+    units.slice(index * REMOVALS_PER_REQUEST, (index + 1) * REMOVALS_PER_REQUEST),
+  );
+  await Promise.all(chunks.map((chunk) => removeChunk(shell, chunk)));
+};
+
+const removeChunk = async (shell: HostShell, units: readonly Doomed[]): Promise<void> => {
+  const steps = units.map(removalStep);
+  try {
+    judgeRemovals(shell.host, units, steps, await shell.helper(steps));
+  } catch (error) {
+    for (const unit of units) fail(unit, error);
+  }
+};
+
+/** Each unit's part of the request's output: its report, or its failure as if it had had a request of its own. */
+const judgeRemovals = (host: string, units: readonly Doomed[], steps: HelperStep[], result: CommandResult) => {
+  const sections = parseRemovals(result.stdout);
+  units.forEach((unit, index) => {
+    const section = sections[index];
+    const failed = (detail: string) =>
+      new HandlerError(`command failed on ${host}`, detail || `exit ${result.code}`, {
+        Steps: (steps[index] ?? []).slice(0, 3).join(' '),
+      });
+    if (section?.name !== nameOf(unit) || !section.complete)
+      fail(unit, result.code === 0 ? new Error(`${nameOf(unit)} was not removed`) : failed(result.stderr.trim()));
+    else if (section.failed !== undefined) fail(unit, failed(section.failed.join('\n').trim() || 'exit 1'));
+    else unit.report = section.report;
+  });
+};
+
+const removalStep = ({ removal, live }: Doomed) => {
   // `systemctl disable` ignores a masked unit: its links go by the script's search alone.
   const disable = !isMasked(live.status) && enabledOf(live.status.unitFileState) === true;
-  try {
-    const step = destroyUnitStep(removal.unit, removal.ownsFile, disable);
-    unit.report = parseRemoval((await shell.mustHelper([step])).stdout);
-  } catch (error) {
-    fail(unit, error);
-  }
+  return destroyUnitStep(removal.unit, removal.ownsFile, disable);
 };
 
 /** One daemon-reload when any removal asks for it, then the load state of each unit it removed. */

@@ -70,9 +70,11 @@ v_remove_unit() {
   [ "$mode" = run ] || return 0
   removal "$d" "$u" file
 }
-# A unit's destroy after its stop: disabled while its file is there (when asked), removed, its failed
-# record cleared; then whether systemd must reload to let go of it (the caller's shared reload), and
-# its load state. An instance asks a reload only when it was disabled; a template is never shown.
+# A unit's destroy after its stop, one of a request's many: a "unit <name>" line, then what it did. Disabled
+# while its file is there (when asked), removed, its failed record cleared; then whether systemd must reload to
+# let go of it (the caller's shared reload), and its load state. A systemctl that fails ends this unit's part
+# with its output as "failed" lines and the request goes on: one unit's failure fails that unit alone. An
+# instance asks a reload only when it was disabled; a template is never shown.
 v_destroy_unit() {
   takes $# 4 'a directory, a unit name, file or instance, and disable or keep'
   dir "$1" 'the directory'
@@ -80,18 +82,26 @@ v_destroy_unit() {
   case $3 in file | instance) ;; *) refuse 'the third word must be file or instance' ;; esac
   case $4 in disable | keep) ;; *) refuse 'the fourth word must be disable or keep' ;; esac
   [ "$mode" = run ] || return 0
-  if [ "$4" = disable ]; then systemctl disable --no-reload -- "$u" || exit 1; fi
+  printf 'unit %s\\n' "$u"
+  if [ "$4" = disable ]; then ran systemctl disable --no-reload -- "$u" || return 0; fi
   removal "$d" "$u" "$3"
   case $s in
   *@) ;;
-  *) if [ "$(state ActiveState)" = failed ]; then systemctl reset-failed -- "$u" || exit 1; fi ;;
+  *) if [ "$(state ActiveState)" = failed ]; then ran systemctl reset-failed -- "$u" || return 0; fi ;;
   esac
+  ld=$(state LoadState)
   if [ "$3" = file ]; then
-    [ "$(state LoadState)" = not-found ] || echo reload
+    [ "$ld" = not-found ] || echo reload
   elif [ "$4" = disable ]; then
     echo reload
   fi
-  echo "load $(state LoadState)"
+  echo "load $ld"
+}
+# A command of a unit's destroy: silent when it succeeds, its output as "failed" lines when not.
+ran() {
+  out=$("$@" 2>&1) && return 0
+  printf '%s\\n' "$out" | sed 's/^/failed /'
+  return 1
 }
 v_remove_drop_in() {
   takes $# 3 'a directory, a unit name and a drop-in name'

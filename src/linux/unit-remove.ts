@@ -5,6 +5,8 @@
  * removed unit wanted, and `systemctl disable` skips a masked unit's links and cannot read a removed
  * file's [Install], so the helper finds the links by where they point. A /dev/null mask is someone's
  * decision: it is reported and stays. What cannot be removed is named, so the destroy fails naming it.
+ * A destroy request removes many units, each in its own part of the output, so one unit's failure fails
+ * that unit alone.
  */
 
 /**
@@ -35,4 +37,29 @@ export const parseRemoval = (stdout: string): RemovalReport => {
     else if (line === 'reload') reload = true;
   }
   return { removed, masks, left, reload, ...(loadState === undefined ? {} : { loadState }) };
+};
+
+/** One unit's part of a destroy request's output: its report, or the output of the systemctl that failed. */
+export interface RemovalSection {
+  readonly name: string;
+  readonly report: RemovalReport;
+  /** The failed command's output, a line each; undefined when nothing failed. */
+  readonly failed?: readonly string[];
+  /** Whether the part ran to its end (its load line) or to its failure: a part cut short is neither. */
+  readonly complete: boolean;
+}
+
+/** The parts of a request of destroy-unit steps, in the order of its steps: each opens with `unit <name>`. */
+export const parseRemovals = (stdout: string): RemovalSection[] => {
+  const parts: Array<{ name: string; lines: string[] }> = [];
+  for (const line of stdout.split('\n')) {
+    if (line.startsWith('unit ')) parts.push({ name: line.slice('unit '.length), lines: [] });
+    else parts.at(-1)?.lines.push(line);
+  }
+  return parts.map(({ name, lines }) => {
+    const failed = lines.filter((line) => line === 'failed' || line.startsWith('failed ')).map((line) => line.slice(7));
+    const report = parseRemoval(lines.join('\n'));
+    const complete = failed.length > 0 || report.loadState !== undefined;
+    return { name, report, complete, ...(failed.length > 0 ? { failed } : {}) };
+  });
 };

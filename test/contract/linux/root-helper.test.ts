@@ -9,6 +9,7 @@
 import { sha256Hex } from '../../../src/core/canonical';
 import {
   clearIntentStep,
+  destroyUnitStep,
   intentStep,
   recordStep,
   removeUnitStep,
@@ -16,7 +17,7 @@ import {
   writeStep,
 } from '../../../src/linux/root-helper';
 import { parseIntent } from '../../../src/linux/unit-intent';
-import { parseRemoval } from '../../../src/linux/unit-remove';
+import { parseRemoval, parseRemovals } from '../../../src/linux/unit-remove';
 import { askRootHelper, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -122,6 +123,35 @@ describe("a unit's removal", () => {
     expect((await remove('rh-d.service')).left).toEqual([
       expect.stringMatching(/restart-on\/rh-d.service: rm: cannot remove .*Is a directory$/),
     ]);
+  });
+});
+
+describe('a destroy request of many units', () => {
+  test('a unit whose systemctl disable fails fails in its own part; the units around it are removed', async () => {
+    await sh(`printf '[Service]\\n' > ${DIR}/rh-x1.service && printf '[Service]\\n' > ${DIR}/rh-x3.service`);
+    const asked = await askRootHelper(
+      host(),
+      ['rh-x1.service', 'rh-x2.service', 'rh-x3.service'].map((name) =>
+        destroyUnitStep({ directory: DIR, name }, true, name === 'rh-x2.service'),
+      ),
+    );
+    expect(asked).toMatchObject({ code: 0, stderr: '' });
+    const [first, second, third] = parseRemovals(asked.stdout);
+    expect(first).toMatchObject({
+      name: 'rh-x1.service',
+      complete: true,
+      report: { removed: [`${DIR}/rh-x1.service`] },
+    });
+    expect(first?.failed).toBeUndefined();
+    // No file: `systemctl disable` fails, and the step goes no further for this unit.
+    expect(second).toMatchObject({ name: 'rh-x2.service', complete: true });
+    expect(second?.failed?.join('\n')).toMatch(/rh-x2\.service does not exist/);
+    expect(third).toMatchObject({
+      name: 'rh-x3.service',
+      complete: true,
+      report: { removed: [`${DIR}/rh-x3.service`] },
+    });
+    expect(await exists(`${DIR}/rh-x3.service`)).toBe(false);
   });
 });
 

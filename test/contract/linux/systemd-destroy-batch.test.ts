@@ -1,6 +1,7 @@
 /**
  * The units one destroy run gathered, destroyed as one batch on real systemd 252 (issue 15 item 4):
- * one read, their stops in one command, one daemon-reload for them all; each unit's lines are its own,
+ * one read, their stops in one command, their removals in one root helper request (issue 30), one daemon-reload
+ * for them all; each unit's lines are its own,
  * and one that cannot be wholly removed fails alone, named, while the others are gone.
  */
 import { destroyItemOf } from '../../../src/core/destroy-relay';
@@ -21,7 +22,7 @@ const sleeper = '[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=m
 const reloads = async () =>
   Number((await host().exec('journalctl _PID=1 --no-pager -o cat | grep -c "^Reloading" || true')).stdout.trim());
 
-test('six units and one that cannot be wholly removed: one reload, six gone, the seventh named', async () => {
+test('six units and one that cannot be wholly removed: one removal request, one reload, the 7th named', async () => {
   const names = Array.from({ length: 6 }, (_, index) => `gone-${index}.service`);
   // Not enabled: the read-only wants folder below is the stuck one's alone.
   for (const name of names) expect((await unit.run('apply', unitSpec(name, sleeper, { enabled: false }))).code).toBe(0);
@@ -38,7 +39,19 @@ test('six units and one that cannot be wholly removed: one reload, six gone, the
     clock: systemClock,
     log: (line) => lines.set(name, [...(lines.get(name) ?? []), line]),
   });
-  const session: HostSession = await domain.connect(parseSshTarget(hostTarget(host())), contextOf('connect'), 'write');
+  const connected = await domain.connect(parseSshTarget(hostTarget(host())), contextOf('connect'), 'write');
+  // Counts the root helper requests that remove units: one for the batch (before: one a unit).
+  let removalRequests = 0;
+  const session: HostSession = {
+    ...connected,
+    remote: {
+      ...connected.remote,
+      run: (command, stdin, effect) => {
+        if (stdin?.includes('\ndestroy-unit ') === true) removalRequests += 1;
+        return connected.remote.run(command, stdin, effect);
+      },
+    },
+  };
   try {
     const kind = await domain.kinds['systemd-unit']();
     const items = [...names, 'stuck.service'].flatMap(
@@ -47,6 +60,7 @@ test('six units and one that cannot be wholly removed: one reload, six gone, the
     const before = await reloads();
     const outcomes = await domain.destroyAll(session, items);
     expect(await reloads()).toBe(before + 1);
+    expect(removalRequests).toBe(1);
     expect(outcomes.slice(0, 6)).toEqual(Array(6).fill(undefined));
     expect(outcomes[6]?.message).toMatch(/stuck\.service on 127\.0\.0\.1:\d+ was not wholly removed/);
     for (const name of names) {

@@ -187,7 +187,7 @@ export const fakeSystemd = (): FakeSystemd => {
       case 'remove-unit':
         return ok(removal(args[1] ?? '', true));
       case 'destroy-unit':
-        return ok(removal(args[1] ?? '', args[2] === 'file'));
+        return ok(`unit ${args[1]}\n${removal(args[1] ?? '', args[2] === 'file')}load not-found\n`);
       case 'remove-drop-in':
         files.delete(dropIn());
         return ok();
