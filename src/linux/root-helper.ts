@@ -135,17 +135,21 @@ export const removeUnitStep = (unit: { directory: string; name: string }): Helpe
   unit.name,
 ];
 
-/** A unit's or instance's destroy after its stop (`parseRemoval` reads what it prints). */
+/**
+ * A unit's or instance's destroy after its stop (`parseRemovals` reads what it prints); `disabled` says an
+ * earlier step of the caller's disabled it, so the step does not disable it again.
+ */
 export const destroyUnitStep = (
   unit: { directory: string; name: string },
   ownsFile: boolean,
   disable: boolean,
+  disabled = false,
 ): HelperStep => [
   'destroy-unit',
   unit.directory,
   unit.name,
   ownsFile ? 'file' : 'instance',
-  disable ? 'disable' : 'keep',
+  disable ? (disabled ? 'disabled' : 'disable') : 'keep',
 ];
 
 type DropIn = { readonly directory: string; readonly unit: string; readonly name: string };

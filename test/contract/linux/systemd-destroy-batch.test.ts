@@ -75,3 +75,28 @@ test('six units and one that cannot be wholly removed: one removal request, one 
     await host().exec(`umount ${WANTS}; rm -f ${WANTS}/stuck.service`);
   }
 });
+
+test('enabled units are disabled in one command; one whose disable fails fails alone, the others gone', async () => {
+  const byDefault = sleeper.replace('multi-user.target', 'default.target');
+  const names = ['dis-0.service', 'dis-1.service', 'dis-2.service'];
+  for (const name of names) expect((await unit.run('apply', unitSpec(name, byDefault))).code).toBe(0);
+  expect((await unit.run('apply', unitSpec('dis-ro.service', sleeper))).code).toBe(0);
+  await host().exec(`mount --bind ${WANTS} ${WANTS} && mount -o remount,ro,bind ${WANTS}`);
+  const domain = linuxDomain();
+  const context: KindContext = { env: { [KEY_ENV]: host().privateKey }, clock: systemClock, log: () => undefined };
+  const session = await domain.connect(parseSshTarget(hostTarget(host())), context, 'write');
+  try {
+    const kind = await domain.kinds['systemd-unit']();
+    const items = [...names, 'dis-ro.service'].flatMap(
+      (name) => destroyItemOf(kind, { name, directory: DIR }, context, false) ?? [],
+    );
+    const outcomes = await domain.destroyAll(session, items);
+    expect(outcomes.slice(0, 3)).toEqual([undefined, undefined, undefined]);
+    expect(outcomes[3]?.message).toMatch(/command failed on 127\.0\.0\.1:\d+/);
+    expect(outcomes[3]?.message).toMatch(/Read-only file system/);
+    for (const name of names) expect(await unit.show(name)).toMatchObject({ LoadState: 'not-found' });
+  } finally {
+    await domain.close(session);
+    await host().exec(`umount ${WANTS}`);
+  }
+});
