@@ -1,7 +1,8 @@
 /**
  * Destroy of units, shared by units (which own a file) and template instances (which do not), many
  * at once as one run's destroys come (src/core/destroy-relay/): one read of them all, their stops queued in
- * one command and waited for together (each bounded like a start), a root helper step each that disables it,
+ * one command and waited for together (each bounded like a start), one read of which of those are failed, a
+ * root helper step each that disables it, clears its failed record,
  * removes its file, its restartOn record and every link to the file, all in one request (a unit's failed step
  * fails that unit alone; a request each cost 200 destroys 200 SSH execs), then one daemon-reload for all
  * and one read of their load states. Measured before (README, SshHost): 200 destroys each doing all
@@ -55,6 +56,8 @@ interface Doomed {
   left?: boolean;
   /** It ran, so the run stopped it. */
   running?: boolean;
+  /** Its ActiveState was failed after the stop: its failed record is cleared. */
+  failed?: boolean;
   report?: RemovalReport;
 }
 
@@ -78,6 +81,7 @@ export const destroyUnits = async (
   const doomed: Doomed[] = read.map(([{ removal }, live]) => ({ removal, live, host: session.host }));
   for (const unit of doomed) leaveUnlessOurs(unit);
   await stopRunning(shell, doomed);
+  await readFailed(shell, doomed);
   await removeAll(shell, open(doomed));
   await reloadAndRead(shell, doomed);
   for (const unit of open(doomed)) finish(unit);
@@ -123,6 +127,23 @@ const stopRunning = async (shell: HostShell, doomed: readonly Doomed[]): Promise
     }
   } catch (error) {
     for (const unit of running) fail(unit, error);
+  }
+};
+
+/**
+ * Which units are failed after the stop, so their failed record is cleared: one `systemctl show` for those the
+ * run stopped (the read's state is current for the others), where the helper's step read each itself (8-10 ms
+ * a unit, measured). A template is never failed (`show` refuses its name).
+ */
+const readFailed = async (shell: HostShell, doomed: readonly Doomed[]): Promise<void> => {
+  for (const unit of open(doomed)) unit.failed = unit.live.status.activeState === 'failed';
+  const stopped = open(doomed).filter((unit) => unit.running === true && !isTemplate(nameOf(unit)));
+  if (stopped.length === 0) return;
+  try {
+    for (const [unit, { activeState }] of await shell.statusesOf(stopped, nameOf))
+      unit.failed = activeState === 'failed';
+  } catch (error) {
+    for (const unit of stopped) fail(unit, error);
   }
 };
 
@@ -181,7 +202,12 @@ const mustDisable = ({ live }: Doomed): boolean =>
   !isMasked(live.status) && enabledOf(live.status.unitFileState) === true;
 
 const removalStep = (unit: Doomed, disabled: boolean) =>
-  destroyUnitStep(unit.removal.unit, unit.removal.ownsFile, mustDisable(unit), disabled);
+  destroyUnitStep(unit.removal.unit, {
+    ownsFile: unit.removal.ownsFile,
+    disable: mustDisable(unit),
+    disabled,
+    failed: unit.failed === true,
+  });
 
 /** One daemon-reload when any removal asks for it, then the load state of each unit it removed. */
 const reloadAndRead = async (shell: HostShell, doomed: readonly Doomed[]): Promise<void> => {

@@ -144,6 +144,5 @@ removal() {
       if [ "$r" = "$to" ]; then drop "$l"; fi
     done
 }
-state() { systemctl show -p "$1" --value -- "$u" 2>/dev/null; }
 
 `;

@@ -71,32 +71,26 @@ v_remove_unit() {
   removal "$d" "$u" file
 }
 # A unit's destroy after its stop, one of a request's many: a "unit <name>" line, then what it did. Disabled
-# while its file is there (when asked), removed, its failed record cleared; then whether systemd must reload to
-# let go of it (the caller's shared reload), and its load state. A systemctl that fails ends this unit's part
-# with its output as "failed" lines and the request goes on: one unit's failure fails that unit alone. An
-# instance asks a reload only when it was disabled (here, or before by the caller: disabled); a template is
-# never shown.
+# while its file is there (when asked), removed, its failed record cleared when the caller saw it failed after
+# its stop (one systemctl show for the request's units, where a show each here took 8-10 ms a unit); then
+# whether systemd must reload to let go of it (the caller's shared reload, which reads the load states after),
+# and an end line. A systemctl that fails ends this unit's part with its output as "failed" lines and the
+# request goes on: one unit's failure fails that unit alone. An instance asks a reload only when it was
+# disabled (here, or before by the caller: disabled).
 v_destroy_unit() {
-  takes $# 4 'a directory, a unit name, file or instance, and disable, disabled (before) or keep'
+  takes $# 5 'a directory, a unit name, file or instance, disable, disabled (before) or keep, and failed or settled'
   dir "$1" 'the directory'
   unit "$2" 'the unit'
   case $3 in file | instance) ;; *) refuse 'the third word must be file or instance' ;; esac
   case $4 in disable | disabled | keep) ;; *) refuse 'the fourth word must be disable, disabled or keep' ;; esac
+  case $5 in failed | settled) ;; *) refuse 'the fifth word must be failed or settled' ;; esac
   [ "$mode" = run ] || return 0
   printf 'unit %s\\n' "$u"
   if [ "$4" = disable ]; then ran systemctl disable --no-reload -- "$u" || return 0; fi
   removal "$d" "$u" "$3"
-  case $s in
-  *@) ;;
-  *) if [ "$(state ActiveState)" = failed ]; then ran systemctl reset-failed -- "$u" || return 0; fi ;;
-  esac
-  ld=$(state LoadState)
-  if [ "$3" = file ]; then
-    [ "$ld" = not-found ] || echo reload
-  elif [ "$4" != keep ]; then
-    echo reload
-  fi
-  echo "load $ld"
+  if [ "$5" = failed ]; then ran systemctl reset-failed -- "$u" || return 0; fi
+  if [ "$3" = file ] || [ "$4" != keep ]; then echo reload; fi
+  echo end
 }
 # A command of a unit's destroy: silent when it succeeds, its output as "failed" lines when not.
 ran() {

@@ -135,21 +135,29 @@ export const removeUnitStep = (unit: { directory: string; name: string }): Helpe
   unit.name,
 ];
 
-/**
- * A unit's or instance's destroy after its stop (`parseRemovals` reads what it prints); `disabled` says an
- * earlier step of the caller's disabled it, so the step does not disable it again.
- */
+/** What a unit's destroy step is told: whose file it is, and what its caller did and saw. */
+export interface DestroyUnitOptions {
+  /** Whether the unit's file is ours: false for an instance, whose file is its template's. */
+  readonly ownsFile: boolean;
+  /** Whether it is enabled, so the step disables it. */
+  readonly disable: boolean;
+  /** Whether an earlier step of the caller's disabled it already: the step does not disable it again. */
+  readonly disabled?: boolean;
+  /** Whether the caller saw it failed after its stop: the step clears its failed record. */
+  readonly failed?: boolean;
+}
+
+/** A unit's or instance's destroy after its stop (`parseRemovals` reads what it prints). */
 export const destroyUnitStep = (
   unit: { directory: string; name: string },
-  ownsFile: boolean,
-  disable: boolean,
-  disabled = false,
+  { ownsFile, disable, disabled = false, failed = false }: DestroyUnitOptions,
 ): HelperStep => [
   'destroy-unit',
   unit.directory,
   unit.name,
   ownsFile ? 'file' : 'instance',
   disable ? (disabled ? 'disabled' : 'disable') : 'keep',
+  failed ? 'failed' : 'settled',
 ];
 
 type DropIn = { readonly directory: string; readonly unit: string; readonly name: string };

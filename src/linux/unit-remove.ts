@@ -10,8 +10,8 @@
  */
 
 /**
- * What the step did: the paths removed, the masks kept, the paths left (with why), the load state,
- * and whether systemd must reload to let go of the unit.
+ * What the step did: the paths removed, the masks kept, the paths left (with why), and whether systemd
+ * must reload to let go of the unit; the load state is the caller's, read after that reload.
  */
 export interface RemovalReport {
   readonly removed: readonly string[];
@@ -25,7 +25,6 @@ export const parseRemoval = (stdout: string): RemovalReport => {
   const removed: string[] = [];
   const masks: string[] = [];
   const left: string[] = [];
-  let loadState: string | undefined;
   let reload = false;
   for (const line of stdout.split('\n')) {
     const [word = '', ...rest] = line.split(' ');
@@ -33,10 +32,9 @@ export const parseRemoval = (stdout: string): RemovalReport => {
     if (word === 'removed') removed.push(text);
     else if (word === 'kept') masks.push(text);
     else if (word === 'left') left.push(text);
-    else if (word === 'load') loadState = text;
     else if (line === 'reload') reload = true;
   }
-  return { removed, masks, left, reload, ...(loadState === undefined ? {} : { loadState }) };
+  return { removed, masks, left, reload };
 };
 
 /** One unit's part of a destroy request's output: its report, or the output of the systemctl that failed. */
@@ -45,7 +43,7 @@ export interface RemovalSection {
   readonly report: RemovalReport;
   /** The failed command's output, a line each; undefined when nothing failed. */
   readonly failed?: readonly string[];
-  /** Whether the part ran to its end (its load line) or to its failure: a part cut short is neither. */
+  /** Whether the part ran to its end (its end line) or to its failure: a part cut short is neither. */
   readonly complete: boolean;
 }
 
@@ -59,7 +57,7 @@ export const parseRemovals = (stdout: string): RemovalSection[] => {
   return parts.map(({ name, lines }) => {
     const failed = lines.filter((line) => line === 'failed' || line.startsWith('failed ')).map((line) => line.slice(7));
     const report = parseRemoval(lines.join('\n'));
-    const complete = failed.length > 0 || report.loadState !== undefined;
+    const complete = failed.length > 0 || lines.includes('end');
     return { name, report, complete, ...(failed.length > 0 ? { failed } : {}) };
   });
 };

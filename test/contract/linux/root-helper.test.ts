@@ -132,7 +132,7 @@ describe('a destroy request of many units', () => {
     const asked = await askRootHelper(
       host(),
       ['rh-x1.service', 'rh-x2.service', 'rh-x3.service'].map((name) =>
-        destroyUnitStep({ directory: DIR, name }, true, name === 'rh-x2.service'),
+        destroyUnitStep({ directory: DIR, name }, { ownsFile: true, disable: name === 'rh-x2.service' }),
       ),
     );
     expect(asked).toMatchObject({ code: 0, stderr: '' });

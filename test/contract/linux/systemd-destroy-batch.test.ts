@@ -100,3 +100,33 @@ test('enabled units are disabled in one command; one whose disable fails fails a
     await host().exec(`umount ${WANTS}`);
   }
 });
+
+test('a unit failed before the destroy and one that fails on its stop are gone from the failed list too', async () => {
+  const failing = '[Service]\nExecStart=/bin/false\n';
+  // Its main process exits 3 on SIGTERM: the stop leaves it failed (Result=exit-code).
+  const failsOnStop = `[Service]\nExecStart=/bin/sh -c 'trap "exit 3" TERM; sleep infinity & wait'\n`;
+  const specs = [unitSpec('failed-0.service', failing), unitSpec('stopfail-0.service', failsOnStop)];
+  for (const spec of specs) {
+    const text = Buffer.from(spec.content).toString('base64');
+    await host().exec(
+      `echo ${text} | base64 -d > ${DIR}/${spec.name} && ${appliedMark(spec)} && systemctl daemon-reload && ` +
+        `systemctl start ${spec.name}; true`,
+    );
+  }
+  expect(await unit.show('failed-0.service')).toMatchObject({ ActiveState: 'failed' });
+  expect(await unit.show('stopfail-0.service')).toMatchObject({ ActiveState: 'active' });
+  const domain = linuxDomain();
+  const context: KindContext = { env: { [KEY_ENV]: host().privateKey }, clock: systemClock, log: () => undefined };
+  const session = await domain.connect(parseSshTarget(hostTarget(host())), context, 'write');
+  try {
+    const kind = await domain.kinds['systemd-unit']();
+    const items = specs.flatMap(({ name }) => destroyItemOf(kind, { name, directory: DIR }, context, false) ?? []);
+    expect(await domain.destroyAll(session, items)).toEqual([undefined, undefined]);
+    // Without reset-failed, systemd keeps a failed unit whose file went: LoadState=not-found, ActiveState=failed.
+    for (const { name } of specs) {
+      expect(await unit.show(name)).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });
+    }
+  } finally {
+    await domain.close(session);
+  }
+});

@@ -187,7 +187,8 @@ export const fakeSystemd = (): FakeSystemd => {
       case 'remove-unit':
         return ok(removal(args[1] ?? '', true));
       case 'destroy-unit':
-        return ok(`unit ${args[1]}\n${removal(args[1] ?? '', args[2] === 'file')}load not-found\n`);
+        if (args[4] === 'failed') run('reset-failed', [args[1] ?? '']);
+        return ok(`unit ${args[1]}\n${removal(args[1] ?? '', args[2] === 'file')}end\n`);
       case 'remove-drop-in':
         files.delete(dropIn());
         return ok();
