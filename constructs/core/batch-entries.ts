@@ -10,8 +10,7 @@ import { escapeTemplate } from './encode';
 /**
  * `{"kind":…,"spec":…`, with `after` when the object has predecessors, `adopt` when it is true and
  * `takeOver`, and `follows` when it follows others: an entry without any is the text earlier versions
- * wrote (the apply is not replaced on upgrade). Open at its end: the apply's triggers close it after
- * `"found":true` for an object whose lifecycle found it (entryClose).
+ * wrote (the apply is not replaced on upgrade). Open at its end: `closedEntry` closes it.
  */
 export const entryText = (
   kind: string,
@@ -26,12 +25,8 @@ export const entryText = (
   (owner.takeOver ? ',"takeOver":true' : '') +
   (follows.length > 0 ? `,"follows":${escapeTemplate(JSON.stringify(follows))}` : '');
 
-/**
- * The end of an entry, as a template: `,"found":true` when `found` (an HCL expression of what the object's
- * lifecycle recorded) is not "", then `}`.
- */
-export const entryClose = (found?: string): string =>
-  (found === undefined ? '' : `\${${found} == "" ? "" : ",\\"found\\":true"}`) + '}';
+/** An entry closed: its `}`. The apply's triggers put `,"found":true` before it for an object found (triggersOf). */
+export const closedEntry = (open: string): string => `${open}}`;
 
 /**
  * `local.<label>_recorded`: each refusable object's lifecycle record (`""` for nothing) under its name. The one
@@ -53,19 +48,31 @@ export const refusedLines = (label: string): string =>
   `\${join("\\n", [for name, found in local.${label}_recorded : "- \${name}: \${found}" if found != ""])}`;
 
 /**
- * The apply's triggers: one entry per object, its text (`local.<label>_entries`) closed with `"found":true` when
- * its lifecycle found it, then made unknown at plan time when it is not in sync (`local.<label>_pending`). The
- * plan then names each object the apply acts on, and the state keeps the known text, so the next plan is clean
- * (README, How it works). timestamp() with every character replaced is the one expression both binaries keep
- * unknown at plan and resolve to "" at apply (reasoned from their docs; proved by the e2e plans on each); it can
- * go when a language function yields an unknown value of its own, which neither terraform 1.x nor OpenTofu 1.x
- * has. One for-expression, so a plan evaluates one expression, not one per object (recordedLocal); it yields the
- * texts earlier versions wrote one by one, so an upgrade replaces no apply.
+ * The apply's triggers: one entry per object, its closed text (`local.<label>_entries`) with `,"found":true`
+ * before its `}` when its lifecycle found it, then made unknown at plan time when it is not in sync
+ * (`local.<label>_pending`). The plan then names each object the apply acts on, and the state keeps the known
+ * text, so the next plan is clean (README, How it works). timestamp() with every character replaced is the one
+ * expression both binaries keep unknown at plan and resolve to "" at apply (reasoned from their docs; proved by
+ * the e2e plans on each); it can go when a language function yields an unknown value of its own, which neither
+ * terraform 1.x nor OpenTofu 1.x has. The entries local as it stands, merged with the entries that differ from
+ * it: those found and those pending, usually few. A template per object (its text, a lookup of its record, a
+ * conditional, a try of its pending value) cost a clean plan of 1000 applied metric servers 0.41 s of 3.60
+ * (measured, medians of 3, load 0.5-1.5: 3.19 s this way, 2.92 s with no apply resource at all). It yields
+ * the texts earlier versions wrote one by one, so an upgrade replaces no apply. Iterated, never indexed per
+ * object outside a for-expression (recordedLocal).
  */
 export const triggersOf = (label: string, mayRefuse: boolean): string => {
-  const found = mayRefuse ? `lookup(local.${label}_recorded, name, "")` : undefined;
-  const entry = `\${entry}${entryClose(found)}\${try(local.${label}_pending[name], "")}`;
-  return `\${{ for name, entry in local.${label}_entries : name => "${entry}" }}`;
+  const entries = `local.${label}_entries`;
+  const open = `trimsuffix(${entries}[name], "}")`;
+  if (!mayRefuse)
+    return `\${merge(${entries}, { for name, at in local.${label}_pending : name => "\${${entries}[name]}\${at}" })}`;
+  const found = `,\\"found\\":true`;
+  const pendingOf = `\${try(local.${label}_pending[name], "")}`;
+  const foundText = `"\${${open}}${found}}${pendingOf}"`;
+  const foundOnes = `{ for name, found in local.${label}_recorded : name => ${foundText} if found != "" }`;
+  const mark = `\${lookup(local.${label}_recorded, name, "") == "" ? "" : "${found}"}`;
+  const pendingOnes = `{ for name, at in local.${label}_pending : name => "\${${open}}${mark}}\${at}" }`;
+  return `\${merge(${entries}, ${foundOnes}, ${pendingOnes})}`;
 };
 
 /** `{follows}` when the object follows others (a query entry only: the apply's entries never carry it). */

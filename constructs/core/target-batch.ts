@@ -11,7 +11,7 @@ import { APPLY, BATCH } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
 import {
   applyEnvironment,
-  entryClose,
+  closedEntry,
   entryText,
   followsField,
   ownerFields,
@@ -220,15 +220,18 @@ export class TargetBatch extends Construct {
     );
     const resolved = members
       .filter((m) => hasToken(m.spec))
-      .map((m) => [m.name, entryText(m.kind, jsonText(m.spec), [], m, m.follows) + entryClose()]);
+      .map((m) => [m.name, closedEntry(entryText(m.kind, jsonText(m.spec), [], m, m.follows))]);
     return { ...(known.length > 0 ? { [BATCH.objects]: packObjects(packed) } : {}), ...Object.fromEntries(resolved) };
   }
 
-  /** Declares `local.<label>_entries`: each object's entry text, open at its end (entryText), by name. */
+  /** Declares `local.<label>_entries`: each object's closed entry text (closedEntry), by name. */
   private declareEntries(stack: TerraformStack): void {
     const produce = () =>
       Object.fromEntries(
-        [...this.members.values()].map((m) => [m.name, entryText(m.kind, jsonText(m.spec()), m.after(), m)]),
+        [...this.members.values()].map((m) => [
+          m.name,
+          closedEntry(entryText(m.kind, jsonText(m.spec()), m.after(), m)),
+        ]),
       );
     stack.addOverride(`locals.${this.label}_entries`, Lazy.anyValue({ produce }));
   }

@@ -21,16 +21,28 @@ export interface ParsedEntry<Spec> {
   readonly after?: string[];
 }
 
-/** The apply's triggers: one for-expression over the entries local, closing each entry (target-batch.ts). */
-const triggersOf = (label: string, found: boolean): string =>
-  `\${{ for name, entry in local.${label}_entries : name => "\${entry}` +
-  (found ? `\${lookup(local.${label}_recorded, name, "") == "" ? "" : ",\\"found\\":true"}` : '') +
-  `}\${try(local.${label}_pending[name], "")}" }}`;
+/**
+ * The apply's triggers: the entries local merged with the entries found (`"found":true` before the `}`) and
+ * the entries pending (target-batch.ts), written out here by hand.
+ */
+const triggersOf = (label: string, found: boolean): string => {
+  const entries = `local.${label}_entries`;
+  const open = `trimsuffix(${entries}[name], "}")`;
+  if (!found)
+    return `\${merge(${entries}, { for name, at in local.${label}_pending : name => "\${${entries}[name]}\${at}" })}`;
+  return (
+    `\${merge(${entries}, ` +
+    `{ for name, found in local.${label}_recorded : name => ` +
+    `"\${${open}},\\"found\\":true}\${try(local.${label}_pending[name], "")}" if found != "" }, ` +
+    `{ for name, at in local.${label}_pending : name => ` +
+    `"\${${open}}\${lookup(local.${label}_recorded, name, "") == "" ? "" : ",\\"found\\":true"}}\${at}" })}`
+  );
+};
 
 /**
  * One object's entry in `<label>_apply.triggers_replace`: its JSON text, the pending value it ends with
  * (unknown at plan time when the object is drifted), and the expression of what its lifecycle found when
- * its ownership is kept in the state (`"found":true` then). The triggers must be exactly the for-expression
+ * its ownership is kept in the state (`"found":true` then). The triggers must be exactly the batch's merge
  * over `local.<label>_entries`; an entry or a trigger of another form fails the test that reads it.
  */
 export const entryOf = (
@@ -50,7 +62,7 @@ export const entryOf = (
       : undefined;
   if (typeof text !== 'string') throw new Error(`local.${label}_entries has no entry for ${name}, got ${String(text)}`);
   const found = typeof recorded === 'string' ? recordedIn(recorded, name) : undefined;
-  return { text: `${text}}`, pending: pendingOf(label, name), ...(found === undefined ? {} : { found }) };
+  return { text, pending: pendingOf(label, name), ...(found === undefined ? {} : { found }) };
 };
 
 /** `name`'s expression in a `local.<label>_recorded` object constructor, when it has one. */

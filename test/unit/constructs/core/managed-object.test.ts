@@ -97,13 +97,13 @@ describe('ManagedObject', () => {
   });
 
   test("an entry is the object's kind and spec, made unknown at plan time through timestamp() when it drifted", () => {
-    // One for-expression over the entries, closing each and appending its pending value (entryOf checks its form).
+    // The closed entries merged with the pending ones, each with its pending value (entryOf checks its form).
     expect(entryOf(synth, 'pve', 'site_thing')).toEqual({
       text: '{"kind":"widget","spec":{"id":"thing","size":3}}',
       pending: 'local.pve_pending["site_thing"]',
     });
     expect(apply.triggers_replace).toBe(
-      '${{ for name, entry in local.pve_entries : name => "${entry}}${try(local.pve_pending[name], "")}" }}',
+      '${merge(local.pve_entries, { for name, at in local.pve_pending : name => "${local.pve_entries[name]}${at}" })}',
     );
     expect(synth.locals.pve_pending).toBe(
       '${{ for name in local.pve_drifted : name => replace(timestamp(), "/.*/", "") }}',
