@@ -25,13 +25,18 @@ set -C
 pid=
 { IFS= read -r pid <"$lock"; } 2>/dev/null
 if [ -z "$pid" ] && [ ! -e "$lock" ]; then
-  # No leader: the hook that creates the lock (noclobber) becomes one, its FIFO made first so a lock
-  # always names a FIFO; exec keeps the pid the lock holds.
+  # No leader: the hook that makes the lock becomes one, its FIFO made first so a lock always names a
+  # FIFO; exec keeps the pid the lock holds. The lock is a hard link of a file that already holds the pid
+  # (`ln` fails when the lock exists), so no hook ever reads it empty: one made by noclobber and written
+  # after could be read between the two, and the hook that did ran a Node hook of its own (3 of 20 hooks
+  # at once under CI's load, test/e2e/destroy-hook.test.ts).
+  claim=$dir/$domain.$$.new
   mkfifo "$dir/$domain.$$.in" 2>/dev/null || node_hook
-  if { printf '%s\n' "$$" >"$lock"; } 2>/dev/null; then
+  if { printf '%s\n' "$$" >"$claim"; } 2>/dev/null && ln "$claim" "$lock" 2>/dev/null; then
+    rm -f "$claim"
     HOMELAB_RELAY_DOMAIN=$domain exec node "$bundle" "$HOMELAB_KIND" destroy
   fi
-  rm -f "$dir/$domain.$$.in"
+  rm -f "$claim" "$dir/$domain.$$.in"
   { IFS= read -r pid <"$lock"; } 2>/dev/null
 fi
 case $pid in '' | *[!0-9]*) node_hook ;; esac

@@ -45,8 +45,6 @@ export interface FifoLeadOptions {
   readonly lingerMs?: number;
 }
 
-/** How long a lock with no pid in it yet is taken for one being written, not a killed hook's. */
-const FRESH_LOCK_MS = 2_000;
 /** How long a leader that removed its FIFO still reads hooks that opened it just before. */
 const GRACE_MS = 50;
 
@@ -231,15 +229,8 @@ export const sweep = (dir: string): void => {
   } catch {
     return;
   }
-  for (const name of staleEntries(names, isAlive, (lock) => sweptHolder(join(dir, lock)))) removeFile(join(dir, name));
-};
-
-/** A lock's holder for a sweep: one still being written (no pid yet, a moment old) counts as this process's. */
-const sweptHolder = (path: string): number | undefined => {
-  const holder = lockHolder(path);
-  if (holder !== undefined) return holder;
-  const made = lstatSync(path, { throwIfNoEntry: false });
-  return made !== undefined && Date.now() - made.mtimeMs < FRESH_LOCK_MS ? process.pid : undefined;
+  // A lock is never empty (the sh hook links it from a file that holds the pid): one whose pid is unreadable is stale.
+  for (const name of staleEntries(names, isAlive, (lock) => lockHolder(join(dir, lock)))) removeFile(join(dir, name));
 };
 
 const isAlive = (pid: number): boolean => {

@@ -33,7 +33,7 @@ const DOMAIN = /^[a-z][a-z0-9-]*$/;
 /** The files of a relay folder this protocol names; `pid` is the process whose death makes them stale. */
 export type RelayFile =
   | { readonly kind: 'lock'; readonly domain: string }
-  | { readonly kind: 'fifo'; readonly domain: string; readonly pid: number }
+  | { readonly kind: 'fifo' | 'claim'; readonly domain: string; readonly pid: number }
   | { readonly kind: 'request' | 'reply'; readonly pid: number };
 
 export const lockName = (domain: string): string => `${domain}.lead`;
@@ -51,8 +51,10 @@ export const hookPid = (line: string): number | undefined => (PID.test(line) ? N
 export const relayFile = (name: string): RelayFile | undefined => {
   const hook = /^h([1-9][0-9]{0,9})\.(req|out)$/.exec(name);
   if (hook?.[1] !== undefined) return { kind: hook[2] === 'req' ? 'request' : 'reply', pid: Number(hook[1]) };
-  const fifo = /^([a-z][a-z0-9-]*)\.([1-9][0-9]{0,9})\.in$/.exec(name);
-  if (fifo?.[1] !== undefined) return { kind: 'fifo', domain: fifo[1], pid: Number(fifo[2]) };
+  // `<domain>.<pid>.new`: the file a hook writes its pid to before linking it as the lock (destroy-hook.sh).
+  const fifo = /^([a-z][a-z0-9-]*)\.([1-9][0-9]{0,9})\.(in|new)$/.exec(name);
+  if (fifo?.[1] !== undefined)
+    return { kind: fifo[3] === 'in' ? 'fifo' : 'claim', domain: fifo[1], pid: Number(fifo[2]) };
   const lock = /^([a-z][a-z0-9-]*)\.lead$/.exec(name);
   return lock?.[1] === undefined ? undefined : { kind: 'lock', domain: lock[1] };
 };

@@ -85,11 +85,14 @@ describe('staleEntries', () => {
     const alive = (pid: number) => pid === 1;
     const holders: Record<string, number | undefined> = { 'linux.lead': 1, 'pve.lead': 9, 'kube.lead': undefined };
     const names = ['linux.lead', 'pve.lead', 'kube.lead', 'linux.1.in', 'pve.9.in', 'h1.req', 'h1.out', 'h9.req'];
-    expect(staleEntries([...names, 'x.sock', 'other'], alive, (name) => holders[name])).toEqual([
+    // A hook's claim (the file it links as the lock) is its own until it dies.
+    const claims = ['linux.1.new', 'pve.9.new'];
+    expect(staleEntries([...names, ...claims, 'x.sock', 'other'], alive, (name) => holders[name])).toEqual([
       'pve.lead',
       'kube.lead',
       'pve.9.in',
       'h9.req',
+      'pve.9.new',
     ]);
   });
 });
