@@ -66,11 +66,12 @@ export const triggersOf = (label: string, mayRefuse: boolean): string => {
   const open = `trimsuffix(${entries}[name], "}")`;
   if (!mayRefuse)
     return `\${merge(${entries}, { for name, at in local.${label}_pending : name => "\${${entries}[name]}\${at}" })}`;
-  const found = `,\\"found\\":true`;
+  // The HCL text `,"found":true`, and each part of the merge: the entries found, then the entries pending.
+  const foundField = `,\\"found\\":true`;
   const pendingOf = `\${try(local.${label}_pending[name], "")}`;
-  const foundText = `"\${${open}}${found}}${pendingOf}"`;
+  const foundText = `"\${${open}}${foundField}}${pendingOf}"`;
   const foundOnes = `{ for name, found in local.${label}_recorded : name => ${foundText} if found != "" }`;
-  const mark = `\${lookup(local.${label}_recorded, name, "") == "" ? "" : "${found}"}`;
+  const mark = `\${lookup(local.${label}_recorded, name, "") == "" ? "" : "${foundField}"}`;
   const pendingOnes = `{ for name, at in local.${label}_pending : name => "\${${open}}${mark}}\${at}" }`;
   return `\${merge(${entries}, ${foundOnes}, ${pendingOnes})}`;
 };
