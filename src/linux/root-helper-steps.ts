@@ -71,12 +71,13 @@ v_remove_unit() {
   removal "$d" "$u" file
 }
 # A unit's destroy after its stop, one of a request's many: a "unit <name>" line, then what it did. Disabled
-# while its file is there (when asked), removed, its failed record cleared when the caller saw it failed after
-# its stop (one systemctl show for the request's units, where a show each here took 8-10 ms a unit); then
-# whether systemd must reload to let go of it (the caller's shared reload, which reads the load states after),
-# and an end line. A systemctl that fails ends this unit's part with its output as "failed" lines and the
-# request goes on: one unit's failure fails that unit alone. An instance asks a reload only when it was
-# disabled (here, or before by the caller: disabled).
+# while its file (an instance's: its template's) is there, when asked: systemd 252 refuses to disable a loaded
+# unit whose file is gone (measured), and removal's search takes the links such a unit left. Removed, its
+# failed record cleared when the caller saw it failed after its stop (one systemctl show for the request's
+# units, where a show each here took 8-10 ms a unit); then whether systemd must reload to let go of it (the
+# caller's shared reload, which reads the load states after), and an end line. A systemctl that fails ends
+# this unit's part with its output as "failed" lines and the request goes on: one unit's failure fails that
+# unit alone. An instance asks a reload only when it was disabled (here, or before by the caller: disabled).
 v_destroy_unit() {
   takes $# 5 'a directory, a unit name, file or instance, disable, disabled (before) or keep, and failed or settled'
   dir "$1" 'the directory'
@@ -86,7 +87,9 @@ v_destroy_unit() {
   case $5 in failed | settled) ;; *) refuse 'the fifth word must be failed or settled' ;; esac
   [ "$mode" = run ] || return 0
   printf 'unit %s\\n' "$u"
-  if [ "$4" = disable ]; then ran systemctl disable --no-reload -- "$u" || return 0; fi
+  uf=$d/$u
+  [ "$3" = file ] || case $s in ?*@?*) uf=$d/\${s%%@*}@.$t ;; esac
+  if [ "$4" = disable ] && [ -e "$uf" ]; then ran systemctl disable --no-reload -- "$u" || return 0; fi
   removal "$d" "$u" "$3"
   if [ "$5" = failed ]; then ran systemctl reset-failed -- "$u" || return 0; fi
   if [ "$3" = file ] || [ "$4" != keep ]; then echo reload; fi

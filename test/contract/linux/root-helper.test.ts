@@ -128,7 +128,10 @@ describe("a unit's removal", () => {
 
 describe('a destroy request of many units', () => {
   test('a unit whose systemctl disable fails fails in its own part; the units around it are removed', async () => {
-    await sh(`printf '[Service]\\n' > ${DIR}/rh-x1.service && printf '[Service]\\n' > ${DIR}/rh-x3.service`);
+    await sh(
+      `printf '[Service]\\n' > ${DIR}/rh-x1.service && printf '[Service]\\n' > ${DIR}/rh-x3.service && ` +
+        `mkdir ${DIR}/rh-x2.service`,
+    );
     const asked = await askRootHelper(
       host(),
       ['rh-x1.service', 'rh-x2.service', 'rh-x3.service'].map((name) =>
@@ -143,9 +146,11 @@ describe('a destroy request of many units', () => {
       report: { removed: [`${DIR}/rh-x1.service`] },
     });
     expect(first?.failed).toBeUndefined();
-    // No file: `systemctl disable` fails, and the step goes no further for this unit.
+    // A directory for a file: `systemctl disable` fails, and the step goes no further for this unit.
     expect(second).toMatchObject({ name: 'rh-x2.service', complete: true });
-    expect(second?.failed?.join('\n')).toMatch(/rh-x2\.service does not exist/);
+    expect(second?.failed?.join('\n')).toMatch(/^Failed to look up unit file state: Is a directory$/);
+    expect(await exists(`${DIR}/rh-x2.service`)).toBe(true);
+    await sh(`rmdir ${DIR}/rh-x2.service`);
     expect(third).toMatchObject({
       name: 'rh-x3.service',
       complete: true,

@@ -62,6 +62,23 @@ test('destroy of a unit whose file is already gone removes the wants link it lef
   expect(await present(`${WANTS}/leftover.service`)).toEqual([]);
 });
 
+// systemd caches a loaded unit's UnitFileState until a daemon-reload, and `systemctl disable` of a loaded unit
+// whose file and links are gone fails (measured, systemd 252). An undo or destroy stopped between removing a
+// file and its links and the reload leaves this state: in the fault campaign (CI of 6d9cc6a) each destroy after
+// it failed on the disable, so no apply converged.
+test('destroy of a unit whose file and links went while systemd still holds it enabled completes', async () => {
+  const spec = unitSpec('stale.service', installed(sleeper));
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  await host().exec(`systemctl stop stale.service && systemctl show -p UnitFileState stale.service`);
+  await host().exec(`rm ${DIR}/stale.service ${WANTS}/stale.service`);
+  expect(await unit.show('stale.service')).toMatchObject({ LoadState: 'loaded', UnitFileState: 'enabled' });
+  const destroyed = await unit.run('destroy', spec);
+  expect(destroyed).toMatchObject({ code: 0 });
+  expect(destroyed.stderr).toMatch(/stale.service on .*: stopped, disabled and removed$/);
+  expect(await present(`${RECORDS}/stale.service`)).toEqual([]);
+  expect(await unit.show('stale.service')).toMatchObject({ LoadState: 'not-found' });
+});
+
 test('destroy of a unit masked by hand stops it, removes its file, links and record, and keeps the mask', async () => {
   const local = '/usr/local/lib/systemd/system';
   const spec = unitSpec('hidden.service', installed(sleeper), { directory: local, restartOn: ['v1'] });
