@@ -6,169 +6,22 @@
  * each node's management bridge, type-checks, synthesizes, and its first plan shows no change to what any object
  * does (adoptions only); its first apply writes nothing the objects do.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { encodeBase64Json } from '../../src/pve/metric-fields';
-import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject } from '../support/cdktf-project';
-import { useKubeApiServer } from '../support/kube-apiserver';
-import { crPath } from '../support/kube-crds';
-import { kubeExpect } from '../support/kube-http';
-import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
-import { testProcessEnv } from '../support/toolchain';
-import { makeCert, type TestCert } from '../support/tls';
-import { CLONE_SECRET, ESTATE_REPOS, ESTATE_UNITS, METRIC_SERVERS, nodeInterfaces } from './discover-estate';
+import { HEADERS, NODES, READ_TOKEN, ROOT, run, TOKEN, useDiscoverEstate } from './discover-fixture';
 
 jest.setTimeout(600_000);
 
-const run = promisify(execFile);
-const ROOT = join(__dirname, '..', '..');
-const TOKEN = 'root@pam!homelab=discover-secret';
-/** Discover only reads: it runs with the read token alone, which may not write. */
-const READ_TOKEN = 'audit@pve!reader=discover-read-secret';
-const HEADERS = { Authorization: 'Bearer otel-discover-SECRET' };
-const NODES = ['n1', 'n2', 'n3'];
-
-const server = useKubeApiServer();
-let fake: FakePve;
-let host: SystemdHost;
-let cert: TestCert;
-let dir: string;
-let project: CdktfProject;
-let discovered: { stdout: string; stderr: string };
-let env: NodeJS.ProcessEnv;
-
-/** What the objects do on the host: each unit file's digest and each unit's state and invocation. */
-const hostState = async (): Promise<string> =>
-  (
-    await host.exec(
-      'cd /etc/systemd/system && sha256sum disc-* disc-*.d/* ssh.service.d/* 2>/dev/null; ' +
-        'systemctl show -p Id,ActiveState,InvocationID,UnitFileState disc-* "disc-probe@*" "disc-agent@*" ssh.service',
-    )
-  ).stdout;
-const repoSpecs = async (namespace: string) =>
-  (
-    await kubeExpect<{ items: Array<{ metadata: { name: string }; spec: unknown }> }>(
-      server().admin,
-      'GET',
-      crPath(namespace, 'repos'),
-    )
-  ).items.map((item) => [item.metadata.name, item.spec]);
-
-/** Each object's reading at plan time, from the batch reads' results in the saved plan. */
-const planReadings = async (): Promise<Array<{ name: string; inSync: boolean; summary: string }>> => {
-  const shown = await project.must('show plan', project.terraform('show', '-json', 'plan.bin'));
-  const plan = JSON.parse(shown.stdout) as { prior_state?: { values?: { root_module?: { resources?: Resource[] } } } };
-  const reads = (plan.prior_state?.values?.root_module?.resources ?? []).filter((r) => r.type === 'external');
-  return reads.flatMap(({ values }) =>
-    Object.keys(values.result)
-      .filter((key) => key.endsWith('.in_sync') && !key.startsWith('.'))
-      .map((key) => {
-        const name = key.slice(0, -'.in_sync'.length);
-        return { name, inSync: values.result[key] === 'true', summary: values.result[`${name}.summary`] ?? '' };
-      }),
-  );
-};
-/** The systemd host's address and pinned key as discover takes them. */
-const hostArgs = () => [
-  '--ssh-host',
-  host.host,
-  '--ssh-port',
-  String(host.port),
-  '--ssh-host-key',
-  host.hostKeyFingerprint,
-];
-interface Resource {
-  readonly type: string;
-  readonly values: { readonly result: Record<string, string> };
-}
-
-beforeAll(async () => {
-  cert = makeCert();
-  fake = await startFakePve({
-    tls: { key: cert.key, cert: cert.cert },
-    tokens: {
-      'root@pam!homelab': { secret: 'discover-secret', privileges: 'modify' },
-      'audit@pve!reader': { secret: 'discover-read-secret', privileges: 'audit' },
-    },
-    nodes: NODES,
-    network: Object.fromEntries(NODES.map((node, i) => [node, { running: nodeInterfaces(i) }])),
-  });
-  for (const [id, section] of Object.entries(METRIC_SERVERS(encodeBase64Json(HEADERS))))
-    fake.setMetricServer(id, section);
-  host = await startSystemdHost();
-  for (const command of ESTATE_UNITS) {
-    const done = await host.exec(command);
-    if (done.code !== 0) throw new Error(`${command}: ${done.stderr}`);
-  }
-  const kube = server();
-  for (const repo of ESTATE_REPOS) await kubeExpect(kube.admin, 'POST', crPath(kube.namespace, 'repos'), repo);
-  await kubeExpect(kube.admin, 'POST', `/api/v1/namespaces/${kube.namespace}/secrets`, {
-    metadata: { name: CLONE_SECRET },
-    stringData: { username: 'git', password: 'clone-SECRET' },
-  });
-  dir = mkdtempSync(join(ROOT, 'build', 'discover-e2e-'));
-  env = { ...testProcessEnv(), PVE_READ_TOKEN: READ_TOKEN, HOMELAB_SSH_KEY: host.privateKey };
-  discovered = await discover('--out', join(dir, 'main.ts'));
-});
-
-/** `entry` of the discovered folder bundled as the examples are: the library from source, cdktf from node_modules. */
-const bundleApp = (entry: string, outfile: string) =>
-  build({
-    entryPoints: [join(dir, entry)],
-    outfile: join(dir, outfile),
-    bundle: true,
-    platform: 'node',
-    packages: 'external',
-    logLevel: 'error',
-  });
-
-/** `cdktf-homelab discover` on the estate, with `flags` first. */
-const discover = (...flags: string[]) =>
-  run(
-    'node',
-    [
-      join(ROOT, 'build', 'cli', 'cdktf-homelab.js'),
-      'discover',
-      ...flags,
-      '--import',
-      relative(dir, join(ROOT, 'index')),
-      '--pve-endpoint',
-      fake.url,
-      '--pve-ca-file',
-      cert.certFile,
-      '--pve-read-token-env',
-      'PVE_READ_TOKEN',
-      ...hostArgs(),
-      '--ssh-private-key-env',
-      'HOMELAB_SSH_KEY',
-      '--unit-glob',
-      'disc-*',
-      '--unit-glob',
-      'ssh.service',
-      '--namespace',
-      server().namespace,
-      '--kubeconfig',
-      server().kubeconfig,
-      '--context',
-      'admin',
-    ],
-    { env },
-  );
-
-afterAll(async () => {
-  console.log(`discover e2e timings (s): ${project?.report()}`);
-  await host?.stop();
-  await fake?.stop();
-  project?.cleanup();
-  cert?.cleanup();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+// The estate, its first discover run and the helpers that read it (discover-fixture.ts); setProject hands the
+// second test's project to afterAll, which reports its timings and cleans it up.
+const estate = useDiscoverEstate();
+const { server, parts, project: madeProject, setProject } = estate;
+const { hostState, repoSpecs, planReadings, hostArgs, bundleApp, discover } = estate;
 
 test('discover declares every object, names the secrets and what it left out, and reads only', () => {
+  const { discovered, dir, fake } = parts();
   const summary = discovered.stderr;
   expect(summary).toContain(
     'declared 31 objects, each adopt: true: 5 ProxmoxMetricServer, 6 ProxmoxNetworkInterface, 10 SystemdUnit, ' +
@@ -229,6 +82,7 @@ test('discover declares every object, names the secrets and what it left out, an
 });
 
 test('the stack type-checks, synthesizes, and its first plan shows nothing but adoptions', async () => {
+  const { dir, env, host } = parts();
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
@@ -239,13 +93,14 @@ test('the stack type-checks, synthesizes, and its first plan shows nothing but a
   );
   await run('node', [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { env });
   await bundleApp('main.ts', 'app.js');
-  project = new CdktfProject(relative(ROOT, join(dir, 'app.js')), 'discovered', {
+  const project = new CdktfProject(relative(ROOT, join(dir, 'app.js')), 'discovered', {
     PROXMOX_VE_API_TOKEN: TOKEN,
     PVE_READ_TOKEN: READ_TOKEN,
     HOMELAB_SSH_KEY: host.privateKey,
     PVE_METRIC_OTEL_OTEL_HEADERS: JSON.stringify(HEADERS),
     PVE_METRIC_INFLUX_TOKEN: 'influx-SECRET',
   });
+  setProject(project);
   await project.must('synth', project.synth());
   await project.must('init', project.terraform('init', '-no-color'));
   const plan = await project.plan('plan (first)', '-out', 'plan.bin');
@@ -267,6 +122,7 @@ test('the stack type-checks, synthesizes, and its first plan shows nothing but a
 
 // Issue 28 item 4: a JavaScript user needed tsx and typescript to run what discover wrote.
 test('--language js writes the same stack in plain JavaScript: it synthesizes to the same Terraform', async () => {
+  const { dir } = parts();
   await discover('--language', 'js', '--out', join(dir, 'main.js'));
   expect(readFileSync(join(dir, 'main.js'), 'utf8')).toMatch(
     /^const \{ App, TerraformStack \} = require\('cdktf'\);$/m,
@@ -282,13 +138,15 @@ test('--language js writes the same stack in plain JavaScript: it synthesizes to
       delete json.terraform.backend;
       return json;
     };
-    expect(synthesized(js)).toEqual(synthesized(project));
+    expect(synthesized(js)).toEqual(synthesized(madeProject()));
   } finally {
     js.cleanup();
   }
 });
 
 test('the first apply changes nothing the objects do, and the next plan is clean', async () => {
+  const { fake } = parts();
+  const project = madeProject();
   const before = {
     host: await hostState(),
     repos: await repoSpecs(server().namespace),
@@ -303,6 +161,7 @@ test('the first apply changes nothing the objects do, and the next plan is clean
 });
 
 test('a read login leaves out what it cannot read a mark of, and sees the intents', async () => {
+  const { env, host } = parts();
   // After the apply every adopted unit and drop-in carries this stack's mark; the drop-ins' marks are made root-only.
   // Issue 27: a read identity without access to the mark directory read a stack's drop-in as nobody's.
   const made = await host.exec('useradd -M -s /bin/sh disc-reader && chmod 0700 /var/lib/cdktf-homelab/drop-ins');
