@@ -1,18 +1,26 @@
 /**
  * The read of every declared unit (or drop-in) on a host in one shell round trip: one `systemctl
- * show` for all of them, then the file digests and the recorded restartOn digests. The script goes
- * over stdin, so hundreds of units never meet the kernel's 128 KiB limit on one argument.
+ * show` for all of them, then the file digests and the recorded restartOn digests, then one
+ * `systemctl list-unit-files` for whether each is enabled. The script goes over stdin, so hundreds of
+ * units never meet the kernel's 128 KiB limit on one argument.
+ *
+ * Enablement comes from `list-unit-files`, which reads the links on disk each time, not from `show`:
+ * pid 1 keeps a loaded unit's UnitFileState from its first look until a daemon-reload, so a wants
+ * link removed by hand read `enabled` (NeedDaemonReload=no) and the plan was clean while the unit
+ * would no longer start at boot (measured, systemd 252; `list-unit-files` said `disabled`, one call
+ * for 200 names about 50 ms with the SSH round trip). An instance has no unit file of its own, so
+ * `list-unit-files` does not list it: its `show` state stays.
  */
 import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
-import { isTemplate } from './unit-name';
+import { instanceOf, isTemplate } from './unit-name';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
 export interface ReadEntry {
-  /** The unit to show; a template is answered by `is-enabled`, since `show` refuses its name. */
+  /** The unit to show; a template is answered by `list-unit-files` alone, since `show` refuses its name. */
   readonly unit: string;
   /** A file whose sha256 is read (the unit file, a drop-in); none for an instance. */
   readonly file?: string;
@@ -27,7 +35,7 @@ const MARK = {
   mtimes: '@@cdktf-homelab:mtimes',
   records: '@@cdktf-homelab:restart-on',
   intents: '@@cdktf-homelab:intents',
-  templates: '@@cdktf-homelab:templates',
+  unitFiles: '@@cdktf-homelab:unit-files',
   now: '@@cdktf-homelab:now',
   text: '@@cdktf-homelab:text',
   unreadable: '@@cdktf-homelab:unreadable',
@@ -62,12 +70,8 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
       entries.map((entry) => entry.intent),
       `printf '%s %s\\n' "$i" "$(head -c 256 "$f")"`,
     ),
-    `echo ${MARK.templates}`,
-    ...entries.flatMap((entry, index) =>
-      isTemplate(entry.unit)
-        ? [`printf '%s %s\\n' ${index} "$(systemctl is-enabled -- ${quote(entry.unit)} 2>/dev/null)"`]
-        : [],
-    ),
+    `echo ${MARK.unitFiles}`,
+    unitFilesCommand(entries),
     `echo ${MARK.now}; date -u +%s`,
     `echo ${MARK.unreadable}`,
     unreadableCheck(entries),
@@ -76,6 +80,19 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
 };
 
 const PROPERTIES = SHOW_PROPERTIES.join(',');
+
+/**
+ * `list-unit-files` of every entry that has a unit file of its own (all but instances), each name a
+ * glob that matches itself alone (a `\\` escape is a glob's escape too); nothing when there is none,
+ * since with no name it lists every unit file. It exits 1 when it lists none: that is not an error.
+ */
+const unitFilesCommand = (entries: readonly ReadEntry[]): string => {
+  const names = [...new Set(entries.map((entry) => entry.unit).filter((unit) => instanceOf(unit) === undefined))];
+  const globs = names.map((name) => quote(name.replace(/[\\*?[]/g, (c) => `\\${c}`)));
+  return globs.length === 0
+    ? 'true'
+    : `systemctl list-unit-files --no-legend --no-pager -- ${globs.join(' ')} 2>/dev/null`;
+};
 
 /** The FragmentPath and DropInPaths of every unit shown, one word each (unit paths hold no space). */
 const LOADED_PATHS = `$(printf '%s\\n' "$s" | sed -n 's/^FragmentPath=//p; s/^DropInPaths=//p')`;
@@ -115,12 +132,12 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
   const part = (mark: string) => pieces[pieces.indexOf(mark) + 1] ?? '';
   const show = pieces[0] ?? '';
-  const [files = '', mtimeText = '', records = '', intentText = '', templates = '', nowText = ''] = [
+  const [files = '', mtimeText = '', records = '', intentText = '', unitFiles = '', nowText = ''] = [
     MARK.files,
     MARK.mtimes,
     MARK.records,
     MARK.intents,
-    MARK.templates,
+    MARK.unitFiles,
     MARK.now,
   ].map((mark): string => (pieces.includes(mark) ? part(mark) : ''));
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
@@ -131,13 +148,15 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const mtimes = mtimesByPath(mtimeText);
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
-  const enablement = byIndex(templates, (rest) => rest.trim());
+  const enablement = statesByName(unitFiles);
   const now = Number(nowText.trim());
   let next = 0;
   const live = entries.flatMap((entry, index): LiveUnit[] => {
     const fileSha256 = entry.file === undefined ? undefined : digests.get(entry.file);
-    const status = isTemplate(entry.unit) ? templateStatus(fileSha256, enablement.get(index) ?? '') : statuses[next++];
-    if (status === undefined) return [];
+    const listed = enablement.get(entry.unit);
+    const shown = isTemplate(entry.unit) ? templateStatus(fileSha256, listed ?? '') : statuses[next++];
+    if (shown === undefined) return [];
+    const status = listed === undefined ? shown : { ...shown, unitFileState: listed };
     const since = status.stateSince;
     const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
     const record = recorded.get(index);
@@ -190,9 +209,9 @@ const mtimesByPath = (text: string): Map<string, number> => {
 };
 
 /**
- * A template is a file, never a running unit: loaded when its file exists, enabled as `is-enabled`
- * says. Measured on systemd 252: `disabled` for a fresh template, `indirect` once any instance is
- * enabled (`list-unit-files` says the same), `enabled` only for one with DefaultInstance=.
+ * A template is a file, never a running unit: loaded when its file exists, enabled as
+ * `list-unit-files` says. Measured on systemd 252: `disabled` for a fresh template, `indirect` once
+ * any instance is enabled (`is-enabled` says the same), `enabled` only for one with DefaultInstance=.
  */
 const templateStatus = (fileSha256: string | undefined, unitFileState: string): UnitStatus => ({
   loadState: unitFileState.startsWith('masked') ? 'masked' : fileSha256 === undefined ? 'not-found' : 'loaded',
@@ -201,6 +220,10 @@ const templateStatus = (fileSha256: string | undefined, unitFileState: string): 
   unitFileState,
   needDaemonReload: false,
 });
+
+/** `list-unit-files` lines (`<name> <state> <preset>`) by name. */
+const statesByName = (text: string): Map<string, string> =>
+  new Map([...text.matchAll(/^(\S+)[ \t]+(\S+)/gm)].map((match) => [match[1] ?? '', match[2] ?? '']));
 
 const filePaths = (entries: readonly ReadEntry[]): string[] =>
   entries.flatMap((entry) => (entry.file === undefined ? [] : [entry.file]));

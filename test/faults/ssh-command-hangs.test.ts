@@ -15,7 +15,7 @@ import { unitSpec } from '../support/unit-host';
 const ABSENT =
   'Id=hang.service\nLoadState=not-found\nActiveState=inactive\nSubState=dead\nUnitFileState=\n' +
   'NeedDaemonReload=no\nJob=\nStateChangeTimestamp=\n\n' +
-  '@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n@@cdktf-homelab:now\n1800000000\n';
+  '@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:unit-files\n@@cdktf-homelab:now\n1800000000\n';
 
 /**
  * Answers `echo ok`, and (when `reads` is true) the read script and the first root helper request (the

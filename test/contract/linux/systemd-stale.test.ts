@@ -2,7 +2,8 @@
  * A process older than its unit's content, on real systemd 252 (issue 26 class 2): content changed and
  * daemon-reloaded but never restarted, by whoever, left the file matching and NeedDaemonReload=no, so
  * the plan was clean while the process ran the old content. Now the read names it and the apply
- * restarts it; records an earlier version wrote still read in sync.
+ * restarts it; records an earlier version wrote still read in sync. Likewise systemd's enablement: pid 1
+ * keeps a loaded unit's UnitFileState until a daemon-reload, so a link removed or made by hand read as before.
  */
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { linuxDomain } from '../../../handlers/linux/domain';
@@ -81,6 +82,27 @@ test('a drop-in changed and reloaded under a running unit names the restart on t
   expect(applied.stderr).toMatch(/^d: restarted$/m);
   expect(await runningVariant('st-d.service')).toBe('b');
   expect((await read(objects('b')))['.summary']).toBe('all 2 objects are in sync');
+});
+
+test('a wants link removed or made by hand without a reload reads as drift, and the apply mends it', async () => {
+  const on = unitSpec('st-e.service', service('a'));
+  const off = unitSpec('st-f.service', service('a'), { enabled: false });
+  for (const spec of [on, off]) expect((await unit.run('apply', spec)).code).toBe(0);
+  const wants = `${DIR}/multi-user.target.wants`;
+  // pid 1 computes a unit's UnitFileState at its first look after a reload (a plan's read), then keeps it.
+  await host().exec('systemctl show -p UnitFileState st-e.service st-f.service');
+  await host().exec(`rm ${wants}/st-e.service && ln -s ${DIR}/st-f.service ${wants}/st-f.service`);
+  // What systemd itself says until a reload: the state of that look.
+  expect(await unit.show('st-e.service')).toMatchObject({ UnitFileState: 'enabled', NeedDaemonReload: 'no' });
+  expect(await unit.show('st-f.service')).toMatchObject({ UnitFileState: 'disabled', NeedDaemonReload: 'no' });
+  const [e, f] = [(await unit.run('read', on)).result, (await unit.run('read', off)).result];
+  expect([e?.in_sync, f?.in_sync]).toEqual(['false', 'false']);
+  expect(e?.summary).toMatch(/^unit st-e\.service on \S+ \(active\/running\) differs: enabled is false, want true$/);
+  expect(f?.summary).toMatch(/^unit st-f\.service on \S+ \(active\/running\) differs: enabled is true, want false$/);
+  for (const spec of [on, off]) expect((await unit.run('apply', spec)).code).toBe(0);
+  expect((await host().exec(`ls ${wants}`)).stdout.split('\n')).toEqual(expect.arrayContaining(['st-e.service']));
+  expect((await host().exec(`ls ${wants}`)).stdout).not.toContain('st-f.service');
+  for (const spec of [on, off]) expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
 });
 
 test("an earlier version's records (restartOn alone, a bare drop-in mark) read as the stack's, in sync", async () => {

@@ -121,9 +121,13 @@ export const fakeSystemd = (): FakeSystemd => {
     const [records = [], intents = []] = [...script.matchAll(/i=0; for f in (.*?); do/g)].map(([, list]) =>
       operands(list ?? '').flatMap((path, i) => (files.has(path) ? [`${i} ${(files.get(path) ?? '').trim()}`] : [])),
     );
-    const templates = [...script.matchAll(/printf '%s %s\\n' (\d+) "\$\(systemctl is-enabled -- '([^']+)'/g)].map(
-      ([, i, name]) => `${i} ${files.has(`${DIR}/${name}`) ? 'disabled' : ''}`,
-    );
+    // list-unit-files: a line for each name with a file of its own (a template is disabled), none for the others.
+    const listed = operands(/systemctl list-unit-files --no-legend --no-pager -- (.*) 2>/.exec(script)?.[1] ?? '');
+    const unitFiles = listed.flatMap((name) => {
+      if (masked.has(name)) return [`${name} masked enabled`];
+      if (!files.has(`${DIR}/${name}`)) return [];
+      return [`${name} ${name.includes('@.') ? 'disabled' : unit(name).enabled} enabled`];
+    });
     const parts = [
       shown,
       'files',
@@ -133,8 +137,8 @@ export const fakeSystemd = (): FakeSystemd => {
       ...records,
       'intents',
       ...intents,
-      'templates',
-      ...templates,
+      'unit-files',
+      ...unitFiles,
       'now',
       '0',
     ];

@@ -261,7 +261,7 @@ describe('start deadlines', () => {
       'LoadState=loaded\nActiveState=activating\nSubState=start\nUnitFileState=static\nNeedDaemonReload=no\nJob=75\n' +
       'StateChangeTimestamp=Wed 2026-12-02 15:43:45 UTC\n';
     const stdout =
-      `${show}@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:templates\n` +
+      `${show}@@cdktf-homelab:files\n@@cdktf-homelab:restart-on\n@@cdktf-homelab:unit-files\n` +
       `@@cdktf-homelab:now\n${Date.parse('2026-12-02T15:48:45Z') / 1000}\n`;
     const [unit] = parseReadScript(stdout, [{ unit: 'a.service' }]) ?? [];
     expect(unit?.stateSeconds).toBe(300);

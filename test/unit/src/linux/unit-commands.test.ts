@@ -15,11 +15,44 @@ describe('unit commands', () => {
     expect(script).toContain(`for f in '/etc/systemd/system/x'\\''y.service'`);
   });
 
-  test('one systemctl show reads every unit but the templates, which is-enabled answers for', () => {
-    const script = readScript([{ unit: 'a.service' }, { unit: 'probe@.service' }, { unit: 'b.timer' }]);
+  test('one systemctl show reads every unit but the templates; one list-unit-files all but the instances', () => {
+    const script = readScript([
+      { unit: 'a.service' },
+      { unit: 'probe@.service' },
+      { unit: 'probe@tty1.service' },
+      { unit: 'b.timer' },
+      { unit: 'a.service' },
+    ]);
     expect(script.match(/systemctl show/g)).toHaveLength(1);
-    expect(script).toMatch(/systemctl show -p \S+ -- 'a.service' 'b.timer'\)\n/);
-    expect(script).toContain(`printf '%s %s\\n' 1 "$(systemctl is-enabled -- 'probe@.service' 2>/dev/null)"`);
+    expect(script).toMatch(/systemctl show -p \S+ -- 'a.service' 'probe@tty1.service' 'b.timer' 'a.service'\)\n/);
+    expect(script.match(/systemctl list-unit-files/g)).toHaveLength(1);
+    expect(script).toContain(
+      "systemctl list-unit-files --no-legend --no-pager -- 'a.service' 'probe@.service' 'b.timer' 2>/dev/null\n",
+    );
+    expect(script).not.toContain('is-enabled');
+  });
+
+  test("list-unit-files is given each name as a glob of itself alone: a unit name's backslash is escaped", () => {
+    expect(readScript([{ unit: 'rh-g\\x2dx.service' }])).toContain("-- 'rh-g\\\\x2dx.service' 2>/dev/null");
+  });
+
+  test('with only instances declared, list-unit-files is not run (with no name it lists every unit file)', () => {
+    expect(readScript([{ unit: 'probe@tty1.service' }])).not.toContain('list-unit-files');
+  });
+
+  // systemd 252 keeps a loaded unit's UnitFileState until a daemon-reload: a wants link removed by hand read
+  // `enabled` in `show` and `disabled` in `list-unit-files` (measured).
+  test("a unit's enablement is list-unit-files' when it lists the unit, show's when it does not", () => {
+    const units = [{ unit: 'a.service' }, { unit: 'i@x.service' }, { unit: 'gone.service' }];
+    const show = 'LoadState=loaded\nActiveState=active\nSubState=running\nUnitFileState=enabled\nNeedDaemonReload=no\n';
+    const stdout =
+      `${show}\n${show}\n${show}@@cdktf-homelab:files\n@@cdktf-homelab:unit-files\n` +
+      'a.service                 disabled enabled\n';
+    expect(parseReadScript(stdout, units)?.map((unit) => unit.status.unitFileState)).toEqual([
+      'disabled',
+      'enabled',
+      'enabled',
+    ]);
   });
 
   test('with only templates declared, systemctl show is not run at all (it would show the manager)', () => {
@@ -37,7 +70,7 @@ describe('unit commands', () => {
     const stdout =
       `${show('active')}\n${show('inactive')}@@cdktf-homelab:files\n` +
       `${'ab'.repeat(32)}  /d/a.service\n${'cd'.repeat(32)}  /d/p@.service\n` +
-      '@@cdktf-homelab:restart-on\n2 r2\n@@cdktf-homelab:templates\n1 disabled\n';
+      '@@cdktf-homelab:restart-on\n2 r2\n@@cdktf-homelab:unit-files\np@.service disabled enabled\n';
     const live = parseReadScript(stdout, units);
     expect(
       live?.map((unit) => [

@@ -166,7 +166,7 @@ describe('the read', () => {
       `0 ${spec.restartOn} ${OLD} f00d`,
       '@@cdktf-homelab:intents',
       `0 cdktf-homelab-intent since=${AT} sha256=- restart=pending unit=a.service`,
-      '@@cdktf-homelab:templates\n@@cdktf-homelab:now\n0\n',
+      '@@cdktf-homelab:unit-files\n@@cdktf-homelab:now\n0\n',
     ].join('\n');
     const [read] = parseReadScript(stdout, [unit]) ?? [];
     expect(read).toMatchObject({
