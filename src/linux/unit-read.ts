@@ -9,7 +9,8 @@
  * link removed by hand read `enabled` (NeedDaemonReload=no) and the plan was clean while the unit
  * would no longer start at boot (measured, systemd 252; `list-unit-files` said `disabled`, one call
  * for 200 names about 50 ms with the SSH round trip). An instance has no unit file of its own, so
- * `list-unit-files` does not list it: its `show` state stays.
+ * `list-unit-files` does not list it: one `systemctl is-enabled` of all instances answers for them (it
+ * stops at the first name it cannot answer, whose template is gone: from there on `show`'s state stays).
  */
 import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
@@ -36,6 +37,7 @@ const MARK = {
   records: '@@cdktf-homelab:restart-on',
   intents: '@@cdktf-homelab:intents',
   unitFiles: '@@cdktf-homelab:unit-files',
+  instances: '@@cdktf-homelab:instances',
   now: '@@cdktf-homelab:now',
   text: '@@cdktf-homelab:text',
   unreadable: '@@cdktf-homelab:unreadable',
@@ -72,6 +74,8 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     ),
     `echo ${MARK.unitFiles}`,
     unitFilesCommand(entries),
+    `echo ${MARK.instances}`,
+    instancesCommand(entries),
     `echo ${MARK.now}; date -u +%s`,
     `echo ${MARK.unreadable}`,
     unreadableCheck(entries),
@@ -92,6 +96,16 @@ const unitFilesCommand = (entries: readonly ReadEntry[]): string => {
   return globs.length === 0
     ? 'true'
     : `systemctl list-unit-files --no-legend --no-pager -- ${globs.join(' ')} 2>/dev/null`;
+};
+
+/** The instances of `entries`, each once, in order: `is-enabled` answers them in this order. */
+const instancesOf = (entries: readonly ReadEntry[]): string[] => [
+  ...new Set(entries.map((entry) => entry.unit).filter((unit) => instanceOf(unit) !== undefined)),
+];
+
+const instancesCommand = (entries: readonly ReadEntry[]): string => {
+  const names = instancesOf(entries).map(quote);
+  return names.length === 0 ? 'true' : `systemctl is-enabled -- ${names.join(' ')} 2>/dev/null`;
 };
 
 /** The FragmentPath and DropInPaths of every unit shown, one word each (unit paths hold no space). */
@@ -132,12 +146,13 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
   const part = (mark: string) => pieces[pieces.indexOf(mark) + 1] ?? '';
   const show = pieces[0] ?? '';
-  const [files = '', mtimeText = '', records = '', intentText = '', unitFiles = '', nowText = ''] = [
+  const [files = '', mtimeText = '', records = '', intentText = '', unitFiles = '', instanceText = '', nowText = ''] = [
     MARK.files,
     MARK.mtimes,
     MARK.records,
     MARK.intents,
     MARK.unitFiles,
+    MARK.instances,
     MARK.now,
   ].map((mark): string => (pieces.includes(mark) ? part(mark) : ''));
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
@@ -148,7 +163,13 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const mtimes = mtimesByPath(mtimeText);
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
-  const enablement = statesByName(unitFiles);
+  const answered = instanceText.split('\n').filter((line) => /^[a-z-]+$/.test(line));
+  const enablement = new Map([
+    ...statesByName(unitFiles),
+    ...instancesOf(entries).flatMap((name, index) =>
+      answered[index] === undefined ? [] : [[name, answered[index]] as const],
+    ),
+  ]);
   const now = Number(nowText.trim());
   let next = 0;
   const live = entries.flatMap((entry, index): LiveUnit[] => {

@@ -5,9 +5,11 @@
  * restarts it; records an earlier version wrote still read in sync. Likewise systemd's enablement: pid 1
  * keeps a loaded unit's UnitFileState until a daemon-reload, so a link removed or made by hand read as before.
  */
+import { digestOf } from '../../../src/core/canonical';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
+import type { InstanceSpec } from '../../../src/linux/systemd-instance';
 import { linuxDomain } from '../../../handlers/linux/domain';
-import { invokeBatch, invokeBatchApply } from '../../support/run-handler';
+import { invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -103,6 +105,30 @@ test('a wants link removed or made by hand without a reload reads as drift, and 
   expect((await host().exec(`ls ${wants}`)).stdout.split('\n')).toEqual(expect.arrayContaining(['st-e.service']));
   expect((await host().exec(`ls ${wants}`)).stdout).not.toContain('st-f.service');
   for (const spec of [on, off]) expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+test("so is an instance's wants link removed by hand: the read says so, and the apply enables it again", async () => {
+  const template = unitSpec('st-t@.service', service('a'), { enabled: false, started: false });
+  const instance: InstanceSpec = {
+    name: 'st-t@a.service',
+    template: 'st-t@.service',
+    directory: DIR,
+    enabled: true,
+    started: true,
+    restartOn: digestOf([]),
+    startTimeoutSeconds: 30,
+    unmask: false,
+  };
+  const run = (verb: 'read' | 'apply') =>
+    invoke(linuxDomain(), 'systemd-instance', verb, hostTarget(host()), instance, env());
+  expect((await unit.run('apply', template)).code).toBe(0);
+  expect((await run('apply')).code).toBe(0);
+  await host().exec('systemctl show -p UnitFileState st-t@a.service');
+  await host().exec(`rm ${DIR}/multi-user.target.wants/st-t@a.service`);
+  expect(await unit.show('st-t@a.service')).toMatchObject({ UnitFileState: 'enabled', NeedDaemonReload: 'no' });
+  expect((await run('read')).result?.summary).toMatch(/differs: enabled is false, want true$/);
+  expect((await run('apply')).code).toBe(0);
+  expect((await run('read')).result?.in_sync).toBe('true');
 });
 
 test("an earlier version's records (restartOn alone, a bare drop-in mark) read as the stack's, in sync", async () => {

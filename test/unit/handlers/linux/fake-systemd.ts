@@ -128,21 +128,28 @@ export const fakeSystemd = (): FakeSystemd => {
       if (!files.has(`${DIR}/${name}`)) return [];
       return [`${name} ${name.includes('@.') ? 'disabled' : unit(name).enabled} enabled`];
     });
+    // is-enabled of the instances: each one's state in order, up to the first whose template has no file.
+    const asked = operands(/systemctl is-enabled -- (.*) 2>/.exec(script)?.[1] ?? '');
+    const gone = asked.findIndex((name) => fileOf(name) === undefined);
+    const instances = asked.slice(0, gone < 0 ? asked.length : gone).map((name) => unit(name).enabled);
+    const mark = (name: string) => `@@cdktf-homelab:${name}`;
     const parts = [
       shown,
-      'files',
+      mark('files'),
       ...digests,
-      'mtimes',
-      'restart-on',
+      mark('mtimes'),
+      mark('restart-on'),
       ...records,
-      'intents',
+      mark('intents'),
       ...intents,
-      'unit-files',
+      mark('unit-files'),
       ...unitFiles,
-      'now',
+      mark('instances'),
+      ...instances,
+      mark('now'),
       '0',
     ];
-    return parts.map((part) => (/^[a-z-]+$/.test(part) ? `@@cdktf-homelab:${part}` : part)).join('\n') + '\n';
+    return parts.join('\n') + '\n';
   };
   /** What the root helper's remove-unit and destroy-unit steps drop (the fake has no links). */
   const removal = (name: string, ownsFile: boolean): string =>

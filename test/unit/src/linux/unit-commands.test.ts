@@ -29,7 +29,7 @@ describe('unit commands', () => {
     expect(script).toContain(
       "systemctl list-unit-files --no-legend --no-pager -- 'a.service' 'probe@.service' 'b.timer' 2>/dev/null\n",
     );
-    expect(script).not.toContain('is-enabled');
+    expect(script).toContain("systemctl is-enabled -- 'probe@tty1.service' 2>/dev/null\n");
   });
 
   test("list-unit-files is given each name as a glob of itself alone: a unit name's backslash is escaped", () => {
@@ -38,6 +38,7 @@ describe('unit commands', () => {
 
   test('with only instances declared, list-unit-files is not run (with no name it lists every unit file)', () => {
     expect(readScript([{ unit: 'probe@tty1.service' }])).not.toContain('list-unit-files');
+    expect(readScript([{ unit: 'a.service' }])).not.toContain('is-enabled');
   });
 
   // systemd 252 keeps a loaded unit's UnitFileState until a daemon-reload: a wants link removed by hand read
@@ -51,6 +52,20 @@ describe('unit commands', () => {
     expect(parseReadScript(stdout, units)?.map((unit) => unit.status.unitFileState)).toEqual([
       'disabled',
       'enabled',
+      'enabled',
+    ]);
+  });
+
+  // is-enabled stops at the first name it cannot answer (a template that is gone): the others keep show's state.
+  test("instances' enablement is is-enabled's, in order, as far as it answered", () => {
+    const units = [{ unit: 'i@x.service' }, { unit: 'j@y.service' }, { unit: 'i@x.service' }, { unit: 'k@z.service' }];
+    const show = 'LoadState=loaded\nActiveState=active\nSubState=running\nUnitFileState=enabled\nNeedDaemonReload=no\n';
+    const stdout =
+      `${[show, show, show, show].join('\n')}@@cdktf-homelab:files\n` + '@@cdktf-homelab:instances\ndisabled\nmasked\n';
+    expect(parseReadScript(stdout, units)?.map((unit) => unit.status.unitFileState)).toEqual([
+      'disabled',
+      'masked',
+      'disabled',
       'enabled',
     ]);
   });
