@@ -5,8 +5,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { canonicalJson, digestOf } from '../src/core/canonical';
+import { canonicalJson } from '../src/core/canonical';
 import { startSystemdHost } from '../test/support/systemd-host';
+import { unitSpec } from '../test/support/unit-host';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -39,18 +40,13 @@ const main = async () => {
       sudo: false,
     });
     const spec = (n: number) =>
-      canonicalJson({
-        name: 'bench.service',
-        directory: '/etc/systemd/system',
-        enabled: true,
-        started: true,
-        restartOn: digestOf([]),
-        startTimeoutSeconds: 90,
-        unmask: false,
-        content:
+      canonicalJson(
+        unitSpec(
+          'bench.service',
           `[Unit]\nDescription=bench ${n}\n\n[Service]\nExecStart=/bin/sleep infinity\n\n` +
-          '[Install]\nWantedBy=multi-user.target\n',
-      });
+            '[Install]\nWantedBy=multi-user.target\n',
+        ),
+      );
     const env = { BENCH_SSH_KEY: host.privateKey };
     const samples: Record<string, number[]> = {
       'node -e 0 (baseline)': [],

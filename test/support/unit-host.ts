@@ -3,7 +3,9 @@
  * ssh2, and out-of-band reads of what systemd says, parsed by key (systemctl reorders -p output).
  */
 import { digestOf } from '../../src/core/canonical';
+import type { InstanceSpec } from '../../src/linux/systemd-instance';
 import type { UnitSpec } from '../../src/linux/systemd-unit';
+import { instanceOf } from '../../src/linux/unit-name';
 import { type HelperStep, helperRequest, ROOT_HELPER_PATH, rootHelperText } from '../../src/linux/root-helper';
 import { quote } from '../../src/linux/shell';
 import { RESTART_ON_DIR, restartOnPath } from '../../src/linux/unit-file';
@@ -27,6 +29,19 @@ export const unitSpec = (
   unmask: false,
   ...over,
   restartOn: digestOf(over.restartOn ?? []),
+});
+
+/** An instance as `SystemdUnitInstance` declares one by default, of the template its name names. */
+export const instanceSpec = (name: string, over: Partial<InstanceSpec> = {}): InstanceSpec => ({
+  name,
+  template: instanceOf(name) ?? name,
+  directory: '/etc/systemd/system',
+  enabled: true,
+  started: true,
+  restartOn: digestOf([]),
+  startTimeoutSeconds: 90,
+  unmask: false,
+  ...over,
 });
 
 /**

@@ -6,12 +6,10 @@
  * unit an earlier version made, and one whose construct says adopt, and leaves each one refused (issue 27).
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
-import { digestOf } from '../../../src/core/canonical';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
-import type { InstanceSpec } from '../../../src/linux/systemd-instance';
 import { type ApplyEntry, destroyEnv, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { runHandler } from '../../../src/core/handler-cli';
-import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(180_000);
 
@@ -28,16 +26,7 @@ const SLEEPER = '[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy
 const DROP_IN = '[Service]\nEnvironment=HAND=1\n';
 const hand = unitSpec('hand.service', SLEEPER);
 const template = unitSpec('probe@.service', SLEEPER, { enabled: false, started: false });
-const instance: InstanceSpec = {
-  name: 'probe@x.service',
-  template: 'probe@.service',
-  directory: DIR,
-  enabled: true,
-  started: true,
-  restartOn: digestOf([]),
-  startTimeoutSeconds: 90,
-  unmask: false,
-};
+const instance = instanceSpec('probe@x.service');
 const dropIn: DropInSpec = {
   unit: 'hand.service',
   name: '10-hand',

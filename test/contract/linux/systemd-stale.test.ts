@@ -5,12 +5,10 @@
  * restarts it; records an earlier version wrote still read in sync. Likewise systemd's enablement: pid 1
  * keeps a loaded unit's UnitFileState until a daemon-reload, so a link removed or made by hand read as before.
  */
-import { digestOf } from '../../../src/core/canonical';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
-import type { InstanceSpec } from '../../../src/linux/systemd-instance';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
-import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -109,16 +107,7 @@ test('a wants link removed or made by hand without a reload reads as drift, and 
 
 test("so is an instance's wants link removed by hand: the read says so, and the apply enables it again", async () => {
   const template = unitSpec('st-t@.service', service('a'), { enabled: false, started: false });
-  const instance: InstanceSpec = {
-    name: 'st-t@a.service',
-    template: 'st-t@.service',
-    directory: DIR,
-    enabled: true,
-    started: true,
-    restartOn: digestOf([]),
-    startTimeoutSeconds: 30,
-    unmask: false,
-  };
+  const instance = instanceSpec('st-t@a.service');
   const run = (verb: 'read' | 'apply') =>
     invoke(linuxDomain(), 'systemd-instance', verb, hostTarget(host()), instance, env());
   expect((await unit.run('apply', template)).code).toBe(0);

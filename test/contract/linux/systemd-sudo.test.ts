@@ -8,13 +8,18 @@
  * and the rule, before anything is written.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
-import { digestOf } from '../../../src/core/canonical';
 import { ROOT_HELPER_PATH, ROOT_HELPER_VERSION, rootHelperText } from '../../../src/linux/root-helper';
 import { quote } from '../../../src/linux/shell';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
-import type { InstanceSpec } from '../../../src/linux/systemd-instance';
 import { type ApplyEntry, invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
-import { hostTarget, installRootHelper, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import {
+  hostTarget,
+  installRootHelper,
+  instanceSpec,
+  KEY_ENV,
+  unitSpec,
+  useSystemdHost,
+} from '../../support/unit-host';
 
 jest.setTimeout(180_000);
 
@@ -40,16 +45,6 @@ const present = async (...paths: string[]) =>
     .split('\n')
     .filter((line) => line !== '');
 
-const instanceOf = (template: string, name: string): InstanceSpec => ({
-  name,
-  template,
-  directory: DIR,
-  enabled: true,
-  started: true,
-  restartOn: digestOf([]),
-  startTimeoutSeconds: 30,
-  unmask: false,
-});
 const dropInOf = (unitName: string, value: string): DropInSpec => ({
   unit: unitName,
   name: '10-env',
@@ -67,7 +62,7 @@ describe('holding only the helper line', () => {
   const objects = (value: string): Record<string, ApplyEntry> => ({
     web: { kind: 'systemd-unit', spec: web },
     t: { kind: 'systemd-unit', spec: template },
-    t_x: { kind: 'systemd-instance', spec: instanceOf('sd-t@.service', 'sd-t@x.service'), after: ['t'] },
+    t_x: { kind: 'systemd-instance', spec: instanceSpec('sd-t@x.service'), after: ['t'] },
     env: { kind: 'systemd-drop-in', spec: dropInOf('sd-web.service', value), after: ['web'] },
   });
 
@@ -142,7 +137,7 @@ describe('holding only the helper line', () => {
     const hand = unitSpec('sd-hand.service', service('hand'));
     const adopted: Record<string, ApplyEntry> = {
       hand: { kind: 'systemd-unit', spec: hand, adopt: true },
-      h_y: { kind: 'systemd-instance', spec: instanceOf('sd-h@.service', 'sd-h@y.service'), adopt: true },
+      h_y: { kind: 'systemd-instance', spec: instanceSpec('sd-h@y.service'), adopt: true },
       env: { kind: 'systemd-drop-in', spec: dropInOf('sd-hand.service', 'h'), after: ['hand'], adopt: true },
     };
     expect(await apply(adopted)).toMatchObject({ code: 0 });

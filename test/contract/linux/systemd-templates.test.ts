@@ -3,12 +3,11 @@
  * instance never gets a file of its own, destroying one leaves the template and its siblings, a
  * drop-in change restarts its running unit, and a masked unit says so and is unmasked only when asked.
  */
-import { digestOf } from '../../../src/core/canonical';
 import type { InstanceSpec } from '../../../src/linux/systemd-instance';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke, invokeBatch } from '../../support/run-handler';
-import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -18,17 +17,8 @@ const env = () => ({ [KEY_ENV]: host().privateKey });
 const TEMPLATE =
   '[Unit]\nDescription=probe %i\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
 const template = unitSpec('probe@.service', TEMPLATE, { enabled: false, started: false });
-const instance = (name: string, over: Partial<InstanceSpec> = {}): InstanceSpec => ({
-  name,
-  template: 'probe@.service',
-  directory: '/etc/systemd/system',
-  enabled: true,
-  started: true,
-  restartOn: digestOf([]),
-  startTimeoutSeconds: 90,
-  unmask: false,
-  ...over,
-});
+const instance = (name: string, over: Partial<InstanceSpec> = {}) =>
+  instanceSpec(name, { template: 'probe@.service', ...over });
 const runInstance = (verb: 'read' | 'apply' | 'destroy', spec: InstanceSpec) =>
   invoke(
     linuxDomain(),
