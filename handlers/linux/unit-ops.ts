@@ -266,10 +266,16 @@ const done = ({ ownsFile }: UnitRemoval, live: LiveUnit, report: RemovalReport, 
   const mask = report.masks.length > 0 ? `; the mask ${report.masks.join(', ')} (→ /dev/null) stays` : '';
   const removed = report.removed.length > 0 ? `removed ${report.removed.join(', ')}` : 'nothing of it was left';
   if (isMasked(live.status)) return `masked by hand; ${stopped ? 'stopped it, ' : ''}${removed}${mask}`;
-  if (!ownsFile) return `stopped and disabled; its template stays${mask}`;
+  // Said as it was: a unit that did not run was not stopped, one that was not enabled was not disabled.
+  const did = [stopped ? 'stopped' : '', enabledOf(live.status.unitFileState) === true ? 'disabled' : ''];
+  if (!ownsFile) return `${inWords(did.filter(Boolean)) || 'neither running nor enabled'}; its template stays${mask}`;
   if (isAbsent(live))
     return report.removed.length > 0
       ? `already absent; removed what was left: ${report.removed.join(', ')}`
       : 'already absent';
-  return `stopped, disabled and removed${mask}`;
+  return `${inWords([...did.filter(Boolean), 'removed'])}${mask}`;
 };
+
+/** `a`, `a and b`, `a, b and c`. */
+const inWords = (words: readonly string[]): string =>
+  words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;

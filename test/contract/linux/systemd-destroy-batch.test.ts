@@ -65,7 +65,7 @@ test('six units and one that cannot be wholly removed: one removal request, one 
     expect(outcomes[6]?.message).toMatch(/stuck\.service on 127\.0\.0\.1:\d+ was not wholly removed/);
     for (const name of names) {
       expect(lines.get(name)).toEqual([
-        expect.stringMatching(new RegExp(`^${name} on .*: stopped, disabled and removed$`)),
+        expect.stringMatching(new RegExp(`^${name} on .*: stopped and removed$`)),
       ]);
       expect(await unit.show(name)).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });
     }

@@ -155,7 +155,10 @@ test('destroy of a failed unit leaves nothing listed as failed', async () => {
   await unit.run('apply', spec);
   await host().exec('systemctl start svc-l.service');
   expect((await unit.show('svc-l.service')).ActiveState).toBe('failed');
-  expect((await unit.run('destroy', spec)).code).toBe(0);
+  const destroyed = await unit.run('destroy', spec);
+  expect(destroyed.code).toBe(0);
+  // Neither running nor enabled: it was removed, and said so without a stop or a disable it never needed.
+  expect(destroyed.stderr).toMatch(/svc-l\.service on \S+: removed$/m);
   expect((await host().exec('systemctl list-units --failed --plain --no-legend svc-l.service')).stdout.trim()).toBe('');
 });
 
