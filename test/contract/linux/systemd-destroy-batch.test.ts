@@ -64,9 +64,7 @@ test('six units and one that cannot be wholly removed: one removal request, one 
     expect(outcomes.slice(0, 6)).toEqual(Array(6).fill(undefined));
     expect(outcomes[6]?.message).toMatch(/stuck\.service on 127\.0\.0\.1:\d+ was not wholly removed/);
     for (const name of names) {
-      expect(lines.get(name)).toEqual([
-        expect.stringMatching(new RegExp(`^${name} on .*: stopped and removed$`)),
-      ]);
+      expect(lines.get(name)).toEqual([expect.stringMatching(new RegExp(`^${name} on .*: stopped and removed$`))]);
       expect(await unit.show(name)).toMatchObject({ LoadState: 'not-found', ActiveState: 'inactive' });
     }
     expect((await host().exec(`ls ${DIR} | grep '^gone-' ; true`)).stdout).toBe('');
