@@ -267,13 +267,15 @@ const done = ({ ownsFile }: UnitRemoval, live: LiveUnit, report: RemovalReport, 
   const removed = report.removed.length > 0 ? `removed ${report.removed.join(', ')}` : 'nothing of it was left';
   if (isMasked(live.status)) return `masked by hand; ${stopped ? 'stopped it, ' : ''}${removed}${mask}`;
   // Said as it was: a unit that did not run was not stopped, one that was not enabled was not disabled.
-  const did = [stopped ? 'stopped' : '', enabledOf(live.status.unitFileState) === true ? 'disabled' : ''];
-  if (!ownsFile) return `${inWords(did.filter(Boolean)) || 'neither running nor enabled'}; its template stays${mask}`;
+  const did = [stopped ? 'stopped' : '', enabledOf(live.status.unitFileState) === true ? 'disabled' : ''].filter(
+    (word) => word !== '',
+  );
+  if (!ownsFile) return `${inWords(did) || 'neither running nor enabled'}; its template stays${mask}`;
   if (isAbsent(live))
     return report.removed.length > 0
       ? `already absent; removed what was left: ${report.removed.join(', ')}`
       : 'already absent';
-  return `${inWords([...did.filter(Boolean), 'removed'])}${mask}`;
+  return `${inWords([...did, 'removed'])}${mask}`;
 };
 
 /** `a`, `a and b`, `a, b and c`. */

@@ -109,16 +109,22 @@ drop() {
   if gone "$1"; then echo "removed $1"; else echo "left $1: \${why:-it is still there}"; fi
 }
 literal() { printf '%s' "$1" | sed 's/[\\\\*?[]/\\\\&/g'; }
+# The file a unit is loaded from, as $to: its own (file), or an instance's template's (instance).
+unit_file() {
+  to=$1/$2
+  [ "$3" = file ] || case $s in ?*@?*) to=$1/\${s%%@*}@.$t ;; esac
+}
 # A unit's file (unless a /dev/null mask), its record and intent (kept while its file is left), and every
 # link enable made to its file (for an instance: its own links to its template's file), looked for one level
 # below the admin directory and compared once resolved; a mask is reported and stays. Prints removed, kept
 # and left lines.
 removal() {
-  file='' to=$1/$2 named=''
+  unit_file "$@"
+  file='' named=''
   if [ "$3" = file ]; then
     file=$1/$2
   else
-    case $s in ?*@?*) to=$1/\${s%%@*}@.$t named=$2 ;; esac
+    case $s in ?*@?*) named=$2 ;; esac
   fi
   left=''
   if [ -n "$file" ] && [ "$(readlink -- "$file" 2>/dev/null)" != /dev/null ]; then

@@ -87,9 +87,8 @@ v_destroy_unit() {
   case $5 in failed | settled) ;; *) refuse 'the fifth word must be failed or settled' ;; esac
   [ "$mode" = run ] || return 0
   printf 'unit %s\\n' "$u"
-  uf=$d/$u
-  [ "$3" = file ] || case $s in ?*@?*) uf=$d/\${s%%@*}@.$t ;; esac
-  if [ "$4" = disable ] && [ -e "$uf" ]; then ran systemctl disable --no-reload -- "$u" || return 0; fi
+  unit_file "$d" "$u" "$3"
+  if [ "$4" = disable ] && [ -e "$to" ]; then ran systemctl disable --no-reload -- "$u" || return 0; fi
   removal "$d" "$u" "$3"
   if [ "$5" = failed ]; then ran systemctl reset-failed -- "$u" || return 0; fi
   if [ "$3" = file ] || [ "$4" != keep ]; then echo reload; fi

@@ -91,20 +91,19 @@ const PROPERTIES = SHOW_PROPERTIES.join(',');
  * since with no name it lists every unit file. It exits 1 when it lists none: that is not an error.
  */
 const unitFilesCommand = (entries: readonly ReadEntry[]): string => {
-  const names = [...new Set(entries.map((entry) => entry.unit).filter((unit) => instanceOf(unit) === undefined))];
-  const globs = names.map((name) => quote(name.replace(/[\\*?[]/g, (c) => `\\${c}`)));
+  const globs = unitsOf(entries, false).map((name) => quote(name.replace(/[\\*?[]/g, (c) => `\\${c}`)));
   return globs.length === 0
     ? 'true'
     : `systemctl list-unit-files --no-legend --no-pager -- ${globs.join(' ')} 2>/dev/null`;
 };
 
-/** The instances of `entries`, each once, in order: `is-enabled` answers them in this order. */
-const instancesOf = (entries: readonly ReadEntry[]): string[] => [
-  ...new Set(entries.map((entry) => entry.unit).filter((unit) => instanceOf(unit) !== undefined)),
+/** The units of `entries` that are instances (or those that are not), each once, in order: `is-enabled` answers so. */
+const unitsOf = (entries: readonly ReadEntry[], instances: boolean): string[] => [
+  ...new Set(entries.map((entry) => entry.unit).filter((unit) => (instanceOf(unit) !== undefined) === instances)),
 ];
 
 const instancesCommand = (entries: readonly ReadEntry[]): string => {
-  const names = instancesOf(entries).map(quote);
+  const names = unitsOf(entries, true).map(quote);
   return names.length === 0 ? 'true' : `systemctl is-enabled -- ${names.join(' ')} 2>/dev/null`;
 };
 
@@ -166,7 +165,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const answered = instanceText.split('\n').filter((line) => /^[a-z-]+$/.test(line));
   const enablement = new Map([
     ...statesByName(unitFiles),
-    ...instancesOf(entries).flatMap((name, index) =>
+    ...unitsOf(entries, true).flatMap((name, index) =>
       answered[index] === undefined ? [] : [[name, answered[index]] as const],
     ),
   ]);

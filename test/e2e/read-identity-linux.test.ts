@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CdktfProject } from '../support/cdktf-project';
-import { generateKey, startSystemdHost, type SystemdHost } from '../support/systemd-host';
+import { generateKey } from '../support/ssh-client';
+import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
 
 jest.setTimeout(300_000);
 

@@ -2,7 +2,8 @@
 // (auto-restart is "activating", a missing unit is LoadState=not-found with exit 0) and that host-key pinning bites.
 import { Client } from 'ssh2';
 import { fingerprintOf } from './ssh-fingerprint';
-import { connectPinned, execOn, startSystemdHost, SystemdHost } from './systemd-host';
+import { connectPinned, execOn } from './ssh-client';
+import { startSystemdHost, SystemdHost } from './systemd-host';
 
 jest.setTimeout(120_000);
 

@@ -16,7 +16,7 @@ import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { intentStep } from '../../../src/linux/root-helper';
 import { dropInIntentPath, intentRest, unitIntentPath } from '../../../src/linux/unit-intent';
 import { type ApplyEntry, invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
-import { generateKey } from '../../support/systemd-host';
+import { generateKey } from '../../support/ssh-client';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { askRootHelper, hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
 
