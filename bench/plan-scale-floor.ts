@@ -14,12 +14,15 @@ type Json = Readonly<Record<string, unknown>>;
 
 const LIFECYCLE = /_lifecycle$/;
 
-/** One lifecycle as the stack declares it, with what it found replaced by "" (the local it read is gone). */
+/**
+ * One lifecycle as the stack declares it, with what it found (before the newline of its input: recordedInput in
+ * constructs/core/object-address.ts) replaced by "" (the local it read is gone).
+ */
 const alone = (resource: unknown): unknown => {
   if (!isRecord(resource)) return resource;
   const { depends_on: dependsOn, input, ...rest } = resource;
   const edges = Array.isArray(dependsOn) ? dependsOn.filter((edge) => LIFECYCLE.test(String(edge))) : [];
-  const kept = isRecord(input) && 'found' in input ? { ...input, found: '' } : input;
+  const kept = typeof input === 'string' ? input.replace(/^[\s\S]*\n/, '\n') : input;
   return { ...rest, input: kept, ...(edges.length > 0 ? { depends_on: edges } : {}) };
 };
 

@@ -15,6 +15,8 @@ import {
   destroyHook,
   hookCommand,
   lifecycleInput,
+  recordedFound,
+  recordedInput,
   requireHandlerNames,
 } from './object-address';
 import { checkAtSynth } from './problems';
@@ -148,7 +150,7 @@ export class ManagedObject extends Construct {
     const inState = props.ownership === 'state';
     this.lifecycle = new TerraformData(this, 'lifecycle', {
       // Terraform keeps the input as the lifecycle's creation recorded it, `found` included (ownership.ts).
-      input: inState ? { object, found: this.batch.found(this.name) } : object,
+      input: inState ? recordedInput(object, this.batch.found(this.name)) : object,
       ignoreChanges: inState ? ['input'] : undefined,
       // The digest of the identity, as every earlier version stored it: another form would replace
       // every lifecycle on upgrade, and a replacement runs the destroy hook.
@@ -177,7 +179,7 @@ export class ManagedObject extends Construct {
         spec: typeof spec === 'function' ? spec : () => spec,
         adopt,
         takeOver: props.takeOver === true,
-        found: inState ? `try(terraform_data.${this.lifecycle.friendlyUniqueId}.input.found, "")` : undefined,
+        found: inState ? recordedFound(`terraform_data.${this.lifecycle.friendlyUniqueId}`) : undefined,
         follows,
         after: () => [...new Set([...follows(), ...this.after])],
       },

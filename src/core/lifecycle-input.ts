@@ -19,8 +19,9 @@ import { parseAs, parseJson } from './parse';
 import { ENV } from './protocol';
 
 /**
- * `jsonencode(self.input)`: the JSON text of `{identity, target}`, that text with what the lifecycle
- * found, or (before) an object of two texts.
+ * `jsonencode(self.input)`: the JSON text of `{identity, target}`, alone or after what the lifecycle found
+ * and a newline (recordedInput, constructs/core/object-address.ts); 0.2.0's object of that text and what it
+ * found; or, before, an object of two texts.
  */
 const stored = z.union([
   z.string(),
@@ -47,12 +48,19 @@ export interface DestroyInput {
 /** The target and identity a destroy hook acts on, before the kind's and domain's schemas judge them. */
 export const destroyInput = (env: NodeJS.ProcessEnv): DestroyInput => {
   const input = parseAs(stored, parseJson(env[ENV.lifecycle], ENV.lifecycle), ENV.lifecycle);
-  if (typeof input === 'string') return fromText(input, env);
-  if ('object' in input) {
-    const kept = keptOnDestroy(input.found, adoptedAtCreation(input.found) || env[ENV.adopt] === 'true');
-    return kept === undefined ? fromText(input.object, env, true) : { target: undefined, identity: undefined, kept };
+  if (typeof input === 'string') {
+    // The JSON text holds no newline (a newline inside a JSON string is escaped): the last one starts it.
+    const start = input.lastIndexOf('\n');
+    return start < 0 ? fromText(input, env) : recorded(input.slice(start + 1), input.slice(0, start), env);
   }
+  if ('object' in input) return recorded(input.object, input.found, env);
   return { target: parseJson(input.target, 'target'), identity: parseJson(input.identity, 'identity') };
+};
+
+/** An object whose lifecycle recorded what it `found`: left when found and never adopted (ownership.ts). */
+const recorded = (object: string, found: string, env: NodeJS.ProcessEnv): DestroyInput => {
+  const kept = keptOnDestroy(found, adoptedAtCreation(found) || env[ENV.adopt] === 'true');
+  return kept === undefined ? fromText(object, env, true) : { target: undefined, identity: undefined, kept };
 };
 
 /**

@@ -124,9 +124,10 @@ test('without adopt the plan names both, the apply refuses them and writes nothi
 test('with adopt the plan says will be adopted, the apply leaves the server as is, destroy deletes both', async () => {
   await synth(true);
   const planned = words((await project.plan('plan (adopt)')).stdout);
-  expect(planned).toMatch(
-    /found = "exists on PVE cluster https:\/\/127\.0\.0\.1:\d+, not created by this stack: will be adopted"/,
-  );
+  // The lifecycle's input: what the read found, then on a line of its own the object's JSON.
+  const hand = '\\{"identity":\\{"id":"hand","type":"graphite"\\},"target":"pve"\\}';
+  const adopted = 'exists on PVE cluster https://127\\.0\\.0\\.1:\\d+, not created by this stack: will be adopted';
+  expect(planned).toMatch(new RegExp(`input = <<-EOT ${adopted} ${hand} EOT`));
   expect(planned).not.toMatch(/the apply will refuse it/);
   await project.must('apply (adopt)', project.terraform('apply', '-auto-approve', '-no-color'));
   expect(fake.metricServers().hand).toEqual(HAND);

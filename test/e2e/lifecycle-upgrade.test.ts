@@ -1,10 +1,12 @@
 /**
  * States written by earlier versions under the stack of this one, for metric servers, whose lifecycle now
- * records what it found (input `{object, found}`, kept as created by `ignore_changes`): one from 0.1.0
- * (input the JSON text of `{identity, target}`) and one from before the slim lifecycle (input `{kind,
- * target, identity}`, its hook reading `self.input.target` and `self.input.identity`). The stored input is
- * kept, so the first plan changes nothing, no hook runs, every server stays the stack's and destroy removes
- * it; and a destroy run before the upgrade removes each server from the target its old state names.
+ * records what it found (input: what it found, a newline and the object's JSON text, kept as created by
+ * `ignore_changes`): one from 0.2.0 (input `{object, found}`), one from 0.1.0 (input the JSON text of
+ * `{identity, target}`) and one from before the slim lifecycle (input `{kind, target, identity}`, its hook
+ * reading `self.input.target` and `self.input.identity`). The stored input is kept, so the first plan
+ * changes nothing, no hook runs, every server stays the stack's and destroy removes it; a server a 0.2.0
+ * lifecycle found stays refused and its destroy leaves it; and a destroy run before the upgrade removes
+ * each server from the target its old state names.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +33,7 @@ interface Lifecycle {
   provisioner: Array<{ 'local-exec': { command: string; environment: Record<string, string> } }>;
 }
 
-type Earlier = '0.1.0' | 'before the slim lifecycle';
+type Earlier = '0.2.0' | '0.1.0' | 'before the slim lifecycle';
 
 /** Rewrites each lifecycle of the synthesized stack as `version` wrote it. */
 const asEarlierVersion = (project: CdktfProject, version: Earlier): void => {
@@ -40,7 +42,11 @@ const asEarlierVersion = (project: CdktfProject, version: Earlier): void => {
   const resources = stack.resource.terraform_data as Record<string, Lifecycle>;
   for (const [name, resource] of Object.entries(resources)) {
     if (!name.endsWith('_lifecycle')) continue;
-    const text = (resource.input as { object: string }).object;
+    const [found = '', text = ''] = String(resource.input).split('\n');
+    if (version === '0.2.0') {
+      resource.input = { object: text, found };
+      continue;
+    }
     delete resource.lifecycle;
     resource.input = text;
     if (version === '0.1.0') continue;
@@ -55,18 +61,25 @@ const asEarlierVersion = (project: CdktfProject, version: Earlier): void => {
   writeFileSync(file, JSON.stringify(stack, null, 2));
 };
 
-/** A project whose state holds the three servers, applied from the earlier version's lifecycles. */
-const appliedByEarlierVersion = async (version: Earlier): Promise<CdktfProject> => {
+/** A project synthesized by this version, its lifecycles rewritten as `version` wrote them, initialized. */
+const earlierProject = async (version: Earlier): Promise<CdktfProject> => {
   const connection = { PROXMOX_VE_ENDPOINT: fake.url, PROXMOX_VE_CA_FILE: cert.certFile };
   const project = new CdktfProject('build/examples/metrics.js', 'metrics', { ...SECRETS, ...connection });
   projects.push(project);
   await project.must('synth', project.synth());
   await project.must('init', project.terraform('init', '-no-color'));
   asEarlierVersion(project, version);
+  return project;
+};
+
+/** A project whose state holds the three servers, applied from the earlier version's lifecycles. */
+const appliedByEarlierVersion = async (version: Earlier): Promise<CdktfProject> => {
+  const project = await earlierProject(version);
   await project.must('apply (earlier version)', project.terraform('apply', '-auto-approve', '-no-color'));
   const state = readFileSync(project.statePath, 'utf8');
-  expect(state).not.toMatch(/"found"/);
-  if (version !== '0.1.0') expect(state).toMatch(/"kind": "metric-server"/);
+  if (version === '0.2.0') expect(state).toMatch(/"found": ""/);
+  else expect(state).not.toMatch(/"found"/);
+  if (version === 'before the slim lifecycle') expect(state).toMatch(/"kind": "metric-server"/);
   await project.must('synth (this version)', project.synth());
   return project;
 };
@@ -86,7 +99,7 @@ afterAll(async () => {
   cert?.cleanup();
 });
 
-test.each<Earlier>(['0.1.0', 'before the slim lifecycle'])(
+test.each<Earlier>(['0.2.0', '0.1.0', 'before the slim lifecycle'])(
   "after an upgrade from %s the first plan changes nothing, the servers stay the stack's, destroy removes them",
   async (version) => {
     const project = await appliedByEarlierVersion(version);
@@ -108,4 +121,25 @@ test("a destroy before the upgrade's first apply removes each server the earlier
   );
   expect(destroyed.stdout).toMatch(/metric server "lab-graphite": deleting/);
   expect(benchServers()).toEqual([]);
+});
+
+test('a server a 0.2.0 lifecycle found stays refused after the upgrade, and its destroy leaves it', async () => {
+  const hand = { type: 'graphite', server: '192.0.2.9', port: 2003 };
+  fake.setMetricServer('lab-graphite', hand);
+  const project = await earlierProject('0.2.0');
+  const applied = await project.terraform('apply', '-auto-approve', '-no-color');
+  expect(applied.code).toBe(1); // the apply refuses the server it found
+  expect(readFileSync(project.statePath, 'utf8')).toMatch(/"found": "exists on PVE cluster/);
+  await project.must('synth (this version)', project.synth());
+  const planned = await project.plan('plan (upgrade, found)');
+  // The record 0.2.0 stored in `found` still names it: the apply would refuse it, and nothing is replaced.
+  expect(planned.stdout.replace(/\s+/g, ' ')).toContain(
+    'the apply will refuse 1 of the 3 objects, which existed before this stack declared them: ' +
+      '- graphite: exists on PVE cluster',
+  );
+  expect(planned.stdout).not.toMatch(/_lifecycle (must be replaced|will be destroyed)/);
+  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(destroyed.stdout).toMatch(/left in place: it existed before this stack declared it/);
+  expect(fake.metricServers()).toEqual({ 'lab-graphite': hand });
+  fake.deleteMetricServer('lab-graphite');
 });

@@ -67,10 +67,8 @@ export const entryOf = (
 
 /** `name`'s expression in a `local.<label>_recorded` object constructor, when it has one. */
 const recordedIn = (recorded: string, name: string): string | undefined => {
-  const match = new RegExp(`"${name}" = (try\\(terraform_data\\.[\\w-]+_lifecycle\\.input\\.found, ""\\))`).exec(
-    recorded,
-  );
-  return match?.[1];
+  const found = recordedFound(name);
+  return recorded.includes(`"${name}" = ${found}`) ? found : undefined;
 };
 
 /** The entry parsed, for a spec known at synth. */
@@ -84,7 +82,10 @@ export const parsedEntry = <Spec = Record<string, unknown>>(
 export const pendingOf = (label: string, name: string): string => `local.${label}_pending["${name}"]`;
 
 /** What `name`'s lifecycle recorded it found, for a kind whose ownership the state keeps. */
-export const recordedFound = (name: string): string => `try(terraform_data.${name}_lifecycle.input.found, "")`;
+export const recordedFound = (name: string): string => {
+  const input = `terraform_data.${name}_lifecycle.input`;
+  return `try(regex("(?s)^(.*)\\n", ${input})[0], ${input}.found, "")`;
+};
 
 /** The query of `<label>_read` as the handler sees it: packed objects unpacked, each entry's JSON text by name. */
 export const queryOf = (

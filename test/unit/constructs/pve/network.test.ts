@@ -24,8 +24,9 @@ describe('ProxmoxNetworkInterface', () => {
     const json = synth(stack);
     const data = json.resource.terraform_data;
     expect(parsedEntry(json, 'pve', 'br')).toEqual({ kind: 'network-interface', spec: { ...bridge, options: {} } });
-    expect(JSON.parse(data.br_lifecycle.input.object).identity).toEqual(bridge);
-    expect(data.br_lifecycle.input.found).toBe('${lookup(local.pve_found, "br", "")}');
+    const [found, object] = data.br_lifecycle.input.split('\n');
+    expect(JSON.parse(object).identity).toEqual(bridge);
+    expect(found).toBe('${lookup(local.pve_found, "br", "")}');
     expect(data.br_lifecycle.lifecycle.ignore_changes).toEqual(['input']);
     expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/destroy-hook\.sh" ".*pve\.js" pve$/);
     expect(data.br_lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_KIND).toBe('network-interface');

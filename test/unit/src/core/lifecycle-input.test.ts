@@ -57,6 +57,35 @@ describe('destroyInput', () => {
           'Terraform forgets it, nothing of it was deleted',
       },
     ],
+    [
+      "a lifecycle that keeps ownership as one text and found nothing: the object is the stack's",
+      hook('\n{"identity":{"id":"a"},"target":"pve"}'),
+      { target: TARGET, identity: { id: 'a' } },
+    ],
+    [
+      'a lifecycle that keeps ownership as one text and found the object, never adopted: kept',
+      hook('exists on x\nand more\n{"identity":{"id":"a"},"target":"pve"}'),
+      {
+        target: undefined,
+        identity: undefined,
+        kept:
+          'left in place: it existed before this stack declared it, and its construct did not say adopt: true; ' +
+          'Terraform forgets it, nothing of it was deleted',
+      },
+    ],
+    [
+      "a lifecycle that keeps ownership as one text and found the object, adopted: the stack's to delete",
+      { ...hook('exists on x\n{"identity":{"id":"a"},"target":"pve"}'), HOMELAB_ADOPT: 'true' },
+      { target: TARGET, identity: { id: 'a' } },
+    ],
+    [
+      'a lifecycle that keeps ownership as one text, created with adopt: true, from a hook without adopt',
+      hook(
+        foundReading({ inSync: true, summary: '', diff: {} }, true, 'PVE cluster https://n1:8006').found +
+          '\n{"identity":{"id":"a"},"target":"pve"}',
+      ),
+      { target: TARGET, identity: { id: 'a' } },
+    ],
   ])('reads %s', (_, env, wanted) => {
     expect(destroyInput(env)).toEqual(wanted);
   });
@@ -75,6 +104,12 @@ describe('destroyInput', () => {
       hook({ object: '{"identity":{"id":"a"},"target":"old"}', found: '' }),
       /holds the settings of target "pve" only; its lifecycle keeps the target it was created with: set forget: true/,
     ],
+    [
+      'a lifecycle kept as created, as one text, on another target',
+      hook('\n{"identity":{"id":"a"},"target":"old"}'),
+      /holds the settings of target "pve" only; its lifecycle keeps the target it was created with: set forget: true/,
+    ],
+    ['a text whose part after the newline is not JSON', hook('\nnope'), /^Bad input: HOMELAB_LIFECYCLE is not JSON/],
     [
       'a lifecycle on a label when the hook has no target',
       hook('{"identity":{"id":"a"},"target":"pve"}', null),
