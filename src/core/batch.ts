@@ -11,7 +11,7 @@ import type { HandlerDomain, KindContext, ObjectKind, Reading } from './kind';
 import { foreignReading, foundReading, otherStackReading } from './ownership';
 import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
-import { BATCH, resultKey, toReadResult } from './protocol';
+import { BATCH, foundGroups, resultKey, toReadResult } from './protocol';
 import { isOtherStack, receivedStackId } from './stack-id';
 
 const objectEntry = z.object({
@@ -179,9 +179,10 @@ const unreadable = (error: unknown): Reading => ({
 
 /**
  * The flat result: each object's reading, printable and bounded (toReadResult), the batch's verdict
- * naming the drifted objects with those same summaries, and `.drifted`: the names the apply acts on,
- * each object not in sync or following one that is not (an unknown name counts as not in sync). The
- * plan reads that one key instead of one expression per object (issue 30).
+ * naming the drifted objects with those same summaries, `.drifted`: the names the apply acts on, each
+ * object not in sync or following one that is not (an unknown name counts as not in sync), and `.found`:
+ * each found text once with its objects' names (foundGroups). The plan reads those keys instead of one
+ * expression per object (issue 30).
  */
 const summarize = (
   names: readonly string[],
@@ -190,15 +191,16 @@ const summarize = (
 ): Record<string, string> => {
   const result: Record<string, string> = {};
   const drifted: string[] = [];
+  const found: Array<[string, string]> = [];
   for (const name of names) {
     const reading = readings.get(name) ?? unreadable(new Error('no reading'));
     const flat = toReadResult(reading);
-    for (const field of ['in_sync', 'summary', 'diff', 'found'] as const) {
-      const value = flat[field];
-      if (value !== undefined) result[resultKey(name, field)] = value;
-    }
+    for (const field of ['in_sync', 'summary', 'diff'] as const) result[resultKey(name, field)] = flat[field];
+    if (reading.found !== undefined) found.push([name, reading.found]);
     if (!reading.inSync) drifted.push(`- ${name}: ${flat.summary}`);
   }
+  const groups = foundGroups(found);
+  if (groups !== undefined) result[BATCH.found] = groups;
   const inSync = (name: string) => readings.get(name)?.inSync === true;
   const applied = names.filter((name) => !inSync(name) || (follows.get(name) ?? []).some((f) => !inSync(f)));
   result[BATCH.drifted] = applied.join(',');

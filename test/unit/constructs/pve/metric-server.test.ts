@@ -50,8 +50,8 @@ describe('ProxmoxMetricServer', () => {
     );
     expect(lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_ADOPT).toBeUndefined();
     expect(synth.locals.pve_found).toBe(
-      '${{ for key, text in data.external.pve_read.result : ' +
-        'trimsuffix(key, ".found") => text if endswith(key, ".found") }}',
+      '${merge({}, [for text, names in jsondecode(lookup(data.external.pve_read.result, ".found", "{}")) : ' +
+        '{ for name in names : name => text }]...)}',
     );
     expect(lifecycle.lifecycle.ignore_changes).toEqual(['input']);
     const entry = entryOf(synth, 'pve', 'm');
