@@ -22,6 +22,7 @@ const reloads = async () =>
   Number((await host().exec('journalctl _PID=1 --no-pager -o cat | grep -c "^Reloading" || true')).stdout.trim());
 
 const DIR = '/etc/systemd/system';
+const RECORDS = '/var/lib/cdktf-homelab/restart-on';
 const SLEEPER = '[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
 const DROP_IN = '[Service]\nEnvironment=HAND=1\n';
 const hand = unitSpec('hand.service', SLEEPER);
@@ -130,6 +131,24 @@ test('a unit an earlier version made (its restartOn record, no other mark) reads
       `printf '%s\\n' ${older.restartOn} > /var/lib/cdktf-homelab/restart-on/older.service`,
   );
   expect((await read({ older: { kind: 'systemd-unit', spec: older } })).result?.['older.in_sync']).toBe('true');
+});
+
+test('only the first line of a record is read: a second line cannot pass for another unit`s record', async () => {
+  // The read prints `<index> <first line>` per record; a line after the first once printed too, and
+  // one reading `1 <digest>` gave the unit read second (made by hand, no record) a record of the stack's.
+  const posing = unitSpec('posing.service', SLEEPER);
+  const older = unitSpec('older.service', SLEEPER);
+  await host().exec(
+    `printf '%s' '${SLEEPER}' > ${DIR}/posing.service && systemctl daemon-reload && ` +
+      'systemctl enable --now posing.service && ' +
+      `printf '0 %s\\n1 %s\\n' ${older.restartOn} ${older.restartOn} >> ${RECORDS}/older.service`,
+  );
+  const reading = await read({
+    older: { kind: 'systemd-unit', spec: older },
+    posing: { kind: 'systemd-unit', spec: posing },
+  });
+  expect(reading.result?.['older.in_sync']).toBe('true');
+  expect(reading.result?.['posing.summary']).toMatch(new RegExp(`^${WHERE.source}: the apply will refuse it`));
 });
 
 test('a unit an earlier version made, and one whose construct says adopt, are destroyed', async () => {
