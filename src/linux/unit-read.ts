@@ -46,9 +46,6 @@ const MARK = {
 /** The shell script (for `sh -s`) that reads `entries`. */
 export const readScript = (entries: readonly ReadEntry[]): string => {
   const shown = entries.filter((entry) => !isTemplate(entry.unit)).map((entry) => quote(entry.unit));
-  const indexed = (paths: ReadonlyArray<string | undefined>, body: string) =>
-    `i=0; for f in ${paths.map((path) => quote(path ?? '')).join(' ')}; ` +
-    `do if [ -n "$f" ] && [ -f "$f" ]; then ${body}; fi; i=$((i+1)); done`;
   return [
     // `systemctl show` with no unit shows the manager itself, so it runs only when there are units.
     // Under TZ=UTC its timestamps end in "UTC" on every version (--timestamp=unix needs 248+).
@@ -63,15 +60,9 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     `echo ${MARK.mtimes}`,
     '[ $# -eq 0 ] || stat -L -c \'%Y %n\' -- "$@" 2>/dev/null',
     `echo ${MARK.records}`,
-    indexed(
-      entries.map((entry) => entry.record),
-      FIRST_LINE,
-    ),
+    firstLines(entries.map((entry) => entry.record)),
     `echo ${MARK.intents}`,
-    indexed(
-      entries.map((entry) => entry.intent),
-      FIRST_LINE,
-    ),
+    firstLines(entries.map((entry) => entry.intent)),
     `echo ${MARK.unitFiles}`,
     unitFilesCommand(entries),
     `echo ${MARK.instances}`,
@@ -86,13 +77,15 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
 const PROPERTIES = SHOW_PROPERTIES.join(',');
 
 /**
- * A record's or intent's first line, its first 256 bytes, after its index: shell builtins alone (`read`,
+ * Each record's or intent's first line, its first 256 bytes, after its index: shell builtins alone (`read`,
  * printf's precision), where `$(head -c 256 "$f")` started a process a file. Measured on the test host
  * (systemd 252, dash, 200 units with records): the script took 560-590 ms with head, 330-360 ms so. A
  * record and an intent are one line (unit-intent.ts); a line after the first, which could pose as another
  * entry's, is not printed.
  */
-const FIRST_LINE = `l=; IFS= read -r l < "$f"; printf '%s %.256s\\n' "$i" "$l"`;
+const firstLines = (paths: ReadonlyArray<string | undefined>): string =>
+  `i=0; for f in ${paths.map((path) => quote(path ?? '')).join(' ')}; do if [ -n "$f" ] && [ -f "$f" ]; then ` +
+  `l=; IFS= read -r l < "$f"; printf '%s %.256s\\n' "$i" "$l"; fi; i=$((i+1)); done`;
 
 /**
  * `list-unit-files` of every entry that has a unit file of its own (all but instances), each name a
