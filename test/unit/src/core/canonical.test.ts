@@ -12,6 +12,12 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: undefined, b: [3, 1, 2] })).toBe('{"b":[3,1,2]}');
   });
 
+  test('keeps a key named __proto__ as a key, so it changes the text and the digest', () => {
+    const parsed: unknown = JSON.parse('{"b":2,"__proto__":{"a":1}}');
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"a":1},"b":2}');
+    expect(digestOf(parsed)).not.toBe(digestOf({ b: 2 }));
+  });
+
   test('different values give different digests', () => {
     expect(digestOf({ port: 8089 })).not.toBe(digestOf({ port: 8090 }));
     expect(digestOf({ port: 8089 })).toMatch(/^[0-9a-f]{64}$/);

@@ -116,6 +116,26 @@ describe('diffMetricServer', () => {
     };
     expect(diffMetricServer(otel, live, {})).toEqual({ state: 'present', changes: {} });
   });
+
+  test('a live attribute named __proto__ is drift, not dropped from the comparison', () => {
+    const otel: MetricServerSpec = {
+      id: 'o',
+      type: 'opentelemetry',
+      server: 'c',
+      port: 4318,
+      options: { 'otel-resource-attributes': encodeBase64Json({ a: '1' }) },
+    };
+    // What the cluster holds, base64 of JSON text: JSON.parse makes `__proto__` an own key.
+    const text = '{"a":"1","__proto__":{"team":"x"}}';
+    const live = {
+      type: 'opentelemetry',
+      server: 'c',
+      port: 4318,
+      'otel-resource-attributes': Buffer.from(text).toString('base64'),
+    };
+    const state = diffMetricServer(otel, live, {});
+    expect(state.state === 'present' && Object.keys(state.changes)).toEqual(['otel-resource-attributes']);
+  });
 });
 
 describe('write forms', () => {
