@@ -32,6 +32,23 @@ const influxLive = {
   'verify-certificate': 0,
 };
 
+/** An opentelemetry server on c:4318, its options and headers' variable as given. */
+const otelSpec = (fields: Pick<MetricServerSpec, 'options'> & Partial<MetricServerSpec>): MetricServerSpec => ({
+  id: 'o',
+  type: 'opentelemetry',
+  server: 'c',
+  port: 4318,
+  ...fields,
+});
+
+/** The section PVE answers for that server, with `fields` set. */
+const otelLive = (fields: Readonly<Record<string, unknown>>) => ({
+  type: 'opentelemetry',
+  server: 'c',
+  port: 4318,
+  ...fields,
+});
+
 describe('diffMetricServer', () => {
   test('a section matching the spec is in sync, whatever digest PVE adds', () => {
     const state = diffMetricServer(influx, { ...influxLive, digest: 'abc' }, {});
@@ -78,20 +95,8 @@ describe('diffMetricServer', () => {
   });
 
   test('otel headers are compared by value and never shown', () => {
-    const otel: MetricServerSpec = {
-      id: 'o',
-      type: 'opentelemetry',
-      server: 'c',
-      port: 4318,
-      options: {},
-      otelHeadersEnv: 'H',
-    };
-    const live = {
-      type: 'opentelemetry',
-      server: 'c',
-      port: 4318,
-      'otel-headers': encodeBase64Json({ Authorization: 'Bearer old' }),
-    };
+    const otel = otelSpec({ options: {}, otelHeadersEnv: 'H' });
+    const live = otelLive({ 'otel-headers': encodeBase64Json({ Authorization: 'Bearer old' }) });
     const want = { otelHeaders: encodeBase64Json({ Authorization: 'Bearer new' }) };
     const state = diffMetricServer(otel, live, want);
     expect(state).toEqual({ state: 'present', changes: { 'otel-headers': { live: '<secret>', want: '<secret>' } } });
@@ -101,38 +106,16 @@ describe('diffMetricServer', () => {
   });
 
   test('resource attributes compare by JSON value, not by base64 text', () => {
-    const otel: MetricServerSpec = {
-      id: 'o',
-      type: 'opentelemetry',
-      server: 'c',
-      port: 4318,
-      options: { 'otel-resource-attributes': encodeBase64Json({ a: '1', b: '2' }) },
-    };
-    const live = {
-      type: 'opentelemetry',
-      server: 'c',
-      port: 4318,
-      'otel-resource-attributes': encodeBase64Json({ b: '2', a: '1' }),
-    };
+    const otel = otelSpec({ options: { 'otel-resource-attributes': encodeBase64Json({ a: '1', b: '2' }) } });
+    const live = otelLive({ 'otel-resource-attributes': encodeBase64Json({ b: '2', a: '1' }) });
     expect(diffMetricServer(otel, live, {})).toEqual({ state: 'present', changes: {} });
   });
 
   test('a live attribute named __proto__ is drift, not dropped from the comparison', () => {
-    const otel: MetricServerSpec = {
-      id: 'o',
-      type: 'opentelemetry',
-      server: 'c',
-      port: 4318,
-      options: { 'otel-resource-attributes': encodeBase64Json({ a: '1' }) },
-    };
+    const otel = otelSpec({ options: { 'otel-resource-attributes': encodeBase64Json({ a: '1' }) } });
     // What the cluster holds, base64 of JSON text: JSON.parse makes `__proto__` an own key.
     const text = '{"a":"1","__proto__":{"team":"x"}}';
-    const live = {
-      type: 'opentelemetry',
-      server: 'c',
-      port: 4318,
-      'otel-resource-attributes': Buffer.from(text).toString('base64'),
-    };
+    const live = otelLive({ 'otel-resource-attributes': Buffer.from(text).toString('base64') });
     const state = diffMetricServer(otel, live, {});
     expect(state.state === 'present' && Object.keys(state.changes)).toEqual(['otel-resource-attributes']);
   });
