@@ -33,6 +33,9 @@ export const claimName = (scope: Construct, name: string): string => {
     const rule = 'a Terraform identifier (a letter or _, then letters, digits, _ or -)';
     recordProblems(scope, [broken('name', rule, name)]);
   }
+  // The record and the read's answer are JSON objects keyed by name: JavaScript reads a key `__proto__`
+  // as the object's prototype (a record parse drops it), so the object would leave the record unseen.
+  if (name === '__proto__') recordProblems(scope, [broken('name', 'anything but __proto__', name)]);
   const names = claimed.get(stack) ?? new Set<string>();
   claimed.set(stack, names);
   if (names.has(name)) {

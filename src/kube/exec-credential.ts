@@ -50,14 +50,19 @@ export interface ExecResult {
 const failed = (plugin: ExecPlugin, why: string) =>
   new HandlerError('Kubernetes exec credential failed', `plugin "${plugin.command}" of user "${plugin.user}" ${why}`);
 
-/** The environment the plugin runs with: ours, the kubeconfig's `env`, and KUBERNETES_EXEC_INFO. */
-export const execEnvironment = (plugin: ExecPlugin, base: Readonly<Record<string, string | undefined>>) => {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
-  for (const { name, value } of plugin.env) env[name] = value;
+/**
+ * The environment the plugin runs with: ours, the kubeconfig's `env`, and KUBERNETES_EXEC_INFO. Built from
+ * entries, not by assignment, since the names are the kubeconfig's: `env.__proto__ = v` sets nothing.
+ */
+export const execEnvironment = (
+  plugin: ExecPlugin,
+  base: Readonly<Record<string, string | undefined>>,
+): Record<string, string> => {
   const spec = { interactive: false, ...(plugin.cluster ? { cluster: plugin.cluster } : {}) };
-  env.KUBERNETES_EXEC_INFO = JSON.stringify({ apiVersion: plugin.apiVersion, kind: 'ExecCredential', spec });
-  return env;
+  const info = JSON.stringify({ apiVersion: plugin.apiVersion, kind: 'ExecCredential', spec });
+  const ours = Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  const kubeconfig = plugin.env.map(({ name, value }): [string, string] => [name, value]);
+  return Object.fromEntries([...ours, ...kubeconfig, ['KUBERNETES_EXEC_INFO', info]]);
 };
 
 const execCredential = z.object({

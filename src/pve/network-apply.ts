@@ -111,7 +111,7 @@ export const bySomeoneElse = (
   stagedByUs: StagedByUs,
 ): string[] => {
   const declared = [...(spec.interfaces?.[node] ?? []), ...ownRemovals(spec, node, staging, stagedByUs)];
-  const ours = new Set([...declared, ...declared.flatMap((name) => staging.slaves[name] ?? [])]);
+  const ours = new Set([...declared, ...declared.flatMap((name) => staging.slaves.get(name) ?? [])]);
   const { interfaces, outside, unplaced } = staging.stanzas;
   return [
     ...interfaces.filter((name) => !ours.has(name)),

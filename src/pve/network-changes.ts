@@ -41,8 +41,11 @@ export const countChangedLines = (changes: string): number => {
 export interface NodeStaging {
   readonly lines: number;
   readonly stanzas: StagedStanzas;
-  /** Each listed bond's slaves: staging a bond makes PVE's writer mark each of them `auto`. */
-  readonly slaves: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Each listed bond's slaves: staging a bond makes PVE's writer mark each of them `auto`. A Map, since the
+   * names are the server's: a bond named `__proto__` would set a plain object's prototype.
+   */
+  readonly slaves: ReadonlyMap<string, readonly string[]>;
   /** The interfaces the node lists (its staged view when something is staged). */
   readonly present: readonly string[];
 }
@@ -64,13 +67,16 @@ const listed = (rows: unknown): string[] =>
     return typeof iface === 'string' ? [iface] : [];
   });
 
-const bondSlaves = (rows: unknown): Record<string, string[]> => {
-  const slaves: Record<string, string[]> = {};
+const bondSlaves = (rows: unknown): Map<string, string[]> => {
+  const slaves = new Map<string, string[]>();
   for (const row of Array.isArray(rows) ? rows : []) {
     if (!isRecord(row)) continue;
     const { iface, type, slaves: listed } = row;
     if (type !== 'bond' || typeof iface !== 'string' || typeof listed !== 'string') continue;
-    slaves[iface] = listed.split(/\s+/).filter((name) => name !== '' && name !== 'none');
+    slaves.set(
+      iface,
+      listed.split(/\s+/).filter((name) => name !== '' && name !== 'none'),
+    );
   }
   return slaves;
 };

@@ -235,4 +235,10 @@ describe('object names', () => {
         'got ".in_sync"',
     );
   });
+
+  test('the name __proto__ is refused, since the record, keyed by name, would drop it', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    objectIn(stack, 'x', { name: '__proto__' });
+    expect(() => Testing.synth(stack)).toThrow('test/x/Object: name must be anything but __proto__, got "__proto__"');
+  });
 });

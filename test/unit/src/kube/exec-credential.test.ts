@@ -68,6 +68,14 @@ describe('reading an ExecCredential', () => {
       spec: { interactive: false, cluster },
     });
   });
+
+  test('a kubeconfig env entry is passed whatever its name, __proto__ included', () => {
+    const env = execEnvironment(plugin({ env: [{ name: '__proto__', value: 'x' }] }), { PATH: '/bin' });
+    expect(Object.entries(env).filter(([name]) => name !== 'KUBERNETES_EXEC_INFO')).toEqual([
+      ['PATH', '/bin'],
+      ['__proto__', 'x'],
+    ]);
+  });
 });
 
 describe('the per-process cache', () => {

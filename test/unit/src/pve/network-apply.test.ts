@@ -9,7 +9,7 @@ import type { NodeStaging } from '../../../../src/pve/network-changes';
 const staging = (interfaces: string[], extra: Partial<NodeStaging['stanzas']> = {}, lines = 5): NodeStaging => ({
   lines,
   stanzas: { interfaces, outside: false, unplaced: false, ...extra },
-  slaves: { bond0: ['enp3s0', 'enp4s0'] },
+  slaves: new Map([['bond0', ['enp3s0', 'enp4s0']]]),
   present: [],
 });
 const spec = {

@@ -41,6 +41,19 @@ describe('nodeStagingOf', () => {
   ])('reads %s', (_, envelope, expected) => {
     expect(nodeStagingOf(envelope).lines).toBe(expected);
   });
+
+  test("a bond's slaves are kept by its name, whatever the server names it", () => {
+    const data = [
+      { iface: '__proto__', type: 'bond', slaves: 'enp3s0 enp4s0' },
+      { iface: 'bond0', type: 'bond', slaves: 'none' },
+    ];
+    const { slaves } = nodeStagingOf({ data });
+    expect([...slaves]).toEqual([
+      ['__proto__', ['enp3s0', 'enp4s0']],
+      ['bond0', []],
+    ]);
+    expect(slaves.get('constructor')).toBeUndefined();
+  });
 });
 
 describe('summaries', () => {
