@@ -3,11 +3,11 @@
  * through, and the per-request credential: a rotated tokenFile or an expired exec token is picked up without a
  * restart, and no secret in here ever reaches a message.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { errorCode, HandlerError } from '../core/errors';
-import { execCredentialCache, type ExecPlugin, type ExecResult, type ExecRunner } from './exec-credential';
+import { execCredentialCache, type ExecPlugin, type ExecResult } from './exec-credential';
+import { spawnExecRunner } from './exec-runner';
 import type { PathFacts, TrustIo } from './file-trust';
 
 /** Where a handler sends requests and how it proves who it is. `auth` holds secrets: never log it. */
@@ -74,19 +74,6 @@ const inspectPath = (file: string): PathFacts | undefined => {
     throw new HandlerError('Kubernetes credential file unreadable', `cannot inspect ${file}: ${code ?? e}`);
   }
 };
-
-/** How long a plugin may take: an SSO login that waits for a browser would otherwise hang the apply. */
-export const EXEC_TIMEOUT_MS = 60_000;
-
-/** Runs a plugin with no stdin (a handler's stdin is Terraform's query), its stderr shown, for a bounded time. */
-export const spawnExecRunner: ExecRunner = (command, args, env) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'inherit'], timeout: EXEC_TIMEOUT_MS });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.once('error', reject);
-    child.once('close', (exitCode) => resolve({ exitCode, stdout }));
-  });
 
 /** What goes on the next request. */
 export interface PresentedCredential {

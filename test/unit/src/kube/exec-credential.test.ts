@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { currentCredential, nodeKubeconfigIo, spawnExecRunner } from '../../../../src/kube/connection';
+import { currentCredential, nodeKubeconfigIo } from '../../../../src/kube/connection';
+import { spawnExecRunner } from '../../../../src/kube/exec-runner';
 import {
   execCredentialCache,
   execEnvironment,
