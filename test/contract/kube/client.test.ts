@@ -1,10 +1,16 @@
 // Contract test of the kube client against the REAL API server: create-never-overwrite on 409, merge patch with
 // null removing a label, 403 with the API's own message, a missing type told from a missing object, a metadata-only
-// Secret check, a watch that re-lists after a 410 Expired ERROR event, and tls-server-name checked by the server's
-// own serving certificate.
+// Secret check, a watch that re-lists after a 410 Expired ERROR event, tls-server-name checked by the server's
+// own serving certificate, and an exec plugin's token, run as a handler runs it, accepted by the server.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
 import { systemClock } from '../../../src/core/clock';
 import { KubeClient, type KubeList, METADATA_ONLY } from '../../../src/kube/client';
 import { nodeKubeconfigIo } from '../../../src/kube/connection';
+import { execCredentialCache } from '../../../src/kube/exec-credential';
+import { execRunner } from '../../../src/kube/exec-runner';
 import { loadKubeconfig } from '../../../src/kube/kubeconfig';
 import { isObjectNotFound, KubeApiError, statusOf } from '../../../src/kube/status';
 import { watchObject } from '../../../src/kube/watch';
@@ -123,5 +129,49 @@ test('tls-server-name: a DNS name of the serving certificate is accepted, a name
   } finally {
     kubernetes.close();
     wrong.close();
+  }
+});
+
+test("an exec plugin's token (the kubeconfig's env) authenticates; one past its bound fails naming it", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-exec-'));
+  const plugin = path.join(dir, 'token.sh');
+  const v1 = 'client.authentication.k8s.io/v1';
+  const credential = `{"apiVersion":"${v1}","kind":"ExecCredential","status":{"token":"%s"}}`;
+  fs.writeFileSync(plugin, `#!/bin/sh\n[ "$1" = slow ] && exec sleep 120\nprintf '${credential}' "$ADMIN_TOKEN"\n`, {
+    mode: 0o700,
+  });
+  const user = (mode: string) => ({
+    exec: {
+      apiVersion: v1,
+      command: plugin,
+      args: [mode],
+      env: [{ name: 'ADMIN_TOKEN', value: kube.admin.token }],
+      interactiveMode: 'Never',
+    },
+  });
+  const cluster = { server: kube.server, 'certificate-authority': kube.caFile };
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'fast',
+    clusters: [{ name: 'test', cluster }],
+    users: ['fast', 'slow'].map((name) => ({ name, user: user(name) })),
+    contexts: ['fast', 'slow'].map((name) => ({ name, context: { cluster: 'test', user: name } })),
+  };
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  fs.writeFileSync(kubeconfig, stringify(config), { mode: 0o600 });
+  const fast = new KubeClient(loadKubeconfig({ kubeconfig }, nodeKubeconfigIo()));
+  const slow = new KubeClient(loadKubeconfig({ kubeconfig, context: 'slow' }, nodeKubeconfigIo()), {
+    credentials: { readFile: nodeKubeconfigIo().readFile, exec: execCredentialCache(execRunner(300, 4096), {}) },
+  });
+  try {
+    await expect(fast.get(`/api/v1/namespaces/${kube.namespace}`)).resolves.toMatchObject({ kind: 'Namespace' });
+    await expect(slow.get(`/api/v1/namespaces/${kube.namespace}`)).rejects.toThrow(
+      `plugin "${plugin}" of user "slow" could not run: did not answer within 0.3 s`,
+    );
+  } finally {
+    fast.close();
+    slow.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
