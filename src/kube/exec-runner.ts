@@ -26,6 +26,7 @@ export const execRunner =
       let size = 0;
       const fail = (error: Error) => {
         clearTimeout(timer);
+        child.stdout.destroy();
         child.kill('SIGKILL');
         reject(error);
       };
