@@ -1,10 +1,10 @@
-// The exec plugin's process edge: a plugin too slow or too loud is killed and named, and one that cannot start
-// leaves no timer behind to hold the handler alive.
+// The exec plugin's process edge: a plugin too slow or too loud is killed and named, one that cannot start
+// leaves no timer behind to hold the handler alive, and its stderr is shown printable, line by line, capped.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execCredentialCache, type ExecPlugin } from '../../../../src/kube/exec-credential';
-import { execRunner } from '../../../../src/kube/exec-runner';
+import { EXEC_STDERR_LINES, execRunner } from '../../../../src/kube/exec-runner';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
@@ -44,6 +44,24 @@ describe('execRunner', () => {
     // Killed at once; Node reaps it on its next SIGCHLD, so look until it is gone (at most 2 s).
     for (let waited = 0; alive(pid) && waited < 2_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     expect(alive(pid)).toBe(false);
+  });
+
+  test("the plugin's stderr is shown line by line, its control characters escaped, its last line at exit", async () => {
+    const shown: string[] = [];
+    const run = execRunner(5_000, 1_000, (line) => shown.push(line));
+    const script = String.raw`printf 'open \033[31mred\033[0m\n\nsecond\r\nlast' >&2; printf ok`;
+    expect(await run('sh', ['-c', script], ENV)).toEqual({ exitCode: 0, stdout: 'ok' });
+    expect(shown).toEqual(['open \\x1b[31mred\\x1b[0m', 'second', 'last']);
+  });
+
+  test(`at most ${EXEC_STDERR_LINES} lines of its stderr are shown, the rest counted`, async () => {
+    const shown: string[] = [];
+    const run = execRunner(5_000, 1_000, (line) => shown.push(line));
+    const script = `i=0; while [ $i -lt ${EXEC_STDERR_LINES + 5} ]; do i=$((i+1)); echo "line $i" >&2; done`;
+    await run('sh', ['-c', script], ENV);
+    expect(shown).toHaveLength(EXEC_STDERR_LINES + 1);
+    expect(shown[EXEC_STDERR_LINES - 1]).toBe(`line ${EXEC_STDERR_LINES}`);
+    expect(shown[EXEC_STDERR_LINES]).toBe('… (5 more lines of its stderr not shown)');
   });
 
   test('a plugin that cannot start leaves no timer running', async () => {
