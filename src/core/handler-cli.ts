@@ -42,7 +42,8 @@ export const runHandler = async <S, T, C, R>(
   if (call === undefined) {
     const kinds = Object.keys(domain.kinds).join('|');
     const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read|apply`;
-    io.log(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; ${usage}`.trim());
+    // argv as given (a hook's kind variable, or a person's typing): shown escaped, like every line we print.
+    io.log(printableLine(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; ${usage}`.trim()));
     return 2;
   }
   try {

@@ -126,6 +126,12 @@ describe('runHandler', () => {
     expect((await call(['batch', 'destroy'])).code).toBe(2);
   });
 
+  test('an unknown kind is printed with its control characters escaped', async () => {
+    const result = await call(['gad\u001b[2Jget', 'read']);
+    expect(result.code).toBe(2);
+    expect(result.log[0]).toMatch(/^gad\\x1b\[2Jget read: unknown kind or verb;/);
+  });
+
   test('missing input names where it was expected', async () => {
     const result = await call(['widget', 'apply']);
     expect(result.log[0]).toMatch(/Missing input: stdin is empty/);
