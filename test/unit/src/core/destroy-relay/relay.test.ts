@@ -148,7 +148,8 @@ test('a leader that takes the object and goes without answering leaves the follo
 test('a follower waits a bounded time for a leader that never answers, and says the state is unknown', async () => {
   const { lead } = world();
   const socket = join(dir, 's.sock');
-  const mute = createServer(() => undefined);
+  // It reads and never answers; reading lets its side see the follower hang up, so no socket outlives the test.
+  const mute = createServer((connection) => connection.resume());
   await new Promise<void>((resolve) => mute.listen(socket, resolve));
   try {
     const outcome = await relayDestroy(request('a'), lead, { socket, clock: systemClock, waitMs: 200 });
