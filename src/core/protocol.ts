@@ -109,7 +109,10 @@ export const toReadResult = (reading: { inSync: boolean; summary: string; diff: 
  */
 export const foundGroups = (found: ReadonlyArray<readonly [name: string, text: string]>): string | undefined => {
   if (found.length === 0) return undefined;
-  const groups: Record<string, string[]> = {};
-  for (const [name, text] of found) (groups[printableLine(text)] ??= []).push(name);
-  return canonicalJson(groups);
+  const groups = new Map<string, string[]>();
+  for (const [name, text] of found) {
+    const line = printableLine(text);
+    groups.set(line, [...(groups.get(line) ?? []), name]);
+  }
+  return canonicalJson(Object.fromEntries(groups));
 };

@@ -5,7 +5,7 @@
  * line, printable and capped: it lands in Terraform's output, and a terminal obeys the escapes in it.
  */
 import { spawn } from 'node:child_process';
-import { printableLine } from '../core/printable';
+import { MAX_TEXT_BYTES, printableLine } from '../core/printable';
 import type { ExecRunner } from './exec-credential';
 
 /** How long a plugin may take: an SSO login that waits for a browser would otherwise hang the apply. */
@@ -40,9 +40,9 @@ const stderrRelay = (show: (line: string) => void): LineRelay => {
       const lines = (pending + text).split(/\r?\n/);
       pending = lines.pop() ?? '';
       lines.forEach(emit);
-      // A line past the cap is shown cut now, not held: printableLine cuts it anyway.
-      if (pending.length > 4096) {
-        emit(pending.slice(0, 4096));
+      // A line past the cap is shown cut now, not held: printableLine cuts it there anyway.
+      if (pending.length > MAX_TEXT_BYTES) {
+        emit(pending);
         pending = '';
       }
     },
