@@ -130,8 +130,14 @@ const main = async (): Promise<void> => {
   const stateFile = launch.stateDir === undefined ? undefined : join(launch.stateDir, 'state.json');
   const nodes = (launch.options.nodes ?? ['n1']).map(String);
   const write = stateFile === undefined ? undefined : stateWriter(stateFile);
-  // Saved after each answered request; restored before any can arrive (the listener runs on a later tick).
-  const fake: PveSimulator = await startPveSimulator({ ...launch.options, afterRequest: () => save() });
+  // Saved after each answered request but a GET, which changes nothing saved (a reload's PUT promotes the
+  // staged file; its task's polls only read): a save renders the whole state, so saving after each GET made
+  // a read of 1000 metric servers 0.9 s instead of 0.4 (measured, 2026-12-05). Restored before any request
+  // can arrive (the listener runs on a later tick).
+  const fake: PveSimulator = await startPveSimulator({
+    ...launch.options,
+    afterRequest: (method) => (method === 'GET' ? undefined : save()),
+  });
   const save = (): void => {
     if (write === undefined) return;
     try {

@@ -55,8 +55,8 @@ export interface FakePveOptions extends ClusterShape {
   readonly network?: Readonly<Record<string, NodeNetworkSetup>>;
   /** The clock tasks run on. @default Date.now */
   readonly now?: () => number;
-  /** Called after each request is answered (main.ts saves its state file there). @default - nothing */
-  readonly afterRequest?: () => void;
+  /** Called after each request is answered, with its method (main.ts saves its state file there). @default - nothing */
+  readonly afterRequest?: (method: string) => void;
   /**
    * Called for each request once it is logged, before anything else: true when it answered `res` itself (or
    * chose to leave it unanswered), and the simulator then does nothing more. How tests inject faults.
@@ -203,7 +203,7 @@ const listenerOf =
   (state: State) =>
   (req: IncomingMessage, res: ServerResponse): void => {
     handle(state, req, res)
-      .then(() => state.options.afterRequest?.())
+      .then(() => state.options.afterRequest?.(req.method ?? ''))
       .catch((err: unknown) => {
         if (res.headersSent) res.destroy();
         else sendBare(res, 500, `fake PVE internal error: ${messageOf(err)}`);
