@@ -7,14 +7,17 @@
  * holding a newline added `[Service]` and `ExecStartPre=` lines that ran as root (issue 27).
  */
 import type { Problem } from '../../src/core/rules';
-import { type UnitContent, unitText } from '../../src/linux/render-unit';
+import { type UnitContent, unitText, valuePlaceProblems } from '../../src/linux/render-unit';
 import { hasToken } from '../core/encode';
 import { knownText, STRING_TOKEN } from '../core/validate';
+
+/** Text holding Terraform values as pieces: known text, a value's token, known text, and so on. */
+const textPieces = (text: string): string[] => text.split(new RegExp(`(${STRING_TOKEN.source})`));
 
 /** `content` as the spec carries it (sections `renderUnit` made included). */
 export const shippedContent = (content: UnitContent): UnitContent => {
   if (typeof content === 'string') {
-    return hasToken(content) ? { pieces: content.split(new RegExp(`(${STRING_TOKEN.source})`)) } : content;
+    return hasToken(content) ? { pieces: textPieces(content) } : content;
   }
   if ('pieces' in content) return content;
   return hasToken(content) ? content : unitText(content);
@@ -23,25 +26,13 @@ export const shippedContent = (content: UnitContent): UnitContent => {
 /**
  * Where text written as text may hold a Terraform value: in a directive's value, after the `=` of
  * its line, where the handler's check (one line, no trailing backslash) keeps it there. Before the
- * `=`, a value would name a section or a directive, which text cannot check: sections can.
+ * `=`, a value would name a section or a directive, which text cannot check: sections can. The rule
+ * of the place is the handler's own (`valuePlaceProblems`), so a spec made by hand meets it too.
  */
 export const textValueProblems = (content: unknown): Problem[] => {
   if (typeof content !== 'string' || !hasToken(content)) return [];
   if (knownText(content) === undefined) {
     return [{ prop: 'content', says: 'must hold Terraform values only as strings (Token.asString)' }];
   }
-  return content.split('\n').flatMap((line, index) => {
-    const value = line.search(STRING_TOKEN);
-    const equals = line.indexOf('=');
-    return value === -1 || (equals !== -1 && equals < value)
-      ? []
-      : [
-          {
-            prop: 'content',
-            says:
-              `must hold a Terraform value in text only after a directive's "=", got one on line ${index + 1} ` +
-              `(${JSON.stringify(line.slice(0, 60))}): put it in sections (renderUnit) to name a section or a key`,
-          },
-        ];
-  });
+  return valuePlaceProblems({ pieces: textPieces(content) }).map((says) => ({ prop: 'content', says }));
 };

@@ -99,13 +99,44 @@ const problemsOf = (prop: string, text: string, known: Known, rules: readonly Ru
 };
 
 /**
- * Every broken rule of the values of `text` (its odd pieces), each `content value <n> must <rule>,
- * got <value>`: one line, and no backslash that joins the next line to it.
+ * Every broken rule of the values of `text` (its odd pieces), each `value <n> must <rule>, got <value>`:
+ * one line, no backslash that joins the next line to it, and a place after a directive's `=`
+ * (`valuePlaceProblems`).
  */
-export const valueProblems = (text: TextWithValues): string[] =>
-  text.pieces.flatMap((piece, index) =>
+export const valueProblems = (text: TextWithValues): string[] => [
+  ...text.pieces.flatMap((piece, index) =>
     index % 2 === 1 ? problemsOf(`value ${(index + 1) / 2}`, piece, (value) => value, [CONTROL, ONE_LINE]) : [],
-  );
+  ),
+  ...valuePlaceProblems(text),
+];
+
+// Where systemd's read_line ends a line: LF, CR, CRLF (once) and NUL.
+const LINE_END = /\r\n|[\n\r\0]/;
+
+/**
+ * Every value of `text` that does not stand in a directive's value: the known text before it on its line
+ * must hold an `=`, else the value names a directive or a section, where no rule of a value can keep it
+ * (a value `ExecStartPre=...` at the start of a line ran as root; checked at synth, and again here for a
+ * spec that did not come from synth: an audit, 2026-12-05). Values hold no line end (`CONTROL`).
+ */
+export const valuePlaceProblems = (text: TextWithValues): string[] => {
+  const problems: string[] = [];
+  let line = 1;
+  let before = '';
+  text.pieces.forEach((piece, index) => {
+    if (index % 2 === 0) {
+      const lines = piece.split(LINE_END);
+      line += lines.length - 1;
+      before = lines.length === 1 ? before + piece : (lines.at(-1) ?? '');
+    } else if (!before.includes('=')) {
+      problems.push(
+        `value ${(index + 1) / 2} must stand only after a directive's "=" on its line, got one on line ${line} ` +
+          `after ${shown(before)}: put it in sections (renderUnit) to name a section or a key`,
+      );
+    }
+  });
+  return problems;
+};
 
 /**
  * Every broken rule of `sections`, in file order, each `<where> must <rule>, got <value>`. The

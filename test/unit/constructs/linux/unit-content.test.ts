@@ -128,9 +128,17 @@ describe('text holding a Terraform value', () => {
   test('is refused at synth where a value would name a section or a key, every line at once', () => {
     expect(() => synthText((value) => `[${value}]\nExecStart=/bin/true\n${value}=1\n`)).toThrow(
       new RegExp(
-        '^2 problems in 1 construct:\ntest/agent: content must hold a Terraform value in text only after a ' +
-          'directive\'s "=", got one on line 1 .*\ntest/agent: content must hold .* on line 3',
+        '^2 problems in 1 construct:\ntest/agent: content value 1 must stand only after a directive\'s "=" on ' +
+          'its line, got one on line 1 after "\\[": put it in sections .*\n' +
+          'test/agent: content value 2 must stand .* on line 3 after ""',
       ),
+    );
+  });
+
+  // systemd ends a line at a lone CR too: after one, a value starts a line of its own (an audit, 2026-12-05).
+  test('is refused at synth after a carriage return, where systemd starts a new line', () => {
+    expect(() => synthText((value) => `[Service]\nEnvironment=A=1\r${value}\n`)).toThrow(
+      'test/agent: content value 1 must stand only after a directive\'s "=" on its line, got one on line 3 after ""',
     );
   });
 });

@@ -92,6 +92,25 @@ describe('a Terraform value spliced into text, at the handler boundary', () => {
     },
   );
 
+  // An audit (2026-12-05): synth refuses this text, but a spec made by hand (an edited cdk.tf.json) reached the
+  // host, and the variable's directive ran as root.
+  test.each(['systemd-unit', 'systemd-drop-in'] as const)(
+    '%s apply refuses a spec whose value starts a line, before it connects to the host',
+    async (kind) => {
+      const value = "ExecStartPre=/bin/sh -c 'id > /root/pwned'";
+      const content = { pieces: ['[Service]\nExecStart=/bin/true\n', value, '\n'] };
+      const { domain, seen } = recordingDomain();
+      const spec = { ...specsAtApply('x', inText)[kind], content };
+      const run = await invoke(domain, kind, 'apply', target, spec, { K: 'key' });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `${kind} apply: Bad input: spec.content: value 1 must stand only after a directive's "=" on its line, ` +
+          'got one on line 3 after ""',
+      );
+      expect(seen).toEqual([]);
+    },
+  );
+
   test('a value ending in a backslash is refused: systemd would join the next line to it', async () => {
     const { domain, seen } = recordingDomain();
     const run = await invoke(domain, 'systemd-unit', 'apply', target, specsAtApply('agent\\', inText)['systemd-unit'], {
