@@ -128,9 +128,22 @@ export const main = <S, T, C, R>(domain: HandlerDomain<S, T, string, C, R>): voi
   const stop = stopWhenAbandoned(domain, argv, log);
   // Exit as soon as the output is out: an HTTP agent keeps timers alive after it closes, and a
   // plan pays that per process. A stopped run's reader may be gone, so it exits at once.
-  void runHandler(domain, argv, { stdin, env: process.env, out, log, stop }).then((code) =>
-    stop.reason === undefined ? exitWhenWritten(process.stdout, code, process.exit) : process.exit(code),
-  );
+  let ended = false;
+  void runHandler(domain, argv, { stdin, env: process.env, out, log, stop }).then((code) => {
+    ended = true;
+    return stop.reason === undefined ? exitWhenWritten(process.stdout, code, process.exit) : process.exit(code);
+  });
+  process.once('beforeExit', () => (ended ? undefined : unfinished(argv, log)));
+};
+
+/**
+ * A run whose event loop drained before it ended: a promise nothing settles (a 101's socket taken from its
+ * request did so: an audit, 2026-12-05). Node would exit 0 and Terraform record as done what never ran,
+ * so it fails, saying so. A run that ended called process.exit, which emits no `beforeExit`.
+ */
+const unfinished = (argv: readonly string[], log: Log): void => {
+  log(`${printableLine(argv.join(' '))}: ended unfinished (it was left waiting on nothing); what it did is unknown`);
+  process.exit(1);
 };
 
 /**

@@ -5,6 +5,7 @@
  * A failure says whether any of the request was sent, which decides failover.
  */
 import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type ConnectOptions, EndpointAgent, type TlsRule, wasNeverSent } from './connect';
 import { endpointProblem } from './endpoint';
 
@@ -85,9 +86,11 @@ export class Endpoint {
       const target = new URL(request.path, this.base);
       const path = `${target.pathname}${target.search}`;
       const req = httpRequest({ ...options, method: request.method, path, headers, agent: this.agent });
+      // Settles as well as destroying: a request whose socket was taken (a 101's) emits nothing more.
       const stop = (error: Error) => {
         cause ??= error;
         req.destroy(error);
+        failed(error);
       };
       const timer = setTimeout(() => stop(new Error(`no complete answer within ${seconds} s`)), limits.answerMs);
       let settled = false;
@@ -104,6 +107,15 @@ export class Endpoint {
       };
       req.on('error', failed);
       req.once('response', (res) => readAnswer(res, limits.maxBodyBytes, stop).then(settle, failed));
+      // No request here asks to switch protocols. Without a listener, Node hands a 101's socket to no one and
+      // the request never settles: a handler's event loop drained and it exited 0 having done nothing (an
+      // audit, 2026-12-05).
+      req.once('upgrade', (res: IncomingMessage, socket: Duplex) => {
+        socket.destroy();
+        stop(
+          new Error(`answered ${res.statusCode} ${res.statusMessage ?? ''}, a switch of protocol no request asks for`),
+        );
+      });
       req.end(body);
     });
   }
