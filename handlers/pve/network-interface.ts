@@ -139,8 +139,8 @@ const stageRemoval = async (
     return log(`${name}: now a ${String(live.type)} that this stack did not declare; left alone`);
   }
   log(`${name}: staging its removal`);
-  // Noted before the DELETE: a note whose DELETE was lost names an interface the node still lists,
-  // which a network apply counts as the stack's anyway (network-apply.ts, ownRemovals).
+  // Noted before the DELETE: a note whose DELETE was lost names an interface the node still lists, whose
+  // staged changes a network apply then counts as the stack's (network-apply.ts, ownRemovals), as they were.
   removalTraces(stack, stateBase(env)).note(identity.node, identity.iface);
   await api.call('DELETE', interfacePath(identity));
 };

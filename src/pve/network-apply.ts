@@ -91,13 +91,14 @@ export type NodeReading = (NodeStaging & { readonly lastReload?: LastReload }) |
 export type StagedByUs = (node: string, iface: string) => boolean;
 
 /**
- * The interfaces of `spec.removing` on `node` whose staged deletion is the stack's: still listed (the
- * deletion is not staged yet, its tombstone will stage it), or staged by the stack's own destroy. The list
- * comes from the record, which anyone can edit, so an entry naming an interface whose deletion someone
- * else staged is not the stack's (issue 27).
+ * The interfaces of `spec.removing` on `node` whose staged deletion is the stack's: staged by the stack's
+ * own destroy (`ours`). The list comes from the record, which anyone can edit, so an entry naming an
+ * interface whose deletion someone else staged is not the stack's (issue 27), nor is one still there: a
+ * hand-made entry exempted the changes someone staged on a live interface, and the apply reloaded them
+ * (an audit, 2026-12-05).
  */
-export const ownRemovals = (spec: NetworkApplySpec, node: string, staging: NodeStaging, ours: StagedByUs): string[] =>
-  (spec.removing?.[node] ?? []).filter((iface) => staging.present.includes(iface) || ours(node, iface));
+export const ownRemovals = (spec: NetworkApplySpec, node: string, ours: StagedByUs): string[] =>
+  (spec.removing?.[node] ?? []).filter((iface) => ours(node, iface));
 
 /**
  * What `node` has staged that the stack does not declare there: interfaces (a declared bond's
@@ -110,7 +111,7 @@ export const bySomeoneElse = (
   staging: NodeStaging,
   stagedByUs: StagedByUs,
 ): string[] => {
-  const declared = [...(spec.interfaces?.[node] ?? []), ...ownRemovals(spec, node, staging, stagedByUs)];
+  const declared = [...(spec.interfaces?.[node] ?? []), ...ownRemovals(spec, node, stagedByUs)];
   const ours = new Set([...declared, ...declared.flatMap((name) => staging.slaves.get(name) ?? [])]);
   const { interfaces, outside, unplaced } = staging.stanzas;
   return [
@@ -140,8 +141,14 @@ export const applyReading = (
     const last = staging.lastReload ?? { state: 'ok' };
     if (needsReload(last)) diff[node] = reloadDiff(last);
     if (staging.lines > 0 || pending.length > 0) diff[node] = { live: staging.lines, want: 0 };
-    const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging, ours));
-    const staged = pending.length === 0 ? summary : `${summary}, ${pending.join(', ')} to be deleted`;
+    // A pending deletion replaces what is staged on its interface, so the plan counts those lines as the
+    // stack's; the apply does only once its destroy staged the deletion, which the state decides.
+    const planned: StagedByUs = (at, iface) => pending.includes(iface) || ours(at, iface);
+    const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging, planned));
+    const staged =
+      pending.length === 0
+        ? summary
+        : `${summary}, ${pending.join(', ')} to be deleted if this plan destroys ${pending.length === 1 ? 'it' : 'them'}`;
     if (!needsReload(last)) return staged;
     const words = reloadWords(node, last);
     return staging.lines === 0 && pending.length === 0 ? `${node}: ${words}` : `${staged}, and ${words}`;

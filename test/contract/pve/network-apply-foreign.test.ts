@@ -159,6 +159,27 @@ describe('interfaces removed from the stack', () => {
     expect(fake.interfacesFiles('n3').running).toContain('vmbr9');
   });
 
+  // An audit (2026-12-05): the entry exempted someone's staged edit of the live interface, and the apply
+  // reloaded it (mtu 9000 live) without reloadForeignChanges, while vmbr9 stayed.
+  test('a change someone staged on a listed interface still there is refused, naming it, and nothing reloads', async () => {
+    await stageDeletion();
+    const edit = { type: 'bridge', autostart: '1', mtu: '9000' };
+    expect((await call(fake.url, 'PUT', '/nodes/n3/network/vmbr9', { form: edit })).status).toBe(200);
+    const before = reloads().length;
+    const plan = await invokeBatch(
+      pveDomain(),
+      target(),
+      { net: { kind: 'network-apply', spec: removing } },
+      hookEnv(),
+    );
+    expect(plan.result?.['net.summary']).toBe('n3: 1 staged line, vmbr9 to be deleted if this plan destroys it');
+    const run = await invoke(pveDomain(), 'network-apply', 'apply', target(), removing, hookEnv(), clock);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n').pop()).toMatch(/n3 holds staged changes to vmbr9, which this stack does not declare/);
+    expect(reloads().slice(before)).toEqual([]);
+    expect(fake.interfacesFiles('n3').running).not.toContain('mtu 9000');
+  });
+
   test("the deletion this stack's destroy staged is its own: the apply reloads it, and forgets the note", async () => {
     await stageDeletion();
     const identity = { node: 'n3', iface: 'vmbr9', type: 'bridge' };

@@ -131,7 +131,7 @@ describe('interfaces removed from the stack (README, Removing an object)', () =>
     );
     expect(reading).toEqual({
       inSync: false,
-      summary: 'n2: settled, vmbr9 to be deleted; n3: settled',
+      summary: 'n2: settled, vmbr9 to be deleted if this plan destroys it; n3: settled',
       diff: { n2: { live: 0, want: 0 } },
     });
   });
@@ -157,6 +157,23 @@ describe('interfaces removed from the stack (README, Removing an object)', () =>
     expect(bySomeoneElse(both, 'n2', staging(['vmbr8', 'vmbr9']), ours)).toEqual(['vmbr9']);
     const read = applyReading(both, new Map([['n2', staging(['vmbr8', 'vmbr9'])]]), ours);
     expect(read.summary).toContain('n2: 5 staged lines, 1 by someone else: vmbr9');
+  });
+
+  // An audit (2026-12-05): a hand-made record entry for a live interface exempted what someone staged on it,
+  // and the apply reloaded their edit; the plan counts it as the stack's (a deletion would replace it), the
+  // apply only once the stack's destroy staged the deletion.
+  test("changes staged on a listed interface still there are someone else's at apply, the stack's at plan", () => {
+    const stagedOnIt = { ...staging(['vmbr9']), present: ['vmbr1', 'vmbr9'] };
+    expect(bySomeoneElse(removing, 'n2', stagedOnIt, none)).toEqual(['vmbr9']);
+    const read = applyReading(
+      removing,
+      new Map([
+        ['n2', stagedOnIt],
+        ['n3', settled([])],
+      ]),
+      none,
+    );
+    expect(read.summary).toBe('n2: 5 staged lines, vmbr9 to be deleted if this plan destroys it; n3: settled');
   });
 
   test('the handler boundary judges the names as it judges interfaces', () => {
