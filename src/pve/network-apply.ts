@@ -145,10 +145,9 @@ export const applyReading = (
     // stack's; the apply does only once its destroy staged the deletion, which the state decides.
     const planned: StagedByUs = (at, iface) => pending.includes(iface) || ours(at, iface);
     const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging, planned));
+    const them = pending.length === 1 ? 'it' : 'them';
     const staged =
-      pending.length === 0
-        ? summary
-        : `${summary}, ${pending.join(', ')} to be deleted if this plan destroys ${pending.length === 1 ? 'it' : 'them'}`;
+      pending.length === 0 ? summary : `${summary}, ${pending.join(', ')} to be deleted if this plan destroys ${them}`;
     if (!needsReload(last)) return staged;
     const words = reloadWords(node, last);
     return staging.lines === 0 && pending.length === 0 ? `${node}: ${words}` : `${staged}, and ${words}`;

@@ -161,7 +161,7 @@ describe('interfaces removed from the stack', () => {
 
   // An audit (2026-12-05): the entry exempted someone's staged edit of the live interface, and the apply
   // reloaded it (mtu 9000 live) without reloadForeignChanges, while vmbr9 stayed.
-  test('a change someone staged on a listed interface still there is refused, naming it, and nothing reloads', async () => {
+  test('a change staged on a listed interface still there is refused, naming it, and nothing reloads', async () => {
     await stageDeletion();
     const edit = { type: 'bridge', autostart: '1', mtu: '9000' };
     expect((await call(fake.url, 'PUT', '/nodes/n3/network/vmbr9', { form: edit })).status).toBe(200);
