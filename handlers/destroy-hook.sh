@@ -10,14 +10,15 @@ node_hook() { exec node "$bundle" "$HOMELAB_KIND" destroy; }
 data=${TF_DATA_DIR-.terraform}
 dir=${data:+$data/}cdktf-homelab-relay
 case $domain in '' | *[!a-z0-9-]*) node_hook ;; esac
-# The folder is this user's alone (0700), in a data dir no one else may write (as run.ts's relayDirectory
-# checks), else an object's request could be read or a lock swapped: the Node hook then destroys alone.
-if [ ! -d "$dir" ]; then
-  [ -d "$data" ] && [ -O "$data" ] || node_hook
-  case $(ls -ld -- "$data" 2>/dev/null) in d????[!w]??[!w]*) ;; *) node_hook ;; esac
-  mkdir -m 700 "$dir" 2>/dev/null
-fi
-[ -d "$dir" ] && [ -O "$dir" ] || node_hook
+# The folder is this user's alone (0700, not a link), in a data dir no one else may write (as run.ts's
+# relayDirectory checks), else an object's request could be read or a lock swapped: the Node hook then
+# destroys alone. Both are checked on every run: a folder found in a data dir another user made was a link
+# they planted, and the hook led there (an audit, 2026-12-05).
+[ -d "$data" ] && [ ! -L "$data" ] && [ -O "$data" ] || node_hook
+case $(ls -ld -- "$data" 2>/dev/null) in d????[!w]??[!w]*) ;; *) node_hook ;; esac
+[ -e "$dir" ] || mkdir -m 700 "$dir" 2>/dev/null
+[ -d "$dir" ] && [ ! -L "$dir" ] && [ -O "$dir" ] || node_hook
+case $(ls -ld -- "$dir" 2>/dev/null) in drwx------*) ;; *) node_hook ;; esac
 lock=$dir/$domain.lead
 req=$dir/h$$.req
 out=$dir/h$$.out

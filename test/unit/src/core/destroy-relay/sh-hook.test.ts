@@ -6,7 +6,18 @@
  * stand-in bundle here) within its bounded wait; a hook that finds no leader becomes it.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../../../src/core/clock';
@@ -194,6 +205,34 @@ test('a fresh data dir: the hook makes the relay folder, this user only, and lea
   const ran = await hook(objectEnv('w1'));
   expect(ran).toMatchObject({ code: 7, err: 'node hook widget destroy leads=widgets lock=true\n' });
   expect(statSync(relay).mode & 0o777).toBe(0o700);
+});
+
+// An audit (2026-12-05): the data dir was checked only when the folder was missing, so a link another user
+// planted in a data dir of theirs was followed, and the hook led in the folder it named.
+test('a relay folder that is a link, in a data dir others may write: the hook runs the Node hook', async () => {
+  const mine = join(data, 'mine');
+  renameSync(relay, mine);
+  symlinkSync(mine, relay);
+  chmodSync(data, 0o777);
+  const ran = await hook(objectEnv('w1'));
+  expect(ran).toMatchObject({ code: 7, err: 'node hook widget destroy leads= lock=false\n' });
+  expect(readdirSync(mine)).toEqual([]);
+});
+
+test.each([
+  [
+    'a link, in a data dir of this user',
+    () => {
+      renameSync(relay, join(data, 'mine'));
+      symlinkSync(join(data, 'mine'), relay);
+    },
+  ],
+  ['open to others (0755)', () => chmodSync(relay, 0o755)],
+])('a relay folder that is %s: the hook runs the Node hook', async (_, make) => {
+  make();
+  const ran = await hook(objectEnv('w1'));
+  expect(ran).toMatchObject({ code: 7, err: 'node hook widget destroy leads= lock=false\n' });
+  expect(readdirSync(relay)).toEqual([]);
 });
 
 test('a data dir others may write: the hook makes no relay folder and runs the Node hook', async () => {
