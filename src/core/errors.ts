@@ -2,6 +2,7 @@
  * The two error shapes of the library: a synth-time `ValidationError` that names the construct,
  * and a run-time `HandlerError` whose message is the one line Terraform shows under the failure.
  */
+import { capped, MAX_VALUE_BYTES, visible } from './printable';
 import { isRecord } from './records';
 
 /** Bad construct input, caught at synth: `<Construct path>: <prop> must be <rule>, got <value>`. */
@@ -34,14 +35,17 @@ export class HandlerError extends Error {
 }
 
 /**
- * Renders a value for an error message: strings quoted, everything else as JSON. A value JSON cannot
- * render (a construct passed where a string belongs is circular) is named by its class instead.
+ * Renders a value for an error message: strings quoted, everything else as JSON, cut at MAX_VALUE_BYTES, and
+ * every control or invisible character shown by its code: a prop's value reaches the terminal of whoever runs
+ * synth, and an escape sequence in it acted there (an audit, 2026-12-05). A value JSON cannot render (a
+ * construct passed where a string belongs is circular) is named by its class instead.
  */
 export const show = (value: unknown): string => {
-  if (typeof value === 'string') return `"${value}"`;
+  if (typeof value === 'string') return `"${capped(visible(value), MAX_VALUE_BYTES)}"`;
   if (value === undefined) return 'undefined';
   try {
-    return JSON.stringify(value) ?? typeof value;
+    const json = JSON.stringify(value);
+    return json === undefined ? typeof value : capped(visible(json), MAX_VALUE_BYTES);
   } catch {
     const made = typeof value === 'object' && value !== null ? value.constructor?.name : undefined;
     return `a ${made ?? typeof value}`;

@@ -24,6 +24,9 @@ const escaped = (char: string): string => {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 };
 
+/** `text` with every control and invisible format character shown by its code (`\x1b`), line breaks included. */
+export const visible = (text: string): string => text.replace(UNPRINTABLE, escaped);
+
 /**
  * `text` as one printable line of at most `maxBytes`: line breaks and tabs become spaces, every
  * other control character a visible escape, and the rest past the cap is replaced by "… (cut)".

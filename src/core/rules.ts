@@ -5,6 +5,7 @@
  * it never throws, whatever a plain-JavaScript app or a hand-written spec passes it.
  */
 import { show } from './errors';
+import { visible } from './printable';
 import { ENV_NAME_ADVICE, ENV_NAME_RULE, hiddenValue, isEnvName } from './parse';
 
 /**
@@ -28,7 +29,7 @@ export interface Problem {
 export const broken = (prop: string, rule: string, value: unknown, shown?: (value: unknown) => string): Problem => ({
   prop,
   says:
-    `must be ${rule}, got ${(shown ?? (prop.endsWith('Env') ? hiddenValue : show))(value)}` +
+    `must be ${rule}, got ${visible((shown ?? (prop.endsWith('Env') ? hiddenValue : show))(value))}` +
     (rule === ENV_NAME_RULE ? `; ${ENV_NAME_ADVICE}` : ''),
 });
 

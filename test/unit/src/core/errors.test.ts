@@ -5,6 +5,8 @@
  */
 import { Testing, TerraformStack } from 'cdktf';
 import { runInNewContext } from 'node:vm';
+import { SshHost } from '../../../../constructs/linux/ssh-host';
+import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
 import { errorCode, errorMessage, groupOf, show } from '../../../../src/core/errors';
 import { broken } from '../../../../src/core/rules';
 
@@ -16,6 +18,23 @@ test.each<[unknown, string]>([
   [() => 1, 'function'],
   [new TerraformStack(Testing.app(), 'test'), 'a TerraformStack'],
 ])('show renders %p as %s', (value, shown) => expect(show(value)).toBe(shown));
+
+// An audit (2026-12-05): a prop's escape sequences reached the terminal of whoever ran synth, acting there.
+test.each<[unknown, string]>([
+  ['\u001b]0;owned\u0007\u001b[2J', '"\\x1b]0;owned\\x07\\x1b[2J"'],
+  ['two\nlines', '"two\\x0alines"'],
+  [{ key: 'bidi \u202e x \u009b' }, '{"key":"bidi \\u202e x \\x9b"}'],
+])('show renders %p with its control characters visible, as %s', (value, shown) => expect(show(value)).toBe(shown));
+
+test('show cuts a long value', () => {
+  expect(show('x'.repeat(10_000))).toMatch(/^"x{400,512}… \(cut\)"$/);
+});
+
+test("a prop's own rendering is held to the same rule", () => {
+  expect(broken('url', 'a url', 'x', () => '"https://h/\u001b[8m"').says).toBe(
+    'must be a url, got "https://h/\\x1b[8m"',
+  );
+});
 
 test('a problem shows its value as the prop says, and never the value of an ...Env prop', () => {
   expect(broken('url', 'a url', 'https://t@h/x', () => '"<hidden>"').says).toBe('must be a url, got "<hidden>"');
@@ -36,4 +55,11 @@ test('groupOf gives a group the match captured and fails on one that took no par
   if (match === null) throw new Error('the pattern must match');
   expect(groupOf(match, 1)).toBe('a');
   expect(() => groupOf(match, 2)).toThrow(/group 2 .* took no part/);
+});
+
+test('a synth that refuses a prop holding an escape sequence says so with the sequence made visible', () => {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const host = new SshHost(stack, 'h', { host: '127.0.0.1', hostKey: `SHA256:${'A'.repeat(43)}` });
+  new SystemdUnit(stack, 'u', { host, name: 'a\u001b[2J.service', content: '[Service]\nExecStart=/bin/true\n' });
+  expect(() => Testing.synth(stack)).toThrow(/test\/u: name must be .*, got "a\\x1b\[2J\.service"/);
 });
