@@ -4,6 +4,7 @@
  * runs, so the change takes effect; on failure the previous file is put back. Destroy removes the
  * file and reloads.
  */
+import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import {
   diffDropIn,
@@ -107,9 +108,16 @@ class DropInOps extends HostShell {
       const what = leftByDestroy(live, this.stack, live.fileSha256 !== undefined);
       return this.log(`drop-in ${this.path} on ${this.host}: ${what}`);
     }
-    // Its mark and intent, then the file: one request to the root helper.
+    // The file, then its mark and intent, in one request: the helper stops at a failed step, so a file it
+    // could not remove (or a kill between the steps) keeps the mark, and the next destroy tries again.
     const file = live.fileSha256 === undefined ? [] : [removeDropInStep(this.dropIn)];
-    await this.mustHelper([forgetDropInStep(this.dropIn), ...file]);
+    await this.mustHelper([...file, forgetDropInStep(this.dropIn)]).catch((error: unknown) => {
+      if (!(error instanceof HandlerError)) throw error; // a lost connection stays one
+      throw new HandlerError(
+        `drop-in ${this.path} on ${this.host} was not removed`,
+        `${error.oneLine()}; the stack's mark stays until its file is gone: fix what refused it and destroy again`,
+      );
+    });
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.reload();
     this.log(

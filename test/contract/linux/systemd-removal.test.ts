@@ -2,9 +2,11 @@
  * Undo and destroy on real systemd 252 leave no file or link of a unit behind (issue 16 item 3a):
  * a wants link outlived its unit when a start missed its deadline, when destroy found the file
  * already gone, and when the unit had been masked by hand. A mask someone made stays; what
- * destroy cannot remove fails it, named.
+ * destroy cannot remove fails it, named, and keeps the stack's mark for the next destroy.
  */
-import { appliedMark, hostTarget, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { invoke } from '../../support/run-handler';
+import { appliedMark, hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(180_000);
 
@@ -117,4 +119,29 @@ test('destroy that cannot remove a link fails naming it', async () => {
   } finally {
     await host().exec(`umount ${WANTS}; rm -f ${WANTS}/stuck.service`);
   }
+});
+
+// Regression: the drop-in's mark went before its file, so the retry said "never adopted", exited 0, left the file.
+test('destroy that cannot remove a drop-in fails, keeps its mark, and the retry fails again', async () => {
+  const env = { [KEY_ENV]: host().privateKey };
+  const identity = { unit: 'stuck-base.service', name: '10-x', directory: DIR };
+  const dropIns = `${DIR}/stuck-base.service.d`;
+  const mark = `/var/lib/cdktf-homelab/drop-ins${dropIns}/10-x.conf`;
+  expect((await unit.run('apply', unitSpec('stuck-base.service', sleeper))).code).toBe(0);
+  const dropIn = { ...identity, content: '[Service]\nEnvironment=A=1\n', startTimeoutSeconds: 90 };
+  const target = hostTarget(host());
+  expect((await invoke(linuxDomain(), 'systemd-drop-in', 'apply', target, dropIn, env)).code).toBe(0);
+  await host().exec(`mount --bind ${dropIns} ${dropIns} && mount -o remount,ro,bind ${dropIns}`);
+  try {
+    for (const attempt of [1, 2]) {
+      const failed = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', target, identity, env);
+      expect([attempt, failed.code]).toEqual([attempt, 1]);
+      expect(failed.stderr).toMatch(/10-x\.conf on 127\.0\.0\.1:\d+ was not removed: .*Read-only file system/);
+      expect(await present(`${dropIns}/10-x.conf`, mark)).toEqual([`${dropIns}/10-x.conf`, mark]);
+    }
+  } finally {
+    await host().exec(`umount ${dropIns}`);
+  }
+  expect((await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', target, identity, env)).code).toBe(0);
+  expect(await present(`${dropIns}/10-x.conf`, mark)).toEqual([]);
 });

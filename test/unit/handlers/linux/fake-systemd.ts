@@ -42,7 +42,7 @@ export interface FakeSystemd {
   readonly enabled: (name: string) => string;
   /** Masks a unit with a /dev/null link. */
   readonly mask: (name: string) => void;
-  /** Makes writes to `path` fail, as a read-only file system does. */
+  /** Makes writes to `path` and its removal fail, as a read-only file system does. */
   readonly refuseWrites: (path: string) => void;
   /** Makes every command from now on fail as a dropped connection does. */
   readonly dropConnection: () => void;
@@ -201,6 +201,7 @@ export const fakeSystemd = (): FakeSystemd => {
         if (args[4] === 'failed') run('reset-failed', [args[1] ?? '']);
         return ok(`unit ${args[1]}\n${removal(args[1] ?? '', args[2] === 'file')}end\n`);
       case 'remove-drop-in':
+        if (readOnly.has(dropIn())) return { code: 1, stdout: '', stderr: 'Read-only file system' };
         files.delete(dropIn());
         return ok();
       case 'forget-drop-in':
