@@ -26,8 +26,8 @@ export interface Track {
   readonly stack?: string;
   /** Read after the reload: what its job is decided from. */
   loaded: LiveUnit;
-  /** The file it replaced, to put back. */
-  previous?: string;
+  /** Its write replaced a file, which the root helper kept to put back (`restoreStep`). */
+  replaced?: boolean;
   /** Its intent is on the host (unit-intents.ts). */
   intended: boolean;
   unmasked: boolean;

@@ -21,7 +21,6 @@ import {
 import { unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
-import { fileTextsScript, parseFileTexts } from '../../src/linux/unit-read';
 import { markStackOf } from '../../src/linux/unit-ownership';
 import { isMasked } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
@@ -72,8 +71,6 @@ const halfDone = (items: readonly BatchItem[]): string =>
 
 const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
   await each(tracks, async (track) => refuseMasked(shell, track), 'refused');
-  await keepPrevious(shell, tracks);
-  block(tracks);
   // Intent first (unit-intents.ts): nothing below changes an object before its intent is on the host.
   await writeIntents(shell, tracks);
   block(tracks);
@@ -106,29 +103,6 @@ const unmaskIfMasked = async (shell: HostShell, track: Track): Promise<void> => 
   if (change.sort !== 'drop-in' && isMasked(track.before.status)) await unmask(shell, track, change.spec);
 };
 
-/** Keeps every file a write will replace, read in one round trip, for the undo to put back. */
-const keepPrevious = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
-  const replacing = active(tracks).flatMap((track) => {
-    const file = fileOf(track.item.change);
-    const replaced = file !== undefined && mustWrite(track.item.change, track.before) && track.before.fileSha256;
-    return replaced ? [{ track, path: file.path }] : [];
-  });
-  if (replacing.length === 0) return;
-  const paths = replacing.map(({ path }) => path);
-  const tracksOf = replacing.map(({ track }) => track);
-  await all(
-    tracksOf,
-    async () => {
-      const { stdout } = await shell.must('sh -s', fileTextsScript(paths));
-      const texts = parseFileTexts(stdout, paths.length);
-      if (texts === undefined)
-        throw new HandlerError(`the files to replace on ${shell.host} could not be read`, paths.join(' '));
-      replacing.forEach(({ track }, index) => (track.previous = texts[index]));
-    },
-    'refused',
-  );
-};
-
 const unmask = async (shell: HostShell, track: Track, spec: { name: string; directory: string }) => {
   const name = `${spec.name} on ${shell.host}`;
   const result = await shell.helper([unmaskStep(spec)]);
@@ -144,6 +118,7 @@ const unmask = async (shell: HostShell, track: Track, spec: { name: string; dire
 const write = async (shell: HostShell, track: Track): Promise<void> => {
   const file = fileOf(track.item.change);
   if (file === undefined || !mustWrite(track.item.change, track.before)) return;
+  track.replaced = track.before.fileSha256 !== undefined;
   await shell.write(file.object, file.content);
   track.wrote = true;
   say(track, `wrote ${file.path}`);

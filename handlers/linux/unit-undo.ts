@@ -11,7 +11,7 @@ import { mapConcurrent } from '../../src/core/pool';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import { unitPath } from '../../src/linux/unit-file';
-import { clearIntentStep, removeDropInStep, removeUnitStep } from '../../src/linux/root-helper';
+import { clearIntentStep, removeDropInStep, removeUnitStep, restoreStep } from '../../src/linux/root-helper';
 import { fileOf, objectOf, unitOf } from '../../src/linux/unit-batch';
 import { isTemplate } from '../../src/linux/unit-name';
 import { parseRemoval } from '../../src/linux/unit-remove';
@@ -91,7 +91,7 @@ const clearUndone = async (shell: HostShell, tracks: readonly Track[], broken: S
 
 /** A unit this apply created: its undo removes its file. */
 const isNewUnit = (track: Track): boolean =>
-  track.item.change.sort === 'unit' && track.wrote && track.previous === undefined;
+  track.item.change.sort === 'unit' && track.wrote && track.replaced !== true;
 
 const nameOf = (track: Track): string => unitOf(track.item.change);
 
@@ -138,14 +138,14 @@ const waitFor = (track: Track, want: 'active' | 'inactive') => {
 };
 
 /**
- * Puts the previous file back, or removes the new one with its restartOn record and any link to it
- * (`unit-remove.ts`); a path it cannot remove fails the undo naming it.
+ * Puts the previous file back as the helper kept it (bytes, mode, owner), or removes the new one with its
+ * restartOn record and any link to it (`unit-remove.ts`); a path it cannot remove fails the undo naming it.
  */
 const revertFile = async (shell: HostShell, track: Track): Promise<void> => {
   const { change } = track.item;
   const file = fileOf(change);
   if (file === undefined || !track.wrote) return;
-  if (track.previous !== undefined) await shell.write(file.object, track.previous);
+  if (track.replaced === true) await shell.mustHelper([restoreStep(file.object)]);
   else if (change.sort === 'drop-in') await shell.mustHelper([removeDropInStep(change.spec)]);
   else {
     const { left } = parseRemoval((await shell.mustHelper([removeUnitStep(change.spec)])).stdout);
@@ -191,11 +191,11 @@ const restartUnits = async (shell: HostShell, tracks: readonly Track[], fail: Fa
 const undoneWords = (track: Track, stopped: boolean, restarted: boolean): string => {
   const { change } = track.item;
   if (change.sort === 'drop-in') {
-    const what = track.previous === undefined ? 'removed the new drop-in' : 'restored the previous drop-in';
+    const what = track.replaced === true ? 'restored the previous drop-in' : 'removed the new drop-in';
     return `; ${what}${restarted ? ` and restarted ${change.spec.unit} with it` : ''}`;
   }
   const links = track.switched ? ' and its links' : '';
-  if (track.previous !== undefined) return `; restored the previous unit file${links}`;
+  if (track.replaced === true) return `; restored the previous unit file${links}`;
   if (!track.wrote) return `; ${wasEnabled(track) ? 'enabled' : 'disabled'} it again`;
   return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file${links}`;
 };

@@ -1,8 +1,8 @@
 /**
  * cdktf-homelab-root's file steps (root-helper-script.ts composes the program): intents and records staged and
- * renamed into place, a file written whole or not at all behind its digest, and a unit's removal over the paths
- * its checked name makes. Split from the script so each part stays readable; the text is sh, edited as in
- * root-helper-script.ts (\\ for a backslash, \${ for an expansion).
+ * renamed into place, a file written whole or not at all behind its digest (the file it replaces kept, to be put
+ * back exactly), and a unit's removal over the paths its checked name makes. Split from the script so each part
+ * stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a backslash, \${ for an expansion).
  */
 
 /** The staging, writing and removal functions the steps call. */
@@ -89,6 +89,22 @@ write_file() {
   fi
   chmod 0644 "$tmp" && mv -f -T -- "$tmp" "$2" && tmp=
 }
+# The file a write replaces ($1), kept whole at $2 under $KEPT (root's alone: it may hold a secret) until its
+# object's intent is cleared. cp -a keeps its bytes, mode, owner and times, and a link as a link; a copy left
+# by an earlier run goes first, so cp never writes through it. Anything but a file or a link the write refuses.
+keep() {
+  [ -f "$1" ] || [ -L "$1" ] || return 0
+  mkdir -p -- "\${2%/*}" && chmod 0700 -- "$KEPT" && rm -f -- "$2" && cp -a -T -- "$1" "$2"
+}
+# A failed apply's undo: the kept copy $2 put back over $1 whole (copied beside it, then renamed), then dropped.
+restore() {
+  if gone "$2"; then
+    echo "$1 not restored: no copy of it was kept" >&2
+    return 1
+  fi
+  tmp=$(mktemp -p "\${1%/*}" ".\${1##*/}.XXXXXX") && rm -f -- "$tmp" && cp -a -T -- "$2" "$tmp" &&
+    mv -f -T -- "$tmp" "$1" && tmp= && rm -f -- "$2"
+}
 digest() {
   case $1 in *[!0-9a-f]*) refuse 'the digest must be 64 lowercase hex digits' ;; esac
   [ \${#1} -eq 64 ] || refuse 'the digest must be 64 lowercase hex digits'
@@ -135,6 +151,7 @@ removal() {
   if [ -z "$left" ]; then
     drop "$RECORDS/$2"
     drop "$INTENTS/$2"
+    drop "$KEPT/$2"
   fi
   masks "$1" "$2"
   for f in $m; do

@@ -22,8 +22,10 @@ export const ROOT_HELPER_HEAD = `# cdktf-homelab-root: the privileged steps of c
 # and its arguments), then "end", or a write step last with the file's bytes after it. It checks every
 # step before it runs any, and makes every path it touches from the unit names and directories it
 # checked: unit files and drop-ins in systemd's unit directories, the links enable made to them, and
-# the stack's records and intents under /var/lib/cdktf-homelab. A step outside these rules is refused,
-# named, before anything is done (exit 64); a request of another version is refused (exit 65).
+# the stack's records and intents under /var/lib/cdktf-homelab (and, root's alone, kept/: the file a
+# write replaced, until its apply is done, for a failed apply's undo to put back as it was). A step
+# outside these rules is refused, named, before anything is done (exit 64); a request of another
+# version is refused (exit 65).
 `;
 
 /** Its settings, how it fails, and the checks each argument meets before any step runs. */
@@ -39,6 +41,7 @@ STATE=/var/lib/cdktf-homelab
 RECORDS=$STATE/restart-on
 MARKS=$STATE/drop-ins
 INTENTS=$STATE/intents
+KEPT=$STATE/kept
 ADMIN=/etc/systemd/system
 TYPES='service socket device mount automount swap target path timer slice scope'
 DIRS='/etc/systemd/system /etc/systemd/system.control /etc/systemd/system.attached /run/systemd/system'
@@ -46,7 +49,7 @@ DIRS="$DIRS /run/systemd/system.control /run/systemd/system.attached /usr/local/
 DIRS="$DIRS /usr/lib/systemd/system /lib/systemd/system"
 STEPS='systemctl reload unmask write-unit write-drop-in remove-unit destroy-unit remove-drop-in forget-drop-in'
 STEPS="$STEPS intent-unit intent-drop-in record-unit record-drop-in clear-unit-intent clear-drop-in-intent"
-STEPS="$STEPS journal list-jobs"
+STEPS="$STEPS restore-unit restore-drop-in journal list-jobs"
 
 tmp='' n=''
 trap '[ -z "$tmp" ] || rm -f -- "$tmp"; [ -z "$n" ] || rm -rf -- "$n"' EXIT

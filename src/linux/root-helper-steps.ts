@@ -54,6 +54,7 @@ v_write_unit() {
   unit "$2" 'the unit'
   digest "$3" "$4"
   [ "$mode" = run ] || return 0
+  keep "$d/$u" "$KEPT/$u" || exit 1
   write_file "$d" "$d/$u" "$3" "$4"
 }
 v_write_drop_in() {
@@ -61,7 +62,21 @@ v_write_drop_in() {
   dropin "$1" "$2" "$3"
   digest "$4" "$5"
   [ "$mode" = run ] || return 0
+  keep "$p" "$KEPT/drop-ins$p" || exit 1
   write_file "\${p%/*}" "$p" "$4" "$5"
+}
+v_restore_unit() {
+  takes $# 2 'a directory and a unit name'
+  dir "$1" 'the directory'
+  unit "$2" 'the unit'
+  [ "$mode" = run ] || return 0
+  restore "$d/$u" "$KEPT/$u"
+}
+v_restore_drop_in() {
+  takes $# 3 'a directory, a unit name and a drop-in name'
+  dropin "$@"
+  [ "$mode" = run ] || return 0
+  restore "$p" "$KEPT/drop-ins$p"
 }
 v_remove_unit() {
   takes $# 2 'a directory and a unit name'
@@ -110,7 +125,7 @@ v_forget_drop_in() {
   takes $# 3 'a directory, a unit name and a drop-in name'
   dropin "$@"
   [ "$mode" = run ] || return 0
-  for f in "$MARKS$p" "$INTENTS/drop-ins$p"; do
+  for f in "$MARKS$p" "$INTENTS/drop-ins$p" "$KEPT/drop-ins$p"; do
     rm -f -- "$f" || return 1
     rmdir -- "\${f%/*}" 2>/dev/null || true
   done
@@ -140,17 +155,18 @@ v_text() {
   esac
   stage "$k" "$f" "$@"
 }
+# An intent cleared: its apply is done with the object, so the copy its write kept goes too.
 v_clear_unit_intent() {
   takes $# 1 'a unit name'
   unit "$1" 'the unit'
   [ "$mode" = run ] || return 0
-  removed=$removed$INTENTS/$u$NL
+  removed=$removed$INTENTS/$u$NL$KEPT/$u$NL
 }
 v_clear_drop_in_intent() {
   takes $# 3 'a directory, a unit name and a drop-in name'
   dropin "$@"
   [ "$mode" = run ] || return 0
-  removed=$removed$INTENTS/drop-ins$p$NL
+  removed=$removed$INTENTS/drop-ins$p$NL$KEPT/drop-ins$p$NL
 }
 v_journal() {
   takes $# 2 'a unit name and a number of lines'
@@ -203,6 +219,8 @@ steps() {
     record-drop-in) v_text r drop-in "$@" ;;
     clear-unit-intent) v_clear_unit_intent "$@" ;;
     clear-drop-in-intent) v_clear_drop_in_intent "$@" ;;
+    restore-unit) v_restore_unit "$@" ;;
+    restore-drop-in) v_restore_drop_in "$@" ;;
     journal) v_journal "$@" ;;
     list-jobs) v_list_jobs "$@" ;;
     *) refuse "the steps are: $STEPS" ;;

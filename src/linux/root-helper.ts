@@ -120,13 +120,19 @@ export const unmaskStep = (unit: { directory: string; name: string }): HelperSte
   unit.name,
 ];
 
-/** Installs a unit file or drop-in whole, checked by the sha256 of `content`, which follows it. */
+/**
+ * Installs a unit file or drop-in whole, checked by the sha256 of `content`, which follows it; the helper keeps
+ * the file it replaces (bytes, mode, owner) until the object's intent is cleared, for `restoreStep`.
+ */
 export const writeStep = (object: UnitObject, content: string): HelperStep => [
   `write-${suffix(object)}`,
   ...named(object, true),
   sha256Hex(content),
   String(Buffer.byteLength(content, 'utf8')),
 ];
+
+/** A failed apply's undo: the file the object's write replaced, which the helper kept, put back exactly. */
+export const restoreStep = (object: UnitObject): HelperStep => [`restore-${suffix(object)}`, ...named(object, true)];
 
 /** A new unit's undo: its file, record, intent and links, printing what it removed (unit-remove.ts). */
 export const removeUnitStep = (unit: { directory: string; name: string }): HelperStep => [

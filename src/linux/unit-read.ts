@@ -39,7 +39,6 @@ const MARK = {
   unitFiles: '@@cdktf-homelab:unit-files',
   instances: '@@cdktf-homelab:instances',
   now: '@@cdktf-homelab:now',
-  text: '@@cdktf-homelab:text',
   unreadable: '@@cdktf-homelab:unreadable',
 } as const;
 
@@ -279,18 +278,4 @@ const byIndex = (text: string, value: (rest: string) => string | undefined): Map
     if (match !== null && parsed !== undefined && parsed !== '') map.set(Number(match[1]), parsed);
   }
   return map;
-};
-
-/**
- * The script (for `sh -s`) that prints each file of `paths` whole, in order: what an apply keeps
- * of the files it replaces, to put back on failure, in one round trip. base64 keeps every byte.
- */
-export const fileTextsScript = (paths: readonly string[]): string =>
-  `for f in ${paths.map(quote).join(' ')}; do echo ${MARK.text}; base64 < "$f" || exit 1; done\n`;
-
-/** Each file's text, in the order asked; undefined when the output is not one block per file. */
-export const parseFileTexts = (stdout: string, count: number): string[] | undefined => {
-  const blocks = stdout.split(`${MARK.text}\n`).slice(1);
-  if (blocks.length !== count) return undefined;
-  return blocks.map((block) => Buffer.from(block.replace(/\s+/g, ''), 'base64').toString('utf8'));
 };

@@ -3,7 +3,8 @@
  * contract test): intents and records written whole, 0644 in 0755 directories, stamped by the host's clock,
  * the intents a request closes removed after its records (issue 26); a unit's removal takes every link to
  * its file whatever its form, keeps a mask and other units' links, and names what it cannot remove (issue 16
- * item 3a); a write is installed only whole. Moved here from scratch-tree unit tests, since the helper makes
+ * item 3a); a write is installed only whole, and the file it replaces is kept (root's alone) for restore to put
+ * back exactly, until the object's intent is cleared. Moved here from scratch-tree unit tests, since the helper makes
  * every path itself and takes none from the request.
  */
 import { sha256Hex } from '../../../src/core/canonical';
@@ -13,6 +14,7 @@ import {
   intentStep,
   recordStep,
   removeUnitStep,
+  restoreStep,
   type UnitObject,
   writeStep,
 } from '../../../src/linux/root-helper';
@@ -176,6 +178,7 @@ describe('a write', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/cannot overwrite directory/);
     expect(await sh(`ls -A ${DIR}/rh-dir.service; ls -A ${DIR} | grep -c '^\\.rh-dir' || true`)).toBe('0');
+    expect(await exists(`${STATE}/kept/rh-dir.service`)).toBe(false); // the write keeps no directory
   });
 
   test('bytes cut short are not installed, and no temp file is left', async () => {
@@ -187,5 +190,42 @@ describe('a write', () => {
     );
     expect(await sh(`sha256sum < ${DIR}/rh-w.service | cut -c1-64`)).toBe(sha256Hex(content));
     expect(await sh(`ls -A ${DIR} | grep -c '^\\.rh-w' || true`)).toBe('0');
+  });
+});
+
+describe('the file a write replaces', () => {
+  const content = '[Service]\nExecStart=/bin/true\n';
+  const file = `${DIR}/rh-k.service`;
+  const kept = `${STATE}/kept/rh-k.service`;
+  const seen = (path: string) => sh(`sha256sum < ${path} | cut -c1-64; stat -c '%F %a %U %Y' ${path}`);
+
+  test('is kept, root-only, and restore puts it back exactly: bytes, mode, owner and time', async () => {
+    await sh(`printf 'Description=Caf\\351\\n' > ${file} && chmod 0600 ${file} && chown nobody ${file}`);
+    await sh(`touch -d @1000000000 ${file}`);
+    const before = await seen(file);
+    expect(await askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], content)).toMatchObject({ code: 0 });
+    expect([await seen(kept), await sh(`stat -c '%a' ${STATE}/kept`)]).toEqual([before, '700']);
+    expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
+    expect(await seen(file)).toBe(before);
+    expect(await sh(`ls -A ${STATE}/kept ${DIR} | grep -c 'rh-k' || true`)).toBe('1'); // the file alone
+  });
+
+  test('a link is kept and put back as a link, and its target is never written', async () => {
+    const write = () => askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], content);
+    await sh(`echo target > /root/rh-target && ln -sfn /root/rh-target ${file}`);
+    expect(await write()).toMatchObject({ code: 0 });
+    expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
+    expect(await sh(`readlink ${file}`)).toBe('/root/rh-target');
+    // The second write's keep replaces the first's kept link rather than copying through it.
+    expect([(await write()).code, (await write()).code]).toEqual([0, 0]);
+    expect(await sh(`cat /root/rh-target; readlink ${kept} || echo not-a-link`)).toBe('target\nnot-a-link');
+  });
+
+  test('goes with the intent; a restore with nothing kept fails naming the file', async () => {
+    await askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], content);
+    expect(await askRootHelper(host(), [clearIntentStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
+    expect(await exists(kept)).toBe(false);
+    const none = await askRootHelper(host(), [restoreStep(unit('rh-k.service'))]);
+    expect([none.code, none.stderr.trim()]).toEqual([1, `${file} not restored: no copy of it was kept`]);
   });
 });

@@ -2,7 +2,8 @@
  * Undo and destroy on real systemd 252 leave no file or link of a unit behind (issue 16 item 3a):
  * a wants link outlived its unit when a start missed its deadline, when destroy found the file
  * already gone, and when the unit had been masked by hand. A mask someone made stays; what
- * destroy cannot remove fails it, named, and keeps the stack's mark for the next destroy.
+ * destroy cannot remove fails it, named, and keeps the stack's mark for the next destroy. An undo puts
+ * back the very file it replaced.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke } from '../../support/run-handler';
@@ -50,6 +51,39 @@ test('a rewritten unit whose restart fails gets its previous file back with only
   expect(await present(`${WANTS}/moved.service`, `${DIR}/graphical.target.wants/moved.service`)).toEqual([
     `${WANTS}/moved.service`,
   ]);
+});
+
+// Regression: the undo wrote back the previous file as UTF-8 (\351 became U+FFFD) and 0644, a secret's 0600 lost.
+describe('an undo puts back the exact file it replaced: bytes, mode and owner', () => {
+  const latin1 = "printf '[Unit]\\nDescription=Caf\\351\\n[Service]\\nEnvironment=TOKEN=s3cret\\n'";
+  const seen = (path: string) => host().exec(`sha256sum ${path}; stat -c '%a %U' ${path}`);
+
+  test('of a unit', async () => {
+    const path = `${DIR}/exact.service`;
+    const spec = unitSpec('exact.service', '[Service]\nExecStart=relative/path\n');
+    await host().exec(`{ ${latin1}; echo ExecStart=/bin/sleep infinity; } > ${path} && chmod 0600 ${path}`);
+    await host().exec(`systemctl daemon-reload && systemctl start exact.service && ${appliedMark(spec)}`);
+    const before = await seen(path);
+    const failed = await unit.run('apply', spec);
+    expect(failed.stderr).toMatch(/was not applied: .*; restored the previous unit file and its links; /);
+    expect(await seen(path)).toEqual(before);
+    expect(await present(`/var/lib/cdktf-homelab/kept/exact.service`)).toEqual([]);
+  });
+
+  test('of a drop-in', async () => {
+    expect((await unit.run('apply', unitSpec('exact-base.service', sleeper))).code).toBe(0);
+    const dropIns = `${DIR}/exact-base.service.d`;
+    const mark = `/var/lib/cdktf-homelab/drop-ins${dropIns}/10-x.conf`;
+    await host().exec(`mkdir -p ${dropIns} ${mark.replace(/\/[^/]*$/, '')} && echo cdktf-homelab > ${mark}`);
+    await host().exec(`${latin1} > ${dropIns}/10-x.conf && chmod 0600 ${dropIns}/10-x.conf && systemctl daemon-reload`);
+    const before = await seen(`${dropIns}/10-x.conf`);
+    const content = '[Service]\nExecStart=\nExecStart=relative/path\n';
+    const dropIn = { unit: 'exact-base.service', name: '10-x', directory: DIR, content, startTimeoutSeconds: 30 };
+    const env = { [KEY_ENV]: host().privateKey };
+    const failed = await invoke(linuxDomain(), 'systemd-drop-in', 'apply', hostTarget(host()), dropIn, env);
+    expect(failed.stderr).toMatch(/was not applied: .*; restored the previous drop-in/);
+    expect(await seen(`${dropIns}/10-x.conf`)).toEqual(before);
+  });
 });
 
 test('destroy of a unit whose file is already gone removes the wants link it left', async () => {

@@ -14,6 +14,7 @@ const DIR = '/etc/systemd/system';
 const RECORDS = '/var/lib/cdktf-homelab/restart-on';
 const MARKS = '/var/lib/cdktf-homelab/drop-ins';
 const INTENTS = '/var/lib/cdktf-homelab/intents';
+const KEPT = '/var/lib/cdktf-homelab/kept';
 
 export const TARGET = {
   host: 'h',
@@ -153,17 +154,11 @@ export const fakeSystemd = (): FakeSystemd => {
   };
   /** What the root helper's remove-unit and destroy-unit steps drop (the fake has no links). */
   const removal = (name: string, ownsFile: boolean): string =>
-    [...(ownsFile ? [`${DIR}/${name}`] : []), `${RECORDS}/${name}`, `${INTENTS}/${name}`]
+    [...(ownsFile ? [`${DIR}/${name}`] : []), `${RECORDS}/${name}`, `${INTENTS}/${name}`, `${KEPT}/${name}`]
       .flatMap((path) => (files.delete(path) ? [`removed ${path}\n`] : []))
       .join('');
   const script = (stdin: string): CommandResult => {
     if (stdin.includes('@@cdktf-homelab:files')) return ok(readScript(stdin));
-    if (stdin.includes('@@cdktf-homelab:text')) {
-      const texts = operands(stdin.split(';')[0] ?? '').map((path) =>
-        Buffer.from(files.get(path) ?? '').toString('base64'),
-      );
-      return ok(texts.map((body) => `@@cdktf-homelab:text\n${body}\n`).join(''));
-    }
     const [, verb = '', names = ''] = /^systemctl (\S+)(?: -p \S+)?(?: --\S+)* -- (.*)\n/.exec(stdin) ?? [];
     if (verb === 'show') return ok(operands(names).map(show).join('\n'));
     return run(verb, operands(names)); // a test's own change, as an admin would make it
@@ -173,9 +168,20 @@ export const fakeSystemd = (): FakeSystemd => {
     const [verb = '', ...args] = words;
     const dropIn = () => `${args[0]}/${args[1]}.d/${args[2]}.conf`;
     const rest = (from: number) => `${args.slice(from).join(' ')}\n`;
-    const write = (path: string) => {
+    // A write keeps the file it replaces at `kept`; a restore moves it back.
+    const write = (path: string, kept: string) => {
       if (readOnly.has(path)) return { code: 1, stdout: '', stderr: 'Read-only file system' };
+      const previous = files.get(path);
+      if (previous !== undefined) files.set(kept, previous);
       files.set(path, content);
+      return ok();
+    };
+    const restore = (path: string, kept: string) => {
+      const previous = files.get(kept);
+      if (previous === undefined)
+        return { code: 1, stdout: '', stderr: `${path} not restored: no copy of it was kept` };
+      files.set(path, previous);
+      files.delete(kept);
       return ok();
     };
     switch (verb) {
@@ -192,9 +198,13 @@ export const fakeSystemd = (): FakeSystemd => {
         masked.delete(args[1] ?? '');
         return ok();
       case 'write-unit':
-        return write(`${args[0]}/${args[1]}`);
+        return write(`${args[0]}/${args[1]}`, `${KEPT}/${args[1]}`);
       case 'write-drop-in':
-        return write(dropIn());
+        return write(dropIn(), `${KEPT}/drop-ins${dropIn()}`);
+      case 'restore-unit':
+        return restore(`${args[0]}/${args[1]}`, `${KEPT}/${args[1]}`);
+      case 'restore-drop-in':
+        return restore(dropIn(), `${KEPT}/drop-ins${dropIn()}`);
       case 'remove-unit':
         return ok(removal(args[1] ?? '', true));
       case 'destroy-unit':
@@ -205,7 +215,7 @@ export const fakeSystemd = (): FakeSystemd => {
         files.delete(dropIn());
         return ok();
       case 'forget-drop-in':
-        for (const at of [MARKS, `${INTENTS}/drop-ins`]) files.delete(`${at}${dropIn()}`);
+        for (const at of [MARKS, `${INTENTS}/drop-ins`, `${KEPT}/drop-ins`]) files.delete(`${at}${dropIn()}`);
         return ok();
       case 'intent-unit':
         files.set(`${INTENTS}/${args[0]}`, `cdktf-homelab-intent since=0 ${rest(1)}`);
@@ -220,10 +230,10 @@ export const fakeSystemd = (): FakeSystemd => {
         files.set(`${MARKS}${dropIn()}`, rest(3));
         return ok();
       case 'clear-unit-intent':
-        files.delete(`${INTENTS}/${args[0]}`);
+        for (const at of [INTENTS, KEPT]) files.delete(`${at}/${args[0]}`);
         return ok();
       case 'clear-drop-in-intent':
-        files.delete(`${INTENTS}/drop-ins${dropIn()}`);
+        for (const at of [INTENTS, KEPT]) files.delete(`${at}/drop-ins${dropIn()}`);
         return ok();
       case 'journal':
         return ok('started\nfailed\n');

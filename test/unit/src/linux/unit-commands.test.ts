@@ -5,7 +5,7 @@
  */
 import { quote } from '../../../../src/linux/shell';
 import { manyUnitsCommand, notQueued } from '../../../../src/linux/unit-commands';
-import { fileTextsScript, parseFileTexts, parseReadScript, readScript } from '../../../../src/linux/unit-read';
+import { parseReadScript, readScript } from '../../../../src/linux/unit-read';
 
 describe('unit commands', () => {
   test('every operand is quoted, so a name cannot become a second command', () => {
@@ -145,17 +145,5 @@ describe('unit commands', () => {
       'Failed to start missing.service: Unit missing.service not found.',
     );
     expect(notQueued('restart', stderr).size).toBe(0);
-  });
-
-  test('the files an apply replaces are read whole in one script, every byte kept, in the order asked', () => {
-    expect(fileTextsScript(['/d/a.service', "/d/x'y.service"])).toContain(
-      `for f in '/d/a.service' '/d/x'\\''y.service'`,
-    );
-    const block = (text: string) =>
-      `@@cdktf-homelab:text\n${Buffer.from(text)
-        .toString('base64')
-        .replace(/(.{8})/g, '$1\n')}\n`;
-    expect(parseFileTexts(block('[Unit]\nDescription=é\n') + block(''), 2)).toEqual(['[Unit]\nDescription=é\n', '']);
-    expect(parseFileTexts(block('x'), 2)).toBeUndefined();
   });
 });
