@@ -94,7 +94,7 @@ write_file() {
 # by an earlier run goes first, so cp never writes through it. Anything but a file or a link the write refuses.
 keep() {
   [ -f "$1" ] || [ -L "$1" ] || return 0
-  mkdir -p -- "\${2%/*}" && chmod 0700 -- "$KEPT" && rm -f -- "$2" && cp -a -T -- "$1" "$2"
+  (umask 077 && mkdir -p -- "\${2%/*}") && chmod 0700 -- "$KEPT" && rm -f -- "$2" && cp -a -T -- "$1" "$2"
 }
 # A failed apply's undo: the kept copy $2 put back over $1 whole (copied beside it, then renamed), then dropped.
 restore() {
