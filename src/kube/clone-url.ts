@@ -50,12 +50,29 @@ export const credentialProblem = (url: string): string | undefined => {
   return authority?.[1]?.toLowerCase() === 'ssh' && !userinfo.includes(':') ? undefined : NO_CREDENTIAL_RULE;
 };
 
-/** `url` for a message: everything up to its last `@` hidden, so no user, token or password is ever shown. */
+/** `url` with its query and fragment hidden: a token also rides in a query (`?private_token=...`). */
+const hideQuery = (url: string): string => {
+  const tail = url.search(/[?#]/);
+  return tail < 0 ? url : `${url.slice(0, tail + 1)}***`;
+};
+
+/** `url` for a message: its query hidden, then everything up to its last `@`, so no user, token or password shows. */
 export const redactUrl = (url: string): string => {
-  const at = url.lastIndexOf('@');
-  if (at < 0) return url;
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? '';
-  return at < scheme.length ? url : `${scheme}***${url.slice(at)}`;
+  const base = hideQuery(url);
+  const at = base.lastIndexOf('@');
+  if (at < 0) return base;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(base)?.[0] ?? '';
+  return at < scheme.length ? base : `${scheme}***${base.slice(at)}`;
+};
+
+/**
+ * A url the cluster answered, as a plan, the state or an error carries it: a Repo made by hand or by a hostile
+ * server may hold the token the declared rule refuses. One the rule accepts keeps its ssh user; any other is
+ * redacted. A value that is not text is shown by its kind alone.
+ */
+export const liveUrlShown = (url: unknown): unknown => {
+  if (typeof url === 'string') return cloneUrlProblem(url) === undefined ? hideQuery(url) : redactUrl(url);
+  return typeof url === 'object' && url !== null ? `(${Array.isArray(url) ? 'a list' : 'an object'})` : url;
 };
 
 /** A url as a message shows it: redacted, and cut where a long one would flood the message. */

@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { identitySchema, specSchema } from '../core/fields';
 import type { FieldChange, FieldDiff } from '../core/protocol';
 import { isRecord } from '../core/records';
-import { SCP_LIKE } from './clone-url';
+import { liveUrlShown, SCP_LIKE } from './clone-url';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
 import { type KubeRepoCredential, REPO_FIELDS } from './repo-fields';
 
@@ -102,10 +102,11 @@ export const diffRepo = (
   stack?: string,
 ): FieldDiff => {
   const diff: Record<string, FieldChange> = {};
-  const note = (field: string, live: unknown, want: unknown) => {
-    if (live !== want) diff[field] = { live: live ?? null, want: want ?? null };
+  const note = (field: string, live: unknown, want: unknown, shown = live) => {
+    if (live !== want) diff[field] = { live: shown ?? null, want: want ?? null };
   };
-  note('spec.url', live.spec?.url, spec.url);
+  // Compared as read, shown redacted: a url differing only in its credential still differs.
+  note('spec.url', live.spec?.url, spec.url, liveUrlShown(live.spec?.url));
   note('spec.secretRef', live.spec?.secretRef?.name, secretRef?.name);
   note(`label ${LABEL_REPO_BOUND}`, live.metadata?.labels?.[LABEL_REPO_BOUND], 'true');
   note(`annotation ${ANNOTATION_REPO_IDENTITY}`, live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY], spec.identity);

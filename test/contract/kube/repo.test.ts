@@ -83,6 +83,22 @@ test('a hand edit of spec.url and a removed label read as drift naming both; app
   expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), mine)).result?.in_sync).toBe('true');
 });
 
+// Audit: a Repo made by hand with a token in its url put the token in the batch result (the state) and the plan.
+test('a live url with a token reads as drift without the token in any result', async () => {
+  await kubeExpect(kube.admin, 'POST', crPath(kube.namespace, 'repos'), {
+    apiVersion: `core.jr2.dev/${CR_VERSION}`,
+    kind: 'Repo',
+    metadata: { name: 'tokened' },
+    spec: { url: 'https://oauth2:ghp_SECRET@git.example/me/tokened.git', refreshInterval: '5m' },
+  });
+  const mine = spec('tokened', 'git@git.example:me/tokened.git');
+  const batch = await invokeBatch(kubeDomain(), target(), { a: { kind: 'kube-repo', spec: mine, adopt: true } });
+  expect(batch.result?.['a.summary']).toContain(
+    'spec.url is "https://***@git.example/me/tokened.git", want "git@git.example:me/tokened.git"',
+  );
+  expect(JSON.stringify(batch.result)).not.toContain('SECRET');
+});
+
 test('an https url names the clone Secret only once it exists (metadata-only check)', async () => {
   const https = spec('web', 'https://git.example/me/web.git');
   await invoke(kubeDomain(), 'kube-repo', 'apply', target(), https);

@@ -1,6 +1,6 @@
 // Unit test of the clone url rule a Repo is judged by at synth and at the handler (issue 16 item 12): the three
 // forms git clones over pass, anything else and any credential in the url are refused, and no message shows a token.
-import { cloneUrlProblem, credentialProblem, redactUrl } from '../../../../src/kube/clone-url';
+import { cloneUrlProblem, credentialProblem, liveUrlShown, redactUrl } from '../../../../src/kube/clone-url';
 
 const FORM = /^a clone url: https:\/\/host\/path/;
 const CREDENTIAL = /^free of credentials/;
@@ -42,7 +42,26 @@ test.each([
   ['https://a@TOKEN@git.example/x', 'https://***@git.example/x'],
   ['oauth2:TOKEN@git.example:me/site.git', '***@git.example:me/site.git'],
   ['https://git.example/me/site.git', 'https://git.example/me/site.git'],
+  ['https://git.example/me/site.git?private_token=TOKEN', 'https://git.example/me/site.git?***'],
+  ['https://git.example/me/site.git#TOKEN', 'https://git.example/me/site.git#***'],
+  ['https://git.example/me/site.git?u=a@TOKEN', 'https://git.example/me/site.git?***'],
+  ['https://TOKEN@git.example/x?TOKEN', 'https://***@git.example/x?***'],
 ])('%s is shown as %s', (url, shown) => {
   expect(redactUrl(url)).toBe(shown);
   expect(redactUrl(url)).not.toContain('TOKEN');
+});
+
+test.each([
+  ['https://oauth2:TOKEN@git.example/me/site.git', 'https://***@git.example/me/site.git'],
+  ['ssh://git:TOKEN@git.example/me/site.git', 'ssh://***@git.example/me/site.git'],
+  ['oauth2:TOKEN@git.example:me/site.git', '***@git.example:me/site.git'],
+  ['https://git.example/me/site.git?private_token=TOKEN', 'https://git.example/me/site.git?***'],
+  ['ssh://git@git.example/me/site.git#TOKEN', 'ssh://git@git.example/me/site.git#***'],
+  ['git@git.example:me/site.git', 'git@git.example:me/site.git'],
+])('live url %s is shown as %s', (url, shown) => expect(liveUrlShown(url)).toBe(shown));
+
+test('a live url that is not text is shown by its kind, never its content', () => {
+  expect(liveUrlShown({ u: 'https://TOKEN@git.example/x' })).toBe('(an object)');
+  expect(liveUrlShown(['TOKEN'])).toBe('(a list)');
+  expect(liveUrlShown(undefined)).toBeUndefined();
 });

@@ -77,6 +77,17 @@ test('the diff names only the owned fields that differ', () => {
   });
 });
 
+// Audit: a hand-made Repo's token reached the plan, the state and apply's "did not converge" through this diff.
+test('the diff says a live url with a token differs and shows it without the token', () => {
+  const url = 'https://oauth2:TOKEN@git.example/them/site.git?private_token=TOKEN';
+  const diff = diffRepo(spec('https://git.example/them/site.git'), undefined, { spec: { url } });
+  expect(diff['spec.url']).toEqual({
+    live: 'https://***@git.example/them/site.git?***',
+    want: 'https://git.example/them/site.git',
+  });
+  expect(JSON.stringify(diff)).not.toContain('TOKEN');
+});
+
 test('a Repo answer is read for its owned fields whatever its shape', () => {
   const answer = {
     metadata: { resourceVersion: '7', labels: { [LABEL_REPO_BOUND]: 'true', odd: 5 }, annotations: 'not a map' },
