@@ -124,6 +124,11 @@ const connectionCluster = (name: string, { value: c, file }: Sourced<KubeconfigC
     throw unusable(`${owner}: server is not a URL like https://host:6443`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw unusable(`${owner}: server must be http(s)://`);
+  // Neither is ever shown: either may hold a password or a token, and an error would print the server whole.
+  if (url.username !== '' || url.password !== '')
+    throw unusable(`${owner}: server carries a user or password; remove it (the user entry holds the credential)`);
+  if (url.search !== '' || url.hash !== '')
+    throw unusable(`${owner}: server carries a query or fragment; remove it (the server is https://host:port)`);
   const caPem = pemOf(owner, file, read)(
     'certificate-authority',
     c['certificate-authority-data'],

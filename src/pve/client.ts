@@ -8,7 +8,7 @@ import { TargetUnreachable } from '../core/batch';
 import { errorMessage, HandlerError } from '../core/errors';
 import { asObject, describeBody, isRedirect, parseJson, redirectTarget } from '../core/http/body';
 import type { TlsRule } from '../core/http/connect';
-import { endpointProblem } from '../core/http/endpoint';
+import { endpointProblem, shownEndpoint } from '../core/http/endpoint';
 import { type LastGoodStore, lastGoodStore } from '../core/http/last-good';
 import { type MemberFailure, Members, type MembersOptions } from '../core/http/members';
 import type { HttpAnswer } from '../core/http/request';
@@ -48,7 +48,7 @@ export class PveClient implements PveApi {
     this.tokenName = tokenName ?? `the token in ${target.tokenEnv}`;
     for (const endpoint of target.endpoints) {
       const problem = endpointProblem(endpoint, target.insecure === true);
-      if (problem !== undefined) throw new HandlerError('Bad PVE endpoint', `${endpoint} is ${problem}`);
+      if (problem !== undefined) throw new HandlerError('Bad PVE endpoint', `${shownEndpoint(endpoint)} is ${problem}`);
     }
     const timeoutMs = (target.timeoutSeconds ?? REQUEST_TIMEOUT.default) * 1000;
     this.members = new Members(target.endpoints, {

@@ -22,6 +22,19 @@ export const endpointProblem = (endpoint: string, insecure: boolean): string | u
   return undefined;
 };
 
+/**
+ * `endpoint` as a message shows it: scheme, host and path alone, since its user part and query may hold a secret;
+ * one that does not parse is not shown at all.
+ */
+export const shownEndpoint = (endpoint: string): string => {
+  try {
+    const url = new URL(endpoint);
+    return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+  } catch {
+    return '(not a URL)';
+  }
+};
+
 /** `AB:CD:...` or `abcd...` → lowercase hex without separators. */
 export const normalizeFingerprint = (fingerprint: string): string => fingerprint.replace(/:/g, '').toLowerCase();
 

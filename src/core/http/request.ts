@@ -7,7 +7,7 @@
 import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type ConnectOptions, EndpointAgent, type TlsRule, wasNeverSent } from './connect';
-import { endpointProblem } from './endpoint';
+import { endpointProblem, shownEndpoint } from './endpoint';
 
 export interface HttpRequest {
   readonly method: string;
@@ -55,7 +55,7 @@ export class Endpoint {
 
   constructor(url: string, tls: TlsRule) {
     const problem = endpointProblem(url, tls.insecure === true);
-    if (problem !== undefined) throw new Error(`endpoint ${url} refused: ${problem}`);
+    if (problem !== undefined) throw new Error(`endpoint ${shownEndpoint(url)} refused: ${problem}`);
     const parsed = new URL(url);
     const secure = parsed.protocol === 'https:';
     this.agent = new EndpointAgent(secure, tls);

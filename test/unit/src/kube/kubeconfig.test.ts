@@ -124,6 +124,18 @@ describe('a broken file', () => {
     expect(load).not.toThrow(SECRET);
   });
 
+  // Audit: a server with a password or a token in its query was refused later by the transport, printed whole.
+  test.each([
+    [`https://admin:${SECRET}@127.0.0.1:1`, 'carries a user or password'],
+    [`https://${SECRET}@127.0.0.1:1`, 'carries a user or password'],
+    [`https://127.0.0.1:1/?access_token=${SECRET}`, 'carries a query or fragment'],
+    [`https://127.0.0.1:1/#${SECRET}`, 'carries a query or fragment'],
+  ])('a server of %s is refused naming the cluster and the file, never the secret', (server, says) => {
+    const load = () => loadKubeconfig({ kubeconfig: '/k' }, ioOf({ '/k': single({ server }, { token: 't' }) }));
+    expect(load).toThrow(`cluster "c" in /k: server ${says}; remove it`);
+    expect(load).not.toThrow(SECRET);
+  });
+
   test('a malformed field is named by its path, never by its value', () => {
     const wrongType = single({ server: 'https://k' }, { token: SECRET, tokenFile: 7 });
     const load = () => loadKubeconfig({ kubeconfig: '/k' }, ioOf({ '/k': wrongType }));
