@@ -75,6 +75,42 @@ const inspectPath = (file: string): PathFacts | undefined => {
   }
 };
 
+/** More than any token, PEM bundle or kubeconfig holds. */
+export const MAX_CREDENTIAL_FILE_BYTES = 1024 * 1024;
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+
+const unreadable = (file: string, detail: string) =>
+  new HandlerError('Kubernetes credential file unreadable', `${file} ${detail}`);
+
+/**
+ * A credential file re-read on every request (a tokenFile), or undefined when it does not exist: opened at its
+ * resolved path without following a link or blocking, and only a regular file under the cap is read. A FIFO there
+ * held the event loop past timeoutSeconds; a device would never end.
+ */
+export const readCredentialFile = (file: string): Buffer | undefined => {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(fs.realpathSync(file), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    if (!fs.fstatSync(fd).isFile()) throw unreadable(file, 'is not a regular file; point it at a file');
+    const buffer = Buffer.alloc(MAX_CREDENTIAL_FILE_BYTES + 1);
+    let length = 0;
+    let read: number;
+    do {
+      read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      length += read;
+    } while (read > 0 && length < buffer.length);
+    if (length > MAX_CREDENTIAL_FILE_BYTES)
+      throw unreadable(file, `is larger than ${MAX_CREDENTIAL_FILE_BYTES} bytes; point it at the credential itself`);
+    return buffer.subarray(0, length);
+  } catch (e) {
+    if (e instanceof HandlerError) throw e;
+    if (errorCode(e) === 'ENOENT' || errorCode(e) === 'ENOTDIR') return undefined;
+    throw unreadable(file, `cannot be read: ${errorCode(e) ?? e}`);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+};
+
 /** What goes on the next request. */
 export interface PresentedCredential {
   readonly token?: string;
@@ -89,7 +125,7 @@ export interface CredentialPorts {
 /** The process-wide ports: real files, and one exec cache for every connection in this process. */
 let processPorts: CredentialPorts | undefined;
 export const nodeCredentialPorts = (): CredentialPorts =>
-  (processPorts ??= { readFile: nodeKubeconfigIo().readFile, exec: execCredentialCache(spawnExecRunner, process.env) });
+  (processPorts ??= { readFile: readCredentialFile, exec: execCredentialCache(spawnExecRunner, process.env) });
 
 /** The credential for the next request: the exec plugin's (cached until it expires), the token file's as it reads
  * now, or the static token and certificate. */

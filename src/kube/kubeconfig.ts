@@ -243,7 +243,12 @@ export const loadKubeconfig = (opts: KubeconfigOptions, io: KubeconfigIo): KubeC
     if (bytes === undefined) throw unusable(`${what} file ${file} does not exist`);
     return bytes;
   };
-  const connection = resolveConnection(selectContext(mergeKubeconfigs(parsed), opts.context), read);
+  const selected = selectContext(mergeKubeconfigs(parsed), opts.context);
+  const connection = resolveConnection(selected, read);
+  // Re-read on every request rather than here, but held to the rule of the client key it stands in for.
+  const tokenFile = connection.auth.tokenFile;
+  if (tokenFile !== undefined)
+    requireTrusted(io, tokenFile, `user "${selected.userName}" in ${selected.user?.file} tokenFile`);
   const exec = connection.auth.exec;
   if (exec !== undefined) {
     // The PATH the plugin is spawned with (execEnvironment): the kubeconfig's last PATH entry, else ours.

@@ -1,6 +1,7 @@
 // Test of the kubeconfig trust rule on real files (issue 16 item 11): the handler refuses a kubeconfig, a KUBECONFIG
-// entry or an exec command that another user could write or create, before it runs anything, so a planted exec
-// plugin never runs as the person running Terraform. Owners other than ours are made with chown, so only as root.
+// entry, an exec command or a tokenFile that another user could write or create, before it runs or sends anything,
+// so a planted exec plugin never runs as the person running Terraform, nor is their token sent as ours. Owners other
+// than ours are made with chown, so only as root.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,6 +10,7 @@ import { kubeDomain } from '../../../../handlers/kube/domain';
 import { nodeKubeconfigIo } from '../../../../src/kube/connection';
 import { loadKubeconfig } from '../../../../src/kube/kubeconfig';
 import { invoke } from '../../../support/run-handler';
+import { single } from './kubeconfig-fixtures';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0 ? test : test.skip;
@@ -117,4 +119,21 @@ asRoot('an exec command in a directory owned by another user (nobody) is refused
   const run = await read(writeKubeconfig(path.join(dir, 'config'), command));
   expect(run.stderr).toContain(`exec command of user "u" ${command} is in directory ${bin}, which is owned by uid`);
   expect(fs.existsSync(mark)).toBe(false);
+});
+
+// Audit: a neighbour's token file (nobody's, mode 0666, in a sticky shared directory) was sent as the bearer token.
+asRoot('a tokenFile owned by another user (nobody) is refused before it is read', async () => {
+  const shared = path.join(dir, 'shared');
+  fs.mkdirSync(shared);
+  fs.chmodSync(shared, 0o1777);
+  const token = path.join(shared, 'token');
+  fs.writeFileSync(token, 'NEIGHBOURS-TOKEN\n');
+  fs.chownSync(token, NOBODY, NOBODY);
+  fs.chmodSync(token, 0o666);
+  const kubeconfig = path.join(dir, 'config');
+  const cluster = { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true };
+  fs.writeFileSync(kubeconfig, single(cluster, { tokenFile: token }), { mode: 0o600 });
+  const run = await read(kubeconfig);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain(`user "u" in ${kubeconfig} tokenFile ${token} is owned by uid ${NOBODY}, not by you`);
 });

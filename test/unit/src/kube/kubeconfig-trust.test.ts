@@ -71,6 +71,35 @@ test('a certificate-authority file others can write is refused: it decides which
   );
 });
 
+// Audit: a tokenFile was used as the bearer token whoever owned it, where the client key beside it was refused.
+test.each<[string, Record<string, PathFacts>, RegExp]>([
+  ['another user owns it', { '/tmp/token': file(0o600, 1001) }, /tokenFile \/tmp\/token is owned by uid 1001/],
+  ['others can write it', { '/tmp/token': file(0o666) }, /tokenFile \/tmp\/token is writable by group or others/],
+  [
+    'it is in a directory others can write',
+    { '/tmp': dir(0o777) },
+    /tokenFile \/tmp\/token is in directory \/tmp, which is writable/,
+  ],
+])('a tokenFile is refused when %s, naming the user and the file', (_, facts, message) => {
+  const files = { '/k': single({ server: 'https://k' }, { tokenFile: '/tmp/token' }), '/tmp/token': 'T' };
+  const refused = () => loadKubeconfig({ kubeconfig: '/k' }, ioOf(files, {}, facts));
+  expect(refused).toThrow(/^Kubeconfig not trusted: user "u" in \/k tokenFile /);
+  expect(refused).toThrow(message);
+});
+
+test('a missing tokenFile in a sticky shared directory is refused: another user could create it', () => {
+  const files = { '/k': single({ server: 'https://k' }, { tokenFile: '/tmp/token' }) };
+  expect(() => loadKubeconfig({ kubeconfig: '/k' }, ioOf(files, {}, { '/tmp': dir(0o1777) }))).toThrow(
+    /user "u" in \/k tokenFile \/tmp\/token does not exist, and directory \/tmp is writable by group or others/,
+  );
+});
+
+test('a tokenFile of ours in a sticky shared directory is used', () => {
+  const files = { '/k': single({ server: 'https://k' }, { tokenFile: '/tmp/token' }), '/tmp/token': 'T' };
+  const io = ioOf(files, {}, { '/tmp': dir(0o1777) });
+  expect(loadKubeconfig({ kubeconfig: '/k' }, io).auth.tokenFile).toBe('/tmp/token');
+});
+
 const withExec = (command: string) =>
   single({ server: 'https://k' }, { exec: { apiVersion: V1, command, interactiveMode: 'Never' } });
 
