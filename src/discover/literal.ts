@@ -57,7 +57,10 @@ export const variableName = (hint: string, taken: Set<string>): string => {
 
 /**
  * A construct id for `hint`: letters, digits, `_` and `-`, starting with a letter or `_`, as
- * Terraform names take it (object-address.ts), at most 100 characters, never one of `taken`.
+ * Terraform names take it (object-address.ts), at most 100 characters, never one of `taken`, nor a name
+ * every object has (`constructor`, `toString`): the constructs library keeps a scope's children in a plain
+ * object, so a metric server a server called `constructor` gave a stack that failed its first synth (an
+ * audit, 2026-12-05).
  */
 export const constructId = (hint: string, taken: Set<string>): string => {
   const cleaned =
@@ -66,12 +69,20 @@ export const constructId = (hint: string, taken: Set<string>): string => {
       .replace(/^-+|-+$/g, '')
       .slice(0, 100) || 'object';
   const safe = /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
-  return claim(safe, taken, (n) => `${safe}-${n}`);
+  return claim(safe, taken, (n) => `${safe}-${n}`, INHERITED);
 };
 
-const claim = (base: string, taken: Set<string>, numbered: (n: number) => string): string => {
+/** The names every plain object answers to. */
+const INHERITED: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+const claim = (
+  base: string,
+  taken: Set<string>,
+  numbered: (n: number) => string,
+  reserved: ReadonlySet<string> = new Set(),
+): string => {
   let name = base;
-  for (let n = 2; taken.has(name); n++) name = numbered(n);
+  for (let n = 2; taken.has(name) || reserved.has(name); n++) name = numbered(n);
   taken.add(name);
   return name;
 };

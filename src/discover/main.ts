@@ -3,7 +3,9 @@
  * writes a TypeScript stack declaring it, then prints what it declared, the variables the secrets go in
  * and what it left out. It only reads; a failure names the target and leaves no file behind.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { errorCode } from '../core/errors';
+import { createFile, replaceFile } from '../core/replace-file';
 import type { Discovered } from './declaration';
 import { kubeDeclarations } from './kube';
 import { commentText } from './literal';
@@ -43,12 +45,17 @@ const discover = async (options: DiscoverOptions): Promise<{ parts: Discovered[]
 const existing = (out: string, cause?: unknown): Error =>
   new Error(`${out} exists; choose another --out, or pass --force to replace it`, { cause });
 
-/** Writes `out`, never over an existing file unless `force`: a stack edited since the last run stays. */
+/**
+ * Writes `out` whole or not at all, never over an existing file unless `force`: a stack edited since the last
+ * run stays. A write cut short (a full disk) left half a stack, or with --force half of the edited one, while
+ * the error said nothing was written (an audit, 2026-12-05).
+ */
 const writeOnce = (out: string, text: string, force: boolean): void => {
   try {
-    writeFileSync(out, text, { flag: force ? 'w' : 'wx' });
+    if (force) replaceFile(out, text, { keepMode: true });
+    else createFile(out, text, 0o666);
   } catch (error) {
-    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
     throw existing(out, error);
   }
 };

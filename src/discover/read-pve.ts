@@ -38,7 +38,11 @@ const listOf = (answer: unknown): readonly unknown[] => (Array.isArray(answer) ?
 
 const readMetricServers = async (api: PveClient): Promise<LiveSection[]> => {
   const listed: unknown = await api.call('GET', 'cluster/metrics/server');
-  const ids = listOf(listed).map((entry) => String(isRecord(entry) ? entry.id : undefined));
+  // Each id once, and only text: PVE lists each section once, but a server listing one twice made two
+  // declarations of one key, refused with no name (an audit, 2026-12-05).
+  const ids = [
+    ...new Set(listOf(listed).flatMap((entry) => (isRecord(entry) && typeof entry.id === 'string' ? [entry.id] : []))),
+  ];
   return mapConcurrent(ids, PARALLEL, async (id) => {
     const section: unknown = await api.call('GET', `cluster/metrics/server/${encodeURIComponent(id)}`);
     return { ...(isRecord(section) ? section : {}), id };

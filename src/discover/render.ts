@@ -60,8 +60,11 @@ const importLines = (names: readonly string[], from: string, language: 'ts' | 'j
 };
 
 const variablesOf = (declarations: readonly Declaration[]): Names => {
-  const keys = new Set(declarations.map((d) => d.key));
-  if (keys.size !== declarations.length) throw new Error('discover: two declarations share a key');
+  const keys = new Set<string>();
+  for (const { key } of declarations) {
+    if (keys.has(key)) throw new Error(`discover: ${key} was read twice, so it would be declared twice`);
+    keys.add(key);
+  }
   const referenced = new Set(declarations.flatMap((d) => refsIn(Object.values(d.props))));
   for (const key of referenced) if (!keys.has(key)) throw undeclared(key);
   const variables = new Set(['app', 'stack', 'App', 'TerraformStack', ...declarations.map((d) => d.construct)]);

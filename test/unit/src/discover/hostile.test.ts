@@ -112,3 +112,19 @@ test('values the kinds accept come back through the whole pipeline as they were'
   expect(props('KubeCluster').context).toBe(SOFT);
   expect(props('SystemdUnit').content).toBe(content);
 });
+
+// An audit (2026-12-05): a server listing one metric server twice got `two declarations share a key`, naming nothing.
+test('a key read twice is refused naming it', () => {
+  const twice: Discovered = {
+    declarations: [
+      { key: 'pve', construct: 'ProxmoxCluster', id: 'pve', props: { endpoints: ['https://pve:8006'] } },
+      { key: 'metric-server dup', construct: 'ProxmoxMetricServer', id: 'dup', props: { cluster: new Ref('pve') } },
+      { key: 'metric-server dup', construct: 'ProxmoxMetricServer', id: 'dup', props: { cluster: new Ref('pve') } },
+    ],
+    skipped: [],
+    notes: [],
+  };
+  expect(() =>
+    discoveredStack([twice], { stack: 'lab', from: 'cdktf-homelab', language: 'ts', read: ['test'] }),
+  ).toThrow('discover: metric-server dup was read twice, so it would be declared twice');
+});

@@ -51,6 +51,17 @@ describe('names', () => {
     ]);
   });
 
+  // An audit (2026-12-05): a metric server named `constructor` made a stack whose first synth failed.
+  test('a construct id is never a name every object answers to', () => {
+    const taken = new Set<string>();
+    expect(['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((hint) => constructId(hint, taken))).toEqual([
+      'constructor-2',
+      'toString-2',
+      '__proto__-2',
+      'hasOwnProperty-2',
+    ]);
+  });
+
   test('an environment variable name is upper case and unique', () => {
     const taken = new Set<string>();
     expect(envVarName(['pve', 'metric', 'in-flux', 'token'], taken)).toBe('PVE_METRIC_IN_FLUX_TOKEN');
