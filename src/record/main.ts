@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorCode } from '../core/errors';
 import { parseRecord, RECORD_FILE, recordText } from '../core/object-record';
 import { printableLine } from '../core/printable';
 import { replaceFile } from '../core/replace-file';
@@ -26,28 +27,54 @@ export const PRUNE_USAGE = [
 /** The addresses `terraform state list` prints in a stack's folder. */
 export type StateList = (stackDir: string) => Promise<string[]>;
 
-/** A state read waits this long at most (a remote backend behind a lock or a dead network). */
-const STATE_LIST_MS = 120_000;
+/** How long a state read may take (a remote backend behind a lock or a dead network), then how long it has to stop. */
+export interface StateListBounds {
+  readonly answerMs: number;
+  readonly stopMs: number;
+}
+
+const STATE_LIST_BOUNDS: StateListBounds = { answerMs: 120_000, stopMs: 10_000 };
 /** Its output is capped: a state lists one line per resource. */
 const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 
-/** `binary state list`, bounded in time and output; a failure says what the binary said last. */
+/**
+ * `binary state list`, bounded in time and output; a failure says what the binary said last. Past its time it is
+ * asked to stop (SIGTERM), then killed: Terraform catches SIGTERM and went on waiting on a backend that never
+ * answered, so the 120 s bound did not hold (an audit, 2026-12-05: still waiting after 400 s).
+ */
 export const terraformStateList =
-  (binary: string): StateList =>
+  (binary: string, bounds: StateListBounds = STATE_LIST_BOUNDS): StateList =>
   (dir) =>
     new Promise((resolve, reject) => {
       const options = {
         cwd: dir,
-        timeout: STATE_LIST_MS,
         maxBuffer: MAX_OUTPUT_BYTES,
         env: { ...process.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0' },
       };
-      execFile(binary, ['state', 'list'], options, (error, stdout, stderr) => {
+      let late = '';
+      const child = execFile(binary, ['state', 'list'], options, (error, stdout, stderr) => {
+        clearTimeout(stop);
+        clearTimeout(kill);
         if (error === null) return resolve(stdout.split('\n').filter((line) => line.trim() !== ''));
-        const why = error.killed ? `no answer within ${STATE_LIST_MS / 1000} s` : `exit ${String(error.code)}`;
+        const why =
+          late ||
+          (errorCode(error) === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
+            ? `more than ${MAX_OUTPUT_BYTES} bytes of output`
+            : error.signal
+              ? `killed by ${error.signal}`
+              : `exit ${String(error.code)}`);
         const said = `${stderr}`.trim().split('\n').slice(-3).join(' ');
         reject(new Error(`${binary} state list in ${dir} failed (${why}): ${printableLine(said || error.message)}`));
       });
+      const seconds = bounds.answerMs / 1000;
+      const stop = setTimeout(() => {
+        late = `no answer within ${seconds} s`;
+        child.kill('SIGTERM');
+      }, bounds.answerMs);
+      const kill = setTimeout(() => {
+        late = `no answer within ${seconds} s, and killed when it did not stop`;
+        child.kill('SIGKILL');
+      }, bounds.answerMs + bounds.stopMs);
     });
 
 interface PruneOptions {

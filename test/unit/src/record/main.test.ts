@@ -114,3 +114,24 @@ test('terraformStateList returns the addresses the binary prints, and names its 
     `${binary} state list in ${dir} failed (exit 1): Error: Backend initialization required`,
   );
 });
+
+// An audit (2026-12-05): Terraform catches SIGTERM, so a backend that never answered held prune-record past 400 s.
+test('terraformStateList stops a binary past its time, and kills one that does not stop', async () => {
+  const binary = join(dir, 'fake-terraform');
+  writeFileSync(binary, "#!/bin/sh\ntrap 'echo stopping >&2' TERM\nwhile :; do sleep 0.05; done\n");
+  chmodSync(binary, 0o755);
+  const started = Date.now();
+  await expect(terraformStateList(binary, { answerMs: 300, stopMs: 300 })(dir)).rejects.toThrow(
+    `${binary} state list in ${dir} failed (no answer within 0.3 s, and killed when it did not stop): stopping`,
+  );
+  expect(Date.now() - started).toBeLessThan(5_000);
+});
+
+test('terraformStateList stops a binary that prints more than a state could hold, saying so', async () => {
+  const binary = join(dir, 'fake-terraform');
+  writeFileSync(binary, "#!/bin/sh\nhead -c 17000000 /dev/zero | tr '\\0' 'a'\n");
+  chmodSync(binary, 0o755);
+  await expect(terraformStateList(binary)(dir)).rejects.toThrow(
+    `${binary} state list in ${dir} failed (more than 16777216 bytes of output)`,
+  );
+});
