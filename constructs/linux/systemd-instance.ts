@@ -9,6 +9,7 @@ import type { Rule } from '../../src/core/rules';
 import {
   INSTANCE_FIELDS,
   INSTANCE_SPEC_FIELDS,
+  instanceRestartOn,
   instanceRules,
   type InstanceSpec,
   instanceSpecOf,
@@ -18,6 +19,7 @@ import { ObjectConstruct } from '../core/object-construct';
 import { builtOr } from '../core/problems';
 import { unresolved, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
+import { templateDigest, withRestartOn } from './restart-on';
 import type { SshHost } from './ssh-host';
 
 /**
@@ -80,7 +82,8 @@ export class SystemdUnitInstance extends HostObjectConstruct<InstanceSpec> {
     );
     if (!valid) return;
     const { template } = props;
-    const spec = instanceSpecOf(props, template.spec);
+    const restartOn = instanceRestartOn(props.restartOn ?? [], template.spec.content, templateDigest);
+    const spec = withRestartOn(instanceSpecOf(props, template.spec), restartOn);
     this.declareOn(
       template.host,
       {

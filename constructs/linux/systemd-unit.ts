@@ -10,6 +10,7 @@ import { type DeclaredUnitSpec, UNIT_FIELDS, unitRules, unitSpecOf } from '../..
 import { builtOr, checkAtSynth, isRefused } from '../core/problems';
 import { knownText, targetRule, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
+import { withRestartOn } from './restart-on';
 import type { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
 import { shippedContent, textValueProblems } from './unit-content';
@@ -49,7 +50,7 @@ export class SystemdUnit extends HostObjectConstruct<DeclaredUnitSpec> {
       ...textValueProblems(given.content),
     ]);
     if (!valid) return;
-    const spec = unitSpecOf({ ...props, content: shippedContent(props.content) });
+    const spec = withRestartOn(unitSpecOf({ ...props, content: shippedContent(props.content) }), props.restartOn ?? []);
     this.declareOn(
       props.host,
       {

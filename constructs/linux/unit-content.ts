@@ -12,7 +12,7 @@ import { hasToken } from '../core/encode';
 import { knownText, STRING_TOKEN } from '../core/validate';
 
 /** Text holding Terraform values as pieces: known text, a value's token, known text, and so on. */
-const textPieces = (text: string): string[] => text.split(new RegExp(`(${STRING_TOKEN.source})`));
+export const textPieces = (text: string): string[] => text.split(new RegExp(`(${STRING_TOKEN.source})`));
 
 /** `content` as the spec carries it (sections `renderUnit` made included). */
 export const shippedContent = (content: UnitContent): UnitContent => {

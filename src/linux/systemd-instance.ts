@@ -59,9 +59,19 @@ export const instanceSpecOf = (props: PropsOf<typeof INSTANCE_FIELDS>, template:
     name: instanceName(template.name, given.instance),
     template: template.name,
     directory: template.directory,
-    restartOn: [...given.restartOn, `template ${sha256Hex(contentText(template.content))}`],
+    restartOn: instanceRestartOn(given.restartOn, template.content),
   });
 };
+
+/**
+ * The strings an instance restarts on: its own, and its template's content by `digest`, so a changed template
+ * restarts its running instances. A construct passes a digest Terraform takes where the content holds a value.
+ */
+export const instanceRestartOn = (
+  restartOn: readonly string[],
+  content: UnitContent,
+  digest: (text: string) => string = sha256Hex,
+): string[] => [...restartOn, `template ${digest(contentText(content))}`];
 
 /** The rules across an instance's props: its template is one, and the name they make is a unit name. */
 export const instanceRules = (template: unknown, instance: unknown): Problem[] => {

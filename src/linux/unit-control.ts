@@ -29,8 +29,8 @@ export const CONTROL_FIELDS = {
   started: optional({ rule: boolean, default: true, spec: true }),
   /**
    * Strings whose change restarts the unit while it runs, e.g. digests of the config files it reads. Only
-   * their digest is stored. An instance's always include its template's content, so a changed template
-   * restarts its running instances.
+   * their digest is stored; Terraform takes it where a string, or the list, is a Terraform value. An
+   * instance's always include its template's content, so a changed template restarts its running instances.
    */
   restartOn: optional({
     rule: strings,
