@@ -61,11 +61,14 @@ export const validateProps = (
 const without = <T>(record: Readonly<Record<string, T>>, names: readonly string[]): Record<string, T> =>
   Object.fromEntries(Object.entries(record).filter(([name]) => !names.includes(name)));
 
-/** The prop naming the target construct: an object carrying its `target` settings. */
+/**
+ * The prop naming the target construct: one of the class `kind`. An object merely carrying a `target` passed,
+ * so another domain's target (an SshHost as a cluster) synthesized and failed only at plan.
+ */
 export const targetRule =
-  (says: string): Rule =>
+  (kind: abstract new (...args: never[]) => object, says: string): Rule =>
   (value) =>
-    isRecord(value) && typeof value.target === 'object' && value.target !== null ? undefined : says;
+    value instanceof kind ? undefined : says;
 
 /** `adopt`, which every object construct has (README, Adoption). */
 export const ADOPT_PROPS: PropTable = { adopt: { rule: boolean } };

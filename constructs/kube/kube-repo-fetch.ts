@@ -13,14 +13,14 @@ import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { builtOr, recordProblems } from '../core/problems';
 import { TAKE_OVER_PROPS, targetRule, validateProps } from '../core/validate';
-import type { KubeCluster } from './cluster';
+import { KubeCluster } from './cluster';
 import { clusterIdentity } from './cluster-identity';
 
 /** Every prop, judged at synth by the kind's declaration (src/kube/repo-fetch-fields.ts). */
 const PROPS = {
   ...REPO_FETCH_FIELDS,
   ...TAKE_OVER_PROPS,
-  cluster: { rule: targetRule('a KubeCluster'), required: true },
+  cluster: { rule: targetRule(KubeCluster, 'a KubeCluster'), required: true },
 };
 
 // The ask's own fields come from its declaration (src/kube/repo-fetch-fields.ts), each with its doc comment.

@@ -12,14 +12,14 @@ import { REPO_FIELDS } from '../../src/kube/repo-fields';
 import { declareObject } from '../core/declare-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
-import type { KubeCluster } from './cluster';
+import { KubeCluster } from './cluster';
 
 /** Every prop, judged at synth by the kind's declaration (src/kube/repo-fields.ts). */
 const PROPS = {
   ...REPO_FIELDS,
   ...OBJECT_PROPS,
   ...TAKE_OVER_PROPS,
-  cluster: { rule: targetRule('a KubeCluster'), required: true },
+  cluster: { rule: targetRule(KubeCluster, 'a KubeCluster'), required: true },
 };
 
 // The Repo's own fields come from its declaration (src/kube/repo-fields.ts), each with its doc comment.

@@ -7,13 +7,13 @@ import { identityOf, type PropsOf } from '../../src/core/fields';
 import { type DeclaredDropInSpec, DROP_IN_FIELDS, dropInRules, dropInSpecOf } from '../../src/linux/systemd-drop-in';
 import { knownText, targetRule, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
-import type { SshHost } from './ssh-host';
+import { SshHost } from './ssh-host';
 import type { SystemdUnitInstance } from './systemd-instance';
 import type { SystemdUnit } from './systemd-unit';
 import { shippedContent, textValueProblems } from './unit-content';
 
 /** Every prop, judged at synth by the kind's declaration and rules (src/linux/systemd-drop-in.ts). */
-const PROPS = { ...DROP_IN_FIELDS, ...HOST_OBJECT_FIELDS, host: { rule: targetRule('an SshHost') } };
+const PROPS = { ...DROP_IN_FIELDS, ...HOST_OBJECT_FIELDS, host: { rule: targetRule(SshHost, 'an SshHost') } };
 
 // The drop-in's own fields come from its declaration (src/linux/systemd-drop-in.ts), each with its doc comment.
 export interface SystemdDropInProps extends PropsOf<typeof DROP_IN_FIELDS>, PropsOf<typeof HOST_OBJECT_FIELDS> {

@@ -20,7 +20,7 @@ import { builtOr } from '../core/problems';
 import { unresolved, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { templateDigest, withRestartOn } from './restart-on';
-import type { SshHost } from './ssh-host';
+import { SshHost } from './ssh-host';
 
 /**
  * What an instance takes of its template: a `SystemdUnit` named `foo@.service` is one. The
@@ -35,12 +35,11 @@ export interface SystemdTemplate extends ObjectConstruct {
 }
 
 /**
- * The template prop: a unit of the stack (its host carries the target), judged whole by
- * `instanceRules`.
+ * The template prop: a unit of the stack on an SshHost, judged whole by `instanceRules`.
  */
 const templateRule: Rule = (value) => {
   const unit = value as Partial<SystemdTemplate> | undefined;
-  return typeof unit?.spec?.name === 'string' && typeof unit.host?.target === 'object'
+  return typeof unit?.spec?.name === 'string' && unit.host instanceof SshHost
     ? undefined
     : 'a SystemdUnit named foo@.service';
 };

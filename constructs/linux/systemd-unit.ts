@@ -11,7 +11,7 @@ import { builtOr, checkAtSynth, isRefused } from '../core/problems';
 import { knownText, targetRule, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { withRestartOn } from './restart-on';
-import type { SshHost } from './ssh-host';
+import { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
 import { shippedContent, textValueProblems } from './unit-content';
 
@@ -28,7 +28,7 @@ export const DEFAULT_UNIT_DIRECTORY = UNIT_FIELDS.directory.default;
 const PROPS = {
   ...UNIT_FIELDS,
   ...HOST_OBJECT_FIELDS,
-  host: { rule: targetRule('an SshHost'), required: true },
+  host: { rule: targetRule(SshHost, 'an SshHost'), required: true },
 };
 
 /**

@@ -9,13 +9,13 @@ import { metricServerRules } from '../../src/pve/metric-server';
 import { declareObject } from '../core/declare-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { OBJECT_PROPS, targetRule, validateProps } from '../core/validate';
-import type { ProxmoxCluster } from './cluster';
+import { ProxmoxCluster } from './cluster';
 
 /** Every prop, judged at synth by the kind's declaration (src/pve/metric-fields.ts) and its rules. */
 const PROPS = {
   ...METRIC_SERVER_FIELDS,
   ...OBJECT_PROPS,
-  cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
+  cluster: { rule: targetRule(ProxmoxCluster, 'a ProxmoxCluster'), required: true },
 };
 
 // The server's own fields come from its declaration (src/pve/metric-fields.ts), each with its doc comment.

@@ -11,14 +11,14 @@ import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { FORGET_PROPS, targetRule, validateProps } from '../core/validate';
-import type { ProxmoxCluster } from './cluster';
+import { ProxmoxCluster } from './cluster';
 import { registerApply, removedInterfaces, type StagingObject } from './network-wiring';
 
 /** Every prop, judged at synth by the kind's declaration (src/pve/network-apply.ts). */
 const PROPS = {
   ...propTableOf(NETWORK_APPLY_FIELDS),
   ...FORGET_PROPS,
-  cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
+  cluster: { rule: targetRule(ProxmoxCluster, 'a ProxmoxCluster'), required: true },
 };
 
 // The apply's own props come from its declaration (src/pve/network-apply.ts), each with its doc comment.

@@ -13,7 +13,7 @@ import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { ADOPT_PROPS, FORGET_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
-import type { ProxmoxCluster } from './cluster';
+import { ProxmoxCluster } from './cluster';
 import { refuseDuplicate, registerStaging } from './network-wiring';
 
 /** Every prop, judged at synth by the kind's declaration (src/pve/network-fields.ts) and its rules. */
@@ -21,7 +21,7 @@ const PROPS = {
   ...NETWORK_INTERFACE_FIELDS,
   ...ADOPT_PROPS,
   ...FORGET_PROPS,
-  cluster: { rule: targetRule('a ProxmoxCluster'), required: true },
+  cluster: { rule: targetRule(ProxmoxCluster, 'a ProxmoxCluster'), required: true },
 };
 
 // The interface's own fields come from its declaration (src/pve/network-fields.ts), each with its doc comment.
