@@ -4,16 +4,31 @@
  */
 import type { Construct } from 'constructs';
 import { identityOf, type PropsOf } from '../../src/core/fields';
+import type { Rule } from '../../src/core/rules';
 import { type DeclaredDropInSpec, DROP_IN_FIELDS, dropInRules, dropInSpecOf } from '../../src/linux/systemd-drop-in';
 import { knownText, targetRule, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { SshHost } from './ssh-host';
-import type { SystemdUnitInstance } from './systemd-instance';
-import type { SystemdUnit } from './systemd-unit';
+import { SystemdUnitInstance } from './systemd-instance';
+import { SystemdUnit } from './systemd-unit';
 import { shippedContent, textValueProblems } from './unit-content';
 
+/**
+ * The unit prop at synth: a unit name, or a SystemdUnit or instance of the stack. The kind's rule takes any object
+ * with a spec's name (the handler gets the name alone), so another drop-in passed, and its host was read from nothing.
+ */
+const unitRule: Rule = (value) =>
+  typeof value === 'string' || value instanceof SystemdUnit || value instanceof SystemdUnitInstance
+    ? DROP_IN_FIELDS.unit.rule(value)
+    : 'a unit name, or a SystemdUnit or instance of the stack';
+
 /** Every prop, judged at synth by the kind's declaration and rules (src/linux/systemd-drop-in.ts). */
-const PROPS = { ...DROP_IN_FIELDS, ...HOST_OBJECT_FIELDS, host: { rule: targetRule(SshHost, 'an SshHost') } };
+const PROPS = {
+  ...DROP_IN_FIELDS,
+  ...HOST_OBJECT_FIELDS,
+  unit: { ...DROP_IN_FIELDS.unit, rule: unitRule },
+  host: { rule: targetRule(SshHost, 'an SshHost') },
+};
 
 // The drop-in's own fields come from its declaration (src/linux/systemd-drop-in.ts), each with its doc comment.
 export interface SystemdDropInProps extends PropsOf<typeof DROP_IN_FIELDS>, PropsOf<typeof HOST_OBJECT_FIELDS> {

@@ -45,6 +45,18 @@ describe('SystemdDropIn props from plain JavaScript', () => {
     expect(synthError({}, false)).toBe('test/d: host must be set when unit is a unit name, got undefined');
   });
 
+  test.each([
+    [
+      'another drop-in',
+      (stack: TerraformStack) => new SystemdDropIn(stack, 'd0', onHost(stack, VALID)),
+      'a SystemdDropIn',
+    ],
+    ['an object with a spec', () => ({ spec: { name: 'a.service' } }), '{"spec":{"name":"a.service"}}'],
+  ])('a unit given as %s is refused naming the unit, not a TypeError', (_, unit, got) => {
+    const error = failure((stack) => new SystemdDropIn(stack, 'd', { ...VALID, unit: unit(stack) } as never));
+    expect(error).toBe(`test/d: unit must be ${UNIT_RULE}, got ${got}`);
+  });
+
   test('a misspelled prop is refused with the closest name', () => {
     expect(synthError({ nmae: '10-x' })).toBe('test/d: nmae is not a prop of SystemdDropIn; did you mean name?');
   });
