@@ -65,6 +65,12 @@ export const text =
   (value) =>
     typeof value === 'string' && value.length <= maxLength && pattern.test(value) ? undefined : says;
 
+/**
+ * A single-line string that says something: where an empty string means nothing to the remote side (PVE drops an
+ * empty option), the read finds it unset and would show drift against "" on every plan.
+ */
+export const someText = text('a non-empty single-line string', /^[^\n\r\0]+$/);
+
 /** The name of an environment variable: the only form a secret takes in a stack. */
 export const envName: Rule<string> = (value) => (isEnvName(value) ? undefined : ENV_NAME_RULE);
 

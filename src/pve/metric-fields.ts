@@ -8,7 +8,7 @@
  */
 import { type FieldInput, optional, required } from '../core/fields';
 import { optionsFor } from './option-field';
-import { boolean, envName, integer, oneOf, stringRecord, text } from '../core/rules';
+import { boolean, envName, integer, oneOf, someText, stringRecord, text } from '../core/rules';
 
 export const METRIC_SERVER_TYPES = ['graphite', 'influxdb', 'opentelemetry'] as const;
 /** The metric server plugins PVE has. */
@@ -74,11 +74,11 @@ export const METRIC_SERVER_FIELDS = {
   /** influxdb: transport; http and https use the v2 API. @default - unset (PVE uses "udp") */
   influxdbproto: option('influxdbproto', ['influxdb'], oneOf(['udp', 'http', 'https']), 'text'),
   /** influxdb (http/https): organization. @default - unset (PVE uses "proxmox") */
-  organization: option('organization', ['influxdb'], text(), 'text'),
+  organization: option('organization', ['influxdb'], someText, 'text'),
   /** influxdb (http/https): bucket. @default - unset (PVE uses "proxmox") */
-  bucket: option('bucket', ['influxdb'], text(), 'text'),
+  bucket: option('bucket', ['influxdb'], someText, 'text'),
   /** influxdb: API path prefix, for a proxy in front of InfluxDB. @default - unset */
-  apiPathPrefix: option('api-path-prefix', ['influxdb'], text(), 'text'),
+  apiPathPrefix: option('api-path-prefix', ['influxdb'], someText, 'text'),
   /** influxdb: largest batch in bytes. @default - unset (PVE uses 25000000) */
   maxBodySize: option('max-body-size', ['influxdb'], integer(1), 'int'),
   /** influxdb: verify the target's certificate. @default - unset (PVE verifies) */
@@ -105,7 +105,7 @@ export const METRIC_SERVER_FIELDS = {
   /** opentelemetry: protocol to the collector. @default - unset (PVE uses "https") */
   otelProtocol: option('otel-protocol', ['opentelemetry'], oneOf(['http', 'https']), 'text'),
   /** opentelemetry: URL path. @default - unset (PVE uses "/v1/metrics") */
-  otelPath: option('otel-path', ['opentelemetry'], text(), 'text'),
+  otelPath: option('otel-path', ['opentelemetry'], someText, 'text'),
   /** opentelemetry: timeout in seconds, 1 to 10. @default - unset (PVE uses 5) */
   otelTimeout: option('otel-timeout', ['opentelemetry'], integer(1, 10), 'int'),
   /** opentelemetry: verify the collector's certificate. @default - unset (PVE verifies) */

@@ -90,7 +90,7 @@ export const CLUSTER_FIELDS = {
    *
    * @default - the system's trusted CAs
    */
-  caFile: optional({ rule: text('the path of a PEM file'), spec: true }),
+  caFile: optional({ rule: text('the path of a PEM file', /^[^\n\r\0]+$/), spec: true }),
   /**
    * SHA-256 certificate fingerprints, keyed by endpoint (`AA:BB:...`, as the PVE web UI shows it).
    * A pinned member is trusted by its certificate alone, self-signed or not.

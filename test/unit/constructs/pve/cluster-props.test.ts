@@ -26,6 +26,7 @@ describe('ProxmoxCluster props from plain JavaScript', () => {
         'got number; pass the name of the variable that holds the secret, not the secret',
     ],
     ['caFile', ['/ca.pem'], 'caFile must be the path of a PEM file, got ["/ca.pem"]'],
+    ['caFile', '', 'caFile must be the path of a PEM file, got ""'],
     ['fingerprints', 'AA:BB', 'fingerprints must be an object of string values, got "AA:BB"'],
     ['insecure', 'yes', 'insecure must be a boolean, got "yes"'],
     ['timeoutSeconds', '30', 'timeoutSeconds must be an integer from 1 to 3600, got "30"'],

@@ -35,13 +35,23 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
     ['mtu', 'x', 'mtu must be an integer from 512 to 65536, got "x"'],
     ['disable', 'yes', 'disable must be a boolean, got "yes"'],
     ['influxdbproto', 'ftp', 'influxdbproto must be one of udp, http, https, got "ftp"'],
-    ['bucket', 3, 'bucket must be a single-line string, got 3'],
+    ['bucket', 3, 'bucket must be a non-empty single-line string, got 3'],
+    // An empty option means nothing to PVE, which drops it: the read found it unset and drifted on every plan.
+    ['organization', '', 'organization must be a non-empty single-line string, got ""'],
+    ['bucket', '', 'bucket must be a non-empty single-line string, got ""'],
+    ['apiPathPrefix', '', 'apiPathPrefix must be a non-empty single-line string, got ""'],
     ['verifyCertificate', 1, 'verifyCertificate must be a boolean, got 1'],
     ['tokenVersion', -1, 'tokenVersion must be an integer of at least 0, got -1'],
     ['retired', 'no', 'retired must be a boolean, got "no"'],
   ])('%s: a wrong type names the prop and the rule', (prop, value, says) => {
     expect(synthError({ [prop]: value, ...(prop === 'tokenVersion' ? { tokenEnv: 'T' } : {}) })).toBe(
       `test/m: ${says}`,
+    );
+  });
+
+  test('otelPath: an empty path is refused at synth, where it drifted on every plan', () => {
+    expect(synthError({ type: 'opentelemetry', otelPath: '' })).toBe(
+      'test/m: otelPath must be a non-empty single-line string, got ""',
     );
   });
 
