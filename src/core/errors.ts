@@ -2,6 +2,7 @@
  * The two error shapes of the library: a synth-time `ValidationError` that names the construct,
  * and a run-time `HandlerError` whose message is the one line Terraform shows under the failure.
  */
+import { randomUUID } from 'node:crypto';
 import { capped, MAX_VALUE_BYTES, visible } from './printable';
 import { isRecord } from './records';
 
@@ -35,6 +36,17 @@ export class HandlerError extends Error {
 }
 
 /**
+ * `value` as JSON with NaN and Infinity as themselves, where JSON writes null (`port: NaN` read `got null`): each is
+ * written as a string marked by a nonce no string of the value holds, and the quotes and mark are then taken off.
+ */
+const jsonOf = (value: unknown): string | undefined => {
+  const mark = randomUUID();
+  const marked = (_key: string, member: unknown): unknown =>
+    typeof member === 'number' && !Number.isFinite(member) ? `${mark}${member}` : member;
+  return JSON.stringify(value, marked)?.replace(new RegExp(`"${mark}(NaN|-?Infinity)"`, 'g'), '$1');
+};
+
+/**
  * Renders a value for an error message: strings quoted, everything else as JSON, cut at MAX_VALUE_BYTES, and
  * every control or invisible character shown by its code: a prop's value reaches the terminal of whoever runs
  * synth, and an escape sequence in it acted there (an audit, 2026-12-05). A value JSON cannot render (a
@@ -44,7 +56,7 @@ export const show = (value: unknown): string => {
   if (typeof value === 'string') return `"${capped(visible(value), MAX_VALUE_BYTES)}"`;
   if (value === undefined) return 'undefined';
   try {
-    const json = JSON.stringify(value);
+    const json = jsonOf(value);
     return json === undefined ? typeof value : capped(visible(json), MAX_VALUE_BYTES);
   } catch {
     const made = typeof value === 'object' && value !== null ? value.constructor?.name : undefined;

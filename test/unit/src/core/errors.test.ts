@@ -16,6 +16,11 @@ test.each<[unknown, string]>([
   [42, '42'],
   [{ a: [1] }, '{"a":[1]}'],
   [() => 1, 'function'],
+  // JSON renders these as null: `port: NaN` read `got null`.
+  [NaN, 'NaN'],
+  [-Infinity, '-Infinity'],
+  [{ a: [1, Infinity] }, '{"a":[1,Infinity]}'],
+  [{ a: 'NaN', b: NaN }, '{"a":"NaN","b":NaN}'],
   [new TerraformStack(Testing.app(), 'test'), 'a TerraformStack'],
 ])('show renders %p as %s', (value, shown) => expect(show(value)).toBe(shown));
 
