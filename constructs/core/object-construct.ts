@@ -5,7 +5,8 @@
  */
 import { Construct } from 'constructs';
 import { ManagedObject } from './managed-object';
-import { builtOr, isRefused } from './problems';
+import { broken } from '../../src/core/rules';
+import { builtOr, isRefused, recordProblems } from './problems';
 import type { RetiredObject } from './retired-object';
 
 /** The base of every object construct: its managed object and how to order it against another. */
@@ -31,6 +32,12 @@ export abstract class ObjectConstruct extends Construct {
    * @returns this construct, so calls chain
    */
   applyAfter(other: ObjectConstruct): this {
+    // From JavaScript anything arrives: null threw a TypeError, and a host or a string was dropped in silence,
+    // its order with it (an audit, 2026-12-05).
+    if (!(other instanceof ObjectConstruct)) {
+      recordProblems(this, [broken('applyAfter', 'an object construct (a unit, a metric server, a Repo...)', other)]);
+      return this;
+    }
     if (isRefused(this) || isRefused(other)) return this;
     if (this.object instanceof ManagedObject && other.object instanceof ManagedObject) {
       this.object.applyAfter(other.object);

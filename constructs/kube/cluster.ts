@@ -4,6 +4,7 @@
  */
 import { Construct } from 'constructs';
 import type { PropsOf } from '../../src/core/fields';
+import { broken } from '../../src/core/rules';
 import {
   KUBE_CLUSTER_FIELDS,
   KUBE_CLUSTER_PROPS,
@@ -34,7 +35,12 @@ export class KubeCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: KubeClusterProps = {}) {
     super(scope, id);
-    if (!validateProps(this, 'KubeCluster', KUBE_CLUSTER_PROPS, props, kubeClusterRules)) return;
+    // The id names the cluster to handlers, by the target's own rule: judged with the props, not thrown by the
+    // schema as a bare error that hid every other problem of the app (an audit, 2026-12-05).
+    const named = KUBE_CLUSTER_FIELDS.name.rule(id);
+    const idProblems = named === undefined ? [] : [broken('id', named, id)];
+    const rules = (given: Readonly<Record<string, unknown>>) => [...idProblems, ...kubeClusterRules(given)];
+    if (!validateProps(this, 'KubeCluster', KUBE_CLUSTER_PROPS, props, rules)) return;
     const target = kubeTargetOf({ ...props, name: id }, (value) => !unknownYet(value));
     this.settings = target;
     noteTarget(this, addressName(this), { domain: 'kube', settings: { ...target } });

@@ -7,7 +7,7 @@ import type { Construct } from 'constructs';
 import { identityOf, type PropsOf } from '../../src/core/fields';
 import type { Problem } from '../../src/core/rules';
 import { type DeclaredUnitSpec, UNIT_FIELDS, unitRules, unitSpecOf } from '../../src/linux/systemd-unit';
-import { builtOr, checkAtSynth, isRefused } from '../core/problems';
+import { builtOr, checkAtSynth, isRefused, recordProblems } from '../core/problems';
 import { knownText, targetRule, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { withRestartOn } from './restart-on';
@@ -72,7 +72,18 @@ export class SystemdUnit extends HostObjectConstruct<DeclaredUnitSpec> {
    * template's content changes.
    */
   instance(instance: string, options: SystemdUnitInstanceOptions = {}): SystemdUnitInstance {
-    return new SystemdUnitInstance(this.node.scope ?? this, `${this.node.id}-${instance}`, {
+    const scope = this.node.scope ?? this;
+    const id = `${this.node.id}-${instance}`;
+    // A second call for one instance: a problem of the app's, where cdktf threw its own error at once, naming
+    // neither the template nor the instance and hiding every other problem (an audit, 2026-12-05).
+    const earlier = scope.node.tryFindChild(id);
+    if (earlier instanceof SystemdUnitInstance) {
+      recordProblems(this, [
+        { prop: 'instance', says: `must be declared once per name, got ${earlier.node.path} twice` },
+      ]);
+      return earlier;
+    }
+    return new SystemdUnitInstance(scope, id, {
       ...options,
       template: this,
       instance,

@@ -37,4 +37,17 @@ describe('ObjectConstruct.applyAfter', () => {
     expect(parsedEntry(json, 'n2', 'c').after).toBeUndefined();
     expect(json.resource.terraform_data.c_lifecycle.depends_on).toBeUndefined();
   });
+
+  // An audit (2026-12-05): from JavaScript, null threw a TypeError and a host was dropped in silence.
+  test('anything but an object construct is a problem naming applyAfter, all of them at once', () => {
+    const { stack, a, b } = units();
+    const host = new SshHost(stack, 'n3', { host: '10.0.0.3', hostKey: KEY });
+    a.applyAfter(null as never);
+    b.applyAfter(host as never);
+    expect(() => Testing.synth(stack)).toThrow(
+      '2 problems in 2 constructs:\ntest/a: applyAfter must be an object construct (a unit, a metric server, a ' +
+        'Repo...), got null\ntest/b: applyAfter must be an object construct (a unit, a metric server, a Repo...), ' +
+        'got a SshHost',
+    );
+  });
 });

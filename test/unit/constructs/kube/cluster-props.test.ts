@@ -35,6 +35,19 @@ describe('KubeCluster props from plain JavaScript', () => {
     );
   });
 
+  // An audit (2026-12-05): an id the cluster-name rule refuses threw a bare ZodError that hid every other problem.
+  test('an id that is no cluster name is a problem among the others, naming the rule', () => {
+    const long = 'k'.repeat(254);
+    const error = synthError((stack) => {
+      new KubeCluster(stack, long, {});
+      new KubeCluster(stack, 'home', { inCluster: 'yes' } as never);
+    });
+    expect(error).toBe(
+      `2 problems in 2 constructs:\ntest/${long}: id must be a cluster name, got "${long}"\n` +
+        'test/home: inCluster must be a boolean, got "yes"',
+    );
+  });
+
   test('every broken rule is reported at once', () => {
     expect(clusterError({ inCluster: true, kubeconfig: '~/k', context: 'home', timeoutSeconds: 0 })).toBe(
       '3 problems in 1 construct:\ntest/home: timeoutSeconds must be an integer from 1 to 3600, got 0\n' +

@@ -72,6 +72,16 @@ describe('SystemdUnitInstance props from plain JavaScript', () => {
     );
   });
 
+  // An audit (2026-12-05): cdktf threw its own "There is already a Construct with name" at once.
+  test('one instance declared twice is a problem naming the template and the instance', () => {
+    const { stack, template } = stackWithTemplate();
+    const first = template.instance('a');
+    expect(template.instance('a')).toBe(first);
+    expect(() => Testing.synth(stack)).toThrow(
+      'test/probe: instance must be declared once per name, got test/probe-a twice',
+    );
+  });
+
   test('a misspelled prop is refused with the closest name', () => {
     expect(synthError('tty9', { startd: false })).toBe(
       'test/probe-tty9: startd is not a prop of SystemdUnitInstance; did you mean started?',
