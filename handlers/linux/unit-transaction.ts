@@ -21,6 +21,7 @@ import {
 import { unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
+import { overriddenWords } from '../../src/linux/unit-loaded';
 import { markStackOf } from '../../src/linux/unit-ownership';
 import { isMasked } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
@@ -70,7 +71,7 @@ const halfDone = (items: readonly BatchItem[]): string =>
     : `its ${items.length} objects may be half-applied: the next apply converges them`;
 
 const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
-  await each(tracks, async (track) => refuseMasked(shell, track), 'refused');
+  await each(tracks, async (track) => refuse(shell, track), 'refused');
   // Intent first (unit-intents.ts): nothing below changes an object before its intent is on the host.
   await writeIntents(shell, tracks);
   block(tracks);
@@ -88,7 +89,15 @@ const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
   for (const track of active(tracks)) if (!track.said) say(track, 'applied');
 };
 
-/** Refuses a masked unit that may not be unmasked, before anything is written. */
+/** Refuses, before anything is written, a masked unit it may not unmask and a file systemd would not load. */
+const refuse = (shell: HostShell, track: Track): void => {
+  refuseMasked(shell, track);
+  const { overridden } = track.before;
+  if (overridden === undefined) return;
+  const what = `${unitOf(track.item.change)} on ${shell.host} is shadowed`;
+  throw new HandlerError(what, `${overriddenWords(overridden)}; nothing was changed`);
+};
+
 const refuseMasked = (shell: HostShell, track: Track): void => {
   const { change } = track.item;
   if (change.sort === 'drop-in' || !isMasked(track.before.status) || change.spec.unmask) return;

@@ -39,10 +39,14 @@ export const readEntryOf = (change: UnitChange): ReadEntry => {
     const { spec } = change;
     return { unit: spec.unit, file: dropInPath(spec), record: dropInMarkPath(spec), intent: dropInIntentPath(spec) };
   }
-  const [record, intent] = [restartOnPath(change.spec), unitIntentPath(change.spec)];
-  return change.sort === 'unit'
-    ? { unit: change.spec.name, file: unitPath(change.spec), record, intent }
-    : { unit: change.spec.name, record, intent };
+  const { spec } = change;
+  const [record, intent] = [restartOnPath(spec), unitIntentPath(spec)];
+  if (change.sort === 'instance') {
+    const template = unitPath({ directory: spec.directory, name: change.spec.template });
+    return { unit: spec.name, record, intent, declared: { as: 'unit', path: template } };
+  }
+  const file = unitPath(spec);
+  return { unit: spec.name, file, record, intent, declared: { as: 'unit', path: file } };
 };
 
 /** The object the root helper's steps name for the change (its record, intent, file). */

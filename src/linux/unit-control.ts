@@ -9,6 +9,7 @@ import { optional, type SpecOf } from '../core/fields';
 import { boolean, type Rule, text } from '../core/rules';
 import { START_TIMEOUT_FIELDS } from './unit-file';
 import type { StartedWith, UnitIntent } from './unit-intent';
+import type { Overridden } from './unit-loaded';
 import type { UnitStatus } from './unit-state';
 
 const strings: Rule<readonly string[]> = (value) =>
@@ -72,4 +73,6 @@ export interface LiveUnit {
   readonly content?: string;
   /** The newest modification time of those files, in Unix seconds. */
   readonly contentChangedAt?: number;
+  /** systemd loads another file in place of the declared one (unit-loaded.ts). */
+  readonly overridden?: Overridden;
 }

@@ -6,6 +6,7 @@
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
+import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
 import { enabledOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
 
@@ -37,7 +38,7 @@ const duration = (seconds: number): string =>
 
 /** Every way the host differs from the spec; empty when in sync. */
 export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
-  const changes: Record<string, { live: unknown; want: unknown }> = {};
+  const changes: Record<string, { live: unknown; want: unknown }> = overriddenDiff(live.overridden);
   if (isMasked(live.status)) changes.masked = { live: true, want: false };
   if (spec.content !== undefined) {
     const want = sha256Hex(spec.content);
@@ -61,16 +62,21 @@ export const short = (digest: string | undefined): string | null =>
 /** The plan's one line: an interrupted apply's words first (unit-stale.ts). */
 export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, changes: FieldDiff): string => {
   const name = `unit ${spec.name} on ${host}`;
-  const words = pendingWords(live, runningOf(spec, live));
+  const pending = pendingWords(live, runningOf(spec, live));
   if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec)}`;
-  if (isAbsent(live)) return `${name} is absent${words === undefined ? '' : `: ${words}`}`;
+  if (isAbsent(live)) return `${name} is absent${pending === undefined ? '' : `: ${pending}`}`;
   const state = stateOf(spec, live);
   if (Object.keys(changes).length === 0) return `${name} is in sync (${state})`;
-  const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !PENDING_FIELDS.includes(field)));
+  const shadow = live.overridden === undefined ? undefined : `shadowed: ${overriddenWords(live.overridden)}`;
+  const words = [shadow, pending].filter((said) => said !== undefined).join('; ') || undefined;
+  const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? undefined : `differs: ${describeDiff(rest)}`;
   if (words === undefined) return `${name} (${state}) ${differs}`;
   return `${name} (${state}): ${words}${differs === undefined ? '' : `; ${differs}`}`;
 };
+
+/** The fields the summary names in words, ahead of what differs. */
+const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD];
 
 /** What to do about a mask: the apply unmasks only when told to. */
 export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string =>

@@ -12,10 +12,10 @@
  * `list-unit-files` does not list it: one `systemctl is-enabled` of all instances answers for them (it
  * stops at the first name it cannot answer, whose template is gone: from there on `show`'s state stays).
  */
-import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
+import { type Declared, loadedContent, overriddenOf, statsByPath } from './unit-loaded';
 import { instanceOf, isTemplate } from './unit-name';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 
@@ -29,11 +29,13 @@ export interface ReadEntry {
   readonly record?: string;
   /** The object's intent, when an apply left one (unit-intent.ts); readable like the record. */
   readonly intent?: string;
+  /** The file systemd must load for the object, checked against what it loads (unit-loaded.ts). */
+  readonly declared?: Declared;
 }
 
 const MARK = {
   files: '@@cdktf-homelab:files',
-  mtimes: '@@cdktf-homelab:mtimes',
+  stats: '@@cdktf-homelab:stats',
   records: '@@cdktf-homelab:restart-on',
   intents: '@@cdktf-homelab:intents',
   unitFiles: '@@cdktf-homelab:unit-files',
@@ -53,11 +55,12 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     `printf '%s\\n' "$s"`,
     `echo ${MARK.files}`,
     // One sha256sum for every file (measured: a fork per file was 1.5 s of a 1.8 s read of 200 units).
-    `set --; for f in ${filePaths(entries).map(quote).join(' ')} ${LOADED_PATHS}; ` +
+    `set --; for f in ${digestedPaths(entries).map(quote).join(' ')} ${LOADED_PATHS}; ` +
       'do [ -f "$f" ] && set -- "$@" "$f"; done',
     '[ $# -eq 0 ] || sha256sum -- "$@" 2>/dev/null',
-    `echo ${MARK.mtimes}`,
-    '[ $# -eq 0 ] || stat -L -c \'%Y %n\' -- "$@" 2>/dev/null',
+    `echo ${MARK.stats}`,
+    // The device and inode tell whether two paths are one file (unit-loaded.ts).
+    '[ $# -eq 0 ] || stat -L -c \'%Y %d:%i %n\' -- "$@" 2>/dev/null',
     `echo ${MARK.records}`,
     firstLines(entries.map((entry) => entry.record)),
     `echo ${MARK.intents}`,
@@ -146,9 +149,9 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
   const part = (mark: string) => pieces[pieces.indexOf(mark) + 1] ?? '';
   const show = pieces[0] ?? '';
-  const [files = '', mtimeText = '', records = '', intentText = '', unitFiles = '', instanceText = '', nowText = ''] = [
+  const [files = '', statText = '', records = '', intentText = '', unitFiles = '', instanceText = '', nowText = ''] = [
     MARK.files,
-    MARK.mtimes,
+    MARK.stats,
     MARK.records,
     MARK.intents,
     MARK.unitFiles,
@@ -160,7 +163,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const statuses = blocks.map(parseShow);
   if (statuses.some((status) => status.loadState === '')) return undefined;
   const digests = digestsByPath(files);
-  const mtimes = mtimesByPath(mtimeText);
+  const stats = statsByPath(statText);
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
   const answered = instanceText.split('\n').filter((line) => /^[a-z-]+$/.test(line));
@@ -183,6 +186,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     const record = recorded.get(index);
     const { first, startedWith, stack } = parseRecord(record ?? '');
     const intent = intents.get(index);
+    const overridden = entry.declared === undefined ? undefined : overriddenOf(entry.declared, status, stats);
     return [
       {
         status,
@@ -193,40 +197,13 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
         ...(startedWith === undefined ? {} : { startedWith }),
         // Any file there is an intent: one that does not parse still proves the object the stack's.
         ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
-        ...loadedContent(status.contentPaths, digests, mtimes),
+        ...loadedContent(status.contentPaths, digests, stats),
+        ...(overridden === undefined ? {} : { overridden }),
       },
     ];
   });
   // Each unit but a template has its `show` block: the blocks were counted above.
   return live.length === entries.length ? live : undefined;
-};
-
-/**
- * The digest of the files a unit was loaded from, in systemd's order, and the newest of their
- * mtimes but those systemd rewrites itself; nothing when one of them was not read.
- */
-const loadedContent = (
-  paths: readonly string[] | undefined,
-  digests: ReadonlyMap<string, string>,
-  mtimes: ReadonlyMap<string, number>,
-): { content?: string; contentChangedAt?: number } => {
-  if (paths === undefined || paths.length === 0 || paths.some((path) => !digests.has(path))) return {};
-  const content = sha256Hex(paths.map((path) => `${digests.get(path)}  ${path}\n`).join(''));
-  const dated = paths.filter((path) => !REWRITTEN.test(path));
-  const times = dated.flatMap((path) => mtimes.get(path) ?? []);
-  return times.length === dated.length && times.length > 0
-    ? { content, contentChangedAt: Math.max(...times) }
-    : { content };
-};
-
-/** Where systemd itself rewrites files on every daemon-reload (generators) or start (transient units). */
-const REWRITTEN = /^\/run\/systemd\/(generator(\.early|\.late)?|transient)\//;
-
-/** `stat -c '%Y %n'` lines by path. */
-const mtimesByPath = (text: string): Map<string, number> => {
-  const map = new Map<string, number>();
-  for (const match of text.matchAll(/^(\d+) (.*)$/gm)) map.set(match[2] ?? '', Number(match[1]));
-  return map;
 };
 
 /**
@@ -248,6 +225,11 @@ const statesByName = (text: string): Map<string, string> =>
 
 const filePaths = (entries: readonly ReadEntry[]): string[] =>
   entries.flatMap((entry) => (entry.file === undefined ? [] : [entry.file]));
+
+/** The files read, each once: the entries' own, and those systemd must load (an instance's template's). */
+const digestedPaths = (entries: readonly ReadEntry[]): string[] => [
+  ...new Set([...filePaths(entries), ...entries.flatMap((entry) => entry.declared?.path ?? [])]),
+];
 
 /**
  * sha256sum's `<hex>  <path>` lines by path. A path holding a backslash or a newline comes back

@@ -20,6 +20,8 @@ export interface UnitStatus {
   readonly startedAt?: number;
   /** The files systemd loaded the unit from: its file (a template's for an instance), then its drop-ins. */
   readonly contentPaths?: readonly string[];
+  /** The file systemd loaded the unit from (FragmentPath); absent when it has none. */
+  readonly fragmentPath?: string;
 }
 
 export const SHOW_PROPERTIES = [
@@ -48,9 +50,9 @@ export const parseShow = (stdout: string): UnitStatus => {
   const since = utcSeconds(values.get('StateChangeTimestamp') ?? '');
   const startedAt =
     utcSeconds(values.get('ExecMainStartTimestamp') ?? '') ?? utcSeconds(values.get('InactiveExitTimestamp') ?? '');
-  const contentPaths = [values.get('FragmentPath') ?? '', ...(values.get('DropInPaths') ?? '').split(' ')].filter(
-    (path) => path !== '',
-  );
+  const fragmentPath = values.get('FragmentPath') ?? '';
+  const dropInPaths = (values.get('DropInPaths') ?? '').split(' ').filter((path) => path !== '');
+  const contentPaths = [fragmentPath, ...dropInPaths].filter((path) => path !== '');
   return {
     loadState: values.get('LoadState') ?? '',
     activeState: values.get('ActiveState') ?? '',
@@ -62,6 +64,7 @@ export const parseShow = (stdout: string): UnitStatus => {
     ...(values.get('InvocationID') ? { invocation: values.get('InvocationID') } : {}),
     ...(startedAt === undefined ? {} : { startedAt }),
     ...(values.has('FragmentPath') ? { contentPaths } : {}),
+    ...(fragmentPath === '' ? {} : { fragmentPath }),
   };
 };
 

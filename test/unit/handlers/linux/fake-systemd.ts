@@ -138,7 +138,7 @@ export const fakeSystemd = (): FakeSystemd => {
       shown,
       mark('files'),
       ...digests,
-      mark('mtimes'),
+      mark('stats'),
       mark('restart-on'),
       ...records,
       mark('intents'),

@@ -68,11 +68,14 @@ describe('what each object reads and writes', () => {
       file: '/etc/systemd/system/a.service',
       record: '/var/lib/cdktf-homelab/restart-on/a.service',
       intent: '/var/lib/cdktf-homelab/intents/a.service',
+      declared: { as: 'unit', path: '/etc/systemd/system/a.service' },
     });
+    // An instance must be loaded from its template's file (unit-loaded.ts).
     expect(readEntryOf(instance('probe@x.service'))).toEqual({
       unit: 'probe@x.service',
       record: '/var/lib/cdktf-homelab/restart-on/probe@x.service',
       intent: '/var/lib/cdktf-homelab/intents/probe@x.service',
+      declared: { as: 'unit', path: '/etc/systemd/system/probe@.service' },
     });
     expect(readEntryOf(dropIn('a.service'))).toEqual({
       unit: 'a.service',

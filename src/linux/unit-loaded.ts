@@ -1,0 +1,107 @@
+/**
+ * The files systemd loaded a unit from: their digest and when they changed (unit-stale.ts), and
+ * whether they are the ones the stack declares. A copy of a unit in a directory systemd ranks
+ * higher (what `systemctl edit --full` leaves in /etc) or a file of an instance's own name runs in
+ * its place while the declared file reads unchanged: the plan was clean and the apply claimed
+ * success over it (an audit on systemd 252).
+ */
+import { sha256Hex } from '../core/canonical';
+import { visible } from '../core/printable';
+import { UNIT_DIRECTORIES } from './unit-name';
+import { isMasked, type UnitStatus } from './unit-state';
+
+/** The file a unit has systemd load: its own (its template's, for an instance). */
+export interface Declared {
+  readonly as: 'unit';
+  readonly path: string;
+}
+
+/** systemd loads another file, `by`, in the declared one's place. */
+export interface Overridden {
+  readonly declared: Declared;
+  readonly by: string;
+}
+
+/** What `stat -L` said of a file: its modification time and `<device>:<inode>`, which names the file. */
+export interface FileStat {
+  readonly time: number;
+  readonly file: string;
+}
+
+/** `stat -c '%Y %d:%i %n'` lines by path. */
+export const statsByPath = (text: string): Map<string, FileStat> => {
+  const map = new Map<string, FileStat>();
+  for (const match of text.matchAll(/^(\d+) (\d+:\d+) (.*)$/gm)) {
+    map.set(match[3] ?? '', { time: Number(match[1]), file: match[2] ?? '' });
+  }
+  return map;
+};
+
+/**
+ * The digest of the files a unit was loaded from, in systemd's order, and the newest of their
+ * mtimes but those systemd rewrites itself; nothing when one of them was not read.
+ */
+export const loadedContent = (
+  paths: readonly string[] | undefined,
+  digests: ReadonlyMap<string, string>,
+  stats: ReadonlyMap<string, FileStat>,
+): { content?: string; contentChangedAt?: number } => {
+  if (paths === undefined || paths.length === 0 || paths.some((path) => !digests.has(path))) return {};
+  const content = sha256Hex(paths.map((path) => `${digests.get(path)}  ${path}\n`).join(''));
+  const dated = paths.filter((path) => !REWRITTEN.test(path));
+  const times = dated.flatMap((path) => stats.get(path)?.time ?? []);
+  return times.length === dated.length && times.length > 0
+    ? { content, contentChangedAt: Math.max(...times) }
+    : { content };
+};
+
+/** Where systemd itself rewrites files on every daemon-reload (generators) or start (transient units). */
+const REWRITTEN = /^\/run\/systemd\/(generator(\.early|\.late)?|transient)\//;
+
+/**
+ * Two paths name one file when equal or when `stat -L` found them on one device and inode: /lib is
+ * /usr/lib on a merged-/usr host, and systemd names a file by the search path it found it under
+ * (FragmentPath=/lib/systemd/system/…, measured on Debian 12).
+ */
+const sameFile = (a: string, b: string, stats: ReadonlyMap<string, FileStat>): boolean =>
+  a === b || (stats.has(a) && stats.get(a)?.file === stats.get(b)?.file);
+
+/**
+ * What systemd loads in place of `declared`, judged only while that file is on disk and the unit is
+ * loaded and awaits no reload: `NeedDaemonReload=yes` is drift already, and the apply reads its
+ * reload back. A masked unit is its own state.
+ */
+export const overriddenOf = (
+  declared: Declared,
+  status: UnitStatus,
+  stats: ReadonlyMap<string, FileStat>,
+): Overridden | undefined => {
+  if (!stats.has(declared.path) || status.loadState !== 'loaded' || status.needDaemonReload) return undefined;
+  if (isMasked(status)) return undefined;
+  const by = status.fragmentPath;
+  return by === undefined || sameFile(by, declared.path, stats) ? undefined : { declared, by };
+};
+
+/**
+ * The unit directory to declare so the stack writes the file systemd loads: only where that file has
+ * the declared one's name (an instance's own file does not) and sits where a unit may be declared.
+ */
+const directoryToDeclare = ({ declared, by }: Overridden): string | undefined => {
+  const directory = by.slice(0, by.lastIndexOf('/'));
+  if (`${directory}${declared.path.slice(declared.path.lastIndexOf('/'))}` !== by) return undefined;
+  return UNIT_DIRECTORIES.some((known) => known === directory) ? directory : undefined;
+};
+
+/** The plan's and the apply's words: what systemd loads instead, that the stack does not manage it, what to do. */
+export const overriddenWords = (overridden: Overridden): string => {
+  const { declared, by } = overridden;
+  const directory = directoryToDeclare(overridden);
+  const fix = directory === undefined ? 'remove it' : `remove it, or declare directory ${directory}`;
+  return `systemd loads ${visible(by)} instead of ${declared.path}, a file the stack does not manage: ${fix}`;
+};
+
+/** The diff's field for it, which the summary names in words. */
+export const overriddenDiff = (overridden: Overridden | undefined): Record<string, { live: unknown; want: unknown }> =>
+  overridden === undefined ? {} : { loaded: { live: overridden.by, want: overridden.declared.path } };
+
+export const OVERRIDDEN_FIELD = 'loaded';

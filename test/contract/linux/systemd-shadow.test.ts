@@ -1,0 +1,87 @@
+/**
+ * A declared file that systemd does not load, on real systemd 252 over SSH: a hand copy of a unit in a
+ * directory ranked higher, a file of an instance's own name. The plan
+ * names the file systemd loads instead, and the apply refuses it, changing nothing, where both said in sync.
+ */
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { invokeBatch, invokeBatchApply } from '../../support/run-handler';
+import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host, unit } = useSystemdHost();
+const env = () => ({ [KEY_ENV]: host().privateKey });
+const service = (variant: string) =>
+  `[Unit]\nDescription=shadow\n[Service]\nEnvironment=V=${variant}\nExecStart=/bin/sleep infinity\n` +
+  '[Install]\nWantedBy=multi-user.target\n';
+
+/** The V= its running process was started with. */
+const runningVariant = async (name: string) =>
+  (
+    await host().exec(
+      `p=$(systemctl show -p MainPID --value -- ${name}); tr '\\0' '\\n' < /proc/$p/environ | sed -n 's/^V=//p'`,
+    )
+  ).stdout.trim();
+
+/** Writes a file by hand, as an admin would, reloads and restarts `restart`. */
+const byHand = (path: string, content: string, restart: string) =>
+  host().exec(
+    `mkdir -p "$(dirname ${path})" && printf '%s' '${content}' > ${path} && ` +
+      `systemctl daemon-reload && systemctl restart ${restart}`,
+  );
+
+const applyBatch = (objects: Parameters<typeof invokeBatchApply>[2]) =>
+  invokeBatchApply(linuxDomain(), hostTarget(host()), objects, env());
+const readBatch = async (objects: Parameters<typeof invokeBatch>[2]) =>
+  (await invokeBatch(linuxDomain(), hostTarget(host()), objects, env())).result ?? {};
+
+// The audit's shadow A: `systemctl edit --full` leaves such a copy; the plan read in sync, apply said applied.
+test('a unit shadowed by a hand copy in a directory ranked higher differs, and the apply refuses it', async () => {
+  const spec = unitSpec('hf-shadow.service', service('declared'), { directory: '/usr/local/lib/systemd/system' });
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  await byHand('/etc/systemd/system/hf-shadow.service', service('handmade'), 'hf-shadow.service');
+
+  const read = await unit.run('read', spec);
+  expect(read.result?.in_sync).toBe('false');
+  expect(read.result?.summary).toContain(
+    'shadowed: systemd loads /etc/systemd/system/hf-shadow.service instead of ' +
+      '/usr/local/lib/systemd/system/hf-shadow.service, a file the stack does not manage: ' +
+      'remove it, or declare directory /etc/systemd/system',
+  );
+  const applied = await unit.run('apply', spec);
+  expect(applied.code).toBe(1);
+  expect(applied.stderr).toContain('hf-shadow.service on 127.0.0.1');
+  expect(applied.stderr).toContain('is shadowed: systemd loads /etc/systemd/system/hf-shadow.service');
+  expect(applied.stderr).toContain('nothing was changed');
+  expect(await runningVariant('hf-shadow.service')).toBe('handmade');
+});
+
+// The audit's D: the instance's own file wins over its template wherever it lies.
+test('an instance shadowed by a hand file of its own name differs, and the apply refuses it', async () => {
+  const objects = {
+    t: {
+      kind: 'systemd-unit',
+      spec: unitSpec('hf-sp@.service', service('template'), { enabled: false, started: false }),
+    },
+    i: {
+      kind: 'systemd-instance',
+      spec: instanceSpec('hf-sp@a.service', { template: 'hf-sp@.service' }),
+      after: ['t'],
+    },
+  };
+  expect((await applyBatch(objects)).code).toBe(0);
+  await byHand('/etc/systemd/system/hf-sp@a.service', service('handmade'), 'hf-sp@a.service');
+
+  const read = await readBatch(objects);
+  expect(read['t.in_sync']).toBe('true');
+  expect(read['i.in_sync']).toBe('false');
+  expect(read['i.summary']).toContain(
+    'shadowed: systemd loads /etc/systemd/system/hf-sp@a.service instead of /etc/systemd/system/hf-sp@.service, ' +
+      'a file the stack does not manage: remove it',
+  );
+  const applied = await applyBatch({ i: objects.i });
+  expect(applied.code).toBe(1);
+  expect(applied.stderr).toContain('hf-sp@a.service on 127.0.0.1');
+  expect(applied.stderr).toContain('is shadowed: systemd loads /etc/systemd/system/hf-sp@a.service');
+  expect(await runningVariant('hf-sp@a.service')).toBe('handmade');
+});

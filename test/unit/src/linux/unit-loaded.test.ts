@@ -1,0 +1,109 @@
+/**
+ * Whether systemd loads the declared file (unit-loaded.ts), as a truth table over what the read
+ * reports, and how the plan's read, diff and summary name a file loaded in its place.
+ */
+import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
+import type { DesiredUnit } from '../../../../src/linux/unit-control';
+import { type Declared, type FileStat, overriddenOf, overriddenWords } from '../../../../src/linux/unit-loaded';
+import { parseReadScript } from '../../../../src/linux/unit-read';
+import type { UnitStatus } from '../../../../src/linux/unit-state';
+
+const status = (over: Partial<UnitStatus> = {}): UnitStatus => ({
+  loadState: 'loaded',
+  activeState: 'active',
+  subState: 'running',
+  unitFileState: 'enabled',
+  needDaemonReload: false,
+  ...over,
+});
+const stats = (files: Record<string, string>): Map<string, FileStat> =>
+  new Map(Object.entries(files).map(([path, file]) => [path, { time: 0, file }]));
+
+const LOCAL = '/usr/local/lib/systemd/system/a.service';
+const ETC = '/etc/systemd/system/a.service';
+const unitFile: Declared = { as: 'unit', path: LOCAL };
+
+describe('overriddenOf, for a unit', () => {
+  test.each<[string, Partial<UnitStatus>, Record<string, string>, string | undefined]>([
+    ['loaded from the declared file is not overridden', { fragmentPath: LOCAL }, { [LOCAL]: '1:1' }, undefined],
+    [
+      'loaded from a copy ranked higher is overridden by it',
+      { fragmentPath: ETC },
+      { [LOCAL]: '1:1', [ETC]: '1:2' },
+      ETC,
+    ],
+    // Measured on Debian 12: a unit written to /usr/lib/systemd/system reads FragmentPath=/lib/systemd/system/….
+    [
+      'named by another path to the same file is not overridden',
+      { fragmentPath: '/lib/systemd/system/a.service' },
+      { '/usr/lib/systemd/system/a.service': '8:3', '/lib/systemd/system/a.service': '8:3' },
+      undefined,
+    ],
+    // The apply writes it and its read-back judges again.
+    ['whose declared file is not there yet is not judged', { fragmentPath: ETC }, { [ETC]: '1:2' }, undefined],
+    [
+      'awaiting a reload is not judged',
+      { fragmentPath: ETC, needDaemonReload: true },
+      { [LOCAL]: '1:1', [ETC]: '1:2' },
+      undefined,
+    ],
+    ['masked is not judged', { fragmentPath: ETC, loadState: 'masked is not judged' }, { [LOCAL]: '1:1' }, undefined],
+    ['not loaded is not judged', { loadState: 'not-found' }, { [LOCAL]: '1:1' }, undefined],
+  ])('a unit %s', (_, over, files, by) => {
+    const found = overriddenOf(unitFile, status(over), stats(files));
+    expect(found?.by).toBe(by);
+  });
+});
+
+describe('what the plan says', () => {
+  test('a unit copy in a unit directory: remove it, or declare that directory', () => {
+    expect(overriddenWords({ declared: unitFile, by: ETC })).toBe(
+      `systemd loads ${ETC} instead of ${LOCAL}, a file the stack does not manage: ` +
+        'remove it, or declare directory /etc/systemd/system',
+    );
+  });
+
+  test("an instance's own file: only remove it, since declaring its template elsewhere would not win", () => {
+    const template: Declared = { as: 'unit', path: '/etc/systemd/system/p@.service' };
+    expect(overriddenWords({ declared: template, by: '/etc/systemd/system/p@a.service' })).toMatch(/: remove it$/);
+  });
+
+  test('a file named with control characters is shown by their codes', () => {
+    expect(overriddenWords({ declared: unitFile, by: '/etc/systemd/system/a\u001b[31m.service' })).not.toContain(
+      '\u001b',
+    );
+  });
+
+  const spec: DesiredUnit = {
+    name: 'a.service',
+    directory: '/usr/local/lib/systemd/system',
+    content: '[Service]\nExecStart=/bin/true\n',
+    enabled: true,
+    started: true,
+    restartOn: '0'.repeat(64),
+    startTimeoutSeconds: 90,
+    unmask: false,
+  };
+
+  test('the read of a shadowed unit differs, naming the file systemd loads, in words and in the diff', () => {
+    const entry = { unit: 'a.service', file: LOCAL, declared: unitFile };
+    const stdout = [
+      `LoadState=loaded\nActiveState=active\nSubState=running\nUnitFileState=enabled\nNeedDaemonReload=no`,
+      `FragmentPath=${ETC}\nDropInPaths=`,
+      '@@cdktf-homelab:files',
+      `${'a'.repeat(64)}  ${LOCAL}\n${'b'.repeat(64)}  ${ETC}`,
+      '@@cdktf-homelab:stats',
+      `100 2049:11 ${LOCAL}\n100 2049:12 ${ETC}`,
+      '@@cdktf-homelab:restart-on\n@@cdktf-homelab:intents\n@@cdktf-homelab:unit-files\n@@cdktf-homelab:now\n200\n',
+    ].join('\n');
+    const [live] = parseReadScript(stdout, [entry]) ?? [];
+    if (live === undefined) throw new Error('not parsed');
+    const diff = diffUnit(spec, live);
+    expect(diff.loaded).toEqual({ live: ETC, want: LOCAL });
+    expect(summarizeUnit(spec, 'h:22', live, diff)).toBe(
+      `unit a.service on h:22 (active/running): shadowed: systemd loads ${ETC} instead of ${LOCAL}, a file the ` +
+        'stack does not manage: remove it, or declare directory /etc/systemd/system; differs: file is ' +
+        `"sha256:aaaaaaaaaaaa", want "${String((diff.file as { want: string }).want)}"`,
+    );
+  });
+});
