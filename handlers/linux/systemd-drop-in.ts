@@ -16,41 +16,26 @@ import {
   summarizeDropIn,
 } from '../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../src/linux/unit-control';
-import {
-  destroyMayAct,
-  dropInIsForeign,
-  dropInMarkPath,
-  leftByDestroy,
-  markStackOf,
-} from '../../src/linux/unit-ownership';
+import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../../src/linux/unit-ownership';
 import { forgetDropInStep, removeDropInStep } from '../../src/linux/root-helper';
-import { dropInIntentPath } from '../../src/linux/unit-intent';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { applyOne } from './unit-transaction';
-import type { UnitChange } from '../../src/linux/unit-batch';
+import { dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
 
 export interface LiveDropIns {
   readonly host: string;
   readonly files: ReadonlyMap<string, LiveUnit>;
 }
 
-// The mark is read where a unit's restartOn record is (unit-ownership.ts).
-const entryOf = (dropIn: DropInIdentity) => ({
-  unit: dropIn.unit,
-  file: dropInPath(dropIn),
-  record: dropInMarkPath(dropIn),
-  intent: dropInIntentPath(dropIn),
-});
-
 export const systemdDropInKind = defineKind({
   spec: dropInSpec,
   identity: dropInIdentity,
 
   async fetch(session: HostSession, specs: readonly DropInSpec[]): Promise<LiveDropIns> {
-    const live = await readUnits(session, specs.map(entryOf));
-    return { host: session.host, files: new Map(live.map(([entry, unit]) => [entry.file, unit])) };
+    const live = await readUnits(session, specs.map(dropInEntryOf));
+    return { host: session.host, files: new Map(live.map(([entry, unit]) => [entry.file ?? '', unit])) };
   },
 
   read(spec: DropInSpec, { host, files }: LiveDropIns): Reading {
@@ -93,7 +78,7 @@ class DropInOps extends HostShell {
   }
 
   private async read(): Promise<LiveUnit> {
-    const [read] = await readUnits(this.session, [entryOf(this.dropIn)]);
+    const [read] = await readUnits(this.session, [dropInEntryOf(this.dropIn)]);
     if (read === undefined) throw new Error(`${this.path} was not read`);
     return read[1];
   }

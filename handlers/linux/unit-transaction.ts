@@ -94,7 +94,10 @@ const refuse = (shell: HostShell, track: Track): void => {
   refuseMasked(shell, track);
   const { overridden } = track.before;
   if (overridden === undefined) return;
-  const what = `${unitOf(track.item.change)} on ${shell.host} is shadowed`;
+  const what =
+    overridden.declared.as === 'drop-in'
+      ? `drop-in ${overridden.declared.path} on ${shell.host} is overridden`
+      : `${unitOf(track.item.change)} on ${shell.host} is shadowed`;
   throw new HandlerError(what, `${overriddenWords(overridden)}; nothing was changed`);
 };
 

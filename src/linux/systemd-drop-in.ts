@@ -12,8 +12,9 @@ import { broken, type Problem, type Rule, text } from '../core/rules';
 import { contentText, type Known } from './render-unit';
 import { contentProblems, FILE_FIELDS, START_TIMEOUT_FIELDS } from './unit-file';
 import type { LiveUnit } from './unit-control';
-import { short } from './unit-diff';
-import { PENDING_FIELDS, pendingDiff, pendingWords } from './unit-stale';
+import { IN_WORDS, short } from './unit-diff';
+import { overriddenDiff, overriddenWords } from './unit-loaded';
+import { pendingDiff, pendingWords } from './unit-stale';
 import { unitNameProblem } from './unit-name';
 import { dropInDirectory, dropInPath } from './drop-in-path';
 
@@ -95,11 +96,11 @@ export { dropInDirectory, dropInPath };
 export const dropInUnitRuns = (live: LiveUnit): boolean => live.status.activeState === 'active';
 
 /**
- * The file differs, systemd has not loaded it yet, an apply of it was interrupted, or its unit runs
- * a process older than its content (unit-stale.ts).
+ * The file differs, systemd has not loaded it yet, loads another of its name instead (unit-loaded.ts),
+ * an apply of it was interrupted, or its unit runs a process older than its content (unit-stale.ts).
  */
 export const diffDropIn = (spec: DropInSpec, live: LiveUnit): FieldDiff => {
-  const changes: Record<string, { live: unknown; want: unknown }> = {};
+  const changes: Record<string, { live: unknown; want: unknown }> = overriddenDiff(live.overridden);
   const want = sha256Hex(spec.content);
   if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
   if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
@@ -109,10 +110,12 @@ export const diffDropIn = (spec: DropInSpec, live: LiveUnit): FieldDiff => {
 export const summarizeDropIn = (spec: DropInSpec, host: string, live: LiveUnit, changes: FieldDiff): string => {
   const name = `drop-in ${dropInPath(spec)} on ${host}`;
   const words = pendingWords(live, dropInUnitRuns(live));
-  const pending = words === undefined ? '' : `: ${spec.unit}: ${words}`;
-  if (live.fileSha256 === undefined) return `${name} is absent${pending}`;
+  const pending = words === undefined ? undefined : `${spec.unit}: ${words}`;
+  if (live.fileSha256 === undefined) return `${name} is absent${pending === undefined ? '' : `: ${pending}`}`;
   if (Object.keys(changes).length === 0) return `${name} is in sync`;
-  const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !PENDING_FIELDS.includes(field)));
-  if (Object.keys(rest).length === 0) return `${name}${pending}`;
-  return `${name}${pending === '' ? ' ' : `${pending}; `}differs: ${describeDiff(rest)}`;
+  const shadow = live.overridden === undefined ? undefined : `overridden: ${overriddenWords(live.overridden)}`;
+  const said = [shadow, pending].filter((part) => part !== undefined);
+  const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
+  const differs = Object.keys(rest).length === 0 ? [] : [`differs: ${describeDiff(rest)}`];
+  return said.length === 0 ? `${name} ${differs.join('')}` : `${name}: ${[...said, ...differs].join('; ')}`;
 };

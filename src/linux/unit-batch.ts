@@ -5,6 +5,7 @@
  */
 import { sha256Hex } from '../core/canonical';
 import type { UnitObject } from './root-helper';
+import type { DropInPlace } from './drop-in-path';
 import { dropInPath, type DropInSpec } from './systemd-drop-in';
 import type { InstanceSpec } from './systemd-instance';
 import type { LiveUnit } from './unit-control';
@@ -35,10 +36,7 @@ export const unitOf = (change: UnitChange): string => (change.sort === 'drop-in'
 
 /** What the read of the host fetches for the change: a drop-in is read with its unit's state. */
 export const readEntryOf = (change: UnitChange): ReadEntry => {
-  if (change.sort === 'drop-in') {
-    const { spec } = change;
-    return { unit: spec.unit, file: dropInPath(spec), record: dropInMarkPath(spec), intent: dropInIntentPath(spec) };
-  }
+  if (change.sort === 'drop-in') return dropInEntryOf(change.spec);
   const { spec } = change;
   const [record, intent] = [restartOnPath(spec), unitIntentPath(spec)];
   if (change.sort === 'instance') {
@@ -47,6 +45,13 @@ export const readEntryOf = (change: UnitChange): ReadEntry => {
   }
   const file = unitPath(spec);
   return { unit: spec.name, file, record, intent, declared: { as: 'unit', path: file } };
+};
+
+/** What the read fetches for a drop-in, known by its place alone (its destroy reads it so too). */
+export const dropInEntryOf = (dropIn: DropInPlace): ReadEntry => {
+  const file = dropInPath(dropIn);
+  const [record, intent] = [dropInMarkPath(dropIn), dropInIntentPath(dropIn)];
+  return { unit: dropIn.unit, file, record, intent, declared: { as: 'drop-in', path: file } };
 };
 
 /** The object the root helper's steps name for the change (its record, intent, file). */

@@ -76,7 +76,7 @@ export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, c
 };
 
 /** The fields the summary names in words, ahead of what differs. */
-const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD];
+export const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD];
 
 /** What to do about a mask: the apply unmasks only when told to. */
 export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string =>

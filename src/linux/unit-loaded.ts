@@ -1,25 +1,25 @@
 /**
  * The files systemd loaded a unit from: their digest and when they changed (unit-stale.ts), and
  * whether they are the ones the stack declares. A copy of a unit in a directory systemd ranks
- * higher (what `systemctl edit --full` leaves in /etc) or a file of an instance's own name runs in
- * its place while the declared file reads unchanged: the plan was clean and the apply claimed
- * success over it (an audit on systemd 252).
+ * higher (what `systemctl edit --full` leaves in /etc), a file of an instance's own name, or a
+ * same-name drop-in ranked higher runs in its place while the declared file reads unchanged: the
+ * plan was clean and the apply claimed success over it (an audit on systemd 252).
  */
 import { sha256Hex } from '../core/canonical';
 import { visible } from '../core/printable';
 import { UNIT_DIRECTORIES } from './unit-name';
 import { isMasked, type UnitStatus } from './unit-state';
 
-/** The file a unit has systemd load: its own (its template's, for an instance). */
+/** The file an object has systemd load: a unit's own (its template's, for an instance), or a drop-in. */
 export interface Declared {
-  readonly as: 'unit';
+  readonly as: 'unit' | 'drop-in';
   readonly path: string;
 }
 
-/** systemd loads another file, `by`, in the declared one's place. */
+/** systemd loads another file in the declared one's place; `by` names it when the read can tell which. */
 export interface Overridden {
   readonly declared: Declared;
-  readonly by: string;
+  readonly by?: string;
 }
 
 /** What `stat -L` said of a file: its modification time and `<device>:<inode>`, which names the file. */
@@ -78,23 +78,39 @@ export const overriddenOf = (
 ): Overridden | undefined => {
   if (!stats.has(declared.path) || status.loadState !== 'loaded' || status.needDaemonReload) return undefined;
   if (isMasked(status)) return undefined;
-  const by = status.fragmentPath;
-  return by === undefined || sameFile(by, declared.path, stats) ? undefined : { declared, by };
+  if (declared.as === 'unit') {
+    const by = status.fragmentPath;
+    return by === undefined || sameFile(by, declared.path, stats) ? undefined : { declared, by };
+  }
+  const dropIns = status.dropInPaths;
+  if (dropIns === undefined || dropIns.some((path) => sameFile(path, declared.path, stats))) return undefined;
+  // The same-name drop-in systemd ranked higher; none listed: a /dev/null link of that name masks it.
+  const by = dropIns.find((path) => baseName(path) === baseName(declared.path));
+  return by === undefined ? { declared } : { declared, by };
 };
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
 /**
  * The unit directory to declare so the stack writes the file systemd loads: only where that file has
- * the declared one's name (an instance's own file does not) and sits where a unit may be declared.
+ * the declared one's name (an instance's own file does not) and sits where a unit or drop-in may be declared.
  */
 const directoryToDeclare = ({ declared, by }: Overridden): string | undefined => {
-  const directory = by.slice(0, by.lastIndexOf('/'));
-  if (`${directory}${declared.path.slice(declared.path.lastIndexOf('/'))}` !== by) return undefined;
+  if (by === undefined) return undefined;
+  const depth = declared.as === 'unit' ? 1 : 2;
+  const directory = by.split('/').slice(0, -depth).join('/');
+  const tail = declared.path.split('/').slice(-depth).join('/');
+  if (`${directory}/${tail}` !== by) return undefined;
   return UNIT_DIRECTORIES.some((known) => known === directory) ? directory : undefined;
 };
 
 /** The plan's and the apply's words: what systemd loads instead, that the stack does not manage it, what to do. */
 export const overriddenWords = (overridden: Overridden): string => {
   const { declared, by } = overridden;
+  if (by === undefined) {
+    const masked = 'a file of its name ranked higher (a /dev/null link) masks it';
+    return `systemd does not load ${declared.path}: ${masked}; remove that file`;
+  }
   const directory = directoryToDeclare(overridden);
   const fix = directory === undefined ? 'remove it' : `remove it, or declare directory ${directory}`;
   return `systemd loads ${visible(by)} instead of ${declared.path}, a file the stack does not manage: ${fix}`;
@@ -102,6 +118,6 @@ export const overriddenWords = (overridden: Overridden): string => {
 
 /** The diff's field for it, which the summary names in words. */
 export const overriddenDiff = (overridden: Overridden | undefined): Record<string, { live: unknown; want: unknown }> =>
-  overridden === undefined ? {} : { loaded: { live: overridden.by, want: overridden.declared.path } };
+  overridden === undefined ? {} : { loaded: { live: overridden.by ?? null, want: overridden.declared.path } };
 
 export const OVERRIDDEN_FIELD = 'loaded';

@@ -22,6 +22,8 @@ export interface UnitStatus {
   readonly contentPaths?: readonly string[];
   /** The file systemd loaded the unit from (FragmentPath); absent when it has none. */
   readonly fragmentPath?: string;
+  /** Its drop-ins as systemd loaded them (DropInPaths), when `show` was asked for them. */
+  readonly dropInPaths?: readonly string[];
 }
 
 export const SHOW_PROPERTIES = [
@@ -65,6 +67,7 @@ export const parseShow = (stdout: string): UnitStatus => {
     ...(startedAt === undefined ? {} : { startedAt }),
     ...(values.has('FragmentPath') ? { contentPaths } : {}),
     ...(fragmentPath === '' ? {} : { fragmentPath }),
+    ...(values.has('DropInPaths') ? { dropInPaths } : {}),
   };
 };
 

@@ -1,6 +1,6 @@
 /**
  * A declared file that systemd does not load, on real systemd 252 over SSH: a hand copy of a unit in a
- * directory ranked higher, a file of an instance's own name. The plan
+ * directory ranked higher, a file of an instance's own name, a same-name drop-in ranked higher. The plan
  * names the file systemd loads instead, and the apply refuses it, changing nothing, where both said in sync.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
@@ -84,4 +84,37 @@ test('an instance shadowed by a hand file of its own name differs, and the apply
   expect(applied.stderr).toContain('hf-sp@a.service on 127.0.0.1');
   expect(applied.stderr).toContain('is shadowed: systemd loads /etc/systemd/system/hf-sp@a.service');
   expect(await runningVariant('hf-sp@a.service')).toBe('handmade');
+});
+
+// The audit's B: a same-name drop-in in /etc/systemd/system.control wins; the plan read the declared one in sync.
+test('a drop-in overridden by a same-name drop-in ranked higher differs, and the apply refuses it', async () => {
+  const objects = {
+    u: { kind: 'systemd-unit', spec: unitSpec('hf-sd.service', service('unit')) },
+    d: {
+      kind: 'systemd-drop-in',
+      spec: {
+        unit: 'hf-sd.service',
+        name: '10-v',
+        directory: '/etc/systemd/system',
+        content: '[Service]\nEnvironment=V=declared\n',
+        startTimeoutSeconds: 30,
+      },
+      after: ['u'],
+    },
+  };
+  expect((await applyBatch(objects)).code).toBe(0);
+  const winner = '/etc/systemd/system.control/hf-sd.service.d/10-v.conf';
+  await byHand(winner, '[Service]\nEnvironment=V=handmade\n', 'hf-sd.service');
+
+  const read = await readBatch(objects);
+  expect(read['u.in_sync']).toBe('true');
+  expect(read['d.in_sync']).toBe('false');
+  expect(read['d.summary']).toContain(
+    `overridden: systemd loads ${winner} instead of /etc/systemd/system/hf-sd.service.d/10-v.conf, a file the ` +
+      'stack does not manage: remove it, or declare directory /etc/systemd/system.control',
+  );
+  const applied = await applyBatch({ d: objects.d });
+  expect(applied.code).toBe(1);
+  expect(applied.stderr).toContain(`is overridden: systemd loads ${winner}`);
+  expect(await runningVariant('hf-sd.service')).toBe('handmade');
 });

@@ -82,6 +82,7 @@ describe('what each object reads and writes', () => {
       file: '/etc/systemd/system/a.service.d/10-env.conf',
       record: '/var/lib/cdktf-homelab/drop-ins/etc/systemd/system/a.service.d/10-env.conf',
       intent: '/var/lib/cdktf-homelab/intents/drop-ins/etc/systemd/system/a.service.d/10-env.conf',
+      declared: { as: 'drop-in', path: '/etc/systemd/system/a.service.d/10-env.conf' },
     });
   });
 

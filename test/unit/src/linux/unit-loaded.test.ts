@@ -55,7 +55,54 @@ describe('overriddenOf, for a unit', () => {
   });
 });
 
+const DROP_IN = '/etc/systemd/system/a.service.d/10-v.conf';
+const CONTROL = '/etc/systemd/system.control/a.service.d/10-v.conf';
+const dropIn: Declared = { as: 'drop-in', path: DROP_IN };
+
+describe('overriddenOf, for a drop-in', () => {
+  test.each<[string, Partial<UnitStatus>, Record<string, string>, string | undefined | null]>([
+    ["listed among its unit's drop-ins is not overridden", { dropInPaths: [DROP_IN] }, { [DROP_IN]: '1:1' }, null],
+    [
+      'listed by another path to it is not overridden',
+      { dropInPaths: ['/x/a.service.d/10-v.conf'] },
+      { [DROP_IN]: '1:1', '/x/a.service.d/10-v.conf': '1:1' },
+      null,
+    ],
+    [
+      'left out for a same-name one ranked higher is overridden by it',
+      { dropInPaths: [CONTROL] },
+      { [DROP_IN]: '1:1', [CONTROL]: '1:2' },
+      CONTROL,
+    ],
+    [
+      'left out with none of its name listed (a /dev/null link) is overridden',
+      { dropInPaths: [] },
+      { [DROP_IN]: '1:1' },
+      undefined,
+    ],
+    [
+      'left out while its unit awaits a reload is not judged',
+      { dropInPaths: [], needDaemonReload: true },
+      { [DROP_IN]: '1:1' },
+      null,
+    ],
+    ['not on disk is not judged', { dropInPaths: [CONTROL] }, { [CONTROL]: '1:2' }, null],
+  ])('a drop-in %s', (_, over, files, by) => {
+    const found = overriddenOf(dropIn, status(over), stats(files));
+    if (by === null) expect(found).toBeUndefined();
+    else expect(found).toEqual(by === undefined ? { declared: dropIn } : { declared: dropIn, by });
+  });
+});
+
 describe('what the plan says', () => {
+  test('a same-name drop-in ranked higher: remove it, or declare its directory', () => {
+    expect(overriddenWords({ declared: dropIn, by: CONTROL })).toBe(
+      `systemd loads ${CONTROL} instead of ${DROP_IN}, a file the stack does not manage: ` +
+        'remove it, or declare directory /etc/systemd/system.control',
+    );
+    expect(overriddenWords({ declared: dropIn })).toMatch(/^systemd does not load .*a \/dev\/null link/);
+  });
+
   test('a unit copy in a unit directory: remove it, or declare that directory', () => {
     expect(overriddenWords({ declared: unitFile, by: ETC })).toBe(
       `systemd loads ${ETC} instead of ${LOCAL}, a file the stack does not manage: ` +
