@@ -71,7 +71,7 @@ export interface LiveUnit {
   readonly intent?: UnitIntent;
   /** sha256 over the files systemd loaded the unit from (unit-read.ts), when each was read. */
   readonly content?: string;
-  /** The newest modification time of those files, in Unix seconds. */
+  /** When the newest of those files last changed (its ctime, which no tool sets back), in Unix seconds. */
   readonly contentChangedAt?: number;
   /** systemd loads another file in place of the declared one (unit-loaded.ts). */
   readonly overridden?: Overridden;

@@ -22,13 +22,13 @@ export interface Overridden {
   readonly by?: string;
 }
 
-/** What `stat -L` said of a file: its modification time and `<device>:<inode>`, which names the file. */
+/** What `stat -L` said of a file: when it last changed (its ctime) and `<device>:<inode>`, which names it. */
 export interface FileStat {
   readonly time: number;
   readonly file: string;
 }
 
-/** `stat -c '%Y %d:%i %n'` lines by path. */
+/** `stat -c '%Z %d:%i %n'` lines by path. */
 export const statsByPath = (text: string): Map<string, FileStat> => {
   const map = new Map<string, FileStat>();
   for (const match of text.matchAll(/^(\d+) (\d+:\d+) (.*)$/gm)) {
@@ -39,7 +39,7 @@ export const statsByPath = (text: string): Map<string, FileStat> => {
 
 /**
  * The digest of the files a unit was loaded from, in systemd's order, and the newest of their
- * mtimes but those systemd rewrites itself; nothing when one of them was not read.
+ * ctimes but those systemd rewrites itself; nothing when one of them was not read.
  */
 export const loadedContent = (
   paths: readonly string[] | undefined,

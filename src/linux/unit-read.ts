@@ -59,8 +59,9 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
       'do [ -f "$f" ] && set -- "$@" "$f"; done',
     '[ $# -eq 0 ] || sha256sum -- "$@" 2>/dev/null',
     `echo ${MARK.stats}`,
-    // The device and inode tell whether two paths are one file (unit-loaded.ts).
-    '[ $# -eq 0 ] || stat -L -c \'%Y %d:%i %n\' -- "$@" 2>/dev/null',
+    // The ctime says when a file last changed; `cp -p`, `rsync -a` and `tar x` set an mtime back, never
+    // a ctime. The device and inode tell whether two paths are one file (unit-loaded.ts).
+    '[ $# -eq 0 ] || stat -L -c \'%Z %d:%i %n\' -- "$@" 2>/dev/null',
     `echo ${MARK.records}`,
     firstLines(entries.map((entry) => entry.record)),
     `echo ${MARK.intents}`,

@@ -9,9 +9,9 @@ import type { LiveUnit } from './unit-control';
 /**
  * Whether the process of a running unit started before its content last changed (`changedAt` when
  * known), or undefined when it did not or that cannot be told. Exact while the run the apply
- * recorded goes on (same InvocationID: compare the content); after another start, the files' mtime
+ * recorded goes on (same InvocationID: compare the content); after another start, the files' ctime
  * against the process start, in seconds, so a change in the second of the start counts as seen
- * (records of earlier versions hold no content). Another start is judged by mtimes even when the
+ * (records of earlier versions hold no content). Another start is judged by ctimes even when the
  * content is back to what was recorded: that start may have run other content (restarted by hand,
  * then the declared file put back and reloaded: the fault campaign's calibration, whose plan was
  * clean); a `touch` of an unchanged file costs one restart, never a lie.

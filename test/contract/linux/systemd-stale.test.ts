@@ -68,6 +68,20 @@ test('so is one restarted by hand, then changed and reloaded: the content is new
   expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
 });
 
+// The audit's F: `cp -p`, `rsync -a`, `tar x` and `install -p` set a file's mtime back, never its ctime.
+test('so is one whose declared file was put back with an old mtime under a process running other content', async () => {
+  const spec = unitSpec('st-p.service', service('a'));
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  const file = `${DIR}/st-p.service`;
+  await host().exec(`cp -p ${file} /root/st-p.service && sleep 1.1`);
+  await editAndReload(file, service('handmade'));
+  await host().exec(`systemctl restart st-p.service && sleep 1.1 && cp -p /root/st-p.service ${file}`);
+  await host().exec('systemctl daemon-reload');
+  expect((await unit.run('read', spec)).result?.summary).toMatch(/restart pending: its process started before/);
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await runningVariant('st-p.service')).toBe('a');
+});
+
 test('a drop-in changed and reloaded under a running unit names the restart on the drop-in and its unit', async () => {
   const objects = (v: string) => ({
     d: { kind: 'systemd-unit', spec: unitSpec('st-d.service', service('a').replace('Environment=V=a\n', '')) },
