@@ -7,7 +7,7 @@ import { propProblems } from '../core/definition';
 import { type Problem, broken } from '../core/rules';
 import { STACK_ID, STACK_ID_RULE } from '../core/stack-id';
 import { KUBE_CLUSTER_PROPS, kubeClusterRules } from '../kube/target';
-import { dnsName, REPO_FIELDS } from '../kube/repo-fields';
+import { namespaceName, REPO_FIELDS } from '../kube/repo-fields';
 import { SSH_HOST_PROPS, sshHostRules } from '../linux/target';
 import { CLUSTER_PROPS, clusterRules } from '../pve/target';
 import type { Value } from './declaration';
@@ -184,7 +184,7 @@ const runSettings = (given: Given, problems: Problem[]) => {
   });
   const namespaces = listOf(given, '--namespace') ?? [];
   for (const namespace of namespaces) {
-    const says = dnsName('a namespace name')(namespace);
+    const says = namespaceName(namespace);
     if (says !== undefined) problems.push(broken('--namespace', says, namespace));
   }
   const asked = lastOf(given, '--language');

@@ -6,11 +6,11 @@
  */
 import { optional, required } from '../core/fields';
 import { integer, text } from '../core/rules';
-import { dnsName, nonEmpty, versionField } from './repo-fields';
+import { dnsName, namespaceName, nonEmpty, versionField } from './repo-fields';
 
 export const REPO_FETCH_FIELDS = {
   /** The Sandbox's namespace. */
-  namespace: required({ rule: dnsName(), spec: true, identity: true }),
+  namespace: required({ rule: namespaceName, spec: true, identity: true }),
   /** The name of the Sandbox to fetch into. */
   sandbox: required({ rule: dnsName(), spec: true, identity: true }),
   /**

@@ -10,8 +10,17 @@ import type { NestedRule } from '../core/definition';
 import { boolean, type Rule, text } from '../core/rules';
 import { cloneUrl, shownUrl } from './clone-url';
 
-/** A Kubernetes object's name (a DNS subdomain): a namespace, a Repo, a Sandbox, a Secret. */
+/** A Kubernetes object's name (a DNS subdomain): a Repo, a Sandbox, a Secret. */
 export const dnsName = (says = 'a DNS name'): Rule<string> => text(says, /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/);
+
+/**
+ * A namespace's name: a DNS label (at most 63 characters, no dot), which the API server holds a namespace to;
+ * `a.b` passed synth as a subdomain and failed only on the cluster (an audit, 2026-12-05).
+ */
+export const namespaceName: Rule<string> = text(
+  'a namespace name (a DNS label: a-z, 0-9 and -, at most 63 characters)',
+  /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
+);
 /** Any text of 1 to `max` characters, newlines included. */
 export const nonEmpty = (says: string, max: number): Rule<string> => text(says, /^[\s\S]+$/, max);
 
@@ -52,7 +61,7 @@ const credential: NestedRule<KubeRepoCredential> = recordOf(CREDENTIAL_FIELDS, '
 
 export const REPO_FIELDS = {
   /** The namespace of the Repo (a DNS name); its Secrets are looked up there. */
-  namespace: required({ rule: dnsName(), spec: true, identity: true }),
+  namespace: required({ rule: namespaceName, spec: true, identity: true }),
   /** The cache key: the Repo's name. */
   key: required({ rule: dnsName(), spec: true, identity: true }),
   /** The Repo CRD's version. */

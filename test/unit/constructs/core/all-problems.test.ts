@@ -35,7 +35,7 @@ const fiveLines = (stack: string) => [
   `${stack}/metrics: port is required: an integer from 1 to 65536`,
   `${stack}/agent: name must be a name ending in a unit type (.service, .socket, .device, .mount, .automount, ` +
     '.swap, .target, .path, .timer, .slice, .scope), got "agent"',
-  `${stack}/site: namespace must be a DNS name, got "Jr2"`,
+  `${stack}/site: namespace must be a namespace name (a DNS label: a-z, 0-9 and -, at most 63 characters), got "Jr2"`,
   `${stack}/site: url ${URL_RULE}, got "https://***@git.example/me/site.git"`,
 ];
 

@@ -24,7 +24,11 @@ const TRIGGER = 'a non-empty string of at most 4096 characters';
 
 describe('KubeRepoFetch props from plain JavaScript', () => {
   test.each([
-    ['namespace', 42, 'namespace must be a DNS name, got 42'],
+    [
+      'namespace',
+      42,
+      'namespace must be a namespace name (a DNS label: a-z, 0-9 and -, at most 63 characters), got 42',
+    ],
     ['sandbox', ['agent-1'], 'sandbox must be a DNS name, got ["agent-1"]'],
     ['key', 7, `key must be ${KEY}, got 7`],
     ['trigger', 12, `trigger must be ${TRIGGER}, got 12`],
@@ -35,7 +39,7 @@ describe('KubeRepoFetch props from plain JavaScript', () => {
   });
 
   test.each([
-    ['namespace', 'namespace is required: a DNS name'],
+    ['namespace', 'namespace is required: a namespace name (a DNS label: a-z, 0-9 and -, at most 63 characters)'],
     ['sandbox', 'sandbox is required: a DNS name'],
     ['key', `key is required: ${KEY}`],
     ['trigger', `trigger is required: ${TRIGGER}`],

@@ -24,7 +24,17 @@ const SECRET_REF = 'an object naming a Secret: { secret: <name> }';
 
 describe('KubeRepo props from plain JavaScript', () => {
   test.each([
-    ['namespace', 42, 'namespace must be a DNS name, got 42'],
+    [
+      'namespace',
+      42,
+      'namespace must be a namespace name (a DNS label: a-z, 0-9 and -, at most 63 characters), got 42',
+    ],
+    // An audit (2026-12-05): a subdomain passed synth; the API server holds a namespace to a label.
+    [
+      'namespace',
+      'jr2.lab',
+      'namespace must be a namespace name (a DNS label: a-z, 0-9 and -, at most 63 characters), got "jr2.lab"',
+    ],
     ['key', true, 'key must be a DNS name, got true'],
     ['url', 42, `url must be ${CLONE_URL}, got 42`],
     ['identity', 7, `identity must be ${IDENTITY}, got 7`],
@@ -60,7 +70,7 @@ describe('KubeRepo props from plain JavaScript', () => {
   });
 
   test.each([
-    ['namespace', 'namespace is required: a DNS name'],
+    ['namespace', 'namespace is required: a namespace name (a DNS label: a-z, 0-9 and -, at most 63 characters)'],
     ['key', 'key is required: a DNS name'],
     ['url', `url is required: ${CLONE_URL}`],
     ['identity', `identity is required: ${IDENTITY}`],
@@ -86,7 +96,8 @@ describe('KubeRepo props from plain JavaScript', () => {
 
   test('every broken rule is reported at once', () => {
     expect(repoError({ namespace: undefined, url: 'https://TOKEN@git.example/x', deleteOnDestroy: 1 })).toBe(
-      '3 problems in 1 construct:\ntest/site: namespace is required: a DNS name\n' +
+      '3 problems in 1 construct:\ntest/site: namespace is required: a namespace name (a DNS label: a-z, 0-9 and -, ' +
+        'at most 63 characters)\n' +
         'test/site: url must be free of credentials (a clone Secret named in credentials[].https or .ssh carries ' +
         'them), got "https://***@git.example/x"\ntest/site: deleteOnDestroy must be a boolean, got 1',
     );
@@ -117,7 +128,8 @@ describe('KubeRepo props from plain JavaScript', () => {
     );
     const identity = { namespace: 'jr2/x', key: 'site', version: 'v1alpha1', deleteOnDestroy: false };
     expect(() => parseAs(repoIdentitySchema, identity, 'identity')).toThrow(
-      'Bad input: identity.namespace: must be a DNS name, got "jr2/x"',
+      'Bad input: identity.namespace: must be a namespace name (a DNS label: a-z, 0-9 and -, at most 63 ' +
+        'characters), got "jr2/x"',
     );
   });
 });
