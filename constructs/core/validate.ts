@@ -50,12 +50,26 @@ export const validateProps = (
   const leaning = isRecord(props) ? Object.keys(props).filter((prop) => isRefused(props[prop])) : [];
   const judged = isRecord(props) ? without(props, leaning) : props;
   const problems = propProblems(owner, without(table, leaning), judged, known);
-  if (isRecord(judged)) problems.push(...across(judged, known));
+  if (isRecord(judged)) problems.push(...removalProblems(judged), ...across(judged, known));
   recordProblems(scope, problems);
   if (problems.length === 0 && leaning.length === 0) return true;
   refuse(scope);
   return false;
 };
+
+/**
+ * `retired` destroys the object and `forget` leaves it on its target: with both set, forget won in silence (an
+ * audit, 2026-12-05), so the object stayed where the code said it would go.
+ */
+const removalProblems = (props: Readonly<Record<string, unknown>>): Problem[] =>
+  props.retired === true && props.forget === true
+    ? [
+        {
+          prop: 'forget',
+          says: 'must be left unset with retired: true (retired destroys the object, forget leaves it)',
+        },
+      ]
+    : [];
 
 /** `record` without the entries `names` names. */
 const without = <T>(record: Readonly<Record<string, T>>, names: readonly string[]): Record<string, T> =>

@@ -50,4 +50,14 @@ describe('ObjectConstruct.applyAfter', () => {
         'got a SshHost',
     );
   });
+
+  // An audit (2026-12-05): with both set, forget won in silence and the object stayed on its target.
+  test('retired and forget together are refused naming forget', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const host = new SshHost(stack, 'n2', { host: '10.0.0.2', hostKey: KEY });
+    new SystemdUnit(stack, 'a', { host, name: 'hf-a.service', content: CONTENT, retired: true, forget: true });
+    expect(() => Testing.synth(stack)).toThrow(
+      'test/a: forget must be left unset with retired: true (retired destroys the object, forget leaves it)',
+    );
+  });
 });
