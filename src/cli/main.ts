@@ -6,7 +6,7 @@
  * One bundle that requires nothing outside itself (test/faults/discover-bundle.test.ts). A failure prints
  * one line naming the command and exits 1; nothing was written.
  */
-import { errorMessage } from '../core/errors';
+import { errorMessage, HandlerError } from '../core/errors';
 import { runDiscover } from '../discover/main';
 import { USAGE } from '../discover/options';
 import { commentText } from '../discover/literal';
@@ -55,7 +55,8 @@ const main = async (argv: readonly string[]): Promise<number> => {
   try {
     return await run(args);
   } catch (error) {
-    say(`${command}: nothing written: ${errorMessage(error)}`);
+    // A handler's error with its labelled facts (Endpoint:, Request:), as a plan prints it: a 401 named no endpoint.
+    say(`${command}: nothing written: ${error instanceof HandlerError ? error.oneLine() : errorMessage(error)}`);
     return 1;
   }
 };

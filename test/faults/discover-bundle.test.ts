@@ -3,11 +3,12 @@
  * held to their rule: it resolves nothing outside itself, where a planted node_modules could run code beside them.
  * And it never overwrites a stack file, which may have been edited since it was written.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPveSimulator } from '../../src/simulator/pve/server';
 
 const BIN = join(__dirname, '..', '..', 'build', 'cli', 'cdktf-homelab.js');
 
@@ -38,4 +39,22 @@ test('the discover bin never overwrites an existing stack file, and says so befo
   }
   expect(readFileSync(out, 'utf8')).toBe('// edited by hand\n');
   rmSync(dir, { recursive: true, force: true });
+});
+
+// An audit (2026-12-05): the CLI printed a handler error's message alone, so a 401 named no endpoint.
+test('a refused token is said with the endpoint and the request, as a plan says it', async () => {
+  const pve = await startPveSimulator({});
+  try {
+    const env = { ...process.env, PROXMOX_VE_API_TOKEN: 'root@pam!x=00000000-0000-0000-0000-000000000000' };
+    // Not spawnSync: this process serves the fake PVE the bin asks.
+    const child = spawn('node', [BIN, 'discover', '--out', '-', '--pve-endpoint', pve.url, '--pve-insecure'], { env });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('PVE answered 401');
+    expect(stderr).toContain(`Endpoint: ${pve.url}`);
+  } finally {
+    await pve.stop();
+  }
 });
