@@ -4,7 +4,7 @@
  */
 import type { Construct } from 'constructs';
 import { identityOf, type PropsOf } from '../../src/core/fields';
-import type { Rule } from '../../src/core/rules';
+import type { Problem, Rule } from '../../src/core/rules';
 import { type DeclaredDropInSpec, DROP_IN_FIELDS, dropInRules, dropInSpecOf } from '../../src/linux/systemd-drop-in';
 import { knownText, targetRule, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
@@ -21,6 +21,21 @@ const unitRule: Rule = (value) =>
   typeof value === 'string' || value instanceof SystemdUnit || value instanceof SystemdUnitInstance
     ? DROP_IN_FIELDS.unit.rule(value)
     : 'a unit name, or a SystemdUnit or instance of the stack';
+
+/** The host a unit construct is on. */
+const hostOf = (unit: SystemdUnit | SystemdUnitInstance): SshHost => ('host' in unit ? unit.host : unit.template.host);
+
+/**
+ * A `host` beside a unit construct on another host: the drop-in went to a host without that unit (an audit,
+ * 2026-12-05), since the host given won.
+ */
+const otherHost = (unit: unknown, host: unknown): Problem[] => {
+  if (!(unit instanceof SystemdUnit || unit instanceof SystemdUnitInstance) || !(host instanceof SshHost)) return [];
+  const own = hostOf(unit);
+  return own === host
+    ? []
+    : [{ prop: 'host', says: `must be left unset or be ${own.node.path}, the host of unit ${unit.node.path}` }];
+};
 
 /** Every prop, judged at synth by the kind's declaration and rules (src/linux/systemd-drop-in.ts). */
 const PROPS = {
@@ -48,11 +63,12 @@ export class SystemdDropIn extends HostObjectConstruct<DeclaredDropInSpec> {
     const valid = validateProps(this, 'SystemdDropIn', PROPS, props, (given) => [
       ...dropInRules(given, knownText),
       ...textValueProblems(given.content),
+      ...otherHost(given.unit, given.host),
     ]);
     if (!valid) return;
     const owner = typeof props.unit === 'string' ? undefined : props.unit;
     // A unit of the stack brings its host; dropInRules refused a unit named by its name without one.
-    const host = props.host ?? (owner === undefined ? undefined : 'host' in owner ? owner.host : owner.template.host);
+    const host = props.host ?? (owner === undefined ? undefined : hostOf(owner));
     if (host === undefined) return;
     const spec = dropInSpecOf({ ...props, content: shippedContent(props.content) });
     this.declareOn(

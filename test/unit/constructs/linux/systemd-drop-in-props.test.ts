@@ -5,7 +5,9 @@
  * refuses what synth refuses when the value was only known at apply.
  */
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
+import { SshHost } from '../../../../constructs/linux/ssh-host';
 import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
+import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
 import { parseAs } from '../../../../src/core/parse';
 import { dropInSpec } from '../../../../src/linux/systemd-drop-in';
 import { synthError as failure } from '../synth-error';
@@ -55,6 +57,16 @@ describe('SystemdDropIn props from plain JavaScript', () => {
   ])('a unit given as %s is refused naming the unit, not a TypeError', (_, unit, got) => {
     const error = failure((stack) => new SystemdDropIn(stack, 'd', { ...VALID, unit: unit(stack) } as never));
     expect(error).toBe(`test/d: unit must be ${UNIT_RULE}, got ${got}`);
+  });
+
+  // An audit (2026-12-05): the host given won, so the drop-in went to a host without its unit.
+  test("a host beside a unit construct on another host is refused, naming the unit's", () => {
+    const error = failure((stack) => {
+      const unit = new SystemdUnit(stack, 'u', { host: hostIn(stack), name: 'hf.service', content: VALID.content });
+      const other = new SshHost(stack, 'n3', { host: '10.0.0.3', insecureAcceptAnyHostKey: true });
+      new SystemdDropIn(stack, 'd', { ...VALID, unit, host: other });
+    });
+    expect(error).toBe('test/d: host must be left unset or be test/n2, the host of unit test/u');
   });
 
   test('a misspelled prop is refused with the closest name', () => {
