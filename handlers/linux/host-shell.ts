@@ -13,6 +13,8 @@ import {
   helperRefusal,
   helperRequest,
   journalStep,
+  type LinkVerb,
+  linkSteps,
   listJobsStep,
   RELOAD,
   systemctlStep,
@@ -128,10 +130,6 @@ export class HostShell {
     return this.mustHelper([writeStep(object, content)], content);
   }
 
-  systemctl(verb: string, name: string, flag?: string) {
-    return this.mustHelper([systemctlStep(verb, [name], flag)]);
-  }
-
   /**
    * Has systemd load the unit files as they are now. Calls on one session while a reload runs share
    * the next one (`coalesced`): a run destroying many units reloads a few times, not once per unit.
@@ -151,8 +149,17 @@ export class HostShell {
   }
 
   /** `many` that must succeed: its stderr becomes the error. */
-  async mustMany(verb: string, names: readonly string[], flag?: string) {
-    const result = await this.many(verb, names, flag);
+  mustMany(verb: string, names: readonly string[], flag?: string) {
+    return this.judged(verb, this.many(verb, names, flag));
+  }
+
+  /** Links or unlinks `names` (`linkSteps`); its stderr becomes the error. */
+  mustLink(verb: LinkVerb, names: readonly string[]) {
+    return this.judged(verb, this.helper(linkSteps(verb, names)));
+  }
+
+  private async judged(verb: string, run: Promise<{ code: number; stdout: string; stderr: string }>) {
+    const result = await run;
     if (result.code !== 0)
       throw new HandlerError(`systemctl ${verb} failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`);
     return result;
@@ -168,9 +175,7 @@ export class HostShell {
       throw new HandlerError(
         `systemctl show answered for ${blocks.length} of ${names.length} units`,
         'the host must run systemd',
-        {
-          Host: this.host,
-        },
+        { Host: this.host },
       );
     }
     return blocks.map((block) => ({ ...parseShow(block), type: /^Type=(.*)$/m.exec(block)?.[1] ?? '' }));

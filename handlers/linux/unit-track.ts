@@ -6,6 +6,7 @@
 import type { Log } from '../../src/core/kind';
 import { mapConcurrent } from '../../src/core/pool';
 import { ConnectionLost } from '../../src/linux/ssh';
+import type { LinkVerb } from '../../src/linux/root-helper';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import type { BatchItem } from '../../src/linux/unit-batch';
 
@@ -32,8 +33,8 @@ export interface Track {
   intended: boolean;
   unmasked: boolean;
   wrote: boolean;
-  /** It was enabled or disabled. */
-  switched: boolean;
+  /** How it was enabled or disabled, when it was. */
+  switched?: LinkVerb;
   /** A start or restart was queued for it (a drop-in: its unit's restart). */
   started: boolean;
   said: boolean;
@@ -53,7 +54,6 @@ export const trackOf = (item: BatchItem, before: LiveUnit, log: Log, stack?: str
   intended: false,
   unmasked: false,
   wrote: false,
-  switched: false,
   started: false,
   said: false,
   log: (line) => log(`${item.name}: ${line}`),

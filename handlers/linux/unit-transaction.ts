@@ -18,7 +18,7 @@ import {
   readEntryOf,
   unitOf,
 } from '../../src/linux/unit-batch';
-import { unmaskStep } from '../../src/linux/root-helper';
+import { linkSteps, unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
 import { overriddenWords } from '../../src/linux/unit-loaded';
@@ -149,18 +149,19 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
     });
     if (group.length === 0) continue;
     const done = (track: Track) => {
-      track.switched = true;
+      track.switched = verb;
       say(track, `${verb}d`);
     };
-    const together = await shell.many(
-      verb,
-      group.map((track) => unitOf(track.item.change)),
-      '--no-reload',
+    const together = await shell.helper(
+      linkSteps(
+        verb,
+        group.map((track) => unitOf(track.item.change)),
+      ),
     );
     if (together.code === 0) group.forEach(done);
     else
       await each(group, async (track) => {
-        await shell.systemctl(verb, unitOf(track.item.change), '--no-reload');
+        await shell.mustLink(verb, [unitOf(track.item.change)]);
         done(track);
       });
   }
@@ -175,7 +176,7 @@ const reloadAndRead = async (shell: HostShell, tracks: readonly Track[]): Promis
       before: track.before,
       wrote: track.wrote,
       unmasked: track.unmasked,
-      switched: track.switched,
+      switched: track.switched !== undefined,
     })),
   );
   if (reload) {

@@ -11,11 +11,17 @@ import { mapConcurrent } from '../../src/core/pool';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import { unitPath } from '../../src/linux/unit-file';
-import { clearIntentStep, removeDropInStep, removeUnitStep, restoreStep } from '../../src/linux/root-helper';
+import {
+  clearIntentStep,
+  type LinkVerb,
+  removeDropInStep,
+  removeUnitStep,
+  restoreStep,
+} from '../../src/linux/root-helper';
 import { fileOf, objectOf, unitOf } from '../../src/linux/unit-batch';
 import { isTemplate } from '../../src/linux/unit-name';
 import { parseRemoval } from '../../src/linux/unit-remove';
-import { enabledOf } from '../../src/linux/unit-state';
+import { enablementOf } from '../../src/linux/unit-state';
 import { type HostShell, messageOf } from './host-shell';
 import { IN_FLIGHT, type Track } from './unit-track';
 
@@ -27,7 +33,7 @@ export const undoAndReport = async (
   const failed = tracks.filter((track) => track.cause !== undefined || track.blockedBy !== undefined);
   const [notes, broken] = await undo(
     shell,
-    failed.filter((track) => track.wrote || track.switched),
+    failed.filter((track) => track.wrote || track.switched !== undefined),
   );
   await clearUndone(shell, [...failed, ...tracks.filter((track) => track.refused !== undefined)], broken, notes);
   const states = await statesOf(shell, failed.filter(changedUnit));
@@ -51,12 +57,14 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
   let stopped = new Set<Track>();
   await attemptAll(started, async () => (stopped = await stopUnits(shell, started, fail)), fail);
   // Disabled while the file it was enabled with is there (that file's [Install] says which links),
-  // then enabled again from the file put back when it was enabled before the apply.
-  const switched = pending().filter((track) => track.switched);
+  // under /etc alone, where an enable links; then linked again from the file put back as before the apply.
+  const switched = pending().filter((track) => track.switched !== undefined);
   await attemptAll(switched, () => shell.mustMany('disable', switched.map(nameOf), '--no-reload'), fail);
   await attemptEach(pending(), (track) => revertFile(shell, track), fail);
-  const relink = pending().filter((track) => track.switched && wasEnabled(track) && !isNewUnit(track));
-  await attemptAll(relink, () => shell.mustMany('enable', relink.map(nameOf), '--no-reload'), fail);
+  for (const verb of ['enable', 'enable-runtime'] as const) {
+    const relink = pending().filter((track) => relinkOf(track) === verb);
+    await attemptAll(relink, () => shell.mustLink(verb, relink.map(nameOf)), fail);
+  }
   const removed = pending().filter((track) => isNewUnit(track) && !isTemplate(unitOf(track.item.change)));
   let loaded = true;
   await attemptAll(removed, async () => (loaded = await clearRemoved(shell, removed)), fail);
@@ -95,7 +103,17 @@ const isNewUnit = (track: Track): boolean =>
 
 const nameOf = (track: Track): string => unitOf(track.item.change);
 
-const wasEnabled = (track: Track): boolean => enabledOf(track.before.status.unitFileState) === true;
+const enablementBefore = (track: Track) => enablementOf(track.before.status.unitFileState);
+
+/**
+ * How the undo links a unit again: enabled for good when it was; enabled until reboot when its links were
+ * under /run alone and the apply's disable took them (an enable never touched them, so they are still there).
+ */
+const relinkOf = (track: Track): LinkVerb | undefined => {
+  if (track.switched === undefined || isNewUnit(track)) return undefined;
+  if (enablementBefore(track) === 'enabled') return 'enable';
+  return enablementBefore(track) === 'runtime' && track.switched === 'disable' ? 'enable-runtime' : undefined;
+};
 
 /** `work` on each track, `IN_FLIGHT` at once; a failure is the undo failure of its track. */
 const attemptEach = (tracks: readonly Track[], work: (track: Track) => Promise<unknown>, fail: Fail) =>
@@ -196,9 +214,15 @@ const undoneWords = (track: Track, stopped: boolean, restarted: boolean): string
   }
   const links = track.switched ? ' and its links' : '';
   if (track.replaced === true) return `; restored the previous unit file${links}`;
-  if (!track.wrote) return `; ${wasEnabled(track) ? 'enabled' : 'disabled'} it again`;
+  if (!track.wrote) return `; ${AGAIN[enablementBefore(track) ?? 'disabled']}`;
   return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file${links}`;
 };
+
+const AGAIN = {
+  enabled: 'enabled it again',
+  runtime: 'enabled it again until reboot (/run only), as it was',
+  disabled: 'disabled it again',
+} as const;
 
 const undoFailed = ({ item: { change } }: Track, error: unknown): string => {
   const where =
@@ -214,7 +238,7 @@ const undoFailed = ({ item: { change } }: Track, error: unknown): string => {
 const changedUnit = (track: Track): boolean =>
   track.item.change.sort !== 'drop-in' &&
   !isTemplate(unitOf(track.item.change)) &&
-  (track.cause !== undefined || track.wrote || track.started || track.switched);
+  (track.cause !== undefined || track.wrote || track.started || track.switched !== undefined);
 
 /** `; the unit is now <state>` for each of `tracks`, read in one command. */
 const statesOf = async (shell: HostShell, tracks: readonly Track[]): Promise<Map<Track, string>> => {

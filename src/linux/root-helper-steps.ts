@@ -23,10 +23,13 @@ v_systemctl() {
   *) f= ;;
   esac
   [ -z "$f" ] || shift
+  # enable and disable may act on the links under /run alone (--runtime, after --no-reload).
+  r=
+  if [ "$f" = --no-reload ] && [ "$1" = --runtime ]; then r=$1; shift; fi
   [ $# -ge 1 ] || refuse 'systemctl takes one or more unit names'
   for e in "$@"; do unit "$e" 'each unit'; done
   [ "$mode" = run ] || return 0
-  systemctl "$a" $f -- "$@"
+  systemctl "$a" $f $r -- "$@"
 }
 v_reload() {
   takes $# 0 'no arguments'

@@ -103,13 +103,27 @@ export const helperRequest = (steps: readonly HelperStep[], content?: string): s
   return writes ? `${lines.join('\n')}\n${content}` : `${lines.join('\n')}\nend\n`;
 };
 
-/** `systemctl <verb> [--no-block|--no-reload] -- <names>`, many units in one step. */
-export const systemctlStep = (verb: string, names: readonly string[], flag?: string): HelperStep => [
+/** `systemctl <verb> [--no-block|--no-reload [--runtime]] -- <names>`, many units in one step. */
+export const systemctlStep = (verb: string, names: readonly string[], flag?: string, runtime = false): HelperStep => [
   'systemctl',
   verb,
   ...(flag === undefined ? [] : [flag]),
+  ...(runtime ? ['--runtime'] : []),
   ...names,
 ];
+
+/** How an apply or its undo links units: `enable-runtime` links under /run alone, until the next boot. */
+export type LinkVerb = 'enable' | 'enable-runtime' | 'disable';
+
+/**
+ * The steps of `verb`, one request, before the caller's reload. `disable` unlinks under /etc, then under
+ * /run: alone it left the links of an `enable --runtime`, and the unit read enabled-runtime (measured,
+ * systemd 252; `disable --runtime` of a unit with none there exits 0).
+ */
+export const linkSteps = (verb: LinkVerb, names: readonly string[]): HelperStep[] =>
+  verb === 'disable'
+    ? [systemctlStep('disable', names, '--no-reload'), systemctlStep('disable', names, '--no-reload', true)]
+    : [systemctlStep('enable', names, '--no-reload', verb === 'enable-runtime')];
 
 export const RELOAD: HelperStep = ['reload'];
 

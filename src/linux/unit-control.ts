@@ -18,7 +18,8 @@ const strings: Rule<readonly string[]> = (value) =>
 /** The fields a unit and an instance share, in the order their specs carry them. */
 export const CONTROL_FIELDS = {
   /**
-   * Whether the unit is enabled (its [Install] links exist; an instance's are its template's, made for it).
+   * Whether the unit is enabled (its [Install] links exist; an instance's are its template's, made for it):
+   * `true` for good, its links under /etc; `false` with no links, under /run neither (`enable --runtime`).
    * Ignored for a unit without [Install], and for a template once any of its instances is enabled (systemd
    * then calls it `indirect`). A template is not enabled unless said so: its instances are.
    */

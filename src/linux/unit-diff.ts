@@ -7,7 +7,7 @@ import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
-import { enabledOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
+import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
 
 export const isAbsent = (live: LiveUnit): boolean =>
@@ -44,8 +44,9 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
     const want = sha256Hex(spec.content);
     if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
   }
-  const enabled = enabledOf(live.status.unitFileState);
-  if (enabled !== undefined && enabled !== spec.enabled) changes.enabled = { live: enabled, want: spec.enabled };
+  const enablement = enablementOf(live.status.unitFileState);
+  if (enablement !== undefined && enablement !== (spec.enabled ? 'enabled' : 'disabled'))
+    changes.enabled = { live: enablement === 'runtime' ? RUNTIME_ONLY : enablement === 'enabled', want: spec.enabled };
   const running = runningOf(spec, live);
   if (running !== spec.started)
     changes.running = { live: stateOf(spec, live), want: spec.started ? 'running' : 'stopped' };
@@ -55,6 +56,9 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
   }
   return { ...changes, ...pendingDiff(live, running) };
 };
+
+/** A unit enabled with `--runtime` alone: neither enabled for good nor disabled, so drift either way. */
+const RUNTIME_ONLY = 'until reboot (/run only)';
 
 export const short = (digest: string | undefined): string | null =>
   digest === undefined ? null : `sha256:${digest.slice(0, 12)}`;
@@ -89,13 +93,14 @@ export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string
  * host's one reload and that reload shows it. A unit systemd had not loaded (a new file, an instance
  * of a new template, a masked one) reads no enablement: it is enabled when declared so (for a file
  * without [Install], systemctl only warns). A rewritten file is enabled again so its [Install]
- * links follow it.
+ * links follow it. One enabled until reboot alone is enabled for good, or disabled under /run too.
  */
 export const enableStep = (spec: DesiredUnit, before: LiveUnit, written: boolean): 'enable' | 'disable' | undefined => {
-  const enabled = enabledOf(before.status.unitFileState);
-  const unread = before.status.loadState !== 'loaded' && enabled === undefined;
-  if (spec.enabled) return enabled === false || written || unread ? 'enable' : undefined;
-  return enabled === true ? 'disable' : undefined;
+  const enablement = enablementOf(before.status.unitFileState);
+  const unread = before.status.loadState !== 'loaded' && enablement === undefined;
+  if (spec.enabled)
+    return (enablement !== undefined && enablement !== 'enabled') || written || unread ? 'enable' : undefined;
+  return enablement === 'enabled' || enablement === 'runtime' ? 'disable' : undefined;
 };
 
 /**

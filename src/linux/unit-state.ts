@@ -95,14 +95,24 @@ export const isUnitRunning = (activeState: string, subState: string, started: bo
 };
 
 /**
- * Whether the unit is enabled, or undefined where enable/disable does not apply: a unit without
- * [Install] is `static`, a template whose instances are enabled is `indirect`, and generated,
- * transient and indirect units are not ours to link. Masked is its own state (see `isMasked`).
+ * How the unit is enabled: `enabled` (links under /etc, kept across boots), `runtime` (links under /run
+ * alone, `enable --runtime`: gone at the next boot) or `disabled`; undefined where enable/disable does not
+ * apply: a unit without [Install] is `static`, a template whose instances are enabled is `indirect`, and
+ * generated, transient and indirect units are not ours to link. Masked is its own state (see `isMasked`).
  */
-export const enabledOf = (unitFileState: string): boolean | undefined => {
-  if (['enabled', 'enabled-runtime', 'alias'].includes(unitFileState)) return true;
-  if (['disabled', 'linked', 'linked-runtime'].includes(unitFileState)) return false;
+export type Enablement = 'enabled' | 'runtime' | 'disabled';
+
+export const enablementOf = (unitFileState: string): Enablement | undefined => {
+  if (['enabled', 'alias'].includes(unitFileState)) return 'enabled';
+  if (unitFileState === 'enabled-runtime') return 'runtime';
+  if (['disabled', 'linked', 'linked-runtime'].includes(unitFileState)) return 'disabled';
   return undefined;
+};
+
+/** Whether the unit is enabled for good (`enablementOf`): one enabled until reboot alone is not. */
+export const enabledOf = (unitFileState: string): boolean | undefined => {
+  const enablement = enablementOf(unitFileState);
+  return enablement === undefined ? undefined : enablement === 'enabled';
 };
 
 /** A unit linked to /dev/null (or an empty file): systemd refuses to load, start or enable it. */

@@ -29,7 +29,10 @@ export const TARGET = {
 interface UnitState {
   active: string;
   sub: string;
+  /** Its links under /etc: `enabled` or `disabled`. */
   enabled: string;
+  /** Its links under /run (`enable --runtime`), which `disable` alone leaves. */
+  runtime?: boolean;
   /** The text the manager loaded: the file and its drop-ins; undefined until loaded. */
   loaded?: string;
 }
@@ -50,6 +53,9 @@ export interface FakeSystemd {
 }
 
 const ok = (stdout = ''): CommandResult => ({ code: 0, stdout, stderr: '' });
+/** What list-unit-files and is-enabled say: links under /etc win over those under /run. */
+const fileStateOf = (u: UnitState): string =>
+  u.enabled === 'enabled' ? 'enabled' : u.runtime === true ? 'enabled-runtime' : u.enabled;
 const operands = (text: string): string[] => [...text.matchAll(/'([^']*)'/g)].map((match) => match[1] as string);
 
 export const fakeSystemd = (): FakeSystemd => {
@@ -73,7 +79,7 @@ export const fakeSystemd = (): FakeSystemd => {
     units.set(name, found);
     found.loaded ??= text(name); // loaded on first use
     // A stopped unit nothing refers to is dropped once its file is gone.
-    if (text(name) === undefined && found.active === 'inactive' && found.enabled !== 'enabled')
+    if (text(name) === undefined && found.active === 'inactive' && fileStateOf(found) === 'disabled')
       found.loaded = undefined;
     return found;
   };
@@ -82,14 +88,14 @@ export const fakeSystemd = (): FakeSystemd => {
       return 'LoadState=masked\nActiveState=inactive\nSubState=dead\nUnitFileState=masked\nNeedDaemonReload=no\n';
     const u = unit(name);
     const load = u.loaded === undefined ? 'not-found' : 'loaded';
-    const fileState = u.loaded === undefined ? '' : u.enabled;
+    const fileState = u.loaded === undefined ? '' : fileStateOf(u);
     const stale = u.loaded !== undefined && u.loaded !== text(name) ? 'yes' : 'no';
     return (
       `LoadState=${load}\nActiveState=${u.active}\nSubState=${u.sub}\nUnitFileState=${fileState}\n` +
       `NeedDaemonReload=${stale}\nJob=\nType=notify\n`
     );
   };
-  const run = (verb: string, names: string[]): CommandResult => {
+  const run = (verb: string, names: string[], runtime = false): CommandResult => {
     const failures = names.flatMap((name) => {
       const u = unit(name);
       if (verb === 'enable' || verb === 'disable') {
@@ -104,8 +110,10 @@ export const fakeSystemd = (): FakeSystemd => {
       return { code: 1, stdout: '', stderr: failures.join('\n') };
     for (const name of names) {
       const u = unit(name);
-      if (verb === 'enable') u.enabled = 'enabled';
-      if (verb === 'disable') u.enabled = 'disabled';
+      if (verb === 'enable' || verb === 'disable') {
+        if (runtime) u.runtime = verb === 'enable';
+        else u.enabled = `${verb}d`;
+      }
       if (verb === 'stop' || (verb === 'reset-failed' && u.active === 'failed'))
         [u.active, u.sub] = ['inactive', 'dead'];
       if ((verb === 'start' || verb === 'restart') && u.loaded !== undefined)
@@ -127,12 +135,12 @@ export const fakeSystemd = (): FakeSystemd => {
     const unitFiles = listed.flatMap((name) => {
       if (masked.has(name)) return [`${name} masked enabled`];
       if (!files.has(`${DIR}/${name}`)) return [];
-      return [`${name} ${name.includes('@.') ? 'disabled' : unit(name).enabled} enabled`];
+      return [`${name} ${name.includes('@.') ? 'disabled' : fileStateOf(unit(name))} enabled`];
     });
     // is-enabled of the instances: each one's state in order, up to the first whose template has no file.
     const asked = operands(/systemctl is-enabled -- (.*) 2>/.exec(script)?.[1] ?? '');
     const gone = asked.findIndex((name) => fileOf(name) === undefined);
-    const instances = asked.slice(0, gone < 0 ? asked.length : gone).map((name) => unit(name).enabled);
+    const instances = asked.slice(0, gone < 0 ? asked.length : gone).map((name) => fileStateOf(unit(name)));
     const mark = (name: string) => `@@cdktf-homelab:${name}`;
     const parts = [
       shown,
@@ -159,9 +167,10 @@ export const fakeSystemd = (): FakeSystemd => {
       .join('');
   const script = (stdin: string): CommandResult => {
     if (stdin.includes('@@cdktf-homelab:files')) return ok(readScript(stdin));
-    const [, verb = '', names = ''] = /^systemctl (\S+)(?: -p \S+)?(?: --\S+)* -- (.*)\n/.exec(stdin) ?? [];
+    const [, verb = '', flags = '', names = ''] =
+      /^systemctl (\S+)(?: -p \S+)?((?: --\S+)*) -- (.*)\n/.exec(stdin) ?? [];
     if (verb === 'show') return ok(operands(names).map(show).join('\n'));
-    return run(verb, operands(names)); // a test's own change, as an admin would make it
+    return run(verb, operands(names), flags.includes('--runtime')); // a test's own change, as an admin would make it
   };
   /** One step of a root helper request (root-helper.ts), `content` after a write. */
   const step = (words: string[], content: string): CommandResult => {
@@ -189,6 +198,7 @@ export const fakeSystemd = (): FakeSystemd => {
         return run(
           args[0] ?? '',
           args.slice(1).filter((word) => !word.startsWith('--')),
+          args.includes('--runtime'),
         );
       case 'reload':
         reloads += 1;
@@ -275,7 +285,7 @@ export const fakeSystemd = (): FakeSystemd => {
     commands,
     reloads: () => reloads,
     state: (name) => `${unit(name).active}/${unit(name).sub}`,
-    enabled: (name) => unit(name).enabled,
+    enabled: (name) => fileStateOf(unit(name)),
     mask: (name) => void masked.add(name),
     refuseWrites: (path) => void readOnly.add(path),
     dropConnection: () => void (dropped = true),

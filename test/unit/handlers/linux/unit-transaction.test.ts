@@ -6,25 +6,11 @@
 import { digestOf } from '../../../../src/core/canonical';
 import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
 import type { InstanceSpec } from '../../../../src/linux/systemd-instance';
-import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import { linuxDomain } from '../../../../handlers/linux/domain';
 import { type ApplyEntry, invoke, invokeBatchApply } from '../../../support/run-handler';
 import { fakeSystemd, TARGET } from './fake-systemd';
+import { DIR, service, unit } from './unit-specs';
 
-const DIR = '/etc/systemd/system';
-const service = (exec = '/bin/sleep infinity') =>
-  `[Service]\nExecStart=${exec}\n[Install]\nWantedBy=multi-user.target\n`;
-const unit = (name: string, content = service(), over: Partial<UnitSpec> = {}): UnitSpec => ({
-  name,
-  directory: DIR,
-  content,
-  enabled: true,
-  started: true,
-  restartOn: digestOf([]),
-  startTimeoutSeconds: 5,
-  unmask: false,
-  ...over,
-});
 const instance = (name: string): InstanceSpec => {
   const { content: _, ...controlled } = unit(name);
   return { ...controlled, template: `${name.split('@')[0]}@.service` };

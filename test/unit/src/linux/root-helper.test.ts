@@ -16,6 +16,7 @@ import {
   installLine,
   intentStep,
   journalStep,
+  linkSteps,
   listJobsStep,
   recordStep,
   removeDropInStep,
@@ -65,6 +66,18 @@ describe('a request', () => {
     expect(helperRequest([systemctlStep('start', ['a.service', 'b@x.service'], '--no-block'), ['reload']])).toBe(
       `cdktf-homelab-root ${ROOT_HELPER_VERSION}\nsystemctl start --no-block a.service b@x.service\nreload\nend\n`,
     );
+  });
+
+  // Regression: a plain disable left the links of an `enable --runtime`, and the unit read enabled-runtime.
+  test('a disable unlinks under /etc, then under /run; enable-runtime links under /run alone', () => {
+    expect(linkSteps('disable', ['a.service', 'b@x.service'])).toEqual([
+      ['systemctl', 'disable', '--no-reload', 'a.service', 'b@x.service'],
+      ['systemctl', 'disable', '--no-reload', '--runtime', 'a.service', 'b@x.service'],
+    ]);
+    expect(linkSteps('enable', ['a.service'])).toEqual([['systemctl', 'enable', '--no-reload', 'a.service']]);
+    expect(linkSteps('enable-runtime', ['a.service'])).toEqual([
+      ['systemctl', 'enable', '--no-reload', '--runtime', 'a.service'],
+    ]);
   });
 
   test('a write comes last, its digest and size on its line and its bytes after it, whatever they hold', () => {
@@ -186,6 +199,8 @@ describe('the helper, run by sh as nobody, refuses before it does anything', () 
   test.each([
     ['systemctl kill a.service', "systemctl's verb must be one of start, stop, restart, enable, disable, reset-failed"],
     ['systemctl start --no-reload a.service', 'systemctl start takes no flag but --no-block'],
+    ['systemctl enable --runtime a.service', 'systemctl enable takes no flag but --no-reload'],
+    ['systemctl start --no-block --runtime a.service', 'each unit must be a unit name ending in a unit type'],
     ['systemctl start -rf.service', 'each unit must be a unit name that starts with neither - nor .'],
     ['systemctl stop ..service', 'each unit must be a unit name that starts with neither - nor .'],
     ['systemctl stop a.conf', 'each unit must be a unit name ending in one of the unit types'],

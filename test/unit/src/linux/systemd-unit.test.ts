@@ -56,6 +56,13 @@ describe('diffUnit', () => {
     expect(Object.keys(changes)).toEqual(['file', 'enabled', 'NeedDaemonReload']);
   });
 
+  // Regression: a unit enabled with --runtime alone (links under /run, gone at reboot) read enabled.
+  test.each([true, false])('a unit enabled until reboot alone is drift when declared enabled %s', (enabled) => {
+    expect(diffUnit({ ...spec, enabled }, live({ unitFileState: 'enabled-runtime' }))).toEqual({
+      enabled: { live: 'until reboot (/run only)', want: enabled },
+    });
+  });
+
   test('a moved restartOn is drift only while the unit runs', () => {
     const running = { ...spec, started: true, restartOn: 'r2' };
     expect(diffUnit(running, live({ activeState: 'active', subState: 'running' }))).toHaveProperty('restartOn');
@@ -171,6 +178,20 @@ describe('enable and disable, decided before the reload', () => {
       { loadState: 'masked', unitFileState: 'masked' },
       false,
       'enable',
+    ],
+    [
+      'a unit enabled until reboot alone declared enabled is enabled for good',
+      { enabled: true },
+      { unitFileState: 'enabled-runtime' },
+      false,
+      'enable',
+    ],
+    [
+      'a unit enabled until reboot alone declared disabled is disabled',
+      {},
+      { unitFileState: 'enabled-runtime' },
+      false,
+      'disable',
     ],
     ['a static unit left as it is is neither', { enabled: true }, { unitFileState: 'static' }, false, undefined],
     [

@@ -1,5 +1,5 @@
 import { instanceOf } from '../../../../src/linux/unit-name';
-import { enabledOf, isUnitRunning, parseShow, settleOf } from '../../../../src/linux/unit-state';
+import { enabledOf, enablementOf, isUnitRunning, parseShow, settleOf } from '../../../../src/linux/unit-state';
 
 describe('isUnitRunning, the one predicate read and apply share', () => {
   test.each([
@@ -42,20 +42,24 @@ describe('parseShow', () => {
   });
 });
 
-describe('enabledOf', () => {
+describe('enablementOf and enabledOf', () => {
   test.each([
-    ['enabled', true],
-    ['enabled-runtime', true],
-    ['disabled', false],
-    ['masked', undefined],
-    ['linked', false],
-    ['static', undefined],
-    ['indirect', undefined],
-    ['generated', undefined],
-    ['transient', undefined],
-    ['', undefined],
-  ])('UnitFileState=%s reads as enabled %s', (state, expected) => {
-    expect(enabledOf(state)).toBe(expected);
+    ['enabled', 'enabled', true],
+    ['alias', 'enabled', true],
+    // Regression: links under /run alone (enable --runtime) go at reboot, and read enabled.
+    ['enabled-runtime', 'runtime', false],
+    ['disabled', 'disabled', false],
+    ['masked', undefined, undefined],
+    ['linked', 'disabled', false],
+    ['linked-runtime', 'disabled', false],
+    ['static', undefined, undefined],
+    ['indirect', undefined, undefined],
+    ['generated', undefined, undefined],
+    ['transient', undefined, undefined],
+    ['', undefined, undefined],
+  ])('UnitFileState=%s reads as %s, enabled for good %s', (state, enablement, enabled) => {
+    expect(enablementOf(state)).toBe(enablement);
+    expect(enabledOf(state)).toBe(enabled);
   });
 });
 
