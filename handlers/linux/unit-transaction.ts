@@ -142,7 +142,7 @@ const write = async (shell: HostShell, track: Track): Promise<void> => {
  * unit goes alone and only that one fails.
  */
 const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
-  for (const verb of ['enable', 'disable'] as const) {
+  for (const verb of ['enable', 'reenable', 'disable'] as const) {
     const group = active(tracks).filter((track) => {
       const { change } = track.item;
       return change.sort !== 'drop-in' && enableStep(change.spec, track.before, track.wrote) === verb;

@@ -14,9 +14,9 @@ v_systemctl() {
   shift
   case $a in
   start | stop | restart) f=--no-block ;;
-  enable | disable) f=--no-reload ;;
+  enable | disable | reenable) f=--no-reload ;;
   reset-failed) ;;
-  *) refuse "systemctl's verb must be one of start, stop, restart, enable, disable, reset-failed" ;;
+  *) refuse "systemctl's verb must be one of start, stop, restart, enable, disable, reenable, reset-failed" ;;
   esac
   case $1 in
   --*) [ "$1" = "$f" ] || refuse "systemctl $a takes no flag but \${f:-none}" ;;

@@ -112,8 +112,11 @@ export const systemctlStep = (verb: string, names: readonly string[], flag?: str
   ...names,
 ];
 
-/** How an apply or its undo links units: `enable-runtime` links under /run alone, until the next boot. */
-export type LinkVerb = 'enable' | 'enable-runtime' | 'disable';
+/**
+ * How an apply or its undo links units: `reenable` unlinks under /etc first, so links an old [Install]
+ * made go; `enable-runtime` links under /run alone, until the next boot.
+ */
+export type LinkVerb = 'enable' | 'reenable' | 'enable-runtime' | 'disable';
 
 /**
  * The steps of `verb`, one request, before the caller's reload. `disable` unlinks under /etc, then under
@@ -123,7 +126,9 @@ export type LinkVerb = 'enable' | 'enable-runtime' | 'disable';
 export const linkSteps = (verb: LinkVerb, names: readonly string[]): HelperStep[] =>
   verb === 'disable'
     ? [systemctlStep('disable', names, '--no-reload'), systemctlStep('disable', names, '--no-reload', true)]
-    : [systemctlStep('enable', names, '--no-reload', verb === 'enable-runtime')];
+    : verb === 'reenable'
+      ? [systemctlStep('reenable', names, '--no-reload')]
+      : [systemctlStep('enable', names, '--no-reload', verb === 'enable-runtime')];
 
 export const RELOAD: HelperStep = ['reload'];
 

@@ -92,16 +92,19 @@ export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string
  * Enable or disable, decided from the state read before any write, so that it runs before the
  * host's one reload and that reload shows it. A unit systemd had not loaded (a new file, an instance
  * of a new template, a masked one) reads no enablement: it is enabled when declared so (for a file
- * without [Install], systemctl only warns). A rewritten file is enabled again so its [Install]
- * links follow it. One enabled until reboot alone is enabled for good, or disabled under /run too.
+ * without [Install], systemctl only warns). A rewritten file of an enabled unit is re-enabled, so its
+ * links follow its new [Install]: `enable` only adds, and the link of an old WantedBy= stayed (measured,
+ * systemd 252). One enabled until reboot alone is enabled for good, or disabled under /run too.
  */
-export const enableStep = (spec: DesiredUnit, before: LiveUnit, written: boolean): 'enable' | 'disable' | undefined => {
+export const enableStep = (spec: DesiredUnit, before: LiveUnit, written: boolean): EnableStep | undefined => {
   const enablement = enablementOf(before.status.unitFileState);
   const unread = before.status.loadState !== 'loaded' && enablement === undefined;
-  if (spec.enabled)
-    return (enablement !== undefined && enablement !== 'enabled') || written || unread ? 'enable' : undefined;
-  return enablement === 'enabled' || enablement === 'runtime' ? 'disable' : undefined;
+  if (!spec.enabled) return enablement === 'enabled' || enablement === 'runtime' ? 'disable' : undefined;
+  if (written && enablement === 'enabled') return 'reenable';
+  return (enablement !== undefined && enablement !== 'enabled') || written || unread ? 'enable' : undefined;
 };
+
+export type EnableStep = 'enable' | 'reenable' | 'disable';
 
 /**
  * Whether an enable or disable shows only after a reload: a loaded instance keeps its old

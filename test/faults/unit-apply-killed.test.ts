@@ -120,7 +120,7 @@ const CHANGES: Record<string, Change> = {
 const STEPS = {
   'after its intents': /: wrote the intents of /m,
   'after the write': /: wrote \//m,
-  'after the enable': /: enabled$/m,
+  'after the enable': /: (re)?enabled$/m,
   'after the reload': /: reloaded systemd$/m,
   'after the restart, before the record': /: (restarted|started)\b/m,
 };

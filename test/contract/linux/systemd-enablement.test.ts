@@ -1,7 +1,8 @@
 /**
  * A unit's [Install] links on real systemd 252, as the plan reads them and the apply leaves them: one
  * enabled until reboot alone (`enable --runtime`, links under /run) is neither enabled nor disabled, the
- * apply makes it as declared, and a failed apply's undo puts back the links that were there, never more.
+ * apply makes it as declared, and a failed apply's undo puts back the links that were there, never more;
+ * a changed [Install] moves the links with it.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke } from '../../support/run-handler';
@@ -79,4 +80,20 @@ test('an instance enabled until reboot alone reads so from is-enabled, as a unit
   expect((await run('apply', off)).code).toBe(0);
   expect(await links('en-t@a.service')).toEqual([]);
   expect((await run('read', off)).result?.in_sync).toBe('true');
+});
+
+// Regression: the rewritten file got `enable`, which only adds: both .wants links stayed, and the read said in sync.
+test('a WantedBy= changed moves its link to the new target, and an undo moves it back', async () => {
+  const wants = (target: string) =>
+    `/etc/systemd/system/${target}.target.wants/en-w.service -> /etc/systemd/system/en-w.service`;
+  expect((await unit.run('apply', unitSpec('en-w.service', service()))).code).toBe(0);
+  const graphical = unitSpec('en-w.service', service(undefined, 'graphical.target'));
+  expect((await unit.run('apply', graphical)).code).toBe(0);
+  expect(await links('en-w.service')).toEqual([wants('graphical')]);
+  expect((await unit.run('read', graphical)).result?.in_sync).toBe('true');
+  const failing = unitSpec('en-w.service', service('/bin/false', 'multi-user.target'));
+  const run = await unit.run('apply', failing);
+  expect(run.code).not.toBe(0);
+  expect(run.stderr).toMatch(/restored the previous unit file and its links/);
+  expect(await links('en-w.service')).toEqual([wants('graphical')]);
 });

@@ -244,7 +244,7 @@ describe('a request outside the rules, sent to the installed helper by deploy', 
     [
       'a systemctl verb not listed',
       ['systemctl mask sshd.service'],
-      "systemctl's verb must be one of start, stop, restart, enable, disable, reset-failed",
+      "systemctl's verb must be one of start, stop, restart, enable, disable, reenable, reset-failed",
     ],
     [
       'a directory outside the unit directories',

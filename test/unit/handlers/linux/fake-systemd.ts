@@ -98,7 +98,7 @@ export const fakeSystemd = (): FakeSystemd => {
   const run = (verb: string, names: string[], runtime = false): CommandResult => {
     const failures = names.flatMap((name) => {
       const u = unit(name);
-      if (verb === 'enable' || verb === 'disable') {
+      if (['enable', 'disable', 'reenable'].includes(verb)) {
         if (fileOf(name) === undefined) return [`Failed to ${verb} unit: Unit file ${name} does not exist.`];
         return [];
       }
@@ -106,7 +106,7 @@ export const fakeSystemd = (): FakeSystemd => {
         return [`Failed to ${verb} ${name}: Unit ${name} not found.`];
       return [];
     });
-    if ((verb === 'enable' || verb === 'disable') && failures.length > 0)
+    if (['enable', 'disable', 'reenable'].includes(verb) && failures.length > 0)
       return { code: 1, stdout: '', stderr: failures.join('\n') };
     for (const name of names) {
       const u = unit(name);
@@ -114,6 +114,7 @@ export const fakeSystemd = (): FakeSystemd => {
         if (runtime) u.runtime = verb === 'enable';
         else u.enabled = `${verb}d`;
       }
+      if (verb === 'reenable') u.enabled = 'enabled';
       if (verb === 'stop' || (verb === 'reset-failed' && u.active === 'failed'))
         [u.active, u.sub] = ['inactive', 'dead'];
       if ((verb === 'start' || verb === 'restart') && u.loaded !== undefined)

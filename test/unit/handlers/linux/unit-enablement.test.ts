@@ -1,7 +1,8 @@
 /**
  * Enablement through a host's batch apply, against the fake systemd: a unit enabled until reboot alone
  * (`enable --runtime`, links under /run) reads as drift whatever is declared, the apply makes it as
- * declared, and an undo puts back the links that were there, never more.
+ * declared, and an undo puts back the links that were there, never more; a rewritten enabled unit is
+ * re-enabled, so its links follow its new [Install].
  */
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import { linuxDomain } from '../../../../handlers/linux/domain';
@@ -25,7 +26,7 @@ const runtimeOnly = async (spec: UnitSpec): Promise<Host> => {
   return host;
 };
 const links = (commands: readonly string[]) =>
-  commands.filter((command) => /root: systemctl (en|dis)able/.test(command));
+  commands.filter((command) => /root: systemctl (re)?(en|dis)able/.test(command));
 
 describe('a unit enabled until reboot alone', () => {
   // Regression: it read in sync with enabled: true, and the next boot would not start it.
@@ -79,5 +80,32 @@ describe('a unit enabled until reboot alone', () => {
     const run = await apply(host, unit('rt.service', service('/bin/false')));
     expect(run.code).toBe(1);
     expect(host.enabled('rt.service')).toBe('enabled-runtime');
+  });
+});
+
+describe('an enabled unit whose file changed', () => {
+  // Regression: `enable` only adds links, so the link of the old WantedBy= stayed beside the new one.
+  test('is re-enabled, so its links follow its new [Install]', async () => {
+    const host = fakeSystemd();
+    expect((await apply(host, unit('wb.service'))).code).toBe(0);
+    const before = host.commands.length;
+    const run = await apply(host, unit('wb.service', service().replace('multi-user', 'graphical')));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^u: reenabled$/m);
+    expect(links(host.commands.slice(before))).toEqual(['root: systemctl reenable --no-reload wb.service']);
+  });
+
+  test('whose apply fails, is disabled and enabled again from the file put back', async () => {
+    const host = fakeSystemd();
+    expect((await apply(host, unit('wb.service'))).code).toBe(0);
+    const before = host.commands.length;
+    const run = await apply(host, unit('wb.service', service('/bin/false').replace('multi-user', 'graphical')));
+    expect(run.stderr).toMatch(/restored the previous unit file and its links/);
+    expect(links(host.commands.slice(before))).toEqual([
+      'root: systemctl reenable --no-reload wb.service',
+      'root: systemctl disable --no-reload wb.service',
+      'root: systemctl enable --no-reload wb.service',
+    ]);
+    expect(host.enabled('wb.service')).toBe('enabled');
   });
 });

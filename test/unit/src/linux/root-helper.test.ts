@@ -75,6 +75,7 @@ describe('a request', () => {
       ['systemctl', 'disable', '--no-reload', '--runtime', 'a.service', 'b@x.service'],
     ]);
     expect(linkSteps('enable', ['a.service'])).toEqual([['systemctl', 'enable', '--no-reload', 'a.service']]);
+    expect(linkSteps('reenable', ['a.service'])).toEqual([['systemctl', 'reenable', '--no-reload', 'a.service']]);
     expect(linkSteps('enable-runtime', ['a.service'])).toEqual([
       ['systemctl', 'enable', '--no-reload', '--runtime', 'a.service'],
     ]);
@@ -197,7 +198,10 @@ describe('the helper, run by sh as nobody, refuses before it does anything', () 
   const NOTHING = '; nothing was done';
 
   test.each([
-    ['systemctl kill a.service', "systemctl's verb must be one of start, stop, restart, enable, disable, reset-failed"],
+    [
+      'systemctl kill a.service',
+      "systemctl's verb must be one of start, stop, restart, enable, disable, reenable, reset-failed",
+    ],
     ['systemctl start --no-reload a.service', 'systemctl start takes no flag but --no-block'],
     ['systemctl enable --runtime a.service', 'systemctl enable takes no flag but --no-reload'],
     ['systemctl start --no-block --runtime a.service', 'each unit must be a unit name ending in a unit type'],

@@ -3,7 +3,14 @@ import { unitIdentity } from '../../../../src/linux/systemd-unit';
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
-import { diffUnit, enableNeedsReload, enableStep, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
+import {
+  diffUnit,
+  enableNeedsReload,
+  enableStep,
+  type EnableStep,
+  settleSteps,
+  summarizeUnit,
+} from '../../../../src/linux/unit-diff';
 import { parseReadScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
@@ -147,15 +154,17 @@ describe('apply steps', () => {
 });
 
 describe('enable and disable, decided before the reload', () => {
-  test.each<[string, Partial<UnitSpec>, Partial<UnitStatus>, boolean, 'enable' | 'disable' | undefined]>([
+  test.each<[string, Partial<UnitSpec>, Partial<UnitStatus>, boolean, EnableStep | undefined]>([
     ['a disabled unit declared enabled is enabled', { enabled: true }, {}, false, 'enable'],
+    // Regression: `enable` only adds links, so a changed WantedBy= left the old target's link.
     [
-      'an enabled unit is enabled again after its file changed',
+      'an enabled unit is re-enabled after its file changed, so its links follow its new [Install]',
       { enabled: true },
       { unitFileState: 'enabled' },
       true,
-      'enable',
+      'reenable',
     ],
+    ['a disabled unit whose file changed is enabled', { enabled: true }, {}, true, 'enable'],
     ['an enabled unit left as it is stays so', { enabled: true }, { unitFileState: 'enabled' }, false, undefined],
     ['an enabled unit declared disabled is disabled', {}, { unitFileState: 'enabled' }, false, 'disable'],
     [
