@@ -57,6 +57,12 @@ export interface SystemdUnitInstanceProps extends PropsOf<typeof INSTANCE_FIELDS
   readonly template: SystemdTemplate;
 }
 
+/**
+ * An instance string names the unit, so its rules are judged at synth; a Terraform value there was refused
+ * naming the prop `name`, which no app sets (an audit, 2026-12-05).
+ */
+const PLAIN_INSTANCE = 'must be a plain value known at synth, got a Terraform reference (it names the unit)';
+
 /** What `SystemdUnit.instance()` takes beyond the instance string. */
 export type SystemdUnitInstanceOptions = Omit<SystemdUnitInstanceProps, 'template' | 'instance'>;
 
@@ -75,9 +81,11 @@ export class SystemdUnitInstance extends HostObjectConstruct<InstanceSpec> {
   constructor(scope: Construct, id: string, props: SystemdUnitInstanceProps) {
     super(scope, id);
     const valid = validateProps(this, 'SystemdUnitInstance', PROPS, props, (given) =>
-      templateRule(given.template) === undefined && !unresolved(given.instance)
-        ? instanceRules(props.template.spec.name, given.instance)
-        : [],
+      unresolved(given.instance)
+        ? [{ prop: 'instance', says: PLAIN_INSTANCE }]
+        : templateRule(given.template) === undefined
+          ? instanceRules(props.template.spec.name, given.instance)
+          : [],
     );
     if (!valid) return;
     const { template } = props;

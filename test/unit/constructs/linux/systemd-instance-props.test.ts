@@ -82,6 +82,15 @@ describe('SystemdUnitInstance props from plain JavaScript', () => {
     );
   });
 
+  // An audit (2026-12-05): the message named the prop `name`, which no app sets.
+  test('an instance given as a Terraform value is refused naming instance', () => {
+    const { stack, template } = stackWithTemplate();
+    template.instance(new TerraformVariable(stack, 'tty', { type: 'string' }).stringValue);
+    expect(() => Testing.synth(stack)).toThrow(
+      /: instance must be a plain value known at synth, got a Terraform reference \(it names the unit\)$/,
+    );
+  });
+
   test('a misspelled prop is refused with the closest name', () => {
     expect(synthError('tty9', { startd: false })).toBe(
       'test/probe-tty9: startd is not a prop of SystemdUnitInstance; did you mean started?',
