@@ -16,7 +16,7 @@ trap 'if [ -n "$fake_pid" ]; then kill "$fake_pid" 2>/dev/null || true; fi; rm -
 
 [ -d node_modules ] || { step "npm ci"; npm ci --no-audit --no-fund; }
 step "terraform toolchain (offline provider mirror)"
-bash scripts/setup-terraform.sh
+bash scripts/setup-terraform.sh --default-only
 # shellcheck source=/dev/null
 source "${CDKTF_HOMELAB_CACHE:-/var/cache/cdktf-homelab}/terraform/env.sh"
 npm run --silent bundle

@@ -123,12 +123,24 @@ EOF
 json_dir() { sed -n 's/^\t"Dir": "\(.*\)",$/\1/p'; } # the module folder in `go mod download -json`
 
 main() {
-  # 1. Binaries: OpenTofu always (CI runs the e2e suites on both), built from its Go module; terraform >= 1.5
-  # from PATH, the default when present.
+  # --default-only (the demo): only the binary the stacks run on, so a first demo does not wait on two builds it
+  # never uses (OpenTofu about 4 min and Terraform 1.15 5-7 min cold, see above); scripts/setup.sh builds both.
+  local only_default=false
+  [[ ${1:-} == --default-only ]] && only_default=true
+  # 1. Binaries: terraform >= 1.5 from PATH, the default when present; OpenTofu (the default without it, and CI
+  # runs the e2e suites on both) and Terraform 1.15 built from their Go modules.
   TOFU_BIN_DIR=$TF_DIR/tofu-$TOFU_VERSION/bin
   TOFU_PATH=$TOFU_BIN_DIR/tofu
+  BIN=tofu BIN_PATH=$TOFU_PATH HOST=registry.opentofu.org
+  if [[ ${FORCE_TOFU:-0} != 1 ]] && TF_PATH=$(command -v terraform) &&
+    [[ $(cli_info "$TF_PATH" terraform_version) =~ ^([0-9]+)\.([0-9]+)\. ]] &&
+    ((BASH_REMATCH[1] > 1 || (BASH_REMATCH[1] == 1 && BASH_REMATCH[2] >= 5))); then
+    BIN=terraform BIN_PATH=$TF_PATH HOST=registry.terraform.io
+  fi
   if [[ $(cli_info "$TOFU_PATH" terraform_version) == "$TOFU_VERSION" ]]; then
     step tofu "OpenTofu $TOFU_VERSION already built at $TOFU_PATH (skipped)"
+  elif $only_default && [[ $BIN == terraform ]]; then
+    step tofu "OpenTofu $TOFU_VERSION not built (--default-only: terraform is the default)"
   else
     # go install …@version is refused (go.mod has a replace directive): build inside a copy of the module.
     src=$(cd / && go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" | json_dir)
@@ -146,15 +158,11 @@ main() {
   TF115_PATH=$TF115_BIN_DIR/terraform
   if [[ $(cli_info "$TF115_PATH" terraform_version) == "$TF115_VERSION" ]]; then
     step terraform "Terraform $TF115_VERSION already built at $TF115_PATH (skipped)"
+  elif $only_default; then
+    step terraform "Terraform $TF115_VERSION not built (--default-only)"
   else
     mkdir -p "$TF115_BIN_DIR" && build_terraform_115 "$TF115_PATH"
     step terraform "Terraform $TF115_VERSION built with $(go env GOVERSION) at $TF115_PATH"
-  fi
-  BIN=tofu BIN_PATH=$TOFU_PATH HOST=registry.opentofu.org
-  if [[ ${FORCE_TOFU:-0} != 1 ]] && TF_PATH=$(command -v terraform) &&
-    [[ $(cli_info "$TF_PATH" terraform_version) =~ ^([0-9]+)\.([0-9]+)\. ]] &&
-    ((BASH_REMATCH[1] > 1 || (BASH_REMATCH[1] == 1 && BASH_REMATCH[2] >= 5))); then
-    BIN=terraform BIN_PATH=$TF_PATH HOST=registry.terraform.io
   fi
   PLATFORM=$(cli_info "$BIN_PATH" platform)
   PLATFORM=${PLATFORM:-linux_amd64}
