@@ -12,8 +12,12 @@ import { groupOf } from '../core/errors';
 import { isTaskError, maskSecrets } from './task-follow';
 import { isRecord } from '../core/records';
 
-/** The query for a node's reloads: running ones too (`source=all`), the newest few. */
-export const RELOAD_TASKS_QUERY = { typefilter: 'srvreload', source: 'all', limit: 20 } as const;
+/**
+ * The query for a node's reloads: running ones too (`source=all`), the newest 500. `srvreload` names every
+ * service's reload, not only networking's (PVE filters by type, not by id), so with 20 a failed network reload
+ * followed by 20 reloads of other services was listed no more and read as fine (an audit, 2026-12-05).
+ */
+export const RELOAD_TASKS_QUERY = { typefilter: 'srvreload', source: 'all', limit: 500 } as const;
 
 /** The privilege that lists every token's tasks on a node. */
 export const TASK_AUDIT = 'Sys.Audit';

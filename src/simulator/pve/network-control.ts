@@ -18,6 +18,8 @@ export interface FakePveNetwork {
   finishTask(upid: string, exitstatus?: string): void;
   /** Every UPID started, oldest first. */
   tasks(): string[];
+  /** Starts a task as another service's would (`srvreload` of `pveproxy`, say), ended at once unless held. */
+  startTask(node: string, type: string, id: string, user: string, behaviour?: TaskBehaviour): string;
   /** A node's /etc/network/interfaces and interfaces.new (absent when nothing is staged). */
   interfacesFiles(node: string): { running: string; staged?: string };
   /** Edits a node as a human would: NICs and running file kept unless given; staged replaced (absent: none). */
@@ -44,6 +46,7 @@ export const networkControl = (deps: NetworkControlDeps): FakePveNetwork => ({
   setReload: (node, behaviour) => void deps.reloads.set(node, behaviour),
   finishTask: (upid, exitstatus) => deps.tasks.finish(upid, exitstatus),
   tasks: () => deps.tasks.list(),
+  startTask: (node, type, id, user, behaviour) => deps.tasks.start(node, type, id, user, behaviour),
   interfacesFiles: (node) => {
     const { running, staged } = deps.network.filesOf(node);
     return staged === undefined ? { running } : { running, staged };

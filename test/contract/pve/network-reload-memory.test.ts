@@ -79,6 +79,17 @@ test('a reload failed on the last node keeps the node drift, named in words, unt
   expect(await read()).toEqual({ inSync: 'true', summary: 'n1: settled; n2: settled; n3: settled' });
 });
 
+// An audit (2026-12-05): the list asked for the newest 20 `srvreload` tasks, every service's reloads among them.
+test('a failed reload stays drift behind reloads of other services', async () => {
+  await failOnLastNode();
+  for (let i = 0; i < 25; i += 1) {
+    await clock.sleep(60_000); // each a minute later, as a certificate renewal's reloads come
+    fake.startTask('n3', 'srvreload', 'pveproxy', 'root@pam!homelab');
+  }
+  expect(await read()).toMatchObject({ inSync: 'false' });
+  expect((await read()).summary).toContain('n3: the last network reload failed');
+});
+
 test('the health gate still stops the reload of a node whose last reload failed', async () => {
   await failOnLastNode();
   fake.setNodeOnline('n4', false);
