@@ -34,11 +34,8 @@ export const visible = (text: string): string => text.replace(UNPRINTABLE, escap
 export const printableLine = (text: string, maxBytes = MAX_TEXT_BYTES): string => {
   // Escaping only lengthens, so a prefix one character longer than the cap decides the cut alike.
   const head = text.length > maxBytes ? text.slice(0, maxBytes + 1) : text;
-  const line = head
-    .replace(/\s*[\r\n]\s*/g, ' ')
-    .replace(/[\t\v\f]/g, ' ')
-    .replace(UNPRINTABLE, escaped);
-  return capped(line, maxBytes);
+  const line = head.replace(/\s*[\r\n]\s*/g, ' ').replace(/[\t\v\f]/g, ' ');
+  return capped(visible(line), maxBytes);
 };
 
 /** `text` cut to `maxBytes` of UTF-8, never inside a character, marked "… (cut)" when cut. */

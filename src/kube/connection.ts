@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { errorCode, HandlerError } from '../core/errors';
+import { IrregularFile, readRegularFile } from '../core/regular-file';
 import { execCredentialCache, type ExecPlugin, type ExecResult } from './exec-credential';
 import { spawnExecRunner } from './exec-runner';
 import type { PathFacts, TrustIo } from './file-trust';
@@ -77,7 +78,6 @@ const inspectPath = (file: string): PathFacts | undefined => {
 
 /** More than any token, PEM bundle or kubeconfig holds. */
 export const MAX_CREDENTIAL_FILE_BYTES = 1024 * 1024;
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
 const unreadable = (file: string, detail: string) =>
   new HandlerError('Kubernetes credential file unreadable', `${file} ${detail}`);
@@ -88,26 +88,19 @@ const unreadable = (file: string, detail: string) =>
  * held the event loop past timeoutSeconds; a device would never end.
  */
 export const readCredentialFile = (file: string): Buffer | undefined => {
-  let fd: number | undefined;
   try {
-    fd = fs.openSync(fs.realpathSync(file), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    if (!fs.fstatSync(fd).isFile()) throw unreadable(file, 'is not a regular file; point it at a file');
-    const buffer = Buffer.alloc(MAX_CREDENTIAL_FILE_BYTES + 1);
-    let length = 0;
-    let read: number;
-    do {
-      read = fs.readSync(fd, buffer, length, buffer.length - length, null);
-      length += read;
-    } while (read > 0 && length < buffer.length);
-    if (length > MAX_CREDENTIAL_FILE_BYTES)
-      throw unreadable(file, `is larger than ${MAX_CREDENTIAL_FILE_BYTES} bytes; point it at the credential itself`);
-    return buffer.subarray(0, length);
+    return readRegularFile(fs.realpathSync(file), MAX_CREDENTIAL_FILE_BYTES).bytes;
   } catch (e) {
-    if (e instanceof HandlerError) throw e;
+    if (e instanceof IrregularFile) {
+      throw unreadable(
+        file,
+        e.reason === 'not-regular'
+          ? 'is not a regular file; point it at a file'
+          : `is larger than ${MAX_CREDENTIAL_FILE_BYTES} bytes; point it at the credential itself`,
+      );
+    }
     if (errorCode(e) === 'ENOENT' || errorCode(e) === 'ENOTDIR') return undefined;
     throw unreadable(file, `cannot be read: ${errorCode(e) ?? e}`);
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 };
 

@@ -4,10 +4,11 @@
  * theirs under $XDG_RUNTIME_DIR or the temp dir), is read without following links and only as a
  * small regular file, and anything odd (link, FIFO, device, garbage, wrong owner) means no memory.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { digestOf } from '../canonical';
+import { readRegularFile } from '../regular-file';
 import { replaceFile } from '../replace-file';
 
 export interface LastGoodStore {
@@ -19,7 +20,6 @@ export interface LastGoodStore {
 export const noMemory: LastGoodStore = { load: () => undefined, save: () => undefined };
 
 const MAX_BYTES = 4096;
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** $XDG_RUNTIME_DIR (private to the user by its spec) when set, else the temp directory. */
 export const stateBase = (env: NodeJS.ProcessEnv = process.env): string => {
@@ -74,19 +74,11 @@ const safeParent = (base: string, uid: number): boolean => {
 
 /** The text of a regular file of ours of at most MAX_BYTES, opened without following a link. */
 const readSmallFile = (path: string): string | undefined => {
-  let fd: number | undefined;
   try {
-    // O_NONBLOCK: opening a FIFO planted here must not wait for a writer.
-    fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.uid !== process.getuid?.() || stat.size > MAX_BYTES) return undefined;
-    const buffer = Buffer.alloc(MAX_BYTES + 1);
-    const length = readSync(fd, buffer, 0, buffer.length, 0);
-    return length > MAX_BYTES ? undefined : buffer.subarray(0, length).toString('utf8');
+    const { bytes, stat } = readRegularFile(path, MAX_BYTES);
+    return stat.uid === process.getuid?.() ? bytes.toString('utf8') : undefined;
   } catch {
     return undefined; // never written, or not a plain file: no memory
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 };
 
