@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { readBoundedFile, UnboundedFile } from '../core/bounded-file';
 import { errorCode, HandlerError } from '../core/errors';
 import { IrregularFile, readRegularFile } from '../core/regular-file';
 import { execCredentialCache, type ExecPlugin, type ExecResult } from './exec-credential';
@@ -55,13 +56,28 @@ export const nodeKubeconfigIo = (): KubeconfigIo => ({
   realPath: (file) => fs.realpathSync(file),
   readFile: (file) => {
     try {
-      return fs.readFileSync(file);
+      return readBoundedFile(file, MAX_CREDENTIAL_FILE_BYTES, CREDENTIAL_WAIT_MS);
     } catch (e) {
+      if (e instanceof UnboundedFile) {
+        throw unreadable(
+          file,
+          e.reason === 'too-large'
+            ? `is larger than ${MAX_CREDENTIAL_FILE_BYTES} bytes; point it at the kubeconfig or PEM itself`
+            : `gave no end of file within ${CREDENTIAL_WAIT_MS / 1000} s; a pipe or FIFO must be written and closed`,
+        );
+      }
       if (errorCode(e) === 'ENOENT') return undefined;
       throw new HandlerError('Kubernetes credential file unreadable', `${file}: ${errorCode(e) ?? e}`);
     }
   },
 });
+
+/**
+ * How long a kubeconfig, CA, client certificate or key that is a pipe (`<(sops -d config)`) may take to be
+ * written whole (reasoned: a decrypting command ends in a second or two; the handler's own timeoutSeconds
+ * starts only once the connection is loaded).
+ */
+export const CREDENTIAL_WAIT_MS = 10_000;
 
 /** A path's kind, owner and mode, following links; undefined when nothing is there. */
 const inspectPath = (file: string): PathFacts | undefined => {
