@@ -35,12 +35,17 @@ export const quote = (text: string): string => {
 export const commentText = (text: string): string =>
   [...text].map((char) => (/[\x20-\x7e]/.test(char) || (char !== ' ' && PLAIN.test(char)) ? char : '?')).join('');
 
+/**
+ * Words a variable may not be, and the names node's CommonJS wrapper binds around a module (`require`, `module`,
+ * `exports`, `__filename`, `__dirname`): `const require = ...` in main.js, or in what main.ts compiles to, is a
+ * SyntaxError, so a unit called require.service gave a stack node refused (an audit, 2026-12-05).
+ */
 const RESERVED = new Set(
   (
     'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
     'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
     'yield let static implements interface package private protected public await async of any unknown never ' +
-    'undefined NaN Infinity arguments eval'
+    'undefined NaN Infinity arguments eval require module exports __filename __dirname'
   ).split(' '),
 );
 

@@ -29,6 +29,9 @@ export const run = (
     language === 'js'
       ? text
       : ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
-  new Function('require', 'exports', js)((name: string) => modules[name], {});
+  // Node's CommonJS wrapper binds these five (nodejs.org/api/modules.html, The module wrapper): a file declaring
+  // one of them at its top level does not run, so the stub binds the same.
+  const wrapper = new Function('exports', 'require', 'module', '__filename', '__dirname', js);
+  wrapper({}, (name: string) => modules[name], { exports: {} }, '/stack/main.js', '/stack');
   return made;
 };

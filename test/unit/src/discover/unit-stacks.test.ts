@@ -1,10 +1,9 @@
 // Issue 27 item 3: discover leaves out what another stack's mark names and says which stack, against the one it writes.
-import { sha256Hex } from '../../../../src/core/canonical';
-import { parseListing } from '../../../../src/discover/host-listing';
-import { hostCandidates, statusEntries, systemdDeclarations } from '../../../../src/discover/systemd';
+import { hostFiles } from './host-files';
+import { systemdDeclarations } from '../../../../src/discover/systemd';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 
-const file = (text: string) => Buffer.from(text).toString('base64');
+const UNITS = ['blue.service', 'green.service', 'older.service', 'half.service', 'hand.service'];
 const UNIT = '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
 const DROP_IN = '[Service]\nNice=1\n';
 const status: LiveUnit['status'] = {
@@ -17,25 +16,8 @@ const status: LiveUnit['status'] = {
 
 /** Units and a drop-in whose records, marks and intents name stacks as `marks` says. */
 const discovered = (marks: Record<string, Partial<LiveUnit>>, stackId?: string) => {
-  const listing = parseListing(
-    [
-      ['blue.service', UNIT],
-      ['green.service', UNIT],
-      ['older.service', UNIT],
-      ['half.service', UNIT],
-      ['hand.service', UNIT],
-      ['hand.service.d/10-a.conf', DROP_IN],
-    ]
-      .map(([path, text]) => `F ${file(path!)} ${file(text!)}`)
-      .join('\n'),
-  );
-  const found = hostCandidates(listing, () => true);
-  const live = statusEntries(found).map((entry): LiveUnit => ({
-    status,
-    fileSha256: sha256Hex(entry.file?.endsWith('.conf') ? DROP_IN : UNIT),
-    restartOn: undefined,
-    ...marks[entry.file?.replace(/^.*system\//, '') ?? entry.unit],
-  }));
+  const files = { ...Object.fromEntries(UNITS.map((name) => [name, UNIT])), 'hand.service.d/10-a.conf': DROP_IN };
+  const { found, live } = hostFiles(files, status, (path) => marks[path] ?? {});
   return systemdDeclarations({ host: 'h' }, found, live, new Set(), stackId);
 };
 
