@@ -107,11 +107,15 @@ export const kubeDeclarations = (live: LiveKube, stackId?: string): Discovered =
   };
 };
 
-/** `host/path` of a clone url, without `.git`: what a Repo is usually stated for. */
+/**
+ * `host/path` of a clone url, without `.git`: what a Repo is usually stated for. Never its query or fragment, where a
+ * token rides: the url rule refuses such a url, and a message naming the identity's own rule must not show it.
+ */
 export const identityOf = (url: string): string => {
-  const scp = /^[^@/:]+@([^:/]+):(.+)$/.exec(url);
-  const parsed = scp === null ? /^[a-z]+:\/\/(?:[^@/]*@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(url) : scp;
-  if (parsed === null) return url;
+  const bare = url.replace(/[?#][\s\S]*$/, '');
+  const scp = /^[^@/:]+@([^:/]+):(.+)$/.exec(bare);
+  const parsed = scp === null ? /^[a-z]+:\/\/(?:[^@/]*@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(bare) : scp;
+  if (parsed === null) return bare;
   const [, host, path = ''] = parsed;
   return `${host}/${path.replace(/^\/+/, '').replace(/\.git$/, '')}`;
 };

@@ -44,6 +44,10 @@ test.each([
     'https://oauth2:TOKEN@git.example/me/site.git',
     /spec\.url: must be free of credentials .*got "https:\/\/\*\*\*@git/,
   ],
+  [
+    'https://git.example/me/site.git?private_token=TOKEN',
+    /spec\.url: must be free of a query \(\?\) and a fragment \(#\).*got "https:\/\/git.example\/me\/site.git\?\*\*\*"/,
+  ],
 ])('a one-object apply of url %s is refused before connecting', async (url, message) => {
   const { domain, connects } = counted();
   const run = await invoke(domain, 'kube-repo', 'apply', {}, spec(url), {}, new VirtualClock());

@@ -3,15 +3,9 @@
  * out naming that stack and the one discover writes; one naming that stack says it is already its; one an earlier
  * version marked (no stack) is left out as before; a Repo carrying only the stack annotation is still a stack's.
  */
-import { kubeDeclarations, type LiveKube } from '../../../../src/discover/kube';
+import { liveKube as live } from './live-kube';
+import { kubeDeclarations } from '../../../../src/discover/kube';
 
-const live = (repos: unknown[]): LiveKube => ({
-  cluster: {},
-  clusterId: 'kube',
-  version: 'v1alpha1',
-  namespaces: [{ namespace: 'jr2', repos }],
-  secrets: new Set(),
-});
 const marked = (name: string, annotations: Record<string, string>) => ({
   metadata: { name, labels: { 'core.jr2.dev/bound': 'true' }, annotations },
   spec: { url: `https://git.example/me/${name}` },

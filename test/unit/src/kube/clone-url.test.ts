@@ -4,6 +4,7 @@ import { cloneUrlProblem, credentialProblem, liveUrlShown, redactUrl } from '../
 
 const FORM = /^a clone url: https:\/\/host\/path/;
 const CREDENTIAL = /^free of credentials/;
+const QUERY = /^free of a query \(\?\) and a fragment \(#\)/;
 
 test.each([
   'https://git.example/me/site.git',
@@ -26,6 +27,12 @@ test.each([
   ['https://oauth2:TOKEN@git.example/me/site.git', CREDENTIAL],
   ['https://TOKEN@git.example/me/site.git', CREDENTIAL],
   ['ssh://git:TOKEN@git.example/me/site.git', CREDENTIAL],
+  // An audit (2026-12-05): a token in the query or fragment was declared, and discover wrote it into the stack.
+  ['https://git.example/me/c.git?private_token=TOKEN', QUERY],
+  ['https://git.example/me/d.git#TOKEN', QUERY],
+  ['https://git.example/me/site.git?', QUERY],
+  ['ssh://git@git.example/me/site.git?TOKEN', QUERY],
+  ['git@git.example:me/site.git#TOKEN', QUERY],
 ])('%s is refused', (url, rule) => expect(cloneUrlProblem(url)).toMatch(rule));
 
 test('a url over 4096 characters is refused', () =>
@@ -35,6 +42,7 @@ test('a url only partly known is judged for credentials on its known parts', () 
   expect(credentialProblem('https://x@git.example/me/site')).toMatch(CREDENTIAL);
   expect(credentialProblem('x')).toBeUndefined();
   expect(credentialProblem('ssh://git@x/me/site')).toBeUndefined();
+  expect(credentialProblem('https://git.example/me/site?private_token=x')).toMatch(QUERY);
 });
 
 test.each([
