@@ -120,9 +120,15 @@ export const identityOf = (url: string): string => {
   return `${host}/${path.replace(/^\/+/, '').replace(/\.git$/, '')}`;
 };
 
+/** How the summary names a listed Repo: by its name, or as one without a name (a server's answer may lack it). */
+const repoWhat = (namespace: string, name: unknown): string =>
+  typeof name === 'string' ? `Repo ${namespace}/${name}` : `a Repo in ${namespace} without a name`;
+
+const NO_NAME = 'its listing holds no name (metadata.name), which a Repo is declared and found by';
+
 /** Why a listed object is not read as a Repo: the fields that did not parse, cut to a line. */
 const unparsed = (namespace: string, raw: unknown, error: z.core.$ZodError): Skipped => ({
-  what: `Repo ${namespace}/${String(isRecord(raw) && isRecord(raw.metadata) ? raw.metadata.name : undefined)}`,
+  what: repoWhat(namespace, isRecord(raw) && isRecord(raw.metadata) ? raw.metadata.name : undefined),
   why: bounded(
     `its listing is not a Repo's: ${error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
   ),
@@ -169,8 +175,9 @@ const repoDeclaration = (
   const parsed = z.safeParse(listedRepo, raw);
   if (!parsed.success) return unparsed(namespace, raw, parsed.error);
   const repo = parsed.data;
-  const key = String(repo.metadata?.name);
-  const what = `Repo ${namespace}/${key}`;
+  const key = repo.metadata?.name;
+  if (typeof key !== 'string') return { what: repoWhat(namespace, key), why: NO_NAME };
+  const what = repoWhat(namespace, key);
   const mark = markOf(repo);
   if (mark !== undefined) return { what, why: `${mark}${markedBy(repoStackOf(repo), stackId)}`, group: 'managed' };
   const spec = listedSpec(listedProps(namespace, key, repo, version));

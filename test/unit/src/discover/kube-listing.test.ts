@@ -1,7 +1,7 @@
 /**
  * discover over listed Repos a stack cannot declare (an audit, 2026-12-05): a url carrying a token in its query or
- * fragment was declared, the token written into the stack's url and identity. It is left out, saying why, and no
- * token reaches the file or the summary.
+ * fragment was declared, the token written into the stack's url and identity; an item without metadata.name was
+ * declared as KubeRepo 'undefined'. Each is left out, saying why, and no token reaches the file or the summary.
  */
 import { liveKube as live } from './live-kube';
 import { identityOf, kubeDeclarations } from '../../../../src/discover/kube';
@@ -47,4 +47,23 @@ test("a url's identity is its host and path, never its query or fragment", () =>
   expect(identityOf('https://git.example/me/c.git?private_token=SECRET')).toBe('git.example/me/c');
   expect(identityOf('https://git.example/me/d.git#SECRET')).toBe('git.example/me/d');
   expect(identityOf('git@git.example:me/e.git?SECRET')).toBe('git.example/me/e');
+});
+
+test('a listed Repo without a name is left out saying so, never declared under "undefined"', () => {
+  const found = kubeDeclarations(
+    live([
+      { metadata: {}, spec: { url: 'git@git.example:me/site.git' } },
+      { spec: { url: 'git@git.example:me/bare.git' } },
+      { metadata: { name: 7 }, spec: { url: 'git@git.example:me/seven.git' } },
+      repo('named', 'git@git.example:me/named.git'),
+    ]),
+  );
+  const why = 'its listing holds no name (metadata.name), which a Repo is declared and found by';
+  expect(found.skipped).toEqual([
+    { what: 'a Repo in jr2 without a name', why },
+    { what: 'a Repo in jr2 without a name', why },
+    { what: 'a Repo in jr2 without a name', why },
+  ]);
+  expect(found.declarations.map((d) => d.id)).toEqual(['kube', 'named']);
+  expect(stackOf(found).text).not.toContain('undefined');
 });

@@ -57,7 +57,7 @@ test('a listed object that is not a Repo is left out saying which field, and the
     'green',
   );
   expect(found.skipped).toEqual([
-    { what: 'Repo jr2/undefined', why: expect.stringMatching(/^its listing is not a Repo's: : /) },
+    { what: 'a Repo in jr2 without a name', why: expect.stringMatching(/^its listing is not a Repo's: : /) },
     { what: 'Repo jr2/odd', why: expect.stringMatching(/^its listing is not a Repo's: metadata\.labels\.team: /) },
   ]);
   expect(found.declarations.map((d) => d.id)).toEqual(['kube', 'free']);
