@@ -67,8 +67,8 @@ export const REPO_FIELDS = {
   /** The Repo CRD's version. */
   version: versionField(),
   /**
-   * The clone url: `https://host/path`, `ssh://[user@]host/path` or `user@host:path`, with no credential in it
-   * (a token or password belongs in the clone Secret `credentials` names).
+   * The clone url: `https://host/path`, `ssh://[user@]host/path` or `user@host:path`, with no credential, query or
+   * fragment in it (a token or password belongs in the clone Secret `credentials` names).
    */
   url: required({ rule: cloneUrl, shown: shownUrl, spec: true }),
   /** The repository's identity, e.g. `git.example/me/site`: what credentials match on. */
