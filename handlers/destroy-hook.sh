@@ -46,7 +46,8 @@ fifo=$dir/$domain.$pid.in
 [ -p "$fifo" ] && kill -0 "$pid" 2>/dev/null || node_hook
 # Values are data: each set variable as NAME=value, NUL-terminated (an environment value holds no NUL).
 {
-  for name in HOMELAB_KIND HOMELAB_STACK HOMELAB_LIFECYCLE HOMELAB_TARGET HOMELAB_TARGET_LABEL HOMELAB_ADOPT; do
+  for name in HOMELAB_KIND HOMELAB_STACK HOMELAB_LIFECYCLE HOMELAB_TARGET HOMELAB_TARGET_LABEL HOMELAB_ADOPT \
+    HOMELAB_DECLARED; do
     eval "isset=\${$name+x} value=\${$name-}"
     [ -n "$isset" ] && printf '%s=%s\0' "$name" "$value"
   done

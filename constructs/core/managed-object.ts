@@ -51,6 +51,14 @@ export interface ManagedObjectProps {
    */
   readonly identity: Readonly<Record<string, unknown>>;
   /**
+   * The keys of `identity` that say how destroy acts rather than which object it acts on (a Repo's
+   * deleteOnDestroy). A change of one still replaces the lifecycle, whose hook then leaves the object: the
+   * configuration still declares it (declared-identity.ts).
+   *
+   * @default - none: every key names the object
+   */
+  readonly settings?: readonly string[];
+  /**
    * The whole desired state, identity included. Stored in state, so it holds no secret. A function
    * is called at synth, so the spec may list objects declared after this one.
    */
@@ -161,6 +169,7 @@ export class ManagedObject extends Construct {
           : destroyHook(hookHandler(this, props.domain, handler), props.kind, props.target, label, {
               adopt,
               stack: stackIdOf(this),
+              declared: declaredOf(props.identity, props.settings),
             }),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
@@ -232,3 +241,11 @@ export class ManagedObject extends Construct {
     return resend;
   }
 }
+
+/** The identity split into what names the object and its destroy settings, for the hook; none without settings. */
+const declaredOf = (identity: Readonly<Record<string, unknown>>, settings: readonly string[] = []) => {
+  if (settings.length === 0) return undefined;
+  const pick = (setting: boolean) =>
+    Object.fromEntries(Object.entries(identity).filter(([key]) => settings.includes(key) === setting));
+  return { names: pick(false), settings: pick(true) };
+};

@@ -111,13 +111,15 @@ export const destroyCommand = ({ script, bundle, domain }: HookHandler): string 
  * `adopt` comes from the configuration at destroy, not the state: a lifecycle that keeps ownership
  * keeps its input as created (ownership.ts), so only the hook can carry a later `adopt: true`; a kind
  * marked on its target removes an object without its mark only when the hook says adopt (issue 27).
+ * `declared`, the object's names and destroy settings as the configuration has them, comes from it too
+ * (declared-identity.ts).
  */
 export const destroyHook = (
   handler: HookHandler,
   kind: string,
   target: object | undefined,
   label: string,
-  { adopt = false, stack }: { readonly adopt?: boolean; readonly stack: string },
+  { adopt = false, stack, declared }: { readonly adopt?: boolean; readonly stack: string; readonly declared?: object },
 ) => ({
   when: 'destroy' as const,
   command: destroyCommand(handler),
@@ -127,5 +129,6 @@ export const destroyHook = (
     [ENV.lifecycle]: '${jsonencode(self.input)}',
     ...(target === undefined || hasToken(target) ? {} : { [ENV.target]: jsonText(target), [ENV.targetLabel]: label }),
     ...(adopt ? { [ENV.adopt]: 'true' } : {}),
+    ...(declared === undefined ? {} : { [ENV.declared]: jsonText(declared) }),
   },
 });

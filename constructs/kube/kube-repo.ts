@@ -5,7 +5,7 @@
  * contents.
  */
 import type { Construct } from 'constructs';
-import { identityOf, type PropsOf, specOf } from '../../src/core/fields';
+import { identityOf, type PropsOf, settingsOf, specOf } from '../../src/core/fields';
 import { broken, type Problem } from '../../src/core/rules';
 import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
 import { REPO_FIELDS } from '../../src/kube/repo-fields';
@@ -68,6 +68,7 @@ export class KubeRepo extends ObjectConstruct {
       targetConstruct: props.cluster,
       target: { ...props.cluster.target },
       identity: identityOf(REPO_FIELDS, props),
+      settings: settingsOf(REPO_FIELDS),
       unique: { prop: 'key', value: `${props.namespace}/${props.key}`, among: 'Repos' },
       spec: specOf(REPO_FIELDS, props),
       retired: props.retired,

@@ -41,6 +41,13 @@ export interface FieldInput extends Omit<PropDef, 'required'> {
   /** The field is part of what names the object: its identity, which destroy gets (`identityOf`). @default false */
   readonly identity?: boolean;
   /**
+   * With `identity`: the field says how destroy acts on the object, not which object it is (a Repo's
+   * deleteOnDestroy). The lifecycle's digest covers it as earlier versions stored it; the hook carries its declared
+   * value, so the hook of a lifecycle replaced for a change of it leaves the object (declared-identity.ts).
+   * @default false
+   */
+  readonly setting?: true;
+  /**
    * `false`: the spec carries the field but no prop sets it; the construct computes it (a network apply's staged
    * interfaces, from the stack's other constructs). `PropsOf` and `propTableOf` leave it out. @default - a prop
    */
@@ -153,6 +160,10 @@ const identityFields = (fields: Fields): Fields =>
 /** The identity `props` make: each identity field, its default applied, as the props have it. */
 export const identityOf = (fields: Fields, props: object): Readonly<Record<string, unknown>> =>
   specOf(identityFields(fields), props);
+
+/** The identity fields that say how destroy acts rather than which object it acts on (`setting`). */
+export const settingsOf = (fields: Fields): string[] =>
+  Object.entries(fields).flatMap(([prop, field]) => (field.identity === true && field.setting === true ? [prop] : []));
 
 /** `props` without each prop set to its default: what discover writes, leaving the default to the declaration. */
 export const withoutDefaults = (fields: Fields, props: Readonly<Record<string, unknown>>): Record<string, unknown> =>

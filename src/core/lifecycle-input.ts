@@ -13,10 +13,12 @@
  * the read wrote `will be adopted` into it when the construct said adopt as the lifecycle was created.
  */
 import * as z from 'zod/mini';
+import { declaredIn, withDeclared } from './declared-identity';
 import { HandlerError } from './errors';
 import { keptOnDestroy } from './ownership';
 import { parseAs, parseJson } from './parse';
 import { ENV } from './protocol';
+import { isRecord } from './records';
 
 /**
  * `jsonencode(self.input)`: the JSON text of `{identity, target}`, alone or after what the lifecycle found
@@ -45,8 +47,19 @@ export interface DestroyInput {
   readonly kept?: string;
 }
 
-/** The target and identity a destroy hook acts on, before the kind's and domain's schemas judge them. */
+/**
+ * The target and identity a destroy hook acts on, before the kind's and domain's schemas judge them: the stored
+ * object, or, when the hook carries the configuration's declaration, as it says (declared-identity.ts).
+ */
 export const destroyInput = (env: NodeJS.ProcessEnv): DestroyInput => {
+  const input = storedInput(env);
+  const declared = declaredIn(env);
+  if (declared === undefined || input.kept !== undefined || !isRecord(input.identity)) return input;
+  const destroy = withDeclared(input.identity, declared);
+  return 'kept' in destroy ? { target: undefined, identity: undefined, kept: destroy.kept } : { ...input, ...destroy };
+};
+
+const storedInput = (env: NodeJS.ProcessEnv): DestroyInput => {
   const input = parseAs(stored, parseJson(env[ENV.lifecycle], ENV.lifecycle), ENV.lifecycle);
   if (typeof input === 'string') {
     // The JSON text holds no newline (a newline inside a JSON string is escaped): the last one starts it.

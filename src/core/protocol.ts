@@ -33,6 +33,11 @@ export const ENV = {
   kind: 'HOMELAB_KIND',
   /** The stack's identity (stack-id.ts), which the marks of its objects name: set by every hook. */
   stack: 'HOMELAB_STACK',
+  /**
+   * The object as the configuration declares it now, its names apart from its destroy settings: set by the hook of
+   * a kind whose identity holds settings (declared-identity.ts).
+   */
+  declared: 'HOMELAB_DECLARED',
 } as const;
 
 export const VERBS = ['read', 'apply', 'destroy'] as const;

@@ -64,8 +64,8 @@ export const REPO_FIELDS = {
   namespace: required({ rule: namespaceName, spec: true, identity: true }),
   /** The cache key: the Repo's name. */
   key: required({ rule: dnsName(), spec: true, identity: true }),
-  /** The Repo CRD's version. */
-  version: versionField(),
+  /** The Repo CRD's version. Changing it leaves the Repo: the cluster serves the same object at either. */
+  version: { ...versionField(), setting: true as const },
   /**
    * The clone url: `https://host/path`, `ssh://[user@]host/path` or `user@host:path`, with no credential, query or
    * fragment in it (a token or password belongs in the clone Secret `credentials` names).
@@ -83,7 +83,8 @@ export const REPO_FIELDS = {
   }),
   /**
    * Delete the Repo on destroy instead of only unlabelling it. Either way destroy acts only on a Repo
-   * carrying the stack's marks: one the apply refused as someone else's is left as it is.
+   * carrying the stack's marks: one the apply refused as someone else's is left as it is. Changing it
+   * leaves the Repo as it is; a destroy then does what the last apply recorded.
    */
-  deleteOnDestroy: optional({ rule: boolean, default: false, identity: true }),
+  deleteOnDestroy: optional({ rule: boolean, default: false, identity: true, setting: true }),
 };

@@ -16,6 +16,7 @@ export const REQUEST_FIELDS: readonly string[] = [
   ENV.target,
   ENV.targetLabel,
   ENV.adopt,
+  ENV.declared,
 ];
 
 /** Set by the sh hook that claimed its domain's lock, on the Node hook it then becomes (the leader). */

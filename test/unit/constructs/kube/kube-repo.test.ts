@@ -48,3 +48,23 @@ test.each<[string, Partial<KubeRepoProps>, RegExp]>([
 test('inCluster excludes a kubeconfig', () => {
   expect(() => synth({}, { inCluster: true, kubeconfig: '~/.kube/config' })).toThrow(/kubeconfig must be left unset/);
 });
+
+// An audit (2026-12-05): turning deleteOnDestroy off replaced the lifecycle, whose hook deleted the Repo.
+test("the hook carries the Repo's names and settings as declared; the digest stays as earlier versions made it", () => {
+  const hookOf = (props: Partial<KubeRepoProps>) => {
+    const lifecycle = synth(props).resource.terraform_data.site_lifecycle;
+    return { digest: lifecycle.triggers_replace.identity, env: lifecycle.provisioner[0]['local-exec'].environment };
+  };
+  const kept = hookOf({});
+  const on = hookOf({ deleteOnDestroy: true, version: 'v1beta1' });
+  // The digests 0.2.0 stored for these identities: another would replace every Repo's lifecycle on upgrade.
+  expect(kept.digest).toBe('0ea06aec41a5ff1aa86fc17f38dc908428c02e68aea990d4197a420d577ec171');
+  expect(hookOf({ deleteOnDestroy: true }).digest).toBe(
+    'fb2539fc2aa426d44a5e50819d2d876247582980743133ae03833c1c65114326',
+  );
+  expect(JSON.parse(kept.env.HOMELAB_DECLARED)).toEqual({
+    names: { namespace: 'jr2', key: 'site' },
+    settings: { version: 'v1alpha1', deleteOnDestroy: false },
+  });
+  expect(JSON.parse(on.env.HOMELAB_DECLARED).settings).toEqual({ version: 'v1beta1', deleteOnDestroy: true });
+});

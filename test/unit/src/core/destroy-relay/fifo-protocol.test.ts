@@ -3,6 +3,8 @@
  * `NAME=value` of a passed variable, or comes twice; the reply keeps each line printable and one line,
  * and the exit code in 0-255; a sweep removes only the leftovers of dead processes.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   fifoName,
   hookPid,
@@ -13,6 +15,7 @@ import {
   requestFields,
   staleEntries,
 } from '../../../../../src/core/destroy-relay';
+import { REQUEST_FIELDS } from '../../../../../src/core/destroy-relay/fifo-protocol';
 
 describe('requestFields', () => {
   test('reads each NAME=value field, a value holding =, newlines, quotes and shell text kept as it is', () => {
@@ -34,6 +37,17 @@ describe('requestFields', () => {
   ])('refuses %s', (_, text) => {
     expect(requestFields(text)).toBeUndefined();
   });
+});
+
+// A variable the sh hook does not pass never reaches the leader: HOMELAB_DECLARED, added to the Node hook alone,
+// would have left a Repo's replaced lifecycle destroyed with its stored settings whenever a leader served it.
+test('the sh hook passes exactly the variables a request may hold', () => {
+  const hook = readFileSync(join(__dirname, '../../../../../handlers/destroy-hook.sh'), 'utf8');
+  const passed = /for name in ([^;]*); do/
+    .exec(hook)?.[1]
+    ?.split(/[\s\\]+/)
+    .filter((name) => name !== '');
+  expect(passed).toEqual([...REQUEST_FIELDS]);
 });
 
 describe('replyText', () => {
