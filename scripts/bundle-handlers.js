@@ -65,6 +65,8 @@ const examples = {
   'e2e/adoption-pve-app': 'test/e2e/adoption-pve-app.ts',
   // The stack whose KubeRepo settings test/e2e/kube-repo-settings.test.ts changes between applies.
   'e2e/kube-settings-app': 'test/e2e/kube-settings-app.ts',
+  // The PVE ownership e2e test's stack (test/e2e/pve-ownership.test.ts).
+  'e2e/pve-ownership-app': 'test/e2e/pve-ownership-app.ts',
   // The fleet of issue 30: many SSH hosts and one cluster in one stack (test/e2e/fleet.test.ts, bench/fleet.ts).
   'bench/fleet-app': 'bench/fleet-app.ts',
 };

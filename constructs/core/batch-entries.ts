@@ -4,7 +4,7 @@
  * (target-batch.ts) stays about the resources; an entry without after, adopt, takeOver or found is the text
  * earlier versions wrote, so an upgrade replaces no apply.
  */
-import { APPLY, ENV } from '../../src/core/protocol';
+import { APPLY, BATCH, ENV } from '../../src/core/protocol';
 import { escapeTemplate } from './encode';
 
 /**
@@ -91,12 +91,31 @@ export const ownerFields = (member: { readonly adopt: boolean; readonly takeOver
 });
 
 /**
- * The hook's environment: the target, the drifted names, the stack's identity (plain text by its rule,
+ * The hook's environment: the target, the drifted names, those the plan read absent (an input only a batch
+ * with ownership in the state has: APPLY.absent), the stack's identity (plain text by its rule,
  * stack-id.ts) and one variable per drifted object, numbered in the order of the names (a shell drops
  * variables whose names hold a `-`).
  */
 export const applyEnvironment = (stackId: string): string =>
   `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted, ` +
-  `${ENV.stack} = "${stackId}" }, ` +
+  `${APPLY.absent} = lookup(self.input, "absent", ""), ${ENV.stack} = "${stackId}" }, ` +
   `{ for index, name in split(",", self.input.drifted) : format("${APPLY.objectPrefix}%d", index) => ` +
   `self.triggers_replace[name] if name != "" })}`;
+
+/**
+ * The recheck's program (batch-recheck.ts) while the plan read some object absent (`local.<label>_absent`), else
+ * `sh` answering `{}`: Terraform reads a data source whose query is known at every plan, and a handler process
+ * there would cost each plan a Node start (issue 30). A count of 0 instead would fail the plan whenever the read
+ * is deferred to apply, its query holding a value known only then: Terraform refuses an unknown count.
+ */
+export const recheckProgram = (label: string, handler: string): string =>
+  `\${local.${label}_absent == "" ? ["sh", "-c", "cat >/dev/null; echo {}"] : ` +
+  `["node", ${JSON.stringify(handler)}, "${BATCH.verb}", "recheck"]}`;
+
+/**
+ * The recheck's query: the read's, plus the names to check, and unknown at plan time while there are some
+ * (timestamp(): triggersOf), so Terraform reads it during the apply, before the lifecycles that depend on it.
+ */
+export const recheckQuery = (label: string, read: string): string =>
+  `\${local.${label}_absent == "" ? {} : (replace(timestamp(), "/.*/", "") == "" ? ` +
+  `merge(data.external.${read}.query, { "${BATCH.recheck}" = local.${label}_absent }) : {})}`;

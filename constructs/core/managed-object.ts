@@ -173,6 +173,8 @@ export class ManagedObject extends Construct {
             }),
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
+    // Created only once the apply has rechecked the objects its plan read absent (batch-recheck.ts).
+    if (inState) this.lifecycle.dependsOn = [this.batch.recheck];
     if (props.destroyable !== false) {
       const entry = { name: this.name, kind: props.kind, state: 'declared' as const, label, identity: props.identity };
       noteObject(this, entry, { domain: props.domain, bundle: props.handlerBundle, settings: props.target });

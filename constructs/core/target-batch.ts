@@ -15,6 +15,8 @@ import {
   entryText,
   followsField,
   ownerFields,
+  recheckProgram,
+  recheckQuery,
   recordedLocal,
   refusable,
   refusedLines,
@@ -72,6 +74,8 @@ export class TargetBatch extends Construct {
   readonly apply: TerraformData;
   /** The Terraform name prefix of the read, its check and the apply. */
   readonly label: string;
+  /** The handler bundle's path inside the synthesized stack. */
+  private readonly handler: string;
   private readonly members = new Map<string, BatchMember>();
   /** Whether some object may be refused (refusable): then the check reads `local.<label>_refused`. */
   private mayRefuse = false;
@@ -83,6 +87,7 @@ export class TargetBatch extends Construct {
   private constructor(stack: TerraformStack, id: string, key: TargetBatchKey, digest: string) {
     super(stack, id);
     this.label = claimLabel(stack, targetLabel(key), digest);
+    this.handler = key.handler;
     const stackId = stackIdOf(stack);
     const query = { [BATCH.target]: jsonText(key.target), [BATCH.stack]: stackId };
     this.read = new ExternalRead(this, 'read', {
@@ -104,9 +109,12 @@ export class TargetBatch extends Construct {
         },
       ],
     });
+    const input = { target: jsonText(key.target), drifted: Lazy.stringValue({ produce: () => this.drifted() }) };
+    // `absent` only where the state keeps ownership: another batch's input stays the one earlier versions wrote.
+    const absent = () => (this.findsOwnership ? { absent: `\${local.${this.label}_absent}` } : {});
     this.apply = new TerraformData(this, 'apply', {
       triggersReplace: Lazy.stringValue({ produce: () => triggersOf(this.label, this.mayRefuse) }),
-      input: { target: jsonText(key.target), drifted: Lazy.stringValue({ produce: () => this.drifted() }) },
+      input: Lazy.anyValue({ produce: () => ({ ...input, ...absent() }) }),
       ignoreChanges: ['input'],
       localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: applyEnvironment(stackId) },
     });
@@ -126,13 +134,30 @@ export class TargetBatch extends Construct {
   found(name: string): string {
     if (!this.findsOwnership) {
       this.findsOwnership = true;
-      const groups = `jsondecode(lookup(data.external.${this.read.friendlyUniqueId}.result, "${BATCH.found}", "{}"))`;
-      TerraformStack.of(this).addOverride(
+      const result = `data.external.${this.read.friendlyUniqueId}.result`;
+      const groups = `jsondecode(lookup(${result}, "${BATCH.found}", "{}"))`;
+      const stack = TerraformStack.of(this);
+      stack.addOverride(
         `locals.${this.label}_found`,
         `\${merge({}, [for text, names in ${groups} : { for name in names : name => text }]...)}`,
       );
+      stack.addOverride(`locals.${this.label}_absent`, `\${lookup(${result}, "${BATCH.absent}", "")}`);
+      const recheck = new ExternalRead(this, 'recheck', {
+        program: recheckProgram(this.label, this.handler),
+        query: recheckQuery(this.label, this.read.friendlyUniqueId),
+      });
+      recheck.overrideLogicalId(`${this.label}_recheck`);
     }
     return `\${lookup(local.${this.label}_found, "${name}", "")}`;
+  }
+
+  /**
+   * The address of the apply's recheck (batch-recheck.ts), which a lifecycle that records what the read found
+   * depends on: created before it, the recheck fails when an object the plan read absent exists now, and no
+   * lifecycle then records it as the stack's. Call after `found`.
+   */
+  get recheck(): string {
+    return `data.external.${this.label}_recheck`;
   }
 
   /** Adds an object; the apply runs after its lifecycle resource is created. */

@@ -58,7 +58,8 @@ export class ExternalRead extends TerraformDataSource {
   constructor(
     scope: Construct,
     id: string,
-    private readonly config: { readonly program: readonly string[]; readonly query: unknown },
+    /** `program` as a list, or one expression that evaluates to it. */
+    private readonly config: { readonly program: readonly string[] | string; readonly query: unknown },
   ) {
     super(scope, id, { terraformResourceType: 'external', terraformGeneratorMetadata: EXTERNAL });
     ensureExternalProvider(TerraformStack.of(scope));

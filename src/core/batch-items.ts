@@ -20,7 +20,8 @@ const objectEntry = z.object({
   takeOver: z._default(z.boolean(), false),
 });
 
-type Entry = z.infer<typeof objectEntry> & { readonly name: string };
+/** An entry and its name; `absent`: its plan read it absent (APPLY.absent). */
+type Entry = z.infer<typeof objectEntry> & { readonly name: string; readonly absent: boolean };
 
 /**
  * Which items of one kind the apply must refuse (ownership.ts), among those still `open`: one fetch over
@@ -45,10 +46,11 @@ export const resolveAll = async <S, T, C, R>(
 ) => {
   const refused = new Map<string, Error>();
   const byKind = new Map<string, Entry[]>();
+  const absent = new Set((env[APPLY.absent] ?? '').split(','));
   for (const [index, name] of names.entries()) {
     try {
       const entry = parseAs(objectEntry, parseJson(env[`${APPLY.objectPrefix}${index}`], `the entry of ${name}`), name);
-      byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), { ...entry, name }]);
+      byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), { ...entry, name, absent: absent.has(name) }]);
     } catch (error) {
       refused.set(name, asError(error));
     }
@@ -81,7 +83,7 @@ const itemsOf = <S, Spec, I, L, C, R>(
   failed: Map<string, Error>,
 ) => {
   const parsed = withSpecs(kind.spec, entries, (name, error) => failed.set(name, asError(error)));
-  const items = parsed.map(({ name, spec, after, adopt, found, takeOver }): ApplyItem<S, C> => {
+  const items = parsed.map(({ name, spec, after, adopt, found, absent, takeOver }): ApplyItem<S, C> => {
     const change = kind.change?.(spec);
     return {
       name,
@@ -90,6 +92,7 @@ const itemsOf = <S, Spec, I, L, C, R>(
       after,
       adopt,
       found,
+      absent,
       takeOver,
       apply: (session, context) => kind.apply(session, spec, context),
       ...(change !== undefined && { change }),

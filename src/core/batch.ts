@@ -37,12 +37,29 @@ export const readBatch = async <S, T, C, R>(
   query: unknown,
   context: KindContext,
 ): Promise<Record<string, string>> => {
+  const { names, readings, fields } = await readQuery(domain, query, context);
+  return summarize(names, readings, followsOf(names, fields));
+};
+
+/**
+ * Each object of a batch read's query (those `pick` keeps of its names, by default all) read as the plan reads
+ * it, with the query's fields and the target in words.
+ */
+export const readQuery = async <S, T, C, R>(
+  domain: HandlerDomain<S, T, string, C, R>,
+  query: unknown,
+  context: KindContext,
+  pick: (names: readonly string[], fields: Readonly<Record<string, string>>) => readonly string[] = (n) => n,
+) => {
   const fields = unpacked(parseAs(stringMap, query, 'query'));
   const target = parseAs(domain.target, parseJson(fields[BATCH.target], `query["${BATCH.target}"]`), 'target');
-  const names = Object.keys(fields).filter((key) => !key.startsWith('.'));
+  const names = pick(
+    Object.keys(fields).filter((key) => !key.startsWith('.')),
+    fields,
+  );
   const stack = receivedStackId(fields[BATCH.stack], `query["${BATCH.stack}"]`);
   const readings = await readAll(domain, target, names, fields, stack === undefined ? context : { ...context, stack });
-  return summarize(names, readings, followsOf(names, fields));
+  return { names, readings, fields, where: domain.describe(target) };
 };
 
 /**
@@ -167,8 +184,9 @@ const ownedReading = <S, Spec, I, L, C, R>(
   if (stack !== undefined && isOtherStack(markStack, stack))
     return otherStackReading(reading, markStack, stack, takeOver, where);
   if (kind.foreign?.(spec, live) === true) return foreignReading(reading, adopt, where);
-  if (kind.exists?.(spec, live) === true) return foundReading(reading, adopt, where);
-  return reading;
+  if (kind.exists === undefined) return reading;
+  if (kind.exists(spec, live)) return foundReading(reading, adopt, where);
+  return adopt ? reading : { ...reading, absent: true };
 };
 
 const unreadable = (error: unknown): Reading => ({
@@ -180,9 +198,10 @@ const unreadable = (error: unknown): Reading => ({
 /**
  * The flat result: each object's reading, printable and bounded (toReadResult), the batch's verdict
  * naming the drifted objects with those same summaries, `.drifted`: the names the apply acts on, each
- * object not in sync or following one that is not (an unknown name counts as not in sync), and `.found`:
- * each found text once with its objects' names (foundGroups). The plan reads those keys instead of one
- * expression per object (issue 30).
+ * object not in sync or following one that is not (an unknown name counts as not in sync), `.found`:
+ * each found text once with its objects' names (foundGroups), and `.absent`: the names of the objects whose
+ * lifecycle would record nothing found (Reading.absent). The plan reads those keys instead of one expression
+ * per object (issue 30).
  */
 const summarize = (
   names: readonly string[],
@@ -192,15 +211,18 @@ const summarize = (
   const result: Record<string, string> = {};
   const drifted: string[] = [];
   const found: Array<[string, string]> = [];
+  const absent: string[] = [];
   for (const name of names) {
     const reading = readings.get(name) ?? unreadable(new Error('no reading'));
     const flat = toReadResult(reading);
     for (const field of ['in_sync', 'summary', 'diff'] as const) result[resultKey(name, field)] = flat[field];
     if (reading.found !== undefined) found.push([name, reading.found]);
+    if (reading.absent === true) absent.push(name);
     if (!reading.inSync) drifted.push(`- ${name}: ${flat.summary}`);
   }
   const groups = foundGroups(found);
   if (groups !== undefined) result[BATCH.found] = groups;
+  if (absent.length > 0) result[BATCH.absent] = absent.join(',');
   const inSync = (name: string) => readings.get(name)?.inSync === true;
   const applied = names.filter((name) => !inSync(name) || (follows.get(name) ?? []).some((f) => !inSync(f)));
   result[BATCH.drifted] = applied.join(',');

@@ -1,6 +1,7 @@
 /**
  * The shell every handler bundle runs in. `batch read` answers the external data source for all
- * objects on one target, `batch apply` applies the ones its plan found drifted (the target's apply
+ * objects on one target, `batch recheck` the apply's check of those its plan read absent (batch-recheck.ts),
+ * `batch apply` applies the ones its plan found drifted (the target's apply
  * resource runs it); `<kind> <read|apply|destroy>` acts on one object, from the HOMELAB_*
  * variables the local-exec hooks set or from stdin when a human runs it. A failure is one bounded
  * stderr line and a non-zero exit, never a stack trace.
@@ -8,6 +9,7 @@
 import * as z from 'zod/mini';
 import { readBatch } from './batch';
 import { applyBatch } from './batch-apply';
+import { recheckBatch } from './batch-recheck';
 import { type Clock, systemClock } from './clock';
 import { HandlerError } from './errors';
 import type { HandlerDomain, KindContext, Log } from './kind';
@@ -41,7 +43,7 @@ export const runHandler = async <S, T, C, R>(
   const call = invocationOf(Object.keys(domain.kinds), first, verb);
   if (call === undefined) {
     const kinds = Object.keys(domain.kinds).join('|');
-    const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read|apply`;
+    const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read|recheck|apply`;
     // argv as given (a hook's kind variable, or a person's typing): shown escaped, like every line we print.
     io.log(printableLine(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; ${usage}`.trim()));
     return 2;
@@ -51,7 +53,10 @@ export const runHandler = async <S, T, C, R>(
     const context = stack === undefined ? base : { ...base, stack };
     if (call.batch !== undefined) {
       if (call.batch === 'apply') await applyBatch(domain, io.env, context);
-      else io.out(JSON.stringify(await readBatch(domain, parseJson(await io.stdin(), 'stdin'), context)));
+      else {
+        const read = call.batch === 'read' ? readBatch : recheckBatch;
+        io.out(JSON.stringify(await read(domain, parseJson(await io.stdin(), 'stdin'), context)));
+      }
       return 0;
     }
     if (call.verb === 'destroy' && io.env[ENV.lifecycle] !== undefined) {
@@ -71,11 +76,11 @@ export const runHandler = async <S, T, C, R>(
 
 /** What the arguments ask for: a batch, or one verb on one object of a kind the bundle serves. */
 type Invocation =
-  | { readonly batch: 'read' | 'apply'; readonly kind?: undefined; readonly verb?: undefined }
+  | { readonly batch: 'read' | 'recheck' | 'apply'; readonly kind?: undefined; readonly verb?: undefined }
   | { readonly batch?: undefined; readonly kind: string; readonly verb: Verb };
 
 const invocationOf = (kinds: readonly string[], first?: string, verb?: string): Invocation | undefined => {
-  if (first === BATCH.verb && (verb === 'read' || verb === 'apply')) return { batch: verb };
+  if (first === BATCH.verb && (verb === 'read' || verb === 'recheck' || verb === 'apply')) return { batch: verb };
   return first !== undefined && kinds.includes(first) && isVerb(verb) ? { kind: first, verb } : undefined;
 };
 

@@ -41,6 +41,11 @@ export interface Reading {
    * state keeps (`exists`): set when the object exists on the target (ownership.ts).
    */
   readonly found?: string;
+  /**
+   * Set when the object is absent, its kind's ownership is kept in the state (`exists`) and its construct does
+   * not say adopt: its lifecycle, if created now, records nothing found, so the apply must find it still absent.
+   */
+  readonly absent?: true;
 }
 
 /**
@@ -127,6 +132,8 @@ export interface ApplyItem<S, Change = never> {
   readonly adopt?: boolean;
   /** Whether its lifecycle recorded that the object existed before this stack declared it (ownership.ts). */
   readonly found?: boolean;
+  /** Whether the plan read it absent (its kind's ownership in the state, no adopt): it must not exist now. */
+  readonly absent?: boolean;
   /** Whether the construct says `takeOver: true`: the apply may take an object another stack marked. */
   readonly takeOver?: boolean;
   /** Its kind's apply over the spec parsed at the boundary. */

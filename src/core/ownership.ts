@@ -72,24 +72,39 @@ export const refusedForeign = (where: string): HandlerError =>
       'or give the object another name',
   );
 
+/**
+ * The apply's refusal of an object its plan read absent that exists now (batch-recheck.ts checked it before the
+ * lifecycles were created, so it appeared after that: within the seconds Terraform took to create them).
+ */
+export const refusedAppeared = (where: string, name: string): HandlerError =>
+  new HandlerError(
+    `exists on ${where}, though the plan read it absent: it appeared after the plan (made by another stack or by ` +
+      'hand), and its construct does not say adopt: true',
+    "nothing of it was changed; its lifecycle records it as this stack's (PVE keeps no mark): forget that record " +
+      `with terraform state rm terraform_data.${name}_lifecycle (nothing is deleted) and plan again, which then ` +
+      'names it as not created by this stack',
+  );
+
 /** One object of an apply as the ownership check needs it: its name, its parsed spec, what its construct says. */
 export interface OwnedSpec<Spec> {
   readonly name: string;
   readonly spec: Spec;
   readonly adopt: boolean;
   readonly found: boolean;
+  /** Its plan read it absent, for a kind whose ownership the state keeps (Reading.absent). */
+  readonly absent?: boolean;
   readonly takeOver: boolean;
 }
 
 /**
- * The items of one kind the apply must refuse: those their lifecycle recorded as found and those found on
- * the target without the stack's mark, unless marked `adopt`; those another stack's mark names, unless
- * marked `takeOver`. One fetch when the kind marks, over the apply's own session, just before it writes:
- * the plan's reading may be stale.
+ * The items of one kind the apply must refuse: those their lifecycle recorded as found, those found on the
+ * target without the stack's mark, and those the plan read absent that exist now, unless marked `adopt`; those
+ * another stack's mark names, unless marked `takeOver`. One fetch when the kind marks or some item was read
+ * absent, over the apply's own session, just before it writes: the plan's reading may be stale.
  */
 export const foreignItems = async <S, Spec, Live>(
   session: S,
-  kind: Pick<ObjectKind<S, Spec, unknown, Live>, 'fetch' | 'foreign' | 'markedBy'>,
+  kind: Pick<ObjectKind<S, Spec, unknown, Live>, 'fetch' | 'foreign' | 'markedBy' | 'exists'>,
   items: readonly OwnedSpec<Spec>[],
   context: KindContext,
   where: string,
@@ -101,7 +116,7 @@ export const foreignItems = async <S, Spec, Live>(
       refused.set(item.name, refusedForeign(where));
       continue;
     }
-    const checksMark = kind.foreign !== undefined && !item.adopt;
+    const checksMark = (kind.foreign !== undefined || appears(kind, item)) && !item.adopt;
     const checksStack = kind.markedBy !== undefined && !item.takeOver && context.stack !== undefined;
     if (checksMark || checksStack) checked.push(item);
   }
@@ -118,7 +133,13 @@ export const foreignItems = async <S, Spec, Live>(
       refused.set(item.name, refusedOtherStack(where, markStack, stack));
     } else if (!item.adopt && kind.foreign?.(item.spec, live) === true) {
       refused.set(item.name, refusedForeign(where));
+    } else if (!item.adopt && appears(kind, item) && kind.exists?.(item.spec, live) === true) {
+      refused.set(item.name, refusedAppeared(where, item.name));
     }
   }
   return refused;
 };
+
+/** Whether the item was read absent by its plan, for a kind that can tell it exists now (`exists`). */
+const appears = (kind: Pick<ObjectKind<never, never, unknown, never>, 'exists'>, item: { readonly absent?: boolean }) =>
+  kind.exists !== undefined && item.absent === true;

@@ -68,6 +68,14 @@ export const BATCH = {
    * batch exists with its ownership kept in the state.
    */
   found: '.found',
+  /**
+   * The objects read absent whose kind's ownership the state keeps and whose construct does not say adopt,
+   * comma-separated; absent when there are none. Their lifecycles record nothing found, so the apply checks,
+   * before it records them, that none appeared after the plan (`batch recheck`; README, Adoption).
+   */
+  absent: '.absent',
+  /** In a `batch recheck` query, the read's query plus the names to check: the plan's `.absent`. */
+  recheck: '.recheck',
 } as const;
 
 /**
@@ -84,6 +92,8 @@ export const APPLY = {
   verb: 'batch',
   drifted: 'HOMELAB_DRIFTED',
   objectPrefix: 'HOMELAB_OBJECT_',
+  /** The plan's `.absent` (BATCH): an object among them that exists at apply time appeared after the plan. */
+  absent: 'HOMELAB_ABSENT',
 } as const;
 
 export const resultKey = (name: string, field: keyof ReadResult): string => `${name}.${field}`;

@@ -131,7 +131,7 @@ describe('ManagedObject', () => {
           command: `node "${read.program[1]}" batch apply`,
           environment:
             '${merge({ HOMELAB_TARGET = self.input.target, HOMELAB_DRIFTED = self.input.drifted, ' +
-            'HOMELAB_STACK = "test" }, ' +
+            'HOMELAB_ABSENT = lookup(self.input, "absent", ""), HOMELAB_STACK = "test" }, ' +
             '{ for index, name in split(",", self.input.drifted) : format("HOMELAB_OBJECT_%d", index) => ' +
             'self.triggers_replace[name] if name != "" })}',
         },

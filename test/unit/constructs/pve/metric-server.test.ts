@@ -78,6 +78,27 @@ describe('ProxmoxMetricServer', () => {
     );
   });
 
+  test('the lifecycle is created only after the apply rechecked what its plan read absent, from one key', () => {
+    const synth = stackWith();
+    // An object read absent records nothing found: the recheck fails, before it, when it exists now.
+    expect(synth.resource.terraform_data.m_lifecycle.depends_on).toEqual(['data.external.pve_recheck']);
+    expect(synth.locals.pve_absent).toBe('${lookup(data.external.pve_read.result, ".absent", "")}');
+    const recheck = synth.data.external.pve_recheck;
+    const bundle = synth.data.external.pve_read.program[1];
+    // No object read absent: sh answers at plan time, no Node process (issue 30).
+    expect(recheck.program).toBe(
+      '${local.pve_absent == "" ? ["sh", "-c", "cat >/dev/null; echo {}"] : ' +
+        `["node", "${bundle}", "batch", "recheck"]}`,
+    );
+    // Some: the query is unknown until the apply, which reads it then, the read's query and the names to check.
+    expect(recheck.query).toBe(
+      '${local.pve_absent == "" ? {} : (replace(timestamp(), "/.*/", "") == "" ? ' +
+        'merge(data.external.pve_read.query, { ".recheck" = local.pve_absent }) : {})}',
+    );
+    // The batch apply refuses one that appeared after the recheck: it gets the names too.
+    expect(synth.resource.terraform_data.pve_apply.input.absent).toBe('${local.pve_absent}');
+  });
+
   test('with adopt the lifecycle records adopt and the entry neither carries found nor waits on it', () => {
     const synth = stackWith({ adopt: true });
     // The lifecycle keeps its input as created: the destroy hook carries adopt from the configuration.

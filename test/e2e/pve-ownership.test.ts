@@ -1,0 +1,135 @@
+/**
+ * Ownership of the PVE kinds that keep it in the stack's state (README, Adoption), on real terraform (or tofu)
+ * against the fake PVE, where an audit found it lost:
+ * a saved plan that read a server and a bridge absent, applied after someone else made them: the apply took
+ * them over and its lifecycles recorded them as the stack's, so its destroy deleted another stack's server.
+ * Now the apply refuses them, writes nothing to them and records no lifecycle of them; an object of the stack's
+ * own whose create was cut after its POST still converges on the next apply.
+ */
+import { type FakePve, startFakePve } from '../fakes/pve/server';
+import { CdktfProject, type CommandOutcome } from '../support/cdktf-project';
+import { makeCert, type TestCert } from '../support/tls';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+jest.setTimeout(600_000);
+
+const RUNNING = ['auto lo', 'iface lo inet loopback', '', 'iface eno1 inet manual', ''].join('\n');
+/** The running file with a bridge someone else made: stack a, or a human. */
+const withBridge = (iface: string) =>
+  `${RUNNING}\nauto ${iface}\niface ${iface} inet manual\n\tbridge-ports none\n\tbridge-stp off\n\tbridge-fd 0\n`;
+const THEIRS = { type: 'graphite', server: '192.0.2.1', port: 2003 };
+
+let fake: FakePve;
+let project: CdktfProject;
+let cert: TestCert;
+
+const words = (outcome: CommandOutcome) => `${outcome.stdout}\n${outcome.stderr}`.replace(/\s+/g, ' ');
+const server = (construct: string, id: string, more: Record<string, unknown> = {}) => ({
+  construct,
+  id,
+  type: 'graphite',
+  server: '192.0.2.7',
+  port: 2003,
+  ...more,
+});
+const bridge = (construct: string, iface: string, more: Record<string, unknown> = {}) => ({
+  construct,
+  node: 'n1',
+  iface,
+  ...more,
+});
+const synth = (objects: readonly object[]) =>
+  project.must('synth', project.synth({ HOMELAB_OBJECTS: JSON.stringify(objects) }));
+const apply = (...args: string[]) => project.terraform('apply', '-auto-approve', '-no-color', ...args);
+/** The writes (not GETs) the fake received from `from` on, to the paths `pattern` matches. */
+const writesTo = (pattern: RegExp, from = 0) =>
+  fake.requests
+    .slice(from)
+    .filter(({ method, path }) => method !== 'GET' && pattern.test(path))
+    .map(({ method, path }) => `${method} ${path}`);
+const stateList = async () => (await project.must('state list', project.terraform('state', 'list'))).stdout;
+
+beforeAll(async () => {
+  cert = makeCert();
+  const tokens = { 'root@pam!homelab': { secret: 'ownership-secret', privileges: 'modify' as const } };
+  fake = await startFakePve({
+    tls: { key: cert.key, cert: cert.cert },
+    tokens,
+    nodes: ['n1'],
+    network: { n1: { physical: ['eno1'], running: RUNNING } },
+  });
+  project = new CdktfProject('build/e2e/pve-ownership-app.js', 'pve-ownership', {
+    PROXMOX_VE_ENDPOINT: fake.url,
+    PROXMOX_VE_CA_FILE: cert.certFile,
+    PROXMOX_VE_API_TOKEN: 'root@pam!homelab=ownership-secret',
+  });
+  // The record is kept for cdktf.json's app alone: a rename is told from it.
+  const app = join(__dirname, '..', '..', 'build', 'e2e', 'pve-ownership-app.js');
+  writeFileSync(join(project.dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${app}` }));
+  // A stack with no object names no provider for init to install.
+  await synth([server('seed', 'seed')]);
+  await project.must('init', project.terraform('init', '-no-color'));
+});
+
+afterEach(async () => {
+  await project.must('destroy (between tests)', project.terraform('destroy', '-auto-approve', '-no-color'));
+  // Each test starts from an empty record: a rename is told from the names it holds.
+  rmSync(join(project.dir, 'cdktf-homelab.record.json'), { force: true });
+  for (const id of Object.keys(fake.metricServers())) fake.deleteMetricServer(id);
+  fake.setInterfacesFiles('n1', { running: RUNNING });
+});
+
+afterAll(async () => {
+  console.log(`pve-ownership e2e timings (s): ${project?.report()}`);
+  await fake?.stop();
+  project?.cleanup();
+  cert?.cleanup();
+});
+
+test('a saved plan that read a server and a bridge absent refuses them once they exist, records neither', async () => {
+  await synth([server('shared', 'shared'), bridge('sharedbr', 'vmbr5', { comments: 'b' }), server('mine', 'mine')]);
+  await project.must('plan -out', project.terraform('plan', '-no-color', '-out', 'b.plan'));
+  // Another stack applies them between this plan and its apply.
+  fake.setMetricServer('shared', THEIRS);
+  fake.setInterfacesFiles('n1', { running: withBridge('vmbr5') });
+  const from = fake.requests.length;
+
+  const applied = await apply('b.plan');
+  expect(applied.code).toBe(1);
+  for (const name of ['shared', 'sharedbr']) {
+    expect(words(applied)).toMatch(new RegExp(`- ${name}: exists on PVE cluster \\S+, though the plan read it absent`));
+  }
+  expect(words(applied)).toMatch(/they appeared after the plan .*nothing on PVE cluster \S+ was applied/);
+  expect(fake.metricServers().shared).toEqual(THEIRS);
+  expect(writesTo(/metrics\/server\/shared|network/, from)).toEqual([]);
+  // No lifecycle of theirs: the next plan records them as found, not as this stack's.
+  expect(await stateList()).not.toMatch(/shared(br)?_lifecycle/);
+
+  const planned = await project.plan('plan (after the refused apply)');
+  for (const name of ['shared', 'sharedbr']) {
+    expect(words(planned)).toMatch(new RegExp(`- ${name}: exists on PVE cluster \\S+, not created by this stack`));
+  }
+  expect((await apply()).code).toBe(1); // refused as found; mine is created
+  expect(fake.metricServers().mine).toBeDefined();
+  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(words(destroyed)).toMatch(/left in place: it existed before this stack declared it/);
+  expect(fake.metricServers()).toEqual({ shared: THEIRS });
+  expect(writesTo(/metrics\/server\/shared|network\/vmbr5/, from)).toEqual([]);
+});
+
+test("a create of the stack's own cut after its POST converges on the next apply", async () => {
+  await synth([server('cut', 'cut')]);
+  // The create's read-back fails once the POST has landed: Terraform records the apply as failed.
+  fake.beforeNext('POST', /metrics\/server\/cut$/, () =>
+    fake.failNext('GET', /metrics\/server\/cut$/, 500, 'connection cut'),
+  );
+  expect((await apply()).code).toBe(1);
+  expect(fake.metricServers().cut).toBeDefined();
+  const again = await project.must('apply (after the cut)', apply());
+  expect(words(again)).not.toMatch(/refuse|not created by this stack|appeared/);
+  expect((await project.plan('plan (converged)')).code).toBe(0);
+  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(words(destroyed)).toMatch(/metric server "cut": deleting/);
+  expect(fake.metricServers().cut).toBeUndefined();
+});
