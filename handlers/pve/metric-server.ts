@@ -57,9 +57,17 @@ export const metricServerKind = defineKind({
     };
   },
 
+  /**
+   * Only a section of the spec's type is this object: one of another type holding the id is one this object's
+   * apply never writes (type is create-only: the create fails) and its destroy leaves, so a lifecycle created
+   * over it records nothing found. A type change then keeps the server the stack's: the old lifecycle's
+   * replacement deletes its own section, and the new one records it absent (README, Adoption).
+   */
   exists: (spec: MetricServerSpec, sections: Sections): boolean => {
     const section = sections.get(spec.id);
-    return section !== undefined && !(section instanceof Error);
+    return (
+      section !== undefined && !(section instanceof Error) && diffMetricServer(spec, section, {}).state !== 'foreign'
+    );
   },
 
   apply: (api: PveApi, spec: MetricServerSpec, context: KindContext) =>

@@ -70,9 +70,11 @@ export const networkInterfaceKind = defineKind({
     return interfaceReading(spec, live, nodes.declared.get(spec.node) ?? new Set());
   },
 
+  /** Only an interface of the spec's type is this object (PUT cannot change a type), as for a metric server. */
   exists(spec: NetworkInterfaceSpec, nodes: NodeRows): boolean {
     const live = nodes.rows.get(spec.node);
-    return Array.isArray(live) && findInterface(live, spec.iface) !== undefined;
+    const row = Array.isArray(live) ? findInterface(live, spec.iface) : undefined;
+    return row !== undefined && diffInterface(spec, row).state !== 'foreign';
   },
 
   apply: (api: PveApi, spec: NetworkInterfaceSpec, context: KindContext) => stage(api, spec, context),

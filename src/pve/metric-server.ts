@@ -123,7 +123,8 @@ export const summarize = (spec: MetricServerSpec, state: MetricServerState): str
   if (state.state === 'foreign') {
     return (
       `${name} is absent: the id is held by a ${state.liveType} section, and type is create-only, ` +
-      'so apply will fail until that section is removed or the id changed'
+      'so apply will fail until that section is removed or the id changed ' +
+      "(this stack's own section of the type before is removed first, by its lifecycle's replacement)"
     );
   }
   const changed = describeDiff(state.changes);

@@ -1,10 +1,14 @@
 /**
  * Ownership of the PVE kinds that keep it in the stack's state (README, Adoption), on real terraform (or tofu)
- * against the fake PVE, where an audit found it lost:
- * a saved plan that read a server and a bridge absent, applied after someone else made them: the apply took
- * them over and its lifecycles recorded them as the stack's, so its destroy deleted another stack's server.
- * Now the apply refuses them, writes nothing to them and records no lifecycle of them; an object of the stack's
- * own whose create was cut after its POST still converges on the next apply.
+ * against the fake PVE, in the two ways an audit found it lost:
+ * - a saved plan that read a server and a bridge absent, applied after someone else made them: the apply took
+ *   them over and its lifecycles recorded them as the stack's, so its destroy deleted another stack's server.
+ *   Now the apply refuses them, writes nothing to them and records no lifecycle of them; an object of the stack's
+ *   own whose create was cut after its POST still converges on the next apply;
+ * - a server's type changed (PVE cannot change it in place): the replaced lifecycle recorded the stack's own
+ *   section, which its replacement then deleted, as not created by this stack, and the apply refused to create
+ *   the new one, forever. Now the read finds only a section of the spec's type: the replacement deletes the old
+ *   section, the apply creates the new one, and a section the stack never created is still left alone.
  */
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject, type CommandOutcome } from '../support/cdktf-project';
@@ -132,4 +136,27 @@ test("a create of the stack's own cut after its POST converges on the next apply
   const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
   expect(words(destroyed)).toMatch(/metric server "cut": deleting/);
   expect(fake.metricServers().cut).toBeUndefined();
+});
+
+test("changing a server's type replaces its own section; one the stack found is left alone", async () => {
+  fake.setMetricServer('handx', THEIRS);
+  await synth([server('m', 'mx'), server('hx', 'handx')]);
+  expect((await apply()).code).toBe(1); // handx refused
+  const influx = { type: 'influxdb', port: 8089 };
+  await synth([server('m', 'mx', influx), server('hx', 'handx', influx)]);
+  const planned = await project.plan('plan (type changed)');
+  expect(words(planned)).not.toMatch(/- m: exists on/);
+
+  const applied = await apply();
+  expect(applied.code).toBe(1);
+  expect(words(applied)).toMatch(/hx: not applied: .*a graphite section already holds this id/);
+  expect(words(applied)).not.toMatch(/m: not applied/);
+  expect(fake.metricServers().mx).toMatchObject({ type: 'influxdb', port: 8089 });
+  expect(fake.metricServers().handx).toEqual(THEIRS);
+  const again = await project.plan('plan (type changed, applied)');
+  expect(words(again)).not.toMatch(/- m: /);
+
+  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(words(destroyed)).toMatch(/metric server "mx": deleting/);
+  expect(fake.metricServers()).toEqual({ handx: THEIRS });
 });
