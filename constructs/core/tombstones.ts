@@ -1,8 +1,9 @@
 /**
  * Tombstones (README, Removing an object): at synth, the stacks' record is read, every object it
- * holds that the code no longer declares gets a `removed` block running its destroy hook, and the
- * record is written back. Without them, deleting a construct would plan `will be destroyed` while
- * Terraform, having no hook left to run, leaves the object on its target.
+ * holds that the code no longer declares gets a `removed` block running its destroy hook, unless the code
+ * declares it under a new name (its lifecycle then moves: object-moves.ts), and the record is written back.
+ * Without them, deleting a construct would plan `will be destroyed` while Terraform, having no hook left to
+ * run, leaves the object on its target.
  *
  * The record is anyone's to edit in a pull request, so a tombstone takes from it only a name, a kind
  * checked against its target's domain and a target label; the handler, the bundle and the target's
@@ -15,14 +16,16 @@ import { handlerAsset, hookHandler } from './handler-asset';
 import {
   type DeclaredEntry,
   lifecycleAddress,
+  lifecycleMoves,
   nextStackRecord,
   type RecordedObject,
   tombstones,
 } from '../../src/core/object-record';
+import { objectMoves } from '../../src/core/object-moves';
 import { DOMAINS, type DomainName, kindsOf } from '../../src/core/registry';
 import { destroyHook } from './object-address';
 import { stackIdOf } from './stack-identity';
-import { removedBlocks } from './removed-blocks';
+import { movedBlocks, removedBlocks } from './removed-blocks';
 import { recordPath, updateRecord } from './record-file';
 import { appProblems, hasProblems } from './problems';
 
@@ -118,9 +121,11 @@ const tombstoneApp = (first: TerraformStack): void => {
       const id = stack.node.id;
       const last = Object.hasOwn(record.stacks, id) ? record.stacks[id] : undefined;
       const declared = declaredBy.get(stack) ?? [];
-      const next = nextStackRecord(last, declared);
+      const next = nextStackRecord(last, declared, objectMoves(last, declared));
       if (Object.keys(next.objects).length === 0) continue;
       record.stacks[id] = next;
+      const moves = lifecycleMoves(next);
+      if (moves.length > 0) planned.push(() => movedBlocks(stack).push(...moves));
       const removed = tombstones(next, declared);
       const targets = codeTargets(stack);
       for (const [name, object] of removed) {

@@ -26,9 +26,10 @@ export const KIND_NAME = /^[a-z][a-z0-9-]{0,62}$/;
 
 /**
  * `declared`: in the code; `forgotten`: `forget: true`, left on its target; `removed`: gone from the
- * code, deleted by the apply after (a tombstone, a no-op once the object has left the state).
+ * code, deleted by the apply after (a tombstone, a no-op once the object has left the state); `moved`: its
+ * construct renamed, its lifecycle moved to `movedTo` by the apply after (object-moves.ts; a no-op once moved).
  */
-const objectState = z.enum(['declared', 'forgotten', 'removed']);
+const objectState = z.enum(['declared', 'forgotten', 'removed', 'moved']);
 export type ObjectState = z.infer<typeof objectState>;
 
 const identifier = (says: string) => z.string().check(z.regex(IDENTIFIER, says));
@@ -43,6 +44,8 @@ const recordedObject = z.strictObject({
   state: objectState,
   /** What names the object, as its lifecycle stores it (a removed interface's node and name). */
   identity: z.optional(recordedIdentity),
+  /** The name a `moved` object's lifecycle moves to: the code declares it, as the same object (object-moves.ts). */
+  movedTo: z.optional(identifier('must be an object name (a Terraform identifier)')),
   /**
    * Written by earlier versions when the construct said `adopt: true`, and then taken by the tombstone's
    * hook as leave to delete an object its lifecycle found: an entry given it by hand deleted what the stack
@@ -129,16 +132,25 @@ const expected = (issue: z.core.$ZodIssue): string =>
 
 /**
  * The stack's next record: what it declares now, and every object of the last record it no longer
- * declares, as `removed` (or still `forgotten`).
+ * declares, as `moved` to its new name when `moves` says so (object-moves.ts), else `removed` (or still
+ * `forgotten`).
  */
-export const nextStackRecord = (last: StackRecord | undefined, declared: readonly DeclaredEntry[]): StackRecord => {
+export const nextStackRecord = (
+  last: StackRecord | undefined,
+  declared: readonly DeclaredEntry[],
+  moves: ReadonlyMap<string, string> = new Map(),
+): StackRecord => {
   const objects: Record<string, RecordedObject> = {};
   for (const entry of declared) {
     objects[entry.name] = { kind: entry.kind, target: entry.label, state: entry.state, ...identityOf(entry) };
   }
-  for (const [name, { adopt: _readPast, ...object }] of Object.entries(last?.objects ?? {})) {
+  for (const [name, { adopt: _readPast, movedTo: _moved, ...object }] of Object.entries(last?.objects ?? {})) {
     if (Object.hasOwn(objects, name)) continue;
-    objects[name] = { ...object, state: object.state === 'forgotten' ? 'forgotten' : 'removed' };
+    const movedTo = moves.get(name);
+    objects[name] =
+      movedTo !== undefined
+        ? { ...object, state: 'moved', movedTo }
+        : { ...object, state: object.state === 'forgotten' ? 'forgotten' : 'removed' };
   }
   return { objects };
 };
@@ -151,13 +163,23 @@ const identityOf = (entry: DeclaredEntry): Pick<RecordedObject, 'identity'> => {
   return { identity: parsed.data };
 };
 
-/** The objects of `stack` that the code no longer declares, by name: each gets a `removed` block. */
+/** The objects of `stack` the code no longer declares and that did not move, by name: each gets a `removed` block. */
 export const tombstones = (stack: StackRecord, declared: readonly DeclaredEntry[]): Array<[string, RecordedObject]> => {
   const names = new Set(declared.map((entry) => entry.name));
   return Object.entries(stack.objects)
-    .filter(([name]) => !names.has(name))
+    .filter(([name, object]) => !names.has(name) && object.state !== 'moved')
     .sort(([a], [b]) => (a < b ? -1 : 1));
 };
+
+/** The `moved` blocks of `stack`'s record: each moved object's lifecycle to its new name's. */
+export const lifecycleMoves = (stack: StackRecord): Array<{ readonly from: string; readonly to: string }> =>
+  Object.entries(stack.objects)
+    .flatMap(([name, { state, movedTo }]) =>
+      state === 'moved' && movedTo !== undefined
+        ? [{ from: lifecycleAddress(name), to: lifecycleAddress(movedTo) }]
+        : [],
+    )
+    .sort((a, b) => (a.from < b.from ? -1 : 1));
 
 /** The file's text: keys sorted at every level, so a repeated synth writes the same bytes. */
 export const recordText = (value: Record_): string => `${JSON.stringify(sorted(value), null, 2)}\n`;

@@ -1,10 +1,12 @@
 /**
  * Ownership of the PVE kinds that keep it in the stack's state (README, Adoption), on real terraform (or tofu)
- * against the fake PVE, in the two ways an audit found it lost:
+ * against the fake PVE, in the three ways an audit found it lost:
  * - a saved plan that read a server and a bridge absent, applied after someone else made them: the apply took
  *   them over and its lifecycles recorded them as the stack's, so its destroy deleted another stack's server.
  *   Now the apply refuses them, writes nothing to them and records no lifecycle of them; an object of the stack's
  *   own whose create was cut after its POST still converges on the next apply;
+ * - a construct renamed (same PVE object): its tombstone deleted the server and the new lifecycle, recording the
+ *   plan's read of it, refused to create it again, forever. Now the lifecycle moves, and nothing is written;
  * - a server's type changed (PVE cannot change it in place): the replaced lifecycle recorded the stack's own
  *   section, which its replacement then deleted, as not created by this stack, and the apply refused to create
  *   the new one, forever. Now the read finds only a section of the spec's type: the replacement deletes the old
@@ -136,6 +138,32 @@ test("a create of the stack's own cut after its POST converges on the next apply
   const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
   expect(words(destroyed)).toMatch(/metric server "cut": deleting/);
   expect(fake.metricServers().cut).toBeUndefined();
+});
+
+test('renamed constructs move their lifecycles: nothing is deleted or written, a found one stays refused', async () => {
+  fake.setMetricServer('handsrv', THEIRS);
+  await synth([server('old', 'srv'), bridge('oldbr', 'vmbr6'), server('hand', 'handsrv')]);
+  expect((await apply()).code).toBe(1); // handsrv refused, the others created
+  const from = fake.requests.length;
+
+  await synth([server('new', 'srv'), bridge('newbr', 'vmbr6'), server('hand2', 'handsrv')]);
+  const planned = await project.plan('plan (renamed)');
+  for (const [from, to] of [
+    ['old', 'new'],
+    ['oldbr', 'newbr'],
+    ['hand', 'hand2'],
+  ]) {
+    expect(planned.stdout).toContain(`terraform_data.${from}_lifecycle has moved to terraform_data.${to}_lifecycle`);
+  }
+  expect(planned.stdout).not.toMatch(/_lifecycle (will be destroyed|will be created|must be replaced)/);
+  expect(words(planned)).toMatch(/- hand2: exists on PVE cluster \S+, not created by this stack/);
+  expect(words(planned)).not.toMatch(/- new(br)?: exists/);
+
+  expect((await apply()).code).toBe(1); // hand2 still refused
+  expect(writesTo(/metrics\/server|network/, from)).toEqual([]);
+  const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(words(destroyed)).toMatch(/metric server "srv": deleting/);
+  expect(fake.metricServers()).toEqual({ handsrv: THEIRS });
 });
 
 test("changing a server's type replaces its own section; one the stack found is left alone", async () => {

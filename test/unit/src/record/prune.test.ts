@@ -35,3 +35,16 @@ test('a stack has tombstones when some entry is removed or forgotten', () => {
   expect(hasTombstones(stack)).toBe(true);
   expect(hasTombstones({ objects: { kept: stack.objects.kept! }, targets: {} })).toBe(false);
 });
+
+test('drops a moved entry once its lifecycle left the state (the move applied), keeps it before', () => {
+  const renamed: StackRecord = {
+    objects: {
+      old: { kind: 'metric-server', target: 'pve', state: 'moved', movedTo: 'new' },
+      new: { kind: 'metric-server', target: 'pve', state: 'declared' },
+    },
+  };
+  expect(prunedStack(renamed, new Set(['terraform_data.new_lifecycle'])).dropped).toEqual(['old']);
+  const before = prunedStack(renamed, new Set(['terraform_data.old_lifecycle']));
+  expect(before.waiting).toEqual(['old']);
+  expect(before.record).toEqual(renamed);
+});
