@@ -15,14 +15,13 @@ import {
   entryText,
   followsField,
   ownerFields,
-  recheckProgram,
-  recheckQuery,
   recordedLocal,
   refusable,
   refusedLines,
   triggersOf,
 } from './batch-entries';
 import { hasToken, jsonText } from './encode';
+import { declareOwnershipBlocks } from './ownership-blocks';
 import { recordProblems } from './problems';
 import { stackIdOf } from './stack-identity';
 import { ExternalRead, TerraformData } from './terraform-blocks';
@@ -79,8 +78,8 @@ export class TargetBatch extends Construct {
   private readonly members = new Map<string, BatchMember>();
   /** Whether some object may be refused (refusable): then the check reads `local.<label>_refused`. */
   private mayRefuse = false;
-  /** Whether some object's lifecycle records what the read found: then `local.<label>_found` holds it. */
-  private findsOwnership = false;
+  /** Set once some object's lifecycle records what the read found (`local.<label>_found` holds it). */
+  private recheckAddress?: string;
   /** The batches applied before this one, each with the ordering that asked for it. */
   private readonly before = new Map<TargetBatch, string>();
 
@@ -111,7 +110,7 @@ export class TargetBatch extends Construct {
     });
     const input = { target: jsonText(key.target), drifted: Lazy.stringValue({ produce: () => this.drifted() }) };
     // `absent` only where the state keeps ownership: another batch's input stays the one earlier versions wrote.
-    const absent = () => (this.findsOwnership ? { absent: `\${local.${this.label}_absent}` } : {});
+    const absent = () => (this.recheckAddress !== undefined ? { absent: `\${local.${this.label}_absent}` } : {});
     this.apply = new TerraformData(this, 'apply', {
       triggersReplace: Lazy.stringValue({ produce: () => triggersOf(this.label, this.mayRefuse) }),
       input: Lazy.anyValue({ produce: () => ({ ...input, ...absent() }) }),
@@ -132,32 +131,16 @@ export class TargetBatch extends Construct {
    * before ownership was recorded.
    */
   found(name: string): string {
-    if (!this.findsOwnership) {
-      this.findsOwnership = true;
-      const result = `data.external.${this.read.friendlyUniqueId}.result`;
-      const groups = `jsondecode(lookup(${result}, "${BATCH.found}", "{}"))`;
-      const stack = TerraformStack.of(this);
-      stack.addOverride(
-        `locals.${this.label}_found`,
-        `\${merge({}, [for text, names in ${groups} : { for name in names : name => text }]...)}`,
-      );
-      stack.addOverride(`locals.${this.label}_absent`, `\${lookup(${result}, "${BATCH.absent}", "")}`);
-      const recheck = new ExternalRead(this, 'recheck', {
-        program: recheckProgram(this.label, this.handler),
-        query: recheckQuery(this.label, this.read.friendlyUniqueId),
-      });
-      recheck.overrideLogicalId(`${this.label}_recheck`);
-    }
+    this.recheckAddress ??= declareOwnershipBlocks(this, this.label, this.handler, this.read);
     return `\${lookup(local.${this.label}_found, "${name}", "")}`;
   }
 
   /**
-   * The address of the apply's recheck (batch-recheck.ts), which a lifecycle that records what the read found
-   * depends on: created before it, the recheck fails when an object the plan read absent exists now, and no
-   * lifecycle then records it as the stack's. Call after `found`.
+   * The address of the apply's recheck (ownership-blocks.ts), which a lifecycle that records what the read found
+   * depends on. Call after `found`.
    */
   get recheck(): string {
-    return `data.external.${this.label}_recheck`;
+    return this.recheckAddress ?? '';
   }
 
   /** Adds an object; the apply runs after its lifecycle resource is created. */
