@@ -67,11 +67,14 @@ const asSecondToken = async (user: string, path: string) => {
   return `${answer.status} ${answer.reason}`;
 };
 
-test('an apply that reloads two nodes mints one token per role, and polls each task with its owner', async () => {
+test('an apply reloading two nodes mints a token per read and per apply, polls each task with its owner', async () => {
   const { fake, project } = pve();
   await project.must('apply', project.terraform('apply', '-auto-approve', '-no-color'));
   expect(fake.interfacesFiles('n3').running).toContain('iface vmbr1');
+  // The plan's read, then the apply's recheck of the objects it read absent (README, Adoption), then the apply.
   expect(mintsSince(0)).toEqual([
+    'POST cdktf-read@pve by boot@pve!read',
+    'DELETE cdktf-read@pve by boot@pve!read',
     'POST cdktf-read@pve by boot@pve!read',
     'DELETE cdktf-read@pve by boot@pve!read',
     'POST cdktf-apply@pve by boot@pve!apply',

@@ -58,10 +58,13 @@ const mintsSince = (from: number) =>
     .filter((r) => r.path.includes('/token/'))
     .map((r) => `${r.method} ${decodeURIComponent(r.path.split('/')[5] ?? '')} by ${r.auth}`);
 
-test('an apply mints one read and one provision token, removes both, and the servers converge', async () => {
+test('an apply mints read tokens (plan, recheck) and a provision token, removes each; servers converge', async () => {
   await project.must('apply', project.terraform('apply', '-auto-approve', '-no-color'));
   expect(Object.keys(fake.metricServers()).sort()).toEqual(['lab-graphite', 'lab-influx', 'lab-otel']);
+  // The plan's read, then the apply's recheck of the objects it read absent (README, Adoption), then the apply.
   expect(mintsSince(0)).toEqual([
+    'POST cdktf-read@pve by boot@pve!read',
+    'DELETE cdktf-read@pve by boot@pve!read',
     'POST cdktf-read@pve by boot@pve!read',
     'DELETE cdktf-read@pve by boot@pve!read',
     'POST cdktf-apply@pve by boot@pve!apply',
