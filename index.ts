@@ -1,5 +1,6 @@
 export * from './constructs/core/managed-object';
 export * from './constructs/core/object-construct';
+export type { TerraformValue } from './src/core/definition';
 export * from './constructs/pve/cluster';
 export type { MintSettings } from './src/pve/mint-settings';
 export * from './constructs/pve/metric-server';

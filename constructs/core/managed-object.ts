@@ -4,6 +4,7 @@
  * object kind is one of these; none builds its own Terraform.
  */
 import { Construct } from 'constructs';
+import type { TerraformValue } from '../../src/core/definition';
 import { ENV } from '../../src/core/protocol';
 import type { Problem } from '../../src/core/rules';
 import { Lazy } from './cdk';
@@ -96,11 +97,12 @@ export interface ManagedObjectProps {
   readonly follows?: () => readonly ManagedObject[];
   /**
    * A value whose change re-sends what a read cannot compare (a write-only token): a
-   * `<name>_resend` resource whose creation applies this one object again.
+   * `<name>_resend` resource whose creation applies this one object again. Terraform compares it, so it may
+   * be a Terraform value.
    *
    * @default - none
    */
-  readonly resendOn?: string | number;
+  readonly resendOn?: string | number | TerraformValue;
   /**
    * Whether the apply may take over the object when it exists on the target without this stack's
    * mark of ownership (made by hand, say). Without it the apply refuses such an object, naming it.

@@ -20,7 +20,7 @@ import {
   refusedLines,
   triggersOf,
 } from './batch-entries';
-import { hasToken, jsonText } from './encode';
+import { hasToken, jsonText, tokensAsText } from './encode';
 import { declareOwnershipBlocks } from './ownership-blocks';
 import { recordProblems } from './problems';
 import { stackIdOf } from './stack-identity';
@@ -277,7 +277,7 @@ export class TargetBatch extends Construct {
 }
 
 const keyDigest = (key: TargetBatchKey): string =>
-  digestOf({ domain: key.domain, handler: key.handler, target: key.target }).slice(0, 12);
+  digestOf({ domain: key.domain, handler: key.handler, target: tokensAsText(key.target) }).slice(0, 12);
 
 /**
  * The label `key` asks for, which its objects' lifecycles store: a clash with another target's gets a

@@ -5,17 +5,34 @@
 import type { Construct } from 'constructs';
 import { type PropTable, propProblems } from '../../src/core/definition';
 import { isRecord } from '../../src/core/records';
-import { boolean, type Problem, type Rule } from '../../src/core/rules';
+import { OWNER_FIELDS } from '../../src/core/owner-fields';
+import type { Problem, Rule } from '../../src/core/rules';
 import { Token } from './cdk';
+import { NAMES_OBJECT } from './encode';
 import { isRefused, recordProblems, refuse } from './problems';
 
-/** Whether cdktf will only know the value at deploy time. */
-export const unresolved = (value: unknown): boolean =>
-  (typeof value === 'string' || typeof value === 'number') && Token.isUnresolved(value);
+/**
+ * Whether cdktf will only know the value at deploy time: a string or number token, or a value given whole (a
+ * variable's `booleanValue` or `listValue`, a map token, `Token.asAny`), which a rule would take for a known one.
+ */
+export const unresolved = (value: unknown): boolean => Token.isUnresolved(value);
 
 /** Whether cdktf will only know the value, or one item of a list, at deploy time. */
 export const unknownYet = (value: unknown): boolean =>
-  Array.isArray(value) ? value.some(unresolved) : unresolved(value);
+  unresolved(value) || (Array.isArray(value) && value.some(unresolved));
+
+/**
+ * A prop synth decides something from (its `atSynth`) given whole as a Terraform value: an IResolvable is truthy,
+ * and a list token is one placeholder, so synth would decide from cdktf's placeholder instead of the value. Text
+ * holding a value is judged by its prop's own rules (a name: encode.ts requirePlainIdentity; content: unit-content.ts).
+ */
+const decidedAtSynth = (table: PropTable, props: Readonly<Record<string, unknown>>): Problem[] =>
+  Object.entries(table).flatMap(([prop, def]) => {
+    const why = def.atSynth ?? ('identity' in def && def.identity === true ? NAMES_OBJECT : undefined);
+    return why !== undefined && typeof props[prop] !== 'string' && unresolved(props[prop])
+      ? [{ prop, says: `must be a plain value known at synth, got a Terraform reference (${why})` }]
+      : [];
+  });
 
 /** cdktf's marker for a string token (BEGIN_STRING_TOKEN_MARKER in its tokens/private/encoding). */
 export const STRING_TOKEN = /\$\{TfToken\[[A-Za-z0-9:._-]+\]\}/;
@@ -50,7 +67,8 @@ export const validateProps = (
   const leaning = isRecord(props) ? Object.keys(props).filter((prop) => isRefused(props[prop])) : [];
   const judged = isRecord(props) ? without(props, leaning) : props;
   const problems = propProblems(owner, without(table, leaning), judged, known);
-  if (isRecord(judged)) problems.push(...removalProblems(judged), ...across(judged, known));
+  if (isRecord(judged))
+    problems.push(...decidedAtSynth(table, judged), ...removalProblems(judged), ...across(judged, known));
   recordProblems(scope, problems);
   if (problems.length === 0 && leaning.length === 0) return true;
   refuse(scope);
@@ -84,14 +102,21 @@ export const targetRule =
   (value) =>
     value instanceof kind ? undefined : says;
 
+/** The prop naming the target construct (`targetRule`), which synth declares the object on: never a Terraform value. */
+export const targetProp = (kind: abstract new (...args: never[]) => object, says: string, required = true) => ({
+  rule: targetRule(kind, says),
+  required,
+  atSynth: `synth declares the object on ${says}`,
+});
+
 /** `adopt`, which every object construct has (README, Adoption). */
-export const ADOPT_PROPS: PropTable = { adopt: { rule: boolean } };
+export const ADOPT_PROPS: PropTable = { adopt: OWNER_FIELDS.adopt };
 
 /** `takeOver`, which every construct whose kind marks its objects on the target has (README, Adoption: two stacks). */
-export const TAKE_OVER_PROPS: PropTable = { takeOver: { rule: boolean } };
+export const TAKE_OVER_PROPS: PropTable = { takeOver: OWNER_FIELDS.takeOver };
 
 /** `forget`, which every object construct has (README, Removing an object). */
-export const FORGET_PROPS: PropTable = { forget: { rule: boolean } };
+export const FORGET_PROPS: PropTable = { forget: OWNER_FIELDS.forget };
 
 /** The props every managed object has besides its kind's own. */
-export const OBJECT_PROPS: PropTable = { retired: { rule: boolean }, ...FORGET_PROPS, ...ADOPT_PROPS };
+export const OBJECT_PROPS: PropTable = { retired: OWNER_FIELDS.retired, ...FORGET_PROPS, ...ADOPT_PROPS };

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, resolve } from 'node:path';
 import { expandHome } from '../../src/kube/kubeconfig';
+import { tokensAsText } from '../core/encode';
 import { unresolved } from '../core/validate';
 
 interface ClusterSettings {
@@ -35,8 +36,13 @@ const currentContext = (file: string): string | undefined => {
   }
 };
 
-/** The cluster and context `settings` reach, resolved where synth can; a Terraform value stays as written. */
+/**
+ * The cluster and context `settings` reach, resolved where synth can; a Terraform value stays as written (cdktf's
+ * text for it), so two clusters are one only where synth knows it. An `inCluster` Terraform value is truthy: taken
+ * as it is, a kubeconfig's cluster and the pod's would have been one.
+ */
 export const clusterIdentity = (settings: ClusterSettings): string => {
+  if (unresolved(settings.inCluster)) return JSON.stringify(tokensAsText([settings.inCluster, settings.kubeconfig]));
   if (settings.inCluster === true) return JSON.stringify(['in-cluster']);
   if (unresolved(settings.kubeconfig) || unresolved(settings.context)) {
     return JSON.stringify([settings.kubeconfig, settings.context]);

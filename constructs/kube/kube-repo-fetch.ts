@@ -12,7 +12,7 @@ import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { builtOr, recordProblems } from '../core/problems';
-import { TAKE_OVER_PROPS, targetRule, validateProps } from '../core/validate';
+import { TAKE_OVER_PROPS, targetProp, validateProps } from '../core/validate';
 import { KubeCluster } from './cluster';
 import { clusterIdentity } from './cluster-identity';
 
@@ -20,7 +20,7 @@ import { clusterIdentity } from './cluster-identity';
 const PROPS = {
   ...REPO_FETCH_FIELDS,
   ...TAKE_OVER_PROPS,
-  cluster: { rule: targetRule(KubeCluster, 'a KubeCluster'), required: true },
+  cluster: targetProp(KubeCluster, 'a KubeCluster'),
 };
 
 // The ask's own fields come from its declaration (src/kube/repo-fetch-fields.ts), each with its doc comment.
@@ -32,6 +32,9 @@ export interface KubeRepoFetchProps extends PropsOf<typeof REPO_FETCH_FIELDS> {
    * the stack that raised it; two stacks asking for one trigger share one ask (the second waits on the first's
    * pending ask, or reads its fetch as in sync), but for different triggers each ask would undo the other's, so
    * the plan names both stacks and the apply refuses unless this says so (README, KubeRepoFetch).
+   *
+   * Known at synth: a Terraform value is refused, since synth decides from it whether the apply may take the object
+   * from another stack.
    *
    * @default false
    */

@@ -11,7 +11,7 @@ import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
 import { REPO_FIELDS } from '../../src/kube/repo-fields';
 import { declareObject } from '../core/declare-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
+import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetProp, unresolved, validateProps } from '../core/validate';
 import { KubeCluster } from './cluster';
 
 /** Every prop, judged at synth by the kind's declaration (src/kube/repo-fields.ts). */
@@ -19,18 +19,26 @@ const PROPS = {
   ...REPO_FIELDS,
   ...OBJECT_PROPS,
   ...TAKE_OVER_PROPS,
-  cluster: { rule: targetRule(KubeCluster, 'a KubeCluster'), required: true },
+  cluster: targetProp(KubeCluster, 'a KubeCluster'),
 };
 
 // The Repo's own fields come from its declaration (src/kube/repo-fields.ts), each with its doc comment.
 export interface KubeRepoProps extends PropsOf<typeof REPO_FIELDS> {
   /** The cluster to declare the Repo on. */
   readonly cluster: KubeCluster;
-  /** Retire it: the next apply runs destroy and drops it from the state. @default false */
+  /**
+   * Retire it: the next apply runs destroy and drops it from the state.
+   *
+   * Known at synth: a Terraform value is refused, since synth declares the removal instead of the object.
+   *
+   * @default false
+   */
   readonly retired?: boolean;
   /**
    * Stop managing the Repo and leave it on the cluster, labelled as it is: the next apply drops it from the state only,
    * and deleting the construct afterwards does not delete it either (README, Removing an object).
+   *
+   * Known at synth: a Terraform value is refused, since synth drops the object from the state instead of declaring it.
    *
    * @default false
    */
@@ -41,6 +49,9 @@ export interface KubeRepoProps extends PropsOf<typeof REPO_FIELDS> {
    * marks it as this stack's, and `terraform destroy` then deletes it. Without it, the apply refuses
    * such a Repo, naming it (README, Adoption).
    *
+   * Known at synth: a Terraform value is refused, since synth decides from it what the apply may take over and what
+   * destroy may remove.
+   *
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
@@ -49,6 +60,9 @@ export interface KubeRepoProps extends PropsOf<typeof REPO_FIELDS> {
    * refused by the apply even with `adopt: true`, naming both stacks, and left by this stack's destroy. With it
    * the apply writes this stack's name into the annotation, and the other stack then reads the Repo as this
    * one's (README, Adoption).
+   *
+   * Known at synth: a Terraform value is refused, since synth decides from it whether the apply may take the object
+   * from another stack.
    *
    * @default false
    */

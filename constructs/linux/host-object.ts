@@ -5,7 +5,7 @@
  * them again one noun apart (issue 29), with the rules every object construct's props are judged by.
  */
 import { type PropsOf, optional } from '../../src/core/fields';
-import { boolean } from '../../src/core/rules';
+import { OWNER_FIELDS } from '../../src/core/owner-fields';
 import { declareObject, type DeclaredObject } from '../core/declare-object';
 import type { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
@@ -22,33 +22,43 @@ export const HOST_OBJECT_FIELDS = {
    * the same when the stack's record is kept (README, Removing an object). Needs Terraform 1.9 or newer. A
    * template can be retired only with all its declared instances.
    *
+   * Known at synth: a Terraform value is refused, since synth declares the removal instead of the object.
+   *
    * @default false
    */
-  retired: optional({ rule: boolean }),
+  retired: optional(OWNER_FIELDS.retired),
   /**
    * Stop managing it and leave it on the host as it is (a unit running as it is): the next apply drops it from
    * the state only, and deleting the construct afterwards does not delete it either (README, Removing an object).
    *
+   * Known at synth: a Terraform value is refused, since synth drops the object from the state instead of declaring it.
+   *
    * @default false
    */
-  forget: optional({ rule: boolean }),
+  forget: optional(OWNER_FIELDS.forget),
   /**
    * Take it over when it already exists on the host without this stack's mark of ownership (made by hand, or
    * by an earlier tool): the plan says it will be adopted, the apply marks it as this stack's, and
    * `terraform destroy` then deletes it. Without it, the apply refuses it, naming it (README, Adoption).
    *
+   * Known at synth: a Terraform value is refused, since synth decides from it what the apply may take over and what
+   * destroy may remove.
+   *
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
-  adopt: optional({ rule: boolean }),
+  adopt: optional(OWNER_FIELDS.adopt),
   /**
    * Take it over when another stack's mark names it (two stacks declaring one unit, instance or drop-in): the
    * apply rewrites the mark with this stack's identity, and that stack then reads it as another's and leaves it.
    * `adopt` never does this: without it the plan names both stacks, the apply refuses it and `terraform destroy`
    * leaves it (README, Adoption).
    *
+   * Known at synth: a Terraform value is refused, since synth decides from it whether the apply may take the object
+   * from another stack.
+   *
    * @default false
    */
-  takeOver: optional({ rule: boolean }),
+  takeOver: optional(OWNER_FIELDS.takeOver),
 };
 
 /** A unit, an instance or a drop-in on an `SshHost`, once its constructor has declared it. */

@@ -5,8 +5,12 @@
  */
 import { sha256Hex } from '../../src/core/canonical';
 import { Fn, Token } from '../core/cdk';
+import type { TerraformValue } from '../../src/core/definition';
 import { hasToken } from '../core/encode';
 import { textPieces } from './unit-content';
+
+/** restartOn as a construct takes it: a list (its strings may hold values), or a Terraform value given whole. */
+type RestartOn = readonly string[] | TerraformValue;
 
 /**
  * `text` as Terraform's join of its pieces, known text and values apart: cdktf warns of escape sequences when a
@@ -25,12 +29,19 @@ const joined = (text: string): string => {
 const escapeDirective = (text: string): string => text.replace(/%\{/g, '%%{');
 
 /** `spec` with its restartOn digested by Terraform when `restartOn`, or one of its strings, is a Terraform value. */
-export const withRestartOn = <S extends { readonly restartOn: string }>(spec: S, restartOn: readonly string[]): S => {
-  if (Token.isUnresolved(restartOn)) return { ...spec, restartOn: Fn.sha256(Fn.jsonencode(restartOn)) };
+export const withRestartOn = <S extends { readonly restartOn: string }>(spec: S, restartOn: RestartOn): S => {
+  if (!isKnownList(restartOn)) return { ...spec, restartOn: Fn.sha256(Fn.jsonencode(restartOn)) };
   if (!hasToken(restartOn)) return spec;
   const items = restartOn.map((item) => (hasToken(item) ? joined(item) : escapeDirective(item)));
   return { ...spec, restartOn: Fn.sha256(Fn.jsonencode(items)) };
 };
+
+/** Whether the list is one known at synth (its items may still hold values): not a Terraform value given whole. */
+const isKnownList = (list: RestartOn): list is readonly string[] => Array.isArray(list) && !Token.isUnresolved(list);
+
+/** `list` with `item` after it: Terraform's concat where the list is a Terraform value given whole. */
+export const appended = (list: RestartOn, item: string): RestartOn =>
+  isKnownList(list) ? [...list, item] : Fn.concat([list, [item]]);
 
 /** A template's content digest among its instances' restartOn: Terraform's where the content holds a value. */
 export const templateDigest = (text: string): string => (hasToken(text) ? Fn.sha256(joined(text)) : sha256Hex(text));

@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { identityOf, type PropsOf } from '../../src/core/fields';
 import type { Problem, Rule } from '../../src/core/rules';
 import { type DeclaredDropInSpec, DROP_IN_FIELDS, dropInRules, dropInSpecOf } from '../../src/linux/systemd-drop-in';
-import { knownText, targetRule, validateProps } from '../core/validate';
+import { knownText, targetProp, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { SshHost } from './ssh-host';
 import { SystemdUnitInstance } from './systemd-instance';
@@ -42,7 +42,7 @@ const PROPS = {
   ...DROP_IN_FIELDS,
   ...HOST_OBJECT_FIELDS,
   unit: { ...DROP_IN_FIELDS.unit, rule: unitRule },
-  host: { rule: targetRule(SshHost, 'an SshHost') },
+  host: targetProp(SshHost, 'an SshHost', false),
 };
 
 // The drop-in's own fields come from its declaration (src/linux/systemd-drop-in.ts), each with its doc comment.

@@ -9,17 +9,18 @@ import type { Rule } from '../../src/core/rules';
 import {
   INSTANCE_FIELDS,
   INSTANCE_SPEC_FIELDS,
-  instanceRestartOn,
   instanceRules,
   type InstanceSpec,
-  instanceSpecOf,
+  instanceSpecWith,
+  templateEntry,
 } from '../../src/linux/systemd-instance';
 import type { DeclaredUnitSpec } from '../../src/linux/systemd-unit';
+import { terraformForm } from '../core/encode';
 import { ObjectConstruct } from '../core/object-construct';
 import { builtOr } from '../core/problems';
 import { unresolved, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
-import { templateDigest, withRestartOn } from './restart-on';
+import { appended, templateDigest, withRestartOn } from './restart-on';
 import { SshHost } from './ssh-host';
 
 /**
@@ -48,7 +49,7 @@ const templateRule: Rule = (value) => {
 const PROPS = {
   ...INSTANCE_FIELDS,
   ...HOST_OBJECT_FIELDS,
-  template: { rule: templateRule, required: true },
+  template: { rule: templateRule, required: true, atSynth: 'synth declares the instance from its template' },
 };
 
 // The instance's own fields come from its declaration (src/linux/systemd-instance.ts), each with its doc comment.
@@ -81,7 +82,7 @@ export class SystemdUnitInstance extends HostObjectConstruct<InstanceSpec> {
   constructor(scope: Construct, id: string, props: SystemdUnitInstanceProps) {
     super(scope, id);
     const valid = validateProps(this, 'SystemdUnitInstance', PROPS, props, (given) =>
-      unresolved(given.instance)
+      typeof given.instance === 'string' && unresolved(given.instance)
         ? [{ prop: 'instance', says: PLAIN_INSTANCE }]
         : templateRule(given.template) === undefined
           ? instanceRules(props.template.spec.name, given.instance)
@@ -89,8 +90,8 @@ export class SystemdUnitInstance extends HostObjectConstruct<InstanceSpec> {
     );
     if (!valid) return;
     const { template } = props;
-    const restartOn = instanceRestartOn(props.restartOn ?? [], template.spec.content, templateDigest);
-    const spec = withRestartOn(instanceSpecOf(props, template.spec), restartOn);
+    const restartOn = appended(props.restartOn ?? [], templateEntry(template.spec.content, templateDigest));
+    const spec = withRestartOn(instanceSpecWith(props, template.spec, restartOn, terraformForm), restartOn);
     this.declareOn(
       template.host,
       {

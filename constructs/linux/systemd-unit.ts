@@ -7,8 +7,9 @@ import type { Construct } from 'constructs';
 import { identityOf, type PropsOf } from '../../src/core/fields';
 import type { Problem } from '../../src/core/rules';
 import { type DeclaredUnitSpec, UNIT_FIELDS, unitRules, unitSpecOf } from '../../src/linux/systemd-unit';
+import { terraformForm } from '../core/encode';
 import { builtOr, checkAtSynth, isRefused, recordProblems } from '../core/problems';
-import { knownText, targetRule, validateProps } from '../core/validate';
+import { knownText, targetProp, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { withRestartOn } from './restart-on';
 import { SshHost } from './ssh-host';
@@ -28,7 +29,7 @@ export const DEFAULT_UNIT_DIRECTORY = UNIT_FIELDS.directory.default;
 const PROPS = {
   ...UNIT_FIELDS,
   ...HOST_OBJECT_FIELDS,
-  host: { rule: targetRule(SshHost, 'an SshHost'), required: true },
+  host: targetProp(SshHost, 'an SshHost'),
 };
 
 /**
@@ -50,7 +51,8 @@ export class SystemdUnit extends HostObjectConstruct<DeclaredUnitSpec> {
       ...textValueProblems(given.content),
     ]);
     if (!valid) return;
-    const spec = withRestartOn(unitSpecOf({ ...props, content: shippedContent(props.content) }), props.restartOn ?? []);
+    const shipped = { ...props, content: shippedContent(props.content) };
+    const spec = withRestartOn(unitSpecOf(shipped, terraformForm), props.restartOn ?? []);
     this.declareOn(
       props.host,
       {

@@ -10,7 +10,7 @@ import { NETWORK_APPLY_FIELDS } from '../../src/pve/network-apply';
 import { declareObject } from '../core/declare-object';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { FORGET_PROPS, targetRule, validateProps } from '../core/validate';
+import { FORGET_PROPS, targetProp, validateProps } from '../core/validate';
 import { ProxmoxCluster } from './cluster';
 import { registerApply, removedInterfaces, type StagingObject } from './network-wiring';
 
@@ -18,7 +18,7 @@ import { registerApply, removedInterfaces, type StagingObject } from './network-
 const PROPS = {
   ...propTableOf(NETWORK_APPLY_FIELDS),
   ...FORGET_PROPS,
-  cluster: { rule: targetRule(ProxmoxCluster, 'a ProxmoxCluster'), required: true },
+  cluster: targetProp(ProxmoxCluster, 'a ProxmoxCluster'),
 };
 
 // The apply's own props come from its declaration (src/pve/network-apply.ts), each with its doc comment.
@@ -29,6 +29,8 @@ export interface ProxmoxNetworkApplyProps extends PropsOf<typeof NETWORK_APPLY_F
    * Stop managing this apply without the reload its destroy runs: the next apply drops it from the
    * state only, and deleting the construct afterwards reloads nothing either (README, Removing an
    * object). Interfaces staged on its nodes then wait for a reload of your own.
+   *
+   * Known at synth: a Terraform value is refused, since synth drops the object from the state instead of declaring it.
    *
    * @default false
    */

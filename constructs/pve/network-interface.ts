@@ -10,9 +10,10 @@ import { NETWORK_INTERFACE_FIELDS } from '../../src/pve/network-fields';
 import { interfaceRules } from '../../src/pve/network-interface';
 import { namedInterfaces } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
+import { terraformForm } from '../core/encode';
 import { ManagedObject } from '../core/managed-object';
 import { ObjectConstruct } from '../core/object-construct';
-import { ADOPT_PROPS, FORGET_PROPS, targetRule, unresolved, validateProps } from '../core/validate';
+import { ADOPT_PROPS, FORGET_PROPS, targetProp, unresolved, validateProps } from '../core/validate';
 import { ProxmoxCluster } from './cluster';
 import { refuseDuplicate, registerStaging } from './network-wiring';
 
@@ -21,7 +22,7 @@ const PROPS = {
   ...NETWORK_INTERFACE_FIELDS,
   ...ADOPT_PROPS,
   ...FORGET_PROPS,
-  cluster: { rule: targetRule(ProxmoxCluster, 'a ProxmoxCluster'), required: true },
+  cluster: targetProp(ProxmoxCluster, 'a ProxmoxCluster'),
 };
 
 // The interface's own fields come from its declaration (src/pve/network-fields.ts), each with its doc comment.
@@ -34,12 +35,17 @@ export interface ProxmoxNetworkInterfaceProps extends PropsOf<typeof NETWORK_INT
    * plan found it: without this prop the apply refuses such a interface, naming it, and destroy leaves it on
    * the node; with it the apply converges it and destroy deletes it (README, Adoption).
    *
+   * Known at synth: a Terraform value is refused, since synth decides from it what the apply may take over and what
+   * destroy may remove.
+   *
    * @default - `true` when the app's context sets `cdktf-homelab:adopt` to true, else false
    */
   readonly adopt?: boolean;
   /**
    * Stop managing the interface and leave it on the node: the next apply drops it from the state only,
    * and deleting the construct afterwards does not delete it either (README, Removing an object).
+   *
+   * Known at synth: a Terraform value is refused, since synth drops the object from the state instead of declaring it.
    *
    * @default false
    */
@@ -56,7 +62,7 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
     if (!validateProps(this, 'ProxmoxNetworkInterface', PROPS, props, interfaceRules)) return;
     const { cluster, node, iface, type, adopt, forget } = props;
     refuseDuplicate(this, { cluster, node, iface });
-    const spec = specOf(NETWORK_INTERFACE_FIELDS, props);
+    const spec = specOf(NETWORK_INTERFACE_FIELDS, props, terraformForm);
     const object = declareObject(this, {
       kind: 'network-interface',
       targetConstruct: cluster,

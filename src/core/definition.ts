@@ -20,12 +20,39 @@ export interface PropDef {
   readonly default?: unknown;
   /** How a message shows a value that broke the rule (a url without its credential). @default - as JSON */
   readonly shown?: (value: unknown) => string;
+  /**
+   * What synth decides from the value, where it must know it: a Terraform value given whole is refused at synth,
+   * naming this (constructs/core/validate.ts). @default - a Terraform value is encoded for the handler to judge
+   */
+  readonly atSynth?: string;
 }
 
 export type PropTable = Readonly<Record<string, PropDef>>;
 
+/**
+ * A value Terraform knows only at apply, given whole: cdktf's `IResolvable` (a variable's `booleanValue`,
+ * `Token.asAny(...)`). A prop whose type names it takes one: synth encodes it with `jsonencode` and the handler judges
+ * it by the prop's rules when it runs. A prop synth decides something from (a name, `retired`) must be known at synth.
+ */
+export interface TerraformValue {
+  /** What cdktf calls at synth to write the value's Terraform expression (`var.enabled`). */
+  readonly resolve: (context: never) => unknown;
+}
+
 /** Whether a value is known yet: a cdktf token is not, and is left to the handler. */
 export type Known = (value: unknown) => boolean;
+
+/**
+ * How Terraform makes the spec form of a value holding a Terraform value, where `encode` cannot: `digest`, the
+ * sha256 of its JSON; `texts`, each item as text; `base64-json`, the base64 of its JSON.
+ */
+export type LaterForm = 'digest' | 'texts' | 'base64-json';
+
+/**
+ * The spec form Terraform makes of `value` by `form` when the value holds a Terraform value, else undefined (then
+ * `encode` makes it at synth): the constructs' (constructs/core/encode.ts `terraformForm`).
+ */
+export type Later = (form: LaterForm, value: unknown) => unknown;
 
 /**
  * A rule over a value made of fields of its own (a record, a list of records: nested-fields.ts):

@@ -1,17 +1,21 @@
 /**
  * A kind's fields, declared once: each field's rule, whether it is required, its default, its doc comment (on
  * the property, where the props type picks it up), where the handler's spec carries it and whether it names the
- * object. From that one declaration come the construct's props type (`PropsOf`), the prop table synth judges by,
- * the spec and identity a construct synthesizes (`specOf`, `identityOf`, defaults applied), the handler boundary's
- * schemas (`specSchema`, `identitySchema`), and the props discover writes back from a spec (`propsOfSpec`). It
- * prevents what four hand-kept lists allowed (issue 29): a field compared by the diff but missing from the props, a
- * rule or default stated twice that drifted apart.
+ * object. From that one declaration come the construct's props type (`PropsOf`, field-types.ts), the prop table
+ * synth judges by, the spec and identity a construct synthesizes (`specOf`, `identityOf`, defaults applied), the
+ * handler boundary's schemas (`specSchema`, `identitySchema`), and the props discover writes back from a spec
+ * (`propsOfSpec`). It prevents what four hand-kept lists allowed (issue 29): a field compared by the diff but
+ * missing from the props, a rule or default stated twice that drifted apart.
  */
 import * as z from 'zod/mini';
 import { canonicalJson } from './canonical';
-import { type PropDef, propProblems, specCheck, withDefaults } from './definition';
+import type { Later, LaterForm, PropDef } from './definition';
+import { propProblems, specCheck, withDefaults } from './definition';
 import { isRecord } from './records';
+import type { IdentityOf, SpecOf } from './field-types';
 import { broken, type Problem, type Rule } from './rules';
+
+export type { IdentityOf, PropsOf, SpecOf, ValuesOf } from './field-types';
 
 /** Where a spec carries a field: at its top level under the prop's name, or in a group under a key of its own. */
 export type SpecPlace = true | { readonly group: string; readonly key: string };
@@ -25,6 +29,8 @@ export interface FieldInput extends Omit<PropDef, 'required'> {
   encode?(value: unknown): unknown;
   /** The prop's form of a spec value; the value as it is when it is no such form (the rule then refuses it). */
   decode?(value: unknown): unknown;
+  /** How Terraform encodes a value holding a Terraform value (`LaterForm`). @default - the value as it is */
+  readonly later?: LaterForm;
   /**
    * What the spec holds when its form's type differs from the prop's (base64 text for an object, VLAN ids as
    * text where the props take numbers too): the boundary requires it of the spec's value, and `SpecOf` types
@@ -77,55 +83,16 @@ export const optional = <const D extends FieldInput>(def: D): D & { readonly req
   required: false,
 });
 
-/** What a value of the field is: what its rule lets through. */
-type ValueOf<F> = F extends { readonly rule: Rule<infer T> } ? T : never;
-/** What the spec holds for the field: its spec form's type when it declares one, else the rule's. */
-type SpecValueOf<F> = F extends { readonly specForm: Rule<infer S> } ? S : ValueOf<F>;
-type RequiredOf<F> = { [K in keyof F]: F[K] extends { readonly required: true } ? K : never }[keyof F];
-type DefaultedOf<F> = { [K in keyof F]: F[K] extends { readonly default: unknown } ? K : never }[keyof F];
-/** The fields every spec and identity has: the required ones and those with a default (`specOf` applies it). */
-type PresentOf<F> = RequiredOf<F> | DefaultedOf<F>;
-type TopOf<F> = { [K in keyof F]: F[K] extends { readonly spec: true } ? K : never }[keyof F];
-type IdOf<F> = { [K in keyof F]: F[K] extends { readonly identity: true } ? K : never }[keyof F];
-type GroupOf<F> = { [K in keyof F]: F[K] extends { readonly spec: { readonly group: infer G } } ? G : never }[keyof F];
-/** What a group holds: the spec values of the fields it carries. */
-type InGroup<F, G> = {
-  [K in keyof F]: F[K] extends { readonly spec: { readonly group: G } } ? SpecValueOf<F[K]> : never;
-}[keyof F];
-
-type ComputedOf<F> = { [K in keyof F]: F[K] extends { readonly prop: false } ? K : never }[keyof F];
-
-/** The props a construct of the kind takes: each field's doc comment comes along with it. */
-export type PropsOf<F> = {
-  readonly [K in keyof F as K extends RequiredOf<F> ? (K extends ComputedOf<F> ? never : K) : never]: ValueOf<F[K]>;
-} & {
-  readonly [K in keyof F as K extends RequiredOf<F> | ComputedOf<F> ? never : K]?: ValueOf<F[K]>;
-};
-
 /** The fields a prop sets: the table synth judges a construct's props by. */
 export const propTableOf = (fields: Fields): Fields =>
   Object.fromEntries(Object.entries(fields).filter(([, field]) => field.prop !== false));
 
-/** The fields `In` names as a record, each in its spec form: those of `PresentOf` always there. */
-type Carried<F, In> = {
-  readonly [K in keyof F as K extends In & PresentOf<F> ? K : never]: SpecValueOf<F[K]>;
-} & {
-  readonly [K in keyof F as K extends In ? (K extends PresentOf<F> ? never : K) : never]?: SpecValueOf<F[K]>;
-};
-
-/** The spec the handler gets: each top-level field in its spec form, each group a record of its fields' forms. */
-export type SpecOf<F> = Carried<F, TopOf<F>> & {
-  readonly [G in GroupOf<F> & string]: Readonly<Record<string, InGroup<F, G>>>;
-};
-
-/** What names an object of the kind: its identity fields, as the props have them. */
-export type IdentityOf<F> = Carried<F, IdOf<F>>;
-
 /**
  * The spec `props` make, each unset field with a default set to it (`withDefaults`, the one place defaults are
- * applied): each set field in its place, in its spec form; every group present, empty or not.
+ * applied): each set field in its place, in its spec form (`later`, at synth: by Terraform for a value holding a
+ * Terraform value); every group present, empty or not.
  */
-export const specOf = (fields: Fields, props: object): Readonly<Record<string, unknown>> => {
+export const specOf = (fields: Fields, props: object, later?: Later): Readonly<Record<string, unknown>> => {
   const given = new Map<string, unknown>(Object.entries(withDefaults(fields, props)));
   const top = new Map<string, unknown>();
   const groups = new Map<string, Map<string, unknown>>();
@@ -133,7 +100,8 @@ export const specOf = (fields: Fields, props: object): Readonly<Record<string, u
     if (typeof field.spec === 'object' && !groups.has(field.spec.group)) groups.set(field.spec.group, new Map());
     const value = given.get(prop);
     if (value === undefined || field.spec === undefined) continue;
-    const form = field.encode === undefined ? value : field.encode(value);
+    const byTerraform = field.later === undefined ? undefined : later?.(field.later, value);
+    const form = byTerraform ?? (field.encode === undefined ? value : field.encode(value));
     if (field.spec === true) top.set(prop, form);
     else groups.get(field.spec.group)?.set(field.spec.key, form);
   }
@@ -146,8 +114,8 @@ export const specOf = (fields: Fields, props: object): Readonly<Record<string, u
  * Its type is claimed as the boundary's is: the props passed their rules at synth, save values Terraform fills in
  * at apply, which the boundary judges then.
  */
-export const typedSpecOf = <F extends Fields>(fields: F, props: object): SpecOf<F> =>
-  z.parse(z.custom<SpecOf<F>>(isRecord), specOf(fields, props));
+export const typedSpecOf = <F extends Fields>(fields: F, props: object, later?: Later): SpecOf<F> =>
+  z.parse(z.custom<SpecOf<F>>(isRecord), specOf(fields, props, later));
 
 /** The identity fields, each as a top-level spec field: what `identityOf` and `identitySchema` see. */
 const identityFields = (fields: Fields): Fields =>

@@ -5,7 +5,7 @@
  * over the value stood beside the table and a zod object restated its fields (issue 29).
  */
 import { inside, type Known, type NestedRule, propProblems } from './definition';
-import type { Fields, PropsOf } from './fields';
+import type { Fields, ValuesOf } from './fields';
 import { isRecord } from './records';
 import { broken, type Problem } from './rules';
 
@@ -23,7 +23,7 @@ export const recordOf = <const F extends Fields>(
   fields: F,
   owner: string,
   says = shapeOf(fields),
-): NestedRule<PropsOf<F>> =>
+): NestedRule<ValuesOf<F>> =>
   Object.assign((value: unknown) => (isRecord(value) ? undefined : says), {
     within: (value: unknown, known: Known) => (isRecord(value) ? propProblems(owner, fields, value, known) : []),
   });

@@ -28,9 +28,15 @@ const atSynth = (fields: Fields): Fields =>
     }),
   );
 
-/** A list or record copied, so the target stays as written whatever the app does to its props afterwards. */
-const copied = (value: unknown): unknown =>
-  Array.isArray(value) ? [...value] : isRecord(value) ? { ...value } : value;
+/**
+ * A list or plain record copied, so the target stays as written whatever the app does to its props afterwards. An
+ * object of a class of its own (a Terraform value cdktf resolves, `booleanValue`) is kept: a copy is no value.
+ */
+const copied = (value: unknown): unknown => {
+  if (Array.isArray(value)) return [...value];
+  const plain = isRecord(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+  return plain ? { ...value } : value;
+};
 
 /**
  * The target `props` make, in the declaration's order: each written default applied (`specOf`), a prop without a

@@ -4,7 +4,7 @@
  * boundary's schemas and discover's rebuild all come from `REPO_FIELDS`, so a field cannot exist in one of them and
  * not another, nor a rule or default be stated twice (issue 29: the list was written four times, the defaults twice).
  */
-import { optional, type PropsOf, required } from '../core/fields';
+import { optional, required, type ValuesOf } from '../core/fields';
 import { listOf, recordOf } from '../core/nested-fields';
 import type { NestedRule } from '../core/definition';
 import { boolean, type Rule, text } from '../core/rules';
@@ -41,7 +41,7 @@ export const SECRET_REF_FIELDS = {
 };
 
 /** A Secret a credential names, by name only: no secret reaches the stack. */
-export interface KubeSecretRef extends PropsOf<typeof SECRET_REF_FIELDS> {}
+export interface KubeSecretRef extends ValuesOf<typeof SECRET_REF_FIELDS> {}
 
 const secretRef: NestedRule<KubeSecretRef> = recordOf(SECRET_REF_FIELDS, SECRET_REF, SECRET_REF);
 
@@ -55,7 +55,7 @@ export const CREDENTIAL_FIELDS = {
 };
 
 /** Which clone Secret a Repo uses, by the prefix of its identity. */
-export interface KubeRepoCredential extends PropsOf<typeof CREDENTIAL_FIELDS> {}
+export interface KubeRepoCredential extends ValuesOf<typeof CREDENTIAL_FIELDS> {}
 
 const credential: NestedRule<KubeRepoCredential> = recordOf(CREDENTIAL_FIELDS, 'a credential');
 
@@ -85,6 +85,15 @@ export const REPO_FIELDS = {
    * Delete the Repo on destroy instead of only unlabelling it. Either way destroy acts only on a Repo
    * carrying the stack's marks: one the apply refused as someone else's is left as it is. Changing it
    * leaves the Repo as it is; a destroy then does what the last apply recorded.
+   *
+   * Known at synth: a Terraform value is refused, since the stack's record and the destroy hook keep it, both
+   * written at synth.
    */
-  deleteOnDestroy: optional({ rule: boolean, default: false, identity: true, setting: true }),
+  deleteOnDestroy: optional({
+    rule: boolean,
+    default: false,
+    identity: true,
+    setting: true,
+    atSynth: "the stack's record and the destroy hook keep it, both written at synth",
+  }),
 };

@@ -6,8 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { sha256Hex } from '../core/canonical';
-import { withDefaults } from '../core/definition';
-import { identitySchema, type PropsOf, required, specSchema, typedSpecOf } from '../core/fields';
+import { type Later, withDefaults } from '../core/definition';
+import { identitySchema, type PropsOf, required, specSchema, typedSpecOf, type ValuesOf } from '../core/fields';
 import { broken, type Problem, text } from '../core/rules';
 import { contentText, type UnitContent } from './render-unit';
 import { CONTROL_FIELDS } from './unit-control';
@@ -19,7 +19,7 @@ const INSTANCE_RULE = 'made of letters, digits and : _ . \\ - @';
 /** Every field of `SystemdUnitInstance` of its own (the template and `retired` are the construct's). */
 export const INSTANCE_FIELDS = {
   /** The instance string: `tty9` makes `foo@tty9.service`. Changing it replaces the instance. */
-  instance: required({ rule: text(INSTANCE_RULE, /^[A-Za-z0-9:_.\\@-]+$/) }),
+  instance: required({ rule: text(INSTANCE_RULE, /^[A-Za-z0-9:_.\\@-]+$/), atSynth: 'it names the unit' }),
   ...CONTROL_FIELDS,
 };
 
@@ -49,29 +49,38 @@ export interface TemplateOfInstance {
 }
 
 /**
- * The spec an instance's props make with its template: its name, its template's name and directory, and its
- * `restartOn` with the template's content, so a changed template restarts its running instances.
+ * The spec an instance's props make with its template: its name, its template's name and directory, and `restartOn`,
+ * the strings it restarts on with its template's (`instanceRestartOn`); a construct passes its own, which Terraform
+ * digests where they hold a Terraform value, and its `later`.
  */
-export const instanceSpecOf = (props: PropsOf<typeof INSTANCE_FIELDS>, template: TemplateOfInstance) => {
+export const instanceSpecWith = (
+  props: PropsOf<typeof INSTANCE_FIELDS>,
+  template: TemplateOfInstance,
+  restartOn: PropsOf<typeof INSTANCE_FIELDS>['restartOn'],
+  later?: Later,
+) => {
   const given = withDefaults(INSTANCE_FIELDS, props);
-  return typedSpecOf(INSTANCE_SPEC_FIELDS, {
-    ...given,
-    name: instanceName(template.name, given.instance),
-    template: template.name,
-    directory: template.directory,
-    restartOn: instanceRestartOn(given.restartOn, template.content),
-  });
+  const { name, directory } = template;
+  return typedSpecOf(
+    INSTANCE_SPEC_FIELDS,
+    { ...given, name: instanceName(name, given.instance), template: name, directory, restartOn },
+    later,
+  );
 };
 
-/**
- * The strings an instance restarts on: its own, and its template's content by `digest`, so a changed template
- * restarts its running instances. A construct passes a digest Terraform takes where the content holds a value.
- */
-export const instanceRestartOn = (
-  restartOn: readonly string[],
-  content: UnitContent,
-  digest: (text: string) => string = sha256Hex,
-): string[] => [...restartOn, `template ${digest(contentText(content))}`];
+/** The spec of an instance whose props are known (discover's), its template's content among its restartOn. */
+export const instanceSpecOf = (props: ValuesOf<typeof INSTANCE_FIELDS>, template: TemplateOfInstance) =>
+  instanceSpecWith(props, template, instanceRestartOn(props.restartOn ?? [], template.content));
+
+/** What an instance restarts on for its template's content, so a changed template restarts its running instances. */
+export const templateEntry = (content: UnitContent, digest: (text: string) => string = sha256Hex): string =>
+  `template ${digest(contentText(content))}`;
+
+/** The strings an instance restarts on: its own, and its template's content (`templateEntry`). */
+export const instanceRestartOn = (restartOn: readonly string[], content: UnitContent): string[] => [
+  ...restartOn,
+  templateEntry(content),
+];
 
 /** The rules across an instance's props: its template is one, and the name they make is a unit name. */
 export const instanceRules = (template: unknown, instance: unknown): Problem[] => {

@@ -5,7 +5,7 @@
  * of them and not another, and a template's defaults are stated once (`unitFieldsFor`).
  */
 import * as z from 'zod/mini';
-import { withDefaults } from '../core/definition';
+import { type Later, withDefaults } from '../core/definition';
 import { type Fields, identitySchema, required, type SpecOf, specSchema, typedSpecOf } from '../core/fields';
 import { isRecord } from '../core/records';
 import { broken, type Problem } from '../core/rules';
@@ -37,9 +37,12 @@ const templateName = (props: Readonly<Record<string, unknown>>): string | undefi
 export const unitFieldsFor = (name: unknown): Fields =>
   templateName({ name }) === undefined ? UNIT_FIELDS : TEMPLATE_FIELDS;
 
-/** The spec a unit's props make, the defaults of its name's declaration applied (its content as it ships). */
-export const unitSpecOf = (props: Readonly<Record<string, unknown>>): DeclaredUnitSpec =>
-  typedSpecOf(UNIT_FIELDS, withDefaults(unitFieldsFor(props.name), props));
+/**
+ * The spec a unit's props make, the defaults of its name's declaration applied (its content as it ships); a
+ * construct passes its `later`, for the values Terraform encodes.
+ */
+export const unitSpecOf = (props: Readonly<Record<string, unknown>>, later?: Later): DeclaredUnitSpec =>
+  typedSpecOf(UNIT_FIELDS, withDefaults(unitFieldsFor(props.name), props), later);
 
 /** The rules across a unit's props: a template is never started itself, and its content's sections. */
 export const unitRules = (props: Readonly<Record<string, unknown>>, known?: Known): Problem[] => [

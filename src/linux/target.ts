@@ -91,8 +91,12 @@ export const SSH_HOST_FIELDS = {
 /** Every prop of `SshHost`, with the defaults the target gets: what synth and discover judge props by. */
 export const SSH_HOST_PROPS = propTableOf(SSH_HOST_FIELDS);
 
-/** The rules across an SshHost's props: the host key is pinned, or accepting any is said outright. */
-export const sshHostRules = (props: Readonly<Record<string, unknown>>): Problem[] => {
+/**
+ * The rules across an SshHost's props: the host key is pinned, or accepting any is said outright. With either not
+ * `known` yet (a Terraform value), the handler judges them.
+ */
+export const sshHostRules = (props: Readonly<Record<string, unknown>>, known: Known = () => true): Problem[] => {
+  if (!known(props.hostKey) || !known(props.insecureAcceptAnyHostKey)) return [];
   if (props.hostKey === undefined && props.insecureAcceptAnyHostKey !== true) {
     return [broken('hostKey', 'set (or insecureAcceptAnyHostKey: true)', undefined)];
   }

@@ -39,6 +39,7 @@ export const CONTROL_FIELDS = {
     default: [],
     spec: true,
     encode: digestOf,
+    later: 'digest',
     specForm: text('a sha256 digest', /^[0-9a-f]{64}$/),
     formOnly: true,
   }),

@@ -79,8 +79,17 @@ export const FILE_FIELDS = {
    * lines): checked at synth, and for a Terraform value again when apply knows it. In text, a Terraform
    * value may stand only in a directive's value (after its `=`), and is held to the same rules: it can never
    * add a line.
+   *
+   * Text or sections given whole as a Terraform value are refused: synth holds each value in them to a directive's
+   * value.
    */
-  content: required({ rule: contentRule, spec: true, specForm: specContentRule, formOnly: true }),
+  content: required({
+    rule: contentRule,
+    spec: true,
+    specForm: specContentRule,
+    formOnly: true,
+    atSynth: "synth holds each Terraform value in text or sections to a directive's value; they may hold values",
+  }),
 };
 
 /** How long start, restart and stop may take: a unit's, an instance's, and a drop-in's restart of its unit. */

@@ -40,6 +40,7 @@ const jsonOption = <const T extends readonly MetricServerType[]>(param: string, 
   ...option(param, types, stringRecord, 'base64-json'),
   specForm: text('the base64 of a JSON object', /^[A-Za-z0-9+/]*={0,2}$/, Number.MAX_SAFE_INTEGER),
   encode: encodeBase64Json,
+  later: 'base64-json' as const,
   decode: (value: unknown) => (typeof value === 'string' ? (decodeBase64Json(value) ?? value) : value),
 });
 

@@ -3,7 +3,7 @@
  * (mint.ts): the target's declaration judges the setting at synth and in the handler, naming each broken field at
  * its path (`mint.expireSeconds`), and minting reads it, so neither file imports the other.
  */
-import { optional, type PropsOf, required } from '../core/fields';
+import { optional, required, type ValuesOf } from '../core/fields';
 import type { NestedRule } from '../core/definition';
 import { recordOf } from '../core/nested-fields';
 import { integer, text } from '../core/rules';
@@ -24,7 +24,7 @@ export const MINT_FIELDS = {
 };
 
 /** ProxmoxCluster `mint`: whose token a run mints, per role, and how long it lives. */
-export interface MintSettings extends PropsOf<typeof MINT_FIELDS> {}
+export interface MintSettings extends ValuesOf<typeof MINT_FIELDS> {}
 
 /** The rule of `mint`: each field by its rule, nothing else. */
 export const mintRule: NestedRule<MintSettings> = recordOf(MINT_FIELDS, 'mint');

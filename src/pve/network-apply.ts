@@ -57,8 +57,16 @@ export const NETWORK_APPLY_FIELDS = {
    * The nodes to reload, in this order. Every `ProxmoxNetworkInterface` of this stack on one of
    * them is staged before the first reload, and a change to any of them runs this apply again.
    * Changing the list replaces the object, whose teardown reloads the old list's staged changes.
+   *
+   * Known at synth: a Terraform value is refused, since synth stages every interface of the stack on these nodes
+   * before their reload.
    */
-  nodes: required({ rule: nodeList, spec: true, identity: true }),
+  nodes: required({
+    rule: nodeList,
+    spec: true,
+    identity: true,
+    atSynth: 'synth stages every interface of the stack on these nodes before their reload',
+  }),
   /**
    * How long to wait for one node's reload task, polled once a second. When the budget ends with
    * no final reading, the apply stops with "outcome unknown" and the task's UPID.

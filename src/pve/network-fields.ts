@@ -127,19 +127,25 @@ const option = optionsFor<InterfaceType, LiveForm>();
 const namesOption = <const T extends readonly InterfaceType[]>(param: string, types: T) => ({
   ...option(param, types, ifaceList, 'ifaces'),
   encode: (value: unknown) => (isStringList(value) ? [...value].sort() : value),
+  // A Terraform value among the names orders nothing (constructs/pve/network-wiring.ts); a whole list would order none.
+  atSynth: 'synth stages this interface after the interfaces it names; one item may be a Terraform value',
 });
 
 export const NETWORK_INTERFACE_FIELDS = {
   /** The node, as PVE names it (e.g. `n2`). Changing it replaces the interface. */
-  node: required({ rule: text('a PVE node name (letters, digits, inner -)', NODE_NAME), spec: true }),
+  node: required({
+    rule: text('a PVE node name (letters, digits, inner -)', NODE_NAME),
+    spec: true,
+    atSynth: 'it names the interface',
+  }),
   /**
    * The interface name, at most 15 characters: `vmbr1` for a bridge, `bond0` for a bond (PVE reads
    * only `bond<N>` as bonds), `<device>.<id>`, `vlan<id>` or any name with `vlanRawDevice` and
    * `vlanId` for a VLAN. Changing it replaces the interface.
    */
-  iface: required({ rule: text(IFACE_RULE, IFACE_NAME), spec: true }),
+  iface: required({ rule: text(IFACE_RULE, IFACE_NAME), spec: true, atSynth: 'it names the interface' }),
   /** The kind of interface. PVE cannot change it in place, so changing it replaces the interface. */
-  type: required({ rule: oneOf(INTERFACE_TYPES), spec: true }),
+  type: required({ rule: oneOf(INTERFACE_TYPES), spec: true, atSynth: 'it names the interface' }),
   /** Bring the interface up at boot (`auto <iface>`). @default false */
   autostart: option('autostart', ALL, boolean, 'bool'),
   /**
@@ -159,7 +165,14 @@ export const NETWORK_INTERFACE_FIELDS = {
   gateway: option('gateway', ALL, textWhere('an IPv4 address', isIpv4), 'text'),
   /** IPv6 default gateway; one per node. @default - none */
   gateway6: option('gateway6', ALL, textWhere('an IPv6 address', isIpv6), 'text'),
-  /** bridge: the ports, e.g. `["enp2s0"]`; order is not significant. @default - no ports */
+  /**
+   * bridge: the ports, e.g. `["enp2s0"]`; order is not significant.
+   *
+   * A list given whole as a Terraform value is refused, since synth stages the interface after those it names; an item
+   * may be one, which orders nothing.
+   *
+   * @default - no ports
+   */
   bridgePorts: namesOption('bridge_ports', ['bridge']),
   /** bridge: VLAN-aware. @default false */
   bridgeVlanAware: option('bridge_vlan_aware', ['bridge'], boolean, 'bool'),
@@ -172,6 +185,7 @@ export const NETWORK_INTERFACE_FIELDS = {
     ...option('bridge_vids', ['bridge'], vlanIds, 'vids'),
     specForm: vlanIdTexts,
     encode: (value: unknown) => (Array.isArray(value) ? value.map(String) : value),
+    later: 'texts' as const,
     implied: ({ options }: Named) => (options.bridge_vlan_aware === true ? ['2-4094'] : null),
   },
   /** vlan: the tag, 1 to 4094. @default - the id in the name (`<device>.<id>`, `vlan<id>`) */
@@ -184,7 +198,14 @@ export const NETWORK_INTERFACE_FIELDS = {
     ...option('vlan-raw-device', ['vlan'], text(IFACE_RULE, IFACE_NAME), 'text'),
     implied: ({ iface }: Named) => vlanFromName(iface).rawDevice ?? null,
   },
-  /** bond: the member NICs; order is not significant. @default - no members */
+  /**
+   * bond: the member NICs; order is not significant.
+   *
+   * A list given whole as a Terraform value is refused, since synth stages the interface after those it names; an item
+   * may be one, which orders nothing.
+   *
+   * @default - no members
+   */
   slaves: namesOption('slaves', ['bond']),
   /** bond: Linux bonding mode. @default - unset (PVE uses balance-rr) */
   bondMode: { ...option('bond_mode', ['bond'], oneOf(LINUX_BOND_MODES), 'text'), implied: () => DEFAULT_BOND_MODE },

@@ -19,17 +19,18 @@ import {
 
 type Props = Readonly<Record<string, unknown>>;
 
-/** A rule across props that does not hold: the prop it names and the value it got. */
+/** A rule across props that does not hold: the prop it names, the value it got and the other values it read. */
 interface Unheld {
   readonly prop: string;
   readonly rule: string;
   readonly value: unknown;
+  readonly reads?: readonly unknown[];
 }
 
 /**
  * The rules across props: no field of another type (each field says which types have it), then the type's
- * naming and mode rules, each over a value that holds its own rule. A rule is not judged over a value `known`
- * says is not known yet (a cdktf token): the handler judges it.
+ * naming and mode rules, each over a value that holds its own rule. A rule is not judged where its value, or a
+ * value it reads, is not `known` yet (a cdktf token): the handler judges it.
  */
 export const interfaceRules = (props: Props, known: (value: unknown) => boolean = () => true): Problem[] => {
   const type = INTERFACE_TYPES.find((candidate) => candidate === props.type);
@@ -43,7 +44,9 @@ export const interfaceRules = (props: Props, known: (value: unknown) => boolean 
   }));
   const { iface } = props;
   if (typeof iface === 'string' && known(iface)) unheld.push(...TYPE_RULES[type](iface, props).filter(holdsOwn));
-  return unheld.filter(({ value }) => known(value)).map(({ prop, rule, value }) => broken(prop, rule, value));
+  return unheld
+    .filter(({ value, reads = [] }) => known(value) && reads.every(known))
+    .map(({ prop, rule, value }) => broken(prop, rule, value));
 };
 
 /** Every broken rule of the props of an interface (the cluster aside): each field's, then across. */
@@ -58,9 +61,9 @@ const RULES: ReadonlyMap<string, Rule> = new Map(
 
 const holdsOwn = ({ prop, value }: Unheld): boolean => value === undefined || RULES.get(prop)?.(value) === undefined;
 
-/** A rule that does not hold unless `ok`. */
-const unless = (ok: boolean, prop: string, rule: string, value: unknown): Unheld[] =>
-  ok ? [] : [{ prop, rule, value }];
+/** A rule that does not hold unless `ok`, which read `reads` besides `value`. */
+const unless = (ok: boolean, prop: string, rule: string, value: unknown, reads: readonly unknown[] = []): Unheld[] =>
+  ok ? [] : [{ prop, rule, value, reads }];
 
 // The writer emits bridge-vids only on a VLAN-aware bridge, so on any other it never reads back.
 const bridgeRules = (_iface: string, { bridgeVids, bridgeVlanAware }: Props): Unheld[] =>
@@ -69,6 +72,7 @@ const bridgeRules = (_iface: string, { bridgeVids, bridgeVlanAware }: Props): Un
     'bridgeVids',
     'unset unless bridgeVlanAware is true (PVE writes VLAN ids only then)',
     bridgeVids,
+    [bridgeVlanAware],
   );
 
 // `<device>.<id>` and `vlan<id>` names carry the id (and device); the writer drops declared copies.
@@ -115,18 +119,21 @@ const bondRules = (
     'bondPrimary',
     'unset unless bondMode is active-backup',
     bondPrimary,
+    [bondMode],
   ),
   ...unless(
     bondPrimary === undefined || (Array.isArray(slaves) && slaves.includes(bondPrimary)),
     'bondPrimary',
     'one of slaves',
     bondPrimary,
+    [slaves],
   ),
   ...unless(
     bondXmitHashPolicy === undefined || bondMode === 'balance-xor' || bondMode === '802.3ad',
     'bondXmitHashPolicy',
     'unset unless bondMode is balance-xor or 802.3ad',
     bondXmitHashPolicy,
+    [bondMode],
   ),
 ];
 

@@ -124,16 +124,22 @@ export const CLUSTER_PROPS = propTableOf(CLUSTER_FIELDS);
 
 type Props = Readonly<Record<string, unknown>>;
 
-/** The pins and what trusts a member: each pin a SHA-256 fingerprint of an endpoint, `insecure` alone. */
-const trustRules = ({ endpoints, fingerprints, caFile, insecure }: Props): Problem[] => {
+/**
+ * The pins and what trusts a member: each pin a SHA-256 fingerprint of an endpoint, `insecure` alone. A value not
+ * `known` yet (a Terraform value) is judged by the handler, and so is each rule that reads one.
+ */
+const trustRules = ({ endpoints, fingerprints, caFile, insecure }: Props, known: Known = () => true): Problem[] => {
   const problems: Problem[] = [];
-  const pins = stringRecord(fingerprints) === undefined && isRecord(fingerprints) ? Object.entries(fingerprints) : [];
+  const given = stringRecord(fingerprints) === undefined && isRecord(fingerprints) && known(fingerprints);
+  const pins = given ? Object.entries(fingerprints) : [];
   for (const [endpoint, pin] of pins) {
-    if (Array.isArray(endpoints) && !endpoints.includes(endpoint)) {
+    if (Array.isArray(endpoints) && known(endpoints) && known(endpoint) && !endpoints.includes(endpoint)) {
       problems.push(broken('fingerprints', 'keyed by one of the endpoints', endpoint));
     }
     const rule = 'a SHA-256 fingerprint (32 hex bytes, colons optional)';
-    if (typeof pin !== 'string' || !isFingerprint(pin)) problems.push(broken(`fingerprints["${endpoint}"]`, rule, pin));
+    if (known(pin) && (typeof pin !== 'string' || !isFingerprint(pin))) {
+      problems.push(broken(`fingerprints["${endpoint}"]`, rule, pin));
+    }
   }
   if (insecure === true && (caFile !== undefined || fingerprints !== undefined)) {
     problems.push(broken('insecure', 'left unset when caFile or fingerprints is given', insecure));
@@ -145,13 +151,13 @@ const trustRules = ({ endpoints, fingerprints, caFile, insecure }: Props): Probl
  * The rules across props at synth: the trust rules, and https unless `insecure` (the client refuses
  * a plain http:// endpoint again before any request, with its advice, for a target from elsewhere).
  */
-export const clusterRules = (props: Props): Problem[] => {
+export const clusterRules = (props: Props, known: Known = () => true): Problem[] => {
   const { endpoints, insecure } = props;
-  const plain: readonly unknown[] =
-    endpointList(endpoints) === undefined && insecure !== true && Array.isArray(endpoints) ? endpoints : [];
+  const judged = known(insecure) && insecure !== true && Array.isArray(endpoints);
+  const plain: readonly unknown[] = judged && endpointList(endpoints) === undefined ? endpoints : [];
   const http = plain.find((endpoint) => typeof endpoint === 'string' && new URL(endpoint).protocol === 'http:');
   const rule = 'https:// URLs unless insecure is true (a plain http:// endpoint sends the API token in clear)';
-  return [...(http === undefined ? [] : [broken('endpoints', rule, http)]), ...trustRules(props)];
+  return [...(http === undefined ? [] : [broken('endpoints', rule, http)]), ...trustRules(props, known)];
 };
 
 /** The connection a `ProxmoxCluster` synthesizes and a handler reads. Nothing in it is secret. */
