@@ -5,7 +5,13 @@
  */
 import { Construct } from 'constructs';
 import type { PropsOf } from '../../src/core/fields';
-import { SSH_HOST_FIELDS, SSH_HOST_PROPS, sshHostRules, type SshTarget, sshTargetOf } from '../../src/linux/target';
+import {
+  SSH_HOST_FIELDS,
+  SSH_HOST_PROPS,
+  sshHostRules,
+  sshTargetOf,
+  type WrittenSshTarget,
+} from '../../src/linux/target';
 import { unknownYet, validateProps } from '../core/validate';
 import { addressName } from '../core/object-address';
 import { builtOr } from '../core/problems';
@@ -19,10 +25,10 @@ export interface SshHostProps extends PropsOf<typeof SSH_HOST_FIELDS> {}
  * variable.
  */
 export class SshHost extends Construct {
-  private settings?: SshTarget;
+  private settings?: WrittenSshTarget;
 
   /** The connection settings handlers receive; no secret in it. */
-  get target(): SshTarget {
+  get target(): WrittenSshTarget {
     return builtOr(this, this.settings);
   }
 

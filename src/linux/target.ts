@@ -111,13 +111,18 @@ const sudoOf = (user: unknown): boolean => user !== 'root';
 /** The target as an SshHost writes it and a handler reads it: `sudo` always said. */
 export type SshTarget = WrittenOf<typeof SSH_HOST_FIELDS> & { readonly sudo: boolean };
 
+/** The target an SshHost writes: `sudo` said, save for a user Terraform knows only at apply (`sshTargetOf`). */
+export type WrittenSshTarget = WrittenOf<typeof SSH_HOST_FIELDS>;
+
 /**
  * The target `props` make (`targetOf`), the defaults applied: for an SshHost at synth and for discover.
- * A user other than root goes through `sudo -n`. `known` says which values synth knows (not a Terraform value).
+ * A user other than root goes through `sudo -n`. `known` says which values synth knows (not a Terraform value): for
+ * a user it does not, `sudo` is left to the handler boundary, which says it from the user Terraform substituted (a
+ * Terraform value is never 'root' at synth, so a variable set to root went through sudo).
  */
-export const sshTargetOf = (props: object, known?: Known): SshTarget => {
+export const sshTargetOf = (props: object, known: Known = () => true): WrittenSshTarget => {
   const target = targetOf(SSH_HOST_FIELDS, 'an SshHost', props, known);
-  return { ...target, sudo: target.sudo ?? sudoOf(target.user) };
+  return known(target.user) ? { ...target, sudo: target.sudo ?? sudoOf(target.user) } : target;
 };
 
 /**

@@ -77,6 +77,16 @@ describe('a Terraform value synth left to the handler', () => {
     expect(parse).toThrow(new RegExp(`^Bad input: target\\.${field}: must be a boolean, got`));
   });
 
+  // A Terraform value is never 'root' at synth: a user variable set to root was written `sudo: true`.
+  test('an SshHost whose user is a Terraform value leaves sudo to the handler, which says it from the user', () => {
+    const { stack } = withFlag();
+    const user = new TerraformVariable(stack, 'login', { type: 'string' }).stringValue;
+    const { target } = new SshHost(stack, 'n2', { host: '10.0.0.2', insecureAcceptAnyHostKey: true, user });
+    expect(target.sudo).toBeUndefined();
+    expect(parseSshTarget({ ...target, user: 'root' }).sudo).toBe(false);
+    expect(parseSshTarget({ ...target, user: 'deploy' }).sudo).toBe(true);
+  });
+
   test('objects on a target whose settings hold a Terraform value share its one read', () => {
     const { stack, flag } = withFlag();
     const host = new SshHost(stack, 'n2', { host: '10.0.0.2', insecureAcceptAnyHostKey: flag });
