@@ -28,9 +28,12 @@ export class NodeCheckStack extends TerraformStack {
       type: 'string',
       default: 'homelab node agent',
     });
+    // A boolean prop takes a variable too: the handler judges the value Terraform passes (`-var agent_enabled=false`).
+    const enabled = new TerraformVariable(this, 'agent_enabled', { type: 'bool', default: true });
     new SystemdUnit(this, 'agent', {
       host: node,
       name: 'hf-agent.service',
+      enabled: enabled.booleanValue,
       content: renderUnit([
         { name: 'Unit', lines: [['Description', description.stringValue]] },
         {

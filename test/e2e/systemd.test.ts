@@ -1,9 +1,10 @@
 /**
  * Real terraform on `cdktf synth` output of examples/systemd.ts against the real systemd host:
- * create, clean plan, a unit stopped by hand named in the plan, one-apply fix, destroy, and no
- * private key material in the state.
+ * create, clean plan, a unit stopped by hand named in the plan, one-apply fix, `enabled` from a bool
+ * variable (and one of the wrong type refused by the handler), destroy, and no private key material in the state.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CdktfProject } from '../support/cdktf-project';
 import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
 
@@ -14,8 +15,11 @@ let project: CdktfProject;
 let bootSeconds = 0;
 const DESCRIPTION = 'agent "one" ${not_a_ref} %{not_a_directive} \\ end';
 
-const plan = (label: string) => project.plan(label);
-const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
+const plan = (label: string, ...args: string[]) => project.plan(label, ...args);
+const apply = (label: string, ...args: string[]) =>
+  project.must(label, project.terraform('apply', '-auto-approve', '-no-color', ...args));
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+const enablement = async (name: string) => (await host.exec(`systemctl is-enabled -- ${name} || true`)).stdout.trim();
 const state = async (name: string) =>
   (await host.exec(`systemctl show -p ActiveState,SubState,UnitFileState -- ${name}`)).stdout;
 
@@ -74,6 +78,44 @@ test('a unit stopped by hand shows in the plan by name and state, and one apply 
   await apply('apply (fix drift)');
   expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);
   expect((await plan('plan (after fix)')).code).toBe(0);
+});
+
+test('enabled from a bool variable: its value plans clean, another is drift in words, an apply converges', async () => {
+  expect((await plan('plan (agent_enabled=true)', '-var', 'agent_enabled=true')).code).toBe(0);
+  const drifted = await plan('plan (agent_enabled=false)', '-var', 'agent_enabled=false');
+  expect(drifted.code).toBe(2);
+  expect(flat(drifted.stdout)).toContain(
+    `unit hf-agent.service on 127.0.0.1:${host.port} (active/running) differs: enabled is true, want false`,
+  );
+  await apply('apply (agent_enabled=false)', '-var', 'agent_enabled=false');
+  // systemctl show keeps UnitFileState as it was until a daemon-reload (seen here: "enabled" after the disable).
+  expect(await enablement('hf-agent.service')).toBe('disabled');
+  expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);
+  expect((await plan('plan (agent_enabled=false, after apply)', '-var', 'agent_enabled=false')).code).toBe(0);
+});
+
+// As an app that gave a string variable to enabled synthesizes it: Terraform jsonencodes the string as it is.
+test('enabled given a string is refused by the handler naming the unit and the field, never coerced', async () => {
+  const file = join(project.stackDir, 'cdk.tf.json');
+  const synthesized = readFileSync(file, 'utf8');
+  const stack = JSON.parse(synthesized);
+  stack.variable.agent_enabled = { type: 'string' };
+  writeFileSync(file, JSON.stringify(stack));
+  try {
+    const refused = 'spec.enabled: must be a boolean, got "false"';
+    const read = await plan('plan (agent_enabled a string)', '-var', 'agent_enabled=false');
+    expect(read.code).toBe(2);
+    expect(flat(read.stdout)).toContain(`- agent: cannot be read: Bad input: ${refused}`);
+    const applied = await project.terraform('apply', '-auto-approve', '-no-color', '-var', 'agent_enabled=false');
+    expect(applied.code).toBe(1);
+    expect(flat(applied.stderr)).toContain(`agent: not applied: Bad input: ${refused}`);
+    expect(await enablement('hf-agent.service')).toBe('disabled');
+  } finally {
+    writeFileSync(file, synthesized);
+  }
+  // The variable's default again: one apply enables the agent, as the destroy below expects it.
+  await apply('apply (agent_enabled default)');
+  expect(await enablement('hf-agent.service')).toBe('enabled');
 });
 
 test('the state holds the key variable name but no private key material', () => {
