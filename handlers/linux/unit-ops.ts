@@ -21,10 +21,10 @@ import { destroyMayAct, leftByDestroy, unitIsForeign } from '../../src/linux/uni
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
-import { destroyUnitStep, type HelperStep } from '../../src/linux/root-helper';
+import { destroyUnitStep, type HelperStep, linkSteps } from '../../src/linux/root-helper';
 import type { CommandResult } from '../../src/linux/ssh';
 import { parseRemovals, type RemovalReport } from '../../src/linux/unit-remove';
-import { enabledOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
+import { enablementOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
@@ -172,13 +172,13 @@ const removeChunk = async (shell: HostShell, units: readonly Doomed[]): Promise<
 };
 
 /**
- * One `systemctl disable` for the units of a chunk that are enabled: pid1 answers each disable in turn, 11 ms
- * apiece, and 50 at once in 34 ms (measured, systemd 252). When it fails, each unit's step disables it alone,
- * so the failure names its unit.
+ * One `systemctl disable` for the units of a chunk that are enabled, then one `disable --runtime` (linkSteps):
+ * pid1 answers each disable in turn, 11 ms apiece, and 50 at once in 34 ms (measured, systemd 252). When it
+ * fails, each unit's step disables it alone, so the failure names its unit.
  */
 const disableAll = async (shell: HostShell, units: readonly Doomed[]): Promise<boolean> => {
   const names = units.filter(mustDisable).map(nameOf);
-  return names.length > 1 && (await shell.many('disable', names, '--no-reload')).code === 0;
+  return names.length > 1 && (await shell.helper(linkSteps('disable', names))).code === 0;
 };
 
 /** Each unit's part of the request's output: its report, or its failure as if it had had a request of its own. */
@@ -197,9 +197,12 @@ const judgeRemovals = (host: string, units: readonly Doomed[], steps: HelperStep
   });
 };
 
-// `systemctl disable` ignores a masked unit: its links go by the script's search alone.
-const mustDisable = ({ live }: Doomed): boolean =>
-  !isMasked(live.status) && enabledOf(live.status.unitFileState) === true;
+// `systemctl disable` ignores a masked unit: its links go by the script's search alone. One enabled until
+// reboot alone (its links under /run) is disabled too: a plain disable left them (measured, systemd 252).
+const mustDisable = ({ live }: Doomed): boolean => {
+  const enablement = enablementOf(live.status.unitFileState);
+  return !isMasked(live.status) && (enablement === 'enabled' || enablement === 'runtime');
+};
 
 const removalStep = (unit: Doomed, disabled: boolean) =>
   destroyUnitStep(unit.removal.unit, {
@@ -267,7 +270,7 @@ const done = ({ ownsFile }: UnitRemoval, live: LiveUnit, report: RemovalReport, 
   const removed = report.removed.length > 0 ? `removed ${report.removed.join(', ')}` : 'nothing of it was left';
   if (isMasked(live.status)) return `masked by hand; ${stopped ? 'stopped it, ' : ''}${removed}${mask}`;
   // Said as it was: a unit that did not run was not stopped, one that was not enabled was not disabled.
-  const did = [stopped ? 'stopped' : '', enabledOf(live.status.unitFileState) === true ? 'disabled' : ''].filter(
+  const did = [stopped ? 'stopped' : '', DISABLED[enablementOf(live.status.unitFileState) ?? 'disabled']].filter(
     (word) => word !== '',
   );
   if (!ownsFile) return `${inWords(did) || 'neither running nor enabled'}; its template stays${mask}`;
@@ -276,6 +279,12 @@ const done = ({ ownsFile }: UnitRemoval, live: LiveUnit, report: RemovalReport, 
       ? `already absent; removed what was left: ${report.removed.join(', ')}`
       : 'already absent';
   return `${inWords([...did, 'removed'])}${mask}`;
+};
+
+const DISABLED = {
+  enabled: 'disabled',
+  runtime: 'disabled (its links under /run: enabled until reboot)',
+  disabled: '',
 };
 
 /** `a`, `a and b`, `a, b and c`. */

@@ -132,8 +132,8 @@ unit_file() {
 }
 # A unit's file (unless a /dev/null mask), its record and intent (kept while its file is left), and every
 # link enable made to its file (for an instance: its own links to its template's file), looked for one level
-# below the admin directory and compared once resolved; a mask is reported and stays. Prints removed, kept
-# and left lines.
+# below the admin and runtime directories (enable --runtime links there) and compared once resolved; a mask
+# is reported and stays. Prints removed, kept and left lines.
 removal() {
   unit_file "$@"
   file='' named=''
@@ -160,7 +160,7 @@ removal() {
   base=$(literal "\${to##*/}")
   set -- \\( -lname "*/$base" -o -lname "$base" \\)
   [ -z "$named" ] || set -- -name "$(literal "$named")" "$@"
-  find "$ADMIN" -maxdepth 2 -type l "$@" 2>/dev/null |
+  find "$ADMIN" /run/systemd/system -maxdepth 2 -type l "$@" 2>/dev/null |
     while IFS= read -r l; do
       r=$(readlink -- "$l")
       case $r in /*) ;; *) r=$(realpath -m -s -- "\${l%/*}/$r") ;; esac

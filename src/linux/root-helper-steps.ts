@@ -89,7 +89,8 @@ v_remove_unit() {
   removal "$d" "$u" file
 }
 # A unit's destroy after its stop, one of a request's many: a "unit <name>" line, then what it did. Disabled
-# while its file (an instance's: its template's) is there, when asked: systemd 252 refuses to disable a loaded
+# under /etc and /run (an enable --runtime's links stayed until reboot) while its file (an instance's: its
+# template's) is there, when asked: systemd 252 refuses to disable a loaded
 # unit whose file is gone (measured), and removal's search takes the links such a unit left. Removed, its
 # failed record cleared when the caller saw it failed after its stop (one systemctl show for the request's
 # units, where a show each here took 8-10 ms a unit); then whether systemd must reload to let go of it (the
@@ -106,7 +107,10 @@ v_destroy_unit() {
   [ "$mode" = run ] || return 0
   printf 'unit %s\\n' "$u"
   unit_file "$d" "$u" "$3"
-  if [ "$4" = disable ] && [ -e "$to" ]; then ran systemctl disable --no-reload -- "$u" || return 0; fi
+  if [ "$4" = disable ] && [ -e "$to" ]; then
+    ran systemctl disable --no-reload -- "$u" || return 0
+    ran systemctl disable --no-reload --runtime -- "$u" || return 0
+  fi
   removal "$d" "$u" "$3"
   if [ "$5" = failed ]; then ran systemctl reset-failed -- "$u" || return 0; fi
   if [ "$3" = file ] || [ "$4" != keep ]; then echo reload; fi

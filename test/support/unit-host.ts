@@ -103,6 +103,18 @@ export const unitDriver = (host: SystemdHost) => {
   return { run, show, waitFor };
 };
 
+/** Every link to `name` (by its name or its file's) under /etc and /run, as `<path> -> <target>`, sorted. */
+export const unitLinks = async (host: SystemdHost, name: string): Promise<string[]> =>
+  (
+    await host.exec(
+      `find /etc/systemd/system /run/systemd/system -mindepth 2 -maxdepth 2 -type l ` +
+        `\\( -name '${name}' -o -lname '*/${name}' \\) -printf '%p -> %l\\n'`,
+    )
+  ).stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .sort();
+
 /**
  * Installs the root helper on the host as the README says (`install -m 0755 -o root -g root /dev/stdin
  * /usr/local/sbin/cdktf-homelab-root`, as root), so its sudo user (`deploy`) can apply through it.

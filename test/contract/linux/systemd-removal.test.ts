@@ -7,7 +7,15 @@
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke } from '../../support/run-handler';
-import { appliedMark, hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import {
+  appliedMark,
+  hostTarget,
+  instanceSpec,
+  KEY_ENV,
+  unitLinks,
+  unitSpec,
+  useSystemdHost,
+} from '../../support/unit-host';
 
 jest.setTimeout(180_000);
 
@@ -178,4 +186,42 @@ test('destroy that cannot remove a drop-in fails, keeps its mark, and the retry 
   }
   expect((await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', target, identity, env)).code).toBe(0);
   expect(await present(`${dropIns}/10-x.conf`, mark)).toEqual([]);
+});
+
+// Regression: destroy disabled only a unit enabled for good and searched /etc alone, so the links of an
+// `enable --runtime` stayed under /run until the next boot, and the destroy said nothing of them.
+describe('a unit or instance enabled until reboot alone is destroyed with its /run links', () => {
+  const RUNTIME = 'disabled (its links under /run: enabled until reboot)';
+  const runtimeOnly = (name: string) =>
+    host().exec(`systemctl disable -- ${name} && systemctl enable --runtime -- ${name}`);
+
+  test('a unit', async () => {
+    const spec = unitSpec('rt.service', installed(sleeper));
+    expect((await unit.run('apply', spec)).code).toBe(0);
+    await runtimeOnly('rt.service');
+    expect(await unitLinks(host(), 'rt.service')).toHaveLength(1);
+    const destroyed = await unit.run('destroy', spec);
+    expect(await unitLinks(host(), 'rt.service')).toEqual([]);
+    expect(destroyed).toMatchObject({
+      code: 0,
+      stderr: `rt.service on 127.0.0.1:${host().port}: stopped, ${RUNTIME} and removed`,
+    });
+  });
+
+  test('an instance', async () => {
+    const run = (verb: 'apply' | 'destroy', spec: object) =>
+      invoke(linuxDomain(), 'systemd-instance', verb, hostTarget(host()), spec, { [KEY_ENV]: host().privateKey });
+    expect(
+      (await unit.run('apply', unitSpec('rti@.service', installed(sleeper), { enabled: false, started: false }))).code,
+    ).toBe(0);
+    expect((await run('apply', instanceSpec('rti@a.service'))).code).toBe(0);
+    await runtimeOnly('rti@a.service');
+    expect(await unitLinks(host(), 'rti@a.service')).toHaveLength(1);
+    const destroyed = await run('destroy', { name: 'rti@a.service', directory: DIR });
+    expect(await unitLinks(host(), 'rti@a.service')).toEqual([]);
+    expect(destroyed).toMatchObject({
+      code: 0,
+      stderr: `rti@a.service on 127.0.0.1:${host().port}: stopped and ${RUNTIME}; its template stays`,
+    });
+  });
 });
