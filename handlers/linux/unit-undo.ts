@@ -107,12 +107,14 @@ const enablementBefore = (track: Track) => enablementOf(track.before.status.unit
 
 /**
  * How the undo links a unit again: enabled for good when it was; enabled until reboot when its links were
- * under /run alone and the apply's disable took them (an enable never touched them, so they are still there).
+ * under /run alone and the apply's disable or reenable took them (an enable never touched them, so they are
+ * still there).
  */
 const relinkOf = (track: Track): LinkVerb | undefined => {
   if (track.switched === undefined || isNewUnit(track)) return undefined;
   if (enablementBefore(track) === 'enabled') return 'enable';
-  return enablementBefore(track) === 'runtime' && track.switched === 'disable' ? 'enable-runtime' : undefined;
+  const unlinkedRun = track.switched === 'disable' || track.switched === 'reenable';
+  return enablementBefore(track) === 'runtime' && unlinkedRun ? 'enable-runtime' : undefined;
 };
 
 /** `work` on each track, `IN_FLIGHT` at once; a failure is the undo failure of its track. */

@@ -121,13 +121,14 @@ export type LinkVerb = 'enable' | 'reenable' | 'enable-runtime' | 'disable';
 /**
  * The steps of `verb`, one request, before the caller's reload. `disable` unlinks under /etc, then under
  * /run: alone it left the links of an `enable --runtime`, and the unit read enabled-runtime (measured,
- * systemd 252; `disable --runtime` of a unit with none there exits 0).
+ * systemd 252; `disable --runtime` of a unit with none there exits 0). `reenable` unlinks under /run first
+ * for the same reason: it acts under /etc alone, and a /run link an old [Install] made stayed.
  */
 export const linkSteps = (verb: LinkVerb, names: readonly string[]): HelperStep[] =>
   verb === 'disable'
     ? [systemctlStep('disable', names, '--no-reload'), systemctlStep('disable', names, '--no-reload', true)]
     : verb === 'reenable'
-      ? [systemctlStep('reenable', names, '--no-reload')]
+      ? [systemctlStep('disable', names, '--no-reload', true), systemctlStep('reenable', names, '--no-reload')]
       : [systemctlStep('enable', names, '--no-reload', verb === 'enable-runtime')];
 
 export const RELOAD: HelperStep = ['reload'];

@@ -9,6 +9,7 @@ import { optional, type SpecOf } from '../core/fields';
 import { boolean, type Rule, text } from '../core/rules';
 import { START_TIMEOUT_FIELDS } from './unit-file';
 import type { StartedWith, UnitIntent } from './unit-intent';
+import type { UnitLinks } from './unit-links';
 import type { Overridden } from './unit-loaded';
 import type { UnitStatus } from './unit-state';
 
@@ -77,4 +78,6 @@ export interface LiveUnit {
   readonly contentChangedAt?: number;
   /** systemd loads another file in place of the declared one (unit-loaded.ts). */
   readonly overridden?: Overridden;
+  /** Its [Install] links under /etc and /run, and those its [Install] makes (unit-links.ts), when read. */
+  readonly links?: UnitLinks;
 }

@@ -6,6 +6,7 @@
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
+import { hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
@@ -47,6 +48,7 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
   const enablement = enablementOf(live.status.unitFileState);
   if (enablement !== undefined && enablement !== (spec.enabled ? 'enabled' : 'disabled'))
     changes.enabled = { live: enablement === 'runtime' ? RUNTIME_ONLY : enablement === 'enabled', want: spec.enabled };
+  else if (hasLinkDrift(linksDriftOf(spec, live))) changes[LINKS_FIELD] = linksDiff(spec, live);
   const running = runningOf(spec, live);
   if (running !== spec.started)
     changes.running = { live: stateOf(spec, live), want: spec.started ? 'running' : 'stopped' };
@@ -56,6 +58,24 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
   }
   return { ...changes, ...pendingDiff(live, running) };
 };
+
+/**
+ * How its links differ from those its [Install] makes (unit-links.ts), judged where systemd says it is
+ * enabled or disabled at all (not static, indirect or generated).
+ */
+const linksDriftOf = (spec: DesiredUnit, live: LiveUnit) =>
+  enablementOf(live.status.unitFileState) === undefined ? undefined : linkDrift(spec.enabled, live.links);
+
+const LINKS_FIELD = 'links';
+
+/** Every link found, against the links the apply leaves: those its [Install] makes under /etc, or none. */
+const linksDiff = (spec: DesiredUnit, { links }: LiveUnit) => ({
+  live: [
+    ...(links?.etc ?? []).map((path) => `${LINK_ROOTS.etc}/${path}`),
+    ...(links?.run ?? []).map((path) => `${LINK_ROOTS.run}/${path}`),
+  ],
+  want: spec.enabled ? (links?.install ?? []).map((path) => `${LINK_ROOTS.etc}/${path}`) : [],
+});
 
 /** A unit enabled with `--runtime` alone: neither enabled for good nor disabled, so drift either way. */
 const RUNTIME_ONLY = 'until reboot (/run only)';
@@ -72,7 +92,9 @@ export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, c
   const state = stateOf(spec, live);
   if (Object.keys(changes).length === 0) return `${name} is in sync (${state})`;
   const shadow = live.overridden === undefined ? undefined : `shadowed: ${overriddenWords(live.overridden)}`;
-  const words = [shadow, pending].filter((said) => said !== undefined).join('; ') || undefined;
+  const drift = changes[LINKS_FIELD] === undefined ? undefined : linksDriftOf(spec, live);
+  const links = hasLinkDrift(drift) ? linkWords(drift, spec.enabled) : undefined;
+  const words = [shadow, links, pending].filter((said) => said !== undefined).join('; ') || undefined;
   const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? undefined : `differs: ${describeDiff(rest)}`;
   if (words === undefined) return `${name} (${state}) ${differs}`;
@@ -80,7 +102,7 @@ export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, c
 };
 
 /** The fields the summary names in words, ahead of what differs. */
-export const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD];
+export const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD, LINKS_FIELD];
 
 /** What to do about a mask: the apply unmasks only when told to. */
 export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string =>
@@ -92,16 +114,21 @@ export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string
  * Enable or disable, decided from the state read before any write, so that it runs before the
  * host's one reload and that reload shows it. A unit systemd had not loaded (a new file, an instance
  * of a new template, a masked one) reads no enablement: it is enabled when declared so (for a file
- * without [Install], systemctl only warns). A rewritten file of an enabled unit is re-enabled, so its
- * links follow its new [Install]: `enable` only adds, and the link of an old WantedBy= stayed (measured,
- * systemd 252). One enabled until reboot alone is enabled for good, or disabled under /run too.
+ * without [Install], systemctl only warns). One whose links are not those its [Install] makes, or whose
+ * file the apply rewrites, is re-enabled: `enable` only adds, and the link
+ * of an old WantedBy= stayed (measured, systemd 252). One enabled until reboot alone is enabled for good,
+ * or disabled under /run too. `rewritten`: its file is written by this apply.
  */
-export const enableStep = (spec: DesiredUnit, before: LiveUnit, written: boolean): EnableStep | undefined => {
+export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boolean): EnableStep | undefined => {
   const enablement = enablementOf(before.status.unitFileState);
   const unread = before.status.loadState !== 'loaded' && enablement === undefined;
-  if (!spec.enabled) return enablement === 'enabled' || enablement === 'runtime' ? 'disable' : undefined;
-  if (written && enablement === 'enabled') return 'reenable';
-  return (enablement !== undefined && enablement !== 'enabled') || written || unread ? 'enable' : undefined;
+  const linked = enablement === 'enabled' || enablement === 'runtime';
+  const drift = linksDriftOf(spec, before);
+  if (!spec.enabled) return linked || hasLinkDrift(drift) ? 'disable' : undefined;
+  const stray = (drift?.stray.length ?? 0) > 0;
+  const missing = enablement === 'enabled' && (drift?.missing.length ?? 0) > 0;
+  if ((rewritten && linked) || stray || missing) return 'reenable';
+  return (enablement !== undefined && enablement !== 'enabled') || rewritten || unread ? 'enable' : undefined;
 };
 
 export type EnableStep = 'enable' | 'reenable' | 'disable';

@@ -1,8 +1,9 @@
 /**
  * The read of every declared unit (or drop-in) on a host in one shell round trip: one `systemctl
  * show` for all of them, then the file digests and the recorded restartOn digests, then one
- * `systemctl list-unit-files` for whether each is enabled. The script goes over stdin, so hundreds of
- * units never meet the kernel's 128 KiB limit on one argument.
+ * `systemctl list-unit-files` for whether each is enabled, and one `find` and `awk` for its links against
+ * its [Install] (unit-links.ts). The script goes over stdin, so hundreds of units never meet the kernel's
+ * 128 KiB limit on one argument.
  *
  * Enablement comes from `list-unit-files`, which reads the links on disk each time, not from `show`:
  * pid 1 keeps a loaded unit's UnitFileState from its first look until a daemon-reload, so a wants
@@ -16,6 +17,7 @@ import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
 import { type Declared, loadedContent, overriddenOf, statsByPath } from './unit-loaded';
+import { LINKS_COMMAND, readLinks } from './unit-links';
 import { instanceOf, isTemplate } from './unit-name';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 
@@ -40,6 +42,7 @@ const MARK = {
   intents: '@@cdktf-homelab:intents',
   unitFiles: '@@cdktf-homelab:unit-files',
   instances: '@@cdktf-homelab:instances',
+  links: '@@cdktf-homelab:links',
   now: '@@cdktf-homelab:now',
   unreadable: '@@cdktf-homelab:unreadable',
 } as const;
@@ -62,6 +65,8 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     // The ctime says when a file last changed; `cp -p`, `rsync -a` and `tar x` set an mtime back, never
     // a ctime. The device and inode tell whether two paths are one file (unit-loaded.ts).
     '[ $# -eq 0 ] || stat -L -c \'%Z %d:%i %n\' -- "$@" 2>/dev/null',
+    `echo ${MARK.links}`,
+    linkedUnits(entries).length === 0 ? 'true' : LINKS_COMMAND,
     `echo ${MARK.records}`,
     firstLines(entries.map((entry) => entry.record)),
     `echo ${MARK.intents}`,
@@ -159,6 +164,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     MARK.instances,
     MARK.now,
   ].map((mark): string => (pieces.includes(mark) ? part(mark) : ''));
+  const links = pieces.includes(MARK.links) ? readLinks(linkedUnits(entries), part(MARK.links)) : undefined;
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
   if (blocks.length !== entries.filter((entry) => !isTemplate(entry.unit)).length) return undefined;
   const statuses = blocks.map(parseShow);
@@ -167,13 +173,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const stats = statsByPath(statText);
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
-  const answered = instanceText.split('\n').filter((line) => /^[a-z-]+$/.test(line));
-  const enablement = new Map([
-    ...statesByName(unitFiles),
-    ...unitsOf(entries, true).flatMap((name, index) =>
-      answered[index] === undefined ? [] : [[name, answered[index]] as const],
-    ),
-  ]);
+  const enablement = enablementByName(entries, unitFiles, instanceText);
   const now = Number(nowText.trim());
   let next = 0;
   const live = entries.flatMap((entry, index): LiveUnit[] => {
@@ -200,6 +200,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
         ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
         ...loadedContent(status.contentPaths, digests, stats),
         ...(overridden === undefined ? {} : { overridden }),
+        ...linksOfEntry(entry, status, links, digests),
       },
     ];
   });
@@ -220,9 +221,36 @@ const templateStatus = (fileSha256: string | undefined, unitFileState: string): 
   needDaemonReload: false,
 });
 
+/** Each unit's state as `list-unit-files` lists it, and each instance's as `is-enabled` answered, in order. */
+const enablementByName = (entries: readonly ReadEntry[], unitFiles: string, instanceText: string) => {
+  const answered = instanceText.split('\n').filter((line) => /^[a-z-]+$/.test(line));
+  return new Map([
+    ...statesByName(unitFiles),
+    ...unitsOf(entries, true).flatMap((name, index) =>
+      answered[index] === undefined ? [] : [[name, answered[index]] as const],
+    ),
+  ]);
+};
+
 /** `list-unit-files` lines (`<name> <state> <preset>`) by name. */
 const statesByName = (text: string): Map<string, string> =>
   new Map([...text.matchAll(/^(\S+)[ \t]+(\S+)/gm)].map((match) => [match[1] ?? '', match[2] ?? '']));
+
+/** A unit's or instance's links (unit-links.ts), from the files it was loaded from: its file, then its drop-ins. */
+const linksOfEntry = (
+  { unit, declared }: ReadEntry,
+  status: UnitStatus,
+  links: ReturnType<typeof readLinks> | undefined,
+  digests: ReadonlyMap<string, string>,
+) =>
+  declared?.as === 'unit' && links !== undefined
+    ? { links: links(unit, [declared.path, ...(status.dropInPaths ?? [])], (path) => digests.has(path)) }
+    : {};
+
+/** The units whose links are read (unit-links.ts), each once; a drop-in's unit is read by its own object. */
+const linkedUnits = (entries: readonly ReadEntry[]): string[] => [
+  ...new Set(entries.flatMap((entry) => (entry.declared?.as === 'unit' ? [entry.unit] : []))),
+];
 
 const filePaths = (entries: readonly ReadEntry[]): string[] =>
   entries.flatMap((entry) => (entry.file === undefined ? [] : [entry.file]));

@@ -75,11 +75,19 @@ describe('a unit enabled until reboot alone', () => {
     ]);
   });
 
-  test('declared enabled, whose apply fails, keeps its /run links and gets none under /etc', async () => {
+  test('declared enabled, whose apply fails, gets its /run links back and none under /etc', async () => {
     const host = await runtimeOnly(unit('rt.service'));
+    const before = host.commands.length;
     const run = await apply(host, unit('rt.service', service('/bin/false')));
     expect(run.code).toBe(1);
     expect(host.enabled('rt.service')).toBe('enabled-runtime');
+    // Its file rewritten, it is re-enabled (its /run links, an old [Install]'s, go), then linked back as it was.
+    expect(links(host.commands.slice(before))).toEqual([
+      'root: systemctl disable --no-reload --runtime rt.service',
+      'root: systemctl reenable --no-reload rt.service',
+      'root: systemctl disable --no-reload rt.service',
+      'root: systemctl enable --no-reload --runtime rt.service',
+    ]);
   });
 });
 
@@ -92,7 +100,11 @@ describe('an enabled unit whose file changed', () => {
     const run = await apply(host, unit('wb.service', service().replace('multi-user', 'graphical')));
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/^u: reenabled$/m);
-    expect(links(host.commands.slice(before))).toEqual(['root: systemctl reenable --no-reload wb.service']);
+    // Unlinked under /run first: a reenable acts under /etc alone, where an old [Install]'s /run links stayed.
+    expect(links(host.commands.slice(before))).toEqual([
+      'root: systemctl disable --no-reload --runtime wb.service',
+      'root: systemctl reenable --no-reload wb.service',
+    ]);
   });
 
   test('whose apply fails, is disabled and enabled again from the file put back', async () => {
@@ -102,6 +114,7 @@ describe('an enabled unit whose file changed', () => {
     const run = await apply(host, unit('wb.service', service('/bin/false').replace('multi-user', 'graphical')));
     expect(run.stderr).toMatch(/restored the previous unit file and its links/);
     expect(links(host.commands.slice(before))).toEqual([
+      'root: systemctl disable --no-reload --runtime wb.service',
       'root: systemctl reenable --no-reload wb.service',
       'root: systemctl disable --no-reload wb.service',
       'root: systemctl enable --no-reload wb.service',

@@ -75,7 +75,10 @@ describe('a request', () => {
       ['systemctl', 'disable', '--no-reload', '--runtime', 'a.service', 'b@x.service'],
     ]);
     expect(linkSteps('enable', ['a.service'])).toEqual([['systemctl', 'enable', '--no-reload', 'a.service']]);
-    expect(linkSteps('reenable', ['a.service'])).toEqual([['systemctl', 'reenable', '--no-reload', 'a.service']]);
+    expect(linkSteps('reenable', ['a.service'])).toEqual([
+      ['systemctl', 'disable', '--no-reload', '--runtime', 'a.service'],
+      ['systemctl', 'reenable', '--no-reload', 'a.service'],
+    ]);
     expect(linkSteps('enable-runtime', ['a.service'])).toEqual([
       ['systemctl', 'enable', '--no-reload', '--runtime', 'a.service'],
     ]);

@@ -12,6 +12,7 @@ import {
   summarizeUnit,
 } from '../../../../src/linux/unit-diff';
 import { parseReadScript } from '../../../../src/linux/unit-read';
+import type { UnitLinks } from '../../../../src/linux/unit-links';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
 const content = '[Service]\nType=oneshot\nExecStart=/usr/bin/true\n';
@@ -68,6 +69,32 @@ describe('diffUnit', () => {
     expect(diffUnit({ ...spec, enabled }, live({ unitFileState: 'enabled-runtime' }))).toEqual({
       enabled: { live: 'until reboot (/run only)', want: enabled },
     });
+  });
+
+  // Regression: a link by hand in another target read `enabled` from list-unit-files, and the plan was clean.
+  test('links its [Install] does not make are drift, named in words after the state', () => {
+    const wanted = 'multi-user.target.wants/check.service';
+    const links = { etc: ['graphical.target.wants/check.service', wanted], run: [], install: [wanted] };
+    const drifted = live({ unitFileState: 'enabled' }, { links });
+    const enabled = { ...spec, enabled: true };
+    const diff = diffUnit(enabled, drifted);
+    expect(diff).toEqual({
+      links: {
+        live: ['/etc/systemd/system/graphical.target.wants/check.service', `/etc/systemd/system/${wanted}`],
+        want: [`/etc/systemd/system/${wanted}`],
+      },
+    });
+    expect(summarizeUnit(enabled, 'h:22', drifted, diff)).toBe(
+      'unit check.service on h:22 (inactive/dead): links its [Install] does not make: ' +
+        '/etc/systemd/system/graphical.target.wants/check.service',
+    );
+    expect(diffUnit(enabled, live({ unitFileState: 'enabled' }, { links: { ...links, etc: [wanted] } }))).toEqual({});
+  });
+
+  test('a link of a unit declared disabled is drift; while enabled differs, that alone is named', () => {
+    const links = { etc: ['graphical.target.wants/check.service'], run: [], install: [] };
+    expect(Object.keys(diffUnit(spec, live({ unitFileState: 'disabled' }, { links })))).toEqual(['links']);
+    expect(Object.keys(diffUnit(spec, live({ unitFileState: 'enabled' }, { links })))).toEqual(['enabled']);
   });
 
   test('a moved restartOn is drift only while the unit runs', () => {
@@ -212,6 +239,69 @@ describe('enable and disable, decided before the reload', () => {
     ],
   ])('%s', (_, specOver, statusOver, written, expected) => {
     expect(enableStep({ ...spec, ...specOver }, live(statusOver), written)).toBe(expected);
+  });
+
+  const made = ['multi-user.target.wants/check.service'];
+  // Regression: list-unit-files said `enabled` with a link by hand in another target, and nothing removed it.
+  test.each<[string, boolean, Partial<UnitStatus>, UnitLinks, boolean, EnableStep | undefined]>([
+    [
+      'an enabled unit with a link its [Install] does not make is re-enabled',
+      true,
+      { unitFileState: 'enabled' },
+      { etc: [...made, 'graphical.target.wants/check.service'], run: [], install: made },
+      false,
+      'reenable',
+    ],
+    [
+      'one with such a link under /run alone is re-enabled',
+      true,
+      { unitFileState: 'enabled' },
+      { etc: made, run: ['graphical.target.wants/check.service'], install: made },
+      false,
+      'reenable',
+    ],
+    [
+      'an enabled unit missing a link its [Install] makes is re-enabled',
+      true,
+      { unitFileState: 'enabled' },
+      { etc: [], run: [], install: made },
+      false,
+      'reenable',
+    ],
+    [
+      'one with its links as its [Install] makes them, /run too, is left',
+      true,
+      { unitFileState: 'enabled' },
+      { etc: made, run: made, install: made },
+      false,
+      undefined,
+    ],
+    [
+      'a unit declared disabled with any link is disabled',
+      false,
+      { unitFileState: 'disabled' },
+      { etc: made, run: [], install: made },
+      false,
+      'disable',
+    ],
+    [
+      "a unit enabled until reboot alone whose file changed is re-enabled: its /run links are the old [Install]'s",
+      true,
+      { unitFileState: 'enabled-runtime' },
+      { etc: [], run: made, install: made },
+      true,
+      'reenable',
+    ],
+    [
+      'links are not judged for a static unit',
+      true,
+      { unitFileState: 'static' },
+      { etc: made, run: [], install: [] },
+      false,
+      undefined,
+    ],
+  ])('%s', (_, enabled, statusOver, links, written, expected) => {
+    expect(enableStep({ ...spec, enabled }, live(statusOver, { links }), written)).toBe(expected);
   });
 
   test('only an instance or a unit with Alias= or Also= needs a reload to show its enablement', () => {

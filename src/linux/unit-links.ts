@@ -1,0 +1,225 @@
+/**
+ * A unit's [Install] links as they are on disk against those its [Install] makes. `list-unit-files` says
+ * `enabled` once any link is there, so a link added by hand in another target's `.wants/` (or one an
+ * old WantedBy= left, or a template's old [Install] left for its instance) read in sync while the unit
+ * started for a target the stack never declared (an audit on systemd 252). The read lists the links
+ * under /etc/systemd/system and /run/systemd/system (`enable --runtime`) and the [Install] lines of the
+ * file systemd loads, in the one read script (unit-read.ts); this file says what differs.
+ */
+import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
+
+/** Where `systemctl enable` links (/etc) and `enable --runtime` links (/run). */
+export const LINK_ROOTS = { etc: '/etc/systemd/system', run: '/run/systemd/system' } as const;
+
+/** A unit's links, each as its path under its root (`multi-user.target.wants/a.service`, an alias `b.service`). */
+export interface UnitLinks {
+  readonly etc: readonly string[];
+  readonly run: readonly string[];
+  /** The links its [Install] makes; undefined when the read cannot tell (no file read, a specifier it leaves). */
+  readonly install?: readonly string[];
+}
+
+/** The dependency directories enable makes: WantedBy=, RequiredBy=. */
+const DEPENDENCY_DIRS: Readonly<Record<string, string>> = { WantedBy: 'wants', RequiredBy: 'requires' };
+
+/**
+ * The links and the [Install] sections the read compares, in one `find` and one `awk` (a process each; a
+ * `-name`/`-lname` test per unit took find 650 ms for 200 units, as it reads a link again for each `-lname`).
+ * awk prints, from its own reads of the files in "$@" (the read's unit files and drop-ins, each once; one it
+ * cannot read gives nothing), each [Install] section as `@<path>` and its lines behind a `|`; then each line of `find`,
+ * every link one level or two below both roots and what it points to, behind an `L`. No line of either can
+ * pose as a mark of the read; the rest of a target that holds a line break is no link (`foundLinks`).
+ */
+export const LINKS_COMMAND =
+  `find ${LINK_ROOTS.etc} ${LINK_ROOTS.run} -mindepth 1 -maxdepth 2 -type l -printf '%p\\t%l\\n' 2>/dev/null | ` +
+  "awk 'BEGIN { for (i = 1; i < ARGC; i++) { if (seen[ARGV[i]]++) continue; s = 0; " +
+  'while ((getline l < ARGV[i]) > 0) { ' +
+  'if (l ~ /^[ \\t]*\\[/) { s = (l ~ /^[ \\t]*\\[Install\\][ \\t]*$/); if (s) print "@" ARGV[i] } ' +
+  'else if (s) print "|" l } close(ARGV[i]) } ARGC = 1 } { print "L" $0 }\' "$@"';
+
+/**
+ * The read's links: for a unit, given the files it was loaded from (its file, then its drop-ins) and whether
+ * a file was read, what `find` found and what its [Install] makes.
+ */
+export const readLinks = (units: readonly string[], text: string) => {
+  const [byUnit, sections] = [foundLinks(units, text), parseInstall(text)];
+  return (unit: string, [file = '', ...dropIns]: readonly string[], read: (path: string) => boolean): UnitLinks =>
+    linksOf(unit, byUnit.get(unit), installLinesOf(unit, file, dropIns, sections, read));
+};
+
+/**
+ * `find`'s lines into each of `units`' links, /etc and /run apart: a link is a unit's or an instance's by its
+ * name, and a unit's (an alias) or a template's (its instances') by the file it points to.
+ */
+const foundLinks = (units: readonly string[], text: string): Map<string, Found> => {
+  const links = new Map<string, Found>(units.map((unit) => [unit, { etc: [], run: [] }]));
+  for (const match of text.matchAll(/^L(\/etc\/systemd\/system|\/run\/systemd\/system)\/([^\t]+)\t(.*)$/gm)) {
+    const [, root = '', path = '', target = ''] = match;
+    const [name, pointsTo] = [baseName(path), baseName(target)];
+    const owners = [
+      isTemplate(name) ? '' : name,
+      pointsTo !== name && instanceOf(pointsTo) === undefined ? pointsTo : '',
+    ];
+    for (const owner of owners) links.get(owner)?.[root === LINK_ROOTS.etc ? 'etc' : 'run'].push(path);
+  }
+  return links;
+};
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** The links `find` found for a unit, by root. */
+export interface Found {
+  readonly etc: string[];
+  readonly run: string[];
+}
+
+/** `awk`'s output into each file's [Install] lines. */
+const parseInstall = (text: string): Map<string, string[]> => {
+  const sections = new Map<string, string[]>();
+  let lines: string[] | undefined;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('@')) {
+      lines = sections.get(line.slice(1)) ?? [];
+      sections.set(line.slice(1), lines);
+    } else if (line.startsWith('|')) lines?.push(line.slice(1));
+  }
+  return sections;
+};
+
+/**
+ * The [Install] lines `systemctl enable` reads for `unit`: its file's (an instance's template's), then those of
+ * its drop-ins in `<unit>.d/` and `<template>.d/`, which it honours (measured, systemd 252); not those of
+ * `service.d/` or a prefix's, which pid1 loads and enable does not. Undefined when one of them was not read.
+ */
+const installLinesOf = (
+  unit: string,
+  file: string,
+  dropIns: readonly string[],
+  sections: ReadonlyMap<string, readonly string[]>,
+  read: (path: string) => boolean,
+): string[] | undefined => {
+  const dirs = [`${unit}.d`, `${instanceOf(unit) ?? unit}.d`];
+  const files = [file, ...dropIns.filter((path) => dirs.includes(path.split('/').at(-2) ?? ''))];
+  return files.every(read) ? files.flatMap((path) => sections.get(path) ?? []) : undefined;
+};
+
+/** The links a link of `unit` may be: in a dependency directory (`<target>.wants/<unit>`), or an alias. */
+const isLinkOf = (unit: string, path: string): boolean => {
+  const [first = '', second, ...rest] = path.split('/');
+  if (rest.length > 0) return false;
+  if (second === undefined) return first !== unit && instanceOf(unit) === undefined;
+  return /\.(wants|requires|upholds)$/.test(first) && (second === unit || instanceOf(unit) === undefined);
+};
+
+/** A unit's links among what `find` printed for it, and what its [Install] makes. */
+const linksOf = (unit: string, found: Found | undefined, install: readonly string[] | undefined): UnitLinks => {
+  const etc = (found?.etc ?? []).filter((path) => isLinkOf(unit, path)).sort();
+  const run = (found?.run ?? []).filter((path) => isLinkOf(unit, path)).sort();
+  const made = install === undefined || isTemplate(unit) ? undefined : installLinks(unit, install);
+  return made === undefined ? { etc, run } : { etc, run, install: made };
+};
+
+/**
+ * The links `systemctl enable` makes for `unit` from its [Install] lines: `<target>.wants/<unit>` for each
+ * WantedBy= (`.requires` for RequiredBy=) and `<alias>` for each Alias=; a later empty assignment resets
+ * (measured, systemd 252). Undefined where this could differ from systemd: UpheldBy=, a specifier other than
+ * %n %N %p %i %%, quotes, a name that is not one, an instance's alias.
+ */
+export const installLinks = (unit: string, lines: readonly string[]): string[] | undefined => {
+  const values = new Map<string, string[]>();
+  for (const line of joined(lines)) {
+    const match = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias)\s*=(.*)$/.exec(line);
+    if (match === null) continue;
+    const [, key = '', value = ''] = match;
+    // systemd 252's enable makes no link for UpheldBy= (measured); later versions do.
+    if (key === 'UpheldBy') return undefined;
+    const words = value.trim() === '' ? [] : value.trim().split(/\s+/);
+    // An empty assignment resets the list, as systemd reads it.
+    values.set(key, words.length === 0 ? [] : [...(values.get(key) ?? []), ...words]);
+  }
+  const made: string[] = [];
+  for (const [key, words] of values) {
+    for (const word of words) {
+      const name = expand(word, unit);
+      if (name === undefined || unitNameProblem(name) !== undefined) return undefined;
+      if (key === 'Alias' && instanceOf(unit) !== undefined) return undefined;
+      made.push(key === 'Alias' ? name : `${name}.${DEPENDENCY_DIRS[key]}/${unit}`);
+    }
+  }
+  return [...new Set(made)].sort();
+};
+
+/** Lines with their continuations (a trailing `\`) joined, comments dropped. */
+const joined = (lines: readonly string[]): string[] => {
+  const out: string[] = [];
+  let pending = '';
+  for (const line of lines) {
+    if (pending === '' && /^\s*[#;]/.test(line)) continue;
+    if (line.endsWith('\\')) pending += `${line.slice(0, -1)} `;
+    else {
+      out.push(pending + line);
+      pending = '';
+    }
+  }
+  return pending === '' ? out : [...out, pending];
+};
+
+/** `word` with the specifiers of a unit's own name expanded; undefined for any other, or a quote. */
+const expand = (word: string, unit: string): string | undefined => {
+  if (/["']/.test(word)) return undefined;
+  const stem = unit.slice(0, unit.lastIndexOf('.'));
+  const at = stem.indexOf('@');
+  const known: Record<string, string> = {
+    n: unit,
+    N: stem,
+    p: at < 0 ? stem : stem.slice(0, at),
+    i: at < 0 ? '' : stem.slice(at + 1),
+    '%': '%',
+  };
+  let bad = false;
+  const name = word.replace(/%(.)?/g, (_, c: string | undefined) => {
+    const value = c === undefined ? undefined : known[c];
+    if (value === undefined) bad = true;
+    return value ?? '';
+  });
+  return bad ? undefined : name;
+};
+
+/** What differs: links its [Install] does not make (or any, for a unit declared disabled), and those missing. */
+export interface LinkDrift {
+  readonly stray: readonly string[];
+  readonly missing: readonly string[];
+}
+
+/**
+ * Against `enabled`: a unit enabled has under /etc exactly the links its [Install] makes, and under /run
+ * none but those (an `enable --runtime` beside the enable); a unit disabled has none. Undefined when the
+ * read cannot tell what its [Install] makes.
+ */
+export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkDrift | undefined => {
+  if (links?.install === undefined) return undefined;
+  const etc = links.etc.map((path) => `${LINK_ROOTS.etc}/${path}`);
+  const run = links.run.map((path) => `${LINK_ROOTS.run}/${path}`);
+  if (!enabled) return { stray: [...etc, ...run], missing: [] };
+  const made = new Set(links.install);
+  const stray = [
+    ...links.etc.filter((path) => !made.has(path)).map((path) => `${LINK_ROOTS.etc}/${path}`),
+    ...links.run.filter((path) => !made.has(path)).map((path) => `${LINK_ROOTS.run}/${path}`),
+  ];
+  const there = new Set(links.etc);
+  const missing = links.install.filter((path) => !there.has(path)).map((path) => `${LINK_ROOTS.etc}/${path}`);
+  return { stray, missing };
+};
+
+/** Whether there is any. */
+export const hasLinkDrift = (drift: LinkDrift | undefined): drift is LinkDrift =>
+  drift !== undefined && drift.stray.length + drift.missing.length > 0;
+
+/** The plan's words for it. */
+export const linkWords = (drift: LinkDrift, enabled: boolean): string => {
+  const whose = enabled ? 'links its [Install] does not make' : 'links of a unit declared disabled';
+  const stray = drift.stray.length === 0 ? [] : [`${whose}: ${drift.stray.join(', ')}`];
+  const missing =
+    drift.missing.length === 0 ? [] : [`links its [Install] makes are missing: ${drift.missing.join(', ')}`];
+  return [...stray, ...missing].join('; ');
+};

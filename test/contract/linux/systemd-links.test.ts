@@ -1,0 +1,109 @@
+/**
+ * A unit's [Install] links on real systemd 252 against those its [Install] makes: a link added by hand in
+ * another target's `.wants/` (under /etc or /run), a link of a unit declared disabled, a missing one, and an
+ * instance's link its template's old [Install] left each read as drift, in words, and the apply removes or
+ * makes it. `list-unit-files` says `enabled` with any link there (or `disabled`, for a link of another name),
+ * so each of these read in sync.
+ */
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { invoke } from '../../support/run-handler';
+import { hostTarget, instanceSpec, KEY_ENV, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host, unit } = useSystemdHost();
+const env = () => ({ [KEY_ENV]: host().privateKey });
+const links = (name: string) => unitLinks(host(), name);
+
+const service = (wantedBy = 'multi-user.target') =>
+  `[Unit]\nDescription=links\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=${wantedBy}\n`;
+const ETC = '/etc/systemd/system';
+const wants = (target: string, name: string, root = ETC) => `${root}/${target}.target.wants/${name}`;
+/** A link made by hand, as an admin would: `ln -s` into a target's .wants/. */
+const linkByHand = (link: string, to: string) =>
+  host().exec(`mkdir -p ${link.replace(/\/[^/]*$/, '')} && ln -s ${to} ${link}`);
+
+// Regression: list-unit-files said `enabled`, so the plan was clean while graphical.target wanted the unit too.
+test.each([
+  ['/etc', ETC],
+  ['/run', '/run/systemd/system'],
+])(
+  'a link by hand under %s in a target its [Install] does not name is drift, and the apply removes it',
+  async (_, root) => {
+    const name = `ln-${root === ETC ? 'e' : 'r'}.service`;
+    const spec = unitSpec(name, service());
+    expect((await unit.run('apply', spec)).code).toBe(0);
+    await linkByHand(wants('graphical', name, root), `${ETC}/${name}`);
+    expect((await host().exec(`systemctl list-unit-files --no-legend -- ${name}`)).stdout).toMatch(/enabled/);
+    expect((await unit.run('read', spec)).result).toMatchObject({
+      in_sync: 'false',
+      summary: expect.stringContaining(`links its [Install] does not make: ${wants('graphical', name, root)}`),
+    });
+    expect((await unit.run('apply', spec)).code).toBe(0);
+    expect(await links(name)).toEqual([`${wants('multi-user', name)} -> ${ETC}/${name}`]);
+    expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+  },
+);
+
+// Regression: a link of another name to its file reads `disabled` in list-unit-files, yet graphical.target starts it.
+test('a unit declared disabled with a link of another name to its file is drift; the apply removes it', async () => {
+  const spec = unitSpec('ln-d.service', service(), { enabled: false, started: false });
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  await linkByHand(wants('graphical', 'ln-d-too.service'), `${ETC}/ln-d.service`);
+  expect((await host().exec('systemctl list-unit-files --no-legend -- ln-d.service')).stdout).toMatch(/ disabled /);
+  expect((await unit.run('read', spec)).result).toMatchObject({
+    in_sync: 'false',
+    summary: expect.stringContaining(`links of a unit declared disabled: ${wants('graphical', 'ln-d-too.service')}`),
+  });
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await links('ln-d.service')).toEqual([]);
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+test('a link its [Install] makes, removed by hand while another keeps it enabled, is drift and made', async () => {
+  const spec = unitSpec('ln-m.service', service('multi-user.target graphical.target'));
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  await host().exec(`rm ${wants('graphical', 'ln-m.service')}`);
+  expect((await unit.run('read', spec)).result?.summary).toContain(
+    `links its [Install] makes are missing: ${wants('graphical', 'ln-m.service')}`,
+  );
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await links('ln-m.service')).toHaveLength(2);
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+test('an instance with a link its template does not make is drift, and the apply removes it', async () => {
+  const template = unitSpec('ln-t@.service', service(), { enabled: false, started: false });
+  const instance = instanceSpec('ln-t@a.service');
+  const run = (verb: 'read' | 'apply') =>
+    invoke(linuxDomain(), 'systemd-instance', verb, hostTarget(host()), instance, env());
+  expect((await unit.run('apply', template)).code).toBe(0);
+  expect((await run('apply')).code).toBe(0);
+  await linkByHand(wants('graphical', 'ln-t@a.service'), `${ETC}/ln-t@.service`);
+  expect((await run('read')).result?.summary).toContain(
+    `links its [Install] does not make: ${wants('graphical', 'ln-t@a.service')}`,
+  );
+  expect((await run('apply')).code).toBe(0);
+  expect(await links('ln-t@a.service')).toEqual([`${wants('multi-user', 'ln-t@a.service')} -> ${ETC}/ln-t@.service`]);
+  expect((await run('read')).result?.in_sync).toBe('true');
+});
+
+test('an instance the template it follows leaves with an old link reads so, and the apply moves it', async () => {
+  const template = unitSpec('lo@.service', service('graphical.target'), { enabled: false, started: false });
+  const instance = instanceSpec('lo@a.service', { started: false });
+  const run = (verb: 'read' | 'apply') =>
+    invoke(linuxDomain(), 'systemd-instance', verb, hostTarget(host()), instance, env());
+  expect((await unit.run('apply', template)).code).toBe(0);
+  expect((await run('apply')).code).toBe(0);
+  // What an earlier version left: the template rewritten under the instance, its links as they were.
+  await host().exec(`rm ${wants('graphical', 'lo@a.service')}`);
+  await linkByHand(wants('multi-user', 'lo@a.service'), `${ETC}/lo@.service`);
+  expect((await run('read')).result?.summary).toMatch(
+    new RegExp(
+      /links its \[Install\] does not make: .*multi-user.target.wants\/lo@a.service; /.source +
+        /links its \[Install\] makes are missing: .*graphical/.source,
+    ),
+  );
+  expect((await run('apply')).code).toBe(0);
+  expect(await links('lo@a.service')).toEqual([`${wants('graphical', 'lo@a.service')} -> ${ETC}/lo@.service`]);
+});
