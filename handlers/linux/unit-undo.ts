@@ -11,18 +11,13 @@ import { mapConcurrent } from '../../src/core/pool';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import { unitPath } from '../../src/linux/unit-file';
-import {
-  clearIntentStep,
-  type LinkVerb,
-  removeDropInStep,
-  removeUnitStep,
-  restoreStep,
-} from '../../src/linux/root-helper';
+import { clearIntentStep, removeDropInStep, removeUnitStep, restoreStep } from '../../src/linux/root-helper';
 import { fileOf, objectOf, unitOf } from '../../src/linux/unit-batch';
 import { isTemplate } from '../../src/linux/unit-name';
 import { parseRemoval } from '../../src/linux/unit-remove';
 import { enablementOf } from '../../src/linux/unit-state';
 import { type HostShell, messageOf } from './host-shell';
+import { relinkOf } from './unit-relink';
 import { IN_FLIGHT, type Track } from './unit-track';
 
 /** Undoes what failed, then answers each object's error, or undefined for one that converged. */
@@ -62,8 +57,9 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
   await attemptAll(switched, () => shell.mustMany('disable', switched.map(nameOf), '--no-reload'), fail);
   await attemptEach(pending(), (track) => revertFile(shell, track), fail);
   for (const verb of ['enable', 'enable-runtime'] as const) {
-    const relink = pending().filter((track) => relinkOf(track) === verb);
-    await attemptAll(relink, () => shell.mustLink(verb, relink.map(nameOf)), fail);
+    const relink = pending().flatMap((track) => relinkOf(track, isNewUnit(track)).filter(([each]) => each === verb));
+    const relinked = pending().filter((track) => relinkOf(track, isNewUnit(track)).some(([each]) => each === verb));
+    await attemptAll(relinked, () => shell.mustLink(verb, [...new Set(relink.flatMap(([, names]) => names))]), fail);
   }
   const removed = pending().filter((track) => isNewUnit(track) && !isTemplate(unitOf(track.item.change)));
   let loaded = true;
@@ -104,18 +100,6 @@ const isNewUnit = (track: Track): boolean =>
 const nameOf = (track: Track): string => unitOf(track.item.change);
 
 const enablementBefore = (track: Track) => enablementOf(track.before.status.unitFileState);
-
-/**
- * How the undo links a unit again: enabled for good when it was; enabled until reboot when its links were
- * under /run alone and the apply's disable or reenable took them (an enable never touched them, so they are
- * still there).
- */
-const relinkOf = (track: Track): LinkVerb | undefined => {
-  if (track.switched === undefined || isNewUnit(track)) return undefined;
-  if (enablementBefore(track) === 'enabled') return 'enable';
-  const unlinkedRun = track.switched === 'disable' || track.switched === 'reenable';
-  return enablementBefore(track) === 'runtime' && unlinkedRun ? 'enable-runtime' : undefined;
-};
 
 /** `work` on each track, `IN_FLIGHT` at once; a failure is the undo failure of its track. */
 const attemptEach = (tracks: readonly Track[], work: (track: Track) => Promise<unknown>, fail: Fail) =>
@@ -216,7 +200,8 @@ const undoneWords = (track: Track, stopped: boolean, restarted: boolean): string
   }
   const links = track.switched ? ' and its links' : '';
   if (track.replaced === true) return `; restored the previous unit file${links}`;
-  if (!track.wrote) return `; ${AGAIN[enablementBefore(track) ?? 'disabled']}`;
+  const both = relinkOf(track, false).length === 2;
+  if (!track.wrote) return `; ${both ? BOTH : AGAIN[enablementBefore(track) ?? 'disabled']}`;
   return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file${links}`;
 };
 
@@ -225,6 +210,8 @@ const AGAIN = {
   runtime: 'enabled it again until reboot (/run only), as it was',
   disabled: 'disabled it again',
 } as const;
+
+const BOTH = 'enabled it again, under /etc and until reboot under /run, as it was';
 
 const undoFailed = ({ item: { change } }: Track, error: unknown): string => {
   const where =

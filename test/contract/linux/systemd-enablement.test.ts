@@ -6,7 +6,7 @@
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke } from '../../support/run-handler';
-import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, instanceSpec, KEY_ENV, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -96,4 +96,23 @@ test('a WantedBy= changed moves its link to the new target, and an undo moves it
   expect(run.code).not.toBe(0);
   expect(run.stderr).toMatch(/restored the previous unit file and its links/);
   expect(await links('en-w.service')).toEqual([wants('graphical')]);
+});
+
+// Regression: a unit enabled under /etc and at runtime under /run (list-unit-files: `enabled`) got only its /etc
+// links back from a failed apply's undo: the apply's disable (and now its reenable) took the /run ones too.
+test.each([
+  ['disabled', { enabled: false }],
+  ['rewrote (so re-enabled)', {}],
+])('a failed apply that %s a unit enabled under /etc and /run puts both back', async (_, over) => {
+  const name = `en-r${Object.keys(over).length}.service`;
+  expect((await unit.run('apply', unitSpec(name, service()))).code).toBe(0);
+  await host().exec(`systemctl enable --runtime -- ${name}`);
+  expect((await host().exec(`systemctl list-unit-files --no-legend -- ${name}`)).stdout).toMatch(/ enabled /);
+  const before = await unitLinks(host(), name);
+  expect(before).toHaveLength(2);
+  expect((await unit.run('read', unitSpec(name, service()))).result?.in_sync).toBe('true');
+  const run = await unit.run('apply', unitSpec(name, service('/bin/false'), over));
+  expect(run.code).not.toBe(0);
+  expect(run.stderr).toMatch(/restored the previous unit file and its links/);
+  expect(await unitLinks(host(), name)).toEqual(before);
 });
