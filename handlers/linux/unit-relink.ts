@@ -1,23 +1,70 @@
 /**
- * How a failed apply's undo links a unit again, once its file is put back: under /etc where it was enabled,
- * and under /run where the apply's disable or reenable took links its [Install] made there. A unit enabled
- * under /etc and at runtime under /run reads `enabled` in list-unit-files; the undo linked it under /etc
- * alone, so its /run links were gone until someone ran `enable --runtime` again.
+ * Links a batch apply moves beyond a unit's own enable, and how its undo puts links back. An instance has no
+ * file: when the apply rewrites its template, the instances enabled from the old [Install] keep its links
+ * unless they are re-enabled (measured, systemd 252: the read then said in sync while the old target still
+ * wanted them). An undo links a unit again from the file it put back, under /etc where it was enabled and
+ * under /run where the apply's disable or reenable took links its [Install] made there.
  */
 import type { LinkVerb } from '../../src/linux/root-helper';
 import { unitOf } from '../../src/linux/unit-batch';
+import { instanceOf, isTemplate } from '../../src/linux/unit-name';
 import { enablementOf } from '../../src/linux/unit-state';
 import type { Track } from './unit-track';
 
+/** The instances a link under a template's file is for: `<target>.wants/<instance>` (not an alias). */
+const instancesIn = (template: string, paths: readonly string[]): string[] => [
+  ...new Set(
+    paths.flatMap((path) => {
+      const name = path.split('/')[1];
+      return name !== undefined && instanceOf(name) === template ? [name] : [];
+    }),
+  ),
+];
+
 /**
- * How the undo links the track's unit again: each verb with its names. Only where the links were there before
- * and its [Install] made them: a link it does not make is not put back, and an enable of a unit that had only
- * such links would make new ones.
+ * Whether the apply writes the file of the track's unit, or of its template for an instance: in this batch,
+ * the template's track comes first and wrote it.
+ */
+export const rewritten = (track: Track, tracks: readonly Track[]): boolean => {
+  const { change } = track.item;
+  if (track.wrote || change.sort !== 'instance') return track.wrote;
+  const { template, directory } = change.spec;
+  return tracks.some(
+    ({ item, wrote }) =>
+      wrote &&
+      item.change.sort === 'unit' &&
+      item.change.spec.name === template &&
+      item.change.spec.directory === directory,
+  );
+};
+
+/**
+ * The instances a template's rewrite re-enables: those enabled for good from its file (links under /etc),
+ * but those the batch applies itself, each of which re-enables on its own (`rewritten`). One enabled until
+ * reboot alone is left: a reenable would enable it for good.
+ */
+export const instancesToReenable = (track: Track, tracks: readonly Track[]): string[] => {
+  const { change } = track.item;
+  if (change.sort !== 'unit' || !isTemplate(change.spec.name) || !track.wrote) return [];
+  const own = new Set(tracks.map((other) => unitOf(other.item.change)));
+  return instancesIn(change.spec.name, track.before.links?.etc ?? []).filter((name) => !own.has(name));
+};
+
+/**
+ * How the undo links the track's unit (and a template's re-enabled instances) again, once its file is put
+ * back: each verb with its names. Only where the links were there before and its [Install] made them: a link
+ * it does not make is not put back, and an enable of a unit that had only such links would make new ones.
  */
 export const relinkOf = (track: Track, isNew: boolean): Array<readonly [LinkVerb, readonly string[]]> => {
   const { before, switched } = track;
-  if (switched === undefined || isNew) return [];
   const name = unitOf(track.item.change);
+  const instances = track.instances ?? [];
+  const run = before.links?.run ?? [];
+  const ofInstances: Array<readonly [LinkVerb, readonly string[]]> = [
+    ['reenable', instances],
+    ['enable-runtime', instancesIn(name, run).filter((instance) => instances.includes(instance))],
+  ];
+  if (switched === undefined || isNew) return ofInstances.filter(([, names]) => names.length > 0);
   const made = (paths: readonly string[]) =>
     before.links?.install === undefined
       ? paths.length > 0
@@ -26,10 +73,10 @@ export const relinkOf = (track: Track, isNew: boolean): Array<readonly [LinkVerb
   const etc = enablement === 'enabled' && (before.links === undefined || made(before.links.etc));
   // The apply's enable never touches /run; its disable and reenable unlink there.
   const unlinkedRun = switched === 'disable' || switched === 'reenable';
-  const wasRun = before.links === undefined ? enablement === 'runtime' : made(before.links.run);
+  const wasRun = before.links === undefined ? enablement === 'runtime' : made(run);
   const own: Array<readonly [LinkVerb, readonly string[]]> = [
     ['enable', etc ? [name] : []],
     ['enable-runtime', unlinkedRun && wasRun ? [name] : []],
   ];
-  return own.filter(([, names]) => names.length > 0);
+  return [...own, ...ofInstances].filter(([, names]) => names.length > 0);
 };

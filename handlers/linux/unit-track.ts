@@ -35,6 +35,8 @@ export interface Track {
   wrote: boolean;
   /** How it was enabled or disabled, when it was. */
   switched?: LinkVerb;
+  /** The instances its rewrite (a template's) re-enabled, so their links follow its new [Install] (unit-relink.ts). */
+  instances?: readonly string[];
   /** A start or restart was queued for it (a drop-in: its unit's restart). */
   started: boolean;
   said: boolean;

@@ -31,6 +31,7 @@ import { runJobs } from './unit-jobs';
 import { active, all, block, each, say, type Track, trackOf, unitTracks } from './unit-track';
 import { asRecorded, recordAndClear, withoutOwnIntent, writeIntents } from './unit-intents';
 import { undoAndReport } from './unit-undo';
+import { instancesToReenable, rewritten } from './unit-relink';
 
 /** Applies `items`, in reference order, as one transaction: each one's error, or undefined. */
 export const applyUnits = async (
@@ -139,31 +140,42 @@ const write = async (shell: HostShell, track: Track): Promise<void> => {
 /**
  * Enables and disables before the reload, which then shows them: one command per verb. One unit it
  * cannot act on fails the whole command and changes nothing (measured, systemd 252), so then each
- * unit goes alone and only that one fails.
+ * unit goes alone and only that one fails. A rewritten template re-enables its enabled instances
+ * (unit-relink.ts) with the reenables.
  */
 const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
   for (const verb of ['enable', 'reenable', 'disable'] as const) {
-    const group = active(tracks).filter((track) => {
+    const group = active(tracks).flatMap((track) => {
       const { change } = track.item;
-      return change.sort !== 'drop-in' && enableStep(change.spec, track.before, track.wrote) === verb;
+      const own = change.sort !== 'drop-in' && enableStep(change.spec, track.before, rewritten(track, tracks)) === verb;
+      const instances = verb === 'reenable' ? instancesToReenable(track, tracks) : [];
+      const names = [...(own ? [unitOf(change)] : []), ...instances];
+      return names.length === 0 ? [] : [{ track, own, instances, names }];
     });
     if (group.length === 0) continue;
-    const done = (track: Track) => {
-      track.switched = verb;
-      say(track, `${verb}d`);
+    const done = ({ track, own, instances }: (typeof group)[number]) => {
+      if (own) track.switched = verb;
+      if (own) say(track, `${verb}d`);
+      if (instances.length > 0) track.instances = instances;
+      if (instances.length > 0) say(track, `reenabled its instances ${instances.join(', ')}`);
     };
     const together = await shell.helper(
       linkSteps(
         verb,
-        group.map((track) => unitOf(track.item.change)),
+        group.flatMap(({ names }) => names),
       ),
     );
     if (together.code === 0) group.forEach(done);
     else
-      await each(group, async (track) => {
-        await shell.mustLink(verb, [unitOf(track.item.change)]);
-        done(track);
-      });
+      await each(
+        group.map(({ track }) => track),
+        async (track) => {
+          const member = group.find((each) => each.track === track);
+          if (member === undefined) return;
+          await shell.mustLink(verb, member.names);
+          done(member);
+        },
+      );
   }
 };
 

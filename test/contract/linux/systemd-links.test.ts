@@ -3,10 +3,10 @@
  * another target's `.wants/` (under /etc or /run), a link of a unit declared disabled, a missing one, and an
  * instance's link its template's old [Install] left each read as drift, in words, and the apply removes or
  * makes it. `list-unit-files` says `enabled` with any link there (or `disabled`, for a link of another name),
- * so each of these read in sync.
+ * so each of these read in sync. A template's rewrite moves its enabled instances' links in the same apply.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
-import { invoke } from '../../support/run-handler';
+import { invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { hostTarget, instanceSpec, KEY_ENV, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -86,6 +86,34 @@ test('an instance with a link its template does not make is drift, and the apply
   expect((await run('apply')).code).toBe(0);
   expect(await links('ln-t@a.service')).toEqual([`${wants('multi-user', 'ln-t@a.service')} -> ${ETC}/ln-t@.service`]);
   expect((await run('read')).result?.in_sync).toBe('true');
+});
+
+// Regression: an instance has no file of its own, so nothing re-enabled it when its template was rewritten: its old
+// .wants link stayed, the new target's never came, and the read said in sync.
+test("a template's changed WantedBy= moves its enabled instances' links in the same apply, stopped too", async () => {
+  const template = (wantedBy: string) => unitSpec('lt@.service', service(wantedBy), { enabled: false, started: false });
+  // A stopped instance: the template's digest moves no restartOn, so the plan leaves it out of the apply.
+  const stopped = instanceSpec('lt@b.service', { started: false });
+  const objects = (wantedBy: string) => ({
+    t: { kind: 'systemd-unit', spec: template(wantedBy) },
+    b: { kind: 'systemd-instance', spec: stopped, after: ['t'] },
+  });
+  const plan = async (wantedBy: string) => {
+    const read = await invokeBatch(linuxDomain(), hostTarget(host()), objects(wantedBy), env());
+    const drifted = (read.result?.['.drifted'] ?? '').split(',').filter((name) => name !== '');
+    const all = objects(wantedBy);
+    return Object.fromEntries(drifted.map((name) => [name, all[name as keyof typeof all]]));
+  };
+  const apply = async (wantedBy: string) =>
+    invokeBatchApply(linuxDomain(), hostTarget(host()), await plan(wantedBy), env());
+  const first = await invokeBatchApply(linuxDomain(), hostTarget(host()), objects('multi-user.target'), env());
+  expect(first.code).toBe(0);
+  expect(await links('lt@b.service')).toEqual([`${wants('multi-user', 'lt@b.service')} -> ${ETC}/lt@.service`]);
+  expect(Object.keys(await plan('graphical.target'))).toEqual(['t']);
+  const moved = await apply('graphical.target');
+  expect(await links('lt@b.service')).toEqual([`${wants('graphical', 'lt@b.service')} -> ${ETC}/lt@.service`]);
+  expect(moved).toMatchObject({ code: 0, stderr: expect.stringContaining('t: reenabled its instances lt@b.service') });
+  expect(await plan('graphical.target')).toEqual({});
 });
 
 test('an instance the template it follows leaves with an old link reads so, and the apply moves it', async () => {

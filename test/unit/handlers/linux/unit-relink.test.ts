@@ -1,10 +1,11 @@
+import { digestOf } from '../../../../src/core/canonical';
 import type { LinkVerb } from '../../../../src/linux/root-helper';
 import type { UnitChange } from '../../../../src/linux/unit-batch';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitLinks } from '../../../../src/linux/unit-links';
-import { relinkOf } from '../../../../handlers/linux/unit-relink';
+import { instancesToReenable, relinkOf, rewritten } from '../../../../handlers/linux/unit-relink';
 import { type Track, trackOf } from '../../../../handlers/linux/unit-track';
-import { unit } from './unit-specs';
+import { DIR, unit } from './unit-specs';
 
 const before = (unitFileState: string, links?: UnitLinks): LiveUnit => ({
   status: { loadState: 'loaded', activeState: 'inactive', subState: 'dead', unitFileState, needDaemonReload: false },
@@ -17,7 +18,45 @@ const track = (change: UnitChange, live: LiveUnit, over: Partial<Track> = {}): T
     trackOf({ name: 'x', after: [], change }, live, () => undefined),
     over,
   );
+const template = (live: LiveUnit, over: Partial<Track> = {}) =>
+  track({ sort: 'unit', spec: unit('p@.service', undefined, { enabled: false, started: false }) }, live, over);
+const instance = (name: string, live = before('enabled')) =>
+  track(
+    {
+      sort: 'instance',
+      spec: {
+        name,
+        template: 'p@.service',
+        directory: DIR,
+        enabled: true,
+        started: false,
+        restartOn: digestOf([]),
+        startTimeoutSeconds: 5,
+        unmask: false,
+      },
+    },
+    live,
+  );
 const MADE = 'multi-user.target.wants/a.service';
+
+describe("a template's rewrite", () => {
+  const found = {
+    etc: ['multi-user.target.wants/p@a.service', 'multi-user.target.wants/p@b.service', 'q.service'],
+    run: ['multi-user.target.wants/p@c.service'],
+  };
+
+  test('re-enables its instances enabled for good, but those the batch applies and those enabled until reboot', () => {
+    const rewrote = template(before('indirect', found), { wrote: true });
+    expect(instancesToReenable(rewrote, [rewrote, instance('p@b.service')])).toEqual(['p@a.service']);
+    expect(instancesToReenable(template(before('indirect', found)), [])).toEqual([]);
+  });
+
+  test("counts as an instance's own rewrite, in this batch", () => {
+    const own = instance('p@b.service');
+    expect(rewritten(own, [template(before('indirect'), { wrote: true }), own])).toBe(true);
+    expect(rewritten(own, [template(before('indirect')), own])).toBe(false);
+  });
+});
 
 describe('the undo links again', () => {
   const relinked = (over: Partial<Track>, live: LiveUnit) =>
@@ -69,5 +108,13 @@ describe('the undo links again', () => {
     ],
   ])('%s', (_, over, live, expected) => {
     expect(relinked(over, live)).toEqual(expected);
+  });
+
+  test("a template's instances, re-enabled from the file put back, under /run too where they were", () => {
+    const found = { etc: ['multi-user.target.wants/p@a.service'], run: ['multi-user.target.wants/p@a.service'] };
+    expect(relinkOf(template(before('indirect', found), { wrote: true, instances: ['p@a.service'] }), false)).toEqual([
+      ['reenable', ['p@a.service']],
+      ['enable-runtime', ['p@a.service']],
+    ]);
   });
 });
