@@ -74,7 +74,11 @@ const linksDiff = (spec: DesiredUnit, { links }: LiveUnit) => ({
     ...(links?.etc ?? []).map((path) => `${LINK_ROOTS.etc}/${path}`),
     ...(links?.run ?? []).map((path) => `${LINK_ROOTS.run}/${path}`),
   ],
-  want: spec.enabled ? (links?.install ?? []).map((path) => `${LINK_ROOTS.etc}/${path}`) : [],
+  want: !spec.enabled
+    ? []
+    : links?.unknown !== undefined
+      ? `cannot compare: ${links.unknown}`
+      : (links?.install ?? []).map((path) => `${LINK_ROOTS.etc}/${path}`),
 });
 
 /** A unit enabled with `--runtime` alone: neither enabled for good nor disabled, so drift either way. */
@@ -125,7 +129,8 @@ export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boole
   const linked = enablement === 'enabled' || enablement === 'runtime';
   const drift = linksDriftOf(spec, before);
   if (!spec.enabled) return linked || hasLinkDrift(drift) ? 'disable' : undefined;
-  const stray = (drift?.stray.length ?? 0) > 0;
+  // One whose links the read cannot compare is re-enabled, so they are those enable makes (unit-links.ts).
+  const stray = (drift?.stray.length ?? 0) > 0 || drift?.unknown !== undefined;
   const missing = enablement === 'enabled' && (drift?.missing.length ?? 0) > 0;
   if ((rewritten && linked) || stray || missing) return 'reenable';
   return (enablement !== undefined && enablement !== 'enabled') || rewritten || unread ? 'enable' : undefined;

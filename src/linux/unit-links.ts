@@ -6,7 +6,9 @@
  * under /etc/systemd/system and /run/systemd/system (`enable --runtime`) and the [Install] lines of the
  * file systemd loads, in the one read script (unit-read.ts); this file says what differs.
  */
-import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
+import { FACTS_AWK, FACTS_FUNCTION, type HostFacts, parseFacts } from './unit-facts';
+import { installLinks } from './unit-install';
+import { instanceOf, isTemplate } from './unit-name';
 
 /** Where `systemctl enable` links (/etc) and `enable --runtime` links (/run). */
 export const LINK_ROOTS = { etc: '/etc/systemd/system', run: '/run/systemd/system' } as const;
@@ -15,37 +17,40 @@ export const LINK_ROOTS = { etc: '/etc/systemd/system', run: '/run/systemd/syste
 export interface UnitLinks {
   readonly etc: readonly string[];
   readonly run: readonly string[];
-  /** The links its [Install] makes; undefined when the read cannot tell (no file read, a specifier it leaves). */
+  /** The links its [Install] makes; undefined when the read cannot tell (no file read, or `unknown`). */
   readonly install?: readonly string[];
+  /** Why the read cannot tell the links its [Install] makes, though it read every file (unit-install.ts). */
+  readonly unknown?: string;
 }
-
-/** The dependency directories enable makes: WantedBy=, RequiredBy=. */
-const DEPENDENCY_DIRS: Readonly<Record<string, string>> = { WantedBy: 'wants', RequiredBy: 'requires' };
 
 /**
  * The links and the [Install] sections the read compares, in one `find` and one `awk`. awk prints, from its
  * own reads of the files in "$@" (the read's unit files and drop-ins, each once; one it cannot read gives
- * nothing), each [Install] section as `@<path>` and its lines behind a `|`; then each line of `find`, every
- * link one level or two below both roots and what it points to, behind an `L`. No line of either can pose as
- * a mark of the read; the rest of a target that holds a line break is no link (`foundLinks`). Measured with
+ * nothing), each [Install] section as `@<path>` and its lines behind a `|`, and the host facts its specifiers
+ * name (unit-facts.ts), only when one holds a `%` (or UpheldBy=, %a: the manager's); then each line of `find`,
+ * every link one level or two below both roots and what it points to, behind an `L`. No line of either can pose
+ * as a mark of the read; the rest of a target that holds a line break is no link (`foundLinks`). Measured with
  * 200 units enabled: these two took 30-35 ms of a 550-720 ms read script (load 3.5 to 7); a `-name` and two
- * `-lname` tests per unit took find alone 650 ms (load 10), as it reads a link again for each `-lname`.
+ * `-lname` tests per unit took find alone 650 ms (load 10), as it reads a link again for each `-lname`. The
+ * facts (medians of 21, 200 units, the test host at load 25-34, timed inside it): none needed, 263 ms as before;
+ * a `%H` in each, 224 ms against 210; an UpheldBy= (its `systemctl show`), 401 ms against 227.
  */
 export const LINKS_COMMAND =
   `find ${LINK_ROOTS.etc} ${LINK_ROOTS.run} -mindepth 1 -maxdepth 2 -type l -printf '%p\\t%l\\n' 2>/dev/null | ` +
-  "awk 'BEGIN { for (i = 1; i < ARGC; i++) { if (seen[ARGV[i]]++) continue; s = 0; " +
+  `awk '${FACTS_FUNCTION} BEGIN { for (i = 1; i < ARGC; i++) { if (seen[ARGV[i]]++) continue; s = 0; ` +
   'while ((getline l < ARGV[i]) > 0) { ' +
   'if (l ~ /^[ \\t]*\\[/) { s = (l ~ /^[ \\t]*\\[Install\\][ \\t]*$/); if (s) print "@" ARGV[i] } ' +
-  'else if (s) print "|" l } close(ARGV[i]) } ARGC = 1 } { print "L" $0 }\' "$@"';
+  'else if (s) { print "|" l; if (l ~ /%/) h = 1; if (l ~ /UpheldBy|%a/) m = 1 } } close(ARGV[i]) } ' +
+  `${FACTS_AWK} ARGC = 1 } { print "L" $0 }' "$@"`;
 
 /**
  * The read's links: for a unit, given the files it was loaded from (its file, then its drop-ins) and whether
  * a file was read, what `find` found and what its [Install] makes.
  */
 export const readLinks = (units: readonly string[], text: string) => {
-  const [byUnit, sections] = [foundLinks(units, text), parseInstall(text)];
+  const [byUnit, sections, facts] = [foundLinks(units, text), parseInstall(text), parseFacts(text)];
   return (unit: string, [file = '', ...dropIns]: readonly string[], read: (path: string) => boolean): UnitLinks =>
-    linksOf(unit, byUnit.get(unit), installLinesOf(unit, file, dropIns, sections, read));
+    linksOf(unit, byUnit.get(unit), installLinesOf(unit, file, dropIns, sections, read), facts);
 };
 
 /**
@@ -60,6 +65,7 @@ const foundLinks = (units: readonly string[], text: string): Map<string, Found> 
     const owners = [
       isTemplate(name) ? '' : name,
       pointsTo !== name && instanceOf(pointsTo) === undefined ? pointsTo : '',
+      aliasedInstance(path, name, pointsTo),
     ];
     for (const owner of owners) links.get(owner)?.[root === LINK_ROOTS.etc ? 'etc' : 'run'].push(path);
   }
@@ -67,6 +73,17 @@ const foundLinks = (units: readonly string[], text: string): Map<string, Found> 
 };
 
 const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** The instance an alias (`b@x.service` beside the units, to the file `a@.service`) names: `a@x.service`. */
+const aliasedInstance = (path: string, name: string, pointsTo: string): string => {
+  const instance = instanceOf(name) === undefined ? undefined : instanceName(name);
+  if (path.includes('/') || instance === undefined || !isTemplate(pointsTo)) return '';
+  const owner = pointsTo.replace('@.', `@${instance}.`);
+  return owner === name ? '' : owner;
+};
+
+/** `x` of `a@x.service`. */
+const instanceName = (name: string): string => name.slice(name.indexOf('@') + 1, name.lastIndexOf('.'));
 
 /** The links `find` found for a unit, by root. */
 export interface Found {
@@ -108,100 +125,56 @@ const installLinesOf = (
 const isLinkOf = (unit: string, path: string): boolean => {
   const [first = '', second, ...rest] = path.split('/');
   if (rest.length > 0) return false;
-  if (second === undefined) return first !== unit && instanceOf(unit) === undefined;
+  // An instance's alias is an instance of the same instance (unit-install.ts).
+  if (second === undefined) return first !== unit && (instanceOf(unit) === undefined || isAliasOf(unit, first));
   return /\.(wants|requires|upholds)$/.test(first) && (second === unit || instanceOf(unit) === undefined);
 };
 
+const isTemplateAlias = (unit: string, path: string): boolean => !path.includes('/') && instanceOf(unit) !== undefined;
+
+const isAliasOf = (unit: string, name: string): boolean =>
+  instanceOf(name) !== undefined && instanceName(name) === instanceName(unit);
+
 /** A unit's links among what `find` printed for it, and what its [Install] makes. */
-const linksOf = (unit: string, found: Found | undefined, install: readonly string[] | undefined): UnitLinks => {
+const linksOf = (
+  unit: string,
+  found: Found | undefined,
+  install: readonly string[] | undefined,
+  facts: HostFacts | undefined,
+): UnitLinks => {
   const etc = (found?.etc ?? []).filter((path) => isLinkOf(unit, path)).sort();
   const run = (found?.run ?? []).filter((path) => isLinkOf(unit, path)).sort();
-  const made = install === undefined || isTemplate(unit) ? undefined : installLinks(unit, install);
-  return made === undefined ? { etc, run } : { etc, run, install: made };
+  const made = install === undefined || isTemplate(unit) ? undefined : installLinks(unit, install, facts);
+  if (made === undefined) return { etc, run };
+  if (!('links' in made)) return { etc, run, unknown: made.unknown };
+  // systemd's disable leaves an instance's alias of another name (measured, 252), so the apply could not remove
+  // one its [Install] does not make: such an alias is left out, and only those it makes are compared.
+  const kept = (paths: string[]) => paths.filter((path) => !isTemplateAlias(unit, path) || made.links.includes(path));
+  return { etc: kept(etc), run: kept(run), install: made.links };
 };
 
 /**
- * The links `systemctl enable` makes for `unit` from its [Install] lines: `<target>.wants/<unit>` for each
- * WantedBy= (`.requires` for RequiredBy=) and `<alias>` for each Alias=; a later empty assignment resets
- * (measured, systemd 252). Undefined where this could differ from systemd: UpheldBy=, a specifier other than
- * %n %N %p %i %%, quotes, a name that is not one, an instance's alias.
+ * What differs: links its [Install] does not make (or any, for a unit declared disabled), those missing, and
+ * why the read cannot tell which links its [Install] makes (a unit declared enabled).
  */
-export const installLinks = (unit: string, lines: readonly string[]): string[] | undefined => {
-  const values = new Map<string, string[]>();
-  for (const line of joined(lines)) {
-    const match = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias)\s*=(.*)$/.exec(line);
-    if (match === null) continue;
-    const [, key = '', value = ''] = match;
-    // systemd 252's enable makes no link for UpheldBy= (measured); later versions do.
-    if (key === 'UpheldBy') return undefined;
-    const words = value.trim() === '' ? [] : value.trim().split(/\s+/);
-    // An empty assignment resets the list, as systemd reads it.
-    values.set(key, words.length === 0 ? [] : [...(values.get(key) ?? []), ...words]);
-  }
-  const made: string[] = [];
-  for (const [key, words] of values) {
-    for (const word of words) {
-      const name = expand(word, unit);
-      if (name === undefined || unitNameProblem(name) !== undefined) return undefined;
-      if (key === 'Alias' && instanceOf(unit) !== undefined) return undefined;
-      made.push(key === 'Alias' ? name : `${name}.${DEPENDENCY_DIRS[key]}/${unit}`);
-    }
-  }
-  return [...new Set(made)].sort();
-};
-
-/** Lines with their continuations (a trailing `\`) joined, comments dropped. */
-const joined = (lines: readonly string[]): string[] => {
-  const out: string[] = [];
-  let pending = '';
-  for (const line of lines) {
-    if (pending === '' && /^\s*[#;]/.test(line)) continue;
-    if (line.endsWith('\\')) pending += `${line.slice(0, -1)} `;
-    else {
-      out.push(pending + line);
-      pending = '';
-    }
-  }
-  return pending === '' ? out : [...out, pending];
-};
-
-/** `word` with the specifiers of a unit's own name expanded; undefined for any other, or a quote. */
-const expand = (word: string, unit: string): string | undefined => {
-  if (/["']/.test(word)) return undefined;
-  const stem = unit.slice(0, unit.lastIndexOf('.'));
-  const at = stem.indexOf('@');
-  const known: Record<string, string> = {
-    n: unit,
-    N: stem,
-    p: at < 0 ? stem : stem.slice(0, at),
-    i: at < 0 ? '' : stem.slice(at + 1),
-    '%': '%',
-  };
-  let bad = false;
-  const name = word.replace(/%(.)?/g, (_, c: string | undefined) => {
-    const value = c === undefined ? undefined : known[c];
-    if (value === undefined) bad = true;
-    return value ?? '';
-  });
-  return bad ? undefined : name;
-};
-
-/** What differs: links its [Install] does not make (or any, for a unit declared disabled), and those missing. */
 export interface LinkDrift {
   readonly stray: readonly string[];
   readonly missing: readonly string[];
+  readonly unknown?: string;
 }
 
 /**
  * Against `enabled`: a unit enabled has under /etc exactly the links its [Install] makes, and under /run
  * none but those (an `enable --runtime` beside the enable); a unit disabled has none. Undefined when the
- * read cannot tell what its [Install] makes.
+ * read did not read what its [Install] makes; `unknown` when it read it and cannot tell: never in sync then,
+ * as `list-unit-files` says `enabled` for any link at all.
  */
 export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkDrift | undefined => {
-  if (links?.install === undefined) return undefined;
+  if (links === undefined || (links.install === undefined && links.unknown === undefined)) return undefined;
   const etc = links.etc.map((path) => `${LINK_ROOTS.etc}/${path}`);
   const run = links.run.map((path) => `${LINK_ROOTS.run}/${path}`);
   if (!enabled) return { stray: [...etc, ...run], missing: [] };
+  if (links.install === undefined) return { stray: [], missing: [], unknown: links.unknown };
   const made = new Set(links.install);
   const stray = [
     ...links.etc.filter((path) => !made.has(path)).map((path) => `${LINK_ROOTS.etc}/${path}`),
@@ -214,10 +187,16 @@ export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkD
 
 /** Whether there is any. */
 export const hasLinkDrift = (drift: LinkDrift | undefined): drift is LinkDrift =>
-  drift !== undefined && drift.stray.length + drift.missing.length > 0;
+  drift !== undefined && (drift.stray.length + drift.missing.length > 0 || drift.unknown !== undefined);
 
-/** The plan's words for it. */
+/**
+ * The plan's words for it. One the read cannot compare says why and what ends it: the apply re-enables it (so
+ * its links are those enable makes, or enable's own error says why not), and an [Install] the read can compare,
+ * in its file or a drop-in's, reads in sync.
+ */
 export const linkWords = (drift: LinkDrift, enabled: boolean): string => {
+  if (drift.unknown !== undefined)
+    return `cannot compare links: ${drift.unknown}; the apply re-enables it, an [Install] without it reads in sync`;
   const whose = enabled ? 'links its [Install] does not make' : 'links of a unit declared disabled';
   const stray = drift.stray.length === 0 ? [] : [`${whose}: ${drift.stray.join(', ')}`];
   const missing =

@@ -7,7 +7,16 @@
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
-import { hostTarget, instanceSpec, KEY_ENV, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { quote } from '../../../src/linux/shell';
+import {
+  appliedMark,
+  hostTarget,
+  instanceSpec,
+  KEY_ENV,
+  unitLinks,
+  unitSpec,
+  useSystemdHost,
+} from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -134,4 +143,89 @@ test('an instance the template it follows leaves with an old link reads so, and 
   );
   expect((await run('apply')).code).toBe(0);
   expect(await links('lo@a.service')).toEqual([`${wants('graphical', 'lo@a.service')} -> ${ETC}/lo@.service`]);
+});
+
+// Regression: UpheldBy= made the read fall back to list-unit-files, so a link by hand read in sync. systemd 252's
+// enable makes no .upholds/ link (254 does), so one there is stray too, and the apply's reenable removes it.
+test('a unit with UpheldBy= has its links compared: links by hand in .wants/ and .upholds/ are drift', async () => {
+  const name = 'ln-u.service';
+  const spec = unitSpec(name, service('multi-user.target\nUpheldBy=graphical.target'));
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await links(name)).toEqual([`${wants('multi-user', name)} -> ${ETC}/${name}`]);
+  await linkByHand(wants('graphical', name), `${ETC}/${name}`);
+  await linkByHand(`${ETC}/graphical.target.upholds/${name}`, `${ETC}/${name}`);
+  expect((await unit.run('read', spec)).result).toMatchObject({
+    in_sync: 'false',
+    summary: expect.stringContaining(
+      `links its [Install] does not make: ${ETC}/graphical.target.upholds/${name}, ${wants('graphical', name)}`,
+    ),
+  });
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await links(name)).toEqual([`${wants('multi-user', name)} -> ${ETC}/${name}`]);
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+// Regression: a specifier but %n %N %p %i made the read fall back to list-unit-files, so a link by hand read in sync.
+test('[Install] specifiers of the host resolve as enable resolves them, so a link by hand is drift', async () => {
+  const name = 'ln-s-x.service';
+  const targets = 'h-%H.target l-%l.target q-%q.target m-%m.target b-%b.target v-%v.target o-%o.target w-%w.target';
+  const spec = unitSpec(name, service(`${targets}\nWantedBy=a-%a.target u-%u.target G-%G.target j-%j.target`));
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  const made = (await links(name)).map((line) => line.slice(ETC.length + 1, line.indexOf('.target.wants')));
+  const facts = await host().exec('hostname; cat /etc/machine-id /proc/sys/kernel/random/boot_id; uname -r');
+  const [hostname, machineId, bootId, release] = facts.stdout.trim().split('\n');
+  expect(made).toContain(`h-${hostname}`);
+  expect(made).toEqual(
+    expect.arrayContaining([`m-${machineId}`, `b-${bootId?.replaceAll('-', '')}`, `v-${release}`, 'o-debian', 'w-12']),
+  );
+  expect(made).toEqual(expect.arrayContaining(['a-x86-64', 'u-root', 'G-0', 'j-x']));
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+  await linkByHand(wants('graphical', name), `${ETC}/${name}`);
+  await host().exec(`rm ${wants(`h-${hostname}`, name)}`);
+  expect((await unit.run('read', spec)).result?.summary).toMatch(
+    new RegExp(
+      `links its \\[Install\\] does not make: ${wants('graphical', name)}; ` +
+        `links its \\[Install\\] makes are missing: ${wants(`h-${hostname}`, name)}`,
+    ),
+  );
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+// Regression: enable refuses %I and links the rest; list-unit-files then said `enabled` and the read in sync.
+test('an [Install] that enable refuses reads "cannot compare links", never in sync', async () => {
+  const spec = unitSpec('ln-r.service', service('multi-user.target x-%I.target'), { started: false });
+  // As an admin's enable leaves it: the file, the stack's mark, and the links enable made before it failed.
+  await host().exec(`printf '%s' ${quote(spec.content ?? '')} > ${ETC}/ln-r.service && ${appliedMark(spec)}`);
+  expect((await host().exec('systemctl daemon-reload; systemctl enable ln-r.service')).stderr).toMatch(/%I/);
+  expect((await host().exec('systemctl list-unit-files --no-legend -- ln-r.service')).stdout).toMatch(/ enabled /);
+  expect((await unit.run('read', spec)).result).toMatchObject({
+    in_sync: 'false',
+    summary: expect.stringContaining(
+      'cannot compare links: WantedBy=x-%I.target: systemctl enable refuses it (%I is no specifier of [Install])',
+    ),
+  });
+});
+
+// Regression: an instance's Alias= made the read fall back to list-unit-files, so its alias, gone, read in sync.
+test("an instance's Alias= is compared: one removed by hand is drift, and the apply makes it", async () => {
+  const template = unitSpec('la@.service', service('multi-user.target\nAlias=la-al@%i.service'), {
+    enabled: false,
+    started: false,
+  });
+  const instance = instanceSpec('la@a.service', { started: false });
+  const run = (verb: 'read' | 'apply') =>
+    invoke(linuxDomain(), 'systemd-instance', verb, hostTarget(host()), instance, env());
+  expect((await unit.run('apply', template)).code).toBe(0);
+  expect((await run('apply')).code).toBe(0);
+  const aliases = () => host().exec(`find ${ETC} -maxdepth 1 -type l -lname '*la@.service' -printf '%p -> %l\\n'`);
+  expect((await aliases()).stdout.trim()).toBe(`${ETC}/la-al@a.service -> ${ETC}/la@.service`);
+  await host().exec(`rm ${ETC}/la-al@a.service`);
+  expect((await run('read')).result).toMatchObject({
+    in_sync: 'false',
+    summary: expect.stringContaining(`links its [Install] makes are missing: ${ETC}/la-al@a.service`),
+  });
+  expect((await run('apply')).code).toBe(0);
+  expect((await aliases()).stdout.trim()).toBe(`${ETC}/la-al@a.service -> ${ETC}/la@.service`);
+  expect((await run('read')).result?.in_sync).toBe('true');
 });

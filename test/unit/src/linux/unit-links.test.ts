@@ -1,54 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { installLinks, linkDrift, LINKS_COMMAND, linkWords, readLinks } from '../../../../src/linux/unit-links';
-
-describe('the links an [Install] makes', () => {
-  test.each([
-    [
-      'WantedBy= and RequiredBy= each make a link in the target directory',
-      ['WantedBy=a.target b.target', 'RequiredBy=c.target'],
-      ['a.target.wants/x.service', 'b.target.wants/x.service', 'c.target.requires/x.service'],
-    ],
-    ['an Alias= is a link of its own name', ['Alias=y.service'], ['y.service']],
-    [
-      'lines add up, an empty assignment resets',
-      ['WantedBy=a.target', 'WantedBy=', 'WantedBy=b.target'],
-      ['b.target.wants/x.service'],
-    ],
-    [
-      'comments and other keys are not read',
-      ['# WantedBy=a.target', 'Also=z.service', ' WantedBy = b.target '],
-      ['b.target.wants/x.service'],
-    ],
-    [
-      'a continued line is one',
-      ['WantedBy=a.target \\', '  b.target'],
-      ['a.target.wants/x.service', 'b.target.wants/x.service'],
-    ],
-    ['no [Install] lines make none', [], []],
-  ])('%s', (_, lines, made) => {
-    expect(installLinks('x.service', lines)).toEqual(made);
-  });
-
-  test("an instance's specifiers are expanded with its name", () => {
-    expect(installLinks('p@tty1.service', ['WantedBy=getty@%i.target %p.target'])).toEqual([
-      'getty@tty1.target.wants/p@tty1.service',
-      'p.target.wants/p@tty1.service',
-    ]);
-  });
-
-  test.each([
-    ['a specifier it does not expand', ['WantedBy=%H.target']],
-    ['a quote', ['WantedBy="a.target"']],
-    ['a name that is not one', ['WantedBy=nothing']],
-    ["UpheldBy=, for which systemd 252's enable makes no link and later ones do", ['UpheldBy=a.target']],
-  ])('what it cannot tell as systemd would (%s) is undefined', (_, lines) => {
-    expect(installLinks('x.service', lines)).toBeUndefined();
-  });
-
-  test("an instance's alias is undefined: the read does not look for it", () => {
-    expect(installLinks('p@a.service', ['Alias=q@a.service'])).toBeUndefined();
-  });
-});
+import { readFileSync } from 'node:fs';
+import { linkDrift, LINKS_COMMAND, linkWords, readLinks } from '../../../../src/linux/unit-links';
 
 describe('what differs', () => {
   const links = { etc: ['a.target.wants/x.service'], run: [], install: ['a.target.wants/x.service'] };
@@ -77,6 +29,17 @@ describe('what differs', () => {
 
   test('every link of a unit declared disabled is stray', () => {
     expect(linkDrift(false, links)).toEqual({ stray: ['/etc/systemd/system/a.target.wants/x.service'], missing: [] });
+  });
+
+  test('links the read cannot compare are drift for a unit enabled, in words that say why and what ends it', () => {
+    const unknown = { etc: ['b.target.wants/x.service'], run: [], unknown: 'WantedBy="a.target": a quote' };
+    const drift = linkDrift(true, unknown);
+    expect(drift).toEqual({ stray: [], missing: [], unknown: 'WantedBy="a.target": a quote' });
+    expect(linkWords(drift!, true)).toBe(
+      'cannot compare links: WantedBy="a.target": a quote; ' +
+        'the apply re-enables it, an [Install] without it reads in sync',
+    );
+    expect(linkDrift(false, unknown)).toEqual({ stray: ['/etc/systemd/system/b.target.wants/x.service'], missing: [] });
   });
 
   test('without what its [Install] makes, nothing is judged', () => {
@@ -111,6 +74,43 @@ describe('the read', () => {
     expect(links('p@.service', ['/etc/p@.service'], () => true)).toEqual({
       etc: ['a.target.wants/p@2.service'],
       run: ['a.target.wants/p@1.service'],
+    });
+  });
+
+  test("an alias beside the units to a template's file is its instance's of that instance, not the template's", () => {
+    // r@1.service, an alias its [Install] does not make, is left out: systemd's disable would leave it too.
+    const text = [`${E}/q@1.service`, `${E}/q@2.service`, `${E}/r@1.service`]
+      .map((link) => `L${link}\t${E}/p@.service`)
+      .join('\n');
+    const aliased = readLinks(
+      ['p@1.service', 'p@.service'],
+      ['@/etc/p@.service', '|Alias=q@%i.service', text].join('\n'),
+    );
+    expect(aliased('p@1.service', ['/etc/p@.service'], () => true)).toEqual({
+      etc: ['q@1.service'],
+      run: [],
+      install: ['q@1.service'],
+    });
+    expect(aliased('p@.service', ['/etc/p@.service'], () => true).etc).toEqual([
+      'q@1.service',
+      'q@2.service',
+      'r@1.service',
+    ]);
+  });
+
+  test("the host's facts answer its [Install] specifiers; an [Install] it cannot read says why", () => {
+    const text = ['@/etc/x.service', '|WantedBy=%H.target', '|UpheldBy=u.target', 'F.', 'FHhost.lan', 'F:'];
+    const read = readLinks(['x.service'], [...text, 'FSVersion=254.5-1'].join('\n'));
+    expect(read('x.service', ['/etc/x.service'], () => true).install).toEqual([
+      'host.lan.target.wants/x.service',
+      'u.target.upholds/x.service',
+    ]);
+    const old = readLinks(['x.service'], [...text, 'FSVersion=252.39-1~deb12u2'].join('\n'));
+    expect(old('x.service', ['/etc/x.service'], () => true).install).toEqual(['host.lan.target.wants/x.service']);
+    expect(readLinks(['x.service'], text.join('\n'))('x.service', ['/etc/x.service'], () => true)).toEqual({
+      etc: [],
+      run: [],
+      unknown: "UpheldBy= makes links from systemd 254 on, and the host's systemd version was not read",
     });
   });
 
@@ -155,5 +155,30 @@ describe('the read', () => {
         'L@@cdktf-homelab:now',
       ].sort(),
     );
+  });
+
+  test("awk prints the host's facts only when an [Install] line names a specifier, the manager's for UpheldBy=", () => {
+    const dir = execFileSync('mktemp', ['-d']).toString().trim();
+    const write = (name: string, install: string) =>
+      execFileSync('sh', ['-c', `printf '[Install]\\n%s\\n' '${install}' > ${dir}/${name}`]);
+    write('plain.service', 'WantedBy=a.target');
+    write('spec.service', 'WantedBy=%H.target');
+    write('up.service', 'UpheldBy=a.target');
+    const run = (name: string) => {
+      const command = LINKS_COMMAND.replace(/\/(etc|run)\/systemd\/system/g, `${dir}/none`);
+      return execFileSync('sh', ['-c', `set -- ${dir}/${name}; ${command}`])
+        .toString()
+        .split('\n');
+    };
+    const [plain, spec, up] = [run('plain.service'), run('spec.service'), run('up.service')];
+    execFileSync('rm', ['-rf', dir]);
+    expect(plain.filter((line) => line.startsWith('F'))).toEqual([]);
+    const hostname = readFileSync('/proc/sys/kernel/hostname', 'utf8').trim();
+    const release = readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim();
+    expect(spec).toEqual(expect.arrayContaining(['F.', `FH${hostname}`, `Fv${release}`]));
+    expect(spec.filter((line) => line.startsWith('FO')).length).toBeGreaterThan(0);
+    expect(spec).not.toContain('F:');
+    expect(up).toContain('F:');
+    expect(up).not.toContain('F.');
   });
 });

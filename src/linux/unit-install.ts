@@ -1,0 +1,137 @@
+/**
+ * The links `systemctl enable` makes from a unit's [Install] lines, as systemd 252's install.c makes them (and
+ * 254's UpheldBy=), with every specifier it resolves there, from host facts the links read gathers in the same
+ * round trip (unit-facts.ts). Where the read cannot tell what enable makes, it says why: the plan then reads
+ * "cannot compare links" instead of trusting `list-unit-files`, which says `enabled` for any link at all.
+ */
+import type { HostFacts } from './unit-facts';
+import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
+
+/** The links enable makes (paths under its root), or why the read cannot tell them. */
+export type InstallMade = { readonly links: string[] } | { readonly unknown: string };
+
+/** The dependency directories enable makes. UpheldBy= (`.upholds/`) is read only from systemd 254 on. */
+const DEPENDENCY_DIRS: Readonly<Record<string, string>> = {
+  WantedBy: 'wants',
+  RequiredBy: 'requires',
+  UpheldBy: 'upholds',
+};
+
+/** systemd 254 made UpheldBy= an [Install] setting (PR 27638); 252's enable ignores it (measured). */
+const UPHELD_BY_SINCE = 254;
+
+/** Types whose Alias= enable reads; for others systemd ignores it with a warning (unit_type_may_alias). */
+const MAY_ALIAS = /\.(service|socket|target|device|timer|path)$/;
+
+/**
+ * `<target>.wants/<unit>` for each WantedBy= (`.requires` for RequiredBy=, `.upholds` for UpheldBy= from 254)
+ * and `<alias>` for each Alias=; a later empty assignment resets (measured, systemd 252). `facts` answers the
+ * specifiers of the host (%H, %m, %o, ...); undefined when the read gathered none.
+ */
+export const installLinks = (unit: string, lines: readonly string[], facts?: HostFacts): InstallMade => {
+  const values = new Map<string, string[]>();
+  for (const line of joined(lines)) {
+    const match = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias)\s*=(.*)$/.exec(line);
+    if (match === null) continue;
+    const [, key = '', value = ''] = match;
+    const words = value.trim() === '' ? [] : value.trim().split(/\s+/);
+    values.set(key, words.length === 0 ? [] : [...(values.get(key) ?? []), ...words]);
+  }
+  if ((values.get('UpheldBy') ?? []).length > 0 && facts?.version === undefined)
+    return { unknown: "UpheldBy= makes links from systemd 254 on, and the host's systemd version was not read" };
+  const made: string[] = [];
+  for (const [key, words] of values) {
+    if (key === 'UpheldBy' && (facts?.version ?? 0) < UPHELD_BY_SINCE) continue;
+    if (key === 'Alias' && !MAY_ALIAS.test(unit)) continue;
+    for (const word of words) {
+      const name = expand(word, unit, facts);
+      if (typeof name !== 'string') return { unknown: `${key}=${word}: ${name.unknown}` };
+      const link = key === 'Alias' ? aliasOf(unit, name) : dependencyLink(unit, name, key);
+      if (typeof link !== 'string') return { unknown: `${key}=${word}: ${link.unknown}` };
+      if (link !== '') made.push(link);
+    }
+  }
+  return { links: [...new Set(made)].sort() };
+};
+
+/** Why enable fails, in the plan's words: the apply's enable fails the same way, with systemd's message. */
+const refused = (why: string) => ({ unknown: `systemctl enable refuses it (${why})` });
+
+const dependencyLink = (unit: string, name: string, key: string): string | { unknown: string } => {
+  if (name.includes('/') || unitNameProblem(name) !== undefined) return refused(`${name} is not a unit name`);
+  return `${name}.${DEPENDENCY_DIRS[key]}/${unit}`;
+};
+
+/**
+ * An Alias= as enable links it: none to the unit itself; an instance's alias is an instance of the same
+ * instance, a template's name taking it (`Alias=b@.service` of a@x.service links b@x.service); otherwise one
+ * of the unit's type and kind (unit_file_verify_alias, systemd 252, measured).
+ */
+const aliasOf = (unit: string, alias: string): string | { unknown: string } => {
+  if (alias.includes('/')) return { unknown: 'an alias with a directory (a .wants/ link by Alias=) is not read' };
+  if (unitNameProblem(alias) !== undefined) return refused(`${alias} is not a unit name`);
+  const instance =
+    instanceOf(unit) === undefined ? undefined : unit.slice(unit.indexOf('@') + 1, unit.lastIndexOf('.'));
+  const name = instance !== undefined && isTemplate(alias) ? alias.replace('@.', `@${instance}.`) : alias;
+  if (name === unit) return '';
+  const type = (of: string) => of.slice(of.lastIndexOf('.'));
+  const instanceOfName =
+    instanceOf(name) === undefined ? undefined : name.slice(name.indexOf('@') + 1, name.lastIndexOf('.'));
+  if (type(name) !== type(unit) || isTemplate(name) || instanceOfName !== instance)
+    return refused(`it cannot alias ${unit} as ${name}`);
+  return name;
+};
+
+/** Lines with their continuations (a trailing `\`) joined, comments dropped. */
+const joined = (lines: readonly string[]): string[] => {
+  const out: string[] = [];
+  let pending = '';
+  for (const line of lines) {
+    if (pending === '' && /^\s*[#;]/.test(line)) continue;
+    if (line.endsWith('\\')) pending += `${line.slice(0, -1)} `;
+    else {
+      out.push(pending + line);
+      pending = '';
+    }
+  }
+  return pending === '' ? out : [...out, pending];
+};
+
+/**
+ * `word` with every specifier install.c resolves (install_name_printf): the unit's name (%n %N %p %i %j), the
+ * system manager's credentials (%u %U %g %G: root, 0), and the host's facts. Any other letter or digit makes
+ * enable fail; any other character after `%` is kept with it; an empty value is left out (specifier_printf).
+ */
+const expand = (word: string, unit: string, facts?: HostFacts): string | { unknown: string } => {
+  if (/["'\\]/.test(word)) return { unknown: 'a quote or an escape is not read' };
+  const stem = unit.slice(0, unit.lastIndexOf('.'));
+  const at = stem.indexOf('@');
+  const prefix = at < 0 ? stem : stem.slice(0, at);
+  const own: Record<string, string> = {
+    n: unit,
+    N: stem,
+    p: prefix,
+    i: at < 0 ? '' : stem.slice(at + 1),
+    j: prefix.slice(prefix.lastIndexOf('-') + 1),
+    u: 'root',
+    U: '0',
+    g: 'root',
+    G: '0',
+  };
+  let problem: { unknown: string } | undefined;
+  const name = word.replace(/%([\s\S])?/g, (all, c: string | undefined) => {
+    if (c === undefined) return '%';
+    if (c === '%') return '%';
+    const value = own[c] ?? facts?.specifiers[c];
+    if (typeof value === 'string') return value;
+    if (!/[A-Za-z0-9]/.test(c)) return all;
+    problem ??= !HOST_SPECIFIERS.includes(c)
+      ? refused(`%${c} is no specifier of [Install]`)
+      : (value ?? { unknown: `the host's %${c} was not read` });
+    return '';
+  });
+  return problem ?? name;
+};
+
+/** The specifiers of [Install] answered by the host (COMMON_SYSTEM_SPECIFIERS, systemd 252). */
+export const HOST_SPECIFIERS: readonly string[] = ['a', 'A', 'b', 'B', 'H', 'l', 'q', 'm', 'M', 'o', 'v', 'w', 'W'];
