@@ -8,6 +8,7 @@ import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
+import { instanceOf } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
 
@@ -46,7 +47,8 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
     if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
   }
   const enablement = enablementOf(live.status.unitFileState);
-  if (enablement !== undefined && enablement !== (spec.enabled ? 'enabled' : 'disabled'))
+  if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
+  else if (enablement !== undefined && enablement !== (spec.enabled ? 'enabled' : 'disabled'))
     changes.enabled = { live: enablement === 'runtime' ? RUNTIME_ONLY : enablement === 'enabled', want: spec.enabled };
   else if (hasLinkDrift(linksDriftOf(spec, live))) changes[LINKS_FIELD] = linksDiff(spec, live);
   const running = runningOf(spec, live);
@@ -81,6 +83,27 @@ const linksDiff = (spec: DesiredUnit, { links }: LiveUnit) => ({
       : (links?.install ?? []).map((path) => `${LINK_ROOTS.etc}/${path}`),
 });
 
+/**
+ * The template of an instance, when it is not on the host: systemd then answers no state for the instance
+ * (`is-enabled` fails, `show` says not-found), so one declared enabled and stopped read in sync while the
+ * apply that writes the template was to enable it (measured, systemd 252). Undefined for a unit, or an
+ * instance whose template is there.
+ */
+const templateAbsent = (spec: DesiredUnit, live: LiveUnit): string | undefined =>
+  spec.content === undefined && live.status.loadState === 'not-found' && live.status.unitFileState === ''
+    ? instanceOf(spec.name)
+    : undefined;
+
+const NO_TEMPLATE = 'unknown (its template is not on the host)';
+
+/** What the apply does to an instance whose template it writes first: the summary's words. */
+const onceWritten = (spec: DesiredUnit, live: LiveUnit): string | undefined => {
+  const template = templateAbsent(spec, live);
+  const does = [...(spec.enabled ? ['enables'] : []), ...(spec.started ? ['starts'] : [])];
+  if (template === undefined || does.length === 0) return undefined;
+  return `its template ${template} is not on the host; the apply ${does.join(' and ')} it once the template is written`;
+};
+
 /** A unit enabled with `--runtime` alone: neither enabled for good nor disabled, so drift either way. */
 const RUNTIME_ONLY = 'until reboot (/run only)';
 
@@ -92,7 +115,10 @@ export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, c
   const name = `unit ${spec.name} on ${host}`;
   const pending = pendingWords(live, runningOf(spec, live));
   if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec)}`;
-  if (isAbsent(live)) return `${name} is absent${pending === undefined ? '' : `: ${pending}`}`;
+  if (isAbsent(live)) {
+    const words = [onceWritten(spec, live), pending].filter((said) => said !== undefined).join('; ');
+    return `${name} is absent${words === '' ? '' : `: ${words}`}`;
+  }
   const state = stateOf(spec, live);
   if (Object.keys(changes).length === 0) return `${name} is in sync (${state})`;
   const shadow = live.overridden === undefined ? undefined : `shadowed: ${overriddenWords(live.overridden)}`;
