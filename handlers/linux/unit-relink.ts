@@ -2,8 +2,10 @@
  * Links a batch apply moves beyond a unit's own enable, and how its undo puts links back. An instance has no
  * file: when the apply rewrites its template, the instances enabled from the old [Install] keep its links
  * unless they are re-enabled (measured, systemd 252: the read then said in sync while the old target still
- * wanted them). An undo links a unit again from the file it put back, under /etc where it was enabled and
- * under /run where the apply's disable or reenable took links its [Install] made there.
+ * wanted them), under /etc and, for those enabled until reboot, under /run alone (a reenable would enable
+ * them for good, and took the /run links of one enabled both ways). An undo links a unit again from the file
+ * it put back, under /etc where it was enabled and under /run where the apply's disable or reenable took
+ * links its [Install] made there.
  */
 import type { LinkVerb } from '../../src/linux/root-helper';
 import { unitOf } from '../../src/linux/unit-batch';
@@ -38,16 +40,25 @@ export const rewritten = (track: Track, tracks: readonly Track[]): boolean => {
   );
 };
 
+/** A template's instances re-enabled by its rewrite: with links under /etc, and with links under /run. */
+export interface Relinked {
+  readonly etc: readonly string[];
+  readonly run: readonly string[];
+}
+
 /**
- * The instances a template's rewrite re-enables: those enabled for good from its file (links under /etc),
- * but those the batch applies itself, each of which re-enables on its own (`rewritten`). One enabled until
- * reboot alone is left: a reenable would enable it for good.
+ * The instances a template's rewrite re-enables, by where the read found links to its file: `reenable` those
+ * with links under /etc (enabled for good), then `reenable --runtime` those with links under /run (enabled
+ * until reboot, alone or beside /etc), which acts there alone; but those the batch applies itself, each of
+ * which re-enables on its own (`rewritten`).
  */
-export const instancesToReenable = (track: Track, tracks: readonly Track[]): string[] => {
+export const instancesToReenable = (track: Track, tracks: readonly Track[]): Relinked => {
   const { change } = track.item;
-  if (change.sort !== 'unit' || !isTemplate(change.spec.name) || !track.wrote) return [];
+  if (change.sort !== 'unit' || !isTemplate(change.spec.name) || !track.wrote) return { etc: [], run: [] };
   const own = new Set(tracks.map((other) => unitOf(other.item.change)));
-  return instancesIn(change.spec.name, track.before.links?.etc ?? []).filter((name) => !own.has(name));
+  const found = (paths: readonly string[] = []) =>
+    instancesIn(change.spec.name, paths).filter((name) => !own.has(name));
+  return { etc: found(track.before.links?.etc), run: found(track.before.links?.run) };
 };
 
 /**
@@ -58,11 +69,13 @@ export const instancesToReenable = (track: Track, tracks: readonly Track[]): str
 export const relinkOf = (track: Track, isNew: boolean): Array<readonly [LinkVerb, readonly string[]]> => {
   const { before, switched } = track;
   const name = unitOf(track.item.change);
-  const instances = track.instances ?? [];
+  const { etc: instances = [], run: runtime = [] } = track.instances ?? {};
   const run = before.links?.run ?? [];
+  // The reenable of those under /etc unlinks under /run too: each that had links there gets them back.
+  const touched = [...instances, ...runtime];
   const ofInstances: Array<readonly [LinkVerb, readonly string[]]> = [
     ['reenable', instances],
-    ['enable-runtime', instancesIn(name, run).filter((instance) => instances.includes(instance))],
+    ['reenable-runtime', instancesIn(name, run).filter((instance) => touched.includes(instance))],
   ];
   if (switched === undefined || isNew) return ofInstances.filter(([, names]) => names.length > 0);
   const made = (paths: readonly string[]) =>

@@ -9,6 +9,7 @@ import { ConnectionLost } from '../../src/linux/ssh';
 import type { LinkVerb } from '../../src/linux/root-helper';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import type { BatchItem } from '../../src/linux/unit-batch';
+import type { Relinked } from './unit-relink';
 
 /** Commands in flight at once: below the SSH connection's channel limit. */
 export const IN_FLIGHT = 8;
@@ -36,7 +37,7 @@ export interface Track {
   /** How it was enabled or disabled, when it was. */
   switched?: LinkVerb;
   /** The instances its rewrite (a template's) re-enabled, so their links follow its new [Install] (unit-relink.ts). */
-  instances?: readonly string[];
+  instances?: Relinked;
   /** A start or restart was queued for it (a drop-in: its unit's restart). */
   started: boolean;
   said: boolean;

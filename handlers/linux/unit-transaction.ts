@@ -141,23 +141,28 @@ const write = async (shell: HostShell, track: Track): Promise<void> => {
  * Enables and disables before the reload, which then shows them: one command per verb. One unit it
  * cannot act on fails the whole command and changes nothing (measured, systemd 252), so then each
  * unit goes alone and only that one fails. A rewritten template re-enables its enabled instances
- * (unit-relink.ts) with the reenables.
+ * (unit-relink.ts) with the reenables, then under /run those enabled until reboot.
  */
 const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
-  for (const verb of ['enable', 'reenable', 'disable'] as const) {
+  for (const verb of ['enable', 'reenable', 'reenable-runtime', 'disable'] as const) {
     const group = active(tracks).flatMap((track) => {
       const { change } = track.item;
       const own = change.sort !== 'drop-in' && enableStep(change.spec, track.before, rewritten(track, tracks)) === verb;
-      const instances = verb === 'reenable' ? instancesToReenable(track, tracks) : [];
+      const root = verb === 'reenable' ? 'etc' : verb === 'reenable-runtime' ? 'run' : undefined;
+      const instances = root === undefined ? [] : instancesToReenable(track, tracks)[root];
       const names = [...(own ? [unitOf(change)] : []), ...instances];
-      return names.length === 0 ? [] : [{ track, own, instances, names }];
+      return names.length === 0 ? [] : [{ track, own, root, instances, names }];
     });
     if (group.length === 0) continue;
-    const done = ({ track, own, instances }: (typeof group)[number]) => {
+    const done = ({ track, own, root, instances }: (typeof group)[number]) => {
       if (own) track.switched = verb;
       if (own) say(track, `${verb}d`);
-      if (instances.length > 0) track.instances = instances;
-      if (instances.length > 0) say(track, `reenabled its instances ${instances.join(', ')}`);
+      if (root === undefined || instances.length === 0) return;
+      track.instances = { etc: [], run: [], ...track.instances, [root]: instances };
+      say(
+        track,
+        `reenabled ${root === 'run' ? 'under /run (until reboot) ' : ''}its instances ${instances.join(', ')}`,
+      );
     };
     const together = await shell.helper(
       linkSteps(

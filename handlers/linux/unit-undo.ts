@@ -56,7 +56,7 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
   const switched = pending().filter((track) => track.switched !== undefined);
   await attemptAll(switched, () => shell.mustMany('disable', switched.map(nameOf), '--no-reload'), fail);
   await attemptEach(pending(), (track) => revertFile(shell, track), fail);
-  for (const verb of ['enable', 'reenable', 'enable-runtime'] as const) {
+  for (const verb of ['enable', 'reenable', 'reenable-runtime', 'enable-runtime'] as const) {
     const relink = pending().flatMap((track) => relinkOf(track, isNewUnit(track)).filter(([each]) => each === verb));
     const relinked = pending().filter((track) => relinkOf(track, isNewUnit(track)).some(([each]) => each === verb));
     await attemptAll(relinked, () => shell.mustLink(verb, [...new Set(relink.flatMap(([, names]) => names))]), fail);
@@ -198,7 +198,8 @@ const undoneWords = (track: Track, stopped: boolean, restarted: boolean): string
     const what = track.replaced === true ? 'restored the previous drop-in' : 'removed the new drop-in';
     return `; ${what}${restarted ? ` and restarted ${change.spec.unit} with it` : ''}`;
   }
-  const instances = track.instances === undefined ? '' : ` and re-enabled its instances ${track.instances.join(', ')}`;
+  const relinked = [...new Set([...(track.instances?.etc ?? []), ...(track.instances?.run ?? [])])].sort();
+  const instances = relinked.length === 0 ? '' : ` and re-enabled its instances ${relinked.join(', ')}`;
   const links = track.switched ? ' and its links' : '';
   if (track.replaced === true) return `; restored the previous unit file${links}${instances}`;
   const both = relinkOf(track, false).filter(([, names]) => names.includes(nameOf(track))).length === 2;

@@ -114,9 +114,10 @@ export const systemctlStep = (verb: string, names: readonly string[], flag?: str
 
 /**
  * How an apply or its undo links units: `reenable` unlinks under /etc first, so links an old [Install]
- * made go; `enable-runtime` links under /run alone, until the next boot.
+ * made go; `enable-runtime` links under /run alone, until the next boot; `reenable-runtime` unlinks and
+ * links again under /run alone, leaving /etc as it is (measured, systemd 252).
  */
-export type LinkVerb = 'enable' | 'reenable' | 'enable-runtime' | 'disable';
+export type LinkVerb = 'enable' | 'reenable' | 'enable-runtime' | 'reenable-runtime' | 'disable';
 
 /**
  * The steps of `verb`, one request, before the caller's reload. `disable` unlinks under /etc, then under
@@ -129,7 +130,9 @@ export const linkSteps = (verb: LinkVerb, names: readonly string[]): HelperStep[
     ? [systemctlStep('disable', names, '--no-reload'), systemctlStep('disable', names, '--no-reload', true)]
     : verb === 'reenable'
       ? [systemctlStep('disable', names, '--no-reload', true), systemctlStep('reenable', names, '--no-reload')]
-      : [systemctlStep('enable', names, '--no-reload', verb === 'enable-runtime')];
+      : verb === 'reenable-runtime'
+        ? [systemctlStep('reenable', names, '--no-reload', true)]
+        : [systemctlStep('enable', names, '--no-reload', verb === 'enable-runtime')];
 
 export const RELOAD: HelperStep = ['reload'];
 

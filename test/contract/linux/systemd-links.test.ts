@@ -3,7 +3,8 @@
  * another target's `.wants/` (under /etc or /run), a link of a unit declared disabled, a missing one, and an
  * instance's link its template's old [Install] left each read as drift, in words, and the apply removes or
  * makes it. `list-unit-files` says `enabled` with any link there (or `disabled`, for a link of another name),
- * so each of these read in sync. A template's rewrite moves its enabled instances' links in the same apply.
+ * so each of these read in sync. A template's rewrite moves its enabled instances' links in the same apply, under
+ * /etc and under /run (those enabled until reboot stay so), and a failed apply's undo moves them back.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
@@ -228,4 +229,69 @@ test("an instance's Alias= is compared: one removed by hand is drift, and the ap
   expect((await run('apply')).code).toBe(0);
   expect((await aliases()).stdout.trim()).toBe(`${ETC}/la-al@a.service -> ${ETC}/la@.service`);
   expect((await run('read')).result?.in_sync).toBe('true');
+});
+
+const RUN = '/run/systemd/system';
+/** A template and instances the stack does not declare: one enabled until reboot alone, one both for good and so. */
+const withRuntimeInstances = async (prefix: string) => {
+  const template = (wantedBy: string) =>
+    unitSpec(`${prefix}@.service`, service(wantedBy), { enabled: false, started: false });
+  expect(
+    (
+      await invokeBatchApply(
+        linuxDomain(),
+        hostTarget(host()),
+        { t: { kind: 'systemd-unit', spec: template('multi-user.target') } },
+        env(),
+      )
+    ).code,
+  ).toBe(0);
+  const [runtime, both] = [`${prefix}@r.service`, `${prefix}@b.service`];
+  await host().exec(
+    `systemctl enable --runtime ${runtime} && systemctl enable ${both} && systemctl enable --runtime ${both}`,
+  );
+  return { template, runtime, both };
+};
+const isEnabled = async (...names: string[]) =>
+  (await host().exec(`systemctl is-enabled ${names.join(' ')}; true`)).stdout.trim().split('\n');
+
+// Regression: a reenable would enable an instance enabled until reboot for good, so the apply left it alone with the
+// /run link of the template's old [Install], and took the /run links of one enabled both ways.
+test("a template's changed WantedBy= moves its instances' links under /run too, where they stay", async () => {
+  const { template, runtime, both } = await withRuntimeInstances('lr');
+  const objects = { t: { kind: 'systemd-unit', spec: template('graphical.target') } };
+  const moved = await invokeBatchApply(linuxDomain(), hostTarget(host()), objects, env());
+  expect(moved.code).toBe(0);
+  expect(await links(runtime)).toEqual([`${wants('graphical', runtime, RUN)} -> ${ETC}/lr@.service`]);
+  expect(await links(both)).toEqual([
+    `${wants('graphical', both)} -> ${ETC}/lr@.service`,
+    `${wants('graphical', both, RUN)} -> ${ETC}/lr@.service`,
+  ]);
+  expect(await isEnabled(runtime, both)).toEqual(['enabled-runtime', 'enabled']);
+  expect(moved.stderr).toContain(`t: reenabled under /run (until reboot) its instances ${both}, ${runtime}`);
+  expect((await invokeBatch(linuxDomain(), hostTarget(host()), objects, env())).result?.['.in_sync']).toBe('true');
+});
+
+test("a failed apply's undo puts its instances' links back under /etc and /run, as they were", async () => {
+  const { template, runtime, both } = await withRuntimeInstances('lu');
+  const before = [await links(runtime), await links(both)];
+  const failing = unitSpec('lu-fails.service', '[Service]\nExecStart=/bin/false\n');
+  const run = await invokeBatchApply(
+    linuxDomain(),
+    hostTarget(host()),
+    {
+      f: { kind: 'systemd-unit', spec: failing },
+      t: { kind: 'systemd-unit', spec: template('graphical.target'), after: ['f'] },
+    },
+    env(),
+  );
+  expect(run.code).not.toBe(0);
+  expect([await links(runtime), await links(both)]).toEqual(before);
+  expect(await isEnabled(runtime, both)).toEqual(['enabled-runtime', 'enabled']);
+  expect(run.stderr).toMatch(
+    new RegExp(
+      `^t: not applied: .*restored the previous unit file and re-enabled its instances ${both}, ${runtime}$`,
+      'm',
+    ),
+  );
 });

@@ -42,13 +42,17 @@ const MADE = 'multi-user.target.wants/a.service';
 describe("a template's rewrite", () => {
   const found = {
     etc: ['multi-user.target.wants/p@a.service', 'multi-user.target.wants/p@b.service', 'q.service'],
-    run: ['multi-user.target.wants/p@c.service'],
+    run: ['multi-user.target.wants/p@a.service', 'multi-user.target.wants/p@c.service'],
   };
 
-  test('re-enables its instances enabled for good, but those the batch applies and those enabled until reboot', () => {
+  // Regression: one enabled until reboot alone was left with the /run link of the old [Install].
+  test('re-enables its instances under /etc and under /run where they have links, but those the batch applies', () => {
     const rewrote = template(before('indirect', found), { wrote: true });
-    expect(instancesToReenable(rewrote, [rewrote, instance('p@b.service')])).toEqual(['p@a.service']);
-    expect(instancesToReenable(template(before('indirect', found)), [])).toEqual([]);
+    expect(instancesToReenable(rewrote, [rewrote, instance('p@b.service')])).toEqual({
+      etc: ['p@a.service'],
+      run: ['p@a.service', 'p@c.service'],
+    });
+    expect(instancesToReenable(template(before('indirect', found)), [])).toEqual({ etc: [], run: [] });
   });
 
   test("counts as an instance's own rewrite, in this batch", () => {
@@ -111,10 +115,20 @@ describe('the undo links again', () => {
   });
 
   test("a template's instances, re-enabled from the file put back, under /run too where they were", () => {
-    const found = { etc: ['multi-user.target.wants/p@a.service'], run: ['multi-user.target.wants/p@a.service'] };
-    expect(relinkOf(template(before('indirect', found), { wrote: true, instances: ['p@a.service'] }), false)).toEqual([
+    const found = {
+      etc: ['multi-user.target.wants/p@a.service'],
+      run: ['multi-user.target.wants/p@a.service', 'multi-user.target.wants/p@c.service'],
+    };
+    const instances = { etc: ['p@a.service'], run: ['p@a.service', 'p@c.service'] };
+    expect(relinkOf(template(before('indirect', found), { wrote: true, instances }), false)).toEqual([
       ['reenable', ['p@a.service']],
-      ['enable-runtime', ['p@a.service']],
+      ['reenable-runtime', ['p@a.service', 'p@c.service']],
+    ]);
+    // Its reenable under /run failed: the one enabled both ways lost its /run links to the reenable under /etc.
+    const half = { etc: ['p@a.service'], run: [] };
+    expect(relinkOf(template(before('indirect', found), { wrote: true, instances: half }), false)).toEqual([
+      ['reenable', ['p@a.service']],
+      ['reenable-runtime', ['p@a.service']],
     ]);
   });
 });

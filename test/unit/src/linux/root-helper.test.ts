@@ -82,6 +82,9 @@ describe('a request', () => {
     expect(linkSteps('enable-runtime', ['a.service'])).toEqual([
       ['systemctl', 'enable', '--no-reload', '--runtime', 'a.service'],
     ]);
+    expect(linkSteps('reenable-runtime', ['b@x.service'])).toEqual([
+      ['systemctl', 'reenable', '--no-reload', '--runtime', 'b@x.service'],
+    ]);
   });
 
   test('a write comes last, its digest and size on its line and its bytes after it, whatever they hold', () => {
