@@ -1,45 +1,14 @@
+/**
+ * A unit's diff and summary against its read (file, enablement, links, running state, masks, start deadlines),
+ * the apply's settle steps, and the handler's re-check of an identity: the pure core of what a plan says of a unit.
+ */
 import { parseAs } from '../../../../src/core/parse';
 import { unitIdentity } from '../../../../src/linux/systemd-unit';
-import { sha256Hex } from '../../../../src/core/canonical';
-import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
-import {
-  diffUnit,
-  enableNeedsReload,
-  enableStep,
-  type EnableStep,
-  settleSteps,
-  summarizeUnit,
-} from '../../../../src/linux/unit-diff';
+import { diffUnit, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { parseReadScript } from '../../../../src/linux/unit-read';
-import type { UnitLinks } from '../../../../src/linux/unit-links';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
-
-const content = '[Service]\nType=oneshot\nExecStart=/usr/bin/true\n';
-const spec: UnitSpec = {
-  name: 'check.service',
-  directory: '/etc/systemd/system',
-  content,
-  enabled: false,
-  started: false,
-  restartOn: 'r1',
-  startTimeoutSeconds: 90,
-  unmask: false,
-};
-const status = (over: Partial<UnitStatus> = {}): UnitStatus => ({
-  loadState: 'loaded',
-  activeState: 'inactive',
-  subState: 'dead',
-  unitFileState: 'disabled',
-  needDaemonReload: false,
-  ...over,
-});
-const live = (over: Partial<UnitStatus> = {}, rest: Partial<LiveUnit> = {}): LiveUnit => ({
-  status: status(over),
-  fileSha256: sha256Hex(content),
-  restartOn: 'r1',
-  ...rest,
-});
+import { live, spec } from './unit-fixtures';
 
 describe('diffUnit', () => {
   test('a converged unit is in sync', () => {
@@ -177,137 +146,6 @@ describe('apply steps', () => {
       ...none,
       ...expected,
     });
-  });
-});
-
-describe('enable and disable, decided before the reload', () => {
-  test.each<[string, Partial<UnitSpec>, Partial<UnitStatus>, boolean, EnableStep | undefined]>([
-    ['a disabled unit declared enabled is enabled', { enabled: true }, {}, false, 'enable'],
-    // Regression: `enable` only adds links, so a changed WantedBy= left the old target's link.
-    [
-      'an enabled unit is re-enabled after its file changed, so its links follow its new [Install]',
-      { enabled: true },
-      { unitFileState: 'enabled' },
-      true,
-      'reenable',
-    ],
-    ['a disabled unit whose file changed is enabled', { enabled: true }, {}, true, 'enable'],
-    ['an enabled unit left as it is stays so', { enabled: true }, { unitFileState: 'enabled' }, false, undefined],
-    ['an enabled unit declared disabled is disabled', {}, { unitFileState: 'enabled' }, false, 'disable'],
-    [
-      'a new unit, which no read could see enabled, is enabled',
-      { enabled: true },
-      { loadState: 'not-found', unitFileState: '' },
-      true,
-      'enable',
-    ],
-    [
-      'an instance of a template not loaded yet is enabled',
-      { enabled: true },
-      { loadState: 'not-found', unitFileState: '' },
-      false,
-      'enable',
-    ],
-    [
-      'a masked unit being unmasked is enabled',
-      { enabled: true },
-      { loadState: 'masked', unitFileState: 'masked' },
-      false,
-      'enable',
-    ],
-    [
-      'a unit enabled until reboot alone declared enabled is enabled for good',
-      { enabled: true },
-      { unitFileState: 'enabled-runtime' },
-      false,
-      'enable',
-    ],
-    [
-      'a unit enabled until reboot alone declared disabled is disabled',
-      {},
-      { unitFileState: 'enabled-runtime' },
-      false,
-      'disable',
-    ],
-    ['a static unit left as it is is neither', { enabled: true }, { unitFileState: 'static' }, false, undefined],
-    [
-      'a static unit whose file changed is enabled (systemctl only warns)',
-      { enabled: true },
-      { unitFileState: 'static' },
-      true,
-      'enable',
-    ],
-  ])('%s', (_, specOver, statusOver, written, expected) => {
-    expect(enableStep({ ...spec, ...specOver }, live(statusOver), written)).toBe(expected);
-  });
-
-  const made = ['multi-user.target.wants/check.service'];
-  // Regression: list-unit-files said `enabled` with a link by hand in another target, and nothing removed it.
-  test.each<[string, boolean, Partial<UnitStatus>, UnitLinks, boolean, EnableStep | undefined]>([
-    [
-      'an enabled unit with a link its [Install] does not make is re-enabled',
-      true,
-      { unitFileState: 'enabled' },
-      { etc: [...made, 'graphical.target.wants/check.service'], run: [], install: made },
-      false,
-      'reenable',
-    ],
-    [
-      'one with such a link under /run alone is re-enabled',
-      true,
-      { unitFileState: 'enabled' },
-      { etc: made, run: ['graphical.target.wants/check.service'], install: made },
-      false,
-      'reenable',
-    ],
-    [
-      'an enabled unit missing a link its [Install] makes is re-enabled',
-      true,
-      { unitFileState: 'enabled' },
-      { etc: [], run: [], install: made },
-      false,
-      'reenable',
-    ],
-    [
-      'one with its links as its [Install] makes them, /run too, is left',
-      true,
-      { unitFileState: 'enabled' },
-      { etc: made, run: made, install: made },
-      false,
-      undefined,
-    ],
-    [
-      'a unit declared disabled with any link is disabled',
-      false,
-      { unitFileState: 'disabled' },
-      { etc: made, run: [], install: made },
-      false,
-      'disable',
-    ],
-    [
-      "a unit enabled until reboot alone whose file changed is re-enabled: its /run links are the old [Install]'s",
-      true,
-      { unitFileState: 'enabled-runtime' },
-      { etc: [], run: made, install: made },
-      true,
-      'reenable',
-    ],
-    [
-      'links are not judged for a static unit',
-      true,
-      { unitFileState: 'static' },
-      { etc: made, run: [], install: [] },
-      false,
-      undefined,
-    ],
-  ])('%s', (_, enabled, statusOver, links, written, expected) => {
-    expect(enableStep({ ...spec, enabled }, live(statusOver, { links }), written)).toBe(expected);
-  });
-
-  test('only an instance or a unit with Alias= or Also= needs a reload to show its enablement', () => {
-    expect(enableNeedsReload(spec)).toBe(false);
-    expect(enableNeedsReload({ ...spec, content: `${content}[Install]\nAlias=other.service\n` })).toBe(true);
-    expect(enableNeedsReload({ ...spec, content: undefined })).toBe(true);
   });
 });
 

@@ -1,0 +1,141 @@
+/**
+ * Whether the apply enables, re-enables or disables a unit, decided before its daemon-reload from the spec, the
+ * read and whether the apply writes the file: a rewritten enabled unit is re-enabled, since `enable` only adds
+ * links and a changed WantedBy= left the old target's link.
+ */
+import type { UnitLinks } from '../../../../src/linux/unit-links';
+import type { UnitSpec } from '../../../../src/linux/systemd-unit';
+import { enableNeedsReload, enableStep, type EnableStep } from '../../../../src/linux/unit-diff';
+import type { UnitStatus } from '../../../../src/linux/unit-state';
+import { content, live, spec } from './unit-fixtures';
+
+describe('enable and disable, decided before the reload', () => {
+  test.each<[string, Partial<UnitSpec>, Partial<UnitStatus>, boolean, EnableStep | undefined]>([
+    ['a disabled unit declared enabled is enabled', { enabled: true }, {}, false, 'enable'],
+    // Regression: `enable` only adds links, so a changed WantedBy= left the old target's link.
+    [
+      'an enabled unit is re-enabled after its file changed, so its links follow its new [Install]',
+      { enabled: true },
+      { unitFileState: 'enabled' },
+      true,
+      'reenable',
+    ],
+    ['a disabled unit whose file changed is enabled', { enabled: true }, {}, true, 'enable'],
+    ['an enabled unit left as it is stays so', { enabled: true }, { unitFileState: 'enabled' }, false, undefined],
+    ['an enabled unit declared disabled is disabled', {}, { unitFileState: 'enabled' }, false, 'disable'],
+    [
+      'a new unit, which no read could see enabled, is enabled',
+      { enabled: true },
+      { loadState: 'not-found', unitFileState: '' },
+      true,
+      'enable',
+    ],
+    [
+      'an instance of a template not loaded yet is enabled',
+      { enabled: true },
+      { loadState: 'not-found', unitFileState: '' },
+      false,
+      'enable',
+    ],
+    [
+      'a masked unit being unmasked is enabled',
+      { enabled: true },
+      { loadState: 'masked', unitFileState: 'masked' },
+      false,
+      'enable',
+    ],
+    [
+      'a unit enabled until reboot alone declared enabled is enabled for good',
+      { enabled: true },
+      { unitFileState: 'enabled-runtime' },
+      false,
+      'enable',
+    ],
+    [
+      'a unit enabled until reboot alone declared disabled is disabled',
+      {},
+      { unitFileState: 'enabled-runtime' },
+      false,
+      'disable',
+    ],
+    ['a static unit left as it is is neither', { enabled: true }, { unitFileState: 'static' }, false, undefined],
+    [
+      'a static unit whose file changed is enabled (systemctl only warns)',
+      { enabled: true },
+      { unitFileState: 'static' },
+      true,
+      'enable',
+    ],
+  ])('%s', (_, specOver, statusOver, written, expected) => {
+    expect(enableStep({ ...spec, ...specOver }, live(statusOver), written)).toBe(expected);
+  });
+
+  const made = ['multi-user.target.wants/check.service'];
+  // Regression: list-unit-files said `enabled` with a link by hand in another target, and nothing removed it.
+  test.each<[string, boolean, Partial<UnitStatus>, UnitLinks, boolean, EnableStep | undefined]>([
+    [
+      'an enabled unit with a link its [Install] does not make is re-enabled',
+      true,
+      { unitFileState: 'enabled' },
+      { etc: [...made, 'graphical.target.wants/check.service'], run: [], install: made },
+      false,
+      'reenable',
+    ],
+    [
+      'one with such a link under /run alone is re-enabled',
+      true,
+      { unitFileState: 'enabled' },
+      { etc: made, run: ['graphical.target.wants/check.service'], install: made },
+      false,
+      'reenable',
+    ],
+    [
+      'an enabled unit missing a link its [Install] makes is re-enabled',
+      true,
+      { unitFileState: 'enabled' },
+      { etc: [], run: [], install: made },
+      false,
+      'reenable',
+    ],
+    [
+      'one with its links as its [Install] makes them, /run too, is left',
+      true,
+      { unitFileState: 'enabled' },
+      { etc: made, run: made, install: made },
+      false,
+      undefined,
+    ],
+    [
+      'a unit declared disabled with any link is disabled',
+      false,
+      { unitFileState: 'disabled' },
+      { etc: made, run: [], install: made },
+      false,
+      'disable',
+    ],
+    [
+      "a unit enabled until reboot alone whose file changed is re-enabled: its /run links are the old [Install]'s",
+      true,
+      { unitFileState: 'enabled-runtime' },
+      { etc: [], run: made, install: made },
+      true,
+      'reenable',
+    ],
+    [
+      'links are not judged for a static unit',
+      true,
+      { unitFileState: 'static' },
+      { etc: made, run: [], install: [] },
+      false,
+      undefined,
+    ],
+  ])('%s', (_, enabled, statusOver, links, written, expected) => {
+    expect(enableStep({ ...spec, enabled }, live(statusOver, { links }), written)).toBe(expected);
+  });
+
+  test('only an instance or a unit with Alias= or Also= needs a reload to show its enablement', () => {
+    expect(enableNeedsReload(spec)).toBe(false);
+    expect(enableNeedsReload({ ...spec, content: `${content}[Install]\nAlias=other.service\n` })).toBe(true);
+    expect(enableNeedsReload({ ...spec, content: undefined })).toBe(true);
+  });
+});
