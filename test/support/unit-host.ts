@@ -3,6 +3,7 @@
  * ssh2, and out-of-band reads of what systemd says, parsed by key (systemctl reorders -p output).
  */
 import { digestOf } from '../../src/core/canonical';
+import type { Clock } from '../../src/core/clock';
 import type { InstanceSpec } from '../../src/linux/systemd-instance';
 import type { UnitSpec } from '../../src/linux/systemd-unit';
 import { instanceOf } from '../../src/linux/unit-name';
@@ -67,7 +68,8 @@ export const hostTarget = (host: SystemdHost, over: Record<string, unknown> = {}
 export const unitDriver = (host: SystemdHost) => {
   const env = { [KEY_ENV]: host.privateKey };
   const domain = linuxDomain();
-  const run = (verb: 'read' | 'apply' | 'destroy', spec: UnitSpec, target: object = hostTarget(host)) =>
+  /** One handler run; `clock` lets a test act at the handler's waits (a unit released while the apply waits). */
+  const run = (verb: 'read' | 'apply' | 'destroy', spec: UnitSpec, target: object = hostTarget(host), clock?: Clock) =>
     invoke(
       domain,
       'systemd-unit',
@@ -75,6 +77,7 @@ export const unitDriver = (host: SystemdHost) => {
       target,
       verb === 'destroy' ? { name: spec.name, directory: spec.directory } : spec,
       env,
+      clock,
     );
   /** systemctl show, by key. */
   const show = async (

@@ -1,20 +1,50 @@
 /**
  * Seed 002's unit-activating cases on real systemd 252: a timer-driven oneshot mid-run is not
  * drift and is never stopped; a crash loop declared started:false is drift and is stopped.
+ * A unit a test needs `activating` stays so until the test releases it (a gate file), never for a
+ * fixed time: a 3 s run ended before the apply read it under CI's load (10-22 on 2 cores), so the apply
+ * found it active and the test failed.
  */
+import { type Clock, systemClock } from '../../../src/core/clock';
 import { appliedMark, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
 const { host, unit } = useSystemdHost();
 
+/** The file whose creation ends the run of `name`'s ExecStart. */
+const gate = (name: string) => `/run/${name}.go`;
+/** An ExecStart that runs (the unit `activating/start`) until the test creates `gate(name)`. */
+const untilReleased = (name: string) => `ExecStart=/bin/sh -c "until [ -e ${gate(name)} ]; do sleep 0.1; done"\n`;
+
 /** No [Install]: a timer starts it, so it is declared enabled:false, started:false. */
-const oneshot = (seconds: number, description = 'node check') =>
-  `[Unit]\nDescription=${description}\n\n[Service]\nType=oneshot\nExecStart=/bin/sleep ${seconds}\n`;
+const oneshot = (name: string, description = 'node check') =>
+  `[Unit]\nDescription=${description}\n\n[Service]\nType=oneshot\n${untilReleased(name)}`;
+
+/**
+ * The real clock, except that the handler's first sleep without a deadline's signal (its settle's wait
+ * for the next poll, after it read the unit not yet active) first records the unit's state and releases
+ * its gate: the unit becomes active while the apply waits for it, however loaded the machine.
+ */
+const releasingClock = (name: string) => {
+  const seen: string[] = [];
+  const clock: Clock = {
+    now: systemClock.now,
+    sleep: async (ms, signal) => {
+      if (signal === undefined && seen.length === 0) {
+        const now = await unit.show(name);
+        seen.push(`${now.ActiveState}/${now.SubState}`);
+        await host().exec(`touch ${gate(name)}`);
+      }
+      return systemClock.sleep(ms, signal);
+    },
+  };
+  return { clock, seen };
+};
 
 describe('started:false against a oneshot mid-run', () => {
   test('reads in sync while activating, and apply does not stop the run', async () => {
-    const spec = unitSpec('check-a.service', oneshot(30), { enabled: false, started: false });
+    const spec = unitSpec('check-a.service', oneshot('check-a.service'), { enabled: false, started: false });
     expect((await unit.run('apply', spec)).code).toBe(0);
     await host().exec('systemctl start --no-block check-a.service');
     const running = await unit.waitFor('check-a.service', 'activating/start');
@@ -27,11 +57,14 @@ describe('started:false against a oneshot mid-run', () => {
   });
 
   test('an unrelated file change during the run updates the file but does not stop the run', async () => {
-    const spec = unitSpec('check-b.service', oneshot(30), { enabled: false, started: false });
+    const spec = unitSpec('check-b.service', oneshot('check-b.service'), { enabled: false, started: false });
     await unit.run('apply', spec);
     await host().exec('systemctl start --no-block check-b.service');
     const running = await unit.waitFor('check-b.service', 'activating/start');
-    const changed = unitSpec('check-b.service', oneshot(30, 'node check v2'), { enabled: false, started: false });
+    const changed = unitSpec('check-b.service', oneshot('check-b.service', 'node check v2'), {
+      enabled: false,
+      started: false,
+    });
     const drift = (await unit.run('read', changed)).result;
     expect(drift?.in_sync).toBe('false');
     expect(drift?.summary).toMatch(/file is "sha256:[0-9a-f]{12}", want "sha256:[0-9a-f]{12}"/);
@@ -90,7 +123,7 @@ describe('started:false against a oneshot mid-run', () => {
 
 describe('started:true keeps counting activating as running', () => {
   test('no second start is issued while the unit is activating, and apply waits until it is active', async () => {
-    const content = '[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=/bin/sleep 3\n';
+    const content = `[Service]\nType=oneshot\nRemainAfterExit=yes\n${untilReleased('check-f.service')}`;
     const spec = unitSpec('check-f.service', content, { enabled: false, started: true });
     await host().exec(
       `printf '%s' '${content}' > /etc/systemd/system/check-f.service && ${appliedMark(spec)} && ` +
@@ -99,7 +132,10 @@ describe('started:true keeps counting activating as running', () => {
     await host().exec('systemctl start --no-block check-f.service');
     const running = await unit.waitFor('check-f.service', 'activating/start');
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
-    const applied = await unit.run('apply', spec);
+    const { clock, seen } = releasingClock('check-f.service');
+    const applied = await unit.run('apply', spec, undefined, clock);
+    // The apply waited on the run it found (released only then), and said so when it ended.
+    expect(seen).toEqual(['activating/start']);
     expect(applied).toMatchObject({
       code: 0,
       stderr: [
@@ -114,7 +150,10 @@ describe('started:true keeps counting activating as running', () => {
   });
 
   test('a started:true oneshot that ends without becoming active fails, not passing as running', async () => {
-    const spec = unitSpec('check-g.service', oneshot(1), { enabled: false, started: true });
+    const spec = unitSpec('check-g.service', `[Service]\nType=oneshot\nExecStart=/bin/sleep 1\n`, {
+      enabled: false,
+      started: true,
+    });
     const failed = await unit.run('apply', spec);
     expect(failed.stderr).toMatch(
       /check-g.service did not become active: it is inactive\/dead; its last \d+ journal lines are above/,
