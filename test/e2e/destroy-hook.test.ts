@@ -3,6 +3,9 @@
  * hooks hand their objects to one Node leader (no other Node destroy starts), a unit whose file cannot be
  * removed fails its own hook alone with its own message while the other 19 are gone, and the relay folder is
  * empty after; a leader killed mid-run leaves no hook hanging, and the next destroy finishes the rest.
+ * Timing is the test's, never the machine's: under CI's load (10-22 on 2 cores) the leader took 4-5 s to start
+ * serving and hooks whose 5 s acknowledgement watchdog ran out first destroyed through the Node hook (a correct
+ * outcome, 19 Node starts where the test counted one); and a test that fails never leaves its bind mount for the next.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,8 @@ const FILE = `/etc/systemd/system/${STUCK}`;
 let host: SystemdHost;
 let project: CdktfProject;
 let wrap: string;
+/** While this file exists, the hooks' acknowledgement watchdog (`sleep 5`) runs 60 s instead (the `sleep` on PATH). */
+let holdWatchdog: string | undefined;
 
 /** Every Node start of a handler's destroy in the stack, as `<leader domain or -> <pid> <argv>` (the wrapper's log). */
 const nodeDestroys = (): string[] =>
@@ -39,14 +44,24 @@ beforeAll(async () => {
   const logged = `printf '%s %s %s\\n' "\${HOMELAB_RELAY_DOMAIN:--}" "$$" "$*" >>'${wrap}/log'`;
   writeFileSync(join(wrap, 'node'), `#!/bin/sh\n${logged}\nexec '${process.execPath}' "$@"\n`);
   chmodSync(join(wrap, 'node'), 0o755);
+  // `sleep` as the hooks find it: the watchdog held while the test says so, any other sleep as asked.
+  holdWatchdog = join(wrap, 'hold-watchdog');
+  const held = `[ "$*" = 5 ] && [ -e '${holdWatchdog}' ] && exec /bin/sleep 60`;
+  writeFileSync(join(wrap, 'sleep'), `#!/bin/sh\n${held}\nexec /bin/sleep "$@"\n`);
+  chmodSync(join(wrap, 'sleep'), 0o755);
   writeFileSync(join(wrap, 'log'), '');
   project = new CdktfProject('build/bench/plan-scale-app.js', 'scale', { ...env, PATH: `${wrap}:${process.env.PATH}` });
   await project.must('synth', project.synth({ ...appEnv, BENCH_N: String(N) }));
   await project.must('init', project.terraform('init', '-no-color'));
 });
 
+/** Each test's mount and watchdog hold end with it, whether it passed or not: a failed test never breaks the next. */
+afterEach(async () => {
+  if (holdWatchdog !== undefined) rmSync(holdWatchdog, { force: true });
+  await host?.exec(`while umount ${FILE} 2>/dev/null; do :; done`);
+});
+
 afterAll(async () => {
-  await host?.exec(`umount ${FILE} 2>/dev/null; true`);
   await host?.stop();
   project?.cleanup();
   if (wrap !== undefined) rmSync(wrap, { recursive: true, force: true });
@@ -58,7 +73,12 @@ test('one leader destroys every unit; the unit that cannot be removed fails its 
   // Its file a mount point: `rm` fails with EBUSY, so this unit alone cannot be wholly removed.
   await host.exec(`mount --bind ${FILE} ${FILE}`);
   writeFileSync(join(wrap, 'log'), '');
-  const destroyed = await project.terraform('destroy', '-auto-approve', '-no-color');
+  // One leader by construction, however slow the machine: every hook waits for its acknowledgement (the 5 s
+  // bound and its fallback are sh-hook.test.ts's), and all 20 start at once, so none comes after the leader ended.
+  const hold = join(wrap, 'hold-watchdog');
+  writeFileSync(hold, '');
+  const destroyed = await project.terraform('destroy', '-auto-approve', '-no-color', `-parallelism=${N}`);
+  rmSync(hold);
   const output = `${destroyed.stdout}\n${destroyed.stderr}`;
   expect(destroyed.code).not.toBe(0);
   expect(output.match(/bench-7\.service on [^ ]+ was not wholly removed/g)).toHaveLength(1);
