@@ -7,8 +7,8 @@
 import type { Construct } from 'constructs';
 import { identityOf, type PropsOf, settingsOf, specOf } from '../../src/core/fields';
 import { broken, type Problem } from '../../src/core/rules';
-import { credentialProblem, shownUrl } from '../../src/kube/clone-url';
-import { REPO_FIELDS } from '../../src/kube/repo-fields';
+import { credentialProblem, hasQuery, shownUrl } from '../../src/kube/clone-url';
+import { NO_QUERY_IDENTITY_RULE, REPO_FIELDS, shownIdentity } from '../../src/kube/repo-fields';
 import { declareObject } from '../core/declare-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetProp, unresolved, validateProps } from '../core/validate';
@@ -76,7 +76,13 @@ export interface KubeRepoProps extends PropsOf<typeof REPO_FIELDS> {
 export class KubeRepo extends ObjectConstruct {
   constructor(scope: Construct, id: string, props: KubeRepoProps) {
     super(scope, id);
-    if (!validateProps(this, 'KubeRepo', PROPS, props, (given) => knownUrlProblems(given.url))) return;
+    if (
+      !validateProps(this, 'KubeRepo', PROPS, props, (given) => [
+        ...knownUrlProblems(given.url),
+        ...knownIdentityProblems(given.identity),
+      ])
+    )
+      return;
     this.declared = declareObject(this, {
       kind: 'kube-repo',
       targetConstruct: props.cluster,
@@ -101,4 +107,12 @@ const knownUrlProblems = (url: unknown): Problem[] => {
   const known = typeof url === 'string' && unresolved(url) ? knownText(url) : undefined;
   const rule = known === undefined ? undefined : credentialProblem(known);
   return rule === undefined ? [] : [broken('url', rule, known, shownUrl)];
+};
+
+/** An identity holding a Terraform value is judged on its known parts for a query or fragment, as the url is. */
+const knownIdentityProblems = (identity: unknown): Problem[] => {
+  const known = typeof identity === 'string' && unresolved(identity) ? knownText(identity) : undefined;
+  return known !== undefined && hasQuery(known)
+    ? [broken('identity', NO_QUERY_IDENTITY_RULE, known, shownIdentity)]
+    : [];
 };

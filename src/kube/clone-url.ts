@@ -55,7 +55,9 @@ export const cloneUrl: Rule<string> = (url) => (typeof url === 'string' ? cloneU
 export const credentialProblem = (url: string): string | undefined => queryProblem(url) ?? userProblem(url);
 
 /** `?` or `#` anywhere: in an scp-like path too, which git would read as part of the repository's name. */
-const queryProblem = (url: string): string | undefined => (/[?#]/.test(url) ? NO_QUERY_RULE : undefined);
+export const hasQuery = (text: string): boolean => /[?#]/.test(text);
+
+const queryProblem = (url: string): string | undefined => (hasQuery(url) ? NO_QUERY_RULE : undefined);
 
 const userProblem = (url: string): string | undefined => {
   const authority = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(url);
@@ -65,7 +67,7 @@ const userProblem = (url: string): string | undefined => {
 };
 
 /** `url` with its query and fragment hidden: a token also rides in a query (`?private_token=...`). */
-const hideQuery = (url: string): string => {
+export const hideQuery = (url: string): string => {
   const tail = url.search(/[?#]/);
   return tail < 0 ? url : `${url.slice(0, tail + 1)}***`;
 };

@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { identitySchema, specSchema } from '../core/fields';
 import type { FieldChange, FieldDiff } from '../core/protocol';
 import { isRecord } from '../core/records';
-import { liveUrlShown, SCP_LIKE } from './clone-url';
+import { hideQuery, liveUrlShown, SCP_LIKE } from './clone-url';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, CR_GROUP, LABEL_REPO_BOUND, REPOS } from './names';
 import { type KubeRepoCredential, REPO_FIELDS } from './repo-fields';
 
@@ -109,7 +109,9 @@ export const diffRepo = (
   note('spec.url', live.spec?.url, spec.url, liveUrlShown(live.spec?.url));
   note('spec.secretRef', live.spec?.secretRef?.name, secretRef?.name);
   note(`label ${LABEL_REPO_BOUND}`, live.metadata?.labels?.[LABEL_REPO_BOUND], 'true');
-  note(`annotation ${ANNOTATION_REPO_IDENTITY}`, live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY], spec.identity);
+  // A hand-written identity may hold a token in a query the identity rule refuses: shown hidden, compared as read.
+  const liveIdentity = live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY];
+  note(`annotation ${ANNOTATION_REPO_IDENTITY}`, liveIdentity, spec.identity, liveIdentity && hideQuery(liveIdentity));
   if (stack !== undefined) note(`annotation ${ANNOTATION_REPO_STACK}`, repoStackOf(live), stack);
   return diff;
 };

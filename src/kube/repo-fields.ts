@@ -7,8 +7,9 @@
 import { optional, required, type ValuesOf } from '../core/fields';
 import { listOf, recordOf } from '../core/nested-fields';
 import type { NestedRule } from '../core/definition';
+import { show } from '../core/errors';
 import { boolean, type Rule, text } from '../core/rules';
-import { cloneUrl, shownUrl } from './clone-url';
+import { cloneUrl, hasQuery, hideQuery, shownUrl } from './clone-url';
 
 /** A Kubernetes object's name (a DNS subdomain): a Repo, a Sandbox, a Secret. */
 export const dnsName = (says = 'a DNS name'): Rule<string> => text(says, /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/);
@@ -23,6 +24,21 @@ export const namespaceName: Rule<string> = text(
 );
 /** Any text of 1 to `max` characters, newlines included. */
 export const nonEmpty = (says: string, max: number): Rule<string> => text(says, /^[\s\S]+$/, max);
+
+/**
+ * An identity names a repository by host and path: credentials match on its prefix, and the identity annotation
+ * carries it onto the Repo. A query or fragment there is a token copied from a url (`...?private_token=TOKEN`),
+ * which would reach the state, the annotation and the plan as the url's did (clone-url.ts NO_QUERY_RULE).
+ */
+export const NO_QUERY_IDENTITY_RULE =
+  'free of a query (?) and a fragment (#): an identity is a host and path such as git.example/me/site, and a ' +
+  'token there would reach the state, the Repo and the plan';
+const identityText = nonEmpty('a non-empty string of at most 1024 characters', 1024);
+/** The identity rule, one for synth and for the handler boundary. */
+export const repoIdentity: Rule<string> = (value) =>
+  typeof value === 'string' && hasQuery(value) ? NO_QUERY_IDENTITY_RULE : identityText(value);
+/** An identity as a message shows it, its query hidden whichever rule it broke. */
+export const shownIdentity = (value: unknown): string => show(typeof value === 'string' ? hideQuery(value) : value);
 
 /** The custom resources' version, a field of the Repo and of the fetch ask alike. */
 export const versionField = () =>
@@ -71,8 +87,11 @@ export const REPO_FIELDS = {
    * fragment in it (a token or password belongs in the clone Secret `credentials` names).
    */
   url: required({ rule: cloneUrl, shown: shownUrl, spec: true }),
-  /** The repository's identity, e.g. `git.example/me/site`: what credentials match on. */
-  identity: required({ rule: nonEmpty('a non-empty string of at most 1024 characters', 1024), spec: true }),
+  /**
+   * The repository's identity, its host and path (e.g. `git.example/me/site`): what credentials match on. No query or
+   * fragment: a token belongs in the clone Secret `credentials` names.
+   */
+  identity: required({ rule: repoIdentity, shown: shownIdentity, spec: true }),
   /** The clone Secrets by identity prefix, by name only: no secret reaches the stack; none clones anonymously. */
   credentials: optional({ rule: listOf(credential, 'a list of credentials'), default: [], spec: true }),
   /** spec.refreshInterval, set when the Repo is created. */
