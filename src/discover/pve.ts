@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import { type Fields, propsOfSpec } from '../core/fields';
+import { show } from '../core/errors';
 import { isRecord } from '../core/records';
 import { describeDiff } from '../core/protocol';
 import {
@@ -38,8 +39,8 @@ import { envVarName } from './literal';
 export interface LivePve {
   /** The `ProxmoxCluster` props discover connected with. */
   readonly cluster: Readonly<Record<string, Value>>;
-  /** Each metric server's section, with its `id`; undefined when not asked for. */
-  readonly metricServers?: readonly LiveSection[];
+  /** Each metric server's section with its `id` (read-pve.ts reads only those with one); undefined if not asked. */
+  readonly metricServers?: ReadonlyArray<LiveSection & { readonly id: string }>;
   /**
    * Each node's rows of `GET nodes/{node}/network`, and its address in `GET cluster/status` (undefined
    * when the row has none); undefined when not asked for.
@@ -83,9 +84,13 @@ export const pveDeclarations = (
 };
 
 /** The spec a live section reads as, by the declaration: each field the type has, in the spec's terms. */
-const liveSpec = (section: LiveSection, type: MetricServerType, envName: (prop: string) => string) => {
+const liveSpec = (
+  section: LiveSection & { readonly id: string },
+  type: MetricServerType,
+  envName: (prop: string) => string,
+) => {
   const spec = new Map<string, unknown>([
-    ['id', String(section.id)],
+    ['id', section.id],
     ['type', type],
     ['server', section.server],
     ['port', metricValue('int', section.port)],
@@ -104,8 +109,8 @@ const liveSpec = (section: LiveSection, type: MetricServerType, envName: (prop: 
 };
 
 /** A live metric server as a `ProxmoxMetricServer`: its props are the declaration's fields read back from a spec. */
-const metricServer = (section: LiveSection, envNames: Set<string>): Declaration | Skipped => {
-  const id = String(section.id);
+const metricServer = (section: LiveSection & { readonly id: string }, envNames: Set<string>): Declaration | Skipped => {
+  const { id } = section;
   const what = `metric server "${id}"`;
   const type = METRIC_SERVER_TYPES.find((known) => known === section.type);
   if (type === undefined)
@@ -150,18 +155,28 @@ const nodeInterfaces = (
   includeManagement: boolean,
 ): Array<Declaration | Skipped> => {
   const { node, rows } = network;
-  const managed = rows.filter(isRecord).flatMap((row) => {
+  const typed = rows.filter(isRecord).flatMap((row) => {
     const type = INTERFACE_TYPES.find((known) => known === row.type);
     return type === undefined ? [] : [{ row, type }];
   });
   const management = includeManagement ? new Map<string, string>() : managementInterfaces(network);
-  const declared = new Set(managed.map(({ row }) => String(row.iface)).filter((iface) => !management.has(iface)));
-  return managed.map((live) => {
-    const why = management.get(String(live.row.iface));
-    if (why === undefined) return networkInterface(node, live, rows, declared);
-    return { what: `interface ${String(live.row.iface)} on ${node}`, why, group: 'management' };
+  const declared = new Set(
+    typed.flatMap(({ row }) => (typeof row.iface === 'string' && !management.has(row.iface) ? [row.iface] : [])),
+  );
+  return typed.map(({ row, type }) => {
+    if (typeof row.iface !== 'string')
+      return { what: `an interface without a name on ${node}`, why: noName(row.iface) };
+    const why = management.get(row.iface);
+    if (why === undefined) return networkInterface(node, { row, type, iface: row.iface }, rows, declared);
+    return { what: `interface ${row.iface} on ${node}`, why, group: 'management' };
   });
 };
+
+/** Why a row without a textual `iface` is left out: a declaration names the interface, and the read finds it by it. */
+const noName = (iface: unknown): string =>
+  iface === undefined
+    ? 'its row holds no name (iface), which an interface is declared and found by'
+    : `its row's name (iface) is ${show(iface)}, not text, and an interface is declared and found by its name`;
 
 /** An address as one text per address: IPv6 in its canonical form, the prefix length dropped. */
 const canonicalAddress = (text: unknown): string | undefined => {
@@ -188,25 +203,31 @@ export const managementInterfaces = (network: {
   const rows = network.rows.filter(isRecord);
   const found = new Map<string, string>();
   if (address === undefined) return found;
-  const byName = new Map(rows.map((row) => [String(row.iface), row]));
-  const under = (iface: string, carrier: string) => {
-    const row = byName.get(iface);
-    if (row === undefined || found.has(iface)) return;
-    found.set(
-      iface,
-      iface === carrier
-        ? `it carries ${network.address ?? ''}, ${network.node}'s address in cluster/status`
-        : `under ${carrier}, the node's management interface`,
-    );
-    const raw = row['vlan-raw-device'] ?? (row.type === 'vlan' ? iface.replace(/\.\d+$/, '') : undefined);
+  const byName = new Map(rows.flatMap((row) => (typeof row.iface === 'string' ? [[row.iface, row] as const] : [])));
+  // `iface` is undefined for a row without a name, which carries the address yet cannot be left out by name.
+  const under = (row: Readonly<Record<string, unknown>>, iface: string | undefined, carrier: string | undefined) => {
+    if (iface !== undefined) {
+      if (found.has(iface)) return;
+      found.set(
+        iface,
+        iface === carrier
+          ? `it carries ${network.address ?? ''}, ${network.node}'s address in cluster/status`
+          : `under ${carrier ?? 'an interface without a name'}, the node's management interface`,
+      );
+    }
+    const raw = row['vlan-raw-device'] ?? (row.type === 'vlan' ? iface?.replace(/\.\d+$/, '') : undefined);
     const below = [row.bridge_ports, row.slaves, raw].flatMap((names) =>
       typeof names === 'string' ? names.split(/\s+/) : [],
     );
-    for (const name of below.filter((name) => name !== '' && name !== iface)) under(name, carrier);
+    for (const name of below.filter((name) => name !== '' && name !== iface)) {
+      const next = byName.get(name);
+      if (next !== undefined) under(next, name, carrier);
+    }
   };
   for (const row of rows) {
     const carried = ['cidr', 'address', 'cidr6', 'address6'].some((field) => canonicalAddress(row[field]) === address);
-    if (carried) under(String(row.iface), String(row.iface));
+    const iface = typeof row.iface === 'string' ? row.iface : undefined;
+    if (carried) under(row, iface, iface);
   }
   return found;
 };
@@ -215,16 +236,17 @@ export const managementInterfaces = (network: {
 interface InterfaceRow {
   readonly row: Readonly<Record<string, unknown>>;
   readonly type: InterfaceType;
+  readonly iface: string;
 }
 
 /** The spec a node's row reads as, by the declaration: each option the type has, in the spec's terms. */
-const rowSpec = (node: string, { row, type }: InterfaceRow) => {
+const rowSpec = (node: string, { row, type, iface }: InterfaceRow) => {
   const options = new Map<string, unknown>();
   for (const option of interfaceOptions(type)) {
     const value = interfaceValue(option, row[option.param]);
     if (value !== null && value !== false) options.set(option.param, value);
   }
-  return { node, iface: String(row.iface), type, options: Object.fromEntries(options) };
+  return { node, iface, type, options: Object.fromEntries(options) };
 };
 
 /** A live interface as a `ProxmoxNetworkInterface`: its props are the declaration's fields read back from a spec. */
@@ -234,7 +256,7 @@ const networkInterface = (
   rows: readonly unknown[],
   declared: ReadonlySet<string>,
 ): Declaration | Skipped => {
-  const iface = String(live.row.iface);
+  const { iface } = live;
   const what = `interface ${iface} on ${node}`;
   const parsed = networkInterfaceSpec.safeParse(rowSpec(node, live));
   if (!parsed.success) return { what, why: issuesOf(parsed.error) };

@@ -36,7 +36,7 @@ export const readPve = async (options: DiscoverOptions, props: Readonly<Record<s
 /** An answer's list, checked: PVE answers are read as they come, never assumed. */
 const listOf = (answer: unknown): readonly unknown[] => (Array.isArray(answer) ? answer : []);
 
-const readMetricServers = async (api: PveClient): Promise<LiveSection[]> => {
+const readMetricServers = async (api: PveClient): Promise<Array<LiveSection & { readonly id: string }>> => {
   const listed: unknown = await api.call('GET', 'cluster/metrics/server');
   // Each id once, and only text: PVE lists each section once, but a server listing one twice made two
   // declarations of one key, refused with no name (an audit, 2026-12-05).
@@ -67,13 +67,21 @@ const readNetworks = async (api: PveClient, asked: readonly string[]) => {
   });
 };
 
-/** Each node's name and its `ip` (undefined when the row has none). */
-const clusterNodes = async (api: PveClient): Promise<Map<string, string | undefined>> => {
-  const rows: unknown = await api.call('GET', 'cluster/status');
-  return new Map(
-    listOf(rows)
+/** Each node's name and its `ip` (undefined when the row has none), as `cluster/status` lists them. */
+const clusterNodes = async (api: PveClient): Promise<Map<string, string | undefined>> =>
+  nodeAddresses(listOf(await api.call('GET', 'cluster/status')));
+
+/**
+ * The node rows of a `cluster/status` answer, by name. A row without one is no node discover can read: it was
+ * read as a node named `undefined`, whose network was then asked for (an audit).
+ */
+export const nodeAddresses = (rows: readonly unknown[]): Map<string, string | undefined> =>
+  new Map(
+    rows
       .filter(isRecord)
-      .filter((row) => row.type === 'node')
-      .map((row) => [String(row.name), typeof row.ip === 'string' && row.ip !== '' ? row.ip : undefined]),
+      .flatMap((row) =>
+        row.type === 'node' && typeof row.name === 'string'
+          ? [[row.name, typeof row.ip === 'string' && row.ip !== '' ? row.ip : undefined] as const]
+          : [],
+      ),
   );
-};
