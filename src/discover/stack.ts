@@ -67,12 +67,21 @@ export const discoveredStack = (
   return {
     text,
     summary: [
-      `declared ${objects.length} objects, each adopt: true: ${[...counts].map(([c, n]) => `${n} ${c}`).join(', ')}`,
+      declaredLine(counts, skipped.length),
       ...(secrets.length === 0 ? [] : ['set before plan and apply:', ...secrets]),
       ...leftOut(skipped),
       ...notes.map((note) => `note: ${note}`),
     ],
   };
+};
+
+/** The summary's first line: how many objects of each construct, or, with none, that none was and why. */
+const declaredLine = (counts: ReadonlyMap<string, number>, leftOutCount: number): string => {
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  if (total === 0)
+    return leftOutCount === 0 ? 'declared no objects' : 'declared no objects: each one read is left out, below';
+  const each = total === 1 ? '1 object, adopt: true' : `${total} objects, each adopt: true`;
+  return `declared ${each}: ${[...counts].map(([construct, n]) => `${n} ${construct}`).join(', ')}`;
 };
 
 const envNames = (values: readonly Value[]): EnvName[] =>

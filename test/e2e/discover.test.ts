@@ -187,7 +187,7 @@ test('a read login leaves out what it cannot read a mark of, and sees the intent
   );
   const summary = again.stderr;
   // Intents are readable by a read login (issue 26): disc-half, whose only mark is its intent, is a stack's to it too.
-  expect(summary).toContain('declared 0 objects');
+  expect(summary).toContain('declared no objects');
   expect(again.stdout).not.toContain("name: 'disc-half.service'");
   expect(summary).toContain(
     "  disc-half.service: an apply's intent /var/lib/cdktf-homelab/intents/disc-half.service is there",
