@@ -178,7 +178,8 @@ export class ManagedObject extends Construct {
     // Created only once the apply has rechecked the objects its plan read absent (batch-recheck.ts).
     if (inState) this.lifecycle.dependsOn = [this.batch.recheck];
     if (props.destroyable !== false) {
-      const entry = { name: this.name, kind: props.kind, state: 'declared' as const, label, identity: props.identity };
+      const named = { name: this.name, kind: props.kind, label, identity: props.identity };
+      const entry = { ...named, state: 'declared' as const, resend: props.resendOn !== undefined };
       noteObject(this, entry, { domain: props.domain, bundle: props.handlerBundle, settings: props.target });
     }
     const followed = () => (props.follows === undefined ? [] : props.follows());

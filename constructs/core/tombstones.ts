@@ -124,7 +124,7 @@ const tombstoneApp = (first: TerraformStack): void => {
       const next = nextStackRecord(last, declared, objectMoves(last, declared));
       if (Object.keys(next.objects).length === 0) continue;
       record.stacks[id] = next;
-      const moves = lifecycleMoves(next);
+      const moves = lifecycleMoves(next, new Set(declared.flatMap((entry) => (entry.resend ? [entry.name] : []))));
       if (moves.length > 0) planned.push(() => movedBlocks(stack).push(...moves));
       const removed = tombstones(next, declared);
       const targets = codeTargets(stack);

@@ -19,6 +19,9 @@ export const RECORD_FILE = 'cdktf-homelab.record.json';
 /** The Terraform address of the lifecycle of the object recorded as `name`: its tombstone's `from`. */
 export const lifecycleAddress = (name: string): string => `terraform_data.${name}_lifecycle`;
 
+/** The Terraform address of the resource whose creation re-sends a write-only secret (managed-object.ts resendOn). */
+export const resendAddress = (name: string): string => `terraform_data.${name}_resend`;
+
 /** A Terraform identifier, as claimName requires of an object's name and a batch's label. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
 /** A kind's name: what every built-in kind looks like, and all a kind of one's own may look like. */
@@ -77,6 +80,8 @@ export interface DeclaredEntry {
   readonly state: 'declared' | 'forgotten';
   readonly label: string;
   readonly identity?: Readonly<Record<string, unknown>>;
+  /** Whether it declares a `_resend` resource (resendOn), which a rename moves with its lifecycle. Never recorded. */
+  readonly resend?: boolean;
 }
 
 /**
@@ -171,12 +176,23 @@ export const tombstones = (stack: StackRecord, declared: readonly DeclaredEntry[
     .sort(([a], [b]) => (a < b ? -1 : 1));
 };
 
-/** The `moved` blocks of `stack`'s record: each moved object's lifecycle to its new name's. */
-export const lifecycleMoves = (stack: StackRecord): Array<{ readonly from: string; readonly to: string }> =>
+/**
+ * The `moved` blocks of `stack`'s record: each moved object's lifecycle to its new name's, and its `_resend`
+ * resource too when the new name declares one (`resends`, a metric server's tokenVersion): left behind, the old one
+ * was destroyed and the new one created, whose creation sent the write-only token again for a rename alone. A
+ * `from` the state does not hold (the old name had none) is a move Terraform ignores.
+ */
+export const lifecycleMoves = (
+  stack: StackRecord,
+  resends: ReadonlySet<string> = new Set(),
+): Array<{ readonly from: string; readonly to: string }> =>
   Object.entries(stack.objects)
     .flatMap(([name, { state, movedTo }]) =>
       state === 'moved' && movedTo !== undefined
-        ? [{ from: lifecycleAddress(name), to: lifecycleAddress(movedTo) }]
+        ? [
+            { from: lifecycleAddress(name), to: lifecycleAddress(movedTo) },
+            ...(resends.has(movedTo) ? [{ from: resendAddress(name), to: resendAddress(movedTo) }] : []),
+          ]
         : [],
     )
     .sort((a, b) => (a.from < b.from ? -1 : 1));

@@ -7,6 +7,7 @@
  *   own whose create was cut after its POST still converges on the next apply;
  * - a construct renamed (same PVE object): its tombstone deleted the server and the new lifecycle, recording the
  *   plan's read of it, refused to create it again, forever. Now the lifecycle moves, and nothing is written;
+ * - a server with tokenVersion renamed: its resend resource did not move, so the apply sent the token again;
  * - a server's type changed (PVE cannot change it in place): the replaced lifecycle recorded the stack's own
  *   section, which its replacement then deleted, as not created by this stack, and the apply refused to create
  *   the new one, forever. Now the read finds only a section of the spec's type: the replacement deletes the old
@@ -69,6 +70,7 @@ beforeAll(async () => {
     PROXMOX_VE_ENDPOINT: fake.url,
     PROXMOX_VE_CA_FILE: cert.certFile,
     PROXMOX_VE_API_TOKEN: 'root@pam!homelab=ownership-secret',
+    INFLUX_TOKEN: 'influx-token-1',
   });
   // The record is kept for cdktf.json's app alone: a rename is told from it.
   const app = join(__dirname, '..', '..', 'build', 'e2e', 'pve-ownership-app.js');
@@ -164,6 +166,35 @@ test('renamed constructs move their lifecycles: nothing is deleted or written, a
   const destroyed = await project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color'));
   expect(words(destroyed)).toMatch(/metric server "srv": deleting/);
   expect(fake.metricServers()).toEqual({ handsrv: THEIRS });
+});
+
+// An audit last session: only the lifecycle moved, so `new_resend` was created and the apply sent the token again.
+test('a renamed server with tokenVersion moves its resend resource too: the token is not sent again', async () => {
+  const influx = { type: 'influxdb', port: 8086, tokenEnv: 'INFLUX_TOKEN', tokenVersion: 1 };
+  await synth([server('oldtok', 'tok', influx)]);
+  await project.must('apply (tokenVersion)', apply());
+  const from = fake.requests.length;
+
+  await synth([server('newtok', 'tok', influx)]);
+  const planned = await project.plan('plan (renamed, tokenVersion)');
+  expect(planned.stdout).toContain('terraform_data.oldtok_resend has moved to terraform_data.newtok_resend');
+  expect(planned.stdout).not.toMatch(/_resend (will be created|will be destroyed|must be replaced)/);
+  await project.must('apply (renamed, tokenVersion)', apply());
+  expect(writesTo(/metrics\/server/, from)).toEqual([]);
+  expect((await project.plan('plan (renamed, applied)')).code).toBe(0);
+});
+
+test('a server renamed as it gets tokenVersion plans its first resend: a move from no resend is ignored', async () => {
+  const influx = { type: 'influxdb', port: 8086, tokenEnv: 'INFLUX_TOKEN' };
+  await synth([server('plain', 'ptok', influx)]);
+  await project.must('apply (no tokenVersion)', apply());
+
+  await synth([server('plain2', 'ptok', { ...influx, tokenVersion: 1 })]);
+  const planned = await project.plan('plan (renamed, tokenVersion added)');
+  expect(planned.stdout).toContain('terraform_data.plain_lifecycle has moved to terraform_data.plain2_lifecycle');
+  expect(planned.stdout).toContain('terraform_data.plain2_resend will be created');
+  await project.must('apply (renamed, tokenVersion added)', apply());
+  expect((await project.plan('plan (tokenVersion added, applied)')).code).toBe(0);
 });
 
 test("changing a server's type replaces its own section; one the stack found is left alone", async () => {
