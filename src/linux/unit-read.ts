@@ -58,8 +58,7 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     `printf '%s\\n' "$s"`,
     `echo ${MARK.files}`,
     // One sha256sum for every file (measured: a fork per file was 1.5 s of a 1.8 s read of 200 units).
-    `set --; for f in ${digestedPaths(entries).map(quote).join(' ')} ${LOADED_PATHS}; ` +
-      'do [ -f "$f" ] && set -- "$@" "$f"; done',
+    `set -- ${digestedPaths(entries).map(quote).join(' ')} ${LOADED_PATHS}; ${REGULAR_FILES}`,
     '[ $# -eq 0 ] || sha256sum -- "$@" 2>/dev/null',
     `echo ${MARK.stats}`,
     // The ctime says when a file last changed; `cp -p`, `rsync -a` and `tar x` set an mtime back, never
@@ -83,6 +82,14 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
 };
 
 const PROPERTIES = SHOW_PROPERTIES.join(',');
+
+/**
+ * Keeps the regular files of "$@" (a FIFO or a device there would hang sha256sum) in one pass that notes each
+ * one's index, then one `set` of them: `set -- "$@" "$f"` a file copied every kept one before it, quadratic
+ * in dash (measured: 25-35 against 5-9 CPU-ms for 400 paths, 200 units' files and their FragmentPaths).
+ * What eval reads is `"${<index>}"` words alone, never a path.
+ */
+const REGULAR_FILES = 'k=; i=0; for f; do i=$((i+1)); [ -f "$f" ] && k="$k \\"\\${$i}\\""; done; eval "set -- $k"';
 
 /**
  * Each record's or intent's first line, its first 256 bytes, after its index: shell builtins alone (`read`,

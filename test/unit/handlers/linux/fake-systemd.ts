@@ -125,7 +125,7 @@ export const fakeSystemd = (): FakeSystemd => {
   const readScript = (script: string): string => {
     const showLine = /systemctl show -p \S+ -- (.*)\n/.exec(script)?.[1] ?? '';
     const shown = operands(showLine).map(show).join('\n');
-    const paths = operands(/set --; for f in (.*?); do/.exec(script)?.[1] ?? '');
+    const paths = operands(/set -- (.*?); k=; /.exec(script)?.[1] ?? '');
     const digests = paths.flatMap((path) => (files.has(path) ? [`${sha256Hex(files.get(path) ?? '')}  ${path}`] : []));
     // The records' loop, then the intents' (unit-read.ts).
     const [records = [], intents = []] = [...script.matchAll(/i=0; for f in (.*?); do/g)].map(([, list]) =>

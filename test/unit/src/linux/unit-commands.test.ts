@@ -12,7 +12,7 @@ describe('unit commands', () => {
     expect(quote("a'b")).toBe(`'a'\\''b'`);
     const script = readScript([{ unit: "x'y.service", file: "/etc/systemd/system/x'y.service" }]);
     expect(script).toContain(`-- 'x'\\''y.service'`);
-    expect(script).toContain(`for f in '/etc/systemd/system/x'\\''y.service'`);
+    expect(script).toContain(`set -- '/etc/systemd/system/x'\\''y.service'`);
   });
 
   test('one systemctl show reads every unit but the templates; one list-unit-files all but the instances', () => {
