@@ -127,7 +127,9 @@ export const foundGroups = (found: ReadonlyArray<readonly [name: string, text: s
   const groups = new Map<string, string[]>();
   for (const [name, text] of found) {
     const line = printableLine(text);
-    groups.set(line, [...(groups.get(line) ?? []), name]);
+    const names = groups.get(line) ?? [];
+    names.push(name); // not spread: objects found alike copied their list once each (20,000: 9.8 CPU-s)
+    groups.set(line, names);
   }
   return canonicalJson(Object.fromEntries(groups));
 };
