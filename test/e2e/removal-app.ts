@@ -3,7 +3,8 @@
  * has something to delete, on a PVE cluster (PROXMOX_VE_ENDPOINT, PROXMOX_VE_CA_FILE), an SSH host
  * (HOMELAB_SSH_HOST, _PORT, _HOST_KEY) and a Kubernetes namespace (HOMELAB_KUBECONFIG, _NAMESPACE).
  * HOMELAB_REMOVAL_STEP: `all` declares everything; `removed` deletes the constructs of `rm-*` objects
- * and forgets `left`; `deleted` also deletes `left`'s construct.
+ * and forgets `left`; `deleted` also deletes `left`'s construct; `renamed` declares everything, the unit, its
+ * drop-in, the template (so its instance) and the Repo `dropped` under new construct ids (test/e2e/rename.test.ts).
  */
 import { App, TerraformStack } from 'cdktf';
 import {
@@ -21,7 +22,9 @@ import {
 
 const env = process.env;
 const step = env.HOMELAB_REMOVAL_STEP ?? 'all';
-const all = step === 'all';
+const all = step === 'all' || step === 'renamed';
+/** The construct id of a renamed object: the same object, a new name. */
+const id = (name: string) => (step === 'renamed' ? `${name}2` : name);
 const service = (what: string) =>
   renderUnit([
     { name: 'Unit', lines: [['Description', what]] },
@@ -61,19 +64,19 @@ const host = new SshHost(stack, 'host', {
 });
 new SystemdUnit(stack, 'stay', { host, name: 'rm-stay.service', content: service('stays') });
 if (all) {
-  const unit = new SystemdUnit(stack, 'unit', { host, name: 'rm-unit.service', content: service('removed unit') });
-  new SystemdDropIn(stack, 'unit-env', {
+  const unit = new SystemdUnit(stack, id('unit'), { host, name: 'rm-unit.service', content: service('removed unit') });
+  new SystemdDropIn(stack, id('unit-env'), {
     unit,
     name: '10-env',
     content: [{ name: 'Service', lines: [['Environment', 'A=1']] }],
   });
-  const template = new SystemdUnit(stack, 'tpl', { host, name: 'rm-tpl@.service', content: service('removed %i') });
+  const template = new SystemdUnit(stack, id('tpl'), { host, name: 'rm-tpl@.service', content: service('removed %i') });
   template.instance('a');
 }
 
 const kube = new KubeCluster(stack, 'kube', { kubeconfig: env.HOMELAB_KUBECONFIG });
-const repo = (key: string) =>
-  new KubeRepo(stack, key, {
+const repo = (key: string, construct = key) =>
+  new KubeRepo(stack, construct, {
     cluster: kube,
     namespace: env.HOMELAB_KUBE_NAMESPACE ?? 'default',
     key,
@@ -82,6 +85,6 @@ const repo = (key: string) =>
     deleteOnDestroy: true,
   });
 repo('kept');
-if (all) repo('dropped');
+if (all) repo('dropped', id('dropped'));
 
 app.synth();

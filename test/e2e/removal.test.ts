@@ -5,23 +5,23 @@
  * apply deletes each on its target (a bridge before its bond, both before the node's reload), the
  * next plan is clean; `forget: true` leaves its object in place, and so does deleting it afterwards.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type FakePve, startFakePve } from '../fakes/pve/server';
-import { CdktfProject } from '../support/cdktf-project';
+import type { FakePve } from '../fakes/pve/server';
+import type { CdktfProject } from '../support/cdktf-project';
 import { useKubeApiServer } from '../support/kube-apiserver';
 import { crPath } from '../support/kube-crds';
 import { kubeRequest } from '../support/kube-http';
-import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
-import { makeCert, type TestCert } from '../support/tls';
+import type { SystemdHost } from '../support/systemd-host';
+import { type RemovalTargets, startRemovalTargets } from './removal-targets';
 
 jest.setTimeout(600_000);
 
 const server = useKubeApiServer();
+let targets: RemovalTargets | undefined;
 let fake: FakePve;
 let host: SystemdHost;
 let project: CdktfProject;
-let cert: TestCert;
 
 /** Every object the 'removed' step takes out of the code, forgotten `left` included, as prune-record lists them. */
 const TOMBSTONES = 'bond, bridge, dropped, gone, left, tpl, tpl-a, unit, unit-env';
@@ -32,35 +32,11 @@ const onHost = async (path: string) => (await host.exec(`test -e ${path} && echo
 const repoStatus = async (key: string) =>
   (await kubeRequest(server().admin, 'GET', crPath(server().namespace, 'repos', key))).status;
 beforeAll(async () => {
-  cert = makeCert();
-  const tokens = { 'root@pam!homelab': { secret: 'removal-secret', privileges: 'modify' as const } };
-  fake = await startFakePve({ tls: { key: cert.key, cert: cert.cert }, tokens, nodes: ['n1'] });
-  host = await startSystemdHost();
-  project = new CdktfProject('build/e2e/removal-app.js', 'removal', {
-    PROXMOX_VE_ENDPOINT: fake.url,
-    PROXMOX_VE_CA_FILE: cert.certFile,
-    PROXMOX_VE_API_TOKEN: 'root@pam!homelab=removal-secret',
-    HOMELAB_SSH_HOST: host.host,
-    HOMELAB_SSH_PORT: String(host.port),
-    HOMELAB_SSH_HOST_KEY: host.hostKeyFingerprint,
-    HOMELAB_SSH_KEY: host.privateKey,
-    HOMELAB_KUBECONFIG: server().kubeconfig,
-    HOMELAB_KUBE_NAMESPACE: server().namespace,
-  });
-  // The app it names is the one project.synth runs: the record is kept for cdktf.json's app alone.
-  const app = join(__dirname, '..', '..', 'build', 'e2e', 'removal-app.js');
-  writeFileSync(join(project.dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `node ${app}` }));
-  await synth('all');
-  await project.must('init', project.terraform('init', '-no-color'));
+  targets = await startRemovalTargets(server(), 'removal-secret');
+  ({ fake, host, project } = targets);
 });
 
-afterAll(async () => {
-  console.log(`removal e2e timings (s): ${project?.report()}`);
-  await host?.stop();
-  await fake?.stop();
-  project?.cleanup();
-  cert?.cleanup();
-});
+afterAll(() => targets?.stop('removal'));
 
 test('the first apply creates every object and the synth records each', async () => {
   await apply('apply (create)');
