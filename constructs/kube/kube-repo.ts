@@ -6,9 +6,10 @@
  */
 import type { Construct } from 'constructs';
 import { identityOf, type PropsOf, settingsOf, specOf } from '../../src/core/fields';
+import { isRecord } from '../../src/core/records';
 import { broken, type Problem } from '../../src/core/rules';
 import { credentialProblem, hasQuery, shownUrl } from '../../src/kube/clone-url';
-import { NO_QUERY_IDENTITY_RULE, REPO_FIELDS, shownIdentity } from '../../src/kube/repo-fields';
+import { NO_QUERY_IDENTITY_RULE, NO_QUERY_MATCH_RULE, REPO_FIELDS, shownIdentity } from '../../src/kube/repo-fields';
 import { declareObject } from '../core/declare-object';
 import { ObjectConstruct } from '../core/object-construct';
 import { knownText, OBJECT_PROPS, TAKE_OVER_PROPS, targetProp, unresolved, validateProps } from '../core/validate';
@@ -79,7 +80,8 @@ export class KubeRepo extends ObjectConstruct {
     if (
       !validateProps(this, 'KubeRepo', PROPS, props, (given) => [
         ...knownUrlProblems(given.url),
-        ...knownIdentityProblems(given.identity),
+        ...knownQueryProblems('identity', given.identity, NO_QUERY_IDENTITY_RULE),
+        ...knownMatchProblems(given.credentials),
       ])
     )
       return;
@@ -109,10 +111,14 @@ const knownUrlProblems = (url: unknown): Problem[] => {
   return rule === undefined ? [] : [broken('url', rule, known, shownUrl)];
 };
 
-/** An identity holding a Terraform value is judged on its known parts for a query or fragment, as the url is. */
-const knownIdentityProblems = (identity: unknown): Problem[] => {
-  const known = typeof identity === 'string' && unresolved(identity) ? knownText(identity) : undefined;
-  return known !== undefined && hasQuery(known)
-    ? [broken('identity', NO_QUERY_IDENTITY_RULE, known, shownIdentity)]
-    : [];
+/** A text holding a Terraform value is judged on its known parts for a query or fragment (`rule`), as the url is. */
+const knownQueryProblems = (prop: string, text: unknown, rule: string): Problem[] => {
+  const known = typeof text === 'string' && unresolved(text) ? knownText(text) : undefined;
+  return known !== undefined && hasQuery(known) ? [broken(prop, rule, known, shownIdentity)] : [];
 };
+
+/** Each credential's match, judged so. */
+const knownMatchProblems = (credentials: unknown): Problem[] =>
+  (Array.isArray(credentials) ? credentials : []).flatMap((entry: unknown, index) =>
+    knownQueryProblems(`credentials[${index}].match`, isRecord(entry) ? entry.match : undefined, NO_QUERY_MATCH_RULE),
+  );

@@ -33,11 +33,29 @@ export const nonEmpty = (says: string, max: number): Rule<string> => text(says, 
 export const NO_QUERY_IDENTITY_RULE =
   'free of a query (?) and a fragment (#): an identity is a host and path such as git.example/me/site, and a ' +
   'token there would reach the state, the Repo and the plan';
-const identityText = nonEmpty('a non-empty string of at most 1024 characters', 1024);
-/** The identity rule, one for synth and for the handler boundary. */
-export const repoIdentity: Rule<string> = (value) =>
-  typeof value === 'string' && hasQuery(value) ? NO_QUERY_IDENTITY_RULE : identityText(value);
-/** An identity as a message shows it, its query hidden whichever rule it broke. */
+/** `rule` for a text free of `?` and `#`; one holding either is refused with `says`. Synth and the handler share it. */
+const freeOfQuery =
+  (says: string, rule: Rule<string>): Rule<string> =>
+  (value) =>
+    typeof value === 'string' && hasQuery(value) ? says : rule(value);
+/** The identity rule. */
+export const repoIdentity = freeOfQuery(
+  NO_QUERY_IDENTITY_RULE,
+  nonEmpty('a non-empty string of at most 1024 characters', 1024),
+);
+/**
+ * A credential's match is a prefix of an identity, which has no query or fragment (repoIdentity): an entry whose match
+ * holds one never matches, and the Repo cloned without the Secret it named, with nothing said.
+ */
+export const NO_QUERY_MATCH_RULE =
+  'free of a query (?) and a fragment (#): a match is a prefix of an identity such as git.example/me/, which has ' +
+  'neither, so this entry would never match';
+/** The match rule. */
+export const credentialMatch = freeOfQuery(
+  NO_QUERY_MATCH_RULE,
+  nonEmpty('a non-empty prefix of at most 1024 characters', 1024),
+);
+/** An identity or a match as a message shows it, its query hidden whichever rule it broke. */
 export const shownIdentity = (value: unknown): string => show(typeof value === 'string' ? hideQuery(value) : value);
 
 /** The custom resources' version, a field of the Repo and of the fetch ask alike. */
@@ -62,8 +80,8 @@ export interface KubeSecretRef extends ValuesOf<typeof SECRET_REF_FIELDS> {}
 const secretRef: NestedRule<KubeSecretRef> = recordOf(SECRET_REF_FIELDS, SECRET_REF, SECRET_REF);
 
 export const CREDENTIAL_FIELDS = {
-  /** A prefix of the identity, e.g. `git.example/`; the longest matching prefix wins. */
-  match: required({ rule: nonEmpty('a non-empty prefix of at most 1024 characters', 1024) }),
+  /** A prefix of the identity, e.g. `git.example/`, with no query or fragment; the longest matching prefix wins. */
+  match: required({ rule: credentialMatch, shown: shownIdentity }),
   /** For an ssh url: the deploy-key Secret. @default - none */
   ssh: optional({ rule: secretRef }),
   /** For an https url: the clone Secret, used only when that Secret exists. @default - none */
