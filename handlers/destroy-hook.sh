@@ -85,21 +85,32 @@ if [ ! -p "$fifo" ]; then
   fall_back
 fi
 printf '%s\n' "$$" >&3
-while IFS= read -r line <&5; do
-  case $line in
-  a)
-    kill "$dog" 2>/dev/null
-    dog=
-    exec 3<&-
-    ;;
-  l*) printf '%s\n' "${line#l}" >&2 ;;
-  x[0-9] | x[0-9][0-9] | x[0-9][0-9][0-9])
-    exec 5<&-
-    exit "${line#x}"
-    ;;
-  *) break ;;
-  esac
+taken=
+while :; do
+  while IFS= read -r line <&5; do
+    case $line in
+    a)
+      kill "$dog" 2>/dev/null
+      dog=
+      exec 3<&-
+      ;;
+    l*) printf '%s\n' "${line#l}" >&2 ;;
+    x[0-9] | x[0-9][0-9] | x[0-9][0-9][0-9])
+      exec 5<&-
+      exit "${line#x}"
+      ;;
+    *) break ;;
+    esac
+  done
+  # No acknowledgement in time, a leader that went before the outcome, or one that refused the request
+  # (another stack's, or ending): the hook takes its request back by removing it, its reply FIFO still
+  # open. A leader serves only a request it removed itself (fifo-lead.ts), so exactly one of the two
+  # destroys the object: without it, a leader that opened the FIFO just as the watchdog ran out destroyed
+  # it while this hook's Node hook did too. A request already gone is the leader's, which holds the FIFO
+  # open for its answer: read on, to the outcome, or to EOF once that leader went or refused it.
+  [ -z "$taken" ] || break
+  taken=1
+  rm "$req" 2>/dev/null && break
 done
-# No acknowledgement in time, a leader that went before the outcome, or one that refused the request
-# (another stack's, or ending): destroy through the Node hook. A destroy is idempotent.
+# Destroy through the Node hook. A destroy is idempotent.
 fall_back

@@ -133,8 +133,10 @@ const inFlight = () => {
 
 /**
  * Serves the hook `pid`: its reply FIFO opened without blocking (it fails when the hook is gone: then its
- * object is left to it), both its files removed once open, the outcome written back. A hook gone after
- * the acknowledgement still has its object destroyed, said in the leader's own lines.
+ * object is left to it), its request read and removed, the outcome written back. The removal is the
+ * claim: a hook that ran out of time removes its request before it falls back, so a request already gone
+ * is that hook's to destroy, and the leader leaves it (two destroys of one object at once otherwise). A
+ * hook gone after the acknowledgement still has its object destroyed, said in the leader's own lines.
  */
 const answer = async (
   dir: string,
@@ -147,8 +149,12 @@ const answer = async (
   const fd = openReply(replyPath);
   removeFile(replyPath);
   const request = fd === undefined ? undefined : readRequest(requestPath);
-  removeFile(requestPath);
+  const claimed = removeFile(requestPath);
   if (fd === undefined) return;
+  if (!claimed) {
+    closeSync(fd);
+    return;
+  }
   const writer = new Socket({ fd, readable: false });
   let gone = false;
   writer.on('error', () => {
@@ -242,10 +248,12 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
-const removeFile = (path: string): void => {
+/** Removes `path`; false when it was already gone (another sweep, or its owner, removed it). */
+const removeFile = (path: string): boolean => {
   try {
     unlinkSync(path);
+    return true;
   } catch {
-    // already gone: another sweep, or its owner, removed it
+    return false;
   }
 };
