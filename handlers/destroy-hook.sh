@@ -71,11 +71,22 @@ fall_back() {
 trap 'give_up; exit 130' INT
 trap 'give_up; exit 143' TERM
 trap 'give_up; exit 129' HUP
-# The reply FIFO is held open for writing by a sleep alone: the hook reads EOF when the sleep ends with no
+# The reply FIFO is held open for writing by the watchdog alone: the hook reads EOF when it ends with no
 # leader having opened it (no acknowledgement), or when the leader that did goes, killed or not.
 # `command exec`: a failed redirection of a plain `exec` would end the shell.
 { command exec 4<>"$out"; } 2>/dev/null || fall_back
-sleep 5 </dev/null >/dev/null 2>&1 &
+# The watchdog gives the leader 5 s from when it serves (it makes its `up` file once it reads its FIFO), at
+# most 30 polls of 1 s before, and ends once the leader is gone. Counted from the hook's start, the 5 s ran
+# out while a leader under CI's load was still starting (4.5-4.8 s), and most hooks ran a Node hook each.
+up=$dir/$domain.$pid.up
+{
+  polls=0
+  while [ ! -e "$up" ] && [ "$polls" -lt 30 ] && kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    polls=$((polls + 1))
+  done
+  kill -0 "$pid" 2>/dev/null && exec sleep 5
+} </dev/null >/dev/null 2>&1 &
 dog=$!
 { command exec 5<"$out" 4<&-; } 2>/dev/null || fall_back
 # Read-write, so the open never blocks; the path checked again, since `<>` creates a missing one.

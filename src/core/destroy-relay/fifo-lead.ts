@@ -1,11 +1,23 @@
 /**
  * The Node side of the sh destroy hook (handlers/destroy-hook.sh): a leader that a hook became by
- * claiming its domain's lock serves the FIFO the lock names; each hook writes its pid there, and the
- * leader opens that hook's reply FIFO (the acknowledgement), reads and removes its request file, destroys
- * its object with the rest and writes the outcome back. It prevents a Node start per destroyed object,
- * and a leader that ends or dies leaving a hook waiting, or its lock, FIFO or a hook's files behind.
+ * claiming its domain's lock serves the FIFO the lock names (saying so in its `up` file, from when a
+ * hook's watchdog counts); each hook writes its pid there, and the leader opens that hook's reply FIFO
+ * (the acknowledgement), reads and removes its request file (its claim), destroys its object with the
+ * rest and writes the outcome back. It prevents a Node start per destroyed object, one object destroyed
+ * by both the leader and its hook's fallback, and a leader that ends or dies leaving a hook waiting, or
+ * its lock, FIFO or a hook's files behind.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
@@ -23,17 +35,19 @@ import {
   replyText,
   requestFields,
   requestName,
+  servingName,
   staleEntries,
 } from './fifo-protocol';
 import { ENV } from '../protocol';
 import { printableLine } from '../printable';
 import type { DestroyOutcome } from './relay';
 
-/** A lock this process holds and the FIFO it names. */
+/** A lock this process holds, the FIFO it names, and the file that says it serves the FIFO. */
 export interface FifoLead {
   readonly dir: string;
   readonly lock: string;
   readonly fifo: string;
+  readonly serving: string;
 }
 
 /** A request's outcome, or `declined` for one this leader does not serve (another stack's, another domain's). */
@@ -59,7 +73,8 @@ export const claimedFifo = (dir: string, env: NodeJS.ProcessEnv): FifoLead | und
   const fifo = join(dir, fifoName(domain, process.pid));
   if (lockHolder(lock) !== process.pid) return undefined;
   const made = lstatSync(fifo, { throwIfNoEntry: false });
-  return made?.isFIFO() && made.uid === process.getuid?.() ? { dir, lock, fifo } : undefined;
+  const serving = join(dir, servingName(domain, process.pid));
+  return made?.isFIFO() && made.uid === process.getuid?.() ? { dir, lock, fifo, serving } : undefined;
 };
 
 /**
@@ -88,6 +103,7 @@ export const leadFifo = async (
   });
   const removeOnExit = () => release(lead);
   process.once('exit', removeOnExit);
+  markServing(lead.serving);
   try {
     const outcome = await tracker.track(own());
     await lingered(tracker, options.clock, options.lingerMs ?? 400);
@@ -216,6 +232,16 @@ const readRequest = (path: string): string | undefined => {
 const release = (lead: FifoLead): void => {
   if (lockHolder(lead.lock) === process.pid) removeFile(lead.lock);
   removeFile(lead.fifo);
+  removeFile(lead.serving);
+};
+
+/** Says this leader reads its FIFO; a hook that finds no such file waits on (destroy-hook.sh's watchdog). */
+const markServing = (path: string): void => {
+  try {
+    writeFileSync(path, '', { flag: 'wx', mode: 0o600 });
+  } catch {
+    // already there, or not made: a hook then waits its polls out, then 5 s, as for a leader still starting
+  }
 };
 
 /** The pid a lock names, or undefined when there is no lock or it is not one pid. */

@@ -34,11 +34,13 @@ const DOMAIN = /^[a-z][a-z0-9-]*$/;
 /** The files of a relay folder this protocol names; `pid` is the process whose death makes them stale. */
 export type RelayFile =
   | { readonly kind: 'lock'; readonly domain: string }
-  | { readonly kind: 'fifo' | 'claim'; readonly domain: string; readonly pid: number }
+  | { readonly kind: 'fifo' | 'claim' | 'serving'; readonly domain: string; readonly pid: number }
   | { readonly kind: 'request' | 'reply'; readonly pid: number };
 
 export const lockName = (domain: string): string => `${domain}.lead`;
 export const fifoName = (domain: string, pid: number): string => `${domain}.${pid}.in`;
+/** Made by a leader once it reads its FIFO: a hook's watchdog counts from then (destroy-hook.sh). */
+export const servingName = (domain: string, pid: number): string => `${domain}.${pid}.up`;
 export const requestName = (pid: number): string => `h${pid}.req`;
 export const replyName = (pid: number): string => `h${pid}.out`;
 
@@ -48,14 +50,17 @@ export const isDomainName = (name: string | undefined): name is string => name !
 /** The hook's pid from one line of the leader's FIFO, or undefined for anything else. */
 export const hookPid = (line: string): number | undefined => (PID.test(line) ? Number(line) : undefined);
 
+const FIFO_KINDS: Readonly<Record<string, 'fifo' | 'claim' | 'serving'>> = { in: 'fifo', new: 'claim', up: 'serving' };
+
 /** A relay folder entry this protocol made, or undefined (a relay socket, or anything else). */
 export const relayFile = (name: string): RelayFile | undefined => {
   const hook = /^h([1-9][0-9]{0,9})\.(req|out)$/.exec(name);
   if (hook?.[1] !== undefined) return { kind: hook[2] === 'req' ? 'request' : 'reply', pid: Number(hook[1]) };
-  // `<domain>.<pid>.new`: the file a hook writes its pid to before linking it as the lock (destroy-hook.sh).
-  const fifo = /^([a-z][a-z0-9-]*)\.([1-9][0-9]{0,9})\.(in|new)$/.exec(name);
+  // `<domain>.<pid>.new`: the file a hook writes its pid to before linking it as the lock (destroy-hook.sh);
+  // `<domain>.<pid>.up`: the leader's, once it serves.
+  const fifo = /^([a-z][a-z0-9-]*)\.([1-9][0-9]{0,9})\.(in|new|up)$/.exec(name);
   if (fifo?.[1] !== undefined)
-    return { kind: fifo[3] === 'in' ? 'fifo' : 'claim', domain: fifo[1], pid: Number(fifo[2]) };
+    return { kind: FIFO_KINDS[fifo[3] ?? ''] ?? 'fifo', domain: fifo[1], pid: Number(fifo[2]) };
   const lock = /^([a-z][a-z0-9-]*)\.lead$/.exec(name);
   return lock?.[1] === undefined ? undefined : { kind: 'lock', domain: lock[1] };
 };

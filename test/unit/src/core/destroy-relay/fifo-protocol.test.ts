@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   fifoName,
+  servingName,
   hookPid,
   isDomainName,
   lockName,
@@ -79,6 +80,7 @@ describe('relay folder names', () => {
   test('name a domain lock and a leader FIFO by pid, and read them back', () => {
     expect(relayFile(lockName('linux'))).toEqual({ kind: 'lock', domain: 'linux' });
     expect(relayFile(fifoName('my-pve', 42))).toEqual({ kind: 'fifo', domain: 'my-pve', pid: 42 });
+    expect(relayFile(servingName('my-pve', 42))).toEqual({ kind: 'serving', domain: 'my-pve', pid: 42 });
     expect(relayFile('h7.req')).toEqual({ kind: 'request', pid: 7 });
     expect(relayFile('h7.out')).toEqual({ kind: 'reply', pid: 7 });
     expect(relayFile('0123456789abcdef01234567.sock')).toBeUndefined();
@@ -101,12 +103,15 @@ describe('staleEntries', () => {
     const names = ['linux.lead', 'pve.lead', 'kube.lead', 'linux.1.in', 'pve.9.in', 'h1.req', 'h1.out', 'h9.req'];
     // A hook's claim (the file it links as the lock) is its own until it dies.
     const claims = ['linux.1.new', 'pve.9.new'];
-    expect(staleEntries([...names, ...claims, 'x.sock', 'other'], alive, (name) => holders[name])).toEqual([
+    // A leader's `serving` file is its own until it dies.
+    const serving = ['linux.1.up', 'pve.9.up'];
+    expect(staleEntries([...names, ...claims, ...serving, 'x.sock', 'other'], alive, (name) => holders[name])).toEqual([
       'pve.lead',
       'kube.lead',
       'pve.9.in',
       'h9.req',
       'pve.9.new',
+      'pve.9.up',
     ]);
   });
 });

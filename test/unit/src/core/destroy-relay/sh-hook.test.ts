@@ -190,8 +190,10 @@ test('a leader killed after its acknowledgement: the hook runs the Node hook, le
   expect(readdirSync(relay).filter((name) => name.startsWith('h'))).toEqual([]);
 }, 20_000);
 
-test('a live leader that never reads: the hook gives up after its 5 s watchdog, leaving no file', async () => {
+test('a leader that serves but never reads: the hook gives up after its 5 s watchdog, leaving no file', async () => {
   const leader = await fakeLeader('setTimeout(() => undefined, 60_000)');
+  // It says it serves (a leader makes this file once it reads its FIFO): the 5 s count from then.
+  writeFileSync(join(relay, `widgets.${leader.pid}.up`), '');
   const ran = await hook(objectEnv('w1'));
   leader.kill('SIGKILL');
   expect(ran).toMatchObject({ code: 7, err: 'node hook widget destroy leads= lock=false\n' });
