@@ -18,28 +18,40 @@ import { discoveredStack } from './stack';
 
 const say = (line: string) => process.stderr.write(`${commentText(line)}\n`);
 
-/** Each target's reading, in the order the stack declares them, and a line saying what was read. */
-const discover = async (options: DiscoverOptions): Promise<{ parts: Discovered[]; read: string[] }> => {
-  const parts: Discovered[] = [];
+/** A list prop as words: `a, b` (String() of an array joins with a bare comma). */
+const listed = (value: unknown): string => (Array.isArray(value) ? value.map(String).join(', ') : String(value));
+
+/** The header's lines saying what discover reads, a target each, in the order the stack declares them. */
+export const whatWasRead = (options: DiscoverOptions): string[] => {
   const read: string[] = [];
   if (options.pve !== undefined) {
-    parts.push(
-      pveDeclarations(await readPve(options, options.pve), new Set(), { includeManagement: options.includeManagement }),
-    );
-    const nodes = options.nodes.length > 0 ? `, nodes ${String(options.nodes)}` : '';
-    read.push(`PVE cluster ${String(options.pve.endpoints)}${nodes}`);
+    const nodes = options.nodes.length > 0 ? `, nodes ${options.nodes.join(', ')}` : '';
+    read.push(`PVE cluster ${listed(options.pve.endpoints)}${nodes}`);
   }
   if (options.ssh !== undefined) {
-    parts.push(await readHost(options, options.ssh));
     const globs = options.unitGlobs.length > 0 ? `, units ${options.unitGlobs.join(' ')}` : '';
     read.push(`SSH host ${String(options.ssh.host)}:${String(options.ssh.port ?? 22)}${globs}`);
   }
   if (options.kube !== undefined && options.kinds.has('kube-repo')) {
+    read.push(`Kubernetes namespaces ${options.kube.namespaces.join(', ')}`);
+  }
+  return read;
+};
+
+/** Each target's reading, in the order the stack declares them. */
+const discover = async (options: DiscoverOptions): Promise<Discovered[]> => {
+  const parts: Discovered[] = [];
+  if (options.pve !== undefined) {
+    parts.push(
+      pveDeclarations(await readPve(options, options.pve), new Set(), { includeManagement: options.includeManagement }),
+    );
+  }
+  if (options.ssh !== undefined) parts.push(await readHost(options, options.ssh));
+  if (options.kube !== undefined && options.kinds.has('kube-repo')) {
     const { props, namespaces, version } = options.kube;
     parts.push(kubeDeclarations(await readKube(props, namespaces, version), options.stackId));
-    read.push(`Kubernetes namespaces ${namespaces.join(', ')}`);
   }
-  return { parts, read };
+  return parts;
 };
 
 const existing = (out: string, cause?: unknown): Error =>
@@ -75,7 +87,8 @@ export const runDiscover = async (args: readonly string[]): Promise<number> => {
   const { options } = parsed;
   // Before any server is asked: an edited stack is never the price of a run.
   if (options.out !== '-' && !options.force && existsSync(options.out)) throw existing(options.out);
-  const { parts, read } = await discover(options);
+  const parts = await discover(options);
+  const read = whatWasRead(options);
   const { stack: name, stackId, from, language } = options;
   const stack = discoveredStack(parts, { stack: name, stackId, from, language, read });
   if (options.out === '-') process.stdout.write(stack.text);
