@@ -15,10 +15,11 @@ import {
   templateEntry,
 } from '../../src/linux/systemd-instance';
 import type { DeclaredUnitSpec } from '../../src/linux/systemd-unit';
+import { enabledProblems } from '../../src/linux/unit-enable';
 import { terraformForm } from '../core/encode';
 import { ObjectConstruct } from '../core/object-construct';
 import { builtOr } from '../core/problems';
-import { unresolved, validateProps } from '../core/validate';
+import { knownText, unresolved, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { appended, templateDigest, withRestartOn } from './restart-on';
 import { SshHost } from './ssh-host';
@@ -85,13 +86,16 @@ export class SystemdUnitInstance extends HostObjectConstruct<InstanceSpec> {
       typeof given.instance === 'string' && unresolved(given.instance)
         ? [{ prop: 'instance', says: PLAIN_INSTANCE }]
         : templateRule(given.template) === undefined
-          ? instanceRules(props.template.spec.name, given.instance)
+          ? [
+              ...instanceRules(props.template.spec.name, given.instance),
+              ...enabledProblems('instance', given.enabled, props.template.spec.content, knownText),
+            ]
           : [],
     );
     if (!valid) return;
     const { template } = props;
     const restartOn = appended(props.restartOn ?? [], templateEntry(template.spec.content, templateDigest));
-    const spec = withRestartOn(instanceSpecWith(props, template.spec, restartOn, terraformForm), restartOn);
+    const spec = withRestartOn(instanceSpecWith(props, template.spec, restartOn, terraformForm, knownText), restartOn);
     this.declareOn(
       template.host,
       {

@@ -52,7 +52,7 @@ export class SystemdUnit extends HostObjectConstruct<DeclaredUnitSpec> {
     ]);
     if (!valid) return;
     const shipped = { ...props, content: shippedContent(props.content) };
-    const spec = withRestartOn(unitSpecOf(shipped, terraformForm), props.restartOn ?? []);
+    const spec = withRestartOn(unitSpecOf(shipped, terraformForm, knownText), props.restartOn ?? []);
     this.declareOn(
       props.host,
       {

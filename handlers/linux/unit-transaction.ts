@@ -21,6 +21,7 @@ import {
 import { linkSteps, unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
+import { cannotEnableInstance, enabledProblem } from '../../src/linux/unit-enable';
 import { overriddenWords } from '../../src/linux/unit-loaded';
 import { markStackOf } from '../../src/linux/unit-ownership';
 import { isMasked } from '../../src/linux/unit-state';
@@ -72,7 +73,10 @@ const halfDone = (items: readonly BatchItem[]): string =>
     : `its ${items.length} objects may be half-applied: the next apply converges them`;
 
 const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
-  await each(tracks, async (track) => refuse(shell, track), 'refused');
+  const templates = new Map(
+    tracks.flatMap(({ item: { change } }) => (change.sort === 'unit' ? [[change.spec.name, change.spec.content]] : [])),
+  );
+  await each(tracks, async (track) => refuse(shell, track, templates), 'refused');
   // Intent first (unit-intents.ts): nothing below changes an object before its intent is on the host.
   await writeIntents(shell, tracks);
   block(tracks);
@@ -90,9 +94,13 @@ const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
   for (const track of active(tracks)) if (!track.said) say(track, 'applied');
 };
 
-/** Refuses, before anything is written, a masked unit it may not unmask and a file systemd would not load. */
-const refuse = (shell: HostShell, track: Track): void => {
+/**
+ * Refuses, before anything is written, a masked unit it may not unmask, an instance declared enabled that enable
+ * cannot link (`templates`: the batch's units' content, by name), and a file systemd would not load.
+ */
+const refuse = (shell: HostShell, track: Track, templates: ReadonlyMap<string, string>): void => {
   refuseMasked(shell, track);
+  refuseUnlinkable(shell, track, templates);
   const { overridden } = track.before;
   if (overridden === undefined) return;
   const what =
@@ -109,6 +117,19 @@ const refuseMasked = (shell: HostShell, track: Track): void => {
   throw new HandlerError(`${change.spec.name} on ${shell.host} is masked`, detail, {
     UnitFileState: track.before.status.unitFileState,
   });
+};
+
+const refuseUnlinkable = (shell: HostShell, track: Track, templates: ReadonlyMap<string, string>): void => {
+  const { change } = track.item;
+  if (change.sort !== 'instance') return;
+  const { spec } = change;
+  const why = cannotEnableInstance(spec, templates.get(spec.template), track.before.status.unitFileState);
+  if (why === undefined) return;
+  const rule = enabledProblem('instance');
+  throw new HandlerError(
+    `${spec.name} on ${shell.host} is declared enabled`,
+    `${why}: ${rule.prop} ${rule.says}; nothing was changed`,
+  );
 };
 
 const unmaskIfMasked = async (shell: HostShell, track: Track): Promise<void> => {

@@ -9,8 +9,9 @@ import { sha256Hex } from '../core/canonical';
 import { type Later, withDefaults } from '../core/definition';
 import { identitySchema, type PropsOf, required, specSchema, typedSpecOf, type ValuesOf } from '../core/fields';
 import { broken, type Problem, text } from '../core/rules';
-import { contentText, type UnitContent } from './render-unit';
+import { contentText, type Known, type UnitContent } from './render-unit';
 import { CONTROL_FIELDS } from './unit-control';
+import { enabledByDefault } from './unit-enable';
 import { instanceOf, isTemplate, unitDirectoryRule, unitNameProblem, unitNameRule } from './unit-name';
 
 /** The instance string: `tty9` makes `foo@tty9.service` of `foo@.service`. */
@@ -49,17 +50,20 @@ export interface TemplateOfInstance {
 }
 
 /**
- * The spec an instance's props make with its template: its name, its template's name and directory, and `restartOn`,
- * the strings it restarts on with its template's (`instanceRestartOn`); a construct passes its own, which Terraform
- * digests where they hold a Terraform value, and its `later`.
+ * The spec an instance's props make with its template: its name, its template's name and directory, `enabled` left
+ * out false where the template has no [Install] to enable (unit-enable.ts), and `restartOn`, the strings it restarts
+ * on with its template's (`instanceRestartOn`); a construct passes its own, which Terraform digests where they hold a
+ * Terraform value, its `later` and its `known`.
  */
 export const instanceSpecWith = (
   props: PropsOf<typeof INSTANCE_FIELDS>,
   template: TemplateOfInstance,
   restartOn: PropsOf<typeof INSTANCE_FIELDS>['restartOn'],
   later?: Later,
+  known?: Known,
 ) => {
-  const given = withDefaults(INSTANCE_FIELDS, props);
+  const enabled = props.enabled ?? enabledByDefault(template.content, known);
+  const given = withDefaults(INSTANCE_FIELDS, { ...props, enabled });
   const { name, directory } = template;
   return typedSpecOf(
     INSTANCE_SPEC_FIELDS,

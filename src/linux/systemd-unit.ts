@@ -11,7 +11,8 @@ import { isRecord } from '../core/records';
 import { broken, type Problem } from '../core/rules';
 import { contentText, type Known } from './render-unit';
 import { CONTROL_FIELDS } from './unit-control';
-import { contentProblems, FILE_FIELDS } from './unit-file';
+import { enabledByDefault, enabledProblems } from './unit-enable';
+import { contentProblems, FILE_FIELDS, isUnitContent } from './unit-file';
 import { isTemplate, unitNameRule } from './unit-name';
 
 /** Every field of `SystemdUnit` of its own (the host and `retired` are the construct's), in its spec's order. */
@@ -38,17 +39,29 @@ export const unitFieldsFor = (name: unknown): Fields =>
   templateName({ name }) === undefined ? UNIT_FIELDS : TEMPLATE_FIELDS;
 
 /**
- * The spec a unit's props make, the defaults of its name's declaration applied (its content as it ships); a
- * construct passes its `later`, for the values Terraform encodes.
+ * The spec a unit's props make, the defaults of its name's declaration applied (its content as it ships), and
+ * `enabled` left out false where the content has no [Install] to enable (unit-enable.ts); a construct passes its
+ * `later`, for the values Terraform encodes, and its `known`.
  */
-export const unitSpecOf = (props: Readonly<Record<string, unknown>>, later?: Later): DeclaredUnitSpec =>
-  typedSpecOf(UNIT_FIELDS, withDefaults(unitFieldsFor(props.name), props), later);
+export const unitSpecOf = (
+  props: Readonly<Record<string, unknown>>,
+  later?: Later,
+  known?: Known,
+): DeclaredUnitSpec => {
+  const linkable = isUnitContent(props.content) && enabledByDefault(props.content, known);
+  const enabled = props.enabled ?? (templateName(props) === undefined ? linkable : undefined);
+  return typedSpecOf(UNIT_FIELDS, withDefaults(unitFieldsFor(props.name), { ...props, enabled }), later);
+};
 
-/** The rules across a unit's props: a template is never started itself, and its content's sections. */
+/**
+ * The rules across a unit's props: a template is never started itself, one declared enabled has an [Install] to
+ * enable, and its content's sections.
+ */
 export const unitRules = (props: Readonly<Record<string, unknown>>, known?: Known): Problem[] => [
   ...(templateName(props) !== undefined && props.started === true
     ? [broken('started', 'false for a template unit (start its instances instead)', true)]
     : []),
+  ...(isUnitContent(props.content) ? enabledProblems('unit', props.enabled, props.content, known) : []),
   ...contentProblems(props.content, known),
 ];
 

@@ -21,8 +21,10 @@ export const CONTROL_FIELDS = {
   /**
    * Whether the unit is enabled (its [Install] links exist; an instance's are its template's, made for it):
    * `true` for good, its links under /etc; `false` with no links, under /run neither (`enable --runtime`).
-   * Ignored for a unit without [Install], and for a template once any of its instances is enabled (systemd
-   * then calls it `indirect`). A template is not enabled unless said so: its instances are.
+   * Left out, it is false for a unit whose [Install] (an instance: its template's) names no WantedBy=,
+   * RequiredBy=, Alias= or Also=, which `systemctl enable` cannot link (systemd calls it `static`), and `true`
+   * there is refused. Ignored for a template once any of its instances is enabled (systemd then calls it
+   * `indirect`). A template is not enabled unless said so: its instances are.
    */
   enabled: optional({ rule: boolean, default: true, spec: true }),
   /**

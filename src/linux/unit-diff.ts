@@ -6,6 +6,7 @@
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
+import { staticTemplateWords } from './unit-enable';
 import { hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
 import { instanceOf } from './unit-name';
@@ -47,7 +48,9 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
     if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
   }
   const enablement = enablementOf(live.status.unitFileState);
+  const unlinkable = staticTemplateWords({ ...spec, template: templateOf(spec) }, live.status.unitFileState);
   if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
+  else if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };
   else if (enablement !== undefined && enablement !== (spec.enabled ? 'enabled' : 'disabled'))
     changes.enabled = { live: enablement === 'runtime' ? RUNTIME_ONLY : enablement === 'enabled', want: spec.enabled };
   else if (hasLinkDrift(linksDriftOf(spec, live))) changes[LINKS_FIELD] = linksDiff(spec, live);
@@ -95,6 +98,10 @@ const templateAbsent = (spec: DesiredUnit, live: LiveUnit): string | undefined =
     : undefined;
 
 const NO_TEMPLATE = 'unknown (its template is not on the host)';
+
+/** An instance's template (an instance has no content of its own); undefined for a unit. */
+const templateOf = (spec: DesiredUnit): string | undefined =>
+  spec.content === undefined ? instanceOf(spec.name) : undefined;
 
 /** What the apply does to an instance whose template it writes first: the summary's words. */
 const onceWritten = (spec: DesiredUnit, live: LiveUnit): string | undefined => {

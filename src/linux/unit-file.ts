@@ -49,9 +49,12 @@ export const contentProblems = (content: unknown, known?: Known): Problem[] => {
   return (isSections(content) ? unitSectionProblems(content, known) : []).map((says) => ({ prop: 'content', says }));
 };
 
+/** Whether `value` is content a spec may carry: a prop's text or sections, or text with values. */
+export const isUnitContent = (value: unknown): value is UnitContent =>
+  typeof value === 'string' || isSections(value) || isTextWithValues(value);
+
 /** What a spec may carry as content: a prop's text or sections, or the text with values a construct ships. */
-const specContentRule: Rule<UnitContent> = (value) =>
-  typeof value === 'string' || isSections(value) || isTextWithValues(value) ? undefined : CONTENT_RULE;
+const specContentRule: Rule<UnitContent> = (value) => (isUnitContent(value) ? undefined : CONTENT_RULE);
 
 /** What a `content` prop may be: text or sections (`renderUnit`'s included). */
 const contentRule: Rule<string | readonly UnitSection[]> = (value) =>

@@ -6,6 +6,7 @@ import { digestOf } from '../../src/core/canonical';
 import type { Clock } from '../../src/core/clock';
 import type { InstanceSpec } from '../../src/linux/systemd-instance';
 import type { UnitSpec } from '../../src/linux/systemd-unit';
+import { enabledByDefault } from '../../src/linux/unit-enable';
 import { instanceOf } from '../../src/linux/unit-name';
 import { type HelperStep, helperRequest, ROOT_HELPER_PATH, rootHelperText } from '../../src/linux/root-helper';
 import { quote } from '../../src/linux/shell';
@@ -24,7 +25,8 @@ export const unitSpec = (
   name,
   directory: '/etc/systemd/system',
   content,
-  enabled: over.enabled ?? true,
+  // As a SystemdUnit leaves it out: false where its [Install] names nothing to enable (unit-enable.ts).
+  enabled: over.enabled ?? enabledByDefault(content),
   started: over.started ?? true,
   startTimeoutSeconds: 90,
   unmask: false,

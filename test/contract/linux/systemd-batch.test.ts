@@ -97,7 +97,7 @@ const template = unitSpec(
   { enabled: false, started: false },
 );
 const instance = (name: string): InstanceSpec => {
-  const { content: _, ...controlled } = unitSpec(name, '');
+  const { content: _, ...controlled } = unitSpec(name, '', { enabled: true });
   return { ...controlled, template: 'worker@.service' };
 };
 function dropIn(forUnit: string, value: string): DropInSpec {

@@ -68,7 +68,10 @@ describe('an undo puts back the exact file it replaced: bytes, mode and owner', 
 
   test('of a unit', async () => {
     const path = `${DIR}/exact.service`;
-    const spec = unitSpec('exact.service', '[Service]\nExecStart=relative/path\n');
+    const spec = unitSpec(
+      'exact.service',
+      '[Service]\nExecStart=relative/path\n[Install]\nWantedBy=multi-user.target\n',
+    );
     await host().exec(`{ ${latin1}; echo ExecStart=/bin/sleep infinity; } > ${path} && chmod 0600 ${path}`);
     await host().exec(`systemctl daemon-reload && systemctl start exact.service && ${appliedMark(spec)}`);
     const before = await seen(path);

@@ -21,6 +21,9 @@ import {
   useSystemdHost,
 } from '../../support/unit-host';
 
+// Links for the undo to remove: a unit without [Install] has none (and may not be declared enabled).
+const INSTALL = '[Install]\nWantedBy=multi-user.target\n';
+
 jest.setTimeout(180_000);
 
 const { host, unit } = useSystemdHost();
@@ -88,7 +91,7 @@ describe('holding only the helper line', () => {
   });
 
   test('a failed start is undone through the helper: its file, record, intent and links removed', async () => {
-    const broken = unitSpec('sd-broken.service', '[Service]\nType=oneshot\nExecStart=/bin/false\n', {
+    const broken = unitSpec('sd-broken.service', `[Service]\nType=oneshot\nExecStart=/bin/false\n${INSTALL}`, {
       enabled: true,
     });
     const failed = await apply({ broken: { kind: 'systemd-unit', spec: broken } });

@@ -33,13 +33,13 @@ describe('SystemdUnit', () => {
     },
   );
 
-  test('all defaults: /etc/systemd/system, enabled, started, no restartOn; root over port 22', () => {
+  test('all defaults: /etc/systemd/system, enabled if [Install] allows, started, no restartOn; root over 22', () => {
     const synth = synthUnit();
     expect(parsedEntry(synth, 'n2', 'check').spec).toEqual({
       name: 'hf-node-check.service',
       directory: '/etc/systemd/system',
       content: '[Service]\nExecStart=/bin/true\n',
-      enabled: true,
+      enabled: false,
       started: true,
       restartOn: expect.stringMatching(/^[0-9a-f]{64}$/),
       startTimeoutSeconds: 90,

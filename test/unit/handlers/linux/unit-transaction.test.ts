@@ -80,7 +80,11 @@ describe('a batch apply on one host', () => {
     const run = await applyBatch(host, {
       app: { kind: 'systemd-unit', spec: unit('app.service', service('/bin/false')) },
       env: { kind: 'systemd-drop-in', spec: dropIn('app.service', '[Service]\nEnvironment=A=1\n'), after: ['app'] },
-      timer: { kind: 'systemd-unit', spec: unit('app.timer', '[Timer]\nOnCalendar=daily\n'), after: ['env'] },
+      timer: {
+        kind: 'systemd-unit',
+        spec: unit('app.timer', '[Timer]\nOnCalendar=daily\n', { enabled: false }),
+        after: ['env'],
+      },
       other: { kind: 'systemd-unit', spec: unit('other.service') },
     });
     expect(run.stderr).toMatch(/3 of 4 objects on root@h:22 were not applied \(app, env, timer\)/);
@@ -124,7 +128,7 @@ describe('a batch apply on one host', () => {
 
   test('a template, its instances and a drop-in apply in one run with one reload, the template first', async () => {
     const host = fakeSystemd();
-    const template = unit('probe@.service', '[Service]\nExecStart=/bin/sleep infinity\n', {
+    const template = unit('probe@.service', service(), {
       enabled: false,
       started: false,
     });

@@ -7,7 +7,10 @@ import { sha256Hex } from '../../../../src/core/canonical';
 import { systemdDeclarations } from '../../../../src/discover/systemd';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 
-const CONTENT = '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/sleep infinity\n';
+// An [Install] to enable: systemd says enabled or disabled only of a unit that has one (else static).
+const CONTENT =
+  '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/sleep infinity\n' +
+  '[Install]\nWantedBy=multi-user.target\nDefaultInstance=a\n';
 const RUNNING = { activeState: 'active', subState: 'running' };
 const STOPPED = { activeState: 'inactive', subState: 'dead' };
 

@@ -118,7 +118,8 @@ describe("a unit spec's content at the handler boundary", () => {
     name: 'a.service',
     directory: '/etc/systemd/system',
     content,
-    enabled: true,
+    // No [Install] in this content: enabled: true would be refused (unit-enable.ts).
+    enabled: false,
     started: true,
     restartOn: '0'.repeat(64),
     startTimeoutSeconds: 90,

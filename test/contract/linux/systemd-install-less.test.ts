@@ -1,0 +1,74 @@
+/**
+ * An instance declared enabled whose template has no [Install] setting, on real systemd 252: `systemctl enable`
+ * only warns of such a unit ("The unit files have no installation config ...") and `is-enabled` answers `static`,
+ * so the plan said the apply enables it, the apply did not, and the next plan was clean. Now the plan says in
+ * words that it cannot be enabled, and the apply refuses it in the same words before any change to it.
+ */
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { type ApplyEntry, invokeBatch, invokeBatchApply } from '../../support/run-handler';
+import { hostTarget, instanceSpec, KEY_ENV, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host, unit } = useSystemdHost();
+const env = () => ({ [KEY_ENV]: host().privateKey });
+const STATIC = '[Unit]\nDescription=static\n[Service]\nExecStart=/bin/sleep infinity\n';
+const CANNOT = (template: string) =>
+  `static: its template ${template} on the host names no WantedBy=, RequiredBy=, Alias= or Also= in [Install], ` +
+  'so it cannot be enabled';
+const RULE =
+  "enabled must be false for an instance whose template's [Install] names no WantedBy=, RequiredBy=, Alias= or " +
+  'Also=, got true (systemctl enable makes no link for it: systemd calls it static); nothing was changed';
+
+type Objects = Readonly<Record<string, ApplyEntry>>;
+const plan = (objects: Objects) => invokeBatch(linuxDomain(), hostTarget(host()), objects, env());
+const apply = (objects: Objects) => invokeBatchApply(linuxDomain(), hostTarget(host()), objects, env());
+
+// Regression: the first plan said "the apply enables and starts it", enable only warned, and the next plan was clean.
+test('an instance of a template the stack writes is refused before any change, and reads as drift after', async () => {
+  const objects = {
+    t: { kind: 'systemd-unit', spec: unitSpec('sw@.service', STATIC, { enabled: false, started: false }) },
+    i: { kind: 'systemd-instance', spec: instanceSpec('sw@a.service'), after: ['t'] },
+  };
+  const applied = await apply(objects);
+  expect(applied.code).not.toBe(0);
+  expect(applied.stderr).toContain(
+    'i: not applied: sw@a.service on 127.0.0.1:' +
+      `${host().port} is declared enabled: its template sw@.service names no WantedBy=, RequiredBy=, Alias= or ` +
+      `Also= in [Install], so it cannot be enabled: ${RULE}`,
+  );
+  expect(applied.stderr).toMatch(/^t: wrote \/etc\/systemd\/system\/sw@\.service$/m);
+  expect((await unit.show('sw@a.service')).ActiveState).toBe('inactive');
+  const next = (await plan(objects)).result ?? {};
+  expect(next).toMatchObject({ '.drifted': 'i', 'i.in_sync': 'false' });
+  expect(JSON.parse(next['i.diff'] ?? '{}')).toEqual({
+    enabled: { live: CANNOT('sw@.service'), want: true },
+    running: { live: 'inactive/dead', want: 'running' },
+  });
+});
+
+test('an instance of a template only the host has reads in words, and the apply refuses it in the same', async () => {
+  await host().exec(`printf '%s' '${STATIC}' > /etc/systemd/system/sh@.service && systemctl daemon-reload`);
+  const said = await host().exec('systemctl is-enabled sh@a.service');
+  expect(said.stdout.trim()).toBe('static');
+  const objects = { i: { kind: 'systemd-instance', spec: instanceSpec('sh@a.service') } };
+  const first = (await plan(objects)).result ?? {};
+  expect(first['i.in_sync']).toBe('false');
+  expect(first['i.summary']).toContain(`enabled is "${CANNOT('sh@.service')}", want true`);
+  const applied = await apply(objects);
+  expect(applied.code).not.toBe(0);
+  expect(applied.stderr).toContain(`is declared enabled: ${CANNOT('sh@.service')}: ${RULE}`);
+  expect((await unit.show('sh@a.service')).ActiveState).toBe('inactive');
+  expect(await unitLinks(host(), 'sh@a.service')).toEqual([]);
+});
+
+test('declared disabled, the instance starts and the next plan is clean', async () => {
+  const objects = {
+    t: { kind: 'systemd-unit', spec: unitSpec('sd@.service', STATIC, { enabled: false, started: false }) },
+    i: { kind: 'systemd-instance', spec: instanceSpec('sd@a.service', { enabled: false }), after: ['t'] },
+  };
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  expect((await unit.show('sd@a.service')).ActiveState).toBe('active');
+  expect((await host().exec('systemctl is-enabled sd@a.service')).stdout.trim()).toBe('static');
+  expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
+});

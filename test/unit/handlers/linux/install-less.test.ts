@@ -1,0 +1,59 @@
+/**
+ * The batch apply refuses, before any change to it, a template's instance declared enabled whose template (as the
+ * batch writes it) has nothing in [Install] to enable, in the words of the rule synth uses; the template and the
+ * batch's other objects are applied. Regression: the apply ran `systemctl enable`, which only warned (static).
+ */
+import type { InstanceSpec } from '../../../../src/linux/systemd-instance';
+import { linuxDomain } from '../../../../handlers/linux/domain';
+import { type ApplyEntry, invokeBatchApply } from '../../../support/run-handler';
+import { fakeSystemd, TARGET } from './fake-systemd';
+import { service, unit } from './unit-specs';
+
+const STATIC = '[Service]\nExecStart=/bin/sleep infinity\n';
+const instance = (name: string, enabled: boolean): InstanceSpec => {
+  const { content: _, ...controlled } = unit(name, STATIC, { enabled });
+  return { ...controlled, template: `${name.split('@')[0]}@.service` };
+};
+
+const applyWith = async (template: string, enabled: boolean) => {
+  const host = fakeSystemd();
+  const objects: Record<string, ApplyEntry> = {
+    t: { kind: 'systemd-unit', spec: unit('st@.service', template, { enabled: false, started: false }) },
+    i: { kind: 'systemd-instance', spec: instance('st@a.service', enabled), after: ['t'] },
+    other: { kind: 'systemd-unit', spec: unit('other.service', service()) },
+  };
+  const run = await invokeBatchApply(
+    linuxDomain(async () => host.remote),
+    TARGET,
+    objects,
+  );
+  const touched = host.commands.filter((c) => c.includes('st@a.service') && !/systemctl show|intent|cat /.test(c));
+  return { host, run, touched };
+};
+
+describe('an instance declared enabled of a template without [Install], in a batch apply', () => {
+  test('is refused before any change to it, in the words of the rule, and the rest is applied', async () => {
+    const { host, run, touched } = await applyWith(STATIC, true);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(
+      'i: not applied: st@a.service on h:22 is declared enabled: its template st@.service names no WantedBy=, ' +
+        'RequiredBy=, Alias= or Also= in [Install], so it cannot be enabled: enabled must be false for an instance ' +
+        "whose template's [Install] names no WantedBy=, RequiredBy=, Alias= or Also=, got true (systemctl enable " +
+        'makes no link for it: systemd calls it static); nothing was changed',
+    );
+    expect(touched).toEqual([]);
+    expect(host.files.has('/etc/systemd/system/st@.service')).toBe(true);
+    expect(host.state('other.service')).toBe('active/running');
+  });
+
+  test('is applied when declared disabled, and started', async () => {
+    const { host, run } = await applyWith(STATIC, false);
+    expect(run).toMatchObject({ code: 0 });
+    expect(host.state('st@a.service')).toBe('active/running');
+  });
+
+  test('is enabled when the template has an [Install] setting', async () => {
+    const { run } = await applyWith(service(), true);
+    expect(run).toMatchObject({ code: 0, stderr: expect.stringMatching(/^i: enabled$/m) });
+  });
+});
