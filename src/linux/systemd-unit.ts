@@ -48,10 +48,19 @@ export const unitSpecOf = (
   later?: Later,
   known?: Known,
 ): DeclaredUnitSpec => {
-  const linkable = isUnitContent(props.content) && enabledByDefault(props.content, known);
-  const enabled = props.enabled ?? (templateName(props) === undefined ? linkable : undefined);
-  return typedSpecOf(UNIT_FIELDS, withDefaults(unitFieldsFor(props.name), { ...props, enabled }), later);
+  const filled = withEnabledDefault(props, known);
+  return typedSpecOf(UNIT_FIELDS, withDefaults(unitFieldsFor(props.name), filled), later);
 };
+
+/**
+ * A unit's props with `enabled` left out made false when its content is known to hold no [Install] to enable
+ * (unit-enable.ts): synth and the handler's boundary alike, so a spec written by hand means what its props would.
+ * A template's default is its own (TEMPLATE_DEFAULTS).
+ */
+const withEnabledDefault = (props: Readonly<Record<string, unknown>>, known?: Known) =>
+  props.enabled !== undefined || templateName(props) !== undefined || !isUnitContent(props.content)
+    ? props
+    : { ...props, enabled: enabledByDefault(props.content, known) };
 
 /**
  * The rules across a unit's props: a template is never started itself, one declared enabled has an [Install] to
@@ -71,9 +80,14 @@ export const unitIdentity = identitySchema(UNIT_FIELDS, 'a unit identity');
 /** The spec a `SystemdUnit` synthesizes, its content made text once the values Terraform filled in are judged. */
 export const unitSpec = z.pipe(
   z.pipe(
-    // A template's spec that leaves enabled or started out means a template's default, as its props would.
+    // A spec that leaves enabled or started out means what its props would: a template's defaults, and enabled
+    // false for a unit whose content has no [Install] to enable.
     z.transform((value: unknown) =>
-      isRecord(value) && templateName(value) !== undefined ? withDefaults(TEMPLATE_DEFAULTS, value) : value,
+      !isRecord(value)
+        ? value
+        : templateName(value) !== undefined
+          ? withDefaults(TEMPLATE_DEFAULTS, value)
+          : withEnabledDefault(value),
     ),
     specSchema(UNIT_FIELDS, 'a unit spec', (props) => unitRules(props)),
   ),

@@ -23,14 +23,17 @@ import {
   instanceIdentity,
   instanceSpec,
 } from '../../../../src/linux/systemd-instance';
-import { UNIT_FIELDS, unitIdentity, unitSpec } from '../../../../src/linux/systemd-unit';
+import { UNIT_FIELDS, unitIdentity, unitSpec, unitSpecOf } from '../../../../src/linux/systemd-unit';
 import { CONTROL_FIELDS, type LiveUnit } from '../../../../src/linux/unit-control';
 import { parsedEntry } from '../../constructs/batch-apply';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const KEY = `SHA256:${'A'.repeat(43)}`;
 const TEMPLATE = '[Unit]\nDescription=probe %i\n\n[Service]\nExecStart=/bin/sleep infinity\n';
-const CONTENT = '[Unit]\nDescription=w\n\n[Service]\nExecStart=/bin/sleep infinity\n';
+const CONTENT =
+  '[Unit]\nDescription=w\n\n[Service]\nExecStart=/bin/sleep infinity\n\n[Install]\nWantedBy=multi-user.target\n';
+/** A unit with no [Install] to enable: systemd calls it static, and enabled left out means false (unit-enable.ts). */
+const STATIC = '[Unit]\nDescription=s\n\n[Service]\nExecStart=/bin/sleep infinity\n';
 
 /** The props API.md lists for `props`, by name. */
 const documentedProps = (props: string): string[] => {
@@ -157,12 +160,18 @@ describe('the systemd kinds are each one declaration', () => {
   });
 
   test.each([
-    ['probe@.service', false],
-    ['w.service', true],
-  ])('a spec of %s that leaves enabled and started out means its declared defaults (%s)', (name, on) => {
-    const spec = { name, directory: '/etc/systemd/system', content: TEMPLATE, startTimeoutSeconds: 90 };
-    expect(parseAs(unitSpec, spec, 'spec')).toMatchObject({ enabled: on, started: on, restartOn: digestOf([]) });
-  });
+    ['probe@.service', false, false, TEMPLATE],
+    ['w.service', true, true, CONTENT],
+    ['s.service (no [Install])', false, true, STATIC],
+  ])(
+    'a spec of %s that leaves enabled and started out means its props would: enabled %s, started %s',
+    (label, enabled, started, content) => {
+      const name = label.split(' ')[0] ?? '';
+      const spec = { name, directory: '/etc/systemd/system', content, startTimeoutSeconds: 90 };
+      expect(parseAs(unitSpec, spec, 'spec')).toMatchObject({ enabled, started, restartOn: digestOf([]) });
+      expect(unitSpecOf({ name, content })).toMatchObject({ enabled, started });
+    },
+  );
 
   test('the spec carries restartOn as the digest of the strings, an instance with its template', () => {
     const { unit, instance } = synthesized();
