@@ -103,31 +103,34 @@ export class HostShell {
   }
 
   /**
-   * Asks the root helper for `steps` (root-helper.ts), `content` after a write; unjudged but for what
-   * ran none of them: sudo refusing (naming the sudoers line and the helper's install), the helper
+   * Asks the root helper for `steps` (root-helper.ts), `contents` the files of its writes; unjudged but for
+   * what ran none of them: sudo refusing (naming the sudoers line and the helper's install), the helper
    * refusing a step or being another version. Unmarked, it may change the host.
    */
-  async helper(steps: readonly HelperStep[], content?: string, effect?: Effect) {
-    const result = await this.run(helperCommand(this.sudo), helperRequest(steps, content), effect);
+  async helper(steps: readonly HelperStep[], contents?: readonly string[], effect?: Effect) {
+    const result = await this.run(helperCommand(this.sudo), helperRequest(steps, contents), effect);
     const refused = helperRefusal(result, this.session.target, this.host);
     if (refused !== undefined) throw refused;
     return result;
   }
 
   /** `helper` that must succeed; its stderr becomes the error. */
-  async mustHelper(steps: readonly HelperStep[], content?: string) {
-    const result = await this.helper(steps, content);
-    if (result.code !== 0) {
-      throw new HandlerError(`command failed on ${this.host}`, result.stderr.trim() || `exit ${result.code}`, {
-        Steps: steps.map((step) => step.slice(0, 3).join(' ')).join('; '),
-      });
-    }
+  async mustHelper(steps: readonly HelperStep[], contents?: readonly string[]) {
+    const result = await this.helper(steps, contents);
+    if (result.code !== 0) throw this.failed(steps, result);
     return result;
+  }
+
+  /** The error of a request that ran and failed at `steps` (all of them, or the one that failed). */
+  failed(steps: readonly HelperStep[], { code, stderr }: { code: number; stderr: string }): HandlerError {
+    return new HandlerError(`command failed on ${this.host}`, stderr.trim() || `exit ${code}`, {
+      Steps: steps.map((step) => step.slice(0, 3).join(' ')).join('; '),
+    });
   }
 
   /** Installs `content` as the object's file whole or not at all (the helper's write step). */
   write(object: UnitObject, content: string) {
-    return this.mustHelper([writeStep(object, content)], content);
+    return this.mustHelper([writeStep(object, content)], [content]);
   }
 
   /**

@@ -1,23 +1,16 @@
 /**
  * A host's batch apply as one transaction: every unit, instance and drop-in read in one round trip,
- * every changed file written, one daemon-reload, every job queued together and waited for together,
- * everything read back. One object that fails is undone alone, with what comes after it, and the
- * others stay converged; 200 units no longer cost 200 reloads and 200 waits one after another.
+ * every changed file written in few requests (unit-writes.ts), one daemon-reload, every job queued
+ * together and waited for together, everything read back. One object that fails is undone alone,
+ * with what comes after it, and the others stay converged; 200 units no longer cost 200 reloads and
+ * 200 waits one after another.
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
 import { diffDropIn, summarizeDropIn } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import type { LiveUnit } from '../../src/linux/unit-control';
-import {
-  type BatchItem,
-  fileOf,
-  type UnitChange,
-  mustWrite,
-  needsReload,
-  readEntryOf,
-  unitOf,
-} from '../../src/linux/unit-batch';
+import { type BatchItem, type UnitChange, needsReload, readEntryOf, unitOf } from '../../src/linux/unit-batch';
 import { linkSteps, unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
@@ -33,6 +26,7 @@ import { active, all, block, each, say, type Track, trackOf, unitTracks } from '
 import { asRecorded, recordAndClear, withoutOwnIntent, writeIntents } from './unit-intents';
 import { undoAndReport } from './unit-undo';
 import { instancesToReenable, rewritten } from './unit-relink';
+import { writeAll } from './unit-writes';
 
 /** Applies `items`, in reference order, as one transaction: each one's error, or undefined. */
 export const applyUnits = async (
@@ -82,8 +76,7 @@ const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
   block(tracks);
   await each(tracks, (track) => unmaskIfMasked(shell, track), 'refused');
   block(tracks);
-  await each(tracks, (track) => write(shell, track));
-  block(tracks);
+  await writeAll(shell, tracks);
   // A step that fails as a whole (systemctl not answering) fails every object still in it.
   await all(active(tracks), () => switchAll(shell, tracks));
   await reloadAndRead(shell, tracks);
@@ -147,15 +140,6 @@ const unmask = async (shell: HostShell, track: Track, spec: { name: string; dire
   }
   track.unmasked = true;
   say(track, 'unmasked (removed its /dev/null link)');
-};
-
-const write = async (shell: HostShell, track: Track): Promise<void> => {
-  const file = fileOf(track.item.change);
-  if (file === undefined || !mustWrite(track.item.change, track.before)) return;
-  track.replaced = track.before.fileSha256 !== undefined;
-  await shell.write(file.object, file.content);
-  track.wrote = true;
-  say(track, `wrote ${file.path}`);
 };
 
 /**

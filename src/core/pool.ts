@@ -25,3 +25,28 @@ export const mapByKey = async <K, R>(
   limit: number,
   work: (key: K) => Promise<R>,
 ): Promise<Map<K, R>> => new Map(await mapConcurrent(keys, limit, async (key) => [key, await work(key)] as const));
+
+/**
+ * `items` in order, in chunks of at most `count` items and `bytes` in all by `size`, one request each: an item
+ * larger than `bytes` goes alone.
+ */
+export const chunked = <T>(
+  items: readonly T[],
+  { count, bytes }: { readonly count: number; readonly bytes: number },
+  size: (item: T) => number,
+): T[][] => {
+  const chunks: T[][] = [];
+  let last: T[] = [];
+  let held = 0;
+  for (const item of items) {
+    const weight = size(item);
+    if (last.length === 0 || last.length >= count || held + weight > bytes) {
+      last = [];
+      held = 0;
+      chunks.push(last);
+    }
+    last.push(item);
+    held += weight;
+  }
+  return chunks;
+};

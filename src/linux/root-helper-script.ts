@@ -19,7 +19,7 @@ export const ROOT_HELPER_HEAD = `# cdktf-homelab-root: the privileged steps of c
 #   npx cdktf-homelab root-helper |
 #     ssh root@<host> 'install -m 0755 -o root -g root /dev/stdin /usr/local/sbin/cdktf-homelab-root'
 # It reads one request on stdin: "cdktf-homelab-root <version>", then one step per line (a fixed verb
-# and its arguments), then "end", or a write step last with the file's bytes after it. It checks every
+# and its arguments), then "end", then the files of its write steps back to back. It checks every
 # step before it runs any, and makes every path it touches from the unit names and directories it
 # checked: unit files and drop-ins in systemd's unit directories, the links enable made to them, and
 # the stack's records and intents under /var/lib/cdktf-homelab (and, root's alone, kept/: the file a

@@ -236,7 +236,7 @@ steps() {
   IFS=' '
 }
 
-# The request: its version line, its steps, then an end line; or a write step last, its file's bytes after it.
+# The request: its version line, its steps, an end line, then the bytes of its write steps' files in their order.
 [ $# -eq 0 ] || fail 'takes no arguments: it reads its request on stdin' 64
 IFS= read -r line || fail 'no request on stdin' 64
 case $line in
@@ -250,18 +250,14 @@ esac
 ops=
 while :; do
   IFS= read -r line || fail 'the request ended before its end line (cut short): nothing was done' 64
-  case $line in
-  end) break ;;
-  write-unit\\ * | write-drop-in\\ *)
-    ops=$ops$line$NL
-    break
-    ;;
-  esac
+  [ "$line" != end ] || break
   ops=$ops$line$NL
 done
 IFS=' '
 mode=check
 steps
+# The files' bytes on fd 3 for the writes alone: no other command can take them from stdin.
+exec 3<&0 </dev/null
 mode=run
 steps
 flush

@@ -87,20 +87,22 @@ const suffix = (object: UnitObject): string => (object.sort === 'unit' ? 'unit' 
 const WORD = /^[^\s\p{Cc}]+$/u;
 
 /**
- * The request for `steps`, and `content` after the last one when it is a write. A word that is not
- * one (a space or line break inside, which no checked name or digest holds) is a bug here, never sent.
+ * The request for `steps`, then after its end line `contents`: the files of its write steps, one each, in their
+ * order (the helper reads each by the size its step names). A word that is not one (a space or line break
+ * inside, which no checked name or digest holds) or a content its step does not name is a bug here, never sent.
  */
-export const helperRequest = (steps: readonly HelperStep[], content?: string): string => {
+export const helperRequest = (steps: readonly HelperStep[], contents: readonly string[] = []): string => {
   for (const step of steps) {
     const bad = step.find((word) => !WORD.test(word));
     if (bad !== undefined || step.length === 0) throw new Error(`not a root helper step: ${JSON.stringify(step)}`);
   }
-  const last = steps.at(-1)?.[0] ?? '';
-  const writes = last.startsWith('write-');
-  if (writes !== (content !== undefined) || steps.slice(0, -1).some((step) => step[0]?.startsWith('write-')))
-    throw new Error('a write step comes last in its request, with its content, and only a write has content');
-  const lines = [`cdktf-homelab-root ${ROOT_HELPER_VERSION}`, ...steps.map((step) => step.join(' '))];
-  return writes ? `${lines.join('\n')}\n${content}` : `${lines.join('\n')}\nend\n`;
+  const writes = steps.filter((step) => step[0]?.startsWith('write-'));
+  const named = (step: HelperStep, content: string | undefined) =>
+    content !== undefined && step.slice(-2).join(' ') === `${sha256Hex(content)} ${Buffer.byteLength(content, 'utf8')}`;
+  if (writes.length !== contents.length || writes.some((step, index) => !named(step, contents[index])))
+    throw new Error('each write step has its content, in the order of the steps, and only a write has content');
+  const lines = [`cdktf-homelab-root ${ROOT_HELPER_VERSION}`, ...steps.map((step) => step.join(' ')), 'end'];
+  return `${lines.join('\n')}\n${contents.join('')}`;
 };
 
 /** `systemctl <verb> [--no-block|--no-reload [--runtime]] -- <names>`, many units in one step. */
@@ -144,8 +146,9 @@ export const unmaskStep = (unit: { directory: string; name: string }): HelperSte
 ];
 
 /**
- * Installs a unit file or drop-in whole, checked by the sha256 of `content`, which follows it; the helper keeps
- * the file it replaces (bytes, mode, owner) until the object's intent is cleared, for `restoreStep`.
+ * Installs a unit file or drop-in whole, checked by the sha256 and size of `content`, which follows the request's
+ * end line (`helperRequest`); the helper keeps the file it replaces (bytes, mode, owner) until the object's intent
+ * is cleared, for `restoreStep`, and says `wrote <path>` once the file is in place.
  */
 export const writeStep = (object: UnitObject, content: string): HelperStep => [
   `write-${suffix(object)}`,
@@ -153,6 +156,13 @@ export const writeStep = (object: UnitObject, content: string): HelperStep => [
   sha256Hex(content),
   String(Buffer.byteLength(content, 'utf8')),
 ];
+
+/**
+ * How many of a request's write steps put their file in place: the helper says `wrote <path>` after each, in the
+ * order of the steps, and runs none after one that fails, so these are the first ones.
+ */
+export const wroteCount = (stdout: string): number =>
+  stdout.split('\n').filter((line) => line.startsWith('wrote ')).length;
 
 /** A failed apply's undo: the file the object's write replaced, which the helper kept, put back exactly. */
 export const restoreStep = (object: UnitObject): HelperStep => [`restore-${suffix(object)}`, ...named(object, true)];

@@ -130,9 +130,13 @@ export const installRootHelper = async (host: SystemdHost): Promise<void> => {
   if (code !== 0) throw new Error(`the root helper was not installed: ${stderr}`);
 };
 
-/** The installed root helper's answer to `steps` (and `content` after a write), run as root. */
-export const askRootHelper = (host: SystemdHost, steps: readonly HelperStep[], content?: string) =>
-  host.exec(`printf '%s' ${quote(helperRequest(steps, content))} | ${ROOT_HELPER_PATH}`);
+/** The installed root helper's answer to `request` as it is, run as root. */
+export const sendRootHelper = (host: SystemdHost, request: string) =>
+  host.exec(`printf '%s' ${quote(request)} | ${ROOT_HELPER_PATH}`);
+
+/** The installed root helper's answer to `steps` (and `contents`, its writes' files), run as root. */
+export const askRootHelper = (host: SystemdHost, steps: readonly HelperStep[], contents?: readonly string[]) =>
+  sendRootHelper(host, helperRequest(steps, contents));
 
 /**
  * Boots one host for the test file, with the root helper installed, stops it after the file; `host()` and

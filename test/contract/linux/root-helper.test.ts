@@ -3,14 +3,16 @@
  * contract test): intents and records written whole, 0644 in 0755 directories, stamped by the host's clock,
  * the intents a request closes removed after its records (issue 26); a unit's removal takes every link to
  * its file whatever its form, keeps a mask and other units' links, and names what it cannot remove (issue 16
- * item 3a); a write is installed only whole, and the file it replaces is kept (root's alone) for restore to put
- * back exactly, until the object's intent is cleared. Moved here from scratch-tree unit tests, since the helper makes
- * every path itself and takes none from the request.
+ * item 3a); a write is installed only whole, many in one request each by its own size and digest (issue 30),
+ * and the file it replaces is kept (root's alone) for restore to put back exactly, until the object's intent
+ * is cleared. Moved here from scratch-tree unit tests, since the helper makes every path itself and takes none
+ * from the request.
  */
 import { sha256Hex } from '../../../src/core/canonical';
 import {
   clearIntentStep,
   destroyUnitStep,
+  helperRequest,
   intentStep,
   recordStep,
   removeUnitStep,
@@ -20,7 +22,7 @@ import {
 } from '../../../src/linux/root-helper';
 import { parseIntent } from '../../../src/linux/unit-intent';
 import { parseRemoval, parseRemovals } from '../../../src/linux/unit-remove';
-import { askRootHelper, useSystemdHost } from '../../support/unit-host';
+import { askRootHelper, sendRootHelper, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -166,7 +168,7 @@ describe('a write', () => {
   const content = '[Service]\nExecStart=/bin/true\n';
 
   test('installs the file whole, 0644 and root-owned', async () => {
-    const asked = await askRootHelper(host(), [writeStep(unit('rh-w.service'), content)], content);
+    const asked = await askRootHelper(host(), [writeStep(unit('rh-w.service'), content)], [content]);
     expect(asked).toMatchObject({ code: 0 });
     expect(await sh(`sha256sum < ${DIR}/rh-w.service | cut -c1-64`)).toBe(sha256Hex(content));
     expect(await sh(`stat -c '%a %U' ${DIR}/rh-w.service`)).toBe('644 root');
@@ -174,7 +176,7 @@ describe('a write', () => {
 
   test('a directory where the file goes is refused, never entered, and no temp file is left', async () => {
     await sh(`mkdir -p ${DIR}/rh-dir.service`);
-    const refused = await askRootHelper(host(), [writeStep(unit('rh-dir.service'), content)], content);
+    const refused = await askRootHelper(host(), [writeStep(unit('rh-dir.service'), content)], [content]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/cannot overwrite directory/);
     expect(await sh(`ls -A ${DIR}/rh-dir.service; ls -A ${DIR} | grep -c '^\\.rh-dir' || true`)).toBe('0');
@@ -182,7 +184,11 @@ describe('a write', () => {
   });
 
   test('bytes cut short are not installed, and no temp file is left', async () => {
-    const cut = await askRootHelper(host(), [writeStep(unit('rh-w.service'), `${content}# more\n`)], content);
+    const whole = `${content}# more\n`;
+    const cut = await sendRootHelper(
+      host(),
+      helperRequest([writeStep(unit('rh-w.service'), whole)], [whole]).slice(0, -7),
+    );
     expect(cut.code).toBe(1);
     expect(cut.stderr.trim()).toBe(
       `${DIR}/rh-w.service not written: ${content.length} bytes arrived, ` +
@@ -190,6 +196,63 @@ describe('a write', () => {
     );
     expect(await sh(`sha256sum < ${DIR}/rh-w.service | cut -c1-64`)).toBe(sha256Hex(content));
     expect(await sh(`ls -A ${DIR} | grep -c '^\\.rh-w' || true`)).toBe('0');
+  });
+});
+
+describe('a request of many writes', () => {
+  // All within one pipe buffer (64 KiB), so the request is in the pipe before the helper reads: a read that
+  // took more than its file's bytes would take the next file's too.
+  const files = ['a', 'b', 'c'].map((name, i) => ({
+    object: unit(`rh-m${name}.service`),
+    content: `[Unit]\nDescription=${name}\n${`# ${name}${'x'.repeat(77)}\n`.repeat(40 + i * 30)}`,
+  }));
+  const request = () =>
+    helperRequest(
+      files.map(({ object, content }) => writeStep(object, content)),
+      files.map(({ content }) => content),
+    );
+  const digest = (path: string) => sh(`sha256sum < ${path} | cut -c1-64`);
+  const temps = () => sh(`ls -A ${DIR} | grep -c '^\\.rh-m' || true`);
+
+  test('installs each file exactly, 0644, and names each on stdout in the order of the steps', async () => {
+    const asked = await sendRootHelper(host(), request());
+    expect(asked).toMatchObject({ code: 0, stderr: '' });
+    expect(asked.stdout).toBe(files.map(({ object }) => `wrote ${DIR}/${object.name}\n`).join(''));
+    for (const { object, content } of files) {
+      expect(await digest(`${DIR}/${object.name}`)).toBe(sha256Hex(content));
+      expect(await sh(`stat -c '%a %U' ${DIR}/${object.name}`)).toBe('644 root');
+    }
+    await sh(`rm -f ${DIR}/rh-m?.service ${STATE}/kept/rh-m?.service`);
+  });
+
+  test('cut short in its second file: the first is written and named, the second not, the third left', async () => {
+    await sh(`printf 'old b\\n' > ${DIR}/rh-mb.service && printf 'old c\\n' > ${DIR}/rh-mc.service`);
+    const [, second] = files.map(({ content }) => Buffer.byteLength(content));
+    const text = request();
+    const cut = await sendRootHelper(
+      host(),
+      text.slice(0, text.length - Buffer.byteLength(files[2]?.content ?? '') - 10),
+    );
+    expect(cut.code).toBe(1);
+    expect(cut.stdout).toBe(`wrote ${DIR}/rh-ma.service\n`);
+    expect(cut.stderr.trim()).toBe(
+      `${DIR}/rh-mb.service not written: ${(second ?? 0) - 10} bytes arrived, not the ${second} sent (cut short)`,
+    );
+    expect(await digest(`${DIR}/rh-ma.service`)).toBe(sha256Hex(files[0]?.content ?? ''));
+    expect(await sh(`cat ${DIR}/rh-mb.service ${DIR}/rh-mc.service`)).toBe('old b\nold c');
+    expect(await temps()).toBe('0');
+  });
+
+  test('a write step may come before other steps, its file still after the end line', async () => {
+    const { object, content } = files[0] as (typeof files)[number];
+    const asked = await askRootHelper(
+      host(),
+      [writeStep(object, content), recordStep(object, 'after-the-write'), writeStep(unit('rh-md.service'), 'd\n')],
+      [content, 'd\n'],
+    );
+    expect(asked).toMatchObject({ code: 0, stdout: `wrote ${DIR}/rh-ma.service\nwrote ${DIR}/rh-md.service\n` });
+    expect(await sh(`cat ${STATE}/restart-on/rh-ma.service ${DIR}/rh-md.service`)).toBe('after-the-write\nd');
+    expect(await digest(`${DIR}/rh-ma.service`)).toBe(sha256Hex(content));
   });
 });
 
@@ -203,7 +266,9 @@ describe('the file a write replaces', () => {
     await sh(`printf 'Description=Caf\\351\\n' > ${file} && chmod 0600 ${file} && chown nobody ${file}`);
     await sh(`touch -d @1000000000 ${file}`);
     const before = await seen(file);
-    expect(await askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], content)).toMatchObject({ code: 0 });
+    expect(await askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], [content])).toMatchObject({
+      code: 0,
+    });
     expect([await seen(kept), await sh(`stat -c '%a' ${STATE}/kept`)]).toEqual([before, '700']);
     expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
     expect(await seen(file)).toBe(before);
@@ -211,7 +276,7 @@ describe('the file a write replaces', () => {
   });
 
   test('a link is kept and put back as a link, and its target is never written', async () => {
-    const write = () => askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], content);
+    const write = () => askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], [content]);
     await sh(`echo target > /root/rh-target && ln -sfn /root/rh-target ${file}`);
     expect(await write()).toMatchObject({ code: 0 });
     expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
@@ -222,7 +287,7 @@ describe('the file a write replaces', () => {
   });
 
   test('goes with the intent; a restore with nothing kept fails naming the file', async () => {
-    await askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], content);
+    await askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], [content]);
     expect(await askRootHelper(host(), [clearIntentStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
     expect(await exists(kept)).toBe(false);
     const none = await askRootHelper(host(), [restoreStep(unit('rh-k.service'))]);

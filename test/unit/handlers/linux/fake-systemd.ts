@@ -173,7 +173,7 @@ export const fakeSystemd = (): FakeSystemd => {
     if (verb === 'show') return ok(operands(names).map(show).join('\n'));
     return run(verb, operands(names), flags.includes('--runtime')); // a test's own change, as an admin would make it
   };
-  /** One step of a root helper request (root-helper.ts), `content` after a write. */
+  /** One step of a root helper request (root-helper.ts), `content` its file when a write. */
   const step = (words: string[], content: string): CommandResult => {
     const [verb = '', ...args] = words;
     const dropIn = () => `${args[0]}/${args[1]}.d/${args[2]}.conf`;
@@ -184,7 +184,7 @@ export const fakeSystemd = (): FakeSystemd => {
       const previous = files.get(path);
       if (previous !== undefined) files.set(kept, previous);
       files.set(path, content);
-      return ok();
+      return ok(`wrote ${path}\n`);
     };
     const restore = (path: string, kept: string) => {
       const previous = files.get(kept);
@@ -254,13 +254,16 @@ export const fakeSystemd = (): FakeSystemd => {
   };
   /** A root helper request: each step logged as `root: <step>`, run in order until one fails. */
   const helper = (stdin: string): CommandResult => {
-    const lines = stdin.split('\n');
-    const last = lines.findIndex((line) => line === 'end' || line.startsWith('write-'));
-    const content = lines.slice(last + 1).join('\n');
+    const end = stdin.indexOf('\nend\n');
+    let files = Buffer.from(stdin.slice(end + 5));
     const out: string[] = [];
-    for (const line of lines.slice(1, last + (lines[last] === 'end' ? 0 : 1))) {
+    for (const line of stdin.slice(0, end).split('\n').slice(1)) {
       commands.push(`root: ${line}`);
-      const result = step(line.split(' '), content);
+      const words = line.split(' ');
+      // A write's file: the next bytes after the end line, as many as its step names.
+      const size = line.startsWith('write-') ? Number(words.at(-1)) : 0;
+      const result = step(words, files.subarray(0, size).toString());
+      files = files.subarray(size);
       out.push(result.stdout);
       if (result.code !== 0) return { ...result, stdout: out.join('') };
     }

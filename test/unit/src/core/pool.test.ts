@@ -1,7 +1,7 @@
 // Unit test of the bounded pool the batch reads and applies run their per-object calls through: results stay in
 // input order whatever order the calls finish in, at most `limit` run at once, and mapByKey pairs each key with its
-// own result (the handlers paired results back by index before).
-import { mapByKey, mapConcurrent } from '../../../../src/core/pool';
+// own result (the handlers paired results back by index before); chunked splits a batch's writes into requests.
+import { chunked, mapByKey, mapConcurrent } from '../../../../src/core/pool';
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,4 +29,21 @@ test('mapByKey answers each key with its own result', async () => {
     ['n2', 'n2!'],
     ['n3', 'n3!'],
   ]);
+});
+
+test.each([
+  ['a few items fit one chunk', [1, 2], [[1, 2]]],
+  ['a chunk holds at most count items', [1, 1, 1, 1, 1], [[1, 1], [1, 1], [1]]],
+  [
+    'a chunk holds at most bytes in all',
+    [4, 4, 3, 1],
+    [
+      [4, 4],
+      [3, 1],
+    ],
+  ],
+  ['an item larger than bytes goes alone', [2, 20, 2], [[2], [20], [2]]],
+  ['no items, no chunk', [], []],
+])('chunked: %s, in order', (_, sizes, chunks) => {
+  expect(chunked(sizes, { count: 2, bytes: 8 }, (size) => size)).toEqual(chunks);
 });

@@ -1,8 +1,8 @@
 /**
  * The root helper's request as the handler encodes it (issue 27 item 8): one fixed verb and its words per
- * line, after the line naming the helper's version, closed by `end` or by a write's bytes; a word that
- * could start another line or step is never sent. The helper's own checks, run here by the real sh as
- * an unprivileged user, refuse a step outside its rules naming the step and the rule, before doing anything.
+ * line, after the line naming the helper's version, closed by `end`, then the files of its writes (issue 30);
+ * a word that could start another line or step is never sent. The helper's own checks, run here by the real
+ * sh as an unprivileged user, refuse a step outside its rules naming the step and the rule, before doing anything.
  */
 import { execFileSync } from 'node:child_process';
 import { sha256Hex } from '../../../../src/core/canonical';
@@ -28,6 +28,7 @@ import {
   systemctlStep,
   unmaskStep,
   writeStep,
+  wroteCount,
 } from '../../../../src/linux/root-helper';
 import { ROOT_HELPER_BODY, ROOT_HELPER_HEAD } from '../../../../src/linux/root-helper-script';
 
@@ -87,7 +88,7 @@ describe('a request', () => {
     ]);
   });
 
-  test('a write comes last, its digest and size on its line and its bytes after it, whatever they hold', () => {
+  test('writes go anywhere among the steps, their files after the end line in their order, whatever they hold', () => {
     const content = '[Service]\nExecStart=/bin/echo é\nend\n';
     const step = writeStep({ sort: 'drop-in', ...dropIn }, content);
     expect(step).toEqual([
@@ -98,12 +99,32 @@ describe('a request', () => {
       sha256Hex(content),
       String(Buffer.byteLength(content)),
     ]);
-    expect(helperRequest([unmaskStep({ directory: DIR, name: 'a.service' }), step], content)).toBe(
-      `cdktf-homelab-root ${ROOT_HELPER_VERSION}\nunmask ${DIR} a.service\n${step.join(' ')}\n${content}`,
+    const other = '[Unit]\n';
+    const second = writeStep({ sort: 'unit', directory: DIR, name: 'b.service' }, other);
+    const unmask = unmaskStep({ directory: DIR, name: 'a.service' });
+    expect(helperRequest([step, unmask, second, ['reload']], [content, other])).toBe(
+      `cdktf-homelab-root ${ROOT_HELPER_VERSION}\n${step.join(' ')}\nunmask ${DIR} a.service\n` +
+        `${second.join(' ')}\nreload\nend\n${content}${other}`,
     );
-    expect(() => helperRequest([step, ['reload']], content)).toThrow(/a write step comes last/);
-    expect(() => helperRequest([['reload']], content)).toThrow(/only a write has content/);
-    expect(() => helperRequest([step])).toThrow(/with its content/);
+  });
+
+  test.each([
+    ['a write without its content', []],
+    ['contents in another order than the steps', ['[Unit]\n', '[Service]\n']],
+    ['a content the step does not name', ['[Service]\n', '[Unit]\nX=1\n']],
+    ['a content for no write', ['[Service]\n', '[Unit]\n', 'x']],
+  ])('%s is a bug here, never sent', (_, contents) => {
+    const steps = ['[Service]\n', '[Unit]\n'].map((content, i) =>
+      writeStep({ sort: 'unit', directory: DIR, name: `w${i}.service` }, content),
+    );
+    expect(() => helperRequest([...steps, ['reload']], contents)).toThrow(
+      'each write step has its content, in the order of the steps, and only a write has content',
+    );
+  });
+
+  test('a request says how many of its writes are in place by their wrote lines', () => {
+    expect(wroteCount(`wrote ${DIR}/a.service\nwrote ${DIR}/b.service\n`)).toBe(2);
+    expect(wroteCount('')).toBe(0);
   });
 
   test.each([['a b.service'], ['a.service\nreload'], [''], ['a\u0000.service']])(
@@ -231,6 +252,12 @@ describe('the helper, run by sh as nobody, refuses before it does anything', () 
     expect(answer.stderr).toMatch(/^cdktf-homelab-root: step 2 \(.*\) refused: /);
     expect(answer.stderr).toContain(rule);
     expect(answer.stderr.endsWith(NOTHING)).toBe(true);
+  });
+
+  test('a step after a write is checked with the others, before the write runs', () => {
+    const answer = ask(`${request(`write-unit ${DIR} x.service ${'a'.repeat(64)} 3`, 'reload now')}abc`);
+    expect(answer.code).toBe(64);
+    expect(answer.stderr).toMatch(/step 2 \(reload now\) refused: reload takes no arguments; nothing was done$/);
   });
 
   test('a request cut before its end line, or of another version, runs none of its steps', () => {
