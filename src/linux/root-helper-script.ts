@@ -52,7 +52,7 @@ STEPS="$STEPS intent-unit intent-drop-in record-unit record-drop-in clear-unit-i
 STEPS="$STEPS restore-unit restore-drop-in journal list-jobs"
 
 tmp='' n=''
-trap '[ -z "$tmp" ] || rm -f -- "$tmp"; [ -z "$n" ] || rm -rf -- "$n"' EXIT
+trap '[ -z "$tmp" ] || rm -f -- "$tmp"; [ -z "$n" ] || rm -rf -- "$n"; unstage' EXIT
 trap 'exit 1' HUP INT TERM PIPE
 
 # The request's own text in a message: at most 80 bytes, anything but plain characters shown as ?.

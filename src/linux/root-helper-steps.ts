@@ -56,17 +56,21 @@ v_write_unit() {
   dir "$1" 'the directory'
   unit "$2" 'the unit'
   digest "$3" "$4"
-  [ "$mode" = run ] || return 0
-  keep "$d/$u" "$KEPT/$u" || exit 1
-  write_file "$d" "$d/$u" "$3" "$4"
+  [ "$mode" = run ] || {
+    plan_write "$d" "$u" "$4"
+    return 0
+  }
+  put "$d/$u" "$3" "$4" "$KEPT/$u"
 }
 v_write_drop_in() {
   takes $# 5 'a directory, a unit name, a drop-in name, the sha256 of its content and its size in bytes'
   dropin "$1" "$2" "$3"
   digest "$4" "$5"
-  [ "$mode" = run ] || return 0
-  keep "$p" "$KEPT/drop-ins$p" || exit 1
-  write_file "\${p%/*}" "$p" "$4" "$5"
+  [ "$mode" = run ] || {
+    plan_write "\${p%/*}" "\${p##*/}" "$5"
+    return 0
+  }
+  put "$p" "$4" "$5" "$KEPT/drop-ins$p"
 }
 v_restore_unit() {
   takes $# 2 'a directory and a unit name'
@@ -258,6 +262,7 @@ mode=check
 steps
 # The files' bytes on fd 3 for the writes alone: no other command can take them from stdin.
 exec 3<&0 </dev/null
+stage_writes
 mode=run
 steps
 flush

@@ -6,9 +6,12 @@ import type { SystemdHost } from './systemd-host';
 
 export const UNIT_DIR = '/etc/systemd/system';
 
-/** The sizes in bytes of the temp files (`.<name>.XXXXXX`) a write of `name` has in `UNIT_DIR`. */
+/**
+ * The sizes in bytes of the temp files (`.<name>.<n>`) a write of `name` has in `UNIT_DIR`: in the private
+ * directory the root helper stages a request's files in (`.cdktf-homelab-root.XXXXXX`), or beside the file.
+ */
 export const tempFileSizes = async (host: SystemdHost, name: string): Promise<number[]> => {
-  const { stdout } = await host.exec(`find ${UNIT_DIR} -maxdepth 1 -name '.${name}.*' -printf '%s\\n'`);
+  const { stdout } = await host.exec(`find ${UNIT_DIR} -maxdepth 2 -name '.${name}.*' -printf '%s\\n'`);
   return stdout
     .split('\n')
     .filter((line) => line !== '')
