@@ -150,11 +150,12 @@ export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string
 /**
  * Enable or disable, decided from the state read before any write, so that it runs before the
  * host's one reload and that reload shows it. A unit systemd had not loaded (a new file, an instance
- * of a new template, a masked one) reads no enablement: it is enabled when declared so (for a file
- * without [Install], systemctl only warns). One whose links are not those its [Install] makes, or whose
- * file (an instance: its template's) the apply rewrites, is re-enabled: `enable` only adds, and the link
- * of an old WantedBy= stayed (measured, systemd 252). One enabled until reboot alone is enabled for good,
- * or disabled under /run too. `rewritten`: its file, or an instance's template's, is written by this apply.
+ * of a new template, a masked one) reads no enablement: it is enabled when declared so (one whose
+ * [Install] names nothing to link is never declared so: unit-enable.ts). One whose links are not those
+ * its [Install] makes, or whose file (an instance: its template's) the apply rewrites, is re-enabled:
+ * `enable` only adds, and the link of an old WantedBy= stayed (measured, systemd 252). One enabled until
+ * reboot alone is enabled for good, or disabled under /run too. `rewritten`: its file, or an instance's
+ * template's, is written by this apply.
  */
 export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boolean): EnableStep | undefined => {
   const enablement = enablementOf(before.status.unitFileState);
