@@ -36,6 +36,8 @@ export interface Track {
   wrote: boolean;
   /** How it was enabled or disabled, when it was. */
   switched?: LinkVerb;
+  /** The name that was: a template's default instance where only its links were re-enabled (unit-diff.ts). */
+  switchedAs?: string;
   /** The instances its rewrite (a template's) re-enabled, so their links follow its new [Install] (unit-relink.ts). */
   instances?: Relinked;
   /** A start or restart was queued for it (a drop-in: its unit's restart). */

@@ -13,7 +13,7 @@ import type { LiveUnit } from '../../src/linux/unit-control';
 import { type BatchItem, type UnitChange, needsReload, readEntryOf, unitOf } from '../../src/linux/unit-batch';
 import { linkSteps, unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
-import { diffUnit, enableStep, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
+import { diffUnit, enableStep, linkedName, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
 import { cannotEnableInstance, enabledProblem } from '../../src/linux/unit-enable';
 import { overriddenWords } from '../../src/linux/unit-loaded';
 import { markStackOf } from '../../src/linux/unit-ownership';
@@ -152,16 +152,20 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
   for (const verb of ['enable', 'reenable', 'reenable-runtime', 'disable'] as const) {
     const group = active(tracks).flatMap((track) => {
       const { change } = track.item;
-      const own = change.sort !== 'drop-in' && enableStep(change.spec, track.before, rewritten(track, tracks)) === verb;
+      const written = rewritten(track, tracks);
+      const own = change.sort !== 'drop-in' && enableStep(change.spec, track.before, written) === verb;
       const root = verb === 'reenable' ? 'etc' : verb === 'reenable-runtime' ? 'run' : undefined;
       const instances = root === undefined ? [] : instancesToReenable(track, tracks)[root];
-      const names = [...(own ? [unitOf(change)] : []), ...instances];
+      const name = change.sort === 'drop-in' ? undefined : linkedName(change.spec, track.before, written);
+      const names = [...(own && name !== undefined ? [name] : []), ...instances];
       return names.length === 0 ? [] : [{ track, own, root, instances, names }];
     });
     if (group.length === 0) continue;
-    const done = ({ track, own, root, instances }: (typeof group)[number]) => {
-      if (own) track.switched = verb;
-      if (own) say(track, `${verb}d`);
+    const done = ({ track, own, root, instances, names }: (typeof group)[number]) => {
+      const [name = ''] = names;
+      if (own) [track.switched, track.switchedAs] = [verb, name];
+      const as = name === unitOf(track.item.change) ? '' : ` its default instance ${name}`;
+      if (own) say(track, `${verb}d${as}`);
       if (root === undefined || instances.length === 0) return;
       track.instances = { etc: [], run: [], ...track.instances, [root]: instances };
       say(

@@ -54,7 +54,16 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
   // Disabled while the file it was enabled with is there (that file's [Install] says which links),
   // under /etc alone, where an enable links; then linked again from the file put back as before the apply.
   const switched = pending().filter((track) => track.switched !== undefined);
-  await attemptAll(switched, () => shell.mustMany('disable', switched.map(nameOf), '--no-reload'), fail);
+  await attemptAll(
+    switched,
+    () =>
+      shell.mustMany(
+        'disable',
+        switched.map((track) => track.switchedAs ?? nameOf(track)),
+        '--no-reload',
+      ),
+    fail,
+  );
   await attemptEach(pending(), (track) => revertFile(shell, track), fail);
   for (const verb of ['enable', 'reenable', 'reenable-runtime', 'enable-runtime'] as const) {
     const relink = pending().flatMap((track) => relinkOf(track, isNewUnit(track)).filter(([each]) => each === verb));

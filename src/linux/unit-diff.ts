@@ -7,7 +7,7 @@ import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { staticTemplateWords } from './unit-enable';
-import { hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
+import { comparedLinks, hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
 import { instanceOf } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
@@ -66,18 +66,24 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
 
 /**
  * How its links differ from those its [Install] makes (unit-links.ts), judged where systemd says it is
- * enabled or disabled at all (not static, indirect or generated).
+ * enabled or disabled at all (not static or generated), or indirect for a template with a default instance
+ * (another instance's link keeps it so once its own are gone: measured, systemd 252).
  */
-const linksDriftOf = (spec: DesiredUnit, live: LiveUnit) =>
-  enablementOf(live.status.unitFileState) === undefined ? undefined : linkDrift(spec.enabled, live.links);
+const linksDriftOf = (spec: DesiredUnit, live: LiveUnit) => {
+  const state = live.status.unitFileState;
+  const judged = enablementOf(state) !== undefined || (state === 'indirect' && isDefaultInstanced(live));
+  return judged ? linkDrift(spec.enabled, live.links) : undefined;
+};
+
+const isDefaultInstanced = (live: LiveUnit): boolean => live.links?.defaultInstance !== undefined;
 
 const LINKS_FIELD = 'links';
 
 /** Every link found, against the links the apply leaves: those its [Install] makes under /etc, or none. */
 const linksDiff = (spec: DesiredUnit, { links }: LiveUnit) => ({
   live: [
-    ...(links?.etc ?? []).map((path) => `${LINK_ROOTS.etc}/${path}`),
-    ...(links?.run ?? []).map((path) => `${LINK_ROOTS.run}/${path}`),
+    ...(links === undefined ? [] : comparedLinks(links).etc).map((path) => `${LINK_ROOTS.etc}/${path}`),
+    ...(links === undefined ? [] : comparedLinks(links).run).map((path) => `${LINK_ROOTS.run}/${path}`),
   ],
   want: !spec.enabled
     ? []
@@ -165,12 +171,24 @@ export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boole
   if (!spec.enabled) return linked || hasLinkDrift(drift) ? 'disable' : undefined;
   // One whose links the read cannot compare is re-enabled, so they are those enable makes (unit-links.ts).
   const stray = (drift?.stray.length ?? 0) > 0 || drift?.unknown !== undefined;
-  const missing = enablement === 'enabled' && (drift?.missing.length ?? 0) > 0;
+  const kept = enablement === 'enabled' || (isDefaultInstanced(before) && !unread && enablement !== 'disabled');
+  const missing = kept && (drift?.missing.length ?? 0) > 0;
   if ((rewritten && linked) || stray || missing) return 'reenable';
   return (enablement !== undefined && enablement !== 'enabled') || rewritten || unread ? 'enable' : undefined;
 };
 
 export type EnableStep = 'enable' | 'reenable' | 'disable';
+
+/**
+ * The name its enable step acts on: its own, but a template's default instance where only the links named for it
+ * are re-enabled (unit-links.ts). A template's reenable unlinks every instance; its default instance's, only the
+ * links named for it, and then links what the template's enable links (measured, systemd 252).
+ */
+export const linkedName = (spec: DesiredUnit, before: LiveUnit, rewritten: boolean): string => {
+  const instance = before.links?.defaultInstance;
+  const step = enableStep(spec, before, rewritten);
+  return instance !== undefined && step === 'reenable' && !rewritten ? instance : spec.name;
+};
 
 /**
  * Whether an enable or disable shows only after a reload: a loaded instance keeps its old

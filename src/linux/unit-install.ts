@@ -29,14 +29,8 @@ const MAY_ALIAS = /\.(service|socket|target|device|timer|path)$/;
  * specifiers of the host (%H, %m, %o, ...); undefined when the read gathered none.
  */
 export const installLinks = (unit: string, lines: readonly string[], facts?: HostFacts): InstallMade => {
-  const values = new Map<string, string[]>();
-  for (const line of joined(lines)) {
-    const match = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias)\s*=(.*)$/.exec(line);
-    if (match === null) continue;
-    const [, key = '', value = ''] = match;
-    const words = value.trim() === '' ? [] : value.trim().split(/\s+/);
-    values.set(key, words.length === 0 ? [] : [...(values.get(key) ?? []), ...words]);
-  }
+  const values = settingsOf(lines);
+  values.delete('DefaultInstance');
   if ((values.get('UpheldBy') ?? []).length > 0 && facts?.version === undefined)
     return { unknown: "UpheldBy= makes links from systemd 254 on, and the host's systemd version was not read" };
   const made: string[] = [];
@@ -52,6 +46,35 @@ export const installLinks = (unit: string, lines: readonly string[], facts?: Hos
     }
   }
   return { links: [...new Set(made)].sort() };
+};
+
+/** The [Install] settings that make links, each with its words; a later empty assignment resets. */
+const settingsOf = (lines: readonly string[]): Map<string, string[]> => {
+  const values = new Map<string, string[]>();
+  for (const line of joined(lines)) {
+    const match = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias|DefaultInstance)\s*=(.*)$/.exec(line);
+    if (match === null) continue;
+    const [, key = '', value = ''] = match;
+    const words = value.trim() === '' ? [] : value.trim().split(/\s+/);
+    const kept = key === 'DefaultInstance' ? [] : (values.get(key) ?? []);
+    values.set(key, words.length === 0 ? [] : [...kept, ...words]);
+  }
+  return values;
+};
+
+/**
+ * The instance `systemctl enable <template>` links: the one its DefaultInstance= names, whose links its
+ * WantedBy= and RequiredBy= make as that instance's own enable does, %i and %n its (measured, systemd 252).
+ * Undefined where it names none, or one with a specifier, or where its [Install] holds Alias=: the template
+ * alias enable links then goes only with the template's disable, which unlinks every instance (measured).
+ */
+export const defaultInstanceOf = (template: string, lines: readonly string[]): string | undefined => {
+  const values = settingsOf(lines);
+  const [instance, ...more] = values.get('DefaultInstance') ?? [];
+  if (instance === undefined || more.length > 0 || instance.includes('%') || values.get('Alias')?.length)
+    return undefined;
+  const name = template.replace('@.', `@${instance}.`);
+  return unitNameProblem(name) === undefined && instanceOf(name) === template ? name : undefined;
 };
 
 /** Why enable fails, in the plan's words: the apply's enable fails the same way, with systemd's message. */

@@ -7,7 +7,7 @@
  * file systemd loads, in the one read script (unit-read.ts); this file says what differs.
  */
 import { FACTS_AWK, FACTS_FUNCTION, type HostFacts, parseFacts } from './unit-facts';
-import { installLinks } from './unit-install';
+import { defaultInstanceOf, installLinks } from './unit-install';
 import { instanceOf, isTemplate } from './unit-name';
 
 /** Where `systemctl enable` links (/etc) and `enable --runtime` links (/run). */
@@ -21,6 +21,11 @@ export interface UnitLinks {
   readonly install?: readonly string[];
   /** Why the read cannot tell the links its [Install] makes, though it read every file (unit-install.ts). */
   readonly unknown?: string;
+  /**
+   * For a template, the instance its DefaultInstance= has enable link (unit-install.ts): only the links named
+   * for it are compared (`comparedLinks`), the others being its other instances'.
+   */
+  readonly defaultInstance?: string;
 }
 
 /**
@@ -144,13 +149,37 @@ const linksOf = (
 ): UnitLinks => {
   const etc = (found?.etc ?? []).filter((path) => isLinkOf(unit, path)).sort();
   const run = (found?.run ?? []).filter((path) => isLinkOf(unit, path)).sort();
-  const made = install === undefined || isTemplate(unit) ? undefined : installLinks(unit, install, facts);
+  if (isTemplate(unit)) return templateLinks(etc, run, install === undefined ? undefined : { unit, install, facts });
+  const made = install === undefined ? undefined : installLinks(unit, install, facts);
   if (made === undefined) return { etc, run };
   if (!('links' in made)) return { etc, run, unknown: made.unknown };
   // systemd's disable leaves an instance's alias of another name (measured, 252), so the apply could not remove
   // one its [Install] does not make: such an alias is left out, and only those it makes are compared.
   const kept = (paths: string[]) => paths.filter((path) => !isTemplateAlias(unit, path) || made.links.includes(path));
   return { etc: kept(etc), run: kept(run), install: made.links };
+};
+
+/**
+ * A template's links, every instance's among them (a rewrite re-enables those: handlers/linux/unit-relink.ts),
+ * and those its DefaultInstance= has enable make, which are those of that instance's enable (measured, 252).
+ */
+const templateLinks = (
+  etc: string[],
+  run: string[],
+  read: { unit: string; install: readonly string[]; facts: HostFacts | undefined } | undefined,
+): UnitLinks => {
+  const instance = read === undefined ? undefined : defaultInstanceOf(read.unit, read.install);
+  if (read === undefined || instance === undefined) return { etc, run };
+  const made = installLinks(instance, read.install, read.facts);
+  const as = { etc, run, defaultInstance: instance };
+  return 'links' in made ? { ...as, install: made.links } : { ...as, unknown: made.unknown };
+};
+
+/** The links compared: a template's those named for its default instance in a dependency directory. */
+export const comparedLinks = ({ etc, run, defaultInstance }: UnitLinks): Found => {
+  if (defaultInstance === undefined) return { etc: [...etc], run: [...run] };
+  const named = (path: string) => path.split('/')[1] === defaultInstance;
+  return { etc: etc.filter(named), run: run.filter(named) };
 };
 
 /**
@@ -171,16 +200,19 @@ export interface LinkDrift {
  */
 export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkDrift | undefined => {
   if (links === undefined || (links.install === undefined && links.unknown === undefined)) return undefined;
-  const etc = links.etc.map((path) => `${LINK_ROOTS.etc}/${path}`);
-  const run = links.run.map((path) => `${LINK_ROOTS.run}/${path}`);
+  // A template declared disabled: its default instance's links may be an instance's, as list-unit-files judges.
+  if (!enabled && links.defaultInstance !== undefined) return undefined;
+  const found = comparedLinks(links);
+  const etc = found.etc.map((path) => `${LINK_ROOTS.etc}/${path}`);
+  const run = found.run.map((path) => `${LINK_ROOTS.run}/${path}`);
   if (!enabled) return { stray: [...etc, ...run], missing: [] };
   if (links.install === undefined) return { stray: [], missing: [], unknown: links.unknown };
   const made = new Set(links.install);
   const stray = [
-    ...links.etc.filter((path) => !made.has(path)).map((path) => `${LINK_ROOTS.etc}/${path}`),
-    ...links.run.filter((path) => !made.has(path)).map((path) => `${LINK_ROOTS.run}/${path}`),
+    ...found.etc.filter((path) => !made.has(path)).map((path) => `${LINK_ROOTS.etc}/${path}`),
+    ...found.run.filter((path) => !made.has(path)).map((path) => `${LINK_ROOTS.run}/${path}`),
   ];
-  const there = new Set(links.etc);
+  const there = new Set(found.etc);
   const missing = links.install.filter((path) => !there.has(path)).map((path) => `${LINK_ROOTS.etc}/${path}`);
   return { stray, missing };
 };

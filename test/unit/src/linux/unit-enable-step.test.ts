@@ -5,7 +5,7 @@
  */
 import type { UnitLinks } from '../../../../src/linux/unit-links';
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
-import { enableNeedsReload, enableStep, type EnableStep } from '../../../../src/linux/unit-diff';
+import { enableNeedsReload, enableStep, type EnableStep, linkedName } from '../../../../src/linux/unit-diff';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 import { content, live, spec } from './unit-fixtures';
 
@@ -131,6 +131,29 @@ describe('enable and disable, decided before the reload', () => {
     ],
   ])('%s', (_, enabled, statusOver, links, written, expected) => {
     expect(enableStep({ ...spec, enabled }, live(statusOver, { links }), written)).toBe(expected);
+  });
+
+  // Regression: a template's DefaultInstance= links removed by hand read in sync; its reenable unlinks every
+  // instance (measured, systemd 252), that of its default instance only the links named for it.
+  test.each<[string, Partial<UnitStatus>, boolean, EnableStep | undefined, string]>([
+    [
+      'a template missing a link, another instance keeping it indirect',
+      { unitFileState: 'indirect' },
+      false,
+      'reenable',
+      'd@x.service',
+    ],
+    ['a template whose file the apply rewrites', { unitFileState: 'enabled' }, true, 'reenable', 'd@.service'],
+  ])('%s is re-enabled by the name it acts on', (_, statusOver, written, step, name) => {
+    const template = { ...spec, name: 'd@.service', enabled: true };
+    const links = {
+      etc: ['a.target.wants/d@y.service'],
+      run: [],
+      install: ['a.target.wants/d@x.service'],
+      defaultInstance: 'd@x.service',
+    };
+    expect(enableStep(template, live(statusOver, { links }), written)).toBe(step);
+    expect(linkedName(template, live(statusOver, { links }), written)).toBe(name);
   });
 
   test('only an instance or a unit with Alias= or Also= needs a reload to show its enablement', () => {

@@ -98,6 +98,32 @@ describe('the read', () => {
     ]);
   });
 
+  // Regression: a template's DefaultInstance= links were not judged, so one removed by hand while another of its
+  // links or an instance's kept list-unit-files at `enabled` or `indirect` read in sync (measured, systemd 252).
+  test("a template's links named for its DefaultInstance= are compared, not its other instances'", () => {
+    const text = [
+      '@/etc/d@.service',
+      '|WantedBy=a.target b-%i.target',
+      '|DefaultInstance=x',
+      ...[`a.target.wants/d@y.service`, `c.target.wants/d@x.service`, `a.target.wants/d@x.service`].map(
+        (link) => `L${E}/${link}\t${E}/d@.service`,
+      ),
+    ];
+    const read = readLinks(['d@.service'], text.join('\n'))('d@.service', ['/etc/d@.service'], () => true);
+    expect(read).toMatchObject({ install: ['a.target.wants/d@x.service', 'b-x.target.wants/d@x.service'] });
+    expect(linkDrift(true, read)).toEqual({
+      stray: [`${E}/c.target.wants/d@x.service`],
+      missing: [`${E}/b-x.target.wants/d@x.service`],
+    });
+    // Declared disabled, its default instance's links may be an instance object's: list-unit-files still judges it.
+    expect(linkDrift(false, read)).toBeUndefined();
+    const without = readLinks(['d@.service'], text.filter((line) => !line.includes('Default')).join('\n'));
+    expect(without('d@.service', ['/etc/d@.service'], () => true).install).toBeUndefined();
+    // A template's Alias= makes a template alias that only its disable, every instance's links with it, removes.
+    const aliased = readLinks(['d@.service'], [...text, '|Alias=e@.service'].join('\n'));
+    expect(aliased('d@.service', ['/etc/d@.service'], () => true).install).toBeUndefined();
+  });
+
   test("the host's facts answer its [Install] specifiers; an [Install] it cannot read says why", () => {
     const text = ['@/etc/x.service', '|WantedBy=%H.target', '|UpheldBy=u.target', 'F.', 'FHhost.lan', 'F:'];
     const read = readLinks(['x.service'], [...text, 'FSVersion=254.5-1'].join('\n'));
