@@ -4,7 +4,9 @@
  * `indirect`) kept list-unit-files content. Each now reads as drift, the apply re-enables the default instance alone
  * (the template's reenable unlinks every instance), and the next read is in sync with the other instance kept.
  */
-import { unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { invokeBatchApply } from '../../support/run-handler';
+import { hostTarget, KEY_ENV, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -46,4 +48,21 @@ test.each([
     [...made, ...others].map(to).sort(),
   );
   expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
+// The undo disables what the apply switched: the template's disable would have unlinked its other instances.
+test("a failed apply's undo of a default instance's reenable keeps its other instances linked", async () => {
+  const [name, a, b] = ['tu@.service', 'tu@a.service', 'tu@b.service'];
+  const spec = unitSpec(name, template('multi-user.target'), { started: false });
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect((await host().exec(`systemctl enable ${b} && rm ${wants('multi-user', a)}`)).code).toBe(0);
+  const failing = unitSpec('tu-fails.service', '[Service]\nExecStart=/bin/false\n');
+  const objects = {
+    f: { kind: 'systemd-unit', spec: failing },
+    t: { kind: 'systemd-unit', spec, after: ['f'] },
+  };
+  const run = await invokeBatchApply(linuxDomain(), hostTarget(host()), objects, { [KEY_ENV]: host().privateKey });
+  expect(run.code).not.toBe(0);
+  expect(run.stderr).toMatch(new RegExp(`^t: reenabled its default instance ${a}$[^]*^t: not applied: `, 'm'));
+  expect(await unitLinks(host(), b)).toEqual([`${wants('multi-user', b)} -> ${ETC}/${name}`]);
 });
