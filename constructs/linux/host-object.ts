@@ -63,7 +63,11 @@ export const HOST_OBJECT_FIELDS = {
 
 /** A unit, an instance or a drop-in on an `SshHost`, once its constructor has declared it. */
 export abstract class HostObjectConstruct<Spec extends Readonly<Record<string, unknown>>> extends ObjectConstruct {
-  private made?: { readonly object: ManagedObject | RetiredObject; readonly spec: Spec; readonly retired: boolean };
+  private made?: {
+    readonly object: ManagedObject | RetiredObject;
+    readonly spec: () => Spec;
+    readonly retired: boolean;
+  };
 
   /** The Terraform resources behind it: its managed object, or its retirement. */
   override get object(): ManagedObject | RetiredObject {
@@ -72,7 +76,7 @@ export abstract class HostObjectConstruct<Spec extends Readonly<Record<string, u
 
   /** The spec the handler gets. */
   get spec(): Spec {
-    return builtOr(this, this.made).spec;
+    return builtOr(this, this.made).spec();
   }
 
   /** Whether it is retired (removed by the next apply). */
@@ -80,18 +84,22 @@ export abstract class HostObjectConstruct<Spec extends Readonly<Record<string, u
     return builtOr(this, this.made).retired;
   }
 
-  /** Declares the object on `host` with its spec and the props every one of the three takes. */
+  /**
+   * Declares the object on `host` with its spec and the props every one of the three takes. A spec given as a
+   * function is made at synth: a unit's `enabled` left out depends on drop-ins declared after it.
+   */
   protected declareOn(
     host: SshHost,
     object: Pick<DeclaredObject, 'kind' | 'identity' | 'unique'>,
-    spec: Spec,
+    given: Spec | (() => Spec),
     props: PropsOf<typeof HOST_OBJECT_FIELDS>,
   ): void {
+    const spec = typeof given === 'function' ? given : () => given;
     const declared = declareObject(this, {
       ...object,
       targetConstruct: host,
       target: { ...host.target },
-      spec: { ...spec },
+      spec: () => ({ ...spec() }),
       retired: props.retired,
       forget: props.forget,
       adopt: props.adopt,

@@ -8,6 +8,7 @@ import type { Problem, Rule } from '../../src/core/rules';
 import { type DeclaredDropInSpec, DROP_IN_FIELDS, dropInRules, dropInSpecOf } from '../../src/linux/systemd-drop-in';
 import { knownText, targetProp, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
+import { declareDropIn } from './declared-drop-ins';
 import { SshHost } from './ssh-host';
 import { SystemdUnitInstance } from './systemd-instance';
 import { SystemdUnit } from './systemd-unit';
@@ -83,5 +84,7 @@ export class SystemdDropIn extends HostObjectConstruct<DeclaredDropInSpec> {
       props,
     );
     if (owner !== undefined) this.applyAfter(owner);
+    // Its [Install] counts as its unit's own for enable (unit-enable.ts): the unit's rule reads it at synth.
+    if (props.retired !== true) declareDropIn(host, spec.unit, spec.name, spec.content);
   }
 }

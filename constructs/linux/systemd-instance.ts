@@ -15,12 +15,13 @@ import {
   templateEntry,
 } from '../../src/linux/systemd-instance';
 import type { DeclaredUnitSpec } from '../../src/linux/systemd-unit';
-import { enabledProblems } from '../../src/linux/unit-enable';
+import { enabledProblems, type InstallDropIn } from '../../src/linux/unit-enable';
 import { terraformForm } from '../core/encode';
 import { ObjectConstruct } from '../core/object-construct';
-import { builtOr } from '../core/problems';
+import { builtOr, checkAtSynth } from '../core/problems';
 import { knownText, unresolved, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
+import { dropInsOf } from './declared-drop-ins';
 import { appended, templateDigest, withRestartOn } from './restart-on';
 import { SshHost } from './ssh-host';
 
@@ -86,16 +87,17 @@ export class SystemdUnitInstance extends HostObjectConstruct<InstanceSpec> {
       typeof given.instance === 'string' && unresolved(given.instance)
         ? [{ prop: 'instance', says: PLAIN_INSTANCE }]
         : templateRule(given.template) === undefined
-          ? [
-              ...instanceRules(props.template.spec.name, given.instance),
-              ...enabledProblems('instance', given.enabled, props.template.spec.content, knownText),
-            ]
+          ? instanceRules(props.template.spec.name, given.instance)
           : [],
     );
     if (!valid) return;
     const { template } = props;
     const restartOn = appended(props.restartOn ?? [], templateEntry(template.spec.content, templateDigest));
-    const spec = withRestartOn(instanceSpecWith(props, template.spec, restartOn, terraformForm, knownText), restartOn);
+    // The drop-ins of it and of its template are declared after it: its `enabled` left out is made at synth.
+    const specWith = (dropIns: readonly InstallDropIn[]) =>
+      withRestartOn(instanceSpecWith(props, template.spec, restartOn, terraformForm, knownText, dropIns), restartOn);
+    const spec = specWith([]);
+    const dropIns = () => dropInsOf(template.host, [spec.name, template.spec.name]);
     this.declareOn(
       template.host,
       {
@@ -103,10 +105,11 @@ export class SystemdUnitInstance extends HostObjectConstruct<InstanceSpec> {
         identity: identityOf(INSTANCE_SPEC_FIELDS, spec),
         unique: { prop: 'instance', value: spec.name, among: 'units' },
       },
-      spec,
+      () => specWith(dropIns()),
       props,
     );
     this.declaredTemplate = template;
+    checkAtSynth(this, () => enabledProblems('instance', props.enabled, template.spec.content, knownText, dropIns()));
     // The template's file must exist before the instance starts; destroy goes the other way round.
     this.applyAfter(template);
   }

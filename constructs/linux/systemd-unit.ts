@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import { identityOf, type PropsOf } from '../../src/core/fields';
 import type { Problem } from '../../src/core/rules';
 import { type DeclaredUnitSpec, UNIT_FIELDS, unitRules, unitSpecOf } from '../../src/linux/systemd-unit';
+import { enabledProblems, type InstallDropIn } from '../../src/linux/unit-enable';
 import { terraformForm } from '../core/encode';
 import { builtOr, checkAtSynth, isRefused, recordProblems } from '../core/problems';
 import { knownText, targetProp, validateProps } from '../core/validate';
@@ -14,6 +15,7 @@ import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { withRestartOn } from './restart-on';
 import { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
+import { dropInsOf } from './declared-drop-ins';
 import { shippedContent, textValueProblems } from './unit-content';
 
 // The unit's own fields come from its declaration (src/linux/systemd-unit.ts), each with its doc comment.
@@ -52,7 +54,11 @@ export class SystemdUnit extends HostObjectConstruct<DeclaredUnitSpec> {
     ]);
     if (!valid) return;
     const shipped = { ...props, content: shippedContent(props.content) };
-    const spec = withRestartOn(unitSpecOf(shipped, terraformForm, knownText), props.restartOn ?? []);
+    // The drop-ins of the unit are declared after it: its `enabled` left out is made at synth, from theirs too.
+    const specWith = (dropIns: readonly InstallDropIn[]) =>
+      withRestartOn(unitSpecOf(shipped, terraformForm, knownText, dropIns), props.restartOn ?? []);
+    const spec = specWith([]);
+    const dropIns = () => dropInsOf(props.host, [spec.name]);
     this.declareOn(
       props.host,
       {
@@ -61,11 +67,12 @@ export class SystemdUnit extends HostObjectConstruct<DeclaredUnitSpec> {
         // One name in two unit directories is one unit: systemd loads the first it finds.
         unique: { prop: 'name', value: spec.name, among: 'units' },
       },
-      spec,
+      () => specWith(dropIns()),
       props,
     );
     this.declaredHost = props.host;
     checkAtSynth(this, () => this.liveInstancesOfRetiredTemplate());
+    checkAtSynth(this, () => enabledProblems('unit', props.enabled, shipped.content, knownText, dropIns()));
   }
 
   /**

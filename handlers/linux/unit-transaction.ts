@@ -13,9 +13,7 @@ import type { LiveUnit } from '../../src/linux/unit-control';
 import { type BatchItem, type UnitChange, needsReload, readEntryOf, unitOf } from '../../src/linux/unit-batch';
 import { linkSteps, unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
-import { diffUnit, enableStep, linkedName, summarizeUnit, unmaskAdvice } from '../../src/linux/unit-diff';
-import { cannotEnableInstance, enabledProblem } from '../../src/linux/unit-enable';
-import { overriddenWords } from '../../src/linux/unit-loaded';
+import { diffUnit, enableStep, linkedName, summarizeUnit } from '../../src/linux/unit-diff';
 import { markStackOf } from '../../src/linux/unit-ownership';
 import { isMasked } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
@@ -25,6 +23,7 @@ import { runJobs } from './unit-jobs';
 import { active, all, block, each, say, type Track, trackOf, unitTracks } from './unit-track';
 import { asRecorded, recordAndClear, withoutOwnIntent, writeIntents } from './unit-intents';
 import { undoAndReport } from './unit-undo';
+import { batchFiles, refuse } from './unit-refusals';
 import { instancesToReenable, rewritten } from './unit-relink';
 import { writeAll } from './unit-writes';
 
@@ -67,10 +66,8 @@ const halfDone = (items: readonly BatchItem[]): string =>
     : `its ${items.length} objects may be half-applied: the next apply converges them`;
 
 const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
-  const templates = new Map(
-    tracks.flatMap(({ item: { change } }) => (change.sort === 'unit' ? [[change.spec.name, change.spec.content]] : [])),
-  );
-  await each(tracks, async (track) => refuse(shell, track, templates), 'refused');
+  const files = batchFiles(tracks);
+  await each(tracks, async (track) => refuse(shell, track, files), 'refused');
   // Intent first (unit-intents.ts): nothing below changes an object before its intent is on the host.
   await writeIntents(shell, tracks);
   block(tracks);
@@ -85,44 +82,6 @@ const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
   await readBackAndRecord(shell, tracks);
   block(tracks);
   for (const track of active(tracks)) if (!track.said) say(track, 'applied');
-};
-
-/**
- * Refuses, before anything is written, a masked unit it may not unmask, an instance declared enabled that enable
- * cannot link (`templates`: the batch's units' content, by name), and a file systemd would not load.
- */
-const refuse = (shell: HostShell, track: Track, templates: ReadonlyMap<string, string>): void => {
-  refuseMasked(shell, track);
-  refuseUnlinkable(shell, track, templates);
-  const { overridden } = track.before;
-  if (overridden === undefined) return;
-  const what =
-    overridden.declared.as === 'drop-in'
-      ? `drop-in ${overridden.declared.path} on ${shell.host} is overridden`
-      : `${unitOf(track.item.change)} on ${shell.host} is shadowed`;
-  throw new HandlerError(what, `${overriddenWords(overridden)}; nothing was changed`);
-};
-
-const refuseMasked = (shell: HostShell, track: Track): void => {
-  const { change } = track.item;
-  if (change.sort === 'drop-in' || !isMasked(track.before.status) || change.spec.unmask) return;
-  const detail = `systemd will not start or enable it; ${unmaskAdvice(change.spec)}`;
-  throw new HandlerError(`${change.spec.name} on ${shell.host} is masked`, detail, {
-    UnitFileState: track.before.status.unitFileState,
-  });
-};
-
-const refuseUnlinkable = (shell: HostShell, track: Track, templates: ReadonlyMap<string, string>): void => {
-  const { change } = track.item;
-  if (change.sort !== 'instance') return;
-  const { spec } = change;
-  const why = cannotEnableInstance(spec, templates.get(spec.template), track.before.status.unitFileState);
-  if (why === undefined) return;
-  const rule = enabledProblem('instance');
-  throw new HandlerError(
-    `${spec.name} on ${shell.host} is declared enabled`,
-    `${why}: ${rule.prop} ${rule.says}; nothing was changed`,
-  );
 };
 
 const unmaskIfMasked = async (shell: HostShell, track: Track): Promise<void> => {

@@ -11,7 +11,7 @@ import { identitySchema, type PropsOf, required, specSchema, typedSpecOf, type V
 import { broken, type Problem, text } from '../core/rules';
 import { contentText, type Known, type UnitContent } from './render-unit';
 import { CONTROL_FIELDS } from './unit-control';
-import { enabledByDefault } from './unit-enable';
+import { enabledByDefault, type InstallDropIn } from './unit-enable';
 import { instanceOf, isTemplate, unitDirectoryRule, unitNameProblem, unitNameRule } from './unit-name';
 
 /** The instance string: `tty9` makes `foo@tty9.service` of `foo@.service`. */
@@ -51,7 +51,8 @@ export interface TemplateOfInstance {
 
 /**
  * The spec an instance's props make with its template: its name, its template's name and directory, `enabled` left
- * out false where the template has no [Install] to enable (unit-enable.ts), and `restartOn`, the strings it restarts
+ * out false where the template, with `dropIns` (the stack's of it and of its template), has no [Install] to enable
+ * (unit-enable.ts), and `restartOn`, the strings it restarts
  * on with its template's (`instanceRestartOn`); a construct passes its own, which Terraform digests where they hold a
  * Terraform value, its `later` and its `known`.
  */
@@ -61,8 +62,9 @@ export const instanceSpecWith = (
   restartOn: PropsOf<typeof INSTANCE_FIELDS>['restartOn'],
   later?: Later,
   known?: Known,
+  dropIns?: readonly InstallDropIn[],
 ) => {
-  const enabled = props.enabled ?? enabledByDefault(template.content, known);
+  const enabled = props.enabled ?? enabledByDefault(template.content, known, dropIns);
   const given = withDefaults(INSTANCE_FIELDS, { ...props, enabled });
   const { name, directory } = template;
   return typedSpecOf(

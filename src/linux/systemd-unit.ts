@@ -11,7 +11,7 @@ import { isRecord } from '../core/records';
 import { broken, type Problem } from '../core/rules';
 import { contentText, type Known } from './render-unit';
 import { CONTROL_FIELDS } from './unit-control';
-import { enabledByDefault, enabledProblems } from './unit-enable';
+import { enabledByDefault, type InstallDropIn } from './unit-enable';
 import { contentProblems, FILE_FIELDS, isUnitContent } from './unit-file';
 import { isTemplate, unitNameRule } from './unit-name';
 
@@ -40,37 +40,42 @@ export const unitFieldsFor = (name: unknown): Fields =>
 
 /**
  * The spec a unit's props make, the defaults of its name's declaration applied (its content as it ships), and
- * `enabled` left out false where the content has no [Install] to enable (unit-enable.ts); a construct passes its
- * `later`, for the values Terraform encodes, and its `known`.
+ * `enabled` left out false where the content, with `dropIns` (the stack's drop-ins of it), has no [Install] to
+ * enable (unit-enable.ts); a construct passes its `later`, for the values Terraform encodes, and its `known`.
  */
 export const unitSpecOf = (
   props: Readonly<Record<string, unknown>>,
   later?: Later,
   known?: Known,
+  dropIns?: readonly InstallDropIn[],
 ): DeclaredUnitSpec => {
-  const filled = withEnabledDefault(props, known);
+  const filled = withEnabledDefault(props, known, dropIns);
   return typedSpecOf(UNIT_FIELDS, withDefaults(unitFieldsFor(props.name), filled), later);
 };
 
 /**
- * A unit's props with `enabled` left out made false when its content is known to hold no [Install] to enable
- * (unit-enable.ts): synth and the handler's boundary alike, so a spec written by hand means what its props would.
- * A template's default is its own (TEMPLATE_DEFAULTS).
+ * A unit's props with `enabled` left out made false when its content, with its drop-ins', is known to hold no
+ * [Install] to enable (unit-enable.ts). The handler's boundary sees one spec, so no drop-in: a spec written by hand
+ * whose drop-in brings the [Install] states `enabled: true`. A template's default is its own (TEMPLATE_DEFAULTS).
  */
-const withEnabledDefault = (props: Readonly<Record<string, unknown>>, known?: Known) =>
+const withEnabledDefault = (
+  props: Readonly<Record<string, unknown>>,
+  known?: Known,
+  dropIns?: readonly InstallDropIn[],
+) =>
   props.enabled !== undefined || templateName(props) !== undefined || !isUnitContent(props.content)
     ? props
-    : { ...props, enabled: enabledByDefault(props.content, known) };
+    : { ...props, enabled: enabledByDefault(props.content, known, dropIns) };
 
 /**
- * The rules across a unit's props: a template is never started itself, one declared enabled has an [Install] to
- * enable, and its content's sections.
+ * The rules across a unit's props: a template is never started itself, and its content's sections. Whether one
+ * declared enabled has an [Install] to enable is judged where its drop-ins are seen (unit-enable.ts): synth
+ * (the construct), and the batch's read and apply, not here, where a spec's drop-ins are not.
  */
 export const unitRules = (props: Readonly<Record<string, unknown>>, known?: Known): Problem[] => [
   ...(templateName(props) !== undefined && props.started === true
     ? [broken('started', 'false for a template unit (start its instances instead)', true)]
     : []),
-  ...(isUnitContent(props.content) ? enabledProblems('unit', props.enabled, props.content, known) : []),
   ...contentProblems(props.content, known),
 ];
 

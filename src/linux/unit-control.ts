@@ -23,8 +23,9 @@ export const CONTROL_FIELDS = {
    * `true` for good, its links under /etc; `false` with no links, under /run neither (`enable --runtime`).
    * Left out, it is false for a unit whose [Install] (an instance: its template's) names no WantedBy=,
    * RequiredBy=, Alias= or Also=, which `systemctl enable` cannot link (systemd calls it `static`), and `true`
-   * there is refused. Ignored for a template once any of its instances is enabled (systemd then calls it
-   * `indirect`). A template is not enabled unless said so: its instances are.
+   * there is refused. The [Install] of the stack's `SystemdDropIn`s of the unit on its host (an instance: of it and
+   * of its template) counts as its own, as systemd reads it. Ignored for a template once any of its instances is
+   * enabled (systemd then calls it `indirect`). A template is not enabled unless said so: its instances are.
    */
   enabled: optional({ rule: boolean, default: true, spec: true }),
   /**

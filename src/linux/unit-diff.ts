@@ -6,7 +6,7 @@
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
-import { staticTemplateWords } from './unit-enable';
+import { staticWords } from './unit-enable';
 import { comparedLinks, hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
 import { instanceOf } from './unit-name';
@@ -48,7 +48,11 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
     if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
   }
   const enablement = enablementOf(live.status.unitFileState);
-  const unlinkable = staticTemplateWords({ ...spec, template: templateOf(spec) }, live.status.unitFileState);
+  // A file the apply rewrites may bring an [Install]: systemd's `static` is of the file it replaces.
+  const unlinkable =
+    changes.file === undefined
+      ? staticWords({ ...spec, template: templateOf(spec) }, live.status.unitFileState)
+      : undefined;
   if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
   else if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };
   else if (enablement !== undefined && enablement !== (spec.enabled ? 'enabled' : 'disabled'))

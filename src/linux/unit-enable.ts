@@ -2,60 +2,96 @@
  * Whether a unit can be enabled at all: `systemctl enable` makes links only from [Install]'s WantedBy=,
  * RequiredBy=, Alias= and Also= (UpheldBy= from 254, DefaultInstance= for a template). Without them it only
  * warns and systemd calls the unit `static`, so a unit (or a template's instance) declared enabled planned an
- * enable that the apply never made, and the next plan was clean (measured, systemd 252). One rule, for synth,
- * the handler's spec boundary and its apply alike.
+ * enable that the apply never made, and the next plan was clean (measured, systemd 252). A drop-in's [Install] counts
+ * as the unit's own (measured): one rule, for synth (which sees the stack's drop-ins), the read and the apply (the
+ * batch's); the handler's spec boundary, which sees one spec alone, does not refuse by it.
  */
 import { broken, type Problem } from '../core/rules';
 import type { Known, UnitContent } from './render-unit';
+import { isTemplate } from './unit-name';
 
 /** The [Install] settings that make `systemctl enable` link a unit (systemd 252 install.c, and 254's UpheldBy=). */
-const INSTALL_CONFIG = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias|Also|DefaultInstance)\s*=/;
+const INSTALL_CONFIG = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias|Also|DefaultInstance)\s*=(.*)$/;
 const HEADER = /^\s*\[([^\]]*)\]\s*$/;
 
 /** What such a unit's [Install] lacks, in the words of systemd's warning. */
 const NAMES_NONE = 'names no WantedBy=, RequiredBy=, Alias= or Also=';
 
-/** The rule, for a unit and for an instance (whose [Install] is its template's). */
+/** The rule, for a unit and for an instance (whose [Install] is its template's), its drop-ins' counted. */
 export const ENABLE_RULE = {
-  unit: `false for a unit whose [Install] ${NAMES_NONE}`,
-  instance: `false for an instance whose template's [Install] ${NAMES_NONE}`,
+  unit: `false for a unit whose [Install] (its drop-ins' included) ${NAMES_NONE}`,
+  instance: `false for an instance whose template's [Install] (its drop-ins' included) ${NAMES_NONE}`,
 } as const;
 
 /** Why, in systemd's terms: what the message says after the rule. */
 const WHY = 'systemctl enable makes no link for it: systemd calls it static';
 
 /**
- * Whether `content` holds installation config: true or false from its known text, undefined when a section name
- * or a key is a Terraform value (sections only: in text a value stands only after a directive's `=`, which
- * `valuePlaceProblems` holds it to, so text's headers and keys are always known). A value in a known [Install]
- * line counts as a setting: synth judges the text it knows, and refuses only what no value can change.
+ * A drop-in that changes the unit, by its file name: systemd reads a unit's [Install] and then its drop-ins' in
+ * the order of their file names, a template's and its instance's together (measured, systemd 252).
  */
-export const installConfigOf = (content: UnitContent, known: Known = (text) => text): boolean | undefined => {
+export interface InstallDropIn {
+  readonly name: string;
+  readonly content: UnitContent;
+}
+
+/** An [Install] setting as a file states it: its key, and whether its value is empty (which resets the key). */
+type Setting = readonly [key: string, empty: boolean];
+
+/**
+ * Whether `content`, with `dropIns` read after it, holds installation config: true or false from its known text,
+ * undefined when a section name or a key is a Terraform value (sections only: in text a value stands only after
+ * a directive's `=`, which `valuePlaceProblems` holds it to, so text's headers and keys are always known). A value
+ * in a known [Install] line counts as a setting: synth judges the text it knows, and refuses only what no value
+ * can change. An empty `WantedBy=` resets what came before it, in a drop-in too (measured, systemd 252).
+ */
+export const installConfigOf = (
+  content: UnitContent,
+  known: Known = (text) => text,
+  dropIns: readonly InstallDropIn[] = [],
+): boolean | undefined => {
+  // By file name, `.conf` included, as systemd sorts them: `a-b.conf` comes before `a.conf`.
+  const file = ({ name }: InstallDropIn) => `${name}.conf`;
+  const ordered = [...dropIns].sort((a, b) => (file(a) < file(b) ? -1 : file(a) > file(b) ? 1 : 0));
+  const files = [content, ...ordered.map((dropIn) => dropIn.content)].map((text) => settingsOf(text, known));
+  if (files.some((settings) => settings === undefined)) return undefined;
+  const keys = new Map<string, boolean>();
+  for (const [key, empty] of files.flatMap((settings) => settings ?? [])) keys.set(key, !empty);
+  return [...keys.values()].some((set) => set);
+};
+
+/** The [Install] settings of one file, in order; undefined when a section name or key is not known. */
+const settingsOf = (content: UnitContent, known: Known): Setting[] | undefined => {
   if (typeof content === 'string') {
     const text = known(content);
-    return text === undefined ? undefined : textHasConfig(text);
+    return text === undefined ? undefined : textSettings(text);
   }
-  if ('pieces' in content) return textHasConfig(content.pieces.map((piece, i) => (i % 2 === 0 ? piece : 'x')).join(''));
+  if ('pieces' in content) return textSettings(content.pieces.map((piece, i) => (i % 2 === 0 ? piece : 'x')).join(''));
   const plain = (text: string) => known(text) === text;
   if (content.some(({ name }) => !plain(name))) return undefined;
   const lines = content.filter(({ name }) => name === 'Install').flatMap(({ lines }) => lines);
-  if (lines.some(([key]) => plain(key) && INSTALL_CONFIG.test(`${key}=`))) return true;
-  return lines.some(([key]) => !plain(key)) ? undefined : false;
+  if (lines.some(([key]) => !plain(key))) return undefined;
+  return lines.flatMap(([key, value]) => {
+    const setting = INSTALL_CONFIG.exec(`${key}=${plain(value) ? value : 'x'}`);
+    return setting === null ? [] : [[setting[1] ?? key, (setting[2] ?? '').trim() === ''] as const];
+  });
 };
 
-const textHasConfig = (text: string): boolean => {
+const textSettings = (text: string): Setting[] => {
   let install = false;
+  const settings: Setting[] = [];
   for (const line of text.split(/\r\n|[\n\r]/)) {
     const header = HEADER.exec(line);
+    const setting = install ? INSTALL_CONFIG.exec(line) : null;
     if (header !== null) install = header[1] === 'Install';
-    else if (install && INSTALL_CONFIG.test(line)) return true;
+    else if (setting !== null) settings.push([setting[1] ?? '', (setting[2] ?? '').trim() === '']);
   }
-  return false;
+  return settings;
 };
 
-/** The default of `enabled`: true unless the text is known to hold no installation config. */
-export const enabledByDefault = (content: UnitContent, known?: Known): boolean =>
-  installConfigOf(content, known) !== false;
+/** The default of `enabled`: true unless the text, with its drop-ins', is known to hold no installation config. */
+export const enabledByDefault = (content: UnitContent, known?: Known, dropIns?: readonly InstallDropIn[]): boolean =>
+  installConfigOf(content, known, dropIns) !== false;
 
 /** `enabled: true` for a unit (or an instance, of its template's `content`) that enable cannot link. */
 export const enabledProblems = (
@@ -63,39 +99,55 @@ export const enabledProblems = (
   enabled: unknown,
   content: UnitContent,
   known?: Known,
-): Problem[] => (enabled === true && installConfigOf(content, known) === false ? [enabledProblem(sort)] : []);
+  dropIns?: readonly InstallDropIn[],
+): Problem[] => (enabled === true && installConfigOf(content, known, dropIns) === false ? [enabledProblem(sort)] : []);
 
-/** The problem, in the words synth, the spec boundary, the read and the apply share. */
+/** The problem, in the words synth, the read and the apply share. */
 export const enabledProblem = (sort: keyof typeof ENABLE_RULE): Problem => {
   const { prop, says } = broken('enabled', ENABLE_RULE[sort], true);
   return { prop, says: `${says} (${WHY})` };
 };
 
-/**
- * The read's words for an instance declared enabled whose template on the host systemd calls `static` (no
- * [Install] to enable, its drop-ins' included); undefined otherwise. The apply refuses it with the same words.
- */
-export const staticTemplateWords = (
-  spec: { readonly enabled: boolean; readonly template?: string },
-  unitFileState: string,
-): string | undefined =>
-  spec.enabled && spec.template !== undefined && unitFileState === 'static'
-    ? `static: its template ${spec.template} on the host ${NAMES_NONE} in [Install], so it cannot be enabled`
-    : undefined;
+/** What the apply's refusal adds: how to make the spec one it can apply. */
+export const ENABLE_FIX =
+  'declare it enabled false, or give its file (an instance: its template) or a drop-in of it an [Install] WantedBy=';
 
 /**
- * Why the apply cannot enable an instance declared enabled: its template's text the apply leaves (the batch's,
- * when it declares the template) has no installation config, or, for a template the batch does not declare,
- * systemd calls it static on the host (`staticTemplateWords`); undefined when it can.
+ * The read's words for a unit or an instance declared enabled that systemd calls `static` on the host (no
+ * [Install] to enable, its drop-ins' included); undefined otherwise. The apply refuses it with the same words.
  */
-export const cannotEnableInstance = (
-  spec: { readonly enabled: boolean; readonly template: string },
-  template: UnitContent | undefined,
+export const staticWords = (
+  spec: { readonly name: string; readonly enabled: boolean; readonly template?: string },
   unitFileState: string,
 ): string | undefined => {
-  if (!spec.enabled) return undefined;
-  if (template === undefined) return staticTemplateWords(spec, unitFileState);
-  return installConfigOf(template) === false
-    ? `its template ${spec.template} ${NAMES_NONE} in [Install], so it cannot be enabled`
-    : undefined;
+  if (!spec.enabled || unitFileState !== 'static' || isTemplate(spec.name)) return undefined;
+  const what = spec.template === undefined ? spec.name : `its template ${spec.template}`;
+  return `static: ${what} on the host ${NAMES_NONE} in [Install], so it cannot be enabled`;
+};
+
+/** A drop-in of the batch, for the apply: where it goes on the host, and what it says. */
+export interface BatchDropIn extends InstallDropIn {
+  readonly path: string;
+}
+
+/**
+ * Why the apply cannot enable a unit or instance declared enabled, or undefined when it can or cannot tell yet.
+ * `text` is the file the apply leaves (a unit's own; an instance's template's when the batch declares it),
+ * `dropIns` the batch's drop-ins of it (an instance's: its own and its template's). Judged from text when the host
+ * loads no other drop-in of it; for an instance of a template only on the host, from systemd's `static` there
+ * unless a drop-in of the batch may change that. Otherwise the read back after the apply judges it (`staticWords`).
+ */
+export const cannotEnable = (
+  spec: { readonly name: string; readonly enabled: boolean; readonly template?: string },
+  text: UnitContent | undefined,
+  dropIns: readonly BatchDropIn[],
+  status: { readonly unitFileState: string; readonly dropInPaths?: readonly string[] },
+): string | undefined => {
+  if (!spec.enabled || isTemplate(spec.name)) return undefined;
+  if (text === undefined) return dropIns.length === 0 ? staticWords(spec, status.unitFileState) : undefined;
+  const declared = new Set(dropIns.map(({ path }) => path));
+  if ((status.dropInPaths ?? []).some((path) => !declared.has(path))) return undefined;
+  if (installConfigOf(text, undefined, dropIns) !== false) return undefined;
+  const whose = spec.template === undefined ? 'its file' : `its template ${spec.template}`;
+  return `${whose} ${NAMES_NONE} in [Install], nor does a drop-in of it, so it cannot be enabled`;
 };

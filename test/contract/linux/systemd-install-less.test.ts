@@ -17,8 +17,10 @@ const CANNOT = (template: string) =>
   `static: its template ${template} on the host names no WantedBy=, RequiredBy=, Alias= or Also= in [Install], ` +
   'so it cannot be enabled';
 const RULE =
-  "enabled must be false for an instance whose template's [Install] names no WantedBy=, RequiredBy=, Alias= or " +
-  'Also=, got true (systemctl enable makes no link for it: systemd calls it static); nothing was changed';
+  "enabled must be false for an instance whose template's [Install] (its drop-ins' included) names no WantedBy=, " +
+  'RequiredBy=, Alias= or Also=, got true (systemctl enable makes no link for it: systemd calls it static); ' +
+  'nothing was changed: declare it enabled false, or give its file (an instance: its template) or a drop-in of it ' +
+  'an [Install] WantedBy=';
 
 type Objects = Readonly<Record<string, ApplyEntry>>;
 const plan = (objects: Objects) => invokeBatch(linuxDomain(), hostTarget(host()), objects, env());
@@ -35,7 +37,7 @@ test('an instance of a template the stack writes is refused before any change, a
   expect(applied.stderr).toContain(
     'i: not applied: sw@a.service on 127.0.0.1:' +
       `${host().port} is declared enabled: its template sw@.service names no WantedBy=, RequiredBy=, Alias= or ` +
-      `Also= in [Install], so it cannot be enabled: ${RULE}`,
+      `Also= in [Install], nor does a drop-in of it, so it cannot be enabled: ${RULE}`,
   );
   expect(applied.stderr).toMatch(/^t: wrote \/etc\/systemd\/system\/sw@\.service$/m);
   expect((await unit.show('sw@a.service')).ActiveState).toBe('inactive');
@@ -70,5 +72,32 @@ test('declared disabled, the instance starts and the next plan is clean', async 
   expect(await apply(objects)).toMatchObject({ code: 0 });
   expect((await unit.show('sd@a.service')).ActiveState).toBe('active');
   expect((await host().exec('systemctl is-enabled sd@a.service')).stdout.trim()).toBe('static');
+  expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
+});
+
+// Regression: systemd 252 links a unit whose [Install] only a drop-in has (measured), and such a unit declared
+// enabled was refused at synth and at the boundary; now the batch's drop-in counts and one apply converges.
+test("a unit whose [Install] is its drop-in's is enabled by one apply, and the next plan is clean", async () => {
+  const objects = {
+    u: { kind: 'systemd-unit', spec: unitSpec('di.service', STATIC, { enabled: true }) },
+    d: {
+      kind: 'systemd-drop-in',
+      spec: {
+        unit: 'di.service',
+        name: '10-install',
+        directory: '/etc/systemd/system',
+        content: '[Install]\nWantedBy=multi-user.target\n',
+        startTimeoutSeconds: 90,
+      },
+      after: ['u'],
+    },
+  };
+  expect((await plan(objects)).result).toMatchObject({ 'u.in_sync': 'false' });
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 0, stderr: expect.stringMatching(/^u: enabled$/m) });
+  expect((await host().exec('systemctl is-enabled di.service')).stdout.trim()).toBe('enabled');
+  expect(await unitLinks(host(), 'di.service')).toEqual([
+    '/etc/systemd/system/multi-user.target.wants/di.service -> /etc/systemd/system/di.service',
+  ]);
   expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
 });

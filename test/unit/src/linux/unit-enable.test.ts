@@ -7,13 +7,11 @@ import { parseAs } from '../../../../src/core/parse';
 import { renderUnit } from '../../../../src/linux/render-unit';
 import { unitSpec } from '../../../../src/linux/systemd-unit';
 import { diffUnit } from '../../../../src/linux/unit-diff';
-import { cannotEnableInstance, installConfigOf } from '../../../../src/linux/unit-enable';
+import { cannotEnable, installConfigOf } from '../../../../src/linux/unit-enable';
+import { sha256Hex } from '../../../../src/core/canonical';
 import { live, spec } from './unit-fixtures';
 
 const STATIC = '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/true\n';
-const RULE =
-  'spec.enabled: must be false for a unit whose [Install] names no WantedBy=, RequiredBy=, Alias= or Also=, got true ' +
-  '(systemctl enable makes no link for it: systemd calls it static)';
 
 describe('installConfigOf', () => {
   test.each([
@@ -41,23 +39,83 @@ describe('installConfigOf', () => {
   });
 });
 
-describe('the handler boundary', () => {
-  const unit = { name: 'plain.service', directory: '/etc/systemd/system', content: STATIC, started: true };
-  test('refuses a unit spec declared enabled whose content has no [Install] setting, in the rule of synth', () => {
-    expect(() => parseAs(unitSpec, { ...unit, enabled: true }, 'spec')).toThrow(RULE);
+describe('installConfigOf with drop-ins (systemd 252 honours their [Install] for enable, measured)', () => {
+  const WANTED = '[Install]\nWantedBy=multi-user.target\n';
+  test.each([
+    ['a drop-in adds WantedBy= to a unit without [Install]', STATIC, [['10-x', WANTED]], true],
+    ['a drop-in without [Install] adds nothing', STATIC, [['10-x', '[Service]\nNice=5\n']], false],
+    [
+      "a drop-in's empty WantedBy= resets the unit's",
+      `${STATIC}${WANTED}`,
+      [['10-x', '[Install]\nWantedBy=\n']],
+      false,
+    ],
+    [
+      'a later drop-in sets it again',
+      STATIC,
+      [
+        ['20-b', WANTED],
+        ['10-a', '[Install]\nWantedBy=\n'],
+      ],
+      true,
+    ],
+    [
+      'an earlier drop-in is reset by a later one',
+      STATIC,
+      [
+        ['10-a', WANTED],
+        ['20-b', '[Install]\nWantedBy=\n'],
+      ],
+      false,
+    ],
+    [
+      'files sort with .conf, as systemd: a-b.conf before a.conf',
+      STATIC,
+      [
+        ['a', '[Install]\nWantedBy=\n'],
+        ['a-b', WANTED],
+      ],
+      false,
+    ],
+    [
+      'a reset of one key leaves another',
+      `${STATIC}[Install]\nAlias=y.service\n`,
+      [['1', '[Install]\nWantedBy=\n']],
+      true,
+    ],
+  ] as const)('%s', (_, content, dropIns, has) => {
+    expect(
+      installConfigOf(
+        content,
+        undefined,
+        dropIns.map(([name, text]) => ({ name, content: text })),
+      ),
+    ).toBe(has);
   });
 
-  test('takes it declared disabled, and one whose content has an [Install] setting', () => {
-    expect(parseAs(unitSpec, { ...unit, enabled: false }, 'spec').enabled).toBe(false);
-    const linked = { ...unit, enabled: true, content: `${STATIC}[Install]\nWantedBy=multi-user.target\n` };
+  test('a Terraform value in a known [Install] line of a drop-in counts', () => {
+    const dropIn = { name: 'x', content: { pieces: ['[Install]\nWantedBy=', '${v}', '\n'] } };
+    expect(installConfigOf(STATIC, undefined, [dropIn])).toBe(true);
+  });
+});
+
+describe('the handler boundary, which sees one spec and none of its drop-ins', () => {
+  const unit = { name: 'plain.service', directory: '/etc/systemd/system', content: STATIC, started: true };
+  test('takes a unit spec declared enabled whose own content has no [Install] setting: a drop-in may bring one', () => {
+    expect(parseAs(unitSpec, { ...unit, enabled: true }, 'spec').enabled).toBe(true);
+  });
+
+  test('leaves enabled out false for it, and true for one whose content has an [Install] setting', () => {
+    expect(parseAs(unitSpec, unit, 'spec').enabled).toBe(false);
+    const linked = { ...unit, content: `${STATIC}[Install]\nWantedBy=multi-user.target\n` };
     expect(parseAs(unitSpec, linked, 'spec').enabled).toBe(true);
   });
 });
 
-describe('an instance whose template cannot be enabled', () => {
+describe('a unit or instance that cannot be enabled', () => {
   const instance = { ...spec, name: 'st@a.service', content: undefined, enabled: true };
 
-  test('reads as drift in words when systemd calls the template on the host static', () => {
+  test('reads as drift in words when systemd calls it (its template) static on the host', () => {
     expect(diffUnit(instance, live({ unitFileState: 'static' }))).toMatchObject({
       enabled: {
         live:
@@ -67,17 +125,39 @@ describe('an instance whose template cannot be enabled', () => {
       },
     });
     expect(diffUnit({ ...instance, enabled: false }, live({ unitFileState: 'static' }))).toEqual({});
+    const plain = { ...spec, name: 'plain.service', content: STATIC, enabled: true };
+    const fileSha256 = sha256Hex(STATIC);
+    expect(diffUnit(plain, live({ unitFileState: 'static' }, { fileSha256 }))).toMatchObject({
+      enabled: { live: expect.stringMatching(/^static: plain\.service on the host names no WantedBy=/), want: true },
+    });
   });
 
+  const WANTED = '[Install]\nWantedBy=a.target\n';
+  const dropIn = (content: string) => ({ name: 'x', content, path: '/etc/systemd/system/st@.service.d/x.conf' });
   test.each([
-    ['the template the batch writes has none', STATIC, 'enabled', /names no WantedBy=/],
-    ['the template the batch writes has one', `${STATIC}[Install]\nWantedBy=a.target\n`, 'static', undefined],
-    ['the host says static, no template in the batch', undefined, 'static', /^static: its template st@.service/],
-    ['the host says disabled, no template in the batch', undefined, 'disabled', undefined],
-  ])('the apply refuses it when %s', (_, template, state, refused) => {
-    const why = cannotEnableInstance({ enabled: true, template: 'st@.service' }, template, state);
+    ['the template the batch writes has none', STATIC, [], {}, /^its template st@.service names no WantedBy=/],
+    ['the template the batch writes has one', `${STATIC}${WANTED}`, [], {}, undefined],
+    ["a drop-in of the batch's brings one", STATIC, [dropIn(WANTED)], {}, undefined],
+    ['the host loads a drop-in the batch does not declare', STATIC, [], { dropInPaths: ['/run/a.conf'] }, undefined],
+    ['the host says static, no template in the batch', undefined, [], {}, /^static: its template st@.service/],
+    ['the host says static, a drop-in of the batch may change it', undefined, [dropIn(WANTED)], {}, undefined],
+    ['the host says disabled, no template in the batch', undefined, [], { unitFileState: 'disabled' }, undefined],
+  ])('the apply judges an instance when %s', (_, template, dropIns, status, refused) => {
+    const state = { unitFileState: 'static', ...status };
+    const declared = { name: 'st@a.service', enabled: true, template: 'st@.service' };
+    const why = cannotEnable(declared, template, dropIns, state);
     if (refused === undefined) expect(why).toBeUndefined();
     else expect(why).toMatch(refused);
-    expect(cannotEnableInstance({ enabled: false, template: 'st@.service' }, template, state)).toBeUndefined();
+    expect(cannotEnable({ ...declared, enabled: false }, template, dropIns, state)).toBeUndefined();
+  });
+
+  test('the apply refuses a unit whose file and drop-ins of the batch have none', () => {
+    const declared = { name: 'plain.service', enabled: true };
+    const path = '/etc/systemd/system/plain.service.d/x.conf';
+    expect(cannotEnable(declared, STATIC, [], { unitFileState: 'static' })).toMatch(/^its file names no WantedBy=/);
+    const withDropIn = [{ name: 'x', content: WANTED, path }];
+    expect(
+      cannotEnable(declared, STATIC, withDropIn, { unitFileState: 'static', dropInPaths: [path] }),
+    ).toBeUndefined();
   });
 });

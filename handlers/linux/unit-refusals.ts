@@ -1,0 +1,73 @@
+/**
+ * What a host's batch apply refuses before it changes anything: a masked unit it may not unmask, a unit or an
+ * instance declared enabled that `systemctl enable` cannot link (its [Install] and its drop-ins', the batch's, name
+ * nothing: unit-enable.ts), and a file systemd would not load. Each refused object is left as it was.
+ */
+import { HandlerError } from '../../src/core/errors';
+import { dropInPath } from '../../src/linux/systemd-drop-in';
+import { unitOf } from '../../src/linux/unit-batch';
+import { unmaskAdvice } from '../../src/linux/unit-diff';
+import { type BatchDropIn, cannotEnable, ENABLE_FIX, enabledProblem } from '../../src/linux/unit-enable';
+import { overriddenWords } from '../../src/linux/unit-loaded';
+import { isMasked } from '../../src/linux/unit-state';
+import type { HostShell } from './host-shell';
+import type { Track } from './unit-track';
+
+/** The batch's unit files by name, and its drop-ins by the unit they change: what enable will read. */
+interface BatchFiles {
+  readonly units: ReadonlyMap<string, string>;
+  readonly dropIns: ReadonlyMap<string, BatchDropIn[]>;
+}
+
+export const batchFiles = (tracks: readonly Track[]): BatchFiles => {
+  const units = new Map<string, string>();
+  const dropIns = new Map<string, BatchDropIn[]>();
+  for (const { change } of tracks.map((track) => track.item)) {
+    if (change.sort === 'unit') units.set(change.spec.name, change.spec.content);
+    if (change.sort !== 'drop-in') continue;
+    const { unit, name, content } = change.spec;
+    dropIns.set(unit, [...(dropIns.get(unit) ?? []), { name, content, path: dropInPath(change.spec) }]);
+  }
+  return { units, dropIns };
+};
+
+/**
+ * Refuses, before anything is written, a masked unit it may not unmask, a unit or instance declared enabled that
+ * enable cannot link (`files`: the batch's), and a file systemd would not load.
+ */
+export const refuse = (shell: HostShell, track: Track, files: BatchFiles): void => {
+  refuseMasked(shell, track);
+  refuseUnlinkable(shell, track, files);
+  const { overridden } = track.before;
+  if (overridden === undefined) return;
+  const what =
+    overridden.declared.as === 'drop-in'
+      ? `drop-in ${overridden.declared.path} on ${shell.host} is overridden`
+      : `${unitOf(track.item.change)} on ${shell.host} is shadowed`;
+  throw new HandlerError(what, `${overriddenWords(overridden)}; nothing was changed`);
+};
+
+const refuseMasked = (shell: HostShell, track: Track): void => {
+  const { change } = track.item;
+  if (change.sort === 'drop-in' || !isMasked(track.before.status) || change.spec.unmask) return;
+  const detail = `systemd will not start or enable it; ${unmaskAdvice(change.spec)}`;
+  throw new HandlerError(`${change.spec.name} on ${shell.host} is masked`, detail, {
+    UnitFileState: track.before.status.unitFileState,
+  });
+};
+
+const refuseUnlinkable = (shell: HostShell, track: Track, { units, dropIns }: BatchFiles): void => {
+  const { change } = track.item;
+  if (change.sort === 'drop-in') return;
+  const { spec } = change;
+  const template = change.sort === 'instance' ? change.spec.template : undefined;
+  const text = change.sort === 'instance' ? units.get(change.spec.template) : change.spec.content;
+  const own = [spec.name, ...(template === undefined ? [] : [template])].flatMap((unit) => dropIns.get(unit) ?? []);
+  const why = cannotEnable({ ...spec, template }, text, own, track.before.status);
+  if (why === undefined) return;
+  const rule = enabledProblem(change.sort);
+  throw new HandlerError(
+    `${spec.name} on ${shell.host} is declared enabled`,
+    `${why}: ${rule.prop} ${rule.says}; nothing was changed: ${ENABLE_FIX}`,
+  );
+};
