@@ -53,10 +53,28 @@ const GATHER_QUIET_MS = 10;
 /** and at most this long: Terraform starts the hooks of a finished batch's slots together, a few ms apart; */
 const GATHER_MAX_MS = 60;
 /**
- * at most this long while fewer came than expected: the hooks of the slots a run freed came 60-120 ms after it
- * (measured at 14d9ebc, 200 units at -parallelism 10, load 1).
+ * While fewer came than expected, how long the gather waits for the next, as a share of what the run before
+ * took: each hook a run answered must end, and Terraform record its destroy, before the slot's next hook
+ * starts, one after another, and both slow down with the machine as a run does. A run of 200 units' destroy
+ * costs the host about the same for 3 units as for 9 (one stop, one removal request, one daemon-reload:
+ * 1.1-1.4 s at load 2, 2.5-3.5 s at load 7-9, measured on 2026-12-06 on 2 cores whose `node -e 0` takes
+ * 110-215 ms), so waiting a fraction of it for the rest beats a run of their own: a cut at a fixed 200 ms after
+ * the first hook (before then) made 33-35 runs for 200 units at -parallelism 10, 6 units a run on average.
+ * There the first hook came 58-357 ms after the run ended and the next ones 5-330 ms apart (60-120 ms after
+ * the run at 14d9ebc, load 1, on a faster machine).
  */
-const REFILL_MAX_MS = 200;
+const REFILL = {
+  /** The first new object: a quarter of the last run, 0.5 to 1 s; */
+  first: { share: 1 / 4, least: 500, most: 1000 },
+  /** each next one after the one before: a tenth, 150 to 400 ms; */
+  next: { share: 1 / 10, least: 150, most: 400 },
+  /** in all: half, 1 to 2 s. */
+  all: { share: 1 / 2, least: 1000, most: 2000 },
+};
+
+/** `share` of the last run's `ms`, within its bounds. */
+const windowOf = ({ share, least, most }: { share: number; least: number; most: number }, ms: number): number =>
+  Math.min(most, Math.max(least, ms * share));
 
 /**
  * Waits while objects keep coming, so the hooks Terraform starts together make one batch: without it the
@@ -65,17 +83,32 @@ const REFILL_MAX_MS = 200;
  * slot, whose next hook comes after the objects queued during the run went quiet. Without that wait the
  * run's slots and the queue's took turns (measured at 14d9ebc, 200 units at -parallelism 10: 44 runs of 8 and
  * 1 objects in turn, a run of 1 costing 0.3-0.4 s as one of 8 does; with it, 23 runs of 9). A run whose
- * expected objects do not come (the end of a destroy) starts REFILL_MAX_MS late.
+ * expected objects do not come (the end of a destroy, slots Terraform gave other objects) starts a REFILL
+ * window late. The last run's cost is the time since it started (its start was this gather's end).
  */
-export const gathering =
-  (clock: Clock): Gather =>
-  async (queued, expected) => {
-    const end = clock.now() + (expected > 0 ? REFILL_MAX_MS : GATHER_MAX_MS);
-    for (let seen = -1; (queued() !== seen || queued() < expected) && clock.now() < end;) {
-      seen = queued();
-      await clock.sleep(GATHER_QUIET_MS);
+export const gathering = (clock: Clock): Gather => {
+  let runStarted: number | undefined;
+  return async (queued, expected) => {
+    const start = clock.now();
+    const run = runStarted === undefined ? 0 : start - runStarted;
+    const first = queued();
+    let last = start;
+    for (let seen = first; ; await clock.sleep(GATHER_QUIET_MS)) {
+      const now = clock.now();
+      if (queued() !== seen) {
+        seen = queued();
+        last = now;
+      } else if (seen >= expected && now > start) break;
+      const late =
+        expected === 0
+          ? now - start >= GATHER_MAX_MS
+          : now - start >= windowOf(REFILL.all, run) ||
+            now - last >= windowOf(seen > first ? REFILL.next : REFILL.first, run);
+      if (late) break;
     }
+    runStarted = clock.now();
   };
+};
 
 /**
  * An action whose runs callers share: a call while a run works queues the next run, which every call
