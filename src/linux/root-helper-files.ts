@@ -183,7 +183,16 @@ drop() {
   why=$(rm -f -- "$1" 2>&1)
   if gone "$1"; then echo "removed $1"; else echo "left $1: \${why:-it is still there}"; fi
 }
-literal() { printf '%s' "$1" | sed 's/[\\\\*?[]/\\\\&/g'; }
+# A name as a find pattern that matches it alone, in $lit: sed runs only for a name with a pattern character
+# (systemd's escapes hold backslashes), since a removal's processes are most of its cost on a busy host.
+literal() {
+  case $1 in
+  *[\\\\*?[]*) lit=$(printf '%s' "$1" | sed 's/[\\\\*?[]/\\\\&/g') ;;
+  *) lit=$1 ;;
+  esac
+}
+# Whether $1 is a mask, a link to /dev/null: readlink runs for a link alone.
+masked() { [ -L "$1" ] && [ "$(readlink -- "$1" 2>/dev/null)" = /dev/null ]; }
 # The file a unit is loaded from, as $to: its own (file), or an instance's template's (instance).
 unit_file() {
   to=$1/$2
@@ -202,7 +211,7 @@ removal() {
     case $s in ?*@?*) named=$2 ;; esac
   fi
   left=''
-  if [ -n "$file" ] && [ "$(readlink -- "$file" 2>/dev/null)" != /dev/null ]; then
+  if [ -n "$file" ] && ! masked "$file"; then
     drop "$file"
     gone "$file" || left=1
   fi
@@ -214,11 +223,14 @@ removal() {
   fi
   masks "$1" "$2"
   for f in $m; do
-    if [ "$(readlink -- "$f" 2>/dev/null)" = /dev/null ]; then echo "kept $f"; fi
+    if masked "$f"; then echo "kept $f"; fi
   done
-  base=$(literal "\${to##*/}")
-  set -- \\( -lname "*/$base" -o -lname "$base" \\)
-  [ -z "$named" ] || set -- -name "$(literal "$named")" "$@"
+  literal "\${to##*/}"
+  set -- \\( -lname "*/$lit" -o -lname "$lit" \\)
+  if [ -n "$named" ]; then
+    literal "$named"
+    set -- -name "$lit" "$@"
+  fi
   find "$ADMIN" /run/systemd/system -maxdepth 2 -type l "$@" 2>/dev/null |
     while IFS= read -r l; do
       r=$(readlink -- "$l")
