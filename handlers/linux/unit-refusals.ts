@@ -1,10 +1,12 @@
 /**
  * What a host's batch apply refuses before it changes anything: a masked unit it may not unmask, a unit or an
  * instance declared enabled that `systemctl enable` cannot link (its [Install] and its drop-ins', the batch's, name
- * nothing: unit-enable.ts), and a file systemd would not load. Each refused object is left as it was.
+ * nothing: unit-enable.ts) or with an alias its [Install] does not make (unit-alias.ts), and a file systemd would
+ * not load. Each refused object is left as it was.
  */
 import { HandlerError } from '../../src/core/errors';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
+import { aliasRefusalWords, refusedAliases } from '../../src/linux/unit-alias';
 import { unitOf } from '../../src/linux/unit-batch';
 import { unmaskAdvice } from '../../src/linux/unit-diff';
 import { type BatchDropIn, cannotEnable, ENABLE_FIX, enabledProblem } from '../../src/linux/unit-enable';
@@ -33,11 +35,13 @@ export const batchFiles = (tracks: readonly Track[]): BatchFiles => {
 
 /**
  * Refuses, before anything is written, a masked unit it may not unmask, a unit or instance declared enabled that
- * enable cannot link (`files`: the batch's), and a file systemd would not load.
+ * enable cannot link (`files`: the batch's) or with an alias its [Install] does not make, and a file systemd
+ * would not load.
  */
 export const refuse = (shell: HostShell, track: Track, files: BatchFiles): void => {
   refuseMasked(shell, track);
   refuseUnlinkable(shell, track, files);
+  refuseAliased(shell, track);
   const { overridden } = track.before;
   if (overridden === undefined) return;
   const what =
@@ -70,4 +74,12 @@ const refuseUnlinkable = (shell: HostShell, track: Track, { units, dropIns }: Ba
     `${spec.name} on ${shell.host} is declared enabled`,
     `${why}: ${rule.prop} ${rule.says}; nothing was changed: ${ENABLE_FIX}`,
   );
+};
+
+/** An instance declared enabled with an alias no systemctl verb the apply has removes: its removal by hand. */
+const refuseAliased = (shell: HostShell, { item: { change }, before }: Track): void => {
+  const aliases = change.sort === 'drop-in' ? undefined : refusedAliases(change.spec.enabled, before.links);
+  if (aliases === undefined) return;
+  const what = `${change.spec.name} on ${shell.host} has an alias its [Install] does not make`;
+  throw new HandlerError(what, `${aliasRefusalWords(aliases)}; nothing was changed`);
 };

@@ -5,6 +5,7 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
+import { refusedAliases } from './unit-alias';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { staticWords } from './unit-enable';
 import { comparedLinks, hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
@@ -55,6 +56,8 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
       : undefined;
   if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
   else if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };
+  // Ahead of its enablement, which is-enabled says `disabled` once its own links are gone: the apply refuses it.
+  else if (refusedAliases(spec.enabled, live.links) !== undefined) changes[LINKS_FIELD] = linksDiff(spec, live);
   else if (enablement !== undefined && enablement !== (spec.enabled ? 'enabled' : 'disabled'))
     changes.enabled = { live: enablement === 'runtime' ? RUNTIME_ONLY : enablement === 'enabled', want: spec.enabled };
   else if (hasLinkDrift(linksDriftOf(spec, live))) changes[LINKS_FIELD] = linksDiff(spec, live);
@@ -71,11 +74,15 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
 /**
  * How its links differ from those its [Install] makes (unit-links.ts), judged where systemd says it is
  * enabled or disabled at all (not static or generated), or indirect for a template with a default instance
- * (another instance's link keeps it so once its own are gone: measured, systemd 252).
+ * (another instance's link keeps it so once its own are gone: measured, systemd 252), and wherever the apply
+ * refuses an instance over its aliases (unit-alias.ts), so that the plan says so.
  */
 const linksDriftOf = (spec: DesiredUnit, live: LiveUnit) => {
   const state = live.status.unitFileState;
-  const judged = enablementOf(state) !== undefined || (state === 'indirect' && isDefaultInstanced(live));
+  const judged =
+    enablementOf(state) !== undefined ||
+    (state === 'indirect' && isDefaultInstanced(live)) ||
+    refusedAliases(spec.enabled, live.links) !== undefined;
   return judged ? linkDrift(spec.enabled, live.links) : undefined;
 };
 

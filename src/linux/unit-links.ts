@@ -6,6 +6,7 @@
  * under /etc/systemd/system and /run/systemd/system (`enable --runtime`) and the [Install] lines of the
  * file systemd loads, in the one read script (unit-read.ts); this file says what differs.
  */
+import { aliasApplyWords, leftAliases } from './unit-alias';
 import { FACTS_AWK, FACTS_FUNCTION, type HostFacts, parseFacts } from './unit-facts';
 import { defaultInstanceOf, installLinks } from './unit-install';
 import { instanceOf, isTemplate } from './unit-name';
@@ -21,8 +22,8 @@ export interface UnitLinks {
   readonly install?: readonly string[];
   /** Why the read cannot tell the links its [Install] makes, though it read every file (unit-install.ts). */
   readonly unknown?: string;
-  /** What ends it, where an [Install] the read can compare does not (an alias the apply cannot remove). */
-  readonly ends?: string;
+  /** An instance's aliases its [Install] does not make, which the apply cannot remove (unit-alias.ts). */
+  readonly aliases?: readonly string[];
   /**
    * For a template, the instance its DefaultInstance= has enable link (unit-install.ts): only the links named
    * for it are compared (`comparedLinks`), the others being its other instances'.
@@ -156,7 +157,8 @@ const linksOf = (
   if (made === undefined) return { etc, run };
   if (!('links' in made)) return { etc, run, unknown: made.unknown };
   // systemd's disable and reenable leave an instance's alias (measured, 252), so the apply cannot remove one its
-  // [Install] does not make: such an alias is kept out of those compared, and the read cannot compare its links.
+  // [Install] does not make: such an alias is kept out of those compared, the read cannot compare its links, and
+  // the apply refuses one declared enabled (unit-alias.ts).
   const isLeft = (path: string) => isTemplateAlias(unit, path) && !made.links.includes(path);
   const kept = (paths: string[]) => paths.filter((path) => !isLeft(path));
   const left = [
@@ -165,13 +167,6 @@ const linksOf = (
   ];
   return { etc: kept(etc), run: kept(run), install: made.links, ...(left.length === 0 ? {} : leftAliases(left)) };
 };
-
-const leftAliases = (paths: readonly string[]) => ({
-  unknown: `${paths.join(', ')}, ${paths.length === 1 ? 'an alias' : 'aliases'} its [Install] does not make, ${
-    paths.length === 1 ? 'stays' : 'stay'
-  } through systemctl disable and reenable (measured)`,
-  ends: `removing ${paths.length === 1 ? 'that alias' : 'those aliases'} by hand ends it`,
-});
 
 /**
  * A template's links, every instance's among them (a rewrite re-enables those: handlers/linux/unit-relink.ts),
@@ -204,8 +199,8 @@ export interface LinkDrift {
   readonly stray: readonly string[];
   readonly missing: readonly string[];
   readonly unknown?: string;
-  /** What ends `unknown` (`UnitLinks.ends`). */
-  readonly ends?: string;
+  /** The aliases `unknown` names, which the apply refuses an instance over (`UnitLinks.aliases`). */
+  readonly aliases?: readonly string[];
 }
 
 /**
@@ -222,7 +217,10 @@ export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkD
   const etc = found.etc.map((path) => `${LINK_ROOTS.etc}/${path}`);
   const run = found.run.map((path) => `${LINK_ROOTS.run}/${path}`);
   if (!enabled) return { stray: [...etc, ...run], missing: [] };
-  if (links.unknown !== undefined) return { stray: [], missing: [], unknown: links.unknown, ends: links.ends };
+  if (links.unknown !== undefined) {
+    const { unknown, aliases } = links;
+    return { stray: [], missing: [], unknown, ...(aliases === undefined ? {} : { aliases }) };
+  }
   if (links.install === undefined) return undefined;
   const made = new Set(links.install);
   const stray = [
@@ -238,16 +236,19 @@ export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkD
 export const hasLinkDrift = (drift: LinkDrift | undefined): drift is LinkDrift =>
   drift !== undefined && (drift.stray.length + drift.missing.length > 0 || drift.unknown !== undefined);
 
-const WITHOUT_IT = 'an [Install] without it reads in sync';
+const RE_ENABLES = 'the apply re-enables it, an [Install] without it reads in sync';
 
 /**
  * The plan's words for it. One the read cannot compare says why and what ends it: the apply re-enables it (so
  * its links are those enable makes, or enable's own error says why not), and an [Install] the read can compare,
- * in its file or a drop-in's, reads in sync (or, for an alias the apply cannot remove, its removal by hand).
+ * in its file or a drop-in's, reads in sync; but for an alias the apply cannot remove, the apply refuses it and
+ * its removal by hand ends it (unit-alias.ts).
  */
 export const linkWords = (drift: LinkDrift, enabled: boolean): string => {
-  if (drift.unknown !== undefined)
-    return `cannot compare links: ${drift.unknown}; the apply re-enables it, ${drift.ends ?? WITHOUT_IT}`;
+  if (drift.unknown !== undefined) {
+    const does = drift.aliases === undefined ? RE_ENABLES : aliasApplyWords(drift.aliases);
+    return `cannot compare links: ${drift.unknown}; ${does}`;
+  }
   const whose = enabled ? 'links its [Install] does not make' : 'links of a unit declared disabled';
   const stray = drift.stray.length === 0 ? [] : [`${whose}: ${drift.stray.join(', ')}`];
   const missing =

@@ -12,7 +12,7 @@ import { type HelperStep, helperRequest, ROOT_HELPER_PATH, rootHelperText } from
 import { quote } from '../../src/linux/shell';
 import { RESTART_ON_DIR, restartOnPath } from '../../src/linux/unit-file';
 import { linuxDomain } from '../../handlers/linux/domain';
-import { invoke } from './run-handler';
+import { type ApplyEntry, invoke, invokeBatch, invokeBatchApply } from './run-handler';
 import { startSystemdHost, type SystemdHost } from './systemd-host';
 
 export const KEY_ENV = 'TEST_SSH_KEY';
@@ -160,4 +160,15 @@ export const useSystemdHost = () => {
     waitFor: (...args) => ready().unit.waitFor(...args),
   };
   return { host: () => ready().host, unit };
+};
+
+/** A batch plan and a batch apply of `objects` (name → entry) on the host, as the target's resources run them. */
+export const unitBatch = (host: () => SystemdHost) => {
+  const env = () => ({ [KEY_ENV]: host().privateKey });
+  return {
+    plan: (objects: Readonly<Record<string, ApplyEntry>>) =>
+      invokeBatch(linuxDomain(), hostTarget(host()), objects, env()),
+    apply: (objects: Readonly<Record<string, ApplyEntry>>) =>
+      invokeBatchApply(linuxDomain(), hostTarget(host()), objects, env()),
+  };
 };

@@ -92,7 +92,7 @@ describe('the read', () => {
     expect(drift).toMatchObject({ stray: [], missing: [], unknown: expect.stringContaining(`${E}/r@1.service`) });
     expect(linkWords(drift!, true)).toBe(
       `cannot compare links: ${E}/r@1.service, an alias its [Install] does not make, stays through systemctl ` +
-        'disable and reenable (measured); the apply re-enables it, removing that alias by hand ends it',
+        'disable and reenable (measured); the apply refuses it, removing that alias by hand ends it',
     );
     // Declared disabled, it is left out as before: its disable would leave it too.
     expect(linkDrift(false, read)).toEqual({ stray: [`${E}/q@1.service`], missing: [] });
