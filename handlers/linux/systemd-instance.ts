@@ -5,11 +5,10 @@
  */
 import { defineKind, type Reading } from '../../src/core/kind';
 import { instanceIdentity, instanceSpec, type InstanceSpec } from '../../src/linux/systemd-instance';
-import { readEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import type { UnitChange } from '../../src/linux/unit-batch';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { HostSession } from './session';
-import { readUnits } from './read-units';
-import { isForeign, type LiveUnits, markedBy, readingOf } from './systemd-unit';
+import { fetchUnits, isForeign, type LiveUnits, markedBy, readingOf } from './systemd-unit';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
@@ -17,15 +16,13 @@ export const systemdInstanceKind = defineKind({
   spec: instanceSpec,
   identity: instanceIdentity,
 
-  async fetch(session: HostSession, specs: readonly InstanceSpec[]): Promise<LiveUnits> {
-    const live = await readUnits(
+  fetch: (session: HostSession, specs: readonly InstanceSpec[], _context, batch?: readonly UnitChange[]) =>
+    fetchUnits(
       session,
-      specs.map((spec) => readEntryOf({ sort: 'instance', spec })),
-    );
-    return { host: session.host, units: new Map(live.map(([entry, unit]) => [entry.unit, unit])) };
-  },
-
-  read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf(spec, live),
+      specs.map((spec) => ({ sort: 'instance', spec })),
+      batch,
+    ),
+  read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf({ sort: 'instance', spec }, live),
   foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),
   markedBy: (spec: InstanceSpec, live: LiveUnits): string | undefined => markedBy(spec, live),
   change: (spec: InstanceSpec): UnitChange => ({ sort: 'instance', spec }),

@@ -9,7 +9,7 @@ import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../
 import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
 import { markStackOf, unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
-import { readEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import { type BatchFiles, batchFilesOf, enableInputOf, readEntryOf, type UnitChange } from '../../src/linux/unit-batch';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
@@ -19,14 +19,28 @@ import { applyOne } from './unit-transaction';
 export interface LiveUnits {
   readonly host: string;
   readonly units: ReadonlyMap<string, LiveUnit>;
+  /** The files of the batch read's objects on the host, what the apply writes (a read by hand knows none). */
+  readonly files?: BatchFiles;
 }
 
+/** One read of the host for `changes` (its kind's), knowing the files of the batch read's `batch` when given. */
+export const fetchUnits = async (
+  session: HostSession,
+  changes: ReadonlyArray<Exclude<UnitChange, { sort: 'drop-in' }>>,
+  batch: readonly UnitChange[] | undefined,
+): Promise<LiveUnits> => {
+  const live = await readUnits(session, changes.map(readEntryOf));
+  const units = new Map(live.map(([entry, unit]) => [entry.unit, unit]));
+  return { host: session.host, units, ...(batch === undefined ? {} : { files: batchFilesOf(batch) }) };
+};
+
 /** The reading of one unit or instance from its host's fetch. */
-export const readingOf = (spec: DesiredUnit, { host, units }: LiveUnits): Reading => {
-  const live = units.get(spec.name);
-  if (live === undefined) throw new Error(`${spec.name} was not read`);
-  const diff = diffUnit(spec, live);
-  return { inSync: Object.keys(diff).length === 0, summary: summarizeUnit(spec, host, live, diff), diff };
+export const readingOf = (change: Exclude<UnitChange, { sort: 'drop-in' }>, live: LiveUnits): Reading => {
+  const { spec } = change;
+  const unit = live.units.get(spec.name);
+  if (unit === undefined) throw new Error(`${spec.name} was not read`);
+  const diff = diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files));
+  return { inSync: Object.keys(diff).length === 0, summary: summarizeUnit(spec, live.host, unit, diff), diff };
 };
 
 /** Whether the unit or instance exists on the host without the stack's record (unit-ownership.ts). */
@@ -45,15 +59,13 @@ export const systemdUnitKind = defineKind({
   spec: unitSpec,
   identity: unitIdentity,
 
-  async fetch(session: HostSession, specs: readonly UnitSpec[]): Promise<LiveUnits> {
-    const live = await readUnits(
+  fetch: (session: HostSession, specs: readonly UnitSpec[], _context, batch?: readonly UnitChange[]) =>
+    fetchUnits(
       session,
-      specs.map((spec) => readEntryOf({ sort: 'unit', spec })),
-    );
-    return { host: session.host, units: new Map(live.map(([entry, unit]) => [entry.unit, unit])) };
-  },
-
-  read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf(spec, live),
+      specs.map((spec) => ({ sort: 'unit', spec })),
+      batch,
+    ),
+  read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf({ sort: 'unit', spec }, live),
   foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),
   markedBy: (spec: UnitSpec, live: LiveUnits): string | undefined => markedBy(spec, live),
   change: (spec: UnitSpec): UnitChange => ({ sort: 'unit', spec }),

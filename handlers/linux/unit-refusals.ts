@@ -5,33 +5,17 @@
  * not load. Each refused object is left as it was.
  */
 import { HandlerError } from '../../src/core/errors';
-import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { aliasRefusalWords, refusedAliases } from '../../src/linux/unit-alias';
-import { unitOf } from '../../src/linux/unit-batch';
+import { type BatchFiles, batchFilesOf, enableInputOf, unitOf } from '../../src/linux/unit-batch';
 import { unmaskAdvice } from '../../src/linux/unit-diff';
-import { type BatchDropIn, cannotEnable, ENABLE_FIX, enabledProblem } from '../../src/linux/unit-enable';
+import { cannotEnable, ENABLE_FIX, enabledProblem } from '../../src/linux/unit-enable';
 import { overriddenWords } from '../../src/linux/unit-loaded';
 import { isMasked } from '../../src/linux/unit-state';
 import type { HostShell } from './host-shell';
 import type { Track } from './unit-track';
 
-/** The batch's unit files by name, and its drop-ins by the unit they change: what enable will read. */
-interface BatchFiles {
-  readonly units: ReadonlyMap<string, string>;
-  readonly dropIns: ReadonlyMap<string, BatchDropIn[]>;
-}
-
-export const batchFiles = (tracks: readonly Track[]): BatchFiles => {
-  const units = new Map<string, string>();
-  const dropIns = new Map<string, BatchDropIn[]>();
-  for (const { change } of tracks.map((track) => track.item)) {
-    if (change.sort === 'unit') units.set(change.spec.name, change.spec.content);
-    if (change.sort !== 'drop-in') continue;
-    const { unit, name, content } = change.spec;
-    dropIns.set(unit, [...(dropIns.get(unit) ?? []), { name, content, path: dropInPath(change.spec) }]);
-  }
-  return { units, dropIns };
-};
+/** The batch's files (unit-batch.ts), from its tracks. */
+export const batchFiles = (tracks: readonly Track[]): BatchFiles => batchFilesOf(tracks.map(({ item }) => item.change));
 
 /**
  * Refuses, before anything is written, a masked unit it may not unmask, a unit or instance declared enabled that
@@ -60,14 +44,13 @@ const refuseMasked = (shell: HostShell, track: Track): void => {
   });
 };
 
-const refuseUnlinkable = (shell: HostShell, track: Track, { units, dropIns }: BatchFiles): void => {
+const refuseUnlinkable = (shell: HostShell, track: Track, files: BatchFiles): void => {
   const { change } = track.item;
   if (change.sort === 'drop-in') return;
   const { spec } = change;
   const template = change.sort === 'instance' ? change.spec.template : undefined;
-  const text = change.sort === 'instance' ? units.get(change.spec.template) : change.spec.content;
-  const own = [spec.name, ...(template === undefined ? [] : [template])].flatMap((unit) => dropIns.get(unit) ?? []);
-  const why = cannotEnable({ ...spec, template }, text, own, track.before.status);
+  const { text, dropIns } = enableInputOf(change, files);
+  const why = cannotEnable({ ...spec, template }, text, dropIns, track.before.status);
   if (why === undefined) return;
   const rule = enabledProblem(change.sort);
   throw new HandlerError(

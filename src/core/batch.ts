@@ -108,8 +108,9 @@ const readAll = async <S, T, C, R>(
       readings.set(name, unreadable(error));
     }
   }
-  // Every spec parsed once, by its kind's schema, before connecting.
+  // Every spec parsed once, by its kind's schema, before connecting; each kind's fetch sees the batch's changes.
   const groups: Array<GroupRead<S>> = [];
+  const batch: C[] = [];
   for (const [kindName, entries] of byKind) {
     const load = Object.hasOwn(domain.kinds, kindName) ? domain.kinds[kindName] : undefined;
     if (load === undefined) {
@@ -118,7 +119,7 @@ const readAll = async <S, T, C, R>(
       continue;
     }
     const where = domain.describe(target);
-    const group = (await load()).open((kind) => groupRead(kind, entries, readings, context, where));
+    const group = (await load()).open((kind) => groupRead(kind, entries, { readings, batch }, context, where));
     if (group !== undefined) groups.push(group);
   }
   if (groups.length === 0) return readings;
@@ -146,21 +147,26 @@ export const withSpecs = <Spec, E extends { readonly name: string; readonly spec
     }
   });
 
-/** One kind's objects, each spec parsed by the kind's schema: their fetch and readings, or none to read. */
+/**
+ * One kind's objects, each spec parsed by the kind's schema: their fetch and readings, or none to read. Their
+ * changes join `batch`, which every kind's fetch gets once all are parsed (`ObjectKind.fetch`).
+ */
 const groupRead = <S, Spec, I, L, C, R>(
   kind: ObjectKind<S, Spec, I, L, C, R>,
   entries: readonly Entry[],
-  readings: Map<string, Reading>,
+  { readings, batch }: { readonly readings: Map<string, Reading>; readonly batch: C[] },
   context: KindContext,
   where: string,
 ): GroupRead<S> | undefined => {
   const parsed = withSpecs(kind.spec, entries, (name, error) => readings.set(name, unreadable(error)));
   if (parsed.length === 0) return undefined;
+  for (const { spec } of parsed) if (kind.change !== undefined) batch.push(kind.change(spec));
   return async (session) => {
     const live = await kind.fetch(
       session,
       parsed.map(({ spec }) => spec),
       context,
+      batch,
     );
     for (const entry of parsed) {
       try {

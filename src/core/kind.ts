@@ -58,8 +58,12 @@ export interface ObjectKind<S, Spec, Identity, Live, Change = never, Removal = n
   readonly spec: ZodMiniType<Spec>;
   /** What names the object: all that destroy gets. */
   readonly identity: ZodMiniType<Identity>;
-  /** Everything the readings of `specs` need, in as few calls as the API allows. */
-  fetch(session: S, specs: readonly Spec[], context: KindContext): Promise<Live>;
+  /**
+   * Everything the readings of `specs` need, in as few calls as the API allows. `batch`, in a batch read: every
+   * object it reads on the target, of every kind, as the domain's `applyAll` takes it (`change`), for a kind whose
+   * reading depends on what the apply does to the others (a unit's `enabled` on the drop-ins written with it).
+   */
+  fetch(session: S, specs: readonly Spec[], context: KindContext, batch?: readonly Change[]): Promise<Live>;
   /** One object's reading over the fetched data; a throw marks only this object as unreadable. */
   read(spec: Spec, live: Live, context: KindContext): Reading;
   /** Reads, writes the minimal change, reads back; fails when the object did not converge. */

@@ -12,6 +12,7 @@ import type { LiveUnit } from './unit-control';
 import { restartOnPath, unitPath } from './unit-file';
 import type { UnitSpec } from './systemd-unit';
 import { enableNeedsReload, settleSteps, settleTarget } from './unit-diff';
+import type { BatchDropIn, EnableInput } from './unit-enable';
 import { isTemplate } from './unit-name';
 import { dropInIntentPath, unitIntentPath } from './unit-intent';
 import { dropInMarkPath } from './unit-ownership';
@@ -33,6 +34,35 @@ export interface BatchItem {
 
 /** The unit systemd acts on: a drop-in's is the unit it extends. */
 export const unitOf = (change: UnitChange): string => (change.sort === 'drop-in' ? change.spec.unit : change.spec.name);
+
+/** The batch's unit files by name, and its drop-ins by the unit they change: what enable reads once it is written. */
+export interface BatchFiles {
+  readonly units: ReadonlyMap<string, string>;
+  readonly dropIns: ReadonlyMap<string, readonly BatchDropIn[]>;
+}
+
+export const batchFilesOf = (changes: readonly UnitChange[]): BatchFiles => {
+  const units = new Map<string, string>();
+  const dropIns = new Map<string, BatchDropIn[]>();
+  for (const change of changes) {
+    if (change.sort === 'unit') units.set(change.spec.name, change.spec.content);
+    if (change.sort !== 'drop-in') continue;
+    const { unit, name, content } = change.spec;
+    dropIns.set(unit, [...(dropIns.get(unit) ?? []), { name, content, path: dropInPath(change.spec) }]);
+  }
+  return { units, dropIns };
+};
+
+/**
+ * What the enable of a unit or instance reads once `files` (its batch's) are written: its file (an instance:
+ * its template's, when the batch declares it) and the batch's drop-ins of it (an instance: of it and its template).
+ */
+export const enableInputOf = (change: Exclude<UnitChange, { sort: 'drop-in' }>, files: BatchFiles): EnableInput => {
+  const template = change.sort === 'instance' ? change.spec.template : undefined;
+  const text = change.sort === 'instance' ? files.units.get(change.spec.template) : change.spec.content;
+  const names = [change.spec.name, ...(template === undefined ? [] : [template])];
+  return { text, dropIns: names.flatMap((unit) => files.dropIns.get(unit) ?? []) };
+};
 
 /** What the read of the host fetches for the change: a drop-in is read with its unit's state. */
 export const readEntryOf = (change: UnitChange): ReadEntry => {

@@ -7,10 +7,10 @@ import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import { refusedAliases } from './unit-alias';
 import type { DesiredUnit, LiveUnit } from './unit-control';
-import { staticWords } from './unit-enable';
+import { type EnableInput, enableWords } from './unit-enable';
 import { comparedLinks, hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
-import { instanceOf } from './unit-name';
+import { instanceOf, isTemplate } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
 
@@ -40,8 +40,11 @@ const duration = (seconds: number): string =>
       ? `${Math.round(seconds / 60)} min`
       : `${Math.round(seconds / 3600)} h`;
 
-/** Every way the host differs from the spec; empty when in sync. */
-export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
+/**
+ * Every way the host differs from the spec; empty when in sync. `batch`: what its enable reads once the batch is
+ * written (unit-enable.ts), known to a plan's batch read, not to a read back after the apply.
+ */
+export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput): FieldDiff => {
   const changes: Record<string, { live: unknown; want: unknown }> = overriddenDiff(live.overridden);
   if (isMasked(live.status)) changes.masked = { live: true, want: false };
   if (spec.content !== undefined) {
@@ -50,10 +53,12 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit): FieldDiff => {
   }
   const enablement = enablementOf(live.status.unitFileState);
   // A file the apply rewrites may bring an [Install]: systemd's `static` is of the file it replaces.
-  const unlinkable =
-    changes.file === undefined
-      ? staticWords({ ...spec, template: templateOf(spec) }, live.status.unitFileState)
-      : undefined;
+  const unlinkable = enableWords(
+    { ...spec, template: templateOf(spec) },
+    live.status,
+    changes.file === undefined,
+    batch,
+  );
   if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
   else if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };
   // Ahead of its enablement, which is-enabled says `disabled` once its own links are gone: the apply refuses it.
@@ -168,7 +173,8 @@ export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string
  * Enable or disable, decided from the state read before any write, so that it runs before the
  * host's one reload and that reload shows it. A unit systemd had not loaded (a new file, an instance
  * of a new template, a masked one) reads no enablement: it is enabled when declared so (one whose
- * [Install] names nothing to link is never declared so: unit-enable.ts). One whose links are not those
+ * [Install] names nothing to link is never declared so: unit-enable.ts), and so is one systemd calls `static`,
+ * whose [Install] a drop-in the apply writes may bring (the read back judges it). One whose links are not those
  * its [Install] makes, or whose file (an instance: its template's) the apply rewrites, is re-enabled:
  * `enable` only adds, and the link of an old WantedBy= stayed (measured, systemd 252). One enabled until
  * reboot alone is enabled for good, or disabled under /run too. `rewritten`: its file, or an instance's
@@ -185,7 +191,11 @@ export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boole
   const kept = enablement === 'enabled' || (isDefaultInstanced(before) && !unread && enablement !== 'disabled');
   const missing = kept && (drift?.missing.length ?? 0) > 0;
   if ((rewritten && linked) || stray || missing) return 'reenable';
-  return (enablement !== undefined && enablement !== 'enabled') || rewritten || unread ? 'enable' : undefined;
+  // `static` on the host: a drop-in the apply writes may bring its [Install] (unit-enable.ts `enableWords`).
+  const unlinked = before.status.unitFileState === 'static' && !isTemplate(spec.name);
+  return (enablement !== undefined && enablement !== 'enabled') || rewritten || unread || unlinked
+    ? 'enable'
+    : undefined;
 };
 
 export type EnableStep = 'enable' | 'reenable' | 'disable';

@@ -119,16 +119,60 @@ export const ENABLE_FIX =
 export const staticWords = (
   spec: { readonly name: string; readonly enabled: boolean; readonly template?: string },
   unitFileState: string,
+  then = ', so it cannot be enabled',
 ): string | undefined => {
   if (!spec.enabled || unitFileState !== 'static' || isTemplate(spec.name)) return undefined;
   const what = spec.template === undefined ? spec.name : `its template ${spec.template}`;
-  return `static: ${what} on the host ${NAMES_NONE} in [Install], so it cannot be enabled`;
+  return `static: ${what} on the host ${NAMES_NONE} in [Install]${then}`;
 };
 
 /** A drop-in of the batch, for the apply: where it goes on the host, and what it says. */
 export interface BatchDropIn extends InstallDropIn {
   readonly path: string;
 }
+
+/**
+ * What the apply's enable of a unit or instance reads once its batch is written: the file it leaves (a unit's
+ * own; an instance's template's when the batch declares it, else undefined) and the batch's drop-ins of it (an
+ * instance's: its own and its template's).
+ */
+export interface EnableInput {
+  readonly text: UnitContent | undefined;
+  readonly dropIns: readonly BatchDropIn[];
+}
+
+/**
+ * The read's words for a unit or instance declared enabled whose enable systemd's state on the host does not
+ * tell; undefined otherwise. `fileKept`: the apply leaves its file as it is (systemd's `static` is of that file).
+ * `batch`: what its enable reads once the batch is written, known to a plan's batch read. A unit `static` there
+ * whose batch writes the drop-in that gives it an [Install] is enabled by the apply (measured, systemd 252), and
+ * one whose batch leaves it none is refused by the apply (`cannotEnable`): the read says so, in the apply's words.
+ */
+export const enableWords = (
+  spec: { readonly name: string; readonly enabled: boolean; readonly template?: string },
+  status: { readonly unitFileState: string; readonly dropInPaths?: readonly string[] },
+  fileKept: boolean,
+  batch?: EnableInput,
+): string | undefined => {
+  if (status.unitFileState === 'static' && fileKept) {
+    const linked = batch !== undefined && linkedByDropIns(batch, status);
+    return staticWords(spec, status.unitFileState, linked ? LINKED_BY_DROP_IN : undefined);
+  }
+  return batch === undefined ? undefined : cannotEnable(spec, batch.text, batch.dropIns, status);
+};
+
+/** What the read says after `static: ... in [Install]` of a unit whose batch writes the drop-in that links it. */
+const LINKED_BY_DROP_IN = " yet; the apply writes its drop-in's [Install] and enables it";
+
+/**
+ * Whether the batch's drop-ins leave the unit an [Install] setting whatever its file says (a later drop-in's
+ * setting stands over its file's), the host loading no drop-in of it the batch does not write.
+ */
+const linkedByDropIns = ({ text, dropIns }: EnableInput, status: { readonly dropInPaths?: readonly string[] }) => {
+  const declared = new Set(dropIns.map(({ path }) => path));
+  if (dropIns.length === 0 || (status.dropInPaths ?? []).some((path) => !declared.has(path))) return false;
+  return installConfigOf(text ?? '', undefined, dropIns) === true;
+};
 
 /**
  * Why the apply cannot enable a unit or instance declared enabled, or undefined when it can or cannot tell yet.

@@ -2,7 +2,8 @@
  * An instance declared enabled whose template has no [Install] setting, on real systemd 252: `systemctl enable`
  * only warns of such a unit ("The unit files have no installation config ...") and `is-enabled` answers `static`,
  * so the plan said the apply enables it, the apply did not, and the next plan was clean. Now the plan says in
- * words that it cannot be enabled, and the apply refuses it in the same words before any change to it.
+ * words that it cannot be enabled, and the apply refuses it in the same words before any change to it. A drop-in of
+ * the batch that brings (or empties) the [Install] changes what the plan says and what the apply does alike.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { type ApplyEntry, invokeBatch, invokeBatchApply } from '../../support/run-handler';
@@ -100,4 +101,57 @@ test("a unit whose [Install] is its drop-in's is enabled by one apply, and the n
     '/etc/systemd/system/multi-user.target.wants/di.service -> /etc/systemd/system/di.service',
   ]);
   expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
+});
+
+const installDropIn = (unit: string, content: string) => ({
+  kind: 'systemd-drop-in',
+  spec: { unit, name: '10-install', directory: '/etc/systemd/system', content, startTimeoutSeconds: 90 },
+  after: ['u'],
+});
+
+// Regression: a unit the stack had applied, static on the host, declared enabled with a new drop-in that adds
+// [Install]: the first plan said "static: ... so it cannot be enabled", which is not what the apply does.
+test('a static unit of the host whose new drop-in brings [Install] reads as the apply enables it', async () => {
+  expect(await apply({ u: { kind: 'systemd-unit', spec: unitSpec('ds.service', STATIC) } })).toMatchObject({ code: 0 });
+  expect((await host().exec('systemctl is-enabled ds.service')).stdout.trim()).toBe('static');
+  const objects = {
+    u: { kind: 'systemd-unit', spec: unitSpec('ds.service', STATIC, { enabled: true }) },
+    d: installDropIn('ds.service', '[Install]\nWantedBy=multi-user.target\n'),
+  };
+  const first = (await plan(objects)).result ?? {};
+  expect(first['u.in_sync']).toBe('false');
+  expect(JSON.parse(first['u.diff'] ?? '{}')).toEqual({
+    enabled: {
+      live:
+        'static: ds.service on the host names no WantedBy=, RequiredBy=, Alias= or Also= in [Install] yet; ' +
+        "the apply writes its drop-in's [Install] and enables it",
+      want: true,
+    },
+  });
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 0, stderr: expect.stringMatching(/^u: enabled$/m) });
+  expect((await host().exec('systemctl is-enabled ds.service')).stdout.trim()).toBe('enabled');
+  expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
+});
+
+// Regression: an enabled unit whose new drop-in empties WantedBy= read in sync, while the apply refuses it.
+test("a unit whose new drop-in cancels its [Install] reads in the apply's refusal words", async () => {
+  const own =
+    '[Unit]\nDescription=own\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
+  expect(await apply({ u: { kind: 'systemd-unit', spec: unitSpec('dc.service', own) } })).toMatchObject({ code: 0 });
+  expect((await host().exec('systemctl is-enabled dc.service')).stdout.trim()).toBe('enabled');
+  const objects = {
+    u: { kind: 'systemd-unit', spec: unitSpec('dc.service', own, { enabled: true }) },
+    d: installDropIn('dc.service', '[Install]\nWantedBy=\n'),
+  };
+  const why =
+    'its file names no WantedBy=, RequiredBy=, Alias= or Also= in [Install], nor does a drop-in of it, so it ' +
+    'cannot be enabled';
+  const first = (await plan(objects)).result ?? {};
+  expect(first['u.in_sync']).toBe('false');
+  expect(JSON.parse(first['u.diff'] ?? '{}')).toEqual({ enabled: { live: why, want: true } });
+  const applied = await apply(objects);
+  expect(applied.code).not.toBe(0);
+  expect(applied.stderr).toContain(`dc.service on 127.0.0.1:${host().port} is declared enabled: ${why}`);
+  expect((await host().exec('systemctl is-enabled dc.service')).stdout.trim()).toBe('enabled');
 });

@@ -1,4 +1,6 @@
+import * as z from 'zod/mini';
 import { readBatch, SUMMARY_NAMES } from '../../../../src/core/batch';
+import { defineKind, type HandlerDomain, type Reading } from '../../../../src/core/kind';
 import { systemClock } from '../../../../src/core/clock';
 import { packObjects } from '../../../../src/core/packed-objects';
 import { widgetDomain, type WidgetWorld } from './fake-domain';
@@ -132,5 +134,35 @@ describe('readBatch', () => {
     );
     expect(result['.drifted']).toBe('off,after,stray');
     expect(result['after.in_sync']).toBe('true');
+  });
+});
+
+describe("each kind's fetch sees the batch's changes", () => {
+  // A unit's read depends on the drop-ins the apply writes with it, which are another kind's objects.
+  test('every object of every kind the read parsed, as the apply takes it, and no refused spec', async () => {
+    const seen: string[] = [];
+    const kind = (name: string) =>
+      defineKind({
+        spec: z.object({ id: z.string() }),
+        identity: z.object({ id: z.string() }),
+        async fetch(_session: null, specs: ReadonlyArray<{ id: string }>, _context, batch?: readonly string[]) {
+          seen.push(`${name} ${specs.map(({ id }) => id).join(',')}: ${(batch ?? []).join(',')}`);
+          return null;
+        },
+        read: (): Reading => ({ inSync: true, summary: 'in sync', diff: {} }),
+        apply: async () => undefined,
+        change: ({ id }: { id: string }) => `${name}:${id}`,
+      });
+    const domain = {
+      target: z.object({}),
+      describe: () => 'here',
+      connect: async () => null,
+      close: async () => undefined,
+      kinds: { unit: async () => kind('unit'), dropIn: async () => kind('dropIn') },
+    } satisfies HandlerDomain<null, object, string, string>;
+    const entry = (kindName: string, spec: unknown) => JSON.stringify({ kind: kindName, spec });
+    const fields = { '.target': '{}', u: entry('unit', { id: 'a' }), d: entry('dropIn', { id: 'b' }) };
+    await readBatch(domain, { ...fields, bad: entry('dropIn', { id: 7 }) }, context);
+    expect(seen).toEqual(['unit a: unit:a,dropIn:b', 'dropIn b: unit:a,dropIn:b']);
   });
 });

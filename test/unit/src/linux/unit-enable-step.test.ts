@@ -58,7 +58,22 @@ describe('enable and disable, decided before the reload', () => {
       false,
       'disable',
     ],
-    ['a static unit left as it is is neither', { enabled: true }, { unitFileState: 'static' }, false, undefined],
+    // Regression: one whose [Install] a drop-in the apply writes brings was left unlinked, and its read-back failed.
+    [
+      'a static unit declared enabled is enabled: a drop-in of the batch may bring its [Install]',
+      { enabled: true },
+      { unitFileState: 'static' },
+      false,
+      'enable',
+    ],
+    ['a static unit declared disabled is neither', {}, { unitFileState: 'static' }, false, undefined],
+    [
+      'a static template declared enabled is neither: its instances are enabled',
+      { enabled: true, name: 't@.service' },
+      { unitFileState: 'static' },
+      false,
+      undefined,
+    ],
     [
       'a static unit whose file changed is enabled (systemctl only warns)',
       { enabled: true },
@@ -122,12 +137,12 @@ describe('enable and disable, decided before the reload', () => {
       'reenable',
     ],
     [
-      'links are not judged for a static unit',
+      'links are not judged for a static unit: declared enabled, it is enabled, not re-enabled',
       true,
       { unitFileState: 'static' },
       { etc: made, run: [], install: [] },
       false,
-      undefined,
+      'enable',
     ],
   ])('%s', (_, enabled, statusOver, links, written, expected) => {
     expect(enableStep({ ...spec, enabled }, live(statusOver, { links }), written)).toBe(expected);

@@ -161,3 +161,58 @@ describe('a unit or instance that cannot be enabled', () => {
     ).toBeUndefined();
   });
 });
+
+// Regression: a unit static on the host whose stack adds a drop-in with WantedBy= read "so it cannot be enabled"
+// while the apply enables it; one whose new drop-in empties WantedBy= read in sync while the apply refuses it.
+describe('the read of a unit declared enabled knows what its batch writes (enableWords)', () => {
+  const WANTED = '[Install]\nWantedBy=multi-user.target\n';
+  const plain = { ...spec, name: 'plain.service', content: STATIC, enabled: true };
+  const path = (name: string) => `/etc/systemd/system/plain.service.d/${name}.conf`;
+  const dropIn = (name: string, content: string) => ({ name, content, path: path(name) });
+  const kept = (unitFileState: string, over: object = {}) =>
+    live({ unitFileState, ...over }, { fileSha256: sha256Hex(plain.content) });
+  const CANNOT = 'names no WantedBy=, RequiredBy=, Alias= or Also= in [Install]';
+  const ENABLES = "yet; the apply writes its drop-in's [Install] and enables it";
+
+  test('static on the host, with a drop-in of the batch that brings [Install]: the apply enables it', () => {
+    const batch = { text: STATIC, dropIns: [dropIn('10-install', WANTED)] };
+    const enables = `static: plain.service on the host ${CANNOT} ${ENABLES}`;
+    expect(diffUnit(plain, kept('static'), batch)).toEqual({ enabled: { live: enables, want: true } });
+    // Without the batch (a read by hand), systemd's word alone.
+    expect(diffUnit(plain, kept('static'))).toEqual({
+      enabled: { live: `static: plain.service on the host ${CANNOT}, so it cannot be enabled`, want: true },
+    });
+  });
+
+  test.each([
+    ['the host loads a drop-in the batch does not write', [dropIn('10-install', WANTED)], ['/run/x.conf']],
+    ['the batch has no drop-in of it', [], []],
+    ['its last drop-in empties WantedBy=', [dropIn('a-b', WANTED), dropIn('a', '[Install]\nWantedBy=\n')], []],
+  ])('static on the host, when %s: it cannot be enabled', (_, dropIns, dropInPaths) => {
+    const diff = diffUnit(plain, kept('static', { dropInPaths }), { text: STATIC, dropIns });
+    expect(diff.enabled?.live).toBe(`static: plain.service on the host ${CANNOT}, so it cannot be enabled`);
+  });
+
+  test("an instance static by its template only the host has: the batch's drop-in of it counts", () => {
+    const instance = { ...spec, name: 'st@a.service', content: undefined, enabled: true };
+    const batch = {
+      text: undefined,
+      dropIns: [{ ...dropIn('x', WANTED), path: '/etc/systemd/system/st@a.service.d/x.conf' }],
+    };
+    expect(diffUnit(instance, live({ unitFileState: 'static' }), batch).enabled?.live).toBe(
+      `static: its template st@.service on the host ${CANNOT} ${ENABLES}`,
+    );
+  });
+
+  test('enabled on the host, with a drop-in of the batch that empties its WantedBy=: the apply refuses it', () => {
+    const linked = { ...plain, content: `${STATIC}${WANTED}` };
+    const batch = { text: linked.content, dropIns: [dropIn('10-install', '[Install]\nWantedBy=\n')] };
+    const state = live({ unitFileState: 'enabled' }, { fileSha256: sha256Hex(linked.content) });
+    const why = `its file ${CANNOT}, nor does a drop-in of it, so it cannot be enabled`;
+    expect(diffUnit(linked, state, batch)).toEqual({ enabled: { live: why, want: true } });
+    expect(cannotEnable(linked, batch.text, batch.dropIns, state.status)).toBe(why);
+    const disabled = live({ unitFileState: 'disabled' }, { fileSha256: sha256Hex(linked.content) });
+    expect(diffUnit({ ...linked, enabled: false }, disabled, batch)).toEqual({});
+    expect(diffUnit(linked, state)).toEqual({});
+  });
+});
