@@ -5,7 +5,7 @@
  * the alias refuses an alias name, and only the template's disable removes it, with every instance's links
  * (measured, systemd 252). So the plan said the apply re-enables such an instance, the apply did, its read-back
  * failed and its undo ran: the apply failed after changing things. Now the read says so, and the apply refuses
- * the instance before any change to it (handlers/linux/unit-transaction.ts), in the words here.
+ * the instance before any change to it (handlers/linux/unit-refusals.ts), in the words here.
  */
 
 /** What the read says of such aliases (`paths`, each its full path): why it cannot compare the links. */
