@@ -21,7 +21,7 @@ import { ObjectConstruct } from '../core/object-construct';
 import { builtOr, checkAtSynth } from '../core/problems';
 import { knownText, unresolved, validateProps } from '../core/validate';
 import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
-import { dropInsOf } from './declared-drop-ins';
+import { dropInsOf, prefixDropInsOf } from './declared-drop-ins';
 import { appended, templateDigest, withRestartOn } from './restart-on';
 import { SshHost } from './ssh-host';
 
@@ -109,7 +109,10 @@ export class SystemdUnitInstance extends HostObjectConstruct<InstanceSpec> {
       props,
     );
     this.declaredTemplate = template;
-    checkAtSynth(this, () => enabledProblems('instance', props.enabled, template.spec.content, knownText, dropIns()));
+    const prefixDropIns = () => prefixDropInsOf(template.host, [spec.name, template.spec.name]);
+    checkAtSynth(this, () =>
+      enabledProblems('instance', props.enabled, template.spec.content, knownText, dropIns(), prefixDropIns()),
+    );
     // The template's file must exist before the instance starts; destroy goes the other way round.
     this.applyAfter(template);
   }

@@ -15,7 +15,7 @@ import { HOST_OBJECT_FIELDS, HostObjectConstruct } from './host-object';
 import { withRestartOn } from './restart-on';
 import { SshHost } from './ssh-host';
 import { SystemdUnitInstance, type SystemdUnitInstanceOptions } from './systemd-instance';
-import { dropInsOf } from './declared-drop-ins';
+import { dropInsOf, prefixDropInsOf } from './declared-drop-ins';
 import { shippedContent, textValueProblems } from './unit-content';
 
 // The unit's own fields come from its declaration (src/linux/systemd-unit.ts), each with its doc comment.
@@ -72,7 +72,16 @@ export class SystemdUnit extends HostObjectConstruct<DeclaredUnitSpec> {
     );
     this.declaredHost = props.host;
     checkAtSynth(this, () => this.liveInstancesOfRetiredTemplate());
-    checkAtSynth(this, () => enabledProblems('unit', props.enabled, shipped.content, knownText, dropIns()));
+    checkAtSynth(this, () =>
+      enabledProblems(
+        'unit',
+        props.enabled,
+        shipped.content,
+        knownText,
+        dropIns(),
+        prefixDropInsOf(props.host, [spec.name]),
+      ),
+    );
   }
 
   /**

@@ -52,7 +52,7 @@ export const renderUnit = (sections: readonly UnitSection[]): readonly UnitSecti
 const CONTROL_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 // An odd run of backslashes at the end of a line joins the next line to it (config_parse in
 // systemd's src/shared/conf-parser.c), so a value ending so would swallow the directive after it.
-const CONTINUED = /(^|[^\\])(\\\\)*\\$/;
+export const CONTINUED = /(^|[^\\])(\\\\)*\\$/;
 // Stricter than systemd (which takes any name without quotes, backslashes or control characters)
 // so that a name can never close its brackets early; every unit section and X- extension fits.
 const SECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -111,7 +111,7 @@ export const valueProblems = (text: TextWithValues): string[] => [
 ];
 
 // Where systemd's read_line ends a line: LF, CR, CRLF (once) and NUL.
-const LINE_END = /\r\n|[\n\r\0]/;
+export const LINE_END = /\r\n|[\n\r\0]/;
 
 /**
  * Every value of `text` that does not stand in a directive's value: the known text before it on its line

@@ -2,17 +2,15 @@
  * Whether a unit can be enabled at all: `systemctl enable` makes links only from [Install]'s WantedBy=,
  * RequiredBy=, Alias= and Also= (UpheldBy= from 254, DefaultInstance= for a template). Without them it only
  * warns and systemd calls the unit `static`, so a unit (or a template's instance) declared enabled planned an
- * enable that the apply never made, and the next plan was clean (measured, systemd 252). A drop-in's [Install] counts
- * as the unit's own (measured): one rule, for synth (which sees the stack's drop-ins), the read and the apply (the
- * batch's); the handler's spec boundary, which sees one spec alone, does not refuse by it.
+ * enable that the apply never made, and the next plan was clean (measured, systemd 252). A drop-in's [Install]
+ * counts as the unit's own (measured), a prefix's (`a-.service.d/`) not, as enable ignores it (measured): one
+ * rule, for synth (which sees the stack's drop-ins), the read and the apply (the batch's); the handler's spec
+ * boundary, which sees one spec alone, does not refuse by it. [Install] is read by install-settings.ts.
  */
 import { broken, type Problem } from '../core/rules';
-import type { Known, UnitContent } from './render-unit';
+import { enableReadsDropIn, type InstallSetting, installSettings, installValues } from './install-settings';
+import { type Known, type UnitContent, unitText } from './render-unit';
 import { isTemplate } from './unit-name';
-
-/** The [Install] settings that make `systemctl enable` link a unit (systemd 252 install.c, and 254's UpheldBy=). */
-const INSTALL_CONFIG = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias|Also|DefaultInstance)\s*=(.*)$/;
-const HEADER = /^\s*\[([^\]]*)\]\s*$/;
 
 /** What such a unit's [Install] lacks, in the words of systemd's warning. */
 const NAMES_NONE = 'names no WantedBy=, RequiredBy=, Alias= or Also=';
@@ -35,9 +33,6 @@ export interface InstallDropIn {
   readonly content: UnitContent;
 }
 
-/** An [Install] setting as a file states it: its key, and whether its value is empty (which resets the key). */
-type Setting = readonly [key: string, empty: boolean];
-
 /**
  * Whether `content`, with `dropIns` read after it, holds installation config: true or false from its known text,
  * undefined when a section name or a key is a Terraform value (sections only: in text a value stands only after
@@ -55,57 +50,70 @@ export const installConfigOf = (
   const ordered = [...dropIns].sort((a, b) => (file(a) < file(b) ? -1 : file(a) > file(b) ? 1 : 0));
   const files = [content, ...ordered.map((dropIn) => dropIn.content)].map((text) => settingsOf(text, known));
   if (files.some((settings) => settings === undefined)) return undefined;
-  const keys = new Map<string, boolean>();
-  for (const [key, empty] of files.flatMap((settings) => settings ?? [])) keys.set(key, !empty);
-  return [...keys.values()].some((set) => set);
+  const values = installValues(files.flatMap((settings) => settings ?? []));
+  return [...values.values()].some((words) => words.length > 0);
 };
 
-/** The [Install] settings of one file, in order; undefined when a section name or key is not known. */
-const settingsOf = (content: UnitContent, known: Known): Setting[] | undefined => {
+/**
+ * The [Install] settings of one file (install-settings.ts reads them); undefined when a section name or key is
+ * not known. A Terraform value stands as `x`: it holds no line end nor a trailing backslash (render-unit.ts).
+ */
+const settingsOf = (content: UnitContent, known: Known): InstallSetting[] | undefined => {
   if (typeof content === 'string') {
     const text = known(content);
-    return text === undefined ? undefined : textSettings(text);
+    return text === undefined ? undefined : installSettings(text);
   }
-  if ('pieces' in content) return textSettings(content.pieces.map((piece, i) => (i % 2 === 0 ? piece : 'x')).join(''));
+  if ('pieces' in content)
+    return installSettings(content.pieces.map((piece, i) => (i % 2 === 0 ? piece : 'x')).join(''));
   const plain = (text: string) => known(text) === text;
-  if (content.some(({ name }) => !plain(name))) return undefined;
-  const lines = content.filter(({ name }) => name === 'Install').flatMap(({ lines }) => lines);
-  if (lines.some(([key]) => !plain(key))) return undefined;
-  return lines.flatMap(([key, value]) => {
-    const setting = INSTALL_CONFIG.exec(`${key}=${plain(value) ? value : 'x'}`);
-    return setting === null ? [] : [[setting[1] ?? key, (setting[2] ?? '').trim() === ''] as const];
-  });
-};
-
-const textSettings = (text: string): Setting[] => {
-  let install = false;
-  const settings: Setting[] = [];
-  for (const line of text.split(/\r\n|[\n\r]/)) {
-    const header = HEADER.exec(line);
-    const setting = install ? INSTALL_CONFIG.exec(line) : null;
-    if (header !== null) install = header[1] === 'Install';
-    else if (setting !== null) settings.push([setting[1] ?? '', (setting[2] ?? '').trim() === '']);
-  }
-  return settings;
+  if (content.some(({ name, lines }) => !plain(name) || lines.some(([key]) => !plain(key)))) return undefined;
+  const sections = content.map(({ name, lines }) => ({
+    name,
+    lines: lines.map(([key, value]) => [key, plain(value) ? value : 'x'] as const),
+  }));
+  return installSettings(unitText(sections));
 };
 
 /** The default of `enabled`: true unless the text, with its drop-ins', is known to hold no installation config. */
 export const enabledByDefault = (content: UnitContent, known?: Known, dropIns?: readonly InstallDropIn[]): boolean =>
   installConfigOf(content, known, dropIns) !== false;
 
-/** `enabled: true` for a unit (or an instance, of its template's `content`) that enable cannot link. */
+/** A drop-in of a prefix of the unit (`a-.service` for `a-b.service`), which pid1 loads and enable ignores. */
+export interface PrefixDropIn extends InstallDropIn {
+  readonly unit: string;
+}
+
+/**
+ * `enabled: true` for a unit (or an instance, of its template's `content`) that enable cannot link. `prefixDropIns`
+ * (the stack's of its prefixes) do not count; one that brings [Install] is named in the problem, as its author
+ * meant it to count (install-settings.ts `enableReadsDropIn`).
+ */
 export const enabledProblems = (
   sort: keyof typeof ENABLE_RULE,
   enabled: unknown,
   content: UnitContent,
   known?: Known,
   dropIns?: readonly InstallDropIn[],
-): Problem[] => (enabled === true && installConfigOf(content, known, dropIns) === false ? [enabledProblem(sort)] : []);
+  prefixDropIns: readonly PrefixDropIn[] = [],
+): Problem[] => {
+  if (enabled !== true || installConfigOf(content, known, dropIns) !== false) return [];
+  const named = prefixDropIns.filter((dropIn) => installConfigOf(dropIn.content, known) === true);
+  return [
+    enabledProblem(
+      sort,
+      named.map(({ unit, name }) => `${unit}.d/${name}.conf`),
+    ),
+  ];
+};
 
-/** The problem, in the words synth, the read and the apply share. */
-export const enabledProblem = (sort: keyof typeof ENABLE_RULE): Problem => {
+/** The problem, in the words synth, the read and the apply share; `prefixes`: the prefix drop-ins it ignores. */
+export const enabledProblem = (sort: keyof typeof ENABLE_RULE, prefixes: readonly string[] = []): Problem => {
   const { prop, says } = broken('enabled', ENABLE_RULE[sort], true);
-  return { prop, says: `${says} (${WHY})` };
+  const ignored =
+    prefixes.length === 0
+      ? ''
+      : `; it reads no [Install] of a drop-in of a prefix of the name, which only pid1 loads: ${prefixes.join(', ')}`;
+  return { prop, says: `${says} (${WHY}${ignored})` };
 };
 
 /** What the apply's refusal adds: how to make the spec one it can apply. */
@@ -155,7 +163,7 @@ export const enableWords = (
   batch?: EnableInput,
 ): string | undefined => {
   if (status.unitFileState === 'static' && fileKept) {
-    const linked = batch !== undefined && linkedByDropIns(batch, status);
+    const linked = batch !== undefined && linkedByDropIns(spec.name, batch, status);
     return staticWords(spec, status.unitFileState, linked ? LINKED_BY_DROP_IN : undefined);
   }
   return batch === undefined ? undefined : cannotEnable(spec, batch.text, batch.dropIns, status);
@@ -166,31 +174,41 @@ const LINKED_BY_DROP_IN = " yet; the apply writes its drop-in's [Install] and en
 
 /**
  * Whether the batch's drop-ins leave the unit an [Install] setting whatever its file says (a later drop-in's
- * setting stands over its file's), the host loading no drop-in of it the batch does not write.
+ * setting stands over its file's), the host loading no drop-in of it the batch does not write that enable reads.
  */
-const linkedByDropIns = ({ text, dropIns }: EnableInput, status: { readonly dropInPaths?: readonly string[] }) => {
+const linkedByDropIns = (unit: string, { text, dropIns }: EnableInput, status: LoadedDropIns) =>
+  dropIns.length > 0 && !readsOthers(unit, dropIns, status) && installConfigOf(text ?? '', undefined, dropIns) === true;
+
+/** The drop-ins pid1 loaded for a unit (`DropInPaths`), a prefix's and a type's among them. */
+type LoadedDropIns = { readonly dropInPaths?: readonly string[] };
+
+/**
+ * Whether enable of `unit` reads a drop-in of the host that `dropIns` (the batch's) are not: pid1's drop-ins of a
+ * prefix (`a-.service.d/`) or a type (`service.d/`) do not count, as enable ignores their [Install] (measured,
+ * systemd 252): one made the plan give up judging, and the apply enabled nothing (an audit, 2026-12-06).
+ */
+const readsOthers = (unit: string, dropIns: readonly BatchDropIn[], status: LoadedDropIns): boolean => {
   const declared = new Set(dropIns.map(({ path }) => path));
-  if (dropIns.length === 0 || (status.dropInPaths ?? []).some((path) => !declared.has(path))) return false;
-  return installConfigOf(text ?? '', undefined, dropIns) === true;
+  return (status.dropInPaths ?? []).some((path) => !declared.has(path) && enableReadsDropIn(unit, path));
 };
 
 /**
  * Why the apply cannot enable a unit or instance declared enabled, or undefined when it can or cannot tell yet.
  * `text` is the file the apply leaves (a unit's own; an instance's template's when the batch declares it),
  * `dropIns` the batch's drop-ins of it (an instance's: its own and its template's). Judged from text when the host
- * loads no other drop-in of it; for an instance of a template only on the host, from systemd's `static` there
- * unless a drop-in of the batch may change that. Otherwise the read back after the apply judges it (`staticWords`).
+ * loads no other drop-in of it that enable reads; for an instance of a template only on the host, from systemd's
+ * `static` there unless a drop-in of the batch may change that. Otherwise the read back after the apply judges it
+ * (`staticWords`).
  */
 export const cannotEnable = (
   spec: { readonly name: string; readonly enabled: boolean; readonly template?: string },
   text: UnitContent | undefined,
   dropIns: readonly BatchDropIn[],
-  status: { readonly unitFileState: string; readonly dropInPaths?: readonly string[] },
+  status: { readonly unitFileState: string } & LoadedDropIns,
 ): string | undefined => {
   if (!spec.enabled || isTemplate(spec.name)) return undefined;
   if (text === undefined) return dropIns.length === 0 ? staticWords(spec, status.unitFileState) : undefined;
-  const declared = new Set(dropIns.map(({ path }) => path));
-  if ((status.dropInPaths ?? []).some((path) => !declared.has(path))) return undefined;
+  if (readsOthers(spec.name, dropIns, status)) return undefined;
   if (installConfigOf(text, undefined, dropIns) !== false) return undefined;
   const whose = spec.template === undefined ? 'its file' : `its template ${spec.template}`;
   return `${whose} ${NAMES_NONE} in [Install], nor does a drop-in of it, so it cannot be enabled`;

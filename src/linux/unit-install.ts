@@ -4,6 +4,7 @@
  * round trip (unit-facts.ts). Where the read cannot tell what enable makes, it says why: the plan then reads
  * "cannot compare links" instead of trusting `list-unit-files`, which says `enabled` for any link at all.
  */
+import { installValues, sectionSettings } from './install-settings';
 import type { HostFacts } from './unit-facts';
 import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
 
@@ -31,6 +32,7 @@ const MAY_ALIAS = /\.(service|socket|target|device|timer|path)$/;
 export const installLinks = (unit: string, lines: readonly string[], facts?: HostFacts): InstallMade => {
   const values = settingsOf(lines);
   values.delete('DefaultInstance');
+  values.delete('Also');
   if ((values.get('UpheldBy') ?? []).length > 0 && facts?.version === undefined)
     return { unknown: "UpheldBy= makes links from systemd 254 on, and the host's systemd version was not read" };
   const made: string[] = [];
@@ -48,19 +50,8 @@ export const installLinks = (unit: string, lines: readonly string[], facts?: Hos
   return { links: [...new Set(made)].sort() };
 };
 
-/** The [Install] settings that make links, each with its words; a later empty assignment resets. */
-const settingsOf = (lines: readonly string[]): Map<string, string[]> => {
-  const values = new Map<string, string[]>();
-  for (const line of joined(lines)) {
-    const match = /^\s*(WantedBy|RequiredBy|UpheldBy|Alias|DefaultInstance)\s*=(.*)$/.exec(line);
-    if (match === null) continue;
-    const [, key = '', value = ''] = match;
-    const words = value.trim() === '' ? [] : value.trim().split(/\s+/);
-    const kept = key === 'DefaultInstance' ? [] : (values.get(key) ?? []);
-    values.set(key, words.length === 0 ? [] : [...kept, ...words]);
-  }
-  return values;
-};
+/** The lines of [Install] sections (one reader: install-settings.ts), each key's words; an empty one resets. */
+const settingsOf = (lines: readonly string[]) => installValues(sectionSettings(lines));
 
 /**
  * The instance `systemctl enable <template>` links: the one its DefaultInstance= names, whose links its
@@ -103,21 +94,6 @@ const aliasOf = (unit: string, alias: string): string | { unknown: string } => {
   if (type(name) !== type(unit) || isTemplate(name) || instanceOfName !== instance)
     return refused(`it cannot alias ${unit} as ${name}`);
   return name;
-};
-
-/** Lines with their continuations (a trailing `\`) joined, comments dropped. */
-const joined = (lines: readonly string[]): string[] => {
-  const out: string[] = [];
-  let pending = '';
-  for (const line of lines) {
-    if (pending === '' && /^\s*[#;]/.test(line)) continue;
-    if (line.endsWith('\\')) pending += `${line.slice(0, -1)} `;
-    else {
-      out.push(pending + line);
-      pending = '';
-    }
-  }
-  return pending === '' ? out : [...out, pending];
 };
 
 /**

@@ -6,6 +6,7 @@
  * under /etc/systemd/system and /run/systemd/system (`enable --runtime`) and the [Install] lines of the
  * file systemd loads, in the one read script (unit-read.ts); this file says what differs.
  */
+import { enableReadsDropIn } from './install-settings';
 import { aliasApplyWords, leftAliases } from './unit-alias';
 import { FACTS_AWK, FACTS_FUNCTION, type HostFacts, parseFacts } from './unit-facts';
 import { defaultInstanceOf, installLinks } from './unit-install';
@@ -32,6 +33,16 @@ export interface UnitLinks {
 }
 
 /**
+ * The awk function that takes one logical line `x` of file `f` (comments skipped, continuations joined, lines
+ * ended at LF, CR and CRLF, a byte order mark skipped, as install-settings.ts reads them): a header sets whether
+ * the lines after it are [Install]'s, and each of those is printed behind `|`, `h` and `m` set for the facts it
+ * needs.
+ */
+const SECTION_FUNCTION =
+  'function w(f, x) { if (x ~ /^[ \\t]*\\[/) { s = (x ~ /^[ \\t]*\\[Install\\][ \\t]*$/); if (s) print "@" f } ' +
+  'else if (s) { print "|" x; if (x ~ /%/) h = 1; if (x ~ /UpheldBy|%a/) m = 1 } }';
+
+/**
  * The links and the [Install] sections the read compares, in one `find` and one `awk`. awk prints, from its
  * own reads of the files in "$@" (the read's unit files and drop-ins, each once; one it cannot read gives
  * nothing), each [Install] section as `@<path>` and its lines behind a `|`, and the host facts its specifiers
@@ -45,10 +56,12 @@ export interface UnitLinks {
  */
 export const LINKS_COMMAND =
   `find ${LINK_ROOTS.etc} ${LINK_ROOTS.run} -mindepth 1 -maxdepth 2 -type l -printf '%p\\t%l\\n' 2>/dev/null | ` +
-  `awk '${FACTS_FUNCTION} BEGIN { for (i = 1; i < ARGC; i++) { if (seen[ARGV[i]]++) continue; s = 0; ` +
-  'while ((getline l < ARGV[i]) > 0) { ' +
-  'if (l ~ /^[ \\t]*\\[/) { s = (l ~ /^[ \\t]*\\[Install\\][ \\t]*$/); if (s) print "@" ARGV[i] } ' +
-  'else if (s) { print "|" l; if (l ~ /%/) h = 1; if (l ~ /UpheldBy|%a/) m = 1 } } close(ARGV[i]) } ' +
+  `awk '${FACTS_FUNCTION} ${SECTION_FUNCTION} BEGIN { for (i = 1; i < ARGC; i++) { if (seen[ARGV[i]]++) continue; ` +
+  's = 0; j = ""; u = 0; b = 1; while ((getline l < ARGV[i]) > 0) { if (b) sub(/^\\357\\273\\277/, "", l); b = 0; ' +
+  'sub(/\\r$/, "", l); n = split(l, q, "\\r"); ' +
+  'if (n == 0) { n = 1; q[1] = "" } for (k = 1; k <= n; k++) { t = q[k]; if (t ~ /^[ \\t]*[#;]/) continue; ' +
+  'j = j t; if (t ~ /(^|[^\\\\])(\\\\\\\\)*\\\\$/) { sub(/\\\\$/, " ", j); u = 1; continue } ' +
+  'w(ARGV[i], j); j = ""; u = 0 } } if (u) w(ARGV[i], j); close(ARGV[i]) } ' +
   `${FACTS_AWK} ARGC = 1 } { print "L" $0 }' "$@"`;
 
 /**
@@ -124,8 +137,7 @@ const installLinesOf = (
   sections: ReadonlyMap<string, readonly string[]>,
   read: (path: string) => boolean,
 ): string[] | undefined => {
-  const dirs = [`${unit}.d`, `${instanceOf(unit) ?? unit}.d`];
-  const files = [file, ...dropIns.filter((path) => dirs.includes(path.split('/').at(-2) ?? ''))];
+  const files = [file, ...dropIns.filter((path) => enableReadsDropIn(unit, path))];
   return files.every(read) ? files.flatMap((path) => sections.get(path) ?? []) : undefined;
 };
 

@@ -93,4 +93,31 @@ describe('drop-ins that do not make a unit enableable', () => {
     expect(build(stack).spec.enabled).toBe(false);
     expect(() => Testing.synth(stack)).not.toThrow();
   });
+
+  // Regression: the refusal said its drop-ins count, to an app whose prefix drop-in brings the [Install].
+  test("a prefix's drop-in with [Install] leaves the unit refused, and the refusal names it", () => {
+    const prefix = '; it reads no [Install] of a drop-in of a prefix of the name, which only pid1 loads';
+    const rule = (sort: string, paths: string) =>
+      `${UNIT_RULE.replace('a unit', sort).slice(0, -1)}${prefix}: ${paths})`;
+    expect(
+      synthError((stack) => {
+        new SystemdUnit(stack, 'u', { host: host(stack), name: 'pa-b-c.service', content: STATIC, enabled: true });
+        new SystemdDropIn(stack, 'd', { unit: 'pa-.service', host: host(stack), name: 'install', content: INSTALL });
+        new SystemdDropIn(stack, 'e', { unit: 'pa-b-.service', host: host(stack), name: 'x', content: INSTALL });
+        new SystemdDropIn(stack, 'f', { unit: 'pa-.service', host: host(stack), name: 'y', content: STATIC });
+      }),
+    ).toBe(`test/u: ${rule('a unit', 'pa-.service.d/install.conf, pa-b-.service.d/x.conf')}`);
+    expect(
+      synthError((stack) => {
+        const template = new SystemdUnit(stack, 't', { host: host(stack), name: 'pa-t@.service', content: STATIC });
+        template.instance('x', { enabled: true });
+        new SystemdDropIn(stack, 'd', { unit: 'pa-.service', host: host(stack), name: 'install', content: INSTALL });
+      }),
+    ).toBe(
+      `test/t-x: ${rule('an instance', 'pa-.service.d/install.conf').replace(
+        'whose [Install]',
+        "whose template's [Install]",
+      )}`,
+    );
+  });
 });

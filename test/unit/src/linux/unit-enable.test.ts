@@ -138,7 +138,13 @@ describe('a unit or instance that cannot be enabled', () => {
     ['the template the batch writes has none', STATIC, [], {}, /^its template st@.service names no WantedBy=/],
     ['the template the batch writes has one', `${STATIC}${WANTED}`, [], {}, undefined],
     ["a drop-in of the batch's brings one", STATIC, [dropIn(WANTED)], {}, undefined],
-    ['the host loads a drop-in the batch does not declare', STATIC, [], { dropInPaths: ['/run/a.conf'] }, undefined],
+    [
+      'the host loads a drop-in the batch does not declare',
+      STATIC,
+      [],
+      { dropInPaths: ['/run/systemd/system/st@.service.d/a.conf'] },
+      undefined,
+    ],
     ['the host says static, no template in the batch', undefined, [], {}, /^static: its template st@.service/],
     ['the host says static, a drop-in of the batch may change it', undefined, [dropIn(WANTED)], {}, undefined],
     ['the host says disabled, no template in the batch', undefined, [], { unitFileState: 'disabled' }, undefined],
@@ -159,6 +165,18 @@ describe('a unit or instance that cannot be enabled', () => {
     expect(
       cannotEnable(declared, STATIC, withDropIn, { unitFileState: 'static', dropInPaths: [path] }),
     ).toBeUndefined();
+  });
+
+  // Regression: the host's prefix drop-in made the plan give up judging; the apply's enable then linked nothing.
+  test("the apply refuses it whatever a prefix's or a type's drop-in on the host says: enable reads neither", () => {
+    const declared = { name: 'pa-b.service', enabled: true };
+    const dropInPaths = ['/etc/systemd/system/pa-.service.d/10-install.conf', '/lib/systemd/system/service.d/a.conf'];
+    for (const unitFileState of ['static', 'disabled'])
+      expect(cannotEnable(declared, STATIC, [], { unitFileState, dropInPaths })).toMatch(
+        /^its file names no WantedBy=/,
+      );
+    const own = ['/etc/systemd/system/pa-b.service.d/x.conf'];
+    expect(cannotEnable(declared, STATIC, [], { unitFileState: 'static', dropInPaths: own })).toBeUndefined();
   });
 });
 
@@ -185,12 +203,26 @@ describe('the read of a unit declared enabled knows what its batch writes (enabl
   });
 
   test.each([
-    ['the host loads a drop-in the batch does not write', [dropIn('10-install', WANTED)], ['/run/x.conf']],
+    [
+      'the host loads a drop-in the batch does not write',
+      [dropIn('10-install', WANTED)],
+      ['/run/systemd/system/plain.service.d/x.conf'],
+    ],
     ['the batch has no drop-in of it', [], []],
     ['its last drop-in empties WantedBy=', [dropIn('a-b', WANTED), dropIn('a', '[Install]\nWantedBy=\n')], []],
   ])('static on the host, when %s: it cannot be enabled', (_, dropIns, dropInPaths) => {
     const diff = diffUnit(plain, kept('static', { dropInPaths }), { text: STATIC, dropIns });
     expect(diff.enabled?.live).toBe(`static: plain.service on the host ${CANNOT}, so it cannot be enabled`);
+  });
+
+  // Regression: the host's prefix drop-in read as one the batch does not write: "cannot be enabled", and it was.
+  test("static on the host, with a prefix drop-in there: the batch's drop-in of it still enables it", () => {
+    const prefixed = { ...plain, name: 'pa-b.service' };
+    const own = { ...dropIn('10-install', WANTED), path: '/etc/systemd/system/pa-b.service.d/10-install.conf' };
+    const dropInPaths = ['/etc/systemd/system/pa-.service.d/x.conf'];
+    expect(diffUnit(prefixed, kept('static', { dropInPaths }), { text: STATIC, dropIns: [own] })).toEqual({
+      enabled: { live: `static: pa-b.service on the host ${CANNOT} ${ENABLES}`, want: true },
+    });
   });
 
   test("an instance static by its template only the host has: the batch's drop-in of it counts", () => {

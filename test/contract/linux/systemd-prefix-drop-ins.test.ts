@@ -1,0 +1,102 @@
+/**
+ * Prefix drop-ins (`pa-.service.d/` for every `pa-*.service`) on real systemd 252: pid1 loads them, sorted by
+ * file name with the unit's own `.d/`, but `systemctl enable` reads no [Install] of theirs (measured here). A unit
+ * declared enabled whose only [Install] a prefix drop-in brings is static: the plan said the apply enables it
+ * (the host's prefix drop-in, not the batch's, made the read give up judging), the apply's enable only warned, and
+ * the unit stayed unlinked. Now the plan and the apply refuse it in the same words, before any change.
+ */
+import { type ApplyEntry } from '../../support/run-handler';
+import { unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host } = useSystemdHost();
+const { plan, apply } = unitBatch(host);
+const exec = async (cmd: string) => (await host().exec(cmd)).stdout.trim();
+const SERVICE = '[Service]\nExecStart=/bin/sleep infinity\n';
+const INSTALL = '[Install]\nWantedBy=multi-user.target\n';
+
+const prefixDropIn = (unit: string, content: string, after: string[] = []): ApplyEntry => ({
+  kind: 'systemd-drop-in',
+  spec: { unit, name: '10-install', directory: '/etc/systemd/system', content, startTimeoutSeconds: 90 },
+  after,
+});
+
+test('systemd 252 loads a prefix drop-in by file name, and enable reads no [Install] of it', async () => {
+  await host().exec(
+    'cd /etc/systemd/system && mkdir -p px-.service.d px-c.service.d && ' +
+      `printf '[Unit]\\nDescription=b\\n${SERVICE}' > px-b.service && ` +
+      `printf '[Unit]\\nDescription=c\\n${SERVICE}${INSTALL}' > px-c.service && ` +
+      `printf '${INSTALL}[Service]\\nEnvironment=P=prefix\\n' > px-.service.d/x.conf && ` +
+      "printf '[Service]\\nEnvironment=P=own\\n' > px-c.service.d/a.conf && " +
+      "printf '[Install]\\nWantedBy=\\n' > px-.service.d/y.conf && systemctl daemon-reload",
+  );
+  expect(await exec('systemctl show -p DropInPaths --value px-c.service')).toBe(
+    '/etc/systemd/system/px-c.service.d/a.conf /etc/systemd/system/px-.service.d/x.conf ' +
+      '/etc/systemd/system/px-.service.d/y.conf',
+  );
+  // x.conf sorts after a.conf, so the prefix's setting stands over the unit's own drop-in's.
+  expect(await exec('systemctl show -p Environment --value px-c.service')).toBe('P=prefix');
+  // The prefix's WantedBy= does not link px-b.service, and its empty WantedBy= does not reset px-c.service's.
+  expect(await exec('systemctl is-enabled px-b.service')).toBe('static');
+  expect(await exec('systemctl enable px-b.service 2>&1; systemctl is-enabled px-b.service')).toMatch(/static$/);
+  expect(await exec('systemctl enable px-c.service 2>&1; systemctl is-enabled px-c.service')).toMatch(/enabled$/);
+});
+
+// Regression: the plan said the apply enables it, the apply's enable only warned and linked nothing.
+test('a unit whose only [Install] is a prefix drop-in of the host is refused by the plan and the apply', async () => {
+  const first = {
+    u: { kind: 'systemd-unit', spec: unitSpec('pa-b.service', `[Unit]\nDescription=one\n${SERVICE}`) },
+    d: prefixDropIn('pa-.service', INSTALL),
+  };
+  expect(await apply(first)).toMatchObject({ code: 0 });
+  expect(await exec('systemctl show -p DropInPaths --value pa-b.service')).toBe(
+    '/etc/systemd/system/pa-.service.d/10-install.conf',
+  );
+  expect(await exec('systemctl is-enabled pa-b.service')).toBe('static');
+  const objects = {
+    u: {
+      kind: 'systemd-unit',
+      spec: unitSpec('pa-b.service', `[Unit]\nDescription=two\n${SERVICE}`, { enabled: true }),
+    },
+    d: prefixDropIn('pa-.service', INSTALL),
+  };
+  const why =
+    'its file names no WantedBy=, RequiredBy=, Alias= or Also= in [Install], nor does a drop-in of it, so it ' +
+    'cannot be enabled';
+  const planned = (await plan(objects)).result ?? {};
+  expect(planned['u.in_sync']).toBe('false');
+  expect(JSON.parse(planned['u.diff'] ?? '{}')).toMatchObject({ enabled: { live: why, want: true } });
+  const applied = await apply(objects);
+  expect(applied.code).not.toBe(0);
+  expect(applied.stderr).toContain(`pa-b.service on 127.0.0.1:${host().port} is declared enabled: ${why}`);
+  expect(await exec('systemctl show -p Description --value pa-b.service')).toBe('one');
+  expect(await unitLinks(host(), 'pa-b.service')).toEqual([]);
+});
+
+// Regression: the host's prefix drop-in read as a drop-in of the unit the batch does not write, so the plan said
+// "so it cannot be enabled" while the apply wrote the unit's own drop-in and enabled it.
+test("a static unit whose new drop-in brings [Install] is enabled by the apply, a prefix's drop-in by", async () => {
+  const unit = unitSpec('pb-c.service', `[Unit]\nDescription=c\n${SERVICE}`);
+  expect(await apply({ u: { kind: 'systemd-unit', spec: unit } })).toMatchObject({ code: 0 });
+  await host().exec(
+    "mkdir -p /etc/systemd/system/pb-.service.d && printf '[Service]\\nNice=1\\n' > " +
+      '/etc/systemd/system/pb-.service.d/x.conf && systemctl daemon-reload',
+  );
+  const objects = {
+    u: { kind: 'systemd-unit', spec: { ...unit, enabled: true } },
+    d: prefixDropIn('pb-c.service', INSTALL, ['u']),
+  };
+  const planned = (await plan(objects)).result ?? {};
+  expect(JSON.parse(planned['u.diff'] ?? '{}')).toMatchObject({
+    enabled: {
+      live:
+        'static: pb-c.service on the host names no WantedBy=, RequiredBy=, Alias= or Also= in [Install] yet; ' +
+        "the apply writes its drop-in's [Install] and enables it",
+      want: true,
+    },
+  });
+  expect(await apply(objects)).toMatchObject({ code: 0, stderr: expect.stringMatching(/^u: enabled$/m) });
+  expect(await exec('systemctl is-enabled pb-c.service')).toBe('enabled');
+  expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
+});
