@@ -63,6 +63,9 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
   else if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };
   // Ahead of its enablement, which is-enabled says `disabled` once its own links are gone: the apply refuses it.
   else if (refusedAliases(spec.enabled, live.links) !== undefined) changes[LINKS_FIELD] = linksDiff(spec, live);
+  // A template declared disabled reads `enabled` for any link named for its default instance (measured): named.
+  else if (!spec.enabled && isDefaultInstanced(live) && hasLinkDrift(linksDriftOf(spec, live)))
+    changes[LINKS_FIELD] = linksDiff(spec, live);
   else if (enablement !== undefined && enablement !== (spec.enabled ? 'enabled' : 'disabled'))
     changes.enabled = { live: enablement === 'runtime' ? RUNTIME_ONLY : enablement === 'enabled', want: spec.enabled };
   else if (hasLinkDrift(linksDriftOf(spec, live))) changes[LINKS_FIELD] = linksDiff(spec, live);
@@ -202,13 +205,15 @@ export type EnableStep = 'enable' | 'reenable' | 'disable';
 
 /**
  * The name its enable step acts on: its own, but a template's default instance where only the links named for it
- * are re-enabled (unit-links.ts). A template's reenable unlinks every instance; its default instance's, only the
- * links named for it, and then links what the template's enable links (measured, systemd 252).
+ * are re-enabled, or unlinked for a template declared disabled (unit-links.ts). A template's reenable or disable
+ * unlinks every instance (an instance object's too: measured, systemd 252); its default instance's, only the links
+ * named for it, and its reenable then links what the template's enable links (measured).
  */
 export const linkedName = (spec: DesiredUnit, before: LiveUnit, rewritten: boolean): string => {
   const instance = before.links?.defaultInstance;
   const step = enableStep(spec, before, rewritten);
-  return instance !== undefined && step === 'reenable' && !rewritten ? instance : spec.name;
+  const unlinked = step === 'disable' && hasLinkDrift(linksDriftOf(spec, before));
+  return instance !== undefined && (step === 'reenable' || unlinked) && !rewritten ? instance : spec.name;
 };
 
 /**

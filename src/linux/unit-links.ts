@@ -223,8 +223,6 @@ export interface LinkDrift {
  */
 export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkDrift | undefined => {
   if (links === undefined || (links.install === undefined && links.unknown === undefined)) return undefined;
-  // A template declared disabled: its default instance's links may be an instance's, as list-unit-files judges.
-  if (!enabled && links.defaultInstance !== undefined) return undefined;
   const found = comparedLinks(links);
   const etc = found.etc.map((path) => `${LINK_ROOTS.etc}/${path}`);
   const run = found.run.map((path) => `${LINK_ROOTS.run}/${path}`);

@@ -159,10 +159,15 @@ describe('enable and disable, decided before the reload', () => {
       'd@x.service',
     ],
     ['a template whose file the apply rewrites', { unitFileState: 'enabled' }, true, 'reenable', 'd@.service'],
+    // Regression: the template's disable unlinked d@y.service, an instance object's (measured, systemd 252).
+    ['a template declared disabled with its link', { unitFileState: 'enabled' }, false, 'disable', 'd@x.service'],
   ])('%s is re-enabled by the name it acts on', (_, statusOver, written, step, name) => {
-    const template = { ...spec, name: 'd@.service', enabled: true };
+    const template = { ...spec, name: 'd@.service', enabled: step !== 'disable' };
     const links = {
-      etc: ['a.target.wants/d@y.service'],
+      etc: [
+        'a.target.wants/d@y.service',
+        ...(statusOver.unitFileState === 'enabled' ? ['b.target.wants/d@x.service'] : []),
+      ],
       run: [],
       install: ['a.target.wants/d@x.service'],
       defaultInstance: 'd@x.service',

@@ -120,8 +120,11 @@ describe('the read', () => {
       stray: [`${E}/c.target.wants/d@x.service`],
       missing: [`${E}/b-x.target.wants/d@x.service`],
     });
-    // Declared disabled, its default instance's links may be an instance object's: list-unit-files still judges it.
-    expect(linkDrift(false, read)).toBeUndefined();
+    // Declared disabled, every link named for its default instance is drift, not its other instances'.
+    expect(linkDrift(false, read)).toEqual({
+      stray: [`${E}/a.target.wants/d@x.service`, `${E}/c.target.wants/d@x.service`],
+      missing: [],
+    });
     const without = readLinks(['d@.service'], text.filter((line) => !line.includes('Default')).join('\n'));
     expect(without('d@.service', ['/etc/d@.service'], () => true).install).toBeUndefined();
     // A template's Alias= makes a template alias that only its disable, every instance's links with it, removes.
