@@ -85,7 +85,7 @@ export const relinkOf = (track: Track, isNew: boolean): Array<readonly [LinkVerb
   const enablement = enablementOf(before.status.unitFileState);
   const etc = enablement === 'enabled' && (before.links === undefined || made(before.links.etc));
   // The apply's enable never touches /run; its disable and reenable unlink there.
-  const unlinkedRun = switched === 'disable' || switched === 'reenable';
+  const unlinkedRun = switched === 'disable' || switched === 'reenable' || switched === 'relink';
   const wasRun = before.links === undefined ? enablement === 'runtime' : made(run);
   const own: Array<readonly [LinkVerb, readonly string[]]> = [
     ['enable', etc ? [name] : []],

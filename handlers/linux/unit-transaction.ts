@@ -108,7 +108,7 @@ const unmask = async (shell: HostShell, track: Track, spec: { name: string; dire
  * (unit-relink.ts) with the reenables, then under /run those enabled until reboot.
  */
 const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
-  for (const verb of ['enable', 'reenable', 'reenable-runtime', 'disable'] as const) {
+  for (const verb of ['enable', 'reenable', 'relink', 'reenable-runtime', 'disable'] as const) {
     const group = active(tracks).flatMap((track) => {
       const { change } = track.item;
       const written = rewritten(track, tracks);
@@ -124,7 +124,11 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
       const [name = ''] = names;
       if (own) [track.switched, track.switchedAs] = [verb, name];
       const as = name === unitOf(track.item.change) ? '' : ` its default instance ${name}`;
-      if (own) say(track, `${verb}d${as}`);
+      if (own)
+        say(
+          track,
+          verb === 'relink' ? `relinked${as} (disabled it, enabled ${unitOf(track.item.change)})` : `${verb}d${as}`,
+        );
       if (root === undefined || instances.length === 0) return;
       track.instances = { etc: [], run: [], ...track.instances, [root]: instances };
       say(

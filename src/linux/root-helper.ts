@@ -10,6 +10,7 @@ import { sha256Hex } from '../core/canonical';
 import { HandlerError } from '../core/errors';
 import { ROOT_HELPER_BODY, ROOT_HELPER_HEAD } from './root-helper-script';
 import { quote, sudoRefusal } from './shell';
+import { instanceOf } from './unit-name';
 
 /** Where the README installs the helper, and so what the sudoers line names. */
 export const ROOT_HELPER_PATH = '/usr/local/sbin/cdktf-homelab-root';
@@ -119,22 +120,30 @@ export const systemctlStep = (verb: string, names: readonly string[], flag?: str
  * made go; `enable-runtime` links under /run alone, until the next boot; `reenable-runtime` unlinks and
  * links again under /run alone, leaving /etc as it is (measured, systemd 252).
  */
-export type LinkVerb = 'enable' | 'reenable' | 'enable-runtime' | 'reenable-runtime' | 'disable';
+export type LinkVerb = 'enable' | 'reenable' | 'relink' | 'enable-runtime' | 'reenable-runtime' | 'disable';
 
 /**
- * The steps of `verb`, one request, before the caller's reload. `disable` unlinks under /etc, then under
+ * The steps of `verb`, one request, before the caller's reload. `relink` is a template's with Alias= and
+ * DefaultInstance=, given its default instances: it unlinks the links named for each (as `disable`), then enables
+ * its template, which links them and the template's aliases again; the instance's reenable would link its own
+ * alias, which the template's enable does not make (measured, systemd 252). `disable` unlinks under /etc, then under
  * /run: alone it left the links of an `enable --runtime`, and the unit read enabled-runtime (measured,
  * systemd 252; `disable --runtime` of a unit with none there exits 0). `reenable` unlinks under /run first
  * for the same reason: it acts under /etc alone, and a /run link an old [Install] made stayed.
  */
 export const linkSteps = (verb: LinkVerb, names: readonly string[]): HelperStep[] =>
-  verb === 'disable'
-    ? [systemctlStep('disable', names, '--no-reload'), systemctlStep('disable', names, '--no-reload', true)]
-    : verb === 'reenable'
-      ? [systemctlStep('disable', names, '--no-reload', true), systemctlStep('reenable', names, '--no-reload')]
-      : verb === 'reenable-runtime'
-        ? [systemctlStep('reenable', names, '--no-reload', true)]
-        : [systemctlStep('enable', names, '--no-reload', verb === 'enable-runtime')];
+  verb === 'relink'
+    ? [...linkSteps('disable', names), systemctlStep('enable', templatesOf(names), '--no-reload')]
+    : verb === 'disable'
+      ? [systemctlStep('disable', names, '--no-reload'), systemctlStep('disable', names, '--no-reload', true)]
+      : verb === 'reenable'
+        ? [systemctlStep('disable', names, '--no-reload', true), systemctlStep('reenable', names, '--no-reload')]
+        : verb === 'reenable-runtime'
+          ? [systemctlStep('reenable', names, '--no-reload', true)]
+          : [systemctlStep('enable', names, '--no-reload', verb === 'enable-runtime')];
+
+/** The templates of `relink`'s default instances, each once. */
+const templatesOf = (names: readonly string[]): string[] => [...new Set(names.map((name) => instanceOf(name) ?? name))];
 
 export const RELOAD: HelperStep = ['reload'];
 

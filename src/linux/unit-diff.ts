@@ -8,7 +8,7 @@ import { describeDiff, type FieldDiff } from '../core/protocol';
 import { refusedAliases } from './unit-alias';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { type EnableInput, enableWords } from './unit-enable';
-import { comparedLinks, hasLinkDrift, LINK_ROOTS, linkDrift, linkWords } from './unit-links';
+import { comparedLinks, hasLinkDrift, LINK_ROOTS, linkDrift, linkWords, madeAliases } from './unit-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
 import { instanceOf, isTemplate } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
@@ -155,13 +155,19 @@ export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, c
   if (Object.keys(changes).length === 0) return `${name} is in sync (${state})`;
   const shadow = live.overridden === undefined ? undefined : `shadowed: ${overriddenWords(live.overridden)}`;
   const drift = changes[LINKS_FIELD] === undefined ? undefined : linksDriftOf(spec, live);
-  const links = hasLinkDrift(drift) ? linkWords(drift, spec.enabled) : undefined;
+  const links = hasLinkDrift(drift) ? `${linkWords(drift, spec.enabled)}${unlinksAll(spec, live)}` : undefined;
   const words = [shadow, links, pending].filter((said) => said !== undefined).join('; ') || undefined;
   const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? undefined : `differs: ${describeDiff(rest)}`;
   if (words === undefined) return `${name} (${state}) ${differs}`;
   return `${name} (${state}): ${words}${differs === undefined ? '' : `; ${differs}`}`;
 };
+
+/** A template declared disabled whose enable's alias is there: its disable, which alone removes it, unlinks all. */
+const unlinksAll = (spec: DesiredUnit, live: LiveUnit): string =>
+  !spec.enabled && isDefaultInstanced(live) && aliasFound(live)
+    ? `; the apply disables ${spec.name}, which unlinks every instance: only its disable removes its alias (measured)`
+    : '';
 
 /** The fields the summary names in words, ahead of what differs. */
 export const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD, LINKS_FIELD];
@@ -193,7 +199,7 @@ export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boole
   const stray = (drift?.stray.length ?? 0) > 0 || drift?.unknown !== undefined;
   const kept = enablement === 'enabled' || (isDefaultInstanced(before) && !unread && enablement !== 'disabled');
   const missing = kept && (drift?.missing.length ?? 0) > 0;
-  if ((rewritten && linked) || stray || missing) return 'reenable';
+  if ((rewritten && linked) || stray || missing) return !rewritten && aliasesMade(before) ? 'relink' : 'reenable';
   // `static` on the host: a drop-in the apply writes may bring its [Install] (unit-enable.ts `enableWords`).
   const unlinked = before.status.unitFileState === 'static' && !isTemplate(spec.name);
   return (enablement !== undefined && enablement !== 'enabled') || rewritten || unread || unlinked
@@ -201,19 +207,29 @@ export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boole
     : undefined;
 };
 
-export type EnableStep = 'enable' | 'reenable' | 'disable';
+export type EnableStep = 'enable' | 'reenable' | 'relink' | 'disable';
+
+/** A template whose enable makes aliases for its default instance (unit-links.ts `madeAliases`). */
+const aliasesMade = (live: LiveUnit): boolean =>
+  isDefaultInstanced(live) && live.links !== undefined && madeAliases(live.links).length > 0;
+
+/** Such an alias is on the host: only the template's disable removes it (measured, systemd 252). */
+const aliasFound = ({ links }: LiveUnit): boolean =>
+  links !== undefined && madeAliases(links).some((alias) => [...links.etc, ...links.run].includes(alias));
 
 /**
  * The name its enable step acts on: its own, but a template's default instance where only the links named for it
- * are re-enabled, or unlinked for a template declared disabled (unit-links.ts). A template's reenable or disable
- * unlinks every instance (an instance object's too: measured, systemd 252); its default instance's, only the links
- * named for it, and its reenable then links what the template's enable links (measured).
+ * are re-enabled or relinked (`relink` enables the template after), or unlinked for a template declared disabled
+ * without an alias its enable made (unit-links.ts). A template's reenable or disable unlinks every instance (an
+ * instance object's too: measured, systemd 252); its default instance's, only the links named for it, and its
+ * reenable then links what the template's enable links, but for Alias= (measured).
  */
 export const linkedName = (spec: DesiredUnit, before: LiveUnit, rewritten: boolean): string => {
   const instance = before.links?.defaultInstance;
   const step = enableStep(spec, before, rewritten);
-  const unlinked = step === 'disable' && hasLinkDrift(linksDriftOf(spec, before));
-  return instance !== undefined && (step === 'reenable' || unlinked) && !rewritten ? instance : spec.name;
+  const unlinked = step === 'disable' && hasLinkDrift(linksDriftOf(spec, before)) && !aliasFound(before);
+  const own = step === 'reenable' || step === 'relink' || unlinked;
+  return instance !== undefined && own && !rewritten ? instance : spec.name;
 };
 
 /**

@@ -56,16 +56,42 @@ const settingsOf = (lines: readonly string[]) => installValues(sectionSettings(l
 /**
  * The instance `systemctl enable <template>` links: the one its DefaultInstance= names, whose links its
  * WantedBy= and RequiredBy= make as that instance's own enable does, %i and %n its (measured, systemd 252).
- * Undefined where it names none, or one with a specifier, or where its [Install] holds Alias=: the template
- * alias enable links then goes only with the template's disable, which unlinks every instance (measured).
+ * Undefined where it names none, or one with a specifier.
  */
 export const defaultInstanceOf = (template: string, lines: readonly string[]): string | undefined => {
   const values = settingsOf(lines);
   const [instance, ...more] = values.get('DefaultInstance') ?? [];
-  if (instance === undefined || more.length > 0 || instance.includes('%') || values.get('Alias')?.length)
-    return undefined;
+  if (instance === undefined || more.length > 0 || instance.includes('%')) return undefined;
   const name = template.replace('@.', `@${instance}.`);
   return unitNameProblem(name) === undefined && instanceOf(name) === template ? name : undefined;
+};
+
+/**
+ * The links `systemctl enable <template>` makes for its default instance: those of the instance's own WantedBy=,
+ * RequiredBy= (and 254's UpheldBy=), and each Alias= as the template's, its specifiers the instance's but a
+ * template name kept (`Alias=b@.service` links b@.service, `b@%i.service` b@x.service: measured, systemd 252),
+ * where the instance's own enable links b@x.service for both. Such an alias goes only with the template's disable.
+ */
+export const defaultInstanceLinks = (
+  template: string,
+  instance: string,
+  lines: readonly string[],
+  facts?: HostFacts,
+): InstallMade => {
+  // A later empty Alias= resets every alias: the instance's own links without them.
+  const own = installLinks(instance, [...lines, 'Alias='], facts);
+  if (!('links' in own) || !MAY_ALIAS.test(template)) return own;
+  const made = [...own.links];
+  for (const word of settingsOf(lines).get('Alias') ?? []) {
+    const name = expand(word, instance, facts);
+    if (typeof name !== 'string') return { unknown: `Alias=${word}: ${name.unknown}` };
+    if (name.includes('/')) return { unknown: 'an alias with a directory (a .wants/ link by Alias=) is not read' };
+    const type = (of: string) => of.slice(of.lastIndexOf('.'));
+    if (unitNameProblem(name) !== undefined || type(name) !== type(template))
+      return { unknown: `Alias=${word}: ${refused(`it cannot alias ${template} as ${name}`).unknown}` };
+    if (name !== template) made.push(name);
+  }
+  return { links: [...new Set(made)].sort() };
 };
 
 /** Why enable fails, in the plan's words: the apply's enable fails the same way, with systemd's message. */

@@ -9,7 +9,7 @@
 import { enableReadsDropIn } from './install-settings';
 import { aliasApplyWords, leftAliases } from './unit-alias';
 import { FACTS_AWK, FACTS_FUNCTION, type HostFacts, parseFacts } from './unit-facts';
-import { defaultInstanceOf, installLinks } from './unit-install';
+import { defaultInstanceLinks, defaultInstanceOf, installLinks } from './unit-install';
 import { instanceOf, isTemplate } from './unit-name';
 
 /** Where `systemctl enable` links (/etc) and `enable --runtime` links (/run). */
@@ -182,7 +182,8 @@ const linksOf = (
 
 /**
  * A template's links, every instance's among them (a rewrite re-enables those: handlers/linux/unit-relink.ts),
- * and those its DefaultInstance= has enable make, which are those of that instance's enable (measured, 252).
+ * and those its DefaultInstance= has enable make: that instance's enable's, but its aliases the template's
+ * (unit-install.ts `defaultInstanceLinks`).
  */
 const templateLinks = (
   etc: string[],
@@ -191,17 +192,25 @@ const templateLinks = (
 ): UnitLinks => {
   const instance = read === undefined ? undefined : defaultInstanceOf(read.unit, read.install);
   if (read === undefined || instance === undefined) return { etc, run };
-  const made = installLinks(instance, read.install, read.facts);
+  const made = defaultInstanceLinks(read.unit, instance, read.install, read.facts);
   const as = { etc, run, defaultInstance: instance };
   return 'links' in made ? { ...as, install: made.links } : { ...as, unknown: made.unknown };
 };
 
-/** The links compared: a template's those named for its default instance in a dependency directory. */
-export const comparedLinks = ({ etc, run, defaultInstance }: UnitLinks): Found => {
+/**
+ * The links compared: a template's those named for its default instance in a dependency directory, and the
+ * aliases its enable makes (`madeAliases`); another alias by hand or another instance's alias is not its enable's.
+ */
+export const comparedLinks = ({ etc, run, install, defaultInstance }: UnitLinks): Found => {
   if (defaultInstance === undefined) return { etc: [...etc], run: [...run] };
-  const named = (path: string) => path.split('/')[1] === defaultInstance;
+  const aliases = madeAliases({ install });
+  const named = (path: string) => path.split('/')[1] === defaultInstance || aliases.includes(path);
   return { etc: etc.filter(named), run: run.filter(named) };
 };
+
+/** The aliases a template's enable makes for its default instance, which only the template's disable removes. */
+export const madeAliases = ({ install }: Pick<UnitLinks, 'install'>): readonly string[] =>
+  (install ?? []).filter((path) => !path.includes('/'));
 
 /**
  * What differs: links its [Install] does not make (or any, for a unit declared disabled), those missing, and

@@ -39,3 +39,43 @@ test('a template declared disabled: a link named for its default instance is dri
   expect(await unitLinks(host(), 'dc@b.service')).toEqual([wants('multi-user', 'dc@b.service')].map(to('dc')));
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });
+
+/** Every link to the template's file under /etc, as `<path> -> <target>`, sorted. */
+const templateLinks = async (prefix: string): Promise<string> =>
+  (await host().exec(`find ${ETC} -maxdepth 2 -type l -lname '*/${prefix}@.service' -printf '%p -> %l\\n' | sort`))
+    .stdout;
+
+// Regression: each read in sync, list-unit-files saying `enabled` while the template alias `enable` makes (or any
+// other of its links) was there (measured, systemd 252).
+test.each([
+  ['its link removed by hand', 'dr', 'rm', 'links its [Install] makes are missing: '],
+  ['its template alias removed by hand', 'ds', 'rm-alias', 'links its [Install] makes are missing: '],
+  ['a link by hand in a target its [Install] does not name', 'dt', 'add', 'links its [Install] does not make: '],
+])(
+  'a template with Alias= and DefaultInstance=: %s is drift; one apply makes its links',
+  async (_, p, change, says) => {
+    const objects = batch(p, `WantedBy=multi-user.target\nAlias=${p}-al@.service\nDefaultInstance=a\n`, true);
+    expect(await apply(objects)).toMatchObject({ code: 0 });
+    const made = await templateLinks(p);
+    expect(made).toContain(`${ETC}/${p}-al@.service -> `);
+    const path = {
+      rm: wants('multi-user', `${p}@a.service`),
+      'rm-alias': `${ETC}/${p}-al@.service`,
+      add: wants('basic', `${p}@a.service`),
+    }[change];
+    const edit = change === 'add' ? `mkdir -p ${ETC}/basic.target.wants && ln -s ${ETC}/${p}@.service` : 'rm';
+    expect((await host().exec(`${edit} ${path}`)).code).toBe(0);
+    expect((await plan(objects)).result).toMatchObject({
+      't.in_sync': 'false',
+      't.summary': expect.stringContaining(`${says}${path}`),
+      'i.in_sync': 'true',
+    });
+    const applied = await apply(objects);
+    expect(applied).toMatchObject({
+      code: 0,
+      stderr: expect.stringMatching(new RegExp(`^t: relinked its default instance ${p}@a`, 'm')),
+    });
+    expect(await templateLinks(p)).toBe(made);
+    expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+  },
+);

@@ -3,6 +3,7 @@
  * read and whether the apply writes the file: a rewritten enabled unit is re-enabled, since `enable` only adds
  * links and a changed WantedBy= left the old target's link.
  */
+import { linkSteps } from '../../../../src/linux/root-helper';
 import type { UnitLinks } from '../../../../src/linux/unit-links';
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import { enableNeedsReload, enableStep, type EnableStep, linkedName } from '../../../../src/linux/unit-diff';
@@ -174,6 +175,29 @@ describe('enable and disable, decided before the reload', () => {
     };
     expect(enableStep(template, live(statusOver, { links }), written)).toBe(step);
     expect(linkedName(template, live(statusOver, { links }), written)).toBe(name);
+  });
+
+  // Regression: with Alias= too, its links read in sync. The instance's reenable would link the instance's alias,
+  // which the template's enable does not make: the default instance is unlinked and the template enabled.
+  test('a template whose enable makes an alias relinks its default instance; declared disabled, it unlinks all', () => {
+    const template = { ...spec, name: 'd@.service', enabled: true };
+    const links = {
+      etc: ['a.target.wants/d@y.service', 'e@.service'],
+      run: [],
+      install: ['a.target.wants/d@x.service', 'e@.service'],
+      defaultInstance: 'd@x.service',
+    };
+    const before = live({ unitFileState: 'enabled' }, { links });
+    expect(enableStep(template, before, false)).toBe('relink');
+    expect(linkedName(template, before, false)).toBe('d@x.service');
+    expect(linkSteps('relink', ['d@x.service'])).toEqual([
+      ['systemctl', 'disable', '--no-reload', 'd@x.service'],
+      ['systemctl', 'disable', '--no-reload', '--runtime', 'd@x.service'],
+      ['systemctl', 'enable', '--no-reload', 'd@.service'],
+    ]);
+    // Declared disabled: only the template's disable removes its alias, every instance's links with it.
+    expect(enableStep({ ...template, enabled: false }, before, false)).toBe('disable');
+    expect(linkedName({ ...template, enabled: false }, before, false)).toBe('d@.service');
   });
 
   test('only an instance or a unit with Alias= or Also= needs a reload to show its enablement', () => {

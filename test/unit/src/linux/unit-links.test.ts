@@ -127,9 +127,24 @@ describe('the read', () => {
     });
     const without = readLinks(['d@.service'], text.filter((line) => !line.includes('Default')).join('\n'));
     expect(without('d@.service', ['/etc/d@.service'], () => true).install).toBeUndefined();
-    // A template's Alias= makes a template alias that only its disable, every instance's links with it, removes.
-    const aliased = readLinks(['d@.service'], [...text, '|Alias=e@.service'].join('\n'));
-    expect(aliased('d@.service', ['/etc/d@.service'], () => true).install).toBeUndefined();
+    // Regression: with Alias= its links read in sync. Its enable links the alias as the template's, specifiers the
+    // instance's (measured, systemd 252); another instance's alias is not compared.
+    const aliased = readLinks(
+      ['d@.service'],
+      [...text, '|Alias=e@.service f@%i.service', `L${E}/e@y.service\t${E}/d@.service`].join('\n'),
+    );
+    const withAlias = aliased('d@.service', ['/etc/d@.service'], () => true);
+    expect(withAlias.install).toEqual([
+      'a.target.wants/d@x.service',
+      'b-x.target.wants/d@x.service',
+      'e@.service',
+      'f@x.service',
+    ]);
+    expect(linkDrift(true, withAlias)?.missing).toEqual([
+      `${E}/b-x.target.wants/d@x.service`,
+      `${E}/e@.service`,
+      `${E}/f@x.service`,
+    ]);
   });
 
   test("the host's facts answer its [Install] specifiers; an [Install] it cannot read says why", () => {
