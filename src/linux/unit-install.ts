@@ -56,12 +56,18 @@ const settingsOf = (lines: readonly string[]) => installValues(sectionSettings(l
 /**
  * The instance `systemctl enable <template>` links: the one its DefaultInstance= names, whose links its
  * WantedBy= and RequiredBy= make as that instance's own enable does, %i and %n its (measured, systemd 252).
- * Undefined where it names none, or one with a specifier.
+ * Its own specifiers are the template's (`%p` its prefix, `%n` its name, `%i` empty) and the host's (`%H`:
+ * measured). Undefined where it names none, or one enable refuses or the read cannot resolve.
  */
-export const defaultInstanceOf = (template: string, lines: readonly string[]): string | undefined => {
+export const defaultInstanceOf = (
+  template: string,
+  lines: readonly string[],
+  facts?: HostFacts,
+): string | undefined => {
   const values = settingsOf(lines);
-  const [instance, ...more] = values.get('DefaultInstance') ?? [];
-  if (instance === undefined || more.length > 0 || instance.includes('%')) return undefined;
+  const [word, ...more] = values.get('DefaultInstance') ?? [];
+  const instance = word === undefined ? undefined : expand(word, template, facts);
+  if (typeof instance !== 'string' || more.length > 0 || instance === '') return undefined;
   const name = template.replace('@.', `@${instance}.`);
   return unitNameProblem(name) === undefined && instanceOf(name) === template ? name : undefined;
 };

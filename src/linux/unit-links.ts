@@ -190,7 +190,7 @@ const templateLinks = (
   run: string[],
   read: { unit: string; install: readonly string[]; facts: HostFacts | undefined } | undefined,
 ): UnitLinks => {
-  const instance = read === undefined ? undefined : defaultInstanceOf(read.unit, read.install);
+  const instance = read === undefined ? undefined : defaultInstanceOf(read.unit, read.install, read.facts);
   if (read === undefined || instance === undefined) return { etc, run };
   const made = defaultInstanceLinks(read.unit, instance, read.install, read.facts);
   const as = { etc, run, defaultInstance: instance };

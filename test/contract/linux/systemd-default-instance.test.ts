@@ -79,3 +79,26 @@ test.each([
     expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
   },
 );
+
+// Regression: read in sync, list-unit-files saying `indirect` for the instance's link left (measured, systemd 252).
+test('a DefaultInstance= with a specifier: its link removed by hand is drift; one apply makes it', async () => {
+  const objects = batch('dh', 'WantedBy=multi-user.target\nDefaultInstance=%H-%p\n', true);
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  const hostname = (await host().exec('cat /proc/sys/kernel/hostname')).stdout.trim();
+  const instance = `dh@${hostname}-dh.service`;
+  const made = await templateLinks('dh');
+  expect(made).toContain(`${wants('multi-user', instance)} -> `);
+  expect((await host().exec(`rm ${wants('multi-user', instance)}`)).code).toBe(0);
+  expect((await plan(objects)).result).toMatchObject({
+    't.in_sync': 'false',
+    't.summary': expect.stringContaining(`links its [Install] makes are missing: ${wants('multi-user', instance)}`),
+    'i.in_sync': 'true',
+  });
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({
+    code: 0,
+    stderr: expect.stringContaining(`t: reenabled its default instance ${instance}`),
+  });
+  expect(await templateLinks('dh')).toBe(made);
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+});

@@ -147,6 +147,25 @@ describe('the read', () => {
     ]);
   });
 
+  // Regression: a DefaultInstance= with a specifier was not judged, so its link removed by hand read in sync.
+  test("a template's DefaultInstance= resolves its specifiers as the template's and the host's", () => {
+    const text = ['@/etc/d@.service', '|WantedBy=a.target', '|DefaultInstance=%H-%p%i', 'F.', 'FHhost.lan', 'F:'];
+    const read = readLinks(['d@.service'], text.join('\n'))('d@.service', ['/etc/d@.service'], () => true);
+    expect(read).toMatchObject({
+      defaultInstance: 'd@host.lan-d.service',
+      install: ['a.target.wants/d@host.lan-d.service'],
+    });
+    // One systemd's enable refuses (a `%` is no name's) or the read cannot resolve keeps list-unit-files' word.
+    for (const word of ['%%', '%I', '%y'])
+      expect(
+        readLinks(['d@.service'], [...text, `|DefaultInstance=${word}`].join('\n'))(
+          'd@.service',
+          ['/etc/d@.service'],
+          () => true,
+        ).defaultInstance,
+      ).toBeUndefined();
+  });
+
   test("the host's facts answer its [Install] specifiers; an [Install] it cannot read says why", () => {
     const text = ['@/etc/x.service', '|WantedBy=%H.target', '|UpheldBy=u.target', 'F.', 'FHhost.lan', 'F:'];
     const read = readLinks(['x.service'], [...text, 'FSVersion=254.5-1'].join('\n'));
