@@ -28,22 +28,31 @@ const COMMENT = new RegExp(`^${WS}*[#;]`);
 const STRIP = new RegExp(`^${WS}+|${WS}+$`, 'g');
 const WORDS = new RegExp(`${WS}+`);
 
+/** A logical line and the physical line (1-based) it starts on. */
+export interface LogicalLine {
+  readonly text: string;
+  readonly line: number;
+}
+
 /**
  * A file's lines as config_parse reads them: a line whose first character past whitespace is `#` or `;` is
  * skipped, inside a continuation too (and does not continue); an odd run of backslashes at a line's end joins
  * the next line, the backslash read as a space; a continuation the file ends in is read as it stands.
  */
-export const logicalLines = (physical: readonly string[]): string[] => {
-  const lines: string[] = [];
-  let pending: string | undefined;
-  for (const line of physical) {
-    if (COMMENT.test(line)) continue;
-    const joined = (pending ?? '') + line;
-    pending = CONTINUED.test(line) ? `${joined.slice(0, -1)} ` : undefined;
+export const numberedLines = (physical: readonly string[]): LogicalLine[] => {
+  const lines: LogicalLine[] = [];
+  let pending: LogicalLine | undefined;
+  physical.forEach((line, index) => {
+    if (COMMENT.test(line)) return;
+    const joined = { text: (pending?.text ?? '') + line, line: pending?.line ?? index + 1 };
+    pending = CONTINUED.test(line) ? { ...joined, text: `${joined.text.slice(0, -1)} ` } : undefined;
     if (pending === undefined) lines.push(joined);
-  }
+  });
   return pending === undefined ? lines : [...lines, pending];
 };
+
+/** The logical lines' texts alone. */
+export const logicalLines = (physical: readonly string[]): string[] => numberedLines(physical).map(({ text }) => text);
 
 /**
  * The [Install] settings of logical lines, in order: a line starting `[` (stripped) names the section;

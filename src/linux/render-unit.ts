@@ -80,7 +80,7 @@ const ONE_LINE: Rule = [
 const printable = (text: string): string => JSON.stringify(text).slice(1, -1);
 
 /** A value for a message: escaped and quoted, and cut short. */
-const shown = (text: string): string => {
+export const shown = (text: string): string => {
   const quoted = JSON.stringify(text);
   return quoted.length <= 80 ? quoted : `${quoted.slice(0, 79)}…"`;
 };

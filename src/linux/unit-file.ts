@@ -15,6 +15,7 @@ import {
   unitSectionProblems,
   valueProblems,
 } from './render-unit';
+import { headerProblems } from './unit-headers';
 import { unitDirectoryRule } from './unit-name';
 
 /** How long start, restart and stop may take before apply fails. */
@@ -42,11 +43,20 @@ const isTextWithValues = (value: unknown): value is TextWithValues => {
 /**
  * Every broken rule of the sections of `content` (sections `renderUnit` rendered included), with
  * `known` standing in for the values Terraform substitutes only at apply. Text written as text is
- * written as is.
+ * written as is, once each section header in it is whole (unit-headers.ts).
  */
 export const contentProblems = (content: unknown, known?: Known): Problem[] => {
-  if (isTextWithValues(content)) return valueProblems(content).map((says) => ({ prop: 'content', says }));
-  return (isSections(content) ? unitSectionProblems(content, known) : []).map((says) => ({ prop: 'content', says }));
+  const problems = isTextWithValues(content)
+    ? [
+        ...valueProblems(content),
+        ...headerProblems(content.pieces.map((piece, i) => (i % 2 === 0 ? piece : 'x')).join('')),
+      ]
+    : isSections(content)
+      ? unitSectionProblems(content, known)
+      : typeof content === 'string'
+        ? headerProblems(known === undefined ? content : (known(content) ?? ''))
+        : [];
+  return problems.map((says) => ({ prop: 'content', says }));
 };
 
 /** Whether `value` is content a spec may carry: a prop's text or sections, or text with values. */
@@ -81,7 +91,8 @@ export const FILE_FIELDS = {
    * may hold a newline, carriage return or NUL, nor a value end in a backslash (each would add or swallow
    * lines): checked at synth, and for a Terraform value again when apply knows it. In text, a Terraform
    * value may stand only in a directive's value (after its `=`), and is held to the same rules: it can never
-   * add a line.
+   * add a line. A section header in text stands alone on its line (`[Install]`, nothing after its `]`), which
+   * systemd refuses the whole file over otherwise.
    *
    * Text or sections given whole as a Terraform value are refused: synth holds each value in them to a directive's
    * value.

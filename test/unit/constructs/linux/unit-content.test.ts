@@ -142,3 +142,14 @@ describe('text holding a Terraform value', () => {
     );
   });
 });
+
+// systemd refuses a whole file over a header with anything after its `]` (measured, systemd 252: "Bad message").
+describe('a section header with text after it, at synth', () => {
+  const HEADER = 'must be a section header alone, "[Name]" with nothing after its "]"';
+  test.each([
+    ['a unit', () => unitOf('[Unit]\nDescription=x\n[Install] # on boot\nWantedBy=multi-user.target\n'), 'test/agent'],
+    ['a drop-in', () => dropInOf('[Service]x\nNice=5\n'), 'test/level'],
+  ])('%s is refused naming the construct, content, the line and the rule', (_, build, path) => {
+    expect(synthOf(build)).toThrow(`${path}: content line ${path === 'test/agent' ? 3 : 1} ${HEADER}`);
+  });
+});
