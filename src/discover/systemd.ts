@@ -18,6 +18,7 @@ import { instanceOf, isTemplate, unitNameProblem } from '../linux/unit-name';
 import { dropInIntentPath, unitIntentPath } from '../linux/unit-intent';
 import { dropInMarkPath } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
+import { installConfigOf } from '../linux/unit-enable';
 import { enabledOf, isMasked } from '../linux/unit-state';
 import { ADOPT, type Declaration, type Discovered, isValue, Ref, type Skipped, type Value } from './declaration';
 import { fileText, type HostListing, UNIT_DIR } from './host-listing';
@@ -181,9 +182,14 @@ const written = (fields: Fields, read: Readonly<Record<string, unknown>>): Recor
     Object.entries(withoutDefaults(fields, read)).filter((entry): entry is [string, Value] => isValue(entry[1])),
   );
 
-/** How a unit is now, as its props say it: enabled when systemd says either way, started as it runs. */
-const controlOf = (name: string, live: LiveUnit): { enabled?: boolean; started: boolean } => {
-  const enabled = enabledOf(live.status.unitFileState);
+/**
+ * How a unit is now, as its props say it: enabled when systemd says either way, started as it runs. `static`
+ * where its own text (an instance: its template's) has an [Install] to enable is false: a drop-in emptied it
+ * (measured, systemd 252), which `enabled` left out would not say, its default judged by the text alone.
+ */
+const controlOf = (name: string, live: LiveUnit, content: string): { enabled?: boolean; started: boolean } => {
+  const state = live.status.unitFileState;
+  const enabled = enabledOf(state) ?? (state === 'static' && installConfigOf(content) === true ? false : undefined);
   // A template never runs itself: its instances do (unitRules).
   const started = isTemplate(name) ? false : startedOf(live);
   return enabled === undefined ? { started } : { enabled, started };
@@ -194,7 +200,12 @@ const controlOf = (name: string, live: LiveUnit): { enabled?: boolean; started: 
  * and the spec they make, with which the kind's diff reads the unit.
  */
 const unitDeclaration = (unit: { name: string; content: string }, live: LiveUnit): Declaration | Skipped => {
-  const read = { name: unit.name, directory: UNIT_DIR, content: unit.content, ...controlOf(unit.name, live) };
+  const read = {
+    name: unit.name,
+    directory: UNIT_DIR,
+    content: unit.content,
+    ...controlOf(unit.name, live, unit.content),
+  };
   const own = written(unitFieldsFor(unit.name), read);
   const problems = [...propProblems('SystemdUnit', UNIT_FIELDS, own), ...unitRules(own)];
   const spec = problems.length === 0 ? unitSpecOf(read) : undefined;
@@ -220,7 +231,7 @@ const instanceDeclaration = (
   const content = templates.get(template);
   if (content === undefined) return { what: name, why: `its template ${template} is not declared` };
   const instance = name.slice(template.indexOf('@') + 1, name.length - (template.length - template.indexOf('@') - 1));
-  const read = { instance, ...controlOf(name, live) };
+  const read = { instance, ...controlOf(name, live, content) };
   const own = written(INSTANCE_FIELDS, read);
   const problems = [...propProblems('SystemdUnitInstance', INSTANCE_FIELDS, own), ...instanceRules(template, instance)];
   const spec =

@@ -61,3 +61,28 @@ test.each([
   const made = template.instance(String(instance), props);
   expect({ enabled: made.spec.enabled, started: made.spec.started }).toEqual({ enabled: on, started: up });
 });
+
+// A drop-in emptying WantedBy= makes systemd call a unit static (measured, systemd 252). discover judged
+// `enabled` by the unit's own text, whose [Install] it reset: true by default, so the unit read "cannot be
+// enabled" and was left out. It states enabled: false, which its own text alone would not default to.
+test('a unit whose drop-in resets its [Install] (static) is declared, enabled false, and reads in sync', () => {
+  const reset = { unit: 'w.service', name: 'off', content: '[Install]\nWantedBy=\n' };
+  const live = (fileSha256: string): LiveUnit => ({
+    status: { loadState: 'loaded', unitFileState: 'static', needDaemonReload: false, ...RUNNING },
+    fileSha256,
+    restartOn: undefined,
+  });
+  const found = { units: [{ name: 'w.service', content: CONTENT }], instances: [], dropIns: [reset], skipped: [] };
+  const discovered = systemdDeclarations({ host: 'h' }, found, [
+    live(sha256Hex(CONTENT)),
+    live(sha256Hex(reset.content)),
+  ]);
+  expect(discovered.skipped).toEqual([]);
+  const unit = discovered.declarations.find((declaration) => declaration.key === 'unit:w.service');
+  expect(unit?.props).toMatchObject({ enabled: false });
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const host = new SshHost(stack, 'h', { host: 'h', hostKey: `SHA256:${'A'.repeat(43)}`, privateKeyEnv: 'KEY' });
+  const { host: _host, adopt: _adopt, ...props } = unit?.props ?? {};
+  const made = new SystemdUnit(stack, 'u', { host, name: 'w.service', content: CONTENT, ...props });
+  expect(made.spec.enabled).toBe(false);
+});
