@@ -6,10 +6,27 @@
 import { defineKind, type Reading } from '../../src/core/kind';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/systemd-unit';
-import { diffUnit, summarizeUnit } from '../../src/linux/unit-diff';
+import type { FieldDiff } from '../../src/core/protocol';
+import { diffUnit, summarizeUnit, UNLINKED_FIELD } from '../../src/linux/unit-diff';
 import { markStackOf, unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
-import { type BatchFiles, batchFilesOf, enableInputOf, readEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import {
+  type BatchFiles,
+  batchFilesOf,
+  enableInputOf,
+  mustWrite,
+  readEntryOf,
+  type UnitChange,
+} from '../../src/linux/unit-batch';
+import {
+  batchTemplateOf,
+  disablesEveryInstance,
+  enabledInstancesOf,
+  enablesAgainWords,
+  unlinkedByTemplate,
+  unlinkedDiff,
+  unlinkedWords,
+} from '../../src/linux/unit-template-disable';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
@@ -21,26 +38,51 @@ export interface LiveUnits {
   readonly units: ReadonlyMap<string, LiveUnit>;
   /** The files of the batch read's objects on the host, what the apply writes (a read by hand knows none). */
   readonly files?: BatchFiles;
+  /** The batch read's objects. */
+  readonly batch?: readonly UnitChange[];
 }
 
-/** One read of the host for `changes` (its kind's), knowing the files of the batch read's `batch` when given. */
+/**
+ * One read of the host for `changes` (its kind's), knowing the files of the batch read's `batch` when given, and
+ * reading too the batch's templates declared disabled of its instances declared enabled (unit-template-disable.ts).
+ */
 export const fetchUnits = async (
   session: HostSession,
   changes: ReadonlyArray<Exclude<UnitChange, { sort: 'drop-in' }>>,
   batch: readonly UnitChange[] | undefined,
 ): Promise<LiveUnits> => {
-  const live = await readUnits(session, changes.map(readEntryOf));
+  const templates = new Map<string, UnitSpec>();
+  for (const change of changes) {
+    const template = change.spec.enabled ? batchTemplateOf(change, batch ?? []) : undefined;
+    if (template !== undefined && !template.enabled) templates.set(template.name, template);
+  }
+  const read = [...changes, ...[...templates.values()].map((spec) => ({ sort: 'unit', spec }) as const)];
+  const live = await readUnits(session, read.map(readEntryOf));
   const units = new Map(live.map(([entry, unit]) => [entry.unit, unit]));
-  return { host: session.host, units, ...(batch === undefined ? {} : { files: batchFilesOf(batch) }) };
+  return { host: session.host, units, ...(batch === undefined ? {} : { files: batchFilesOf(batch), batch }) };
 };
 
+type Declared = Exclude<UnitChange, { sort: 'drop-in' }>;
+
 /** The reading of one unit or instance from its host's fetch. */
-export const readingOf = (change: Exclude<UnitChange, { sort: 'drop-in' }>, live: LiveUnits): Reading => {
+export const readingOf = (change: Declared, live: LiveUnits): Reading => {
   const { spec } = change;
   const unit = live.units.get(spec.name);
   if (unit === undefined) throw new Error(`${spec.name} was not read`);
-  const diff = diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files));
-  return { inSync: Object.keys(diff).length === 0, summary: summarizeUnit(spec, live.host, unit, diff), diff };
+  const own = diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files));
+  const { diff, also } = withBatchLinks(change, unit, own, live);
+  return { inSync: Object.keys(diff).length === 0, summary: summarizeUnit(spec, live.host, unit, diff, also), diff };
+};
+
+/** A template whose disable unlinks the batch's instances declared enabled, and such an instance: in words. */
+const withBatchLinks = (change: Declared, unit: LiveUnit, diff: FieldDiff, { batch = [], units }: LiveUnits) => {
+  const { spec } = change;
+  const instances = enabledInstancesOf(spec, batch);
+  if (instances.length > 0 && disablesEveryInstance(spec, unit, mustWrite(change, unit)))
+    return { diff, also: enablesAgainWords(spec.name, instances) };
+  const template = batchTemplateOf(change, batch);
+  if (template === undefined || !unlinkedByTemplate(change, template, units.get(template.name))) return { diff };
+  return { diff: { ...diff, [UNLINKED_FIELD]: unlinkedDiff(template.name) }, also: unlinkedWords(template.name) };
 };
 
 /** Whether the unit or instance exists on the host without the stack's record (unit-ownership.ts). */

@@ -9,9 +9,10 @@
  */
 import type { LinkVerb } from '../../src/linux/root-helper';
 import { unitOf } from '../../src/linux/unit-batch';
+import { batchTemplateOf, unlinkedByTemplate } from '../../src/linux/unit-template-disable';
 import { instanceOf, isTemplate } from '../../src/linux/unit-name';
 import { enablementOf } from '../../src/linux/unit-state';
-import type { Track } from './unit-track';
+import { isActive, type Track } from './unit-track';
 
 /** The instances a link under a template's file is for: `<target>.wants/<instance>` (not an alias). */
 const instancesIn = (template: string, paths: readonly string[]): string[] => [
@@ -37,6 +38,22 @@ export const rewritten = (track: Track, tracks: readonly Track[]): boolean => {
       item.change.sort === 'unit' &&
       item.change.spec.name === template &&
       item.change.spec.directory === directory,
+  );
+};
+
+/**
+ * The instances declared enabled whose template, active in this batch, is disabled by its name, which unlinks them
+ * (unit-template-disable.ts): each is enabled after that disable, its own step put off till then.
+ */
+export const enabledAgain = (tracks: readonly Track[]): Set<Track> => {
+  const changes = tracks.map(({ item }) => item.change);
+  return new Set(
+    tracks.filter(({ item: { change } }) => {
+      if (change.sort === 'drop-in') return false;
+      const spec = batchTemplateOf(change, changes);
+      const template = tracks.find((other) => spec !== undefined && other.item.change.spec === spec && isActive(other));
+      return unlinkedByTemplate(change, spec, template?.before);
+    }),
   );
 };
 

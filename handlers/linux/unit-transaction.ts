@@ -24,7 +24,7 @@ import { active, all, block, each, say, type Track, trackOf, unitTracks } from '
 import { asRecorded, recordAndClear, withoutOwnIntent, writeIntents } from './unit-intents';
 import { undoAndReport } from './unit-undo';
 import { batchFiles, refuse } from './unit-refusals';
-import { instancesToReenable, rewritten } from './unit-relink';
+import { enabledAgain, instancesToReenable, rewritten } from './unit-relink';
 import { writeAll } from './unit-writes';
 
 /** Applies `items`, in reference order, as one transaction: each one's error, or undefined. */
@@ -101,6 +101,16 @@ const unmask = async (shell: HostShell, track: Track, spec: { name: string; dire
   say(track, 'unmasked (removed its /dev/null link)');
 };
 
+/** Each verb once, then the enable of the instances a template's disable unlinks (unit-relink.ts `enabledAgain`). */
+const PASSES = [
+  ['enable', false],
+  ['reenable', false],
+  ['relink', false],
+  ['reenable-runtime', false],
+  ['disable', false],
+  ['enable', true],
+] as const;
+
 /**
  * Enables and disables before the reload, which then shows them: one command per verb. One unit it
  * cannot act on fails the whole command and changes nothing (measured, systemd 252), so then each
@@ -108,11 +118,13 @@ const unmask = async (shell: HostShell, track: Track, spec: { name: string; dire
  * (unit-relink.ts) with the reenables, then under /run those enabled until reboot.
  */
 const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
-  for (const verb of ['enable', 'reenable', 'relink', 'reenable-runtime', 'disable'] as const) {
+  const again = enabledAgain(tracks);
+  for (const [verb, late] of PASSES) {
     const group = active(tracks).flatMap((track) => {
       const { change } = track.item;
       const written = rewritten(track, tracks);
-      const own = change.sort !== 'drop-in' && enableStep(change.spec, track.before, written) === verb;
+      const step = change.sort === 'drop-in' ? undefined : enableStep(change.spec, track.before, written);
+      const own = (again.has(track) ? 'enable' : step) === verb && again.has(track) === late;
       const root = verb === 'reenable' ? 'etc' : verb === 'reenable-runtime' ? 'run' : undefined;
       const instances = root === undefined ? [] : instancesToReenable(track, tracks)[root];
       const name = change.sort === 'drop-in' ? undefined : linkedName(change.spec, track.before, written);
@@ -124,10 +136,13 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
       const [name = ''] = names;
       if (own) [track.switched, track.switchedAs] = [verb, name];
       const as = name === unitOf(track.item.change) ? '' : ` its default instance ${name}`;
+      const after = late ? " again after its template's disable, which unlinked it" : '';
       if (own)
         say(
           track,
-          verb === 'relink' ? `relinked${as} (disabled it, enabled ${unitOf(track.item.change)})` : `${verb}d${as}`,
+          verb === 'relink'
+            ? `relinked${as} (disabled it, enabled ${unitOf(track.item.change)})`
+            : `${verb}d${as}${after}`,
         );
       if (root === undefined || instances.length === 0) return;
       track.instances = { etc: [], run: [], ...track.instances, [root]: instances };

@@ -142,8 +142,14 @@ const RUNTIME_ONLY = 'until reboot (/run only)';
 export const short = (digest: string | undefined): string | null =>
   digest === undefined ? null : `sha256:${digest.slice(0, 12)}`;
 
-/** The plan's one line: an interrupted apply's words first (unit-stale.ts). */
-export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, changes: FieldDiff): string => {
+/** The plan's one line: an interrupted apply's words first (unit-stale.ts); `also`: what its batch makes it do. */
+export const summarizeUnit = (
+  spec: DesiredUnit,
+  host: string,
+  live: LiveUnit,
+  changes: FieldDiff,
+  also?: string,
+): string => {
   const name = `unit ${spec.name} on ${host}`;
   const pending = pendingWords(live, runningOf(spec, live));
   if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec)}`;
@@ -156,7 +162,7 @@ export const summarizeUnit = (spec: DesiredUnit, host: string, live: LiveUnit, c
   const shadow = live.overridden === undefined ? undefined : `shadowed: ${overriddenWords(live.overridden)}`;
   const drift = changes[LINKS_FIELD] === undefined ? undefined : linksDriftOf(spec, live);
   const links = hasLinkDrift(drift) ? `${linkWords(drift, spec.enabled)}${unlinksAll(spec, live)}` : undefined;
-  const words = [shadow, links, pending].filter((said) => said !== undefined).join('; ') || undefined;
+  const words = [shadow, links, also, pending].filter((said) => said !== undefined).join('; ') || undefined;
   const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? undefined : `differs: ${describeDiff(rest)}`;
   if (words === undefined) return `${name} (${state}) ${differs}`;
@@ -169,8 +175,11 @@ const unlinksAll = (spec: DesiredUnit, live: LiveUnit): string =>
     ? `; the apply disables ${spec.name}, which unlinks every instance: only its disable removes its alias (measured)`
     : '';
 
+/** An instance its batch template's disable unlinks (unit-template-disable.ts), said in `also`'s words. */
+export const UNLINKED_FIELD = 'unlinkedByTemplate';
+
 /** The fields the summary names in words, ahead of what differs. */
-export const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD, LINKS_FIELD];
+export const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD, LINKS_FIELD, UNLINKED_FIELD];
 
 /** What to do about a mask: the apply unmasks only when told to. */
 export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string =>

@@ -2,7 +2,8 @@
  * A template's DefaultInstance= links on real systemd 252 where list-unit-files' one word stood for them: a template
  * declared disabled (the apply's `systemctl disable <template>` unlinked every instance), one whose [Install] names
  * Alias= too, and one whose DefaultInstance= holds a specifier. Each reads its default instance's links in words,
- * the apply acts on those alone, and the next plan is in sync with the other instances' links kept.
+ * the apply acts on those alone, and the next plan is in sync with the other instances' links kept. Where only the
+ * template's own disable will do, the batch's instance declared enabled is enabled again after it.
  */
 import { unitBatch, instanceSpec, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
 
@@ -100,5 +101,59 @@ test('a DefaultInstance= with a specifier: its link removed by hand is drift; on
     stderr: expect.stringContaining(`t: reenabled its default instance ${instance}`),
   });
   expect(await templateLinks('dh')).toBe(made);
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+});
+
+// Regression: the plan read `i` in sync, the apply ran `systemctl disable de@.service`, the only verb that removes its
+// alias, which unlinked de@b.service too, and `i` failed its apply (`enabled is false, want true`) after the template's
+// disable: measured, systemd 252. Its enable after that disable makes its links and its own alias (measured).
+test.each([
+  ['a template alias', 'de', 'Alias=de-al@.service'],
+  ['an alias of its instance', 'df', 'Alias=df-al@%i.service'],
+])(
+  'a template declared disabled with %s its enable made, an instance declared enabled: both end as declared',
+  async (_, p, alias) => {
+    const install = `WantedBy=multi-user.target\n${alias}\nDefaultInstance=a\n`;
+    expect(await apply(batch(p, install, true))).toMatchObject({ code: 0 });
+    expect(await templateLinks(p)).toContain(`${wants('multi-user', `${p}@a.service`)} -> `);
+    const objects = batch(p, install, false);
+    expect((await plan(objects)).result).toMatchObject({
+      't.in_sync': 'false',
+      't.summary': expect.stringContaining(
+        `the apply disables ${p}@.service, which unlinks every instance: only its disable removes its alias ` +
+          `(measured); the apply then enables ${p}@b.service again, which this batch declares enabled and its ` +
+          `systemctl disable ${p}@.service unlinks (measured)`,
+      ),
+      'i.in_sync': 'false',
+      'i.summary': expect.stringContaining(
+        `(inactive/dead): its template ${p}@.service, which this batch declares disabled, is disabled by its name`,
+      ),
+    });
+    const applied = await apply(objects);
+    expect(applied).toMatchObject({
+      code: 0,
+      stderr: expect.stringMatching(/^t: disabled\n(.*\n)*i: enabled again after its template's disable/m),
+    });
+    const own = [`${ETC}/${p}-al@b.service`, wants('multi-user', `${p}@b.service`)];
+    expect(await templateLinks(p)).toBe(own.map((path) => `${to(p)(path)}\n`).join(''));
+    expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+  },
+);
+
+// Regression: a template declared disabled whose file the apply rewrites is disabled by its name too, which unlinked
+// dg@b.service, declared enabled: `i: reenabled`, `t: disabled`, then `i: not applied: ... enabled is false,
+// want true` (measured, systemd 252).
+test('a template declared disabled, its file rewritten: its instance enabled follows its new [Install]', async () => {
+  const install = 'WantedBy=multi-user.target\nDefaultInstance=a\n';
+  expect(await apply(batch('dg', install, true))).toMatchObject({ code: 0 });
+  const objects = batch('dg', `${install}WantedBy=basic.target\n`, false);
+  expect((await plan(objects)).result).toMatchObject({
+    't.summary': expect.stringContaining('the apply then enables dg@b.service again'),
+    'i.in_sync': 'false',
+  });
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 0, stderr: expect.stringMatching(/^i: enabled again after its template/m) });
+  const own = [wants('basic', 'dg@b.service'), wants('multi-user', 'dg@b.service')];
+  expect(await templateLinks('dg')).toBe(own.map((path) => `${to('dg')(path)}\n`).join(''));
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });

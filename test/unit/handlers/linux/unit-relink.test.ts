@@ -1,11 +1,11 @@
-import { digestOf } from '../../../../src/core/canonical';
+import { digestOf, sha256Hex } from '../../../../src/core/canonical';
 import type { LinkVerb } from '../../../../src/linux/root-helper';
 import type { UnitChange } from '../../../../src/linux/unit-batch';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitLinks } from '../../../../src/linux/unit-links';
-import { instancesToReenable, relinkOf, rewritten } from '../../../../handlers/linux/unit-relink';
+import { enabledAgain, instancesToReenable, relinkOf, rewritten } from '../../../../handlers/linux/unit-relink';
 import { type Track, trackOf } from '../../../../handlers/linux/unit-track';
-import { DIR, unit } from './unit-specs';
+import { DIR, service, unit } from './unit-specs';
 
 const before = (unitFileState: string, links?: UnitLinks): LiveUnit => ({
   status: { loadState: 'loaded', activeState: 'inactive', subState: 'dead', unitFileState, needDaemonReload: false },
@@ -20,7 +20,7 @@ const track = (change: UnitChange, live: LiveUnit, over: Partial<Track> = {}): T
   );
 const template = (live: LiveUnit, over: Partial<Track> = {}) =>
   track({ sort: 'unit', spec: unit('p@.service', undefined, { enabled: false, started: false }) }, live, over);
-const instance = (name: string, live = before('enabled')) =>
+const instance = (name: string, live = before('enabled'), enabled = true) =>
   track(
     {
       sort: 'instance',
@@ -28,7 +28,7 @@ const instance = (name: string, live = before('enabled')) =>
         name,
         template: 'p@.service',
         directory: DIR,
-        enabled: true,
+        enabled,
         started: false,
         restartOn: digestOf([]),
         startTimeoutSeconds: 5,
@@ -130,5 +130,30 @@ describe('the undo links again', () => {
       ['reenable', ['p@a.service']],
       ['reenable-runtime', ['p@a.service']],
     ]);
+  });
+});
+
+// Regression: the template's `systemctl disable p@.service` (the only verb that removes its alias) unlinked
+// p@b.service, which the batch declared enabled: its apply failed after that disable (measured, systemd 252).
+describe("a template's disable by its own name", () => {
+  const made = ['multi-user.target.wants/p@x.service', 'q@.service'];
+  const links = (etc: string[]) => ({ etc, run: [], install: made, defaultInstance: 'p@x.service' });
+  const own = ['multi-user.target.wants/p@b.service'];
+  const disabled = (etc: string[], rewrite = false, over: Partial<Track> = {}) =>
+    template(
+      { ...before('enabled', links([...etc, ...own])), fileSha256: rewrite ? 'old' : sha256Hex(service()) },
+      over,
+    );
+
+  test.each<[string, boolean, boolean, Track]>([
+    ['with the alias its enable made there', true, true, disabled(made)],
+    ['with its file rewritten', true, true, disabled(made.slice(0, 1), true)],
+    ['with that alias, of an instance declared disabled', false, false, disabled(made)],
+    ['without that alias, which disables its default instance alone', true, false, disabled(made.slice(0, 1))],
+    ['refused before any change', true, false, disabled(made, false, { refused: new Error('masked') })],
+  ])('%s: an instance declared enabled (%s) is enabled after it (%s)', (_, enabled, again, t) => {
+    const i = instance('p@b.service', before('enabled', links(own)), enabled);
+    expect(enabledAgain([t, i]).has(i)).toBe(again);
+    expect(enabledAgain([t, i]).has(t)).toBe(false);
   });
 });
