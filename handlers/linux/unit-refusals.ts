@@ -1,8 +1,8 @@
 /**
  * What a host's batch apply refuses before it changes anything: a masked unit it may not unmask, a unit or an
- * instance declared enabled that `systemctl enable` cannot link (its [Install] and its drop-ins', the batch's, name
- * nothing: unit-enable.ts) or with an alias its [Install] does not make (unit-alias.ts), and a file systemd would
- * not load. Each refused object is left as it was.
+ * instance declared enabled that `systemctl enable` cannot link (its [Install] and its drop-ins', the batch's and
+ * the host's, name nothing: unit-enable.ts) or with an alias its [Install] does not make (unit-alias.ts), and a
+ * file systemd would not load. Each refused object is left as it was.
  */
 import { HandlerError } from '../../src/core/errors';
 import { aliasRefusalWords, refusedAliases } from '../../src/linux/unit-alias';
@@ -50,7 +50,7 @@ const refuseUnlinkable = (shell: HostShell, track: Track, files: BatchFiles): vo
   const { spec } = change;
   const template = change.sort === 'instance' ? change.spec.template : undefined;
   const { text, dropIns } = enableInputOf(change, files);
-  const why = cannotEnable({ ...spec, template }, text, dropIns, track.before.status);
+  const why = cannotEnable({ ...spec, template }, text, dropIns, track.before.status, track.before.links?.dropIns);
   if (why === undefined) return;
   const rule = enabledProblem(change.sort);
   throw new HandlerError(

@@ -58,6 +58,7 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
     live.status,
     changes.file === undefined,
     batch,
+    live.links?.dropIns,
   );
   if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
   else if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };

@@ -4,7 +4,7 @@
  * warns and systemd calls the unit `static`, so a unit (or a template's instance) declared enabled planned an
  * enable that the apply never made, and the next plan was clean (measured, systemd 252). A drop-in's [Install]
  * counts as the unit's own (measured), a prefix's (`a-.service.d/`) not, as enable ignores it (measured): one
- * rule, for synth (which sees the stack's drop-ins), the read and the apply (the batch's); the handler's spec
+ * rule, for synth (which sees the stack's drop-ins), the read and the apply (the batch's and the host's); the spec
  * boundary, which sees one spec alone, does not refuse by it. [Install] is read by install-settings.ts.
  */
 import { broken, type Problem } from '../core/rules';
@@ -154,62 +154,108 @@ export interface EnableInput {
  * tell; undefined otherwise. `fileKept`: the apply leaves its file as it is (systemd's `static` is of that file).
  * `batch`: what its enable reads once the batch is written, known to a plan's batch read. A unit `static` there
  * whose batch writes the drop-in that gives it an [Install] is enabled by the apply (measured, systemd 252), and
- * one whose batch leaves it none is refused by the apply (`cannotEnable`): the read says so, in the apply's words.
+ * one whose batch leaves it none, or whose host's own drop-in takes it away, is refused by the apply
+ * (`cannotEnable`): the read says so, in the apply's words. `hostInstall`: the read's [Install] lines of the
+ * host's drop-ins (unit-links.ts).
  */
 export const enableWords = (
   spec: { readonly name: string; readonly enabled: boolean; readonly template?: string },
   status: { readonly unitFileState: string; readonly dropInPaths?: readonly string[] },
   fileKept: boolean,
   batch?: EnableInput,
+  hostInstall?: HostInstall,
 ): string | undefined => {
   if (status.unitFileState === 'static' && fileKept) {
-    const linked = batch !== undefined && linkedByDropIns(spec.name, batch, status);
+    const after = batch === undefined ? undefined : installAfter(spec.name, batch, status, hostInstall);
+    if (after !== undefined && after.resetBy.length > 0) return hostResetWords(spec, after.resetBy);
+    const linked = batch !== undefined && batch.dropIns.length > 0 && after?.config === true;
     return staticWords(spec, status.unitFileState, linked ? LINKED_BY_DROP_IN : undefined);
   }
-  return batch === undefined ? undefined : cannotEnable(spec, batch.text, batch.dropIns, status);
+  return batch === undefined ? undefined : cannotEnable(spec, batch.text, batch.dropIns, status, hostInstall);
 };
 
 /** What the read says after `static: ... in [Install]` of a unit whose batch writes the drop-in that links it. */
 const LINKED_BY_DROP_IN = " yet; the apply writes its drop-in's [Install] and enables it";
 
-/**
- * Whether the batch's drop-ins leave the unit an [Install] setting whatever its file says (a later drop-in's
- * setting stands over its file's), the host loading no drop-in of it the batch does not write that enable reads.
- */
-const linkedByDropIns = (unit: string, { text, dropIns }: EnableInput, status: LoadedDropIns) =>
-  dropIns.length > 0 && !readsOthers(unit, dropIns, status) && installConfigOf(text ?? '', undefined, dropIns) === true;
-
 /** The drop-ins pid1 loaded for a unit (`DropInPaths`), a prefix's and a type's among them. */
 type LoadedDropIns = { readonly dropInPaths?: readonly string[] };
 
+/** The [Install] lines of each drop-in of the host that the read read, by path (unit-links.ts `dropIns`). */
+export type HostInstall = ReadonlyMap<string, readonly string[]>;
+
+const fileName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
 /**
- * Whether enable of `unit` reads a drop-in of the host that `dropIns` (the batch's) are not: pid1's drop-ins of a
- * prefix (`a-.service.d/`) or a type (`service.d/`) do not count, as enable ignores their [Install] (measured,
- * systemd 252): one made the plan give up judging, and the apply enabled nothing (an audit, 2026-12-06).
+ * The drop-ins of the host that enable of `unit` reads and the batch does not write, as drop-ins of their [Install]
+ * lines; undefined when one was not read. pid1's of a prefix (`a-.service.d/`) or a type (`service.d/`) do not
+ * count, as enable ignores their [Install] (measured, systemd 252), nor one of a file name the batch writes, which
+ * systemd reads once, from the first directory (one of the host's over the batch's is refused: unit-loaded.ts).
  */
-const readsOthers = (unit: string, dropIns: readonly BatchDropIn[], status: LoadedDropIns): boolean => {
-  const declared = new Set(dropIns.map(({ path }) => path));
-  return (status.dropInPaths ?? []).some((path) => !declared.has(path) && enableReadsDropIn(unit, path));
+const hostDropIns = (
+  unit: string,
+  dropIns: readonly BatchDropIn[],
+  status: LoadedDropIns,
+  hostInstall: HostInstall = new Map(),
+): (BatchDropIn & { readonly content: string })[] | undefined => {
+  const written = new Set(dropIns.map(({ path }) => fileName(path)));
+  const paths = (status.dropInPaths ?? []).filter(
+    (path) => !written.has(fileName(path)) && enableReadsDropIn(unit, path),
+  );
+  if (paths.some((path) => !hostInstall.has(path))) return undefined;
+  return paths.map((path) => ({
+    path,
+    name: fileName(path).replace(/\.conf$/, ''),
+    content: ['[Install]', ...(hostInstall.get(path) ?? []), ''].join('\n'),
+  }));
+};
+
+/**
+ * What enable of `unit` reads once the batch is written, the host's own drop-ins of it among the batch's (by file
+ * name, as systemd reads them, measured on 252): whether it holds installation config, and the host's drop-ins
+ * that take away what the unit's file and the batch give it. Undefined when a drop-in of the host was not read.
+ */
+const installAfter = (
+  unit: string,
+  { text, dropIns }: EnableInput,
+  status: LoadedDropIns,
+  hostInstall?: HostInstall,
+) => {
+  const host = hostDropIns(unit, dropIns, status, hostInstall);
+  if (host === undefined) return undefined;
+  const config = installConfigOf(text ?? '', undefined, [...dropIns, ...host]);
+  const given = config === false && installConfigOf(text ?? '', undefined, dropIns) === true;
+  const resetBy = given ? host.filter(({ content }) => installSettings(content).length > 0) : [];
+  return { config, resetBy: resetBy.map(({ path }) => path) };
+};
+
+/** Why one whose [Install] the host's drop-ins (`paths`, not the stack's) take away cannot be enabled. */
+const hostResetWords = (spec: { readonly template?: string }, paths: readonly string[]): string => {
+  const whose = spec.template === undefined ? 'its [Install]' : `its template ${spec.template}'s [Install]`;
+  const which = paths.length === 1 ? `drop-in ${paths.join('')}` : `drop-ins ${paths.join(', ')}`;
+  const are = paths.length === 1 ? 'is read (remove it to end this)' : 'are read (remove them to end this)';
+  return `${whose} ${NAMES_NONE} once the host's ${which}, not the stack's, ${are}, so it cannot be enabled`;
 };
 
 /**
  * Why the apply cannot enable a unit or instance declared enabled, or undefined when it can or cannot tell yet.
  * `text` is the file the apply leaves (a unit's own; an instance's template's when the batch declares it),
- * `dropIns` the batch's drop-ins of it (an instance's: its own and its template's). Judged from text when the host
- * loads no other drop-in of it that enable reads; for an instance of a template only on the host, from systemd's
- * `static` there unless a drop-in of the batch may change that. Otherwise the read back after the apply judges it
- * (`staticWords`).
+ * `dropIns` the batch's drop-ins of it (an instance's: its own and its template's), read by file name with the
+ * host's (`hostInstall`, a drop-in made by hand among them). Judged from text when the read read every drop-in of
+ * the host that enable reads; for an instance of a template only on the host, from systemd's `static` there
+ * unless a drop-in of the batch may change that. Otherwise the read back after the apply judges it (`staticWords`).
  */
 export const cannotEnable = (
   spec: { readonly name: string; readonly enabled: boolean; readonly template?: string },
   text: UnitContent | undefined,
   dropIns: readonly BatchDropIn[],
   status: { readonly unitFileState: string } & LoadedDropIns,
+  hostInstall?: HostInstall,
 ): string | undefined => {
   if (!spec.enabled || isTemplate(spec.name)) return undefined;
   if (text === undefined) return dropIns.length === 0 ? staticWords(spec, status.unitFileState) : undefined;
-  if (readsOthers(spec.name, dropIns, status)) return undefined;
-  if (installConfigOf(text, undefined, dropIns) !== false) return undefined;
+  const after = installAfter(spec.name, { text, dropIns }, status, hostInstall);
+  if (after === undefined || after.config !== false) return undefined;
+  if (after.resetBy.length > 0) return hostResetWords(spec, after.resetBy);
   const whose = spec.template === undefined ? 'its file' : `its template ${spec.template}`;
   return `${whose} ${NAMES_NONE} in [Install], nor does a drop-in of it, so it cannot be enabled`;
 };

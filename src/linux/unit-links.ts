@@ -30,6 +30,8 @@ export interface UnitLinks {
    * for it are compared (`comparedLinks`), the others being its other instances'.
    */
   readonly defaultInstance?: string;
+  /** The [Install] lines of each drop-in enable reads that the read read, by path (unit-enable.ts counts them). */
+  readonly dropIns?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -70,8 +72,12 @@ export const LINKS_COMMAND =
  */
 export const readLinks = (units: readonly string[], text: string) => {
   const [byUnit, sections, facts] = [foundLinks(units, text), parseInstall(text), parseFacts(text)];
-  return (unit: string, [file = '', ...dropIns]: readonly string[], read: (path: string) => boolean): UnitLinks =>
-    linksOf(unit, byUnit.get(unit), installLinesOf(unit, file, dropIns, sections, read), facts);
+  return (unit: string, [file = '', ...dropIns]: readonly string[], read: (path: string) => boolean): UnitLinks => {
+    const links = linksOf(unit, byUnit.get(unit), installLinesOf(unit, file, dropIns, sections, read), facts);
+    const lines = dropIns.filter((path) => enableReadsDropIn(unit, path) && read(path));
+    if (lines.length === 0) return links;
+    return { ...links, dropIns: new Map(lines.map((path) => [path, sections.get(path) ?? []])) };
+  };
 };
 
 /**

@@ -1,0 +1,98 @@
+/**
+ * A drop-in only the host has (made by hand, not the stack's) that empties the [Install] of a unit the stack
+ * declares enabled, on real systemd 252: `systemctl enable` reads it (measured here), so the unit cannot be
+ * enabled. The plan said the apply removes its link, or writes and enables it, and the apply changed the host
+ * (reenabled it, losing its link for good; wrote, started or restarted it) before its read back failed. Now the
+ * plan and the apply read the host's drop-ins with the batch's, and both refuse it in the same words, naming the
+ * host's drop-in, before any change.
+ */
+import { unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host } = useSystemdHost();
+const { plan, apply } = unitBatch(host);
+const exec = async (cmd: string) => (await host().exec(cmd)).stdout.trim();
+const OWN = (description: string) =>
+  `[Unit]\nDescription=${description}\n[Service]\nExecStart=/bin/sleep infinity\n` +
+  '[Install]\nWantedBy=multi-user.target\n';
+const unit = (name: string, description: string) => ({
+  u: { kind: 'systemd-unit', spec: unitSpec(name, OWN(description), { enabled: true }) },
+});
+
+/** Writes `<unit>.d/<file>` on the host, by hand, with `[Install]` `WantedBy=` empty, and reloads systemd. */
+const emptyByHand = async (name: string, file = 'zz-off.conf'): Promise<string> => {
+  const path = `/etc/systemd/system/${name}.d/${file}`;
+  await host().exec(`mkdir -p /etc/systemd/system/${name}.d && printf '[Install]\\nWantedBy=\\n' > ${path}`);
+  await host().exec('systemctl daemon-reload');
+  return path;
+};
+
+const why = (path: string) =>
+  `its [Install] names no WantedBy=, RequiredBy=, Alias= or Also= once the host's drop-in ${path}, not the ` +
+  "stack's, is read (remove it to end this), so it cannot be enabled";
+
+/** The plan says the apply's refusal; the apply refuses in the same words, and the host reads as before. */
+const refusedAlike = async (objects: ReturnType<typeof unit>, path: string, name: string) => {
+  const before = await exec(
+    `systemctl show -p Description,ActiveEnterTimestamp,MainPID ${name}; ls -l /etc/systemd/system`,
+  );
+  const links = await unitLinks(host(), name);
+  const planned = (await plan(objects)).result ?? {};
+  expect(planned['u.in_sync']).toBe('false');
+  expect(JSON.parse(planned['u.diff'] ?? '{}')).toMatchObject({ enabled: { live: why(path), want: true } });
+  const applied = await apply(objects);
+  expect(applied.code).not.toBe(0);
+  expect(applied.stderr).toContain(`${name} on 127.0.0.1:${host().port} is declared enabled: ${why(path)}`);
+  expect(applied.stderr).toContain('nothing was changed');
+  expect(applied.stderr).not.toMatch(/^u: (wrote|enabled|reenabled|started|restarted)/m);
+  expect(
+    await exec(`systemctl show -p Description,ActiveEnterTimestamp,MainPID ${name}; ls -l /etc/systemd/system`),
+  ).toBe(before);
+  expect(await unitLinks(host(), name)).toEqual(links);
+};
+
+// Regression: the plan said "links its [Install] does not make"; the apply's reenable removed the link, its undo's
+// enable made none, and the unit no longer started at boot.
+test('an enabled unit whose [Install] a host drop-in empties keeps its link: plan and apply refuse it', async () => {
+  expect(await apply(unit('ha.service', 'one'))).toMatchObject({ code: 0 });
+  const path = await emptyByHand('ha.service');
+  // The links stay, and list-unit-files still says enabled; enable reads the drop-in (measured).
+  expect(await exec('systemctl is-enabled ha.service')).toBe('enabled');
+  await refusedAlike(unit('ha.service', 'one'), path, 'ha.service');
+  await refusedAlike(unit('ha.service', 'two'), path, 'ha.service');
+  expect(await unitLinks(host(), 'ha.service')).toEqual([
+    '/etc/systemd/system/multi-user.target.wants/ha.service -> /etc/systemd/system/ha.service',
+  ]);
+});
+
+// Regression: the plan said "static ... so it cannot be enabled"; the apply enabled nothing, restarted the unit,
+// then failed on its read back.
+test('a static unit whose [Install] a host drop-in empties is refused in the words the plan read', async () => {
+  const declared = { u: { kind: 'systemd-unit', spec: unitSpec('hc.service', OWN('one'), { enabled: false }) } };
+  expect(await apply(declared)).toMatchObject({ code: 0 });
+  const path = await emptyByHand('hc.service');
+  expect(await exec('systemctl is-enabled hc.service')).toBe('static');
+  await refusedAlike(unit('hc.service', 'one'), path, 'hc.service');
+});
+
+test("a host drop-in that sorts before the stack's [Install] does not stop the enable", async () => {
+  await emptyByHand('hd.service', '00-off.conf');
+  const objects = {
+    ...unit('hd.service', 'one'),
+    d: {
+      kind: 'systemd-drop-in',
+      spec: {
+        unit: 'hd.service',
+        name: '10-install',
+        directory: '/etc/systemd/system',
+        content: '[Install]\nWantedBy=multi-user.target\n',
+        startTimeoutSeconds: 90,
+      },
+      after: ['u'],
+    },
+  };
+  expect(await apply(objects)).toMatchObject({ code: 0, stderr: expect.stringMatching(/^u: enabled$/m) });
+  expect(await exec('systemctl is-enabled hd.service')).toBe('enabled');
+  expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
+});
