@@ -60,8 +60,9 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
     batch,
     live.links?.dropIns,
   );
-  if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
-  else if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };
+  // Ahead of its template's absence: the apply refuses it before writing that template.
+  if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };
+  else if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
   // Ahead of its enablement, which is-enabled says `disabled` once its own links are gone: the apply refuses it.
   else if (refusedAliases(spec.enabled, live.links) !== undefined) changes[LINKS_FIELD] = linksDiff(spec, live);
   // A template declared disabled reads `enabled` for any link named for its default instance (measured): named.

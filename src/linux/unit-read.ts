@@ -1,17 +1,15 @@
 /**
- * The read of every declared unit (or drop-in) on a host in one shell round trip: one `systemctl
- * show` for all of them, then the file digests and the recorded restartOn digests, then one
- * `systemctl list-unit-files` for whether each is enabled, and one `find` and `awk` for its links against
- * its [Install] (unit-links.ts). The script goes over stdin, so hundreds of units never meet the kernel's
- * 128 KiB limit on one argument.
+ * The read of every declared unit (or drop-in) on a host in one shell round trip: one `systemctl show` for all of them,
+ * then the file digests and the recorded restartOn digests, then one `systemctl list-unit-files` for whether each is
+ * enabled, and one `find` and `awk` for its links against its [Install] (unit-links.ts). The script goes over stdin, so
+ * hundreds of units never meet the kernel's 128 KiB limit on one argument.
  *
- * Enablement comes from `list-unit-files`, which reads the links on disk each time, not from `show`:
- * pid 1 keeps a loaded unit's UnitFileState from its first look until a daemon-reload, so a wants
- * link removed by hand read `enabled` (NeedDaemonReload=no) and the plan was clean while the unit
- * would no longer start at boot (measured, systemd 252; `list-unit-files` said `disabled`, one call
- * for 200 names about 50 ms with the SSH round trip). An instance has no unit file of its own, so
- * `list-unit-files` does not list it: one `systemctl is-enabled` of all instances answers for them (it
- * stops at the first name it cannot answer, whose template is gone: from there on `show`'s state stays).
+ * Enablement comes from `list-unit-files`, which reads the links on disk each time, not from `show`: pid 1 keeps a
+ * loaded unit's UnitFileState from its first look until a daemon-reload, so a wants link removed by hand read `enabled`
+ * (NeedDaemonReload=no) and the plan was clean while the unit would no longer start at boot (measured, systemd 252;
+ * `list-unit-files` said `disabled`, one call for 200 names about 50 ms with the SSH round trip). An instance has no
+ * unit file of its own, so `list-unit-files` does not list it: one `systemctl is-enabled` of all instances answers for
+ * them (it stops at the first name it cannot answer, whose template is gone: from there on `show`'s state stays).
  */
 import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
@@ -20,6 +18,7 @@ import { type Declared, loadedContent, overriddenOf, statsByPath } from './unit-
 import { LINKS_COMMAND, readLinks } from './unit-links';
 import { instanceOf, isTemplate } from './unit-name';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
+import { UNLOADED_DROP_INS, withUnloadedDropIns } from './unloaded-drop-ins';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
 export interface ReadEntry {
@@ -57,8 +56,9 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     `s=$(${shown.length > 0 ? `TZ=UTC LC_ALL=C systemctl show -p ${PROPERTIES} -- ${shown.join(' ')}` : 'true'})`,
     `printf '%s\\n' "$s"`,
     `echo ${MARK.files}`,
+    UNLOADED_DROP_INS,
     // One sha256sum for every file (measured: a fork per file was 1.5 s of a 1.8 s read of 200 units).
-    `set -- ${digestedPaths(entries).map(quote).join(' ')} ${LOADED_PATHS}; ${REGULAR_FILES}`,
+    `set -- ${digestedPaths(entries).map(quote).join(' ')} ${LOADED_PATHS} $m; ${REGULAR_FILES}`,
     '[ $# -eq 0 ] || sha256sum -- "$@" 2>/dev/null',
     `echo ${MARK.stats}`,
     // The ctime says when a file last changed; `cp -p`, `rsync -a` and `tar x` set an mtime back, never
@@ -188,7 +188,8 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     const listed = enablement.get(entry.unit);
     const shown = isTemplate(entry.unit) ? templateStatus(fileSha256, listed ?? '') : statuses[next++];
     if (shown === undefined) return [];
-    const status = listed === undefined ? shown : { ...shown, unitFileState: listed };
+    const loaded = listed === undefined ? shown : { ...shown, unitFileState: listed };
+    const status = withUnloadedDropIns(entry.unit, loaded, digests);
     const since = status.stateSince;
     const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
     const record = recorded.get(index);

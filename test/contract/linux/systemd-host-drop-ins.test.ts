@@ -6,7 +6,7 @@
  * plan and the apply read the host's drop-ins with the batch's, and both refuse it in the same words, naming the
  * host's drop-in, before any change.
  */
-import { unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { instanceSpec, unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -64,6 +64,30 @@ test('an enabled unit whose [Install] a host drop-in empties keeps its link: pla
   expect(await unitLinks(host(), 'ha.service')).toEqual([
     '/etc/systemd/system/multi-user.target.wants/ha.service -> /etc/systemd/system/ha.service',
   ]);
+});
+
+// Regression: the plan said the unit is absent; the apply wrote, enabled and started it, then removed it.
+test('a unit the host has a drop-in of that empties its [Install] is refused before it is written', async () => {
+  const path = await emptyByHand('hb.service');
+  await refusedAlike(unit('hb.service', 'one'), path, 'hb.service');
+  expect(await exec('test -e /etc/systemd/system/hb.service && echo there || echo absent')).toBe('absent');
+});
+
+test("an instance whose template's [Install] a host drop-in of the template empties is refused before it", async () => {
+  const path = await emptyByHand('hq@.service');
+  const objects = {
+    t: { kind: 'systemd-unit', spec: unitSpec('hq@.service', OWN('t'), { enabled: false, started: false }) },
+    u: { kind: 'systemd-instance', spec: instanceSpec('hq@a.service'), after: ['t'] },
+  };
+  const words =
+    "its template hq@.service's [Install] names no WantedBy=, RequiredBy=, Alias= or Also= once the host's " +
+    `drop-in ${path}, not the stack's, is read (remove it to end this), so it cannot be enabled`;
+  const planned = (await plan(objects)).result ?? {};
+  expect(JSON.parse(planned['u.diff'] ?? '{}')).toMatchObject({ enabled: { live: words, want: true } });
+  const applied = await apply(objects);
+  expect(applied.stderr).toContain(`hq@a.service on 127.0.0.1:${host().port} is declared enabled: ${words}`);
+  expect(applied.stderr).not.toMatch(/^u: (enabled|started)/m);
+  expect(await exec('systemctl show -p ActiveState --value hq@a.service')).toBe('inactive');
 });
 
 // Regression: the plan said "static ... so it cannot be enabled"; the apply enabled nothing, restarted the unit,

@@ -1,0 +1,59 @@
+/**
+ * The drop-ins on disk of a unit systemd has not loaded: `show` lists none for a unit whose file is not there yet
+ * (LoadState=not-found, DropInPaths empty: measured, systemd 252), while `systemctl enable` reads them once the
+ * batch writes its file. So a drop-in made by hand that empties the [Install] of a unit the stack is about to write
+ * went unseen: the plan said the unit is absent, and the apply wrote, enabled and started it before its read back
+ * failed (measured). The read finds them (`UNLOADED_DROP_INS`), and the parse lists them as systemd will load them.
+ */
+import { instanceOf, isTemplate } from './unit-name';
+import type { UnitStatus } from './unit-state';
+
+/**
+ * Where systemd 252 looks for units, first first (lookup-paths.c, system scope; generators aside): a drop-in of a
+ * file name found in two is read from the first (reasoned from its conf-files.c, not measured).
+ */
+const SEARCH = [
+  '/etc/systemd/system.control',
+  '/run/systemd/system.control',
+  '/run/systemd/transient',
+  '/etc/systemd/system',
+  '/etc/systemd/system.attached',
+  '/run/systemd/system',
+  '/run/systemd/system.attached',
+  '/usr/local/lib/systemd/system',
+  '/usr/lib/systemd/system',
+  '/lib/systemd/system',
+] as const;
+
+/**
+ * Sets `m` to the `.conf` files in `<unit>.d/` and, for an instance, `<template>.d/` under each of SEARCH, for each
+ * unit `show`'s output (`$s`) calls not-found, one a line (a unit's name holds no space; one of a drop-in that does
+ * is read as two words that are no file, and leaves the unit to the read back). Globs only: no process per unit.
+ */
+export const UNLOADED_DROP_INS =
+  `u=$(printf '%s\\n' "$s" | sed -n '/^Id=/h; /^LoadState=not-found$/{ x; s/^Id=//p; }'); ` +
+  'm=$(for n in $u; do case $n in *@*.*) t="${n%%@*}@.${n##*.}";; *) t=$n;; esac; ' +
+  `for d in ${SEARCH.join(' ')}; do for f in "$d/$n.d/"*.conf "$d/$t.d/"*.conf; do ` +
+  '[ -f "$f" ] && printf \'%s\\n\' "$f"; done; done; done)';
+
+/**
+ * `status` with the drop-ins of `unit` among the files the read read (`read`), when systemd loaded none of it:
+ * those of its `.d/` and its template's, each file name once, from the first of SEARCH, in file-name order.
+ */
+export const withUnloadedDropIns = (
+  unit: string,
+  status: UnitStatus,
+  read: ReadonlyMap<string, unknown>,
+): UnitStatus => {
+  if (status.loadState !== 'not-found' || (status.dropInPaths ?? []).length > 0 || isTemplate(unit)) return status;
+  const names = [unit, ...[instanceOf(unit) ?? []].flat()];
+  const byFile = new Map<string, string>();
+  for (const directory of SEARCH)
+    for (const name of names)
+      for (const path of read.keys()) {
+        const file = path.startsWith(`${directory}/${name}.d/`) ? path.slice(directory.length + name.length + 4) : '';
+        if (file.endsWith('.conf') && !file.includes('/') && !byFile.has(file)) byFile.set(file, path);
+      }
+  const dropInPaths = [...byFile.keys()].sort().map((file) => byFile.get(file) ?? file);
+  return dropInPaths.length === 0 ? status : { ...status, dropInPaths };
+};
