@@ -8,7 +8,7 @@ import { type PropsOf, specOf } from '../../src/core/fields';
 import { isRecord } from '../../src/core/records';
 import { NETWORK_INTERFACE_FIELDS } from '../../src/pve/network-fields';
 import { interfaceRules } from '../../src/pve/network-interface';
-import { namedInterfaces } from '../../src/pve/network-interface-diff';
+import { dependedOn } from '../../src/pve/network-interface-diff';
 import { declareObject } from '../core/declare-object';
 import { terraformForm } from '../core/encode';
 import { ManagedObject } from '../core/managed-object';
@@ -75,9 +75,9 @@ export class ProxmoxNetworkInterface extends ObjectConstruct {
     this.declared = object;
     if (!(object instanceof ManagedObject)) return;
     // The interfaces of the same node this one needs first; a Terraform value orders nothing.
-    const references = namedInterfaces({ iface, type, options: isRecord(spec.options) ? spec.options : {} })
-      .map((named) => named.iface)
-      .filter((name) => !unresolved(name));
+    const references = dependedOn({ iface, type, options: isRecord(spec.options) ? spec.options : {} }).filter(
+      (name) => !unresolved(name),
+    );
     registerStaging(this, { cluster, node, iface, object, references });
   }
 }

@@ -6,7 +6,7 @@
  * Source: [PM] PVE/API2/Network.pm index (can_access_vnet); [AC] RPCEnvironment.pm check_sdn_bridge.
  */
 import type { NetworkInterfaceSpec } from './network-interface';
-import { findInterface, namedInterfaces } from './network-interface-diff';
+import { findInterface, lackedInterfaces } from './network-interface-diff';
 import { isRecord } from '../core/records';
 
 /** The types PVE hides from a caller without SDN rights on them. */
@@ -32,16 +32,13 @@ export const seesBridge = (answer: unknown, bridge: string): boolean => {
 
 /**
  * The names a reading of `spec` would call absent and that may be hidden bridges: the interface
- * itself when it is a bridge, and each interface it names (a port, a VLAN's device) that is neither
- * listed nor declared on the node by the same stack.
+ * itself when it is a bridge, and each interface it names (a port, a VLAN's device; for a `<device>.<id>`
+ * port without a row, its device) that is neither listed nor declared on the node by the same stack.
  */
 export const unlistedNames = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): string[] => {
   const unlisted = (name: string) => findInterface(rows, name) === undefined;
-  const named = namedInterfaces(spec).map(({ iface }) => iface);
-  return [
-    ...(HIDDEN_TYPES.has(spec.type) && unlisted(spec.iface) ? [spec.iface] : []),
-    ...named.filter((name) => !declared.has(name) && unlisted(name)),
-  ];
+  const lacked = lackedInterfaces(spec, (name) => declared.has(name) || !unlisted(name)).map(({ iface }) => iface);
+  return [...(HIDDEN_TYPES.has(spec.type) && unlisted(spec.iface) ? [spec.iface] : []), ...lacked];
 };
 
 /**

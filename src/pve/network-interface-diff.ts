@@ -92,13 +92,42 @@ export const namedInterfaces = (spec: NamingSpec): NamedInterface[] => {
 };
 
 /**
- * `bridge port enp9s0 is not on n2` for each named interface that is neither in the node's rows nor
- * declared on that node by the same stack (`declared`: those exist once the batch applied them).
+ * A bridge port `<device>.<id>`'s device. PVE's writer takes such a port without a stanza of its own as a VLAN of
+ * that device and writes no stanza for it, so GET never lists it: only the device must be on the node.
+ * Source: [PC] f665029 src/PVE/Network/Interfaces.pm:1004-1028 ("check bridgeport option").
+ */
+const portDevice = ({ role, iface }: NamedInterface): string | undefined =>
+  role === 'bridge port' ? vlanFromName(iface).rawDevice : undefined;
+
+/** The names a spec's staging waits for: those it names, and each `<device>.<id>` bridge port's device. */
+export const dependedOn = (spec: NamingSpec): string[] =>
+  namedInterfaces(spec).flatMap((named) => [named.iface, portDevice(named) ?? []].flat());
+
+/** A named interface `present` does not find, or, for a `<device>.<id>` bridge port, its device. */
+export interface LackedInterface extends NamedInterface {
+  /** Set when `iface` is the device of this `<device>.<id>` bridge port. */
+  readonly port?: string;
+}
+
+/** The named interfaces `present` does not find: a `<device>.<id>` bridge port is missing only with its device. */
+export const lackedInterfaces = (spec: NamingSpec, present: (iface: string) => boolean): LackedInterface[] =>
+  namedInterfaces(spec).flatMap((named) => {
+    if (present(named.iface)) return [];
+    const device = portDevice(named);
+    if (device === undefined) return [named];
+    return present(device) ? [] : [{ role: named.role, iface: device, port: named.iface }];
+  });
+
+/**
+ * `bridge port enp9s0 is not on n2` (or `device enp9s0 of bridge port enp9s0.20 …`) for each named interface
+ * that is neither in the node's rows nor declared on that node by the same stack (`declared`: those exist once
+ * the batch applied them).
  */
 export const missingInterfaces = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): string[] =>
-  namedInterfaces(spec)
-    .filter(({ iface }) => !declared.has(iface) && findInterface(rows, iface) === undefined)
-    .map(({ role, iface }) => `${role} ${iface} is not on ${spec.node}`);
+  lackedInterfaces(spec, (iface) => declared.has(iface) || findInterface(rows, iface) !== undefined).map(
+    ({ role, iface, port }) =>
+      `${port === undefined ? `${role} ${iface}` : `device ${iface} of ${role} ${port}`} is not on ${spec.node}`,
+  );
 
 /** The one-line summary a plan shows. */
 export const summarizeInterface = (spec: NetworkInterfaceSpec, state: InterfaceState): string => {

@@ -70,6 +70,18 @@ const checkMtu = (ifaces: Record<string, Iface>, parent: string, child: string):
   }
 };
 
+/**
+ * A bridge port `<device>.<id>` without a stanza: the writer takes it as a VLAN of that device (its MTU the
+ * device's, if set) in a copy of the interfaces, so it is checked as a port but never written or listed.
+ * Source: [PC] f665029 src/PVE/Network/Interfaces.pm:1004-1028 ("check bridgeport option").
+ */
+const implicitVlan = (ifaces: Record<string, Iface>, port: string): Iface | undefined => {
+  const dotted = /^(\S+)\.(\d+)$/.exec(port);
+  if (!dotted) return undefined;
+  const mtu = ifaces[dotted[1] ?? '']?.mtu;
+  return { type: 'vlan', method: 'manual', method6: 'manual', ...(mtu === undefined ? {} : { mtu }) };
+};
+
 /** The consistency checks the writer dies on, for the types this fake models. */
 const check = (ifaces: Record<string, Iface>): void => {
   const used: Record<string, string> = {};
@@ -120,12 +132,12 @@ const check = (ifaces: Record<string, Iface>): void => {
       checkMtu(ifaces, parent, name);
     } else if (d.type === 'bridge') {
       for (const port of words(d.bridge_ports)) {
-        const n = ifaces[port];
+        const n = ifaces[port] ?? implicitVlan(ifaces, port);
         if (!n) throw die(`bridge '${name}' - unable to find bridge port '${port}'`);
         if ((n.method === 'static' && n.address !== '0.0.0.0') || (n.method6 === 'static' && n.address6 !== '::')) {
           throw die(`iface ${port} - ip address can't be set on interface if bridged in ${name}`);
         }
-        checkMtu(ifaces, port, name);
+        checkMtu({ ...ifaces, [port]: n }, port, name);
       }
     }
   }

@@ -82,6 +82,27 @@ describe('reading', () => {
     expect(writes()).toEqual([]);
   });
 
+  // [PC] f665029 src/PVE/Network/Interfaces.pm:1004-1028: PVE's writer takes a bridge port <device>.<id> without
+  // a stanza as a VLAN of its device and writes no stanza for it, so GET never lists it. The plan refused such a
+  // bridge as naming a port the node lacks (and would never have read it in sync): only the device must be there.
+  test('a bridge port <device>.<id> needs only its device on the node, staged and read in sync', async () => {
+    const vlanPort = bridge({ bridge_ports: ['enp2s0.20'] });
+    const before = await invokeBatch(pveDomain(), target(), { a: { kind: 'network-interface', spec: vlanPort } }, env);
+    expect(before.result?.['a.summary']).toBe('interface vmbr1 on n2 is absent');
+    expect((await run('apply', vlanPort)).code).toBe(0);
+    expect(fake.interfacesFiles('n2').staged).toContain('bridge-ports enp2s0.20');
+    expect((await run('read', vlanPort)).result).toMatchObject({ in_sync: 'true' });
+    // Its device missing, the plan fails naming the device, and the apply sends nothing.
+    fake.requests.length = 0;
+    const lacking = { ...bridge({ bridge_ports: ['enp9s0.20'] }), iface: 'vmbr2' };
+    const batch = await invokeBatch(pveDomain(), target(), { a: { kind: 'network-interface', spec: lacking } }, env);
+    expect(batch.stderr.split('\n').pop()).toContain(
+      'their nodes lack: interface vmbr2 on n2: device enp9s0 of bridge port enp9s0.20 is not on n2;',
+    );
+    expect((await run('apply', lacking)).code).toBe(1);
+    expect(writes()).toEqual([]);
+  });
+
   test('lines the table does not manage (a wpa-psk) never reach a reading', async () => {
     const { running } = fake.interfacesFiles('n2');
     fake.setInterfacesFiles('n2', { running: `${running}iface wlp91s0 inet manual\n\twpa-psk hunter22\n` });

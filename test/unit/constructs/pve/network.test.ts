@@ -148,6 +148,15 @@ describe('interfaces on one node', () => {
     expect(parsedEntry(synth(stack), 'pve', 'vlan').after).toEqual(['bond']);
   });
 
+  // A port bond0.20 with no stanza is a VLAN of bond0 to PVE's writer (Interfaces.pm:1004-1028): the apply
+  // refuses the bridge while bond0 is not on the node, so the bridge must stage after it.
+  test('a bridge on a port <device>.<id> is applied after that device', () => {
+    const { stack, pve } = setup();
+    new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, bridgePorts: ['bond0.20'] });
+    new ProxmoxNetworkInterface(stack, 'bond', { cluster: pve, ...bond });
+    expect(orderedAfter(synth(stack).resource.terraform_data.br_lifecycle)).toEqual(['terraform_data.bond_lifecycle']);
+  });
+
   test('an interface of that name on another node, or a port the stack does not declare, orders nothing', () => {
     const { stack, pve } = setup();
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, ...bridge, bridgePorts: ['bond0', 'enp2s0'] });

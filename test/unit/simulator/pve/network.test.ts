@@ -141,6 +141,23 @@ describe('staging', () => {
     expect(fake.interfacesFiles('n2').staged).toBeUndefined();
   });
 
+  // [PC] f665029 src/PVE/Network/Interfaces.pm:1004-1028 ("check bridgeport option"): a port named
+  // <device>.<id> with no stanza of its own is taken as a VLAN in a copy of the interfaces (mtu from
+  // its device), so the writer accepts it and writes no stanza for it: GET never lists it.
+  test('a bridge port <device>.<id> without a stanza of its own is accepted and is not listed', async () => {
+    const res = await api('POST', NET, { form: { ...BRIDGE, bridge_ports: 'enp2s0.20' } });
+    expect([res.status, res.body]).toEqual([200, { data: null }]);
+    expect(await rowOf('vmbr1')).toMatchObject({ type: 'bridge', bridge_ports: 'enp2s0.20' });
+    expect(await rowOf('enp2s0.20')).toBeUndefined();
+    expect(fake.interfacesFiles('n2').staged).not.toMatch(/iface enp2s0\.20/);
+    // Its MTU is its device's (1500 when unset), so a bridge above it is refused as above a port.
+    const above = await api('POST', NET, { form: { ...BRIDGE, iface: 'vmbr2', bridge_ports: 'eno1.30', mtu: '9000' } });
+    expect([above.status, above.body.message]).toEqual([
+      500,
+      "interface 'eno1.30' - mtu 1500 is lower than 'vmbr2' - mtu 9000\n",
+    ]);
+  });
+
   test('a delete stages; a DELETE on the node reverts every staged change', async () => {
     await api('DELETE', `${NET}/vmbr0`);
     expect((await api('GET', NET)).body.changes).toContain('\n-iface vmbr0 inet static\n');
