@@ -8,7 +8,7 @@
  */
 import { type FieldInput, optional, required } from '../core/fields';
 import { optionsFor } from './option-field';
-import { boolean, envName, integer, oneOf, someText, stringRecord, text } from '../core/rules';
+import { boolean, envName, integer, oneOf, stringRecord, text } from '../core/rules';
 
 export const METRIC_SERVER_TYPES = ['graphite', 'influxdb', 'opentelemetry'] as const;
 /** The metric server plugins PVE has. */
@@ -44,6 +44,17 @@ const jsonOption = <const T extends readonly MetricServerType[]>(param: string, 
   decode: (value: unknown) => (typeof value === 'string' ? (decodeBase64Json(value) ?? value) : value),
 });
 
+/**
+ * A text option as status.cfg keeps it: PVE writes `\t<key> <value>` and reads it back with
+ * `^\s+(\S+)(\s+(.*\S))?\s*$`, so outer whitespace is lost (and an empty or blank value dropped): such a value
+ * would read back changed, drift on every plan and fail each apply's read-back.
+ * Source: [PC] f665029 src/PVE/SectionConfig.pm:1485 (parse_config), 1662 (format_config_line).
+ */
+const cfgText = text(
+  'a non-empty single-line string without leading or trailing whitespace',
+  /^[^\s\0](?:[^\n\r\0]*[^\s\0])?$/,
+);
+
 /** pve-configid: a letter, then letters, digits, `-` and `_` (case-insensitive). */
 export const CONFIG_ID = /^[a-z][a-z0-9_-]+$/i;
 
@@ -75,11 +86,11 @@ export const METRIC_SERVER_FIELDS = {
   /** influxdb: transport; http and https use the v2 API. @default - unset (PVE uses "udp") */
   influxdbproto: option('influxdbproto', ['influxdb'], oneOf(['udp', 'http', 'https']), 'text'),
   /** influxdb (http/https): organization. @default - unset (PVE uses "proxmox") */
-  organization: option('organization', ['influxdb'], someText, 'text'),
+  organization: option('organization', ['influxdb'], cfgText, 'text'),
   /** influxdb (http/https): bucket. @default - unset (PVE uses "proxmox") */
-  bucket: option('bucket', ['influxdb'], someText, 'text'),
+  bucket: option('bucket', ['influxdb'], cfgText, 'text'),
   /** influxdb: API path prefix, for a proxy in front of InfluxDB. @default - unset */
-  apiPathPrefix: option('api-path-prefix', ['influxdb'], someText, 'text'),
+  apiPathPrefix: option('api-path-prefix', ['influxdb'], cfgText, 'text'),
   /** influxdb: largest batch in bytes. @default - unset (PVE uses 25000000) */
   maxBodySize: option('max-body-size', ['influxdb'], integer(1), 'int'),
   /** influxdb: verify the target's certificate. @default - unset (PVE verifies) */
@@ -106,7 +117,7 @@ export const METRIC_SERVER_FIELDS = {
   /** opentelemetry: protocol to the collector. @default - unset (PVE uses "https") */
   otelProtocol: option('otel-protocol', ['opentelemetry'], oneOf(['http', 'https']), 'text'),
   /** opentelemetry: URL path. @default - unset (PVE uses "/v1/metrics") */
-  otelPath: option('otel-path', ['opentelemetry'], someText, 'text'),
+  otelPath: option('otel-path', ['opentelemetry'], cfgText, 'text'),
   /** opentelemetry: timeout in seconds, 1 to 10. @default - unset (PVE uses 5) */
   otelTimeout: option('otel-timeout', ['opentelemetry'], integer(1, 10), 'int'),
   /** opentelemetry: verify the collector's certificate. @default - unset (PVE verifies) */

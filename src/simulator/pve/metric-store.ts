@@ -35,6 +35,24 @@ const checkConfig = (type: MetricType, values: Section, create: boolean): Sectio
   return { type, ...values };
 };
 
+/**
+ * A section as the next read of status.cfg gives it back: format_config_line writes `\t<key> <value>` (nothing
+ * for ''), and parse_config reads `^\s+(\S+)(\s+(.*\S))?\s*$`, so a text loses its outer whitespace and one of
+ * whitespace alone is dropped (check_value dies on its undefined value). Numbers read back as numbers.
+ * Source: [PC] f665029 src/PVE/SectionConfig.pm:1485 (parse_config), 1662 (format_config_line).
+ */
+const asStored = (section: Section): Section => {
+  const stored: Section = {};
+  for (const [key, value] of Object.entries(section)) {
+    if (typeof value === 'number' || key === 'type') stored[key] = value;
+    else if (value !== '') {
+      const read = /^\s+\S+(\s+(.*\S))?\s*$/.exec(`\t${key} ${value}`)?.[2];
+      if (read !== undefined) stored[key] = read;
+    }
+  }
+  return stored;
+};
+
 export class MetricStore {
   private readonly sections = new Map<string, Section>();
   private readonly tokens = new Map<string, string>();
@@ -78,7 +96,7 @@ export class MetricStore {
     const { type, token, ...rest } = params;
     if (!isMetricType(type)) throw die(`unknown section type '${String(type)}'`);
     if (this.sections.has(id)) throw die(`Metric server '${id}' already exists`);
-    this.sections.set(id, checkConfig(type, rest, true));
+    this.sections.set(id, asStored(checkConfig(type, rest, true)));
     if (keepsToken(type)) this.storeToken(id, token === undefined ? null : String(token));
   }
 
@@ -109,7 +127,7 @@ export class MetricStore {
       }
       delete next[key];
     }
-    this.sections.set(id, next);
+    this.sections.set(id, asStored(next));
     if (keepsToken(type) && newToken !== undefined) this.storeToken(id, newToken);
   }
 

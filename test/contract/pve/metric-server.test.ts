@@ -214,6 +214,17 @@ describe('metric-server handler', () => {
     );
     expect(fake().requests).toEqual([]);
   });
+
+  // PVE keeps " pve" as "pve" (status.cfg, SectionConfig.pm:1485 in pve-common f665029): the apply wrote it, read
+  // "pve" back and failed "did not hold", and every plan drifted. Now the spec check refuses it before any request.
+  test('a text option with outer whitespace is refused before anything reaches PVE', async () => {
+    const failed = await run('apply', { ...influx, options: { ...influx.options, bucket: ' pve' } });
+    expect(failed.stderr).toBe(
+      'metric-server apply: Bad input: spec.options.bucket: must be a non-empty single-line string ' +
+        'without leading or trailing whitespace, got " pve"',
+    );
+    expect(fake().requests).toEqual([]);
+  });
 });
 
 describe('an older PVE without message bodies', () => {

@@ -35,11 +35,19 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
     ['mtu', 'x', 'mtu must be an integer from 512 to 65536, got "x"'],
     ['disable', 'yes', 'disable must be a boolean, got "yes"'],
     ['influxdbproto', 'ftp', 'influxdbproto must be one of udp, http, https, got "ftp"'],
-    ['bucket', 3, 'bucket must be a non-empty single-line string, got 3'],
+    ['bucket', 3, 'bucket must be a non-empty single-line string without leading or trailing whitespace, got 3'],
     // An empty option means nothing to PVE, which drops it: the read found it unset and drifted on every plan.
-    ['organization', '', 'organization must be a non-empty single-line string, got ""'],
-    ['bucket', '', 'bucket must be a non-empty single-line string, got ""'],
-    ['apiPathPrefix', '', 'apiPathPrefix must be a non-empty single-line string, got ""'],
+    [
+      'organization',
+      '',
+      'organization must be a non-empty single-line string without leading or trailing whitespace, got ""',
+    ],
+    ['bucket', '', 'bucket must be a non-empty single-line string without leading or trailing whitespace, got ""'],
+    [
+      'apiPathPrefix',
+      '',
+      'apiPathPrefix must be a non-empty single-line string without leading or trailing whitespace, got ""',
+    ],
     ['verifyCertificate', 1, 'verifyCertificate must be a boolean, got 1'],
     ['tokenVersion', -1, 'tokenVersion must be an integer of at least 0, got -1'],
     ['retired', 'no', 'retired must be a boolean, got "no"'],
@@ -49,9 +57,23 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
     );
   });
 
+  // status.cfg keeps a value without its outer whitespace (SectionConfig.pm parse_config, pve-common f665029
+  // line 1485): " lab" read back as "lab", so the plan drifted forever and each apply failed its read-back.
+  test.each([
+    ['bucket', ' lab', undefined],
+    ['organization', 'lab ', undefined],
+    ['apiPathPrefix', ' ', undefined],
+    ['otelPath', '/v1/metrics ', 'opentelemetry'],
+  ])('%s: a value with outer whitespace is refused at synth', (prop, value, type) => {
+    const rule = 'a non-empty single-line string without leading or trailing whitespace';
+    expect(synthError({ [prop]: value, ...(type === undefined ? {} : { type }) })).toBe(
+      `test/m: ${prop} must be ${rule}, got ${JSON.stringify(value)}`,
+    );
+  });
+
   test('otelPath: an empty path is refused at synth, where it drifted on every plan', () => {
     expect(synthError({ type: 'opentelemetry', otelPath: '' })).toBe(
-      'test/m: otelPath must be a non-empty single-line string, got ""',
+      'test/m: otelPath must be a non-empty single-line string without leading or trailing whitespace, got ""',
     );
   });
 

@@ -184,6 +184,16 @@ describe('storage semantics', () => {
     expect(fake.metricTokens().i2).toBe('secret-2');
   });
 
+  // The write goes through status.cfg: format_config_line writes "\t<key> <value>" (none for '') and
+  // parse_config reads /^\s+(\S+)(\s+(.*\S))?\s*$/, so a value reads back without its outer whitespace and
+  // one of whitespace alone is dropped. Source: [PC] f665029 src/PVE/SectionConfig.pm:1485, 1662.
+  test('reads back text values as status.cfg holds them: outer whitespace gone, blank ones dropped', async () => {
+    await api('POST', 'i2', { form: { ...INFLUX, bucket: ' lab metrics ', organization: '  ' } });
+    expect((await api('GET', 'i2')).body.data).toEqual({ ...INFLUX, port: 8086, bucket: 'lab metrics' });
+    await api('PUT', 'i2', { form: { server: '10.0.0.5', port: '8086', 'api-path-prefix': 'influx\t' } });
+    expect((await api('GET', 'i2')).body.data).toMatchObject({ 'api-path-prefix': 'influx' });
+  });
+
   test('lists id, disable (0 when unset), type, server and port, sorted by id', async () => {
     fake.setMetricServer('a0', { type: 'opentelemetry', server: 'otel.lan', disable: true });
     const res = await api('GET', '');
