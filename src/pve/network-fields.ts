@@ -70,16 +70,19 @@ export const LINUX_BOND_MODES = [
 export type LinuxBondMode = (typeof LINUX_BOND_MODES)[number];
 
 export const COMMENT_RULE =
-  'a non-empty text whose lines do not end in whitespace or a backslash, ' +
+  'a non-empty text whose lines do not end in whitespace or a backslash, with no newline at its end, ' +
   'without %, ${ or control characters other than newline';
 
 /**
  * ifupdown2 joins a line ending in `\` to the next one, so a comment could swallow the next
  * stanza's `auto` line and the interface would not come up at boot; where its templating is on,
- * `${` and `%` are template syntax. A line is read back without trailing whitespace (never settles).
+ * `${` and `%` are template syntax. A line is read back without trailing whitespace, and a final
+ * newline is lost: PVE writes `#<line>` for each line of `split(/\n/)`, which drops trailing empty
+ * ones ([PC] f665029 src/PVE/Network/Interfaces.pm:777-779). Either would never settle.
  */
 const isSafeComment = (text: string): boolean =>
   text !== '' &&
+  !text.endsWith('\n') &&
   !/[\u0000-\u0009\u000b-\u001f\u007f%]|\$\{/.test(text) &&
   text.split('\n').every((line) => !/[\s\\]$/.test(line));
 
@@ -150,7 +153,8 @@ export const NETWORK_INTERFACE_FIELDS = {
   autostart: option('autostart', ALL, boolean, 'bool'),
   /**
    * A comment kept with the interface in the file. No line may end in whitespace or `\` (ifupdown2
-   * would join the next line to it), and `%`, `${` and control characters other than newline are refused.
+   * would join the next line to it), nor the comment in a newline (PVE drops it), and `%`, `${` and
+   * control characters other than newline are refused.
    *
    * @default - none
    */

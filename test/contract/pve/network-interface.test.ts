@@ -141,6 +141,14 @@ describe('staging', () => {
     expect((await run('read', bridge({ cidr: '10.10.0.3/24' }))).result).toMatchObject({ in_sync: 'true' });
   });
 
+  // PVE's writer drops a comment's trailing empty lines and its reader ends each line with \n (Interfaces.pm:215,
+  // 777-779 in pve-common f665029): "uplink\n" was staged, read back "uplink", and failed "did not hold".
+  test('a comment ending in a newline is refused before anything is staged', async () => {
+    const applied = await run('apply', bridge({ comments: 'uplink\n' }));
+    expect(applied.stderr).toMatch(/^network-interface apply: Bad input: spec\.options\.comments: must be a non-empty/);
+    expect(writes()).toEqual([]);
+  });
+
   test('an interface already as declared is left alone', async () => {
     await run('apply', bridge());
     fake.requests.length = 0;

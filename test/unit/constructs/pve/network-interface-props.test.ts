@@ -31,7 +31,7 @@ describe('ProxmoxNetworkInterface props from plain JavaScript', () => {
       'comments',
       7,
       'comments must be a non-empty text whose lines do not end in whitespace or a backslash, ' +
-        'without %, ${ or control characters other than newline, got 7',
+        'with no newline at its end, without %, ${ or control characters other than newline, got 7',
     ],
     ['mtu', '9000', 'mtu must be an integer from 1280 to 65520, got "9000"'],
     ['cidr', 10, 'cidr must be an IPv4 CIDR with a prefix of 8-32, got 10'],

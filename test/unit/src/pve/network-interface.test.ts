@@ -86,6 +86,10 @@ describe('interfaceProblems', () => {
       'comments must be a non-empty text',
     ],
     ['a comment holding a NUL', 'bridge', 'vmbr1', { comments: 'a\u0000b' }, 'comments must be a non-empty text'],
+    // PVE writes `#<line>` per line of split(/\n/), which drops trailing empty lines, and reads `<line>\n` back
+    // ([PC] f665029 src/PVE/Network/Interfaces.pm:215, 777-779): "uplink\n" read back "uplink" and never settled.
+    ['a comment ending in a newline', 'bridge', 'vmbr1', { comments: 'uplink\n' }, 'comments must be a non-empty text'],
+    ['a comment of a newline alone', 'bridge', 'vmbr1', { comments: '\n' }, 'comments must be a non-empty text'],
     [
       'a port listed twice',
       'bridge',
