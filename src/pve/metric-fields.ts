@@ -8,7 +8,8 @@
  */
 import { type FieldInput, optional, required } from '../core/fields';
 import { optionsFor } from './option-field';
-import { boolean, envName, integer, oneOf, stringRecord, text } from '../core/rules';
+import { boolean, envName, integer, oneOf, type Rule, stringRecord, text } from '../core/rules';
+import { isIpv6 } from './network-fields';
 
 export const METRIC_SERVER_TYPES = ['graphite', 'influxdb', 'opentelemetry'] as const;
 /** The metric server plugins PVE has. */
@@ -58,7 +59,15 @@ const cfgText = text(
 /** pve-configid: a letter, then letters, digits, `-` and `_` (case-insensitive). */
 export const CONFIG_ID = /^[a-z][a-z0-9_-]+$/i;
 
+/** Dot-separated labels of letters, digits and inner dashes: PVE's DNS name and its graphite path alike. */
 const PATH = /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$/;
+
+/**
+ * PVE's `address` format: an IP address or a DNS name (an IPv4 address is one of those labels too).
+ * Source: [PC] f665029 src/PVE/JSONSchema.pm:675-685 (pve_verify_dns_name), 757-765 (pve_verify_address).
+ */
+const address: Rule<string> = (value) =>
+  typeof value === 'string' && (PATH.test(value) || isIpv6(value)) ? undefined : 'an IP address or DNS name';
 
 export const METRIC_SERVER_FIELDS = {
   /** The section id, a pve-configid (a letter, then letters, digits, `-`, `_`). Changing it replaces the server. */
@@ -70,7 +79,7 @@ export const METRIC_SERVER_FIELDS = {
   /** The plugin. Create-only on PVE: changing it replaces the server. */
   type: required({ rule: oneOf(METRIC_SERVER_TYPES), spec: true, identity: true }),
   /** Address of the metrics target (IP or DNS name). */
-  server: required({ rule: text('an IP address or DNS name', /^[^\s,;]+$/), spec: true }),
+  server: required({ rule: address, spec: true }),
   /** Port of the metrics target, 1 to 65536. */
   port: required({ rule: integer(1, 65536), spec: true }),
   /** Keep the section but stop sending. @default - unset (PVE sends) */

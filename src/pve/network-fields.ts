@@ -29,7 +29,7 @@ const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 const isIpv4 = (value: string): boolean => IPV4.test(value);
 
 // PVE's IPv6 grammar has no zone index; node:net accepts `fe80::1%eth0`.
-const isIpv6 = (value: string): boolean => !value.includes('%') && isIPv6(value);
+export const isIpv6 = (value: string): boolean => !value.includes('%') && isIPv6(value);
 
 const cidrWith = (isAddress: (value: string) => boolean, maxPrefix: number) => (value: string) => {
   const match = /^(.+)\/(\d+)$/.exec(value);

@@ -43,6 +43,17 @@ const influx = {
   tokenEnv: 'INFLUX_TOKEN',
 };
 
+const otelHeaders = {
+  id: 'otel',
+  type: 'opentelemetry',
+  server: 'c',
+  port: 4318,
+  options: {},
+  otelHeadersEnv: 'OTEL_HEADERS',
+};
+/** Headers whose base64 is over PVE's 1024 characters. */
+const LONG_HEADERS = { OTEL_HEADERS: JSON.stringify({ 'X-Pad': 'x'.repeat(800) }) };
+
 describe('metric-server handler', () => {
   test('an absent server reads as absent, apply creates it with the token, and a second read is in sync', async () => {
     expect((await run('read', influx)).result).toEqual({
@@ -112,14 +123,7 @@ describe('metric-server handler', () => {
   });
 
   test('otel headers are compared by value, never shown, and rewritten when they change', async () => {
-    const otel = {
-      id: 'otel',
-      type: 'opentelemetry',
-      server: 'c',
-      port: 4318,
-      options: {},
-      otelHeadersEnv: 'OTEL_HEADERS',
-    };
+    const otel = otelHeaders;
     await run('apply', otel);
     expect((await run('read', otel)).result?.in_sync).toBe('true');
     const changed = { OTEL_HEADERS: '{"Authorization":"Bearer otel-2"}' };
@@ -197,12 +201,11 @@ describe('metric-server handler', () => {
     );
   });
 
-  // Our rule for server is looser than PVE's `address` format, so PVE's own refusal still shows.
-  test('a PVE rejection the fake derives itself (a format check) reaches the user verbatim', async () => {
-    const failed = await run('apply', { ...influx, server: 'not_an!address' });
+  // The headers come from the environment at apply, so only PVE judges their length (maxLength 1024).
+  test('a PVE rejection the fake derives itself (a length check) reaches the user verbatim', async () => {
+    const failed = await run('apply', otelHeaders, LONG_HEADERS);
     expect(failed.stderr).toContain(
-      'PVE answered 400: Parameter verification failed. (server: invalid format - ' +
-        'value does not look like a valid address: not_an!address)',
+      'PVE answered 400: Parameter verification failed. (otel-headers: value may only be 1024 characters long)',
     );
   });
 
@@ -230,10 +233,10 @@ describe('metric-server handler', () => {
 describe('an older PVE without message bodies', () => {
   test('the reason phrase carries the error', async () => {
     await restart({ oldServer: true });
-    const failed = await run('apply', { ...influx, server: 'not_an!address' });
+    const failed = await run('apply', otelHeaders, LONG_HEADERS);
     expect(failed.stderr).toContain(
-      'PVE answered 400: Parameter verification failed. (server: invalid format - ' +
-        'value does not look like a valid address: not_an!address); Endpoint: ',
+      'PVE answered 400: Parameter verification failed. (otel-headers: value may only be 1024 characters long); ' +
+        'Endpoint: ',
     );
   });
 });

@@ -71,6 +71,22 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
     );
   });
 
+  // PVE's `address` format is an IP or a DNS name ([PC] f665029 src/PVE/JSONSchema.pm:675-685, 757-765): synth
+  // passed these and the apply got PVE's 400.
+  test.each(['influx_db.lab', 'http://influx', 'influx:8086', '[fd00::5]', 'fe80::1%eth0', '-influx'])(
+    'server: %s, which PVE refuses as an address, is refused at synth',
+    (server) => {
+      expect(synthError({ server })).toBe(`test/m: server must be an IP address or DNS name, got "${server}"`);
+    },
+  );
+
+  test.each(['10.0.0.5', 'fd00::5', 'influx', 'influx-1.lab.example'])('server: %s passes synth', (server) => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+    new ProxmoxMetricServer(stack, 'm', { cluster, ...VALID, type: 'influxdb', server });
+    expect(() => Testing.synth(stack)).not.toThrow();
+  });
+
   test('otelPath: an empty path is refused at synth, where it drifted on every plan', () => {
     expect(synthError({ type: 'opentelemetry', otelPath: '' })).toBe(
       'test/m: otelPath must be a non-empty single-line string without leading or trailing whitespace, got ""',
