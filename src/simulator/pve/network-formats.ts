@@ -7,11 +7,16 @@ import { groupsOf } from './narrow';
 const OCTET = '(?:25[0-5]|(?:2[0-4]|1[0-9]|[1-9])?[0-9])';
 const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 const isIpv6 = (value: string): boolean => !value.includes('%') && isIPv6(value);
-const MASKS = new Set(
-  Array.from({ length: 33 }, (_, bits) =>
+const MASK_BITS = new Map(
+  Array.from({ length: 33 }, (_, bits) => [
     [24, 16, 8, 0].map((shift) => ((bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0) >>> shift) & 255).join('.'),
-  ),
+    bits,
+  ]),
 );
+const MASKS = new Set(MASK_BITS.keys());
+
+/** get_netmask_bits: the length of a dotted IPv4 netmask, or undefined. */
+export const netmaskBits = (mask: string): number | undefined => MASK_BITS.get(mask);
 
 const verify = (ok: boolean, text: string): string | undefined => (ok ? undefined : `${text}\n`);
 

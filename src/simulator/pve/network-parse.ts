@@ -2,6 +2,7 @@
 // as 1, mtu as the file's text, ports sorted, types and VLAN ids derived from names, and unknown
 // lines (wpa-psk, pre-up) kept aside in `options`. Source: [PC] PVE/Network/Interfaces.pm read.
 import { groupsOf, strings, textOf } from './narrow';
+import { netmaskBits } from './network-formats';
 
 /** One interface as PVE holds it: file values are strings, flags and defaults PVE sets are numbers. */
 export type Iface = Record<string, string | number | string[] | undefined>;
@@ -161,6 +162,17 @@ export const parseInterfaces = (text: string, links: LinkState): InterfacesConfi
   return { ifaces, options };
 };
 
+/**
+ * _get_cidr's mask: digits as they are, a dotted IPv4 mask as its length; none for a mask Perl reads as
+ * false ('', '0') or a dotted one whose length is 0. Source: [PC] f665029 src/PVE/Network/Interfaces.pm:537-547.
+ */
+const maskLength = (mask: unknown): string | undefined => {
+  if (typeof mask !== 'string' || mask === '' || mask === '0') return undefined;
+  if (/^\d+$/.test(mask)) return mask;
+  const bits = netmaskBits(mask);
+  return bits ? String(bits) : undefined;
+};
+
 /** Type, name-derived VLAN fields, cidr and defaults, in the order Interfaces.pm derives them. */
 const derive = (name: string, d: Iface, ifaces: Record<string, Iface>, links: LinkState): void => {
   d.type = 'unknown';
@@ -191,10 +203,12 @@ const derive = (name: string, d: Iface, ifaces: Record<string, Iface>, links: Li
     const address = d[`address${suffix}`];
     if (typeof address !== 'string' || address === '') continue;
     const split = /^(.+)\/(\d+)$/.exec(address);
-    const mask = d[`netmask${suffix}`];
+    const bits = maskLength(d[`netmask${suffix}`]);
     if (split) [d[`cidr${suffix}`], d[`address${suffix}`], d[`netmask${suffix}`]] = [address, split[1], split[2]];
-    else if (typeof mask === 'string' && /^\d+$/.test(mask)) d[`cidr${suffix}`] = `${address}/${mask}`;
-    else d[`cidr${suffix}`] = `${address}/${suffix === '' ? 32 : 128}`;
+    else if (bits !== undefined) {
+      d[`cidr${suffix}`] = `${address}/${bits}`;
+      if (suffix === '') d.netmask = bits;
+    } else d[`cidr${suffix}`] = `${address}/${suffix === '' ? 32 : 128}`;
   }
   d.method ||= 'manual';
   d.method6 ||= 'manual';

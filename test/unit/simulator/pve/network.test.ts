@@ -26,6 +26,15 @@ describe('reading a node network (GET nodes/{node}/network)', () => {
     expect(body.data.map((row: { iface: string }) => row.iface)).toEqual(['eno1', 'enp2s0', 'vmbr0']);
   });
 
+  // [PC] f665029 src/PVE/Network/Interfaces.pm:458-471 and 537-547 (_get_cidr): a dotted netmask counts its bits,
+  // and the row's netmask becomes those bits; with no usable mask the address is a /32.
+  test('derives cidr from a dotted netmask as PVE does, and answers the netmask as its bits', async () => {
+    const { running } = fake.interfacesFiles('n2');
+    const stanza = 'iface vmbr1 inet static\n\taddress 10.10.0.2\n\tnetmask 255.255.255.0\n\tbridge-ports none\n';
+    fake.setInterfacesFiles('n2', { running: `${running}\n${stanza}` });
+    expect(await rowOf('vmbr1')).toMatchObject({ cidr: '10.10.0.2/24', address: '10.10.0.2', netmask: '24' });
+  });
+
   test('answers values as PVE does: flags as 1, file values as text, cidr derived', async () => {
     expect(await rowOf('vmbr0')).toMatchObject({
       type: 'bridge',
