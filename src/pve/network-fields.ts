@@ -6,7 +6,7 @@
  * instead of drifting forever, and no field exists in one of those forms and not another (issue 29).
  * Source: [PM] PVE/API2/Network.pm $confdesc, [PC] JSONSchema.pm.
  */
-import { isIPv6 } from 'node:net';
+import { BlockList, isIPv6 } from 'node:net';
 import { type FieldInput, required } from '../core/fields';
 import { optionsFor } from './option-field';
 import { groupOf } from '../core/errors';
@@ -30,6 +30,30 @@ const isIpv4 = (value: string): boolean => IPV4.test(value);
 
 // PVE's IPv6 grammar has no zone index; node:net accepts `fe80::1%eth0`.
 export const isIpv6 = (value: string): boolean => !value.includes('%') && isIPv6(value);
+
+const subnets = (list: ReadonlyArray<readonly [string, number]>): BlockList => {
+  const blocks = new BlockList();
+  for (const [address, prefix] of list) blocks.addSubnet(address, prefix, 'ipv6');
+  return blocks;
+};
+
+// PVE's check_ipv6_settings takes a host address Net::IP 1.26 (Debian's libnet-ip-perl) types GLOBAL-, UNIQUE-LOCAL-
+// or LINK-LOCAL-UNICAST: 2000::/3 but its Teredo, BMWG, documentation, ORCHID and 6to4 blocks, fc00::/7, fe80::/10
+// (its ANYCAST, an address equal to its mask, starts ff). Source: [PM] 14a22df PVE/API2/Network.pm:573-592.
+const UNICAST6 = subnets([
+  ['2000::', 3],
+  ['fc00::', 7],
+  ['fe80::', 10],
+]);
+const SPECIAL6 = subnets([
+  ['2001::', 32],
+  ['2001:2::', 48],
+  ['2001:db8::', 32],
+  ['2001:10::', 28],
+  ['2002::', 16],
+]);
+const isHostIpv6 = (value: string): boolean =>
+  isIpv6(value) && UNICAST6.check(value, 'ipv6') && !SPECIAL6.check(value, 'ipv6');
 
 const cidrWith = (isAddress: (value: string) => boolean, maxPrefix: number) => (value: string) => {
   const match = /^(.+)\/(\d+)$/.exec(value);
@@ -163,8 +187,19 @@ export const NETWORK_INTERFACE_FIELDS = {
   mtu: option('mtu', ALL, integer(1280, 65520), 'int'),
   /** IPv4 address with prefix, e.g. `10.10.0.2/24`. @default - no IPv4 address */
   cidr: option('cidr', ALL, textWhere('an IPv4 CIDR with a prefix of 8-32', cidrWith(isIpv4, 32)), 'text'),
-  /** IPv6 address with prefix, e.g. `fd00:10::2/64`. @default - no IPv6 address */
-  cidr6: option('cidr6', ALL, textWhere('an IPv6 CIDR with a prefix of 8-128', cidrWith(isIpv6, 128)), 'text'),
+  /**
+   * IPv6 address with prefix, e.g. `fd00:10::2/64`: a global, unique-local or link-local unicast address, as
+   * PVE takes (not `2001:db8::/32`, 6to4 or Teredo). @default - no IPv6 address
+   */
+  cidr6: option(
+    'cidr6',
+    ALL,
+    textWhere(
+      'an IPv6 CIDR with a prefix of 8-128 and a global, unique-local or link-local unicast address',
+      cidrWith(isHostIpv6, 128),
+    ),
+    'text',
+  ),
   /** IPv4 default gateway; one per node. @default - none */
   gateway: option('gateway', ALL, textWhere('an IPv4 address', isIpv4), 'text'),
   /** IPv6 default gateway; one per node. @default - none */

@@ -5,6 +5,7 @@
 import { die, paramError } from './envelope';
 import { groupsOf } from './narrow';
 import { unifiedDiff } from './network-diff';
+import { HOST_IPV6_TYPES, ipv6HostType } from './network-formats';
 import { parseInterfaces, type Iface, type InterfacesConfig } from './network-parse';
 import { renderInterfaces } from './network-render';
 import { splitList, type Value } from './validate';
@@ -119,6 +120,7 @@ export class NetworkStore {
     if (config.ifaces[name]) throw paramError({ iface: 'interface already exists' });
     checkDuplicates(config.ifaces, name, param);
     const d: Iface = { ...mapCidr(param) };
+    checkIpv6(d);
     const families = [...(d.address ? ['inet'] : []), ...(d.address6 ? ['inet6'] : [])];
     d.families = families.length > 0 ? families : ['inet'];
     d.method = d.address ? 'static' : 'manual';
@@ -141,6 +143,7 @@ export class NetworkStore {
     }
     const mapped = mapCidr(param);
     checkDuplicates(config.ifaces, name, mapped);
+    checkIpv6(mapped);
     const families = [...(mapped.address ? ['inet'] : []), ...(mapped.address6 ? ['inet6'] : [])];
     Object.assign(d, mapped, {
       families: families.length > 0 ? families : ['inet'],
@@ -207,6 +210,16 @@ const mapCidr = (param: Record<string, Value>): Iface => {
     delete out[`cidr${suffix}`];
   }
   return out;
+};
+
+/** check_ipv6_settings: an address6 must be a global, unique-local or link-local unicast host address. */
+const checkIpv6 = (d: Iface): void => {
+  const address = d.address6;
+  if (typeof address !== 'string' || address === '') return;
+  const type = ipv6HostType(address, Number(d.netmask6));
+  if (!HOST_IPV6_TYPES.has(type)) {
+    throw paramError({ address: `${address} with type '${type}', cannot be used as host IPv6 address.` });
+  }
 };
 
 /** One default gateway per family per node, and a port in one bridge or bond only. */

@@ -35,7 +35,12 @@ describe('ProxmoxNetworkInterface props from plain JavaScript', () => {
     ],
     ['mtu', '9000', 'mtu must be an integer from 1280 to 65520, got "9000"'],
     ['cidr', 10, 'cidr must be an IPv4 CIDR with a prefix of 8-32, got 10'],
-    ['cidr6', true, 'cidr6 must be an IPv6 CIDR with a prefix of 8-128, got true'],
+    [
+      'cidr6',
+      true,
+      'cidr6 must be an IPv6 CIDR with a prefix of 8-128 and a global, unique-local or link-local unicast ' +
+        'address, got true',
+    ],
     ['gateway', ['10.0.0.1'], 'gateway must be an IPv4 address, got ["10.0.0.1"]'],
     ['gateway6', 1, 'gateway6 must be an IPv6 address, got 1'],
     ['bridgePorts', 'eno1', `bridgePorts must be a list of distinct interface names (${IFACE}), got "eno1"`],

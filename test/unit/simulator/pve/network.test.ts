@@ -126,6 +126,20 @@ describe('staging', () => {
       { bridge_vids: "invalid format - invalid VLAN tag '1'\n" },
     ],
     ['a form true', { ...BRIDGE, autostart: 'true' }, 400, { autostart: "type check ('boolean') failed - got 'true'" }],
+    // [PM] 14a22df PVE/API2/Network.pm:573-592, 661, 782 with Net::IP 1.26's type table (Debian's libnet-ip-perl).
+    ...(
+      [
+        ['a documentation', '2001:db8::2', 'DOCUMENTATION'],
+        ['a 6to4', '2002:a00:1::2', '6TO4'],
+        ['a multicast', 'ff02::2', 'MULTICAST'],
+        ['an IPv4-mapped', '::ffff:10.0.0.2', 'IPV4MAP'],
+      ] as const
+    ).map(([what, address, type]): [string, Record<string, string>, number, unknown] => [
+      `${what} IPv6 address`,
+      { ...BRIDGE, cidr6: `${address}/${address.includes('.') ? 120 : 64}` },
+      400,
+      { address: `${address} with type '${type}', cannot be used as host IPv6 address.` },
+    ]),
   ])("refuses %s with PVE's 400", async (_, form, status, errors) => {
     const res = await api('POST', NET, { form });
     expect([res.status, res.body.errors]).toEqual([status, errors]);

@@ -43,6 +43,8 @@ describe('interfaceProblems', () => {
       { slaves: ['eno1', 'eno2'], bondMode: 'active-backup', bondPrimary: 'eno1' },
     ],
     ['an LACP bond', 'bond', 'bond1', { slaves: ['eno1'], bondMode: '802.3ad', bondXmitHashPolicy: 'layer3+4' }],
+    ['a global IPv6 address', 'bridge', 'vmbr1', { cidr6: '2a01:4f8:c0c:1::2/64' }],
+    ['a link-local IPv6 address', 'bridge', 'vmbr1', { cidr6: 'fe80::2/64' }],
   ])('accepts %s', (_, type, iface, props) => {
     expect(problems(type, iface, props)).toEqual([]);
   });
@@ -52,6 +54,17 @@ describe('interfaceProblems', () => {
     ['an alias name', 'bridge', 'vmbr1:0', {}, 'iface must be an interface name'],
     ['mtu below 1280', 'bridge', 'vmbr1', { mtu: 1000 }, 'mtu must be an integer from 1280 to 65520'],
     ['a /7 IPv4 CIDR', 'bridge', 'vmbr1', { cidr: '10.0.0.2/7' }, 'cidr must be an IPv4 CIDR with a prefix of 8-32'],
+    // PVE's check_ipv6_settings takes only Net::IP 1.26's GLOBAL-, UNIQUE-LOCAL- and LINK-LOCAL-UNICAST
+    // ([PM] 14a22df PVE/API2/Network.pm:573-592): these staged nothing, PVE answered 400 at apply.
+    ...['2001:db8::2/64', '2002:a00:1::2/64', '2001::2/64', 'ff02::2/64', '::ffff:10.0.0.2/120', 'fec0::2/64'].map(
+      (cidr6): [string, InterfaceType, string, Record<string, unknown>, string] => [
+        `an IPv6 address PVE refuses as a host address (${cidr6})`,
+        'bridge',
+        'vmbr1',
+        { cidr6 },
+        'cidr6 must be an IPv6 CIDR with a prefix of 8-128 and a global, unique-local or link-local unicast address',
+      ],
+    ),
     ['an address with a leading zero', 'bridge', 'vmbr1', { gateway: '10.0.0.01' }, 'gateway must be an IPv4 address'],
     [
       'an IPv6 gateway with a zone',
