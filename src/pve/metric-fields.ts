@@ -36,10 +36,19 @@ export const decodeBase64Json = (value: string): unknown => {
 /** An option only some types have (option-field.ts). */
 const option = optionsFor<MetricServerType, LiveForm>();
 
+/** PVE's maxLength of a base64 JSON option ([PM] 14a22df PVE/Status/OpenTelemetry.pm:44-49, 61-66). */
+const BASE64_JSON_MAX = 1024;
+
+/** An object of strings whose base64 JSON fits PVE's maxLength, which would answer 400 otherwise. */
+const fittingRecord: Rule<Readonly<Record<string, string>>> = (value) =>
+  stringRecord(value) === undefined && encodeBase64Json(value).length <= BASE64_JSON_MAX
+    ? undefined
+    : `an object of string values whose base64 JSON is at most ${BASE64_JSON_MAX} characters`;
+
 /** An option PVE keeps as the base64 of a JSON object of strings, which the props hold as the object. */
 const jsonOption = <const T extends readonly MetricServerType[]>(param: string, types: T) => ({
-  ...option(param, types, stringRecord, 'base64-json'),
-  specForm: text('the base64 of a JSON object', /^[A-Za-z0-9+/]*={0,2}$/, Number.MAX_SAFE_INTEGER),
+  ...option(param, types, fittingRecord, 'base64-json'),
+  specForm: text('the base64 of a JSON object', /^[A-Za-z0-9+/]*={0,2}$/, BASE64_JSON_MAX),
   encode: encodeBase64Json,
   later: 'base64-json' as const,
   decode: (value: unknown) => (typeof value === 'string' ? (decodeBase64Json(value) ?? value) : value),
@@ -133,7 +142,11 @@ export const METRIC_SERVER_FIELDS = {
   otelVerifySsl: option('otel-verify-ssl', ['opentelemetry'], boolean, 'bool'),
   /** opentelemetry: largest batch in bytes, at least 1024. @default - unset (PVE uses 10000000) */
   otelMaxBodySize: option('otel-max-body-size', ['opentelemetry'], integer(1024), 'int'),
-  /** opentelemetry: resource attributes added to every metric. @default - unset */
+  /**
+   * opentelemetry: resource attributes added to every metric, at most 1024 characters as PVE's base64 JSON.
+   *
+   * @default - unset
+   */
   otelResourceAttributes: jsonOption('otel-resource-attributes', ['opentelemetry']),
   /** opentelemetry: compression. @default - unset (PVE uses "gzip") */
   otelCompression: option('otel-compression', ['opentelemetry'], oneOf(['none', 'gzip']), 'text'),

@@ -87,6 +87,20 @@ describe('ProxmoxMetricServer props from plain JavaScript', () => {
     expect(() => Testing.synth(stack)).not.toThrow();
   });
 
+  // PVE keeps otel-resource-attributes as base64 JSON of at most 1024 characters (OpenTelemetry.pm maxLength,
+  // [PM] 14a22df PVE/Status/OpenTelemetry.pm:61-66): synth passed a larger object and PVE answered 400 at apply.
+  test('otelResourceAttributes: an object whose base64 JSON is over 1024 characters is refused at synth', () => {
+    const big = { pad: 'x'.repeat(760) };
+    expect(synthError({ type: 'opentelemetry', otelResourceAttributes: big })).toMatch(
+      /^test\/m: otelResourceAttributes must be an object of string values whose base64 JSON is at most 1024 /,
+    );
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const cluster = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
+    const fits = { pad: 'x'.repeat(750) };
+    new ProxmoxMetricServer(stack, 'm', { cluster, ...VALID, type: 'opentelemetry', otelResourceAttributes: fits });
+    expect(() => Testing.synth(stack)).not.toThrow();
+  });
+
   test('otelPath: an empty path is refused at synth, where it drifted on every plan', () => {
     expect(synthError({ type: 'opentelemetry', otelPath: '' })).toBe(
       'test/m: otelPath must be a non-empty single-line string without leading or trailing whitespace, got ""',
