@@ -48,7 +48,8 @@ describe('a Terraform value synth left to the handler', () => {
     // What Terraform hands the handler for {site = 1}.
     const options = { 'otel-resource-attributes': encodeBase64Json({ site: 1 }) };
     expect(() => parseAs(metricServerSpec, { ...props, options }, 'spec')).toThrow(
-      'Bad input: spec.options.otel-resource-attributes: must be an object of string values, got {"site":1}',
+      'Bad input: spec.options.otel-resource-attributes: must be an object of string values whose base64 JSON ' +
+        'is at most 1024 characters, got {"site":1}',
     );
   });
 
