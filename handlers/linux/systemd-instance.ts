@@ -22,7 +22,7 @@ export const systemdInstanceKind = defineKind({
       specs.map((spec) => ({ sort: 'instance', spec })),
       batch,
     ),
-  read: (spec: InstanceSpec, live: LiveUnits): Reading => readingOf({ sort: 'instance', spec }, live),
+  read: (spec: InstanceSpec, live: LiveUnits, { stack }): Reading => readingOf({ sort: 'instance', spec }, live, stack),
   foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),
   markedBy: (spec: InstanceSpec, live: LiveUnits): string | undefined => markedBy(spec, live),
   change: (spec: InstanceSpec): UnitChange => ({ sort: 'instance', spec }),

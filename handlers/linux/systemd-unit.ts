@@ -23,6 +23,7 @@ import {
   disablesEveryInstance,
   enabledInstancesOf,
   enablesAgainWords,
+  templateBefore,
   unlinkedByTemplate,
   unlinkedDiff,
   unlinkedWords,
@@ -64,24 +65,35 @@ export const fetchUnits = async (
 
 type Declared = Exclude<UnitChange, { sort: 'drop-in' }>;
 
-/** The reading of one unit or instance from its host's fetch. */
-export const readingOf = (change: Declared, live: LiveUnits): Reading => {
+/** The reading of one unit or instance from its host's fetch, for a run of `stack` (its ownership). */
+export const readingOf = (change: Declared, live: LiveUnits, stack: string | undefined): Reading => {
   const { spec } = change;
   const unit = live.units.get(spec.name);
   if (unit === undefined) throw new Error(`${spec.name} was not read`);
   const own = diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files));
-  const { diff, also } = withBatchLinks(change, unit, own, live);
+  const { diff, also } = withBatchLinks(change, unit, own, live, stack);
   return { inSync: Object.keys(diff).length === 0, summary: summarizeUnit(spec, live.host, unit, diff, also), diff };
 };
 
-/** A template whose disable unlinks the batch's instances declared enabled, and such an instance: in words. */
-const withBatchLinks = (change: Declared, unit: LiveUnit, diff: FieldDiff, { batch = [], units }: LiveUnits) => {
+/**
+ * A template whose disable unlinks the batch's instances declared enabled, and such an instance: in words; not where
+ * the apply refuses the template (unit-template-disable.ts `templateBefore`).
+ */
+const withBatchLinks = (
+  change: Declared,
+  unit: LiveUnit,
+  diff: FieldDiff,
+  { batch = [], units }: LiveUnits,
+  stack: string | undefined,
+) => {
   const { spec } = change;
   const instances = enabledInstancesOf(spec, batch);
-  if (instances.length > 0 && disablesEveryInstance(spec, unit, mustWrite(change, unit)))
+  const self = change.sort === 'unit' ? templateBefore(change.spec, batch, unit, stack) : undefined;
+  if (instances.length > 0 && self !== undefined && disablesEveryInstance(spec, self, mustWrite(change, self)))
     return { diff, also: enablesAgainWords(spec.name, instances) };
   const template = batchTemplateOf(change, batch);
-  if (template === undefined || !unlinkedByTemplate(change, template, units.get(template.name))) return { diff };
+  const before = template && templateBefore(template, batch, units.get(template.name), stack);
+  if (template === undefined || !unlinkedByTemplate(change, template, before)) return { diff };
   return { diff: { ...diff, [UNLINKED_FIELD]: unlinkedDiff(template.name) }, also: unlinkedWords(template.name) };
 };
 
@@ -107,10 +119,10 @@ export const systemdUnitKind = defineKind({
       specs.map((spec) => ({ sort: 'unit', spec })),
       batch,
     ),
-  read: (spec: UnitSpec, live: LiveUnits): Reading => readingOf({ sort: 'unit', spec }, live),
+  read: (spec: UnitSpec, live: LiveUnits, { stack }): Reading => readingOf({ sort: 'unit', spec }, live, stack),
   foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),
   markedBy: (spec: UnitSpec, live: LiveUnits): string | undefined => markedBy(spec, live),
-  change: (spec: UnitSpec): UnitChange => ({ sort: 'unit', spec }),
+  change: (spec: UnitSpec, owned): UnitChange => ({ sort: 'unit', spec, owned }),
   apply: (session: HostSession, spec: UnitSpec, context) => applyOne(session, { sort: 'unit', spec }, context),
   removal: (unit: UnitIdentity, context, adopt): UnitRemoval => ({ unit, ownsFile: true, context, adopt }),
   destroy: (session: HostSession, unit: UnitIdentity, context, adopt) =>

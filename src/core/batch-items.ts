@@ -84,7 +84,7 @@ const itemsOf = <S, Spec, I, L, C, R>(
 ) => {
   const parsed = withSpecs(kind.spec, entries, (name, error) => failed.set(name, asError(error)));
   const items = parsed.map(({ name, spec, after, adopt, found, absent, takeOver }): ApplyItem<S, C> => {
-    const change = kind.change?.(spec);
+    const change = kind.change?.(spec, { adopt, takeOver });
     return {
       name,
       kind: kindName,

@@ -160,7 +160,8 @@ const groupRead = <S, Spec, I, L, C, R>(
 ): GroupRead<S> | undefined => {
   const parsed = withSpecs(kind.spec, entries, (name, error) => readings.set(name, unreadable(error)));
   if (parsed.length === 0) return undefined;
-  for (const { spec } of parsed) if (kind.change !== undefined) batch.push(kind.change(spec));
+  for (const { spec, adopt, takeOver } of parsed)
+    if (kind.change !== undefined) batch.push(kind.change(spec, { adopt, takeOver }));
   return async (session) => {
     const live = await kind.fetch(
       session,

@@ -11,6 +11,12 @@ import type { StopSignal } from './stop';
 /** Progress and warnings: one stderr line each, shown by `terraform apply`. */
 export type Log = (line: string) => void;
 
+/** What an object's construct says of its ownership (ownership.ts): `adopt: true`, `takeOver: true`. */
+export interface Owned {
+  readonly adopt: boolean;
+  readonly takeOver: boolean;
+}
+
 export interface KindContext {
   readonly env: NodeJS.ProcessEnv;
   readonly log: Log;
@@ -104,9 +110,11 @@ export interface ObjectKind<S, Spec, Identity, Live, Change = never, Removal = n
    */
   readonly applyConcurrency?: number;
   /**
-   * The object as its domain's `applyAll` takes it. @default - none: `applyAll` does not apply the object
+   * The object as its domain's `applyAll` takes it, with what its construct says of ownership (`owned`), for a kind
+   * whose reading of another object depends on whether the apply refuses this one. @default - none: `applyAll` does
+   * not apply the object
    */
-  readonly change?: (spec: Spec) => Change;
+  readonly change?: (spec: Spec, owned: Owned) => Change;
   /**
    * The object as its domain's `destroyAll` takes it. @default - none: its own `destroy` removes it
    */

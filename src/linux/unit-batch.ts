@@ -18,10 +18,11 @@ import { dropInIntentPath, unitIntentPath } from './unit-intent';
 import { dropInMarkPath } from './unit-ownership';
 import { restartPending } from './unit-stale';
 import type { ReadEntry } from './unit-read';
+import type { Owned } from '../core/kind';
 
 /** What one object of the batch declares, by its kind. */
 export type UnitChange =
-  | { readonly sort: 'unit'; readonly spec: UnitSpec }
+  | { readonly sort: 'unit'; readonly spec: UnitSpec; readonly owned?: Owned }
   | { readonly sort: 'instance'; readonly spec: InstanceSpec }
   | { readonly sort: 'drop-in'; readonly spec: DropInSpec };
 

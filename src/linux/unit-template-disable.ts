@@ -3,12 +3,17 @@
  * alias its enable made there, which only that verb removes, or its file rewritten) unlinks every instance, so an
  * instance the same batch declares enabled failed its apply after the template's disable (measured, systemd 252).
  * The apply enables such an instance again after that disable, which ends both as declared (measured: its links
- * and its own alias back, the template `indirect` and in sync), and both plans say so, in the words here.
+ * and its own alias back, the template `indirect` and in sync), and both plans say so, in the words here. A template
+ * the apply refuses (`refusedTemplate`) is never disabled, so neither plan says so of it (measured: both said it).
  */
+import type { Owned } from '../core/kind';
+import { isOtherStack } from '../core/stack-id';
 import { mustWrite, type UnitChange } from './unit-batch';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { enableStep, linkedName } from './unit-diff';
 import { isTemplate } from './unit-name';
+import { markStackOf, unitIsForeign } from './unit-ownership';
+import { isMasked } from './unit-state';
 import type { UnitSpec } from './systemd-unit';
 
 /** Whether the template's apply runs `systemctl disable <template>` (unit-diff.ts `enableStep`, `linkedName`). */
@@ -33,6 +38,34 @@ export const batchTemplateOf = (change: Declared, batch: readonly UnitChange[]):
   const { template, directory } = change.spec;
   const units = batch.flatMap((other) => (other.sort === 'unit' ? [other.spec] : []));
   return units.find(({ name, directory: where }) => name === template && where === directory);
+};
+
+/**
+ * Whether the apply refuses the template before it changes anything, read `before`: masked and not to be unmasked
+ * or shadowed (handlers/linux/unit-refusals.ts), not created by this stack and not adopted, or another stack's and
+ * not taken over (core/ownership.ts, `owned`: what its construct says). Its disable then never runs.
+ */
+export const refusedTemplate = (
+  { spec, owned }: { readonly spec: UnitSpec; readonly owned?: Owned },
+  before: LiveUnit,
+  stack: string | undefined,
+): boolean =>
+  (isMasked(before.status) && !spec.unmask) ||
+  before.overridden !== undefined ||
+  (owned?.adopt !== true && unitIsForeign(before, true)) ||
+  (owned?.takeOver !== true && isOtherStack(markStackOf(before), stack));
+
+/** The template's state read before any change, as the plan judges its disable: none where the apply refuses it. */
+export const templateBefore = (
+  template: UnitSpec,
+  batch: readonly UnitChange[],
+  before: LiveUnit | undefined,
+  stack: string | undefined,
+): LiveUnit | undefined => {
+  const change = batch.find(({ sort, spec }) => sort === 'unit' && spec === template);
+  const owned = change?.sort === 'unit' ? change.owned : undefined;
+  const refused = before !== undefined && refusedTemplate({ spec: template, owned }, before, stack);
+  return refused ? undefined : before;
 };
 
 /** Whether `instance` (declared enabled) is unlinked by its batch template's disable, read `before` any change. */

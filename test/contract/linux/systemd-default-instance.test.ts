@@ -6,6 +6,7 @@
  * template's own disable will do, the batch's instance declared enabled is enabled again after it.
  */
 import { unitBatch, instanceSpec, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { restartOnPath } from '../../../src/linux/unit-file';
 
 jest.setTimeout(120_000);
 
@@ -156,4 +157,24 @@ test('a template declared disabled, its file rewritten: its instance enabled fol
   const own = [wants('basic', 'dg@b.service'), wants('multi-user', 'dg@b.service')];
   expect(await templateLinks('dg')).toBe(own.map((path) => `${to('dg')(path)}\n`).join(''));
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+});
+
+// Regression: the template's record removed (not created by this stack), the plan still said `the apply then enables
+// dj@b.service again` of both, and read dj@b.service not in sync; the apply refused the template and, after it, the
+// instance, so nothing was enabled again (measured, systemd 252).
+test('a template declared disabled the apply refuses: neither plan says its instance is enabled again', async () => {
+  const install = 'WantedBy=multi-user.target\nAlias=dj-al@.service\nDefaultInstance=a\n';
+  expect(await apply(batch('dj', install, true))).toMatchObject({ code: 0 });
+  const made = await templateLinks('dj');
+  expect((await host().exec(`rm ${restartOnPath({ name: 'dj@.service' })}`)).code).toBe(0);
+  const objects = batch('dj', install, false);
+  const { result } = await plan(objects);
+  expect(result).toMatchObject({
+    't.in_sync': 'false',
+    't.summary': expect.stringContaining('not created by this stack: the apply will refuse it'),
+    'i.in_sync': 'true',
+  });
+  expect(result?.['t.summary']).not.toContain('again');
+  expect(await apply(objects)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^t: not applied: exists/m) });
+  expect(await templateLinks('dj')).toBe(made);
 });
