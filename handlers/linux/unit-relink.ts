@@ -110,3 +110,17 @@ export const relinkOf = (track: Track, isNew: boolean): Array<readonly [LinkVerb
   ];
   return [...own, ...ofInstances].filter(([, names]) => names.length > 0);
 };
+
+/**
+ * The links under /etc the undo of a template's relink removes once it linked the template again (`relinkOf`): those
+ * its [Install] makes that were not there before. `enable a@.service` makes every one, and no systemctl verb removes
+ * a template alias alone (`disable b@.service` disables a@.service whole: measured, systemd 252), so the undo left
+ * the alias the relink made, or a link removed by hand came back. Each goes alone (root-helper.ts `unlinkStep`).
+ */
+export const unlinkedOnUndo = ({
+  before: { links },
+  switched,
+}: Pick<Track, 'before' | 'switched'>): readonly string[] =>
+  switched !== 'relink' || links?.install === undefined
+    ? []
+    : links.install.filter((path) => !links.etc.includes(path));

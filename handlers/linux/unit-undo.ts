@@ -11,13 +11,19 @@ import { mapConcurrent } from '../../src/core/pool';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import { unitPath } from '../../src/linux/unit-file';
-import { clearIntentStep, removeDropInStep, removeUnitStep, restoreStep } from '../../src/linux/root-helper';
+import {
+  clearIntentStep,
+  removeDropInStep,
+  removeUnitStep,
+  restoreStep,
+  unlinkStep,
+} from '../../src/linux/root-helper';
 import { fileOf, objectOf, unitOf } from '../../src/linux/unit-batch';
 import { isTemplate } from '../../src/linux/unit-name';
 import { parseRemoval } from '../../src/linux/unit-remove';
 import { enablementOf } from '../../src/linux/unit-state';
 import { type HostShell, messageOf } from './host-shell';
-import { relinkOf } from './unit-relink';
+import { relinkOf, unlinkedOnUndo } from './unit-relink';
 import { IN_FLIGHT, type Track } from './unit-track';
 
 /** Undoes what failed, then answers each object's error, or undefined for one that converged. */
@@ -70,6 +76,12 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
     const relinked = pending().filter((track) => relinkOf(track, isNewUnit(track)).some(([each]) => each === verb));
     await attemptAll(relinked, () => shell.mustLink(verb, [...new Set(relink.flatMap(([, names]) => names))]), fail);
   }
+  // Those its relink made that were not there: a template alias no systemctl verb removes alone.
+  const unlinks = pending().flatMap(({ item: { change }, ...track }) =>
+    change.sort === 'unit' ? unlinkedOnUndo(track).map((link) => unlinkStep(change.spec, link)) : [],
+  );
+  const unlinked = pending().filter((track) => unlinkedOnUndo(track).length > 0);
+  await attemptAll(unlinked, () => shell.mustHelper(unlinks), fail);
   const removed = pending().filter((track) => isNewUnit(track) && !isTemplate(unitOf(track.item.change)));
   let loaded = true;
   await attemptAll(removed, async () => (loaded = await clearRemoved(shell, removed)), fail);

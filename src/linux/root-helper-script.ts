@@ -49,7 +49,7 @@ DIRS="$DIRS /run/systemd/system.control /run/systemd/system.attached /usr/local/
 DIRS="$DIRS /usr/lib/systemd/system /lib/systemd/system"
 STEPS='systemctl reload unmask write-unit write-drop-in remove-unit destroy-unit remove-drop-in forget-drop-in'
 STEPS="$STEPS intent-unit intent-drop-in record-unit record-drop-in clear-unit-intent clear-drop-in-intent"
-STEPS="$STEPS restore-unit restore-drop-in journal list-jobs"
+STEPS="$STEPS restore-unit restore-drop-in unlink journal list-jobs"
 
 tmp='' n=''
 trap '[ -z "$tmp" ] || rm -f -- "$tmp"; [ -z "$n" ] || rm -rf -- "$n"; unstage' EXIT

@@ -79,6 +79,23 @@ v_restore_unit() {
   [ "$mode" = run ] || return 0
   restore "$d/$u" "$KEPT/$u"
 }
+# One link under the admin directory to the unit's file, <unit> or <unit>.wants/<unit> (.requires, .upholds), as
+# enable makes it: removed where it is that link, left otherwise. A failed apply's undo takes so a link its relink
+# made where no systemctl verb removes it alone (a template alias: measured, systemd 252).
+v_unlink() {
+  takes $# 3 'a directory, a unit name and a link to its file under the admin directory'
+  dir "$1" 'the directory'
+  case $3 in
+  */*/*) refuse 'the link must be <unit> or <unit>.wants/<unit> (.requires, .upholds)' ;;
+  *.wants/* | *.requires/* | *.upholds/*) w=\${3%/*} && unit "\${w%.*}" 'the link directory' ;;
+  */*) refuse 'the link must be <unit> or <unit>.wants/<unit> (.requires, .upholds)' ;;
+  esac
+  unit "\${3##*/}" 'the link'
+  unit "$2" 'the unit'
+  [ "$mode" = run ] || return 0
+  l=$ADMIN/$3
+  if [ -L "$l" ] && [ "$(readlink -- "$l")" = "$d/$u" ]; then rm -f -- "$l" || return 1; fi
+}
 v_restore_drop_in() {
   takes $# 3 'a directory, a unit name and a drop-in name'
   dropin "$@"
@@ -231,6 +248,7 @@ steps() {
     clear-unit-intent) v_clear_unit_intent "$@" ;;
     clear-drop-in-intent) v_clear_drop_in_intent "$@" ;;
     restore-unit) v_restore_unit "$@" ;;
+    unlink) v_unlink "$@" ;;
     restore-drop-in) v_restore_drop_in "$@" ;;
     journal) v_journal "$@" ;;
     list-jobs) v_list_jobs "$@" ;;

@@ -176,6 +176,17 @@ export const wroteCount = (stdout: string): number =>
 /** A failed apply's undo: the file the object's write replaced, which the helper kept, put back exactly. */
 export const restoreStep = (object: UnitObject): HelperStep => [`restore-${suffix(object)}`, ...named(object, true)];
 
+/**
+ * A failed apply's undo of a relink: one link to the unit's file under /etc/systemd/system (`b@.service`,
+ * `multi-user.target.wants/a@x.service`), removed where it is that link, as enable made it.
+ */
+export const unlinkStep = (unit: { directory: string; name: string }, link: string): HelperStep => [
+  'unlink',
+  unit.directory,
+  unit.name,
+  link,
+];
+
 /** A new unit's undo: its file, record, intent and links, printing what it removed (unit-remove.ts). */
 export const removeUnitStep = (unit: { directory: string; name: string }): HelperStep => [
   'remove-unit',

@@ -17,6 +17,7 @@ import {
   removeUnitStep,
   restoreStep,
   type UnitObject,
+  unlinkStep,
   writeStep,
 } from '../../../src/linux/root-helper';
 import { parseIntent } from '../../../src/linux/unit-intent';
@@ -127,6 +128,23 @@ describe("a unit's removal", () => {
       expect.stringMatching(/restart-on\/rh-d.service: rm: cannot remove .*Is a directory$/),
     ]);
   });
+});
+
+// A failed apply's undo of a template's relink removes the alias it made, which no systemctl verb removes alone.
+test('unlink removes the one link to the unit file it names, and leaves a link to another file or a file', async () => {
+  const local = '/usr/local/lib/systemd/system';
+  await sh(
+    `mkdir -p ${local} ${DIR}/multi-user.target.wants && printf '[Service]\\n' > ${local}/rh-u@.service && ` +
+      `ln -sf ${local}/rh-u@.service ${DIR}/rh-v@.service && ` +
+      `ln -sf ${local}/rh-u@.service ${DIR}/multi-user.target.wants/rh-u@x.service && ` +
+      `ln -sf ${local}/rh-other@.service ${DIR}/rh-w@.service && printf x > ${DIR}/rh-y@.service`,
+  );
+  const links = ['rh-v@.service', 'multi-user.target.wants/rh-u@x.service', 'rh-w@.service', 'rh-y@.service'];
+  const steps = links.map((link) => unlinkStep({ directory: local, name: 'rh-u@.service' }, link));
+  expect(await askRootHelper(host(), steps)).toMatchObject({ code: 0 });
+  const left = await Promise.all(links.map((link) => exists(`${DIR}/${link}`)));
+  expect(left).toEqual([false, false, true, true]);
+  expect(await exists(`${local}/rh-u@.service`)).toBe(true);
 });
 
 describe('a destroy request of many units', () => {

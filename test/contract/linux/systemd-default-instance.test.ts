@@ -178,3 +178,24 @@ test('a template declared disabled the apply refuses: neither plan says its inst
   expect(await apply(objects)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^t: not applied: exists/m) });
   expect(await templateLinks('dj')).toBe(made);
 });
+
+// Regression: the undo disabled the default instance and enabled the template again wherever it was enabled, so the
+// alias the relink made (its removal by hand undone) stayed, and the link removed by hand came back: a failed apply
+// left a change behind (measured, systemd 252).
+test.each([
+  ['its template alias removed by hand', 'dk', 'rm-alias'],
+  ['its link removed by hand', 'dl', 'rm'],
+])("a failed apply's undo of a relink puts back the links as they were: %s", async (_, p, change) => {
+  const objects = batch(p, `WantedBy=multi-user.target\nAlias=${p}-al@.service\nDefaultInstance=a\n`, true);
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  const path = change === 'rm' ? wants('multi-user', `${p}@a.service`) : `${ETC}/${p}-al@.service`;
+  expect((await host().exec(`rm ${path}`)).code).toBe(0);
+  const before = await templateLinks(p);
+  const failing = unitSpec(`${p}-fails.service`, '[Service]\nExecStart=/bin/false\n');
+  const run = await apply({ f: { kind: 'systemd-unit', spec: failing }, t: { ...objects.t, after: ['f'] } });
+  expect(run).toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(new RegExp(`^t: relinked [^]*^t: not applied`, 'm')),
+  });
+  expect(await templateLinks(p)).toBe(before);
+});

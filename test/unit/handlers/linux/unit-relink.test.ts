@@ -3,7 +3,13 @@ import type { LinkVerb } from '../../../../src/linux/root-helper';
 import type { UnitChange } from '../../../../src/linux/unit-batch';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitLinks } from '../../../../src/linux/unit-links';
-import { enabledAgain, instancesToReenable, relinkOf, rewritten } from '../../../../handlers/linux/unit-relink';
+import {
+  enabledAgain,
+  instancesToReenable,
+  relinkOf,
+  rewritten,
+  unlinkedOnUndo,
+} from '../../../../handlers/linux/unit-relink';
 import { type Track, trackOf } from '../../../../handlers/linux/unit-track';
 import { DIR, service, unit } from './unit-specs';
 
@@ -155,5 +161,24 @@ describe("a template's disable by its own name", () => {
     const i = instance('p@b.service', before('enabled', links(own)), enabled);
     expect(enabledAgain([t, i]).has(i)).toBe(again);
     expect(enabledAgain([t, i]).has(t)).toBe(false);
+  });
+});
+
+// Regression: the undo enabled the template back, which made every link its [Install] makes, and left those that
+// were not there before the relink: a template alias no systemctl verb removes alone (measured, systemd 252).
+describe("a relink's undo", () => {
+  const install = ['multi-user.target.wants/p@a.service', 'p-al@.service'];
+  const relinked = (etc: string[], switched: Track['switched'] = 'relink') =>
+    template(before('enabled', { etc, run: [], install, defaultInstance: 'p@a.service' }), { switched });
+  test.each([
+    ['its alias missing', ['multi-user.target.wants/p@a.service'], ['p-al@.service']],
+    ['its link missing', ['p-al@.service'], ['multi-user.target.wants/p@a.service']],
+    ['a link by hand', [...install, 'basic.target.wants/p@a.service'], []],
+  ])('%s: removes the links its [Install] makes that were not there', (_, etc, unlinked) => {
+    expect(unlinkedOnUndo(relinked(etc))).toEqual(unlinked);
+    expect(relinkOf(relinked(etc), false)).toEqual([['enable', ['p@.service']]]);
+  });
+  test('only after a relink', () => {
+    expect(unlinkedOnUndo(relinked(['p-al@.service'], 'reenable'))).toEqual([]);
   });
 });
