@@ -5,16 +5,32 @@
  * the alias refuses an alias name, and only the template's disable removes it, with every instance's links
  * (measured, systemd 252). So the plan said the apply re-enables such an instance, the apply did, its read-back
  * failed and its undo ran: the apply failed after changing things. Now the read says so, and the apply refuses
- * the instance before any change to it (handlers/linux/unit-refusals.ts), in the words here.
+ * the instance before any change to it (handlers/linux/unit-refusals.ts), in the words here. A template's alias of
+ * another name made by hand (`x@.service -> a@.service`) is honoured for every instance (`Names=a@y.service
+ * x@y.service`), and only the template's disable or reenable removes it (`disable x@.service` too disables a@.service
+ * whole), with every instance's links (measured, systemd 252): it read in sync; now the same, in its own words.
  */
+import { isTemplate } from './unit-name';
 
-/** What the read says of such aliases (`paths`, each its full path): why it cannot compare the links. */
-export const leftAliases = (paths: readonly string[]) => ({
-  unknown: `${paths.join(', ')}, ${paths.length === 1 ? 'an alias' : 'aliases'} its [Install] does not make, ${
-    paths.length === 1 ? 'stays' : 'stay'
-  } through systemctl disable and reenable (measured)`,
-  aliases: paths,
-});
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** An alias of a template (`x@.service`), not of one instance. */
+const ofTemplate = (paths: readonly string[]): boolean => paths.some((path) => isTemplate(baseName(path)));
+
+/**
+ * What the read says of such aliases (`paths`, each its full path), an instance's or `template`'s: why it cannot
+ * compare the links.
+ */
+export const leftAliases = (paths: readonly string[], template?: string) => {
+  const one = paths.length === 1;
+  const what = `${paths.join(', ')}, ${one ? 'an alias' : 'aliases'} its [Install] does not make`;
+  const why =
+    template === undefined
+      ? `${one ? 'stays' : 'stay'} through systemctl disable and reenable`
+      : `which systemd gives every instance as ${one ? 'a name' : 'names'} too and only systemctl disable ` +
+        `${template} removes, with every instance's links`;
+  return { unknown: `${what}, ${why} (measured)`, aliases: paths };
+};
 
 /** What the apply does about them, in the plan's words. */
 export const aliasApplyWords = (paths: readonly string[]): string =>
@@ -34,8 +50,10 @@ export const refusedAliases = (
 /** Why the apply refuses it, and how to end that: the error's detail, before "nothing was changed". */
 export const aliasRefusalWords = (paths: readonly string[]): string => {
   const one = paths.length === 1;
-  return (
-    `${paths.join(', ')}, which systemd gives it as ${one ? 'a name' : 'names'} too and systemctl disable and ` +
-    `reenable leave (measured); remove ${one ? 'it' : 'them'} by hand (rm ${paths.join(' ')}) and apply again`
-  );
+  const why = ofTemplate(paths)
+    ? `which systemd gives every instance as ${one ? 'a name' : 'names'} too and only its disable removes, with ` +
+      "every instance's links"
+    : `which systemd gives it as ${one ? 'a name' : 'names'} too and systemctl disable and reenable leave`;
+  const fix = `remove ${one ? 'it' : 'them'} by hand (rm ${paths.join(' ')}) and apply again`;
+  return `${paths.join(', ')}, ${why} (measured); ${fix}`;
 };

@@ -199,8 +199,17 @@ const templateLinks = (
   const instance = read === undefined ? undefined : defaultInstanceOf(read.unit, read.install, read.facts);
   if (read === undefined || instance === undefined) return { etc, run };
   const made = defaultInstanceLinks(read.unit, instance, read.install, read.facts);
-  const as = { etc, run, defaultInstance: instance };
-  return 'links' in made ? { ...as, install: made.links } : { ...as, unknown: made.unknown };
+  if (!('links' in made)) return { etc, run, defaultInstance: instance, unknown: made.unknown };
+  // An alias of another name by hand (unit-alias.ts): kept out of those compared, as an instance's.
+  const isLeft = (path: string) =>
+    !path.includes('/') && isTemplate(path) && path !== read.unit && !made.links.includes(path);
+  const left = [
+    ...etc.filter(isLeft).map((path) => `${LINK_ROOTS.etc}/${path}`),
+    ...run.filter(isLeft).map((path) => `${LINK_ROOTS.run}/${path}`),
+  ];
+  const kept = { etc: etc.filter((path) => !isLeft(path)), run: run.filter((path) => !isLeft(path)) };
+  const aliases = left.length === 0 ? {} : leftAliases(left, read.unit);
+  return { ...kept, defaultInstance: instance, install: made.links, ...aliases };
 };
 
 /**

@@ -199,3 +199,27 @@ test.each([
   });
   expect(await templateLinks(p)).toBe(before);
 });
+
+// Regression: read in sync, the alias not compared, while pid 1 gave every instance its name too (`Names=dm@b.service
+// dm-k@b.service`) and only the template's disable removes it, with every instance's links (measured, systemd 252).
+test('a template with an alias of another name made by hand: the apply refuses it, its removal ends it', async () => {
+  const objects = batch('dm', 'WantedBy=multi-user.target\nDefaultInstance=a\n', true);
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  const alias = `${ETC}/dm-k@.service`;
+  expect((await host().exec(`ln -s ${ETC}/dm@.service ${alias} && systemctl daemon-reload`)).code).toBe(0);
+  const made = await templateLinks('dm');
+  expect((await plan(objects)).result).toMatchObject({
+    't.in_sync': 'false',
+    't.summary': expect.stringContaining(
+      `cannot compare links: ${alias}, an alias its [Install] does not make, which systemd gives every instance ` +
+        "as a name too and only systemctl disable dm@.service removes, with every instance's links (measured); " +
+        'the apply refuses it, removing that alias by hand ends it',
+    ),
+    'i.in_sync': 'true',
+  });
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 1, stderr: expect.stringContaining(`remove it by hand (rm ${alias})`) });
+  expect(await templateLinks('dm')).toBe(made);
+  expect((await host().exec(`rm ${alias} && systemctl daemon-reload`)).code).toBe(0);
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+});

@@ -81,3 +81,39 @@ describe("the plan's words", () => {
     );
   });
 });
+
+// Regression: a template's alias of another name by hand was not compared, so it read in sync while systemd gave
+// every instance that name too, and only the template's disable removes it, with every instance's links (measured).
+describe("a template's alias of another name by hand", () => {
+  const text = ['@/etc/d@.service', '|WantedBy=a.target', '|Alias=e@.service', '|DefaultInstance=x'];
+  const found = (...paths: string[]) =>
+    readLinks(['d@.service'], [...text, ...paths.map((path) => `L${E}/${path}\t${E}/d@.service`)].join('\n'))(
+      'd@.service',
+      ['/etc/d@.service'],
+      () => true,
+    );
+  const made = ['a.target.wants/d@x.service', 'e@.service'];
+
+  test('is not compared, and makes the read say why and the apply refuse a template declared enabled', () => {
+    const read = found(...made, 'k@.service', 'a.target.wants/d@y.service', 'k@y.service');
+    expect(read).toMatchObject({
+      etc: [...made.slice(0, 1), 'a.target.wants/d@y.service', 'e@.service', 'k@y.service'],
+    });
+    expect(refusedAliases(true, read)).toEqual([`${E}/k@.service`]);
+    expect(linkWords(linkDrift(true, read)!, true)).toBe(
+      `cannot compare links: ${E}/k@.service, an alias its [Install] does not make, which systemd gives every ` +
+        "instance as a name too and only systemctl disable d@.service removes, with every instance's links " +
+        '(measured); the apply refuses it, removing that alias by hand ends it',
+    );
+    expect(aliasRefusalWords([`${E}/k@.service`])).toBe(
+      `${E}/k@.service, which systemd gives every instance as a name too and only its disable removes, with every ` +
+        `instance's links (measured); remove it by hand (rm ${E}/k@.service) and apply again`,
+    );
+  });
+
+  test('its own aliases, and a template declared disabled, are as before', () => {
+    expect(found(...made).aliases).toBeUndefined();
+    expect(refusedAliases(false, found(...made, 'k@.service'))).toBeUndefined();
+    expect(linkDrift(false, found(...made, 'k@.service'))?.stray).toEqual(made.map((path) => `${E}/${path}`));
+  });
+});
