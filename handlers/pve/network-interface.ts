@@ -8,6 +8,7 @@ import { defineKind, type KindContext, type Reading } from '../../src/core/kind'
 import { mapByKey } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
+import { bridgeMtuConflicts, nodeView } from '../../src/pve/bridge-mtu';
 import {
   createForm,
   diffInterface,
@@ -60,6 +61,7 @@ export const networkInterfaceKind = defineKind({
       ...(api.tokenName === undefined ? {} : { token: api.tokenName }),
     };
     refuseMissing(specs, nodeRows);
+    refuseMtu(specs, nodeRows);
     return nodeRows;
   },
 
@@ -110,18 +112,50 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log, stack, env 
 
 /**
  * What a plan's reading cannot read or calls missing, an apply never writes: a bridge the token may
- * not see (the interface itself, a port, a VLAN's device), then a named interface the node lacks,
- * which PVE would refuse with a 500. The batch has applied what it declares there by now.
+ * not see (the interface itself, a port, a VLAN's device), then a named interface the node lacks, then
+ * a bridge mtu above a port's: PVE would refuse either with a 500. The batch has applied what it declares
+ * there by now.
  */
 const requireStageable = async (api: PveApi, spec: NetworkInterfaceSpec, rows: unknown[]): Promise<void> => {
   const unlisted = unlistedNames(spec, rows, new Set());
   requireSight(spec.node, spec.iface, unlisted, await bridgeSight(api, unlisted), api.tokenName);
   const missing = missingInterfaces(spec, rows, new Set());
-  if (missing.length === 0) return;
+  if (missing.length > 0) {
+    throw new HandlerError(
+      `interface ${spec.iface} on ${spec.node} cannot be staged`,
+      `${missing.join('; ')}, and PVE refuses an interface that names one; nothing was staged. Create it on ` +
+        'the node, or declare it on that node in this stack, or name another; then apply again',
+    );
+  }
+  const above = bridgeMtuConflicts(spec, nodeView(rows, []));
+  if (above.length === 0) return;
   throw new HandlerError(
     `interface ${spec.iface} on ${spec.node} cannot be staged`,
-    `${missing.join('; ')}, and PVE refuses an interface that names one; nothing was staged. Create it on ` +
-      'the node, or declare it on that node in this stack, or name another; then apply again',
+    `${above.join('; ')}, and PVE refuses such a bridge; nothing was staged. ${MTU_FIX}; then apply again`,
+  );
+};
+
+const MTU_FIX = "Raise the port's mtu (declare it on that node in this stack), or lower the bridge's";
+
+/**
+ * Fails the read, so the plan, naming every bridge the batch declares with an mtu above a port's (a port
+ * the batch declares on that node counting with its declared mtu): PVE's writer refuses to stage it (500).
+ */
+const refuseMtu = (specs: readonly NetworkInterfaceSpec[], nodes: NodeRows): void => {
+  const above = specs.flatMap((spec) => {
+    const live = nodes.rows.get(spec.node);
+    if (live instanceof Error || live === undefined) return [];
+    const view = nodeView(
+      live,
+      specs.filter((other) => other.node === spec.node),
+    );
+    const conflicts = bridgeMtuConflicts(spec, view);
+    return conflicts.length === 0 ? [] : [`interface ${spec.iface} on ${spec.node}: ${conflicts.join(', ')}`];
+  });
+  if (above.length === 0) return;
+  throw new HandlerError(
+    "Network bridges have an mtu above a port's",
+    `${above.join('; ')}; PVE refuses to stage such a bridge, so nothing can be applied. ${MTU_FIX}; then plan again`,
   );
 };
 
