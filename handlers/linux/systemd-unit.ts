@@ -23,6 +23,7 @@ import {
   disablesEveryInstance,
   enabledInstancesOf,
   enablesAgainWords,
+  refusedBefore,
   templateBefore,
   unlinkedByTemplate,
   unlinkedDiff,
@@ -45,7 +46,8 @@ export interface LiveUnits {
 
 /**
  * One read of the host for `changes` (its kind's), knowing the files of the batch read's `batch` when given, and
- * reading too the batch's templates declared disabled of its instances declared enabled (unit-template-disable.ts).
+ * reading too the batch's templates declared disabled of its instances declared enabled, and those instances of its
+ * templates declared disabled (unit-template-disable.ts).
  */
 export const fetchUnits = async (
   session: HostSession,
@@ -57,7 +59,10 @@ export const fetchUnits = async (
     const template = change.spec.enabled ? batchTemplateOf(change, batch ?? []) : undefined;
     if (template !== undefined && !template.enabled) templates.set(template.name, template);
   }
-  const read = [...changes, ...[...templates.values()].map((spec) => ({ sort: 'unit', spec }) as const)];
+  const instances = changes.flatMap((change) =>
+    change.sort === 'unit' && !change.spec.enabled ? enabledInstancesOf(change.spec, batch ?? []) : [],
+  );
+  const read = [...changes, ...[...templates.values()].map((spec) => ({ sort: 'unit', spec }) as const), ...instances];
   const live = await readUnits(session, read.map(readEntryOf));
   const units = new Map(live.map(([entry, unit]) => [entry.unit, unit]));
   return { host: session.host, units, ...(batch === undefined ? {} : { files: batchFilesOf(batch), batch }) };
@@ -77,7 +82,7 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
 
 /**
  * A template whose disable unlinks the batch's instances declared enabled, and such an instance: in words; not where
- * the apply refuses the template (unit-template-disable.ts `templateBefore`).
+ * the apply refuses the template (unit-template-disable.ts `templateBefore`); one the apply refuses stays unlinked.
  */
 const withBatchLinks = (
   change: Declared,
@@ -87,15 +92,25 @@ const withBatchLinks = (
   stack: string | undefined,
 ) => {
   const { spec } = change;
+  const refused = (instance: Declared, live = units.get(instance.spec.name)) =>
+    live !== undefined && refusedBefore(instance, live, stack);
   const instances = enabledInstancesOf(spec, batch);
   const self = change.sort === 'unit' ? templateBefore(change.spec, batch, unit, stack) : undefined;
-  if (instances.length > 0 && self !== undefined && disablesEveryInstance(spec, self, mustWrite(change, self)))
-    return { diff, also: enablesAgainWords(spec.name, instances) };
+  if (instances.length > 0 && self !== undefined && disablesEveryInstance(spec, self, mustWrite(change, self))) {
+    const [left, again] = [instances.filter((i) => refused(i)), instances.filter((i) => !refused(i))];
+    return { diff, also: enablesAgainWords(spec.name, names(again), names(left)) };
+  }
   const template = batchTemplateOf(change, batch);
   const before = template && templateBefore(template, batch, units.get(template.name), stack);
   if (template === undefined || !unlinkedByTemplate(change, template, before)) return { diff };
-  return { diff: { ...diff, [UNLINKED_FIELD]: unlinkedDiff(template.name) }, also: unlinkedWords(template.name) };
+  // The batch's own change: what its construct says of ownership (`owned`), which a read by its kind lacks.
+  const declared = batch.find((other) => other.sort === change.sort && other.spec.name === spec.name);
+  const left = refused(declared?.sort === change.sort ? declared : change, unit);
+  const { name } = template;
+  return { diff: { ...diff, [UNLINKED_FIELD]: unlinkedDiff(name, left) }, also: unlinkedWords(name, left) };
 };
+
+const names = (changes: readonly Declared[]): string[] => changes.map(({ spec }) => spec.name);
 
 /** Whether the unit or instance exists on the host without the stack's record (unit-ownership.ts). */
 export const isForeign = (spec: DesiredUnit, { units }: LiveUnits, ownsFile: boolean): boolean => {

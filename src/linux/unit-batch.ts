@@ -23,7 +23,7 @@ import type { Owned } from '../core/kind';
 /** What one object of the batch declares, by its kind. */
 export type UnitChange =
   | { readonly sort: 'unit'; readonly spec: UnitSpec; readonly owned?: Owned }
-  | { readonly sort: 'instance'; readonly spec: InstanceSpec }
+  | { readonly sort: 'instance'; readonly spec: InstanceSpec; readonly owned?: Owned }
   | { readonly sort: 'drop-in'; readonly spec: DropInSpec };
 
 /** One object of a host's batch: its Terraform name, the names applied before it, its change. */

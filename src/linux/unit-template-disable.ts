@@ -4,10 +4,13 @@
  * instance the same batch declares enabled failed its apply after the template's disable (measured, systemd 252).
  * The apply enables such an instance again after that disable, which ends both as declared (measured: its links
  * and its own alias back, the template `indirect` and in sync), and both plans say so, in the words here. A template
- * the apply refuses (`refusedTemplate`) is never disabled, so neither plan says so of it (measured: both said it).
+ * the apply refuses (`refusedBefore`) is never disabled, so neither plan says so of it (measured: both said it). An
+ * instance the apply refuses (shadowed by a file of its name, not created by this stack, ...) stays unlinked by that
+ * disable, and both plans say so (measured: both said it was enabled again, the apply left it unlinked).
  */
 import type { Owned } from '../core/kind';
 import { isOtherStack } from '../core/stack-id';
+import { refusedAliases } from './unit-alias';
 import { mustWrite, type UnitChange } from './unit-batch';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { enableStep, linkedName } from './unit-diff';
@@ -24,13 +27,14 @@ export const disablesEveryInstance = (spec: DesiredUnit, before: LiveUnit, rewri
 
 type Declared = Exclude<UnitChange, { sort: 'drop-in' }>;
 
-/** The batch's instances of `template` (the same directory) declared enabled, by name. */
-export const enabledInstancesOf = (template: DesiredUnit, batch: readonly UnitChange[]): string[] =>
-  batch.flatMap(({ sort, spec }) =>
-    sort === 'instance' && spec.template === template.name && spec.directory === template.directory && spec.enabled
-      ? [spec.name]
-      : [],
-  );
+/** The batch's instances of `template` (the same directory) declared enabled. */
+export const enabledInstancesOf = (template: DesiredUnit, batch: readonly UnitChange[]): Declared[] =>
+  batch.flatMap((change) => {
+    if (change.sort !== 'instance') return [];
+    const { spec } = change;
+    const ofIt = spec.template === template.name && spec.directory === template.directory && spec.enabled;
+    return ofIt ? [change] : [];
+  });
 
 /** The batch's template of an instance (the same directory), declared as a unit; undefined for a unit. */
 export const batchTemplateOf = (change: Declared, batch: readonly UnitChange[]): UnitSpec | undefined => {
@@ -41,18 +45,20 @@ export const batchTemplateOf = (change: Declared, batch: readonly UnitChange[]):
 };
 
 /**
- * Whether the apply refuses the template before it changes anything, read `before`: masked and not to be unmasked
- * or shadowed (handlers/linux/unit-refusals.ts), not created by this stack and not adopted, or another stack's and
- * not taken over (core/ownership.ts, `owned`: what its construct says). Its disable then never runs.
+ * Whether the apply refuses the template or instance before it changes anything, read `before`: masked and not to be
+ * unmasked, shadowed or declared enabled with an alias its [Install] does not make (handlers/linux/unit-refusals.ts),
+ * not created by this stack and not adopted, or another stack's and not taken over (core/ownership.ts, `owned`: what
+ * its construct says). A template's disable then never runs; an instance is then never enabled again after it.
  */
-export const refusedTemplate = (
-  { spec, owned }: { readonly spec: UnitSpec; readonly owned?: Owned },
+export const refusedBefore = (
+  { sort, spec, owned }: { readonly sort: 'unit' | 'instance'; readonly spec: DesiredUnit; readonly owned?: Owned },
   before: LiveUnit,
   stack: string | undefined,
 ): boolean =>
   (isMasked(before.status) && !spec.unmask) ||
   before.overridden !== undefined ||
-  (owned?.adopt !== true && unitIsForeign(before, true)) ||
+  refusedAliases(spec.enabled, before.links) !== undefined ||
+  (owned?.adopt !== true && unitIsForeign(before, sort === 'unit')) ||
   (owned?.takeOver !== true && isOtherStack(markStackOf(before), stack));
 
 /** The template's state read before any change, as the plan judges its disable: none where the apply refuses it. */
@@ -64,7 +70,7 @@ export const templateBefore = (
 ): LiveUnit | undefined => {
   const change = batch.find(({ sort, spec }) => sort === 'unit' && spec === template);
   const owned = change?.sort === 'unit' ? change.owned : undefined;
-  const refused = before !== undefined && refusedTemplate({ spec: template, owned }, before, stack);
+  const refused = before !== undefined && refusedBefore({ sort: 'unit', spec: template, owned }, before, stack);
   return refused ? undefined : before;
 };
 
@@ -80,16 +86,35 @@ export const unlinkedByTemplate = (
   templateBefore !== undefined &&
   disablesEveryInstance(template, templateBefore, mustWrite({ sort: 'unit', spec: template }, templateBefore));
 
-/** The plan's words for a template whose disable unlinks `instances`, which the apply then enables again. */
-export const enablesAgainWords = (template: string, instances: readonly string[]): string =>
-  `the apply then enables ${instances.join(', ')} again, which this batch declares enabled and its ` +
-  `systemctl disable ${template} unlinks (measured)`;
+/**
+ * The plan's words for a template whose disable unlinks `again`, which the apply then enables again, and `refused`,
+ * which the apply refuses and which stay unlinked.
+ */
+export const enablesAgainWords = (template: string, again: readonly string[], refused: readonly string[]): string => {
+  const enabled =
+    again.length === 0
+      ? []
+      : [
+          `the apply then enables ${again.join(', ')} again, which this batch declares enabled and its ` +
+            `systemctl disable ${template} unlinks (measured)`,
+        ];
+  const one = refused.length === 1;
+  const left =
+    refused.length === 0
+      ? []
+      : [
+          `its systemctl disable ${template} unlinks ${refused.join(', ')} too, which this batch declares enabled ` +
+            `and the apply refuses: ${one ? 'it stays' : 'they stay'} unlinked (measured)`,
+        ];
+  return [...enabled, ...left].join('; ');
+};
 
-/** The plan's diff and words for an instance its batch template's disable unlinks. */
-export const unlinkedDiff = (template: string) => ({
+/** The plan's diff and words for an instance its batch template's disable unlinks (`refused`: the apply refuses it). */
+export const unlinkedDiff = (template: string, refused: boolean) => ({
   live: `unlinked by systemctl disable ${template}`,
-  want: 'enabled again after it',
+  want: refused ? 'enabled, which the apply refuses: it stays unlinked' : 'enabled again after it',
 });
-export const unlinkedWords = (template: string): string =>
+export const unlinkedWords = (template: string, refused: boolean): string =>
   `its template ${template}, which this batch declares disabled, is disabled by its name (systemctl disable ` +
-  `${template}), which unlinks every instance (measured); the apply then enables this one again`;
+  `${template}), which unlinks every instance (measured); ` +
+  (refused ? 'the apply refuses this one: it stays unlinked' : 'the apply then enables this one again');

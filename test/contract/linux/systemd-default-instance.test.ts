@@ -223,3 +223,37 @@ test('a template with an alias of another name made by hand: the apply refuses i
   expect((await host().exec(`rm ${alias} && systemctl daemon-reload`)).code).toBe(0);
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });
+
+// Regression: the template's disable (its alias there) unlinks dn@b.service, which the apply refuses (a copy of its
+// name in /etc shadows its template; or its record removed: not created by this stack); both plans said the apply
+// then enables dn@b.service again, the apply disabled the template and left the instance unlinked (measured).
+test.each([
+  ['shadowed by a copy of its name', 'dn', 'copy'],
+  ['not created by this stack', 'do', 'record'],
+])('a template declared disabled unlinks an instance the apply refuses, %s: both plans say so', async (_, p, how) => {
+  const install = `WantedBy=multi-user.target\nAlias=${p}-al@.service\nDefaultInstance=a\n`;
+  expect(await apply(batch(p, install, true))).toMatchObject({ code: 0 });
+  const edit =
+    how === 'copy'
+      ? `cp ${ETC}/${p}@.service ${ETC}/${p}@b.service && systemctl daemon-reload`
+      : `rm ${restartOnPath({ name: `${p}@b.service` })}`;
+  expect((await host().exec(edit)).code).toBe(0);
+  const objects = batch(p, install, false);
+  const { result } = await plan(objects);
+  expect(result).toMatchObject({
+    't.in_sync': 'false',
+    't.summary': expect.stringContaining(
+      `its systemctl disable ${p}@.service unlinks ${p}@b.service too, which this batch declares enabled and the ` +
+        'apply refuses: it stays unlinked (measured)',
+    ),
+    'i.in_sync': 'false',
+    'i.summary': expect.stringContaining(
+      `its template ${p}@.service, which this batch declares disabled, is disabled by its name (systemctl disable ` +
+        `${p}@.service), which unlinks every instance (measured); the apply refuses this one: it stays unlinked`,
+    ),
+  });
+  expect(`${result?.['t.summary']} ${result?.['i.summary']}`).not.toContain('again');
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 1, stderr: expect.stringMatching(/^t: disabled\n(.*\n)*i: not applied/m) });
+  expect(await templateLinks(p)).toBe('');
+});

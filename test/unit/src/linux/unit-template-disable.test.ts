@@ -1,5 +1,5 @@
 import type { LiveUnit } from '../../../../src/linux/unit-control';
-import { refusedTemplate, templateBefore } from '../../../../src/linux/unit-template-disable';
+import { enablesAgainWords, refusedBefore, templateBefore } from '../../../../src/linux/unit-template-disable';
 import { unit } from '../../handlers/linux/unit-specs';
 
 const live = (over: Partial<LiveUnit> = {}, unitFileState = 'enabled'): LiveUnit => ({
@@ -25,7 +25,7 @@ describe('a template the apply refuses before any change', () => {
     ["another stack's, takeOver: true", live({ recordStack: 'other' }), owned(false, true), 's', false],
     ["another stack's, a read by hand", live({ recordStack: 'other' }), undefined, undefined, false],
   ])('%s', (_, before, own, stack, refused, unmask = false) => {
-    expect(refusedTemplate({ spec: { ...spec, unmask }, owned: own }, before, stack)).toBe(refused);
+    expect(refusedBefore({ sort: 'unit', spec: { ...spec, unmask }, owned: own }, before, stack)).toBe(refused);
   });
 
   test('reads no state for its disable in the plan, which then says nothing of it', () => {
@@ -33,5 +33,32 @@ describe('a template the apply refuses before any change', () => {
     expect(templateBefore(spec, [{ sort: 'unit', spec }], before, 's')).toBeUndefined();
     expect(templateBefore(spec, [{ sort: 'unit', spec, owned: owned(true) }], before, 's')).toBe(before);
     expect(templateBefore(spec, [], undefined, 's')).toBeUndefined();
+  });
+});
+
+// Regression: an instance the apply refuses, which its template's disable unlinks, was said to be enabled again.
+describe('an instance the apply refuses before any change', () => {
+  const instance = { ...unit('p@b.service', undefined, { started: false }), template: 'p@.service' };
+  const enabled = live({ restartOn: undefined, fileSha256: undefined });
+  test.each([
+    ['its own', live({ fileSha256: undefined }), undefined, false],
+    ['shadowed by a file of its name', live({ overridden: shadowed }), undefined, true],
+    [
+      'with an alias its [Install] does not make',
+      live({ links: { etc: [], run: [], aliases: ['/a'] } }),
+      undefined,
+      true,
+    ],
+    ['not created by this stack', enabled, owned(false), true],
+    ['not created by this stack, adopt: true', enabled, owned(true), false],
+  ])('%s', (_, before, own, refused) => {
+    expect(refusedBefore({ sort: 'instance', spec: instance, owned: own }, before, 's')).toBe(refused);
+  });
+
+  test("the template's words name it apart from those enabled again", () => {
+    const words = enablesAgainWords('p@.service', ['p@a.service'], ['p@b.service']);
+    expect(words).toContain('the apply then enables p@a.service again');
+    expect(words).toContain('unlinks p@b.service too, which this batch declares enabled and the apply refuses');
+    expect(enablesAgainWords('p@.service', [], ['p@b.service'])).not.toContain('again');
   });
 });
