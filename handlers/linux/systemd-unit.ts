@@ -23,12 +23,12 @@ import {
   disablesEveryInstance,
   enabledInstancesOf,
   enablesAgainWords,
-  refusedBefore,
   templateBefore,
   unlinkedByTemplate,
   unlinkedDiff,
   unlinkedWords,
 } from '../../src/linux/unit-template-disable';
+import { refusedBefore } from '../../src/linux/unit-refusal';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
@@ -88,20 +88,20 @@ const withBatchLinks = (
   change: Declared,
   unit: LiveUnit,
   diff: FieldDiff,
-  { batch = [], units }: LiveUnits,
+  { batch = [], units, files = batchFilesOf(batch) }: LiveUnits,
   stack: string | undefined,
 ) => {
   const { spec } = change;
   const refused = (instance: Declared, live = units.get(instance.spec.name)) =>
-    live !== undefined && refusedBefore(instance, live, stack);
+    live !== undefined && refusedBefore(instance, live, files, stack);
   const instances = enabledInstancesOf(spec, batch);
-  const self = change.sort === 'unit' ? templateBefore(change.spec, batch, unit, stack) : undefined;
+  const self = change.sort === 'unit' ? templateBefore(change.spec, batch, files, unit, stack) : undefined;
   if (instances.length > 0 && self !== undefined && disablesEveryInstance(spec, self, mustWrite(change, self))) {
     const [left, again] = [instances.filter((i) => refused(i)), instances.filter((i) => !refused(i))];
     return { diff, also: enablesAgainWords(spec.name, names(again), names(left)) };
   }
   const template = batchTemplateOf(change, batch);
-  const before = template && templateBefore(template, batch, units.get(template.name), stack);
+  const before = template && templateBefore(template, batch, files, units.get(template.name), stack);
   if (template === undefined || !unlinkedByTemplate(change, template, before)) return { diff };
   // The batch's own change: what its construct says of ownership (`owned`), which a read by its kind lacks.
   const declared = batch.find((other) => other.sort === change.sort && other.spec.name === spec.name);

@@ -9,7 +9,7 @@
  * and the destroy hook carry that from the configuration).
  */
 import { HandlerError } from './errors';
-import type { KindContext, ObjectKind, Reading } from './kind';
+import type { KindContext, ObjectKind, Owned, Reading } from './kind';
 import { isOtherStack, otherStackText } from './stack-id';
 
 /** What the read says of an object the stack did not create, `adopt` as its construct says. */
@@ -127,17 +127,33 @@ export const foreignItems = async <S, Spec, Live>(
     context,
   );
   for (const item of checked) {
-    const markStack = item.takeOver ? undefined : kind.markedBy?.(item.spec, live);
+    const markStack = kind.markedBy?.(item.spec, live);
     const { stack } = context;
-    if (stack !== undefined && isOtherStack(markStack, stack)) {
+    const marks = { markStack, foreign: kind.foreign?.(item.spec, live) === true };
+    const refusal = markRefusal(marks, item, stack);
+    if (refusal === 'other-stack' && markStack !== undefined && stack !== undefined) {
       refused.set(item.name, refusedOtherStack(where, markStack, stack));
-    } else if (!item.adopt && kind.foreign?.(item.spec, live) === true) {
+    } else if (refusal === 'foreign') {
       refused.set(item.name, refusedForeign(where));
     } else if (!item.adopt && appears(kind, item) && kind.exists?.(item.spec, live) === true) {
       refused.set(item.name, refusedAppeared(where, item.name));
     }
   }
   return refused;
+};
+
+/**
+ * Why the apply refuses an object by its marks read live, one rule for the apply (`foreignItems`) and for a plan
+ * that must foresee it (linux/unit-refusal.ts): another stack's mark unless `takeOver`, then no mark of this stack
+ * unless `adopt`; undefined when it may act.
+ */
+export const markRefusal = (
+  { markStack, foreign }: { readonly markStack: string | undefined; readonly foreign: boolean },
+  { adopt, takeOver }: Owned,
+  stack: string | undefined,
+): 'other-stack' | 'foreign' | undefined => {
+  if (!takeOver && isOtherStack(markStack, stack)) return 'other-stack';
+  return !adopt && foreign ? 'foreign' : undefined;
 };
 
 /** Whether the item was read absent by its plan, for a kind that can tell it exists now (`exists`). */

@@ -39,6 +39,9 @@ export interface InstallDropIn {
  * a directive's `=`, which `valuePlaceProblems` holds it to, so text's headers and keys are always known). A value
  * in a known [Install] line counts as a setting: synth judges the text it knows, and refuses only what no value
  * can change. An empty `WantedBy=` resets what came before it, in a drop-in too (measured, systemd 252).
+ * `DefaultInstance=` alone is none: a template with only it, and its instances, are `static` and enable links
+ * nothing (measured, systemd 252; the plan said an instance whose drop-in emptied its template's WantedBy= would
+ * be enabled again, and the apply enabled, linked nothing and failed its read-back).
  */
 export const installConfigOf = (
   content: UnitContent,
@@ -51,7 +54,7 @@ export const installConfigOf = (
   const files = [content, ...ordered.map((dropIn) => dropIn.content)].map((text) => settingsOf(text, known));
   if (files.some((settings) => settings === undefined)) return undefined;
   const values = installValues(files.flatMap((settings) => settings ?? []));
-  return [...values.values()].some((words) => words.length > 0);
+  return [...values].some(([key, words]) => key !== 'DefaultInstance' && words.length > 0);
 };
 
 /**

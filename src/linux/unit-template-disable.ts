@@ -4,19 +4,16 @@
  * instance the same batch declares enabled failed its apply after the template's disable (measured, systemd 252).
  * The apply enables such an instance again after that disable, which ends both as declared (measured: its links
  * and its own alias back, the template `indirect` and in sync), and both plans say so, in the words here. A template
- * the apply refuses (`refusedBefore`) is never disabled, so neither plan says so of it (measured: both said it). An
- * instance the apply refuses (shadowed by a file of its name, not created by this stack, ...) stays unlinked by that
- * disable, and both plans say so (measured: both said it was enabled again, the apply left it unlinked).
+ * the apply refuses (unit-refusal.ts `refusedBefore`, the apply's own judgement) is never disabled, so neither plan
+ * says so of it (measured: both said it). An instance the apply refuses (shadowed by a file of its name, not created
+ * by this stack, one enable cannot link, ...) stays unlinked by that disable, and both plans say so (measured: both
+ * said it was enabled again, the apply left it unlinked).
  */
-import type { Owned } from '../core/kind';
-import { isOtherStack } from '../core/stack-id';
-import { refusedAliases } from './unit-alias';
-import { mustWrite, type UnitChange } from './unit-batch';
+import { type BatchFiles, mustWrite, type UnitChange } from './unit-batch';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { enableStep, linkedName } from './unit-diff';
 import { isTemplate } from './unit-name';
-import { markStackOf, unitIsForeign } from './unit-ownership';
-import { isMasked } from './unit-state';
+import { refusedBefore } from './unit-refusal';
 import type { UnitSpec } from './systemd-unit';
 
 /** Whether the template's apply runs `systemctl disable <template>` (unit-diff.ts `enableStep`, `linkedName`). */
@@ -44,33 +41,17 @@ export const batchTemplateOf = (change: Declared, batch: readonly UnitChange[]):
   return units.find(({ name, directory: where }) => name === template && where === directory);
 };
 
-/**
- * Whether the apply refuses the template or instance before it changes anything, read `before`: masked and not to be
- * unmasked, shadowed or declared enabled with an alias its [Install] does not make (handlers/linux/unit-refusals.ts),
- * not created by this stack and not adopted, or another stack's and not taken over (core/ownership.ts, `owned`: what
- * its construct says). A template's disable then never runs; an instance is then never enabled again after it.
- */
-export const refusedBefore = (
-  { sort, spec, owned }: { readonly sort: 'unit' | 'instance'; readonly spec: DesiredUnit; readonly owned?: Owned },
-  before: LiveUnit,
-  stack: string | undefined,
-): boolean =>
-  (isMasked(before.status) && !spec.unmask) ||
-  before.overridden !== undefined ||
-  refusedAliases(spec.enabled, before.links) !== undefined ||
-  (owned?.adopt !== true && unitIsForeign(before, sort === 'unit')) ||
-  (owned?.takeOver !== true && isOtherStack(markStackOf(before), stack));
-
 /** The template's state read before any change, as the plan judges its disable: none where the apply refuses it. */
 export const templateBefore = (
   template: UnitSpec,
   batch: readonly UnitChange[],
+  files: BatchFiles,
   before: LiveUnit | undefined,
   stack: string | undefined,
 ): LiveUnit | undefined => {
   const change = batch.find(({ sort, spec }) => sort === 'unit' && spec === template);
   const owned = change?.sort === 'unit' ? change.owned : undefined;
-  const refused = before !== undefined && refusedBefore({ sort: 'unit', spec: template, owned }, before, stack);
+  const refused = before !== undefined && refusedBefore({ sort: 'unit', spec: template, owned }, before, files, stack);
   return refused ? undefined : before;
 };
 

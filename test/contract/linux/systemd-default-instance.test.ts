@@ -238,7 +238,11 @@ test.each([
       ? `cp ${ETC}/${p}@.service ${ETC}/${p}@b.service && systemctl daemon-reload`
       : `rm ${restartOnPath({ name: `${p}@b.service` })}`;
   expect((await host().exec(edit)).code).toBe(0);
-  const objects = batch(p, install, false);
+  await bothPlansSayItStaysUnlinked(p, batch(p, install, false));
+});
+
+/** The plans of the template `t` declared disabled and its instance `i` it unlinks, refused, then the apply. */
+const bothPlansSayItStaysUnlinked = async (p: string, objects: ReturnType<typeof batch>) => {
   const { result } = await plan(objects);
   expect(result).toMatchObject({
     't.in_sync': 'false',
@@ -256,4 +260,17 @@ test.each([
   const applied = await apply(objects);
   expect(applied).toMatchObject({ code: 1, stderr: expect.stringMatching(/^t: disabled\n(.*\n)*i: not applied/m) });
   expect(await templateLinks(p)).toBe('');
+};
+
+// Regression: a drop-in by hand empties dq@b.service's WantedBy=, so enable cannot link it and the apply refuses it;
+// its template, rewritten and declared disabled, is disabled by its name. Both plans said the apply then enables
+// dq@b.service again: their copy of the apply's refusals missed this one (measured, systemd 252).
+test('a template declared disabled unlinks an instance that enable cannot link: both plans say so', async () => {
+  const install = 'WantedBy=multi-user.target\nDefaultInstance=a\n';
+  expect(await apply(batch('dq', install, true))).toMatchObject({ code: 0 });
+  const [dropIn, reset] = [`${ETC}/dq@b.service.d`, `'[Install]\\nWantedBy=\\n'`];
+  expect(
+    (await host().exec(`mkdir ${dropIn} && printf ${reset} >${dropIn}/x.conf && systemctl daemon-reload`)).code,
+  ).toBe(0);
+  await bothPlansSayItStaysUnlinked('dq', batch('dq', `${install}# rewritten\n`, false));
 });

@@ -22,7 +22,9 @@ describe('installConfigOf', () => {
     ['RequiredBy=', `${STATIC}[Install]\nRequiredBy=a.target\n`, true],
     ['Alias=', `${STATIC}[Install]\nAlias=y.service\n`, true],
     ['Also=', `${STATIC}[Install]\nAlso=z.socket\n`, true],
-    ['DefaultInstance=', `${STATIC}[Install]\nDefaultInstance=a\n`, true],
+    // Regression: it counted; a template with it alone, and its instances, are `static` (measured, systemd 252).
+    ['DefaultInstance= alone', `${STATIC}[Install]\nDefaultInstance=a\n`, false],
+    ['DefaultInstance= and WantedBy=', `${STATIC}[Install]\nDefaultInstance=a\nWantedBy=b.target\n`, true],
     ['a value in [Install] (text with values)', { pieces: ['[Install]\nWantedBy=', '${v}', '\n'] }, true],
     ['a value outside [Install]', { pieces: ['[Unit]\nDescription=', '${v}', '\n'] }, false],
   ])('%s', (_, content, has) => {
