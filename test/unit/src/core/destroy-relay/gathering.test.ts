@@ -7,6 +7,7 @@
  * last one that came, and at most 1 s late.
  */
 import { batched, gathering } from '../../../../../src/core/destroy-relay';
+import type { Clock } from '../../../../../src/core/clock';
 import { VirtualClock } from '../../../../support/virtual-clock';
 
 /** Objects that come at the given ms after the gather started, as the clock moves. */
@@ -33,6 +34,16 @@ test('with nothing expected, a gather ends once no object came for 10 ms', async
   await gathering(clock)(queued, 0);
   expect(queued()).toBe(1);
   expect(clock.now() - start).toBeLessThanOrEqual(20);
+});
+
+// Regression: a millisecond that passed between the gather's first two clock reads (a loaded machine) ended it with
+// no wait at all, so the first of hooks started together made a batch alone (run.test.ts failed so, at load 6).
+test('with nothing expected, a gather waits one quiet 10 ms even when the clock ticks between its reads', async () => {
+  const clock = new VirtualClock();
+  let reads = 0;
+  const ticking: Clock = { now: () => clock.now() + reads++, sleep: clock.sleep };
+  await gathering(ticking)(() => 1, 0);
+  expect(clock.sleeps).toEqual([10]);
 });
 
 test('expected objects that never come hold a run back 500 ms', async () => {
