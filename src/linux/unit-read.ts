@@ -18,7 +18,7 @@ import { type Declared, loadedContent, overriddenOf, statsByPath } from './unit-
 import { LINKS_COMMAND, readLinks } from './unit-links';
 import { instanceOf, isTemplate } from './unit-name';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
-import { UNLOADED_DROP_INS, withUnloadedDropIns } from './unloaded-drop-ins';
+import { templatePaths, templateStatus, UNLOADED_DROP_INS, withUnloadedDropIns } from './unloaded-drop-ins';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
 export interface ReadEntry {
@@ -186,7 +186,10 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const live = entries.flatMap((entry, index): LiveUnit[] => {
     const fileSha256 = entry.file === undefined ? undefined : digests.get(entry.file);
     const listed = enablement.get(entry.unit);
-    const shown = isTemplate(entry.unit) ? templateStatus(fileSha256, listed ?? '') : statuses[next++];
+    const found = (path: string) => stats.has(path);
+    const shown = isTemplate(entry.unit)
+      ? templateStatus(entry.unit, fileSha256, listed ?? '', found)
+      : statuses[next++];
     if (shown === undefined) return [];
     const loaded = listed === undefined ? shown : { ...shown, unitFileState: listed };
     const status = withUnloadedDropIns(entry.unit, loaded, digests);
@@ -215,19 +218,6 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   // Each unit but a template has its `show` block: the blocks were counted above.
   return live.length === entries.length ? live : undefined;
 };
-
-/**
- * A template is a file, never a running unit: loaded when its file exists, enabled as
- * `list-unit-files` says. Measured on systemd 252: `disabled` for a fresh template, `indirect` once
- * any instance is enabled (`is-enabled` says the same), `enabled` only for one with DefaultInstance=.
- */
-const templateStatus = (fileSha256: string | undefined, unitFileState: string): UnitStatus => ({
-  loadState: unitFileState.startsWith('masked') ? 'masked' : fileSha256 === undefined ? 'not-found' : 'loaded',
-  activeState: 'inactive',
-  subState: 'dead',
-  unitFileState,
-  needDaemonReload: false,
-});
 
 /** Each unit's state as `list-unit-files` lists it, and each instance's as `is-enabled` answered, in order. */
 const enablementByName = (entries: readonly ReadEntry[], unitFiles: string, instanceText: string) => {
@@ -263,9 +253,12 @@ const linkedUnits = (entries: readonly ReadEntry[]): string[] => [
 const filePaths = (entries: readonly ReadEntry[]): string[] =>
   entries.flatMap((entry) => (entry.file === undefined ? [] : [entry.file]));
 
-/** The files read, each once: the entries' own, and those systemd must load (an instance's template's). */
+/** The files read, each once: the entries' own, those systemd must load (an instance's template's), a template's. */
 const digestedPaths = (entries: readonly ReadEntry[]): string[] => [
-  ...new Set([...filePaths(entries), ...entries.flatMap((entry) => entry.declared?.path ?? [])]),
+  ...new Set([
+    ...filePaths(entries),
+    ...entries.flatMap((entry) => [entry.declared?.path ?? [], templatePaths(entry.unit)].flat()),
+  ]),
 ];
 
 /**

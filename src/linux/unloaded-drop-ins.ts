@@ -1,16 +1,19 @@
 /**
- * The drop-ins on disk of a unit systemd has not loaded: `show` lists none for a unit whose file is not there yet
- * (LoadState=not-found, DropInPaths empty: measured, systemd 252), while `systemctl enable` reads them once the
- * batch writes its file. So a drop-in made by hand that empties the [Install] of a unit the stack is about to write
+ * The files on disk of a unit systemd has not loaded. Its drop-ins: `show` lists none for a unit whose file is not
+ * there yet (LoadState=not-found, DropInPaths empty: measured, systemd 252), while `systemctl enable` reads them once
+ * the batch writes its file. So a drop-in made by hand that empties the [Install] of a unit the stack is about to write
  * went unseen: the plan said the unit is absent, and the apply wrote, enabled and started it before its read back
  * failed (measured). The read finds them (`UNLOADED_DROP_INS`), and the parse lists them as systemd will load them.
+ * A template's own file: `show` refuses a template's name, so a copy ranked higher never read as a shadow while its
+ * instances loaded it, and the apply wrote a file they never load (measured, systemd 252).
  */
 import { instanceOf, isTemplate } from './unit-name';
 import type { UnitStatus } from './unit-state';
 
 /**
  * Where systemd 252 looks for units, first first (lookup-paths.c, system scope; generators aside): a drop-in of a
- * file name found in two is read from the first (reasoned from its conf-files.c, not measured).
+ * file name found in two is read from the first (reasoned from its conf-files.c, not measured). Measured:
+ * `systemd-analyze unit-paths` lists them in this order, the generator directories among them, /lib before /usr/lib.
  */
 const SEARCH = [
   '/etc/systemd/system.control',
@@ -56,4 +59,31 @@ export const withUnloadedDropIns = (
       }
   const dropInPaths = [...byFile.keys()].sort().map((file) => byFile.get(file) ?? file);
   return dropInPaths.length === 0 ? status : { ...status, dropInPaths };
+};
+
+/** Where a template's file may lie, first first; the read keeps the regular files among them (unit-read.ts). */
+export const templatePaths = (template: string): string[] =>
+  isTemplate(template) ? SEARCH.map((directory) => `${directory}/${template}`) : [];
+
+/**
+ * A template is a file, never a running unit: loaded when its file exists, enabled as `list-unit-files` says, and
+ * loaded from the file its instances load: the first of its paths the read found (`found`), as `show` names an
+ * instance's FragmentPath. Measured on systemd 252: `disabled` for a fresh template, `indirect` once any instance is
+ * enabled (`is-enabled` says the same), `enabled` only with DefaultInstance=.
+ */
+export const templateStatus = (
+  template: string,
+  fileSha256: string | undefined,
+  unitFileState: string,
+  found: (path: string) => boolean,
+): UnitStatus => {
+  const fragmentPath = templatePaths(template).find(found);
+  return {
+    loadState: unitFileState.startsWith('masked') ? 'masked' : fileSha256 === undefined ? 'not-found' : 'loaded',
+    activeState: 'inactive',
+    subState: 'dead',
+    unitFileState,
+    needDaemonReload: false,
+    ...(fragmentPath === undefined ? {} : { fragmentPath }),
+  };
 };

@@ -1,5 +1,5 @@
 /**
- * A declared file that systemd does not load, on real systemd 252 over SSH: a hand copy of a unit in a
+ * A declared file that systemd does not load, on real systemd 252 over SSH: a hand copy of a unit or a template in a
  * directory ranked higher, a file of an instance's own name, a same-name drop-in ranked higher. The plan
  * names the file systemd loads instead, and the apply refuses it, changing nothing, where both said in sync.
  */
@@ -85,6 +85,38 @@ test('an instance shadowed by a hand file of its own name differs, and the apply
   expect(applied.stderr).toContain('is shadowed: systemd loads /etc/systemd/system/hf-sp@a.service');
   expect(await runningVariant('hf-sp@a.service')).toBe('handmade');
 });
+
+// `show` refuses a template's name: it read in sync and its apply wrote a file its instances never load (measured).
+test.each([
+  ['a copy in /run/systemd/system.control', 'hf-tr', '/etc/systemd/system', '/run/systemd/system.control', true],
+  ['a hand copy in /etc', 'hf-tu', '/usr/local/lib/systemd/system', '/etc/systemd/system', true],
+  ['a copy in /run/systemd/system, ranked below /etc', 'hf-tl', '/etc/systemd/system', '/run/systemd/system', false],
+])(
+  'a template with %s reads shadowed as a unit does and is refused, exactly when its instances load that copy',
+  async (...row) => {
+    const [, stem, directory, by, shadowed] = row;
+    const [name, instance] = [`${stem}@.service`, `${stem}@a.service`];
+    const template = (variant: string) => ({
+      kind: 'systemd-unit',
+      spec: unitSpec(name, service(variant), { directory, enabled: false, started: false }),
+    });
+    const i = { kind: 'systemd-instance', spec: instanceSpec(instance, { template: name, directory }), after: ['t'] };
+    expect((await applyBatch({ t: template('declared'), i })).code).toBe(0);
+    await byHand(`${by}/${name}`, service('handmade'), instance);
+
+    const read = await readBatch({ t: template('changed'), i });
+    const words = `systemd loads ${by}/${name} instead of ${directory}/${name}, a file the stack does not manage`;
+    expect(read['t.summary']).toContain(shadowed ? `shadowed: ${words}` : 'differs: file is');
+    expect(read['t.summary']?.includes('shadowed')).toBe(shadowed);
+    expect(read['i.summary']?.includes(`shadowed: ${words}`)).toBe(shadowed);
+    const applied = await applyBatch({ t: template('changed') });
+    expect(applied.code).toBe(shadowed ? 1 : 0);
+    expect((await host().exec(`cat ${directory}/${name}`)).stdout).toContain(shadowed ? 'V=declared' : 'V=changed');
+    if (shadowed) expect(applied.stderr).toContain(`${name} on 127.0.0.1:${host().port} is shadowed: ${words}`);
+    if (shadowed) expect(applied.stderr).toContain('nothing was changed');
+    expect(await runningVariant(instance)).toBe(shadowed ? 'handmade' : 'declared');
+  },
+);
 
 // The audit's B: a same-name drop-in in /etc/systemd/system.control wins; the plan read the declared one in sync.
 test('a drop-in overridden by a same-name drop-in ranked higher differs, and the apply refuses it', async () => {

@@ -1,9 +1,11 @@
 /**
- * The drop-ins of a unit systemd has not loaded (src/linux/unloaded-drop-ins.ts). Regression: `show` lists none for
+ * The files of a unit systemd has not loaded (src/linux/unloaded-drop-ins.ts). Regression: `show` lists no drop-in for
  * a unit whose file is not there yet (measured, systemd 252), so a drop-in made by hand that empties its [Install]
- * went unseen, and the apply wrote, enabled and started the unit before its read back failed.
+ * went unseen, and the apply wrote, enabled and started the unit before its read back failed. And `show` refuses a
+ * template's name, so a copy of a template ranked higher read as no shadow while its instances loaded it.
  */
 import { execFileSync } from 'node:child_process';
+import { parseReadScript } from '../../../../src/linux/unit-read';
 import { UNLOADED_DROP_INS, withUnloadedDropIns } from '../../../../src/linux/unloaded-drop-ins';
 import { status } from './unit-fixtures';
 
@@ -52,4 +54,35 @@ test("the read's script names the units show calls not-found, and finds no file 
   const script = `${UNLOADED_DROP_INS}; printf 'u=%s m=%s\\n' "$u" "$m"`;
   const out = execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, s } }).toString();
   expect(out).toBe('u=b@x.service m=\n');
+});
+
+describe('a template read, which `show` refuses', () => {
+  const declared = { as: 'unit', path: '/etc/systemd/system/t@.service' } as const;
+  /** The read's answer for template t@.service declared in /etc when `files` are on disk, each its own inode. */
+  const readTemplate = (...files: string[]) => {
+    const digests = files.map((file) => `${'ab'.repeat(32)}  ${file}\n`).join('');
+    const stats = files.map((file, inode) => `1 8:${inode} ${file}\n`).join('');
+    const stdout = `@@cdktf-homelab:files\n${digests}@@cdktf-homelab:stats\n${stats}@@cdktf-homelab:unit-files\n`;
+    const entry = { unit: 't@.service', file: declared.path, declared };
+    return parseReadScript(`${stdout}t@.service indirect enabled\n`, [entry])?.[0];
+  };
+
+  test.each([
+    ['/etc/systemd/system.control', true],
+    ['/run/systemd/system.control', true],
+    ['/run/systemd/transient', true],
+    ['/run/systemd/system', false],
+    ['/usr/lib/systemd/system', false],
+  ])('with a copy in %s reads overridden by it: %s, as systemd ranks it against /etc', (directory, shadows) => {
+    const by = `${directory}/t@.service`;
+    const live = readTemplate(declared.path, by);
+    expect(live?.status.fragmentPath).toBe(shadows ? by : declared.path);
+    expect(live?.overridden).toEqual(shadows ? { declared, by } : undefined);
+  });
+
+  test('with no copy, or no file at all, is overridden by nothing', () => {
+    expect(readTemplate(declared.path)?.overridden).toBeUndefined();
+    expect(readTemplate()?.status.loadState).toBe('not-found');
+    expect(readTemplate()?.overridden).toBeUndefined();
+  });
 });
