@@ -8,7 +8,7 @@ import { defineKind, type KindContext, type Reading } from '../../src/core/kind'
 import { mapByKey } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
-import { bridgeMtuConflicts, nodeView } from '../../src/pve/bridge-mtu';
+import { mtuConflicts, nodeView } from '../../src/pve/interface-mtu';
 import {
   createForm,
   diffInterface,
@@ -94,6 +94,7 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log, stack, env 
   const state = diffInterface(spec, live);
   if (state.state === 'foreign') throw new HandlerError(`${name} cannot be staged`, summarizeInterface(spec, state));
   if (isInSync(state)) return log(`${name}: in sync, nothing to stage`);
+  requireMtu(spec, rows);
   if (state.state === 'absent' || live === undefined) {
     log(`${name}: staging a new ${spec.type}`);
     await api.call('POST', networkPath(spec.node), createForm(spec));
@@ -112,50 +113,50 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log, stack, env 
 
 /**
  * What a plan's reading cannot read or calls missing, an apply never writes: a bridge the token may
- * not see (the interface itself, a port, a VLAN's device), then a named interface the node lacks, then
- * a bridge mtu above a port's: PVE would refuse either with a 500. The batch has applied what it declares
- * there by now.
+ * not see (the interface itself, a port, a VLAN's device), then a named interface the node lacks,
+ * which PVE would refuse with a 500. The batch has applied what it declares there by now.
  */
 const requireStageable = async (api: PveApi, spec: NetworkInterfaceSpec, rows: unknown[]): Promise<void> => {
   const unlisted = unlistedNames(spec, rows, new Set());
   requireSight(spec.node, spec.iface, unlisted, await bridgeSight(api, unlisted), api.tokenName);
   const missing = missingInterfaces(spec, rows, new Set());
-  if (missing.length > 0) {
-    throw new HandlerError(
-      `interface ${spec.iface} on ${spec.node} cannot be staged`,
-      `${missing.join('; ')}, and PVE refuses an interface that names one; nothing was staged. Create it on ` +
-        'the node, or declare it on that node in this stack, or name another; then apply again',
-    );
-  }
-  const above = bridgeMtuConflicts(spec, nodeView(rows, []));
-  if (above.length === 0) return;
+  if (missing.length === 0) return;
   throw new HandlerError(
     `interface ${spec.iface} on ${spec.node} cannot be staged`,
-    `${above.join('; ')}, and PVE refuses such a bridge; nothing was staged. ${MTU_FIX}; then apply again`,
+    `${missing.join('; ')}, and PVE refuses an interface that names one; nothing was staged. Create it on ` +
+      'the node, or declare it on that node in this stack, or name another; then apply again',
   );
 };
 
-const MTU_FIX = "Raise the port's mtu (declare it on that node in this stack), or lower the bridge's";
+const MTU_FIX = 'Raise the lower mtu or lower the higher one, on the node or where this stack declares that interface';
+
+/** An apply about to stage never sends what PVE's writer refuses for an mtu (interface-mtu.ts), as its plan said. */
+const requireMtu = (spec: NetworkInterfaceSpec, rows: unknown[]): void => {
+  const refused = mtuConflicts(nodeView(rows, [spec]));
+  if (refused.length === 0) return;
+  throw new HandlerError(
+    `interface ${spec.iface} on ${spec.node} cannot be staged`,
+    `${refused.join('; ')}, and PVE's writer refuses any stage on the node while one holds; nothing was staged. ` +
+      `${MTU_FIX}; then apply again`,
+  );
+};
 
 /**
- * Fails the read, so the plan, naming every bridge the batch declares with an mtu above a port's (a port
- * the batch declares on that node counting with its declared mtu): PVE's writer refuses to stage it (500).
+ * Fails the read, so the plan, naming each pair of interfaces whose mtus PVE's writer refuses (interface-mtu.ts) on
+ * a node where the batch stages anything, with what it declares there counted as declared.
  */
 const refuseMtu = (specs: readonly NetworkInterfaceSpec[], nodes: NodeRows): void => {
-  const above = specs.flatMap((spec) => {
-    const live = nodes.rows.get(spec.node);
-    if (live instanceof Error || live === undefined) return [];
-    const view = nodeView(
-      live,
-      specs.filter((other) => other.node === spec.node),
-    );
-    const conflicts = bridgeMtuConflicts(spec, view);
-    return conflicts.length === 0 ? [] : [`interface ${spec.iface} on ${spec.node}: ${conflicts.join(', ')}`];
+  const refused = [...nodes.rows].flatMap(([node, live]) => {
+    const there = specs.filter((spec) => spec.node === node);
+    const stages = there.some((spec) => !isInSync(diffInterface(spec, findInterface(live, spec.iface))));
+    const conflicts = live instanceof Error || !stages ? [] : mtuConflicts(nodeView(live, there));
+    return conflicts.length === 0 ? [] : [`on ${node}: ${conflicts.join(', ')}`];
   });
-  if (above.length === 0) return;
+  if (refused.length === 0) return;
   throw new HandlerError(
-    "Network bridges have an mtu above a port's",
-    `${above.join('; ')}; PVE refuses to stage such a bridge, so nothing can be applied. ${MTU_FIX}; then plan again`,
+    'Network interfaces have an mtu PVE refuses',
+    `${refused.join('; ')}; PVE's writer refuses any stage on a node where one holds, so nothing can be applied ` +
+      `there. ${MTU_FIX}; then plan again`,
   );
 };
 

@@ -103,43 +103,6 @@ describe('reading', () => {
     expect(writes()).toEqual([]);
   });
 
-  // [PC] f665029 src/PVE/Network/Interfaces.pm:96-110 (check_mtu, called per bridge port at :1027): PVE's writer
-  // dies when a bridge's mtu is above a port's (unset: 1500). The plan read such a bridge as absent, no more, and
-  // the apply then failed with PVE's 500: now the plan fails naming both mtus, and the apply sends nothing.
-  test("a bridge whose mtu is above its port's fails the plan, is not staged, unless the stack raises it", async () => {
-    const jumbo = bridge({ mtu: 9000 });
-    const batch = await invokeBatch(pveDomain(), target(), { a: { kind: 'network-interface', spec: jumbo } }, env);
-    expect(batch.code).toBe(1);
-    expect(batch.stderr.split('\n').pop()).toBe(
-      "batch read: Network bridges have an mtu above a port's: interface vmbr1 on n2: mtu 9000 is above bridge " +
-        "port enp2s0's mtu 1500 (unset: PVE takes 1500); PVE refuses to stage such a bridge, so nothing can be " +
-        "applied. Raise the port's mtu (declare it on that node in this stack), or lower the bridge's; then plan again",
-    );
-    const applied = await run('apply', jumbo);
-    expect(applied.code).toBe(1);
-    expect(applied.stderr.split('\n').pop()).toBe(
-      "network-interface apply: interface vmbr1 on n2 cannot be staged: mtu 9000 is above bridge port enp2s0's " +
-        "mtu 1500 (unset: PVE takes 1500), and PVE refuses such a bridge; nothing was staged. Raise the port's " +
-        "mtu (declare it on that node in this stack), or lower the bridge's; then apply again",
-    );
-    expect(writes()).toEqual([]);
-    // A port the same stack declares counts with its declared mtu: refused at 1500, planned and staged at 9000.
-    const onBond = bridge({ mtu: 9000, bridge_ports: ['bond0'] });
-    const bond = (mtu: number) => ({ node: 'n2', iface: 'bond0', type: 'bond', options: { slaves: ['enp2s0'], mtu } });
-    const stack = (mtu: number) => ({
-      a: { kind: 'network-interface', spec: onBond },
-      p: { kind: 'network-interface', spec: bond(mtu) },
-    });
-    expect((await invokeBatch(pveDomain(), target(), stack(1500), env)).stderr.split('\n').pop()).toContain(
-      "interface vmbr1 on n2: mtu 9000 is above bridge port bond0's mtu 1500; PVE refuses",
-    );
-    const planned = await invokeBatch(pveDomain(), target(), stack(9000), env);
-    expect(planned.result?.['a.summary']).toBe('interface vmbr1 on n2 is absent');
-    expect((await run('apply', bond(9000))).code).toBe(0);
-    expect((await run('apply', onBond)).code).toBe(0);
-    expect(fake.interfacesFiles('n2').staged).toMatch(/iface vmbr1 inet static[^]*mtu 9000/);
-  });
-
   test('lines the table does not manage (a wpa-psk) never reach a reading', async () => {
     const { running } = fake.interfacesFiles('n2');
     fake.setInterfacesFiles('n2', { running: `${running}iface wlp91s0 inet manual\n\twpa-psk hunter22\n` });
