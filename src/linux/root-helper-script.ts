@@ -10,6 +10,7 @@
 
 import { ROOT_HELPER_FILES } from './root-helper-files';
 import { ROOT_HELPER_STEPS } from './root-helper-steps';
+import { helperDirsLines } from './unit-directories';
 
 /** Its opening comment: what it is, for whoever reads it on the host. */
 export const ROOT_HELPER_HEAD = `# cdktf-homelab-root: the privileged steps of cdktf-homelab's systemd kinds
@@ -44,9 +45,7 @@ INTENTS=$STATE/intents
 KEPT=$STATE/kept
 ADMIN=/etc/systemd/system
 TYPES='service socket device mount automount swap target path timer slice scope'
-DIRS='/etc/systemd/system /etc/systemd/system.control /etc/systemd/system.attached /run/systemd/system'
-DIRS="$DIRS /run/systemd/system.control /run/systemd/system.attached /usr/local/lib/systemd/system"
-DIRS="$DIRS /usr/lib/systemd/system /lib/systemd/system"
+${helperDirsLines()}
 STEPS='systemctl reload unmask write-unit write-drop-in remove-unit destroy-unit remove-drop-in forget-drop-in'
 STEPS="$STEPS intent-unit intent-drop-in record-unit record-drop-in clear-unit-intent clear-drop-in-intent"
 STEPS="$STEPS restore-unit restore-drop-in unlink journal list-jobs"

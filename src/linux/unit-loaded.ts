@@ -7,7 +7,7 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { visible } from '../core/printable';
-import { UNIT_DIRECTORIES } from './unit-name';
+import { UNIT_DIRECTORIES } from './unit-directories';
 import { isMasked, type UnitStatus } from './unit-state';
 
 /** The file an object has systemd load: a unit's own (its template's, for an instance), or a drop-in. */

@@ -7,6 +7,7 @@
  * loaded, and a path outside them (the system temp directory) is anyone's to plant links in.
  */
 import type { Rule } from '../core/rules';
+import { UNIT_DIRECTORIES } from './unit-directories';
 
 export const UNIT_TYPES = [
   'service',
@@ -51,22 +52,6 @@ export const isTemplate = (name: string): boolean => /@\.[a-z]+$/.test(name);
 
 /** A unit directory: absolute, made of plain path characters. */
 const UNIT_DIRECTORY = /^(\/[A-Za-z0-9._-]+)+\/?$/;
-
-/**
- * The directories of systemd's system unit search path (systemd.unit(5)) a unit file may be written
- * to; the generator and transient directories, which systemd rewrites, are left out.
- */
-export const UNIT_DIRECTORIES = [
-  '/etc/systemd/system',
-  '/etc/systemd/system.control',
-  '/etc/systemd/system.attached',
-  '/run/systemd/system',
-  '/run/systemd/system.control',
-  '/run/systemd/system.attached',
-  '/usr/local/lib/systemd/system',
-  '/usr/lib/systemd/system',
-  '/lib/systemd/system',
-] as const;
 
 /** One of `UNIT_DIRECTORIES`, so `<directory>/<name>` is a file systemd loads and nothing else. */
 export const unitDirectoryRule: Rule<string> = (value) => {

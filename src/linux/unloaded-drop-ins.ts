@@ -7,41 +7,25 @@
  * A template's own file: `show` refuses a template's name, so a copy ranked higher never read as a shadow while its
  * instances loaded it, and the apply wrote a file they never load (measured, systemd 252).
  */
+import { DROP_IN_SEARCH, UNIT_FILE_SEARCH } from './unit-directories';
 import { instanceOf, isTemplate } from './unit-name';
 import type { UnitStatus } from './unit-state';
 
 /**
- * Where systemd 252 looks for units, first first (lookup-paths.c, system scope; generators aside): a drop-in of a
- * file name found in two is read from the first (reasoned from its conf-files.c, not measured). Measured:
- * `systemd-analyze unit-paths` lists them in this order, the generator directories among them, /lib before /usr/lib.
- */
-const SEARCH = [
-  '/etc/systemd/system.control',
-  '/run/systemd/system.control',
-  '/run/systemd/transient',
-  '/etc/systemd/system',
-  '/etc/systemd/system.attached',
-  '/run/systemd/system',
-  '/run/systemd/system.attached',
-  '/usr/local/lib/systemd/system',
-  '/usr/lib/systemd/system',
-  '/lib/systemd/system',
-] as const;
-
-/**
- * Sets `m` to the `.conf` files in `<unit>.d/` and, for an instance, `<template>.d/` under each of SEARCH, for each
- * unit `show`'s output (`$s`) calls not-found, one a line (a unit's name holds no space; one of a drop-in that does
- * is read as two words that are no file, and leaves the unit to the read back). Globs only: no process per unit.
+ * Sets `m` to the `.conf` files in `<unit>.d/` and, for an instance, `<template>.d/` under each of DROP_IN_SEARCH
+ * (unit-directories.ts), for each unit `show`'s output (`$s`) calls not-found, one a line (a unit's name holds no
+ * space; one of a drop-in that does is read as two words that are no file, and leaves the unit to the read back).
+ * Globs only: no process per unit.
  */
 export const UNLOADED_DROP_INS =
   `u=$(printf '%s\\n' "$s" | sed -n '/^Id=/h; /^LoadState=not-found$/{ x; s/^Id=//p; }'); ` +
   'm=$(for n in $u; do case $n in *@*.*) t="${n%%@*}@.${n##*.}";; *) t=$n;; esac; ' +
-  `for d in ${SEARCH.join(' ')}; do for f in "$d/$n.d/"*.conf "$d/$t.d/"*.conf; do ` +
+  `for d in ${DROP_IN_SEARCH.join(' ')}; do for f in "$d/$n.d/"*.conf "$d/$t.d/"*.conf; do ` +
   '[ -f "$f" ] && printf \'%s\\n\' "$f"; done; done; done)';
 
 /**
  * `status` with the drop-ins of `unit` among the files the read read (`read`), when systemd loaded none of it:
- * those of its `.d/` and its template's, each file name once, from the first of SEARCH, in file-name order.
+ * those of its `.d/` and its template's, each file name once, from the first of DROP_IN_SEARCH, in file-name order.
  */
 export const withUnloadedDropIns = (
   unit: string,
@@ -51,7 +35,7 @@ export const withUnloadedDropIns = (
   if (status.loadState !== 'not-found' || (status.dropInPaths ?? []).length > 0 || isTemplate(unit)) return status;
   const names = [unit, ...[instanceOf(unit) ?? []].flat()];
   const byFile = new Map<string, string>();
-  for (const directory of SEARCH)
+  for (const directory of DROP_IN_SEARCH)
     for (const name of names)
       for (const path of read.keys()) {
         const file = path.startsWith(`${directory}/${name}.d/`) ? path.slice(directory.length + name.length + 4) : '';
@@ -63,7 +47,7 @@ export const withUnloadedDropIns = (
 
 /** Where a template's file may lie, first first; the read keeps the regular files among them (unit-read.ts). */
 export const templatePaths = (template: string): string[] =>
-  isTemplate(template) ? SEARCH.map((directory) => `${directory}/${template}`) : [];
+  isTemplate(template) ? UNIT_FILE_SEARCH.map((directory) => `${directory}/${template}`) : [];
 
 /**
  * A template is a file, never a running unit: loaded when its file exists, enabled as `list-unit-files` says, and

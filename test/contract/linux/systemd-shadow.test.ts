@@ -4,6 +4,8 @@
  * names the file systemd loads instead, and the apply refuses it, changing nothing, where both said in sync.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
+import { UNIT_SEARCH_PATH } from '../../../src/linux/unit-directories';
+import { templatePaths, templateStatus, withUnloadedDropIns } from '../../../src/linux/unloaded-drop-ins';
 import { invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
@@ -149,4 +151,37 @@ test('a drop-in overridden by a same-name drop-in ranked higher differs, and the
   expect(applied.code).toBe(1);
   expect(applied.stderr).toContain(`is overridden: systemd loads ${winner}`);
   expect(await runningVariant('hf-sd.service')).toBe('handmade');
+});
+
+// The one list of unit directories (unit-directories.ts) is systemd's own; `templatePaths` listed /usr/lib before /lib.
+test('the read ranks the unit directories as systemd-analyze unit-paths lists them, generators aside', async () => {
+  const measured = (await host().exec('systemd-analyze unit-paths')).stdout.trim().split('\n');
+  expect(UNIT_SEARCH_PATH.map(({ path }) => path)).toEqual(measured);
+  const searched = measured.filter((directory) => !directory.startsWith('/run/systemd/generator'));
+  expect(templatePaths('hf-rank@.service')).toEqual(searched.map((directory) => `${directory}/hf-rank@.service`));
+});
+
+// /lib is /usr/lib here (merged /usr): pid1 names a template by /lib, a drop-in by /usr/lib; the read, as it does.
+test('a template and a drop-in in /usr/lib read under the names systemd gives them once it loads them', async () => {
+  const [template, dropIn] = ['/usr/lib/systemd/system/hf-rank@.service', '/usr/lib/systemd/system/hf-rank@.service.d'];
+  await host().exec(
+    `printf '[Service]\\nExecStart=/bin/true\\n' > ${template} && mkdir -p ${dropIn} && ` +
+      `printf '[Service]\\nEnvironment=A=1\\n' > ${dropIn}/a.conf && systemctl daemon-reload`,
+  );
+  const shown = (await host().exec('systemctl show -p FragmentPath,DropInPaths hf-rank@x.service')).stdout;
+  await host().exec(`rm -rf ${template} ${dropIn} && systemctl daemon-reload`);
+  expect(shown).toBe(`FragmentPath=/lib/systemd/system/hf-rank@.service\nDropInPaths=${dropIn}/a.conf\n`);
+  const both = (path: string) => [path, path.replace('/usr/lib/', '/lib/')];
+  expect(templateStatus('hf-rank@.service', 'ab', 'static', (path) => both(template).includes(path)).fragmentPath).toBe(
+    '/lib/systemd/system/hf-rank@.service',
+  );
+  const notFound = {
+    loadState: 'not-found',
+    activeState: '',
+    subState: '',
+    unitFileState: '',
+    needDaemonReload: false,
+  };
+  const read = new Map(both(`${dropIn}/a.conf`).map((path) => [path, 'digest']));
+  expect(withUnloadedDropIns('hf-rank@x.service', notFound, read).dropInPaths).toEqual([`${dropIn}/a.conf`]);
 });
