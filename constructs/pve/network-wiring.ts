@@ -4,7 +4,8 @@
  * again whenever one changed), and each of those interfaces is torn down before the apply's own
  * teardown reload runs. Without this, a new bridge would stay staged until a second apply. On one
  * node, an interface is staged after those it names (a bridge after its bond port, a VLAN after its
- * bridge) and removed before them: PVE refuses a bridge whose port does not exist yet. A second
+ * bridge) and removed before them: PVE refuses a bridge whose port does not exist yet (the batch apply
+ * stages one first when PVE's mtu rule asks and its port exists: handlers/pve/stage-order.ts). A second
  * declaration of one interface is one of the app's problems: the two would stage over each other on every apply.
  */
 import type { Construct } from 'constructs';

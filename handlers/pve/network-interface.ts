@@ -9,6 +9,7 @@ import { mapByKey } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
 import { mtuConflicts, nodeView } from '../../src/pve/interface-mtu';
+import { describeStuck, stagingOrder } from '../../src/pve/stage-order';
 import {
   createForm,
   diffInterface,
@@ -80,6 +81,8 @@ export const networkInterfaceKind = defineKind({
   },
 
   apply: (api: PveApi, spec: NetworkInterfaceSpec, context: KindContext) => stage(api, spec, context),
+  /** The spec, which the domain's batch apply orders by (stage-order.ts). */
+  change: (spec: NetworkInterfaceSpec) => spec,
   destroy: (api: PveApi, identity: NetworkInterfaceIdentity, context: KindContext) =>
     stageRemoval(api, identity, context),
 });
@@ -143,20 +146,34 @@ const requireMtu = (spec: NetworkInterfaceSpec, rows: unknown[]): void => {
 
 /**
  * Fails the read, so the plan, naming each pair of interfaces whose mtus PVE's writer refuses (interface-mtu.ts) on
- * a node where the batch stages anything, with what it declares there counted as declared.
+ * a node where the batch stages anything, with what it declares there counted as declared; then, when the end state
+ * passes, each node where no order of the stages the apply makes keeps every staged file passing (stage-order.ts).
  */
 const refuseMtu = (specs: readonly NetworkInterfaceSpec[], nodes: NodeRows): void => {
+  const staged = (node: string, live: unknown) =>
+    specs.filter((spec) => spec.node === node && !isInSync(diffInterface(spec, findInterface(live, spec.iface))));
   const refused = [...nodes.rows].flatMap(([node, live]) => {
     const there = specs.filter((spec) => spec.node === node);
-    const stages = there.some((spec) => !isInSync(diffInterface(spec, findInterface(live, spec.iface))));
-    const conflicts = live instanceof Error || !stages ? [] : mtuConflicts(nodeView(live, there));
+    const conflicts =
+      live instanceof Error || staged(node, live).length === 0 ? [] : mtuConflicts(nodeView(live, there));
     return conflicts.length === 0 ? [] : [`on ${node}: ${conflicts.join(', ')}`];
   });
-  if (refused.length === 0) return;
+  if (refused.length > 0) {
+    throw new HandlerError(
+      'Network interfaces have an mtu PVE refuses',
+      `${refused.join('; ')}; PVE's writer refuses any stage on a node where one holds, so nothing can be applied ` +
+        `there. ${MTU_FIX}; then plan again`,
+    );
+  }
+  const stuck = [...nodes.rows].flatMap(([node, live]) => {
+    const { stuck: left } = live instanceof Error ? {} : stagingOrder(live, staged(node, live));
+    return left === undefined ? [] : [describeStuck(node, left)];
+  });
+  if (stuck.length === 0) return;
   throw new HandlerError(
-    'Network interfaces have an mtu PVE refuses',
-    `${refused.join('; ')}; PVE's writer refuses any stage on a node where one holds, so nothing can be applied ` +
-      `there. ${MTU_FIX}; then plan again`,
+    "Network interfaces cannot be staged one at a time within PVE's mtu rule",
+    `${stuck.join('; ')}. PVE's writer checks the whole file at every stage, so the apply would stop part-way. ` +
+      'Change these mtus over two applies, or fix the node by hand; then plan again',
   );
 };
 
