@@ -10,7 +10,7 @@ import { defineKind, type KindContext, type Reading } from '../../src/core/kind'
 import { bounded } from '../../src/core/parse';
 import { stopPoint } from '../../src/core/stop';
 import { mapByKey, mapConcurrent } from '../../src/core/pool';
-import type { PveApi } from '../../src/pve/api';
+import { PARALLEL_NODES, type PveApi } from '../../src/pve/api';
 import { clusterHealth } from '../../src/pve/cluster-health';
 import {
   applyReading,
@@ -39,8 +39,6 @@ import {
 import { stateBase } from '../../src/core/http/last-good';
 import { type RemovalTraces, removalTraces } from '../../src/pve/removal-trace';
 import { followTask } from './follow-task';
-
-const PARALLEL_NODES = 8;
 
 export const networkApplyKind = defineKind({
   spec: networkApplySpec,

@@ -6,7 +6,7 @@
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { mapByKey } from '../../src/core/pool';
-import type { PveApi } from '../../src/pve/api';
+import { PARALLEL_NODES, type PveApi } from '../../src/pve/api';
 import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
 import { mtuConflicts, nodeView } from '../../src/pve/interface-mtu';
 import { describeStuck, stagingOrder } from '../../src/pve/stage-order';
@@ -30,9 +30,6 @@ import {
 import { stateBase } from '../../src/core/http/last-good';
 import { removalTraces } from '../../src/pve/removal-trace';
 import { type BridgeSight, bridgeSight, requireSight } from './bridge-sight';
-
-/** Node lists in flight at once; a stack rarely spans more nodes than this. */
-const PARALLEL_NODES = 8;
 
 /** Each declared node's interface rows (or the error reading them), and the batch's interfaces there. */
 export interface NodeRows {

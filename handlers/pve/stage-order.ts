@@ -7,14 +7,11 @@ import * as z from 'zod/mini';
 import { applyInOrder } from '../../src/core/batch-apply';
 import type { ApplyItem, ApplyOutcomes, KindContext } from '../../src/core/kind';
 import { mapByKey } from '../../src/core/pool';
-import type { PveApi } from '../../src/pve/api';
+import { PARALLEL_NODES, type PveApi } from '../../src/pve/api';
 import { networkInterfaceSpec, type NetworkInterfaceSpec } from '../../src/pve/network-interface';
 import { stagingOrder } from '../../src/pve/stage-order';
 
 type Item = ApplyItem<PveApi, unknown>;
-
-/** Node lists in flight at once, as the batch read takes them. */
-const PARALLEL_NODES = 8;
 
 /** An interface item's spec: its kind's `change` (network-interface.ts), the spec parsed at the boundary. */
 const specOf = (item: Item): NetworkInterfaceSpec | undefined => {

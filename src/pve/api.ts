@@ -6,6 +6,9 @@ import type { PveTarget } from './target';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** Requests to distinct nodes in flight at once (a node's list, its stages, its reload); a stack rarely spans more. */
+export const PARALLEL_NODES = 8;
+
 /** Form parameters; booleans go as 0/1, which is all PVE accepts in a form body. */
 export type Params = Readonly<Record<string, string | number | boolean | undefined>>;
 
