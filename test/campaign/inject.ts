@@ -7,8 +7,17 @@
 import { call } from '../fakes/pve/test-client';
 import { terraformBinary, testProcessEnv } from '../support/toolchain';
 import type { FaultPlan } from './faults';
-import { alive, destroysIn, handlersIn, sleep, startGroup, waitFor, type Running } from './processes';
-import type { Stand } from './stand';
+import {
+  alive,
+  destroysIn,
+  handlersIn,
+  type HandlerProcess,
+  sleep,
+  startGroup,
+  waitFor,
+  type Running,
+} from './processes';
+import { plan as planStack, type Stand } from './stand';
 
 export interface Injected {
   /** Whether the fault hit while the apply ran (for a PVE fault: the node's reload was asked for). */
@@ -17,6 +26,11 @@ export interface Injected {
   readonly output: string;
   /** Handler processes that kept running after terraform ended, and for how long. */
   readonly orphans: string[];
+  /**
+   * The exit of a plan started as terraform ended while handlers outlived it (what a user who plans at once
+   * sees): 0 clean, 2 changes, 1 failed; undefined when none outlived it.
+   */
+  readonly planBesideOrphans?: number;
 }
 
 const EXIT_MS = 180_000;
@@ -123,9 +137,8 @@ const hostAnswers = async (stand: Stand): Promise<void> => {
   }
 };
 
-/** Handlers outliving terraform: noted, given ORPHAN_MS to end, then killed. */
-const settleOrphans = async (stand: Stand): Promise<string[]> => {
-  const first = handlersIn(stand.project.stackDir);
+/** Handlers outliving terraform (`first`): noted, given ORPHAN_MS to end, then killed. */
+const settleOrphans = async (stand: Stand, first: readonly HandlerProcess[]): Promise<string[]> => {
   const started = Date.now();
   const endedAt = new Map<number, number>();
   await waitFor(
@@ -163,7 +176,11 @@ export const faultedApply = async (stand: Stand, plan: FaultPlan): Promise<Injec
   const timer = setTimeout(() => process.kill(-terraform.pid, 'SIGKILL'), EXIT_MS);
   const [hit, ended] = await Promise.all([delivered, terraform.exited]);
   clearTimeout(timer);
-  const orphans = await settleOrphans(stand);
+  const first = handlersIn(stand.project.stackDir);
+  // A plan at once, beside them: its read races their last writes; a clean one is checked once they end.
+  const planning = first.length > 0 ? planStack(stand) : undefined;
+  const orphans = await settleOrphans(stand, first);
+  const beside = planning === undefined ? undefined : (await planning).code;
   try {
     process.kill(-terraform.pid, 'SIGKILL'); // whatever else of that apply is left (a provider plugin)
   } catch {
@@ -179,5 +196,11 @@ export const faultedApply = async (stand: Stand, plan: FaultPlan): Promise<Injec
   }
   if (plan.type === 'sshd-kill') await hostAnswers(stand);
   if (plan.type === 'kube-apiserver-kill') await stand.targets.kube.ensureUp(`${stand.runtimeDir}/../apiserver.log`);
-  return { landed, exitCode: ended.code, output: ended.output, orphans };
+  return {
+    landed,
+    exitCode: ended.code,
+    output: ended.output,
+    orphans,
+    ...(beside === undefined ? {} : { planBesideOrphans: beside }),
+  };
 };

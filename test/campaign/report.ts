@@ -55,7 +55,10 @@ export const formatReport = (results: RoundResult[], seed: number): { text: stri
     );
   const orphans = results
     .filter((r) => !failed(r) && r.orphans.length > 0)
-    .map((r) => `round ${r.round} (${describePlan(r.plan)}): ${r.orphans.join('; ')}`);
+    .map((r) => {
+      const plan = r.planBesideOrphans === undefined ? '' : `; a plan beside them exit ${r.planBesideOrphans}`;
+      return `round ${r.round} (${describePlan(r.plan)}): ${r.orphans.join('; ')}${plan}`;
+    });
   const text = [
     ...table,
     ...(failures.length > 0 ? ['', 'failing rounds:', ...failures] : []),

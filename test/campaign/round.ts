@@ -2,7 +2,8 @@
  * One round of the campaign: the stack flipped to the other variant, that apply faulted, then what a user does
  * next (plan, apply, and apply again), each step checked against the targets themselves. A round converges on
  * the first or the second apply, or never (then a hand repairs the targets so the next round starts clean); a
- * plan that was clean while a target differed is a lie, whatever the apply did after it.
+ * plan that was clean while a target differed is a lie, whatever the apply did after it. Where handlers outlive
+ * terraform, a plan started at once beside them is one more: clean, with a target differing once they end, it lied.
  */
 import { describePlan, planFault, type FaultPlan } from './faults';
 import { faultedApply } from './inject';
@@ -22,6 +23,8 @@ export interface RoundResult {
   /** What differed after the fault, and after each apply that did not converge. */
   readonly findings: string[];
   readonly orphans: string[];
+  /** The exit of the plan run beside them (inject.ts `planBesideOrphans`). */
+  readonly planBesideOrphans?: number;
   readonly seconds: number;
 }
 
@@ -57,6 +60,8 @@ export const runRound = async (stand: Stand, seed: number, round: number, log: (
   const findings: string[] = [];
   const after = await check(stand, v, 'after the fault', lies);
   if (after.diffs.length > 0) findings.push(`after the fault: ${after.diffs.join('; ')}`);
+  if (injected.planBesideOrphans === 0 && after.diffs.length > 0)
+    lies.push(`a plan beside the handlers that outlived terraform was clean while ${after.diffs.join('; ')}`);
   let outcome: Outcome = 'never';
   for (const [attempt, name] of [
     [1, 'first'],
@@ -83,12 +88,14 @@ export const runRound = async (stand: Stand, seed: number, round: number, log: (
     lies,
     findings,
     orphans: injected.orphans,
+    ...(injected.planBesideOrphans === undefined ? {} : { planBesideOrphans: injected.planBesideOrphans }),
     seconds: (Date.now() - started) / 1000,
   };
   log(
     `round ${round} (${v}): ${describePlan(fault)}: ${result.landed ? 'landed' : 'missed'}, ` +
       `terraform exit ${injected.exitCode}, converged ${outcome}${lies.length > 0 ? ', PLAN LIED' : ''}` +
       `${injected.orphans.length > 0 ? `, ${injected.orphans.length} orphan handler(s)` : ''}` +
+      `${injected.planBesideOrphans === undefined ? '' : `, a plan beside them exit ${injected.planBesideOrphans}`}` +
       ` (${result.seconds.toFixed(0)} s)`,
   );
   return result;
