@@ -16,6 +16,7 @@ import { IN_WORDS, short } from './unit-diff';
 import { overriddenDiff, overriddenWords } from './unit-loaded';
 import { pendingDiff, pendingWords } from './unit-stale';
 import { unitNameProblem } from './unit-name';
+import { unloadedDiff, unloadedWords } from './unloaded-drop-ins';
 import { dropInDirectory, dropInPath } from './drop-in-path';
 
 /** A drop-in's name: one path segment that cannot hide (no leading dot) or walk out (no slash). */
@@ -104,7 +105,7 @@ export const diffDropIn = (spec: DropInSpec, live: LiveUnit): FieldDiff => {
   const want = sha256Hex(spec.content);
   if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
   if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
-  return { ...changes, ...pendingDiff(live, dropInUnitRuns(live)) };
+  return { ...changes, ...unloadedDiff(live.status), ...pendingDiff(live, dropInUnitRuns(live)) };
 };
 
 export const summarizeDropIn = (spec: DropInSpec, host: string, live: LiveUnit, changes: FieldDiff): string => {
@@ -114,7 +115,7 @@ export const summarizeDropIn = (spec: DropInSpec, host: string, live: LiveUnit, 
   if (live.fileSha256 === undefined) return `${name} is absent${pending === undefined ? '' : `: ${pending}`}`;
   if (Object.keys(changes).length === 0) return `${name} is in sync`;
   const shadow = live.overridden === undefined ? undefined : `overridden: ${overriddenWords(live.overridden)}`;
-  const said = [shadow, pending].filter((part) => part !== undefined);
+  const said = [shadow, unloadedWords(live.status), pending].filter((part) => part !== undefined);
   const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? [] : [`differs: ${describeDiff(rest)}`];
   return said.length === 0 ? `${name} ${differs.join('')}` : `${name}: ${[...said, ...differs].join('; ')}`;

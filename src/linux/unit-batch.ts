@@ -125,9 +125,9 @@ export interface BeforeReload {
 }
 
 /**
- * The host reloads once when any file was written or unmasked, systemd has any unit stale, or an
- * enable shows only after a reload (`enableNeedsReload`). A written file always counts: a new one
- * that an earlier read made systemd look up stays not-found until a reload.
+ * The host reloads once when any file was written or unmasked, systemd has any unit stale (or a drop-in on disk it
+ * has not loaded: unloaded-drop-ins.ts), or an enable shows only after a reload (`enableNeedsReload`). A written
+ * file always counts: a new one that an earlier read made systemd look up stays not-found until a reload.
  */
 export const needsReload = (objects: readonly BeforeReload[]): boolean =>
   objects.some(
@@ -135,6 +135,7 @@ export const needsReload = (objects: readonly BeforeReload[]): boolean =>
       wrote ||
       unmasked ||
       before.status.needDaemonReload ||
+      (before.status.unloadedDropIns ?? []).length > 0 ||
       (switched && change.sort !== 'drop-in' && enableNeedsReload(change.spec)),
   );
 

@@ -13,6 +13,7 @@ import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded
 import { instanceOf, isTemplate } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
+import { UNLOADED_FIELD, unloadedDiff, unloadedWords } from './unloaded-drop-ins';
 
 export const isAbsent = (live: LiveUnit): boolean =>
   live.fileSha256 === undefined && live.status.loadState === 'not-found';
@@ -75,6 +76,7 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
   if (running !== spec.started)
     changes.running = { live: stateOf(spec, live), want: spec.started ? 'running' : 'stopped' };
   if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
+  Object.assign(changes, unloadedDiff(live.status));
   if (running && spec.started && live.restartOn !== undefined && live.restartOn !== spec.restartOn) {
     changes.restartOn = { live: short(live.restartOn), want: short(spec.restartOn) };
   }
@@ -164,7 +166,9 @@ export const summarizeUnit = (
   const shadow = live.overridden === undefined ? undefined : `shadowed: ${overriddenWords(live.overridden)}`;
   const drift = changes[LINKS_FIELD] === undefined ? undefined : linksDriftOf(spec, live);
   const links = hasLinkDrift(drift) ? `${linkWords(drift, spec.enabled)}${unlinksAll(spec, live)}` : undefined;
-  const words = [shadow, links, also, pending].filter((said) => said !== undefined).join('; ') || undefined;
+  const words =
+    [shadow, unloadedWords(live.status), links, also, pending].filter((said) => said !== undefined).join('; ') ||
+    undefined;
   const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? undefined : `differs: ${describeDiff(rest)}`;
   if (words === undefined) return `${name} (${state}) ${differs}`;
@@ -181,7 +185,13 @@ const unlinksAll = (spec: DesiredUnit, live: LiveUnit): string =>
 export const UNLINKED_FIELD = 'unlinkedByTemplate';
 
 /** The fields the summary names in words, ahead of what differs. */
-export const IN_WORDS: readonly string[] = [...PENDING_FIELDS, OVERRIDDEN_FIELD, LINKS_FIELD, UNLINKED_FIELD];
+export const IN_WORDS: readonly string[] = [
+  ...PENDING_FIELDS,
+  OVERRIDDEN_FIELD,
+  LINKS_FIELD,
+  UNLINKED_FIELD,
+  UNLOADED_FIELD,
+];
 
 /** What to do about a mask: the apply unmasks only when told to. */
 export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string =>

@@ -24,6 +24,8 @@ export interface UnitStatus {
   readonly fragmentPath?: string;
   /** Its drop-ins as systemd loaded them (DropInPaths), when `show` was asked for them. */
   readonly dropInPaths?: readonly string[];
+  /** Drop-ins on disk a loaded unit's systemd has not loaded, listed in dropInPaths too (unloaded-drop-ins.ts). */
+  readonly unloadedDropIns?: readonly string[];
 }
 
 export const SHOW_PROPERTIES = [

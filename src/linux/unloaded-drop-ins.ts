@@ -1,9 +1,13 @@
 /**
- * The files on disk of a unit systemd has not loaded. Its drop-ins: `show` lists none for a unit whose file is not
+ * The drop-ins on disk of a unit systemd has not loaded them for. `show` lists none for a unit whose file is not
  * there yet (LoadState=not-found, DropInPaths empty: measured, systemd 252), while `systemctl enable` reads them once
  * the batch writes its file. So a drop-in made by hand that empties the [Install] of a unit the stack is about to write
  * went unseen: the plan said the unit is absent, and the apply wrote, enabled and started it before its read back
- * failed (measured). The read finds them (`UNLOADED_DROP_INS`), and the parse lists them as systemd will load them.
+ * failed (measured). A loaded unit's DropInPaths stays as pid1 loaded it, NeedDaemonReload=no, while a drop-in made
+ * after the last daemon-reload sits beside it (measured, systemd 252): the plans said in sync or that the file
+ * differs, while the apply's reload and enable read it (it reenabled a unit into `static`, unlinked for good, or
+ * restarted one running the host's ExecStart=). The read finds them all (`UNLOADED_DROP_INS`), the parse lists them
+ * as systemd will load them, and a loaded unit's reads as drift (`unloadedWords`) that the apply's reload ends.
  * A template's own file: `show` refuses a template's name, so a copy ranked higher never read as a shadow while its
  * instances loaded it, and the apply wrote a file they never load (measured, systemd 252).
  */
@@ -12,27 +16,46 @@ import { instanceOf, isTemplate } from './unit-name';
 import type { UnitStatus } from './unit-state';
 
 /**
+/**
  * Sets `m` to the `.conf` files in `<unit>.d/` and, for an instance, `<template>.d/` under each of DROP_IN_SEARCH
- * (unit-directories.ts), for each unit `show`'s output (`$s`) calls not-found, one a line (a unit's name holds no
- * space; one of a drop-in that does is read as two words that are no file, and leaves the unit to the read back).
- * Globs only: no process per unit.
+ * (unit-directories.ts), for each unit `show`'s output (`$s`) names, one a line (a unit's name holds no space; one
+ * of a drop-in that does is read as two words that are no file, and leaves the unit to the read back). Globs only:
+ * no process per unit.
  */
 export const UNLOADED_DROP_INS =
-  `u=$(printf '%s\\n' "$s" | sed -n '/^Id=/h; /^LoadState=not-found$/{ x; s/^Id=//p; }'); ` +
-  'm=$(for n in $u; do case $n in *@*.*) t="${n%%@*}@.${n##*.}";; *) t=$n;; esac; ' +
-  `for d in ${DROP_IN_SEARCH.join(' ')}; do for f in "$d/$n.d/"*.conf "$d/$t.d/"*.conf; do ` +
-  '[ -f "$f" ] && printf \'%s\\n\' "$f"; done; done; done)';
+  `u=$(printf '%s\\n' "$s" | sed -n 's/^Id=//p'); ` +
+  'm=$(for n in $u; do case $n in *@*.*) t="${n%%@*}@.${n##*.}";; *) t=;; esac; ' +
+  `for d in ${DROP_IN_SEARCH.join(' ')}; do for x in $n $t; do for f in "$d/$x.d/"*.conf; do ` +
+  '[ -f "$f" ] && printf \'%s\\n\' "$f"; done; done; done; done)';
 
 /**
- * `status` with the drop-ins of `unit` among the files the read read (`read`), when systemd loaded none of it:
- * those of its `.d/` and its template's, each file name once, from the first of DROP_IN_SEARCH, in file-name order.
+ * `status` with the drop-ins of `unit` among the files the read read (`read`) that systemd has not loaded: those of
+ * its `.d/` and its template's, each file name once, from the first of DROP_IN_SEARCH. A not-found unit lists them
+ * all; a loaded one lists with its DropInPaths those of a file name it has none of, as `unloadedDropIns` too, and
+ * reads its content from them all (unit-stale.ts judges its process against what the reload loads). Each in
+ * file-name order.
  */
 export const withUnloadedDropIns = (
   unit: string,
   status: UnitStatus,
   read: ReadonlyMap<string, unknown>,
 ): UnitStatus => {
-  if (status.loadState !== 'not-found' || (status.dropInPaths ?? []).length > 0 || isTemplate(unit)) return status;
+  const shown = status.dropInPaths ?? [];
+  if (isTemplate(unit) || !['not-found', 'loaded'].includes(status.loadState)) return status;
+  if (status.loadState === 'not-found') {
+    const dropInPaths = shown.length > 0 ? [] : onDisk(unit, read);
+    return dropInPaths.length === 0 ? status : { ...status, dropInPaths };
+  }
+  const loaded = new Set(shown.map(baseName));
+  const unloadedDropIns = onDisk(unit, read).filter((path) => !loaded.has(baseName(path)));
+  if (unloadedDropIns.length === 0) return status;
+  const dropInPaths = [...shown, ...unloadedDropIns].sort((a, b) => compare(baseName(a), baseName(b)));
+  const contentPaths = [...(status.fragmentPath === undefined ? [] : [status.fragmentPath]), ...dropInPaths];
+  return { ...status, dropInPaths, unloadedDropIns, contentPaths };
+};
+
+/** The drop-ins of `unit` and its template in `read`, each file name once from the first of DROP_IN_SEARCH, by name. */
+const onDisk = (unit: string, read: ReadonlyMap<string, unknown>): string[] => {
   const names = [unit, ...[instanceOf(unit) ?? []].flat()];
   const byFile = new Map<string, string>();
   for (const directory of DROP_IN_SEARCH)
@@ -41,8 +64,30 @@ export const withUnloadedDropIns = (
         const file = path.startsWith(`${directory}/${name}.d/`) ? path.slice(directory.length + name.length + 4) : '';
         if (file.endsWith('.conf') && !file.includes('/') && !byFile.has(file)) byFile.set(file, path);
       }
-  const dropInPaths = [...byFile.keys()].sort().map((file) => byFile.get(file) ?? file);
-  return dropInPaths.length === 0 ? status : { ...status, dropInPaths };
+  return [...byFile.keys()].sort(compare).map((file) => byFile.get(file) ?? file);
+};
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** By UTF-16 code unit, as `sort()` orders strings: systemd orders drop-ins by file name with strcmp. */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The diff's field for the drop-ins on disk a loaded unit's systemd has not loaded; the summary says it in words. */
+export const UNLOADED_FIELD = 'unloadedDropIns';
+
+export const unloadedDiff = (status: UnitStatus): Record<string, { live: unknown; want: unknown }> =>
+  (status.unloadedDropIns ?? []).length === 0
+    ? {}
+    : { [UNLOADED_FIELD]: { live: status.unloadedDropIns, want: 'loaded by a daemon-reload' } };
+
+const RELOAD_LOADS = "the apply's daemon-reload loads";
+
+/** The plan's words for them: the apply reloads systemd while any is there (unit-batch.ts `needsReload`). */
+export const unloadedWords = (status: UnitStatus): string | undefined => {
+  const paths = status.unloadedDropIns ?? [];
+  if (paths.length === 0) return undefined;
+  const [them, it] = paths.length === 1 ? [`drop-in ${paths[0]}`, 'it'] : [`drop-ins ${paths.join(', ')}`, 'them'];
+  return `systemd has not loaded the host's ${them} (made after its last daemon-reload): ${RELOAD_LOADS} ${it}`;
 };
 
 /** Where a template's file may lie, first first; the read keeps the regular files among them (unit-read.ts). */

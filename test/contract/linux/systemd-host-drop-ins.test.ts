@@ -4,7 +4,8 @@
  * enabled. The plan said the apply removes its link, or writes and enables it, and the apply changed the host
  * (reenabled it, losing its link for good; wrote, started or restarted it) before its read back failed. Now the
  * plan and the apply read the host's drop-ins with the batch's, and both refuse it in the same words, naming the
- * host's drop-in, before any change.
+ * host's drop-in, before any change. A drop-in made after the last daemon-reload, which `show` does not list for a
+ * loaded unit, is read too: the plan names it and the apply's reload loads it, as the plan said.
  */
 import { instanceSpec, unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
 
@@ -119,4 +120,75 @@ test("a host drop-in that sorts before the stack's [Install] does not stop the e
   expect(await apply(objects)).toMatchObject({ code: 0, stderr: expect.stringMatching(/^u: enabled$/m) });
   expect(await exec('systemctl is-enabled hd.service')).toBe('enabled');
   expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
+});
+
+/**
+ * Writes `<dir>/zz.conf` by hand with `text` after the last daemon-reload: `show` does not list it and says
+ * NeedDaemonReload=no (asserted, systemd 252), while the apply's reload and `enable` read it.
+ */
+const byHand = async (name: string, dir: string, text: string): Promise<string> => {
+  const path = `/etc/systemd/system/${dir}/zz.conf`;
+  await host().exec(`mkdir -p /etc/systemd/system/${dir} && printf '${text}' > ${path}`);
+  expect(await exec(`systemctl show -p DropInPaths,NeedDaemonReload ${name}`)).toBe(
+    'DropInPaths=\nNeedDaemonReload=no',
+  );
+  return path;
+};
+
+// Regression: both plans said in sync; after a reload, the unit read as the one the apply refuses.
+test.each([
+  ['its own', 'ua.service', 'ua.service.d', 'one'],
+  ['its own, the file rewritten', 'ub.service', 'ub.service.d', 'two'],
+])(
+  'a drop-in of %s made after the reload that empties [Install] is refused by plan and apply alike',
+  async (...[, name, dir, description]) => {
+    expect(await apply(unit(name, 'one'))).toMatchObject({ code: 0 });
+    const path = await byHand(name, dir, '[Install]\\nWantedBy=\\n');
+    const links = await unitLinks(host(), name);
+    const planned = (await plan(unit(name, description))).result ?? {};
+    expect(JSON.parse(planned['u.diff'] ?? '{}')).toMatchObject({ enabled: { live: why(path), want: true } });
+    const applied = await apply(unit(name, description));
+    expect(applied.stderr).toContain(`${name} on 127.0.0.1:${host().port} is declared enabled: ${why(path)}`);
+    expect(applied.stderr).not.toMatch(/^u: (wrote|enabled|reenabled|started|restarted)/m);
+    expect(await unitLinks(host(), name)).toEqual(links);
+  },
+);
+
+// Regression: the plan said in sync (or only that the file differs); the apply's reload loaded the drop-in and
+// restarted the unit with the host's ExecStart=, or left it running the old one under a clean plan.
+test('a drop-in made after the reload that changes a running unit is named by the plan, loaded by apply', async () => {
+  const objects = unit('uc.service', 'one');
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  const path = await byHand('uc.service', 'uc.service.d', '[Service]\\nExecStart=\\nExecStart=/bin/sleep 12345\\n');
+  const planned = (await plan(objects)).result ?? {};
+  expect(planned['u.in_sync']).toBe('false');
+  expect(planned['u.summary']).toContain(
+    `systemd has not loaded the host's drop-in ${path} (made after its last daemon-reload): the apply's ` +
+      'daemon-reload loads it',
+  );
+  expect(planned['u.summary']).toContain('restart pending: its process started before its content changed');
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 0 });
+  expect(applied.stderr).toMatch(/reloaded systemd\nu: restarted$/m);
+  expect(await exec('ps -o args= -p $(systemctl show -p MainPID --value uc.service)')).toBe('/bin/sleep 12345');
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+});
+
+test("an instance's drop-in of its template made after the reload is named by the plan", async () => {
+  const template = unitSpec('ud@.service', OWN('t'), { enabled: false, started: false });
+  const objects = {
+    t: { kind: 'systemd-unit', spec: template },
+    u: {
+      kind: 'systemd-instance',
+      spec: instanceSpec('ud@a.service', { enabled: false }),
+      after: ['t'],
+    },
+  };
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  const path = await byHand('ud@a.service', 'ud@.service.d', '[Unit]\\nDescription=by hand\\n');
+  const planned = (await plan(objects)).result ?? {};
+  expect(planned['u.summary']).toContain(`systemd has not loaded the host's drop-in ${path}`);
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  expect(await exec('systemctl show -p Description --value ud@a.service')).toBe('by hand');
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });

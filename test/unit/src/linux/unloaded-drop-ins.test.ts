@@ -7,7 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import { parseReadScript } from '../../../../src/linux/unit-read';
 import { UNLOADED_DROP_INS, withUnloadedDropIns } from '../../../../src/linux/unloaded-drop-ins';
-import { status } from './unit-fixtures';
+import { needsReload } from '../../../../src/linux/unit-batch';
+import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
+import { live, spec, status } from './unit-fixtures';
 
 const read = (...paths: string[]) => new Map(paths.map((path) => [path, 'digest']));
 const notFound = status({ loadState: 'not-found', unitFileState: '', dropInPaths: [] });
@@ -38,22 +40,68 @@ describe('withUnloadedDropIns', () => {
     ]);
   });
 
-  test('leaves a loaded unit, one whose drop-ins systemd listed, and a template as they are', () => {
+  test('leaves a loaded unit with no other drop-in on disk, one whose drop-ins systemd listed, and a template', () => {
     const files = read('/etc/systemd/system/b.service.d/x.conf', '/etc/systemd/system/t@.service.d/x.conf');
     const loaded = status({ dropInPaths: [] });
-    expect(withUnloadedDropIns('b.service', loaded, files)).toBe(loaded);
+    expect(withUnloadedDropIns('c.service', loaded, files)).toBe(loaded);
+    const shown = status({ dropInPaths: ['/run/systemd/system/b.service.d/x.conf'] });
+    expect(withUnloadedDropIns('b.service', shown, files)).toBe(shown);
     const listed = { ...notFound, dropInPaths: ['/run/systemd/system/b.service.d/y.conf'] };
     expect(withUnloadedDropIns('b.service', listed, files)).toBe(listed);
+    const masked = status({ loadState: 'masked', dropInPaths: [] });
+    expect(withUnloadedDropIns('b.service', masked, files)).toBe(masked);
     expect(withUnloadedDropIns('t@.service', notFound, files)).toBe(notFound);
     expect(withUnloadedDropIns('c.service', notFound, files)).toBe(notFound);
   });
+
+  // Regression: `show` keeps a loaded unit's DropInPaths until a daemon-reload (NeedDaemonReload=no, measured,
+  // systemd 252), so a drop-in made by hand after it read as none while the apply's reload and enable read it.
+  test("adds to a loaded unit's drop-ins those on disk systemd has not loaded, its template's too, in order", () => {
+    const files = read(
+      '/etc/systemd/system/a@x.service.d/10-a.conf',
+      '/etc/systemd/system/a@.service.d/zz.conf',
+      '/run/systemd/system/a@x.service.d/05-b.conf',
+    );
+    const loaded = status({
+      fragmentPath: '/etc/systemd/system/a@.service',
+      dropInPaths: ['/etc/systemd/system/a@x.service.d/10-a.conf', '/usr/lib/systemd/system/service.d/50-t.conf'],
+    });
+    const merged = withUnloadedDropIns('a@x.service', loaded, files);
+    expect(merged.unloadedDropIns).toEqual([
+      '/run/systemd/system/a@x.service.d/05-b.conf',
+      '/etc/systemd/system/a@.service.d/zz.conf',
+    ]);
+    const dropIns = [
+      '/run/systemd/system/a@x.service.d/05-b.conf',
+      '/etc/systemd/system/a@x.service.d/10-a.conf',
+      '/usr/lib/systemd/system/service.d/50-t.conf',
+      '/etc/systemd/system/a@.service.d/zz.conf',
+    ];
+    expect(merged.dropInPaths).toEqual(dropIns);
+    expect(merged.contentPaths).toEqual(['/etc/systemd/system/a@.service', ...dropIns]);
+  });
+
+  test('the plan names them, in words, and the apply reloads systemd for them', () => {
+    const unloadedDropIns = ['/etc/systemd/system/check.service.d/zz.conf'];
+    const before = live({ unloadedDropIns, dropInPaths: unloadedDropIns });
+    const changes = diffUnit(spec, before);
+    expect(changes).toEqual({ unloadedDropIns: { live: unloadedDropIns, want: 'loaded by a daemon-reload' } });
+    expect(summarizeUnit(spec, 'h', before, changes)).toBe(
+      "unit check.service on h (inactive/dead): systemd has not loaded the host's drop-in " +
+        "/etc/systemd/system/check.service.d/zz.conf (made after its last daemon-reload): the apply's " +
+        'daemon-reload loads it',
+    );
+    const object = { change: { sort: 'unit', spec } as const, before, wrote: false, unmasked: false, switched: false };
+    expect(needsReload([object])).toBe(true);
+    expect(needsReload([{ ...object, before: live() }])).toBe(false);
+  });
 });
 
-test("the read's script names the units show calls not-found, and finds no file where there is none", () => {
+test("the read's script names every unit show names, and finds no file where there is none", () => {
   const s = ['Id=a.service', 'LoadState=loaded', '', 'Id=b@x.service', 'LoadState=not-found', ''].join('\n');
   const script = `${UNLOADED_DROP_INS}; printf 'u=%s m=%s\\n' "$u" "$m"`;
   const out = execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, s } }).toString();
-  expect(out).toBe('u=b@x.service m=\n');
+  expect(out).toBe('u=a.service\nb@x.service m=\n');
 });
 
 describe('a template read, which `show` refuses', () => {
