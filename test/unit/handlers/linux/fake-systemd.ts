@@ -35,6 +35,8 @@ interface UnitState {
   runtime?: boolean;
   /** The text the manager loaded: the file and its drop-ins; undefined until loaded. */
   loaded?: string;
+  /** The drop-ins it loaded then (`DropInPaths`): one made after that is on disk alone until a reload. */
+  dropIns?: string[];
 }
 
 export interface FakeSystemd {
@@ -71,13 +73,14 @@ export const fakeSystemd = (): FakeSystemd => {
   const text = (name: string): string | undefined => {
     const own = fileOf(name);
     if (own === undefined) return undefined;
-    const dropIns = [...files].filter(([path]) => path.startsWith(`${DIR}/${name}.d/`)).map(([, body]) => body);
-    return [own, ...dropIns].join('\n');
+    return [own, ...dropInsOf(name).map((path) => files.get(path))].join('\n');
   };
+  const dropInsOf = (name: string) => [...files.keys()].filter((path) => path.startsWith(`${DIR}/${name}.d/`));
+  const load = (name: string, u: UnitState) => Object.assign(u, { loaded: text(name), dropIns: dropInsOf(name) });
   const unit = (name: string): UnitState => {
     const found = units.get(name) ?? { active: 'inactive', sub: 'dead', enabled: 'disabled' };
     units.set(name, found);
-    found.loaded ??= text(name); // loaded on first use
+    if (found.loaded === undefined) load(name, found); // loaded on first use
     // A stopped unit nothing refers to is dropped once its file is gone.
     if (text(name) === undefined && found.active === 'inactive' && fileStateOf(found) === 'disabled')
       found.loaded = undefined;
@@ -87,12 +90,14 @@ export const fakeSystemd = (): FakeSystemd => {
     if (masked.has(name))
       return 'LoadState=masked\nActiveState=inactive\nSubState=dead\nUnitFileState=masked\nNeedDaemonReload=no\n';
     const u = unit(name);
-    const load = u.loaded === undefined ? 'not-found' : 'loaded';
+    const state = u.loaded === undefined ? 'not-found' : 'loaded';
     const fileState = u.loaded === undefined ? '' : fileStateOf(u);
     const stale = u.loaded !== undefined && u.loaded !== text(name) ? 'yes' : 'no';
+    const dropIns =
+      u.loaded === undefined || (u.dropIns ?? []).length === 0 ? '' : `DropInPaths=${u.dropIns?.join(' ')}\n`;
     return (
-      `LoadState=${load}\nActiveState=${u.active}\nSubState=${u.sub}\nUnitFileState=${fileState}\n` +
-      `NeedDaemonReload=${stale}\nJob=\nType=notify\n`
+      `LoadState=${state}\nActiveState=${u.active}\nSubState=${u.sub}\nUnitFileState=${fileState}\n` +
+      `NeedDaemonReload=${stale}\n${dropIns}Job=\nType=notify\n`
     );
   };
   const run = (verb: string, names: string[], runtime = false): CommandResult => {
@@ -203,7 +208,7 @@ export const fakeSystemd = (): FakeSystemd => {
         );
       case 'reload':
         reloads += 1;
-        for (const [name, u] of units) u.loaded = text(name);
+        for (const [name, u] of units) load(name, u);
         return ok();
       case 'unmask':
         masked.delete(args[1] ?? '');
