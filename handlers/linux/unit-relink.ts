@@ -94,7 +94,7 @@ export const relinkOf = (track: Track, isNew: boolean): Array<readonly [LinkVerb
     ['reenable', instances],
     ['reenable-runtime', instancesIn(name, run).filter((instance) => touched.includes(instance))],
   ];
-  if (switched === undefined || isNew) return ofInstances.filter(([, names]) => names.length > 0);
+  if (switched === undefined || isNew || unlinksOnly(track)) return ofInstances.filter(([, names]) => names.length > 0);
   const made = (paths: readonly string[]) =>
     before.links?.install === undefined
       ? paths.length > 0
@@ -115,12 +115,21 @@ export const relinkOf = (track: Track, isNew: boolean): Array<readonly [LinkVerb
  * The links under /etc the undo of a template's relink removes once it linked the template again (`relinkOf`): those
  * its [Install] makes that were not there before. `enable a@.service` makes every one, and no systemctl verb removes
  * a template alias alone (`disable b@.service` disables a@.service whole: measured, systemd 252), so the undo left
- * the alias the relink made, or a link removed by hand came back. Each goes alone (root-helper.ts `unlinkStep`).
+ * the alias the relink made, or a link removed by hand came back. Each goes alone (root-helper.ts `unlinkStep`); so
+ * do those the enable of a template without DefaultInstance= made (`unlinksOnly`).
  */
-export const unlinkedOnUndo = ({
-  before: { links },
-  switched,
-}: Pick<Track, 'before' | 'switched'>): readonly string[] =>
-  switched !== 'relink' || links?.install === undefined
+export const unlinkedOnUndo = (track: Pick<Track, 'before' | 'switched' | 'wrote'>): readonly string[] => {
+  const { links } = track.before;
+  return (track.switched !== 'relink' && !unlinksOnly(track)) || links?.install === undefined
     ? []
     : links.install.filter((path) => !links.etc.includes(path));
+};
+
+/**
+ * A template without DefaultInstance= whose file the apply kept and whose enable made its aliases alone (unit-diff.ts
+ * `enableStep`): its undo unlinks those it made (`unlinkedOnUndo`), not `disable` it, which unlinked every instance,
+ * nor enable it again, which fails once it makes nothing (`Destination unit ... is a non-template unit`: measured,
+ * systemd 252).
+ */
+export const unlinksOnly = ({ before, switched, wrote }: Pick<Track, 'before' | 'switched' | 'wrote'>): boolean =>
+  switched === 'enable' && !wrote && before.links?.aliasesOnly === true;

@@ -23,7 +23,7 @@ import { isTemplate } from '../../src/linux/unit-name';
 import { parseRemoval } from '../../src/linux/unit-remove';
 import { enablementOf } from '../../src/linux/unit-state';
 import { type HostShell, messageOf } from './host-shell';
-import { relinkOf, unlinkedOnUndo } from './unit-relink';
+import { relinkOf, unlinkedOnUndo, unlinksOnly } from './unit-relink';
 import { IN_FLIGHT, type Track } from './unit-track';
 
 /** Undoes what failed, then answers each object's error, or undefined for one that converged. */
@@ -59,7 +59,7 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
   await attemptAll(started, async () => (stopped = await stopUnits(shell, started, fail)), fail);
   // Disabled while the file it was enabled with is there (that file's [Install] says which links),
   // under /etc alone, where an enable links; then linked again from the file put back as before the apply.
-  const switched = pending().filter((track) => track.switched !== undefined);
+  const switched = pending().filter((track) => track.switched !== undefined && !unlinksOnly(track));
   await attemptAll(
     switched,
     () =>

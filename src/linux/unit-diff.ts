@@ -85,7 +85,7 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
 
 /**
  * How its links differ from those its [Install] makes (unit-links.ts), judged where systemd says it is
- * enabled or disabled at all (not static or generated), or indirect for a template with a default instance
+ * enabled or disabled at all (not static or generated), or indirect for a template whose links are compared
  * (another instance's link keeps it so once its own are gone: measured, systemd 252), and wherever the apply
  * refuses an instance over its aliases (unit-alias.ts), so that the plan says so.
  */
@@ -93,7 +93,7 @@ const linksDriftOf = (spec: DesiredUnit, live: LiveUnit) => {
   const state = live.status.unitFileState;
   const judged =
     enablementOf(state) !== undefined ||
-    (state === 'indirect' && isDefaultInstanced(live)) ||
+    (state === 'indirect' && (isDefaultInstanced(live) || live.links?.aliasesOnly === true)) ||
     refusedAliases(spec.enabled, live.links) !== undefined;
   return judged ? linkDrift(spec.enabled, live.links) : undefined;
 };
@@ -220,6 +220,9 @@ export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boole
   const stray = (drift?.stray.length ?? 0) > 0 || drift?.unknown !== undefined;
   const kept = enablement === 'enabled' || (isDefaultInstanced(before) && !unread && enablement !== 'disabled');
   const missing = kept && (drift?.missing.length ?? 0) > 0;
+  // A template without DefaultInstance=: its enable makes its aliases alone (none other is compared), where its
+  // reenable unlinks every instance (measured, systemd 252).
+  if (!rewritten && before.links?.aliasesOnly === true && (drift?.missing.length ?? 0) > 0) return 'enable';
   if ((rewritten && linked) || stray || missing) return !rewritten && aliasesMade(before) ? 'relink' : 'reenable';
   // `static` on the host: a drop-in the apply writes may bring its [Install] (unit-enable.ts `enableWords`).
   const unlinked = before.status.unitFileState === 'static' && !isTemplate(spec.name);

@@ -86,14 +86,31 @@ export const defaultInstanceLinks = (
 ): InstallMade => {
   // A later empty Alias= resets every alias: the instance's own links without them.
   const own = installLinks(instance, [...lines, 'Alias='], facts);
-  if (!('links' in own) || !MAY_ALIAS.test(template)) return own;
-  const made = [...own.links];
+  if (!('links' in own)) return own;
+  const aliases = templateAliases(template, lines, facts, instance);
+  return 'links' in aliases ? { links: [...new Set([...own.links, ...aliases.links])].sort() } : aliases;
+};
+
+/**
+ * The aliases `systemctl enable <template>` links, each Alias= as the template's, its specifiers those of `of`: the
+ * default instance's, or the template's own (`%i` empty: `Alias=b@%i.service` links b@.service) for one without
+ * DefaultInstance=, whose enable makes only these (its WantedBy= names no instance; measured, systemd 252).
+ */
+export const templateAliases = (
+  template: string,
+  lines: readonly string[],
+  facts?: HostFacts,
+  of = template,
+): InstallMade => {
+  if (!MAY_ALIAS.test(template)) return { links: [] };
+  const made: string[] = [];
   for (const word of settingsOf(lines).get('Alias') ?? []) {
-    const name = expand(word, instance, facts);
+    const name = expand(word, of, facts);
     if (typeof name !== 'string') return { unknown: `Alias=${word}: ${name.unknown}` };
     if (name.includes('/')) return { unknown: 'an alias with a directory (a .wants/ link by Alias=) is not read' };
-    const type = (of: string) => of.slice(of.lastIndexOf('.'));
-    if (unitNameProblem(name) !== undefined || type(name) !== type(template))
+    const type = (unit: string) => unit.slice(unit.lastIndexOf('.'));
+    const kind = of === template && !isTemplate(name); // `Cannot alias a@.service as b.service` (measured)
+    if (unitNameProblem(name) !== undefined || type(name) !== type(template) || kind)
       return { unknown: `Alias=${word}: ${refused(`it cannot alias ${template} as ${name}`).unknown}` };
     if (name !== template) made.push(name);
   }

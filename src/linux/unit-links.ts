@@ -9,7 +9,7 @@
 import { enableReadsDropIn } from './install-settings';
 import { aliasApplyWords, leftAliases } from './unit-alias';
 import { FACTS_AWK, FACTS_FUNCTION, type HostFacts, parseFacts } from './unit-facts';
-import { defaultInstanceLinks, defaultInstanceOf, installLinks } from './unit-install';
+import { defaultInstanceLinks, defaultInstanceOf, installLinks, templateAliases } from './unit-install';
 import { instanceOf, isTemplate } from './unit-name';
 
 /** Where `systemctl enable` links (/etc) and `enable --runtime` links (/run). */
@@ -30,6 +30,8 @@ export interface UnitLinks {
    * for it are compared (`comparedLinks`), the others being its other instances'.
    */
   readonly defaultInstance?: string;
+  /** A template without DefaultInstance=: only the aliases its enable makes are compared (`templateAliases`). */
+  readonly aliasesOnly?: true;
   /** The [Install] lines of each drop-in enable reads that the read read, by path (unit-enable.ts counts them). */
   readonly dropIns?: ReadonlyMap<string, readonly string[]>;
 }
@@ -188,18 +190,24 @@ const linksOf = (
 
 /**
  * A template's links, every instance's among them (a rewrite re-enables those: handlers/linux/unit-relink.ts),
- * and those its DefaultInstance= has enable make: that instance's enable's, but its aliases the template's
- * (unit-install.ts `defaultInstanceLinks`).
+ * and those its enable makes: with DefaultInstance=, that instance's enable's, but its aliases the template's
+ * (unit-install.ts `defaultInstanceLinks`); without, its aliases alone (`templateAliases`), which the read left to
+ * list-unit-files' word, so one removed by hand read in sync (measured, systemd 252).
  */
 const templateLinks = (
   etc: string[],
   run: string[],
   read: { unit: string; install: readonly string[]; facts: HostFacts | undefined } | undefined,
 ): UnitLinks => {
-  const instance = read === undefined ? undefined : defaultInstanceOf(read.unit, read.install, read.facts);
-  if (read === undefined || instance === undefined) return { etc, run };
-  const made = defaultInstanceLinks(read.unit, instance, read.install, read.facts);
-  if (!('links' in made)) return { etc, run, defaultInstance: instance, unknown: made.unknown };
+  if (read === undefined) return { etc, run };
+  const instance = defaultInstanceOf(read.unit, read.install, read.facts);
+  const made =
+    instance === undefined
+      ? templateAliases(read.unit, read.install, read.facts)
+      : defaultInstanceLinks(read.unit, instance, read.install, read.facts);
+  // Aliases the read cannot tell leave it to list-unit-files' word: its reenable would unlink every instance.
+  if (!('links' in made)) return { etc, run, ...(instance && { defaultInstance: instance, unknown: made.unknown }) };
+  const compared = instance === undefined ? { aliasesOnly: true as const } : { defaultInstance: instance };
   // An alias of another name by hand (unit-alias.ts): kept out of those compared, as an instance's.
   const isLeft = (path: string) =>
     !path.includes('/') && isTemplate(path) && path !== read.unit && !made.links.includes(path);
@@ -209,21 +217,22 @@ const templateLinks = (
   ];
   const kept = { etc: etc.filter((path) => !isLeft(path)), run: run.filter((path) => !isLeft(path)) };
   const aliases = left.length === 0 ? {} : leftAliases(left, read.unit);
-  return { ...kept, defaultInstance: instance, install: made.links, ...aliases };
+  return { ...kept, ...compared, install: made.links, ...aliases };
 };
 
 /**
  * The links compared: a template's those named for its default instance in a dependency directory, and the
- * aliases its enable makes (`madeAliases`); another alias by hand or another instance's alias is not its enable's.
+ * aliases its enable makes (`madeAliases`), those alone without DefaultInstance=; another alias by hand or another
+ * instance's alias is not its enable's.
  */
-export const comparedLinks = ({ etc, run, install, defaultInstance }: UnitLinks): Found => {
-  if (defaultInstance === undefined) return { etc: [...etc], run: [...run] };
+export const comparedLinks = ({ etc, run, install, defaultInstance, aliasesOnly }: UnitLinks): Found => {
+  if (defaultInstance === undefined && aliasesOnly !== true) return { etc: [...etc], run: [...run] };
   const aliases = madeAliases({ install });
-  const named = (path: string) => path.split('/')[1] === defaultInstance || aliases.includes(path);
+  const named = (path: string) => (path.split('/')[1] ?? '') === defaultInstance || aliases.includes(path);
   return { etc: etc.filter(named), run: run.filter(named) };
 };
 
-/** The aliases a template's enable makes for its default instance, which only the template's disable removes. */
+/** The aliases a template's enable makes (for its default instance, if any), which only its disable removes. */
 export const madeAliases = ({ install }: Pick<UnitLinks, 'install'>): readonly string[] =>
   (install ?? []).filter((path) => !path.includes('/'));
 

@@ -202,27 +202,36 @@ test.each([
 
 // Regression: read in sync, the alias not compared, while pid 1 gave every instance its name too (`Names=dm@b.service
 // dm-k@b.service`) and only the template's disable removes it, with every instance's links (measured, systemd 252).
-test('a template with an alias of another name made by hand: the apply refuses it, its removal ends it', async () => {
-  const objects = batch('dm', 'WantedBy=multi-user.target\nDefaultInstance=a\n', true);
-  expect(await apply(objects)).toMatchObject({ code: 0 });
-  const alias = `${ETC}/dm-k@.service`;
-  expect((await host().exec(`ln -s ${ETC}/dm@.service ${alias} && systemctl daemon-reload`)).code).toBe(0);
-  const made = await templateLinks('dm');
-  expect((await plan(objects)).result).toMatchObject({
-    't.in_sync': 'false',
-    't.summary': expect.stringContaining(
-      `cannot compare links: ${alias}, an alias its [Install] does not make, which systemd gives every instance ` +
-        "as a name too and only systemctl disable dm@.service removes, with every instance's links (measured); " +
-        'the apply refuses it, removing that alias by hand ends it',
-    ),
-    'i.in_sync': 'true',
-  });
-  const applied = await apply(objects);
-  expect(applied).toMatchObject({ code: 1, stderr: expect.stringContaining(`remove it by hand (rm ${alias})`) });
-  expect(await templateLinks('dm')).toBe(made);
-  expect((await host().exec(`rm ${alias} && systemctl daemon-reload`)).code).toBe(0);
-  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
-});
+// Without DefaultInstance= too (`tk-k@z.service` loads tk@.service, `Names=tk@z.service tk-k@z.service ...`).
+test.each([
+  ['with DefaultInstance=', 'dm', 'DefaultInstance=a'],
+  ['without DefaultInstance=, with Alias=', 'tk', 'Alias=tk-al@.service'],
+])(
+  'a template %s and an alias of another name by hand: the apply refuses it, its removal ends it',
+  async (_, p, more) => {
+    const objects = batch(p, `WantedBy=multi-user.target\n${more}\n`, true);
+    expect(await apply(objects)).toMatchObject({ code: 0 });
+    const alias = `${ETC}/${p}-k@.service`;
+    expect((await host().exec(`ln -s ${ETC}/${p}@.service ${alias} && systemctl daemon-reload`)).code).toBe(0);
+    const names = (await host().exec(`systemctl show -p Names ${p}-k@z.service`)).stdout;
+    expect(names).toMatch(new RegExp(`^Names=(.* )?${p}@z.service( |$)`, 'm'));
+    const made = await templateLinks(p);
+    expect((await plan(objects)).result).toMatchObject({
+      't.in_sync': 'false',
+      't.summary': expect.stringContaining(
+        `cannot compare links: ${alias}, an alias its [Install] does not make, which systemd gives every instance ` +
+          `as a name too and only systemctl disable ${p}@.service removes, with every instance's links (measured); ` +
+          'the apply refuses it, removing that alias by hand ends it',
+      ),
+      'i.in_sync': 'true',
+    });
+    const applied = await apply(objects);
+    expect(applied).toMatchObject({ code: 1, stderr: expect.stringContaining(`remove it by hand (rm ${alias})`) });
+    expect(await templateLinks(p)).toBe(made);
+    expect((await host().exec(`rm ${alias} && systemctl daemon-reload`)).code).toBe(0);
+    expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+  },
+);
 
 // Regression: the template's disable (its alias there) unlinks dn@b.service, which the apply refuses (a copy of its
 // name in /etc shadows its template; or its record removed: not created by this stack); both plans said the apply

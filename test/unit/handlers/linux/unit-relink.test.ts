@@ -9,6 +9,7 @@ import {
   relinkOf,
   rewritten,
   unlinkedOnUndo,
+  unlinksOnly,
 } from '../../../../handlers/linux/unit-relink';
 import { type Track, trackOf } from '../../../../handlers/linux/unit-track';
 import { DIR, service, unit } from './unit-specs';
@@ -180,5 +181,25 @@ describe("a relink's undo", () => {
   });
   test('only after a relink', () => {
     expect(unlinkedOnUndo(relinked(['p-al@.service'], 'reenable'))).toEqual([]);
+  });
+});
+
+// Regression: the undo of a template's enable without DefaultInstance= disabled it, which unlinked every instance,
+// p@b.service's among them, where that enable had made its missing alias alone (measured, systemd 252).
+describe("the undo of a template's enable without DefaultInstance=", () => {
+  const links = { etc: ['multi-user.target.wants/p@b.service', 'p-al@.service'], run: [] };
+  const enabled = (wrote: boolean) =>
+    template(before('enabled', { ...links, install: ['p-al@.service', 'p-al2@.service'], aliasesOnly: true }), {
+      switched: 'enable',
+      wrote,
+    });
+  test('unlinks the aliases it made alone, neither disables nor enables it', () => {
+    expect(unlinksOnly(enabled(false))).toBe(true);
+    expect(unlinkedOnUndo(enabled(false))).toEqual(['p-al2@.service']);
+    expect(relinkOf(enabled(false), false)).toEqual([]);
+  });
+  test('its file rewritten, as before', () => {
+    expect(unlinksOnly(enabled(true))).toBe(false);
+    expect(unlinkedOnUndo(enabled(true))).toEqual([]);
   });
 });

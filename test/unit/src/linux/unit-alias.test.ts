@@ -8,7 +8,7 @@ import type { InstanceSpec } from '../../../../src/linux/systemd-instance';
 import { aliasRefusalWords, refusedAliases } from '../../../../src/linux/unit-alias';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
-import { linkDrift, linkWords, readLinks } from '../../../../src/linux/unit-links';
+import { comparedLinks, linkDrift, linkWords, readLinks } from '../../../../src/linux/unit-links';
 import { status } from './unit-fixtures';
 
 const E = '/etc/systemd/system';
@@ -115,5 +115,35 @@ describe("a template's alias of another name by hand", () => {
     expect(found(...made).aliases).toBeUndefined();
     expect(refusedAliases(false, found(...made, 'k@.service'))).toBeUndefined();
     expect(linkDrift(false, found(...made, 'k@.service'))?.stray).toEqual(made.map((path) => `${E}/${path}`));
+  });
+});
+
+// Regression: a template without DefaultInstance= compared none of its links, so its alias removed by hand or one of
+// another name made by hand read in sync (measured, systemd 252: its enable makes only its aliases).
+describe('a template without DefaultInstance=', () => {
+  const found = (...paths: string[]) =>
+    readLinks(
+      ['d@.service'],
+      ['@/etc/d@.service', '|WantedBy=a.target', '|Alias=e@.service f@%i.service']
+        .concat(paths.map((path) => `L${E}/${path}\t${E}/d@.service`))
+        .join('\n'),
+    )('d@.service', ['/etc/d@.service'], () => true);
+
+  test("compares the aliases its enable makes (%i empty), not its instances' links", () => {
+    const read = found('e@.service', 'a.target.wants/d@y.service', 'e@y.service');
+    expect(read).toMatchObject({ install: ['e@.service', 'f@.service'], aliasesOnly: true });
+    expect(comparedLinks(read)).toEqual({ etc: ['e@.service'], run: [] });
+    expect(linkDrift(true, read)).toEqual({ stray: [], missing: [`${E}/f@.service`] });
+    expect(linkDrift(false, read)).toEqual({ stray: [`${E}/e@.service`], missing: [] });
+  });
+
+  test('an alias of another name by hand is refused declared enabled, left declared disabled', () => {
+    const read = found('e@.service', 'f@.service', 'k@.service');
+    expect(refusedAliases(true, read)).toEqual([`${E}/k@.service`]);
+    expect(linkWords(linkDrift(true, read)!, true)).toContain(
+      `cannot compare links: ${E}/k@.service, an alias its [Install] does not make, which systemd gives every ` +
+        "instance as a name too and only systemctl disable d@.service removes, with every instance's links",
+    );
+    expect(refusedAliases(false, read)).toBeUndefined();
   });
 });

@@ -177,6 +177,21 @@ describe('enable and disable, decided before the reload', () => {
     expect(linkedName(template, live(statusOver, { links }), written)).toBe(name);
   });
 
+  // Regression: a template without DefaultInstance= whose alias was removed by hand read in sync; its enable makes
+  // that alias alone, where its reenable or disable unlinks every instance (measured, systemd 252).
+  test('a template without DefaultInstance= missing an alias its enable makes is enabled by its name', () => {
+    const template = { ...spec, name: 'd@.service', enabled: true };
+    const links = { etc: ['a.target.wants/d@y.service'], run: [], install: ['e@.service'], aliasesOnly: true as const };
+    const before = live({ unitFileState: 'indirect' }, { links });
+    expect(enableStep(template, before, false)).toBe('enable');
+    expect(linkedName(template, before, false)).toBe('d@.service');
+    const both = live({ unitFileState: 'enabled' }, { links: { ...links, install: ['e@.service', 'f@.service'] } });
+    expect(enableStep(template, { ...both, links: { ...both.links!, etc: ['e@.service'] } }, false)).toBe('enable');
+    expect(
+      enableStep(template, live({ unitFileState: 'enabled' }, { links: { ...links, etc: ['e@.service'] } }), false),
+    ).toBeUndefined();
+  });
+
   // Regression: with Alias= too, its links read in sync. The instance's reenable would link the instance's alias,
   // which the template's enable does not make: the default instance is unlinked and the template enabled.
   test('a template whose enable makes an alias relinks its default instance; declared disabled, it unlinks all', () => {
