@@ -7,7 +7,8 @@
  */
 import type { UnitContent } from '../../src/linux/render-unit';
 import { prefixUnitsOf } from '../../src/linux/install-settings';
-import type { InstallDropIn, PrefixDropIn } from '../../src/linux/unit-enable';
+import type { InstallDropIn } from '../../src/linux/install-config';
+import type { PrefixDropIn } from '../../src/linux/unit-enable';
 import type { SshHost } from './ssh-host';
 
 interface DeclaredDropIn extends InstallDropIn {

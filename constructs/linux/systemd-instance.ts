@@ -15,7 +15,8 @@ import {
   templateEntry,
 } from '../../src/linux/systemd-instance';
 import type { DeclaredUnitSpec } from '../../src/linux/systemd-unit';
-import { enabledProblems, type InstallDropIn } from '../../src/linux/unit-enable';
+import type { InstallDropIn } from '../../src/linux/install-config';
+import { enabledProblems } from '../../src/linux/unit-enable';
 import { terraformForm } from '../core/encode';
 import { ObjectConstruct } from '../core/object-construct';
 import { builtOr, checkAtSynth } from '../core/problems';

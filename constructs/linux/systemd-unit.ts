@@ -7,7 +7,9 @@ import type { Construct } from 'constructs';
 import { identityOf, type PropsOf } from '../../src/core/fields';
 import type { Problem } from '../../src/core/rules';
 import { type DeclaredUnitSpec, UNIT_FIELDS, unitRules, unitSpecOf } from '../../src/linux/systemd-unit';
-import { enabledProblems, type InstallDropIn } from '../../src/linux/unit-enable';
+import type { InstallDropIn } from '../../src/linux/install-config';
+import { enabledProblems } from '../../src/linux/unit-enable';
+import { templateEnabledProblems } from '../../src/linux/template-enable';
 import { terraformForm } from '../core/encode';
 import { builtOr, checkAtSynth, isRefused, recordProblems } from '../core/problems';
 import { knownText, targetProp, validateProps } from '../core/validate';
@@ -72,6 +74,7 @@ export class SystemdUnit extends HostObjectConstruct<DeclaredUnitSpec> {
     );
     this.declaredHost = props.host;
     checkAtSynth(this, () => this.liveInstancesOfRetiredTemplate());
+    checkAtSynth(this, () => templateEnabledProblems(spec.name, props.enabled, shipped.content, knownText, dropIns()));
     checkAtSynth(this, () =>
       enabledProblems(
         'unit',

@@ -18,7 +18,7 @@ import { instanceOf, isTemplate, unitNameProblem } from '../linux/unit-name';
 import { dropInIntentPath, unitIntentPath } from '../linux/unit-intent';
 import { dropInMarkPath } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
-import { installConfigOf } from '../linux/unit-enable';
+import { installConfigOf } from '../linux/install-config';
 import { enabledOf, isMasked } from '../linux/unit-state';
 import { ADOPT, type Declaration, type Discovered, isValue, Ref, type Skipped, type Value } from './declaration';
 import { fileText, type HostListing, UNIT_DIR } from './host-listing';

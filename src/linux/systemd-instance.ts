@@ -11,7 +11,8 @@ import { identitySchema, type PropsOf, required, specSchema, typedSpecOf, type V
 import { broken, type Problem, text } from '../core/rules';
 import { contentText, type Known, type UnitContent } from './render-unit';
 import { CONTROL_FIELDS } from './unit-control';
-import { enabledByDefault, type InstallDropIn } from './unit-enable';
+import type { InstallDropIn } from './install-config';
+import { enabledByDefault } from './unit-enable';
 import { instanceOf, isTemplate, unitDirectoryRule, unitNameProblem, unitNameRule } from './unit-name';
 
 /** The instance string: `tty9` makes `foo@tty9.service` of `foo@.service`. */

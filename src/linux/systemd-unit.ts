@@ -11,7 +11,8 @@ import { isRecord } from '../core/records';
 import { broken, type Problem } from '../core/rules';
 import { contentText, type Known } from './render-unit';
 import { CONTROL_FIELDS } from './unit-control';
-import { enabledByDefault, type InstallDropIn } from './unit-enable';
+import type { InstallDropIn } from './install-config';
+import { enabledByDefault } from './unit-enable';
 import { contentProblems, FILE_FIELDS, isUnitContent } from './unit-file';
 import { isTemplate, unitNameRule } from './unit-name';
 

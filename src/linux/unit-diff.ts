@@ -158,7 +158,11 @@ export const summarizeUnit = (
   const pending = pendingWords(live, runningOf(spec, live));
   if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec)}`;
   if (isAbsent(live)) {
-    const words = [onceWritten(spec, live), pending].filter((said) => said !== undefined).join('; ');
+    // One the apply refuses (unit-refusal.ts) is never written: its refusal, not what the apply would do once written.
+    const refusal = changes.enabled?.live;
+    const refused =
+      typeof refusal === 'string' && refusal !== NO_TEMPLATE ? `the apply refuses it: ${refusal}` : undefined;
+    const words = [refused ?? onceWritten(spec, live), pending].filter((said) => said !== undefined).join('; ');
     return `${name} is absent${words === '' ? '' : `: ${words}`}`;
   }
   const state = stateOf(spec, live);

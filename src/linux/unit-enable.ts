@@ -8,8 +8,10 @@
  * boundary, which sees one spec alone, does not refuse by it. [Install] is read by install-settings.ts.
  */
 import { broken, type Problem } from '../core/rules';
-import { enableReadsDropIn, type InstallSetting, installSettings, installValues } from './install-settings';
-import { type Known, type UnitContent, unitText } from './render-unit';
+import { type InstallDropIn, installConfigOf } from './install-config';
+import { enableReadsDropIn, installSettings } from './install-settings';
+import type { Known, UnitContent } from './render-unit';
+import { templateCannotEnable } from './template-enable';
 import { isTemplate } from './unit-name';
 
 /** What such a unit's [Install] lacks, in the words of systemd's warning. */
@@ -23,59 +25,6 @@ export const ENABLE_RULE = {
 
 /** Why, in systemd's terms: what the message says after the rule. */
 const WHY = 'systemctl enable makes no link for it: systemd calls it static';
-
-/**
- * A drop-in that changes the unit, by its file name: systemd reads a unit's [Install] and then its drop-ins' in
- * the order of their file names, a template's and its instance's together (measured, systemd 252).
- */
-export interface InstallDropIn {
-  readonly name: string;
-  readonly content: UnitContent;
-}
-
-/**
- * Whether `content`, with `dropIns` read after it, holds installation config: true or false from its known text,
- * undefined when a section name or a key is a Terraform value (sections only: in text a value stands only after
- * a directive's `=`, which `valuePlaceProblems` holds it to, so text's headers and keys are always known). A value
- * in a known [Install] line counts as a setting: synth judges the text it knows, and refuses only what no value
- * can change. An empty `WantedBy=` resets what came before it, in a drop-in too (measured, systemd 252).
- * `DefaultInstance=` alone is none: a template with only it, and its instances, are `static` and enable links
- * nothing (measured, systemd 252; the plan said an instance whose drop-in emptied its template's WantedBy= would
- * be enabled again, and the apply enabled, linked nothing and failed its read-back).
- */
-export const installConfigOf = (
-  content: UnitContent,
-  known: Known = (text) => text,
-  dropIns: readonly InstallDropIn[] = [],
-): boolean | undefined => {
-  // By file name, `.conf` included, as systemd sorts them: `a-b.conf` comes before `a.conf`.
-  const file = ({ name }: InstallDropIn) => `${name}.conf`;
-  const ordered = [...dropIns].sort((a, b) => (file(a) < file(b) ? -1 : file(a) > file(b) ? 1 : 0));
-  const files = [content, ...ordered.map((dropIn) => dropIn.content)].map((text) => settingsOf(text, known));
-  if (files.some((settings) => settings === undefined)) return undefined;
-  const values = installValues(files.flatMap((settings) => settings ?? []));
-  return [...values].some(([key, words]) => key !== 'DefaultInstance' && words.length > 0);
-};
-
-/**
- * The [Install] settings of one file (install-settings.ts reads them); undefined when a section name or key is
- * not known. A Terraform value stands as `x`: it holds no line end nor a trailing backslash (render-unit.ts).
- */
-const settingsOf = (content: UnitContent, known: Known): InstallSetting[] | undefined => {
-  if (typeof content === 'string') {
-    const text = known(content);
-    return text === undefined ? undefined : installSettings(text);
-  }
-  if ('pieces' in content)
-    return installSettings(content.pieces.map((piece, i) => (i % 2 === 0 ? piece : 'x')).join(''));
-  const plain = (text: string) => known(text) === text;
-  if (content.some(({ name, lines }) => !plain(name) || lines.some(([key]) => !plain(key)))) return undefined;
-  const sections = content.map(({ name, lines }) => ({
-    name,
-    lines: lines.map(([key, value]) => [key, plain(value) ? value : 'x'] as const),
-  }));
-  return installSettings(unitText(sections));
-};
 
 /** The default of `enabled`: true unless the text, with its drop-ins', is known to hold no installation config. */
 export const enabledByDefault = (content: UnitContent, known?: Known, dropIns?: readonly InstallDropIn[]): boolean =>
@@ -254,7 +203,8 @@ export const cannotEnable = (
   status: { readonly unitFileState: string } & LoadedDropIns,
   hostInstall?: HostInstall,
 ): string | undefined => {
-  if (!spec.enabled || isTemplate(spec.name)) return undefined;
+  if (!spec.enabled) return undefined;
+  if (isTemplate(spec.name)) return text === undefined ? undefined : templateCannotEnable(text, dropIns);
   if (text === undefined) return dropIns.length === 0 ? staticWords(spec, status.unitFileState) : undefined;
   const after = installAfter(spec.name, { text, dropIns }, status, hostInstall);
   if (after === undefined || after.config !== false) return undefined;

@@ -17,6 +17,8 @@ import { cannotEnable, ENABLE_FIX, enabledProblem } from './unit-enable';
 import { overriddenWords } from './unit-loaded';
 import { markStackOf, unitIsForeign } from './unit-ownership';
 import { isMasked } from './unit-state';
+import { isTemplate } from './unit-name';
+import { TEMPLATE_ENABLE_FIX, templateEnabledProblem } from './template-enable';
 
 /** One refusal: `<subject> on <host> <verdict>: <detail>`, with the facts it names. */
 export interface UnitRefusal {
@@ -39,12 +41,14 @@ const masked = (change: UnitChange, { status }: LiveUnit): UnitRefusal | undefin
 const unlinkable = (change: UnitChange, before: LiveUnit, files: BatchFiles): UnitRefusal | undefined => {
   if (change.sort === 'drop-in') return undefined;
   const { spec } = change;
-  const template = change.sort === 'instance' ? change.spec.template : undefined;
+  const templateOf = change.sort === 'instance' ? change.spec.template : undefined;
   const { text, dropIns } = enableInputOf(change, files);
-  const why = cannotEnable({ ...spec, template }, text, dropIns, before.status, before.links?.dropIns);
+  const why = cannotEnable({ ...spec, template: templateOf }, text, dropIns, before.status, before.links?.dropIns);
   if (why === undefined) return undefined;
-  const rule = enabledProblem(change.sort);
-  const detail = `${why}: ${rule.prop} ${rule.says}; nothing was changed: ${ENABLE_FIX}`;
+  const template = isTemplate(spec.name);
+  const rule = template ? templateEnabledProblem() : enabledProblem(change.sort);
+  const fix = template ? TEMPLATE_ENABLE_FIX : ENABLE_FIX;
+  const detail = `${why}: ${rule.prop} ${rule.says}; nothing was changed: ${fix}`;
   return { subject: spec.name, verdict: 'is declared enabled', detail };
 };
 

@@ -73,3 +73,23 @@ test('a template without DefaultInstance= declared disabled: an alias of another
   expect(await apply(objects)).toMatchObject({ code: 0, stderr: expect.stringMatching(/^t: applied$/m) });
   expect(await templateLinks('tl')).toBe(there);
 });
+
+// Regression: a template with WantedBy= alone (no DefaultInstance=, no Alias=) declared enabled: the plan said the
+// apply writes and enables it; its `systemctl enable` failed (`Destination unit multi-user.target is a non-template
+// unit`: measured, systemd 252) and the apply undid its write. Now the plan says so and the apply refuses it first.
+test('a template whose enable links nothing, declared enabled: the plan says so, the apply refuses it', async () => {
+  const text = '[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
+  const objects = {
+    t: { kind: 'systemd-unit', spec: unitSpec('tw@.service', text, { enabled: true, started: false }) },
+  };
+  const words = 'names no Alias=, Also= or DefaultInstance=, so it cannot be enabled';
+  expect((await plan(objects)).result).toMatchObject({
+    't.in_sync': 'false',
+    't.summary': expect.stringContaining(words),
+  });
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 1, stderr: expect.stringContaining('tw@.service on 127.0.0.1:') });
+  expect(applied.stderr).toContain('is declared enabled: its [Install]');
+  expect(applied.stderr).toContain('nothing was changed: declare it enabled false and enable its instances');
+  expect((await host().exec(`test -e ${ETC}/tw@.service`)).code).toBe(1);
+});

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installConfigOf } from '../../../../src/linux/unit-enable';
+import { installConfigOf } from '../../../../src/linux/install-config';
 import { LINKS_COMMAND, readLinks } from '../../../../src/linux/unit-links';
 
 const SERVICE = '[Service]\nExecStart=/bin/sleep infinity\n';

@@ -7,7 +7,8 @@ import { parseAs } from '../../../../src/core/parse';
 import { renderUnit } from '../../../../src/linux/render-unit';
 import { unitSpec } from '../../../../src/linux/systemd-unit';
 import { diffUnit } from '../../../../src/linux/unit-diff';
-import { cannotEnable, installConfigOf } from '../../../../src/linux/unit-enable';
+import { installConfigOf } from '../../../../src/linux/install-config';
+import { cannotEnable } from '../../../../src/linux/unit-enable';
 import { sha256Hex } from '../../../../src/core/canonical';
 import { live, spec } from './unit-fixtures';
 
