@@ -17,6 +17,7 @@ import { parseIntent, parseRecord } from './unit-intent';
 import { type Declared, loadedContent, overriddenOf, statsByPath } from './unit-loaded';
 import { LINKS_COMMAND, readLinks } from './unit-links';
 import { instanceOf, isTemplate } from './unit-name';
+import { LOADED_PATHS } from './shown-paths';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 import { templatePaths, templateStatus, UNLOADED_DROP_INS, withUnloadedDropIns } from './unloaded-drop-ins';
 
@@ -58,7 +59,9 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     `echo ${MARK.files}`,
     UNLOADED_DROP_INS,
     // One sha256sum for every file (measured: a fork per file was 1.5 s of a 1.8 s read of 200 units).
-    `set -- ${digestedPaths(entries).map(quote).join(' ')} ${LOADED_PATHS} $m; ${REGULAR_FILES}`,
+    // Split on newlines alone, no glob: a drop-in's name may hold a space, a tab, a quote or a `*`.
+    `set -f; IFS=$(printf '\\n.'); IFS=\${IFS%.}; set -- ${digestedPaths(entries).map(quote).join(' ')} ` +
+      `${LOADED_PATHS} $m; unset IFS; set +f; ${REGULAR_FILES}`,
     '[ $# -eq 0 ] || sha256sum -- "$@" 2>/dev/null',
     `echo ${MARK.stats}`,
     // The ctime says when a file last changed; `cp -p`, `rsync -a` and `tar x` set an mtime back, never
@@ -123,9 +126,6 @@ const instancesCommand = (entries: readonly ReadEntry[]): string => {
   const names = unitsOf(entries, true).map(quote);
   return names.length === 0 ? 'true' : `systemctl is-enabled -- ${names.join(' ')} 2>/dev/null`;
 };
-
-/** The FragmentPath and DropInPaths of every unit shown, one word each (unit paths hold no space). */
-const LOADED_PATHS = `$(printf '%s\\n' "$s" | sed -n 's/^FragmentPath=//p; s/^DropInPaths=//p')`;
 
 /** Every file the read compares: unit files and drop-ins, then the marks (records), then intents. */
 const comparedPaths = (entries: readonly ReadEntry[]): string[] => [

@@ -3,6 +3,7 @@
  * which report 0 for a missing unit), the one running-policy shared by read and apply, and the
  * settle verdict apply polls with, so a start that never finishes fails instead of hanging.
  */
+import { shownPaths } from './shown-paths';
 
 export interface UnitStatus {
   readonly loadState: string;
@@ -55,7 +56,7 @@ export const parseShow = (stdout: string): UnitStatus => {
   const startedAt =
     utcSeconds(values.get('ExecMainStartTimestamp') ?? '') ?? utcSeconds(values.get('InactiveExitTimestamp') ?? '');
   const fragmentPath = values.get('FragmentPath') ?? '';
-  const dropInPaths = (values.get('DropInPaths') ?? '').split(' ').filter((path) => path !== '');
+  const dropInPaths = shownPaths('DropInPaths', values.get('DropInPaths') ?? '');
   const contentPaths = [fragmentPath, ...dropInPaths].filter((path) => path !== '');
   return {
     loadState: values.get('LoadState') ?? '',

@@ -18,9 +18,8 @@ import type { UnitStatus } from './unit-state';
 /**
 /**
  * Sets `m` to the `.conf` files in `<unit>.d/` and, for an instance, `<template>.d/` under each of DROP_IN_SEARCH
- * (unit-directories.ts), for each unit `show`'s output (`$s`) names, one a line (a unit's name holds no space; one
- * of a drop-in that does is read as two words that are no file, and leaves the unit to the read back). Globs only:
- * no process per unit.
+ * (unit-directories.ts), for each unit `show`'s output (`$s`) names, one a line (a unit's name holds no space; a
+ * drop-in's may, and the read splits `$m` on newlines alone, unit-read.ts). Globs only: no process per unit.
  */
 export const UNLOADED_DROP_INS =
   `u=$(printf '%s\\n' "$s" | sed -n 's/^Id=//p'); ` +

@@ -7,6 +7,7 @@
  * host's drop-in, before any change. A drop-in made after the last daemon-reload, which `show` does not list for a
  * loaded unit, is read too: the plan names it and the apply's reload loads it, as the plan said.
  */
+import { quote } from '../../../src/linux/shell';
 import { instanceSpec, unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -24,13 +25,16 @@ const unit = (name: string, description: string) => ({
 /** Writes `<unit>.d/<file>` on the host, by hand, with `[Install]` `WantedBy=` empty, and reloads systemd. */
 const emptyByHand = async (name: string, file = 'zz-off.conf'): Promise<string> => {
   const path = `/etc/systemd/system/${name}.d/${file}`;
-  await host().exec(`mkdir -p /etc/systemd/system/${name}.d && printf '[Install]\\nWantedBy=\\n' > ${path}`);
+  await host().exec(`mkdir -p /etc/systemd/system/${name}.d && printf '[Install]\\nWantedBy=\\n' > ${quote(path)}`);
   await host().exec('systemctl daemon-reload');
   return path;
 };
 
+/** A path as the plan and the apply print it: a tab as a space, as every message line (src/core/printable.ts). */
+const shown = (path: string) => path.replace(/\t/g, ' ');
+
 const why = (path: string) =>
-  `its [Install] names no WantedBy=, RequiredBy=, Alias= or Also= once the host's drop-in ${path}, not the ` +
+  `its [Install] names no WantedBy=, RequiredBy=, Alias= or Also= once the host's drop-in ${shown(path)}, not the ` +
   "stack's, is read (remove it to end this), so it cannot be enabled";
 
 /** The plan says the apply's refusal; the apply refuses in the same words, and the host reads as before. */
@@ -66,6 +70,19 @@ test('an enabled unit whose [Install] a host drop-in empties keeps its link: pla
     '/etc/systemd/system/multi-user.target.wants/ha.service -> /etc/systemd/system/ha.service',
   ]);
 });
+
+// Regression: a drop-in whose file name holds a space was read as two words that are no file: the plan missed it.
+test.each([
+  ['hs.service', 'my override.conf'],
+  ['ht.service', 'q\'u"o.conf'],
+  ['hu.service', 't\tb.conf'],
+])(
+  'an enabled %s whose [Install] the host drop-in "%s" empties is refused by plan and apply alike',
+  async (name, file) => {
+    expect(await apply(unit(name, 'one'))).toMatchObject({ code: 0 });
+    await refusedAlike(unit(name, 'one'), await emptyByHand(name, file), name);
+  },
+);
 
 // Regression: the plan said the unit is absent; the apply wrote, enabled and started it, then removed it.
 test('a unit the host has a drop-in of that empties its [Install] is refused before it is written', async () => {
@@ -126,9 +143,9 @@ test("a host drop-in that sorts before the stack's [Install] does not stop the e
  * Writes `<dir>/zz.conf` by hand with `text` after the last daemon-reload: `show` does not list it and says
  * NeedDaemonReload=no (asserted, systemd 252), while the apply's reload and `enable` read it.
  */
-const byHand = async (name: string, dir: string, text: string): Promise<string> => {
-  const path = `/etc/systemd/system/${dir}/zz.conf`;
-  await host().exec(`mkdir -p /etc/systemd/system/${dir} && printf '${text}' > ${path}`);
+const byHand = async (name: string, dir: string, text: string, file = 'zz.conf'): Promise<string> => {
+  const path = `/etc/systemd/system/${dir}/${file}`;
+  await host().exec(`mkdir -p /etc/systemd/system/${dir} && printf '${text}' > ${quote(path)}`);
   expect(await exec(`systemctl show -p DropInPaths,NeedDaemonReload ${name}`)).toBe(
     'DropInPaths=\nNeedDaemonReload=no',
   );
@@ -137,13 +154,14 @@ const byHand = async (name: string, dir: string, text: string): Promise<string> 
 
 // Regression: both plans said in sync; after a reload, the unit read as the one the apply refuses.
 test.each([
-  ['its own', 'ua.service', 'ua.service.d', 'one'],
-  ['its own, the file rewritten', 'ub.service', 'ub.service.d', 'two'],
+  ['its own', 'ua.service', 'ua.service.d', 'one', 'zz.conf'],
+  ['its own, the file rewritten', 'ub.service', 'ub.service.d', 'two', 'zz.conf'],
+  ['its own, a space in its name', 'ue.service', 'ue.service.d', 'one', 'my override.conf'],
 ])(
   'a drop-in of %s made after the reload that empties [Install] is refused by plan and apply alike',
-  async (...[, name, dir, description]) => {
+  async (...[, name, dir, description, file]) => {
     expect(await apply(unit(name, 'one'))).toMatchObject({ code: 0 });
-    const path = await byHand(name, dir, '[Install]\\nWantedBy=\\n');
+    const path = await byHand(name, dir, '[Install]\\nWantedBy=\\n', file);
     const links = await unitLinks(host(), name);
     const planned = (await plan(unit(name, description))).result ?? {};
     expect(JSON.parse(planned['u.diff'] ?? '{}')).toMatchObject({ enabled: { live: why(path), want: true } });
@@ -156,21 +174,47 @@ test.each([
 
 // Regression: the plan said in sync (or only that the file differs); the apply's reload loaded the drop-in and
 // restarted the unit with the host's ExecStart=, or left it running the old one under a clean plan.
-test('a drop-in made after the reload that changes a running unit is named by the plan, loaded by apply', async () => {
-  const objects = unit('uc.service', 'one');
+test.each([
+  ['uc.service', 'zz.conf'],
+  ['uf.service', 'my override.conf'],
+  ['ug.service', 'q\'u"o\tb.conf'],
+])(
+  'a drop-in made after the reload that changes running %s (%s) is named by the plan, loaded by apply',
+  async (name, file) => {
+    const objects = unit(name, 'one');
+    expect(await apply(objects)).toMatchObject({ code: 0 });
+    const text = '[Service]\\nExecStart=\\nExecStart=/bin/sleep 12345\\n';
+    const path = await byHand(name, `${name}.d`, text, file);
+    const planned = (await plan(objects)).result ?? {};
+    expect(planned['u.in_sync']).toBe('false');
+    expect(planned['u.summary']).toContain(
+      `systemd has not loaded the host's drop-in ${shown(path)} (made after its last daemon-reload): the apply's ` +
+        'daemon-reload loads it',
+    );
+    expect(planned['u.summary']).toContain('restart pending: its process started before its content changed');
+    const applied = await apply(objects);
+    expect(applied).toMatchObject({ code: 0 });
+    expect(applied.stderr).toMatch(/reloaded systemd\nu: restarted$/m);
+    expect(await exec(`ps -o args= -p $(systemctl show -p MainPID --value ${name})`)).toBe('/bin/sleep 12345');
+    expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+  },
+);
+
+test('a drop-in whose name holds a space, loaded by a reload, that changes a running unit restarts it', async () => {
+  const objects = unit('uh.service', 'one');
   expect(await apply(objects)).toMatchObject({ code: 0 });
-  const path = await byHand('uc.service', 'uc.service.d', '[Service]\\nExecStart=\\nExecStart=/bin/sleep 12345\\n');
-  const planned = (await plan(objects)).result ?? {};
-  expect(planned['u.in_sync']).toBe('false');
-  expect(planned['u.summary']).toContain(
-    `systemd has not loaded the host's drop-in ${path} (made after its last daemon-reload): the apply's ` +
-      'daemon-reload loads it',
+  const path = await byHand(
+    'uh.service',
+    'uh.service.d',
+    '[Service]\\nExecStart=\\nExecStart=/bin/sleep 23456\\n',
+    'a b.conf',
   );
+  await host().exec('systemctl daemon-reload');
+  expect(await exec('systemctl show -p DropInPaths --value uh.service')).toBe(`"${path}"`);
+  const planned = (await plan(objects)).result ?? {};
   expect(planned['u.summary']).toContain('restart pending: its process started before its content changed');
-  const applied = await apply(objects);
-  expect(applied).toMatchObject({ code: 0 });
-  expect(applied.stderr).toMatch(/reloaded systemd\nu: restarted$/m);
-  expect(await exec('ps -o args= -p $(systemctl show -p MainPID --value uc.service)')).toBe('/bin/sleep 12345');
+  expect(await apply(objects)).toMatchObject({ code: 0, stderr: expect.stringMatching(/^u: restarted$/m) });
+  expect(await exec('ps -o args= -p $(systemctl show -p MainPID --value uh.service)')).toBe('/bin/sleep 23456');
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });
 

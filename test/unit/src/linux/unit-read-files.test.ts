@@ -13,7 +13,7 @@ import { readScript } from '../../../../src/linux/unit-read';
 /** The script's lines from its file list up to sha256sum, run with `$s` as `systemctl show` would have set it. */
 const chosenFiles = (script: string, shown: string, cwd?: string): string[] => {
   const lines = script.split('\n');
-  const from = lines.findIndex((line) => line.startsWith('set -- '));
+  const from = lines.findIndex((line) => line.includes('set -- '));
   const selection = lines[from] ?? '';
   const out = execFileSync('/bin/sh', ['-c', `s=$1; shift; ${selection}\nprintf '%s\\n' "$@"`, 'sh', shown], {
     encoding: 'utf8',
@@ -46,6 +46,19 @@ describe('the files a unit read digests', () => {
     const odd = join(dir, `it's "a" $(touch ran) \`touch ran\` \${x}.service`);
     writeFileSync(odd, '[Unit]\n');
     expect(chosenFiles(readScript([{ unit: 'odd.service', file: odd }]), '', dir)).toEqual([odd]);
+    expect(() => execFileSync('test', ['-e', join(dir, 'ran')])).toThrow();
+  });
+
+  // Regression: `systemctl show` prints such a path double-quoted (measured, systemd 252); split on spaces it was
+  // words that are no file, and the drop-in systemd loaded went unread.
+  test('a loaded drop-in whose name holds a space, tab, quote, glob or `$(...)` is one file, never run', () => {
+    const names = ['my override.conf', 't\tb.conf', `q'u"o.conf`, 'g*.conf', 'c$(touch ran).conf', 'b\\x20s.conf'];
+    const paths = names.map((name) => join(dir, name));
+    for (const path of [...paths, join(dir, 'gx.conf')]) writeFileSync(path, '');
+    const escaped = (path: string) =>
+      /[\s"'\\$*]/.test(path) ? `"${path.replace(/[\\"$`]/g, (c) => `\\${c}`).replace(/\t/g, '\\t')}"` : path;
+    const shown = `FragmentPath=${join(dir, 'gx.conf')}\nDropInPaths=${paths.map(escaped).join(' ')}\n`;
+    expect(chosenFiles(readScript([]), shown, dir)).toEqual([join(dir, 'gx.conf'), ...paths]);
     expect(() => execFileSync('test', ['-e', join(dir, 'ran')])).toThrow();
   });
 

@@ -40,6 +40,34 @@ describe('parseShow', () => {
   test('NeedDaemonReload=yes is read as true', () => {
     expect(parseShow('LoadState=loaded\nNeedDaemonReload=yes').needDaemonReload).toBe(true);
   });
+
+  // Measured on systemd 252: a path holding a space, a quote, a backslash or a control character is printed
+  // double-quoted, `\\`, `\"` and control characters escaped; a plain one bare. Split on spaces, each read as two.
+  test('reads DropInPaths as systemd quotes them: a name with a space, tab, quote or backslash is one path', () => {
+    const d = '/etc/systemd/system/m.service.d';
+    const shown =
+      `DropInPaths=${d}/a.conf "${d}/b` +
+      `\\\\x20s.conf" "${d}/my override.conf" "${d}/q'u\\"o.conf" "${d}/t\\tb.conf"`;
+    expect(parseShow(`LoadState=loaded\n${shown}\n`).dropInPaths).toEqual([
+      `${d}/a.conf`,
+      `${d}/b\\x20s.conf`,
+      `${d}/my override.conf`,
+      `${d}/q'u"o.conf`,
+      `${d}/t\tb.conf`,
+    ]);
+  });
+
+  test('refuses DropInPaths it cannot read as systemd quotes them, rather than guess the files', () => {
+    expect(() => parseShow('LoadState=loaded\nDropInPaths=/etc/a.d/my override.conf\n')).toThrow(
+      /DropInPaths=\/etc\/a.d\/my override.conf.*refusing to guess/,
+    );
+    expect(() => parseShow('LoadState=loaded\nDropInPaths="/etc/a.d/x.conf\n')).toThrow(/refusing to guess/);
+  });
+
+  // Reasoned from systemd's cescape_char: a control character without a letter escape is printed as octal.
+  test('reads an octal escape in a quoted DropInPaths word as its byte', () => {
+    expect(parseShow('DropInPaths="/etc/a.d/c\\001 d.conf"\n').dropInPaths).toEqual(['/etc/a.d/c\x01 d.conf']);
+  });
 });
 
 describe('enablementOf and enabledOf', () => {
