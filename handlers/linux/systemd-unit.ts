@@ -23,12 +23,14 @@ import {
   disablesEveryInstance,
   enabledInstancesOf,
   enablesAgainWords,
+  linkedAgain,
+  linkedAgainWords,
   templateBefore,
   unlinkedByTemplate,
   unlinkedDiff,
   unlinkedWords,
 } from '../../src/linux/unit-template-disable';
-import { refusedBefore } from '../../src/linux/unit-refusal';
+import { refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
@@ -83,6 +85,7 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
 /**
  * A template whose disable unlinks the batch's instances declared enabled, and such an instance: in words; not where
  * the apply refuses the template (unit-template-disable.ts `templateBefore`); one the apply refuses stays unlinked.
+ * The instances that disable unlinks which the stack does not declare, linked again after it (`linkedAgain`): too.
  */
 const withBatchLinks = (
   change: Declared,
@@ -96,9 +99,14 @@ const withBatchLinks = (
     live !== undefined && refusedBefore(instance, live, files, stack);
   const instances = enabledInstancesOf(spec, batch);
   const self = change.sort === 'unit' ? templateBefore(change.spec, batch, files, unit, stack) : undefined;
-  if (instances.length > 0 && self !== undefined && disablesEveryInstance(spec, self, mustWrite(change, self))) {
-    const [left, again] = [instances.filter((i) => refused(i)), instances.filter((i) => !refused(i))];
-    return { diff, also: enablesAgainWords(spec.name, names(again), names(left)) };
+  const applied = transactionOf(batch, units, stack);
+  if (self !== undefined && disablesEveryInstance(spec, self, mustWrite(change, self))) {
+    const kept = linkedAgain(spec, self, mustWrite(change, self), applied);
+    const back = (i: Declared) => [...kept.etc, ...kept.run].includes(i.spec.name);
+    const [left, again] = [instances.filter((i) => refused(i) && !back(i)), instances.filter((i) => !refused(i))];
+    const words = linkedAgainWords(spec.name, kept, names(instances.filter(back)));
+    const also = [enablesAgainWords(spec.name, names(again), names(left)), words].filter((said) => said);
+    return { diff, ...(also.length === 0 ? {} : { also: also.join('; ') }) };
   }
   const template = batchTemplateOf(change, batch);
   const before = template && templateBefore(template, batch, files, units.get(template.name), stack);
@@ -106,9 +114,24 @@ const withBatchLinks = (
   // The batch's own change: what its construct says of ownership (`owned`), which a read by its kind lacks.
   const declared = batch.find((other) => other.sort === change.sort && other.spec.name === spec.name);
   const left = refused(declared?.sort === change.sort ? declared : change, unit);
+  const kept =
+    left && before !== undefined
+      ? linkedAgain(template, before, mustWrite({ sort: 'unit', spec: template }, before), applied)
+      : undefined;
+  const back = kept !== undefined && [...kept.etc, ...kept.run].includes(spec.name);
   const { name } = template;
-  return { diff: { ...diff, [UNLINKED_FIELD]: unlinkedDiff(name, left) }, also: unlinkedWords(name, left) };
+  return { diff: { ...diff, [UNLINKED_FIELD]: unlinkedDiff(name, left, back) }, also: unlinkedWords(name, left, back) };
 };
+
+/**
+ * The batch as the apply's transaction has it: the run refuses those it refuses for their marks before it
+ * (unit-refusal.ts `refusedForMarks`), so the transaction links them again as it does those the stack does not declare.
+ */
+const transactionOf = (batch: readonly UnitChange[], units: LiveUnits['units'], stack: string | undefined) =>
+  batch.filter((change) => {
+    const live = change.sort === 'drop-in' ? undefined : units.get(change.spec.name);
+    return change.sort === 'drop-in' || live === undefined || !refusedForMarks(change, live, stack);
+  });
 
 const names = (changes: readonly Declared[]): string[] => changes.map(({ spec }) => spec.name);
 

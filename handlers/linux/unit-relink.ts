@@ -3,26 +3,24 @@
  * file: when the apply rewrites its template, the instances enabled from the old [Install] keep its links
  * unless they are re-enabled (measured, systemd 252: the read then said in sync while the old target still
  * wanted them), under /etc and, for those enabled until reboot, under /run alone (a reenable would enable
- * them for good, and took the /run links of one enabled both ways). An undo links a unit again from the file
+ * them for good, and took the /run links of one enabled both ways); but those its disable by its name unlinks,
+ * linked again after it (`keptInstances`). An undo links a unit again from the file
  * it put back, under /etc where it was enabled and under /run where the apply's disable or reenable took
  * links its [Install] made there.
  */
 import type { LinkVerb } from '../../src/linux/root-helper';
 import { unitOf } from '../../src/linux/unit-batch';
-import { batchTemplateOf, unlinkedByTemplate } from '../../src/linux/unit-template-disable';
-import { instanceOf, isTemplate } from '../../src/linux/unit-name';
+import {
+  batchTemplateOf,
+  disablesEveryInstance,
+  instancesIn,
+  linkedAgain,
+  type Relinked,
+  unlinkedByTemplate,
+} from '../../src/linux/unit-template-disable';
+import { isTemplate } from '../../src/linux/unit-name';
 import { enablementOf } from '../../src/linux/unit-state';
 import { isActive, type Track } from './unit-track';
-
-/** The instances a link under a template's file is for: `<target>.wants/<instance>` (not an alias). */
-const instancesIn = (template: string, paths: readonly string[]): string[] => [
-  ...new Set(
-    paths.flatMap((path) => {
-      const name = path.split('/')[1];
-      return name !== undefined && instanceOf(name) === template ? [name] : [];
-    }),
-  ),
-];
 
 /**
  * Whether the apply writes the file of the track's unit, or of its template for an instance: in this batch,
@@ -57,11 +55,8 @@ export const enabledAgain = (tracks: readonly Track[]): Set<Track> => {
   );
 };
 
-/** A template's instances re-enabled by its rewrite: with links under /etc, and with links under /run. */
-export interface Relinked {
-  readonly etc: readonly string[];
-  readonly run: readonly string[];
-}
+/** A template's instances re-enabled by its rewrite, or linked again after its disable: by where. */
+export type { Relinked };
 
 /**
  * The instances a template's rewrite re-enables, by where the read found links to its file: `reenable` those
@@ -72,10 +67,23 @@ export interface Relinked {
 export const instancesToReenable = (track: Track, tracks: readonly Track[]): Relinked => {
   const { change } = track.item;
   if (change.sort !== 'unit' || !isTemplate(change.spec.name) || !track.wrote) return { etc: [], run: [] };
+  // Its disable by its name, after the reenables, would unlink them: `keptInstances` links them after it instead.
+  if (disablesEveryInstance(change.spec, track.before, true)) return { etc: [], run: [] };
   const own = new Set(tracks.map((other) => unitOf(other.item.change)));
   const found = (paths: readonly string[] = []) =>
     instancesIn(change.spec.name, paths).filter((name) => !own.has(name));
   return { etc: found(track.before.links?.etc), run: found(track.before.links?.run) };
+};
+
+/**
+ * The instances the stack does not declare that the track's template's disable by its name unlinks
+ * (unit-template-disable.ts `linkedAgain`): linked again after it, and by its undo, which disables it again.
+ */
+export const keptInstances = (track: Track, tracks: readonly Track[]): Relinked => {
+  const { change } = track.item;
+  if (change.sort !== 'unit') return { etc: [], run: [] };
+  const batch = tracks.map(({ item }) => item.change);
+  return linkedAgain(change.spec, track.before, rewritten(track, tracks), batch);
 };
 
 /**

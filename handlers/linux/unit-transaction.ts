@@ -11,7 +11,7 @@ import { diffDropIn, summarizeDropIn } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { type BatchItem, type UnitChange, needsReload, readEntryOf, unitOf } from '../../src/linux/unit-batch';
-import { linkSteps, unmaskStep } from '../../src/linux/root-helper';
+import { type LinkVerb, linkSteps, unmaskStep } from '../../src/linux/root-helper';
 import * as cmd from '../../src/linux/unit-commands';
 import { diffUnit, enableStep, linkedName, summarizeUnit } from '../../src/linux/unit-diff';
 import { markStackOf } from '../../src/linux/unit-ownership';
@@ -24,7 +24,7 @@ import { active, all, block, each, say, type Track, trackOf, unitTracks } from '
 import { asRecorded, recordAndClear, withoutOwnIntent, writeIntents } from './unit-intents';
 import { undoAndReport } from './unit-undo';
 import { batchFiles, refuse } from './unit-refusals';
-import { enabledAgain, instancesToReenable, rewritten } from './unit-relink';
+import { enabledAgain, instancesToReenable, keptInstances, rewritten } from './unit-relink';
 import { writeAll } from './unit-writes';
 
 /** Applies `items`, in reference order, as one transaction: each one's error, or undefined. */
@@ -101,7 +101,10 @@ const unmask = async (shell: HostShell, track: Track, spec: { name: string; dire
   say(track, 'unmasked (removed its /dev/null link)');
 };
 
-/** Each verb once, then the enable of the instances a template's disable unlinks (unit-relink.ts `enabledAgain`). */
+/**
+ * Each verb once, then the enable of the instances a template's disable by its name unlinks: those declared enabled
+ * (unit-relink.ts `enabledAgain`) and those the stack does not declare, under /etc then under /run (`keptInstances`).
+ */
 const PASSES = [
   ['enable', false],
   ['reenable', false],
@@ -109,7 +112,16 @@ const PASSES = [
   ['reenable-runtime', false],
   ['disable', false],
   ['enable', true],
+  ['enable-runtime', true],
 ] as const;
+
+/** The instances a template's track links in the pass of `verb`: re-enabled by its rewrite, or linked again. */
+const instancesOf = (track: Track, tracks: readonly Track[], verb: LinkVerb, late: boolean) => {
+  const [etc, run] = late ? ['enable', 'enable-runtime'] : ['reenable', 'reenable-runtime'];
+  const root = verb === etc ? 'etc' : verb === run ? 'run' : undefined;
+  const from = late ? keptInstances : instancesToReenable;
+  return { root, instances: root === undefined ? [] : from(track, tracks)[root] };
+};
 
 /**
  * Enables and disables before the reload, which then shows them: one command per verb. One unit it
@@ -125,8 +137,7 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
       const written = rewritten(track, tracks);
       const step = change.sort === 'drop-in' ? undefined : enableStep(change.spec, track.before, written);
       const own = (again.has(track) ? 'enable' : step) === verb && again.has(track) === late;
-      const root = verb === 'reenable' ? 'etc' : verb === 'reenable-runtime' ? 'run' : undefined;
-      const instances = root === undefined ? [] : instancesToReenable(track, tracks)[root];
+      const { root, instances } = instancesOf(track, tracks, verb, late);
       const name = change.sort === 'drop-in' ? undefined : linkedName(change.spec, track.before, written);
       const names = [...(own && name !== undefined ? [name] : []), ...instances];
       return names.length === 0 ? [] : [{ track, own, root, instances, names }];
@@ -135,6 +146,9 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
     const done = ({ track, own, root, instances, names }: (typeof group)[number]) => {
       const [name = ''] = names;
       if (own) [track.switched, track.switchedAs] = [verb, name];
+      // Its undo disables it again, which unlinks them too: it links them again as they were (unit-relink.ts).
+      const kept = own && verb === 'disable' ? keptInstances(track, tracks) : { etc: [], run: [] };
+      if (kept.etc.length + kept.run.length > 0) track.instances = kept;
       const as = name === unitOf(track.item.change) ? '' : ` its default instance ${name}`;
       const after = late ? " again after its template's disable, which unlinked it" : '';
       if (own)
@@ -146,9 +160,12 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
         );
       if (root === undefined || instances.length === 0) return;
       track.instances = { etc: [], run: [], ...track.instances, [root]: instances };
+      const where = root === 'run' ? 'under /run (until reboot) ' : '';
       say(
         track,
-        `reenabled ${root === 'run' ? 'under /run (until reboot) ' : ''}its instances ${instances.join(', ')}`,
+        late
+          ? `linked again ${where}${instances.join(', ')}, which this stack does not declare, after its disable`
+          : `reenabled ${where}its instances ${instances.join(', ')}`,
       );
     };
     const together = await shell.helper(

@@ -224,7 +224,7 @@ const undoneWords = (track: Track, stopped: boolean, restarted: boolean): string
   const links = track.switched ? ' and its links' : '';
   if (track.replaced === true) return `; restored the previous unit file${links}${instances}`;
   const both = relinkOf(track, false).filter(([, names]) => names.includes(nameOf(track))).length === 2;
-  if (!track.wrote) return `; ${both ? BOTH : AGAIN[enablementBefore(track) ?? 'disabled']}`;
+  if (!track.wrote) return `; ${both ? BOTH : AGAIN[enablementBefore(track) ?? 'disabled']}${instances}`;
   return `; restored the host by ${stopped ? 'stopping the unit and ' : ''}removing the new unit file${links}`;
 };
 

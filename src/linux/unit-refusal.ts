@@ -80,10 +80,17 @@ export const refusedBefore = (
   before: LiveUnit,
   files: BatchFiles,
   stack: string | undefined,
+): boolean => unitRefusalOf(change, before, files) !== undefined || refusedForMarks(change, before, stack);
+
+/**
+ * Whether the apply refuses it for its marks alone, which the run does before the host's transaction, so that
+ * transaction never sees it: to that apply, an object this stack does not declare (unit-template-disable.ts).
+ */
+export const refusedForMarks = (
+  change: Exclude<UnitChange, { sort: 'drop-in' }>,
+  before: LiveUnit,
+  stack: string | undefined,
 ): boolean => {
   const marks = { markStack: markStackOf(before), foreign: unitIsForeign(before, change.sort === 'unit') };
-  return (
-    unitRefusalOf(change, before, files) !== undefined ||
-    markRefusal(marks, change.owned ?? NOT_OWNED, stack) !== undefined
-  );
+  return markRefusal(marks, change.owned ?? NOT_OWNED, stack) !== undefined;
 };

@@ -5,14 +5,19 @@
  * The apply enables such an instance again after that disable, which ends both as declared (measured: its links
  * and its own alias back, the template `indirect` and in sync), and both plans say so, in the words here. A template
  * the apply refuses (unit-refusal.ts `refusedBefore`, the apply's own judgement) is never disabled, so neither plan
- * says so of it (measured: both said it). An instance the apply refuses (shadowed by a file of its name, not created
- * by this stack, one enable cannot link, ...) stays unlinked by that disable, and both plans say so (measured: both
- * said it was enabled again, the apply left it unlinked).
+ * says so of it (measured: both said it). An instance the apply refuses (shadowed by a file of its name, one enable
+ * cannot link, ...) stays unlinked by that disable, and both plans say so (measured: both said it was enabled again,
+ * the apply left it unlinked). That disable unlinks the instances this stack does not declare too (enabled by hand),
+ * which the apply left unlinked, an object never declared changed (measured): the apply links each again after it,
+ * as it was (`linkedAgain`), and the template's plan says so; so too one refused for its marks, which the run
+ * refuses before the host's transaction (unit-refusal.ts `refusedForMarks`), and both plans say so. Not its default
+ * instance, whose links are the template's own: list-unit-files says the template `enabled` for any of them, so a
+ * template declared disabled reads in sync only without them (measured).
  */
 import { type BatchFiles, mustWrite, type UnitChange } from './unit-batch';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { enableStep, linkedName } from './unit-diff';
-import { isTemplate } from './unit-name';
+import { instanceOf, isTemplate } from './unit-name';
 import { refusedBefore } from './unit-refusal';
 import type { UnitSpec } from './systemd-unit';
 
@@ -23,6 +28,77 @@ export const disablesEveryInstance = (spec: DesiredUnit, before: LiveUnit, rewri
   linkedName(spec, before, rewritten) === spec.name;
 
 type Declared = Exclude<UnitChange, { sort: 'drop-in' }>;
+
+/** The instances a template's links are for: `<target>.wants/<instance>` (not an alias). */
+export const instancesIn = (template: string, paths: readonly string[]): string[] => [
+  ...new Set(
+    paths.flatMap((path) => {
+      const name = path.split('/')[1];
+      return name !== undefined && instanceOf(name) === template ? [name] : [];
+    }),
+  ),
+];
+
+/** A template's instances by where its links for them are: under /etc, and under /run (until reboot). */
+export interface Relinked {
+  readonly etc: readonly string[];
+  readonly run: readonly string[];
+}
+
+/**
+ * The instances the template's disable by its name unlinks that `batch` does not declare, but its default instance,
+ * by where they had links `before` any change: the apply links them again after that disable, under /etc with
+ * `enable` and under /run with `enable --runtime`, as they were (measured, systemd 252). None where it is not so
+ * disabled. `rewritten`: the apply writes its file.
+ */
+export const linkedAgain = (
+  template: DesiredUnit,
+  before: LiveUnit,
+  rewritten: boolean,
+  batch: readonly UnitChange[],
+): Relinked => {
+  if (!disablesEveryInstance(template, before, rewritten)) return { etc: [], run: [] };
+  const declared = new Set(batch.flatMap((change) => (change.sort === 'drop-in' ? [] : [change.spec.name])));
+  const found = (paths: readonly string[] = []) =>
+    instancesIn(template.name, paths).filter((name) => !declared.has(name) && name !== before.links?.defaultInstance);
+  return { etc: found(before.links?.etc), run: found(before.links?.run) };
+};
+
+/**
+ * The template's plan's words for the instances `linkedAgain` names, `refused` among them: declared, and refused for
+ * their marks before the transaction, which links them again as it does those the stack does not declare.
+ */
+export const linkedAgainWords = (
+  template: string,
+  { etc, run }: Relinked,
+  refused: readonly string[] = [],
+): string | undefined => {
+  const where = (name: string) =>
+    !run.includes(name)
+      ? ''
+      : etc.includes(name)
+        ? ' (under /etc, and /run until reboot)'
+        : ' (under /run, until reboot)';
+  const all = [...new Set([...etc, ...run])].sort();
+  const listed = (names: readonly string[]) => names.map((name) => `${name}${where(name)}`).join(', ');
+  const [theirs, declined] = [
+    all.filter((name) => !refused.includes(name)),
+    all.filter((name) => refused.includes(name)),
+  ];
+  const unlinks = `its systemctl disable ${template} unlinks (measured)`;
+  const words = [
+    ...(theirs.length === 0
+      ? []
+      : [`the apply then links again ${listed(theirs)}, which this stack does not declare and ${unlinks}`]),
+    ...(declined.length === 0
+      ? []
+      : [
+          `the apply then links again ${listed(declined)} as before, which this batch declares, the apply ` +
+            `refuses and ${unlinks}`,
+        ]),
+  ];
+  return words.length === 0 ? undefined : words.join('; ');
+};
 
 /** The batch's instances of `template` (the same directory) declared enabled. */
 export const enabledInstancesOf = (template: DesiredUnit, batch: readonly UnitChange[]): Declared[] =>
@@ -90,12 +166,24 @@ export const enablesAgainWords = (template: string, again: readonly string[], re
   return [...enabled, ...left].join('; ');
 };
 
-/** The plan's diff and words for an instance its batch template's disable unlinks (`refused`: the apply refuses it). */
-export const unlinkedDiff = (template: string, refused: boolean) => ({
+/**
+ * The plan's diff and words for an instance its batch template's disable unlinks (`refused`: the apply refuses it;
+ * `back`: for its marks, and the apply links it again as it was, `linkedAgain`).
+ */
+export const unlinkedDiff = (template: string, refused: boolean, back = false) => ({
   live: `unlinked by systemctl disable ${template}`,
-  want: refused ? 'enabled, which the apply refuses: it stays unlinked' : 'enabled again after it',
+  want: !refused
+    ? 'enabled again after it'
+    : back
+      ? REFUSED_BACK
+      : 'enabled, which the apply refuses: it stays unlinked',
 });
-export const unlinkedWords = (template: string, refused: boolean): string =>
+export const unlinkedWords = (template: string, refused: boolean, back = false): string =>
   `its template ${template}, which this batch declares disabled, is disabled by its name (systemctl disable ` +
   `${template}), which unlinks every instance (measured); ` +
-  (refused ? 'the apply refuses this one: it stays unlinked' : 'the apply then enables this one again');
+  (!refused
+    ? 'the apply then enables this one again'
+    : back
+      ? `the apply refuses this one: ${REFUSED_BACK}`
+      : 'the apply refuses this one: it stays unlinked');
+const REFUSED_BACK = 'linked again after it as before';

@@ -5,23 +5,14 @@
  * the apply acts on those alone, and the next plan is in sync with the other instances' links kept. Where only the
  * template's own disable will do, the batch's instance declared enabled is enabled again after it.
  */
-import { unitBatch, instanceSpec, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { batch, ETC, templateLinks as links, to, wants } from '../../support/template-batch';
 import { restartOnPath } from '../../../src/linux/unit-file';
 
 jest.setTimeout(120_000);
 
 const { host } = useSystemdHost();
 const { plan, apply } = unitBatch(host);
-const ETC = '/etc/systemd/system';
-const wants = (target: string, name: string) => `${ETC}/${target}.target.wants/${name}`;
-const template = (install: string) =>
-  `[Unit]\nDescription=default instance\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\n${install}`;
-/** The template `t` and its instance `i` (`<prefix>@b.service`, enabled), as one batch. */
-const batch = (prefix: string, install: string, enabled: boolean) => ({
-  t: { kind: 'systemd-unit', spec: unitSpec(`${prefix}@.service`, template(install), { enabled, started: false }) },
-  i: { kind: 'systemd-instance', spec: instanceSpec(`${prefix}@b.service`, { started: false }), after: ['t'] },
-});
-const to = (prefix: string) => (path: string) => `${path} -> ${ETC}/${prefix}@.service`;
 
 // Regression: the plan said `enabled is true, want false` (list-unit-files says `enabled` for any link named for its
 // default instance: measured), and the apply's `systemctl disable dc@.service` unlinked dc@b.service too (measured).
@@ -42,10 +33,7 @@ test('a template declared disabled: a link named for its default instance is dri
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });
 
-/** Every link to the template's file under /etc, as `<path> -> <target>`, sorted. */
-const templateLinks = async (prefix: string): Promise<string> =>
-  (await host().exec(`find ${ETC} -maxdepth 2 -type l -lname '*/${prefix}@.service' -printf '%p -> %l\\n' | sort`))
-    .stdout;
+const templateLinks = async (prefix: string): Promise<string> => links(host(), prefix);
 
 // Regression: each read in sync, list-unit-files saying `enabled` while the template alias `enable` makes (or any
 // other of its links) was there (measured, systemd 252).
@@ -234,20 +222,35 @@ test.each([
 );
 
 // Regression: the template's disable (its alias there) unlinks dn@b.service, which the apply refuses (a copy of its
-// name in /etc shadows its template; or its record removed: not created by this stack); both plans said the apply
-// then enables dn@b.service again, the apply disabled the template and left the instance unlinked (measured).
-test.each([
-  ['shadowed by a copy of its name', 'dn', 'copy'],
-  ['not created by this stack', 'do', 'record'],
-])('a template declared disabled unlinks an instance the apply refuses, %s: both plans say so', async (_, p, how) => {
-  const install = `WantedBy=multi-user.target\nAlias=${p}-al@.service\nDefaultInstance=a\n`;
-  expect(await apply(batch(p, install, true))).toMatchObject({ code: 0 });
-  const edit =
-    how === 'copy'
-      ? `cp ${ETC}/${p}@.service ${ETC}/${p}@b.service && systemctl daemon-reload`
-      : `rm ${restartOnPath({ name: `${p}@b.service` })}`;
+// name in /etc shadows its template); both plans said the apply then enables dn@b.service again, the apply disabled
+// the template and left the instance unlinked (measured).
+test('a template declared disabled unlinks an instance the apply refuses, shadowed by a copy of its name', async () => {
+  const install = 'WantedBy=multi-user.target\nAlias=dn-al@.service\nDefaultInstance=a\n';
+  expect(await apply(batch('dn', install, true))).toMatchObject({ code: 0 });
+  const edit = `cp ${ETC}/dn@.service ${ETC}/dn@b.service && systemctl daemon-reload`;
   expect((await host().exec(edit)).code).toBe(0);
-  await bothPlansSayItStaysUnlinked(p, batch(p, install, false));
+  await bothPlansSayItStaysUnlinked('dn', batch('dn', install, false));
+});
+
+// Regression: do@b.service, its record removed (not created by this stack), is refused before the host's transaction,
+// which never sees it: its links stayed unlinked by the template's disable while its refusal said nothing of it was
+// changed (measured, systemd 252). That transaction links it again as before, and both plans say so.
+test('a template declared disabled unlinks an instance not created by this stack: linked again as before', async () => {
+  const install = 'WantedBy=multi-user.target\nAlias=do-al@.service\nDefaultInstance=a\n';
+  expect(await apply(batch('do', install, true))).toMatchObject({ code: 0 });
+  expect((await host().exec(`rm ${restartOnPath({ name: 'do@b.service' })}`)).code).toBe(0);
+  const kept = [`${ETC}/do-al@b.service`, wants('multi-user', 'do@b.service')];
+  const objects = batch('do', install, false);
+  expect((await plan(objects)).result).toMatchObject({
+    't.summary': expect.stringContaining(
+      'the apply then links again do@b.service as before, which this batch declares, the apply refuses and its ' +
+        'systemctl disable do@.service unlinks (measured)',
+    ),
+    'i.summary': expect.stringContaining('the apply refuses this one: linked again after it as before'),
+  });
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 1, stderr: expect.stringMatching(/^t: disabled\n(.*\n)*i: not applied/m) });
+  expect(await templateLinks('do')).toBe(kept.map((path) => `${to('do')(path)}\n`).join(''));
 });
 
 /** The plans of the template `t` declared disabled and its instance `i` it unlinks, refused, then the apply. */

@@ -6,6 +6,7 @@ import type { UnitLinks } from '../../../../src/linux/unit-links';
 import {
   enabledAgain,
   instancesToReenable,
+  keptInstances,
   relinkOf,
   rewritten,
   unlinkedOnUndo,
@@ -162,6 +163,27 @@ describe("a template's disable by its own name", () => {
     const i = instance('p@b.service', before('enabled', links(own)), enabled);
     expect(enabledAgain([t, i]).has(i)).toBe(again);
     expect(enabledAgain([t, i]).has(t)).toBe(false);
+  });
+
+  // Regression: p@foo.service and p@bar.service, enabled by hand, stayed unlinked after that disable, and with its file
+  // rewritten were re-enabled before it, in vain (measured, systemd 252).
+  test('links again after it the instances the batch does not declare, as they were, but its default instance', () => {
+    const hand = ['multi-user.target.wants/p@foo.service', 'multi-user.target.wants/p@x.service'];
+    const at = (etc: string[], rewrite: boolean) =>
+      template(
+        {
+          ...before('enabled', { ...links([...etc, ...hand, ...own]), run: ['multi-user.target.wants/p@bar.service'] }),
+          fileSha256: rewrite ? 'old' : sha256Hex(service()),
+        },
+        { wrote: rewrite },
+      );
+    const i = instance('p@b.service', before('enabled', links(own)));
+    const kept = { etc: ['p@foo.service'], run: ['p@bar.service'] };
+    for (const t of [at(made, false), at(made.slice(0, 1), true)]) {
+      expect(keptInstances(t, [t, i])).toEqual(kept);
+      expect(instancesToReenable(t, [t, i])).toEqual({ etc: [], run: [] });
+    }
+    expect(keptInstances(at(made.slice(0, 1), false), [])).toEqual({ etc: [], run: [] });
   });
 });
 
