@@ -55,9 +55,6 @@ export const enabledAgain = (tracks: readonly Track[]): Set<Track> => {
   );
 };
 
-/** A template's instances re-enabled by its rewrite, or linked again after its disable: by where. */
-export type { Relinked };
-
 /**
  * The instances a template's rewrite re-enables, by where the read found links to its file: `reenable` those
  * with links under /etc (enabled for good), then `reenable --runtime` those with links under /run (enabled
