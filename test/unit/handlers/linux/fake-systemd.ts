@@ -4,11 +4,11 @@
  * jobs that finish by the next look, and `ExecStart=/bin/false` that fails. It records every command
  * and counts reloads, so a test can say one reload for many units and one start for all of them.
  */
-import { sha256Hex } from '../../../../src/core/canonical';
 import { helperCommand } from '../../../../src/linux/root-helper';
 import type { CommandResult, Remote } from '../../../../src/linux/ssh';
 import { ConnectionLost } from '../../../../src/linux/ssh';
 import { instanceOf } from '../../../../src/linux/unit-name';
+import { operands, readScript } from './fake-systemd-read';
 
 const DIR = '/etc/systemd/system';
 const RECORDS = '/var/lib/cdktf-homelab/restart-on';
@@ -58,7 +58,6 @@ const ok = (stdout = ''): CommandResult => ({ code: 0, stdout, stderr: '' });
 /** What list-unit-files and is-enabled say: links under /etc win over those under /run. */
 const fileStateOf = (u: UnitState): string =>
   u.enabled === 'enabled' ? 'enabled' : u.runtime === true ? 'enabled-runtime' : u.enabled;
-const operands = (text: string): string[] => [...text.matchAll(/'([^']*)'/g)].map((match) => match[1] as string);
 
 export const fakeSystemd = (): FakeSystemd => {
   const files = new Map<string, string>();
@@ -127,52 +126,14 @@ export const fakeSystemd = (): FakeSystemd => {
     }
     return { code: failures.length > 0 ? 1 : 0, stdout: '', stderr: failures.join('\n') };
   };
-  const readScript = (script: string): string => {
-    const showLine = /systemctl show -p \S+ -- (.*)\n/.exec(script)?.[1] ?? '';
-    const shown = operands(showLine).map(show).join('\n');
-    const paths = operands(/set -- (.*?); k=; /.exec(script)?.[1] ?? '');
-    const digests = paths.flatMap((path) => (files.has(path) ? [`${sha256Hex(files.get(path) ?? '')}  ${path}`] : []));
-    // The records' loop, then the intents' (unit-read.ts).
-    const [records = [], intents = []] = [...script.matchAll(/i=0; for f in (.*?); do/g)].map(([, list]) =>
-      operands(list ?? '').flatMap((path, i) => (files.has(path) ? [`${i} ${(files.get(path) ?? '').trim()}`] : [])),
-    );
-    // list-unit-files: a line for each name with a file of its own (a template is disabled), none for the others.
-    const listed = operands(/systemctl list-unit-files --no-legend --no-pager -- (.*) 2>/.exec(script)?.[1] ?? '');
-    const unitFiles = listed.flatMap((name) => {
-      if (masked.has(name)) return [`${name} masked enabled`];
-      if (!files.has(`${DIR}/${name}`)) return [];
-      return [`${name} ${name.includes('@.') ? 'disabled' : fileStateOf(unit(name))} enabled`];
-    });
-    // is-enabled of the instances: each one's state in order, up to the first whose template has no file.
-    const asked = operands(/systemctl is-enabled -- (.*) 2>/.exec(script)?.[1] ?? '');
-    const gone = asked.findIndex((name) => fileOf(name) === undefined);
-    const instances = asked.slice(0, gone < 0 ? asked.length : gone).map((name) => fileStateOf(unit(name)));
-    const mark = (name: string) => `@@cdktf-homelab:${name}`;
-    const parts = [
-      shown,
-      mark('files'),
-      ...digests,
-      mark('stats'),
-      mark('restart-on'),
-      ...records,
-      mark('intents'),
-      ...intents,
-      mark('unit-files'),
-      ...unitFiles,
-      mark('instances'),
-      ...instances,
-      mark('now'),
-      '0',
-    ];
-    return parts.join('\n') + '\n';
-  };
   /** What the root helper's remove-unit and destroy-unit steps drop (the fake has no links). */
   const removal = (name: string, ownsFile: boolean): string =>
     [...(ownsFile ? [`${DIR}/${name}`] : []), `${RECORDS}/${name}`, `${INTENTS}/${name}`, `${KEPT}/${name}`]
       .flatMap((path) => (files.delete(path) ? [`removed ${path}\n`] : []))
       .join('');
   const script = (stdin: string): CommandResult => {
-    if (stdin.includes('@@cdktf-homelab:files')) return ok(readScript(stdin));
+    if (stdin.includes('@@cdktf-homelab:files'))
+      return ok(readScript(stdin, { files, masked, show, fileOf, fileState: (name) => fileStateOf(unit(name)) }));
     const [, verb = '', flags = '', names = ''] =
       /^systemctl (\S+)(?: -p \S+)?((?: --\S+)*) -- (.*)\n/.exec(stdin) ?? [];
     if (verb === 'show') return ok(operands(names).map(show).join('\n'));
