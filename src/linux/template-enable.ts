@@ -3,18 +3,19 @@
  * only the template's aliases (`Alias=`) and enables `Also=`; a `WantedBy=` or `RequiredBy=` of a target that is
  * no template then fails it (`Destination unit multi-user.target is a non-template unit`, exit 1), and an [Install]
  * with nothing else links nothing (measured, systemd 252 test host: `a@.service` with `WantedBy=` alone fails,
- * with `Also=` enables that unit, with `RequiredBy=` and `DefaultInstance=z` links `a@z.service`). A template
+ * with `Also=` enables that unit, with `RequiredBy=` and `DefaultInstance=z` links `a@z.service`, with
+ * `DefaultInstance=z` alone prints "no installation config" and links nothing). A template
  * declared enabled so planned an enable the apply then failed and undid. One rule, for synth (the stack's
  * drop-ins), the plan and the apply (unit-enable.ts `cannotEnable`, the batch's): its instances are enabled as
  * instances.
  */
 import { broken, type Problem } from '../core/rules';
 import type { Known, UnitContent } from './render-unit';
-import { type InstallDropIn, installValuesOf } from './install-config';
+import { type InstallDropIn, installConfigOf, installValuesOf } from './install-config';
 import { isTemplate } from './unit-name';
 
 /** What such a template's [Install] lacks. */
-const NAMES_NONE = 'names no Alias=, Also= or DefaultInstance=';
+const NAMES_NONE = 'names no Alias=, Also=, nor DefaultInstance= beside a WantedBy= or RequiredBy=';
 
 /** The rule, as synth and the apply's refusal state it. */
 const TEMPLATE_ENABLE_RULE = `false for a template whose [Install] (its drop-ins' included) ${NAMES_NONE}`;
@@ -36,11 +37,17 @@ export const templateLinksNothing = (
   const values = installValuesOf(content, known, dropIns);
   if (values === undefined) return undefined;
   const words = (key: Parameters<typeof values.get>[0]) => values.get(key) ?? [];
-  if (words('Alias').length > 0 || words('Also').length > 0 || words('DefaultInstance').length > 0) return false;
-  return ![...words('WantedBy'), ...words('RequiredBy')].some((target) => isTemplate(target));
+  if (words('Alias').length > 0 || words('Also').length > 0) return false;
+  const targets = [...words('WantedBy'), ...words('RequiredBy')];
+  // `DefaultInstance=` alone links nothing: such a template is `static` (measured, install-config.ts).
+  if (words('DefaultInstance').length > 0 && targets.length > 0) return false;
+  return !targets.some((target) => isTemplate(target));
 };
 
-/** `enabled: true` for a template (`name`) whose enable links nothing (`templateLinksNothing`), at synth. */
+/**
+ * `enabled: true` for a template (`name`) whose enable links nothing (`templateLinksNothing`), at synth; not for
+ * one with no installation config at all, which unit-enable.ts's static rule names (one problem, one cause).
+ */
 export const templateEnabledProblems = (
   name: string,
   enabled: unknown,
@@ -49,6 +56,7 @@ export const templateEnabledProblems = (
   dropIns?: readonly InstallDropIn[],
 ): Problem[] => {
   if (!isTemplate(name) || enabled !== true || templateLinksNothing(content, known, dropIns) !== true) return [];
+  if (installConfigOf(content, known, dropIns) === false) return [];
   return [templateEnabledProblem()];
 };
 

@@ -82,7 +82,8 @@ test('a template whose enable links nothing, declared enabled: the plan says so,
   const objects = {
     t: { kind: 'systemd-unit', spec: unitSpec('tw@.service', text, { enabled: true, started: false }) },
   };
-  const words = 'names no Alias=, Also= or DefaultInstance=, so it cannot be enabled';
+  const words =
+    'names no Alias=, Also=, nor DefaultInstance= beside a WantedBy= or RequiredBy=, so it cannot be enabled';
   expect((await plan(objects)).result).toMatchObject({
     't.in_sync': 'false',
     't.summary': expect.stringContaining(words),

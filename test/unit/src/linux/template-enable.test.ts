@@ -21,6 +21,18 @@ test.each([
   ['WantedBy= and Also=', `${WANTED}Also=b.socket\n`, [], false],
   ['WantedBy= and DefaultInstance=', `${WANTED}DefaultInstance=x\n`, [], false],
   [
+    'DefaultInstance= alone (measured: static, enable links nothing)',
+    `${SERVICE}[Install]\nDefaultInstance=x\n`,
+    [],
+    true,
+  ],
+  [
+    'a drop-in that empties WantedBy= beside DefaultInstance=',
+    `${WANTED}DefaultInstance=x\n`,
+    [{ name: 'x', content: '[Install]\nWantedBy=\n' }],
+    true,
+  ],
+  [
     'a WantedBy= of a template target (not measured: left to systemd)',
     `${SERVICE}[Install]\nWantedBy=t@.target\n`,
     [],
@@ -41,7 +53,9 @@ test.each([
 test('the plan and the apply judge a template declared enabled by it; a unit and a disabled template are not', () => {
   const spec = { name: 'a@.service', enabled: true };
   const status = { unitFileState: 'disabled' };
-  expect(cannotEnable(spec, WANTED, [], status)).toMatch(/names no Alias=, Also= or DefaultInstance=, so it cannot/);
+  expect(cannotEnable(spec, WANTED, [], status)).toMatch(
+    /names no Alias=, Also=, nor DefaultInstance= beside a WantedBy= or RequiredBy=, so it cannot/,
+  );
   expect(cannotEnable(spec, `${WANTED}DefaultInstance=x\n`, [], status)).toBeUndefined();
   expect(cannotEnable({ ...spec, enabled: false }, WANTED, [], status)).toBeUndefined();
   expect(templateEnabledProblems('a.service', true, SERVICE)).toEqual([]);
@@ -60,10 +74,16 @@ test('synth refuses enabled: true on such a template, naming the construct, the 
       });
     }),
   ).toBe(
-    "test/w: enabled must be false for a template whose [Install] (its drop-ins' included) names no Alias=, Also= " +
-      'or DefaultInstance=, got true (systemctl enable of a template without DefaultInstance= makes only its ' +
-      'aliases: a WantedBy= of a target that is no template fails it)',
+    "test/w: enabled must be false for a template whose [Install] (its drop-ins' included) names no Alias=, Also=, " +
+      'nor DefaultInstance= beside a WantedBy= or RequiredBy=, got true (systemctl enable of a template without ' +
+      'DefaultInstance= makes only its aliases: a WantedBy= of a target that is no template fails it)',
   );
+  // One cause, one problem: a template with no installation config at all gets the static rule's alone.
+  const only = synthError((stack) => {
+    const content = `${SERVICE}[Install]\nDefaultInstance=x\n`;
+    new SystemdUnit(stack, 'd', { host: hostIn(stack), name: 'd@.service', content, enabled: true });
+  });
+  expect(only).toMatch(/^test\/d: enabled must be false for a unit whose \[Install\].*systemd calls it static\)$/);
   const stack = new TerraformStack(Testing.app(), 'left-out');
   const left = new SystemdUnit(stack, 'w', { host: hostIn(stack), name: 'w@.service', content: WANTED });
   expect(left.spec.enabled).toBe(false);
