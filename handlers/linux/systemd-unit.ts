@@ -24,6 +24,7 @@ import {
   enabledInstancesOf,
   enablesAgainWords,
   linkedAgain,
+  stoppedRelinkWords,
   linkedAgainWords,
   templateBefore,
   unlinkedByTemplate,
@@ -108,6 +109,9 @@ const withBatchLinks = (
     const also = [enablesAgainWords(spec.name, names(again), names(left)), words].filter((said) => said);
     return { diff, ...(also.length === 0 ? {} : { also: also.join('; ') }) };
   }
+  const stopped = self === undefined ? undefined : linkedAgain(spec, self, mustWrite(change, self), applied);
+  const words = stopped === undefined ? undefined : stoppedRelinkWords(spec.name, stopped);
+  if (words !== undefined) return { diff, also: words };
   const template = batchTemplateOf(change, batch);
   const before = template && templateBefore(template, batch, files, units.get(template.name), stack);
   if (template === undefined || !unlinkedByTemplate(change, template, before)) return { diff };

@@ -6,6 +6,8 @@
  * finishes; the object is never read as foreign.
  */
 import { sha256Hex } from '../../src/core/canonical';
+import { HandlerError } from '../../src/core/errors';
+import { HELPER_TEXT_MAX } from '../../src/linux/root-helper-script';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { dropInUnitRuns } from '../../src/linux/systemd-drop-in';
 import { clearIntentStep, type HelperStep, intentStep, recordStep, type UnitObject } from '../../src/linux/root-helper';
@@ -13,10 +15,11 @@ import { fileOf, mustWrite, objectOf, type UnitChange } from '../../src/linux/un
 import { runningOf } from '../../src/linux/unit-diff';
 import { INTENT_DIR, type IntentEntry, intentRest, recordText, type RecordEntry } from '../../src/linux/unit-intent';
 import { isTemplate } from '../../src/linux/unit-name';
+import { linkedAgain } from '../../src/linux/unit-template-disable';
 import { DROP_IN_MARK } from '../../src/linux/unit-ownership';
 import { restartPending } from '../../src/linux/unit-stale';
 import type { HostShell } from './host-shell';
-import { active, all, type Track } from './unit-track';
+import { active, all, each, type Track } from './unit-track';
 
 /** Whether this apply is to start or restart the object's unit, as far as the read before it tells. */
 const restartsOf = (change: UnitChange, before: LiveUnit): boolean => {
@@ -27,15 +30,23 @@ const restartsOf = (change: UnitChange, before: LiveUnit): boolean => {
   return !runningOf(spec, before) || mustWrite(change, before) || moved || restartPending(before);
 };
 
-/** What the object's intent says. */
-export const intentOf = ({ item: { change }, before, stack }: Track): IntentEntry => {
+/**
+ * What the object's intent says; a template's names the instances its disable by its name unlinks that the apply
+ * then links again (unit-template-disable.ts `linkedAgain`, as keptInstances finds them with the write to come), so
+ * an apply stopped between the two leaves what the next one needs to link them again.
+ */
+export const intentOf = ({ item: { change }, before, stack }: Track, tracks: readonly Track[]): IntentEntry => {
   const file = fileOf(change);
+  const batch = tracks.map(({ item }) => item.change);
+  const relink =
+    change.sort === 'unit' ? linkedAgain(change.spec, before, mustWrite(change, before), batch) : undefined;
   return {
     object: objectOf(change),
     unit: change.sort === 'drop-in' ? change.spec.unit : change.spec.name,
     ...(file === undefined ? {} : { sha256: sha256Hex(file.content) }),
     restart: restartsOf(change, before),
     ...(stack === undefined ? {} : { stack }),
+    ...(relink === undefined || relink.etc.length + relink.run.length === 0 ? {} : { relink }),
   };
 };
 
@@ -51,16 +62,34 @@ export const recordSteps = (records: readonly RecordEntry[], cleared: readonly U
   ...cleared.map(clearIntentStep),
 ];
 
-/** Writes the intent of every active object, in one request; one that fails fails them all, each named. */
+/**
+ * Writes the intent of every active object, in one request; one that fails fails them all, each named. A template
+ * whose intent cannot name every instance it is to link again (the helper's text limit) is refused first, alone:
+ * an apply stopped after its disable would lose them.
+ */
 export const writeIntents = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  await each(active(tracks), async (track) => tooManyToName(shell.host, intentOf(track, tracks)), 'refused');
   const live = active(tracks);
   if (live.length === 0) return;
   await all(live, async () => {
-    await shell.mustHelper(live.map((track) => writeIntentStep(intentOf(track))));
+    await shell.mustHelper(live.map((track) => writeIntentStep(intentOf(track, tracks))));
     for (const track of live) track.intended = true;
     const count = live.length === 1 ? '1 object' : `${live.length} objects`;
     shell.log(`${shell.host}: wrote the intents of ${count} (${INTENT_DIR})`);
   });
+};
+
+/** Throws where `entry` is more than the root helper takes: a template with too many instances to link again. */
+export const tooManyToName = (host: string, entry: IntentEntry): void => {
+  if (intentRest(entry).length <= HELPER_TEXT_MAX) return;
+  const { etc = [], run = [] } = entry.relink ?? {};
+  throw new HandlerError(
+    `${entry.unit} on ${host} was not applied`,
+    `its systemctl disable by its name unlinks ${etc.length + run.length} instances this stack does not declare ` +
+      `(${[...etc, ...run].join(', ')}), which the apply links again after it; its intent on the host cannot name ` +
+      `them all (at most ${HELPER_TEXT_MAX} characters), so an apply stopped in between would leave them ` +
+      'unlinked: declare them (SystemdUnit.instance), or disable the template by hand first',
+  );
 };
 
 /** The object as read, less the intent this apply wrote: the one it found stays in `before`. */

@@ -15,9 +15,9 @@ import {
   disablesEveryInstance,
   instancesIn,
   linkedAgain,
-  type Relinked,
   unlinkedByTemplate,
 } from '../../src/linux/unit-template-disable';
+import type { Relinked } from '../../src/linux/unit-intent';
 import { isTemplate } from '../../src/linux/unit-name';
 import { enablementOf } from '../../src/linux/unit-state';
 import { isActive, type Track } from './unit-track';

@@ -9,7 +9,7 @@ import { ConnectionLost } from '../../src/linux/ssh';
 import type { LinkVerb } from '../../src/linux/root-helper';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import type { BatchItem } from '../../src/linux/unit-batch';
-import type { Relinked } from '../../src/linux/unit-template-disable';
+import type { Relinked } from '../../src/linux/unit-intent';
 
 /** Commands in flight at once: below the SSH connection's channel limit. */
 export const IN_FLIGHT = 8;

@@ -13,6 +13,9 @@ import { ROOT_HELPER_STEPS } from './root-helper-steps';
 import { helperDirsLines } from './unit-directories';
 
 /** Its opening comment: what it is, for whoever reads it on the host. */
+/** The most characters an intent's or a record's words may hold (the helper's `words` check). */
+export const HELPER_TEXT_MAX = 1024;
+
 export const ROOT_HELPER_HEAD = `# cdktf-homelab-root: the privileged steps of cdktf-homelab's systemd kinds
 # (SystemdUnit, SystemdUnitInstance, SystemdDropIn), for a sudoers line naming this file alone:
 #   <user> ALL=(root) NOPASSWD: /usr/local/sbin/cdktf-homelab-root
@@ -92,7 +95,7 @@ words() {
     case $w in *[!A-Za-z0-9=_.:@\\\\-]*) refuse 'the text must be words of letters, digits and = _ . : @ \\ -' ;; esac
   done
   x=$*
-  [ \${#x} -le 1024 ] || refuse 'the text must be at most 1024 characters'
+  [ \${#x} -le ${HELPER_TEXT_MAX} ] || refuse 'the text must be at most ${HELPER_TEXT_MAX} characters'
 }
 takes() { [ "$1" -eq "$2" ] || refuse "$verb takes $3"; }
 

@@ -21,6 +21,12 @@ export const unitIntentPath = (unit: { readonly name: string }): string => `${IN
 /** A drop-in's intent: the drop-in's own path below the directory's `drop-ins`. */
 export const dropInIntentPath = (dropIn: DropInPlace): string => `${INTENT_DIR}/drop-ins${dropInPath(dropIn)}`;
 
+/** A template's instances by where its links for them are: under /etc, and under /run (until reboot). */
+export interface Relinked {
+  readonly etc: readonly string[];
+  readonly run: readonly string[];
+}
+
 /** What an apply was about to do to one object, as it wrote it before its first effect. */
 export interface UnitIntent {
   /** When it was written, in Unix seconds by the host's clock. */
@@ -31,6 +37,12 @@ export interface UnitIntent {
   readonly restart: boolean;
   /** The stack whose apply wrote it; undefined for an earlier version's, which named none. */
   readonly stack?: string;
+  /**
+   * A template's: the instances the stack does not declare that its disable by its name unlinks and the apply then
+   * links again (unit-template-disable.ts `linkedAgain`). An apply stopped between the two leaves them unlinked and
+   * no link says they were there: the next apply links them again from here. Undefined where none.
+   */
+  readonly relink?: Relinked;
 }
 
 /** One object's intent as the apply writes it: the helper makes its path from `object` (root-helper.ts). */
@@ -41,6 +53,8 @@ export interface IntentEntry {
   readonly restart: boolean;
   /** The stack the apply works for (a by-hand apply keeps the one the object's mark named). */
   readonly stack?: string;
+  /** As `UnitIntent.relink`. */
+  readonly relink?: Relinked;
 }
 
 const WORD = 'cdktf-homelab-intent';
@@ -57,18 +71,38 @@ const stackNamed = (value: string): string => (STACK_ID.test(value) ? value : NO
 /** `stack=<id>` after the rest of a line, or nothing. */
 const stackSuffix = (stack: string | undefined): string => (stack === undefined ? '' : ` ${STACK_WORD}${stack}`);
 
-/** The line of an intent, after its `since=<seconds>` which the host's clock fills in. */
-export const intentRest = ({ unit, sha256, restart, stack }: Omit<IntentEntry, 'object'>): string =>
-  `sha256=${sha256 ?? '-'} restart=${restart ? 'pending' : 'no'} unit=${unit}${stackSuffix(stack)}`;
+/** The word of each instance to link again: `relink=etc:<name>` or `relink=run:<name>` (the helper's word rule). */
+const RELINK_WORD = 'relink=';
+const relinkWords = ({ etc, run }: Relinked = { etc: [], run: [] }): string =>
+  [...etc.map((name) => `etc:${name}`), ...run.map((name) => `run:${name}`)]
+    .map((word) => ` ${RELINK_WORD}${word}`)
+    .join('');
+
+/**
+ * The line of an intent, after its `since=<seconds>` which the host's clock fills in. An earlier version's read keys
+ * each word by what comes before its `=`, so it reads this one's words as before and passes the relink words over.
+ */
+export const intentRest = ({ unit, sha256, restart, stack, relink }: Omit<IntentEntry, 'object'>): string =>
+  `sha256=${sha256 ?? '-'} restart=${restart ? 'pending' : 'no'} unit=${unit}` +
+  `${stackSuffix(stack)}${relinkWords(relink)}`;
+
+/** The relink words of an intent's `words`; unit-relink.ts keeps only the template's own instances among them. */
+const relinkOf = (words: readonly string[]): Relinked | undefined => {
+  const named = (root: string) =>
+    words.flatMap((word) => (word.startsWith(`${RELINK_WORD}${root}:`) ? [word.slice(RELINK_WORD.length + 4)] : []));
+  const [etc, run] = [named('etc'), named('run')];
+  return etc.length + run.length === 0 ? undefined : { etc, run };
+};
 
 /** An intent's text, as the read returns it; undefined when it is not one (any file there still proves it). */
 export const parseIntent = (text: string): UnitIntent | undefined => {
+  const words = text.trim().split(/\s+/);
   const fields = new Map(
-    text
-      .trim()
-      .split(/\s+/)
+    words
+      .filter((word) => !word.startsWith(RELINK_WORD))
       .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
   );
+  const relink = relinkOf(words);
   const since = Number(fields.get('since'));
   if (!text.startsWith(WORD) || !Number.isFinite(since)) return undefined;
   const sha256 = fields.get('sha256');
@@ -78,6 +112,7 @@ export const parseIntent = (text: string): UnitIntent | undefined => {
     restart: fields.get('restart') === 'pending',
     ...(sha256 !== undefined && /^[0-9a-f]{64}$/.test(sha256) ? { sha256 } : {}),
     ...(stack === undefined ? {} : { stack: stackNamed(stack) }),
+    ...(relink === undefined ? {} : { relink }),
   };
 };
 

@@ -17,7 +17,8 @@
 import { type BatchFiles, mustWrite, type UnitChange } from './unit-batch';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { enableStep, linkedName } from './unit-diff';
-import { instanceOf, isTemplate } from './unit-name';
+import type { Relinked } from './unit-intent';
+import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
 import { refusedBefore } from './unit-refusal';
 import type { UnitSpec } from './systemd-unit';
 
@@ -39,17 +40,12 @@ export const instancesIn = (template: string, paths: readonly string[]): string[
   ),
 ];
 
-/** A template's instances by where its links for them are: under /etc, and under /run (until reboot). */
-export interface Relinked {
-  readonly etc: readonly string[];
-  readonly run: readonly string[];
-}
-
 /**
  * The instances the template's disable by its name unlinks that `batch` does not declare, but its default instance,
  * by where they had links `before` any change: the apply links them again after that disable, under /etc with
  * `enable` and under /run with `enable --runtime`, as they were (measured, systemd 252). None where it is not so
- * disabled. `rewritten`: the apply writes its file.
+ * disabled. `rewritten`: the apply writes its file. With them, those an apply stopped between that disable and
+ * their links left unlinked, as its intent named them (`stoppedRelinks`).
  */
 export const linkedAgain = (
   template: DesiredUnit,
@@ -57,11 +53,30 @@ export const linkedAgain = (
   rewritten: boolean,
   batch: readonly UnitChange[],
 ): Relinked => {
-  if (!disablesEveryInstance(template, before, rewritten)) return { etc: [], run: [] };
   const declared = new Set(batch.flatMap((change) => (change.sort === 'drop-in' ? [] : [change.spec.name])));
-  const found = (paths: readonly string[] = []) =>
-    instancesIn(template.name, paths).filter((name) => !declared.has(name) && name !== before.links?.defaultInstance);
-  return { etc: found(before.links?.etc), run: found(before.links?.run) };
+  const disabled = disablesEveryInstance(template, before, rewritten);
+  const stopped = stoppedRelinks(template, before);
+  const found = (paths: readonly string[] = [], left: readonly string[]) =>
+    [...new Set([...(disabled ? instancesIn(template.name, paths) : []), ...left])].filter(
+      (name) => !declared.has(name) && name !== before.links?.defaultInstance,
+    );
+  return { etc: found(before.links?.etc, stopped.etc), run: found(before.links?.run, stopped.run) };
+};
+
+/**
+ * The instances the intent `before` holds (unit-intent.ts `relink`) that are still unlinked where it says: an apply
+ * stopped after the template's disable and before it linked them again. Only the template's own instances: the
+ * intent is a file on the host, and its names reach `systemctl enable` (the root helper checks each name too).
+ */
+export const stoppedRelinks = (template: { readonly name: string }, before: LiveUnit): Relinked => {
+  const left = (names: readonly string[] = [], paths: readonly string[] = []) => {
+    const linked = new Set(instancesIn(template.name, paths));
+    return names.filter(
+      (name) => unitNameProblem(name) === undefined && instanceOf(name) === template.name && !linked.has(name),
+    );
+  };
+  const { relink } = before.intent ?? {};
+  return { etc: left(relink?.etc, before.links?.etc), run: left(relink?.run, before.links?.run) };
 };
 
 /**
@@ -98,6 +113,20 @@ export const linkedAgainWords = (
         ]),
   ];
   return words.length === 0 ? undefined : words.join('; ');
+};
+
+/**
+ * The plan's words for the instances an apply stopped between the template's disable and their links left unlinked
+ * (`stoppedRelinks`, as `linkedAgain` keeps them): undefined where none.
+ */
+export const stoppedRelinkWords = (template: string, { etc, run }: Relinked): string | undefined => {
+  const where = (name: string) =>
+    run.includes(name) ? (etc.includes(name) ? ' (under /etc and /run)' : ' (under /run)') : '';
+  const all = [...new Set([...etc, ...run])].sort();
+  return all.length === 0
+    ? undefined
+    : `the apply links again ${all.map((name) => `${name}${where(name)}`).join(', ')}, which this stack does not ` +
+        `declare and an apply stopped after its systemctl disable ${template} left unlinked`;
 };
 
 /** The batch's instances of `template` (the same directory) declared enabled. */

@@ -8,6 +8,7 @@ import { digestOf } from '../../../../src/core/canonical';
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import type { Remote } from '../../../../src/linux/ssh';
 import { linuxDomain } from '../../../../handlers/linux/domain';
+import { tooManyToName } from '../../../../handlers/linux/unit-intents';
 import { invokeBatch, invokeBatchApply } from '../../../support/run-handler';
 import { fakeSystemd, TARGET } from './fake-systemd';
 
@@ -114,4 +115,29 @@ test('an object that fails and is undone, and one skipped after it, keep no inte
   expect(run.code).toBe(1);
   expect(host.files.has(`${DIR}/bad.service`)).toBe(false);
   expect(intents(host)).toEqual([]);
+});
+
+// A template's intent names the instances it is to link again (unit-template-disable.ts): one the root helper would
+// refuse as too long is refused alone before any change, naming why, rather than failing every object's intent.
+describe("a template's intent that cannot name every instance it is to link again", () => {
+  const entry = (count: number) => ({
+    object: { sort: 'unit', name: 'p@.service', directory: DIR } as const,
+    unit: 'p@.service',
+    restart: false,
+    relink: { etc: Array.from({ length: count }, (_, i) => `p@worker-instance-${i}.service`), run: [] },
+  });
+
+  test('is refused, naming the instances and the fix', () => {
+    expect(() => tooManyToName('h', entry(10))).not.toThrow();
+    expect(() => tooManyToName('h', entry(40))).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(
+          new RegExp(
+            '^p@\\.service on h was not applied: .*unlinks 40 instances .*\\(p@worker-instance-0\\.service, ' +
+              '.*at most 1024 characters.*declare them \\(SystemdUnit\\.instance\\)',
+          ),
+        ),
+      }),
+    );
+  });
 });

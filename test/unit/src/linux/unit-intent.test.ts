@@ -47,6 +47,20 @@ describe('an intent', () => {
       restart: true,
     });
   });
+
+  // An apply stopped between a template's disable and the links it then makes again (unit-template-disable.ts).
+  test("a template's names the instances it is to link again, one word each, and parses back", () => {
+    const relink = { etc: ['p@foo.service', 'p@a\\x2db.service'], run: ['p@bar.service'] };
+    const rest = intentRest({ unit: 'p@.service', restart: false, stack: 's', relink });
+    expect(rest).toBe(
+      'sha256=- restart=no unit=p@.service stack=s relink=etc:p@foo.service relink=etc:p@a\\x2db.service ' +
+        'relink=run:p@bar.service',
+    );
+    expect(rest).toMatch(/^[A-Za-z0-9=_.:@\\ -]+$/); // the root helper's word rule
+    const parsed = parseIntent(`cdktf-homelab-intent since=1 ${rest}`);
+    expect(parsed).toEqual({ since: 1, restart: false, stack: 's', relink });
+    expect(parseIntent('cdktf-homelab-intent since=1 sha256=- restart=no unit=p@.service')?.relink).toBeUndefined();
+  });
 });
 
 describe('a record', () => {

@@ -1,5 +1,12 @@
 import { batchFilesOf } from '../../../../src/linux/unit-batch';
-import { enablesAgainWords, linkedAgainWords, templateBefore } from '../../../../src/linux/unit-template-disable';
+import {
+  enablesAgainWords,
+  linkedAgain,
+  linkedAgainWords,
+  stoppedRelinks,
+  stoppedRelinkWords,
+  templateBefore,
+} from '../../../../src/linux/unit-template-disable';
 import { unit } from '../../handlers/linux/unit-specs';
 import { live } from './unit-fixtures';
 
@@ -34,5 +41,42 @@ describe('the instances the stack does not declare that the disable unlinks', ()
     const both = linkedAgainWords('p@.service', { etc: ['p@e.service'], run: ['p@e.service', 'p@r.service'] });
     expect(both).toContain('links again p@e.service (under /etc, and /run until reboot), p@r.service (under /run');
     expect(linkedAgainWords('p@.service', { etc: [], run: [] })).toBeUndefined();
+  });
+});
+
+// Regression: an apply stopped after `systemctl disable p@.service` and before it linked p@foo.service again left it
+// unlinked, and no link said it was there: the next apply left it so. Its intent names it now.
+describe('the instances an apply stopped after the disable left unlinked', () => {
+  const wants = (name: string) => `multi-user.target.wants/${name}`;
+  const left = (relink: { etc: string[]; run: string[] }, etc: string[] = [], run: string[] = []) =>
+    live(
+      { unitFileState: 'disabled' },
+      { intent: { since: 1, restart: false, relink }, links: { etc: etc.map(wants), run: run.map(wants) } },
+    );
+
+  test("are linked again where its intent says, but those linked since, and none but the template's own", () => {
+    const before = left(
+      { etc: ['p@foo.service', 'p@linked.service', 'q@other.service', 'p@bad/name.service'], run: ['p@bar.service'] },
+      ['p@linked.service'],
+    );
+    expect(stoppedRelinks(spec, before)).toEqual({ etc: ['p@foo.service'], run: ['p@bar.service'] });
+    const batch = [{ sort: 'unit' as const, spec }];
+    expect(linkedAgain(spec, before, false, batch)).toEqual({ etc: ['p@foo.service'], run: ['p@bar.service'] });
+  });
+
+  test('but those the batch declares, which its own apply links', () => {
+    const before = left({ etc: ['p@foo.service'], run: [] });
+    const { content: _, ...declared } = unit('p@foo.service', undefined, { enabled: true });
+    const instance = { sort: 'instance' as const, spec: { ...declared, template: 'p@.service' } };
+    const batch = [{ sort: 'unit' as const, spec }, instance];
+    expect(linkedAgain(spec, before, false, batch)).toEqual({ etc: [], run: [] });
+  });
+
+  test("the template's plan says so in words", () => {
+    expect(stoppedRelinkWords('p@.service', { etc: ['p@foo.service'], run: ['p@bar.service'] })).toBe(
+      'the apply links again p@bar.service (under /run), p@foo.service, which this stack does not declare and an ' +
+        'apply stopped after its systemctl disable p@.service left unlinked',
+    );
+    expect(stoppedRelinkWords('p@.service', { etc: [], run: [] })).toBeUndefined();
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * An apply stopped between a template's disable by its own name and the links it then makes again for the instances
+ * this stack does not declare (unit-template-disable.ts `linkedAgain`), on real systemd 252. The stop is the SSH
+ * session lost at the first of those links (a `systemctl` ahead of systemd's on root's PATH kills its session's
+ * sshd): the template is disabled, its hand-enabled instances unlinked, its intent left. Regression: the next plan
+ * said the template was left half-applied and nothing of them, and the next apply left them unlinked for good (no
+ * link said they had been there). Its intent names them now: the plan says so, the apply links them again as they
+ * were, and the plan after it is in sync.
+ */
+import { unitBatch, useSystemdHost } from '../../support/unit-host';
+import { batch, templateLinks } from '../../support/template-batch';
+
+jest.setTimeout(120_000);
+
+const { host } = useSystemdHost();
+const { plan, apply } = unitBatch(host);
+const RUN = '/run/systemd/system';
+const STOPPER = '/usr/sbin/systemctl';
+
+/** A systemctl that, once, at `enable <instance>`, drops its own SSH session (as a lost link or a kill would). */
+const stopper = (instance: string) =>
+  [
+    '#!/bin/sh',
+    `case " $* " in *" enable "*" ${instance} "*)`,
+    `  rm -f ${STOPPER}`,
+    '  p=$PPID',
+    '  while [ "$p" -gt 1 ]; do',
+    '    [ "$(cat /proc/$p/comm)" = sshd ] && kill -9 "$p" && exit 1',
+    "    p=$(awk '{ print $4 }' /proc/$p/stat)",
+    '  done',
+    '  exit 1 ;;',
+    'esac',
+    'exec /usr/bin/systemctl "$@"',
+  ].join('\n');
+
+afterEach(async () => {
+  await host().exec(`rm -f ${STOPPER}`);
+});
+
+test('a template disabled by an apply stopped before it linked the instances enabled by hand again', async () => {
+  const install = 'WantedBy=multi-user.target\nAlias=ds-al@.service\nDefaultInstance=a\n';
+  expect(await apply(batch('ds', install, true))).toMatchObject({ code: 0 });
+  const hand = 'systemctl enable ds@foo.service && systemctl enable --runtime ds@bar.service';
+  expect((await host().exec(hand)).code).toBe(0);
+  const before = [await templateLinks(host(), 'ds'), await templateLinks(host(), 'ds', RUN)];
+  expect(before.join('')).toContain('ds@foo.service -> ');
+  expect(before.join('')).toContain('ds@bar.service -> ');
+
+  const script = stopper('ds@foo.service');
+  const put = `cat >${STOPPER} <<'EOF'\n${script}\nEOF\nchmod 0755 ${STOPPER}`;
+  expect((await host().exec(put)).code).toBe(0);
+  const objects = batch('ds', install, false);
+  const stopped = await apply(objects);
+  expect(stopped).toMatchObject({ code: 1, stderr: expect.stringContaining('lost during apply') });
+  expect((await host().exec(`test -e ${STOPPER}`)).code).not.toBe(0); // it stopped that apply, at that step
+  const intent = (await host().exec("cat '/var/lib/cdktf-homelab/intents/ds@.service'")).stdout;
+  expect(intent).toContain(' relink=etc:ds@foo.service relink=run:ds@bar.service');
+  const unlinked = (await templateLinks(host(), 'ds')) + (await templateLinks(host(), 'ds', RUN));
+  expect(unlinked).not.toContain('ds@foo.service');
+  expect(unlinked).not.toContain('ds@bar.service');
+
+  const planned = await plan(objects);
+  expect(planned.result).toMatchObject({
+    '.in_sync': 'false',
+    't.summary': expect.stringContaining(
+      'the apply links again ds@bar.service (under /run), ds@foo.service, which this stack does not declare and ' +
+        'an apply stopped after its systemctl disable ds@.service left unlinked',
+    ),
+  });
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 0 });
+  const after = [await templateLinks(host(), 'ds'), await templateLinks(host(), 'ds', RUN)];
+  expect(after[0]).toContain('/multi-user.target.wants/ds@foo.service -> ');
+  expect(after[1]).toContain('/multi-user.target.wants/ds@bar.service -> ');
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+});
