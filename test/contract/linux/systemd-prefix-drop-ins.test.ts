@@ -4,8 +4,13 @@
  * declared enabled whose only [Install] a prefix drop-in brings is static: the plan said the apply enables it
  * (the host's prefix drop-in, not the batch's, made the read give up judging), the apply's enable only warned, and
  * the unit stayed unlinked. Now the plan and the apply refuse it in the same words, before any change.
+ * And a drop-in made by hand after the last daemon-reload in a prefix's directory or its type's (`service.d/`): pid1
+ * searches only the directories it saw at its last reload, so `show` lists none of it, NeedDaemonReload=no (asserted
+ * here). Regression: the plan was clean while the unit ran without it, which the next reload, anyone's, loads. Now
+ * the plan names it, the apply's reload loads it and restarts the unit, and the next plan is clean.
  */
 import { type ApplyEntry } from '../../support/run-handler';
+import { quote } from '../../../src/linux/shell';
 import { unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -99,4 +104,44 @@ test("a static unit whose new drop-in brings [Install] is enabled by the apply, 
   expect(await apply(objects)).toMatchObject({ code: 0, stderr: expect.stringMatching(/^u: enabled$/m) });
   expect(await exec('systemctl is-enabled pb-c.service')).toBe('enabled');
   expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
+});
+
+const enabledUnit = (name: string) => ({
+  u: {
+    kind: 'systemd-unit',
+    spec: unitSpec(name, '[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n'),
+  },
+});
+
+afterEach(async () => {
+  await host().exec('rm -rf /etc/systemd/system/service.d && systemctl daemon-reload');
+});
+
+test.each([
+  ['a prefix of its name', 'up-a.service', 'up-.service.d', 'PREFIX'],
+  ['its type', 'ut-a.service', 'service.d', 'TYPE'],
+])('a drop-in of %s made after the reload is named by the plan and loaded by the apply', async (_, name, dir, key) => {
+  const objects = enabledUnit(name);
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+  const path = `/etc/systemd/system/${dir}/zz-hand.conf`;
+  await host().exec(
+    `mkdir -p ${quote(`/etc/systemd/system/${dir}`)} && printf '[Service]\\nEnvironment=${key}=1\\n' >${quote(path)}`,
+  );
+  expect(await exec(`systemctl show -p DropInPaths,NeedDaemonReload ${name}`)).toBe(
+    'DropInPaths=\nNeedDaemonReload=no',
+  );
+  const planned = (await plan(objects)).result ?? {};
+  expect(planned['u.in_sync']).toBe('false');
+  expect(planned['u.summary']).toContain(
+    `systemd has not loaded the host's drop-in ${path} (made after its last daemon-reload): the apply's ` +
+      'daemon-reload loads it',
+  );
+  expect(planned['u.summary']).toContain('restart pending: its process started before its content changed');
+  const applied = await apply(objects);
+  expect(applied).toMatchObject({ code: 0 });
+  expect(applied.stderr).toMatch(/reloaded systemd\nu: restarted$/m);
+  const pid = await exec(`systemctl show -p MainPID --value ${name}`);
+  expect(await exec(`tr '\\0' '\\n' </proc/${pid}/environ`)).toContain(`${key}=1`);
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });

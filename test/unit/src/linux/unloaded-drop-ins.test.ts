@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { parseReadScript } from '../../../../src/linux/unit-read';
-import { UNLOADED_DROP_INS, withUnloadedDropIns } from '../../../../src/linux/unloaded-drop-ins';
+import { dropInNames, UNLOADED_DROP_INS, withUnloadedDropIns } from '../../../../src/linux/unloaded-drop-ins';
 import { needsReload } from '../../../../src/linux/unit-batch';
 import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { live, spec, status } from './unit-fixtures';
@@ -81,6 +81,38 @@ describe('withUnloadedDropIns', () => {
     expect(merged.contentPaths).toEqual(['/etc/systemd/system/a@.service', ...dropIns]);
   });
 
+  // Regression: a drop-in made by hand in `a-.service.d/` or `service.d/` after the last reload is not loaded either
+  // (measured, systemd 252: DropInPaths unchanged, NeedDaemonReload=no): the plan was clean while the next reload
+  // changed the unit. Each file name once, as systemd's dropin.c orders the directories: every name's in each
+  // directory in turn, then the type's.
+  test("adds those of its name's prefixes and its type, each file name from the first directory searched", () => {
+    const files = read(
+      '/usr/lib/systemd/system/a-b.service.d/10-x.conf',
+      '/etc/systemd/system/a-.service.d/10-x.conf',
+      '/etc/systemd/system/a-.service.d/20-p.conf',
+      '/etc/systemd/system/service.d/20-p.conf',
+      '/etc/systemd/system/service.d/30-t.conf',
+      '/etc/systemd/system/b-.service.d/40-other.conf',
+      '/etc/systemd/system/socket.d/50-other.conf',
+    );
+    const loaded = status({ fragmentPath: '/etc/systemd/system/a-b.service', dropInPaths: [] });
+    expect(withUnloadedDropIns('a-b.service', loaded, files).unloadedDropIns).toEqual([
+      '/etc/systemd/system/a-.service.d/10-x.conf',
+      '/etc/systemd/system/a-.service.d/20-p.conf',
+      '/etc/systemd/system/service.d/30-t.conf',
+    ]);
+  });
+
+  test.each([
+    ['x.service', ['x.service'], 'service'],
+    ['a-b-c.service', ['a-b-c.service', 'a-b-.service', 'a-.service'], 'service'],
+    ['a--b.socket', ['a--b.socket', 'a--.socket', 'a-.socket'], 'socket'],
+    ['a-b@x-y.service', ['a-b@x-y.service', 'a-b@.service', 'a-.service'], 'service'],
+    ['a-.service', ['a-.service'], 'service'],
+  ])('%s: its drop-ins are searched under %p, then %s', (unit, names, type) => {
+    expect(dropInNames(unit)).toEqual({ names, type });
+  });
+
   test('the plan names them, in words, and the apply reloads systemd for them', () => {
     const unloadedDropIns = ['/etc/systemd/system/check.service.d/zz.conf'];
     const before = live({ unloadedDropIns, dropInPaths: unloadedDropIns });
@@ -103,6 +135,25 @@ test("the read's script names every unit show names, and finds no file where the
   const out = execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, s } }).toString();
   expect(out).toBe('u=a.service\nb@x.service m=\n');
 });
+
+// The script's walk of a name's prefixes is dropInNames's: the directories it globs, printed instead.
+test.each(['a-b-c.service', 'a--b.socket', 'a-b@x-y.service', 'a-.service', 'x.service'])(
+  "the read's script searches the directories dropInNames names for %s",
+  (unit) => {
+    const s = `Id=${unit}\n`;
+    const script = UNLOADED_DROP_INS.replace(/for f in "\$d\/\$x\.d\/"\*\.conf; do [^;]*; done/g, 'echo "$d/$x"');
+    const out = execFileSync('sh', ['-c', `${script}; printf '%s\\n' "$m"`], { env: { PATH: process.env.PATH, s } });
+    const searched = new Set(
+      out
+        .toString()
+        .trim()
+        .split('\n')
+        .map((path) => path.slice(path.lastIndexOf('/') + 1)),
+    );
+    const { names, type } = dropInNames(unit);
+    expect([...searched].sort()).toEqual([...new Set([...names, type])].sort());
+  },
+);
 
 describe('a template read, which `show` refuses', () => {
   const declared = { as: 'unit', path: '/etc/systemd/system/t@.service' } as const;
