@@ -10,7 +10,7 @@
 /**
  * The FragmentPath and DropInPaths of every unit shown, one a line: awk undoes the quoting `show` puts on a path
  * with a space, quote, backslash or control character (`shownPaths`), with no shell in between.
- * A path holding a newline still reads as two lines that are no file.
+ * A path holding a newline would read as two lines that are no file: `shownPaths` refuses it first.
  */
 export const LOADED_PATHS =
   `$(printf '%s\\n' "$s" | LC_ALL=C awk '/^FragmentPath=./ { print substr($0, 14) } /^DropInPaths=/ { ` +
@@ -60,6 +60,14 @@ export const shownPaths = (property: string, text: string): string[] => {
     throw new Error(
       `systemctl show printed ${property}=${text}, which does not read as absolute paths, each bare or double-quoted ` +
         'as systemd 252 prints them: refusing to guess which files systemd loaded the unit from',
+    );
+  // The read digests the files it lists one a line (LOADED_PATHS): such a path would read as two that are no file,
+  // and the plan said in sync while systemd had loaded it (measured, systemd 252: `a\nb.conf` loaded, unread).
+  const split = paths.find((path) => path.includes('\n'));
+  if (split !== undefined)
+    throw new Error(
+      `systemctl show printed ${property}=${text}, and systemd loaded ${JSON.stringify(split)}, whose name holds a ` +
+        'newline, which this read cannot digest: refusing to guess what the unit runs (rename that file)',
     );
   return paths;
 };

@@ -236,3 +236,22 @@ test("an instance's drop-in of its template made after the reload is named by th
   expect(await exec('systemctl show -p Description --value ud@a.service')).toBe('by hand');
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });
+
+// Regression: systemd loads a drop-in named `a<LF>b.conf` (`show` prints `"…/a\nb.conf"`), the read's list of files
+// one a line read it as two that are no file, and the plan said in sync while the unit ran without it (measured).
+test('a loaded drop-in whose name holds a newline fails the plan, naming the file', async () => {
+  const objects = unit('un.service', 'one');
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  await host().exec(
+    "mkdir -p /etc/systemd/system/un.service.d && printf '[Service]\\nEnvironment=N=1\\n' >" +
+      ' "/etc/systemd/system/un.service.d/$(printf \'a\\nb\').conf" && systemctl daemon-reload',
+  );
+  expect(await exec('systemctl show -p Environment --value un.service')).toBe('N=1');
+  expect(await plan(objects)).toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining(
+      'systemd loaded "/etc/systemd/system/un.service.d/a\\nb.conf", whose name holds a newline, which this read ' +
+        'cannot digest: refusing to guess what the unit runs (rename that file)',
+    ),
+  });
+});

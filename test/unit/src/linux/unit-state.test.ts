@@ -64,9 +64,20 @@ describe('parseShow', () => {
     expect(() => parseShow('LoadState=loaded\nDropInPaths="/etc/a.d/x.conf\n')).toThrow(/refusing to guess/);
   });
 
-  // Reasoned from systemd's cescape_char: a control character without a letter escape is printed as octal.
+  // systemd's cescape_char prints a control character without a letter escape as octal (measured, systemd 252:
+  // `a\001b.conf` and `x\177y.conf`, each loaded).
   test('reads an octal escape in a quoted DropInPaths word as its byte', () => {
     expect(parseShow('DropInPaths="/etc/a.d/c\\001 d.conf"\n').dropInPaths).toEqual(['/etc/a.d/c\x01 d.conf']);
+    expect(parseShow('DropInPaths="/etc/a.d/x\\177y.conf"\n').dropInPaths).toEqual(['/etc/a.d/x\x7fy.conf']);
+  });
+
+  // Regression (measured, systemd 252): a drop-in named `a<LF>b.conf` is loaded, `show` prints it `"…/a\nb.conf"`,
+  // and the read's list of files, one a line, read it as two that are no file: the plan said in sync while the unit
+  // ran without it. The read now refuses it, naming the file.
+  test('refuses a DropInPaths word whose name holds a newline, naming it', () => {
+    expect(() => parseShow('LoadState=loaded\nDropInPaths="/etc/a.d/a\\nb.conf" /etc/a.d/c.conf\n')).toThrow(
+      /systemd loaded "\/etc\/a\.d\/a\\nb\.conf", whose name holds a newline, .*\(rename that file\)$/,
+    );
   });
 });
 
