@@ -29,10 +29,22 @@ export const installConfigOf = (
   content: UnitContent,
   known: Known = (text) => text,
   dropIns: readonly InstallDropIn[] = [],
+  managerVersion?: number,
 ): boolean | undefined => {
   const values = installValuesOf(content, known, dropIns);
-  return values && [...values].some(([key, words]) => key !== 'DefaultInstance' && words.length > 0);
+  const ignored = (key: string) => key === 'DefaultInstance' || (key === 'UpheldBy' && !readsUpheldBy(managerVersion));
+  return values && [...values].some(([key, words]) => !ignored(key) && words.length > 0);
 };
+
+/** systemd 254 made UpheldBy= an [Install] setting (PR 27638); 252's enable ignores it (measured, unit-install.ts). */
+export const UPHELD_BY_SINCE = 254;
+
+/**
+ * Whether enable on a host of `managerVersion` reads UpheldBy=: a host whose version the read did not read, and synth,
+ * which knows no host, count it (measured, systemd 252: a unit with UpheldBy= alone is `static`, enable links nothing).
+ */
+export const readsUpheldBy = (managerVersion: number | undefined): boolean =>
+  managerVersion === undefined || managerVersion >= UPHELD_BY_SINCE;
 
 /** Each [Install] key's words once `content` and then `dropIns` are read; undefined as `installConfigOf` says. */
 export const installValuesOf = (

@@ -67,6 +67,15 @@ export const enableInputOf = (change: Exclude<UnitChange, { sort: 'drop-in' }>, 
 
 /** What the read of the host fetches for the change: a drop-in is read with its unit's state. */
 export const readEntryOf = (change: UnitChange): ReadEntry => {
+  const text = fileOf(change)?.content;
+  const entry = entryOf(change);
+  return text !== undefined && namesUpheldBy(text) ? { ...entry, manager: true } : entry;
+};
+
+/** Whether `text` sets UpheldBy= (a line of it; enable reads it from systemd 254 on: unit-install.ts). */
+const namesUpheldBy = (text: string): boolean => /^[ \t]*UpheldBy[ \t]*=/m.test(text);
+
+const entryOf = (change: UnitChange): ReadEntry => {
   if (change.sort === 'drop-in') return dropInEntryOf(change.spec);
   const { spec } = change;
   const [record, intent] = [restartOnPath(spec), unitIntentPath(spec)];

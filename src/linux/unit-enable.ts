@@ -8,7 +8,7 @@
  * boundary, which sees one spec alone, does not refuse by it. [Install] is read by install-settings.ts.
  */
 import { broken, type Problem } from '../core/rules';
-import { type InstallDropIn, installConfigOf } from './install-config';
+import { type InstallDropIn, installConfigOf, UPHELD_BY_SINCE } from './install-config';
 import { enableReadsDropIn, installSettings } from './install-settings';
 import type { Known, UnitContent } from './render-unit';
 import { templateCannotEnable } from './template-enable';
@@ -129,8 +129,8 @@ export const enableWords = (
 /** What the read says after `static: ... in [Install]` of a unit whose batch writes the drop-in that links it. */
 const LINKED_BY_DROP_IN = " yet; the apply writes its drop-in's [Install] and enables it";
 
-/** The drop-ins pid1 loaded for a unit (`DropInPaths`), a prefix's and a type's among them. */
-type LoadedDropIns = { readonly dropInPaths?: readonly string[] };
+/** The drop-ins pid1 loaded for a unit (`DropInPaths`), a prefix's and a type's among them; the host's systemd. */
+type LoadedDropIns = { readonly dropInPaths?: readonly string[]; readonly managerVersion?: number };
 
 /** The [Install] lines of each drop-in of the host that the read read, by path (unit-links.ts `dropIns`). */
 export type HostInstall = ReadonlyMap<string, readonly string[]>;
@@ -174,8 +174,8 @@ const installAfter = (
 ) => {
   const host = hostDropIns(unit, dropIns, status, hostInstall);
   if (host === undefined) return undefined;
-  const config = installConfigOf(text ?? '', undefined, [...dropIns, ...host]);
-  const given = config === false && installConfigOf(text ?? '', undefined, dropIns) === true;
+  const config = installConfigOf(text ?? '', undefined, [...dropIns, ...host], status.managerVersion);
+  const given = config === false && installConfigOf(text ?? '', undefined, dropIns, status.managerVersion) === true;
   const resetBy = given ? host.filter(({ content }) => installSettings(content).length > 0) : [];
   return { config, resetBy: resetBy.map(({ path }) => path) };
 };
@@ -210,5 +210,10 @@ export const cannotEnable = (
   if (after === undefined || after.config !== false) return undefined;
   if (after.resetBy.length > 0) return hostResetWords(spec, after.resetBy);
   const whose = spec.template === undefined ? 'its file' : `its template ${spec.template}`;
-  return `${whose} ${NAMES_NONE} in [Install], nor does a drop-in of it, so it cannot be enabled`;
+  const upheld = installConfigOf(text, undefined, dropIns) === true ? upheldWords(status.managerVersion) : '';
+  return `${whose} ${NAMES_NONE} in [Install], nor does a drop-in of it, so it cannot be enabled${upheld}`;
 };
+
+/** Why its UpheldBy= does not count: the host's systemd reads it from 254 on (install-config.ts). */
+const upheldWords = (version: number | undefined): string =>
+  ` (its UpheldBy= makes links from systemd ${UPHELD_BY_SINCE} on, and the host runs systemd ${version ?? '?'})`;

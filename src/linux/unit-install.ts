@@ -4,6 +4,7 @@
  * round trip (unit-facts.ts). Where the read cannot tell what enable makes, it says why: the plan then reads
  * "cannot compare links" instead of trusting `list-unit-files`, which says `enabled` for any link at all.
  */
+import { UPHELD_BY_SINCE } from './install-config';
 import { installValues, sectionSettings } from './install-settings';
 import type { HostFacts } from './unit-facts';
 import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
@@ -17,9 +18,6 @@ const DEPENDENCY_DIRS: Readonly<Record<string, string>> = {
   RequiredBy: 'requires',
   UpheldBy: 'upholds',
 };
-
-/** systemd 254 made UpheldBy= an [Install] setting (PR 27638); 252's enable ignores it (measured). */
-const UPHELD_BY_SINCE = 254;
 
 /** Types whose Alias= enable reads; for others systemd ignores it with a warning (unit_type_may_alias). */
 const MAY_ALIAS = /\.(service|socket|target|device|timer|path)$/;

@@ -69,6 +69,12 @@ export const LINKS_COMMAND =
   `${FACTS_AWK} ARGC = 1 } { print "L" $0 }' "$@"`;
 
 /**
+ * LINKS_COMMAND reading the manager's version whatever the host's files say: a declared text names `UpheldBy=`,
+ * which enable reads from systemd 254 on, so the plan and the apply judge its enable by the host's version.
+ */
+export const MANAGER_LINKS_COMMAND = LINKS_COMMAND.replace("| awk '", "| awk -v m=1 '");
+
+/**
  * The read's links: for a unit, given the files it was loaded from (its file, then its drop-ins) and whether
  * a file was read, what `find` found and what its [Install] makes.
  */

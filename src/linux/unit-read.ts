@@ -15,7 +15,8 @@ import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
 import { type Declared, loadedContent, overriddenOf, statsByPath } from './unit-loaded';
-import { LINKS_COMMAND, readLinks } from './unit-links';
+import { LINKS_COMMAND, MANAGER_LINKS_COMMAND, readLinks } from './unit-links';
+import { parseFacts } from './unit-facts';
 import { instanceOf, isTemplate } from './unit-name';
 import { LOADED_PATHS } from './shown-paths';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
@@ -33,6 +34,8 @@ export interface ReadEntry {
   readonly intent?: string;
   /** The file systemd must load for the object, checked against what it loads (unit-loaded.ts). */
   readonly declared?: Declared;
+  /** Its declared text names UpheldBy=: the read reads the host's systemd version (MANAGER_LINKS_COMMAND). */
+  readonly manager?: boolean;
 }
 
 const MARK = {
@@ -68,7 +71,11 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     // a ctime. The device and inode tell whether two paths are one file (unit-loaded.ts).
     '[ $# -eq 0 ] || stat -L -c \'%Z %d:%i %n\' -- "$@" 2>/dev/null',
     `echo ${MARK.links}`,
-    linkedUnits(entries).length === 0 ? 'true' : LINKS_COMMAND,
+    linkedUnits(entries).length === 0
+      ? 'true'
+      : entries.some((entry) => entry.manager === true)
+        ? MANAGER_LINKS_COMMAND
+        : LINKS_COMMAND,
     `echo ${MARK.records}`,
     firstLines(entries.map((entry) => entry.record)),
     `echo ${MARK.intents}`,
@@ -172,6 +179,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     MARK.now,
   ].map((mark): string => (pieces.includes(mark) ? part(mark) : ''));
   const links = pieces.includes(MARK.links) ? readLinks(linkedUnits(entries), part(MARK.links)) : undefined;
+  const managerVersion = pieces.includes(MARK.links) ? parseFacts(part(MARK.links))?.version : undefined;
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
   if (blocks.length !== entries.filter((entry) => !isTemplate(entry.unit)).length) return undefined;
   const statuses = blocks.map(parseShow);
@@ -192,7 +200,8 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
       : statuses[next++];
     if (shown === undefined) return [];
     const loaded = listed === undefined ? shown : { ...shown, unitFileState: listed };
-    const status = withUnloadedDropIns(entry.unit, loaded, digests);
+    const unloaded = withUnloadedDropIns(entry.unit, loaded, digests);
+    const status = managerVersion === undefined ? unloaded : { ...unloaded, managerVersion };
     const since = status.stateSince;
     const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
     const record = recorded.get(index);

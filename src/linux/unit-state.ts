@@ -25,6 +25,8 @@ export interface UnitStatus {
   readonly fragmentPath?: string;
   /** Its drop-ins as systemd loaded them (DropInPaths), when `show` was asked for them. */
   readonly dropInPaths?: readonly string[];
+  /** The host's systemd version, when the read read it (unit-facts.ts: an UpheldBy= to judge). */
+  readonly managerVersion?: number;
   /** Drop-ins on disk a loaded unit's systemd has not loaded, listed in dropInPaths too (unloaded-drop-ins.ts). */
   readonly unloadedDropIns?: readonly string[];
 }

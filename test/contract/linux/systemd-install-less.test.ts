@@ -155,3 +155,22 @@ test("a unit whose new drop-in cancels its [Install] reads in the apply's refusa
   expect(applied.stderr).toContain(`dc.service on 127.0.0.1:${host().port} is declared enabled: ${why}`);
   expect((await host().exec('systemctl is-enabled dc.service')).stdout.trim()).toBe('enabled');
 });
+
+// Regression (measured, systemd 252): a unit whose [Install] holds UpheldBy= alone planned "is absent", and the apply
+// wrote, enabled (252 ignores the key and links nothing), started, failed its read back and undid it all. The read
+// now reads the host's version when a declared text names UpheldBy=, and both refuse it first, in the same words.
+test('a unit whose [Install] holds UpheldBy= alone is refused on systemd 252 by the plan and the apply', async () => {
+  const content = '[Service]\nExecStart=/bin/sleep infinity\n[Install]\nUpheldBy=multi-user.target\n';
+  const objects = { u: { kind: 'systemd-unit', spec: unitSpec('uu.service', content, { enabled: true }) } };
+  const why =
+    'its file names no WantedBy=, RequiredBy=, Alias= or Also= in [Install], nor does a drop-in of it, so it cannot ' +
+    'be enabled (its UpheldBy= makes links from systemd 254 on, and the host runs systemd 252)';
+  const planned = (await plan(objects)).result ?? {};
+  expect(planned['u.in_sync']).toBe('false');
+  expect(planned['u.summary']).toContain(why);
+  const applied = await apply(objects);
+  expect(applied.code).not.toBe(0);
+  expect(applied.stderr).toContain(`uu.service on 127.0.0.1:${host().port} is declared enabled: ${why}`);
+  expect(applied.stderr).not.toMatch(/^u: (wrote|enabled|started)/m);
+  expect((await host().exec('test -e /etc/systemd/system/uu.service')).code).not.toBe(0);
+});

@@ -3,6 +3,7 @@
  * (once, and only when something asks for it), and one job per unit, which a drop-in joins instead of
  * restarting its unit a second time.
  */
+import { readScript } from '../../../../src/linux/unit-read';
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
@@ -84,6 +85,15 @@ describe('what each object reads and writes', () => {
       intent: '/var/lib/cdktf-homelab/intents/drop-ins/etc/systemd/system/a.service.d/10-env.conf',
       declared: { as: 'drop-in', path: '/etc/systemd/system/a.service.d/10-env.conf' },
     });
+  });
+
+  // A declared UpheldBy= is judged by the host's systemd version, which the read then reads (unit-read.ts).
+  test('a unit or drop-in whose text sets UpheldBy= has the read read the manager', () => {
+    const upheld = unit('u.service', { content: `${content}[Install]\nUpheldBy=multi-user.target\n` });
+    expect(readEntryOf(upheld)).toMatchObject({ unit: 'u.service', manager: true });
+    expect(readEntryOf(unit('a.service')).manager).toBeUndefined();
+    expect(readScript([readEntryOf(upheld)])).toContain("| awk -v m=1 '");
+    expect(readScript([readEntryOf(unit('a.service'))])).not.toContain('-v m=1');
   });
 
   test('a missing or changed file is written; an instance never writes one', () => {

@@ -32,6 +32,16 @@ describe('installConfigOf', () => {
     expect(installConfigOf(content)).toBe(has);
   });
 
+  // Regression: a unit with UpheldBy= alone planned "is absent" on systemd 252, whose enable ignores the key and
+  // links nothing (measured); the apply failed its read back. It counts where the host runs 254 or later, or is
+  // not known (synth).
+  test('UpheldBy= counts on systemd 254 and later, and where the version is not known', () => {
+    const upheld = `${STATIC}[Install]\nUpheldBy=multi-user.target\n`;
+    expect([installConfigOf(upheld), installConfigOf(upheld, undefined, [], 254)]).toEqual([true, true]);
+    expect(installConfigOf(upheld, undefined, [], 252)).toBe(false);
+    expect(installConfigOf(`${upheld}WantedBy=a.target\n`, undefined, [], 252)).toBe(true);
+  });
+
   test('sections decide from known names and keys only: a Terraform value there cannot be judged', () => {
     const masked = (text: string) => (text.includes('${') ? 'x' : text);
     const sections = (name: string, key: string) => renderUnit([{ name, lines: [[key, 'a.target']] }]);
