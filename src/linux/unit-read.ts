@@ -15,6 +15,7 @@ import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
 import { type Declared, loadedContent, overriddenOf, statsByPath } from './unit-loaded';
+import { byIndex, digestsByPath } from './read-lines';
 import { LINKS_COMMAND, MANAGER_LINKS_COMMAND, readLinks } from './unit-links';
 import { parseFacts } from './unit-facts';
 import { instanceOf, isTemplate } from './unit-name';
@@ -178,13 +179,13 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     MARK.instances,
     MARK.now,
   ].map((mark): string => (pieces.includes(mark) ? part(mark) : ''));
-  const links = pieces.includes(MARK.links) ? readLinks(linkedUnits(entries), part(MARK.links)) : undefined;
-  const managerVersion = pieces.includes(MARK.links) ? parseFacts(part(MARK.links))?.version : undefined;
+  const { links, managerVersion } = linksRead(entries, pieces.includes(MARK.links) ? part(MARK.links) : undefined);
+  const read = { digests: digestsByPath(files), managerVersion };
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
   if (blocks.length !== entries.filter((entry) => !isTemplate(entry.unit)).length) return undefined;
   const statuses = blocks.map(parseShow);
   if (statuses.some((status) => status.loadState === '')) return undefined;
-  const digests = digestsByPath(files);
+  const { digests } = read;
   const stats = statsByPath(statText);
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
@@ -199,9 +200,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
       ? templateStatus(entry.unit, fileSha256, listed ?? '', found)
       : statuses[next++];
     if (shown === undefined) return [];
-    const loaded = listed === undefined ? shown : { ...shown, unitFileState: listed };
-    const unloaded = withUnloadedDropIns(entry.unit, loaded, digests);
-    const status = managerVersion === undefined ? unloaded : { ...unloaded, managerVersion };
+    const status = statusOf(entry.unit, listed === undefined ? shown : { ...shown, unitFileState: listed }, read);
     const since = status.stateSince;
     const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
     const record = recorded.get(index);
@@ -227,6 +226,22 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   // Each unit but a template has its `show` block: the blocks were counted above.
   return live.length === entries.length ? live : undefined;
 };
+
+/** A unit's status with the drop-ins systemd has not loaded (unloaded-drop-ins.ts) and the host's systemd version. */
+const statusOf = (
+  unit: string,
+  loaded: UnitStatus,
+  { digests, managerVersion }: { readonly digests: ReadonlyMap<string, string>; readonly managerVersion?: number },
+): UnitStatus => {
+  const unloaded = withUnloadedDropIns(unit, loaded, digests);
+  return managerVersion === undefined ? unloaded : { ...unloaded, managerVersion };
+};
+
+/** The links read's answer: each unit's links (unit-links.ts) and the host's systemd version, when read. */
+const linksRead = (entries: readonly ReadEntry[], text: string | undefined) =>
+  text === undefined
+    ? { links: undefined, managerVersion: undefined }
+    : { links: readLinks(linkedUnits(entries), text), managerVersion: parseFacts(text)?.version };
 
 /** Each unit's state as `list-unit-files` lists it, and each instance's as `is-enabled` answered, in order. */
 const enablementByName = (entries: readonly ReadEntry[], unitFiles: string, instanceText: string) => {
@@ -270,33 +285,7 @@ const digestedPaths = (entries: readonly ReadEntry[]): string[] => [
   ]),
 ];
 
-/**
- * sha256sum's `<hex>  <path>` lines by path. A path holding a backslash or a newline comes back
- * escaped (`\\`, `\n`) behind a leading backslash, as GNU coreutils documents.
- */
-const digestsByPath = (text: string): Map<string, string> => {
-  const map = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const match = /^(\\?)([0-9a-f]{64}) [ *](.*)$/.exec(line);
-    if (match === null) continue;
-    const [, escaped, digest = '', path = ''] = match;
-    map.set(escaped === '' ? path : path.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c)), digest);
-  }
-  return map;
-};
-
 const splitOnce = (text: string, mark: string): [string, string] => {
   const at = text.indexOf(mark);
   return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + mark.length)];
-};
-
-/** `<index> <rest>` lines into a map; lines that are not that shape are ignored. */
-const byIndex = (text: string, value: (rest: string) => string | undefined): Map<number, string> => {
-  const map = new Map<number, string>();
-  for (const line of text.split('\n')) {
-    const match = /^(\d+) (.*)$/.exec(line);
-    const parsed = match?.[2] === undefined ? undefined : value(match[2]);
-    if (match !== null && parsed !== undefined && parsed !== '') map.set(Number(match[1]), parsed);
-  }
-  return map;
 };
