@@ -19,7 +19,7 @@ import { linkedAgain } from '../../src/linux/unit-template-disable';
 import { DROP_IN_MARK } from '../../src/linux/unit-ownership';
 import { restartPending } from '../../src/linux/unit-stale';
 import type { HostShell } from './host-shell';
-import { active, all, each, type Track } from './unit-track';
+import { active, all, type Track } from './unit-track';
 
 /** Whether this apply is to start or restart the object's unit, as far as the read before it tells. */
 const restartsOf = (change: UnitChange, before: LiveUnit): boolean => {
@@ -35,9 +35,8 @@ const restartsOf = (change: UnitChange, before: LiveUnit): boolean => {
  * then links again (unit-template-disable.ts `linkedAgain`, as keptInstances finds them with the write to come), so
  * an apply stopped between the two leaves what the next one needs to link them again.
  */
-export const intentOf = ({ item: { change }, before, stack }: Track, tracks: readonly Track[]): IntentEntry => {
+const intentOf = ({ item: { change }, before, stack }: Track, batch: readonly UnitChange[]): IntentEntry => {
   const file = fileOf(change);
-  const batch = tracks.map(({ item }) => item.change);
   const relink =
     change.sort === 'unit' ? linkedAgain(change.spec, before, mustWrite(change, before), batch) : undefined;
   return {
@@ -68,22 +67,30 @@ export const recordSteps = (records: readonly RecordEntry[], cleared: readonly U
  * an apply stopped after its disable would lose them.
  */
 export const writeIntents = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
-  await each(active(tracks), async (track) => tooManyToName(shell.host, intentOf(track, tracks)), 'refused');
-  const live = active(tracks);
+  const batch = tracks.map(({ item }) => item.change);
+  const steps: HelperStep[] = [];
+  const live: Track[] = [];
+  for (const track of active(tracks)) {
+    const entry = intentOf(track, batch);
+    track.refused = tooManyToName(shell.host, entry);
+    if (track.refused !== undefined) continue;
+    live.push(track);
+    steps.push(writeIntentStep(entry));
+  }
   if (live.length === 0) return;
   await all(live, async () => {
-    await shell.mustHelper(live.map((track) => writeIntentStep(intentOf(track, tracks))));
+    await shell.mustHelper(steps);
     for (const track of live) track.intended = true;
     const count = live.length === 1 ? '1 object' : `${live.length} objects`;
     shell.log(`${shell.host}: wrote the intents of ${count} (${INTENT_DIR})`);
   });
 };
 
-/** Throws where `entry` is more than the root helper takes: a template with too many instances to link again. */
-export const tooManyToName = (host: string, entry: IntentEntry): void => {
-  if (intentRest(entry).length <= HELPER_TEXT_MAX) return;
+/** Why `entry` is more than the root helper takes (a template with too many instances to link again), if it is. */
+export const tooManyToName = (host: string, entry: IntentEntry): HandlerError | undefined => {
+  if (intentRest(entry).length <= HELPER_TEXT_MAX) return undefined;
   const { etc = [], run = [] } = entry.relink ?? {};
-  throw new HandlerError(
+  return new HandlerError(
     `${entry.unit} on ${host} was not applied`,
     `its systemctl disable by its name unlinks ${etc.length + run.length} instances this stack does not declare ` +
       `(${[...etc, ...run].join(', ')}), which the apply links again after it; its intent on the host cannot name ` +

@@ -86,7 +86,10 @@ export const intentRest = ({ unit, sha256, restart, stack, relink }: Omit<Intent
   `sha256=${sha256 ?? '-'} restart=${restart ? 'pending' : 'no'} unit=${unit}` +
   `${stackSuffix(stack)}${relinkWords(relink)}`;
 
-/** The relink words of an intent's `words`; unit-relink.ts keeps only the template's own instances among them. */
+/**
+ * The relink words of an intent's `words`; unit-template-disable.ts `stoppedRelinks` keeps only the template's own
+ * instances among them.
+ */
 const relinkOf = (words: readonly string[]): Relinked | undefined => {
   const named = (root: string) =>
     words.flatMap((word) => (word.startsWith(`${RELINK_WORD}${root}:`) ? [word.slice(RELINK_WORD.length + 4)] : []));
