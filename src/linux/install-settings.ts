@@ -1,7 +1,7 @@
 /**
  * The one reader of [Install] settings, as systemd 252's config_parse reads a unit file for `systemctl enable`:
  * whether `enabled` is possible (unit-enable.ts) and which links enable makes (unit-install.ts) both read through
- * it, and the links read's awk (unit-links.ts) picks a file's [Install] lines by the same rules. Two parsers stood
+ * it, and the links read's awk (links-command.ts) picks a file's [Install] lines by the same rules. Two parsers stood
  * side by side and disagreed with each other and with systemd (measured on 252, test/unit/src/linux/
  * install-settings.test.ts): `WantedBy= \` before a blank line was a setting for one and a reset for the other,
  * `X-Foo=\` swallowed the next line's WantedBy= for one only, a comment inside a continuation became a word, a

@@ -4,16 +4,15 @@
  * old WantedBy= left, or a template's old [Install] left for its instance) read in sync while the unit
  * started for a target the stack never declared (an audit on systemd 252). The read lists the links
  * under /etc/systemd/system and /run/systemd/system (`enable --runtime`) and the [Install] lines of the
- * file systemd loads, in the one read script (unit-read.ts); this file says what differs.
+ * file systemd loads, in the one read script (unit-read.ts, its command in links-command.ts); this file says what
+ * differs.
  */
 import { enableReadsDropIn } from './install-settings';
 import { aliasApplyWords, leftAliases } from './unit-alias';
-import { FACTS_AWK, FACTS_FUNCTION, type HostFacts, parseFacts } from './unit-facts';
+import { type HostFacts, parseFacts } from './unit-facts';
+import { LINK_ROOTS } from './links-command';
 import { defaultInstanceLinks, defaultInstanceOf, installLinks, templateAliases } from './unit-install';
 import { instanceOf, isTemplate } from './unit-name';
-
-/** Where `systemctl enable` links (/etc) and `enable --runtime` links (/run). */
-export const LINK_ROOTS = { etc: '/etc/systemd/system', run: '/run/systemd/system' } as const;
 
 /** A unit's links, each as its path under its root (`multi-user.target.wants/a.service`, an alias `b.service`). */
 export interface UnitLinks {
@@ -35,44 +34,6 @@ export interface UnitLinks {
   /** The [Install] lines of each drop-in enable reads that the read read, by path (unit-enable.ts counts them). */
   readonly dropIns?: ReadonlyMap<string, readonly string[]>;
 }
-
-/**
- * The awk function that takes one logical line `x` of file `f` (comments skipped, continuations joined, lines
- * ended at LF, CR and CRLF, a byte order mark skipped, as install-settings.ts reads them): a header sets whether
- * the lines after it are [Install]'s, and each of those is printed behind `|`, `h` and `m` set for the facts it
- * needs.
- */
-const SECTION_FUNCTION =
-  'function w(f, x) { if (x ~ /^[ \\t]*\\[/) { s = (x ~ /^[ \\t]*\\[Install\\][ \\t]*$/); if (s) print "@" f } ' +
-  'else if (s) { print "|" x; if (x ~ /%/) h = 1; if (x ~ /UpheldBy|%a/) m = 1 } }';
-
-/**
- * The links and the [Install] sections the read compares, in one `find` and one `awk`. awk prints, from its
- * own reads of the files in "$@" (the read's unit files and drop-ins, each once; one it cannot read gives
- * nothing), each [Install] section as `@<path>` and its lines behind a `|`, and the host facts its specifiers
- * name (unit-facts.ts), only when one holds a `%` (or UpheldBy=, %a: the manager's); then each line of `find`,
- * every link one level or two below both roots and what it points to, behind an `L`. No line of either can pose
- * as a mark of the read; the rest of a target that holds a line break is no link (`foundLinks`). Measured with
- * 200 units enabled: these two took 30-35 ms of a 550-720 ms read script (load 3.5 to 7); a `-name` and two
- * `-lname` tests per unit took find alone 650 ms (load 10), as it reads a link again for each `-lname`. The
- * facts (medians of 21, 200 units, the test host at load 25-34, timed inside it): none needed, 263 ms as before;
- * a `%H` in each, 224 ms against 210; an UpheldBy= (its `systemctl show`), 401 ms against 227.
- */
-export const LINKS_COMMAND =
-  `find ${LINK_ROOTS.etc} ${LINK_ROOTS.run} -mindepth 1 -maxdepth 2 -type l -printf '%p\\t%l\\n' 2>/dev/null | ` +
-  `awk '${FACTS_FUNCTION} ${SECTION_FUNCTION} BEGIN { for (i = 1; i < ARGC; i++) { if (seen[ARGV[i]]++) continue; ` +
-  's = 0; j = ""; u = 0; b = 1; while ((getline l < ARGV[i]) > 0) { if (b) sub(/^\\357\\273\\277/, "", l); b = 0; ' +
-  'sub(/\\r$/, "", l); n = split(l, q, "\\r"); ' +
-  'if (n == 0) { n = 1; q[1] = "" } for (k = 1; k <= n; k++) { t = q[k]; if (t ~ /^[ \\t]*[#;]/) continue; ' +
-  'j = j t; if (t ~ /(^|[^\\\\])(\\\\\\\\)*\\\\$/) { sub(/\\\\$/, " ", j); u = 1; continue } ' +
-  'w(ARGV[i], j); j = ""; u = 0 } } if (u) w(ARGV[i], j); close(ARGV[i]) } ' +
-  `${FACTS_AWK} ARGC = 1 } { print "L" $0 }' "$@"`;
-
-/**
- * LINKS_COMMAND reading the manager's version whatever the host's files say: a declared text names `UpheldBy=`,
- * which enable reads from systemd 254 on, so the plan and the apply judge its enable by the host's version.
- */
-export const MANAGER_LINKS_COMMAND = LINKS_COMMAND.replace("| awk '", "| awk -v m=1 '");
 
 /**
  * The read's links: for a unit, given the files it was loaded from (its file, then its drop-ins) and whether

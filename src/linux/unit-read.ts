@@ -1,8 +1,8 @@
 /**
  * The read of every declared unit (or drop-in) on a host in one shell round trip: one `systemctl show` for all of them,
  * then the file digests and the recorded restartOn digests, then one `systemctl list-unit-files` for whether each is
- * enabled, and one `find` and `awk` for its links against its [Install] (unit-links.ts). The script goes over stdin, so
- * hundreds of units never meet the kernel's 128 KiB limit on one argument.
+ * enabled, and one `find` and `awk` for its links against its [Install] (links-command.ts). The script goes over
+ * stdin, so hundreds of units never meet the kernel's 128 KiB limit on one argument.
  *
  * Enablement comes from `list-unit-files`, which reads the links on disk each time, not from `show`: pid 1 keeps a
  * loaded unit's UnitFileState from its first look until a daemon-reload, so a wants link removed by hand read `enabled`
@@ -16,7 +16,8 @@ import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
 import { type Declared, loadedContent, overriddenOf, statsByPath } from './unit-loaded';
 import { byIndex, digestsByPath } from './read-lines';
-import { LINKS_COMMAND, MANAGER_LINKS_COMMAND, readLinks } from './unit-links';
+import { LINKS_COMMAND, MANAGER_LINKS_COMMAND } from './links-command';
+import { readLinks } from './unit-links';
 import { parseFacts } from './unit-facts';
 import { instanceOf, isTemplate } from './unit-name';
 import { LOADED_PATHS } from './shown-paths';

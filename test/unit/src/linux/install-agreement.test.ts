@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installConfigOf } from '../../../../src/linux/install-config';
-import { LINKS_COMMAND, readLinks } from '../../../../src/linux/unit-links';
+import { LINKS_COMMAND } from '../../../../src/linux/links-command';
+import { readLinks } from '../../../../src/linux/unit-links';
 
 const SERVICE = '[Service]\nExecStart=/bin/sleep infinity\n';
 const MULTI = 'multi-user.target.wants/U';

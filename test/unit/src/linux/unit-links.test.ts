@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { linkDrift, LINKS_COMMAND, linkWords, readLinks } from '../../../../src/linux/unit-links';
+import { LINKS_COMMAND } from '../../../../src/linux/links-command';
+import { linkDrift, linkWords, readLinks } from '../../../../src/linux/unit-links';
 
 describe('what differs', () => {
   const links = { etc: ['a.target.wants/x.service'], run: [], install: ['a.target.wants/x.service'] };
