@@ -7,6 +7,7 @@ import type { SystemdHost } from './systemd-host';
 import { instanceSpec, unitSpec } from './unit-host';
 
 export const ETC = '/etc/systemd/system';
+export const RUN = '/run/systemd/system';
 export const wants = (target: string, name: string) => `${ETC}/${target}.target.wants/${name}`;
 const template = (install: string) =>
   `[Unit]\nDescription=default instance\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\n${install}`;
@@ -21,3 +22,12 @@ export const to = (prefix: string) => (path: string) => `${path} -> ${ETC}/${pre
 export const templateLinks = async (host: SystemdHost, prefix: string, root = ETC): Promise<string> =>
   (await host.exec(`find ${root} -maxdepth 2 -type l -lname '*/${prefix}@.service' -printf '%p -> %l\\n' | sort`))
     .stdout;
+
+/**
+ * Enables two instances the stack does not declare by hand: `<prefix>@foo.service` under /etc and
+ * `<prefix>@bar.service` under /run (`--runtime`).
+ */
+export const enableByHand = async (host: SystemdHost, prefix: string): Promise<void> => {
+  const hand = `systemctl enable ${prefix}@foo.service && systemctl enable --runtime ${prefix}@bar.service`;
+  expect((await host.exec(hand)).code).toBe(0);
+};

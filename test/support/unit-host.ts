@@ -165,10 +165,26 @@ export const useSystemdHost = () => {
 /** A batch plan and a batch apply of `objects` (name → entry) on the host, as the target's resources run them. */
 export const unitBatch = (host: () => SystemdHost) => {
   const env = () => ({ [KEY_ENV]: host().privateKey });
-  return {
-    plan: (objects: Readonly<Record<string, ApplyEntry>>) =>
-      invokeBatch(linuxDomain(), hostTarget(host()), objects, env()),
-    apply: (objects: Readonly<Record<string, ApplyEntry>>) =>
-      invokeBatchApply(linuxDomain(), hostTarget(host()), objects, env()),
+  const plan = (objects: Readonly<Record<string, ApplyEntry>>) =>
+    invokeBatch(linuxDomain(), hostTarget(host()), objects, env());
+  const apply = (objects: Readonly<Record<string, ApplyEntry>>) =>
+    invokeBatchApply(linuxDomain(), hostTarget(host()), objects, env());
+  /**
+   * The plan of `objects` names the drop-in at `shown` (as the plan prints its path), made by hand after the last
+   * daemon-reload, for the unit of object `u`, and the restart it makes pending; the apply then reloads and
+   * restarts it.
+   */
+  const loadsUnloadedDropIn = async (objects: Readonly<Record<string, ApplyEntry>>, shown: string) => {
+    const planned = (await plan(objects)).result ?? {};
+    expect(planned['u.in_sync']).toBe('false');
+    expect(planned['u.summary']).toContain(
+      `systemd has not loaded the host's drop-in ${shown} (made after its last daemon-reload): the apply's ` +
+        'daemon-reload loads it',
+    );
+    expect(planned['u.summary']).toContain('restart pending: its process started before its content changed');
+    const applied = await apply(objects);
+    expect(applied).toMatchObject({ code: 0 });
+    expect(applied.stderr).toMatch(/reloaded systemd\nu: restarted$/m);
   };
+  return { plan, apply, loadsUnloadedDropIn };
 };

@@ -13,7 +13,7 @@ import { instanceSpec, unitBatch, unitLinks, unitSpec, useSystemdHost } from '..
 jest.setTimeout(120_000);
 
 const { host } = useSystemdHost();
-const { plan, apply } = unitBatch(host);
+const { plan, apply, loadsUnloadedDropIn } = unitBatch(host);
 const exec = async (cmd: string) => (await host().exec(cmd)).stdout.trim();
 const OWN = (description: string) =>
   `[Unit]\nDescription=${description}\n[Service]\nExecStart=/bin/sleep infinity\n` +
@@ -185,16 +185,7 @@ test.each([
     expect(await apply(objects)).toMatchObject({ code: 0 });
     const text = '[Service]\\nExecStart=\\nExecStart=/bin/sleep 12345\\n';
     const path = await byHand(name, `${name}.d`, text, file);
-    const planned = (await plan(objects)).result ?? {};
-    expect(planned['u.in_sync']).toBe('false');
-    expect(planned['u.summary']).toContain(
-      `systemd has not loaded the host's drop-in ${shown(path)} (made after its last daemon-reload): the apply's ` +
-        'daemon-reload loads it',
-    );
-    expect(planned['u.summary']).toContain('restart pending: its process started before its content changed');
-    const applied = await apply(objects);
-    expect(applied).toMatchObject({ code: 0 });
-    expect(applied.stderr).toMatch(/reloaded systemd\nu: restarted$/m);
+    await loadsUnloadedDropIn(objects, shown(path));
     expect(await exec(`ps -o args= -p $(systemctl show -p MainPID --value ${name})`)).toBe('/bin/sleep 12345');
     expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
   },

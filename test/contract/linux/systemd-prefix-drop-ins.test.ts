@@ -16,7 +16,7 @@ import { unitBatch, unitLinks, unitSpec, useSystemdHost } from '../../support/un
 jest.setTimeout(120_000);
 
 const { host } = useSystemdHost();
-const { plan, apply } = unitBatch(host);
+const { plan, apply, loadsUnloadedDropIn } = unitBatch(host);
 const exec = async (cmd: string) => (await host().exec(cmd)).stdout.trim();
 const SERVICE = '[Service]\nExecStart=/bin/sleep infinity\n';
 const INSTALL = '[Install]\nWantedBy=multi-user.target\n';
@@ -131,16 +131,7 @@ test.each([
   expect(await exec(`systemctl show -p DropInPaths,NeedDaemonReload ${name}`)).toBe(
     'DropInPaths=\nNeedDaemonReload=no',
   );
-  const planned = (await plan(objects)).result ?? {};
-  expect(planned['u.in_sync']).toBe('false');
-  expect(planned['u.summary']).toContain(
-    `systemd has not loaded the host's drop-in ${path} (made after its last daemon-reload): the apply's ` +
-      'daemon-reload loads it',
-  );
-  expect(planned['u.summary']).toContain('restart pending: its process started before its content changed');
-  const applied = await apply(objects);
-  expect(applied).toMatchObject({ code: 0 });
-  expect(applied.stderr).toMatch(/reloaded systemd\nu: restarted$/m);
+  await loadsUnloadedDropIn(objects, path);
   const pid = await exec(`systemctl show -p MainPID --value ${name}`);
   expect(await exec(`tr '\\0' '\\n' </proc/${pid}/environ`)).toContain(`${key}=1`);
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });

@@ -8,13 +8,12 @@
  * were, and the plan after it is in sync.
  */
 import { unitBatch, useSystemdHost } from '../../support/unit-host';
-import { batch, templateLinks } from '../../support/template-batch';
+import { batch, enableByHand, RUN, templateLinks } from '../../support/template-batch';
 
 jest.setTimeout(120_000);
 
 const { host } = useSystemdHost();
 const { plan, apply } = unitBatch(host);
-const RUN = '/run/systemd/system';
 const STOPPER = '/usr/sbin/systemctl';
 
 /** A systemctl that, once, at `enable <instance>`, drops its own SSH session (as a lost link or a kill would). */
@@ -40,8 +39,7 @@ afterEach(async () => {
 test('a template disabled by an apply stopped before it linked the instances enabled by hand again', async () => {
   const install = 'WantedBy=multi-user.target\nAlias=ds-al@.service\nDefaultInstance=a\n';
   expect(await apply(batch('ds', install, true))).toMatchObject({ code: 0 });
-  const hand = 'systemctl enable ds@foo.service && systemctl enable --runtime ds@bar.service';
-  expect((await host().exec(hand)).code).toBe(0);
+  await enableByHand(host(), 'ds');
   const before = [await templateLinks(host(), 'ds'), await templateLinks(host(), 'ds', RUN)];
   expect(before.join('')).toContain('ds@foo.service -> ');
   expect(before.join('')).toContain('ds@bar.service -> ');

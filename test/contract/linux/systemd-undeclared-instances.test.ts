@@ -6,13 +6,12 @@
  * links are the template's own, stays unlinked.
  */
 import { unitBatch, unitSpec, useSystemdHost } from '../../support/unit-host';
-import { batch, ETC, templateLinks, to, wants } from '../../support/template-batch';
+import { batch, enableByHand, ETC, RUN, templateLinks, to, wants } from '../../support/template-batch';
 
 jest.setTimeout(120_000);
 
 const { host } = useSystemdHost();
 const { plan, apply } = unitBatch(host);
-const RUN = '/run/systemd/system';
 const lines = (paths: readonly string[], p: string) => paths.map((path) => `${to(p)(path)}\n`).join('');
 
 // Regression (measured, systemd 252): the plan said nothing of p@foo.service and p@bar.service, enabled by hand; the
@@ -37,8 +36,7 @@ test.each([
   'a template declared disabled, %s: the instances enabled by hand are linked again',
   async (_, p, install, more, says) => {
     expect(await apply(batch(p, install, true))).toMatchObject({ code: 0 });
-    const hand = `systemctl enable ${p}@foo.service && systemctl enable --runtime ${p}@bar.service`;
-    expect((await host().exec(hand)).code).toBe(0);
+    await enableByHand(host(), p);
     const handRun = await templateLinks(host(), p, RUN);
     expect(handRun).toContain(`${RUN}/multi-user.target.wants/${p}@bar.service -> `);
     const objects = batch(p, `${install}${more}`, false);
