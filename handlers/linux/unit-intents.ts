@@ -15,7 +15,7 @@ import { fileOf, mustWrite, objectOf, type UnitChange } from '../../src/linux/un
 import { runningOf } from '../../src/linux/unit-diff';
 import { INTENT_DIR, type IntentEntry, intentRest, recordText, type RecordEntry } from '../../src/linux/unit-intent';
 import { isTemplate } from '../../src/linux/unit-name';
-import { linkedAgain } from '../../src/linux/unit-template-disable';
+import { intentRelinks } from '../../src/linux/unit-template-disable';
 import { DROP_IN_MARK } from '../../src/linux/unit-ownership';
 import { restartPending } from '../../src/linux/unit-stale';
 import type { HostShell } from './host-shell';
@@ -31,14 +31,14 @@ const restartsOf = (change: UnitChange, before: LiveUnit): boolean => {
 };
 
 /**
- * What the object's intent says; a template's names the instances its disable by its name unlinks that the apply
- * then links again (unit-template-disable.ts `linkedAgain`, as keptInstances finds them with the write to come), so
- * an apply stopped between the two leaves what the next one needs to link them again.
+ * What the object's intent says; a template's names the instances its disable by its name or its rewrite's reenable
+ * unlinks that the apply then links again (unit-template-disable.ts `intentRelinks`, with the write to come), so an
+ * apply stopped between the two leaves what the next one needs to link them again.
  */
 const intentOf = ({ item: { change }, before, stack }: Track, batch: readonly UnitChange[]): IntentEntry => {
   const file = fileOf(change);
   const relink =
-    change.sort === 'unit' ? linkedAgain(change.spec, before, mustWrite(change, before), batch) : undefined;
+    change.sort === 'unit' ? intentRelinks(change.spec, before, mustWrite(change, before), batch) : undefined;
   return {
     object: objectOf(change),
     unit: change.sort === 'drop-in' ? change.spec.unit : change.spec.name,

@@ -12,13 +12,12 @@ import type { LinkVerb } from '../../src/linux/root-helper';
 import { unitOf } from '../../src/linux/unit-batch';
 import {
   batchTemplateOf,
-  disablesEveryInstance,
   instancesIn,
   linkedAgain,
+  reenabledInstances,
   unlinkedByTemplate,
 } from '../../src/linux/unit-template-disable';
 import type { Relinked } from '../../src/linux/unit-intent';
-import { isTemplate } from '../../src/linux/unit-name';
 import { enablementOf } from '../../src/linux/unit-state';
 import { isActive, type Track } from './unit-track';
 
@@ -63,13 +62,14 @@ export const enabledAgain = (tracks: readonly Track[]): Set<Track> => {
  */
 export const instancesToReenable = (track: Track, tracks: readonly Track[]): Relinked => {
   const { change } = track.item;
-  if (change.sort !== 'unit' || !isTemplate(change.spec.name) || !track.wrote) return { etc: [], run: [] };
+  if (change.sort !== 'unit' || !track.wrote) return { etc: [], run: [] };
   // Its disable by its name, after the reenables, would unlink them: `keptInstances` links them after it instead.
-  if (disablesEveryInstance(change.spec, track.before, true)) return { etc: [], run: [] };
-  const own = new Set(tracks.map((other) => unitOf(other.item.change)));
-  const found = (paths: readonly string[] = []) =>
-    instancesIn(change.spec.name, paths).filter((name) => !own.has(name));
-  return { etc: found(track.before.links?.etc), run: found(track.before.links?.run) };
+  return reenabledInstances(
+    change.spec,
+    track.before,
+    true,
+    tracks.map(({ item }) => item.change),
+  );
 };
 
 /**

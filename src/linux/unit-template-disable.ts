@@ -14,7 +14,7 @@
  * instance, whose links are the template's own: list-unit-files says the template `enabled` for any of them, so a
  * template declared disabled reads in sync only without them (measured).
  */
-import { type BatchFiles, mustWrite, type UnitChange } from './unit-batch';
+import { type BatchFiles, mustWrite, type UnitChange, unitOf } from './unit-batch';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { enableStep, linkedName } from './unit-diff';
 import type { Relinked } from './unit-intent';
@@ -61,6 +61,48 @@ export const linkedAgain = (
       (name) => !declared.has(name) && name !== before.links?.defaultInstance,
     );
   return { etc: found(before.links?.etc, stopped.etc), run: found(before.links?.run, stopped.run) };
+};
+
+/**
+ * The instances a template's rewrite re-enables that `batch` does not declare (none where its disable by its name
+ * unlinks every instance instead: `linkedAgain`), by where they had links `before` (handlers/linux/unit-relink.ts
+ * `instancesToReenable` re-enables them). The root helper's reenable of the template runs `systemctl disable
+ * --runtime` of it first, which unlinks every instance under /run, and those enabled until reboot are linked there
+ * again in a later pass (measured, systemd 252): an apply stopped in between left them unlinked, so its intent names
+ * them too.
+ */
+export const reenabledInstances = (
+  template: DesiredUnit,
+  before: LiveUnit,
+  rewritten: boolean,
+  batch: readonly UnitChange[],
+): Relinked => {
+  if (!isTemplate(template.name) || !rewritten || disablesEveryInstance(template, before, true)) {
+    return { etc: [], run: [] };
+  }
+  const own = new Set(batch.map(unitOf));
+  const found = (paths: readonly string[] = []) => instancesIn(template.name, paths).filter((name) => !own.has(name));
+  return { etc: found(before.links?.etc), run: found(before.links?.run) };
+};
+
+/**
+ * What the template's intent names to link again should its apply stop (unit-intent.ts `relink`): the instances it
+ * links again after its disable by its name (`linkedAgain`) and those its rewrite re-enables (`reenabledInstances`),
+ * but its default instance, whose links the template's own enable makes.
+ */
+export const intentRelinks = (
+  template: DesiredUnit,
+  before: LiveUnit,
+  rewritten: boolean,
+  batch: readonly UnitChange[],
+): Relinked => {
+  const [again, reenabled] = [
+    linkedAgain(template, before, rewritten, batch),
+    reenabledInstances(template, before, rewritten, batch),
+  ];
+  const names = (root: 'etc' | 'run') =>
+    [...new Set([...again[root], ...reenabled[root]])].filter((name) => name !== before.links?.defaultInstance);
+  return { etc: names('etc'), run: names('run') };
 };
 
 /**

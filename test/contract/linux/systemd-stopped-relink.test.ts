@@ -16,11 +16,11 @@ const { host } = useSystemdHost();
 const { plan, apply } = unitBatch(host);
 const STOPPER = '/usr/sbin/systemctl';
 
-/** A systemctl that, once, at `enable <instance>`, drops its own SSH session (as a lost link or a kill would). */
-const stopper = (instance: string) =>
+/** A systemctl that, once, at `<verb> <instance>`, drops its own SSH session (as a lost link or a kill would). */
+const stopper = (verb: string, instance: string) =>
   [
     '#!/bin/sh',
-    `case " $* " in *" enable "*" ${instance} "*)`,
+    `case " $* " in *" ${verb} "*" ${instance} "*)`,
     `  rm -f ${STOPPER}`,
     '  p=$PPID',
     '  while [ "$p" -gt 1 ]; do',
@@ -31,6 +31,11 @@ const stopper = (instance: string) =>
     'esac',
     'exec /usr/bin/systemctl "$@"',
   ].join('\n');
+
+const putStopper = async (verb: string, instance: string) => {
+  const put = `cat >${STOPPER} <<'EOF'\n${stopper(verb, instance)}\nEOF\nchmod 0755 ${STOPPER}`;
+  expect((await host().exec(put)).code).toBe(0);
+};
 
 afterEach(async () => {
   await host().exec(`rm -f ${STOPPER}`);
@@ -44,9 +49,7 @@ test('a template disabled by an apply stopped before it linked the instances ena
   expect(before.join('')).toContain('ds@foo.service -> ');
   expect(before.join('')).toContain('ds@bar.service -> ');
 
-  const script = stopper('ds@foo.service');
-  const put = `cat >${STOPPER} <<'EOF'\n${script}\nEOF\nchmod 0755 ${STOPPER}`;
-  expect((await host().exec(put)).code).toBe(0);
+  await putStopper('enable', 'ds@foo.service');
   const objects = batch('ds', install, false);
   const stopped = await apply(objects);
   expect(stopped).toMatchObject({ code: 1, stderr: expect.stringContaining('lost during apply') });
@@ -70,5 +73,38 @@ test('a template disabled by an apply stopped before it linked the instances ena
   const after = [await templateLinks(host(), 'ds'), await templateLinks(host(), 'ds', RUN)];
   expect(after[0]).toContain('/multi-user.target.wants/ds@foo.service -> ');
   expect(after[1]).toContain('/multi-user.target.wants/ds@bar.service -> ');
+  expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
+});
+
+// Regression (measured, systemd 252): a template declared enabled whose file the apply rewrites re-enables its
+// instances (unit-relink.ts `instancesToReenable`): the root helper's reenable of the template runs `systemctl disable
+// --runtime` of it first, which unlinks every instance's /run links, and the instances enabled until reboot are linked
+// there again in a later pass. An apply stopped in between left dz@bar.service unlinked; the next plan said only
+// "left half-applied", and the next apply left it so, with the plan after it in sync.
+test('a template rewritten by an apply stopped before it linked the instances enabled by hand again', async () => {
+  const install = 'WantedBy=multi-user.target\nDefaultInstance=a\n';
+  expect(await apply(batch('dz', install, true))).toMatchObject({ code: 0 });
+  await enableByHand(host(), 'dz');
+  expect(await templateLinks(host(), 'dz', RUN)).toContain('/multi-user.target.wants/dz@bar.service -> ');
+
+  await putStopper('reenable', 'dz@foo.service');
+  const objects = batch('dz', `${install}# rewritten\n`, true);
+  const stopped = await apply(objects);
+  expect(stopped).toMatchObject({ code: 1, stderr: expect.stringContaining('lost during apply') });
+  expect((await host().exec(`test -e ${STOPPER}`)).code).not.toBe(0);
+  const intent = (await host().exec("cat '/var/lib/cdktf-homelab/intents/dz@.service'")).stdout;
+  expect(intent).toContain(' relink=etc:dz@foo.service relink=run:dz@bar.service');
+  expect(await templateLinks(host(), 'dz', RUN)).not.toContain('dz@bar.service');
+
+  expect((await plan(objects)).result).toMatchObject({
+    '.in_sync': 'false',
+    't.summary': expect.stringContaining(
+      'the apply links again dz@bar.service (under /run), which this stack does not declare and an apply stopped ' +
+        'after its systemctl disable dz@.service left unlinked',
+    ),
+  });
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  expect(await templateLinks(host(), 'dz')).toContain('/multi-user.target.wants/dz@foo.service -> ');
+  expect(await templateLinks(host(), 'dz', RUN)).toContain('/multi-user.target.wants/dz@bar.service -> ');
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
 });

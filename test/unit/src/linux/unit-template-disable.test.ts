@@ -1,8 +1,10 @@
 import { batchFilesOf } from '../../../../src/linux/unit-batch';
 import {
   enablesAgainWords,
+  intentRelinks,
   linkedAgain,
   linkedAgainWords,
+  reenabledInstances,
   stoppedRelinks,
   stoppedRelinkWords,
   templateBefore,
@@ -78,5 +80,43 @@ describe('the instances an apply stopped after the disable left unlinked', () =>
         'apply stopped after its systemctl disable p@.service left unlinked',
     );
     expect(stoppedRelinkWords('p@.service', { etc: [], run: [] })).toBeUndefined();
+  });
+});
+
+// Regression (measured, systemd 252): a rewritten template's reenable runs `systemctl disable --runtime` of it first,
+// which unlinks its instances under /run until a later pass links them there again; an apply stopped in between left
+// p@bar.service unlinked, and its intent named nothing. The intent names what the rewrite re-enables now.
+describe("the instances a template's rewrite re-enables", () => {
+  const wants = (name: string) => `multi-user.target.wants/${name}`;
+  const content = '[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.target\nDefaultInstance=a\n';
+  const enabled = unit('p@.service', content, { enabled: true, started: false });
+  const before = live(
+    { unitFileState: 'enabled' },
+    {
+      links: {
+        etc: ['p@a.service', 'p@b.service', 'p@foo.service', 'q@x.service'].map(wants),
+        run: [wants('p@bar.service')],
+        install: [wants('p@a.service')],
+        defaultInstance: 'p@a.service',
+      },
+    },
+  );
+  const { content: _, ...declared } = unit('p@b.service', undefined, { enabled: true });
+  const batch = [
+    { sort: 'unit' as const, spec: enabled },
+    { sort: 'instance' as const, spec: { ...declared, template: 'p@.service' } },
+  ];
+
+  test('are those linked before that the batch does not declare, and only when it rewrites the file', () => {
+    expect(reenabledInstances(enabled, before, true, batch)).toEqual({
+      etc: ['p@a.service', 'p@foo.service'],
+      run: ['p@bar.service'],
+    });
+    expect(reenabledInstances(enabled, before, false, batch)).toEqual({ etc: [], run: [] });
+  });
+
+  test("its intent names them, but its default instance, whose links the template's own enable makes", () => {
+    expect(intentRelinks(enabled, before, true, batch)).toEqual({ etc: ['p@foo.service'], run: ['p@bar.service'] });
+    expect(intentRelinks(enabled, before, false, batch)).toEqual({ etc: [], run: [] });
   });
 });
