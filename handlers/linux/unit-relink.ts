@@ -19,6 +19,8 @@ import {
 } from '../../src/linux/unit-template-disable';
 import type { Relinked } from '../../src/linux/unit-intent';
 import { enablementOf } from '../../src/linux/unit-state';
+import { enableStep } from '../../src/linux/unit-diff';
+import { isTemplate } from '../../src/linux/unit-name';
 import { isActive, type Track } from './unit-track';
 
 /**
@@ -70,6 +72,22 @@ export const instancesToReenable = (track: Track, tracks: readonly Track[]): Rel
     true,
     tracks.map(({ item }) => item.change),
   );
+};
+
+/**
+ * The unit's own name where its reenable (a rewrite's, or for links its [Install] does not make) takes links under
+ * /run that its [Install] makes (an `enable --runtime` beside the enable, by hand): the root helper's reenable unlinks
+ * there first (root-helper.ts `linkSteps`), and the plan said nothing of them (measured, systemd 252). The pass of
+ * `reenable --runtime` links them again as its new [Install] makes them, as for a template's instances.
+ */
+export const ownRuntimeAgain = (track: Track, tracks: readonly Track[]): readonly string[] => {
+  const { change } = track.item;
+  if (change.sort !== 'unit' || isTemplate(change.spec.name)) return [];
+  const { links } = track.before;
+  const run = links?.run ?? [];
+  const made = links?.install === undefined ? run.length > 0 : run.some((path) => links.install?.includes(path));
+  const step = enableStep(change.spec, track.before, rewritten(track, tracks));
+  return step === 'reenable' && made ? [change.spec.name] : [];
 };
 
 /**

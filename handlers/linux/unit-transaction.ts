@@ -24,7 +24,7 @@ import { active, all, block, each, say, type Track, trackOf, unitTracks } from '
 import { asRecorded, recordAndClear, withoutOwnIntent, writeIntents } from './unit-intents';
 import { undoAndReport } from './unit-undo';
 import { batchFiles, refuse } from './unit-refusals';
-import { enabledAgain, instancesToReenable, keptInstances, rewritten } from './unit-relink';
+import { enabledAgain, instancesToReenable, keptInstances, ownRuntimeAgain, rewritten } from './unit-relink';
 import { writeAll } from './unit-writes';
 
 /** Applies `items`, in reference order, as one transaction: each one's error, or undefined. */
@@ -138,13 +138,15 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
       const step = change.sort === 'drop-in' ? undefined : enableStep(change.spec, track.before, written);
       const own = (again.has(track) ? 'enable' : step) === verb && again.has(track) === late;
       const { root, instances } = instancesOf(track, tracks, verb, late);
+      const runtime = verb === 'reenable-runtime' && !late ? ownRuntimeAgain(track, tracks) : [];
       const name = change.sort === 'drop-in' ? undefined : linkedName(change.spec, track.before, written);
-      const names = [...(own && name !== undefined ? [name] : []), ...instances];
-      return names.length === 0 ? [] : [{ track, own, root, instances, names }];
+      const names = [...(own && name !== undefined ? [name] : []), ...runtime, ...instances];
+      return names.length === 0 ? [] : [{ track, own, runtime, root, instances, names }];
     });
     if (group.length === 0) continue;
-    const done = ({ track, own, root, instances, names }: (typeof group)[number]) => {
+    const done = ({ track, own, runtime, root, instances, names }: (typeof group)[number]) => {
       const [name = ''] = names;
+      if (runtime.length > 0) say(track, 'reenabled under /run (until reboot) too, as it was');
       if (own) [track.switched, track.switchedAs] = [verb, name];
       // Its undo disables it again, which unlinks them too: it links them again as they were (unit-relink.ts).
       const kept = own && verb === 'disable' ? keptInstances(track, tracks) : { etc: [], run: [] };

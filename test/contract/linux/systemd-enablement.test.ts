@@ -116,3 +116,23 @@ test.each([
   expect(run.stderr).toMatch(/restored the previous unit file and its links/);
   expect(await unitLinks(host(), name)).toEqual(before);
 });
+
+// Regression (measured): the plan of a rewrite said only that the file differs, and the apply's reenable (the root
+// helper's `disable --runtime` first) took the unit's /run links, which an `enable --runtime` by hand had made, and
+// made none again: the plan after it was in sync. Now the apply links them again under /run as its new [Install]
+// makes them, as it does for a template's instances.
+test('a rewrite of a unit enabled under /etc and /run keeps both, each following its new [Install]', async () => {
+  const wants = (root: string, target: string) =>
+    `${root}/systemd/system/${target}.target.wants/en-k.service -> /etc/systemd/system/en-k.service`;
+  expect((await unit.run('apply', unitSpec('en-k.service', service()))).code).toBe(0);
+  await host().exec('systemctl enable --runtime -- en-k.service');
+  expect(await links('en-k.service')).toEqual([wants('/etc', 'multi-user'), wants('/run', 'multi-user')]);
+  const graphical = unitSpec('en-k.service', service(undefined, 'graphical.target'));
+  const applied = await unit.run('apply', graphical);
+  expect(applied).toMatchObject({
+    code: 0,
+    stderr: expect.stringContaining('reenabled under /run (until reboot) too'),
+  });
+  expect(await links('en-k.service')).toEqual([wants('/etc', 'graphical'), wants('/run', 'graphical')]);
+  expect((await unit.run('read', graphical)).result?.in_sync).toBe('true');
+});
