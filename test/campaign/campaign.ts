@@ -14,6 +14,7 @@ import { formatReport } from './report';
 import { runRound, startingVariant, type RoundResult } from './round';
 import { apply, bundleApp, openStand, synth, verify, type Stand } from './stand';
 import { startTargets } from './targets';
+import { enableByHand } from './verify-host';
 import { PREFIX, PVE_NODES, repos, type Variant } from './variant';
 
 export interface CampaignOptions {
@@ -40,6 +41,7 @@ const wipe = async (stand: Stand): Promise<void> => {
     "units=$(systemctl list-units --all --plain --no-legend 'fa-*' | awk '{print $1}')",
     '[ -z "$units" ] || systemctl stop $units',
     'rm -rf /etc/systemd/system/fa-* /etc/systemd/system/.fa-* /etc/systemd/system/*.wants/fa-* /var/lib/cdktf-homelab',
+    'rm -f /run/systemd/system/*.wants/fa-*',
     'systemctl daemon-reload',
     'systemctl reset-failed',
   ].join('\n');
@@ -55,10 +57,14 @@ const wipe = async (stand: Stand): Promise<void> => {
   rmSync(join(stand.project.stackDir, '.terraform', 'cdktf-homelab-relay'), { recursive: true, force: true });
 };
 
-/** Applies `v` on a converged or wiped stand, and fails when the targets or the plan then differ. */
+/**
+ * Applies `v` on a converged or wiped stand, enables the template's HAND_INSTANCES, and fails when the targets or
+ * the plan then differ.
+ */
 const settle = async (stand: Stand, v: Variant, why: string): Promise<void> => {
   await synth(stand, v);
   const applied = await apply(stand);
+  if (applied.code === 0) await enableByHand(stand.targets.host);
   const diffs = await verify(stand, v);
   if (applied.code !== 0 || diffs.length > 0) {
     const output = `${applied.stdout.slice(-3000)}\n${applied.stderr}`;

@@ -74,6 +74,13 @@ export const units = (v: Variant): UnitDecl[] => [
   { name: 'fa-plain.service', fileEnvironment: 'V=steady', environment: { V: 'steady' } },
 ];
 
+/**
+ * Instances of the template that no variant declares, enabled by hand once the stand is applied: under /etc for good,
+ * and under /run until reboot. An apply that disables or re-enables the template by its name unlinks them, then links
+ * them again (unit-template-disable.ts); a fault in between must leave a plan that says so.
+ */
+export const HAND_INSTANCES = { etc: 'fa-tpl@hand.service', run: 'fa-tpl@rt.service' } as const;
+
 /** The unit file's text as the stack declares it (renderUnit's sections). */
 export const unitSections = (unit: UnitDecl, v: Variant) => [
   { name: 'Unit', lines: [['Description', `fault campaign ${unit.name} ${v}`]] as Array<[string, string]> },

@@ -5,10 +5,20 @@
  */
 import { unitText } from '../../src/linux/render-unit';
 import type { SystemdHost } from '../support/systemd-host';
-import { dropInSections, otherVariant, unitSections, units, type UnitDecl, type Variant } from './variant';
+import {
+  dropInSections,
+  HAND_INSTANCES,
+  otherVariant,
+  unitSections,
+  units,
+  type UnitDecl,
+  type Variant,
+} from './variant';
 
 const UNIT_DIR = '/etc/systemd/system';
 const WANTS = `${UNIT_DIR}/multi-user.target.wants`;
+const RUN_WANTS = '/run/systemd/system/multi-user.target.wants';
+const TEMPLATE = `${UNIT_DIR}/fa-tpl@.service`;
 const STATE_DIR = '/var/lib/cdktf-homelab';
 const SHOW = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload,MainPID';
 const WANT_RUNNING = { LoadState: 'loaded', ActiveState: 'active', SubState: 'running', UnitFileState: 'enabled' };
@@ -84,7 +94,7 @@ const expectedEntries = (v: Variant): { files: string[]; links: string[] } => {
   const links = declared.map((unit) =>
     unit.instance === undefined ? unit.name : unit.name.replace('@.', `@${unit.instance}.`),
   );
-  return { files, links };
+  return { files, links: [...links, HAND_INSTANCES.etc] };
 };
 
 /** Anything of the campaign's (`fa-` in its name) that no declaration accounts for, temp files included. */
@@ -124,8 +134,24 @@ const strayDiffs = async (host: SystemdHost, v: Variant): Promise<string[]> => {
   return diffs;
 };
 
+/** Enables HAND_INSTANCES as a user would: the stack never declares them. */
+export const enableByHand = async (host: SystemdHost): Promise<void> => {
+  await run(host, `systemctl enable ${HAND_INSTANCES.etc} && systemctl enable --runtime ${HAND_INSTANCES.run}`);
+};
+
+/** Each hand-enabled instance's link, where its enable made it, to the template's file. */
+const handDiffs = async (host: SystemdHost): Promise<string[]> => {
+  const links = [`${WANTS}/${HAND_INSTANCES.etc}`, `${RUN_WANTS}/${HAND_INSTANCES.run}`];
+  const diffs: string[] = [];
+  for (const link of links) {
+    const target = (await run(host, `readlink '${link}' || true`)).trim();
+    if (target !== TEMPLATE) diffs.push(`${link} (enabled by hand) ${target === '' ? 'is gone' : `-> ${target}`}`);
+  }
+  return diffs;
+};
+
 export const hostDiffs = async (host: SystemdHost, v: Variant): Promise<string[]> => {
   const diffs: string[] = [];
   for (const unit of units(v)) diffs.push(...(await unitDiffs(host, unit, v)));
-  return [...diffs, ...(await strayDiffs(host, v))];
+  return [...diffs, ...(await handDiffs(host)), ...(await strayDiffs(host, v))];
 };
