@@ -65,7 +65,6 @@ export const enabledAgain = (tracks: readonly Track[]): Set<Track> => {
 export const instancesToReenable = (track: Track, tracks: readonly Track[]): Relinked => {
   const { change } = track.item;
   if (change.sort !== 'unit' || !track.wrote) return { etc: [], run: [] };
-  // Its disable by its name, after the reenables, would unlink them: `keptInstances` links them after it instead.
   return reenabledInstances(
     change.spec,
     track.before,

@@ -40,6 +40,8 @@ export interface Track {
   switchedAs?: string;
   /** The instances its rewrite (a template's) re-enabled, so their links follow its new [Install] (unit-relink.ts). */
   instances?: Relinked;
+  /** Its own /run links were made again from its new file (unit-relink.ts `ownRuntimeAgain`): its undo unlinks them. */
+  runtimeAgain?: true;
   /** A start or restart was queued for it (a drop-in: its unit's restart). */
   started: boolean;
   said: boolean;

@@ -146,7 +146,10 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
     if (group.length === 0) continue;
     const done = ({ track, own, runtime, root, instances, names }: (typeof group)[number]) => {
       const [name = ''] = names;
-      if (runtime.length > 0) say(track, 'reenabled under /run (until reboot) too, as it was');
+      if (runtime.length > 0) {
+        track.runtimeAgain = true;
+        say(track, 'reenabled under /run (until reboot) too, as it was');
+      }
       if (own) [track.switched, track.switchedAs] = [verb, name];
       // Its undo disables it again, which unlinks them too: it links them again as they were (unit-relink.ts).
       const kept = own && verb === 'disable' ? keptInstances(track, tracks) : { etc: [], run: [] };

@@ -70,6 +70,9 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
       ),
     fail,
   );
+  // A plain disable leaves /run alone: the /run links the apply made again from the new file go too.
+  const runtime = pending().filter((track) => track.runtimeAgain === true);
+  await attemptAll(runtime, () => shell.mustLink('disable', runtime.map(nameOf)), fail);
   await attemptEach(pending(), (track) => revertFile(shell, track), fail);
   for (const verb of ['enable', 'reenable', 'reenable-runtime', 'enable-runtime'] as const) {
     const relink = pending().flatMap((track) => relinkOf(track, isNewUnit(track)).filter(([each]) => each === verb));

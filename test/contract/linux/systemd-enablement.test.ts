@@ -136,3 +136,14 @@ test('a rewrite of a unit enabled under /etc and /run keeps both, each following
   expect(await links('en-k.service')).toEqual([wants('/etc', 'graphical'), wants('/run', 'graphical')]);
   expect((await unit.run('read', graphical)).result?.in_sync).toBe('true');
 });
+
+test('a failed apply that moved the /etc and /run links of such a unit to a new target puts both back', async () => {
+  expect((await unit.run('apply', unitSpec('en-m.service', service()))).code).toBe(0);
+  await host().exec('systemctl enable --runtime -- en-m.service');
+  const before = await links('en-m.service');
+  expect(before).toHaveLength(2);
+  const run = await unit.run('apply', unitSpec('en-m.service', service('/bin/false', 'graphical.target')));
+  expect(run).toMatchObject({ code: 1, stderr: expect.stringContaining('reenabled under /run (until reboot) too') });
+  expect(run.stderr).toMatch(/restored the previous unit file and its links/);
+  expect(await links('en-m.service')).toEqual(before);
+});
