@@ -118,9 +118,63 @@ const PASSES = [
 /** The instances a template's track links in the pass of `verb`: re-enabled by its rewrite, or linked again. */
 const instancesOf = (track: Track, tracks: readonly Track[], verb: LinkVerb, late: boolean) => {
   const [etc, run] = late ? ['enable', 'enable-runtime'] : ['reenable', 'reenable-runtime'];
-  const root = verb === etc ? 'etc' : verb === run ? 'run' : undefined;
+  const root: PassMember['root'] = verb === etc ? 'etc' : verb === run ? 'run' : undefined;
   const from = late ? keptInstances : instancesToReenable;
   return { root, instances: root === undefined ? [] : from(track, tracks)[root] };
+};
+
+/** A track's part in the pass of a verb: its own step, its own /run links again, its instances, and all their names. */
+interface PassMember {
+  readonly track: Track;
+  readonly own: boolean;
+  readonly runtime: readonly string[];
+  readonly root: 'etc' | 'run' | undefined;
+  readonly instances: readonly string[];
+  readonly names: readonly string[];
+}
+
+/** The tracks with a part in the pass of `verb` (`late`: after the disables), `again` those enabled after them. */
+const passMembers = (tracks: readonly Track[], again: Set<Track>, verb: LinkVerb, late: boolean): PassMember[] =>
+  active(tracks).flatMap((track) => {
+    const { change } = track.item;
+    const written = rewritten(track, tracks);
+    const step = change.sort === 'drop-in' ? undefined : enableStep(change.spec, track.before, written);
+    const own = (again.has(track) ? 'enable' : step) === verb && again.has(track) === late;
+    const { root, instances } = instancesOf(track, tracks, verb, late);
+    const runtime = verb === 'reenable-runtime' && !late ? ownRuntimeAgain(track, tracks) : [];
+    const name = change.sort === 'drop-in' ? undefined : linkedName(change.spec, track.before, written);
+    const names = [...(own && name !== undefined ? [name] : []), ...runtime, ...instances];
+    return names.length === 0 ? [] : [{ track, own, runtime, root, instances, names }];
+  });
+
+/** Notes on its track what the pass of `verb` did for `member`, and says it in the track's log. */
+const passed = (member: PassMember, tracks: readonly Track[], verb: LinkVerb, late: boolean): void => {
+  const { track, own, runtime, root, instances, names } = member;
+  const [name = ''] = names;
+  if (runtime.length > 0) {
+    track.runtimeAgain = true;
+    say(track, 'reenabled under /run (until reboot) too, as it was');
+  }
+  if (own) [track.switched, track.switchedAs] = [verb, name];
+  // Its undo disables it again, which unlinks them too: it links them again as they were (unit-relink.ts).
+  const kept = own && verb === 'disable' ? keptInstances(track, tracks) : { etc: [], run: [] };
+  if (kept.etc.length + kept.run.length > 0) track.instances = kept;
+  const as = name === unitOf(track.item.change) ? '' : ` its default instance ${name}`;
+  const after = late ? " again after its template's disable, which unlinked it" : '';
+  if (own)
+    say(
+      track,
+      verb === 'relink' ? `relinked${as} (disabled it, enabled ${unitOf(track.item.change)})` : `${verb}d${as}${after}`,
+    );
+  if (root === undefined || instances.length === 0) return;
+  track.instances = { etc: [], run: [], ...track.instances, [root]: [...instances] };
+  const where = root === 'run' ? 'under /run (until reboot) ' : '';
+  say(
+    track,
+    late
+      ? `linked again ${where}${instances.join(', ')}, which this stack does not declare, after its disable`
+      : `reenabled ${where}its instances ${instances.join(', ')}`,
+  );
 };
 
 /**
@@ -132,54 +186,15 @@ const instancesOf = (track: Track, tracks: readonly Track[], verb: LinkVerb, lat
 const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
   const again = enabledAgain(tracks);
   for (const [verb, late] of PASSES) {
-    const group = active(tracks).flatMap((track) => {
-      const { change } = track.item;
-      const written = rewritten(track, tracks);
-      const step = change.sort === 'drop-in' ? undefined : enableStep(change.spec, track.before, written);
-      const own = (again.has(track) ? 'enable' : step) === verb && again.has(track) === late;
-      const { root, instances } = instancesOf(track, tracks, verb, late);
-      const runtime = verb === 'reenable-runtime' && !late ? ownRuntimeAgain(track, tracks) : [];
-      const name = change.sort === 'drop-in' ? undefined : linkedName(change.spec, track.before, written);
-      const names = [...(own && name !== undefined ? [name] : []), ...runtime, ...instances];
-      return names.length === 0 ? [] : [{ track, own, runtime, root, instances, names }];
-    });
+    const group = passMembers(tracks, again, verb, late);
     if (group.length === 0) continue;
-    const done = ({ track, own, runtime, root, instances, names }: (typeof group)[number]) => {
-      const [name = ''] = names;
-      if (runtime.length > 0) {
-        track.runtimeAgain = true;
-        say(track, 'reenabled under /run (until reboot) too, as it was');
-      }
-      if (own) [track.switched, track.switchedAs] = [verb, name];
-      // Its undo disables it again, which unlinks them too: it links them again as they were (unit-relink.ts).
-      const kept = own && verb === 'disable' ? keptInstances(track, tracks) : { etc: [], run: [] };
-      if (kept.etc.length + kept.run.length > 0) track.instances = kept;
-      const as = name === unitOf(track.item.change) ? '' : ` its default instance ${name}`;
-      const after = late ? " again after its template's disable, which unlinked it" : '';
-      if (own)
-        say(
-          track,
-          verb === 'relink'
-            ? `relinked${as} (disabled it, enabled ${unitOf(track.item.change)})`
-            : `${verb}d${as}${after}`,
-        );
-      if (root === undefined || instances.length === 0) return;
-      track.instances = { etc: [], run: [], ...track.instances, [root]: instances };
-      const where = root === 'run' ? 'under /run (until reboot) ' : '';
-      say(
-        track,
-        late
-          ? `linked again ${where}${instances.join(', ')}, which this stack does not declare, after its disable`
-          : `reenabled ${where}its instances ${instances.join(', ')}`,
-      );
-    };
     const together = await shell.helper(
       linkSteps(
         verb,
         group.flatMap(({ names }) => names),
       ),
     );
-    if (together.code === 0) group.forEach(done);
+    if (together.code === 0) group.forEach((member) => passed(member, tracks, verb, late));
     else
       await each(
         group.map(({ track }) => track),
@@ -187,7 +202,7 @@ const switchAll = async (shell: HostShell, tracks: readonly Track[]): Promise<vo
           const member = group.find((each) => each.track === track);
           if (member === undefined) return;
           await shell.mustLink(verb, member.names);
-          done(member);
+          passed(member, tracks, verb, late);
         },
       );
   }
