@@ -51,15 +51,52 @@ export const liveValue = (option: NetworkOption, value: unknown): unknown => {
   return items.length === 0 ? null : option.canonical(items);
 };
 
+/** What PVE's update makes of the families and methods, given whether it writes an IPv4 and an IPv6 address. */
+const addressed = (v4: boolean, v6: boolean) => {
+  const families = [...(v4 ? ['inet'] : []), ...(v6 ? ['inet6'] : [])];
+  return {
+    method: v4 ? 'static' : 'manual',
+    method6: v6 ? 'static' : 'manual',
+    families: families.length === 0 ? ['inet'] : families,
+  };
+};
+
+/**
+ * How the node brings the interface up where no write of the stack's would keep it. PVE's update sets it from the
+ * PUT's own address fields alone, whatever the row held: `method` static with an IPv4 address else manual, `method6`
+ * likewise with an IPv6 one, and only the families those give (inet when neither), the file's writer dropping the
+ * others' stanzas ([PM] PVE/API2/Network.pm update_network; the fake alike). So a write turned a hand's `inet dhcp`
+ * into `inet manual` and dropped an `inet6 auto` stanza with its lines, under a plan that named another field or
+ * none. Each is compared where the row's own addresses do not account for it (a changed cidr says the rest), and
+ * wants what the stack's write makes. A row without them reads as PVE's parser gives an `auto` line alone.
+ */
+const addressing = (spec: NetworkInterfaceSpec, live: LiveInterface): Array<[string, unknown, unknown]> => {
+  const listed = Array.isArray(live.families) ? live.families.map(String).sort() : [];
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : 'manual');
+  const have = { method: text(live.method), method6: text(live.method6), families: listed.length ? listed : ['inet'] };
+  const kept = addressed(typeof live.cidr === 'string', typeof live.cidr6 === 'string');
+  const want = addressed(spec.options.cidr !== undefined, spec.options.cidr6 !== undefined);
+  return (['method', 'method6', 'families'] as const).flatMap((key): Array<[string, unknown, unknown]> =>
+    canonicalJson(have[key]) === canonicalJson(kept[key]) ? [] : [[key, have[key], want[key]]],
+  );
+};
+
 /** Compares the node's row (undefined when the name is not there) with the spec. */
 export const diffInterface = (spec: NetworkInterfaceSpec, live: LiveInterface | undefined): InterfaceState => {
   if (live === undefined) return { state: 'absent' };
   const liveType = typeof live.type === 'string' ? live.type : '';
   if (liveType !== spec.type) return { state: 'foreign', liveType: liveType || 'unknown' };
   const changes: Record<string, { live: unknown; want: unknown }> = {};
-  for (const option of optionsOf(spec.type)) {
-    const [have, want] = [liveValue(option, live[option.param]), wanted(spec, option)];
-    if (canonicalJson(have) !== canonicalJson(want)) changes[option.param] = { live: have, want };
+  const compared: Array<[string, unknown, unknown]> = [
+    ...optionsOf(spec.type).map((option): [string, unknown, unknown] => [
+      option.param,
+      liveValue(option, live[option.param]),
+      wanted(spec, option),
+    ]),
+    ...addressing(spec, live),
+  ];
+  for (const [param, have, want] of compared) {
+    if (canonicalJson(have) !== canonicalJson(want)) changes[param] = { live: have, want };
   }
   return { state: 'present', changes };
 };

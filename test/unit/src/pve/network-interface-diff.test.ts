@@ -64,6 +64,16 @@ describe('diffInterface', () => {
     ['no address', { cidr: undefined }, { cidr: { live: null, want: '10.10.0.2/24' } }],
     ['an undeclared gateway', { gateway: '10.10.0.1' }, { gateway: { live: '10.10.0.1', want: null } }],
     [
+      'DHCP by hand, which any write turns to static or manual by its address',
+      { method: 'dhcp', cidr: undefined },
+      { cidr: { live: null, want: '10.10.0.2/24' }, method: { live: 'dhcp', want: 'static' } },
+    ],
+    [
+      'an inet6 stanza by hand, which any write without cidr6 drops',
+      { families: ['inet6', 'inet'], method6: 'auto' },
+      { method6: { live: 'auto', want: 'manual' }, families: { live: ['inet', 'inet6'], want: ['inet'] } },
+    ],
+    [
       'VLAN awareness switched on by hand',
       { bridge_vlan_aware: 1, bridge_vids: '2-4094' },
       { bridge_vlan_aware: { live: true, want: false }, bridge_vids: { live: ['2-4094'], want: null } },
