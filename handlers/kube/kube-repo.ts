@@ -27,6 +27,7 @@ import {
   type RepoSpec,
   repoSpecSchema,
   restatePatch,
+  terminating,
   typeMissing,
   unbindPatch,
   wantedSecretRef,
@@ -121,6 +122,8 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, st
   if (created.status === 201 || created.status === 200) {
     log(`${name}: created`);
   } else if (created.status === 409 && statusOf(created.raw).reason === 'AlreadyExists') {
+    const refusal = terminating(name, liveRepoOf(await client.get(reposPath(spec.namespace, spec.version, spec.key))));
+    if (refusal !== undefined) throw refusal;
     // Someone else (or an earlier run) created it: never overwrite, restate only what the stack owns.
     log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity and stack annotations`);
     await client.mergePatch(reposPath(spec.namespace, spec.version, spec.key), restatePatch(spec, ref, stack));

@@ -6,6 +6,7 @@
  * edit changed.
  */
 import * as z from 'zod/mini';
+import { HandlerError } from '../core/errors';
 import { identitySchema, specSchema } from '../core/fields';
 import type { FieldChange, FieldDiff } from '../core/protocol';
 import { isRecord } from '../core/records';
@@ -63,6 +64,9 @@ export interface LiveRepo {
     readonly resourceVersion?: string;
     readonly labels?: Readonly<Record<string, string>>;
     readonly annotations?: Readonly<Record<string, string>>;
+    /** Set once the Repo was deleted and finalizers hold it: it goes when they are done, whatever is declared. */
+    readonly deletionTimestamp?: string;
+    readonly finalizers?: readonly string[];
   };
   readonly spec?: { readonly url?: unknown; readonly secretRef?: { readonly name?: unknown } };
 }
@@ -85,6 +89,10 @@ export const liveRepoOf = (object: unknown): LiveRepo => {
       resourceVersion: typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : undefined,
       labels: stringEntries(metadata.labels),
       annotations: stringEntries(metadata.annotations),
+      ...(typeof metadata.deletionTimestamp === 'string' && { deletionTimestamp: metadata.deletionTimestamp }),
+      ...(Array.isArray(metadata.finalizers) && {
+        finalizers: metadata.finalizers.filter((item): item is string => typeof item === 'string'),
+      }),
     },
     spec: spec && { url: spec.url, secretRef },
   };
@@ -113,7 +121,24 @@ export const diffRepo = (
   const liveIdentity = live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY];
   note(`annotation ${ANNOTATION_REPO_IDENTITY}`, liveIdentity, spec.identity, liveIdentity && hideQuery(liveIdentity));
   if (stack !== undefined) note(`annotation ${ANNOTATION_REPO_STACK}`, repoStackOf(live), stack);
+  // Regression: a Repo deleted and held by a finalizer read in sync, and the apply restated it: it went anyway.
+  note('metadata.deletionTimestamp', live.metadata?.deletionTimestamp, undefined);
   return diff;
+};
+
+/**
+ * Why the apply cannot make `live` as declared, if it cannot: deleted and held by its finalizers, it goes once they
+ * are done whatever a write says, and no create can come before.
+ */
+export const terminating = (name: string, live: LiveRepo): HandlerError | undefined => {
+  const since = live.metadata?.deletionTimestamp;
+  if (since === undefined) return undefined;
+  const held = (live.metadata?.finalizers ?? []).map((finalizer) => JSON.stringify(finalizer)).join(', ');
+  return new HandlerError(
+    `${name} is being deleted`,
+    `deleted at ${since}, held by ${held === '' ? 'its finalizers' : `the finalizers ${held}`}: it goes once they ` +
+      'are done, and the next apply creates it again; nothing was written',
+  );
 };
 
 /** The stack a Repo's stack annotation names, or undefined when it carries none (or an earlier version made it). */

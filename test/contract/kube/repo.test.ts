@@ -135,3 +135,34 @@ test('a Repo type the cluster does not serve reads as absent and apply fails say
   expect(applied.stderr).toContain('the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test');
   expect((await kubeRequest(kube.admin, 'GET', crPath(kube.namespace, 'repos', 'site'))).status).toBe(200);
 });
+
+// Regression: a Repo deleted and held by a finalizer read in sync, and the apply restated it (exit 0) while it went
+// once the finalizer was released. The plan names its deletion now, and the apply refuses without writing.
+test('a Repo being deleted reads so, and the apply refuses it until it is gone, then creates it', async () => {
+  const mine = spec('going', 'git@git.example:me/going.git');
+  const path = crPath(kube.namespace, 'repos', 'going');
+  const hold = (finalizers: string[] | null) =>
+    kubeExpect(kube.admin, 'PATCH', path, { metadata: { finalizers } }, [200], 'application/merge-patch+json');
+  expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
+  await hold(['example.com/hold']);
+  await kubeExpect(kube.admin, 'DELETE', path, undefined, [200, 202]);
+  const batch = await invokeBatch(kubeDomain(), target(), { a: { kind: 'kube-repo', spec: mine } });
+  expect(batch.result).toMatchObject({
+    'a.in_sync': 'false',
+    'a.summary': expect.stringMatching(/^metadata\.deletionTimestamp is "[0-9T:-]+Z", want unset$/),
+  });
+  const before = await kubeExpect<{ metadata: { resourceVersion: string } }>(kube.admin, 'GET', path);
+  const refused = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toMatch(
+    /is being deleted: deleted at \S+, held by the finalizers "example\.com\/hold": it goes once they are done/,
+  );
+  const after = await kubeExpect<{ metadata: { resourceVersion: string } }>(kube.admin, 'GET', path);
+  expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+  await hold(null);
+  expect((await invokeBatch(kubeDomain(), target(), { a: { kind: 'kube-repo', spec: mine } })).result).toMatchObject({
+    'a.summary': 'absent',
+  });
+  expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
+  expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), mine)).result?.in_sync).toBe('true');
+});

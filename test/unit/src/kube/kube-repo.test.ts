@@ -9,6 +9,7 @@ import {
   matchCredential,
   type RepoSpec,
   schemeOf,
+  terminating,
   wantedSecretRef,
 } from '../../../../src/kube/kube-repo';
 
@@ -98,4 +99,19 @@ test('a Repo answer is read for its owned fields whatever its shape', () => {
     spec: { url: 'https://git.example/x', secretRef: undefined },
   });
   expect(liveRepoOf(null)).toEqual({ metadata: undefined, spec: undefined });
+});
+
+test('a Repo deleted and held by its finalizers is drift, and the apply says why it cannot restate it', () => {
+  const live = liveRepoOf({
+    metadata: { deletionTimestamp: '2026-12-06T17:00:00Z', finalizers: ['example.com/hold', 7] },
+    spec: { url: 'https://new' },
+  });
+  expect(diffRepo(spec('https://new'), undefined, live)).toMatchObject({
+    'metadata.deletionTimestamp': { live: '2026-12-06T17:00:00Z', want: null },
+  });
+  expect(terminating('Repo ns/r', live)?.message).toBe(
+    'Repo ns/r is being deleted: deleted at 2026-12-06T17:00:00Z, held by the finalizers "example.com/hold": it ' +
+      'goes once they are done, and the next apply creates it again; nothing was written',
+  );
+  expect(terminating('Repo ns/r', liveRepoOf({ metadata: {} }))).toBeUndefined();
 });
