@@ -110,7 +110,8 @@ export const ownRemovals = (spec: NetworkApplySpec, node: string, ours: StagedBy
 
 /**
  * What `node` has staged that the stack does not declare there: interfaces (a declared bond's
- * slaves count as the stack's, since staging the bond marks them `auto`), then lines the diff gives
+ * slaves count as the stack's while only their `auto` lines changed, since staging the bond marks them
+ * `auto`: a hand's mtu or address staged on one was reloaded as the stack's), then lines the diff gives
  * to no interface or to one the list does not show. A reload would make all of it live.
  */
 export const bySomeoneElse = (
@@ -120,8 +121,9 @@ export const bySomeoneElse = (
   stagedByUs: StagedByUs,
 ): string[] => {
   const declared = [...(spec.interfaces?.[node] ?? []), ...ownRemovals(spec, node, stagedByUs)];
-  const ours = new Set([...declared, ...declared.flatMap((name) => staging.slaves.get(name) ?? [])]);
-  const { interfaces, outside, unplaced } = staging.stanzas;
+  const { interfaces, outside, unplaced, beyondAuto } = staging.stanzas;
+  const slaves = declared.flatMap((name) => staging.slaves.get(name) ?? []);
+  const ours = new Set([...declared, ...slaves.filter((slave) => !beyondAuto.includes(slave))]);
   return [
     ...interfaces.filter((name) => !ours.has(name)),
     ...(outside ? ['lines outside any interface'] : []),

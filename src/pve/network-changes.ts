@@ -50,7 +50,7 @@ export interface NodeStaging {
   readonly present: readonly string[];
 }
 
-const NOTHING: StagedStanzas = { interfaces: [], outside: false, unplaced: false };
+const NOTHING: StagedStanzas = { interfaces: [], outside: false, unplaced: false, beyondAuto: [] };
 
 /** The staging of a whole envelope: `changes` beside `data` (absent when nothing is staged). */
 export const nodeStagingOf = (envelope: unknown): NodeStaging => {

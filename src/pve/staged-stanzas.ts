@@ -6,7 +6,7 @@
  * writer's stanza order, which each listed row's `priority` keeps (the parser numbers in file order).
  */
 import { isRecord } from '../core/records';
-import { fitsRow, kindOf, type LineKind } from './stanza-lines';
+import { fitsRow, isAutoLine, kindOf, type LineKind } from './stanza-lines';
 
 /** What the changed lines of a `changes` diff belong to. */
 export interface StagedStanzas {
@@ -16,6 +16,8 @@ export interface StagedStanzas {
   readonly outside: boolean;
   /** A changed line in a stanza neither the diff nor the list names (a hidden bridge's, say). */
   readonly unplaced: boolean;
+  /** Those of `interfaces` with a changed line other than an `auto` line naming them (network-apply.ts). */
+  readonly beyondAuto: readonly string[];
 }
 
 type Mark = ' ' | '-' | '+';
@@ -189,7 +191,7 @@ const follow = (owner: Owner, kind: LineKind): Owner => {
  */
 export const stagedStanzas = (changes: string, rows: unknown): StagedStanzas => {
   const order = stanzaOrder(rows);
-  const touched = new Set<string>();
+  const [touched, beyondAuto] = [new Set<string>(), new Set<string>()];
   let [outside, unplaced] = [false, false];
   const hunks = hunksOf(changes);
   let left: Left = { owner: UNKNOWN, started: false };
@@ -204,10 +206,10 @@ export const stagedStanzas = (changes: string, rows: unknown): StagedStanzas => 
       const owner = mark === '-' ? old : staged;
       if (mark === ' ' || kind === 'blank' || (owner === 'top' && kind === 'comment')) continue;
       if (owner === 'top') outside = true;
-      else owner.names.forEach((name) => touched.add(name));
+      else owner.names.forEach((name) => touched.add(name) && (isAutoLine(text) || beyondAuto.add(name)));
       if (owner !== 'top' && owner.unplaced) unplaced = true;
     }
     left = { owner: staged, named, started: true };
   });
-  return { interfaces: [...touched].sort(), outside, unplaced };
+  return { interfaces: [...touched].sort(), outside, unplaced, beyondAuto: [...beyondAuto].sort() };
 };

@@ -13,6 +13,9 @@ const IFACE = /^\s*iface\s+(\S+)/;
 // The parser ends a stanza at these and keeps them as top-level lines (any other `allow-` too).
 const TOP = /^\s*(?:(?:mapping|source|source-directory)\s|allow-)/;
 
+/** Whether the line is an `auto` (or `allow-auto`, `allow-hotplug`, …) line, which only says to bring names up. */
+export const isAutoLine = (text: string): boolean => AUTO.test(text);
+
 export const kindOf = (text: string): LineKind => {
   const named = IFACE.exec(text)?.[1] ?? AUTO.exec(text)?.[1];
   if (named !== undefined) return { header: named.split(/\s+/).filter((name) => name !== '') };

@@ -82,6 +82,24 @@ test("a declared bond's slaves, which PVE's writer marks auto, are the stack's o
   expect([run.code, reloads()]).toEqual([0, ['nodes/n3/network']]);
 });
 
+// Regression: a declared bond's slaves counted as the stack's whatever was staged on them, so an mtu and an address
+// staged by hand on one were reloaded as the stack's under reloadForeignChanges false, and the plan named no one.
+test("a change staged by hand on a declared bond's slave is someone else's: named, and not reloaded", async () => {
+  await create('n3', { iface: 'bond0', type: 'bond', slaves: 'enp3s0 enp4s0', bond_mode: 'active-backup' });
+  expect(await apply(spec({ interfaces: { n2: [], n3: ['bond0'] } }))).toMatchObject({ code: 0 });
+  const put = await call(fake.url, 'PUT', '/nodes/n3/network/enp3s0', {
+    form: { type: 'eth', mtu: '1400', cidr: '192.0.2.9/24' },
+  });
+  expect(put.status).toBe(200);
+  const onlyBond = spec({ nodes: ['n3'], interfaces: { n3: ['bond0'] } });
+  const batch = await invokeBatch(pveDomain(), target(), { net: { kind: 'network-apply', spec: onlyBond } }, env);
+  expect(batch.result?.['net.summary']).toMatch(/^n3: \d+ staged lines, 1 by someone else: enp3s0$/);
+  const before = reloads().length;
+  expect(await apply(onlyBond)).toMatchObject({ code: 1, stderr: expect.stringContaining('staged changes to enp3s0') });
+  expect(reloads().slice(before)).toEqual([]);
+  expect(fake.interfacesFiles('n3').running).not.toContain('192.0.2.9');
+});
+
 test('a change staged on a later node while an earlier one reloads stops the chain there', async () => {
   await create('n2', { iface: 'vmbr1', ...OURS });
   fake.beforeNext('PUT', /\/nodes\/n2\/network$/, () => {

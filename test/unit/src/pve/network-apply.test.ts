@@ -8,7 +8,7 @@ import type { NodeStaging } from '../../../../src/pve/network-changes';
 
 const staging = (interfaces: string[], extra: Partial<NodeStaging['stanzas']> = {}, lines = 5): NodeStaging => ({
   lines,
-  stanzas: { interfaces, outside: false, unplaced: false, ...extra },
+  stanzas: { interfaces, outside: false, unplaced: false, beyondAuto: [], ...extra },
   slaves: new Map([['bond0', ['enp3s0', 'enp4s0']]]),
   present: [],
 });
@@ -27,6 +27,12 @@ describe('bySomeoneElse', () => {
     ['only declared interfaces', 'n3', staging(['vmbr1']), []],
     ['an interface declared on another node only', 'n2', staging(['bond0']), ['bond0']],
     ["a declared bond's slaves", 'n3', staging(['bond0', 'enp3s0', 'enp4s0']), []],
+    [
+      "a declared bond's slave with more than its auto line staged",
+      'n3',
+      staging(['bond0', 'enp3s0', 'enp4s0'], { beyondAuto: ['bond0', 'enp3s0'] }),
+      ['enp3s0'],
+    ],
     ['the slaves of a bond the stack does not declare there', 'n2', staging(['enp3s0']), ['enp3s0']],
     ['lines outside any interface', 'n3', staging([], { outside: true }), ['lines outside any interface']],
     [
