@@ -28,11 +28,20 @@ export interface FileStat {
   readonly file: string;
 }
 
-/** `stat -c '%Z %d:%i %n'` lines by path. */
+/**
+ * `stat -L -c '%Z %d:%i %n'` lines by path, each dated by the later of its file's ctime and, from the `stat -c
+ * 'l%Z %n'` lines, its own: a drop-in symlink pointed at an older file by hand (`ln -sfn`) changed what systemd
+ * loads while `-L` dated the older file, and the plan was clean under a process started with the first (measured,
+ * systemd 252).
+ */
 export const statsByPath = (text: string): Map<string, FileStat> => {
   const map = new Map<string, FileStat>();
   for (const match of text.matchAll(/^(\d+) (\d+:\d+) (.*)$/gm)) {
     map.set(match[3] ?? '', { time: Number(match[1]), file: match[2] ?? '' });
+  }
+  for (const [, time = '', path = ''] of text.matchAll(/^l(\d+) (.*)$/gm)) {
+    const found = map.get(path);
+    if (found !== undefined) map.set(path, { ...found, time: Math.max(found.time, Number(time)) });
   }
   return map;
 };

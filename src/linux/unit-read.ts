@@ -70,8 +70,9 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     '[ $# -eq 0 ] || sha256sum -- "$@" 2>/dev/null',
     `echo ${MARK.stats}`,
     // The ctime says when a file last changed; `cp -p`, `rsync -a` and `tar x` set an mtime back, never
-    // a ctime. The device and inode tell whether two paths are one file (unit-loaded.ts).
-    '[ $# -eq 0 ] || stat -L -c \'%Z %d:%i %n\' -- "$@" 2>/dev/null',
+    // a ctime. The device and inode tell whether two paths are one file (unit-loaded.ts). A symlink's own
+    // ctime too (`l`): one pointed at an older file changed what systemd loads, and `-L` dates the older file.
+    '[ $# -eq 0 ] || { stat -L -c \'%Z %d:%i %n\' -- "$@"; stat -c \'l%Z %n\' -- "$@"; } 2>/dev/null',
     `echo ${MARK.links}`,
     linkedUnits(entries).length === 0
       ? 'true'

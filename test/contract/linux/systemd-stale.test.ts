@@ -82,6 +82,25 @@ test('so is one whose declared file was put back with an old mtime under a proce
   expect(await runningVariant('st-p.service')).toBe('a');
 });
 
+// Regression: `stat -L` dated the file a drop-in symlink points to, so a link pointed at an older file by hand read
+// in sync under a process started with the first.
+test('so is one whose host drop-in symlink was pointed at an older file, then reloaded', async () => {
+  const spec = unitSpec('st-l.service', service('declared'));
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  await host().exec(
+    "mkdir -p /srv/st-l && printf '[Service]\\nEnvironment=V=a\\n' > /srv/st-l/a.conf && " +
+      "printf '[Service]\\nEnvironment=V=b\\n' > /srv/st-l/b.conf && " +
+      `mkdir -p ${DIR}/st-l.service.d && ln -s /srv/st-l/a.conf ${DIR}/st-l.service.d/zz.conf && ` +
+      'systemctl daemon-reload && sleep 1.1 && systemctl restart st-l.service && sleep 1.1 && ' +
+      `ln -sfn /srv/st-l/b.conf ${DIR}/st-l.service.d/zz.conf && systemctl daemon-reload`,
+  );
+  expect(await runningVariant('st-l.service')).toBe('a');
+  expect((await unit.run('read', spec)).result?.summary).toMatch(/restart pending: its process started before/);
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await runningVariant('st-l.service')).toBe('b');
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
 test('a drop-in changed and reloaded under a running unit names the restart on the drop-in and its unit', async () => {
   const objects = (v: string) => ({
     d: { kind: 'systemd-unit', spec: unitSpec('st-d.service', service('a').replace('Environment=V=a\n', '')) },

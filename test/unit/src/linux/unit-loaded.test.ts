@@ -4,7 +4,13 @@
  */
 import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
 import type { DesiredUnit } from '../../../../src/linux/unit-control';
-import { type Declared, type FileStat, overriddenOf, overriddenWords } from '../../../../src/linux/unit-loaded';
+import {
+  type Declared,
+  type FileStat,
+  overriddenOf,
+  overriddenWords,
+  statsByPath,
+} from '../../../../src/linux/unit-loaded';
 import { parseReadScript } from '../../../../src/linux/unit-read';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
@@ -153,4 +159,14 @@ describe('what the plan says', () => {
         `"sha256:aaaaaaaaaaaa", want "${String((diff.file as { want: string }).want)}"`,
     );
   });
+});
+
+test("a path is dated by the later of its file's ctime and, for a symlink, its own", () => {
+  const stats = statsByPath(
+    ['100 1:2 /etc/a.conf', '200 1:3 /etc/b conf', 'l300 /etc/a.conf', 'l150 /etc/b conf', 'l999 /etc/none'].join('\n'),
+  );
+  expect([...stats]).toEqual([
+    ['/etc/a.conf', { time: 300, file: '1:2' }],
+    ['/etc/b conf', { time: 200, file: '1:3' }],
+  ]);
 });
