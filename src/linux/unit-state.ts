@@ -29,6 +29,8 @@ export interface UnitStatus {
   readonly managerVersion?: number;
   /** Drop-ins on disk a loaded unit's systemd has not loaded, listed in dropInPaths too (unloaded-drop-ins.ts). */
   readonly unloadedDropIns?: readonly string[];
+  /** Every name systemd knows the unit by (Names=: its own and its aliases'), each with `.d/` dirs it searches. */
+  readonly names?: readonly string[];
 }
 
 export const SHOW_PROPERTIES = [
@@ -45,6 +47,7 @@ export const SHOW_PROPERTIES = [
   'InactiveExitTimestamp',
   'FragmentPath',
   'DropInPaths',
+  'Names',
 ];
 
 /** `Key=Value` lines of `systemctl show -p ...` into a status. */
@@ -73,6 +76,7 @@ export const parseShow = (stdout: string): UnitStatus => {
     ...(values.has('FragmentPath') ? { contentPaths } : {}),
     ...(fragmentPath === '' ? {} : { fragmentPath }),
     ...(values.has('DropInPaths') ? { dropInPaths } : {}),
+    ...(values.has('Names') ? { names: (values.get('Names') ?? '').split(/\s+/).filter((name) => name !== '') } : {}),
   };
 };
 

@@ -19,14 +19,15 @@ import type { UnitStatus } from './unit-state';
 const GLOB = 'for f in "$d/$x.d/"*.conf; do [ -f "$f" ] && printf \'%s\\n\' "$f"; done';
 
 /**
- * Sets `m` to the `.conf` files of the directories `dropInNames` names for each unit `show`'s output (`$s`) names,
+ * Sets `m` to the `.conf` files of the directories `dropInNames` names for each name `show`'s output (`$s`) gives a
+ * unit (Names=: its own and its aliases', each of whose `.d/` pid1 loads: measured, systemd 252),
  * under each of DROP_IN_SEARCH (unit-directories.ts), one a line (a unit's name holds no space; a drop-in's may, and
  * the read splits `$m` on newlines alone, unit-read.ts). Globs only: no process per unit. `x` walks the prefixes as
  * `dropInNames` does (one trailing `-` dropped, then cut after the last `-` that is not the first character); the
  * prefixes and types, shared by many units, are searched once each (`g`).
  */
 export const UNLOADED_DROP_INS =
-  `u=$(printf '%s\\n' "$s" | sed -n 's/^Id=//p'); ` +
+  `u=$(printf '%s\\n' "$s" | sed -n 's/^Names=//p'); ` +
   'm=$(g=; for n in $u; do y=${n##*.}; x=${n%.*}; x=${x%%@*}; ' +
   'case $n in *@*.*) t="${n%%@*}@.$y";; *) t=;; esac; ' +
   'while :; do x=${x%-}; case $x in ?*-*) x="${x%-*}-"; ' +
@@ -71,21 +72,27 @@ export const withUnloadedDropIns = (
 ): UnitStatus => {
   const shown = status.dropInPaths ?? [];
   if (isTemplate(unit) || !['not-found', 'loaded'].includes(status.loadState)) return status;
+  const known = [unit, ...(status.names ?? []).filter((name) => name !== unit)];
   if (status.loadState === 'not-found') {
-    const dropInPaths = shown.length > 0 ? [] : onDisk(unit, read);
+    const dropInPaths = shown.length > 0 ? [] : onDisk(known, read);
     return dropInPaths.length === 0 ? status : { ...status, dropInPaths };
   }
   const loaded = new Set(shown.map(baseName));
-  const unloadedDropIns = onDisk(unit, read).filter((path) => !loaded.has(baseName(path)));
+  const unloadedDropIns = onDisk(known, read).filter((path) => !loaded.has(baseName(path)));
   if (unloadedDropIns.length === 0) return status;
   const dropInPaths = [...shown, ...unloadedDropIns].sort((a, b) => compare(baseName(a), baseName(b)));
   const contentPaths = [...(status.fragmentPath === undefined ? [] : [status.fragmentPath]), ...dropInPaths];
   return { ...status, dropInPaths, unloadedDropIns, contentPaths };
 };
 
-/** The drop-ins of `unit` in `read` (`dropInNames`), each file name once from the first directory searched, by name. */
-const onDisk = (unit: string, read: ReadonlyMap<string, unknown>): string[] => {
-  const { names, type } = dropInNames(unit);
+/**
+ * The drop-ins of a unit known by `known` (its name, then its aliases') in `read` (`dropInNames`), each file name once
+ * from the first directory searched, by name.
+ */
+const onDisk = (known: readonly string[], read: ReadonlyMap<string, unknown>): string[] => {
+  const searched = known.map(dropInNames);
+  const names = [...new Set(searched.flatMap((each) => each.names))];
+  const type = searched[0]?.type ?? '';
   const byFile = new Map<string, string>();
   const search = (directory: string, name: string) => {
     for (const path of read.keys()) {

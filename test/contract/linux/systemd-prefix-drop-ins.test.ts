@@ -106,10 +106,10 @@ test("a static unit whose new drop-in brings [Install] is enabled by the apply, 
   expect((await plan(objects)).result).toMatchObject({ '.drifted': '', '.in_sync': 'true' });
 });
 
-const enabledUnit = (name: string) => ({
+const enabledUnit = (name: string, install = '') => ({
   u: {
     kind: 'systemd-unit',
-    spec: unitSpec(name, '[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n'),
+    spec: unitSpec(name, `[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n${install}`),
   },
 });
 
@@ -117,11 +117,14 @@ afterEach(async () => {
   await host().exec('rm -rf /etc/systemd/system/service.d && systemctl daemon-reload');
 });
 
+// And of an Alias= name's (pid1 loads every name's `.d/`: dropin.c takes the unit's aliases too; measured).
 test.each([
-  ['a prefix of its name', 'up-a.service', 'up-.service.d', 'PREFIX'],
-  ['its type', 'ut-a.service', 'service.d', 'TYPE'],
-])('a drop-in of %s made after the reload is named by the plan and loaded by the apply', async (_, name, dir, key) => {
-  const objects = enabledUnit(name);
+  ['a prefix of its name', 'up-a.service', 'up-.service.d', 'PREFIX', ''],
+  ['its type', 'ut-a.service', 'service.d', 'TYPE', ''],
+  ['an Alias= name of it', 'ua-a.service', 'ua-al.service.d', 'ALIAS', 'Alias=ua-al.service\n'],
+])('a drop-in of %s made after the reload is named by the plan and loaded by the apply', async (...row) => {
+  const [, name, dir, key, install] = row;
+  const objects = enabledUnit(name, install);
   expect(await apply(objects)).toMatchObject({ code: 0 });
   expect((await plan(objects)).result).toMatchObject({ '.in_sync': 'true' });
   const path = `/etc/systemd/system/${dir}/zz-hand.conf`;

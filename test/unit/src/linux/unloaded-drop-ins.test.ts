@@ -129,18 +129,28 @@ describe('withUnloadedDropIns', () => {
   });
 });
 
-test("the read's script names every unit show names, and finds no file where there is none", () => {
-  const s = ['Id=a.service', 'LoadState=loaded', '', 'Id=b@x.service', 'LoadState=not-found', ''].join('\n');
+test("the read's script names every name show gives each unit, and finds no file where there is none", () => {
+  const s = [
+    'Id=a.service',
+    'LoadState=loaded',
+    'Names=a.service a-al.service',
+    '',
+    'Id=b@x.service',
+    'LoadState=not-found',
+    'Names=b@x.service',
+    '',
+  ].join('\n');
   const script = `${UNLOADED_DROP_INS}; printf 'u=%s m=%s\\n' "$u" "$m"`;
   const out = execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, s } }).toString();
-  expect(out).toBe('u=a.service\nb@x.service m=\n');
+  expect(out).toBe('u=a.service a-al.service\nb@x.service m=\n');
 });
 
 // The script's walk of a name's prefixes is dropInNames's: the directories it globs, printed instead.
-test.each(['a-b-c.service', 'a--b.socket', 'a-b@x-y.service', 'a-.service', 'x.service'])(
+// Every name: pid1 loads the drop-ins of an Alias= name's `.d/` too (measured, systemd 252).
+test.each(['a-b-c.service', 'a--b.socket', 'a-b@x-y.service', 'a-.service', 'x.service', 'x.service y-z.service'])(
   "the read's script searches the directories dropInNames names for %s",
-  (unit) => {
-    const s = `Id=${unit}\n`;
+  (known) => {
+    const s = `Id=${known.split(' ')[0]}\nNames=${known}\n`;
     const script = UNLOADED_DROP_INS.replace(/for f in "\$d\/\$x\.d\/"\*\.conf; do [^;]*; done/g, 'echo "$d/$x"');
     const out = execFileSync('sh', ['-c', `${script}; printf '%s\\n' "$m"`], { env: { PATH: process.env.PATH, s } });
     const searched = new Set(
@@ -150,8 +160,8 @@ test.each(['a-b-c.service', 'a--b.socket', 'a-b@x-y.service', 'a-.service', 'x.s
         .split('\n')
         .map((path) => path.slice(path.lastIndexOf('/') + 1)),
     );
-    const { names, type } = dropInNames(unit);
-    expect([...searched].sort()).toEqual([...new Set([...names, type])].sort());
+    const each = known.split(' ').map(dropInNames);
+    expect([...searched].sort()).toEqual([...new Set(each.flatMap(({ names, type }) => [...names, type]))].sort());
   },
 );
 
