@@ -32,6 +32,7 @@ import {
   unlinkedWords,
 } from '../../src/linux/unit-template-disable';
 import { refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
+import { alsoWords } from '../../src/linux/unit-also';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
@@ -80,7 +81,10 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   if (unit === undefined) throw new Error(`${spec.name} was not read`);
   const own = diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files));
   const { diff, also } = withBatchLinks(change, unit, own, live, stack);
-  return { inSync: Object.keys(diff).length === 0, summary: summarizeUnit(spec, live.host, unit, diff, also), diff };
+  const inSync = Object.keys(diff).length === 0;
+  const others = inSync ? undefined : alsoWords(spec, unit, mustWrite(change, unit));
+  const words = [also, others].filter((said) => said !== undefined).join('; ') || undefined;
+  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff };
 };
 
 /**
