@@ -23,6 +23,8 @@ import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { applyOne } from './unit-transaction';
 import { dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import { instancesToJudge } from '../../src/linux/template-drop-ins';
+import type { ReadEntry } from '../../src/linux/unit-read';
 
 export interface LiveDropIns {
   readonly host: string;
@@ -33,9 +35,12 @@ export const systemdDropInKind = defineKind({
   spec: dropInSpec,
   identity: dropInIdentity,
 
-  async fetch(session: HostSession, specs: readonly DropInSpec[]): Promise<LiveDropIns> {
-    const live = await readUnits(session, specs.map(dropInEntryOf));
-    return { host: session.host, files: new Map(live.map(([entry, unit]) => [entry.file ?? '', unit])) };
+  /** With the batch's instances of the templates among their units, which judge a template's drop-in. */
+  async fetch(session: HostSession, specs: readonly DropInSpec[], _context, batch?: readonly UnitChange[]) {
+    const instances = instancesToJudge(specs, batch ?? []).map((unit): ReadEntry => ({ unit }));
+    const live = await readUnits(session, [...specs.map(dropInEntryOf), ...instances]);
+    const files = live.flatMap(([{ file }, unit]) => (file === undefined ? [] : [[file, unit] as const]));
+    return { host: session.host, files: new Map(files) } satisfies LiveDropIns;
   },
 
   read(spec: DropInSpec, { host, files }: LiveDropIns): Reading {

@@ -13,6 +13,7 @@ import type { DesiredUnit } from '../../src/linux/unit-control';
 import {
   type BatchFiles,
   batchFilesOf,
+  dropInEntryOf,
   enableInputOf,
   mustWrite,
   readEntryOf,
@@ -33,6 +34,7 @@ import {
 } from '../../src/linux/unit-template-disable';
 import { refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import { alsoWords } from '../../src/linux/unit-also';
+import { templateDropInsOf } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
@@ -51,7 +53,7 @@ export interface LiveUnits {
 /**
  * One read of the host for `changes` (its kind's), knowing the files of the batch read's `batch` when given, and
  * reading too the batch's templates declared disabled of its instances declared enabled, and those instances of its
- * templates declared disabled (unit-template-disable.ts).
+ * templates declared disabled (unit-template-disable.ts), and the batch's drop-ins of its instances' templates.
  */
 export const fetchUnits = async (
   session: HostSession,
@@ -67,8 +69,12 @@ export const fetchUnits = async (
     change.sort === 'unit' && !change.spec.enabled ? enabledInstancesOf(change.spec, batch ?? []) : [],
   );
   const read = [...changes, ...[...templates.values()].map((spec) => ({ sort: 'unit', spec }) as const), ...instances];
-  const live = await readUnits(session, read.map(readEntryOf));
-  const units = new Map(live.map(([entry, unit]) => [entry.unit, unit]));
+  // Read beside them, so that an instance is judged against its template's drop-ins (template-drop-ins.ts).
+  const dropIns = templateDropInsOf(read, batch ?? []).map(dropInEntryOf);
+  const live = await readUnits(session, [...read.map(readEntryOf), ...dropIns]);
+  const units = new Map(
+    live.flatMap(([entry, unit]) => (dropIns.includes(entry) ? [] : [[entry.unit, unit] as const])),
+  );
   return { host: session.host, units, ...(batch === undefined ? {} : { files: batchFilesOf(batch), batch }) };
 };
 

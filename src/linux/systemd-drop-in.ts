@@ -13,7 +13,7 @@ import { contentText, type Known } from './render-unit';
 import { contentProblems, FILE_FIELDS, START_TIMEOUT_FIELDS } from './unit-file';
 import type { LiveUnit } from './unit-control';
 import { IN_WORDS, short } from './unit-diff';
-import { overriddenDiff, overriddenWords } from './unit-loaded';
+import { overriddenDiff, overriddenPart } from './unit-loaded';
 import { pendingDiff, pendingWords } from './unit-stale';
 import { unitNameProblem } from './unit-name';
 import { unloadedDiff, unloadedWords } from './unloaded-drop-ins';
@@ -114,7 +114,7 @@ export const summarizeDropIn = (spec: DropInSpec, host: string, live: LiveUnit, 
   const pending = words === undefined ? undefined : `${spec.unit}: ${words}`;
   if (live.fileSha256 === undefined) return `${name} is absent${pending === undefined ? '' : `: ${pending}`}`;
   if (Object.keys(changes).length === 0) return `${name} is in sync`;
-  const shadow = live.overridden === undefined ? undefined : `overridden: ${overriddenWords(live.overridden)}`;
+  const shadow = overriddenPart(live.overridden);
   const said = [shadow, unloadedWords(live.status), pending].filter((part) => part !== undefined);
   const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? [] : [`differs: ${describeDiff(rest)}`];

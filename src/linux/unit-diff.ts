@@ -10,7 +10,7 @@ import type { DesiredUnit, LiveUnit } from './unit-control';
 import { type EnableInput, enableWords } from './unit-enable';
 import { LINK_ROOTS } from './links-command';
 import { comparedLinks, hasLinkDrift, linkDrift, linkWords, madeAliases } from './unit-links';
-import { OVERRIDDEN_FIELD, overriddenDiff, overriddenWords } from './unit-loaded';
+import { OVERRIDDEN_FIELD, overriddenDiff, overriddenPart } from './unit-loaded';
 import { instanceOf, isTemplate } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
@@ -168,7 +168,7 @@ export const summarizeUnit = (
   }
   const state = stateOf(spec, live);
   if (Object.keys(changes).length === 0) return `${name} is in sync (${state})`;
-  const shadow = live.overridden === undefined ? undefined : `shadowed: ${overriddenWords(live.overridden)}`;
+  const shadow = overriddenPart(live.overridden);
   const drift = changes[LINKS_FIELD] === undefined ? undefined : linksDriftOf(spec, live);
   const links = hasLinkDrift(drift) ? `${linkWords(drift, spec.enabled)}${unlinksAll(spec, live)}` : undefined;
   const words =

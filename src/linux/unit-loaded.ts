@@ -16,10 +16,14 @@ export interface Declared {
   readonly path: string;
 }
 
-/** systemd loads another file in the declared one's place; `by` names it when the read can tell which. */
+/**
+ * systemd loads another file in the declared one's place; `by` names it when the read can tell which, `instance`
+ * the instance it does so for when the declared file is its template's drop-in (template-drop-ins.ts).
+ */
 export interface Overridden {
   readonly declared: Declared;
   readonly by?: string;
+  readonly instance?: string;
 }
 
 /** What `stat -L` said of a file: when it last changed (its ctime) and `<device>:<inode>`, which names it. */
@@ -115,15 +119,22 @@ const directoryToDeclare = ({ declared, by }: Overridden): string | undefined =>
 
 /** The plan's and the apply's words: what systemd loads instead, that the stack does not manage it, what to do. */
 export const overriddenWords = (overridden: Overridden): string => {
-  const { declared, by } = overridden;
+  const { declared, by, instance } = overridden;
+  const of = instance === undefined ? '' : ` for ${instance}`;
   if (by === undefined) {
     const masked = 'a file of its name ranked higher (a /dev/null link) masks it';
-    return `systemd does not load ${declared.path}: ${masked}; remove that file`;
+    return `systemd does not load ${declared.path}${of}: ${masked}; remove that file`;
   }
   const directory = directoryToDeclare(overridden);
   const fix = directory === undefined ? 'remove it' : `remove it, or declare directory ${directory}`;
-  return `systemd loads ${visible(by)} instead of ${declared.path}, a file the stack does not manage: ${fix}`;
+  return `systemd loads ${visible(by)}${of} instead of ${declared.path}, a file the stack does not manage: ${fix}`;
 };
+
+/** The summary's words for it: a unit's own file (an instance's template's) is shadowed, a drop-in overridden. */
+export const overriddenPart = (overridden: Overridden | undefined): string | undefined =>
+  overridden === undefined
+    ? undefined
+    : `${overridden.declared.as === 'unit' ? 'shadowed' : 'overridden'}: ${overriddenWords(overridden)}`;
 
 /** The diff's field for it, which the summary names in words. */
 export const overriddenDiff = (overridden: Overridden | undefined): Record<string, { live: unknown; want: unknown }> =>

@@ -23,6 +23,7 @@ import { instanceOf, isTemplate } from './unit-name';
 import { LOADED_PATHS } from './shown-paths';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 import { templatePaths, templateStatus, UNLOADED_DROP_INS, withUnloadedDropIns } from './unloaded-drop-ins';
+import { withReplacedForInstances } from './template-drop-ins';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
 export interface ReadEntry {
@@ -167,7 +168,10 @@ export const unreadableFiles = (stdout: string, entries: readonly ReadEntry[]): 
     .flatMap((line) => paths[Number(line)] ?? []);
 };
 
-/** Each entry's live state, in the order given; undefined when systemctl printed no unit (no systemd). */
+/**
+ * Each entry's live state, in the order given; undefined when systemctl printed no unit (no systemd). A template's
+ * drop-in is judged against the instances read with it (template-drop-ins.ts).
+ */
 export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): LiveUnit[] | undefined => {
   const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
   const part = (mark: string) => pieces[pieces.indexOf(mark) + 1] ?? '';
@@ -226,7 +230,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     ];
   });
   // Each unit but a template has its `show` block: the blocks were counted above.
-  return live.length === entries.length ? live : undefined;
+  return live.length === entries.length ? withReplacedForInstances(entries, live, stats) : undefined;
 };
 
 /** A unit's status with the drop-ins systemd has not loaded (unloaded-drop-ins.ts) and the host's systemd version. */
