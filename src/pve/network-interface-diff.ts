@@ -68,13 +68,17 @@ const addressed = (v4: boolean, v6: boolean) => {
  * others' stanzas ([PM] PVE/API2/Network.pm update_network; the fake alike). So a write turned a hand's `inet dhcp`
  * into `inet manual` and dropped an `inet6 auto` stanza with its lines, under a plan that named another field or
  * none. Each is compared where the row's own addresses do not account for it (a changed cidr says the rest), and
- * wants what the stack's write makes. A row without them reads as PVE's parser gives an `auto` line alone.
+ * wants what the stack's write makes. A row that does not say them reads as its addresses give.
  */
 const addressing = (spec: NetworkInterfaceSpec, live: LiveInterface): Array<[string, unknown, unknown]> => {
-  const listed = Array.isArray(live.families) ? live.families.map(String).sort() : [];
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : 'manual');
-  const have = { method: text(live.method), method6: text(live.method6), families: listed.length ? listed : ['inet'] };
   const kept = addressed(typeof live.cidr === 'string', typeof live.cidr6 === 'string');
+  const listed = Array.isArray(live.families) ? live.families.map(String).sort() : [];
+  const text = (value: unknown, otherwise: string) => (typeof value === 'string' && value !== '' ? value : otherwise);
+  const have = {
+    method: text(live.method, kept.method),
+    method6: text(live.method6, kept.method6),
+    families: listed.length === 0 ? kept.families : listed,
+  };
   const want = addressed(spec.options.cidr !== undefined, spec.options.cidr6 !== undefined);
   return (['method', 'method6', 'families'] as const).flatMap((key): Array<[string, unknown, unknown]> =>
     canonicalJson(have[key]) === canonicalJson(kept[key]) ? [] : [[key, have[key], want[key]]],
