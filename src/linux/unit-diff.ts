@@ -5,11 +5,11 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
-import { refusedAliases } from './unit-alias';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { type EnableInput, enableWords } from './unit-enable';
 import { LINK_ROOTS } from './links-command';
 import { comparedLinks, hasLinkDrift, linkDrift, linkWords, madeAliases } from './unit-links';
+import { refusesLinks, unremovableLinks } from './unit-other-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenPart } from './unit-loaded';
 import { instanceOf, isTemplate } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
@@ -66,7 +66,7 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
   if (unlinkable !== undefined) changes.enabled = { live: unlinkable, want: true };
   else if (spec.enabled && templateAbsent(spec, live)) changes.enabled = { live: NO_TEMPLATE, want: true };
   // Ahead of its enablement, which is-enabled says `disabled` once its own links are gone: the apply refuses it.
-  else if (refusedAliases(spec.enabled, live.links) !== undefined) changes[LINKS_FIELD] = linksDiff(spec, live);
+  else if (refusesLinks(spec.enabled, live.links)) changes[LINKS_FIELD] = linksDiff(spec, live);
   // A template declared disabled reads `enabled` for any link named for its default instance (measured): named.
   else if (!spec.enabled && isDefaultInstanced(live) && hasLinkDrift(linksDriftOf(spec, live)))
     changes[LINKS_FIELD] = linksDiff(spec, live);
@@ -88,14 +88,14 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
  * How its links differ from those its [Install] makes (unit-links.ts), judged where systemd says it is
  * enabled or disabled at all (not static or generated), or indirect for a template whose links are compared
  * (another instance's link keeps it so once its own are gone: measured, systemd 252), and wherever the apply
- * refuses an instance over its aliases (unit-alias.ts), so that the plan says so.
+ * refuses it over its links (unit-other-links.ts, unit-alias.ts), so that the plan says so.
  */
 const linksDriftOf = (spec: DesiredUnit, live: LiveUnit) => {
   const state = live.status.unitFileState;
   const judged =
     enablementOf(state) !== undefined ||
     (state === 'indirect' && (isDefaultInstanced(live) || live.links?.aliasesOnly === true)) ||
-    refusedAliases(spec.enabled, live.links) !== undefined;
+    refusesLinks(spec.enabled, live.links);
   return judged ? linkDrift(spec.enabled, live.links) : undefined;
 };
 
@@ -108,6 +108,7 @@ const linksDiff = (spec: DesiredUnit, { links }: LiveUnit) => ({
   live: [
     ...(links === undefined ? [] : comparedLinks(links).etc).map((path) => `${LINK_ROOTS.etc}/${path}`),
     ...(links === undefined ? [] : comparedLinks(links).run).map((path) => `${LINK_ROOTS.run}/${path}`),
+    ...(unremovableLinks(spec.enabled, links) ?? []),
   ],
   want: !spec.enabled
     ? []

@@ -11,6 +11,7 @@ import { enableReadsDropIn } from './install-settings';
 import { aliasApplyWords, leftAliases } from './unit-alias';
 import { type HostFacts, parseFacts } from './unit-facts';
 import { LINK_ROOTS } from './links-command';
+import { isOtherRoot, otherLinksVerdict, otherLinksWords, splitRoot, unremovableLinks } from './unit-other-links';
 import { defaultInstanceLinks, defaultInstanceOf, installLinks, templateAliases } from './unit-install';
 import { instanceOf, isTemplate } from './unit-name';
 
@@ -33,6 +34,8 @@ export interface UnitLinks {
   readonly aliasesOnly?: true;
   /** The [Install] lines of each drop-in enable reads that the read read, by path (unit-enable.ts counts them). */
   readonly dropIns?: ReadonlyMap<string, readonly string[]>;
+  /** Its links in the other directories pid1 reads, each its full path; never a template's (unit-other-links.ts). */
+  readonly other?: readonly string[];
 }
 
 /**
@@ -42,7 +45,12 @@ export interface UnitLinks {
 export const readLinks = (units: readonly string[], text: string) => {
   const [byUnit, sections, facts] = [foundLinks(units, text), parseInstall(text), parseFacts(text)];
   return (unit: string, [file = '', ...dropIns]: readonly string[], read: (path: string) => boolean): UnitLinks => {
-    const links = linksOf(unit, byUnit.get(unit), installLinesOf(unit, file, dropIns, sections, read), facts);
+    const found = byUnit.get(unit);
+    const other = isTemplate(unit)
+      ? []
+      : (found?.other ?? []).filter((full) => isLinkOf(unit, splitRoot(full)?.path ?? ''));
+    const own = linksOf(unit, found, installLinesOf(unit, file, dropIns, sections, read), facts);
+    const links = other.length === 0 ? own : { ...own, other: other.sort() };
     const lines = dropIns.filter((path) => enableReadsDropIn(unit, path) && read(path));
     if (lines.length === 0) return links;
     return { ...links, dropIns: new Map(lines.map((path) => [path, sections.get(path) ?? []])) };
@@ -50,20 +58,24 @@ export const readLinks = (units: readonly string[], text: string) => {
 };
 
 /**
- * `find`'s lines into each of `units`' links, /etc and /run apart: a link is a unit's or an instance's by its
- * name, and a unit's (an alias) or a template's (its instances') by the file it points to.
+ * `find`'s lines into each of `units`' links, /etc, /run and the other directories apart: a link is a unit's or an
+ * instance's by its name, and a unit's (an alias) or a template's (its instances') by the file it points to.
  */
 const foundLinks = (units: readonly string[], text: string): Map<string, Found> => {
-  const links = new Map<string, Found>(units.map((unit) => [unit, { etc: [], run: [] }]));
-  for (const match of text.matchAll(/^L(\/etc\/systemd\/system|\/run\/systemd\/system)\/([^\t]+)\t(.*)$/gm)) {
-    const [, root = '', path = '', target = ''] = match;
+  const links = new Map<string, Found>(units.map((unit) => [unit, { etc: [], run: [], other: [] }]));
+  for (const [, full = '', target = ''] of text.matchAll(/^L([^\t]+)\t(.*)$/gm)) {
+    const { root = '', path = '' } = splitRoot(full) ?? {};
+    if (path === '') continue;
     const [name, pointsTo] = [baseName(path), baseName(target)];
     const owners = [
       isTemplate(name) ? '' : name,
       pointsTo !== name && instanceOf(pointsTo) === undefined ? pointsTo : '',
       aliasedInstance(path, name, pointsTo),
     ];
-    for (const owner of owners) links.get(owner)?.[root === LINK_ROOTS.etc ? 'etc' : 'run'].push(path);
+    for (const owner of owners) {
+      if (isOtherRoot(root)) links.get(owner)?.other?.push(full);
+      else links.get(owner)?.[root === LINK_ROOTS.etc ? 'etc' : 'run'].push(path);
+    }
   }
   return links;
 };
@@ -81,10 +93,11 @@ const aliasedInstance = (path: string, name: string, pointsTo: string): string =
 /** `x` of `a@x.service`. */
 const instanceName = (name: string): string => name.slice(name.indexOf('@') + 1, name.lastIndexOf('.'));
 
-/** The links `find` found for a unit, by root. */
+/** The links `find` found for a unit, by root; `other`'s by their full paths. */
 export interface Found {
   readonly etc: string[];
   readonly run: string[];
+  readonly other?: string[];
 }
 
 /** `awk`'s output into each file's [Install] lines. */
@@ -213,15 +226,24 @@ export interface LinkDrift {
   readonly unknown?: string;
   /** The aliases `unknown` names, which the apply refuses an instance over (`UnitLinks.aliases`). */
   readonly aliases?: readonly string[];
+  /** Its links in the other directories, which the apply refuses it over (unit-other-links.ts). */
+  readonly unremovable?: readonly string[];
 }
 
 /**
  * Against `enabled`: a unit enabled has under /etc exactly the links its [Install] makes, and under /run
  * none but those (an `enable --runtime` beside the enable); a unit disabled has none. Undefined when the
  * read did not read what its [Install] makes; `unknown` when it read it and cannot tell: never in sync then,
- * as `list-unit-files` says `enabled` for any link at all.
+ * as `list-unit-files` says `enabled` for any link at all. And in the other directories (unit-other-links.ts) none
+ * but those its [Install] makes, or none for a unit disabled, whatever else the read could tell.
  */
 export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkDrift | undefined => {
+  const unremovable = unremovableLinks(enabled, links);
+  const drift = comparedDrift(enabled, links);
+  return unremovable === undefined ? drift : { stray: [], missing: [], ...drift, unremovable };
+};
+
+const comparedDrift = (enabled: boolean, links: UnitLinks | undefined): LinkDrift | undefined => {
   if (links === undefined || (links.install === undefined && links.unknown === undefined)) return undefined;
   const found = comparedLinks(links);
   const etc = found.etc.map((path) => `${LINK_ROOTS.etc}/${path}`);
@@ -244,7 +266,8 @@ export const linkDrift = (enabled: boolean, links: UnitLinks | undefined): LinkD
 
 /** Whether there is any. */
 export const hasLinkDrift = (drift: LinkDrift | undefined): drift is LinkDrift =>
-  drift !== undefined && (drift.stray.length + drift.missing.length > 0 || drift.unknown !== undefined);
+  drift !== undefined &&
+  (drift.stray.length + drift.missing.length > 0 || drift.unknown !== undefined || drift.unremovable !== undefined);
 
 const RE_ENABLES = 'the apply re-enables it, an [Install] without it reads in sync';
 
@@ -255,6 +278,10 @@ const RE_ENABLES = 'the apply re-enables it, an [Install] without it reads in sy
  * its removal by hand ends it (unit-alias.ts).
  */
 export const linkWords = (drift: LinkDrift, enabled: boolean): string => {
+  const { unremovable } = drift;
+  // Ahead of the rest, which the apply it refuses leaves as it is.
+  if (unremovable !== undefined)
+    return `the apply refuses it, as it ${otherLinksVerdict(unremovable)}: ${otherLinksWords(enabled, unremovable)}`;
   if (drift.unknown !== undefined) {
     const does = drift.aliases === undefined ? RE_ENABLES : aliasApplyWords(drift.aliases);
     return `cannot compare links: ${drift.unknown}; ${does}`;

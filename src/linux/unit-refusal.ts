@@ -1,11 +1,12 @@
 /**
- * What a host's batch apply refuses before it changes anything, as one pure judgement over the read: a masked unit
- * it may not unmask, a unit or an instance declared enabled that `systemctl enable` cannot link (its [Install] and
- * its drop-ins', the batch's and the host's, name nothing: unit-enable.ts) or with an alias its [Install] does not
- * make (unit-alias.ts), a file systemd would not load (unit-loaded.ts), and one its marks make another's
- * (core/ownership.ts `markRefusal`). The apply throws it (handlers/linux/unit-refusals.ts); the plan reads the same
- * judgement where another object's apply depends on it (unit-template-disable.ts), so the two cannot drift: the
- * plan's own copy of this list missed the unlinkable instance and said it would be enabled again (measured).
+ * What a host's batch apply refuses before it changes anything, as one pure judgement over the read: a masked unit it
+ * may not unmask, a unit or an instance declared enabled that `systemctl enable` cannot link (its [Install] and its
+ * drop-ins', the batch's and the host's, name nothing: unit-enable.ts) or with an alias its [Install] does not make
+ * (unit-alias.ts), one with links no systemctl verb removes (unit-other-links.ts), a file systemd would not load
+ * (unit-loaded.ts), and one its marks make another's (core/ownership.ts `markRefusal`). The apply throws it
+ * (handlers/linux/unit-refusals.ts); the plan reads the same judgement where another object's apply depends on it
+ * (unit-template-disable.ts), so the two cannot drift: the plan's own copy of this list missed the unlinkable instance
+ * and said it would be enabled again (measured).
  */
 import type { Owned } from '../core/kind';
 import { markRefusal } from '../core/ownership';
@@ -18,6 +19,7 @@ import { overriddenWords } from './unit-loaded';
 import { markStackOf, unitIsForeign } from './unit-ownership';
 import { isMasked } from './unit-state';
 import { isTemplate } from './unit-name';
+import { otherLinksVerdict, otherLinksWords, unremovableLinks } from './unit-other-links';
 import { TEMPLATE_ENABLE_FIX, templateEnabledProblem } from './template-enable';
 
 /** One refusal: `<subject> on <host> <verdict>: <detail>`, with the facts it names. */
@@ -30,7 +32,11 @@ export interface UnitRefusal {
 
 /** What the apply refuses of `change` read `before`, `files` being its batch's; undefined when it may go on. */
 export const unitRefusalOf = (change: UnitChange, before: LiveUnit, files: BatchFiles): UnitRefusal | undefined =>
-  masked(change, before) ?? unlinkable(change, before, files) ?? aliased(change, before) ?? overridden(change, before);
+  masked(change, before) ??
+  unlinkable(change, before, files) ??
+  aliased(change, before) ??
+  unremovable(change, before) ??
+  overridden(change, before);
 
 const masked = (change: UnitChange, { status }: LiveUnit): UnitRefusal | undefined => {
   if (change.sort === 'drop-in' || !isMasked(status) || change.spec.unmask) return undefined;
@@ -58,6 +64,15 @@ const aliased = (change: UnitChange, { links }: LiveUnit): UnitRefusal | undefin
   if (aliases === undefined) return undefined;
   const detail = `${aliasRefusalWords(aliases)}; nothing was changed`;
   return { subject: change.spec.name, verdict: 'has an alias its [Install] does not make', detail };
+};
+
+/** A unit or an instance with links in a directory no systemctl verb the apply has unlinks: their removal by hand. */
+const unremovable = (change: UnitChange, { links }: LiveUnit): UnitRefusal | undefined => {
+  if (change.sort === 'drop-in') return undefined;
+  const paths = unremovableLinks(change.spec.enabled, links);
+  if (paths === undefined) return undefined;
+  const detail = `${otherLinksWords(change.spec.enabled, paths)}; nothing was changed`;
+  return { subject: change.spec.name, verdict: otherLinksVerdict(paths), detail };
 };
 
 const overridden = (change: UnitChange, { overridden: by }: LiveUnit): UnitRefusal | undefined => {
