@@ -19,7 +19,7 @@ import {
 } from '../../src/linux/unit-template-disable';
 import type { Relinked } from '../../src/linux/unit-intent';
 import { enablementOf } from '../../src/linux/unit-state';
-import { enableStep } from '../../src/linux/unit-diff';
+import type { EnableStep } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
 import { isActive, type Track } from './unit-track';
 
@@ -79,13 +79,12 @@ export const instancesToReenable = (track: Track, tracks: readonly Track[]): Rel
  * there first (root-helper.ts `linkSteps`), and the plan said nothing of them (measured, systemd 252). The pass of
  * `reenable --runtime` links them again as its new [Install] makes them, as for a template's instances.
  */
-export const ownRuntimeAgain = (track: Track, tracks: readonly Track[]): readonly string[] => {
+export const ownRuntimeAgain = (track: Track, step: EnableStep | undefined): readonly string[] => {
   const { change } = track.item;
   if (change.sort !== 'unit' || isTemplate(change.spec.name)) return [];
   const { links } = track.before;
   const run = links?.run ?? [];
   const made = links?.install === undefined ? run.length > 0 : run.some((path) => links.install?.includes(path));
-  const step = enableStep(change.spec, track.before, rewritten(track, tracks));
   return step === 'reenable' && made ? [change.spec.name] : [];
 };
 

@@ -141,7 +141,7 @@ const passMembers = (tracks: readonly Track[], again: Set<Track>, verb: LinkVerb
     const step = change.sort === 'drop-in' ? undefined : enableStep(change.spec, track.before, written);
     const own = (again.has(track) ? 'enable' : step) === verb && again.has(track) === late;
     const { root, instances } = instancesOf(track, tracks, verb, late);
-    const runtime = verb === 'reenable-runtime' && !late ? ownRuntimeAgain(track, tracks) : [];
+    const runtime = verb === 'reenable-runtime' && !late ? ownRuntimeAgain(track, step) : [];
     const name = change.sort === 'drop-in' ? undefined : linkedName(change.spec, track.before, written);
     const names = [...(own && name !== undefined ? [name] : []), ...runtime, ...instances];
     return names.length === 0 ? [] : [{ track, own, runtime, root, instances, names }];

@@ -7,6 +7,9 @@
 /** One single-quoted shell word. */
 export const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
+/** A word as advice to type (`rm <path>`): bare where the shell reads it as it is, quoted where it would not. */
+export const typedWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : quote(word));
+
 /**
  * sudo's own refusal in a command's stderr (`sudo: a password is required`, `Sorry, user … is not
  * allowed to execute …`, `sudo: /usr/local/sbin/…: command not found`), or undefined when sudo ran

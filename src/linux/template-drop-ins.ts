@@ -27,19 +27,23 @@ export const withReplacedForInstances = (
   live: readonly LiveUnit[],
   stats: ReadonlyMap<string, FileStat>,
 ): LiveUnit[] => {
+  const dropInsOf = new Map<string, Array<{ declared: Declared; at: number }>>();
+  entries.forEach(({ unit, declared }, at) => {
+    if (declared?.as !== 'drop-in') return;
+    dropInsOf.set(unit, [...(dropInsOf.get(unit) ?? []), { declared, at }]);
+  });
   const replaced = new Map<number, Overridden>();
   entries.forEach(({ unit }, index) => {
     const template = instanceOf(unit);
     const status = live[index]?.status;
     if (template === undefined || status === undefined) return;
-    entries.forEach(({ unit: of, declared }, at) => {
-      if (of !== template || declared?.as !== 'drop-in') return;
+    for (const { declared, at } of dropInsOf.get(template) ?? []) {
       const found = overriddenOf(declared, status, stats);
-      if (found === undefined) return;
+      if (found === undefined) continue;
       const overridden = { ...found, instance: unit };
       if (!replaced.has(at)) replaced.set(at, overridden);
       if (!replaced.has(index)) replaced.set(index, overridden);
-    });
+    }
   });
   return live.map((unit, index) => {
     const overridden = replaced.get(index);

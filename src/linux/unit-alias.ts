@@ -11,6 +11,7 @@
  * whole), with every instance's links (measured, systemd 252): it read in sync; now the same, in its own words.
  */
 import { isTemplate } from './unit-name';
+import { typedWord } from './shell';
 
 const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -54,6 +55,6 @@ export const aliasRefusalWords = (paths: readonly string[]): string => {
     ? `which systemd gives every instance as ${one ? 'a name' : 'names'} too and only its disable removes, with ` +
       "every instance's links"
     : `which systemd gives it as ${one ? 'a name' : 'names'} too and systemctl disable and reenable leave`;
-  const fix = `remove ${one ? 'it' : 'them'} by hand (rm ${paths.join(' ')}) and apply again`;
+  const fix = `remove ${one ? 'it' : 'them'} by hand (rm ${paths.map(typedWord).join(' ')}) and apply again`;
   return `${paths.join(', ')}, ${why} (measured); ${fix}`;
 };

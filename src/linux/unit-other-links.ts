@@ -9,6 +9,7 @@
  */
 import { LINK_ROOTS, OTHER_LINK_ROOTS } from './links-command';
 import { refusedAliases } from './unit-alias';
+import { typedWord } from './shell';
 
 type AliasLinks = Parameters<typeof refusedAliases>[1];
 
@@ -52,7 +53,7 @@ export const otherLinksWords = (enabled: boolean, paths: readonly string[]): str
     : `${one ? 'a link' : 'links'} of a unit declared disabled`;
   const where = `outside ${LINK_ROOTS.etc} and ${LINK_ROOTS.run}`;
   const why = 'which pid1 follows and systemctl disable, disable --runtime and reenable leave (measured)';
-  const fix = `remove ${one ? 'it' : 'them'} by hand (rm ${paths.join(' ')}) and apply again`;
+  const fix = `remove ${one ? 'it' : 'them'} by hand (rm ${paths.map(typedWord).join(' ')}) and apply again`;
   return `${paths.join(', ')}, ${what} ${where}, ${why}; ${fix}`;
 };
 

@@ -52,9 +52,16 @@ export const linkedAgain = (
   before: LiveUnit,
   rewritten: boolean,
   batch: readonly UnitChange[],
+): Relinked => linkedAgainIf(disablesEveryInstance(template, before, rewritten), template, before, batch);
+
+/** `linkedAgain` once whether the template's apply `disabled` it by its name is known. */
+const linkedAgainIf = (
+  disabled: boolean,
+  template: DesiredUnit,
+  before: LiveUnit,
+  batch: readonly UnitChange[],
 ): Relinked => {
   const declared = new Set(batch.flatMap((change) => (change.sort === 'drop-in' ? [] : [change.spec.name])));
-  const disabled = disablesEveryInstance(template, before, rewritten);
   const stopped = stoppedRelinks(template, before);
   const found = (paths: readonly string[] = [], left: readonly string[]) =>
     [...new Set([...(disabled ? instancesIn(template.name, paths) : []), ...left])].filter(
@@ -76,10 +83,13 @@ export const reenabledInstances = (
   before: LiveUnit,
   rewritten: boolean,
   batch: readonly UnitChange[],
-): Relinked => {
-  if (!isTemplate(template.name) || !rewritten || disablesEveryInstance(template, before, true)) {
-    return { etc: [], run: [] };
-  }
+): Relinked =>
+  !isTemplate(template.name) || !rewritten || disablesEveryInstance(template, before, true)
+    ? { etc: [], run: [] }
+    : reenabledBy(template, before, batch);
+
+/** `reenabledInstances` of a template whose rewrite re-enables it (not disabled by its name). */
+const reenabledBy = (template: DesiredUnit, before: LiveUnit, batch: readonly UnitChange[]): Relinked => {
   const own = new Set(batch.map(unitOf));
   const found = (paths: readonly string[] = []) => instancesIn(template.name, paths).filter((name) => !own.has(name));
   return { etc: found(before.links?.etc), run: found(before.links?.run) };
@@ -96,10 +106,10 @@ export const intentRelinks = (
   rewritten: boolean,
   batch: readonly UnitChange[],
 ): Relinked => {
-  const [again, reenabled] = [
-    linkedAgain(template, before, rewritten, batch),
-    reenabledInstances(template, before, rewritten, batch),
-  ];
+  const disabled = disablesEveryInstance(template, before, rewritten);
+  const again = linkedAgainIf(disabled, template, before, batch);
+  const reenabled =
+    isTemplate(template.name) && rewritten && !disabled ? reenabledBy(template, before, batch) : { etc: [], run: [] };
   const names = (root: 'etc' | 'run') =>
     [...new Set([...again[root], ...reenabled[root]])].filter((name) => name !== before.links?.defaultInstance);
   return { etc: names('etc'), run: names('run') };

@@ -129,3 +129,11 @@ describe('the plan and the apply', () => {
     expect(unitRefusalOf({ sort: 'unit', spec: enabled }, made, batchFilesOf([]))).toBeUndefined();
   });
 });
+
+// The advice is typed into a shell: an escaped unit name's `\` would be eaten bare (`rm a\x2db` removes `ax2db`).
+test('the rm advice quotes a path the shell would not read as it is', () => {
+  const escaped = '/run/systemd/system.control/multi-user.target.wants/a\\x2db.service';
+  expect(otherLinksWords(false, [escaped])).toContain(`(rm '${escaped}') and apply again`);
+  const plain = '/run/systemd/system.control/multi-user.target.wants/a-b@1.service';
+  expect(otherLinksWords(false, [plain, escaped])).toContain(`(rm ${plain} '${escaped}') and apply again`);
+});
