@@ -49,8 +49,9 @@ export const CONTROL_FIELDS = {
   }),
   ...START_TIMEOUT_FIELDS,
   /**
-   * Let apply unmask the unit: it removes a `/dev/null` mask link (never a real file). Without it, apply on
-   * a masked unit fails and says how to unmask it.
+   * Let apply unmask the unit: it removes a `/dev/null` mask link (never a real file) in the unit's directory,
+   * /etc/systemd/system or /run/systemd/system. Without it, apply on a masked unit fails and says how to unmask it;
+   * a mask elsewhere (`system.control`, /run/systemd/transient) is refused either way, naming it (unit-mask.ts).
    */
   unmask: optional({ rule: boolean, default: false, spec: true }),
 };

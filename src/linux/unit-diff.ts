@@ -11,6 +11,7 @@ import { LINK_ROOTS } from './links-command';
 import { comparedLinks, hasLinkDrift, linkDrift, linkWords, madeAliases } from './unit-links';
 import { refusesLinks, unremovableLinks } from './unit-other-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenPart } from './unit-loaded';
+import { unmaskAdvice } from './unit-mask';
 import { instanceOf, isTemplate } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
@@ -158,7 +159,7 @@ export const summarizeUnit = (
 ): string => {
   const name = `unit ${spec.name} on ${host}`;
   const pending = pendingWords(live, runningOf(spec, live));
-  if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec)}`;
+  if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec, live.status)}`;
   if (isAbsent(live)) {
     // One the apply refuses (unit-refusal.ts) is never written: its refusal, not what the apply would do once written.
     const refusal = changes.enabled?.live;
@@ -198,12 +199,6 @@ export const IN_WORDS: readonly string[] = [
   UNLINKED_FIELD,
   UNLOADED_FIELD,
 ];
-
-/** What to do about a mask: the apply unmasks only when told to. */
-export const unmaskAdvice = (spec: Pick<DesiredUnit, 'name' | 'unmask'>): string =>
-  spec.unmask === true
-    ? 'apply unmasks it (unmask: true)'
-    : `set unmask: true to let apply unmask it, or run systemctl unmask ${spec.name} on the host`;
 
 /**
  * Enable or disable, decided from the state read before any write, so that it runs before the

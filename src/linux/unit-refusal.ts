@@ -13,9 +13,9 @@ import { markRefusal } from '../core/ownership';
 import { aliasRefusalWords, refusedAliases } from './unit-alias';
 import { type BatchFiles, enableInputOf, unitOf, type UnitChange } from './unit-batch';
 import type { LiveUnit } from './unit-control';
-import { unmaskAdvice } from './unit-diff';
 import { cannotEnable, ENABLE_FIX, enabledProblem } from './unit-enable';
 import { overriddenWords } from './unit-loaded';
+import { maskOutOfReach, unmaskAdvice } from './unit-mask';
 import { markStackOf, unitIsForeign } from './unit-ownership';
 import { isMasked } from './unit-state';
 import { isTemplate } from './unit-name';
@@ -39,8 +39,9 @@ export const unitRefusalOf = (change: UnitChange, before: LiveUnit, files: Batch
   overridden(change, before);
 
 const masked = (change: UnitChange, { status }: LiveUnit): UnitRefusal | undefined => {
-  if (change.sort === 'drop-in' || !isMasked(status) || change.spec.unmask) return undefined;
-  const detail = `systemd will not start or enable it; ${unmaskAdvice(change.spec)}`;
+  if (change.sort === 'drop-in' || !isMasked(status)) return undefined;
+  if (change.spec.unmask && maskOutOfReach(change.spec, status) === undefined) return undefined;
+  const detail = `systemd will not start or enable it; ${unmaskAdvice(change.spec, status)}`;
   return { subject: change.spec.name, verdict: 'is masked', detail, facts: { UnitFileState: status.unitFileState } };
 };
 
