@@ -115,7 +115,10 @@ export const diffRepo = (
   };
   // Compared as read, shown redacted: a url differing only in its credential still differs.
   note('spec.url', live.spec?.url, spec.url, liveUrlShown(live.spec?.url));
-  note('spec.secretRef', live.spec?.secretRef?.name, secretRef?.name);
+  // One set by hand without a name (`secretRef: {}`) is not the absent one the stack states: what a controller makes
+  // of it is unknown, so it is drift, shown as it is.
+  const liveRef = live.spec?.secretRef;
+  note('spec.secretRef', liveRef === undefined ? undefined : (liveRef.name ?? {}), secretRef?.name);
   note(`label ${LABEL_REPO_BOUND}`, live.metadata?.labels?.[LABEL_REPO_BOUND], 'true');
   // A hand-written identity may hold a token in a query the identity rule refuses: shown hidden, compared as read.
   const liveIdentity = live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY];
