@@ -40,10 +40,10 @@ export interface FileStat {
  */
 export const statsByPath = (text: string): Map<string, FileStat> => {
   const map = new Map<string, FileStat>();
-  for (const match of text.matchAll(/^(\d+) (\d+:\d+) (.*)$/gm)) {
+  for (const match of text.matchAll(/^(\d+(?:\.\d+)?) (\d+:\d+) (.*)$/gm)) {
     map.set(match[3] ?? '', { time: Number(match[1]), file: match[2] ?? '' });
   }
-  for (const [, time = '', path = ''] of text.matchAll(/^l(\d+) (.*)$/gm)) {
+  for (const [, time = '', path = ''] of text.matchAll(/^l(\d+(?:\.\d+)?) (.*)$/gm)) {
     const found = map.get(path);
     if (found !== undefined) map.set(path, { ...found, time: Math.max(found.time, Number(time)) });
   }

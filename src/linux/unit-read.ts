@@ -58,9 +58,8 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
   const shown = entries.filter((entry) => !isTemplate(entry.unit)).map((entry) => quote(entry.unit));
   return [
     // `systemctl show` with no unit shows the manager itself, so it runs only when there are units.
-    // Under TZ=UTC its timestamps end in "UTC" on every version (--timestamp=unix needs 248+).
     // Kept, so that the files systemd loaded each unit from are digested below with the declared ones.
-    `s=$(${shown.length > 0 ? `TZ=UTC LC_ALL=C systemctl show -p ${PROPERTIES} -- ${shown.join(' ')}` : 'true'})`,
+    `s=$(${shown.length > 0 ? showCommand(shown) : 'true'})`,
     `printf '%s\\n' "$s"`,
     `echo ${MARK.files}`,
     UNLOADED_DROP_INS,
@@ -73,7 +72,8 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     // The ctime says when a file last changed; `cp -p`, `rsync -a` and `tar x` set an mtime back, never
     // a ctime. The device and inode tell whether two paths are one file (unit-loaded.ts). A symlink's own
     // ctime too (`l`): one pointed at an older file changed what systemd loads, and `-L` dates the older file.
-    '[ $# -eq 0 ] || { stat -L -c \'%Z %d:%i %n\' -- "$@"; stat -c \'l%Z %n\' -- "$@"; } 2>/dev/null',
+    // To the nanosecond (`%.9Z`: GNU stat, coreutils 9.1 on the test host; whole seconds from a stat without it parse).
+    '[ $# -eq 0 ] || { stat -L -c \'%.9Z %d:%i %n\' -- "$@"; stat -c \'l%.9Z %n\' -- "$@"; } 2>/dev/null',
     `echo ${MARK.links}`,
     linkedUnits(entries).length === 0
       ? 'true'
@@ -96,6 +96,22 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
 };
 
 const PROPERTIES = SHOW_PROPERTIES.join(',');
+
+/** Whole seconds from `since` (to the microsecond) to the host's `now` (whole seconds), when both are known. */
+const secondsSince = (since: number | undefined, now: number): number | undefined =>
+  since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, Math.floor(now - since)) : undefined;
+
+/**
+ * `systemctl show` of the quoted `units`, its timestamps to the microsecond (`--timestamp=us+utc`): in whole
+ * seconds, content changed in the second of a restart by hand read in sync under the process started before it
+ * (measured, systemd 252: contract systemd-stale.test.ts). A systemctl without the option (before 248) fails it, and
+ * the plain form runs instead: under TZ=UTC its timestamps end in "UTC" on every version.
+ */
+const showCommand = (units: readonly string[]): string => {
+  const show = `TZ=UTC LC_ALL=C systemctl show -p ${PROPERTIES}`;
+  const names = `-- ${units.join(' ')}`;
+  return `${show} --timestamp=us+utc ${names} 2>/dev/null || ${show} ${names}`;
+};
 
 /**
  * Keeps the regular files of "$@" (a FIFO or a device there would hang sha256sum) in one pass that notes each
@@ -207,8 +223,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
       : statuses[next++];
     if (shown === undefined) return [];
     const status = statusOf(entry.unit, listed === undefined ? shown : { ...shown, unitFileState: listed }, read);
-    const since = status.stateSince;
-    const stateSeconds = since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, now - since) : undefined;
+    const stateSeconds = secondsSince(status.stateSince, now);
     const record = recorded.get(index);
     const { first, startedWith, stack } = parseRecord(record ?? '');
     const intent = intents.get(index);

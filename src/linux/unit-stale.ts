@@ -10,7 +10,8 @@ import type { LiveUnit } from './unit-control';
  * Whether the process of a running unit started before its content last changed (`changedAt` when
  * known), or undefined when it did not or that cannot be told. Exact while the run the apply
  * recorded goes on (same InvocationID: compare the content); after another start, the files' ctime
- * against the process start, in seconds, so a change in the second of the start counts as seen
+ * against the process start, to the microsecond where the host shows it (unit-read.ts `showCommand`; in whole
+ * seconds, a change in the second of the start counts as seen)
  * (records of earlier versions hold no content). Another start is judged by ctimes even when the
  * content is back to what was recorded: that start may have run other content (restarted by hand,
  * then the declared file put back and reloaded: the fault campaign's calibration, whose plan was
@@ -31,8 +32,9 @@ export const staleProcess = (live: LiveUnit): { changedAt?: number } | undefined
 export const restartPending = (live: LiveUnit): boolean =>
   live.intent?.restart === true || staleProcess(live) !== undefined;
 
-/** `2026-12-04T18:40:00Z`. */
-export const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+/** `2026-12-04T18:40:00Z`: whole seconds, so the plan's words do not move with the read's precision. */
+export const isoTime = (seconds: number): string =>
+  new Date(Math.floor(seconds) * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
  * Whether the read names a stale process: one that runs while systemd has the unit's files

@@ -13,11 +13,11 @@ export interface UnitStatus {
   readonly needDaemonReload: boolean;
   /** The id of the job systemd is running or has queued for the unit; empty when none. */
   readonly job?: string;
-  /** When the unit entered its current state, in Unix seconds, as `TZ=UTC` systemctl prints it. */
+  /** When the unit entered its current state, in Unix seconds (to the microsecond where systemctl shows it). */
   readonly stateSince?: number;
   /** The id of the unit's current (or last) run: a start or restart gives it a new one. */
   readonly invocation?: string;
-  /** When the current run's main process started (else when it left inactive), in Unix seconds. */
+  /** When the current run's main process started (else when it left inactive), in Unix seconds, likewise. */
   readonly startedAt?: number;
   /** The files systemd loaded the unit from: its file (a template's for an instance), then its drop-ins. */
   readonly contentPaths?: readonly string[];
@@ -80,10 +80,13 @@ export const parseShow = (stdout: string): UnitStatus => {
   };
 };
 
-/** `Wed 2026-12-02 15:43:45 UTC` (systemd's format under TZ=UTC, every version) to Unix seconds. */
+/**
+ * `Wed 2026-12-02 15:43:45.123456 UTC` (`--timestamp=us+utc`, systemd 248 on) or `Wed 2026-12-02 15:43:45 UTC`
+ * (systemd's format under TZ=UTC, every version) to Unix seconds, with the microseconds when shown.
+ */
 const utcSeconds = (text: string): number | undefined => {
-  const match = /(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d) UTC$/.exec(text);
-  return match === null ? undefined : Date.parse(`${match[1]}T${match[2]}Z`) / 1000;
+  const match = /(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d{1,9})? UTC$/.exec(text);
+  return match === null ? undefined : Date.parse(`${match[1]}T${match[2]}Z`) / 1000 + Number(match[3] ?? 0);
 };
 
 /**

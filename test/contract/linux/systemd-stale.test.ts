@@ -68,6 +68,29 @@ test('so is one restarted by hand, then changed and reloaded: the content is new
   expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
 });
 
+// Regression: ctimes and starts were compared in whole seconds, so content changed in the second of a hand restart
+// read in sync while the process ran the content before it.
+test('so is one changed and reloaded in the same second as a restart by hand', async () => {
+  const spec = unitSpec('st-s.service', service('b'));
+  expect((await unit.run('apply', unitSpec('st-s.service', service('a')))).code).toBe(0);
+  const file = `${DIR}/st-s.service`;
+  // At the start of a second: the restart and the write land in it (checked below, so the test cannot pass vacuously).
+  await host().exec(
+    'sleep $(date +%N | awk \'{printf "%.3f", 1 - $1 / 1e9}\') && systemctl restart st-s.service && ' +
+      `printf '%s' '${service('b')}' > ${file} && systemctl daemon-reload`,
+  );
+  const seconds = await host().exec(
+    `stat -c %Z ${file}; date -d "$(systemctl show -p ExecMainStartTimestamp --value st-s.service)" +%s`,
+  );
+  const [changed, started] = seconds.stdout.trim().split('\n');
+  expect(changed).toBe(started);
+  expect(await runningVariant('st-s.service')).toBe('a');
+  expect((await unit.run('read', spec)).result?.summary).toMatch(/restart pending: its process started before/);
+  expect((await unit.run('apply', spec)).code).toBe(0);
+  expect(await runningVariant('st-s.service')).toBe('b');
+  expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+});
+
 // The audit's F: `cp -p`, `rsync -a`, `tar x` and `install -p` set a file's mtime back, never its ctime.
 test('so is one whose declared file was put back with an old mtime under a process running other content', async () => {
   const spec = unitSpec('st-p.service', service('a'));
