@@ -25,6 +25,7 @@ import { applyOne } from './unit-transaction';
 import { dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
 import { instancesToJudge } from '../../src/linux/template-drop-ins';
 import type { ReadEntry } from '../../src/linux/unit-read';
+import { goneButLoaded, RELOADED_ABSENT } from '../../src/linux/unit-remove';
 
 export interface LiveDropIns {
   readonly host: string;
@@ -88,6 +89,12 @@ class DropInOps extends HostShell {
     return read[1];
   }
 
+  /** A destroy stopped before its reload left the file gone and pid1 with it loaded (unit-remove.ts): reloads. */
+  private async reloadAbsent(): Promise<void> {
+    await this.reload();
+    this.log(`drop-in ${this.path} on ${this.host}: ${RELOADED_ABSENT}`);
+  }
+
   /**
    * Removes the drop-in when it carries the stack's mark or intent, or `adopt`, unless another stack's
    * mark names it (issue 27); leaves any other.
@@ -96,6 +103,7 @@ class DropInOps extends HostShell {
     const live = await this.read();
     if (!destroyMayAct(live, adopt, this.stack)) {
       const what = leftByDestroy(live, this.stack, live.fileSha256 !== undefined);
+      if (what === 'already absent' && goneButLoaded(live, this.path)) return this.reloadAbsent();
       return this.log(`drop-in ${this.path} on ${this.host}: ${what}`);
     }
     // The file, then its mark and intent, in one request: the helper stops at a failed step, so a file it
@@ -108,6 +116,7 @@ class DropInOps extends HostShell {
         `${error.oneLine()}; the stack's mark stays until its file is gone: fix what refused it and destroy again`,
       );
     });
+    if (goneButLoaded(live, this.path)) return this.reloadAbsent();
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.reload();
     this.log(

@@ -8,6 +8,20 @@
  * A destroy request removes many units, each in its own part of the output, so one unit's failure fails
  * that unit alone.
  */
+import type { LiveUnit } from './unit-control';
+
+/**
+ * Whether pid1 still has the file at `path` loaded (the unit's FragmentPath, or among its DropInPaths) that is gone
+ * from disk: a destroy stopped between its removal and its daemon-reload leaves it so, its mark gone with the file,
+ * and until a reload a restart still runs the unit from it (measured, systemd 252: a removed drop-in's Environment=
+ * stayed). The next destroy, which finds it absent, reloads.
+ */
+export const goneButLoaded = (live: LiveUnit, path: string): boolean =>
+  live.fileSha256 === undefined &&
+  (live.status.fragmentPath === path || (live.status.dropInPaths ?? []).includes(path));
+
+/** What a destroy that found its object absent and still loaded by pid1 says once it reloaded. */
+export const RELOADED_ABSENT = 'already absent; systemd still had it loaded: reloaded systemd';
 
 /**
  * What the step did: the paths removed, the masks kept, the paths left (with why), and whether systemd

@@ -2,7 +2,8 @@
  * What a unit's destroy and undo report: the root helper's lines (test/contract/linux/root-helper.test.ts
  * runs them on a real host) split into what was removed, the masks kept, what is left and whether to reload.
  */
-import { parseRemoval, parseRemovals } from '../../../../src/linux/unit-remove';
+import { goneButLoaded, parseRemoval, parseRemovals } from '../../../../src/linux/unit-remove';
+import { live } from './unit-fixtures';
 
 test('the report splits into what was removed, the masks kept, what is left and whether to reload', () => {
   const report = parseRemoval(
@@ -38,4 +39,17 @@ test("a destroy request splits into each unit's part, a failed systemctl failing
     // Cut short: no load line, no failure.
     { name: 'c.service', report: { removed: ['/e/c.service'], masks: [], left: [], reload: false }, complete: false },
   ]);
+});
+
+// A destroy stopped between its removal and its reload (test/contract/linux/systemd-destroy-stopped.test.ts).
+test('a file gone from disk that pid1 still has loaded, as the fragment or a drop-in, is told apart', () => {
+  const path = '/etc/systemd/system/a.service.d/10-x.conf';
+  const gone = { fileSha256: undefined };
+  expect(goneButLoaded(live({ dropInPaths: [path] }, gone), path)).toBe(true);
+  expect(
+    goneButLoaded(live({ fragmentPath: '/etc/systemd/system/a.service' }, gone), '/etc/systemd/system/a.service'),
+  ).toBe(true);
+  expect(goneButLoaded(live({ dropInPaths: [path] }, { fileSha256: 'ab' }), path)).toBe(false);
+  expect(goneButLoaded(live({ dropInPaths: [] }, gone), path)).toBe(false);
+  expect(goneButLoaded(live({}, gone), path)).toBe(false);
 });
