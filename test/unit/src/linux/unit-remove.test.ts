@@ -2,7 +2,7 @@
  * What a unit's destroy and undo report: the root helper's lines (test/contract/linux/root-helper.test.ts
  * runs them on a real host) split into what was removed, the masks kept, what is left and whether to reload.
  */
-import { goneButLoaded, parseRemoval, parseRemovals } from '../../../../src/linux/unit-remove';
+import { goneButLoaded, parseRemoval, parseRemovals, runBeforeRemoval } from '../../../../src/linux/unit-remove';
 import { live } from './unit-fixtures';
 
 test('the report splits into what was removed, the masks kept, what is left and whether to reload', () => {
@@ -52,4 +52,15 @@ test('a file gone from disk that pid1 still has loaded, as the fragment or a dro
   expect(goneButLoaded(live({ dropInPaths: [path] }, { fileSha256: 'ab' }), path)).toBe(false);
   expect(goneButLoaded(live({ dropInPaths: [] }, gone), path)).toBe(false);
   expect(goneButLoaded(live({}, gone), path)).toBe(false);
+});
+
+// test/contract/linux/systemd-drop-in-destroy-run.test.ts: the plan was in sync under the removed drop-in's process.
+test("a drop-in's destroy records its unit's current run as started with the content it leaves", () => {
+  const unit = live({}, { restartOn: 'r1', recordStack: 's1' });
+  const dropIn = live({ activeState: 'active', invocation: 'inv1' }, { content: 'c1', fileSha256: 'ab' });
+  expect(runBeforeRemoval(unit, dropIn)).toBe('r1 c1 inv1 stack=s1');
+  expect(runBeforeRemoval(live({}, { restartOn: undefined }), dropIn)).toBeUndefined();
+  expect(runBeforeRemoval(unit, { ...dropIn, fileSha256: undefined })).toBeUndefined();
+  expect(runBeforeRemoval(unit, { ...dropIn, status: { ...dropIn.status, activeState: 'inactive' } })).toBeUndefined();
+  expect(runBeforeRemoval(unit, { ...dropIn, content: undefined })).toBeUndefined();
 });
