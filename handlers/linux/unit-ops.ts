@@ -23,7 +23,13 @@ import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
 import { destroyUnitStep, type HelperStep, linkSteps } from '../../src/linux/root-helper';
 import type { CommandResult } from '../../src/linux/ssh';
-import { goneButLoaded, parseRemovals, RELOADED_ABSENT, type RemovalReport } from '../../src/linux/unit-remove';
+import {
+  enabledInPid1Only,
+  goneButLoaded,
+  parseRemovals,
+  RELOADED_ABSENT,
+  type RemovalReport,
+} from '../../src/linux/unit-remove';
 import { enablementOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -54,7 +60,7 @@ interface Doomed {
   error?: Error;
   /** Not this stack's to destroy: left as it is. */
   left?: boolean;
-  /** Left absent, its file still loaded by pid1 (unit-remove.ts `goneButLoaded`): the run's reload lets go of it. */
+  /** Left absent, still loaded or enabled in pid1 alone (unit-remove.ts): the run's reload lets go of it. */
   loadedGone?: boolean;
   /** It ran, so the run stopped it. */
   running?: boolean;
@@ -107,8 +113,8 @@ const leaveUnlessOurs = (unit: Doomed): void => {
   unit.left = true;
   const what = leftByDestroy(live, stack, unitIsForeign(live, removal.ownsFile));
   // Said once the reload has run (reloadAndRead).
-  if (what === 'already absent' && removal.ownsFile && goneButLoaded(live, unitPath(removal.unit)))
-    unit.loadedGone = true;
+  const held = removal.ownsFile ? goneButLoaded(live, unitPath(removal.unit)) : enabledInPid1Only(live);
+  if (what === 'already absent' && held) unit.loadedGone = true;
   else say(unit, what);
 };
 

@@ -21,6 +21,14 @@ export const goneButLoaded = (live: LiveUnit, path: string): boolean =>
   live.fileSha256 === undefined &&
   (live.status.fragmentPath === path || (live.status.dropInPaths ?? []).includes(path));
 
+/**
+ * Whether pid1 still holds an instance enabled whose links are gone from disk (`show` says enabled, `is-enabled` not):
+ * an instance's destroy stopped between its disable and its daemon-reload leaves it so, its record gone, and until a
+ * reload its target still wants it: a `systemctl start multi-user.target` started it again (measured, systemd 252).
+ */
+export const enabledInPid1Only = (live: LiveUnit): boolean =>
+  (live.status.shownUnitFileState ?? '').startsWith('enabled') && !live.status.unitFileState.startsWith('enabled');
+
 /** What a destroy that found its object absent and still loaded by pid1 says once it reloaded. */
 export const RELOADED_ABSENT = 'already absent; systemd still had it loaded: reloaded systemd';
 

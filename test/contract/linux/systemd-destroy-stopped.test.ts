@@ -3,12 +3,13 @@
  * keeps the object in the state and runs its destroy hook at the next apply). The stop is the SSH session lost at
  * the reload (a `systemctl` ahead of systemd's on root's PATH kills its session's sshd): the file and the stack's
  * mark are gone, pid1 still has the file loaded. Regression: the second destroy said "already absent" and exit 0,
- * reloading nothing, so a restart of the unit still ran it with the removed drop-in, and a removed unit stayed
- * loaded (and startable) from a file that was no longer there.
+ * reloading nothing, so a restart of the unit still ran it with the removed drop-in, a removed unit stayed
+ * loaded (and startable) from a file that was no longer there, and a destroyed instance stayed wanted by its target
+ * in pid1 (`systemctl start multi-user.target` started it again).
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke } from '../../support/run-handler';
-import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -89,4 +90,28 @@ test('a unit destroy stopped before its reload is finished by the next destroy: 
     LoadState: 'not-found',
     ActiveState: 'inactive',
   });
+});
+
+test('an instance destroy stopped before its reload is finished by the next: no target wants it', async () => {
+  const run = (verb: 'apply' | 'destroy', spec: object) =>
+    invoke(linuxDomain(), 'systemd-instance', verb, hostTarget(host()), spec, { [KEY_ENV]: host().privateKey });
+  const template = unitSpec('dsi@.service', sleeper, { enabled: false, started: false });
+  expect((await unit.run('apply', template)).code).toBe(0);
+  expect((await run('apply', instanceSpec('dsi@a.service'))).code).toBe(0);
+
+  await putStopper();
+  const stopped = await run('destroy', { name: 'dsi@a.service', directory: DIR });
+  expect(stopped.code).toBe(1);
+  expect((await host().exec(`test -e ${STOPPER}`)).code).not.toBe(0); // it stopped that destroy, at its reload
+
+  const again = await run('destroy', { name: 'dsi@a.service', directory: DIR });
+  expect(again.code).toBe(0);
+  await host().exec('systemctl start multi-user.target');
+  expect(await unit.show('dsi@a.service', 'ActiveState,UnitFileState')).toEqual({
+    ActiveState: 'inactive',
+    UnitFileState: 'disabled',
+  });
+  expect(again.stderr).toMatch(
+    /dsi@a\.service on 127\.0\.0\.1:\d+: already absent; systemd still had it loaded: reloaded systemd/,
+  );
 });

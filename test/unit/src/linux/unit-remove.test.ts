@@ -2,7 +2,13 @@
  * What a unit's destroy and undo report: the root helper's lines (test/contract/linux/root-helper.test.ts
  * runs them on a real host) split into what was removed, the masks kept, what is left and whether to reload.
  */
-import { goneButLoaded, parseRemoval, parseRemovals, runBeforeRemoval } from '../../../../src/linux/unit-remove';
+import {
+  enabledInPid1Only,
+  goneButLoaded,
+  parseRemoval,
+  parseRemovals,
+  runBeforeRemoval,
+} from '../../../../src/linux/unit-remove';
 import { live } from './unit-fixtures';
 
 test('the report splits into what was removed, the masks kept, what is left and whether to reload', () => {
@@ -63,4 +69,12 @@ test("a drop-in's destroy records its unit's current run as started with the con
   expect(runBeforeRemoval(unit, { ...dropIn, fileSha256: undefined })).toBeUndefined();
   expect(runBeforeRemoval(unit, { ...dropIn, status: { ...dropIn.status, activeState: 'inactive' } })).toBeUndefined();
   expect(runBeforeRemoval(unit, { ...dropIn, content: undefined })).toBeUndefined();
+});
+
+// An instance's destroy stopped before its reload (test/contract/linux/systemd-destroy-stopped.test.ts).
+test('an instance pid1 still holds enabled while its links are gone from disk is told apart', () => {
+  expect(enabledInPid1Only(live({ unitFileState: 'disabled', shownUnitFileState: 'enabled' }))).toBe(true);
+  expect(enabledInPid1Only(live({ unitFileState: 'disabled', shownUnitFileState: 'enabled-runtime' }))).toBe(true);
+  expect(enabledInPid1Only(live({ unitFileState: 'disabled' }))).toBe(false);
+  expect(enabledInPid1Only(live({ unitFileState: 'enabled', shownUnitFileState: 'enabled-runtime' }))).toBe(false);
 });
