@@ -17,7 +17,8 @@ import {
 } from '../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../../src/linux/unit-ownership';
-import { forgetDropInStep, removeDropInStep } from '../../src/linux/root-helper';
+import { forgetDropInStep, recordStep, removeDropInStep } from '../../src/linux/root-helper';
+import { restartOnPath } from '../../src/linux/unit-file';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
@@ -25,6 +26,7 @@ import { applyOne } from './unit-transaction';
 import { dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
 import { instancesToJudge } from '../../src/linux/template-drop-ins';
 import type { ReadEntry } from '../../src/linux/unit-read';
+import { goneButLoaded, RELOADED_ABSENT, runBeforeRemoval } from '../../src/linux/unit-remove';
 
 export interface LiveDropIns {
   readonly host: string;
@@ -82,10 +84,18 @@ class DropInOps extends HostShell {
     this.stack = stack;
   }
 
-  private async read(): Promise<LiveUnit> {
-    const [read] = await readUnits(this.session, [dropInEntryOf(this.dropIn)]);
-    if (read === undefined) throw new Error(`${this.path} was not read`);
-    return read[1];
+  /** The drop-in, and its unit with the unit's record (unit-remove.ts `runBeforeRemoval`). */
+  private async read(): Promise<[LiveUnit, LiveUnit]> {
+    const unit = { unit: this.dropIn.unit, record: restartOnPath({ name: this.dropIn.unit }) };
+    const [read, own] = await readUnits(this.session, [dropInEntryOf(this.dropIn), unit]);
+    if (read === undefined || own === undefined) throw new Error(`${this.path} was not read`);
+    return [read[1], own[1]];
+  }
+
+  /** A destroy stopped before its reload left the file gone and pid1 with it loaded (unit-remove.ts): reloads. */
+  private async reloadAbsent(): Promise<void> {
+    await this.reload();
+    this.log(`drop-in ${this.path} on ${this.host}: ${RELOADED_ABSENT}`);
   }
 
   /**
@@ -93,21 +103,29 @@ class DropInOps extends HostShell {
    * mark names it (issue 27); leaves any other.
    */
   async destroy(adopt: boolean): Promise<void> {
-    const live = await this.read();
+    const [live, unit] = await this.read();
     if (!destroyMayAct(live, adopt, this.stack)) {
       const what = leftByDestroy(live, this.stack, live.fileSha256 !== undefined);
+      if (what === 'already absent' && goneButLoaded(live, this.path)) return this.reloadAbsent();
       return this.log(`drop-in ${this.path} on ${this.host}: ${what}`);
     }
     // The file, then its mark and intent, in one request: the helper stops at a failed step, so a file it
     // could not remove (or a kill between the steps) keeps the mark, and the next destroy tries again.
     const file = live.fileSha256 === undefined ? [] : [removeDropInStep(this.dropIn)];
-    await this.mustHelper([...file, forgetDropInStep(this.dropIn)]).catch((error: unknown) => {
+    // First, so a stop after the removal leaves the unit's read saying its restart is pending.
+    const run = runBeforeRemoval(unit, live);
+    const record =
+      run === undefined
+        ? []
+        : [recordStep({ sort: 'unit', directory: this.dropIn.directory, name: this.dropIn.unit }, run)];
+    await this.mustHelper([...record, ...file, forgetDropInStep(this.dropIn)]).catch((error: unknown) => {
       if (!(error instanceof HandlerError)) throw error; // a lost connection stays one
       throw new HandlerError(
         `drop-in ${this.path} on ${this.host} was not removed`,
         `${error.oneLine()}; the stack's mark stays until its file is gone: fix what refused it and destroy again`,
       );
     });
+    if (goneButLoaded(live, this.path)) return this.reloadAbsent();
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.reload();
     this.log(

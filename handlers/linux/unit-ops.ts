@@ -23,7 +23,13 @@ import { isAbsent } from '../../src/linux/unit-diff';
 import { isTemplate } from '../../src/linux/unit-name';
 import { destroyUnitStep, type HelperStep, linkSteps } from '../../src/linux/root-helper';
 import type { CommandResult } from '../../src/linux/ssh';
-import { parseRemovals, type RemovalReport } from '../../src/linux/unit-remove';
+import {
+  enabledInPid1Only,
+  goneButLoaded,
+  parseRemovals,
+  RELOADED_ABSENT,
+  type RemovalReport,
+} from '../../src/linux/unit-remove';
 import { enablementOf, isMasked, isUnitRunning } from '../../src/linux/unit-state';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -54,6 +60,8 @@ interface Doomed {
   error?: Error;
   /** Not this stack's to destroy: left as it is. */
   left?: boolean;
+  /** Left absent, still loaded or enabled in pid1 alone (unit-remove.ts): the run's reload lets go of it. */
+  loadedGone?: boolean;
   /** It ran, so the run stopped it. */
   running?: boolean;
   /** Its ActiveState was failed after the stop: its failed record is cleared. */
@@ -103,7 +111,11 @@ const leaveUnlessOurs = (unit: Doomed): void => {
   const { stack } = removal.context;
   if (destroyMayAct(live, removal.adopt === true, stack)) return;
   unit.left = true;
-  say(unit, leftByDestroy(live, stack, unitIsForeign(live, removal.ownsFile)));
+  const what = leftByDestroy(live, stack, unitIsForeign(live, removal.ownsFile));
+  // Said once the reload has run (reloadAndRead).
+  const held = removal.ownsFile ? goneButLoaded(live, unitPath(removal.unit)) : enabledInPid1Only(live);
+  if (what === 'already absent' && held) unit.loadedGone = true;
+  else say(unit, what);
 };
 
 /** Queues the stops of every running unit in one command and waits for them together. */
@@ -215,16 +227,18 @@ const removalStep = (unit: Doomed, disabled: boolean) =>
 /** One daemon-reload when any removal asks for it, then the load state of each unit it removed. */
 const reloadAndRead = async (shell: HostShell, doomed: readonly Doomed[]): Promise<void> => {
   const reloading = open(doomed).filter((unit) => unit.report?.reload === true);
-  if (reloading.length === 0) return;
+  const loadedGone = doomed.filter((unit) => unit.loadedGone === true);
+  if (reloading.length + loadedGone.length === 0) return;
   try {
     await shell.reload();
+    for (const unit of loadedGone) say(unit, RELOADED_ABSENT);
     // `show` refuses a template's name: a template's load state is not read.
     const named = reloading.filter((unit) => !isTemplate(nameOf(unit)));
     for (const [unit, { loadState }] of await shell.statusesOf(named, nameOf)) {
       if (unit.report !== undefined) unit.report = { ...unit.report, loadState };
     }
   } catch (error) {
-    for (const unit of reloading) fail(unit, error);
+    for (const unit of [...reloading, ...loadedGone]) fail(unit, error);
   }
 };
 

@@ -222,7 +222,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
       ? templateStatus(entry.unit, fileSha256, listed ?? '', found)
       : statuses[next++];
     if (shown === undefined) return [];
-    const status = statusOf(entry.unit, listed === undefined ? shown : { ...shown, unitFileState: listed }, read);
+    const status = statusOf(entry.unit, onDisk(shown, listed), read);
     const stateSeconds = secondsSince(status.stateSince, now);
     const record = recorded.get(index);
     const { first, startedWith, stack } = parseRecord(record ?? '');
@@ -247,6 +247,12 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   // Each unit but a template has its `show` block: the blocks were counted above.
   return live.length === entries.length ? withReplacedForInstances(entries, live, stats) : undefined;
 };
+
+/** `show`'s status with the disk's enablement (`listed`), keeping pid1's own when they differ (unit-state.ts). */
+const onDisk = (shown: UnitStatus, listed: string | undefined): UnitStatus =>
+  listed === undefined || listed === shown.unitFileState
+    ? shown
+    : { ...shown, unitFileState: listed, shownUnitFileState: shown.unitFileState };
 
 /** A unit's status with the drop-ins systemd has not loaded (unloaded-drop-ins.ts) and the host's systemd version. */
 const statusOf = (

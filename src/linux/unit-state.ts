@@ -29,6 +29,11 @@ export interface UnitStatus {
   readonly managerVersion?: number;
   /** Drop-ins on disk a loaded unit's systemd has not loaded, listed in dropInPaths too (unloaded-drop-ins.ts). */
   readonly unloadedDropIns?: readonly string[];
+  /**
+   * The UnitFileState pid1 holds (`show`), when the disk's (`list-unit-files`, `is-enabled`) differs: pid1 keeps a
+   * loaded unit's from its first look until a daemon-reload (unit-read.ts), and with it the wants of that enablement.
+   */
+  readonly shownUnitFileState?: string;
   /** Every name systemd knows the unit by (Names=: its own and its aliases'), each with `.d/` dirs it searches. */
   readonly names?: readonly string[];
 }
