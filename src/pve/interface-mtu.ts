@@ -9,7 +9,7 @@
 import { namedInterfaces, type NamedInterface, type NamingSpec } from './network-interface-diff';
 import { vlanFromName } from './network-fields';
 
-/** An interface as the writer will see it: what it names (network-interface-diff.ts) and its mtu, if set. */
+/** An interface as the writer will see it: what it names (network-interface-diff.ts), its gateways, its mtu if set. */
 export interface ViewInterface extends NamingSpec {
   readonly mtu?: number;
 }
@@ -34,10 +34,16 @@ const words = (value: unknown): string[] => (typeof value === 'string' ? value.s
 const ofRow = (row: Readonly<Record<string, unknown>>): ViewInterface | undefined => {
   if (typeof row.iface !== 'string') return undefined;
   const device = row['vlan-raw-device'];
+  // The gateways and OVS lists too, which PVE's duplicate checks read (interface-unique.ts).
+  const kept = (key: string) => (typeof row[key] === 'string' && row[key] !== '' ? { [key]: row[key] } : {});
   const options = {
     bridge_ports: words(row.bridge_ports),
     slaves: words(row.slaves),
     ...(typeof device === 'string' ? { 'vlan-raw-device': device } : {}),
+    ...kept('gateway'),
+    ...kept('gateway6'),
+    ...kept('ovs_ports'),
+    ...kept('ovs_bonds'),
   };
   const mtu = mtuOf(row.mtu);
   return { iface: row.iface, type: String(row.type), options, ...(mtu === undefined ? {} : { mtu }) };
