@@ -10,8 +10,10 @@ import { PARALLEL_NODES, type PveApi } from '../../src/pve/api';
 import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
 import { mtuConflicts, nodeView } from '../../src/pve/interface-mtu';
 import { uniqueRefusals } from '../../src/pve/interface-unique';
+import { writerConflicts } from '../../src/pve/interface-writer';
 import { describeStuck, stagingOrder } from '../../src/pve/stage-order';
 import {
+  asWritten,
   createForm,
   diffInterface,
   findInterface,
@@ -61,6 +63,7 @@ export const networkInterfaceKind = defineKind({
     };
     refuseMissing(specs, nodeRows);
     refuseUnique(specs, nodeRows);
+    refuseWriter(specs, nodeRows);
     refuseMtu(specs, nodeRows);
     return nodeRows;
   },
@@ -86,17 +89,20 @@ export const networkInterfaceKind = defineKind({
     stageRemoval(api, identity, context),
 });
 
-const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log, stack, env }: KindContext): Promise<void> => {
-  const name = `interface ${spec.iface} on ${spec.node}`;
+const stage = async (api: PveApi, declared: NetworkInterfaceSpec, context: KindContext): Promise<void> => {
+  const { log, stack, env } = context;
+  const name = `interface ${declared.iface} on ${declared.node}`;
   // Declared again: a deletion of it staged later is not one this stack's destroy made (removal-trace.ts).
-  removalTraces(stack, stateBase(env)).drop(spec.node, spec.iface);
-  const rows = await listInterfaces(api, spec.node);
-  await requireStageable(api, spec, rows);
+  removalTraces(stack, stateBase(env)).drop(declared.node, declared.iface);
+  const rows = await listInterfaces(api, declared.node);
+  await requireStageable(api, declared, rows);
+  const spec = asWritten(declared, rows);
   const live = findInterface(rows, spec.iface);
   const state = diffInterface(spec, live);
   if (state.state === 'foreign') throw new HandlerError(`${name} cannot be staged`, summarizeInterface(spec, state));
   if (isInSync(state)) return log(`${name}: in sync, nothing to stage`);
   requireMtu(spec, rows);
+  requireWriter(spec, rows);
   requireUnique(spec, rows);
   if (state.state === 'absent' || live === undefined) {
     log(`${name}: staging a new ${spec.type}`);
@@ -105,7 +111,8 @@ const stage = async (api: PveApi, spec: NetworkInterfaceSpec, { log, stack, env 
     log(`${name}: staging ${Object.keys(state.changes).join(', ')}`);
     await api.call('PUT', interfacePath(spec), updateForm(spec, live));
   }
-  const after = diffInterface(spec, await liveInterface(api, spec.node, spec.iface));
+  const rowsAfter = await listInterfaces(api, spec.node);
+  const after = diffInterface(asWritten(declared, rowsAfter), findInterface(rowsAfter, spec.iface));
   if (!isInSync(after)) {
     throw new HandlerError(
       'PVE reported success but the staged interface did not hold',
@@ -158,7 +165,45 @@ const requireUnique = (spec: NetworkInterfaceSpec, rows: unknown[]): void => {
 
 /** The interfaces of `specs` on `node` whose stage sends anything: those not in sync with the node's row. */
 const stagedOn = (specs: readonly NetworkInterfaceSpec[], node: string, live: unknown) =>
-  specs.filter((spec) => spec.node === node && !isInSync(diffInterface(spec, findInterface(live, spec.iface))));
+  specs.filter(
+    (spec) => spec.node === node && !isInSync(diffInterface(asWritten(spec, live), findInterface(live, spec.iface))),
+  );
+
+const WRITER_FIX = 'Fix it on the node or where this stack declares that interface';
+
+/** An apply about to stage never sends what PVE's writer refuses of a port or a slave (interface-writer.ts). */
+const requireWriter = (spec: NetworkInterfaceSpec, rows: unknown[]): void => {
+  const refused = writerConflicts(nodeView(rows, [spec]));
+  if (refused.length === 0) return;
+  throw new HandlerError(
+    `interface ${spec.iface} on ${spec.node} cannot be staged`,
+    `${refused.join('; ')}, and PVE's writer refuses any stage on the node while one holds; nothing was staged. ` +
+      `${WRITER_FIX}; then apply again`,
+  );
+};
+
+/**
+ * Fails the read, so the plan, naming each bridge port holding an address and each bond slave of a type PVE's writer
+ * refuses (interface-writer.ts) on a node where the batch stages anything, what it declares there counted as declared.
+ */
+const refuseWriter = (specs: readonly NetworkInterfaceSpec[], nodes: NodeRows): void => {
+  const refused = [...nodes.rows].flatMap(([node, live]) => {
+    if (live instanceof Error || stagedOn(specs, node, live).length === 0) return [];
+    const conflicts = writerConflicts(
+      nodeView(
+        live,
+        specs.filter((spec) => spec.node === node),
+      ),
+    );
+    return conflicts.length === 0 ? [] : [`on ${node}: ${conflicts.join(', ')}`];
+  });
+  if (refused.length === 0) return;
+  throw new HandlerError(
+    "Network interfaces break a rule of PVE's writer",
+    `${refused.join('; ')}; PVE's writer refuses any stage on a node where one holds, so nothing can be applied ` +
+      `there. ${WRITER_FIX}; then plan again`,
+  );
+};
 
 /**
  * Fails the read, so the plan, naming each interface the batch stages whose gateway or port another interface of

@@ -12,6 +12,8 @@ import { vlanFromName } from './network-fields';
 /** An interface as the writer will see it: what it names (network-interface-diff.ts), its gateways, its mtu if set. */
 export interface ViewInterface extends NamingSpec {
   readonly mtu?: number;
+  /** Whether it holds a static address, which PVE's writer refuses on a bridge port (interface-writer.ts). */
+  readonly addressed?: boolean;
 }
 
 /** A node's interfaces by name, once the batch has staged what it declares there. */
@@ -46,7 +48,10 @@ const ofRow = (row: Readonly<Record<string, unknown>>): ViewInterface | undefine
     ...kept('ovs_bonds'),
   };
   const mtu = mtuOf(row.mtu);
-  return { iface: row.iface, type: String(row.type), options, ...(mtu === undefined ? {} : { mtu }) };
+  // The writer's own test: `method static` with an address other than the unspecified one, in either family.
+  const addressed =
+    (row.method === 'static' && row.address !== '0.0.0.0') || (row.method6 === 'static' && row.address6 !== '::');
+  return { iface: row.iface, type: String(row.type), options, addressed, ...(mtu === undefined ? {} : { mtu }) };
 };
 
 /**
@@ -59,7 +64,9 @@ export const nodeView = (rows: unknown, declared: readonly ViewSpec[]): NodeView
   for (const found of live.map(ofRow)) if (found !== undefined) view.set(found.iface, found);
   for (const { iface, type, options } of declared) {
     const mtu = mtuOf(options.mtu);
-    view.set(iface, { iface, type, options, ...(mtu === undefined ? {} : { mtu }) });
+    // PVE's update makes `method` static exactly when the PUT carries a cidr (cidr6 for method6).
+    const addressed = typeof options.cidr === 'string' || typeof options.cidr6 === 'string';
+    view.set(iface, { iface, type, options, addressed, ...(mtu === undefined ? {} : { mtu }) });
   }
   return view;
 };

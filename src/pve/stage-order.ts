@@ -4,10 +4,12 @@
  * :1027), so two linked mtus changed at once (a bridge and its port lowered, a bond and its bond slave raised) must be
  * staged in an order whose every file passes, or an apply that planned clean stops part-way on PVE's 500. Its API
  * also refuses a stage sending a gateway or a port another interface still holds (interface-unique.ts), so a gateway
- * or a port moved between two interfaces stages the one letting go first.
+ * or a port moved between two interfaces stages the one letting go first; and its writer's other whole-file rules
+ * (interface-writer.ts) are kept at every stage as the mtu rule is.
  */
 import { mtuConflicts, nodeView } from './interface-mtu';
 import { uniqueRefusals } from './interface-unique';
+import { writerConflicts } from './interface-writer';
 import { dependedOn, findInterface, type NamingSpec } from './network-interface-diff';
 
 /** A spec the order reads: its node and name, what it names and its mtu (`specOf`'s shape). */
@@ -21,7 +23,7 @@ export interface StuckStage {
   readonly staged: readonly string[];
   /** Each stage that could come next, with the pairs its file would break. */
   readonly next: ReadonlyArray<{ readonly iface: string; readonly refused: readonly string[] }>;
-  /** Whether a refusal is of a gateway or a port another interface holds, not only of an mtu. */
+  /** Whether a refusal is of a gateway, a port or a type the API or the writer refuses, not only of an mtu. */
   readonly unique: boolean;
 }
 
@@ -71,17 +73,18 @@ export const stagingOrder = <S extends OrderSpec>(rows: unknown, specs: readonly
   const follows = mustFollow(rows, specs);
   const pending = baseOrder(specs);
   const staged: S[] = [];
-  const refusedAfter = (spec: S): string[] => [
+  const beyondMtu = (spec: S): string[] => [
     ...uniqueRefusals(nodeView(rows, staged), spec),
-    ...mtuConflicts(nodeView(rows, [...staged, spec])),
+    ...writerConflicts(nodeView(rows, [...staged, spec])),
   ];
+  const refusedAfter = (spec: S): string[] => [...beyondMtu(spec), ...mtuConflicts(nodeView(rows, [...staged, spec]))];
   while (pending.length > 0) {
     const free = pending.filter((spec) => (follows.get(spec.iface) ?? []).every((name) => isStaged(staged, name)));
     // Only absent interfaces naming each other wait on each other; the missing-interface check refuses them first.
     const ready = free.length > 0 ? free : pending.slice(0, 1);
     const next = ready.find((spec) => refusedAfter(spec).length === 0);
     if (next === undefined) {
-      const unique = ready.some((spec) => uniqueRefusals(nodeView(rows, staged), spec).length > 0);
+      const unique = ready.some((spec) => beyondMtu(spec).length > 0);
       const stuck = { staged: staged.map((spec) => spec.iface), next: ready.map(whatItLeaves(refusedAfter)), unique };
       return { order: [...staged, ...pending], stuck };
     }
