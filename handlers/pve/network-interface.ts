@@ -101,9 +101,10 @@ const stage = async (api: PveApi, declared: NetworkInterfaceSpec, context: KindC
   const state = diffInterface(spec, live);
   if (state.state === 'foreign') throw new HandlerError(`${name} cannot be staged`, summarizeInterface(spec, state));
   if (isInSync(state)) return log(`${name}: in sync, nothing to stage`);
+  // In PVE's order: the API's own checks, then its writer's over the whole file.
+  requireUnique(spec, rows);
   requireMtu(spec, rows);
   requireWriter(spec, rows);
-  requireUnique(spec, rows);
   if (state.state === 'absent' || live === undefined) {
     log(`${name}: staging a new ${spec.type}`);
     await api.call('POST', networkPath(spec.node), createForm(spec));

@@ -73,11 +73,16 @@ export const stagingOrder = <S extends OrderSpec>(rows: unknown, specs: readonly
   const follows = mustFollow(rows, specs);
   const pending = baseOrder(specs);
   const staged: S[] = [];
-  const beyondMtu = (spec: S): string[] => [
-    ...uniqueRefusals(nodeView(rows, staged), spec),
-    ...writerConflicts(nodeView(rows, [...staged, spec])),
-  ];
-  const refusedAfter = (spec: S): string[] => [...beyondMtu(spec), ...mtuConflicts(nodeView(rows, [...staged, spec]))];
+  // PVE's API refuses a duplicate before its writer runs, so a stage it refuses is refused in those words alone.
+  const beyondMtu = (spec: S): string[] => {
+    const refused = uniqueRefusals(nodeView(rows, staged), spec);
+    return refused.length > 0 ? refused : writerConflicts(nodeView(rows, [...staged, spec]));
+  };
+  const refusedAfter = (spec: S): string[] => {
+    const api = uniqueRefusals(nodeView(rows, staged), spec);
+    const file = nodeView(rows, [...staged, spec]);
+    return api.length > 0 ? api : [...writerConflicts(file), ...mtuConflicts(file)];
+  };
   while (pending.length > 0) {
     const free = pending.filter((spec) => (follows.get(spec.iface) ?? []).every((name) => isStaged(staged, name)));
     // Only absent interfaces naming each other wait on each other; the missing-interface check refuses them first.

@@ -56,6 +56,23 @@ test('a bridge on a port holding a static address fails the plan and the apply i
   expect(writes()).toEqual([]);
 });
 
+test('a port two hand-made interfaces list fails the plan of any stage on that node', async () => {
+  editRunning(
+    (running) => `${running}\niface vmbr9 inet manual\n\tbridge-ports eno1\n\tbridge-stp off\n\tbridge-fd 0\n`,
+  );
+  const declared = [{ iface: 'vmbr1', type: 'bridge', options: { bridge_ports: ['enp2s0'] } }];
+  const planned = await plan(declared);
+  expect([planned.code, lastLine(planned.stderr)]).toEqual([
+    1,
+    "batch read: Network interfaces break a rule of PVE's writer: on n2: port eno1 is listed by both vmbr0 and " +
+      "vmbr9, which PVE's writer refuses; PVE's writer refuses any stage on a node where one holds, so nothing can " +
+      'be applied there. Fix it on the node or where this stack declares that interface; then plan again',
+  ]);
+  fake.requests.length = 0;
+  expect((await apply(declared)).code).toBe(1);
+  expect(writes()).toEqual([]);
+});
+
 test('a bond slave that is a bridge fails the plan and the apply in the same words', async () => {
   const declared = [{ iface: 'bond0', type: 'bond', options: { slaves: ['vmbr0'] } }];
   const refusal = "bond bond0's slave vmbr0 is a bridge, and PVE's writer takes only a NIC or a bond as a bond slave";
