@@ -12,7 +12,6 @@ import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import { describeDiff } from '../../src/core/protocol';
 import { destroyLeaves, leftByStack } from '../../src/core/stack-id';
-import type { KubeObject } from '../../src/kube/client';
 import {
   createBody,
   credentialSecretFor,
@@ -21,6 +20,7 @@ import {
   liveRepoOf,
   matchCredential,
   type RepoIdentity,
+  namespaceMissing,
   repoStackOf,
   repoIdentitySchema,
   reposPath,
@@ -33,7 +33,8 @@ import {
   wantedSecretRef,
 } from '../../src/kube/kube-repo';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../../src/kube/names';
-import { isObjectNotFound, statusOf } from '../../src/kube/status';
+import { type KubeClient, type KubeObject, METADATA_ONLY } from '../../src/kube/client';
+import { isNamespaceNotFound, isObjectNotFound, statusOf } from '../../src/kube/status';
 import type { KubeSession } from './session';
 
 /** Per namespace/version: its Repos by name, or `missing` when the type is not served there. */
@@ -41,6 +42,8 @@ export interface Fetched {
   readonly repos: ReadonlyMap<string, ReadonlyMap<string, KubeObject> | 'type-missing'>;
   readonly secrets: ReadonlySet<string>;
   readonly cluster: string;
+  /** The namespaces of absent Repos that the cluster says it lacks (unknown to an identity that may not read them). */
+  readonly missingNamespaces?: ReadonlySet<string>;
 }
 
 const where = (spec: Pick<RepoSpec, 'namespace' | 'version'>) => `${spec.namespace}/${spec.version}`;
@@ -63,7 +66,7 @@ export const repoKind = defineKind({
       if (cred?.kind !== 'https' || key === undefined || secrets.has(key)) continue;
       if (await client.exists(secretsPath(spec.namespace, cred.secret), cred.secret)) secrets.add(key);
     }
-    return { repos, secrets, cluster };
+    return { repos, secrets, cluster, missingNamespaces: await missingNamespaces(client, specs, repos) };
   },
 
   read(spec: RepoSpec, fetched: Fetched, context: KindContext): Reading {
@@ -71,6 +74,8 @@ export const repoKind = defineKind({
     if (repos === 'type-missing')
       return { inSync: false, summary: `absent: ${typeMissing(fetched.cluster)}`, diff: {} };
     const live = repos?.get(spec.key);
+    if (live === undefined && fetched.missingNamespaces?.has(spec.namespace) === true)
+      return { inSync: false, summary: `absent: ${namespaceMissing(spec.namespace, fetched.cluster)}`, diff: {} };
     if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
     const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
     const diff = diffRepo(spec, ref, liveRepoOf(live), context.stack);
@@ -98,6 +103,28 @@ export const repoKind = defineKind({
   // time, 4.0 s one by one (measured, medians of 6, the API server on the same loaded 2-core machine).
   applyConcurrency: 8,
 });
+
+/**
+ * The namespaces of the Repos a list did not find that the cluster lacks. A list in a missing namespace answers 200
+ * with no items, and a create there 404, so the plan read `absent` of a Repo no apply could make. Read as metadata;
+ * an identity the API refuses namespaces to (a Role grants `get` on its own namespace only) learns nothing.
+ */
+const missingNamespaces = async (
+  client: KubeClient,
+  specs: readonly RepoSpec[],
+  repos: Fetched['repos'],
+): Promise<ReadonlySet<string>> => {
+  const absent = (spec: RepoSpec) => {
+    const found = repos.get(where(spec));
+    return found !== 'type-missing' && found?.has(spec.key) !== true;
+  };
+  const missing = new Set<string>();
+  for (const namespace of new Set(specs.filter(absent).map((spec) => spec.namespace))) {
+    const answer = await client.send('GET', `/api/v1/namespaces/${namespace}`, undefined, undefined, METADATA_ONLY);
+    if (answer.status === 404 && isObjectNotFound(statusOf(answer.raw), namespace)) missing.add(namespace);
+  }
+  return missing;
+};
 
 const liveRepo = (spec: RepoSpec, fetched: Fetched): LiveRepo | undefined => {
   const repos = fetched.repos.get(where(spec));
@@ -127,6 +154,11 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, st
     // Someone else (or an earlier run) created it: never overwrite, restate only what the stack owns.
     log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity and stack annotations`);
     await client.mergePatch(reposPath(spec.namespace, spec.version, spec.key), restatePatch(spec, ref, stack));
+  } else if (created.status === 404 && isNamespaceNotFound(statusOf(created.raw), spec.namespace)) {
+    throw new HandlerError(
+      `${name} cannot be written`,
+      `${namespaceMissing(spec.namespace, cluster)}; create it first`,
+    );
   } else if (created.status === 404 && !isObjectNotFound(statusOf(created.raw), spec.key)) {
     throw new HandlerError(`${name} cannot be written`, `${typeMissing(cluster)}; install its CRD first`);
   } else {

@@ -187,4 +187,8 @@ export const unbindPatch = (resourceVersion?: string) => ({
 export const reposPath = (namespace: string, version: string, name?: string) =>
   `/apis/${CR_GROUP}/${version}/namespaces/${namespace}/${REPOS}${name === undefined ? '' : `/${name}`}`;
 
+/** Why no Repo can be created in `namespace`: the cluster lacks it (a stack never creates namespaces). */
+export const namespaceMissing = (namespace: string, cluster: string) =>
+  `the namespace ${namespace} does not exist on ${cluster}`;
+
 export const typeMissing = (cluster: string) => `the Repo type (${REPO_TYPE}) is not installed on ${cluster}`;

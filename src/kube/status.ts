@@ -14,6 +14,8 @@ export interface ApiStatus {
   readonly message: string;
   /** `details.name` of the Status: set when the answer is about that object. */
   readonly name?: string;
+  /** `details.kind` of the Status: the resource `name` is of (`namespaces` for a missing namespace). */
+  readonly kind?: string;
 }
 
 /** The Status of an answer of any status code, or one made from the HTTP line when the body is not a Status. */
@@ -33,12 +35,20 @@ export const statusFromObject = (body: Readonly<Record<string, unknown>>, fallba
     reason: text(body.reason),
     message: text(body.message).replace(/\s+/g, ' ').trim(),
     ...(typeof details?.name === 'string' && details.name !== '' ? { name: details.name } : {}),
+    ...(typeof details?.kind === 'string' && details.kind !== '' ? { kind: details.kind } : {}),
   };
 };
 
 /** A 404 about the object `name` itself, not about its type or path. */
 export const isObjectNotFound = (status: ApiStatus, name: string): boolean =>
   status.code === 404 && status.reason === 'NotFound' && status.name === name;
+
+/**
+ * A 404 about the namespace `namespace`: what a create in a namespace the cluster lacks answers (`namespaces "x" not
+ * found`), where a list there answers 200 with no items.
+ */
+export const isNamespaceNotFound = (status: ApiStatus, namespace: string): boolean =>
+  status.code === 404 && status.reason === 'NotFound' && status.kind === 'namespaces' && status.name === namespace;
 
 /** An error answer of the API, its Status in the one line Terraform shows. */
 export class KubeApiError extends HandlerError {

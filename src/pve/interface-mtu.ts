@@ -9,9 +9,11 @@
 import { namedInterfaces, type NamedInterface, type NamingSpec } from './network-interface-diff';
 import { vlanFromName } from './network-fields';
 
-/** An interface as the writer will see it: what it names (network-interface-diff.ts) and its mtu, if set. */
+/** An interface as the writer will see it: what it names (network-interface-diff.ts), its gateways, its mtu if set. */
 export interface ViewInterface extends NamingSpec {
   readonly mtu?: number;
+  /** Whether it holds a static address, which PVE's writer refuses on a bridge port (interface-writer.ts). */
+  readonly addressed?: boolean;
 }
 
 /** A node's interfaces by name, once the batch has staged what it declares there. */
@@ -34,13 +36,22 @@ const words = (value: unknown): string[] => (typeof value === 'string' ? value.s
 const ofRow = (row: Readonly<Record<string, unknown>>): ViewInterface | undefined => {
   if (typeof row.iface !== 'string') return undefined;
   const device = row['vlan-raw-device'];
+  // The gateways and OVS lists too, which PVE's duplicate checks read (interface-unique.ts).
+  const kept = (key: string) => (typeof row[key] === 'string' && row[key] !== '' ? { [key]: row[key] } : {});
   const options = {
     bridge_ports: words(row.bridge_ports),
     slaves: words(row.slaves),
     ...(typeof device === 'string' ? { 'vlan-raw-device': device } : {}),
+    ...kept('gateway'),
+    ...kept('gateway6'),
+    ...kept('ovs_ports'),
+    ...kept('ovs_bonds'),
   };
   const mtu = mtuOf(row.mtu);
-  return { iface: row.iface, type: String(row.type), options, ...(mtu === undefined ? {} : { mtu }) };
+  // The writer's own test: `method static` with an address other than the unspecified one, in either family.
+  const addressed =
+    (row.method === 'static' && row.address !== '0.0.0.0') || (row.method6 === 'static' && row.address6 !== '::');
+  return { iface: row.iface, type: String(row.type), options, addressed, ...(mtu === undefined ? {} : { mtu }) };
 };
 
 /**
@@ -53,7 +64,9 @@ export const nodeView = (rows: unknown, declared: readonly ViewSpec[]): NodeView
   for (const found of live.map(ofRow)) if (found !== undefined) view.set(found.iface, found);
   for (const { iface, type, options } of declared) {
     const mtu = mtuOf(options.mtu);
-    view.set(iface, { iface, type, options, ...(mtu === undefined ? {} : { mtu }) });
+    // PVE's update makes `method` static exactly when the PUT carries a cidr (cidr6 for method6).
+    const addressed = typeof options.cidr === 'string' || typeof options.cidr6 === 'string';
+    view.set(iface, { iface, type, options, addressed, ...(mtu === undefined ? {} : { mtu }) });
   }
   return view;
 };

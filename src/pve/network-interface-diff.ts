@@ -85,6 +85,28 @@ const addressing = (spec: NetworkInterfaceSpec, live: LiveInterface): Array<[str
   );
 };
 
+/** A GET row's names (`"eno1 eno2"`), split as PVE's writer splits them. */
+const rowNames = (value: unknown): string[] => (typeof value === 'string' ? value.split(/\s+/).filter(Boolean) : []);
+
+/**
+ * The spec as PVE's writer keeps it on the node whose rows are `rows`: the writer marks every slave of a bond `auto`
+ * at each write, whatever the stanza said ([PC] f665029 src/PVE/Network/Interfaces.pm:880, 897), so a declared
+ * interface a bond there takes as a slave wants autostart. Without this, such an interface left without autostart
+ * read `autostart is true, want false` on every plan, and each apply's `delete=autostart` was undone by that write.
+ */
+export const asWritten = <S extends NetworkInterfaceSpec>(spec: S, rows: unknown): S => {
+  if (spec.options.autostart === true || !Array.isArray(rows)) return spec;
+  const takes = (row: unknown): boolean => {
+    if (row === null || typeof row !== 'object' || !('iface' in row) || row.iface === spec.iface) return false;
+    const { type, slaves, ovs_bonds: ovsBonds } = row as LiveInterface;
+    return (
+      (type === 'bond' && rowNames(slaves).includes(spec.iface)) ||
+      (type === 'OVSBond' && rowNames(ovsBonds).includes(spec.iface))
+    );
+  };
+  return rows.some(takes) ? { ...spec, options: { ...spec.options, autostart: true } } : spec;
+};
+
 /** Compares the node's row (undefined when the name is not there) with the spec. */
 export const diffInterface = (spec: NetworkInterfaceSpec, live: LiveInterface | undefined): InterfaceState => {
   if (live === undefined) return { state: 'absent' };
@@ -187,7 +209,7 @@ export const summarizeInterface = (spec: NetworkInterfaceSpec, state: InterfaceS
  * node lacks (PVE would refuse the staging with a 500 at apply), either one making it not in sync.
  */
 export const interfaceReading = (spec: NetworkInterfaceSpec, rows: unknown, declared: ReadonlySet<string>): Reading => {
-  const state = diffInterface(spec, findInterface(rows, spec.iface));
+  const state = diffInterface(asWritten(spec, rows), findInterface(rows, spec.iface));
   const missing = missingInterfaces(spec, rows, declared).join('; ');
   const diff = state.state === 'present' ? state.changes : {};
   if (missing === '') return { inSync: isInSync(state), summary: summarizeInterface(spec, state), diff };

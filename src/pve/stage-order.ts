@@ -2,9 +2,14 @@
  * The order an apply stages a node's interfaces in, which its plan checks: PVE's writer runs check_mtu over the whole
  * file at every stage ([PC] f665029 src/PVE/Network/Interfaces.pm:96-110; bond slaves :905, VLANs :982, bridge ports
  * :1027), so two linked mtus changed at once (a bridge and its port lowered, a bond and its bond slave raised) must be
- * staged in an order whose every file passes, or an apply that planned clean stops part-way on PVE's 500.
+ * staged in an order whose every file passes, or an apply that planned clean stops part-way on PVE's 500. Its API
+ * also refuses a stage sending a gateway or a port another interface still holds (interface-unique.ts), so a gateway
+ * or a port moved between two interfaces stages the one letting go first; and its writer's other whole-file rules
+ * (interface-writer.ts) are kept at every stage as the mtu rule is.
  */
 import { mtuConflicts, nodeView } from './interface-mtu';
+import { uniqueRefusals } from './interface-unique';
+import { writerConflicts } from './interface-writer';
 import { dependedOn, findInterface, type NamingSpec } from './network-interface-diff';
 
 /** A spec the order reads: its node and name, what it names and its mtu (`specOf`'s shape). */
@@ -18,6 +23,8 @@ export interface StuckStage {
   readonly staged: readonly string[];
   /** Each stage that could come next, with the pairs its file would break. */
   readonly next: ReadonlyArray<{ readonly iface: string; readonly refused: readonly string[] }>;
+  /** Whether a refusal is of a gateway, a port or a type the API or the writer refuses, not only of an mtu. */
+  readonly unique: boolean;
 }
 
 export interface StagingOrder<S> {
@@ -66,14 +73,24 @@ export const stagingOrder = <S extends OrderSpec>(rows: unknown, specs: readonly
   const follows = mustFollow(rows, specs);
   const pending = baseOrder(specs);
   const staged: S[] = [];
-  const refusedAfter = (spec: S): string[] => mtuConflicts(nodeView(rows, [...staged, spec]));
+  // PVE's API refuses a duplicate before its writer runs, so a stage it refuses is refused in those words alone.
+  const beyondMtu = (spec: S): string[] => {
+    const refused = uniqueRefusals(nodeView(rows, staged), spec);
+    return refused.length > 0 ? refused : writerConflicts(nodeView(rows, [...staged, spec]));
+  };
+  const refusedAfter = (spec: S): string[] => {
+    const api = uniqueRefusals(nodeView(rows, staged), spec);
+    const file = nodeView(rows, [...staged, spec]);
+    return api.length > 0 ? api : [...writerConflicts(file), ...mtuConflicts(file)];
+  };
   while (pending.length > 0) {
     const free = pending.filter((spec) => (follows.get(spec.iface) ?? []).every((name) => isStaged(staged, name)));
     // Only absent interfaces naming each other wait on each other; the missing-interface check refuses them first.
     const ready = free.length > 0 ? free : pending.slice(0, 1);
     const next = ready.find((spec) => refusedAfter(spec).length === 0);
     if (next === undefined) {
-      const stuck = { staged: staged.map((spec) => spec.iface), next: ready.map(whatItLeaves(refusedAfter)) };
+      const unique = ready.some((spec) => beyondMtu(spec).length > 0);
+      const stuck = { staged: staged.map((spec) => spec.iface), next: ready.map(whatItLeaves(refusedAfter)), unique };
       return { order: [...staged, ...pending], stuck };
     }
     staged.push(next);
