@@ -34,7 +34,7 @@ import {
 } from '../../src/linux/unit-template-disable';
 import { refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import { alsoWords } from '../../src/linux/unit-also';
-import { templateDropInsOf } from '../../src/linux/template-drop-ins';
+import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
@@ -48,6 +48,8 @@ export interface LiveUnits {
   readonly files?: BatchFiles;
   /** The batch read's objects. */
   readonly batch?: readonly UnitChange[];
+  /** The batch's drop-ins of its instances' templates, by path (template-drop-ins.ts `templateDropInsToWrite`). */
+  readonly dropIns?: ReadonlyMap<string, LiveUnit>;
 }
 
 /**
@@ -75,7 +77,9 @@ export const fetchUnits = async (
   const units = new Map(
     live.flatMap(([entry, unit]) => (dropIns.includes(entry) ? [] : [[entry.unit, unit] as const])),
   );
-  return { host: session.host, units, ...(batch === undefined ? {} : { files: batchFilesOf(batch), batch }) };
+  const files = new Map(live.flatMap(([{ file }, unit]) => (file === undefined ? [] : [[file, unit] as const])));
+  const known = batch === undefined ? {} : { files: batchFilesOf(batch), batch, dropIns: files };
+  return { host: session.host, units, ...known };
 };
 
 type Declared = Exclude<UnitChange, { sort: 'drop-in' }>;
@@ -86,11 +90,20 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const unit = live.units.get(spec.name);
   if (unit === undefined) throw new Error(`${spec.name} was not read`);
   const own = diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files));
-  const { diff, also } = withBatchLinks(change, unit, own, live, stack);
+  const { diff, also } = withBatchLinks(change, unit, withTemplateDropIns(change, unit, own, live), live, stack);
   const inSync = Object.keys(diff).length === 0;
   const others = inSync ? undefined : alsoWords(spec, unit, mustWrite(change, unit));
   const words = [also, others].filter((said) => said !== undefined).join('; ') || undefined;
   return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff };
+};
+
+/** A running instance whose template's batch drop-ins the apply writes: the apply restarts it with them. */
+const withTemplateDropIns = (change: Declared, unit: LiveUnit, diff: FieldDiff, live: LiveUnits): FieldDiff => {
+  if (change.sort !== 'instance' || live.batch === undefined) return diff;
+  const paths = templateDropInsToWrite(change.spec, unit, live.batch, live.dropIns ?? new Map());
+  if (paths.length === 0) return diff;
+  const words = `its process runs without ${paths.join(', ')}, which the apply writes`;
+  return { ...diff, [TEMPLATE_DROP_IN_FIELD]: { live: words, want: 'restarted with it' } };
 };
 
 /**

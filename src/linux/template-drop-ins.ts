@@ -4,7 +4,9 @@
  * (`system.control`) or in an instance's own `.d/` ran in its place while the plan said the drop-in and the instance
  * in sync (measured, systemd 252). Both now read overridden by it, and the apply refuses both (unit-refusal.ts).
  */
+import { sha256Hex } from '../core/canonical';
 import type { DropInSpec } from './systemd-drop-in';
+import { dropInPath } from './drop-in-path';
 import type { UnitChange } from './unit-batch';
 import type { LiveUnit } from './unit-control';
 import { type Declared, type FileStat, type Overridden, overriddenOf } from './unit-loaded';
@@ -62,4 +64,27 @@ export const instancesToJudge = (dropIns: readonly DropInSpec[], batch: readonly
 export const templateDropInsOf = (changes: readonly UnitChange[], batch: readonly UnitChange[]): DropInSpec[] => {
   const templates = new Set(changes.flatMap((change) => (change.sort === 'instance' ? [change.spec.template] : [])));
   return batch.flatMap((change) => (change.sort === 'drop-in' && templates.has(change.spec.unit) ? [change.spec] : []));
+};
+
+/** The diff's field of an instance whose template's drop-ins the apply writes while it runs. */
+export const TEMPLATE_DROP_IN_FIELD = 'templateDropIn';
+
+/**
+ * The batch's drop-ins of `instance`'s template that the apply writes (absent or differing, as `dropIns` read them by
+ * path) while the instance runs and is declared started: the apply restarts it with them. Without it the plan named
+ * the drop-in alone, the apply wrote it and restarted nothing (a template's drop-in restarts no unit of its own), and
+ * the next plan said the instance's restart was pending (measured, systemd 252): one apply did not converge.
+ */
+export const templateDropInsToWrite = (
+  instance: { readonly template: string; readonly started: boolean },
+  live: LiveUnit,
+  batch: readonly UnitChange[],
+  dropIns: ReadonlyMap<string, LiveUnit>,
+): string[] => {
+  if (!instance.started || live.status.activeState !== 'active') return [];
+  return batch.flatMap((change) => {
+    if (change.sort !== 'drop-in' || change.spec.unit !== instance.template) return [];
+    const path = dropInPath(change.spec);
+    return dropIns.get(path)?.fileSha256 === sha256Hex(change.spec.content) ? [] : [path];
+  });
 };

@@ -120,7 +120,7 @@ export const fileOf = (change: UnitChange): OwnedFile | undefined => {
 /** Whether the owned file is absent or differs. */
 export const mustWrite = (change: UnitChange, live: LiveUnit): boolean => {
   const file = fileOf(change);
-  return file !== undefined && live.fileSha256 !== sha256Hex(file.content);
+  return file !== undefined && (live.fileSha256 !== sha256Hex(file.content) || live.fileIsLink === true);
 };
 
 /** What the batch did to one object before the reload, as the reload decision needs it. */

@@ -66,6 +66,11 @@ export interface LiveUnit {
   readonly status: UnitStatus;
   /** sha256 of the unit file, undefined when there is no file (or none is read, for an instance). */
   readonly fileSha256: string | undefined;
+  /**
+   * A unit's file is a symbolic link (`systemctl link`, or put by hand in the file's place): `systemctl disable`
+   * removes it with the unit's links, so the apply writes the file in its place first (unit-read.ts).
+   */
+  readonly fileIsLink?: boolean;
   /** The restartOn digest recorded by the last apply, undefined when none was. */
   readonly restartOn: string | undefined;
   /** The stack the record names (unit-intent.ts); undefined without one, or an earlier version's naming none. */

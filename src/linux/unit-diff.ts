@@ -43,6 +43,10 @@ const duration = (seconds: number): string =>
       ? `${Math.round(seconds / 60)} min`
       : `${Math.round(seconds / 3600)} h`;
 
+/** What the diff says of a unit file that is a symbolic link (unit-control.ts `fileIsLink`). */
+export const LINKED_FILE =
+  'a symbolic link, which systemctl disable would remove: the apply writes the file in its place';
+
 /**
  * Every way the host differs from the spec; empty when in sync. `batch`: what its enable reads once the batch is
  * written (unit-enable.ts), known to a plan's batch read, not to a read back after the apply.
@@ -52,7 +56,8 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
   if (isMasked(live.status)) changes.masked = { live: true, want: false };
   if (spec.content !== undefined) {
     const want = sha256Hex(spec.content);
-    if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
+    if (live.fileSha256 !== want || live.fileIsLink === true)
+      changes.file = { live: live.fileIsLink === true ? LINKED_FILE : short(live.fileSha256), want: short(want) };
   }
   const enablement = enablementOf(live.status.unitFileState);
   // A file the apply rewrites may bring an [Install]: systemd's `static` is of the file it replaces.

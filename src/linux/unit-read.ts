@@ -47,6 +47,7 @@ const MARK = {
   records: '@@cdktf-homelab:restart-on',
   intents: '@@cdktf-homelab:intents',
   unitFiles: '@@cdktf-homelab:unit-files',
+  symlinks: '@@cdktf-homelab:symlinks',
   instances: '@@cdktf-homelab:instances',
   links: '@@cdktf-homelab:links',
   now: '@@cdktf-homelab:now',
@@ -88,6 +89,8 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     unitFilesCommand(entries),
     `echo ${MARK.instances}`,
     instancesCommand(entries),
+    `echo ${MARK.symlinks}`,
+    symlinksCommand(entries),
     `echo ${MARK.now}; date -u +%s`,
     `echo ${MARK.unreadable}`,
     unreadableCheck(entries),
@@ -174,6 +177,41 @@ const unreadableCheck = (entries: readonly ReadEntry[]): string =>
   'else d=${f%/*}; while [ -n "$d" ] && ! [ -d "$d" ]; do d=${d%/*}; done; [ -x "${d:-/}" ] || echo "$i"; fi; ' +
   'i=$((i+1)); done';
 
+/** The unit files the entries declare (a drop-in's is not: `systemctl disable` leaves drop-ins). */
+const declaredUnitFiles = (entries: readonly ReadEntry[]): string[] =>
+  entries.flatMap((entry) => (entry.declared?.as === 'unit' && entry.file !== undefined ? [entry.file] : []));
+
+/**
+ * Which of the declared unit files are symbolic links, one a line: `systemctl disable` of a unit whose file is one
+ * (`systemctl link`, or a link put in its place by hand) removes the file with its links. The plan read such a file
+ * (sha256sum follows it) as in sync, and an apply that disabled the unit deleted it (measured, systemd 252). A unit
+ * file's path holds no newline (unit-name.ts). Shell builtins only.
+ */
+const symlinksCommand = (entries: readonly ReadEntry[]): string => {
+  const files = declaredUnitFiles(entries);
+  return files.length === 0
+    ? 'true'
+    : `for f in ${files.map(quote).join(' ')}; do [ -L "$f" ] && echo "$f"; done; true`;
+};
+
+/** `read` as template-drop-ins.ts completes it, each entry whose declared unit file is a symbolic link marked so. */
+const withLinkedFiles = (
+  entries: readonly ReadEntry[],
+  read: LiveUnit[],
+  stats: Parameters<typeof withReplacedForInstances>[2],
+  stdout: string,
+): LiveUnit[] => {
+  const live = withReplacedForInstances(entries, read, stats);
+  const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
+  const at = pieces.indexOf(MARK.symlinks);
+  const links = new Set(at < 0 ? [] : (pieces[at + 1] ?? '').split('\n'));
+  const declared = new Set(declaredUnitFiles(entries));
+  return live.map((unit, index) => {
+    const file = entries[index]?.file;
+    return file !== undefined && declared.has(file) && links.has(file) ? { ...unit, fileIsLink: true } : unit;
+  });
+};
+
 /** The files of `entries` the read found there but could not read (permission denied), in order. */
 export const unreadableFiles = (stdout: string, entries: readonly ReadEntry[]): string[] => {
   const [, section = ''] = splitOnce(stdout, `${MARK.unreadable}\n`);
@@ -245,7 +283,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     ];
   });
   // Each unit but a template has its `show` block: the blocks were counted above.
-  return live.length === entries.length ? withReplacedForInstances(entries, live, stats) : undefined;
+  return live.length === entries.length ? withLinkedFiles(entries, live, stats, stdout) : undefined;
 };
 
 /** `show`'s status with the disk's enablement (`listed`), keeping pid1's own when they differ (unit-state.ts). */

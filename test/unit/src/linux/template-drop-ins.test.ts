@@ -8,8 +8,10 @@ import {
   instancesToJudge,
   type JudgedEntry,
   templateDropInsOf,
+  templateDropInsToWrite,
   withReplacedForInstances,
 } from '../../../../src/linux/template-drop-ins';
+import { sha256Hex } from '../../../../src/core/canonical';
 import type { UnitChange } from '../../../../src/linux/unit-batch';
 import { type FileStat, overriddenPart } from '../../../../src/linux/unit-loaded';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
@@ -139,4 +141,26 @@ describe("what each kind's read brings along from the batch", () => {
     expect(templateDropInsOf([instance('p@a.service', 'p@.service')], batch)).toEqual([dropInSpec('p@.service')]);
     expect(templateDropInsOf([instance('q@a.service', 'q@.service')], batch)).toEqual([]);
   });
+});
+
+// test/contract/linux/systemd-template-drop-in-restart.test.ts: one apply did not converge.
+test("a running instance whose template's batch drop-in the apply writes names it; one in place names nothing", () => {
+  const content = '[Service]\nEnvironment=A=1\n';
+  const dropIn = {
+    unit: 'tw@.service',
+    name: '10-a',
+    directory: '/etc/systemd/system',
+    content,
+    startTimeoutSeconds: 9,
+  };
+  const path = '/etc/systemd/system/tw@.service.d/10-a.conf';
+  const batch = [{ sort: 'drop-in', spec: dropIn } as const];
+  const instance = { template: 'tw@.service', started: true };
+  const running = live({ activeState: 'active', subState: 'running' });
+  expect(templateDropInsToWrite(instance, running, batch, new Map())).toEqual([path]);
+  const written = new Map([[path, live({}, { fileSha256: sha256Hex(content) })]]);
+  expect(templateDropInsToWrite(instance, running, batch, written)).toEqual([]);
+  expect(templateDropInsToWrite(instance, live(), batch, new Map())).toEqual([]);
+  expect(templateDropInsToWrite({ ...instance, started: false }, running, batch, new Map())).toEqual([]);
+  expect(templateDropInsToWrite({ ...instance, template: 'other@.service' }, running, batch, new Map())).toEqual([]);
 });
