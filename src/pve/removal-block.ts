@@ -14,18 +14,21 @@ const HOW: Record<NamedInterface['role'], (holder: string) => string> = {
   'VLAN device': (holder) => `VLAN ${holder} has it as its device`,
 };
 
-/** `VLAN vmbr9.10 has it as its device`, … for each interface among `rows` naming `iface`. */
-export const heldBy = (rows: unknown, iface: string): string[] =>
+/** `VLAN vmbr9.10 has it as its device`, … for each interface among `rows` naming `iface`, but those `leaving`. */
+export const heldBy = (rows: unknown, iface: string, leaving: readonly string[] = []): string[] =>
   [...nodeView(rows, []).values()].flatMap((holder) =>
-    holder.iface === iface
+    holder.iface === iface || leaving.includes(holder.iface)
       ? []
       : namedInterfaces(holder)
           .filter((named) => named.iface === iface)
           .map((named) => HOW[named.role](holder.iface)),
   );
 
-/** `PVE refuses that while VLAN vmbr9.10 has it as its device`, or undefined when nothing names `iface`. */
-export const removalRefused = (rows: unknown, iface: string): string | undefined => {
-  const holders = heldBy(rows, iface);
+/**
+ * `PVE refuses that while VLAN vmbr9.10 has it as its device`, or undefined when nothing names `iface`; an interface
+ * in `leaving` (its own deletion staged first: a bridge is removed before the bond it uses) does not count.
+ */
+export const removalRefused = (rows: unknown, iface: string, leaving: readonly string[] = []): string | undefined => {
+  const holders = heldBy(rows, iface, leaving);
   return holders.length === 0 ? undefined : `PVE refuses that while ${holders.join(', ')}`;
 };

@@ -62,3 +62,20 @@ test('a removed bridge a VLAN rides on: the plan says PVE refuses deleting it, t
   );
   expect(writes()).toEqual([]);
 });
+
+test('a removed bond a removed bridge uses reads as deleted, the bridge going first', async () => {
+  await create({ iface: 'bond0', type: 'bond', slaves: 'enp2s0' });
+  await create({ iface: 'vmbr9', type: 'bridge', bridge_ports: 'bond0', autostart: '1' });
+  expect((await invoke(pveDomain(), 'network-apply', 'apply', target(), net(), env, clock)).code).toBe(0);
+  const removing = net({ removing: { n3: ['bond0', 'vmbr9'] }, reloadForeignChanges: false });
+  const plan = await invokeBatch(pveDomain(), target(), { net: { kind: 'network-apply', spec: removing } }, hookEnv());
+  expect(plan.result?.['net.summary']).toBe('n3: settled, bond0, vmbr9 to be deleted if this plan destroys them');
+  for (const identity of [
+    { node: 'n3', iface: 'vmbr9', type: 'bridge' },
+    { node: 'n3', iface: 'bond0', type: 'bond' },
+  ]) {
+    expect((await invoke(pveDomain(), 'network-interface', 'destroy', target(), identity, hookEnv(), clock)).code).toBe(
+      0,
+    );
+  }
+});
