@@ -19,7 +19,6 @@ import {
   findInterface,
   interfaceReading,
   isInSync,
-  type LiveInterface,
   missingInterfaces,
   summarizeInterface,
   updateForm,
@@ -31,6 +30,7 @@ import {
   type NetworkInterfaceSpec,
 } from '../../src/pve/network-interface';
 import { stateBase } from '../../src/core/http/last-good';
+import { removalRefused } from '../../src/pve/removal-block';
 import { removalTraces } from '../../src/pve/removal-trace';
 import { type BridgeSight, bridgeSight, requireSight } from './bridge-sight';
 
@@ -270,7 +270,8 @@ const stageRemoval = async (
   { log, stack, env }: KindContext,
 ): Promise<void> => {
   const name = `interface ${identity.iface} on ${identity.node}`;
-  const live = await liveInterface(api, identity.node, identity.iface);
+  const rows = await listInterfaces(api, identity.node);
+  const live = findInterface(rows, identity.iface);
   if (live === undefined) {
     const hidden = HIDDEN_TYPES.has(identity.type) ? [identity.iface] : [];
     requireSight(identity.node, identity.iface, hidden, await bridgeSight(api, hidden), api.tokenName);
@@ -278,6 +279,14 @@ const stageRemoval = async (
   }
   if (live.type !== identity.type) {
     return log(`${name}: now a ${String(live.type)} that this stack did not declare; left alone`);
+  }
+  const refused = removalRefused(rows, identity.iface);
+  if (refused !== undefined) {
+    throw new HandlerError(
+      `${name} cannot be removed`,
+      `${refused}; nothing was staged. Remove that interface, or make it name another, on the node or in this ` +
+        'stack; then apply again',
+    );
   }
   log(`${name}: staging its removal`);
   // Noted before the DELETE: a note whose DELETE was lost names an interface the node still lists, whose
@@ -328,6 +337,3 @@ const listInterfaces = async (api: PveApi, node: string): Promise<unknown[]> => 
   }
   return rows;
 };
-
-const liveInterface = async (api: PveApi, node: string, iface: string): Promise<LiveInterface | undefined> =>
-  findInterface(await listInterfaces(api, node), iface);

@@ -16,6 +16,7 @@ import type { ClusterHealth } from './cluster-health';
 import { type NodeStaging, stagedSummary } from './network-changes';
 import { IFACE_NAME, IFACE_RULE } from './network-fields';
 import { type LastReload, needsReload, reloadDiff, reloadWords } from './network-reloads';
+import { removalRefused } from './removal-block';
 import { NODE_NAME } from './upid';
 
 /** The ceiling of one reload's task wait (pve-api.md §A4; bpg waits 100 s). */
@@ -156,8 +157,14 @@ export const applyReading = (
     const planned: StagedByUs = (at, iface) => pending.includes(iface) || ours(at, iface);
     const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging, planned));
     const them = pending.length === 1 ? 'it' : 'them';
+    // A deletion PVE would refuse (another interface names it) is said so, as the destroy refuses it.
+    const refused = pending.flatMap((iface) => {
+      const why = removalRefused(staging.rows, iface, pending);
+      return why === undefined ? [] : [pending.length === 1 ? why : `${iface}: ${why}`];
+    });
+    const deleted = `${summary}, ${pending.join(', ')} to be deleted if this plan destroys ${them}`;
     const staged =
-      pending.length === 0 ? summary : `${summary}, ${pending.join(', ')} to be deleted if this plan destroys ${them}`;
+      pending.length === 0 ? summary : refused.length === 0 ? deleted : `${deleted} (${refused.join('; ')})`;
     if (!needsReload(last)) return staged;
     const words = reloadWords(node, last);
     return staging.lines === 0 && pending.length === 0 ? `${node}: ${words}` : `${staged}, and ${words}`;

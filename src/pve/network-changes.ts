@@ -48,6 +48,8 @@ export interface NodeStaging {
   readonly slaves: ReadonlyMap<string, readonly string[]>;
   /** The interfaces the node lists (its staged view when something is staged). */
   readonly present: readonly string[];
+  /** The node's rows, as listed: what a removal's plan reads for the interfaces naming it (removal-block.ts). */
+  readonly rows?: readonly unknown[];
 }
 
 const NOTHING: StagedStanzas = { interfaces: [], outside: false, unplaced: false, beyondAuto: [] };
@@ -58,7 +60,8 @@ export const nodeStagingOf = (envelope: unknown): NodeStaging => {
   const text = typeof changes === 'string' ? changes : '';
   const lines = countChangedLines(text);
   const stanzas = lines === 0 ? NOTHING : stagedStanzas(text, data);
-  return { lines, stanzas, slaves: bondSlaves(data), present: listed(data) };
+  const rows = Array.isArray(data) ? data : [];
+  return { lines, stanzas, slaves: bondSlaves(data), present: listed(data), rows };
 };
 
 const listed = (rows: unknown): string[] =>
