@@ -24,6 +24,7 @@ import { LOADED_PATHS } from './shown-paths';
 import { parseShow, SHOW_PROPERTIES, type UnitStatus } from './unit-state';
 import { templatePaths, templateStatus, UNLOADED_DROP_INS, withUnloadedDropIns } from './unloaded-drop-ins';
 import { withReplacedForInstances } from './template-drop-ins';
+import { linkedFilesCommand, withLinkedFiles } from './unit-linked-file';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
 export interface ReadEntry {
@@ -90,7 +91,7 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     `echo ${MARK.instances}`,
     instancesCommand(entries),
     `echo ${MARK.symlinks}`,
-    symlinksCommand(entries),
+    linkedFilesCommand(entries),
     `echo ${MARK.now}; date -u +%s`,
     `echo ${MARK.unreadable}`,
     unreadableCheck(entries),
@@ -177,41 +178,6 @@ const unreadableCheck = (entries: readonly ReadEntry[]): string =>
   'else d=${f%/*}; while [ -n "$d" ] && ! [ -d "$d" ]; do d=${d%/*}; done; [ -x "${d:-/}" ] || echo "$i"; fi; ' +
   'i=$((i+1)); done';
 
-/** The unit files the entries declare (a drop-in's is not: `systemctl disable` leaves drop-ins). */
-const declaredUnitFiles = (entries: readonly ReadEntry[]): string[] =>
-  entries.flatMap((entry) => (entry.declared?.as === 'unit' && entry.file !== undefined ? [entry.file] : []));
-
-/**
- * Which of the declared unit files are symbolic links, one a line: `systemctl disable` of a unit whose file is one
- * (`systemctl link`, or a link put in its place by hand) removes the file with its links. The plan read such a file
- * (sha256sum follows it) as in sync, and an apply that disabled the unit deleted it (measured, systemd 252). A unit
- * file's path holds no newline (unit-name.ts). Shell builtins only.
- */
-const symlinksCommand = (entries: readonly ReadEntry[]): string => {
-  const files = declaredUnitFiles(entries);
-  return files.length === 0
-    ? 'true'
-    : `for f in ${files.map(quote).join(' ')}; do [ -L "$f" ] && echo "$f"; done; true`;
-};
-
-/** `read` as template-drop-ins.ts completes it, each entry whose declared unit file is a symbolic link marked so. */
-const withLinkedFiles = (
-  entries: readonly ReadEntry[],
-  read: LiveUnit[],
-  stats: Parameters<typeof withReplacedForInstances>[2],
-  stdout: string,
-): LiveUnit[] => {
-  const live = withReplacedForInstances(entries, read, stats);
-  const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
-  const at = pieces.indexOf(MARK.symlinks);
-  const links = new Set(at < 0 ? [] : (pieces[at + 1] ?? '').split('\n'));
-  const declared = new Set(declaredUnitFiles(entries));
-  return live.map((unit, index) => {
-    const file = entries[index]?.file;
-    return file !== undefined && declared.has(file) && links.has(file) ? { ...unit, fileIsLink: true } : unit;
-  });
-};
-
 /** The files of `entries` the read found there but could not read (permission denied), in order. */
 export const unreadableFiles = (stdout: string, entries: readonly ReadEntry[]): string[] => {
   const [, section = ''] = splitOnce(stdout, `${MARK.unreadable}\n`);
@@ -283,7 +249,8 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     ];
   });
   // Each unit but a template has its `show` block: the blocks were counted above.
-  return live.length === entries.length ? withLinkedFiles(entries, live, stats, stdout) : undefined;
+  const judged = live.length === entries.length ? withReplacedForInstances(entries, live, stats) : undefined;
+  return judged && withLinkedFiles(entries, judged, pieces.includes(MARK.symlinks) ? part(MARK.symlinks) : '');
 };
 
 /** `show`'s status with the disk's enablement (`listed`), keeping pid1's own when they differ (unit-state.ts). */
