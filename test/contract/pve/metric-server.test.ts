@@ -6,6 +6,7 @@
 import { pveDomain } from '../../../handlers/pve/domain';
 import { invoke } from '../../support/run-handler';
 import { useFakePveOverTls } from '../../support/fake-pve-tls';
+import { INFLUX_HTTPS } from '../../support/metric-specs';
 
 const ADMIN = 'root@pam!homelab=fake-secret-0000';
 const AUDITOR = 'audit@pve!ro=audit-secret';
@@ -25,14 +26,7 @@ const run = (verb: 'read' | 'apply' | 'destroy', object: object, extraEnv: NodeJ
   return invoke(pveDomain(), 'metric-server', verb, target(), object, processEnv);
 };
 
-const influx = {
-  id: 'influx',
-  type: 'influxdb',
-  server: '10.0.0.5',
-  port: 8089,
-  options: { influxdbproto: 'https', bucket: 'pve' },
-  tokenEnv: 'INFLUX_TOKEN',
-};
+const influx = INFLUX_HTTPS;
 
 const otelHeaders = {
   id: 'otel',
