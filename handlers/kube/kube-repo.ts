@@ -16,6 +16,7 @@ import {
   createBody,
   credentialSecretFor,
   diffRepo,
+  intervalLeft,
   type LiveRepo,
   liveRepoOf,
   matchCredential,
@@ -80,7 +81,9 @@ export const repoKind = defineKind({
     const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
     const diff = diffRepo(spec, ref, liveRepoOf(live), context.stack);
     const inSync = Object.keys(diff).length === 0;
-    return { inSync, summary: inSync ? 'in sync' : describeDiff(diff), diff };
+    const said = inSync ? 'in sync' : describeDiff(diff);
+    const left = intervalLeft(spec, liveRepoOf(live));
+    return { inSync, summary: left === undefined ? said : `${said}; ${left}`, diff };
   },
 
   // A Repo carrying neither of the stack's marks (the bound label, the identity annotation) was not created
@@ -149,8 +152,11 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, st
   if (created.status === 201 || created.status === 200) {
     log(`${name}: created`);
   } else if (created.status === 409 && statusOf(created.raw).reason === 'AlreadyExists') {
-    const refusal = terminating(name, liveRepoOf(await client.get(reposPath(spec.namespace, spec.version, spec.key))));
+    const found = liveRepoOf(await client.get(reposPath(spec.namespace, spec.version, spec.key)));
+    const refusal = terminating(name, found);
     if (refusal !== undefined) throw refusal;
+    const left = intervalLeft(spec, found);
+    if (left !== undefined) log(`${name}: ${left}`);
     // Someone else (or an earlier run) created it: never overwrite, restate only what the stack owns.
     log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity and stack annotations`);
     await client.mergePatch(reposPath(spec.namespace, spec.version, spec.key), restatePatch(spec, ref, stack));

@@ -68,7 +68,11 @@ export interface LiveRepo {
     readonly deletionTimestamp?: string;
     readonly finalizers?: readonly string[];
   };
-  readonly spec?: { readonly url?: unknown; readonly secretRef?: { readonly name?: unknown } };
+  readonly spec?: {
+    readonly url?: unknown;
+    readonly secretRef?: { readonly name?: unknown };
+    readonly refreshInterval?: unknown;
+  };
 }
 
 /** A label or annotation map's string entries (the API holds no other). */
@@ -94,7 +98,7 @@ export const liveRepoOf = (object: unknown): LiveRepo => {
         finalizers: metadata.finalizers.filter((item): item is string => typeof item === 'string'),
       }),
     },
-    spec: spec && { url: spec.url, secretRef },
+    spec: spec && { url: spec.url, secretRef, refreshInterval: spec.refreshInterval },
   };
 };
 
@@ -127,6 +131,18 @@ export const diffRepo = (
   // Regression: a Repo deleted and held by a finalizer read in sync, and the apply restated it: it went anyway.
   note('metadata.deletionTimestamp', live.metadata?.deletionTimestamp, undefined);
   return diff;
+};
+
+/**
+ * The live spec.refreshInterval when it is not the declared one: set at create only, the apply never writes it, so a
+ * plan reading the Repo in sync (or naming other drift) and an apply restating it say so rather than imply it.
+ */
+export const intervalLeft = (spec: RepoSpec, live: LiveRepo): string | undefined => {
+  const have = live.spec?.refreshInterval;
+  if (have === spec.refreshInterval) return undefined;
+  const shown = have === undefined ? 'unset' : JSON.stringify(have);
+  const declared = JSON.stringify(spec.refreshInterval);
+  return `spec.refreshInterval is ${shown}, declared ${declared}: set at create only, so the apply leaves it`;
 };
 
 /**

@@ -184,3 +184,32 @@ test('a secretRef with no name set by hand reads as drift, and the apply removes
   expect(await live('bare')).not.toHaveProperty('spec.secretRef');
   expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), bare)).result?.in_sync).toBe('true');
 });
+
+// Regression: spec.refreshInterval is set at create only, so a Repo whose interval differs from the declared one
+// read plainly "in sync" and an apply changing only the interval said nothing of leaving it: the plan implied it.
+test('a refreshInterval not as declared reads in sync saying the apply leaves it, as the apply says', async () => {
+  const mine = spec('wiki', 'git@git.example:me/wiki.git');
+  const path = crPath(kube.namespace, 'repos', 'wiki');
+  expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
+  await kubeExpect(
+    kube.admin,
+    'PATCH',
+    path,
+    { spec: { refreshInterval: '1h' } },
+    [200],
+    'application/merge-patch+json',
+  );
+  const left = 'spec.refreshInterval is "1h", declared "5m": set at create only, so the apply leaves it';
+  expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), mine)).result).toEqual({
+    in_sync: 'true',
+    summary: `in sync; ${left}`,
+    diff: '{}',
+  });
+  const moved = { ...mine, url: 'git@git.example:me/wiki2.git' };
+  expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), moved)).result?.summary).toBe(
+    `spec.url is "git@git.example:me/wiki.git", want "git@git.example:me/wiki2.git"; ${left}`,
+  );
+  const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), moved);
+  expect([applied.code, applied.stderr]).toEqual([0, expect.stringContaining(left)]);
+  expect(await live('wiki')).toMatchObject({ spec: { url: 'git@git.example:me/wiki2.git', refreshInterval: '1h' } });
+});
