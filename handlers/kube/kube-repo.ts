@@ -15,6 +15,7 @@ import { destroyLeaves, leftByStack } from '../../src/core/stack-id';
 import {
   createBody,
   credentialSecretFor,
+  deletionLeft,
   diffRepo,
   intervalLeft,
   type LiveRepo,
@@ -79,11 +80,11 @@ export const repoKind = defineKind({
       return { inSync: false, summary: `absent: ${namespaceMissing(spec.namespace, fetched.cluster)}`, diff: {} };
     if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
     const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
-    const diff = diffRepo(spec, ref, liveRepoOf(live), context.stack);
+    const repo = liveRepoOf(live);
+    const diff = diffRepo(spec, ref, repo, context.stack);
     const inSync = Object.keys(diff).length === 0;
-    const said = inSync ? 'in sync' : describeDiff(diff);
-    const left = intervalLeft(spec, liveRepoOf(live));
-    return { inSync, summary: left === undefined ? said : `${said}; ${left}`, diff };
+    const notes = [intervalLeft(spec, repo), deletionLeft(repo)].filter((note) => note !== undefined);
+    return { inSync, summary: [inSync ? 'in sync' : describeDiff(diff), ...notes].join('; '), diff };
   },
 
   // A Repo carrying neither of the stack's marks (the bound label, the identity annotation) was not created

@@ -152,12 +152,22 @@ export const intervalLeft = (spec: RepoSpec, live: LiveRepo): string | undefined
 export const terminating = (name: string, live: LiveRepo): HandlerError | undefined => {
   const since = live.metadata?.deletionTimestamp;
   if (since === undefined) return undefined;
-  const held = (live.metadata?.finalizers ?? []).map((finalizer) => JSON.stringify(finalizer)).join(', ');
   return new HandlerError(
     `${name} is being deleted`,
-    `deleted at ${since}, held by ${held === '' ? 'its finalizers' : `the finalizers ${held}`}: it goes once they ` +
-      'are done, and the next apply creates it again; nothing was written',
+    `deleted at ${since}, held by ${heldBy(live)}: it goes once they are done, and the next apply creates it ` +
+      'again; nothing was written',
   );
+};
+
+/** What a plan says of a Repo being deleted besides its diff: the apply refuses it (`terminating`) until it is gone. */
+export const deletionLeft = (live: LiveRepo): string | undefined =>
+  live.metadata?.deletionTimestamp === undefined
+    ? undefined
+    : `the apply refuses it while it is being deleted (held by ${heldBy(live)}), and creates it once it is gone`;
+
+const heldBy = (live: LiveRepo): string => {
+  const held = (live.metadata?.finalizers ?? []).map((finalizer) => JSON.stringify(finalizer)).join(', ');
+  return held === '' ? 'its finalizers' : `the finalizers ${held}`;
 };
 
 /** The stack a Repo's stack annotation names, or undefined when it carries none (or an earlier version made it). */

@@ -137,7 +137,8 @@ test('a Repo type the cluster does not serve reads as absent and apply fails say
 });
 
 // Regression: a Repo deleted and held by a finalizer read in sync, and the apply restated it (exit 0) while it went
-// once the finalizer was released. The plan names its deletion now, and the apply refuses without writing.
+// once the finalizer was released. The plan names its deletion now, and the apply refuses without writing. Then its
+// line said only `deletionTimestamp … want unset` under the check's "apply converges it": it says the apply refuses.
 test('a Repo being deleted reads so, and the apply refuses it until it is gone, then creates it', async () => {
   const mine = spec('going', 'git@git.example:me/going.git');
   const path = crPath(kube.namespace, 'repos', 'going');
@@ -149,7 +150,10 @@ test('a Repo being deleted reads so, and the apply refuses it until it is gone, 
   const batch = await invokeBatch(kubeDomain(), target(), { a: { kind: 'kube-repo', spec: mine } });
   expect(batch.result).toMatchObject({
     'a.in_sync': 'false',
-    'a.summary': expect.stringMatching(/^metadata\.deletionTimestamp is "[0-9T:-]+Z", want unset$/),
+    'a.summary': expect.stringMatching(
+      /^metadata\.deletionTimestamp is "[0-9T:-]+Z", want unset; the apply refuses it while it is being deleted \(held /
+        .source + /by the finalizers "example\.com\/hold"\), and creates it once it is gone$/.source,
+    ),
   });
   const before = await kubeExpect<{ metadata: { resourceVersion: string } }>(kube.admin, 'GET', path);
   const refused = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine);
