@@ -13,10 +13,12 @@ import { defineKind, type KindContext, type Reading } from '../../src/core/kind'
 import { describeDiff } from '../../src/core/protocol';
 import { destroyLeaves, leftByStack } from '../../src/core/stack-id';
 import {
+  CREATE_NAMESPACE,
   createBody,
   credentialSecretFor,
   deletionLeft,
   diffRepo,
+  INSTALL_CRD,
   intervalLeft,
   type LiveRepo,
   liveRepoOf,
@@ -25,6 +27,7 @@ import {
   namespaceMissing,
   repoStackOf,
   repoIdentitySchema,
+  refusedAbsent,
   reposPath,
   type RepoSpec,
   repoSpecSchema,
@@ -74,10 +77,14 @@ export const repoKind = defineKind({
   read(spec: RepoSpec, fetched: Fetched, context: KindContext): Reading {
     const repos = fetched.repos.get(where(spec));
     if (repos === 'type-missing')
-      return { inSync: false, summary: `absent: ${typeMissing(fetched.cluster)}`, diff: {} };
+      return { inSync: false, summary: refusedAbsent(typeMissing(fetched.cluster), INSTALL_CRD), diff: {} };
     const live = repos?.get(spec.key);
     if (live === undefined && fetched.missingNamespaces?.has(spec.namespace) === true)
-      return { inSync: false, summary: `absent: ${namespaceMissing(spec.namespace, fetched.cluster)}`, diff: {} };
+      return {
+        inSync: false,
+        summary: refusedAbsent(namespaceMissing(spec.namespace, fetched.cluster), CREATE_NAMESPACE),
+        diff: {},
+      };
     if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
     const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
     const repo = liveRepoOf(live);
@@ -164,10 +171,10 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, st
   } else if (created.status === 404 && isNamespaceNotFound(statusOf(created.raw), spec.namespace)) {
     throw new HandlerError(
       `${name} cannot be written`,
-      `${namespaceMissing(spec.namespace, cluster)}; create it first`,
+      `${namespaceMissing(spec.namespace, cluster)}; ${CREATE_NAMESPACE}`,
     );
   } else if (created.status === 404 && !isObjectNotFound(statusOf(created.raw), spec.key)) {
-    throw new HandlerError(`${name} cannot be written`, `${typeMissing(cluster)}; install its CRD first`);
+    throw new HandlerError(`${name} cannot be written`, `${typeMissing(cluster)}; ${INSTALL_CRD}`);
   } else {
     throw client.error(created.raw, `POST ${collection}`);
   }

@@ -218,3 +218,10 @@ export const namespaceMissing = (namespace: string, cluster: string) =>
   `the namespace ${namespace} does not exist on ${cluster}`;
 
 export const typeMissing = (cluster: string) => `the Repo type (${REPO_TYPE}) is not installed on ${cluster}`;
+
+/** What to do about each, as the apply's refusal says it. */
+export const CREATE_NAMESPACE = 'create it first';
+export const INSTALL_CRD = 'install its CRD first';
+
+/** A plan's line for a Repo no apply can create, `why` naming the cause: the apply refuses it, as it will. */
+export const refusedAbsent = (why: string, fix: string) => `absent: ${why}, so the apply refuses it; ${fix}`;

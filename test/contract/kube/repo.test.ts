@@ -128,7 +128,9 @@ test('a Repo type the cluster does not serve reads as absent and apply fails say
   const read = await invoke(kubeDomain(), 'kube-repo', 'read', target(), missing);
   expect(read.result).toMatchObject({
     in_sync: 'false',
-    summary: 'absent: the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test',
+    summary:
+      'absent: the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test, so the apply refuses ' +
+      'it; install its CRD first',
   });
   const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), missing);
   expect(applied.code).not.toBe(0);
