@@ -34,7 +34,7 @@ export const targetRefusal = (
   return {
     title: `Metric server "${spec.id}" was not ${write}d`,
     detail:
-      `PVE tested its target ${spec.server}:${spec.port} and could not reach it (PVE: ${pveMessage.trim()}); ` +
-      `${left}. Make the target reachable from the PVE node, or declare another; then apply again`,
+      `PVE's test of its target ${spec.server}:${spec.port} failed (PVE: ${pveMessage.trim()}); ${left}. ` +
+      'Make the target answer from the PVE node, or declare another; then apply again',
   };
 };

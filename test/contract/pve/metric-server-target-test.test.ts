@@ -34,9 +34,9 @@ test('a create PVE refuses on its target test fails that server alone, saying no
   const applied = await applyAll(influx, graphite);
   expect(applied.code).toBe(1);
   expect(applied.stderr).toContain(
-    'Metric server "influx" was not created: PVE tested its target 10.0.0.5:8089 and could not reach it ' +
+    `Metric server "influx" was not created: PVE's test of its target 10.0.0.5:8089 failed ` +
       "(PVE: 500 Can't connect to 10.0.0.5:8089 (Connection refused)); PVE wrote nothing. Make the target " +
-      'reachable from the PVE node, or declare another; then apply again',
+      'answer from the PVE node, or declare another; then apply again',
   );
   expect(Object.keys(fake().metricServers())).toEqual(['graphite']);
   expect(fake().metricTokens()).toEqual({});
@@ -48,9 +48,9 @@ test('an update PVE refuses on its target test says the fields are as they were 
   const applied = await apply({ ...influx, port: 8090 }, { INFLUX_TOKEN: 'influx-token-2' });
   expect(applied.code).toBe(1);
   expect(applied.stderr).toContain(
-    'Metric server "influx" was not updated: PVE tested its target 10.0.0.5:8090 and could not reach it ' +
+    `Metric server "influx" was not updated: PVE's test of its target 10.0.0.5:8090 failed ` +
       "(PVE: 500 Can't connect to 10.0.0.5:8090 (Connection refused)); its fields are as they were, but PVE " +
-      'stored the token this apply sent (PVE writes it before the test). Make the target reachable from the PVE ' +
+      'stored the token this apply sent (PVE writes it before the test). Make the target answer from the PVE ' +
       'node, or declare another; then apply again',
   );
   expect(fake().metricServers().influx).toMatchObject({ port: 8089 });
