@@ -13,9 +13,13 @@ import { defineKind, type KindContext, type Reading } from '../../src/core/kind'
 import { describeDiff } from '../../src/core/protocol';
 import { destroyLeaves, leftByStack } from '../../src/core/stack-id';
 import {
+  CREATE_NAMESPACE,
   createBody,
   credentialSecretFor,
+  deletionLeft,
   diffRepo,
+  INSTALL_CRD,
+  intervalLeft,
   type LiveRepo,
   liveRepoOf,
   matchCredential,
@@ -23,6 +27,7 @@ import {
   namespaceMissing,
   repoStackOf,
   repoIdentitySchema,
+  refusedAbsent,
   reposPath,
   type RepoSpec,
   repoSpecSchema,
@@ -72,15 +77,21 @@ export const repoKind = defineKind({
   read(spec: RepoSpec, fetched: Fetched, context: KindContext): Reading {
     const repos = fetched.repos.get(where(spec));
     if (repos === 'type-missing')
-      return { inSync: false, summary: `absent: ${typeMissing(fetched.cluster)}`, diff: {} };
+      return { inSync: false, summary: refusedAbsent(typeMissing(fetched.cluster), INSTALL_CRD), diff: {} };
     const live = repos?.get(spec.key);
     if (live === undefined && fetched.missingNamespaces?.has(spec.namespace) === true)
-      return { inSync: false, summary: `absent: ${namespaceMissing(spec.namespace, fetched.cluster)}`, diff: {} };
+      return {
+        inSync: false,
+        summary: refusedAbsent(namespaceMissing(spec.namespace, fetched.cluster), CREATE_NAMESPACE),
+        diff: {},
+      };
     if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
     const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
-    const diff = diffRepo(spec, ref, liveRepoOf(live), context.stack);
+    const repo = liveRepoOf(live);
+    const diff = diffRepo(spec, ref, repo, context.stack);
     const inSync = Object.keys(diff).length === 0;
-    return { inSync, summary: inSync ? 'in sync' : describeDiff(diff), diff };
+    const notes = [intervalLeft(spec, repo), deletionLeft(repo)].filter((note) => note !== undefined);
+    return { inSync, summary: [inSync ? 'in sync' : describeDiff(diff), ...notes].join('; '), diff };
   },
 
   // A Repo carrying neither of the stack's marks (the bound label, the identity annotation) was not created
@@ -149,18 +160,21 @@ const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, st
   if (created.status === 201 || created.status === 200) {
     log(`${name}: created`);
   } else if (created.status === 409 && statusOf(created.raw).reason === 'AlreadyExists') {
-    const refusal = terminating(name, liveRepoOf(await client.get(reposPath(spec.namespace, spec.version, spec.key))));
+    const found = liveRepoOf(await client.get(reposPath(spec.namespace, spec.version, spec.key)));
+    const refusal = terminating(name, found);
     if (refusal !== undefined) throw refusal;
+    const left = intervalLeft(spec, found);
+    if (left !== undefined) log(`${name}: ${left}`);
     // Someone else (or an earlier run) created it: never overwrite, restate only what the stack owns.
     log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity and stack annotations`);
     await client.mergePatch(reposPath(spec.namespace, spec.version, spec.key), restatePatch(spec, ref, stack));
   } else if (created.status === 404 && isNamespaceNotFound(statusOf(created.raw), spec.namespace)) {
     throw new HandlerError(
       `${name} cannot be written`,
-      `${namespaceMissing(spec.namespace, cluster)}; create it first`,
+      `${namespaceMissing(spec.namespace, cluster)}; ${CREATE_NAMESPACE}`,
     );
   } else if (created.status === 404 && !isObjectNotFound(statusOf(created.raw), spec.key)) {
-    throw new HandlerError(`${name} cannot be written`, `${typeMissing(cluster)}; install its CRD first`);
+    throw new HandlerError(`${name} cannot be written`, `${typeMissing(cluster)}; ${INSTALL_CRD}`);
   } else {
     throw client.error(created.raw, `POST ${collection}`);
   }

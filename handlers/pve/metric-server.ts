@@ -25,6 +25,7 @@ import {
   unwritten,
   updateForm,
 } from '../../src/pve/metric-server';
+import { isTargetRefusal, targetRefusal } from '../../src/pve/metric-target';
 
 /** Section GETs in flight at once: the list answers only id/type/server/port/disable (§A1). */
 const PARALLEL_READS = 8;
@@ -84,13 +85,15 @@ const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerS
     log(`metric server "${spec.id}": creating (${spec.type} ${spec.server}:${spec.port})`);
     form = createForm(spec, secrets);
     await api.call('POST', path, form).catch((error: unknown) => {
-      throw state.state === 'foreign' ? idTaken(spec, state.liveType, error) : error;
+      throw state.state === 'foreign' ? idTaken(spec, state.liveType, error) : refused(spec, 'create', error, form);
     });
   } else if (Object.keys(state.changes).length > 0 || secrets.token !== undefined) {
     const fields = Object.keys(state.changes);
     log(`metric server "${spec.id}": updating ${fields.length > 0 ? fields.join(', ') : 'the token'}`);
     form = updateForm(spec, state.changes, secrets);
-    await api.call('PUT', path, form);
+    await api.call('PUT', path, form).catch((error: unknown) => {
+      throw refused(spec, 'update', error, form);
+    });
   } else {
     log(`metric server "${spec.id}": in sync, nothing to write`);
     return;
@@ -140,6 +143,13 @@ const getSection = async (api: PveApi, id: string): Promise<LiveSection | undefi
       return undefined;
     throw error;
   }
+};
+
+/** PVE's refusal after its test of the target failed, saying what it left (metric-target.ts); any other error as is. */
+const refused = (spec: MetricServerSpec, write: 'create' | 'update', error: unknown, form: Form): unknown => {
+  if (!(error instanceof PveApiError) || !isTargetRefusal(error.status, error.pveMessage)) return error;
+  const { title, detail } = targetRefusal(spec, write, error.pveMessage, form.token !== undefined);
+  return new HandlerError(title, detail, { Endpoint: error.endpoint, Request: error.request });
 };
 
 const idTaken = (spec: MetricServerSpec, liveType: string, cause: unknown): HandlerError =>

@@ -8,10 +8,6 @@ import { defineKind, type KindContext, type Reading } from '../../src/core/kind'
 import { mapByKey } from '../../src/core/pool';
 import { PARALLEL_NODES, type PveApi } from '../../src/pve/api';
 import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
-import { mtuConflicts, nodeView } from '../../src/pve/interface-mtu';
-import { uniqueRefusals } from '../../src/pve/interface-unique';
-import { writerConflicts } from '../../src/pve/interface-writer';
-import { describeStuck, stagingOrder } from '../../src/pve/stage-order';
 import {
   asWritten,
   createForm,
@@ -33,10 +29,11 @@ import { stateBase } from '../../src/core/http/last-good';
 import { removalRefused } from '../../src/pve/removal-block';
 import { removalTraces } from '../../src/pve/removal-trace';
 import { type BridgeSight, bridgeSight, requireSight } from './bridge-sight';
+import { refuseStages, requireAccepted, type RowsByNode } from './stage-checks';
 
 /** Each declared node's interface rows (or the error reading them), and the batch's interfaces there. */
 export interface NodeRows {
-  readonly rows: ReadonlyMap<string, unknown[] | Error>;
+  readonly rows: RowsByNode;
   readonly declared: ReadonlyMap<string, ReadonlySet<string>>;
   /** Whether the token may see the bridges the rows lack (a blind token reads them as absent). */
   readonly sight: BridgeSight;
@@ -62,9 +59,7 @@ export const networkInterfaceKind = defineKind({
       ...(api.tokenName === undefined ? {} : { token: api.tokenName }),
     };
     refuseMissing(specs, nodeRows);
-    refuseUnique(specs, nodeRows);
-    refuseWriter(specs, nodeRows);
-    refuseMtu(specs, nodeRows);
+    refuseStages(specs, byNode);
     return nodeRows;
   },
 
@@ -101,10 +96,7 @@ const stage = async (api: PveApi, declared: NetworkInterfaceSpec, context: KindC
   const state = diffInterface(spec, live);
   if (state.state === 'foreign') throw new HandlerError(`${name} cannot be staged`, summarizeInterface(spec, state));
   if (isInSync(state)) return log(`${name}: in sync, nothing to stage`);
-  // In PVE's order: the API's own checks, then its writer's over the whole file.
-  requireUnique(spec, rows);
-  requireMtu(spec, rows);
-  requireWriter(spec, rows);
+  requireAccepted(spec, rows);
   if (state.state === 'absent' || live === undefined) {
     log(`${name}: staging a new ${spec.type}`);
     await api.call('POST', networkPath(spec.node), createForm(spec));
@@ -136,131 +128,6 @@ const requireStageable = async (api: PveApi, spec: NetworkInterfaceSpec, rows: u
     `interface ${spec.iface} on ${spec.node} cannot be staged`,
     `${missing.join('; ')}, and PVE refuses an interface that names one; nothing was staged. Create it on ` +
       'the node, or declare it on that node in this stack, or name another; then apply again',
-  );
-};
-
-const MTU_FIX = 'Raise the lower mtu or lower the higher one, on the node or where this stack declares that interface';
-
-/** An apply about to stage never sends what PVE's writer refuses for an mtu (interface-mtu.ts), as its plan said. */
-const requireMtu = (spec: NetworkInterfaceSpec, rows: unknown[]): void => {
-  const refused = mtuConflicts(nodeView(rows, [spec]));
-  if (refused.length === 0) return;
-  throw new HandlerError(
-    `interface ${spec.iface} on ${spec.node} cannot be staged`,
-    `${refused.join('; ')}, and PVE's writer refuses any stage on the node while one holds; nothing was staged. ` +
-      `${MTU_FIX}; then apply again`,
-  );
-};
-
-const UNIQUE_FIX = 'Remove it there (on the node, or where this stack declares that interface) or here';
-
-/** An apply about to stage never sends a gateway or a port PVE refuses as another interface's (interface-unique.ts). */
-const requireUnique = (spec: NetworkInterfaceSpec, rows: unknown[]): void => {
-  const refused = uniqueRefusals(nodeView(rows, []), spec);
-  if (refused.length === 0) return;
-  throw new HandlerError(
-    `interface ${spec.iface} on ${spec.node} cannot be staged`,
-    `${refused.join('; ')}; nothing was staged. ${UNIQUE_FIX}; then apply again`,
-  );
-};
-
-/** The interfaces of `specs` on `node` whose stage sends anything: those not in sync with the node's row. */
-const stagedOn = (specs: readonly NetworkInterfaceSpec[], node: string, live: unknown) =>
-  specs.filter(
-    (spec) => spec.node === node && !isInSync(diffInterface(asWritten(spec, live), findInterface(live, spec.iface))),
-  );
-
-const WRITER_FIX = 'Fix it on the node or where this stack declares that interface';
-
-/** An apply about to stage never sends what PVE's writer refuses of a port or a slave (interface-writer.ts). */
-const requireWriter = (spec: NetworkInterfaceSpec, rows: unknown[]): void => {
-  const refused = writerConflicts(nodeView(rows, [spec]));
-  if (refused.length === 0) return;
-  throw new HandlerError(
-    `interface ${spec.iface} on ${spec.node} cannot be staged`,
-    `${refused.join('; ')}, and PVE's writer refuses any stage on the node while one holds; nothing was staged. ` +
-      `${WRITER_FIX}; then apply again`,
-  );
-};
-
-/**
- * Fails the read, so the plan, naming each bridge port holding an address and each bond slave of a type PVE's writer
- * refuses (interface-writer.ts) on a node where the batch stages anything, what it declares there counted as declared.
- */
-const refuseWriter = (specs: readonly NetworkInterfaceSpec[], nodes: NodeRows): void => {
-  const refused = [...nodes.rows].flatMap(([node, live]) => {
-    if (live instanceof Error || stagedOn(specs, node, live).length === 0) return [];
-    const conflicts = writerConflicts(
-      nodeView(
-        live,
-        specs.filter((spec) => spec.node === node),
-      ),
-    );
-    return conflicts.length === 0 ? [] : [`on ${node}: ${conflicts.join(', ')}`];
-  });
-  if (refused.length === 0) return;
-  throw new HandlerError(
-    "Network interfaces break a rule of PVE's writer",
-    `${refused.join('; ')}; PVE's writer refuses any stage on a node where one holds, so nothing can be applied ` +
-      `there. ${WRITER_FIX}; then plan again`,
-  );
-};
-
-/**
- * Fails the read, so the plan, naming each interface the batch stages whose gateway or port another interface of
- * the node would still hold once the batch is applied (what it declares there counted as declared): PVE refuses
- * that stage with a 400 whatever the order, so a plan that passed would promise an apply that cannot succeed.
- */
-const refuseUnique = (specs: readonly NetworkInterfaceSpec[], nodes: NodeRows): void => {
-  const refused = [...nodes.rows].flatMap(([node, live]) => {
-    if (live instanceof Error) return [];
-    const end = nodeView(
-      live,
-      specs.filter((spec) => spec.node === node),
-    );
-    return stagedOn(specs, node, live).flatMap((spec) => uniqueRefusals(end, spec));
-  });
-  if (refused.length === 0) return;
-  throw new HandlerError(
-    'Network interfaces would be refused by PVE',
-    `${refused.join('; ')}. ${UNIQUE_FIX}; then plan again`,
-  );
-};
-
-/**
- * Fails the read, so the plan, naming each pair of interfaces whose mtus PVE's writer refuses (interface-mtu.ts) on
- * a node where the batch stages anything, with what it declares there counted as declared; then, when the end state
- * passes, each node where no order of the stages the apply makes keeps every staged file passing (stage-order.ts).
- */
-const refuseMtu = (specs: readonly NetworkInterfaceSpec[], nodes: NodeRows): void => {
-  const staged = (node: string, live: unknown) => stagedOn(specs, node, live);
-  const refused = [...nodes.rows].flatMap(([node, live]) => {
-    const there = specs.filter((spec) => spec.node === node);
-    const conflicts =
-      live instanceof Error || staged(node, live).length === 0 ? [] : mtuConflicts(nodeView(live, there));
-    return conflicts.length === 0 ? [] : [`on ${node}: ${conflicts.join(', ')}`];
-  });
-  if (refused.length > 0) {
-    throw new HandlerError(
-      'Network interfaces have an mtu PVE refuses',
-      `${refused.join('; ')}; PVE's writer refuses any stage on a node where one holds, so nothing can be applied ` +
-        `there. ${MTU_FIX}; then plan again`,
-    );
-  }
-  const stuck = [...nodes.rows].flatMap(([node, live]) => {
-    const { stuck: left } = live instanceof Error ? {} : stagingOrder(live, staged(node, live));
-    return left === undefined ? [] : [{ unique: left.unique, said: describeStuck(node, left) }];
-  });
-  if (stuck.length === 0) return;
-  const unique = stuck.some((left) => left.unique);
-  throw new HandlerError(
-    `Network interfaces cannot be staged one at a time within PVE's ${unique ? 'rules' : 'mtu rule'}`,
-    `${stuck.map((left) => left.said).join('; ')}. ` +
-      (unique
-        ? 'PVE checks the whole file at every stage, so the apply would stop part-way. Make the change over two ' +
-          'applies (one letting go, then one taking), or fix the node by hand; then plan again'
-        : "PVE's writer checks the whole file at every stage, so the apply would stop part-way. Change these mtus " +
-          'over two applies, or fix the node by hand; then plan again'),
   );
 };
 

@@ -68,7 +68,11 @@ export interface LiveRepo {
     readonly deletionTimestamp?: string;
     readonly finalizers?: readonly string[];
   };
-  readonly spec?: { readonly url?: unknown; readonly secretRef?: { readonly name?: unknown } };
+  readonly spec?: {
+    readonly url?: unknown;
+    readonly secretRef?: { readonly name?: unknown };
+    readonly refreshInterval?: unknown;
+  };
 }
 
 /** A label or annotation map's string entries (the API holds no other). */
@@ -94,7 +98,7 @@ export const liveRepoOf = (object: unknown): LiveRepo => {
         finalizers: metadata.finalizers.filter((item): item is string => typeof item === 'string'),
       }),
     },
-    spec: spec && { url: spec.url, secretRef },
+    spec: spec && { url: spec.url, secretRef, refreshInterval: spec.refreshInterval },
   };
 };
 
@@ -130,18 +134,40 @@ export const diffRepo = (
 };
 
 /**
+ * The live spec.refreshInterval when it is not the declared one: set at create only, the apply never writes it, so a
+ * plan reading the Repo in sync (or naming other drift) and an apply restating it say so rather than imply it.
+ */
+export const intervalLeft = (spec: RepoSpec, live: LiveRepo): string | undefined => {
+  const have = live.spec?.refreshInterval;
+  if (have === spec.refreshInterval) return undefined;
+  const shown = have === undefined ? 'unset' : JSON.stringify(have);
+  const declared = JSON.stringify(spec.refreshInterval);
+  return `spec.refreshInterval is ${shown}, declared ${declared}: set at create only, so the apply leaves it`;
+};
+
+/**
  * Why the apply cannot make `live` as declared, if it cannot: deleted and held by its finalizers, it goes once they
  * are done whatever a write says, and no create can come before.
  */
 export const terminating = (name: string, live: LiveRepo): HandlerError | undefined => {
   const since = live.metadata?.deletionTimestamp;
   if (since === undefined) return undefined;
-  const held = (live.metadata?.finalizers ?? []).map((finalizer) => JSON.stringify(finalizer)).join(', ');
   return new HandlerError(
     `${name} is being deleted`,
-    `deleted at ${since}, held by ${held === '' ? 'its finalizers' : `the finalizers ${held}`}: it goes once they ` +
-      'are done, and the next apply creates it again; nothing was written',
+    `deleted at ${since}, held by ${heldBy(live)}: it goes once they are done, and the next apply creates it ` +
+      'again; nothing was written',
   );
+};
+
+/** What a plan says of a Repo being deleted besides its diff: the apply refuses it (`terminating`) until it is gone. */
+export const deletionLeft = (live: LiveRepo): string | undefined =>
+  live.metadata?.deletionTimestamp === undefined
+    ? undefined
+    : `the apply refuses it while it is being deleted (held by ${heldBy(live)}), and creates it once it is gone`;
+
+const heldBy = (live: LiveRepo): string => {
+  const held = (live.metadata?.finalizers ?? []).map((finalizer) => JSON.stringify(finalizer)).join(', ');
+  return held === '' ? 'its finalizers' : `the finalizers ${held}`;
 };
 
 /** The stack a Repo's stack annotation names, or undefined when it carries none (or an earlier version made it). */
@@ -192,3 +218,10 @@ export const namespaceMissing = (namespace: string, cluster: string) =>
   `the namespace ${namespace} does not exist on ${cluster}`;
 
 export const typeMissing = (cluster: string) => `the Repo type (${REPO_TYPE}) is not installed on ${cluster}`;
+
+/** What to do about each, as the apply's refusal says it. */
+export const CREATE_NAMESPACE = 'create it first';
+export const INSTALL_CRD = 'install its CRD first';
+
+/** A plan's line for a Repo no apply can create, `why` naming the cause: the apply refuses it, as it will. */
+export const refusedAbsent = (why: string, fix: string) => `absent: ${why}, so the apply refuses it; ${fix}`;

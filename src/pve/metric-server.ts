@@ -128,8 +128,12 @@ export const summarize = (spec: MetricServerSpec, state: MetricServerState): str
     );
   }
   const changed = describeDiff(state.changes);
-  return changed === '' ? `${name} is in sync` : `${name} differs: ${changed}`;
+  const said = changed === '' ? `${name} is in sync` : `${name} differs: ${changed}`;
+  return spec.tokenEnv === undefined ? said : `${said}; ${TOKEN_UNCOMPARED}`;
 };
+
+/** Reasoned: PVE never returns the token, so a plan saying "in sync" must not read as having checked it. */
+const TOKEN_UNCOMPARED = 'its token is not compared (PVE never returns it)';
 
 export type Form = Record<string, string | number | boolean>;
 

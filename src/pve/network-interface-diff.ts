@@ -197,7 +197,7 @@ export const summarizeInterface = (spec: NetworkInterfaceSpec, state: InterfaceS
   const name = `interface ${spec.iface} on ${spec.node}`;
   if (state.state === 'absent') return `${name} is absent`;
   if (state.state === 'foreign') {
-    const fix = "PVE cannot change an interface's type; remove it or use another name";
+    const fix = "PVE cannot change an interface's type, so the apply refuses it; remove it or use another name";
     return `${name} is a ${state.liveType}, not a ${spec.type}: ${fix}`;
   }
   const changed = describeDiff(state.changes);

@@ -1,9 +1,10 @@
 // status.cfg and /etc/pve/priv/metricserver/<id>.pw in memory, with the handlers' die texts, so
-// create/update/delete semantics (write-only token, delete lists, digest) match PVE 9.2.11.
+// create/update/delete semantics (write-only token, delete lists, digest, the target's test) match PVE 9.2.11.
 // Source: pve-api.md A1; [PM] API2/Cluster/MetricServer.pm, Status/InfluxDB.pm hooks.
 import { createHash } from 'node:crypto';
 
-import { die } from './envelope';
+import { die, PveError } from './envelope';
+import { connectionRefusal, type TargetFault, targetKey } from './metric-reach';
 import { TYPE_OPTIONS, isMetricType, keepsToken, type MetricType } from './metric-schema';
 import { splitList, type Value } from './validate';
 
@@ -56,6 +57,7 @@ const asStored = (section: Section): Section => {
 export class MetricStore {
   private readonly sections = new Map<string, Section>();
   private readonly tokens = new Map<string, string>();
+  private readonly faults = new Map<string, TargetFault>();
 
   /** SHA1 of a deterministic rendering of the whole file, as PVE hashes the raw status.cfg. */
   digest(): string {
@@ -96,8 +98,15 @@ export class MetricStore {
     const { type, token, ...rest } = params;
     if (!isMetricType(type)) throw die(`unknown section type '${String(type)}'`);
     if (this.sections.has(id)) throw die(`Metric server '${id}' already exists`);
-    this.sections.set(id, asStored(checkConfig(type, rest, true)));
+    const opts = checkConfig(type, rest, true);
     if (keepsToken(type)) this.storeToken(id, token === undefined ? null : String(token));
+    // PVE tests the target after its on_add_hook stored the token; a failure deletes that file, writes no section.
+    const refusal = this.connectionRefusal(opts);
+    if (refusal !== undefined) {
+      this.tokens.delete(id);
+      throw refusal;
+    }
+    this.sections.set(id, asStored(opts));
   }
 
   /** PUT: digest, existence, per-type check, then the delete list; nothing changes on any error. */
@@ -127,8 +136,16 @@ export class MetricStore {
       }
       delete next[key];
     }
-    this.sections.set(id, asStored(next));
+    // PVE's on_update_hook stores the token before the target is tested, so a refused update keeps the token sent.
     if (keepsToken(type) && newToken !== undefined) this.storeToken(id, newToken);
+    const refusal = this.connectionRefusal(next);
+    if (refusal !== undefined) throw refusal;
+    this.sections.set(id, asStored(next));
+  }
+
+  /** Marks `server:port` down for the connection tests of creates and updates to come (metric-reach.ts). */
+  failTarget(server: string, port: number, fault: TargetFault): void {
+    this.faults.set(targetKey(server, port), fault);
   }
 
   /** DELETE: an unknown id reaches `lookup(undef)`, whose croak is the only answer PVE gives. */
@@ -168,6 +185,12 @@ export class MetricStore {
   drop(id: string): void {
     this.sections.delete(id);
     this.tokens.delete(id);
+  }
+
+  /** A plain die: 500 with the plugin's text (cfs_lock re-raises an error of the locked code as it is). */
+  private connectionRefusal(section: Section): PveError | undefined {
+    const text = connectionRefusal(section, (server, port) => this.faults.get(targetKey(server, port)));
+    return text === undefined ? undefined : new PveError(500, text);
   }
 
   private storeToken(id: string, token: string | null): void {

@@ -18,6 +18,7 @@ import { ApiTokens, type UserGrant } from './api-tokens';
 import { checkForward, memberNames, type ClusterShape } from './cluster-status';
 import { BareError, PveError, notImplemented, paramError, permError, sendBare, sendData, sendError } from './envelope';
 import { MetricStore } from './metric-store';
+import type { TargetFault } from './metric-reach';
 import { networkControl, type FakePveNetwork, type NodeNetworkSetup } from './network-control';
 import type { Caller } from './network-routes';
 import { NetworkStore } from './network-store';
@@ -101,6 +102,11 @@ export interface PveSimulator extends FakePveNetwork {
   /** An out-of-band edit, like a human in the web UI; a `token` key goes to the token store. */
   setMetricServer(id: string, section: Record<string, unknown>): void;
   deleteMetricServer(id: string): void;
+  /**
+   * Makes PVE's test of the target `server:port` fail from now on, as for a host that refuses connections or a name
+   * that does not resolve: creates and updates that PVE tests there are refused (metric-reach.ts says which).
+   */
+  failMetricTarget(server: string, port: number, fault: TargetFault): void;
   /** The digest PUT compares against (the SHA1 of the rendered status.cfg). */
   digest(): string;
   /** Replaces the cluster shape served by `GET /cluster/status`. */
@@ -267,6 +273,7 @@ export const startPveSimulator = async (options: FakePveOptions = {}): Promise<P
     metricTokens: () => store.tokenSnapshot(),
     setMetricServer: (id, section) => store.put(id, section),
     deleteMetricServer: (id) => store.drop(id),
+    failMetricTarget: (server, port, fault) => store.failTarget(server, port, fault),
     digest: () => store.digest(),
     setCluster,
     ...networkControl({ network, tasks, reloads, cluster, setCluster }),

@@ -32,7 +32,10 @@ test('a Repo in a namespace the cluster lacks reads so, and the apply refuses in
   const mine = spec(namespace, 'site');
   const missing = `the namespace ${namespace} does not exist on Kubernetes cluster test`;
   const batch = await invokeBatch(kubeDomain(), target(), { a: { kind: 'kube-repo', spec: mine } });
-  expect(batch.result).toMatchObject({ 'a.in_sync': 'false', 'a.summary': `absent: ${missing}` });
+  expect(batch.result).toMatchObject({
+    'a.in_sync': 'false',
+    'a.summary': `absent: ${missing}, so the apply refuses it; create it first`,
+  });
   const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine);
   expect(applied.code).not.toBe(0);
   expect(applied.stderr).toContain(`Repo ${namespace}/site cannot be written: ${missing}; create it first`);

@@ -128,7 +128,9 @@ test('a Repo type the cluster does not serve reads as absent and apply fails say
   const read = await invoke(kubeDomain(), 'kube-repo', 'read', target(), missing);
   expect(read.result).toMatchObject({
     in_sync: 'false',
-    summary: 'absent: the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test',
+    summary:
+      'absent: the Repo type (repos.core.jr2.dev) is not installed on Kubernetes cluster test, so the apply refuses ' +
+      'it; install its CRD first',
   });
   const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), missing);
   expect(applied.code).not.toBe(0);
@@ -137,7 +139,8 @@ test('a Repo type the cluster does not serve reads as absent and apply fails say
 });
 
 // Regression: a Repo deleted and held by a finalizer read in sync, and the apply restated it (exit 0) while it went
-// once the finalizer was released. The plan names its deletion now, and the apply refuses without writing.
+// once the finalizer was released. The plan names its deletion now, and the apply refuses without writing. Then its
+// line said only `deletionTimestamp … want unset` under the check's "apply converges it": it says the apply refuses.
 test('a Repo being deleted reads so, and the apply refuses it until it is gone, then creates it', async () => {
   const mine = spec('going', 'git@git.example:me/going.git');
   const path = crPath(kube.namespace, 'repos', 'going');
@@ -149,7 +152,10 @@ test('a Repo being deleted reads so, and the apply refuses it until it is gone, 
   const batch = await invokeBatch(kubeDomain(), target(), { a: { kind: 'kube-repo', spec: mine } });
   expect(batch.result).toMatchObject({
     'a.in_sync': 'false',
-    'a.summary': expect.stringMatching(/^metadata\.deletionTimestamp is "[0-9T:-]+Z", want unset$/),
+    'a.summary': expect.stringMatching(
+      /^metadata\.deletionTimestamp is "[0-9T:-]+Z", want unset; the apply refuses it while it is being deleted \(held /
+        .source + /by the finalizers "example\.com\/hold"\), and creates it once it is gone$/.source,
+    ),
   });
   const before = await kubeExpect<{ metadata: { resourceVersion: string } }>(kube.admin, 'GET', path);
   const refused = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine);
@@ -183,4 +189,33 @@ test('a secretRef with no name set by hand reads as drift, and the apply removes
   expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), bare)).code).toBe(0);
   expect(await live('bare')).not.toHaveProperty('spec.secretRef');
   expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), bare)).result?.in_sync).toBe('true');
+});
+
+// Regression: spec.refreshInterval is set at create only, so a Repo whose interval differs from the declared one
+// read plainly "in sync" and an apply changing only the interval said nothing of leaving it: the plan implied it.
+test('a refreshInterval not as declared reads in sync saying the apply leaves it, as the apply says', async () => {
+  const mine = spec('wiki', 'git@git.example:me/wiki.git');
+  const path = crPath(kube.namespace, 'repos', 'wiki');
+  expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
+  await kubeExpect(
+    kube.admin,
+    'PATCH',
+    path,
+    { spec: { refreshInterval: '1h' } },
+    [200],
+    'application/merge-patch+json',
+  );
+  const left = 'spec.refreshInterval is "1h", declared "5m": set at create only, so the apply leaves it';
+  expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), mine)).result).toEqual({
+    in_sync: 'true',
+    summary: `in sync; ${left}`,
+    diff: '{}',
+  });
+  const moved = { ...mine, url: 'git@git.example:me/wiki2.git' };
+  expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), moved)).result?.summary).toBe(
+    `spec.url is "git@git.example:me/wiki.git", want "git@git.example:me/wiki2.git"; ${left}`,
+  );
+  const applied = await invoke(kubeDomain(), 'kube-repo', 'apply', target(), moved);
+  expect([applied.code, applied.stderr]).toEqual([0, expect.stringContaining(left)]);
+  expect(await live('wiki')).toMatchObject({ spec: { url: 'git@git.example:me/wiki2.git', refreshInterval: '1h' } });
 });

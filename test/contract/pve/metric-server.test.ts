@@ -6,6 +6,7 @@
 import { pveDomain } from '../../../handlers/pve/domain';
 import { invoke } from '../../support/run-handler';
 import { useFakePveOverTls } from '../../support/fake-pve-tls';
+import { INFLUX_HTTPS } from '../../support/metric-specs';
 
 const ADMIN = 'root@pam!homelab=fake-secret-0000';
 const AUDITOR = 'audit@pve!ro=audit-secret';
@@ -25,14 +26,7 @@ const run = (verb: 'read' | 'apply' | 'destroy', object: object, extraEnv: NodeJ
   return invoke(pveDomain(), 'metric-server', verb, target(), object, processEnv);
 };
 
-const influx = {
-  id: 'influx',
-  type: 'influxdb',
-  server: '10.0.0.5',
-  port: 8089,
-  options: { influxdbproto: 'https', bucket: 'pve' },
-  tokenEnv: 'INFLUX_TOKEN',
-};
+const influx = INFLUX_HTTPS;
 
 const otelHeaders = {
   id: 'otel',
@@ -65,7 +59,7 @@ describe('metric-server handler', () => {
     expect(fake().metricTokens()).toEqual({ influx: 'influx-token-1' });
     expect((await run('read', influx)).result).toEqual({
       in_sync: 'true',
-      summary: 'metric server "influx" is in sync',
+      summary: 'metric server "influx" is in sync; its token is not compared (PVE never returns it)',
       diff: '{}',
     });
   });
@@ -83,7 +77,8 @@ describe('metric-server handler', () => {
     const drift = (await run('read', influx)).result;
     expect(drift?.in_sync).toBe('false');
     expect(drift?.summary).toBe(
-      'metric server "influx" differs: port is 9999, want 8089; organization is "hand", want unset',
+      'metric server "influx" differs: port is 9999, want 8089; organization is "hand", want unset; its token is ' +
+        'not compared (PVE never returns it)',
     );
     expect(JSON.parse(drift?.diff ?? '')).toEqual({
       port: { live: 9999, want: 8089 },
@@ -104,6 +99,25 @@ describe('metric-server handler', () => {
     expect(fake().metricTokens()).toEqual({ influx: 'influx-token-2' });
     const read = await run('read', influx, { INFLUX_TOKEN: 'influx-token-2' });
     expect(JSON.stringify(read)).not.toMatch(/influx-token/);
+  });
+
+  test('a token changed by hand reads in sync and drift in words that say the token is not compared', async () => {
+    await run('apply', influx);
+    const section = fake().metricServers().influx;
+    fake().setMetricServer('influx', { ...section, token: 'changed-by-hand' });
+    expect((await run('read', influx)).result).toEqual({
+      in_sync: 'true',
+      summary: 'metric server "influx" is in sync; its token is not compared (PVE never returns it)',
+      diff: '{}',
+    });
+    fake().setMetricServer('influx', { ...section, port: 9999, token: 'changed-by-hand' });
+    expect((await run('read', influx)).result?.summary).toBe(
+      'metric server "influx" differs: port is 9999, want 8089; its token is not compared (PVE never returns it)',
+    );
+    const { tokenEnv: _none, ...tokenless } = influx;
+    expect((await run('read', tokenless)).result?.summary).toBe(
+      'metric server "influx" differs: port is 9999, want 8089',
+    );
   });
 
   test('apply without the token variable fails naming it, and writes nothing', async () => {

@@ -7,68 +7,38 @@
  * between two declared interfaces failed or passed by the interfaces' names. Now the plan and the apply refuse first,
  * in the same words, and a move stages the interface that lets go first.
  */
-import { pveDomain } from '../../../handlers/pve/domain';
-import { type FakePve, startFakePve } from '../../fakes/pve/server';
-import { invokeBatch, invokeBatchApply } from '../../support/run-handler';
+import { type DeclaredInterface, lastLine, useNetworkNode } from '../../support/pve-network-node';
 
-const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
-
-let fake: FakePve;
-beforeEach(async () => {
-  fake = await startFakePve({ nodes: ['n2'], network: { n2: { physical: ['eno1', 'enp2s0'] } } });
-});
-afterEach(() => fake.stop());
-
-const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true });
-const lastLine = (text: string) => text.split('\n').pop();
-const writes = () => fake.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-
-type Spec = { iface: string; type: string; options: Record<string, unknown> };
-const objects = (specs: readonly Spec[]) =>
-  Object.fromEntries(specs.map((spec) => [spec.iface, { kind: 'network-interface', spec: { node: 'n2', ...spec } }]));
-const plan = (specs: readonly Spec[]) => invokeBatch(pveDomain(), target(), objects(specs), env);
-const apply = (specs: readonly Spec[]) => invokeBatchApply(pveDomain(), target(), objects(specs), env);
+const { fake, plan, apply, writes, expectRefusedAlike } = useNetworkNode();
 
 // The fake node's vmbr0: 10.0.0.1/24 on eno1, the node's default gateway 10.0.0.254 (as a fresh PVE install).
 const VMBR0 = { bridge_ports: ['eno1'], autostart: true, cidr: '10.0.0.1/24' };
-const vmbr1 = (options: Record<string, unknown>): Spec => ({
+const vmbr1 = (options: Record<string, unknown>): DeclaredInterface => ({
   iface: 'vmbr1',
   type: 'bridge',
   options: { bridge_ports: ['enp2s0'], autostart: true, cidr: '10.10.0.2/24', ...options },
 });
 
-test('a gateway another interface holds fails the plan and the apply in the same words, nothing sent', async () => {
-  const declared = [vmbr1({ gateway: '10.10.0.1' })];
-  const planned = await plan(declared);
-  const refusal =
-    'interface vmbr1 on n2 sends gateway, but PVE keeps one default gateway of each family per node: ' +
-    "Default gateway already exists on interface 'vmbr0'";
-  expect([planned.code, lastLine(planned.stderr)]).toEqual([
-    1,
+test.each([
+  {
+    what: 'a gateway another interface holds',
+    options: { gateway: '10.10.0.1' },
+    refusal:
+      'interface vmbr1 on n2 sends gateway, but PVE keeps one default gateway of each family per node: ' +
+      "Default gateway already exists on interface 'vmbr0'",
+  },
+  {
+    what: 'a bridge port another interface uses',
+    options: { bridge_ports: ['eno1'] },
+    refusal: "interface vmbr1 on n2 sends bridge port eno1, which is already used on interface 'vmbr0'",
+  },
+])('$what fails the plan and the apply in the same words, nothing sent', async ({ options, refusal }) => {
+  await expectRefusedAlike(
+    [vmbr1(options)],
     `batch read: Network interfaces would be refused by PVE: ${refusal}. Remove it there (on the node, or where ` +
       'this stack declares that interface) or here; then plan again',
-  ]);
-  fake.requests.length = 0;
-  const applied = await apply(declared);
-  expect(applied.code).toBe(1);
-  expect(applied.stderr).toContain(`interface vmbr1 on n2 cannot be staged: ${refusal}; nothing was staged`);
-  expect(writes()).toEqual([]);
-});
-
-test('a bridge port another interface uses fails the plan and the apply in the same words', async () => {
-  const declared = [vmbr1({ bridge_ports: ['eno1'] })];
-  const planned = await plan(declared);
-  const refusal = "interface vmbr1 on n2 sends bridge port eno1, which is already used on interface 'vmbr0'";
-  expect([planned.code, lastLine(planned.stderr)]).toEqual([
-    1,
-    `batch read: Network interfaces would be refused by PVE: ${refusal}. Remove it there (on the node, or where ` +
-      'this stack declares that interface) or here; then plan again',
-  ]);
-  fake.requests.length = 0;
-  const applied = await apply(declared);
-  expect(applied.code).toBe(1);
-  expect(applied.stderr).toContain(`interface vmbr1 on n2 cannot be staged: ${refusal}; nothing was staged`);
-  expect(writes()).toEqual([]);
+    `interface vmbr1 on n2 cannot be staged: ${refusal}; nothing was staged`,
+  );
 });
 
 test('a gateway moved between two declared interfaces stages the one letting go first, as planned', async () => {
@@ -79,7 +49,7 @@ test('a gateway moved between two declared interfaces stages the one letting go 
   const back = [vmbr1({}), { iface: 'vmbr0', type: 'bridge', options: { ...VMBR0, gateway: '10.0.0.254' } }];
   const planned = await plan(back);
   expect([planned.code, planned.result?.['.in_sync'], planned.stderr]).toEqual([0, 'false', '']);
-  fake.requests.length = 0;
+  fake().requests.length = 0;
   const applied = await apply(back);
   expect([applied.code, applied.stderr]).toEqual([0, expect.any(String)]);
   expect(writes()).toEqual(['PUT /api2/json/nodes/n2/network/vmbr1', 'PUT /api2/json/nodes/n2/network/vmbr0']);

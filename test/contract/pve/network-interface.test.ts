@@ -156,13 +156,16 @@ describe('staging', () => {
     expect(writes()).toEqual([]);
   });
 
-  test('a name held by another type fails naming both types, since PVE cannot change a type', async () => {
-    const applied = await run('apply', { node: 'n2', iface: 'eno1', type: 'bridge', options: {} });
+  // Regression: the plan's line named the two types alone, under the check's "apply converges it".
+  test('a name held by another type reads and fails saying the apply refuses it: PVE keeps a type', async () => {
+    const declared = { node: 'n2', iface: 'eno1', type: 'bridge', options: {} };
+    const said =
+      "interface eno1 on n2 is a eth, not a bridge: PVE cannot change an interface's type, so the apply refuses it; " +
+      'remove it or use another name';
+    expect((await run('read', declared)).result).toMatchObject({ in_sync: 'false', summary: said });
+    const applied = await run('apply', declared);
     expect(applied.code).toBe(1);
-    expect(applied.stderr).toBe(
-      'network-interface apply: interface eno1 on n2 cannot be staged: interface eno1 on n2 is a eth, not a bridge: ' +
-        "PVE cannot change an interface's type; remove it or use another name",
-    );
+    expect(applied.stderr).toBe(`network-interface apply: interface eno1 on n2 cannot be staged: ${said}`);
     expect(writes()).toEqual([]);
   });
 });

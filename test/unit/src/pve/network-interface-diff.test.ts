@@ -99,7 +99,9 @@ describe('diffInterface', () => {
   test('a name holding another type is foreign: PUT cannot change a type', () => {
     const state = diffInterface(bridge, { iface: 'vmbr1', type: 'eth' });
     expect(state).toEqual({ state: 'foreign', liveType: 'eth' });
-    expect(summarizeInterface(bridge, state)).toMatch(/is a eth, not a bridge: PVE cannot change an interface's type/);
+    expect(summarizeInterface(bridge, state)).toMatch(
+      /is a eth, not a bridge: PVE cannot change an interface's type, so the apply refuses it;/,
+    );
   });
 
   test('options lines (wpa-psk, pre-up) are never read, so they never reach a summary or form', () => {

@@ -1,0 +1,14 @@
+/**
+ * The metric server specs several contract tests declare, stated once so their tests of the same server cannot
+ * drift apart (an influx spec in one file and a different one in another, each test passing on its own).
+ */
+
+/** An InfluxDB server over https at 10.0.0.5:8089 whose token is in INFLUX_TOKEN. */
+export const INFLUX_HTTPS = {
+  id: 'influx',
+  type: 'influxdb',
+  server: '10.0.0.5',
+  port: 8089,
+  options: { influxdbproto: 'https', bucket: 'pve' },
+  tokenEnv: 'INFLUX_TOKEN',
+};

@@ -1,0 +1,64 @@
+/**
+ * A fresh fake PVE node `n2` for each test of a file (NICs eno1 and enp2s0, vmbr0 on eno1 holding the node's default
+ * gateway, as a fresh install), with the batch plan and apply of interfaces declared there and the check that both
+ * refuse a change alike: the contract tests of PVE's stage rules share one setup instead of drifting apart.
+ */
+import { pveDomain } from '../../handlers/pve/domain';
+import { type FakePve, startFakePve } from '../fakes/pve/server';
+import { invokeBatch, invokeBatchApply } from './run-handler';
+
+/** An interface declared on n2, applied after the interfaces `after` names. */
+export interface DeclaredInterface {
+  readonly iface: string;
+  readonly type: string;
+  readonly options: Record<string, unknown>;
+  readonly after?: string[];
+}
+
+const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
+
+export const lastLine = (text: string) => text.split('\n').pop();
+
+const objects = (specs: readonly DeclaredInterface[]) =>
+  Object.fromEntries(
+    specs.map(({ after = [], ...spec }) => [
+      spec.iface,
+      { kind: 'network-interface', spec: { node: 'n2', ...spec }, after },
+    ]),
+  );
+
+export const useNetworkNode = () => {
+  let started: FakePve | undefined;
+  beforeEach(async () => {
+    started = await startFakePve({ nodes: ['n2'], network: { n2: { physical: ['eno1', 'enp2s0'] } } });
+  });
+  afterEach(() => started?.stop());
+  const fake = (): FakePve => {
+    if (started === undefined) throw new Error('the fake PVE runs only inside a test');
+    return started;
+  };
+  const target = () => ({ endpoints: [fake().url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true });
+  const plan = (specs: readonly DeclaredInterface[]) => invokeBatch(pveDomain(), target(), objects(specs), env);
+  const apply = (specs: readonly DeclaredInterface[]) => invokeBatchApply(pveDomain(), target(), objects(specs), env);
+  /** The writes the fake received since its requests were last cleared. */
+  const writes = () =>
+    fake()
+      .requests.filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path}`);
+  return {
+    fake,
+    plan,
+    apply,
+    writes,
+    /** The plan fails with `planLine` last; the apply then fails (stderr holding `applyText`) and writes nothing. */
+    expectRefusedAlike: async (declared: readonly DeclaredInterface[], planLine: string, applyText?: string) => {
+      const planned = await plan(declared);
+      expect([planned.code, lastLine(planned.stderr)]).toEqual([1, planLine]);
+      fake().requests.length = 0;
+      const applied = await apply(declared);
+      expect(applied.code).toBe(1);
+      if (applyText !== undefined) expect(applied.stderr).toContain(applyText);
+      expect(writes()).toEqual([]);
+    },
+  };
+};
