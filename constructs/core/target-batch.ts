@@ -58,6 +58,9 @@ export interface BatchMember {
   readonly after: () => readonly string[];
 }
 
+/** A drift warning's last line: it promises convergence only where a line claims nothing else (`the apply refuses it`). */
+const CHECK_FOOTER = '(read at plan time; apply converges it unless its line says otherwise)';
+
 export class TargetBatch extends Construct {
   /** The stack's batch for `key`, created on first use. */
   static of(scope: Construct, key: TargetBatchKey): TargetBatch {
@@ -103,7 +106,7 @@ export class TargetBatch extends Construct {
         {
           condition: Lazy.stringValue({ produce: () => `\${${this.readInSync()}${this.refusedTest()}}` }),
           error_message: Lazy.stringValue({
-            produce: () => `\${${this.checkMessage()}}\n(read at plan time; apply converges it)`,
+            produce: () => `\${${this.checkMessage()}}\n${CHECK_FOOTER}`,
           }),
         },
       ],
