@@ -28,6 +28,7 @@ import {
   type RepoFetchSpec,
   sandboxesPath,
   sandboxName,
+  ASK_FIXES,
   sandboxTypeMissing,
   triggerAnnotation,
   unmounted,
@@ -89,10 +90,10 @@ export const readSandbox = async (
 const refuseUnless = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): Sandbox => {
   const name = sandboxName(spec);
   if (live === 'type-missing') {
-    throw new HandlerError(`${name} cannot be asked`, `${sandboxTypeMissing(cluster)}; install its CRD first`);
+    throw new HandlerError(`${name} cannot be asked`, `${sandboxTypeMissing(cluster)}; ${ASK_FIXES.typeMissing}`);
   }
   if (live === 'absent') {
-    throw new HandlerError(`${name} does not exist`, `create it, or set sandbox to one on ${cluster}`);
+    throw new HandlerError(`${name} does not exist`, ASK_FIXES.absent(cluster));
   }
   if (!mountedKeys(live).includes(spec.key)) throw refusal(spec, live);
   return live;
@@ -100,7 +101,7 @@ const refuseUnless = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): 
 
 /** A key the Sandbox does not mount is refused: its token's scope is the caches its own pod mounts (seed 004). */
 const refusal = (spec: RepoFetchSpec, sandbox: Sandbox) =>
-  new HandlerError('Fetch refused', `${unmounted(spec, sandbox)}; add it to the Sandbox's spec.repos, or fix key`);
+  new HandlerError('Fetch refused', `${unmounted(spec, sandbox)}; ${ASK_FIXES.unmounted}`);
 
 const gone = (spec: RepoFetchSpec, asked: string) =>
   new HandlerError(

@@ -13,6 +13,7 @@ import { groupOf } from '../core/errors';
 import { identitySchema, specSchema } from '../core/fields';
 import type { Reading } from '../core/kind';
 import { describeVerdict, fetchedOf, mountedKeys, type Sandbox, verdict } from './fetch-verdict';
+import { INSTALL_CRD, refusedAbsent } from './kube-repo';
 import { askedAnnotation, CR_GROUP, SANDBOXES } from './names';
 import { REPO_FETCH_FIELDS } from './repo-fetch-fields';
 
@@ -34,6 +35,13 @@ export const sandboxName = (spec: Pick<RepoFetchSpec, 'namespace' | 'sandbox'>) 
 
 export const sandboxTypeMissing = (cluster: string) =>
   `the Sandbox type (${SANDBOX_TYPE}) is not installed on ${cluster}`;
+
+/** What to do about an ask the apply refuses, as the refusal and the plan's line both say it. */
+export const ASK_FIXES = {
+  typeMissing: INSTALL_CRD,
+  absent: (cluster: string) => `create it, or set sandbox to one on ${cluster}`,
+  unmounted: "add it to the Sandbox's spec.repos, or fix key",
+} as const;
 
 /** Why an ask for a key the Sandbox does not mount is refused: its token's scope is the caches its pod mounts. */
 export const unmounted = (spec: RepoFetchSpec, sandbox: Sandbox): string => {
@@ -114,9 +122,11 @@ export type LiveSandbox = Sandbox | 'absent' | 'type-missing';
 
 /** In sync when the Sandbox shows a fetch at or after the last ask made for the current trigger. */
 export const readFetch = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): Reading => {
-  if (live === 'type-missing') return drift(`absent: ${sandboxTypeMissing(cluster)}`);
-  if (live === 'absent') return drift(`absent: ${sandboxName(spec)} does not exist`);
-  if (!mountedKeys(live).includes(spec.key)) return drift(unmounted(spec, live));
+  // Each of these the apply refuses (fetch-ask.ts): the line says so, under a footer that promises convergence.
+  if (live === 'type-missing') return drift(refusedAbsent(sandboxTypeMissing(cluster), ASK_FIXES.typeMissing));
+  if (live === 'absent') return drift(refusedAbsent(`${sandboxName(spec)} does not exist`, ASK_FIXES.absent(cluster)));
+  if (!mountedKeys(live).includes(spec.key))
+    return drift(`${unmounted(spec, live)}, so the apply refuses it; ${ASK_FIXES.unmounted}`);
   const record = recordOf(live, spec.key);
   const want = triggerDigest(spec.trigger);
   if (record?.digest !== want) {

@@ -148,7 +148,8 @@ describe('ManagedObject', () => {
       assert: [
         {
           condition: '${data.external.pve_read.result[".in_sync"] == "true"}',
-          error_message: '${data.external.pve_read.result[".summary"]}\n(read at plan time; apply converges it unless its line says otherwise)',
+          error_message:
+            '${data.external.pve_read.result[".summary"]}\n(read at plan time; apply converges it unless its line says otherwise)',
         },
       ],
     });

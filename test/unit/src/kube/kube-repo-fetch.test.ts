@@ -49,14 +49,22 @@ test.each<[string, LiveSandbox, boolean, string]>([
     'a key the Sandbox does not mount is named',
     { spec: { repos: [{ key: 'docs' }] } },
     false,
-    'Sandbox jr2/agent-1 does not mount repo "site" (it mounts "docs")',
+    'Sandbox jr2/agent-1 does not mount repo "site" (it mounts "docs"), so the apply refuses it; add it to the ' +
+      "Sandbox's spec.repos, or fix key",
   ],
-  ['an absent Sandbox', 'absent', false, 'absent: Sandbox jr2/agent-1 does not exist'],
+  [
+    'an absent Sandbox',
+    'absent',
+    false,
+    'absent: Sandbox jr2/agent-1 does not exist, so the apply refuses it; create it, or set sandbox to one on ' +
+      'Kubernetes cluster home',
+  ],
   [
     'a cluster without the Sandbox type',
     'type-missing',
     false,
-    'absent: the Sandbox type (sandboxes.core.jr2.dev) is not installed on Kubernetes cluster home',
+    'absent: the Sandbox type (sandboxes.core.jr2.dev) is not installed on Kubernetes cluster home, so the apply ' +
+      'refuses it; install its CRD first',
   ],
 ])('%s', (_, live, inSync, summary) => {
   expect(readFetch(spec, live, 'Kubernetes cluster home')).toMatchObject({ inSync, summary });
