@@ -58,7 +58,7 @@ export interface BatchMember {
   readonly after: () => readonly string[];
 }
 
-/** A drift warning's last line: it promises convergence only where a line claims nothing else (`the apply refuses it`). */
+/** A drift warning's last line: it promises convergence only where no line says `the apply refuses it`. */
 const CHECK_FOOTER = '(read at plan time; apply converges it unless its line says otherwise)';
 
 export class TargetBatch extends Construct {

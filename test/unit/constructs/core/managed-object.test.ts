@@ -149,7 +149,8 @@ describe('ManagedObject', () => {
         {
           condition: '${data.external.pve_read.result[".in_sync"] == "true"}',
           error_message:
-            '${data.external.pve_read.result[".summary"]}\n(read at plan time; apply converges it unless its line says otherwise)',
+            '${data.external.pve_read.result[".summary"]}\n' +
+            '(read at plan time; apply converges it unless its line says otherwise)',
         },
       ],
     });
