@@ -151,8 +151,7 @@ const stageRemoval = async (
   if (refused !== undefined) {
     throw new HandlerError(
       `${name} cannot be removed`,
-      `${refused}; nothing was staged. Remove that interface, or make it name another, on the node or in this ` +
-        'stack; then apply again',
+      `${refused.words}; nothing was staged. ${refused.fix}; then apply again`,
     );
   }
   log(`${name}: staging its removal`);

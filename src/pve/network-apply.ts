@@ -159,7 +159,7 @@ export const applyReading = (
     const them = pending.length === 1 ? 'it' : 'them';
     // A deletion PVE would refuse (another interface names it) is said so, as the destroy refuses it.
     const refused = pending.flatMap((iface) => {
-      const why = removalRefused(staging.rows, iface, pending);
+      const why = removalRefused(staging.rows, iface, pending)?.words;
       return why === undefined ? [] : [pending.length === 1 ? why : `${iface}: ${why}`];
     });
     const deleted = `${summary}, ${pending.join(', ')} to be deleted if this plan destroys ${them}`;
