@@ -9,7 +9,7 @@ import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import { diffUnit, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { dropInIsForeign, unitIsForeign } from '../../../../src/linux/unit-ownership';
-import { parseReadScript } from '../../../../src/linux/unit-read';
+import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 import { pendingWords, staleProcess } from '../../../../src/linux/unit-stale';
 
 const CONTENT = '[Service]\nExecStart=/bin/sleep infinity\n';
