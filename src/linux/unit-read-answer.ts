@@ -6,7 +6,7 @@
  */
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
-import { loadedContent, overriddenOf, statsByPath } from './unit-loaded';
+import { overriddenOf, statsByPath } from './unit-loaded';
 import { byIndex, digestsByPath } from './read-lines';
 import { readLinks } from './unit-links';
 import { parseFacts } from './unit-facts';
@@ -15,6 +15,7 @@ import { parseShow, type UnitStatus } from './unit-state';
 import { templateStatus, withUnloadedDropIns } from './unloaded-drop-ins';
 import { withReplacedForInstances } from './template-drop-ins';
 import { withLinkedFiles } from './unit-linked-file';
+import { dirTimesByPath, loadedContentOf } from './drop-in-dirs';
 import { comparedPaths, linkedUnits, READ_MARK as MARK, type ReadEntry, unitsOf } from './unit-read';
 
 /** Whole seconds from `since` (to the microsecond) to the host's `now` (whole seconds), when both are known. */
@@ -56,6 +57,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   if (statuses.some((status) => status.loadState === '')) return undefined;
   const { digests } = read;
   const stats = statsByPath(statText);
+  const dated = { digests, stats, dirTimes: dirTimesByPath(statText) };
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
   const enablement = enablementByName(entries, unitFiles, instanceText);
@@ -64,9 +66,8 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const live = entries.flatMap((entry, index): LiveUnit[] => {
     const fileSha256 = entry.file === undefined ? undefined : digests.get(entry.file);
     const listed = enablement.get(entry.unit);
-    const found = (path: string) => stats.has(path);
     const shown = isTemplate(entry.unit)
-      ? templateStatus(entry.unit, fileSha256, listed ?? '', found)
+      ? templateStatus(entry.unit, fileSha256, listed ?? '', (path) => stats.has(path))
       : statuses[next++];
     if (shown === undefined) return [];
     const status = statusOf(entry.unit, onDisk(shown, listed), read);
@@ -85,7 +86,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
         ...(startedWith === undefined ? {} : { startedWith }),
         // Any file there is an intent: one that does not parse still proves the object the stack's.
         ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
-        ...loadedContent(status.contentPaths, digests, stats),
+        ...loadedContentOf(entry.unit, status, dated),
         ...(overridden === undefined ? {} : { overridden }),
         ...linksOfEntry(entry, status, links, digests),
       },

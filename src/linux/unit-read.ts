@@ -20,6 +20,7 @@ import { LOADED_PATHS } from './shown-paths';
 import { SHOW_PROPERTIES } from './unit-state';
 import { templatePaths, UNLOADED_DROP_INS } from './unloaded-drop-ins';
 import { linkedFilesCommand } from './unit-linked-file';
+import { DROP_IN_DIR_STATS } from './drop-in-dirs';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
 export interface ReadEntry {
@@ -72,6 +73,7 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     // ctime too (`l`): one pointed at an older file changed what systemd loads, and `-L` dates the older file.
     // To the nanosecond (`%.9Z`: GNU stat, coreutils 9.1 on the test host; whole seconds from a stat without it parse).
     '[ $# -eq 0 ] || { stat -L -c \'%.9Z %d:%i %n\' -- "$@"; stat -c \'l%.9Z %n\' -- "$@"; } 2>/dev/null',
+    DROP_IN_DIR_STATS,
     `echo ${READ_MARK.links}`,
     linkedUnits(entries).length === 0
       ? 'true'

@@ -37,11 +37,11 @@ export const isoTime = (seconds: number): string =>
   new Date(Math.floor(seconds) * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
- * Whether the read names a stale process: one that runs while systemd has the unit's files
- * unloaded (`NeedDaemonReload=yes`) is named as that already, and the apply reloads and then judges.
+ * Whether the read names a stale process. One that runs while systemd awaits a reload (`NeedDaemonReload=yes`) is
+ * judged against the files the reload loads (drop-in-dirs.ts `pathsAfterReload`), as the apply judges it after its
+ * reload: named as a reload alone, a drop-in removed by hand read as no restart while the apply restarted the unit.
  */
-const namesStale = (live: LiveUnit, running: boolean): boolean =>
-  running && !live.status.needDaemonReload && staleProcess(live) !== undefined;
+const namesStale = (live: LiveUnit, running: boolean): boolean => running && staleProcess(live) !== undefined;
 
 /** The plan's words for a leftover intent or a stale process, first in the summary; undefined when neither. */
 export const pendingWords = (live: LiveUnit, running: boolean): string | undefined => {
