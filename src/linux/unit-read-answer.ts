@@ -15,6 +15,7 @@ import { parseShow, type UnitStatus } from './unit-state';
 import { templateStatus, withUnloadedDropIns } from './unloaded-drop-ins';
 import { withReplacedForInstances } from './template-drop-ins';
 import { withLinkedFiles } from './unit-linked-file';
+import { withTemplateRuns } from './template-drop-in-runs';
 import { dirTimesByPath, loadedContentOf } from './drop-in-dirs';
 import { comparedPaths, linkedUnits, READ_MARK as MARK, type ReadEntry, unitsOf } from './unit-read';
 
@@ -37,9 +38,8 @@ export const unreadableFiles = (stdout: string, entries: readonly ReadEntry[]): 
  * drop-in is judged against the instances read with it (template-drop-ins.ts).
  */
 export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): LiveUnit[] | undefined => {
-  const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
-  const part = (mark: string) => pieces[pieces.indexOf(mark) + 1] ?? '';
-  const show = pieces[0] ?? '';
+  const { show, section } = sectionsOf(stdout);
+  const text = (mark: string): string => section(mark) ?? '';
   const [files = '', statText = '', records = '', intentText = '', unitFiles = '', instanceText = '', nowText = ''] = [
     MARK.files,
     MARK.stats,
@@ -48,8 +48,8 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
     MARK.unitFiles,
     MARK.instances,
     MARK.now,
-  ].map((mark): string => (pieces.includes(mark) ? part(mark) : ''));
-  const { links, managerVersion } = linksRead(entries, pieces.includes(MARK.links) ? part(MARK.links) : undefined);
+  ].map(text);
+  const { links, managerVersion } = linksRead(entries, section(MARK.links));
   const read = { digests: digestsByPath(files), managerVersion };
   const blocks = show.split(/\n\s*\n/).filter((block) => block.trim() !== '');
   if (blocks.length !== entries.filter((entry) => !isTemplate(entry.unit)).length) return undefined;
@@ -94,7 +94,16 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   });
   // Each unit but a template has its `show` block: the blocks were counted above.
   const judged = live.length === entries.length ? withReplacedForInstances(entries, live, stats) : undefined;
-  return judged && withLinkedFiles(entries, judged, pieces.includes(MARK.symlinks) ? part(MARK.symlinks) : '');
+  const linked = judged && withLinkedFiles(entries, judged, text(MARK.symlinks));
+  return linked && withTemplateRuns(entries, linked, text(MARK.runs), stats);
+};
+
+/** The script's answer by section: `show`'s output first, then each mark's text (undefined when it never printed). */
+const sectionsOf = (stdout: string) => {
+  const pieces = stdout.split(/^(@@cdktf-homelab:[a-z-]+)\n/m);
+  const section = (mark: string): string | undefined =>
+    pieces.includes(mark) ? (pieces[pieces.indexOf(mark) + 1] ?? '') : undefined;
+  return { show: pieces[0] ?? '', section };
 };
 
 /** `show`'s status with the disk's enablement (`listed`), keeping pid1's own when they differ (unit-state.ts). */

@@ -21,6 +21,7 @@ import { SHOW_PROPERTIES } from './unit-state';
 import { templatePaths, UNLOADED_DROP_INS } from './unloaded-drop-ins';
 import { linkedFilesCommand } from './unit-linked-file';
 import { DROP_IN_DIR_STATS } from './drop-in-dirs';
+import { dropInTemplates, instanceGlob } from './template-drop-in-runs';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
 export interface ReadEntry {
@@ -49,6 +50,7 @@ export const READ_MARK = {
   instances: '@@cdktf-homelab:instances',
   links: '@@cdktf-homelab:links',
   now: '@@cdktf-homelab:now',
+  runs: '@@cdktf-homelab:template-runs',
   unreadable: '@@cdktf-homelab:unreadable',
 } as const;
 
@@ -90,6 +92,8 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     instancesCommand(entries),
     `echo ${READ_MARK.symlinks}`,
     linkedFilesCommand(entries),
+    `echo ${READ_MARK.runs}`,
+    templateRunsCommand(entries),
     `echo ${READ_MARK.now}; date -u +%s`,
     `echo ${READ_MARK.unreadable}`,
     unreadableCheck(entries),
@@ -109,6 +113,12 @@ const showCommand = (units: readonly string[]): string => {
   const show = `TZ=UTC LC_ALL=C systemctl show -p ${PROPERTIES}`;
   const names = `-- ${units.join(' ')}`;
   return `${show} --timestamp=us+utc ${names} 2>/dev/null || ${show} ${names}`;
+};
+
+/** `show` of the loaded instances of the templates whose drop-ins are read (template-drop-in-runs.ts), by glob. */
+const templateRunsCommand = (entries: readonly ReadEntry[]): string => {
+  const globs = dropInTemplates(entries).map(instanceGlob);
+  return globs.length === 0 ? 'true' : showCommand(globs);
 };
 
 /**

@@ -34,7 +34,7 @@ test('an absent unit is created enabled and started, and reads in sync after', a
   expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
 });
 
-test('an out-of-band edit reads as a file difference, NeedDaemonReload and a pending restart; one apply fixes all', async () => {
+test('a hand edit reads as a file difference, NeedDaemonReload, a pending restart; one apply fixes all', async () => {
   const spec = unitSpec('svc-b.service', service('b'));
   await unit.run('apply', spec);
   await host().exec(`sed -i 's/Description=b/Description=edited/' /etc/systemd/system/svc-b.service`);
