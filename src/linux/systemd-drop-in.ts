@@ -18,7 +18,7 @@ import { pendingDiff, pendingWords } from './unit-stale';
 import { unitNameProblem } from './unit-name';
 import { unloadedDiff, unloadedWords } from './unloaded-drop-ins';
 import { dropInDirectory, dropInPath } from './drop-in-path';
-import { TEMPLATE_RUNS_FIELD, templateRunsDiff, templateRunsWords } from './template-drop-in-runs';
+import { templateRunsDiff, templateRunsWords } from './template-runs';
 
 /** A drop-in's name: one path segment that cannot hide (no leading dot) or walk out (no slash). */
 const nameRule = text(
@@ -122,10 +122,7 @@ export const summarizeDropIn = (spec: DropInSpec, host: string, live: LiveUnit, 
   if (Object.keys(changes).length === 0) return `${name} is in sync`;
   const shadow = overriddenPart(live.overridden);
   const said = [shadow, unloadedWords(live.status), pending, runs].filter((part) => part !== undefined);
-  const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !DROP_IN_WORDS.includes(field)));
+  const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? [] : [`differs: ${describeDiff(rest)}`];
   return said.length === 0 ? `${name} ${differs.join('')}` : `${name}: ${[...said, ...differs].join('; ')}`;
 };
-
-/** The fields a drop-in's summary names in words: a unit's, and its template's undeclared running instances. */
-const DROP_IN_WORDS: readonly string[] = [...IN_WORDS, TEMPLATE_RUNS_FIELD];

@@ -17,7 +17,7 @@ import { isTemplate } from './unit-name';
 import { dropInIntentPath, unitIntentPath } from './unit-intent';
 import { dropInMarkPath } from './unit-ownership';
 import { restartPending } from './unit-stale';
-import { runsToRestart } from './template-drop-in-runs';
+import { runsToRestart } from './template-runs';
 import type { ReadEntry } from './unit-read';
 import type { Owned } from '../core/kind';
 
@@ -195,14 +195,15 @@ export const planJobs = (objects: readonly Loaded[]): PlannedJob[] => {
     jobs.set(unit, { unit, verb: job?.verb ?? 'restart', want: 'active', seconds, owners });
   }
   for (const { name, change, before } of objects) {
-    if (change.sort !== 'drop-in' || !isTemplate(change.spec.unit)) continue;
+    const template = change.sort === 'drop-in' ? change.spec.unit : change.spec.name;
+    if (change.sort === 'instance' || !isTemplate(template)) continue;
     for (const unit of runsToRestart(change.spec.content, before))
       joinRestart(jobs, unit, name, change.spec.startTimeoutSeconds);
   }
   return [...jobs.values()];
 };
 
-/** A template's drop-in's restart of an instance the stack does not declare (template-drop-in-runs.ts). */
+/** A template's drop-in's restart of an instance the stack does not declare (template-runs.ts). */
 const joinRestart = (jobs: Map<string, PlannedJob>, unit: string, owner: string, seconds: number): void => {
   const job = jobs.get(unit);
   if (job?.want === 'inactive') return;

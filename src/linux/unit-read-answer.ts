@@ -15,7 +15,7 @@ import { parseShow, type UnitStatus } from './unit-state';
 import { templateStatus, withUnloadedDropIns } from './unloaded-drop-ins';
 import { withReplacedForInstances } from './template-drop-ins';
 import { withLinkedFiles } from './unit-linked-file';
-import { withTemplateRuns } from './template-drop-in-runs';
+import { withTemplateRuns } from './template-runs';
 import { dirTimesByPath, loadedContentOf } from './drop-in-dirs';
 import { comparedPaths, linkedUnits, READ_MARK as MARK, type ReadEntry, unitsOf } from './unit-read';
 

@@ -21,7 +21,7 @@ import { SHOW_PROPERTIES } from './unit-state';
 import { templatePaths, UNLOADED_DROP_INS } from './unloaded-drop-ins';
 import { linkedFilesCommand } from './unit-linked-file';
 import { DROP_IN_DIR_STATS } from './drop-in-dirs';
-import { dropInTemplates, instanceGlob } from './template-drop-in-runs';
+import { declaredTemplates, instanceGlob } from './template-runs';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
 export interface ReadEntry {
@@ -115,9 +115,9 @@ const showCommand = (units: readonly string[]): string => {
   return `${show} --timestamp=us+utc ${names} 2>/dev/null || ${show} ${names}`;
 };
 
-/** `show` of the loaded instances of the templates whose drop-ins are read (template-drop-in-runs.ts), by glob. */
+/** `show` of the loaded instances of the templates whose file or drop-ins are read (template-runs.ts), by glob. */
 const templateRunsCommand = (entries: readonly ReadEntry[]): string => {
-  const globs = dropInTemplates(entries).map(instanceGlob);
+  const globs = declaredTemplates(entries).map(instanceGlob);
   return globs.length === 0 ? 'true' : showCommand(globs);
 };
 

@@ -5,6 +5,7 @@
  */
 import type { FieldDiff } from '../core/protocol';
 import type { LiveUnit } from './unit-control';
+import { TEMPLATE_RUNS_FIELD } from './template-runs';
 
 /**
  * Whether the process of a running unit started before its content last changed (`changedAt` when
@@ -69,5 +70,8 @@ export const pendingDiff = (live: LiveUnit, running: boolean): FieldDiff => {
   return changes;
 };
 
-/** The fields `pendingDiff` adds, which the summary names in words instead. */
-export const PENDING_FIELDS: readonly string[] = ['apply', 'process'];
+/**
+ * The fields `pendingDiff` adds, and the restarts a template's file or drop-in makes pending for the instances the
+ * stack does not declare (template-runs.ts): the summary names them in words instead.
+ */
+export const PENDING_FIELDS: readonly string[] = ['apply', 'process', TEMPLATE_RUNS_FIELD];

@@ -1,17 +1,14 @@
 /**
- * The running instances a template's drop-in restarts that the stack does not declare: they ran on without its
- * content while the plan said in sync (contract: systemd-template-drop-in-runs.test.ts).
+ * The running instances a template's file or drop-in restarts that the stack does not declare: they ran on without
+ * its content while the plan said in sync (contract: systemd-template-drop-in-runs.test.ts,
+ * systemd-template-runs.test.ts).
  */
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import { planJobs } from '../../../../src/linux/unit-batch';
-import {
-  instanceGlob,
-  runsToRestart,
-  templateRunsWords,
-  withTemplateRuns,
-} from '../../../../src/linux/template-drop-in-runs';
+import { instanceGlob, runsToRestart, templateRunsWords, withTemplateRuns } from '../../../../src/linux/template-runs';
 import { statsByPath } from '../../../../src/linux/unit-loaded';
+import { spec as unitFixture } from './unit-fixtures';
 
 const CONTENT = '[Service]\nEnvironment=A=1\n';
 const FILE = '/etc/systemd/system/t@.service.d/10-a.conf';
@@ -69,6 +66,19 @@ describe("a template's drop-in", () => {
   test('shows its instances by a glob that escapes its own glob characters', () => {
     expect(instanceGlob('t@.service')).toBe("'t@*.service'");
     expect(instanceGlob('a[1]@.service')).toBe("'a\\[1]@*.service'");
+  });
+
+  test('restarts none for an object with no file of its own (an instance)', () => {
+    expect(runsToRestart(undefined, { ...base, templateRuns: runs })).toEqual([]);
+  });
+
+  test("joins the restarts of a template file's undeclared instances to the apply", () => {
+    const spec = { ...unitFixture, name: 't@.service', content: CONTENT, enabled: false, started: false };
+    const before = { ...base, fileSha256: 'old', templateRuns: runs.slice(0, 1) };
+    const change = { sort: 'unit' as const, spec };
+    expect(planJobs([{ name: 't', change, before, loaded: before, wrote: true }])).toEqual([
+      { unit: 't@x.service', verb: 'restart', want: 'active', seconds: 90, owners: ['t'] },
+    ]);
   });
 
   test('joins the restarts of those instances to the apply, once each', () => {

@@ -1,9 +1,9 @@
 /**
- * The running instances of a template whose drop-in the stack declares but which the stack does not declare (started
- * by hand). A drop-in restarts its running unit when the apply writes it, declared or not; a template's restarted
- * only the declared instances, and the plan said nothing of the others, which ran on without the new content while
- * the next plan was in sync (reasoned from template-drop-ins.ts; measured, systemd 252:
- * systemd-template-drop-in-runs.test.ts). The read lists them, the plan names them, the apply restarts them.
+ * The running instances of a template whose file or drop-in the stack declares but which the stack does not declare
+ * (started by hand). The apply restarts a running unit whose file or drop-in it writes, declared or not; a template's
+ * file or drop-in restarted only the declared instances, and the plan said nothing of the others, which ran on with
+ * the old content while the next plan was in sync (measured, systemd 252: systemd-template-drop-in-runs.test.ts,
+ * systemd-template-runs.test.ts). The read lists them, the plan names them, the apply restarts them.
  */
 import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
@@ -25,9 +25,9 @@ interface RunEntry {
   readonly declared?: { readonly as: 'unit' | 'drop-in' };
 }
 
-/** The templates whose declared drop-ins the read reads: their instances are shown by glob. */
-export const dropInTemplates = (entries: readonly RunEntry[]): string[] => [
-  ...new Set(entries.flatMap(({ unit, declared }) => (declared?.as === 'drop-in' && isTemplate(unit) ? [unit] : []))),
+/** The templates whose declared file or drop-ins the read reads: their instances are shown by glob. */
+export const declaredTemplates = (entries: readonly RunEntry[]): string[] => [
+  ...new Set(entries.flatMap(({ unit, declared }) => (declared !== undefined && isTemplate(unit) ? [unit] : []))),
 ];
 
 /** `t@.service` as the glob `systemctl show` expands over loaded units (`t@*.service`), its glob characters escaped. */
@@ -38,8 +38,8 @@ export const instanceGlob = (template: string): string => {
 };
 
 /**
- * Each template drop-in entry of `live` with the running instances of its template that `entries` do not declare
- * (`show`'s blocks for the globs, `text`), and the drop-in file's ctime from `stats`.
+ * Each entry of `live` that is a template's file or drop-in with the running instances of that template that `entries`
+ * do not declare (`show`'s blocks for the globs, `text`), and the file's ctime from `stats`.
  */
 export const withTemplateRuns = (
   entries: readonly RunEntry[],
@@ -55,7 +55,7 @@ export const withTemplateRuns = (
     .filter(({ id, status }) => status.activeState === 'active' && !declared.has(id));
   return live.map((unit, index) => {
     const entry = entries[index];
-    if (entry === undefined || entry.declared?.as !== 'drop-in' || !isTemplate(entry.unit)) return unit;
+    if (entry?.declared === undefined || !isTemplate(entry.unit)) return unit;
     const templateRuns = runs
       .filter(({ id }) => instanceOf(id) === entry.unit)
       .map(({ id, status }) => ({
@@ -68,12 +68,13 @@ export const withTemplateRuns = (
 };
 
 /**
- * The undeclared running instances the apply restarts for a template's drop-in of `content`: all of them when it
- * writes the file (absent or differing), else those whose process started before the file last changed (an apply
+ * The undeclared running instances the apply restarts for a template's file or drop-in of `content`: all of them when
+ * it writes the file (absent or differing), else those whose process started before the file last changed (an apply
  * stopped between its write and their restart). One whose start is not known is not judged stale.
  */
-export const runsToRestart = (content: string, live: LiveUnit): string[] => {
+export const runsToRestart = (content: string | undefined, live: LiveUnit): string[] => {
   const runs = live.templateRuns ?? [];
+  if (content === undefined) return [];
   if (live.fileSha256 !== sha256Hex(content)) return runs.map((run) => run.name);
   const changedAt = live.fileChangedAt;
   return changedAt === undefined
@@ -84,13 +85,16 @@ export const runsToRestart = (content: string, live: LiveUnit): string[] => {
 /** The diff's field for them, which the summary names in words. */
 export const TEMPLATE_RUNS_FIELD = 'undeclaredInstances';
 
-export const templateRunsDiff = (content: string, live: LiveUnit): Record<string, { live: unknown; want: unknown }> => {
+export const templateRunsDiff = (
+  content: string | undefined,
+  live: LiveUnit,
+): Record<string, { live: unknown; want: unknown }> => {
   const names = runsToRestart(content, live);
   return names.length === 0 ? {} : { [TEMPLATE_RUNS_FIELD]: { live: names, want: 'restarted with the drop-in' } };
 };
 
 /** The plan's words for them. */
-export const templateRunsWords = (content: string, live: LiveUnit): string | undefined => {
+export const templateRunsWords = (content: string | undefined, live: LiveUnit): string | undefined => {
   const names = runsToRestart(content, live);
   if (names.length === 0) return undefined;
   const [they, them] = names.length === 1 ? ['runs', 'it'] : ['run', 'them'];
