@@ -47,3 +47,21 @@ test('a rewritten template restarts the running instances the stack does not dec
   expect(await runningVariant('tx@x.service')).toBe('three');
   expect((await plan(template('three'))).result).toMatchObject({ '.in_sync': 'true' });
 });
+
+// A template file removed by hand under a running instance: the apply writes it again and restarts that instance
+// with it, so the plan must say so; it said only that the template is absent.
+test('a template removed by hand under an instance it does not declare names the restart its write makes', async () => {
+  const declared = {
+    t: { kind: 'systemd-unit', spec: unitSpec('ty@.service', sleeper('one'), { enabled: false, started: false }) },
+  };
+  expect(await apply(declared)).toMatchObject({ code: 0 });
+  expect((await host().exec('systemctl start ty@x.service && rm /etc/systemd/system/ty@.service')).code).toBe(0);
+
+  const planned = await plan(declared);
+  expect(planned.result?.['t.summary']).toMatch(/^unit ty@\.service on \S+ is absent: /);
+  expect(planned.result?.['t.summary']).toContain('ty@x.service, which this stack does not declare, runs without');
+  const pid = (await host().exec('systemctl show -p MainPID --value ty@x.service')).stdout.trim();
+  expect(await apply(declared)).toMatchObject({ code: 0 });
+  expect((await host().exec('systemctl show -p MainPID --value ty@x.service')).stdout.trim()).not.toBe(pid);
+  expect((await plan(declared)).result).toMatchObject({ '.in_sync': 'true' });
+});
