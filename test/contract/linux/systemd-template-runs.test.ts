@@ -33,7 +33,9 @@ test('a rewritten template restarts the running instances the stack does not dec
   expect(planned.result?.['t.summary']).toContain(
     'tx@x.service, which this stack does not declare, runs without its content: the apply restarts it with it',
   );
-  expect(await apply(template('two'))).toMatchObject({ code: 0 });
+  const applied = await apply(template('two'));
+  expect(applied).toMatchObject({ code: 0 });
+  expect(applied.stderr).toMatch(/^t: restarted tx@x\.service with the new template$/m);
   expect(await runningVariant('tx@x.service')).toBe('two');
   expect((await plan(template('two'))).result).toMatchObject({ '.in_sync': 'true' });
 
