@@ -7,7 +7,8 @@
 import { HandlerError } from '../../src/core/errors';
 import { describeHost } from '../../src/linux/target';
 import type { LiveUnit } from '../../src/linux/unit-control';
-import { parseReadScript, type ReadEntry, readScript, unreadableFiles } from '../../src/linux/unit-read';
+import { type ReadEntry, readScript } from '../../src/linux/unit-read';
+import { parseReadScript, unreadableFiles } from '../../src/linux/unit-read-answer';
 import type { HostSession } from './session';
 
 /** Each entry with its live state, in the order given. */

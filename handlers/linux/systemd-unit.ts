@@ -8,6 +8,7 @@ import type { LiveUnit } from '../../src/linux/unit-control';
 import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/systemd-unit';
 import type { FieldDiff } from '../../src/core/protocol';
 import { diffUnit, summarizeUnit, UNLINKED_FIELD } from '../../src/linux/unit-diff';
+import { templateRunsDiff, templateRunsWords } from '../../src/linux/template-runs';
 import { markStackOf, unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
 import {
@@ -89,11 +90,16 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const { spec } = change;
   const unit = live.units.get(spec.name);
   if (unit === undefined) throw new Error(`${spec.name} was not read`);
-  const own = diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files));
+  const content = change.sort === 'unit' ? change.spec.content : undefined;
+  const own = {
+    ...diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files)),
+    ...templateRunsDiff(content, unit),
+  };
   const { diff, also } = withBatchLinks(change, unit, withTemplateDropIns(change, unit, own, live), live, stack);
   const inSync = Object.keys(diff).length === 0;
   const others = inSync ? undefined : alsoWords(spec, unit, mustWrite(change, unit));
-  const words = [also, others].filter((said) => said !== undefined).join('; ') || undefined;
+  const runs = templateRunsWords(content, unit);
+  const words = [also, others, runs].filter((said) => said !== undefined).join('; ') || undefined;
   return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff };
 };
 

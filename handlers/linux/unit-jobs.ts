@@ -52,6 +52,8 @@ export const runJobs = async (shell: HostShell, tracks: readonly Track[]): Promi
     for (const owner of ownersOf(job)) {
       if (error !== undefined) owner.cause = error;
       else if (owner.item.change.sort === 'drop-in') say(owner, `restarted ${job.unit} with the new drop-in`);
+      // A template's instance the stack does not declare (template-runs.ts): named, never said as the template's own.
+      else if (owner.item.change.spec.name !== job.unit) say(owner, `restarted ${job.unit} with the new template`);
       else say(owner, job.verb === undefined ? 'became active' : DONE[job.verb]);
     }
   }

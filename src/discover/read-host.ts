@@ -6,7 +6,8 @@
 import { HandlerError } from '../core/errors';
 import { connectSsh } from '../linux/ssh';
 import { describeHost, parseSshTarget, sshTargetOf, targetFor } from '../linux/target';
-import { parseReadScript, readScript, unreadableFiles } from '../linux/unit-read';
+import { readScript } from '../linux/unit-read';
+import { parseReadScript, unreadableFiles } from '../linux/unit-read-answer';
 import type { Discovered, Value } from './declaration';
 import { globMatcher, listingScript, parseListing } from './host-listing';
 import type { DiscoverOptions } from './options';

@@ -18,6 +18,7 @@ import { pendingDiff, pendingWords } from './unit-stale';
 import { unitNameProblem } from './unit-name';
 import { unloadedDiff, unloadedWords } from './unloaded-drop-ins';
 import { dropInDirectory, dropInPath } from './drop-in-path';
+import { templateRunsDiff, templateRunsWords } from './template-runs';
 
 /** A drop-in's name: one path segment that cannot hide (no leading dot) or walk out (no slash). */
 const nameRule = text(
@@ -105,17 +106,22 @@ export const diffDropIn = (spec: DropInSpec, live: LiveUnit): FieldDiff => {
   const want = sha256Hex(spec.content);
   if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
   if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
-  return { ...changes, ...unloadedDiff(live.status), ...pendingDiff(live, dropInUnitRuns(live)) };
+  const runs = templateRunsDiff(spec.content, live);
+  return { ...changes, ...unloadedDiff(live.status), ...pendingDiff(live, dropInUnitRuns(live)), ...runs };
 };
 
 export const summarizeDropIn = (spec: DropInSpec, host: string, live: LiveUnit, changes: FieldDiff): string => {
   const name = `drop-in ${dropInPath(spec)} on ${host}`;
   const words = pendingWords(live, dropInUnitRuns(live));
   const pending = words === undefined ? undefined : `${spec.unit}: ${words}`;
-  if (live.fileSha256 === undefined) return `${name} is absent${pending === undefined ? '' : `: ${pending}`}`;
+  const runs = templateRunsWords(spec.content, live);
+  if (live.fileSha256 === undefined) {
+    const after = [pending, runs].filter((part) => part !== undefined);
+    return `${name} is absent${after.length === 0 ? '' : `: ${after.join('; ')}`}`;
+  }
   if (Object.keys(changes).length === 0) return `${name} is in sync`;
   const shadow = overriddenPart(live.overridden);
-  const said = [shadow, unloadedWords(live.status), pending].filter((part) => part !== undefined);
+  const said = [shadow, unloadedWords(live.status), pending, runs].filter((part) => part !== undefined);
   const rest = Object.fromEntries(Object.entries(changes).filter(([field]) => !IN_WORDS.includes(field)));
   const differs = Object.keys(rest).length === 0 ? [] : [`differs: ${describeDiff(rest)}`];
   return said.length === 0 ? `${name} ${differs.join('')}` : `${name}: ${[...said, ...differs].join('; ')}`;

@@ -17,6 +17,7 @@ import { isTemplate } from './unit-name';
 import { dropInIntentPath, unitIntentPath } from './unit-intent';
 import { dropInMarkPath } from './unit-ownership';
 import { restartPending } from './unit-stale';
+import { runsToRestart } from './template-runs';
 import type { ReadEntry } from './unit-read';
 import type { Owned } from '../core/kind';
 
@@ -193,7 +194,27 @@ export const planJobs = (objects: readonly Loaded[]): PlannedJob[] => {
     const owners = [...(job?.owners ?? []), name];
     jobs.set(unit, { unit, verb: job?.verb ?? 'restart', want: 'active', seconds, owners });
   }
+  for (const { name, change, before } of objects) {
+    const template = change.sort === 'drop-in' ? change.spec.unit : change.spec.name;
+    if (change.sort === 'instance' || !isTemplate(template)) continue;
+    for (const unit of runsToRestart(change.spec.content, before))
+      joinRestart(jobs, unit, name, change.spec.startTimeoutSeconds);
+  }
   return [...jobs.values()];
+};
+
+/** A template's drop-in's restart of an instance the stack does not declare (template-runs.ts). */
+const joinRestart = (jobs: Map<string, PlannedJob>, unit: string, owner: string, seconds: number): void => {
+  const job = jobs.get(unit);
+  if (job?.want === 'inactive') return;
+  const owners = [...(job?.owners ?? []), owner];
+  jobs.set(unit, {
+    unit,
+    verb: job?.verb ?? 'restart',
+    want: 'active',
+    seconds: Math.max(job?.seconds ?? 0, seconds),
+    owners,
+  });
 };
 
 const ownJob = (name: string, spec: UnitSpec | InstanceSpec, { loaded, wrote }: Loaded): PlannedJob | undefined => {

@@ -12,6 +12,7 @@ import type { StartedWith, UnitIntent } from './unit-intent';
 import type { UnitLinks } from './unit-links';
 import type { Overridden } from './unit-loaded';
 import type { UnitStatus } from './unit-state';
+import type { TemplateRun } from './template-runs';
 
 const strings: Rule<readonly string[]> = (value) =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : 'a list of strings';
@@ -89,4 +90,8 @@ export interface LiveUnit {
   readonly overridden?: Overridden;
   /** Its [Install] links under /etc and /run, and those its [Install] makes (unit-links.ts), when read. */
   readonly links?: UnitLinks;
+  /** A template's drop-in: its template's running instances the stack does not declare (template-runs.ts). */
+  readonly templateRuns?: readonly TemplateRun[];
+  /** A template's drop-in: when its file last changed (its ctime), in Unix seconds. */
+  readonly fileChangedAt?: number;
 }

@@ -170,7 +170,7 @@ export const summarizeUnit = (
     const refusal = changes.enabled?.live;
     const refused =
       typeof refusal === 'string' && refusal !== NO_TEMPLATE ? `the apply refuses it: ${refusal}` : undefined;
-    const words = [refused ?? onceWritten(spec, live), pending].filter((said) => said !== undefined).join('; ');
+    const words = [refused ?? onceWritten(spec, live), also, pending].filter((said) => said !== undefined).join('; ');
     return `${name} is absent${words === '' ? '' : `: ${words}`}`;
   }
   const state = stateOf(spec, live);

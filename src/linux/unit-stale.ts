@@ -5,6 +5,7 @@
  */
 import type { FieldDiff } from '../core/protocol';
 import type { LiveUnit } from './unit-control';
+import { TEMPLATE_RUNS_FIELD } from './template-runs';
 
 /**
  * Whether the process of a running unit started before its content last changed (`changedAt` when
@@ -37,11 +38,11 @@ export const isoTime = (seconds: number): string =>
   new Date(Math.floor(seconds) * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
- * Whether the read names a stale process: one that runs while systemd has the unit's files
- * unloaded (`NeedDaemonReload=yes`) is named as that already, and the apply reloads and then judges.
+ * Whether the read names a stale process. One that runs while systemd awaits a reload (`NeedDaemonReload=yes`) is
+ * judged against the files the reload loads (drop-in-dirs.ts `pathsAfterReload`), as the apply judges it after its
+ * reload: named as a reload alone, a drop-in removed by hand read as no restart while the apply restarted the unit.
  */
-const namesStale = (live: LiveUnit, running: boolean): boolean =>
-  running && !live.status.needDaemonReload && staleProcess(live) !== undefined;
+const namesStale = (live: LiveUnit, running: boolean): boolean => running && staleProcess(live) !== undefined;
 
 /** The plan's words for a leftover intent or a stale process, first in the summary; undefined when neither. */
 export const pendingWords = (live: LiveUnit, running: boolean): string | undefined => {
@@ -69,5 +70,8 @@ export const pendingDiff = (live: LiveUnit, running: boolean): FieldDiff => {
   return changes;
 };
 
-/** The fields `pendingDiff` adds, which the summary names in words instead. */
-export const PENDING_FIELDS: readonly string[] = ['apply', 'process'];
+/**
+ * The fields `pendingDiff` adds, and the restarts a template's file or drop-in makes pending for the instances the
+ * stack does not declare (template-runs.ts): the summary names them in words instead.
+ */
+export const PENDING_FIELDS: readonly string[] = ['apply', 'process', TEMPLATE_RUNS_FIELD];

@@ -15,8 +15,10 @@ import { DROP_IN_SEARCH, UNIT_FILE_SEARCH } from './unit-directories';
 import { instanceOf, isTemplate } from './unit-name';
 import type { UnitStatus } from './unit-state';
 
-/** Prints the `.conf` files of `$d/$x.d/`, one a line. */
-const GLOB = 'for f in "$d/$x.d/"*.conf; do [ -f "$f" ] && printf \'%s\\n\' "$f"; done';
+/** Prints `$d/$x.d/` when it is there (drop-in-dirs.ts dates it), then its `.conf` files, one a line. */
+const GLOB =
+  '[ -d "$d/$x.d" ] && printf \'%s/\\n\' "$d/$x.d"; ' +
+  'for f in "$d/$x.d/"*.conf; do [ -f "$f" ] && printf \'%s\\n\' "$f"; done';
 
 /**
  * Sets `m` to the `.conf` files of the directories `dropInNames` names for each name `show`'s output (`$s`) gives a

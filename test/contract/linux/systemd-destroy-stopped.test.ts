@@ -9,38 +9,15 @@
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke } from '../../support/run-handler';
+import { useSessionStopper } from '../../support/session-stopper';
 import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
 const { host, unit } = useSystemdHost();
-const STOPPER = '/usr/sbin/systemctl';
+const stopper = useSessionStopper(host);
 const DIR = '/etc/systemd/system';
 const sleeper = '[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
-
-/** A systemctl that, once, at `daemon-reload`, drops its own SSH session (as a lost link or a kill would). */
-const stopper = [
-  '#!/bin/sh',
-  'case " $* " in *" daemon-reload "*)',
-  `  rm -f ${STOPPER}`,
-  '  p=$PPID',
-  '  while [ "$p" -gt 1 ]; do',
-  '    [ "$(cat /proc/$p/comm)" = sshd ] && kill -9 "$p" && exit 1',
-  "    p=$(awk '{ print $4 }' /proc/$p/stat)",
-  '  done',
-  '  exit 1 ;;',
-  'esac',
-  'exec /usr/bin/systemctl "$@"',
-].join('\n');
-
-const putStopper = async () => {
-  const put = `cat >${STOPPER} <<'EOF'\n${stopper}\nEOF\nchmod 0755 ${STOPPER}`;
-  expect((await host().exec(put)).code).toBe(0);
-};
-
-afterEach(async () => {
-  await host().exec(`rm -f ${STOPPER}`);
-});
 
 const dropIn = (verb: 'apply' | 'destroy', spec: object) =>
   invoke(linuxDomain(), 'systemd-drop-in', verb, hostTarget(host()), spec, { [KEY_ENV]: host().privateKey });
@@ -52,10 +29,10 @@ test('a drop-in destroy stopped before its reload is finished by the next destro
   expect((await dropIn('apply', spec)).code).toBe(0);
   expect((await unit.show('dsr.service', 'Environment')).Environment).toBe('DSR=on');
 
-  await putStopper();
+  await stopper.put('daemon-reload');
   const stopped = await dropIn('destroy', identity);
   expect(stopped.code).toBe(1);
-  expect((await host().exec(`test -e ${STOPPER}`)).code).not.toBe(0); // it stopped that destroy, at its reload
+  expect(await stopper.fired()).toBe(true); // it stopped that destroy, at its reload
   expect((await host().exec(`test -e ${DIR}/dsr.service.d/10-env.conf`)).code).not.toBe(0);
 
   const again = await dropIn('destroy', identity);
@@ -75,10 +52,10 @@ test('a unit destroy stopped before its reload is finished by the next destroy: 
   const spec = unitSpec('dsu.service', sleeper);
   expect((await unit.run('apply', spec)).code).toBe(0);
 
-  await putStopper();
+  await stopper.put('daemon-reload');
   const stopped = await unit.run('destroy', spec);
   expect(stopped.code).toBe(1);
-  expect((await host().exec(`test -e ${STOPPER}`)).code).not.toBe(0); // it stopped that destroy, at its reload
+  expect(await stopper.fired()).toBe(true); // it stopped that destroy, at its reload
   expect((await host().exec(`test -e ${DIR}/dsu.service`)).code).not.toBe(0);
 
   const again = await unit.run('destroy', spec);
@@ -99,10 +76,10 @@ test('an instance destroy stopped before its reload is finished by the next: no 
   expect((await unit.run('apply', template)).code).toBe(0);
   expect((await run('apply', instanceSpec('dsi@a.service'))).code).toBe(0);
 
-  await putStopper();
+  await stopper.put('daemon-reload');
   const stopped = await run('destroy', { name: 'dsi@a.service', directory: DIR });
   expect(stopped.code).toBe(1);
-  expect((await host().exec(`test -e ${STOPPER}`)).code).not.toBe(0); // it stopped that destroy, at its reload
+  expect(await stopper.fired()).toBe(true); // it stopped that destroy, at its reload
 
   const again = await run('destroy', { name: 'dsi@a.service', directory: DIR });
   expect(again.code).toBe(0);

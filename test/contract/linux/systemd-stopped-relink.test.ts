@@ -7,6 +7,7 @@
  * link said they had been there). Its intent names them now: the plan says so, the apply links them again as they
  * were, and the plan after it is in sync.
  */
+import { useSessionStopper } from '../../support/session-stopper';
 import { unitBatch, useSystemdHost } from '../../support/unit-host';
 import { batch, enableByHand, RUN, templateLinks } from '../../support/template-batch';
 
@@ -14,32 +15,7 @@ jest.setTimeout(120_000);
 
 const { host } = useSystemdHost();
 const { plan, apply } = unitBatch(host);
-const STOPPER = '/usr/sbin/systemctl';
-
-/** A systemctl that, once, at `<verb> <instance>`, drops its own SSH session (as a lost link or a kill would). */
-const stopper = (verb: string, instance: string) =>
-  [
-    '#!/bin/sh',
-    `case " $* " in *" ${verb} "*" ${instance} "*)`,
-    `  rm -f ${STOPPER}`,
-    '  p=$PPID',
-    '  while [ "$p" -gt 1 ]; do',
-    '    [ "$(cat /proc/$p/comm)" = sshd ] && kill -9 "$p" && exit 1',
-    "    p=$(awk '{ print $4 }' /proc/$p/stat)",
-    '  done',
-    '  exit 1 ;;',
-    'esac',
-    'exec /usr/bin/systemctl "$@"',
-  ].join('\n');
-
-const putStopper = async (verb: string, instance: string) => {
-  const put = `cat >${STOPPER} <<'EOF'\n${stopper(verb, instance)}\nEOF\nchmod 0755 ${STOPPER}`;
-  expect((await host().exec(put)).code).toBe(0);
-};
-
-afterEach(async () => {
-  await host().exec(`rm -f ${STOPPER}`);
-});
+const stopper = useSessionStopper(host);
 
 test('a template disabled by an apply stopped before it linked the instances enabled by hand again', async () => {
   const install = 'WantedBy=multi-user.target\nAlias=ds-al@.service\nDefaultInstance=a\n';
@@ -49,11 +25,11 @@ test('a template disabled by an apply stopped before it linked the instances ena
   expect(before.join('')).toContain('ds@foo.service -> ');
   expect(before.join('')).toContain('ds@bar.service -> ');
 
-  await putStopper('enable', 'ds@foo.service');
+  await stopper.put('enable', 'ds@foo.service');
   const objects = batch('ds', install, false);
   const stopped = await apply(objects);
   expect(stopped).toMatchObject({ code: 1, stderr: expect.stringContaining('lost during apply') });
-  expect((await host().exec(`test -e ${STOPPER}`)).code).not.toBe(0); // it stopped that apply, at that step
+  expect(await stopper.fired()).toBe(true); // it stopped that apply, at that step
   const intent = (await host().exec("cat '/var/lib/cdktf-homelab/intents/ds@.service'")).stdout;
   expect(intent).toContain(' relink=etc:ds@foo.service relink=run:ds@bar.service');
   const unlinked = (await templateLinks(host(), 'ds')) + (await templateLinks(host(), 'ds', RUN));
@@ -87,11 +63,11 @@ test('a template rewritten by an apply stopped before it linked the instances en
   await enableByHand(host(), 'dz');
   expect(await templateLinks(host(), 'dz', RUN)).toContain('/multi-user.target.wants/dz@bar.service -> ');
 
-  await putStopper('reenable', 'dz@foo.service');
+  await stopper.put('reenable', 'dz@foo.service');
   const objects = batch('dz', `${install}# rewritten\n`, true);
   const stopped = await apply(objects);
   expect(stopped).toMatchObject({ code: 1, stderr: expect.stringContaining('lost during apply') });
-  expect((await host().exec(`test -e ${STOPPER}`)).code).not.toBe(0);
+  expect(await stopper.fired()).toBe(true);
   const intent = (await host().exec("cat '/var/lib/cdktf-homelab/intents/dz@.service'")).stdout;
   expect(intent).toContain(' relink=etc:dz@foo.service relink=run:dz@bar.service');
   expect(await templateLinks(host(), 'dz', RUN)).not.toContain('dz@bar.service');

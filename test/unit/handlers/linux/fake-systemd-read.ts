@@ -22,7 +22,8 @@ export interface ReadHost {
 
 export const readScript = (script: string, host: ReadHost): string => {
   const { files, masked, show, fileOf, fileState } = host;
-  const showLine = /systemctl show -p \S+ -- (.*)\n/.exec(script)?.[1] ?? '';
+  // The `show` of the declared units (`s=$(…)`), never the one of a template's instances by glob (template-runs.ts).
+  const showLine = /^s=\$\(.*systemctl show -p \S+ -- (.*)\n/m.exec(script)?.[1] ?? '';
   const shown = operands(showLine).map(show).join('\n');
   const paths = operands(/set -- (.*?); k=; /.exec(script)?.[1] ?? '');
   const digests = paths.flatMap((path) => (files.has(path) ? [`${sha256Hex(files.get(path) ?? '')}  ${path}`] : []));

@@ -6,7 +6,7 @@ import { parseAs } from '../../../../src/core/parse';
 import { unitIdentity } from '../../../../src/linux/systemd-unit';
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import { diffUnit, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
-import { parseReadScript } from '../../../../src/linux/unit-read';
+import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 import { live, spec } from './unit-fixtures';
 

@@ -5,7 +5,8 @@
  */
 import { quote } from '../../../../src/linux/shell';
 import { manyUnitsCommand, notQueued } from '../../../../src/linux/unit-commands';
-import { parseReadScript, readScript } from '../../../../src/linux/unit-read';
+import { readScript } from '../../../../src/linux/unit-read';
+import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 
 describe('unit commands', () => {
   test('every operand is quoted, so a name cannot become a second command', () => {

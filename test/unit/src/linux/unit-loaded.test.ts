@@ -11,7 +11,7 @@ import {
   overriddenWords,
   statsByPath,
 } from '../../../../src/linux/unit-loaded';
-import { parseReadScript } from '../../../../src/linux/unit-read';
+import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 
 const status = (over: Partial<UnitStatus> = {}): UnitStatus => ({

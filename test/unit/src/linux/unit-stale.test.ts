@@ -9,7 +9,7 @@ import type { UnitSpec } from '../../../../src/linux/systemd-unit';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import { diffUnit, settleSteps, summarizeUnit } from '../../../../src/linux/unit-diff';
 import { dropInIsForeign, unitIsForeign } from '../../../../src/linux/unit-ownership';
-import { parseReadScript } from '../../../../src/linux/unit-read';
+import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 import { pendingWords, staleProcess } from '../../../../src/linux/unit-stale';
 
 const CONTENT = '[Service]\nExecStart=/bin/sleep infinity\n';
@@ -78,7 +78,7 @@ describe('a process older than its content', () => {
     expect(staleProcess(live(over)) !== undefined).toBe(stale);
   });
 
-  test('is drift in words, restarts the unit, and is not named twice while systemd has the files unloaded', () => {
+  test('is drift in words, restarts the unit, and is named beside a reload systemd awaits, as the apply does', () => {
     const stale = live({ startedWith: { content: OLD, invocation: 'I2' }, contentChangedAt: AT + 30 });
     expect(summarizeUnit(spec, 'h:22', stale, diffUnit(spec, stale))).toBe(
       'unit fa-u1.service on h:22 (active/running): restart pending: its process started before its content ' +
@@ -89,7 +89,11 @@ describe('a process older than its content', () => {
     });
     expect(settleSteps(spec, stale, false)).toMatchObject({ restart: true });
     const unloaded = live({ startedWith: { content: OLD, invocation: 'I2' } }, { needDaemonReload: true });
-    expect(Object.keys(diffUnit(spec, unloaded))).toEqual(['NeedDaemonReload']);
+    // The apply reloads, then restarts it (settleSteps on the state after the reload): the plan says both.
+    expect(Object.keys(diffUnit(spec, unloaded))).toEqual(['NeedDaemonReload', 'process']);
+    expect(summarizeUnit(spec, 'h:22', unloaded, diffUnit(spec, unloaded))).toMatch(
+      /^unit fa-u1\.service on h:22 \(active\/running\): restart pending: its process started before its content/,
+    );
     const stopped = live(
       { startedWith: { content: OLD, invocation: 'I2' } },
       { activeState: 'inactive', subState: 'dead' },

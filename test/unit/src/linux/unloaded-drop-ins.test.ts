@@ -5,7 +5,7 @@
  * template's name, so a copy of a template ranked higher read as no shadow while its instances loaded it.
  */
 import { execFileSync } from 'node:child_process';
-import { parseReadScript } from '../../../../src/linux/unit-read';
+import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 import { dropInNames, UNLOADED_DROP_INS, withUnloadedDropIns } from '../../../../src/linux/unloaded-drop-ins';
 import { needsReload } from '../../../../src/linux/unit-batch';
 import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
