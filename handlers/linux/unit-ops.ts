@@ -14,11 +14,9 @@
  * `unit-transaction.ts`.
  */
 import { HandlerError } from '../../src/core/errors';
-import type { KindContext } from '../../src/core/kind';
 import { restartOnPath, START_TIMEOUT_SECONDS, unitPath } from '../../src/linux/unit-file';
 import { unitIntentPath } from '../../src/linux/unit-intent';
 import { destroyMayAct, leftByDestroy, unitIsForeign } from '../../src/linux/unit-ownership';
-import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import { isTemplate } from '../../src/linux/unit-name';
 import { destroyUnitStep, type HelperStep, linkSteps } from '../../src/linux/root-helper';
 import type { CommandResult } from '../../src/linux/ssh';
@@ -27,17 +25,19 @@ import { enablementOf, isMasked, isUnitRunning } from '../../src/linux/unit-stat
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
-import { asError, type Doomed, fail, finish, nameOf, open, reloadAndRead, say } from './unit-removal-end';
+import {
+  asError,
+  type Doomed,
+  fail,
+  finish,
+  nameOf,
+  open,
+  reloadAndRead,
+  say,
+  type UnitRemoval,
+} from './unit-removal-end';
 
-/** One unit to destroy, with the context its lines go to. */
-export interface UnitRemoval {
-  readonly unit: UnitIdentity;
-  /** Whether the unit's file is ours: false for an instance, whose file is its template's. */
-  readonly ownsFile: boolean;
-  readonly context: KindContext;
-  /** Whether its construct says `adopt: true`: without it, a unit with no mark of this stack is left. */
-  readonly adopt?: boolean;
-}
+export type { UnitRemoval } from './unit-removal-end';
 
 /** Destroys one unit; its failure is thrown. */
 export const destroyUnit = async (session: HostSession, removal: UnitRemoval): Promise<void> => {

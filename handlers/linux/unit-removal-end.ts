@@ -11,7 +11,18 @@ import { isTemplate } from '../../src/linux/unit-name';
 import { RELOADED_ABSENT, type RemovalReport } from '../../src/linux/unit-remove';
 import { enablementOf, isMasked } from '../../src/linux/unit-state';
 import type { HostShell } from './host-shell';
-import type { UnitRemoval } from './unit-ops';
+import type { KindContext } from '../../src/core/kind';
+import type { UnitIdentity } from '../../src/linux/systemd-unit';
+
+/** One unit to destroy, with the context its lines go to. */
+export interface UnitRemoval {
+  readonly unit: UnitIdentity;
+  /** Whether the unit's file is ours: false for an instance, whose file is its template's. */
+  readonly ownsFile: boolean;
+  readonly context: KindContext;
+  /** Whether its construct says `adopt: true`: without it, a unit with no mark of this stack is left. */
+  readonly adopt?: boolean;
+}
 
 /** One unit of a destroy run and what became of it so far. */
 export interface Doomed {

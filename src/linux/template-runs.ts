@@ -12,12 +12,6 @@ import type { FileStat } from './unit-loaded';
 import { instanceOf, isTemplate } from './unit-name';
 import { parseShow } from './unit-state';
 
-/** One running instance the stack does not declare, and when its process started (Unix seconds). */
-export interface TemplateRun {
-  readonly name: string;
-  readonly startedAt?: number;
-}
-
 /** What the judgement needs of one read entry. */
 interface RunEntry {
   readonly unit: string;

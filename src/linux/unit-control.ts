@@ -12,7 +12,6 @@ import type { StartedWith, UnitIntent } from './unit-intent';
 import type { UnitLinks } from './unit-links';
 import type { Overridden } from './unit-loaded';
 import type { UnitStatus } from './unit-state';
-import type { TemplateRun } from './template-runs';
 
 const strings: Rule<readonly string[]> = (value) =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : 'a list of strings';
@@ -61,6 +60,12 @@ export const CONTROL_FIELDS = {
 export type DesiredUnit = { readonly name: string; readonly directory: string } & SpecOf<typeof CONTROL_FIELDS> & {
     readonly content?: string;
   };
+
+/** A running instance of a declared template that the stack does not declare, and its start (Unix seconds). */
+export interface TemplateRun {
+  readonly name: string;
+  readonly startedAt?: number;
+}
 
 /** What one read of the host found. */
 export interface LiveUnit {
