@@ -133,13 +133,18 @@ export const diffRepo = (
   return diff;
 };
 
+/** What the cache agent fetches at when a Repo sets no spec.refreshInterval (seed 004: "Default `5m`"). */
+const AGENT_REFRESH_INTERVAL = '5m';
+
 /**
  * The live spec.refreshInterval when it is not the declared one: set at create only, the apply never writes it, so a
- * plan reading the Repo in sync (or naming other drift) and an apply restating it say so rather than imply it.
+ * plan reading the Repo in sync (or naming other drift) and an apply restating it say so rather than imply it. An
+ * unset one runs at the agent's default: a Repo made elsewhere and adopted with the construct's default read as
+ * differing (test/e2e/discover.test.ts).
  */
 export const intervalLeft = (spec: RepoSpec, live: LiveRepo): string | undefined => {
   const have = live.spec?.refreshInterval;
-  if (have === spec.refreshInterval) return undefined;
+  if ((have ?? AGENT_REFRESH_INTERVAL) === spec.refreshInterval) return undefined;
   const shown = have === undefined ? 'unset' : JSON.stringify(have);
   const declared = JSON.stringify(spec.refreshInterval);
   return `spec.refreshInterval is ${shown}, declared ${declared}: set at create only, so the apply leaves it`;

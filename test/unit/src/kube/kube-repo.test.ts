@@ -5,6 +5,7 @@ import { LABEL_REPO_BOUND } from '../../../../src/kube/names';
 import {
   credentialSecretFor,
   diffRepo,
+  intervalLeft,
   liveRepoOf,
   matchCredential,
   type RepoSpec,
@@ -114,4 +115,18 @@ test('a Repo deleted and held by its finalizers is drift, and the apply says why
       'goes once they are done, and the next apply creates it again; nothing was written',
   );
   expect(terminating('Repo ns/r', liveRepoOf({ metadata: {} }))).toBeUndefined();
+});
+
+// Regression (discover e2e): a Repo made elsewhere sets no refreshInterval, and the agent fetches it every 5m (seed
+// 004), so its adoption with the construct's default named an interval the apply "leaves".
+test.each([
+  ['unset, declared the default', undefined, '5m', undefined],
+  ['unset, declared another', undefined, '1h', 'spec.refreshInterval is unset, declared "1h"'],
+  ['set as declared', '1h', '1h', undefined],
+  ['set otherwise', '1h', '5m', 'spec.refreshInterval is "1h", declared "5m"'],
+])('a live refreshInterval %s', (_, have, declared, words) => {
+  const live = { spec: { url: 'https://x', ...(have === undefined ? {} : { refreshInterval: have }) } };
+  const left = intervalLeft({ ...spec('https://x'), refreshInterval: declared }, live);
+  if (words === undefined) expect(left).toBeUndefined();
+  else expect(left).toBe(`${words}: set at create only, so the apply leaves it`);
 });
