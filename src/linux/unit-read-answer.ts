@@ -7,7 +7,7 @@
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
 import { overriddenOf, statsByPath } from './unit-loaded';
-import { byIndex, digestsByPath } from './read-lines';
+import { byIndex, digestsByPath, hostNow } from './read-lines';
 import { readLinks } from './unit-links';
 import { parseFacts } from './unit-facts';
 import { isTemplate } from './unit-name';
@@ -19,7 +19,7 @@ import { withTemplateRuns } from './template-runs';
 import { dirTimesByPath, loadedContentOf } from './drop-in-dirs';
 import { comparedPaths, linkedUnits, READ_MARK as MARK, type ReadEntry, unitsOf } from './unit-read';
 
-/** Whole seconds from `since` (to the microsecond) to the host's `now` (whole seconds), when both are known. */
+/** Whole seconds from `since` to the host's `now` (each past the second where the host shows it), when both known. */
 const secondsSince = (since: number | undefined, now: number): number | undefined =>
   since !== undefined && Number.isFinite(now) && now > 0 ? Math.max(0, Math.floor(now - since)) : undefined;
 
@@ -61,7 +61,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
   const enablement = enablementByName(entries, unitFiles, instanceText);
-  const now = Number(nowText.trim());
+  const now = hostNow(nowText);
   let next = 0;
   const live = entries.flatMap((entry, index): LiveUnit[] => {
     const fileSha256 = entry.file === undefined ? undefined : digests.get(entry.file);

@@ -94,7 +94,7 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     linkedFilesCommand(entries),
     `echo ${READ_MARK.runs}`,
     templateRunsCommand(entries),
-    `echo ${READ_MARK.now}; date -u +%s`,
+    `echo ${READ_MARK.now}; date -u +%s.%N`,
     `echo ${READ_MARK.unreadable}`,
     unreadableCheck(entries),
     '',

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import { statsByPath } from '../../../../src/linux/unit-loaded';
+import { hostNow } from '../../../../src/linux/read-lines';
 import { readScript } from '../../../../src/linux/unit-read';
 import { isoTime, staleProcess } from '../../../../src/linux/unit-stale';
 import { parseShow } from '../../../../src/linux/unit-state';
@@ -81,4 +82,19 @@ test('content changed in the second of the start, after it, is a stale process; 
   expect(staleProcess(running(START + 0.9))).toEqual({ changedAt: START + 0.9 });
   expect(staleProcess(running(START + 0.1))).toBeUndefined();
   expect(isoTime(START + 0.9)).toBe('2026-12-06T19:29:17Z');
+});
+
+// Regression (CI at 21946f7): the host's clock in whole seconds against a state change to the microsecond counted up
+// to a second short, and a unit 2.5 s into a 1 s deadline read in sync (contract systemd-deadlines.test.ts).
+test("the host's clock is read past the second, and in whole seconds from a date without %N", () => {
+  const line =
+    readScript([{ unit: 'a.service' }])
+      .split('\n')
+      .find((l) => l.includes('date -u')) ?? '';
+  const printed = execFileSync('/bin/sh', ['-c', line], { encoding: 'utf8' }).split('\n')[1] ?? '';
+  expect(printed).toMatch(/^\d+\.\d{9}$/);
+  expect(hostNow(printed)).toBeCloseTo(Date.now() / 1000, 0);
+  expect(hostNow('1796600002.95\n')).toBe(1796600002.95);
+  expect(hostNow('1796600002.%N')).toBe(1796600002);
+  expect(hostNow('')).toBeNaN();
 });
