@@ -104,7 +104,7 @@ const checkedCounter = async (host: SystemdHost) => {
 };
 
 export const unitTarget = async (): Promise<ApplyTarget> => {
-  const host = await startSystemdHost();
+  const host = await startSystemdHost({ stock: true });
   const countReloads = await checkedCounter(host);
   return {
     kind: 'systemd units',

@@ -86,7 +86,7 @@ const bootAll = async (count: number): Promise<SystemdHost[]> => {
   // Each host stops its container when this process exits (one 'exit' listener each): 20 are expected, not a leak.
   process.setMaxListeners(Math.max(process.getMaxListeners(), count + 10));
   const booted = await Promise.allSettled(
-    Array.from({ length: count }, () => startSystemdHost({ measureMemory: true })),
+    Array.from({ length: count }, () => startSystemdHost({ measureMemory: true, stock: true })),
   );
   const up = booted.flatMap((b) => (b.status === 'fulfilled' ? [b.value] : []));
   const failed = booted.find((b): b is PromiseRejectedResult => b.status === 'rejected');

@@ -181,7 +181,7 @@ const pveRows = async (sizes: Size[]): Promise<Row[]> => {
 
 const unitRows = async (sizes: Size[]): Promise<Row[]> => {
   if (sizes.length === 0) return [];
-  const host = await startSystemdHost();
+  const host = await startSystemdHost({ stock: true });
   const target: Target = {
     kind: 'systemd units',
     ...unitHostEnv(host),

@@ -26,7 +26,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 const main = async () => {
   const booting = process.hrtime.bigint();
-  const host = await startSystemdHost();
+  const host = await startSystemdHost({ stock: true });
   const bootMs = Number(process.hrtime.bigint() - booting) / 1e6;
   try {
     const target = canonicalJson({

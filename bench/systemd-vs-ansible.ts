@@ -139,7 +139,7 @@ const ansibleVersion = async (): Promise<string> => {
 const main = async () => {
   const version = await ansibleVersion();
   const loadBefore = load();
-  const host = await startSystemdHost();
+  const host = await startSystemdHost({ stock: true });
   const env = {
     HOMELAB_SSH_HOST: host.host,
     HOMELAB_SSH_PORT: String(host.port),

@@ -56,7 +56,20 @@ export function cachedRootfs(): string {
 export interface SystemdHostOptions {
   /** Also put the container in a memory cgroup of its own, so memoryBytes() can read it. @default false */
   readonly measureMemory?: boolean;
+  /**
+   * Boot the host as Debian ships it: systemd's generators run at each daemon-reload and each login runs pam_motd, as
+   * on a real host (the image leaves both out for the tests: scripts/setup-systemd-host.sh). The benches set it, so
+   * their reloads and logins cost what a host's do. @default false
+   */
+  readonly stock?: boolean;
 }
+
+/** Puts back what the image leaves out (an overlay: this boot only), then reloads so systemd runs its generators. */
+const restoreStock = async (client: Client): Promise<void> => {
+  const restore = 'rm -f /etc/systemd/system-generators/* && cp -p /etc/pam.d/sshd.debian /etc/pam.d/sshd';
+  const r = await execOn(client, `${restore} && systemctl daemon-reload`);
+  if (r.code !== 0) throw new Error(`the stock host was not restored: ${r.stderr.trim()}`);
+};
 
 export async function startSystemdHost(options: SystemdHostOptions = {}): Promise<SystemdHost> {
   if (process.getuid?.() !== 0) throw new Error('systemd test host: systemd-nspawn needs root');
@@ -187,6 +200,7 @@ export async function startSystemdHost(options: SystemdHostOptions = {}): Promis
       const failed = await execOn(client, 'systemctl --failed --no-legend --plain').catch(() => undefined);
       throw new Error(`systemctl is-system-running says "${state}" (exit ${r.code}) ${failed?.stdout ?? ''}`);
     }
+    if (options.stock === true) await restoreStock(client);
   } catch (e) {
     const msg =
       `systemd test host ${machine} on 127.0.0.1:${port} failed to start: ${(e as Error).message}\n` +
