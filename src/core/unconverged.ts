@@ -12,8 +12,10 @@ const UNCONVERGED_WORDS: readonly string[] = [
   'the apply will refuse',
   // A field set at create only (kube-repo.ts).
   'the apply leaves',
-  // A link enable cannot make: the apply's enable fails the same way (unit-install.ts).
+  // A link enable cannot make, or a unit declared enabled that nothing links: the apply's enable fails or the apply
+  // refuses it (unit-install.ts, unit-enable.ts, template-enable.ts).
   'systemctl enable refuses it',
+  'so it cannot be enabled',
   // A removal PVE's writer refuses, as the destroy does (removal-block.ts).
   'PVE refuses that while',
 ];

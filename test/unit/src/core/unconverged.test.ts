@@ -13,6 +13,7 @@ import {
   type RepoSpec,
 } from '../../../../src/kube/kube-repo';
 import { aliasApplyWords } from '../../../../src/linux/unit-alias';
+import { cannotEnable } from '../../../../src/linux/unit-enable';
 import { maskWords } from '../../../../src/linux/unit-mask';
 import { FOREIGN_REFUSED } from '../../../../src/pve/network-apply';
 import { summarizeInterface } from '../../../../src/pve/network-interface-diff';
@@ -22,6 +23,7 @@ const inSync: Reading = { inSync: true, summary: 'in sync', diff: {} };
 const bridge = { node: 'n2', iface: 'eno1', type: 'bridge' } as NetworkInterfaceSpec;
 const repo = { refreshInterval: '5m' } as RepoSpec;
 const masked = { name: 'a.service', directory: '/etc/systemd/system', unmask: false };
+const enabled = { name: 'a.service', enabled: true };
 
 describe('saysUnconverged', () => {
   test.each([
@@ -34,6 +36,7 @@ describe('saysUnconverged', () => {
     ['a unit with an alias its [Install] does not make', aliasApplyWords(['/etc/systemd/system/b.service'])],
     ['a masked unit not unmasked', maskWords(masked, { loadState: 'masked', unitFileState: 'masked' })],
     ['a network reload someone else staged for', FOREIGN_REFUSED],
+    ['a unit declared enabled that nothing links', cannotEnable(enabled, undefined, [], { unitFileState: 'static' })],
     ['a unit enable cannot link', 'cannot compare links: Alias=b: systemctl enable refuses it (no /etc/machine-id)'],
     ['a removal PVE refuses', 'n1: settled, vmbr9 to be deleted if this plan destroys it (PVE refuses that while x)'],
   ])('a line saying the apply will not converge it is caught: %s', (_, line) => {
