@@ -20,6 +20,7 @@ import {
   refusedLines,
   triggersOf,
 } from './batch-entries';
+import { declareCheck } from './batch-check';
 import { hasToken, jsonText, tokensAsText } from './encode';
 import { declareOwnershipBlocks } from './ownership-blocks';
 import { recordProblems } from './problems';
@@ -58,9 +59,6 @@ export interface BatchMember {
   readonly after: () => readonly string[];
 }
 
-/** A drift warning's last line: it promises convergence only where no line says `the apply refuses it`. */
-const CHECK_FOOTER = '(read at plan time; apply converges it unless its line says otherwise)';
-
 export class TargetBatch extends Construct {
   /** The stack's batch for `key`, created on first use. */
   static of(scope: Construct, key: TargetBatchKey): TargetBatch {
@@ -97,19 +95,12 @@ export class TargetBatch extends Construct {
       query: Lazy.anyValue({ produce: () => ({ ...query, ...this.queryEntries() }) }),
     });
     this.read.overrideLogicalId(`${this.label}_read`);
-    // Terraform re-evaluates checks after apply against the plan-time read, so the message says
-    // when it was read. A check-scoped re-read would fix that, but Terraform then plans that read
-    // on every run and no plan is ever empty (measured, terraform 1.11.4; terraform#36536).
     // An object its lifecycle found and that is not adopted is named too (add() declares the local).
-    stack.addOverride(`check.${this.label}_in_sync`, {
-      assert: [
-        {
-          condition: Lazy.stringValue({ produce: () => `\${${this.readInSync()}${this.refusedTest()}}` }),
-          error_message: Lazy.stringValue({
-            produce: () => `\${${this.checkMessage()}}\n${CHECK_FOOTER}`,
-          }),
-        },
-      ],
+    declareCheck(stack, {
+      label: this.label,
+      read: this.read,
+      mayRefuse: () => this.mayRefuse,
+      size: () => this.members.size,
     });
     const input = { target: jsonText(key.target), drifted: Lazy.stringValue({ produce: () => this.drifted() }) };
     // `absent` only where the state keeps ownership: another batch's input stays the one earlier versions wrote.
@@ -186,32 +177,6 @@ export class TargetBatch extends Construct {
       if (further !== undefined) return `${why}, ${further}`;
     }
     return undefined;
-  }
-
-  /**
-   * The check's message: the read's summary (`k of n objects are not in sync:` and k lines), then the objects
-   * the apply would refuse under a count of their own. The read cannot see the state that records them, so
-   * one object may be in both lists; each list's count is its own lines' (issue 29: one header counted 1 over
-   * 6 lines, one object twice).
-   */
-  private checkMessage(): string {
-    const summary = this.read.result(BATCH.summary);
-    if (!this.mayRefuse) return summary;
-    const refused = `local.${this.label}_refused`;
-    const header =
-      `format("the apply will refuse %d of the %d objects, which existed before this stack declared them:", ` +
-      `length(split("\\n", ${refused})), ${this.members.size})`;
-    const refusals = `${refused} == "" ? "" : join("\\n", [${header}, ${refused}])`;
-    return `join("\\n", compact([${this.readInSync()} ? "" : ${summary}, ${refusals}]))`;
-  }
-
-  private readInSync(): string {
-    return `${this.read.result(BATCH.inSync)} == "true"`;
-  }
-
-  /** ` && local.<label>_refused == ""` when some object may be refused, else nothing. */
-  private refusedTest(): string {
-    return this.mayRefuse ? ` && local.${this.label}_refused == ""` : '';
   }
 
   /** Declares `local.<label>_recorded` (recordedLocal) over the refusable objects, whichever are added later. */

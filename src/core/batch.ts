@@ -13,6 +13,7 @@ import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { BATCH, foundGroups, resultKey, toReadResult } from './protocol';
 import { isOtherStack, receivedStackId } from './stack-id';
+import { saysUnconverged } from './unconverged';
 
 const objectEntry = z.object({
   kind: z.string(),
@@ -207,7 +208,8 @@ const unreadable = (error: unknown): Reading => ({
 
 /**
  * The flat result: each object's reading, printable and bounded (toReadResult), the batch's verdict
- * naming the drifted objects with those same summaries, `.drifted`: the names the apply acts on, each
+ * naming the drifted objects with those same summaries, `.converges`: whether none of them says the apply will
+ * not converge it (unconverged.ts), `.drifted`: the names the apply acts on, each
  * object not in sync or following one that is not (an unknown name counts as not in sync), `.found`:
  * each found text once with its objects' names (foundGroups), and `.absent`: the names of the objects whose
  * lifecycle would record nothing found (Reading.absent). The plan reads those keys instead of one expression
@@ -222,13 +224,16 @@ const summarize = (
   const drifted: string[] = [];
   const found: Array<[string, string]> = [];
   const absent: string[] = [];
+  let converges = true;
   for (const name of names) {
     const reading = readings.get(name) ?? unreadable(new Error('no reading'));
     const flat = toReadResult(reading);
     for (const field of ['in_sync', 'summary', 'diff'] as const) result[resultKey(name, field)] = flat[field];
     if (reading.found !== undefined) found.push([name, reading.found]);
     if (reading.absent === true) absent.push(name);
-    if (!reading.inSync) drifted.push(`- ${name}: ${flat.summary}`);
+    if (reading.inSync) continue;
+    drifted.push(`- ${name}: ${flat.summary}`);
+    converges &&= !saysUnconverged(reading.summary);
   }
   const groups = foundGroups(found);
   if (groups !== undefined) result[BATCH.found] = groups;
@@ -238,6 +243,7 @@ const summarize = (
   result[BATCH.drifted] = applied.join(',');
   result[BATCH.inSync] = String(drifted.length === 0);
   result[BATCH.summary] = batchSummary(names.length, drifted);
+  result[BATCH.converges] = String(converges);
   return result;
 };
 

@@ -62,6 +62,8 @@ export const BATCH = {
   summary: '.summary',
   /** The names the apply acts on, comma-separated: not in sync, or following one that is not. */
   drifted: '.drifted',
+  /** "true" when no drifted object's summary says the apply will not converge it (unconverged.ts), else "false". */
+  converges: '.converges',
   /**
    * What the lifecycle of each object that exists records if created now, as JSON text: each text once,
    * with the names it holds for (`{"exists on …":["m1","m2"]}`, foundGroups). Absent when no object of the

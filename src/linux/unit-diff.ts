@@ -11,7 +11,7 @@ import { LINK_ROOTS } from './links-command';
 import { comparedLinks, hasLinkDrift, linkDrift, linkWords, madeAliases } from './unit-links';
 import { refusesLinks, unremovableLinks } from './unit-other-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenPart } from './unit-loaded';
-import { unmaskAdvice } from './unit-mask';
+import { maskWords } from './unit-mask';
 import { instanceOf, isTemplate } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
@@ -164,7 +164,7 @@ export const summarizeUnit = (
 ): string => {
   const name = `unit ${spec.name} on ${host}`;
   const pending = pendingWords(live, runningOf(spec, live));
-  if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${unmaskAdvice(spec, live.status)}`;
+  if (isMasked(live.status)) return `${name} is masked (${describeDiff(changes)}); ${maskWords(spec, live.status)}`;
   if (isAbsent(live)) {
     // One the apply refuses (unit-refusal.ts) is never written: its refusal, not what the apply would do once written.
     const refusal = changes.enabled?.live;

@@ -130,11 +130,15 @@ export const overriddenWords = (overridden: Overridden): string => {
   return `systemd loads ${visible(by)}${of} instead of ${declared.path}, a file the stack does not manage: ${fix}`;
 };
 
-/** The summary's words for it: a unit's own file (an instance's template's) is shadowed, a drop-in overridden. */
+/**
+ * The summary's words for it: a unit's own file (an instance's template's) is shadowed, a drop-in overridden; the
+ * apply refuses either (unit-refusal.ts), which the plan's line says too.
+ */
 export const overriddenPart = (overridden: Overridden | undefined): string | undefined =>
   overridden === undefined
     ? undefined
-    : `${overridden.declared.as === 'unit' ? 'shadowed' : 'overridden'}: ${overriddenWords(overridden)}`;
+    : `${overridden.declared.as === 'unit' ? 'shadowed' : 'overridden'}: ${overriddenWords(overridden)}; ` +
+      'the apply refuses it until then';
 
 /** The diff's field for it, which the summary names in words. */
 export const overriddenDiff = (overridden: Overridden | undefined): Record<string, { live: unknown; want: unknown }> =>

@@ -42,3 +42,17 @@ export const unmaskAdvice = (
     ? 'apply unmasks it (unmask: true)'
     : `set unmask: true to let apply unmask it, or run systemctl unmask ${spec.name} on the host`;
 };
+
+/**
+ * The plan's words for a masked unit: the apply unmasks it, or refuses it, saying how to end that (unit-refusal.ts
+ * refuses the same units). The plan gave the advice alone where the apply refused.
+ */
+export const maskWords = (
+  spec: Pick<DesiredUnit, 'name' | 'directory' | 'unmask'>,
+  status: Pick<UnitStatus, 'loadState' | 'unitFileState' | 'fragmentPath'>,
+): string => {
+  const advice = unmaskAdvice(spec, status);
+  return spec.unmask === true || maskOutOfReach(spec, status) !== undefined
+    ? advice
+    : `the apply refuses it: ${advice}`;
+};

@@ -134,7 +134,8 @@ export const bySomeoneElse = (
 
 /**
  * The apply object's reading: "n2: 3 staged lines; n3: 5 staged lines, 1 by someone else: vmbr9",
- * in the declared order. A node that could not be read is not settled: the plan says so.
+ * in the declared order, then FOREIGN_REFUSED where the apply refuses those. A node that could not be read is not
+ * settled: the plan says so.
  */
 export const applyReading = (
   spec: NetworkApplySpec,
@@ -142,6 +143,7 @@ export const applyReading = (
   ours: StagedByUs,
 ): Reading => {
   const diff: Record<string, FieldChange> = {};
+  let foreign = false;
   const parts = spec.nodes.map((node) => {
     const staging = stagings.get(node) ?? { unreadable: 'not read' };
     if ('unreadable' in staging) {
@@ -155,7 +157,9 @@ export const applyReading = (
     // A pending deletion replaces what is staged on its interface, so the plan counts those lines as the
     // stack's; the apply does only once its destroy staged the deletion, which the state decides.
     const planned: StagedByUs = (at, iface) => pending.includes(iface) || ours(at, iface);
-    const summary = stagedSummary(node, staging.lines, bySomeoneElse(spec, node, staging, planned));
+    const theirs = bySomeoneElse(spec, node, staging, planned);
+    foreign ||= staging.lines > 0 && theirs.length > 0;
+    const summary = stagedSummary(node, staging.lines, theirs);
     const them = pending.length === 1 ? 'it' : 'them';
     // A deletion PVE would refuse (another interface names it) is said so, as the destroy refuses it.
     const refused = pending.flatMap((iface) => {
@@ -169,8 +173,13 @@ export const applyReading = (
     const words = reloadWords(node, last);
     return staging.lines === 0 && pending.length === 0 ? `${node}: ${words}` : `${staged}, and ${words}`;
   });
-  return { inSync: Object.keys(diff).length === 0, summary: parts.join('; '), diff };
+  const refused = foreign && !spec.reloadForeignChanges ? [FOREIGN_REFUSED] : [];
+  return { inSync: Object.keys(diff).length === 0, summary: [...parts, ...refused].join('; '), diff };
 };
+
+/** What the reading adds while a node holds what someone else staged: the apply refuses (foreignRefusal). */
+export const FOREIGN_REFUSED =
+  "the apply refuses to reload while someone else's changes are staged (reloadForeignChanges: false)";
 
 /**
  * Why the apply reloads nothing (more) while nodes hold what someone else staged: `found` lists

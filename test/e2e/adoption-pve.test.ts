@@ -7,7 +7,8 @@
  * clean, and destroy deletes both; and a refused object adopted later is taken over in place. Removing
  * the constructs of refused objects leaves them, even with a record edited to say adopt: true (issue 27),
  * and removing those of adopted ones deletes them. On the same fake, a bridge on a port the node lacks
- * fails the plan and the apply, writing nothing (issue 27 item 6).
+ * fails the plan and the apply, writing nothing (issue 27 item 6). The plan's warning ends promising convergence
+ * only when no line says the apply will refuse its object.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,6 +94,8 @@ test('without adopt the plan names both, the apply refuses them and writes nothi
   expect(bullets(check?.[4]).sort()).toEqual(['hand', 'handbr']);
   expect(check?.[3]).toBe('2');
   expect(bullets(check?.[2])).toContain('fresh');
+  // Lines that say the apply will refuse their objects: the footer promises convergence only where no line objects.
+  expect(planned).toContain('(read at plan time; apply converges it unless its line says otherwise)');
 
   const applied = await project.terraform('apply', '-auto-approve', '-no-color');
   expect(applied.code).toBe(1);
@@ -129,6 +132,8 @@ test('with adopt the plan says will be adopted, the apply leaves the server as i
   const adopted = 'exists on PVE cluster https://127\\.0\\.0\\.1:\\d+, not created by this stack: will be adopted';
   expect(planned).toMatch(new RegExp(`input = <<-EOT ${adopted} ${hand} EOT`));
   expect(planned).not.toMatch(/the apply will refuse it/);
+  // Every line one the apply converges: the footer says so without a proviso.
+  expect(planned).toMatch(/- fresh: metric server "fresh" is absent \(read at plan time; apply converges it\)/);
   await project.must('apply (adopt)', project.terraform('apply', '-auto-approve', '-no-color'));
   expect(fake.metricServers().hand).toEqual(HAND);
   expect(handWrites().filter((request) => request.includes('metrics'))).toEqual([]);

@@ -2,39 +2,20 @@
  * The estate the discover e2e test finds already running, made the way a human made it: PVE interfaces files and
  * metric server sections, unit files written and enabled by hand over SSH, Repos posted by another client.
  */
+import { bridgeStanza, interfacesFile } from '../support/pve-network-node';
 
 /** Node `i`'s running /etc/network/interfaces: vmbr0 on eno1, a VLAN-aware vmbr1 on enp2s0, a VLAN on vmbr0. */
 export const nodeInterfaces = (i: number): string =>
-  [
-    'auto lo',
-    'iface lo inet loopback',
-    '',
-    'iface eno1 inet manual',
-    '',
-    'iface enp2s0 inet manual',
-    '',
-    'auto vmbr0',
-    'iface vmbr0 inet static',
-    `\taddress 10.0.0.${i + 1}/24`,
-    '\tgateway 10.0.0.254',
-    '\tbridge-ports eno1',
-    '\tbridge-stp off',
-    '\tbridge-fd 0',
-    '',
-    'auto vmbr1',
-    'iface vmbr1 inet manual',
-    '\tbridge-ports enp2s0',
-    '\tbridge-stp off',
-    '\tbridge-fd 0',
-    '\tbridge-vlan-aware yes',
-    '\tbridge-vids 2-4094',
-    '#storage uplink',
-    '',
-    'auto vmbr0.40',
-    'iface vmbr0.40 inet static',
-    `\taddress 10.40.0.${i + 1}/24`,
-    '',
-  ].join('\n');
+  interfacesFile(
+    ['eno1', 'enp2s0'],
+    [
+      bridgeStanza('vmbr0', 'eno1', { addressed: [`\taddress 10.0.0.${i + 1}/24`, '\tgateway 10.0.0.254'] }),
+      bridgeStanza('vmbr1', 'enp2s0', {
+        extra: ['\tbridge-vlan-aware yes', '\tbridge-vids 2-4094', '#storage uplink'],
+      }),
+      ['auto vmbr0.40', 'iface vmbr0.40 inet static', `\taddress 10.40.0.${i + 1}/24`],
+    ],
+  );
 
 /** Five sections of three types; the InfluxDB token is write-only, the otel headers base64 JSON. */
 export const METRIC_SERVERS = (headers: string): Record<string, Record<string, unknown>> => ({

@@ -79,7 +79,9 @@ test('the plan names each declared interface and the lines already staged, never
   for (const node of ['n2', 'n3']) {
     for (const iface of DECLARED) expect(words(planned)).toContain(`interface ${iface} on ${node} is absent`);
   }
-  expect(words(planned)).toContain('- net: n2: 2 staged lines, 1 by someone else: wlp91s0; n3: settled');
+  // reloadForeignChanges: true, so the apply reloads them too: no line says otherwise.
+  expect(words(planned)).toContain('- net: n2: 2 staged lines, 1 by someone else: wlp91s0; n3: settled -');
+  expect(words(planned)).toContain('(read at plan time; apply converges it)');
 });
 
 test("without reloadForeignChanges the apply stages, but reloads no node while n2 holds someone's wifi", async () => {
@@ -92,6 +94,12 @@ test("without reloadForeignChanges the apply stages, but reloads no node while n
       'stack does not declare',
   );
   expect(refused.words).toContain('set reloadForeignChanges: true on the ProxmoxNetworkApply');
+  // Its plan said so, and did not promise convergence.
+  expect(refused.words).toContain(
+    '- net: n2: 2 staged lines, 1 by someone else: wlp91s0; n3: settled; the apply refuses to reload while someone ' +
+      "else's changes are staged (reloadForeignChanges: false)",
+  );
+  expect(refused.words).toContain('(read at plan time; apply converges it unless its line says otherwise)');
   expect(writesSince(mark).filter((w) => w.startsWith('POST')).length).toBe(4);
   expect(writesSince(mark).filter((w) => /^PUT nodes\/n\d\/network$/.test(w))).toEqual([]);
   // Back to where the demo starts: the stack's staging discarded, the hand edit kept.

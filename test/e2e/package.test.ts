@@ -192,7 +192,7 @@ legacyTest(
     expect(words(ran.stdout)).toContain('Check block assertion failed');
     expect(words(ran.stdout)).toContain('metric server "influx" is absent');
     expect(words(ran.stdout)).toContain('influx: metric server "influx": creating (influxdb 10.0.0.5:8089)');
-    expect(words(ran.stdout)).toContain('(read at plan time; apply converges it unless its line says otherwise)');
+    expect(words(ran.stdout)).toContain('(read at plan time; apply converges it)');
     expect(simulated().metricServers.influx).toMatchObject({
       type: 'influxdb',
       server: '10.0.0.5',

@@ -1,7 +1,8 @@
 /**
  * A fresh fake PVE node `n2` for each test of a file (NICs eno1 and enp2s0, vmbr0 on eno1 holding the node's default
  * gateway, as a fresh install), with the batch plan and apply of interfaces declared there and the check that both
- * refuse a change alike: the contract tests of PVE's stage rules share one setup instead of drifting apart.
+ * refuse a change alike: the contract tests of PVE's stage rules share one setup instead of drifting apart. And the
+ * builder of a node's interfaces file the PVE fixtures write, so their files keep PVE's layout in one place.
  */
 import { pveDomain } from '../../handlers/pve/domain';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
@@ -16,6 +17,33 @@ export interface DeclaredInterface {
 }
 
 const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
+
+/**
+ * A node's running /etc/network/interfaces as PVE's installer and writer lay it out: loopback, each NIC `manual`,
+ * then each of `stanzas`, every stanza followed by a blank line.
+ */
+export const interfacesFile = (nics: readonly string[], stanzas: ReadonlyArray<readonly string[]> = []): string =>
+  [['auto lo', 'iface lo inet loopback'], ...nics.map((nic) => [`iface ${nic} inet manual`]), ...stanzas]
+    .flatMap((stanza) => [...stanza, ''])
+    .join('\n');
+
+/**
+ * A bridge's stanza on `ports`, STP off and no forward delay, as PVE writes it: `addressed` lines (an address, a
+ * gateway) before its ports make it `inet static`; `extra` lines (VLAN awareness, an mtu, a comment) come last.
+ */
+export const bridgeStanza = (
+  iface: string,
+  ports: string,
+  { addressed = [], extra = [] }: { readonly addressed?: readonly string[]; readonly extra?: readonly string[] } = {},
+): string[] => [
+  `auto ${iface}`,
+  `iface ${iface} inet ${addressed.length > 0 ? 'static' : 'manual'}`,
+  ...addressed,
+  `\tbridge-ports ${ports}`,
+  '\tbridge-stp off',
+  '\tbridge-fd 0',
+  ...extra,
+];
 
 export const lastLine = (text: string) => text.split('\n').pop();
 

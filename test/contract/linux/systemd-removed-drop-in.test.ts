@@ -3,7 +3,8 @@
  * systemd 252, with or without a daemon-reload after. Regression: no file the unit loads changed (each one's ctime
  * older than the process), so the plan said in sync, and the apply left the process running the removed drop-in's
  * content. The drop-in directory's own ctime dates the removal now: the plan says the restart is pending, and one
- * apply restarts the unit and leaves the plan in sync.
+ * apply restarts the unit and leaves the plan in sync. A directory removed whole leaves nothing to date: the run the
+ * stack's record names is judged by its recorded content, any other run reads in sync (README, Limits).
  */
 import { unitSpec, useSystemdHost } from '../../support/unit-host';
 
@@ -51,3 +52,32 @@ test.each([
     expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
   },
 );
+
+describe('a drop-in directory removed whole (README, Limits)', () => {
+  const hostDropIn = (name: string) =>
+    `mkdir -p ${DIR}/${name}.d && printf '[Service]\\nEnvironment=V=host\\n' > ${DIR}/${name}.d/50-host.conf`;
+
+  test('under the run the stack started and recorded with it, the plan names the pending restart', async () => {
+    const name = 'rd-dir-stack.service';
+    const spec = unitSpec(name, service);
+    expect((await host().exec(hostDropIn(name))).code).toBe(0);
+    expect((await unit.run('apply', spec)).code).toBe(0);
+    expect(await runningVariant(name)).toBe('host');
+    expect((await host().exec(`rm -r ${DIR}/${name}.d && systemctl daemon-reload`)).code).toBe(0);
+    const planned = (await unit.run('read', spec)).result;
+    expect(planned?.summary).toContain('restart pending');
+    expect((await unit.run('apply', spec)).code).toBe(0);
+    expect(await runningVariant(name)).toBe('declared');
+  });
+
+  test('under a run started by hand with it, the plan reads in sync: nothing it reads changed', async () => {
+    const name = 'rd-dir-hand.service';
+    const spec = unitSpec(name, service);
+    expect((await unit.run('apply', spec)).code).toBe(0);
+    const made = `${hostDropIn(name)} && systemctl daemon-reload && systemctl restart ${name}`;
+    expect((await host().exec(made)).code).toBe(0);
+    expect((await host().exec(`rm -r ${DIR}/${name}.d && systemctl daemon-reload`)).code).toBe(0);
+    expect(await runningVariant(name)).toBe('host');
+    expect((await unit.run('read', spec)).result?.in_sync).toBe('true');
+  });
+});

@@ -48,7 +48,7 @@ test('a unit shadowed by a hand copy in a directory ranked higher differs, and t
   expect(read.result?.summary).toContain(
     'shadowed: systemd loads /etc/systemd/system/hf-shadow.service instead of ' +
       '/usr/local/lib/systemd/system/hf-shadow.service, a file the stack does not manage: ' +
-      'remove it, or declare directory /etc/systemd/system',
+      'remove it, or declare directory /etc/systemd/system; the apply refuses it until then',
   );
   const applied = await unit.run('apply', spec);
   expect(applied.code).toBe(1);

@@ -97,6 +97,7 @@ describe('masked units', () => {
     expect(read?.summary).toMatch(
       new RegExp(
         /^unit masked-a.service on 127.0.0.1:\d+ is masked \(masked is true, want false; .*\); /.source +
+          /the apply refuses it: /.source +
           /set unmask: true to let apply unmask it, or run systemctl unmask masked-a.service on the host$/.source,
       ),
     );

@@ -48,7 +48,10 @@ test("the plan names the interfaces someone else staged, beside the stack's own 
   await create('n3', { iface: 'vmbr1', ...OURS });
   await create('n3', { iface: 'vmbr9', type: 'bridge', autostart: '1' });
   const batch = await invokeBatch(pveDomain(), target(), { net: { kind: 'network-apply', spec: spec() } }, env);
-  expect(batch.result?.['net.summary']).toBe('n2: 7 staged lines; n3: 13 staged lines, 1 by someone else: vmbr9');
+  expect(batch.result?.['net.summary']).toBe(
+    'n2: 7 staged lines; n3: 13 staged lines, 1 by someone else: vmbr9; ' +
+      "the apply refuses to reload while someone else's changes are staged (reloadForeignChanges: false)",
+  );
 });
 
 test('the apply refuses while a node holds them, naming them and how to proceed, and reloads no node', async () => {
@@ -93,7 +96,7 @@ test("a change staged by hand on a declared bond's slave is someone else's: name
   expect(put.status).toBe(200);
   const onlyBond = spec({ nodes: ['n3'], interfaces: { n3: ['bond0'] } });
   const batch = await invokeBatch(pveDomain(), target(), { net: { kind: 'network-apply', spec: onlyBond } }, env);
-  expect(batch.result?.['net.summary']).toMatch(/^n3: \d+ staged lines, 1 by someone else: enp3s0$/);
+  expect(batch.result?.['net.summary']).toMatch(/^n3: \d+ staged lines, 1 by someone else: enp3s0; the apply refuses /);
   const before = reloads().length;
   expect(await apply(onlyBond)).toMatchObject({ code: 1, stderr: expect.stringContaining('staged changes to enp3s0') });
   expect(reloads().slice(before)).toEqual([]);

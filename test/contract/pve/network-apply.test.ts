@@ -63,7 +63,9 @@ describe('reading staged lines', () => {
     ]);
     expect(batch.result).toMatchObject({
       'a.in_sync': 'false',
-      'a.summary': 'n2: 2 staged lines, 1 by someone else: wlp91s0; n3: settled',
+      'a.summary':
+        'n2: 2 staged lines, 1 by someone else: wlp91s0; n3: settled; ' +
+        "the apply refuses to reload while someone else's changes are staged (reloadForeignChanges: false)",
       'a.diff': '{"n2":{"live":2,"want":0}}',
       'b.in_sync': 'true',
       'b.summary': 'n3: settled',

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pveDomain } from '../../../handlers/pve/domain';
 import { type FakePve, startFakePve } from '../../fakes/pve/server';
 import { call } from '../../fakes/pve/test-client';
+import { bridgeStanza, interfacesFile } from '../../support/pve-network-node';
 import { invoke, invokeBatch } from '../../support/run-handler';
 import { VirtualClock } from '../../support/virtual-clock';
 
@@ -91,28 +92,10 @@ test('a removed bond a removed bridge uses reads as deleted, the bridge going fi
 
 // A file edited by hand so that it already breaks PVE's writer (check_mtu, [PC] f665029
 // src/PVE/Network/Interfaces.pm:96-110): every write of that node dies, a DELETE included.
-const BROKEN = [
-  'auto lo',
-  'iface lo inet loopback',
-  '',
-  'iface eno1 inet manual',
-  '',
-  'iface enp2s0 inet manual',
-  '',
-  'auto vmbr5',
-  'iface vmbr5 inet manual',
-  '\tbridge-ports eno1',
-  '\tbridge-stp off',
-  '\tbridge-fd 0',
-  '\tmtu 9000',
-  '',
-  'auto vmbr9',
-  'iface vmbr9 inet manual',
-  '\tbridge-ports enp2s0',
-  '\tbridge-stp off',
-  '\tbridge-fd 0',
-  '',
-].join('\n');
+const BROKEN = interfacesFile(PHYSICAL, [
+  bridgeStanza('vmbr5', 'eno1', { extra: ['\tmtu 9000'] }),
+  bridgeStanza('vmbr9', 'enp2s0'),
+]);
 
 /** The fake PVE again, its node n3 running BROKEN. */
 const withBrokenFile = async () => {

@@ -139,7 +139,7 @@ describe('ManagedObject', () => {
     ]);
   });
 
-  test('one check per batch turns drift into one plan warning carrying the batch summary', () => {
+  test('one check per batch turns drift into one plan warning carrying the batch summary and a footer', () => {
     expect(Object.keys(synth.check).sort()).toEqual([
       expect.stringMatching(/^pve_[0-9a-f]{8}_in_sync$/),
       'pve_in_sync',
@@ -148,9 +148,12 @@ describe('ManagedObject', () => {
       assert: [
         {
           condition: '${data.external.pve_read.result[".in_sync"] == "true"}',
+          // The footer promises convergence only when the read says no line claims otherwise: one lookup.
           error_message:
             '${data.external.pve_read.result[".summary"]}\n' +
-            '(read at plan time; apply converges it unless its line says otherwise)',
+            '${lookup(data.external.pve_read.result, ".converges", "false") == "true" ? ' +
+            '"(read at plan time; apply converges it)" : ' +
+            '"(read at plan time; apply converges it unless its line says otherwise)"}',
         },
       ],
     });

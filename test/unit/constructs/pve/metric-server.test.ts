@@ -76,6 +76,10 @@ describe('ProxmoxMetricServer', () => {
     expect(synth.locals.pve_refused).toBe(
       '${join("\\n", [for name, found in local.pve_recorded : "- ${name}: ${found}" if found != ""])}',
     );
+    // A refused object's line says the apply will refuse it: the footer then promises convergence to no line.
+    expect(check.error_message).toContain(
+      '${lookup(data.external.pve_read.result, ".converges", "false") == "true" && local.pve_refused == "" ? ',
+    );
   });
 
   test('the lifecycle is created only after the apply rechecked what its plan read absent, from one key', () => {

@@ -115,7 +115,22 @@ describe('readBatch', () => {
   test('nothing to read needs no connection', async () => {
     const result = await readBatch(widgetDomain(world), query({}), context);
     expect(world.calls).toEqual([]);
-    expect(result).toEqual({ '.in_sync': 'true', '.summary': 'all 0 objects are in sync', '.drifted': '' });
+    expect(result).toEqual({
+      '.in_sync': 'true',
+      '.summary': 'all 0 objects are in sync',
+      '.drifted': '',
+      '.converges': 'true',
+    });
+  });
+
+  // The drift warning's footer promised convergence under a line saying the apply will refuse its object.
+  test('.converges is "false" when some drifted line says the apply will not converge it, else "true"', async () => {
+    const fields = query({ off: { id: 'w2', size: 5 }, gone: { id: 'w3', size: 1 } });
+    expect((await readBatch(widgetDomain(world), fields, context))['.converges']).toBe('true');
+    const owning = { ...world, owned: new Set(['w1']) };
+    const result = await readBatch(widgetDomain(owning), fields, context);
+    expect(result['off.summary']).toMatch(/not created by this stack: the apply will refuse it/);
+    expect(result['.converges']).toBe('false');
   });
 
   test('.drifted names, in query order, each object not in sync and each following one that is not', async () => {

@@ -31,6 +31,7 @@ describe('runHandler', () => {
       'one.diff': '{}',
       '.in_sync': 'true',
       '.summary': 'all 1 objects are in sync',
+      '.converges': 'true',
     });
   });
 

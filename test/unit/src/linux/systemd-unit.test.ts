@@ -184,7 +184,7 @@ describe('masked units', () => {
     expect(changes).not.toHaveProperty('enabled');
     expect(summarizeUnit(want, 'h:22', masked, changes)).toMatch(
       new RegExp(
-        /^unit check.service on h:22 is masked \(masked is true, want false; .*\); /.source +
+        /^unit check.service on h:22 is masked \(masked is true, want false; .*\); the apply refuses it: /.source +
           /set unmask: true to let apply unmask it, or run systemctl unmask check.service on the host$/.source,
       ),
     );

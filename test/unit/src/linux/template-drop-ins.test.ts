@@ -103,10 +103,10 @@ describe('what the plan says', () => {
     const [dropIn] = judged({ dropInPaths: [CONTROL] }, [DECLARED, CONTROL]);
     expect(overriddenPart(dropIn)).toBe(
       `overridden: systemd loads ${CONTROL} for p@a.service instead of ${DECLARED}, a file the stack does not ` +
-        'manage: remove it, or declare directory /etc/systemd/system.control',
+        'manage: remove it, or declare directory /etc/systemd/system.control; the apply refuses it until then',
     );
     const [own] = judged({ dropInPaths: [OWN] }, [DECLARED, OWN]);
-    expect(overriddenPart(own)).toMatch(/ for p@a\.service instead of .*: remove it$/);
+    expect(overriddenPart(own)).toMatch(/ for p@a\.service instead of .*: remove it; the apply refuses it until then$/);
     const [masked] = judged({ dropInPaths: [] }, [DECLARED]);
     expect(overriddenPart(masked)).toMatch(/^overridden: systemd does not load \S+ for p@a\.service: /);
   });

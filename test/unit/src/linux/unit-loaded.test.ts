@@ -155,7 +155,8 @@ describe('what the plan says', () => {
     expect(diff.loaded).toEqual({ live: ETC, want: LOCAL });
     expect(summarizeUnit(spec, 'h:22', live, diff)).toBe(
       `unit a.service on h:22 (active/running): shadowed: systemd loads ${ETC} instead of ${LOCAL}, a file the ` +
-        'stack does not manage: remove it, or declare directory /etc/systemd/system; differs: file is ' +
+        'stack does not manage: remove it, or declare directory /etc/systemd/system; the apply refuses it until ' +
+        'then; differs: file is ' +
         `"sha256:aaaaaaaaaaaa", want "${String((diff.file as { want: string }).want)}"`,
     );
   });

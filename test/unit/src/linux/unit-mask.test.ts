@@ -1,4 +1,4 @@
-import { maskOutOfReach, unmaskAdvice, unmaskedPaths } from '../../../../src/linux/unit-mask';
+import { maskOutOfReach, maskWords, unmaskAdvice, unmaskedPaths } from '../../../../src/linux/unit-mask';
 
 const spec = { name: 'a.service', directory: '/etc/systemd/system', unmask: true };
 const masked = (fragmentPath?: string) => ({ loadState: 'masked', unitFileState: 'masked', fragmentPath });
@@ -28,4 +28,14 @@ test('a mask out of reach is named in the advice, unmask or not; one in reach ke
   expect(maskOutOfReach(spec, { loadState: 'loaded', unitFileState: 'enabled', fragmentPath: control })).toBe(
     undefined,
   );
+});
+
+// The plan said how to unmask a unit the apply then refused, under a warning promising convergence.
+test("the plan's words say the apply refuses a masked unit unless it unmasks it", () => {
+  const advice = 'set unmask: true to let apply unmask it, or run systemctl unmask a.service on the host';
+  expect(maskWords({ ...spec, unmask: false }, masked())).toBe(`the apply refuses it: ${advice}`);
+  expect(maskWords(spec, masked('/etc/systemd/system/a.service'))).toBe('apply unmasks it (unmask: true)');
+  const control = '/run/systemd/system.control/a.service';
+  for (const unmask of [true, false])
+    expect(maskWords({ ...spec, unmask }, masked(control))).toBe(unmaskAdvice(spec, masked(control)));
 });

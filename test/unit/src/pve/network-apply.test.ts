@@ -3,7 +3,13 @@
  * boundary refusing a hand-written apply spec by the rules synth applies.
  */
 import { parseAs } from '../../../../src/core/parse';
-import { applyReading, bySomeoneElse, networkApplyIdentity, networkApplySpec } from '../../../../src/pve/network-apply';
+import {
+  applyReading,
+  bySomeoneElse,
+  FOREIGN_REFUSED,
+  networkApplyIdentity,
+  networkApplySpec,
+} from '../../../../src/pve/network-apply';
 import type { NodeStaging } from '../../../../src/pve/network-changes';
 
 const staging = (interfaces: string[], extra: Partial<NodeStaging['stanzas']> = {}, lines = 5): NodeStaging => ({
@@ -59,9 +65,15 @@ test("the reading names what someone else staged beside each node's count, in th
   ]);
   expect(applyReading(spec, stagings, none)).toEqual({
     inSync: false,
-    summary: 'n2: settled; n3: 5 staged lines, 2 by someone else: vmbr9, wlp91s0',
+    // The apply refuses them without reloadForeignChanges: the line says so, so the plan never promises it.
+    summary: 'n2: settled; n3: 5 staged lines, 2 by someone else: vmbr9, wlp91s0; ' + FOREIGN_REFUSED,
     diff: { n3: { live: 5, want: 0 } },
   });
+  expect(FOREIGN_REFUSED).toBe(
+    "the apply refuses to reload while someone else's changes are staged (reloadForeignChanges: false)",
+  );
+  const reloading = applyReading({ ...spec, reloadForeignChanges: true }, stagings, none);
+  expect(reloading.summary).toBe('n2: settled; n3: 5 staged lines, 2 by someone else: vmbr9, wlp91s0');
 });
 
 describe('networkApplySpec', () => {
