@@ -36,7 +36,7 @@ import {
   unbindPatch,
   wantedSecretRef,
 } from '../../src/kube/kube-repo';
-import { cloneSecretBasis, cloneSecretMoved, cloneSecretOf } from '../../src/kube/clone-secret';
+import { cloneSecretBasis, cloneSecretMissing, cloneSecretMoved, cloneSecretOf } from '../../src/kube/clone-secret';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../../src/kube/names';
 import { type KubeClient, type KubeObject, METADATA_ONLY } from '../../src/kube/client';
 import { isNamespaceNotFound, isObjectNotFound, statusOf } from '../../src/kube/status';
@@ -88,11 +88,13 @@ export const repoKind = defineKind({
     const exists = (secret: string) => fetched.secrets.has(`${spec.namespace}/${secret}`);
     const basis = cloneSecretBasis(spec, exists);
     const planned = basis === undefined ? {} : { basis };
-    if (live === undefined) return { inSync: false, summary: 'absent', diff: {}, ...planned };
+    const missing = cloneSecretMissing(spec, exists);
+    const absent = missing === undefined ? 'absent' : `absent; ${missing}`;
+    if (live === undefined) return { inSync: false, summary: absent, diff: {}, ...planned };
     const repo = liveRepoOf(live);
     const diff = diffRepo(spec, wantedSecretRef(spec, exists), repo, context.stack);
     const inSync = Object.keys(diff).length === 0;
-    const notes = [intervalLeft(spec, repo), deletionLeft(repo)].filter((note) => note !== undefined);
+    const notes = [intervalLeft(spec, repo), deletionLeft(repo), missing].filter((note) => note !== undefined);
     return { inSync, summary: [inSync ? 'in sync' : describeDiff(diff), ...notes].join('; '), diff, ...planned };
   },
 

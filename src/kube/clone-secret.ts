@@ -2,7 +2,7 @@
  * A Repo's https clone Secret as a plan reads it and its apply must still find it: whether that Secret exists decides
  * spec.secretRef (wantedSecretRef), so one deleted or created between the plan and the apply made the apply drop or
  * add a secretRef the plan never named. The plan's reading travels to the apply (Reading.basis), which refuses the
- * Repo, writing nothing, when its own reading differs.
+ * Repo, writing nothing, when its own reading differs. A plan line says when the Secret is missing.
  */
 import { HandlerError } from '../core/errors';
 import { credentialSecretFor, matchCredential, type RepoSpec } from './kube-repo';
@@ -18,6 +18,17 @@ export const cloneSecretBasis = (spec: RepoSpec, exists: (secret: string) => boo
   const secret = cloneSecretOf(spec);
   if (secret === undefined) return undefined;
   return `clone Secret ${spec.namespace}/${secret} ${exists(secret) ? 'exists' : 'is absent'}`;
+};
+
+/**
+ * What a plan says of a Repo whose clone Secret does not exist, beside its diff: the Repo is written without
+ * spec.secretRef though its construct names the Secret (a create said `absent` alone).
+ */
+export const cloneSecretMissing = (spec: RepoSpec, exists: (secret: string) => boolean): string | undefined => {
+  const secret = cloneSecretOf(spec);
+  if (secret === undefined || exists(secret)) return undefined;
+  const which = `its clone Secret ${spec.namespace}/${secret}`;
+  return `${which} does not exist, so the Repo states no spec.secretRef until it does`;
 };
 
 /**

@@ -74,7 +74,8 @@ test('a Repo whose clone Secret is deleted between plan and apply is refused, it
   // The next plan names the change, and its apply makes it.
   const next = await planThenApply(mine, async () => undefined);
   expect(next.plan['r.summary']).toBe(
-    `spec.secretRef is "gone-clone", want unset; label ${LABEL_REPO_BOUND} is unset, want "true"`,
+    `spec.secretRef is "gone-clone", want unset; label ${LABEL_REPO_BOUND} is unset, want "true"; its clone Secret ` +
+      `${kube.namespace}/gone-clone does not exist, so the Repo states no spec.secretRef until it does`,
   );
   expect(next.applied.code).toBe(0);
   expect(await kubeExpect<Live>(kube.admin, 'GET', repoPath('gone'))).not.toHaveProperty('spec.secretRef');
@@ -98,7 +99,7 @@ test('a Repo whose clone Secret is created between plan and apply is refused, no
   expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
   await unbind('late');
   const { plan, applied } = await planThenApply(mine, () => makeSecret('late-clone'));
-  expect(plan['r.summary']).toBe(`label ${LABEL_REPO_BOUND} is unset, want "true"`);
+  expect(plan['r.summary']).toMatch(new RegExp(`^label ${LABEL_REPO_BOUND} is unset, want "true"; its clone Secret `));
   expect(applied.code).not.toBe(0);
   expect(applied.stderr).toContain(
     `its clone Secret ${kube.namespace}/late-clone was created after the plan read it absent, so this apply would ` +
@@ -116,5 +117,22 @@ test('a Secret unchanged since the plan lets the apply restate the Repo as the p
   expect(applied.code).toBe(0);
   expect(await kubeExpect<Live>(kube.admin, 'GET', repoPath('kept'))).toMatchObject({
     spec: { secretRef: { name: 'kept-clone' } },
+  });
+});
+
+// Regression: an https Repo whose clone Secret does not exist read plainly `absent`, and the apply created it
+// without spec.secretRef, though its construct names the Secret: the plan now says so, as long as it is missing.
+test('a Repo whose clone Secret does not exist says so in its plan, created and in sync alike', async () => {
+  const mine = spec('bare');
+  const note =
+    `its clone Secret ${kube.namespace}/bare-clone does not exist, so the Repo states no spec.secretRef until ` +
+    'it does';
+  const plan = await invokeBatch(kubeDomain(), target(), { r: { kind: 'kube-repo', spec: mine } });
+  expect(plan.result?.['r.summary']).toBe(`absent; ${note}`);
+  expect((await invoke(kubeDomain(), 'kube-repo', 'apply', target(), mine)).code).toBe(0);
+  expect(await kubeExpect<Live>(kube.admin, 'GET', repoPath('bare'))).not.toHaveProperty('spec.secretRef');
+  expect((await invoke(kubeDomain(), 'kube-repo', 'read', target(), mine)).result).toMatchObject({
+    in_sync: 'true',
+    summary: `in sync; ${note}`,
   });
 });

@@ -1,7 +1,7 @@
 // Unit test of the Repo's clone Secret as its plan read it (clone-secret.ts), as a truth table: the plan's basis
 // against the apply's own reading decides whether the apply may write, for https and ssh urls, with and without a
-// plan's reading (a run by hand has none).
-import { cloneSecretBasis, cloneSecretMoved } from '../../../../src/kube/clone-secret';
+// plan's reading (a run by hand has none); and the note a plan line gets while the Secret is missing.
+import { cloneSecretBasis, cloneSecretMissing, cloneSecretMoved } from '../../../../src/kube/clone-secret';
 import type { RepoSpec } from '../../../../src/kube/kube-repo';
 
 const spec = (url: string): RepoSpec => ({
@@ -48,3 +48,13 @@ test.each([
     );
   },
 );
+
+const MISSING = 'its clone Secret jr2/clone does not exist, so the Repo states no spec.secretRef until it does';
+
+test.each([
+  ['an https url', false, MISSING, https],
+  ['an https url', true, undefined, https],
+  ['an ssh url', false, undefined, ssh],
+])('the plan line of %s with the Secret present %s notes %s', (_url, present, note, repo) => {
+  expect(cloneSecretMissing(repo, () => present)).toBe(note);
+});
