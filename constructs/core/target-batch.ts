@@ -11,6 +11,7 @@ import { APPLY, BATCH } from '../../src/core/protocol';
 import { Lazy, TerraformStack } from './cdk';
 import {
   applyEnvironment,
+  applyInput,
   closedEntry,
   entryText,
   followsField,
@@ -102,12 +103,11 @@ export class TargetBatch extends Construct {
       mayRefuse: () => this.mayRefuse,
       size: () => this.members.size,
     });
-    const input = { target: jsonText(key.target), drifted: Lazy.stringValue({ produce: () => this.drifted() }) };
-    // `absent` only where the state keeps ownership: another batch's input stays the one earlier versions wrote.
-    const absent = () => (this.recheckAddress !== undefined ? { absent: `\${local.${this.label}_absent}` } : {});
+    const drifted = Lazy.stringValue({ produce: () => this.drifted() });
+    const input = () => applyInput(this.label, jsonText(key.target), drifted, this.recheckAddress !== undefined);
     this.apply = new TerraformData(this, 'apply', {
       triggersReplace: Lazy.stringValue({ produce: () => triggersOf(this.label, this.mayRefuse) }),
-      input: Lazy.anyValue({ produce: () => ({ ...input, ...absent() }) }),
+      input: Lazy.anyValue({ produce: input }),
       ignoreChanges: ['input'],
       localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: applyEnvironment(stackId) },
     });

@@ -1,9 +1,10 @@
 /**
  * The I/O shell of a Repo. A batch lists each namespace's Repos once and checks the https clone Secrets by their
  * metadata; apply creates without ever overwriting (409 → restate), restates exactly what the stack owns with a
- * merge patch and reads back; destroy unlabels and leaves the Repo and its cache, or deletes it when asked, and
- * only a Repo that carries the stack's marks: one the apply refused as made by someone else (never adopted) is left
- * as it is whatever happens to its construct (issue 27: removing such a construct, or destroy with
+ * merge patch and reads back, and refuses a Repo whose clone Secret went or came since the plan (clone-secret.ts);
+ * destroy unlabels and leaves the Repo and its cache, or deletes it when asked, and only a Repo that carries the
+ * stack's marks: one the apply refused as made by someone else (never adopted) is left as it is whatever happens
+ * to its construct (issue 27: removing such a construct, or destroy with
  * deleteOnDestroy, deleted it). The marks name the stack (stack-id.ts): a Repo another stack's annotation names is
  * that stack's, and this one's destroy leaves it too, naming both. The write carries the resourceVersion the check
  * read, so a Repo changed in between fails the destroy (409) rather than being acted on unchecked.
@@ -15,14 +16,12 @@ import { destroyLeaves, leftByStack } from '../../src/core/stack-id';
 import {
   CREATE_NAMESPACE,
   createBody,
-  credentialSecretFor,
   deletionLeft,
   diffRepo,
   INSTALL_CRD,
   intervalLeft,
   type LiveRepo,
   liveRepoOf,
-  matchCredential,
   type RepoIdentity,
   namespaceMissing,
   repoStackOf,
@@ -37,6 +36,7 @@ import {
   unbindPatch,
   wantedSecretRef,
 } from '../../src/kube/kube-repo';
+import { cloneSecretBasis, cloneSecretMissing, cloneSecretMoved, cloneSecretOf } from '../../src/kube/clone-secret';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../../src/kube/names';
 import { type KubeClient, type KubeObject, METADATA_ONLY } from '../../src/kube/client';
 import { isNamespaceNotFound, isObjectNotFound, statusOf } from '../../src/kube/status';
@@ -66,10 +66,10 @@ export const repoKind = defineKind({
     }
     const secrets = new Set<string>();
     for (const spec of specs) {
-      const cred = credentialSecretFor(spec.url, matchCredential(spec.identity, spec.credentials));
-      const key = cred && `${spec.namespace}/${cred.secret}`;
-      if (cred?.kind !== 'https' || key === undefined || secrets.has(key)) continue;
-      if (await client.exists(secretsPath(spec.namespace, cred.secret), cred.secret)) secrets.add(key);
+      const secret = cloneSecretOf(spec);
+      const key = `${spec.namespace}/${secret}`;
+      if (secret === undefined || secrets.has(key)) continue;
+      if (await client.exists(secretsPath(spec.namespace, secret), secret)) secrets.add(key);
     }
     return { repos, secrets, cluster, missingNamespaces: await missingNamespaces(client, specs, repos) };
   },
@@ -85,13 +85,17 @@ export const repoKind = defineKind({
         summary: refusedAbsent(namespaceMissing(spec.namespace, fetched.cluster), CREATE_NAMESPACE),
         diff: {},
       };
-    if (live === undefined) return { inSync: false, summary: 'absent', diff: {} };
-    const ref = wantedSecretRef(spec, (secret) => fetched.secrets.has(`${spec.namespace}/${secret}`));
+    const exists = (secret: string) => fetched.secrets.has(`${spec.namespace}/${secret}`);
+    const basis = cloneSecretBasis(spec, exists);
+    const planned = basis === undefined ? {} : { basis };
+    const missing = cloneSecretMissing(spec, exists);
+    const absent = missing === undefined ? 'absent' : `absent; ${missing}`;
+    if (live === undefined) return { inSync: false, summary: absent, diff: {}, ...planned };
     const repo = liveRepoOf(live);
-    const diff = diffRepo(spec, ref, repo, context.stack);
+    const diff = diffRepo(spec, wantedSecretRef(spec, exists), repo, context.stack);
     const inSync = Object.keys(diff).length === 0;
-    const notes = [intervalLeft(spec, repo), deletionLeft(repo)].filter((note) => note !== undefined);
-    return { inSync, summary: [inSync ? 'in sync' : describeDiff(diff), ...notes].join('; '), diff };
+    const notes = [intervalLeft(spec, repo), deletionLeft(repo), missing].filter((note) => note !== undefined);
+    return { inSync, summary: [inSync ? 'in sync' : describeDiff(diff), ...notes].join('; '), diff, ...planned };
   },
 
   // A Repo carrying neither of the stack's marks (the bound label, the identity annotation) was not created
@@ -148,12 +152,14 @@ const hasMark = (live: LiveRepo): boolean =>
   live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] !== undefined ||
   live.metadata?.annotations?.[ANNOTATION_REPO_STACK] !== undefined;
 
-const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, stack }: KindContext) => {
+const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, stack, basis }: KindContext) => {
   const name = `Repo ${spec.namespace}/${spec.key}`;
-  const cred = credentialSecretFor(spec.url, matchCredential(spec.identity, spec.credentials));
-  const httpsSecret = cred?.kind === 'https' ? cred.secret : undefined;
+  const httpsSecret = cloneSecretOf(spec);
   const present =
     httpsSecret !== undefined && (await client.exists(secretsPath(spec.namespace, httpsSecret), httpsSecret));
+  // The plan's reading of the clone Secret decided the secretRef it showed: one that moved since is refused.
+  const moved = cloneSecretMoved(name, spec, basis, present);
+  if (moved !== undefined) throw moved;
   const ref = wantedSecretRef(spec, () => present);
   const collection = reposPath(spec.namespace, spec.version);
   const created = await client.send('POST', collection, createBody(spec, ref, stack));

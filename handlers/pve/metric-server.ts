@@ -102,7 +102,11 @@ const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerS
   if (after.state !== 'present' || Object.keys(after.changes).length > 0) throw readBackError(spec, after, form);
 };
 
-/** A read-back that differs: a write PVE did not honour, or fields someone edited after our read. */
+/**
+ * A read-back that differs: a write PVE did not honour, or fields someone edited after our read. No write can be
+ * made conditional on that read: PUT takes a `digest` of the whole status.cfg, but no GET returns it, and DELETE
+ * takes none. Source: pve-manager PVE/API2/Cluster/MetricServer.pm (14a22df) lines 139, 210-225, 272-279.
+ */
 const readBackError = (spec: MetricServerSpec, after: MetricServerState, form: Form): HandlerError => {
   const edited = after.state === 'present' ? unwritten(after.changes, form) : [];
   if (after.state !== 'present' || edited.length < Object.keys(after.changes).length) {

@@ -8,7 +8,7 @@ import { withSpecs } from './batch';
 import { HandlerError } from './errors';
 import type { ApplyItem, HandlerDomain, KindContext, ObjectKind } from './kind';
 import { foreignItems } from './ownership';
-import { bounded, parseAs, parseJson } from './parse';
+import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { APPLY } from './protocol';
 
 const objectEntry = z.object({
@@ -20,8 +20,11 @@ const objectEntry = z.object({
   takeOver: z._default(z.boolean(), false),
 });
 
-/** An entry and its name; `absent`: its plan read it absent (APPLY.absent). */
-type Entry = z.infer<typeof objectEntry> & { readonly name: string; readonly absent: boolean };
+/**
+ * An entry and its name; `absent`: its plan read it absent (APPLY.absent); `basis`: what its plan read besides it
+ * (APPLY.basis), undefined when the plan read nothing.
+ */
+type Entry = z.infer<typeof objectEntry> & { readonly name: string; readonly absent: boolean; readonly basis?: string };
 
 /**
  * Which items of one kind the apply must refuse (ownership.ts), among those still `open`: one fetch over
@@ -47,10 +50,15 @@ export const resolveAll = async <S, T, C, R>(
   const refused = new Map<string, Error>();
   const byKind = new Map<string, Entry[]>();
   const absent = new Set((env[APPLY.absent] ?? '').split(','));
+  const basis = planBasis(env[APPLY.basis]);
   for (const [index, name] of names.entries()) {
     try {
       const entry = parseAs(objectEntry, parseJson(env[`${APPLY.objectPrefix}${index}`], `the entry of ${name}`), name);
-      byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), { ...entry, name, absent: absent.has(name) }]);
+      const planned = Object.hasOwn(basis, name) ? { basis: basis[name] } : {};
+      byKind.set(entry.kind, [
+        ...(byKind.get(entry.kind) ?? []),
+        { ...entry, name, absent: absent.has(name), ...planned },
+      ]);
     } catch (error) {
       refused.set(name, asError(error));
     }
@@ -83,7 +91,7 @@ const itemsOf = <S, Spec, I, L, C, R>(
   failed: Map<string, Error>,
 ) => {
   const parsed = withSpecs(kind.spec, entries, (name, error) => failed.set(name, asError(error)));
-  const items = parsed.map(({ name, spec, after, adopt, found, absent, takeOver }): ApplyItem<S, C> => {
+  const items = parsed.map(({ name, spec, after, adopt, found, absent, takeOver, basis }): ApplyItem<S, C> => {
     const change = kind.change?.(spec, { adopt, takeOver });
     return {
       name,
@@ -94,7 +102,7 @@ const itemsOf = <S, Spec, I, L, C, R>(
       found,
       absent,
       takeOver,
-      apply: (session, context) => kind.apply(session, spec, context),
+      apply: (session, context) => kind.apply(session, spec, basis === undefined ? context : { ...context, basis }),
       ...(change !== undefined && { change }),
     };
   });
@@ -108,5 +116,9 @@ const itemsOf = <S, Spec, I, L, C, R>(
     );
   return { items, refusals };
 };
+
+/** The plan's `.basis` by name (APPLY.basis); none when it read nothing besides its objects, or an older synth. */
+const planBasis = (text: string | undefined): Readonly<Record<string, string>> =>
+  text === undefined || text === '' ? {} : parseAs(stringMap, parseJson(text, APPLY.basis), APPLY.basis);
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
+import { canonicalJson } from './canonical';
 import { errorMessage, HandlerError } from './errors';
 import type { HandlerDomain, KindContext, ObjectKind, Reading } from './kind';
 import { foreignReading, foundReading, otherStackReading } from './ownership';
@@ -212,8 +213,9 @@ const unreadable = (error: unknown): Reading => ({
  * not converge it (unconverged.ts), `.drifted`: the names the apply acts on, each
  * object not in sync or following one that is not (an unknown name counts as not in sync), `.found`:
  * each found text once with its objects' names (foundGroups), and `.absent`: the names of the objects whose
- * lifecycle would record nothing found (Reading.absent). The plan reads those keys instead of one expression
- * per object (issue 30).
+ * lifecycle would record nothing found (Reading.absent), and `.basis`: what the read found besides each applied
+ * object that decides its write (Reading.basis), which the apply checks again. The plan reads those keys instead
+ * of one expression per object (issue 30).
  */
 const summarize = (
   names: readonly string[],
@@ -241,6 +243,11 @@ const summarize = (
   const inSync = (name: string) => readings.get(name)?.inSync === true;
   const applied = names.filter((name) => !inSync(name) || (follows.get(name) ?? []).some((f) => !inSync(f)));
   result[BATCH.drifted] = applied.join(',');
+  const basis = applied.flatMap((name) => {
+    const text = readings.get(name)?.basis;
+    return text === undefined ? [] : [[name, text] as const];
+  });
+  if (basis.length > 0) result[BATCH.basis] = canonicalJson(Object.fromEntries(basis));
   result[BATCH.inSync] = String(drifted.length === 0);
   result[BATCH.summary] = batchSummary(names.length, drifted);
   result[BATCH.converges] = String(converges);

@@ -33,6 +33,11 @@ export interface KindContext {
    * another stack's mark only mid-write (a fetch ask raced by another stack's) may then take it.
    */
   readonly takeOver?: boolean;
+  /**
+   * Set while a batch apply applies an object whose plan's reading carried a `basis` (Reading.basis): what that
+   * plan read besides the object. The kind's apply refuses the object, writing nothing, when its own read differs.
+   */
+  readonly basis?: string;
 }
 
 /** What a plan shows for one object. */
@@ -52,6 +57,12 @@ export interface Reading {
    * not say adopt: its lifecycle, if created now, records nothing found, so the apply must find it still absent.
    */
   readonly absent?: true;
+  /**
+   * What the read found besides the object that decides what its apply writes (a Repo's clone Secret, present or
+   * not), as short text for a kind whose write depends on another object: the plan's apply gets it back
+   * (`KindContext.basis`), so a change of that other object after the plan cannot change the write unsaid.
+   */
+  readonly basis?: string;
 }
 
 /**

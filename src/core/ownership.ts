@@ -15,7 +15,7 @@ import { isOtherStack, otherStackText } from './stack-id';
 /** What the read says of an object the stack did not create, `adopt` as its construct says. */
 export const foreignReading = (reading: Reading, adopt: boolean, where: string): Reading => {
   const drift = reading.inSync ? '' : `; ${reading.summary}`;
-  return { inSync: false, summary: `${notCreated(adopt, where)}${drift}`, diff: reading.diff };
+  return { ...reading, inSync: false, summary: `${notCreated(adopt, where)}${drift}` };
 };
 
 /**
@@ -46,7 +46,7 @@ export const otherStackReading = (
   const then = takeOver
     ? 'will be taken over (takeOver: true)'
     : 'the apply will refuse it, adopt: true or not: set takeOver: true on its construct to take it from that stack';
-  return { inSync: false, summary: `${otherStackText(where, markStack, stack)}: ${then}${drift}`, diff: reading.diff };
+  return { ...reading, inSync: false, summary: `${otherStackText(where, markStack, stack)}: ${then}${drift}` };
 };
 
 /** The apply's refusal of an object another stack marked, naming both stacks and the prop that allows it. */

@@ -76,6 +76,11 @@ export const BATCH = {
    * before it records them, that none appeared after the plan (`batch recheck`; README, Adoption).
    */
   absent: '.absent',
+  /**
+   * What the read found besides each applied object that decides its write (Reading.basis), as JSON text by name;
+   * absent when no such object has one. The apply gets the plan's (APPLY.basis) and refuses an object it differs for.
+   */
+  basis: '.basis',
   /** In a `batch recheck` query, the read's query plus the names to check: the plan's `.absent`. */
   recheck: '.recheck',
 } as const;
@@ -96,6 +101,8 @@ export const APPLY = {
   objectPrefix: 'HOMELAB_OBJECT_',
   /** The plan's `.absent` (BATCH): an object among them that exists at apply time appeared after the plan. */
   absent: 'HOMELAB_ABSENT',
+  /** The plan's `.basis` (BATCH): what it read besides each object, which the object's apply must still find. */
+  basis: 'HOMELAB_BASIS',
 } as const;
 
 export const resultKey = (name: string, field: keyof ReadResult): string => `${name}.${field}`;

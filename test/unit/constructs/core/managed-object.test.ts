@@ -110,10 +110,11 @@ describe('ManagedObject', () => {
     );
   });
 
-  test('the apply holds the target and the drifted names, ignores changes to them, runs after the lifecycles', () => {
+  test('the apply holds the target, the drifted names and what the plan read besides them, ignoring changes', () => {
     expect(apply.input).toEqual({
       target: read.query['.target'],
       drifted: '${join(",", local.pve_drifted)}',
+      basis: '${lookup(data.external.pve_read.result, ".basis", "")}',
     });
     // one key of the read; a read without it names every object, so it never plans in sync (issue 30)
     expect(synth.locals.pve_drifted).toBe(
@@ -131,7 +132,8 @@ describe('ManagedObject', () => {
           command: `node "${read.program[1]}" batch apply`,
           environment:
             '${merge({ HOMELAB_TARGET = self.input.target, HOMELAB_DRIFTED = self.input.drifted, ' +
-            'HOMELAB_ABSENT = lookup(self.input, "absent", ""), HOMELAB_STACK = "test" }, ' +
+            'HOMELAB_ABSENT = lookup(self.input, "absent", ""), HOMELAB_BASIS = lookup(self.input, "basis", ""), ' +
+            'HOMELAB_STACK = "test" }, ' +
             '{ for index, name in split(",", self.input.drifted) : format("HOMELAB_OBJECT_%d", index) => ' +
             'self.triggers_replace[name] if name != "" })}',
         },

@@ -17,6 +17,9 @@ export interface WidgetWorld {
   readonly unmarked?: boolean;
   /** The stack each widget's mark names, when set; the apply writes the run's stack into it (stack-id.ts). */
   readonly marks?: Map<string, string>;
+  /** What a read finds besides each widget (Reading.basis), when set; the apply notes in `planned` what it got. */
+  readonly basis?: Map<string, string>;
+  readonly planned?: Map<string, string | undefined>;
 }
 
 const widgetSpec = z.object({ id: z.string().check(z.minLength(1)), size: z.number() });
@@ -32,6 +35,8 @@ export const widgetDomain = (world: WidgetWorld) => {
     read(spec, live: Map<string, number>): Reading {
       if (spec.id === 'broken') throw new HandlerError('Widget unreadable', 'the shelf is on fire');
       if (spec.id === 'unreached') throw new TargetUnreachable('Shelf unreachable', 'no member of the shelf answered');
+      const basis = world.basis?.get(spec.id);
+      if (basis !== undefined) return { inSync: live.get(spec.id) === spec.size, summary: 'based', diff: {}, basis };
       const size = live.get(spec.id);
       if (size === undefined) return { inSync: false, summary: `widget ${spec.id} is absent`, diff: {} };
       if (size === spec.size) return { inSync: true, summary: `widget ${spec.id} is in sync`, diff: {} };
@@ -55,6 +60,7 @@ export const widgetDomain = (world: WidgetWorld) => {
       session.live.set(spec.id, spec.size);
       session.owned?.add(spec.id);
       if (context.stack !== undefined) session.marks?.set(spec.id, context.stack);
+      session.planned?.set(spec.id, context.basis);
     },
     // What a domain's destroyAll gets: the widget's checked identity.
     removal: (identity: { id: string }) => identity,
