@@ -18,6 +18,8 @@ const UNCONVERGED_WORDS: readonly string[] = [
   'so it cannot be enabled',
   // A removal PVE's writer refuses, as the destroy does (removal-block.ts).
   'PVE refuses that while',
+  // An object the plan could not read (batch.ts `unreadable`): whether the apply converges it depends on why.
+  'cannot be read: ',
 ];
 
 /** Whether `line` says the apply will not converge (all of) what it names. */

@@ -39,6 +39,7 @@ describe('saysUnconverged', () => {
     ['a unit declared enabled that nothing links', cannotEnable(enabled, undefined, [], { unitFileState: 'static' })],
     ['a unit enable cannot link', 'cannot compare links: Alias=b: systemctl enable refuses it (no /etc/machine-id)'],
     ['a removal PVE refuses', 'n1: settled, vmbr9 to be deleted if this plan destroys it (PVE refuses that while x)'],
+    ['an object the plan could not read', 'cannot be read: unit a.service on h: Permission denied'],
   ])('a line saying the apply will not converge it is caught: %s', (_, line) => {
     expect(saysUnconverged(line ?? '')).toBe(true);
   });
