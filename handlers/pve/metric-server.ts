@@ -58,7 +58,7 @@ export const metricServerKind = defineKind({
       inSync: state.state === 'present' && Object.keys(diff).length === 0,
       summary: summarize(spec, state),
       diff,
-      basis: metricServerBasis(section, secrets),
+      basis: metricServerBasis(spec, section, secrets),
     };
   },
 

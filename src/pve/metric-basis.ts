@@ -7,7 +7,13 @@
 import { createHmac } from 'node:crypto';
 import { canonicalJson, digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
-import { liveValue, type LiveSection, type MetricServerSecrets, type MetricServerSpec } from './metric-server';
+import {
+  liveValue,
+  type LiveSection,
+  type MetricServerSecrets,
+  type MetricServerSpec,
+  otherTypeOf,
+} from './metric-server';
 
 const ABSENT = 'section absent';
 const READ = 'section read ';
@@ -15,13 +21,19 @@ const READ = 'section read ';
 const LEFT_OUT = new Set(['token', 'digest', 'otel-headers']);
 
 /**
- * A section as a digest of what PVE answered: 16 hex digits keep a thousand servers' basis far under Linux's
- * 128 KiB per environment string. The otel headers are secret: compared by an HMAC keyed by the declared ones
- * (whoever reads the state without them cannot test a guess), or by whether they are set when none are declared (the
- * apply then clears them, whatever they hold).
+ * A section as a digest of what PVE answered, and one of another type as absent: it is not this object, the apply's
+ * create fails while it holds the id, and a type change removes the stack's own first (its lifecycle's replacement,
+ * which the plan names) before the apply creates the new one. 16 hex digits keep a thousand servers' basis far
+ * under Linux's 128 KiB per environment string. The otel headers are secret: compared by an HMAC keyed by the
+ * declared ones (whoever reads the state without them cannot test a guess), or by whether they are set when none are
+ * declared (the apply then clears them, whatever they hold).
  */
-export const metricServerBasis = (live: LiveSection | undefined, secrets: MetricServerSecrets): string => {
-  if (live === undefined) return ABSENT;
+export const metricServerBasis = (
+  spec: MetricServerSpec,
+  live: LiveSection | undefined,
+  secrets: MetricServerSecrets,
+): string => {
+  if (live === undefined || otherTypeOf(spec, live) !== undefined) return ABSENT;
   const fields = Object.fromEntries(Object.entries(live).filter(([key]) => !LEFT_OUT.has(key)));
   const headers = liveValue('base64-json', live['otel-headers']);
   const key = secrets.otelHeaders;
@@ -42,13 +54,14 @@ export const metricServerMoved = (
   live: LiveSection | undefined,
   secrets: MetricServerSecrets,
 ): HandlerError | undefined => {
-  const now = metricServerBasis(live, secrets);
+  const now = metricServerBasis(spec, live, secrets);
   if (now === planned) return undefined;
   const moved =
     planned === ABSENT
       ? 'it was created after the plan read it absent, so this apply would write over what its maker set'
       : now === ABSENT
-        ? 'it was deleted after the plan read it, so this apply would create it'
+        ? 'it was deleted (or its id taken by a section of another type) after the plan read it, so this apply ' +
+          'would create it'
         : 'it was changed after the plan read it (a field of its section, or its otel headers, or the declared ' +
           'headers), so this apply would write over that change';
   return new HandlerError(

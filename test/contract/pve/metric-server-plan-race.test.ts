@@ -69,8 +69,8 @@ test('a server deleted between plan and apply is not created again', async () =>
   await made(graphite('ga'));
   const { applied } = await planThenApply([graphite('ga', 2004)], () => fake().deleteMetricServer('ga'));
   expect(applied.stderr).toContain(
-    'Metric server "ga" cannot be applied as planned: it was deleted after the plan read it, so this apply would ' +
-      'create it, which the plan did not say; nothing was written',
+    'Metric server "ga" cannot be applied as planned: it was deleted (or its id taken by a section of another ' +
+      'type) after the plan read it, so this apply would create it, which the plan did not say; nothing was written',
   );
   expect(fake().metricServers()).toEqual({});
 });
