@@ -35,13 +35,42 @@ const drifted = async (...keys: string[]) => {
   }
 };
 
+/**
+ * The kube domain whose apply runs `landing` just before its first PATCH of a Repo: a write that lands between the
+ * apply's check of the Repo and its restate.
+ */
+const landingBeforePatch = (landing: () => Promise<unknown>): ReturnType<typeof kubeDomain> => {
+  const domain = kubeDomain();
+  let armed = true;
+  return {
+    ...domain,
+    connect: async (...args) => {
+      const session = await domain.connect(...args);
+      const send = session.client.send.bind(session.client);
+      session.client.send = async (method, path, ...rest) => {
+        if (armed && method === 'PATCH' && path.includes('/repos/')) {
+          armed = false;
+          await landing();
+        }
+        return send(method, path, ...rest);
+      };
+      return session;
+    },
+  };
+};
+
 /** A plan of `keys`, `between` run after it, then the apply of those Repos with what the plan read (HOMELAB_BASIS). */
-const planThenApply = async (keys: readonly string[], between: () => Promise<unknown>, withBasis = true) => {
+const planThenApply = async (
+  keys: readonly string[],
+  between: () => Promise<unknown>,
+  withBasis = true,
+  applier = kubeDomain(),
+) => {
   const objects = Object.fromEntries(keys.map((key) => [key, { kind: 'kube-repo', spec: spec(key) }]));
   const plan = await invokeBatch(kubeDomain(), target(), objects);
   await between();
   const env = withBasis ? { HOMELAB_BASIS: plan.result?.['.basis'] ?? '' } : {};
-  return { plan: plan.result ?? {}, applied: await invokeBatchApply(kubeDomain(), target(), objects, env) };
+  return { plan: plan.result ?? {}, applied: await invokeBatchApply(applier, target(), objects, env) };
 };
 
 test('a Repo whose spec.url is edited between plan and apply is refused alone, the edit kept', async () => {
@@ -97,4 +126,25 @@ test('an apply without a plan reading (an earlier version made its apply resourc
   const { applied } = await planThenApply(['legacy'], () => editUrl('legacy'), false);
   expect(applied.code).toBe(0);
   expect((await get('legacy')).spec.url).toBe('https://git.example/me/legacy.git');
+});
+
+test("a status write between the apply's check and its restate conflicts (409); the next check passes", async () => {
+  await drifted('raced');
+  const applier = landingBeforePatch(() => agentStatus('raced', 'T2'));
+  const { applied } = await planThenApply(['raced'], async () => undefined, true, applier);
+  expect(applied.stderr).toContain(`Repo ${kube.namespace}/raced: changed since its read (409 Conflict): reading it`);
+  expect(applied.code).toBe(0);
+  expect(await get('raced')).toMatchObject({
+    metadata: { labels: { [LABEL_REPO_BOUND]: 'true' } },
+    status: { nodes: [{ name: 'n1', fetched: 'T2' }] },
+  });
+});
+
+test("a hand edit between the apply's check and its restate is refused, never overwritten", async () => {
+  await drifted('sniped');
+  const applier = landingBeforePatch(() => editUrl('sniped'));
+  const { applied } = await planThenApply(['sniped'], async () => undefined, true, applier);
+  expect(applied.code).not.toBe(0);
+  expect(applied.stderr).toContain(`Repo ${kube.namespace}/sniped cannot be applied as planned: it was changed after`);
+  expect((await get('sniped')).spec.url).toBe('https://mirror.example/sniped.git');
 });
