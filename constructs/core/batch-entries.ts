@@ -92,8 +92,8 @@ export const ownerFields = (member: { readonly adopt: boolean; readonly takeOver
 
 /**
  * The apply resource's input, which only its replacement takes (ignore_changes), so each holds what its plan read:
- * the target, the drifted names, what the read found besides those objects (`basis`: BATCH.basis, "" for nothing)
- * and, only where the state keeps ownership, those it read absent (`absent`: BATCH.absent). The read is
+ * the target, the drifted names, what the read found that decides their writes (`basis`: BATCH.basis, "" for
+ * nothing) and, only where the state keeps ownership, those it read absent (`absent`: BATCH.absent). The read is
  * `<label>_read` (target-batch.ts).
  */
 export const applyInput = (label: string, target: string, drifted: string, inState: boolean) => ({
@@ -105,9 +105,9 @@ export const applyInput = (label: string, target: string, drifted: string, inSta
 
 /**
  * The hook's environment: the target, the drifted names, those the plan read absent (an input only a batch
- * with ownership in the state has: APPLY.absent), what it read besides them (APPLY.basis; an apply an earlier
- * version created holds none), the stack's identity (plain text by its rule, stack-id.ts) and one variable per
- * drifted object, numbered in the order of the names (a shell drops variables whose names hold a `-`).
+ * with ownership in the state has: APPLY.absent), what it read that decides their writes (APPLY.basis; an apply
+ * an earlier version created holds none), the stack's identity (plain text by its rule, stack-id.ts) and one
+ * variable per drifted object, numbered in the order of the names (a shell drops variables whose names hold a `-`).
  */
 export const applyEnvironment = (stackId: string): string =>
   `\${merge({ ${ENV.target} = self.input.target, ${APPLY.drifted} = self.input.drifted, ` +

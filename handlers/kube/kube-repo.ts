@@ -1,7 +1,7 @@
 /**
  * The I/O shell of a Repo. A batch lists each namespace's Repos once and checks the https clone Secrets by their
- * metadata; apply creates without ever overwriting (409 → restate), restates exactly what the stack owns with a
- * merge patch and reads back, and refuses a Repo whose clone Secret went or came since the plan (clone-secret.ts);
+ * metadata; apply writes as its plan read the Repo (repo-write.ts: create, or restate exactly what the stack owns
+ * with a merge patch) and reads back, and refuses a Repo that, or whose clone Secret, changed since the plan;
  * destroy unlabels and leaves the Repo and its cache, or deletes it when asked, and only a Repo that carries the
  * stack's marks: one the apply refused as made by someone else (never adopted) is left as it is whatever happens
  * to its construct (issue 27: removing such a construct, or destroy with
@@ -15,7 +15,6 @@ import { describeDiff } from '../../src/core/protocol';
 import { destroyLeaves, leftByStack } from '../../src/core/stack-id';
 import {
   CREATE_NAMESPACE,
-  createBody,
   deletionLeft,
   diffRepo,
   INSTALL_CRD,
@@ -30,16 +29,16 @@ import {
   reposPath,
   type RepoSpec,
   repoSpecSchema,
-  restatePatch,
-  terminating,
   typeMissing,
   unbindPatch,
   wantedSecretRef,
 } from '../../src/kube/kube-repo';
-import { cloneSecretBasis, cloneSecretMissing, cloneSecretMoved, cloneSecretOf } from '../../src/kube/clone-secret';
+import { cloneSecretMissing, cloneSecretMoved, cloneSecretOf } from '../../src/kube/clone-secret';
+import { plannedParts, repoBasis } from '../../src/kube/repo-basis';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from '../../src/kube/names';
 import { type KubeClient, type KubeObject, METADATA_ONLY } from '../../src/kube/client';
-import { isNamespaceNotFound, isObjectNotFound, statusOf } from '../../src/kube/status';
+import { isObjectNotFound, statusOf } from '../../src/kube/status';
+import { writeRepo } from './repo-write';
 import type { KubeSession } from './session';
 
 /** Per namespace/version: its Repos by name, or `missing` when the type is not served there. */
@@ -86,16 +85,15 @@ export const repoKind = defineKind({
         diff: {},
       };
     const exists = (secret: string) => fetched.secrets.has(`${spec.namespace}/${secret}`);
-    const basis = cloneSecretBasis(spec, exists);
-    const planned = basis === undefined ? {} : { basis };
+    const basis = repoBasis(spec, live === undefined ? undefined : liveRepoOf(live), exists);
     const missing = cloneSecretMissing(spec, exists);
     const absent = missing === undefined ? 'absent' : `absent; ${missing}`;
-    if (live === undefined) return { inSync: false, summary: absent, diff: {}, ...planned };
+    if (live === undefined) return { inSync: false, summary: absent, diff: {}, basis };
     const repo = liveRepoOf(live);
     const diff = diffRepo(spec, wantedSecretRef(spec, exists), repo, context.stack);
     const inSync = Object.keys(diff).length === 0;
     const notes = [intervalLeft(spec, repo), deletionLeft(repo), missing].filter((note) => note !== undefined);
-    return { inSync, summary: [inSync ? 'in sync' : describeDiff(diff), ...notes].join('; '), diff, ...planned };
+    return { inSync, summary: [inSync ? 'in sync' : describeDiff(diff), ...notes].join('; '), diff, basis };
   },
 
   // A Repo carrying neither of the stack's marks (the bound label, the identity annotation) was not created
@@ -152,40 +150,20 @@ const hasMark = (live: LiveRepo): boolean =>
   live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] !== undefined ||
   live.metadata?.annotations?.[ANNOTATION_REPO_STACK] !== undefined;
 
-const apply = async ({ client, cluster }: KubeSession, spec: RepoSpec, { log, stack, basis }: KindContext) => {
+const apply = async (session: KubeSession, spec: RepoSpec, context: KindContext) => {
+  const { client } = session;
   const name = `Repo ${spec.namespace}/${spec.key}`;
   const httpsSecret = cloneSecretOf(spec);
   const present =
     httpsSecret !== undefined && (await client.exists(secretsPath(spec.namespace, httpsSecret), httpsSecret));
   // The plan's reading of the clone Secret decided the secretRef it showed: one that moved since is refused.
-  const moved = cloneSecretMoved(name, spec, basis, present);
+  const planned = plannedParts(context.basis);
+  const moved = cloneSecretMoved(name, spec, planned.secret, present);
   if (moved !== undefined) throw moved;
   const ref = wantedSecretRef(spec, () => present);
-  const collection = reposPath(spec.namespace, spec.version);
-  const created = await client.send('POST', collection, createBody(spec, ref, stack));
-  if (created.status === 201 || created.status === 200) {
-    log(`${name}: created`);
-  } else if (created.status === 409 && statusOf(created.raw).reason === 'AlreadyExists') {
-    const found = liveRepoOf(await client.get(reposPath(spec.namespace, spec.version, spec.key)));
-    const refusal = terminating(name, found);
-    if (refusal !== undefined) throw refusal;
-    const left = intervalLeft(spec, found);
-    if (left !== undefined) log(`${name}: ${left}`);
-    // Someone else (or an earlier run) created it: never overwrite, restate only what the stack owns.
-    log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity and stack annotations`);
-    await client.mergePatch(reposPath(spec.namespace, spec.version, spec.key), restatePatch(spec, ref, stack));
-  } else if (created.status === 404 && isNamespaceNotFound(statusOf(created.raw), spec.namespace)) {
-    throw new HandlerError(
-      `${name} cannot be written`,
-      `${namespaceMissing(spec.namespace, cluster)}; ${CREATE_NAMESPACE}`,
-    );
-  } else if (created.status === 404 && !isObjectNotFound(statusOf(created.raw), spec.key)) {
-    throw new HandlerError(`${name} cannot be written`, `${typeMissing(cluster)}; ${INSTALL_CRD}`);
-  } else {
-    throw client.error(created.raw, `POST ${collection}`);
-  }
+  await writeRepo(session, spec, ref, planned.repo, context);
   const after = await client.get(reposPath(spec.namespace, spec.version, spec.key));
-  const left = diffRepo(spec, ref, liveRepoOf(after), stack);
+  const left = diffRepo(spec, ref, liveRepoOf(after), context.stack);
   if (Object.keys(left).length > 0) {
     throw new HandlerError(`${name} did not converge`, `the API accepted the write but ${describeDiff(left)}`);
   }

@@ -1,7 +1,8 @@
 /**
  * The I/O shell of a metric server. A batch lists the cluster's servers once and reads the
- * sections the stack declares; apply writes the form the pure diff asks for and reads back, so a
- * write PVE accepted but did not honour fails instead of reporting success.
+ * sections the stack declares; apply refuses a section that changed since its plan read it (metric-basis.ts),
+ * writes the form the pure diff asks for and reads back, so a write PVE accepted but did not honour fails instead
+ * of reporting success.
  */
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
@@ -9,6 +10,7 @@ import { describeDiff } from '../../src/core/protocol';
 import { mapConcurrent } from '../../src/core/pool';
 import type { PveApi } from '../../src/pve/api';
 import { PveApiError } from '../../src/pve/client';
+import { metricServerBasis, metricServerMoved } from '../../src/pve/metric-basis';
 import { encodeBase64Json } from '../../src/pve/metric-fields';
 import {
   createForm,
@@ -49,12 +51,14 @@ export const metricServerKind = defineKind({
   read(spec: MetricServerSpec, sections: Sections, context: KindContext): Reading {
     const section = sections.get(spec.id);
     if (section instanceof Error) throw section;
-    const state = diffMetricServer(spec, section, readSecrets(spec, context.env));
+    const secrets = readSecrets(spec, context.env);
+    const state = diffMetricServer(spec, section, secrets);
     const diff = state.state === 'present' ? state.changes : {};
     return {
       inSync: state.state === 'present' && Object.keys(diff).length === 0,
       summary: summarize(spec, state),
       diff,
+      basis: metricServerBasis(spec, section, secrets),
     };
   },
 
@@ -76,9 +80,13 @@ export const metricServerKind = defineKind({
   destroy: (api: PveApi, identity: MetricServerIdentity, context: KindContext) => destroy(api, identity, context),
 });
 
-const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerSecrets, { log }: KindContext) => {
+const apply = async (api: PveApi, spec: MetricServerSpec, secrets: MetricServerSecrets, context: KindContext) => {
+  const { log, basis } = context;
   const path = sectionPath(spec.id);
   const live = await getSection(api, spec.id);
+  // The plan showed the write its reading made: a section that reads otherwise now is refused (metric-basis.ts).
+  const moved = basis === undefined ? undefined : metricServerMoved(spec, basis, live, secrets);
+  if (moved !== undefined) throw moved;
   const state = diffMetricServer(spec, live, secrets);
   let form: Form;
   if (state.state !== 'present' || live === undefined) {

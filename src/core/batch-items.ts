@@ -21,8 +21,8 @@ const objectEntry = z.object({
 });
 
 /**
- * An entry and its name; `absent`: its plan read it absent (APPLY.absent); `basis`: what its plan read besides it
- * (APPLY.basis), undefined when the plan read nothing.
+ * An entry and its name; `absent`: its plan read it absent (APPLY.absent); `basis`: what its plan read that decides
+ * its write (APPLY.basis), undefined when the plan read nothing.
  */
 type Entry = z.infer<typeof objectEntry> & { readonly name: string; readonly absent: boolean; readonly basis?: string };
 
@@ -117,7 +117,7 @@ const itemsOf = <S, Spec, I, L, C, R>(
   return { items, refusals };
 };
 
-/** The plan's `.basis` by name (APPLY.basis); none when it read nothing besides its objects, or an older synth. */
+/** The plan's `.basis` by name (APPLY.basis); none when it read nothing that decides a write, or an older synth. */
 const planBasis = (text: string | undefined): Readonly<Record<string, string>> =>
   text === undefined || text === '' ? {} : parseAs(stringMap, parseJson(text, APPLY.basis), APPLY.basis);
 

@@ -213,8 +213,8 @@ const unreadable = (error: unknown): Reading => ({
  * not converge it (unconverged.ts), `.drifted`: the names the apply acts on, each
  * object not in sync or following one that is not (an unknown name counts as not in sync), `.found`:
  * each found text once with its objects' names (foundGroups), and `.absent`: the names of the objects whose
- * lifecycle would record nothing found (Reading.absent), and `.basis`: what the read found besides each applied
- * object that decides its write (Reading.basis), which the apply checks again. The plan reads those keys instead
+ * lifecycle would record nothing found (Reading.absent), and `.basis`: what the read found that decides the write
+ * of each applied object (Reading.basis), which the apply checks again. The plan reads those keys instead
  * of one expression per object (issue 30).
  */
 const summarize = (

@@ -35,7 +35,7 @@ export interface KindContext {
   readonly takeOver?: boolean;
   /**
    * Set while a batch apply applies an object whose plan's reading carried a `basis` (Reading.basis): what that
-   * plan read besides the object. The kind's apply refuses the object, writing nothing, when its own read differs.
+   * plan read that decides the write. The kind's apply refuses the object, writing nothing, when its own read differs.
    */
   readonly basis?: string;
 }
@@ -58,9 +58,9 @@ export interface Reading {
    */
   readonly absent?: true;
   /**
-   * What the read found besides the object that decides what its apply writes (a Repo's clone Secret, present or
-   * not), as short text for a kind whose write depends on another object: the plan's apply gets it back
-   * (`KindContext.basis`), so a change of that other object after the plan cannot change the write unsaid.
+   * What the read found that decides what its apply writes or overwrites (a Repo's owned fields as a digest, its
+   * clone Secret present or not), as short text: the plan's apply gets it back (`KindContext.basis`), so a change
+   * after the plan, of the object or of another it depends on, cannot change the write unsaid.
    */
   readonly basis?: string;
 }

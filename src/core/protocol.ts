@@ -77,7 +77,7 @@ export const BATCH = {
    */
   absent: '.absent',
   /**
-   * What the read found besides each applied object that decides its write (Reading.basis), as JSON text by name;
+   * What the read found that decides the write of each applied object (Reading.basis), as JSON text by name;
    * absent when no such object has one. The apply gets the plan's (APPLY.basis) and refuses an object it differs for.
    */
   basis: '.basis',
@@ -101,7 +101,7 @@ export const APPLY = {
   objectPrefix: 'HOMELAB_OBJECT_',
   /** The plan's `.absent` (BATCH): an object among them that exists at apply time appeared after the plan. */
   absent: 'HOMELAB_ABSENT',
-  /** The plan's `.basis` (BATCH): what it read besides each object, which the object's apply must still find. */
+  /** The plan's `.basis` (BATCH): what it read that decides each object's write, which its apply must still find. */
   basis: 'HOMELAB_BASIS',
 } as const;
 

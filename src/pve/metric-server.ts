@@ -69,6 +69,12 @@ export type MetricServerState =
 
 const HIDDEN = '<secret>';
 
+/** The type of a live section that is not the spec's: the section is not this object (type is create-only). */
+export const otherTypeOf = (spec: MetricServerSpec, live: LiveSection): string | undefined => {
+  const liveType = typeof live.type === 'string' ? live.type : '';
+  return liveType !== '' && liveType !== spec.type ? liveType : undefined;
+};
+
 /** Compares a live section (undefined when the id is unknown) with the spec. */
 export const diffMetricServer = (
   spec: MetricServerSpec,
@@ -76,8 +82,8 @@ export const diffMetricServer = (
   secrets: MetricServerSecrets,
 ): MetricServerState => {
   if (live === undefined) return { state: 'absent' };
-  const liveType = typeof live.type === 'string' ? live.type : '';
-  if (liveType !== '' && liveType !== spec.type) return { state: 'foreign', liveType };
+  const liveType = otherTypeOf(spec, live);
+  if (liveType !== undefined) return { state: 'foreign', liveType };
   const changes: Record<string, { live: unknown; want: unknown }> = {};
   const compare = (param: string, have: unknown, want: unknown) => {
     if (canonicalJson(have) !== canonicalJson(want)) changes[param] = { live: have, want };

@@ -93,6 +93,29 @@ test('hand edits show in the plan in words, one apply fixes them, and the plan a
   expect((await planExit('plan (after fix)')).code).toBe(0);
 });
 
+// Regression: the apply wrote what its own read showed differing, over an edit made after the plan (here an mtu the
+// plan never named): the plan's reading now travels to the apply, which refuses that server alone.
+test('a saved plan applied after a server was edited by hand refuses that server alone, sending nothing', async () => {
+  const edit = (id: string, fields: object) => fake.setMetricServer(id, { ...fake.metricServers()[id], ...fields });
+  edit('lab-influx', { port: 9999 });
+  edit('lab-graphite', { port: 2009 });
+  expect((await planExit('plan (two edits)')).code).toBe(2);
+  edit('lab-influx', { mtu: 1400 });
+  const applied = await project.terraform('apply', '-no-color', 'plan.bin');
+  expect(applied.code).toBe(1);
+  expect((applied.stdout + applied.stderr).replace(/\s+/g, ' ')).toContain(
+    'influx: not applied: Metric server "lab-influx" cannot be applied as planned: it was changed after the plan ' +
+      'read it',
+  );
+  expect(fake.metricServers()['lab-influx']).toMatchObject({ port: 9999, mtu: 1400 });
+  expect(fake.metricServers()['lab-graphite']).toMatchObject({ port: 2003 });
+  const next = await planExit('plan (after the refusal)');
+  expect(next.stdout.replace(/\s+/g, ' ')).toContain('mtu is 1400');
+  await applyPlan('apply (as planned)');
+  expect(fake.metricServers()['lab-influx']).toMatchObject({ port: 8089 });
+  expect((await planExit('plan (clean again)')).code).toBe(0);
+});
+
 test('a changed prop and a removed optional prop converge in one apply', async () => {
   await project.must(
     'synth (changed)',

@@ -12,3 +12,13 @@ export const INFLUX_HTTPS = {
   options: { influxdbproto: 'https', bucket: 'pve' },
   tokenEnv: 'INFLUX_TOKEN',
 };
+
+/** An OpenTelemetry server at c:4318 whose headers are in OTEL_HEADERS. */
+export const OTEL_HEADERS = {
+  id: 'otel',
+  type: 'opentelemetry',
+  server: 'c',
+  port: 4318,
+  options: {},
+  otelHeadersEnv: 'OTEL_HEADERS',
+};

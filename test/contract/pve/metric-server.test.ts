@@ -6,7 +6,7 @@
 import { pveDomain } from '../../../handlers/pve/domain';
 import { invoke } from '../../support/run-handler';
 import { useFakePveOverTls } from '../../support/fake-pve-tls';
-import { INFLUX_HTTPS } from '../../support/metric-specs';
+import { INFLUX_HTTPS, OTEL_HEADERS } from '../../support/metric-specs';
 
 const ADMIN = 'root@pam!homelab=fake-secret-0000';
 const AUDITOR = 'audit@pve!ro=audit-secret';
@@ -28,14 +28,7 @@ const run = (verb: 'read' | 'apply' | 'destroy', object: object, extraEnv: NodeJ
 
 const influx = INFLUX_HTTPS;
 
-const otelHeaders = {
-  id: 'otel',
-  type: 'opentelemetry',
-  server: 'c',
-  port: 4318,
-  options: {},
-  otelHeadersEnv: 'OTEL_HEADERS',
-};
+const otelHeaders = OTEL_HEADERS;
 /** Headers whose base64 is over PVE's 1024 characters. */
 const LONG_HEADERS = { OTEL_HEADERS: JSON.stringify({ 'X-Pad': 'x'.repeat(800) }) };
 

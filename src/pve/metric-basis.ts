@@ -1,0 +1,71 @@
+/**
+ * What a plan read of a metric server's section, which its apply must still find before it writes: a field edited on
+ * the cluster between the plan and the apply was overwritten (or, one the plan read in sync, written) though the
+ * plan never named it. The plan's reading travels as the server's basis (Reading.basis); the apply compares it with
+ * its own read, made just before its write, and refuses the server when they differ.
+ */
+import { createHmac } from 'node:crypto';
+import { canonicalJson, digestOf } from '../core/canonical';
+import { HandlerError } from '../core/errors';
+import {
+  liveValue,
+  type LiveSection,
+  type MetricServerSecrets,
+  type MetricServerSpec,
+  otherTypeOf,
+} from './metric-server';
+
+const ABSENT = 'section absent';
+const READ = 'section read ';
+/** Kept out of the digest: the token is write-only (a GET never holds it) and PVE's `digest` is never compared. */
+const LEFT_OUT = new Set(['token', 'digest', 'otel-headers']);
+
+/**
+ * A section as a digest of what PVE answered, and one of another type as absent: it is not this object, the apply's
+ * create fails while it holds the id, and a type change removes the stack's own first (its lifecycle's replacement,
+ * which the plan names) before the apply creates the new one. 16 hex digits keep a thousand servers' basis far
+ * under Linux's 128 KiB per environment string. The otel headers are secret: compared by an HMAC keyed by the
+ * declared ones (whoever reads the state without them cannot test a guess), or by whether they are set when none are
+ * declared (the apply then clears them, whatever they hold).
+ */
+export const metricServerBasis = (
+  spec: MetricServerSpec,
+  live: LiveSection | undefined,
+  secrets: MetricServerSecrets,
+): string => {
+  if (live === undefined || otherTypeOf(spec, live) !== undefined) return ABSENT;
+  const fields = Object.fromEntries(Object.entries(live).filter(([key]) => !LEFT_OUT.has(key)));
+  const headers = liveValue('base64-json', live['otel-headers']);
+  const key = secrets.otelHeaders;
+  const keyed =
+    headers === null || key === undefined
+      ? headers !== null
+      : createHmac('sha256', key).update(canonicalJson(headers)).digest('hex');
+  return `${READ}${digestOf({ fields, headers: keyed }).slice(0, 16)}`;
+};
+
+/**
+ * Why the apply must not write the server: its section reads now (`live`) otherwise than the plan read it
+ * (`planned`). Undefined when they agree.
+ */
+export const metricServerMoved = (
+  spec: MetricServerSpec,
+  planned: string,
+  live: LiveSection | undefined,
+  secrets: MetricServerSecrets,
+): HandlerError | undefined => {
+  const now = metricServerBasis(spec, live, secrets);
+  if (now === planned) return undefined;
+  const moved =
+    planned === ABSENT
+      ? 'it was created after the plan read it absent, so this apply would write over what its maker set'
+      : now === ABSENT
+        ? 'it was deleted (or its id taken by a section of another type) after the plan read it, so this apply ' +
+          'would create it'
+        : 'it was changed after the plan read it (a field of its section, or its otel headers, or the declared ' +
+          'headers), so this apply would write over that change';
+  return new HandlerError(
+    `Metric server "${spec.id}" cannot be applied as planned`,
+    `${moved}, which the plan did not say; nothing was written: plan again, and that plan reads it as it is now`,
+  );
+};
