@@ -8,6 +8,7 @@
 import { digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
 import { cloneSecretBasis } from './clone-secret';
+import { liveUrlShown } from './clone-url';
 import type { LiveRepo, RepoSpec } from './kube-repo';
 import { ANNOTATION_REPO_IDENTITY, ANNOTATION_REPO_STACK, LABEL_REPO_BOUND } from './names';
 
@@ -17,14 +18,16 @@ const READ = 'Repo read ';
 const SECRET = 'clone Secret ';
 
 /**
- * The fields a restate writes, as read, by a digest: a live url may hold a token (one written by hand), which never
- * travels. 16 hex digits keep a thousand Repos' basis far under Linux's 128 KiB per environment string.
+ * The fields a restate writes, as read, by a digest, the url as the plan shows it (liveUrlShown): a live url may hold
+ * a token (one written by hand), and a digest of it in the state could be tried offline against guessed tokens, so a
+ * token's change alone is not in the reading (the restate writes the declared url over the token all the same).
+ * 16 hex digits keep a thousand Repos' basis far under Linux's 128 KiB per environment string.
  */
 export const repoReadingOf = (live: LiveRepo | undefined): string => {
   if (live === undefined) return REPO_ABSENT;
   const ref = live.spec?.secretRef;
   const owned = {
-    url: live.spec?.url ?? null,
+    url: liveUrlShown(live.spec?.url ?? null),
     secretRef: ref === undefined ? null : (ref.name ?? {}),
     bound: live.metadata?.labels?.[LABEL_REPO_BOUND] ?? null,
     identity: live.metadata?.annotations?.[ANNOTATION_REPO_IDENTITY] ?? null,

@@ -81,3 +81,13 @@ test("a basis that read no Repo (an earlier version's) has no Repo part, and non
   expect(plannedParts('clone Secret jr2/clone exists')).toEqual({ secret: 'clone Secret jr2/clone exists' });
   expect(plannedParts(undefined)).toEqual({});
 });
+
+test('a token in a live url never reaches the reading: two tokens read alike, another host does not', () => {
+  const url = (u: string) => repoReadingOf(repo({ spec: { url: u } }));
+  expect(url('https://ghp_first@git.example/me/docs.git')).toBe(url('https://ghp_second@git.example/me/docs.git'));
+  expect(url('https://git.example/me/docs.git?private_token=a')).toBe(
+    url('https://git.example/me/docs.git?private_token=b'),
+  );
+  expect(url('https://ghp_first@git.example/me/docs.git')).not.toBe(url('https://ghp_first@mirror.example/docs.git'));
+  expect(url('https://ghp_first@git.example/me/docs.git')).not.toBe(planned);
+});
