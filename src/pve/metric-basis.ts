@@ -4,9 +4,9 @@
  * plan never named it. The plan's reading travels as the server's basis (Reading.basis); the apply compares it with
  * its own read, made just before its write, and refuses the server when they differ.
  */
-import { createHmac } from 'node:crypto';
 import { canonicalJson, digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
+import { decodeBase64Json } from './metric-fields';
 import {
   liveValue,
   type LiveSection,
@@ -24,9 +24,8 @@ const LEFT_OUT = new Set(['token', 'digest', 'otel-headers']);
  * A section as a digest of what PVE answered, and one of another type as absent: it is not this object, the apply's
  * create fails while it holds the id, and a type change removes the stack's own first (its lifecycle's replacement,
  * which the plan names) before the apply creates the new one. 16 hex digits keep a thousand servers' basis far
- * under Linux's 128 KiB per environment string. The otel headers are secret: compared by an HMAC keyed by the
- * declared ones (whoever reads the state without them cannot test a guess), or by whether they are set when none are
- * declared (the apply then clears them, whatever they hold).
+ * under Linux's 128 KiB per environment string. The otel headers are secret, so only how they stand counts
+ * (headersStanding), never a value derived from them.
  */
 export const metricServerBasis = (
   spec: MetricServerSpec,
@@ -35,13 +34,20 @@ export const metricServerBasis = (
 ): string => {
   if (live === undefined || otherTypeOf(spec, live) !== undefined) return ABSENT;
   const fields = Object.fromEntries(Object.entries(live).filter(([key]) => !LEFT_OUT.has(key)));
-  const headers = liveValue('base64-json', live['otel-headers']);
-  const key = secrets.otelHeaders;
-  const keyed =
-    headers === null || key === undefined
-      ? headers !== null
-      : createHmac('sha256', key).update(canonicalJson(headers)).digest('hex');
-  return `${READ}${digestOf({ fields, headers: keyed }).slice(0, 16)}`;
+  return `${READ}${digestOf({ fields, headers: headersStanding(live, secrets) }).slice(0, 16)}`;
+};
+
+/**
+ * The otel headers as unset, set (none declared: the apply clears them, whatever they hold), the declared ones, or
+ * others. Any digest of their text in the state could be tested offline against a guessed token (an HMAC keyed by
+ * the declared headers too, when both are the same), so a change between plan and apply from one undeclared value
+ * to another refuses nothing: the apply writes the declared ones over either, as the plan said.
+ */
+const headersStanding = (live: LiveSection, secrets: MetricServerSecrets): string => {
+  const have = liveValue('base64-json', live['otel-headers']);
+  if (have === null) return 'unset';
+  if (secrets.otelHeaders === undefined) return 'set';
+  return canonicalJson(have) === canonicalJson(decodeBase64Json(secrets.otelHeaders)) ? 'declared' : 'other';
 };
 
 /**
