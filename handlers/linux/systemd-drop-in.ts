@@ -23,7 +23,8 @@ import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { applyOne } from './unit-transaction';
-import { dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import { batchFilesOf, dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import { convergesAsRead } from '../../src/linux/unit-refusal';
 import { instancesToJudge } from '../../src/linux/template-drop-ins';
 import type { ReadEntry } from '../../src/linux/unit-read';
 import { goneButLoaded, RELOADED_ABSENT, runBeforeRemoval } from '../../src/linux/unit-remove';
@@ -49,7 +50,12 @@ export const systemdDropInKind = defineKind({
     const live = files.get(dropInPath(spec));
     if (live === undefined) throw new Error(`${dropInPath(spec)} was not read`);
     const diff = diffDropIn(spec, live);
-    return { inSync: Object.keys(diff).length === 0, summary: summarizeDropIn(spec, host, live, diff), diff };
+    const summary = summarizeDropIn(spec, host, live, diff);
+    // Its refusal is of its own file alone (overridden: unit-refusal.ts), which no file of the batch changes.
+    const converges = convergesAsRead({ sort: 'drop-in', spec }, live, batchFilesOf([]))
+      ? {}
+      : { converges: false as const };
+    return { inSync: Object.keys(diff).length === 0, summary, diff, ...converges };
   },
 
   foreign(spec: DropInSpec, { files }: LiveDropIns): boolean {

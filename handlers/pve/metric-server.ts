@@ -55,6 +55,9 @@ export const metricServerKind = defineKind({
       inSync: state.state === 'present' && Object.keys(diff).length === 0,
       summary: summarize(spec, state),
       diff,
+      // The id held by a section of another type: the create fails until it goes (its own, a type change, goes
+      // first by its lifecycle's replacement; the read cannot tell whose it is).
+      ...(state.state === 'foreign' ? { converges: false as const } : {}),
     };
   },
 
