@@ -4,7 +4,7 @@
  * runs, so the change takes effect; on failure the previous file is put back. Destroy removes the
  * file and reloads.
  */
-import { HandlerError } from '../../src/core/errors';
+import { errorMessage, HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import {
   diffDropIn,
@@ -18,7 +18,7 @@ import {
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../../src/linux/unit-ownership';
 import { forgetDropInStep, recordStep, removeDropInStep } from '../../src/linux/root-helper';
-import { restartOnPath } from '../../src/linux/unit-file';
+import { restartOnPath, START_TIMEOUT_SECONDS } from '../../src/linux/unit-file';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
@@ -26,6 +26,8 @@ import { applyOne } from './unit-transaction';
 import { batchFilesOf, dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
 import { convergesAsRead } from '../../src/linux/unit-refusal';
 import { instancesToJudge } from '../../src/linux/template-drop-ins';
+import { keptByRemoval, removalRestarts } from '../../src/linux/template-runs';
+import { unitIntentPath } from '../../src/linux/unit-intent';
 import type { ReadEntry } from '../../src/linux/unit-read';
 import { goneButLoaded, RELOADED_ABSENT, runBeforeRemoval } from '../../src/linux/unit-remove';
 
@@ -98,6 +100,39 @@ class DropInOps extends HostShell {
     return [read[1], own[1]];
   }
 
+  /**
+   * Restarts, without the removed drop-in of a template, its running instances that no stack's record or intent
+   * names (template-runs.ts `removalRestarts`), each to its default deadline; their names. One that does not become
+   * active fails the destroy, naming it: the file is gone, so the next destroy finds nothing to remove.
+   */
+  private async restartUndeclared(live: LiveUnit): Promise<string[]> {
+    const runs = (live.templateRuns ?? []).map((run) => run.name);
+    if (runs.length === 0) return [];
+    const entries = runs.map((name) => ({
+      unit: name,
+      record: restartOnPath({ name }),
+      intent: unitIntentPath({ name }),
+    }));
+    const read = await readUnits(this.session, entries);
+    const stacks = new Set(
+      read.flatMap(([entry, unit]) => (unit.restartOn === undefined && unit.intent === undefined ? [] : [entry.unit])),
+    );
+    const names = removalRestarts(live, (name) => stacks.has(name));
+    if (names.length === 0) return [];
+    await this.mustMany('restart', names, '--no-block');
+    const seconds = START_TIMEOUT_SECONDS.default;
+    const settled = await this.settleAll(names.map((name) => ({ name, want: 'active', seconds, log: this.log })));
+    const failed = [...settled].flatMap(([name, error]) =>
+      error === undefined ? [] : [`${name}: ${errorMessage(error)}`],
+    );
+    if (failed.length > 0)
+      throw new HandlerError(
+        `drop-in ${this.path} on ${this.host} was removed, but not every instance restarted without it`,
+        `${failed.join('; ')}; the file is gone, so destroying it again does nothing: see to those instances by hand`,
+      );
+    return names;
+  }
+
   /** A destroy stopped before its reload left the file gone and pid1 with it loaded (unit-remove.ts): reloads. */
   private async reloadAbsent(): Promise<void> {
     await this.reload();
@@ -134,8 +169,7 @@ class DropInOps extends HostShell {
     if (goneButLoaded(live, this.path)) return this.reloadAbsent();
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.reload();
-    this.log(
-      `drop-in ${this.path} on ${this.host}: removed; ${this.dropIn.unit} keeps its current settings until it restarts`,
-    );
+    const restarted = await this.restartUndeclared(live);
+    this.log(`drop-in ${this.path} on ${this.host}: removed; ${keptByRemoval(this.dropIn.unit, live, restarted)}`);
   }
 }

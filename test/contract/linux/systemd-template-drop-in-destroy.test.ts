@@ -1,0 +1,68 @@
+/**
+ * A template's drop-in destroyed while instances of that template run with it, one the stack declares and one started
+ * by hand, on real systemd 252. Regression: the destroy said the template "keeps its current settings until it
+ * restarts" (a template never runs), restarted nothing, and the next plan was in sync while the instance started by
+ * hand ran on the removed drop-in's `Environment=`: nothing restarted it and nothing said so (the `.d/` went with the
+ * file, so nothing dates the removal). Now the destroy restarts, without it, the running instances no stack declares,
+ * as the drop-in's apply restarted them with it, and names the stack's, which it leaves to their plan (restart pending)
+ * as it leaves a plain unit.
+ */
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { invoke } from '../../support/run-handler';
+import { hostTarget, instanceSpec, KEY_ENV, unitBatch, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host } = useSystemdHost();
+const { plan, apply } = unitBatch(host);
+const DIR = '/etc/systemd/system';
+const sleeper = '[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
+
+/** The TK= of an instance's running process, from /proc, and its InvocationID. */
+const running = async (name: string) => {
+  const pid = `$(systemctl show -p MainPID --value -- ${name})`;
+  const env = await host().exec(`tr '\\0' '\\n' < /proc/${pid}/environ | sed -n 's/^TK=//p'`);
+  const id = await host().exec(`systemctl show -p InvocationID --value -- ${name}`);
+  return { tk: env.stdout.trim(), invocation: id.stdout.trim() };
+};
+
+const identity = { unit: 'tk@.service', name: '10-env', directory: DIR };
+const dropIn = {
+  kind: 'systemd-drop-in',
+  spec: { ...identity, content: '[Service]\nEnvironment=TK=on\n', startTimeoutSeconds: 90 },
+};
+
+test("a template drop-in's destroy restarts the instances no stack declares and names those it leaves", async () => {
+  const base = {
+    t: { kind: 'systemd-unit', spec: unitSpec('tk@.service', sleeper, { enabled: false, started: false }) },
+    i: { kind: 'systemd-instance', spec: instanceSpec('tk@a.service'), after: ['t'] },
+  };
+  expect(await apply({ ...base, d: { ...dropIn, after: ['t'] } })).toMatchObject({ code: 0 });
+  expect((await host().exec('systemctl start tk@x.service')).code).toBe(0);
+  expect((await running('tk@x.service')).tk).toBe('on');
+  expect((await running('tk@a.service')).tk).toBe('on');
+  const before = { a: await running('tk@a.service'), x: await running('tk@x.service') };
+
+  const env = { [KEY_ENV]: host().privateKey };
+  const destroyed = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', hostTarget(host()), identity, env);
+  expect(destroyed).toMatchObject({ code: 0 });
+  expect(destroyed.stderr).toContain(
+    `${DIR}/tk@.service.d/10-env.conf on 127.0.0.1:${host().port}: removed; ` +
+      'restarted tk@x.service without it (no stack declares it); tk@a.service keeps its content until it restarts ' +
+      '(a stack declares it: its plan says the restart is pending)',
+  );
+  // The one started by hand runs without it, a new process; the stack's runs on, the same process, until its apply.
+  const after = await running('tk@x.service');
+  expect(after.tk).toBe('');
+  expect(after.invocation).not.toBe(before.x.invocation);
+  expect(await running('tk@a.service')).toEqual(before.a);
+
+  const planned = (await plan(base)).result ?? {};
+  expect(planned['i.summary']).toContain('restart pending: its process started before its content changed');
+  expect(planned['t.in_sync']).toBe('true');
+  expect(planned['.converges']).toBe('true');
+  expect(await apply({ i: base.i })).toMatchObject({ code: 0, stderr: expect.stringMatching(/^i: restarted/m) });
+  expect((await running('tk@a.service')).tk).toBe('');
+  expect(await running('tk@x.service')).toEqual(after);
+  expect((await plan(base)).result).toMatchObject({ '.in_sync': 'true' });
+});
