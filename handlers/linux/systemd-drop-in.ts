@@ -122,9 +122,7 @@ class DropInOps extends HostShell {
     await this.mustMany('restart', names, '--no-block');
     const seconds = START_TIMEOUT_SECONDS.default;
     const settled = await this.settleAll(names.map((name) => ({ name, want: 'active', seconds, log: this.log })));
-    const failed = [...settled].flatMap(([name, error]) =>
-      error === undefined ? [] : [`${name}: ${errorMessage(error)}`],
-    );
+    const failed = [...settled.values()].flatMap((error) => (error === undefined ? [] : [errorMessage(error)]));
     if (failed.length > 0)
       throw new HandlerError(
         `drop-in ${this.path} on ${this.host} was removed, but not every instance restarted without it`,

@@ -66,3 +66,32 @@ test("a template drop-in's destroy restarts the instances no stack declares and 
   expect(await running('tk@x.service')).toEqual(after);
   expect((await plan(base)).result).toMatchObject({ '.in_sync': 'true' });
 });
+
+test('an instance started by hand that fails without the drop-in fails the destroy, naming it', async () => {
+  // The instance needs the drop-in's TF=: without it, its ExecStart= exits at once.
+  const needy = '[Service]\nExecStart=/bin/sh -c \'test -n "$TF" && exec sleep infinity\'\n';
+  const place = { unit: 'tf@.service', name: '10-env', directory: DIR };
+  const objects = {
+    t: { kind: 'systemd-unit', spec: unitSpec('tf@.service', needy, { enabled: false, started: false }) },
+    d: {
+      kind: 'systemd-drop-in',
+      spec: { ...place, content: '[Service]\nEnvironment=TF=on\n', startTimeoutSeconds: 90 },
+      after: ['t'],
+    },
+  };
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  expect((await host().exec('systemctl start tf@y.service')).code).toBe(0);
+
+  const env = { [KEY_ENV]: host().privateKey };
+  const destroyed = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', hostTarget(host()), place, env);
+  expect(destroyed.code).not.toBe(0);
+  expect(destroyed.stderr).toContain(
+    `drop-in ${DIR}/tf@.service.d/10-env.conf on 127.0.0.1:${host().port} was removed, but not every instance ` +
+      'restarted without it',
+  );
+  expect(destroyed.stderr).toContain('restarted without it: tf@y.service did not become active: it is failed/failed');
+  expect((await host().exec(`test -e ${DIR}/tf@.service.d/10-env.conf`)).code).not.toBe(0);
+  // Nothing is left to remove: destroying again says so and succeeds.
+  const again = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', hostTarget(host()), place, env);
+  expect(again).toMatchObject({ code: 0, stderr: expect.stringContaining('already absent') });
+});
