@@ -8,6 +8,7 @@ import type { Reading } from '../../../../src/core/kind';
 import { foreignReading, otherStackReading } from '../../../../src/core/ownership';
 import { refusedAbsent, type RepoSpec } from '../../../../src/kube/kube-repo';
 import { readFetch, type RepoFetchSpec } from '../../../../src/kube/kube-repo-fetch';
+import { applyReading } from '../../../../src/pve/network-apply';
 import { interfaceReading } from '../../../../src/pve/network-interface-diff';
 import type { NetworkInterfaceSpec } from '../../../../src/pve/network-interface';
 import { repoKind } from '../../../../handlers/kube/kube-repo';
@@ -58,6 +59,10 @@ describe('a refusal flags its reading', () => {
       repoReading({ ...stated, spec: { url: 'https://x', refreshInterval: '1h' } }),
     ],
     ['an interface of another type', interfaceReading(bridge, [{ iface: 'eno1', type: 'eth' }], new Set())],
+    [
+      'a network apply with a node it could not read',
+      applyReading({ nodes: ['n2'], timeoutSeconds: 30, reloadForeignChanges: false }, new Map(), () => false),
+    ],
     [
       'an interface naming a port its node lacks',
       interfaceReading({ ...bridge, options: { bridge_ports: ['enp9s0'] } }, [], new Set()),
