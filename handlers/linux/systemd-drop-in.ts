@@ -17,7 +17,7 @@ import {
 } from '../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../../src/linux/unit-ownership';
-import { forgetDropInStep, recordStep, removeDropInStep } from '../../src/linux/root-helper';
+import { forgetDropInStep, RELOAD, recordStep, removeDropInStep, systemctlStep } from '../../src/linux/root-helper';
 import { restartOnPath, START_TIMEOUT_SECONDS } from '../../src/linux/unit-file';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
@@ -101,11 +101,10 @@ class DropInOps extends HostShell {
   }
 
   /**
-   * Restarts, without the removed drop-in of a template, its running instances that no stack's record or intent
-   * names (template-runs.ts `removalRestarts`), each to its default deadline; their names. One that does not become
-   * active fails the destroy, naming it: the file is gone, so the next destroy finds nothing to remove.
+   * The running instances of a template whose drop-in this destroy removes that no stack's record or intent names
+   * (template-runs.ts `removalRestarts`): the destroy restarts them without it.
    */
-  private async restartUndeclared(live: LiveUnit): Promise<string[]> {
+  private async undeclaredRuns(live: LiveUnit): Promise<string[]> {
     const runs = (live.templateRuns ?? []).map((run) => run.name);
     if (runs.length === 0) return [];
     const entries = runs.map((name) => ({
@@ -117,9 +116,14 @@ class DropInOps extends HostShell {
     const stacks = new Set(
       read.flatMap(([entry, unit]) => (unit.restartOn === undefined && unit.intent === undefined ? [] : [entry.unit])),
     );
-    const names = removalRestarts(live, (name) => stacks.has(name));
-    if (names.length === 0) return [];
-    await this.mustMany('restart', names, '--no-block');
+    return removalRestarts(live, (name) => stacks.has(name));
+  }
+
+  /**
+   * Waits for the restarts the removal's request queued, each to the default deadline. One that does not become active
+   * fails the destroy, naming it: the file and the mark are gone, so the next destroy finds nothing to do.
+   */
+  private async settleRestarts(names: readonly string[]): Promise<void> {
     const seconds = START_TIMEOUT_SECONDS.default;
     const settled = await this.settleAll(names.map((name) => ({ name, want: 'active', seconds, log: this.log })));
     const failed = [...settled.values()].flatMap((error) => (error === undefined ? [] : [errorMessage(error)]));
@@ -128,7 +132,21 @@ class DropInOps extends HostShell {
         `drop-in ${this.path} on ${this.host} was removed, but not every instance restarted without it`,
         `${failed.join('; ')}; the file is gone, so destroying it again does nothing: see to those instances by hand`,
       );
-    return names;
+  }
+
+  /** Why the removal's request failed, and that the mark stays until it is done. */
+  private notRemoved(error: unknown, restarts: readonly string[]): unknown {
+    if (!(error instanceof HandlerError)) return error; // a lost connection stays one
+    if (restarts.length === 0)
+      return new HandlerError(
+        `drop-in ${this.path} on ${this.host} was not removed`,
+        `${error.oneLine()}; the stack's mark stays until its file is gone: fix what refused it and destroy again`,
+      );
+    return new HandlerError(
+      `drop-in ${this.path} on ${this.host} was not removed and its instances restarted`,
+      `${error.oneLine()} (restarting ${restarts.join(', ')} without it); the stack's mark stays until both are ` +
+        'done: fix what refused it (or stop those instances) and destroy again',
+    );
   }
 
   /** A destroy stopped before its reload left the file gone and pid1 with it loaded (unit-remove.ts): reloads. */
@@ -157,17 +175,23 @@ class DropInOps extends HostShell {
       run === undefined
         ? []
         : [recordStep({ sort: 'unit', directory: this.dropIn.directory, name: this.dropIn.unit }, run)];
-    await this.mustHelper([...record, ...file, forgetDropInStep(this.dropIn)]).catch((error: unknown) => {
-      if (!(error instanceof HandlerError)) throw error; // a lost connection stays one
-      throw new HandlerError(
-        `drop-in ${this.path} on ${this.host} was not removed`,
-        `${error.oneLine()}; the stack's mark stays until its file is gone: fix what refused it and destroy again`,
-      );
+    // Instances started by hand restart without it before the mark goes: a stop before then keeps the mark, and the
+    // next destroy, finding the file gone, restarts them.
+    const restarts = await this.undeclaredRuns(live);
+    const restart = restarts.length === 0 ? [] : [RELOAD, systemctlStep('restart', restarts, '--no-block')];
+    await this.mustHelper([...record, ...file, ...restart, forgetDropInStep(this.dropIn)]).catch((error: unknown) => {
+      throw this.notRemoved(error, restarts);
     });
+    if (restarts.length > 0) {
+      await this.settleRestarts(restarts);
+      const done = live.fileSha256 === undefined ? 'already absent' : 'removed';
+      return this.log(
+        `drop-in ${this.path} on ${this.host}: ${done}; ${keptByRemoval(this.dropIn.unit, live, restarts)}`,
+      );
+    }
     if (goneButLoaded(live, this.path)) return this.reloadAbsent();
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.reload();
-    const restarted = await this.restartUndeclared(live);
-    this.log(`drop-in ${this.path} on ${this.host}: removed; ${keptByRemoval(this.dropIn.unit, live, restarted)}`);
+    this.log(`drop-in ${this.path} on ${this.host}: removed; ${keptByRemoval(this.dropIn.unit, live, [])}`);
   }
 }

@@ -32,6 +32,18 @@ const dropIn = {
   spec: { ...identity, content: '[Service]\nEnvironment=TK=on\n', startTimeoutSeconds: 90 },
 };
 
+/** A template of `content` and its drop-in `10-env` setting `setting`, applied; the drop-in's place. */
+const applyTemplate = async (template: string, content: string, setting: string) => {
+  const place = { unit: template, name: '10-env', directory: DIR };
+  const spec = { ...place, content: `[Service]\nEnvironment=${setting}\n`, startTimeoutSeconds: 90 };
+  const objects = {
+    t: { kind: 'systemd-unit', spec: unitSpec(template, content, { enabled: false, started: false }) },
+    d: { kind: 'systemd-drop-in', spec, after: ['t'] },
+  };
+  expect(await apply(objects)).toMatchObject({ code: 0 });
+  return place;
+};
+
 test("a template drop-in's destroy restarts the instances no stack declares and names those it leaves", async () => {
   const base = {
     t: { kind: 'systemd-unit', spec: unitSpec('tk@.service', sleeper, { enabled: false, started: false }) },
@@ -70,16 +82,7 @@ test("a template drop-in's destroy restarts the instances no stack declares and 
 test('an instance started by hand that fails without the drop-in fails the destroy, naming it', async () => {
   // The instance needs the drop-in's TF=: without it, its ExecStart= exits at once.
   const needy = '[Service]\nExecStart=/bin/sh -c \'test -n "$TF" && exec sleep infinity\'\n';
-  const place = { unit: 'tf@.service', name: '10-env', directory: DIR };
-  const objects = {
-    t: { kind: 'systemd-unit', spec: unitSpec('tf@.service', needy, { enabled: false, started: false }) },
-    d: {
-      kind: 'systemd-drop-in',
-      spec: { ...place, content: '[Service]\nEnvironment=TF=on\n', startTimeoutSeconds: 90 },
-      after: ['t'],
-    },
-  };
-  expect(await apply(objects)).toMatchObject({ code: 0 });
+  const place = await applyTemplate('tf@.service', needy, 'TF=on');
   expect((await host().exec('systemctl start tf@y.service')).code).toBe(0);
 
   const env = { [KEY_ENV]: host().privateKey };
@@ -94,4 +97,23 @@ test('an instance started by hand that fails without the drop-in fails the destr
   // Nothing is left to remove: destroying again says so and succeeds.
   const again = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', hostTarget(host()), place, env);
   expect(again).toMatchObject({ code: 0, stderr: expect.stringContaining('already absent') });
+});
+
+// The state a destroy stopped after its removal leaves: the file gone, systemd reloaded, the mark still there; the
+// destroys log in as deploy, through sudo and the root helper.
+test('a destroy stopped before the restarts leaves the mark, and the next destroy restarts them', async () => {
+  const place = await applyTemplate('tz@.service', sleeper, 'TK=on');
+  expect((await host().exec('systemctl start tz@z.service')).code).toBe(0);
+  expect((await running('tz@z.service')).tk).toBe('on');
+  expect((await host().exec(`rm ${DIR}/tz@.service.d/10-env.conf && systemctl daemon-reload`)).code).toBe(0);
+
+  const env = { [KEY_ENV]: host().privateKey };
+  const viaSudo = () => hostTarget(host(), { user: 'deploy', sudo: true });
+  const destroyed = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', viaSudo(), place, env);
+  expect(destroyed).toMatchObject({ code: 0 });
+  expect(destroyed.stderr).toContain(': already absent; restarted tz@z.service without it (no stack declares it)');
+  expect((await running('tz@z.service')).tk).toBe('');
+  const again = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', viaSudo(), place, env);
+  expect(again).toMatchObject({ code: 0, stderr: expect.stringContaining('already absent') });
+  expect(again.stderr).not.toContain('restarted');
 });
