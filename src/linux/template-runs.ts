@@ -10,7 +10,7 @@ import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
 import type { FileStat } from './unit-loaded';
-import { instanceOf, isTemplate } from './unit-name';
+import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
 import { parseShow } from './unit-state';
 
 /** What the judgement needs of one read entry. */
@@ -47,7 +47,11 @@ export const withTemplateRuns = (
     .split(/\n\s*\n/)
     .filter((block) => block.trim() !== '')
     .map((block) => ({ id: /^Id=(.*)$/m.exec(block)?.[1] ?? '', status: parseShow(block) }))
-    .filter(({ id, status }) => status.activeState === 'active' && !declared.has(id));
+    // A name that is no unit name (a space, a control character) is never one to restart: in a helper step's line it
+    // would name other units.
+    .filter(
+      ({ id, status }) => status.activeState === 'active' && !declared.has(id) && unitNameProblem(id) === undefined,
+    );
   return live.map((unit, index) => {
     const entry = entries[index];
     if (entry?.declared === undefined || !isTemplate(entry.unit)) return unit;

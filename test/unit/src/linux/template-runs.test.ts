@@ -70,6 +70,16 @@ describe("a template's drop-in", () => {
     expect(instance).toBe(base);
   });
 
+  // A name the host prints goes into the root helper's request, a step a line and its words split on spaces.
+  test('reads no running instance whose name is no unit name', () => {
+    const shown = ['t@a b.service', 't@x.service c.service', 't@\u0007.service', 't@ok.service']
+      .map((id) => `Id=${id}\nLoadState=loaded\nActiveState=active\nSubState=running`)
+      .join('\n\n');
+    const entries = [{ unit: 't@.service', file: FILE, declared: { as: 'drop-in' as const } }];
+    const [dropIn] = withTemplateRuns(entries, [base], shown, statsByPath(''));
+    expect(dropIn?.templateRuns?.map((run) => run.name)).toEqual(['t@ok.service']);
+  });
+
   test('shows its instances by a glob that escapes its own glob characters', () => {
     expect(instanceGlob('t@.service')).toBe("'t@*.service'");
     expect(instanceGlob('a[1]@.service')).toBe("'a\\[1]@*.service'");
