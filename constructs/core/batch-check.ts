@@ -1,7 +1,7 @@
 /**
  * A batch's one check (target-batch.ts): its condition, its message (the read's summary, then the objects the apply
- * would refuse) and the message's last line, which promises convergence only when no line of the message says the
- * apply will not converge what it names. It promised it under lines saying the apply refuses their objects.
+ * would refuse) and the message's last line, which promises convergence only when no object's kind decided the apply
+ * will not converge it (Reading.converges). It promised it under lines saying the apply refuses their objects.
  */
 import { BATCH } from '../../src/core/protocol';
 import { Lazy, type TerraformStack } from './cdk';
@@ -9,7 +9,7 @@ import type { ExternalRead } from './terraform-blocks';
 
 /** The message's last line when the apply converges every object it names. */
 export const CONVERGES_FOOTER = '(read at plan time; apply converges it)';
-/** The message's last line when some line says the apply refuses or leaves what it names. */
+/** The message's last line when the apply refuses or leaves some object it names, as its kind decided. */
 export const UNLESS_FOOTER = '(read at plan time; apply converges it unless its line says otherwise)';
 
 /** What the check reads of its batch, asked at synth: objects are added after the batch is made. */
@@ -56,8 +56,9 @@ const checkMessage = (batch: CheckedBatch): string => {
 };
 
 /**
- * The last line: the read's `.converges` (no drifted line says the apply will not converge it), read once per target
- * (a lookup per object costs the plan: bench/HISTORY.md, Plans), and no refused object, whose lines say it will.
+ * The last line: the read's `.converges` (no drifted object's kind decided the apply will not converge it), read
+ * once per target (a lookup per object costs the plan: bench/HISTORY.md, Plans), and no refused object, whose
+ * lines say it will.
  */
 const footer = (batch: CheckedBatch): string => {
   const converges = `lookup(data.external.${batch.read.friendlyUniqueId}.result, "${BATCH.converges}", "false")`;

@@ -75,15 +75,10 @@ export const repoKind = defineKind({
 
   read(spec: RepoSpec, fetched: Fetched, context: KindContext): Reading {
     const repos = fetched.repos.get(where(spec));
-    if (repos === 'type-missing')
-      return { inSync: false, summary: refusedAbsent(typeMissing(fetched.cluster), INSTALL_CRD), diff: {} };
+    if (repos === 'type-missing') return refusedAbsent(typeMissing(fetched.cluster), INSTALL_CRD);
     const live = repos?.get(spec.key);
     if (live === undefined && fetched.missingNamespaces?.has(spec.namespace) === true)
-      return {
-        inSync: false,
-        summary: refusedAbsent(namespaceMissing(spec.namespace, fetched.cluster), CREATE_NAMESPACE),
-        diff: {},
-      };
+      return refusedAbsent(namespaceMissing(spec.namespace, fetched.cluster), CREATE_NAMESPACE);
     const exists = (secret: string) => fetched.secrets.has(`${spec.namespace}/${secret}`);
     const basis = repoBasis(spec, live === undefined ? undefined : liveRepoOf(live), exists);
     const missing = cloneSecretMissing(spec, exists);
@@ -92,8 +87,14 @@ export const repoKind = defineKind({
     const repo = liveRepoOf(live);
     const diff = diffRepo(spec, wantedSecretRef(spec, exists), repo, context.stack);
     const inSync = Object.keys(diff).length === 0;
-    const notes = [intervalLeft(spec, repo), deletionLeft(repo), missing].filter((note) => note !== undefined);
-    return { inSync, summary: [inSync ? 'in sync' : describeDiff(diff), ...notes].join('; '), diff, basis };
+    // The interval, set at create only, and a Repo being deleted: the apply leaves the one and refuses the other.
+    const left = [intervalLeft(spec, repo), deletionLeft(repo)].filter((note) => note !== undefined);
+    const summary = [
+      inSync ? 'in sync' : describeDiff(diff),
+      ...left,
+      ...(missing === undefined ? [] : [missing]),
+    ].join('; ');
+    return { inSync, summary, diff, basis, ...(left.length === 0 ? {} : { converges: false }) };
   },
 
   // A Repo carrying neither of the stack's marks (the bound label, the identity annotation) was not created

@@ -4,7 +4,7 @@
  * runs, so the change takes effect; on failure the previous file is put back. Destroy removes the
  * file and reloads.
  */
-import { HandlerError } from '../../src/core/errors';
+import { errorMessage, HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import {
   diffDropIn,
@@ -17,14 +17,17 @@ import {
 } from '../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../../src/linux/unit-ownership';
-import { forgetDropInStep, recordStep, removeDropInStep } from '../../src/linux/root-helper';
-import { restartOnPath } from '../../src/linux/unit-file';
+import { forgetDropInStep, RELOAD, recordStep, removeDropInStep, systemctlStep } from '../../src/linux/root-helper';
+import { restartOnPath, START_TIMEOUT_SECONDS } from '../../src/linux/unit-file';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { applyOne } from './unit-transaction';
-import { dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import { batchFilesOf, dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
+import { convergesAsRead } from '../../src/linux/unit-refusal';
 import { instancesToJudge } from '../../src/linux/template-drop-ins';
+import { keptByRemoval, removalRestarts } from '../../src/linux/template-runs';
+import { unitIntentPath } from '../../src/linux/unit-intent';
 import type { ReadEntry } from '../../src/linux/unit-read';
 import { goneButLoaded, RELOADED_ABSENT, runBeforeRemoval } from '../../src/linux/unit-remove';
 
@@ -49,7 +52,12 @@ export const systemdDropInKind = defineKind({
     const live = files.get(dropInPath(spec));
     if (live === undefined) throw new Error(`${dropInPath(spec)} was not read`);
     const diff = diffDropIn(spec, live);
-    return { inSync: Object.keys(diff).length === 0, summary: summarizeDropIn(spec, host, live, diff), diff };
+    const summary = summarizeDropIn(spec, host, live, diff);
+    // Its refusal is of its own file alone (overridden: unit-refusal.ts), which no file of the batch changes.
+    const converges = convergesAsRead({ sort: 'drop-in', spec }, live, batchFilesOf([]))
+      ? {}
+      : { converges: false as const };
+    return { inSync: Object.keys(diff).length === 0, summary, diff, ...converges };
   },
 
   foreign(spec: DropInSpec, { files }: LiveDropIns): boolean {
@@ -92,6 +100,55 @@ class DropInOps extends HostShell {
     return [read[1], own[1]];
   }
 
+  /**
+   * The running instances of a template whose drop-in this destroy removes that no stack's record or intent names
+   * (template-runs.ts `removalRestarts`): the destroy restarts them without it.
+   */
+  private async undeclaredRuns(live: LiveUnit): Promise<string[]> {
+    const runs = (live.templateRuns ?? []).map((run) => run.name);
+    if (runs.length === 0) return [];
+    const entries = runs.map((name) => ({
+      unit: name,
+      record: restartOnPath({ name }),
+      intent: unitIntentPath({ name }),
+    }));
+    const read = await readUnits(this.session, entries);
+    const stacks = new Set(
+      read.flatMap(([entry, unit]) => (unit.restartOn === undefined && unit.intent === undefined ? [] : [entry.unit])),
+    );
+    return removalRestarts(live, (name) => stacks.has(name));
+  }
+
+  /**
+   * Waits for the restarts the removal's request queued, each to the default deadline. One that does not become active
+   * fails the destroy, naming it: the file and the mark are gone, so the next destroy finds nothing to do.
+   */
+  private async settleRestarts(names: readonly string[]): Promise<void> {
+    const seconds = START_TIMEOUT_SECONDS.default;
+    const settled = await this.settleAll(names.map((name) => ({ name, want: 'active', seconds, log: this.log })));
+    const failed = [...settled.values()].flatMap((error) => (error === undefined ? [] : [errorMessage(error)]));
+    if (failed.length > 0)
+      throw new HandlerError(
+        `drop-in ${this.path} on ${this.host} was removed, but not every instance restarted without it`,
+        `${failed.join('; ')}; the file is gone, so destroying it again does nothing: see to those instances by hand`,
+      );
+  }
+
+  /** Why the removal's request failed, and that the mark stays until it is done. */
+  private notRemoved(error: unknown, restarts: readonly string[]): unknown {
+    if (!(error instanceof HandlerError)) return error; // a lost connection stays one
+    if (restarts.length === 0)
+      return new HandlerError(
+        `drop-in ${this.path} on ${this.host} was not removed`,
+        `${error.oneLine()}; the stack's mark stays until its file is gone: fix what refused it and destroy again`,
+      );
+    return new HandlerError(
+      `drop-in ${this.path} on ${this.host} was not removed and its instances restarted`,
+      `${error.oneLine()} (restarting ${restarts.join(', ')} without it); the stack's mark stays until both are ` +
+        'done: fix what refused it (or stop those instances) and destroy again',
+    );
+  }
+
   /** A destroy stopped before its reload left the file gone and pid1 with it loaded (unit-remove.ts): reloads. */
   private async reloadAbsent(): Promise<void> {
     await this.reload();
@@ -118,18 +175,23 @@ class DropInOps extends HostShell {
       run === undefined
         ? []
         : [recordStep({ sort: 'unit', directory: this.dropIn.directory, name: this.dropIn.unit }, run)];
-    await this.mustHelper([...record, ...file, forgetDropInStep(this.dropIn)]).catch((error: unknown) => {
-      if (!(error instanceof HandlerError)) throw error; // a lost connection stays one
-      throw new HandlerError(
-        `drop-in ${this.path} on ${this.host} was not removed`,
-        `${error.oneLine()}; the stack's mark stays until its file is gone: fix what refused it and destroy again`,
-      );
+    // Instances started by hand restart without it before the mark goes: a stop before then keeps the mark, and the
+    // next destroy, finding the file gone, restarts them.
+    const restarts = await this.undeclaredRuns(live);
+    const restart = restarts.length === 0 ? [] : [RELOAD, systemctlStep('restart', restarts, '--no-block')];
+    await this.mustHelper([...record, ...file, ...restart, forgetDropInStep(this.dropIn)]).catch((error: unknown) => {
+      throw this.notRemoved(error, restarts);
     });
+    if (restarts.length > 0) {
+      await this.settleRestarts(restarts);
+      const done = live.fileSha256 === undefined ? 'already absent' : 'removed';
+      return this.log(
+        `drop-in ${this.path} on ${this.host}: ${done}; ${keptByRemoval(this.dropIn.unit, live, restarts)}`,
+      );
+    }
     if (goneButLoaded(live, this.path)) return this.reloadAbsent();
     if (live.fileSha256 === undefined) return this.log(`drop-in ${this.path} on ${this.host}: already absent`);
     await this.reload();
-    this.log(
-      `drop-in ${this.path} on ${this.host}: removed; ${this.dropIn.unit} keeps its current settings until it restarts`,
-    );
+    this.log(`drop-in ${this.path} on ${this.host}: removed; ${keptByRemoval(this.dropIn.unit, live, [])}`);
   }
 }

@@ -33,7 +33,7 @@ import {
   unlinkedDiff,
   unlinkedWords,
 } from '../../src/linux/unit-template-disable';
-import { refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
+import { convergesAsRead, refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import { alsoWords } from '../../src/linux/unit-also';
 import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
@@ -100,7 +100,9 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const others = inSync ? undefined : alsoWords(spec, unit, mustWrite(change, unit));
   const runs = templateRunsWords(content, unit);
   const words = [also, others, runs].filter((said) => said !== undefined).join('; ') || undefined;
-  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff };
+  const files = live.files ?? batchFilesOf(live.batch ?? [change]);
+  const converges = convergesAsRead(change, unit, files) ? {} : { converges: false as const };
+  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff, ...converges };
 };
 
 /** A running instance whose template's batch drop-ins the apply writes: the apply restarts it with them. */

@@ -19,7 +19,7 @@ import {
 } from '../../src/linux/unit-template-disable';
 import type { Relinked } from '../../src/linux/unit-intent';
 import { enablementOf } from '../../src/linux/unit-state';
-import type { EnableStep } from '../../src/linux/unit-diff';
+import type { EnableStep } from '../../src/linux/unit-enable-step';
 import { isTemplate } from '../../src/linux/unit-name';
 import { isActive, type Track } from './unit-track';
 

@@ -59,6 +59,9 @@ export const metricServerKind = defineKind({
       summary: summarize(spec, state),
       diff,
       basis: metricServerBasis(spec, section, secrets),
+      // The id held by a section of another type: the create fails until it goes (its own, a type change, goes
+      // first by its lifecycle's replacement; the read cannot tell whose it is).
+      ...(state.state === 'foreign' ? { converges: false as const } : {}),
     };
   },
 

@@ -14,7 +14,6 @@ import { unpackObjects } from './packed-objects';
 import { bounded, parseAs, parseJson, stringMap } from './parse';
 import { BATCH, foundGroups, resultKey, toReadResult } from './protocol';
 import { isOtherStack, receivedStackId } from './stack-id';
-import { saysUnconverged } from './unconverged';
 
 const objectEntry = z.object({
   kind: z.string(),
@@ -205,12 +204,14 @@ const unreadable = (error: unknown): Reading => ({
   inSync: false,
   summary: 'cannot be read: ' + (error instanceof HandlerError ? error.oneLine() : errorMessage(error)),
   diff: {},
+  // Whether the apply converges it depends on why it could not be read.
+  converges: false,
 });
 
 /**
  * The flat result: each object's reading, printable and bounded (toReadResult), the batch's verdict
- * naming the drifted objects with those same summaries, `.converges`: whether none of them says the apply will
- * not converge it (unconverged.ts), `.drifted`: the names the apply acts on, each
+ * naming the drifted objects with those same summaries, `.converges`: whether the kind of none of them decided
+ * that the apply will not converge it (Reading.converges), `.drifted`: the names the apply acts on, each
  * object not in sync or following one that is not (an unknown name counts as not in sync), `.found`:
  * each found text once with its objects' names (foundGroups), and `.absent`: the names of the objects whose
  * lifecycle would record nothing found (Reading.absent), and `.basis`: what the read found that decides the write
@@ -235,7 +236,7 @@ const summarize = (
     if (reading.absent === true) absent.push(name);
     if (reading.inSync) continue;
     drifted.push(`- ${name}: ${flat.summary}`);
-    converges &&= !saysUnconverged(reading.summary);
+    converges &&= reading.converges !== false;
   }
   const groups = foundGroups(found);
   if (groups !== undefined) result[BATCH.found] = groups;

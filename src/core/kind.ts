@@ -63,6 +63,12 @@ export interface Reading {
    * after the plan, of the object or of another it depends on, cannot change the write unsaid.
    */
   readonly basis?: string;
+  /**
+   * Set where the kind decides, by its apply's own judgement, that the apply will refuse or leave (some of) what the
+   * reading names: the drift warning then promises no convergence (batch.ts `.converges`). Never read from the
+   * summary's words, which a refusal worded another way escaped. @default - the apply converges what it names
+   */
+  readonly converges?: false;
 }
 
 /**

@@ -15,7 +15,7 @@ import { isOtherStack, otherStackText } from './stack-id';
 /** What the read says of an object the stack did not create, `adopt` as its construct says. */
 export const foreignReading = (reading: Reading, adopt: boolean, where: string): Reading => {
   const drift = reading.inSync ? '' : `; ${reading.summary}`;
-  return { ...reading, inSync: false, summary: `${notCreated(adopt, where)}${drift}` };
+  return { ...reading, inSync: false, summary: `${notCreated(adopt, where)}${drift}`, ...refusedUnless(adopt) };
 };
 
 /**
@@ -46,8 +46,12 @@ export const otherStackReading = (
   const then = takeOver
     ? 'will be taken over (takeOver: true)'
     : 'the apply will refuse it, adopt: true or not: set takeOver: true on its construct to take it from that stack';
-  return { ...reading, inSync: false, summary: `${otherStackText(where, markStack, stack)}: ${then}${drift}` };
+  const summary = `${otherStackText(where, markStack, stack)}: ${then}${drift}`;
+  return { ...reading, inSync: false, summary, ...refusedUnless(takeOver) };
 };
+
+/** The reading's flag for an object the apply refuses unless its construct says so (`allowed`). */
+const refusedUnless = (allowed: boolean): Pick<Reading, 'converges'> => (allowed ? {} : { converges: false });
 
 /** The apply's refusal of an object another stack marked, naming both stacks and the prop that allows it. */
 export const refusedOtherStack = (where: string, markStack: string, stack: string): HandlerError =>

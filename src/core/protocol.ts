@@ -62,7 +62,7 @@ export const BATCH = {
   summary: '.summary',
   /** The names the apply acts on, comma-separated: not in sync, or following one that is not. */
   drifted: '.drifted',
-  /** "true" when no drifted object's summary says the apply will not converge it (unconverged.ts), else "false". */
+  /** "true" when no drifted object's reading says the apply will not converge it (Reading.converges), else "false". */
   converges: '.converges',
   /**
    * What the lifecycle of each object that exists records if created now, as JSON text: each text once,

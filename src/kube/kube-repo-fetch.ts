@@ -122,11 +122,11 @@ export type LiveSandbox = Sandbox | 'absent' | 'type-missing';
 
 /** In sync when the Sandbox shows a fetch at or after the last ask made for the current trigger. */
 export const readFetch = (spec: RepoFetchSpec, live: LiveSandbox, cluster: string): Reading => {
-  // Each of these the apply refuses (fetch-ask.ts): the line says so, under a footer that promises convergence.
-  if (live === 'type-missing') return drift(refusedAbsent(sandboxTypeMissing(cluster), ASK_FIXES.typeMissing));
-  if (live === 'absent') return drift(refusedAbsent(`${sandboxName(spec)} does not exist`, ASK_FIXES.absent(cluster)));
+  // Each of these the apply refuses (fetch-ask.ts): the line says so, and the warning's footer promises nothing.
+  if (live === 'type-missing') return refusedAbsent(sandboxTypeMissing(cluster), ASK_FIXES.typeMissing);
+  if (live === 'absent') return refusedAbsent(`${sandboxName(spec)} does not exist`, ASK_FIXES.absent(cluster));
   if (!mountedKeys(live).includes(spec.key))
-    return drift(`${unmounted(spec, live)}, so the apply refuses it; ${ASK_FIXES.unmounted}`);
+    return { ...drift(`${unmounted(spec, live)}, so the apply refuses it; ${ASK_FIXES.unmounted}`), converges: false };
   const record = recordOf(live, spec.key);
   const want = triggerDigest(spec.trigger);
   if (record?.digest !== want) {

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { HandlerError } from '../core/errors';
+import type { Reading } from '../core/kind';
 import { identitySchema, specSchema } from '../core/fields';
 import type { FieldChange, FieldDiff } from '../core/protocol';
 import { isRecord } from '../core/records';
@@ -228,5 +229,10 @@ export const typeMissing = (cluster: string) => `the Repo type (${REPO_TYPE}) is
 export const CREATE_NAMESPACE = 'create it first';
 export const INSTALL_CRD = 'install its CRD first';
 
-/** A plan's line for a Repo no apply can create, `why` naming the cause: the apply refuses it, as it will. */
-export const refusedAbsent = (why: string, fix: string) => `absent: ${why}, so the apply refuses it; ${fix}`;
+/** A plan's reading of a Repo no apply can create, `why` naming the cause: the apply refuses it, as it will. */
+export const refusedAbsent = (why: string, fix: string): Reading => ({
+  inSync: false,
+  summary: `absent: ${why}, so the apply refuses it; ${fix}`,
+  diff: {},
+  converges: false,
+});

@@ -3,13 +3,14 @@
  * (started by hand). The apply restarts a running unit whose file or drop-in it writes, declared or not; a template's
  * file or drop-in restarted only the declared instances, and the plan said nothing of the others, which ran on with
  * the old content while the next plan was in sync (measured, systemd 252: systemd-template-drop-in-runs.test.ts,
- * systemd-template-runs.test.ts). The read lists them, the plan names them, the apply restarts them.
+ * systemd-template-runs.test.ts). The read lists them, the plan names them, the apply restarts them, and a destroy
+ * of the drop-in restarts them without it (`removalRestarts`).
  */
 import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
 import type { FileStat } from './unit-loaded';
-import { instanceOf, isTemplate } from './unit-name';
+import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
 import { parseShow } from './unit-state';
 
 /** What the judgement needs of one read entry. */
@@ -46,7 +47,11 @@ export const withTemplateRuns = (
     .split(/\n\s*\n/)
     .filter((block) => block.trim() !== '')
     .map((block) => ({ id: /^Id=(.*)$/m.exec(block)?.[1] ?? '', status: parseShow(block) }))
-    .filter(({ id, status }) => status.activeState === 'active' && !declared.has(id));
+    // A name that is no unit name (a space, a control character) is never one to restart: in a helper step's line it
+    // would name other units.
+    .filter(
+      ({ id, status }) => status.activeState === 'active' && !declared.has(id) && unitNameProblem(id) === undefined,
+    );
   return live.map((unit, index) => {
     const entry = entries[index];
     if (entry?.declared === undefined || !isTemplate(entry.unit)) return unit;
@@ -97,3 +102,40 @@ export const templateRunsWords = (content: string | undefined, live: LiveUnit): 
     `the apply restarts ${them} with it`
   );
 };
+
+/**
+ * The running instances a destroy of a template's drop-in restarts once the file is gone and systemd reloaded: those no
+ * stack's record names (`recorded`: started by hand), as the drop-in's apply restarted them with it. No plan names
+ * them once the drop-in is gone (its `.d/` goes with it), so left alone they ran its content with nothing saying so. A
+ * stack's instance is left to its own plan, which says its restart is pending, as for a plain unit's drop-in.
+ */
+export const removalRestarts = (dropIn: LiveUnit, recorded: (instance: string) => boolean): string[] =>
+  (dropIn.templateRuns ?? [])
+    .map((run) => run.name)
+    .filter((name) => !recorded(name))
+    .sort();
+
+/**
+ * What a destroy of a drop-in of `unit` says of what runs, `dropIn` read before its removal: a unit keeps its settings
+ * until it restarts; a template never runs, its instances do: those it restarted (`restarted`) and those a stack
+ * declares, which keep its content until their stack's apply restarts them.
+ */
+export const keptByRemoval = (unit: string, dropIn: LiveUnit, restarted: readonly string[]): string => {
+  if (!isTemplate(unit)) return `${unit} keeps its current settings until it restarts`;
+  const kept = (dropIn.templateRuns ?? []).map((run) => run.name).filter((name) => !restarted.includes(name));
+  const keeps = kept.length === 1 ? 'keeps its content until it restarts' : 'keep its content until they restart';
+  const said = [
+    ...(restarted.length === 0
+      ? []
+      : [`restarted ${restarted.join(', ')} without it (no stack declares ${them(restarted)})`]),
+    ...(kept.length === 0
+      ? []
+      : [
+          `${kept.sort().join(', ')} ${keeps} ` +
+            `(a stack declares ${them(kept)}: its plan says the restart is pending)`,
+        ]),
+  ];
+  return said.length === 0 ? `no instance of ${unit} runs` : said.join('; ');
+};
+
+const them = (names: readonly string[]): string => (names.length === 1 ? 'it' : 'them');

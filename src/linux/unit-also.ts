@@ -6,7 +6,7 @@
  */
 import { installSettings, installValues } from './install-settings';
 import type { DesiredUnit, LiveUnit } from './unit-control';
-import { enableStep } from './unit-diff';
+import { enableStep } from './unit-enable-step';
 
 /** The units the declared text's `Also=` names, each once, in order. */
 export const alsoNames = (content: string | undefined): string[] =>

@@ -1,18 +1,19 @@
 /**
  * The pure half of a unit's read and apply: the drift between the declared unit and what the host
- * reports, and the steps that close it. Both go through `isUnitRunning`, so a plan and the apply
+ * reports, the plan's line for it, and the settle steps that close it (the enable step:
+ * unit-enable-step.ts). Both go through `isUnitRunning`, so a plan and the apply
  * that follows can never disagree about whether a unit is running.
  */
 import { sha256Hex } from '../core/canonical';
 import { describeDiff, type FieldDiff } from '../core/protocol';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { type EnableInput, enableWords } from './unit-enable';
-import { LINK_ROOTS } from './links-command';
-import { comparedLinks, hasLinkDrift, linkDrift, linkWords, madeAliases } from './unit-links';
-import { refusesLinks, unremovableLinks } from './unit-other-links';
+import { aliasFound, isDefaultInstanced, LINKS_FIELD, linksDiff, linksDriftOf, linkWords } from './unit-link-judge';
+import { hasLinkDrift } from './unit-links';
+import { refusesLinks } from './unit-other-links';
 import { OVERRIDDEN_FIELD, overriddenDiff, overriddenPart } from './unit-loaded';
 import { maskWords } from './unit-mask';
-import { instanceOf, isTemplate } from './unit-name';
+import { instanceOf } from './unit-name';
 import { enablementOf, isMasked, isUnitRunning, type UnitStatus } from './unit-state';
 import { PENDING_FIELDS, pendingDiff, pendingWords, restartPending } from './unit-stale';
 import { UNLOADED_FIELD, unloadedDiff, unloadedWords } from './unloaded-drop-ins';
@@ -89,39 +90,6 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
   }
   return { ...changes, ...pendingDiff(live, running) };
 };
-
-/**
- * How its links differ from those its [Install] makes (unit-links.ts), judged where systemd says it is
- * enabled or disabled at all (not static or generated), or indirect for a template whose links are compared
- * (another instance's link keeps it so once its own are gone: measured, systemd 252), and wherever the apply
- * refuses it over its links (unit-other-links.ts, unit-alias.ts), so that the plan says so.
- */
-const linksDriftOf = (spec: DesiredUnit, live: LiveUnit) => {
-  const state = live.status.unitFileState;
-  const judged =
-    enablementOf(state) !== undefined ||
-    (state === 'indirect' && (isDefaultInstanced(live) || live.links?.aliasesOnly === true)) ||
-    refusesLinks(spec.enabled, live.links);
-  return judged ? linkDrift(spec.enabled, live.links) : undefined;
-};
-
-const isDefaultInstanced = (live: LiveUnit): boolean => live.links?.defaultInstance !== undefined;
-
-const LINKS_FIELD = 'links';
-
-/** Every link found, against the links the apply leaves: those its [Install] makes under /etc, or none. */
-const linksDiff = (spec: DesiredUnit, { links }: LiveUnit) => ({
-  live: [
-    ...(links === undefined ? [] : comparedLinks(links).etc).map((path) => `${LINK_ROOTS.etc}/${path}`),
-    ...(links === undefined ? [] : comparedLinks(links).run).map((path) => `${LINK_ROOTS.run}/${path}`),
-    ...(unremovableLinks(spec.enabled, links) ?? []),
-  ],
-  want: !spec.enabled
-    ? []
-    : links?.unknown !== undefined
-      ? `cannot compare: ${links.unknown}`
-      : (links?.install ?? []).map((path) => `${LINK_ROOTS.etc}/${path}`),
-});
 
 /**
  * The template of an instance, when it is not on the host: systemd then answers no state for the instance
@@ -204,71 +172,6 @@ export const IN_WORDS: readonly string[] = [
   UNLINKED_FIELD,
   UNLOADED_FIELD,
 ];
-
-/**
- * Enable or disable, decided from the state read before any write, so that it runs before the
- * host's one reload and that reload shows it. A unit systemd had not loaded (a new file, an instance
- * of a new template, a masked one) reads no enablement: it is enabled when declared so (one whose
- * [Install] names nothing to link is never declared so: unit-enable.ts), and so is one systemd calls `static`,
- * whose [Install] a drop-in the apply writes may bring (the read back judges it). One whose links are not those
- * its [Install] makes, or whose file (an instance: its template's) the apply rewrites, is re-enabled:
- * `enable` only adds, and the link of an old WantedBy= stayed (measured, systemd 252). One enabled until
- * reboot alone is enabled for good, or disabled under /run too. `rewritten`: its file, or an instance's
- * template's, is written by this apply.
- */
-export const enableStep = (spec: DesiredUnit, before: LiveUnit, rewritten: boolean): EnableStep | undefined => {
-  const enablement = enablementOf(before.status.unitFileState);
-  const unread = before.status.loadState !== 'loaded' && enablement === undefined;
-  const linked = enablement === 'enabled' || enablement === 'runtime';
-  const drift = linksDriftOf(spec, before);
-  if (!spec.enabled) return linked || hasLinkDrift(drift) ? 'disable' : undefined;
-  // One whose links the read cannot compare is re-enabled, so they are those enable makes (unit-links.ts).
-  const stray = (drift?.stray.length ?? 0) > 0 || drift?.unknown !== undefined;
-  const kept = enablement === 'enabled' || (isDefaultInstanced(before) && !unread && enablement !== 'disabled');
-  const missing = kept && (drift?.missing.length ?? 0) > 0;
-  // A template without DefaultInstance=: its enable makes its aliases alone (none other is compared), where its
-  // reenable unlinks every instance (measured, systemd 252).
-  if (!rewritten && before.links?.aliasesOnly === true && (drift?.missing.length ?? 0) > 0) return 'enable';
-  if ((rewritten && linked) || stray || missing) return !rewritten && aliasesMade(before) ? 'relink' : 'reenable';
-  // `static` on the host: a drop-in the apply writes may bring its [Install] (unit-enable.ts `enableWords`).
-  const unlinked = before.status.unitFileState === 'static' && !isTemplate(spec.name);
-  return (enablement !== undefined && enablement !== 'enabled') || rewritten || unread || unlinked
-    ? 'enable'
-    : undefined;
-};
-
-export type EnableStep = 'enable' | 'reenable' | 'relink' | 'disable';
-
-/** A template whose enable makes aliases for its default instance (unit-links.ts `madeAliases`). */
-const aliasesMade = (live: LiveUnit): boolean =>
-  isDefaultInstanced(live) && live.links !== undefined && madeAliases(live.links).length > 0;
-
-/** Such an alias is on the host: only the template's disable removes it (measured, systemd 252). */
-const aliasFound = ({ links }: LiveUnit): boolean =>
-  links !== undefined && madeAliases(links).some((alias) => [...links.etc, ...links.run].includes(alias));
-
-/**
- * The name its enable step acts on: its own, but a template's default instance where only the links named for it
- * are re-enabled or relinked (`relink` enables the template after), or unlinked for a template declared disabled
- * without an alias its enable made (unit-links.ts). A template's reenable or disable unlinks every instance (an
- * instance object's too: measured, systemd 252); its default instance's, only the links named for it, and its
- * reenable then links what the template's enable links, but for Alias= (measured).
- */
-export const linkedName = (spec: DesiredUnit, before: LiveUnit, rewritten: boolean): string => {
-  const instance = before.links?.defaultInstance;
-  const step = enableStep(spec, before, rewritten);
-  const unlinked = step === 'disable' && hasLinkDrift(linksDriftOf(spec, before)) && !aliasFound(before);
-  const own = step === 'reenable' || step === 'relink' || unlinked;
-  return instance !== undefined && own && !rewritten ? instance : spec.name;
-};
-
-/**
- * Whether an enable or disable shows only after a reload: a loaded instance keeps its old
- * UnitFileState until one, and Alias= and Also= name units the manager learns of only in one
- * (measured, systemd 252). A plain unit's state follows at once.
- */
-export const enableNeedsReload = (spec: DesiredUnit): boolean =>
-  spec.content === undefined || /^\s*(Alias|Also)\s*=/m.test(spec.content);
 
 /** Which job closes the gap, from the status read after the reload. */
 export interface SettleSteps {

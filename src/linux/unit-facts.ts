@@ -3,10 +3,11 @@
  * makes links from 254 on), read by the links `awk` in the same round trip, and only when some [Install] line
  * needs them: without them a unit whose WantedBy= names %H read in sync whatever links it had.
  */
+import { type InstallUnknown, refused } from './unit-install';
 
 /** What the specifiers of the host resolve to, or why the read cannot tell; the manager's version when read. */
 export interface HostFacts {
-  readonly specifiers: Readonly<Record<string, string | { readonly unknown: string }>>;
+  readonly specifiers: Readonly<Record<string, string | InstallUnknown>>;
   readonly version?: number;
 }
 
@@ -45,14 +46,14 @@ export const parseFacts = (text: string): HostFacts | undefined => {
   const version = Number(/^\d+/.exec(manager.get('Version') ?? '')?.[0] ?? Number.NaN);
   const gathered = lines.includes('F.');
   if (!gathered && !lines.includes('F:')) return undefined;
-  const specifiers: Record<string, string | { unknown: string }> = {
+  const specifiers: Record<string, string | InstallUnknown> = {
     ...(gathered ? hostSpecifiers(of) : {}),
     ...(manager.has('Architecture') ? { a: manager.get('Architecture') ?? '' } : {}),
   };
   return Number.isFinite(version) ? { specifiers, version } : { specifiers };
 };
 
-const hostSpecifiers = (of: (key: string) => string[]): Record<string, string | { unknown: string }> => {
+const hostSpecifiers = (of: (key: string) => string[]): Record<string, string | InstallUnknown> => {
   const [hostname = ''] = of('H');
   const [machineId] = of('m');
   const [bootId] = of('b');
@@ -64,13 +65,12 @@ const hostSpecifiers = (of: (key: string) => string[]): Record<string, string | 
   const short = noName
     ? { unknown: 'the host has no hostname, for which systemd uses its default' }
     : (hostname.split('.')[0] ?? '');
-  const osField = (field: string) =>
-    of('O').length === 0 ? { unknown: 'systemctl enable refuses it (no os-release)' } : (os.get(field) ?? '');
+  const osField = (field: string) => (of('O').length === 0 ? refused('no os-release') : (os.get(field) ?? ''));
   return {
     H: noName ? short : hostname,
     l: short,
     q: pretty === undefined || pretty === '' ? short : pretty,
-    m: machineId === undefined ? { unknown: 'systemctl enable refuses it (no /etc/machine-id)' } : machineId,
+    m: machineId === undefined ? refused('no /etc/machine-id') : machineId,
     b: bootId === undefined ? { unknown: "the host's boot id was not read" } : bootId.replaceAll('-', ''),
     v: release ?? { unknown: "the host's kernel release was not read" },
     ...Object.fromEntries(Object.entries(OS_RELEASE).map(([specifier, field]) => [specifier, osField(field)])),

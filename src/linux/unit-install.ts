@@ -9,8 +9,21 @@ import { installValues, sectionSettings } from './install-settings';
 import type { HostFacts } from './unit-facts';
 import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
 
+/**
+ * Why the read cannot tell the links enable makes; `refused` when it is because `systemctl enable` itself refuses
+ * the unit, so the apply's enable fails (the plan then promises no convergence).
+ */
+export interface InstallUnknown {
+  readonly unknown: string;
+  readonly refused?: true;
+}
+
+/** Why the read cannot tell a unit's links, as its links carry it (unit-links.ts `UnitLinks`). */
+export const unknownLinks = ({ unknown, refused }: InstallUnknown) =>
+  refused === true ? { unknown, enableRefused: true as const } : { unknown };
+
 /** The links enable makes (paths under its root), or why the read cannot tell them. */
-export type InstallMade = { readonly links: string[] } | { readonly unknown: string };
+export type InstallMade = { readonly links: string[] } | InstallUnknown;
 
 /** The dependency directories enable makes. UpheldBy= (`.upholds/`) is read only from systemd 254 on. */
 const DEPENDENCY_DIRS: Readonly<Record<string, string>> = {
@@ -39,9 +52,9 @@ export const installLinks = (unit: string, lines: readonly string[], facts?: Hos
     if (key === 'Alias' && !MAY_ALIAS.test(unit)) continue;
     for (const word of words) {
       const name = expand(word, unit, facts);
-      if (typeof name !== 'string') return { unknown: `${key}=${word}: ${name.unknown}` };
+      if (typeof name !== 'string') return { ...name, unknown: `${key}=${word}: ${name.unknown}` };
       const link = key === 'Alias' ? aliasOf(unit, name) : dependencyLink(unit, name, key);
-      if (typeof link !== 'string') return { unknown: `${key}=${word}: ${link.unknown}` };
+      if (typeof link !== 'string') return { ...link, unknown: `${key}=${word}: ${link.unknown}` };
       if (link !== '') made.push(link);
     }
   }
@@ -104,21 +117,29 @@ export const templateAliases = (
   const made: string[] = [];
   for (const word of settingsOf(lines).get('Alias') ?? []) {
     const name = expand(word, of, facts);
-    if (typeof name !== 'string') return { unknown: `Alias=${word}: ${name.unknown}` };
+    if (typeof name !== 'string') return { ...name, unknown: `Alias=${word}: ${name.unknown}` };
     if (name.includes('/')) return { unknown: 'an alias with a directory (a .wants/ link by Alias=) is not read' };
     const type = (unit: string) => unit.slice(unit.lastIndexOf('.'));
     const kind = of === template && !isTemplate(name); // `Cannot alias a@.service as b.service` (measured)
     if (unitNameProblem(name) !== undefined || type(name) !== type(template) || kind)
-      return { unknown: `Alias=${word}: ${refused(`it cannot alias ${template} as ${name}`).unknown}` };
+      return prefixed(`Alias=${word}`, refused(`it cannot alias ${template} as ${name}`));
     if (name !== template) made.push(name);
   }
   return { links: [...new Set(made)].sort() };
 };
 
 /** Why enable fails, in the plan's words: the apply's enable fails the same way, with systemd's message. */
-const refused = (why: string) => ({ unknown: `systemctl enable refuses it (${why})` });
+export const refused = (why: string): InstallUnknown => ({
+  unknown: `systemctl enable refuses it (${why})`,
+  refused: true,
+});
 
-const dependencyLink = (unit: string, name: string, key: string): string | { unknown: string } => {
+const prefixed = (setting: string, why: InstallUnknown): InstallUnknown => ({
+  ...why,
+  unknown: `${setting}: ${why.unknown}`,
+});
+
+const dependencyLink = (unit: string, name: string, key: string): string | InstallUnknown => {
   if (name.includes('/') || unitNameProblem(name) !== undefined) return refused(`${name} is not a unit name`);
   return `${name}.${DEPENDENCY_DIRS[key]}/${unit}`;
 };
@@ -128,7 +149,7 @@ const dependencyLink = (unit: string, name: string, key: string): string | { unk
  * instance, a template's name taking it (`Alias=b@.service` of a@x.service links b@x.service); otherwise one
  * of the unit's type and kind (unit_file_verify_alias, systemd 252, measured).
  */
-const aliasOf = (unit: string, alias: string): string | { unknown: string } => {
+const aliasOf = (unit: string, alias: string): string | InstallUnknown => {
   if (alias.includes('/')) return { unknown: 'an alias with a directory (a .wants/ link by Alias=) is not read' };
   if (unitNameProblem(alias) !== undefined) return refused(`${alias} is not a unit name`);
   const instance =
@@ -148,7 +169,7 @@ const aliasOf = (unit: string, alias: string): string | { unknown: string } => {
  * system manager's credentials (%u %U %g %G: root, 0), and the host's facts. Any other letter or digit makes
  * enable fail; any other character after `%` is kept with it; an empty value is left out (specifier_printf).
  */
-const expand = (word: string, unit: string, facts?: HostFacts): string | { unknown: string } => {
+const expand = (word: string, unit: string, facts?: HostFacts): string | InstallUnknown => {
   if (/["'\\]/.test(word)) return { unknown: 'a quote or an escape is not read' };
   const stem = unit.slice(0, unit.lastIndexOf('.'));
   const at = stem.indexOf('@');
@@ -164,7 +185,7 @@ const expand = (word: string, unit: string, facts?: HostFacts): string | { unkno
     g: 'root',
     G: '0',
   };
-  let problem: { unknown: string } | undefined;
+  let problem: InstallUnknown | undefined;
   const name = word.replace(/%([\s\S])?/g, (all, c: string | undefined) => {
     if (c === undefined) return '%';
     if (c === '%') return '%';

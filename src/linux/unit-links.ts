@@ -8,11 +8,11 @@
  * differs.
  */
 import { enableReadsDropIn } from './install-settings';
-import { aliasApplyWords, leftAliases } from './unit-alias';
+import { leftAliases } from './unit-alias';
 import { type HostFacts, parseFacts } from './unit-facts';
 import { LINK_ROOTS } from './links-command';
-import { isOtherRoot, otherLinksVerdict, otherLinksWords, splitRoot, unremovableLinks } from './unit-other-links';
-import { defaultInstanceLinks, defaultInstanceOf, installLinks, templateAliases } from './unit-install';
+import { isOtherRoot, splitRoot, unremovableLinks } from './unit-other-links';
+import { defaultInstanceLinks, defaultInstanceOf, installLinks, templateAliases, unknownLinks } from './unit-install';
 import { instanceOf, isTemplate } from './unit-name';
 
 /** A unit's links, each as its path under its root (`multi-user.target.wants/a.service`, an alias `b.service`). */
@@ -23,6 +23,8 @@ export interface UnitLinks {
   readonly install?: readonly string[];
   /** Why the read cannot tell the links its [Install] makes, though it read every file (unit-install.ts). */
   readonly unknown?: string;
+  /** Set when `unknown` is `systemctl enable`'s own refusal: the apply's enable fails (unit-install.ts). */
+  readonly enableRefused?: true;
   /** An instance's aliases its [Install] does not make, which the apply cannot remove (unit-alias.ts). */
   readonly aliases?: readonly string[];
   /**
@@ -155,7 +157,7 @@ const linksOf = (
   if (isTemplate(unit)) return templateLinks(etc, run, install === undefined ? undefined : { unit, install, facts });
   const made = install === undefined ? undefined : installLinks(unit, install, facts);
   if (made === undefined) return { etc, run };
-  if (!('links' in made)) return { etc, run, unknown: made.unknown };
+  if (!('links' in made)) return { etc, run, ...unknownLinks(made) };
   // systemd's disable and reenable leave an instance's alias (measured, 252), so the apply cannot remove one its
   // [Install] does not make: such an alias is kept out of those compared, the read cannot compare its links, and
   // the apply refuses one declared enabled (unit-alias.ts).
@@ -186,7 +188,7 @@ const templateLinks = (
       ? templateAliases(read.unit, read.install, read.facts)
       : defaultInstanceLinks(read.unit, instance, read.install, read.facts);
   // Aliases the read cannot tell leave it to list-unit-files' word: its reenable would unlink every instance.
-  if (!('links' in made)) return { etc, run, ...(instance && { defaultInstance: instance, unknown: made.unknown }) };
+  if (!('links' in made)) return { etc, run, ...(instance && { defaultInstance: instance, ...unknownLinks(made) }) };
   const compared = instance === undefined ? { aliasesOnly: true as const } : { defaultInstance: instance };
   // An alias of another name by hand (unit-alias.ts): kept out of those compared, as an instance's.
   const isLeft = (path: string) =>
@@ -224,6 +226,8 @@ export interface LinkDrift {
   readonly stray: readonly string[];
   readonly missing: readonly string[];
   readonly unknown?: string;
+  /** Set when `unknown` is `systemctl enable`'s own refusal (`UnitLinks.enableRefused`). */
+  readonly enableRefused?: true;
   /** The aliases `unknown` names, which the apply refuses an instance over (`UnitLinks.aliases`). */
   readonly aliases?: readonly string[];
   /** Its links in the other directories, which the apply refuses it over (unit-other-links.ts). */
@@ -250,8 +254,9 @@ const comparedDrift = (enabled: boolean, links: UnitLinks | undefined): LinkDrif
   const run = found.run.map((path) => `${LINK_ROOTS.run}/${path}`);
   if (!enabled) return { stray: [...etc, ...run], missing: [] };
   if (links.unknown !== undefined) {
-    const { unknown, aliases } = links;
-    return { stray: [], missing: [], unknown, ...(aliases === undefined ? {} : { aliases }) };
+    const { unknown, aliases, enableRefused } = links;
+    const refused = enableRefused === true ? { enableRefused } : {};
+    return { stray: [], missing: [], unknown, ...refused, ...(aliases === undefined ? {} : { aliases }) };
   }
   if (links.install === undefined) return undefined;
   const made = new Set(links.install);
@@ -268,27 +273,3 @@ const comparedDrift = (enabled: boolean, links: UnitLinks | undefined): LinkDrif
 export const hasLinkDrift = (drift: LinkDrift | undefined): drift is LinkDrift =>
   drift !== undefined &&
   (drift.stray.length + drift.missing.length > 0 || drift.unknown !== undefined || drift.unremovable !== undefined);
-
-const RE_ENABLES = 'the apply re-enables it, an [Install] without it reads in sync';
-
-/**
- * The plan's words for it. One the read cannot compare says why and what ends it: the apply re-enables it (so
- * its links are those enable makes, or enable's own error says why not), and an [Install] the read can compare,
- * in its file or a drop-in's, reads in sync; but for an alias the apply cannot remove, the apply refuses it and
- * its removal by hand ends it (unit-alias.ts).
- */
-export const linkWords = (drift: LinkDrift, enabled: boolean): string => {
-  const { unremovable } = drift;
-  // Ahead of the rest, which the apply it refuses leaves as it is.
-  if (unremovable !== undefined)
-    return `the apply refuses it, as it ${otherLinksVerdict(unremovable)}: ${otherLinksWords(enabled, unremovable)}`;
-  if (drift.unknown !== undefined) {
-    const does = drift.aliases === undefined ? RE_ENABLES : aliasApplyWords(drift.aliases);
-    return `cannot compare links: ${drift.unknown}; ${does}`;
-  }
-  const whose = enabled ? 'links its [Install] does not make' : 'links of a unit declared disabled';
-  const stray = drift.stray.length === 0 ? [] : [`${whose}: ${drift.stray.join(', ')}`];
-  const missing =
-    drift.missing.length === 0 ? [] : [`links its [Install] makes are missing: ${drift.missing.join(', ')}`];
-  return [...stray, ...missing].join('; ');
-};

@@ -6,7 +6,8 @@
  * (unit-loaded.ts), and one its marks make another's (core/ownership.ts `markRefusal`). The apply throws it
  * (handlers/linux/unit-refusals.ts); the plan reads the same judgement where another object's apply depends on it
  * (unit-template-disable.ts), so the two cannot drift: the plan's own copy of this list missed the unlinkable instance
- * and said it would be enabled again (measured).
+ * and said it would be enabled again (measured). The plan's reading also takes from it whether the apply converges
+ * the object (`convergesAsRead`), so the drift warning promises that by this judgement, never by its line's words.
  */
 import type { Owned } from '../core/kind';
 import { markRefusal } from '../core/ownership';
@@ -18,6 +19,7 @@ import { overriddenWords } from './unit-loaded';
 import { maskOutOfReach, unmaskAdvice } from './unit-mask';
 import { markStackOf, unitIsForeign } from './unit-ownership';
 import { isMasked } from './unit-state';
+import { enableRefused } from './unit-link-judge';
 import { isTemplate } from './unit-name';
 import { otherLinksVerdict, otherLinksWords, unremovableLinks } from './unit-other-links';
 import { TEMPLATE_ENABLE_FIX, templateEnabledProblem } from './template-enable';
@@ -110,3 +112,11 @@ export const refusedForMarks = (
   const marks = { markStack: markStackOf(before), foreign: unitIsForeign(before, change.sort === 'unit') };
   return markRefusal(marks, change.owned ?? NOT_OWNED, stack) !== undefined;
 };
+
+/**
+ * Whether the apply converges the object as read `before`: it refuses none of it before any change, and enables
+ * nothing `systemctl enable` refuses (unit-link-judge.ts). Its marks are core/ownership.ts's to judge.
+ */
+export const convergesAsRead = (change: UnitChange, before: LiveUnit, files: BatchFiles): boolean =>
+  unitRefusalOf(change, before, files) === undefined &&
+  (change.sort === 'drop-in' || !enableRefused(change.spec, before));

@@ -16,7 +16,7 @@
  */
 import { type BatchFiles, mustWrite, type UnitChange, unitOf } from './unit-batch';
 import type { DesiredUnit, LiveUnit } from './unit-control';
-import { enableStep, linkedName } from './unit-diff';
+import { enableStep, linkedName } from './unit-enable-step';
 import type { Relinked } from './unit-intent';
 import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
 import { refusedBefore } from './unit-refusal';

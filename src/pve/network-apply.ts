@@ -144,10 +144,13 @@ export const applyReading = (
 ): Reading => {
   const diff: Record<string, FieldChange> = {};
   let foreign = false;
+  // A node not read, or a deletion PVE refuses: the apply cannot be said to converge it.
+  let unconverged = false;
   const parts = spec.nodes.map((node) => {
     const staging = stagings.get(node) ?? { unreadable: 'not read' };
     if ('unreadable' in staging) {
       diff[node] = { live: 'unreadable', want: 0 };
+      unconverged = true;
       return `${node}: cannot be read (${staging.unreadable})`;
     }
     const pending = (spec.removing?.[node] ?? []).filter((iface) => staging.present.includes(iface));
@@ -166,6 +169,7 @@ export const applyReading = (
       const why = removalRefused(staging.rows, iface, pending)?.words;
       return why === undefined ? [] : [pending.length === 1 ? why : `${iface}: ${why}`];
     });
+    unconverged ||= refused.length > 0;
     const deleted = `${summary}, ${pending.join(', ')} to be deleted if this plan destroys ${them}`;
     const staged =
       pending.length === 0 ? summary : refused.length === 0 ? deleted : `${deleted} (${refused.join('; ')})`;
@@ -174,7 +178,9 @@ export const applyReading = (
     return staging.lines === 0 && pending.length === 0 ? `${node}: ${words}` : `${staged}, and ${words}`;
   });
   const refused = foreign && !spec.reloadForeignChanges ? [FOREIGN_REFUSED] : [];
-  return { inSync: Object.keys(diff).length === 0, summary: [...parts, ...refused].join('; '), diff };
+  const summary = [...parts, ...refused].join('; ');
+  const converges = unconverged || refused.length > 0 ? { converges: false as const } : {};
+  return { inSync: Object.keys(diff).length === 0, summary, diff, ...converges };
 };
 
 /** What the reading adds while a node holds what someone else staged: the apply refuses (foreignRefusal). */

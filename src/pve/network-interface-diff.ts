@@ -212,9 +212,11 @@ export const interfaceReading = (spec: NetworkInterfaceSpec, rows: unknown, decl
   const state = diffInterface(asWritten(spec, rows), findInterface(rows, spec.iface));
   const missing = missingInterfaces(spec, rows, declared).join('; ');
   const diff = state.state === 'present' ? state.changes : {};
-  if (missing === '') return { inSync: isInSync(state), summary: summarizeInterface(spec, state), diff };
+  // Another type (PUT cannot change it), or a named interface the node lacks: PVE refuses the apply's staging.
+  const refused = state.state === 'foreign' || missing !== '' ? { converges: false as const } : {};
+  if (missing === '') return { inSync: isInSync(state), summary: summarizeInterface(spec, state), diff, ...refused };
   const head = isInSync(state) ? `interface ${spec.iface} on ${spec.node}:` : `${summarizeInterface(spec, state)};`;
-  return { inSync: false, summary: `${head} ${missing}`, diff };
+  return { inSync: false, summary: `${head} ${missing}`, diff, ...refused };
 };
 
 /**

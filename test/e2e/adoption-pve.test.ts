@@ -14,24 +14,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject } from '../support/cdktf-project';
+import { bridgeStanza, interfacesFile } from '../support/pve-network-node';
 import { makeCert, type TestCert } from '../support/tls';
 
 jest.setTimeout(300_000);
 
 const HAND = { type: 'graphite', server: '192.0.2.9', port: 2003 };
-const RUNNING = [
-  'auto lo',
-  'iface lo inet loopback',
-  '',
-  'iface eno1 inet manual',
-  '',
-  'auto vmbr7',
-  'iface vmbr7 inet manual',
-  '\tbridge-ports none',
-  '\tbridge-stp off',
-  '\tbridge-fd 0',
-  '',
-].join('\n');
+const RUNNING = interfacesFile(['eno1'], [bridgeStanza('vmbr7', 'none')]);
 
 let fake: FakePve;
 let project: CdktfProject;

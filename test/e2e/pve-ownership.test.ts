@@ -15,16 +15,16 @@
  */
 import { type FakePve, startFakePve } from '../fakes/pve/server';
 import { CdktfProject, type CommandOutcome } from '../support/cdktf-project';
+import { bridgeStanza, interfacesFile } from '../support/pve-network-node';
 import { makeCert, type TestCert } from '../support/tls';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 jest.setTimeout(600_000);
 
-const RUNNING = ['auto lo', 'iface lo inet loopback', '', 'iface eno1 inet manual', ''].join('\n');
+const RUNNING = interfacesFile(['eno1']);
 /** The running file with a bridge someone else made: stack a, or a human. */
-const withBridge = (iface: string) =>
-  `${RUNNING}\nauto ${iface}\niface ${iface} inet manual\n\tbridge-ports none\n\tbridge-stp off\n\tbridge-fd 0\n`;
+const withBridge = (iface: string) => interfacesFile(['eno1'], [bridgeStanza(iface, 'none')]);
 const THEIRS = { type: 'graphite', server: '192.0.2.1', port: 2003 };
 
 let fake: FakePve;

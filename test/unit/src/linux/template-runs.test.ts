@@ -6,7 +6,14 @@
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import { planJobs } from '../../../../src/linux/unit-batch';
-import { instanceGlob, runsToRestart, templateRunsWords, withTemplateRuns } from '../../../../src/linux/template-runs';
+import {
+  instanceGlob,
+  keptByRemoval,
+  removalRestarts,
+  runsToRestart,
+  templateRunsWords,
+  withTemplateRuns,
+} from '../../../../src/linux/template-runs';
 import { statsByPath } from '../../../../src/linux/unit-loaded';
 import { spec as unitFixture } from './unit-fixtures';
 
@@ -63,6 +70,16 @@ describe("a template's drop-in", () => {
     expect(instance).toBe(base);
   });
 
+  // A name the host prints goes into the root helper's request, a step a line and its words split on spaces.
+  test('reads no running instance whose name is no unit name', () => {
+    const shown = ['t@a b.service', 't@x.service c.service', 't@\u0007.service', 't@ok.service']
+      .map((id) => `Id=${id}\nLoadState=loaded\nActiveState=active\nSubState=running`)
+      .join('\n\n');
+    const entries = [{ unit: 't@.service', file: FILE, declared: { as: 'drop-in' as const } }];
+    const [dropIn] = withTemplateRuns(entries, [base], shown, statsByPath(''));
+    expect(dropIn?.templateRuns?.map((run) => run.name)).toEqual(['t@ok.service']);
+  });
+
   test('shows its instances by a glob that escapes its own glob characters', () => {
     expect(instanceGlob('t@.service')).toBe("'t@*.service'");
     expect(instanceGlob('a[1]@.service')).toBe("'a\\[1]@*.service'");
@@ -88,5 +105,32 @@ describe("a template's drop-in", () => {
     expect(planJobs([{ name: 'd', change, before, loaded: before, wrote: true }])).toEqual([
       { unit: 't@x.service', verb: 'restart', want: 'active', seconds: 40, owners: ['d'] },
     ]);
+  });
+});
+
+// Regression: a template's drop-in destroyed said the template "keeps its current settings" (a template never runs)
+// and left an instance started by hand on the removed content, which no plan named.
+describe("a template's drop-in destroyed", () => {
+  const runs = { ...base, templateRuns: [{ name: 't@x.service' }, { name: 't@a.service' }, { name: 't@b.service' }] };
+  const ofStacks = (name: string) => name === 't@a.service';
+
+  test("restarts the running instances no stack records, never a stack's", () => {
+    expect(removalRestarts(runs, ofStacks)).toEqual(['t@b.service', 't@x.service']);
+    expect(removalRestarts(base, ofStacks)).toEqual([]);
+  });
+
+  test.each([
+    ['a plain unit', 'u.service', base, [], 'u.service keeps its current settings until it restarts'],
+    ['a template with no instance running', 't@.service', base, [], 'no instance of t@.service runs'],
+    [
+      'a template whose instances a stack declares and one started by hand',
+      't@.service',
+      { ...base, templateRuns: [{ name: 't@x.service' }, { name: 't@a.service' }] },
+      ['t@x.service'],
+      'restarted t@x.service without it (no stack declares it); t@a.service keeps its content until it restarts ' +
+        '(a stack declares it: its plan says the restart is pending)',
+    ],
+  ])('says what runs on: %s', (_, unit, live, restarted, words) => {
+    expect(keptByRemoval(unit, live, restarted)).toBe(words);
   });
 });

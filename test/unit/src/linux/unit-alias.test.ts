@@ -8,7 +8,8 @@ import type { InstanceSpec } from '../../../../src/linux/systemd-instance';
 import { aliasRefusalWords, refusedAliases } from '../../../../src/linux/unit-alias';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
-import { comparedLinks, linkDrift, linkWords, readLinks } from '../../../../src/linux/unit-links';
+import { comparedLinks, linkDrift, readLinks } from '../../../../src/linux/unit-links';
+import { linkWords } from '../../../../src/linux/unit-link-judge';
 import { status } from './unit-fixtures';
 
 const E = '/etc/systemd/system';

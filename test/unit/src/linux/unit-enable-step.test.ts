@@ -6,7 +6,7 @@
 import { linkSteps } from '../../../../src/linux/root-helper';
 import type { UnitLinks } from '../../../../src/linux/unit-links';
 import type { UnitSpec } from '../../../../src/linux/systemd-unit';
-import { enableNeedsReload, enableStep, type EnableStep, linkedName } from '../../../../src/linux/unit-diff';
+import { enableNeedsReload, enableStep, type EnableStep, linkedName } from '../../../../src/linux/unit-enable-step';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 import { content, live, spec } from './unit-fixtures';
 

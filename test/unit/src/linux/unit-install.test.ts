@@ -90,9 +90,10 @@ describe('the links an [Install] makes', () => {
     ["an instance's alias of no instance", ['Alias=plain.service'], 'it cannot alias p@a.service as plain.service'],
     ["an instance's alias of another instance", ['Alias=q@b.service'], 'it cannot alias p@a.service as q@b.service'],
     ['an alias of another type', ['Alias=q@a.socket'], 'it cannot alias p@a.service as q@a.socket'],
-  ])('what enable refuses (%s) cannot be compared, and says so', (_, lines, why) => {
+  ])('what enable refuses (%s) cannot be compared, and says so, flagged refused', (_, lines, why) => {
     expect(installLinks('p@a.service', lines, facts)).toEqual({
       unknown: `${lines[0]}: systemctl enable refuses it (${why})`,
+      refused: true,
     });
   });
 
@@ -129,12 +130,14 @@ describe("the host's facts", () => {
     const read = parseFacts(['F.', 'FH(none)', 'FOID="de\\x62ian"'].join('\n'));
     expect(read?.specifiers).toMatchObject({
       H: { unknown: 'the host has no hostname, for which systemd uses its default' },
-      m: { unknown: 'systemctl enable refuses it (no /etc/machine-id)' },
+      m: { unknown: 'systemctl enable refuses it (no /etc/machine-id)', refused: true },
       o: { unknown: 'ID in an env file holds an escape the read does not unescape' },
     });
     expect(parseFacts(['F.', 'FHbox'].join('\n'))?.specifiers.o).toEqual({
       unknown: 'systemctl enable refuses it (no os-release)',
+      refused: true,
     });
+    expect(read?.specifiers.H).not.toHaveProperty('refused');
     expect(parseFacts('@/etc/x.service\n|WantedBy=a.target')).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { LINKS_COMMAND } from '../../../../src/linux/links-command';
-import { linkDrift, linkWords, readLinks } from '../../../../src/linux/unit-links';
+import { linkDrift, readLinks } from '../../../../src/linux/unit-links';
+import { linkWords } from '../../../../src/linux/unit-link-judge';
 
 describe('what differs', () => {
   const links = { etc: ['a.target.wants/x.service'], run: [], install: ['a.target.wants/x.service'] };

@@ -7,7 +7,8 @@
 import { sha256Hex } from '../../../../src/core/canonical';
 import { batchFilesOf } from '../../../../src/linux/unit-batch';
 import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
-import { linkDrift, linkWords, readLinks } from '../../../../src/linux/unit-links';
+import { linkDrift, readLinks } from '../../../../src/linux/unit-links';
+import { linkWords } from '../../../../src/linux/unit-link-judge';
 import { otherLinksWords, splitRoot, unremovableLinks } from '../../../../src/linux/unit-other-links';
 import { unitRefusalOf } from '../../../../src/linux/unit-refusal';
 import { content, live, spec } from './unit-fixtures';

@@ -1,7 +1,8 @@
 import { batchFilesOf } from '../../../../src/linux/unit-batch';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
-import { refusedBefore, unitRefusalOf } from '../../../../src/linux/unit-refusal';
-import { service, unit } from '../../handlers/linux/unit-specs';
+import { convergesAsRead, refusedBefore, unitRefusalOf } from '../../../../src/linux/unit-refusal';
+import { readingOf } from '../../../../handlers/linux/systemd-unit';
+import { DIR, service, unit } from '../../handlers/linux/unit-specs';
 
 const live = (over: Partial<LiveUnit> = {}, unitFileState = 'enabled'): LiveUnit => ({
   status: { loadState: 'loaded', activeState: 'inactive', subState: 'dead', unitFileState, needDaemonReload: false },
@@ -73,5 +74,47 @@ describe('an instance the apply refuses before any change', () => {
       detail: expect.stringContaining('nothing was changed'),
     });
     expect(unitRefusalOf({ sort: 'unit', spec: unit('u.service', service()) }, live(), none)).toBeUndefined();
+  });
+});
+
+// The drift warning promised convergence unless a line held one of a list of words: each refusal now flags its reading.
+describe('whether the apply converges it as read, by its own judgement', () => {
+  const enabledUnit = unit('u.service', service());
+  const refusedEnable = {
+    etc: ['multi-user.target.wants/u.service'],
+    run: [],
+    unknown: 'Alias=%m.service: systemctl enable refuses it (no /etc/machine-id)',
+    enableRefused: true,
+  } as const;
+  const dropIn = { unit: 'u.service', name: '10-a', directory: DIR, content: '', startTimeoutSeconds: 9 };
+  const overridden = { declared: { as: 'drop-in', path: `${DIR}/u.service.d/10-a.conf` }, by: '/run/x' } as const;
+  test.each([
+    ['a unit that differs', { sort: 'unit', spec: enabledUnit }, live({ fileSha256: 'old' }), true],
+    ['a masked unit, unmask: false', { sort: 'unit', spec: enabledUnit }, live({}, 'masked'), false],
+    ['a masked unit, unmask: true', { sort: 'unit', spec: { ...enabledUnit, unmask: true } }, live({}, 'masked'), true],
+    [
+      'a unit shadowed by a file of its name',
+      { sort: 'unit', spec: enabledUnit },
+      live({ overridden: shadowed }),
+      false,
+    ],
+    ['a unit whose enable systemd refuses', { sort: 'unit', spec: enabledUnit }, live({ links: refusedEnable }), false],
+    [
+      'a unit whose links the read cannot compare',
+      { sort: 'unit', spec: enabledUnit },
+      live({ links: { ...refusedEnable, enableRefused: undefined } }),
+      true,
+    ],
+    ['a drop-in', { sort: 'drop-in', spec: dropIn }, live({ fileSha256: undefined }), true],
+    ['a drop-in another file of its name overrides', { sort: 'drop-in', spec: dropIn }, live({ overridden }), false],
+  ] as const)('%s', (_, change, before, converges) => {
+    expect(convergesAsRead(change, before, none)).toBe(converges);
+  });
+
+  test("the plan's reading carries the judgement, whatever its line's words", () => {
+    const units = new Map([['u.service', live({ links: refusedEnable })]]);
+    const reading = readingOf({ sort: 'unit', spec: enabledUnit }, { host: 'h', units }, undefined);
+    expect(reading.summary).toMatch(/cannot compare links: .*systemctl enable refuses it/);
+    expect(reading.converges).toBe(false);
   });
 });

@@ -68,12 +68,14 @@ test("the reading names what someone else staged beside each node's count, in th
     // The apply refuses them without reloadForeignChanges: the line says so, so the plan never promises it.
     summary: 'n2: settled; n3: 5 staged lines, 2 by someone else: vmbr9, wlp91s0; ' + FOREIGN_REFUSED,
     diff: { n3: { live: 5, want: 0 } },
+    converges: false,
   });
   expect(FOREIGN_REFUSED).toBe(
     "the apply refuses to reload while someone else's changes are staged (reloadForeignChanges: false)",
   );
   const reloading = applyReading({ ...spec, reloadForeignChanges: true }, stagings, none);
   expect(reloading.summary).toBe('n2: settled; n3: 5 staged lines, 2 by someone else: vmbr9, wlp91s0');
+  expect(reloading.converges).toBeUndefined();
 });
 
 describe('networkApplySpec', () => {
