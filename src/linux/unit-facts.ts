@@ -3,7 +3,7 @@
  * makes links from 254 on), read by the links `awk` in the same round trip, and only when some [Install] line
  * needs them: without them a unit whose WantedBy= names %H read in sync whatever links it had.
  */
-import { type InstallUnknown, refused } from './unit-install';
+import { type InstallUnknown, refused } from './install-unknown';
 
 /** What the specifiers of the host resolve to, or why the read cannot tell; the manager's version when read. */
 export interface HostFacts {

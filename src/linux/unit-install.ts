@@ -6,21 +6,9 @@
  */
 import { UPHELD_BY_SINCE } from './install-config';
 import { installValues, sectionSettings } from './install-settings';
+import { type InstallUnknown, refused } from './install-unknown';
 import type { HostFacts } from './unit-facts';
 import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
-
-/**
- * Why the read cannot tell the links enable makes; `refused` when it is because `systemctl enable` itself refuses
- * the unit, so the apply's enable fails (the plan then promises no convergence).
- */
-export interface InstallUnknown {
-  readonly unknown: string;
-  readonly refused?: true;
-}
-
-/** Why the read cannot tell a unit's links, as its links carry it (unit-links.ts `UnitLinks`). */
-export const unknownLinks = ({ unknown, refused }: InstallUnknown) =>
-  refused === true ? { unknown, enableRefused: true as const } : { unknown };
 
 /** The links enable makes (paths under its root), or why the read cannot tell them. */
 export type InstallMade = { readonly links: string[] } | InstallUnknown;
@@ -127,12 +115,6 @@ export const templateAliases = (
   }
   return { links: [...new Set(made)].sort() };
 };
-
-/** Why enable fails, in the plan's words: the apply's enable fails the same way, with systemd's message. */
-export const refused = (why: string): InstallUnknown => ({
-  unknown: `systemctl enable refuses it (${why})`,
-  refused: true,
-});
 
 const prefixed = (setting: string, why: InstallUnknown): InstallUnknown => ({
   ...why,

@@ -12,7 +12,8 @@ import { leftAliases } from './unit-alias';
 import { type HostFacts, parseFacts } from './unit-facts';
 import { LINK_ROOTS } from './links-command';
 import { isOtherRoot, splitRoot, unremovableLinks } from './unit-other-links';
-import { defaultInstanceLinks, defaultInstanceOf, installLinks, templateAliases, unknownLinks } from './unit-install';
+import { unknownLinks } from './install-unknown';
+import { defaultInstanceLinks, defaultInstanceOf, installLinks, templateAliases } from './unit-install';
 import { instanceOf, isTemplate } from './unit-name';
 
 /** A unit's links, each as its path under its root (`multi-user.target.wants/a.service`, an alias `b.service`). */
