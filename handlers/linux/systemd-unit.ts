@@ -34,6 +34,7 @@ import {
   unlinkedWords,
 } from '../../src/linux/unit-template-disable';
 import { refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
+import { unitBasis } from '../../src/linux/unit-basis';
 import { alsoWords } from '../../src/linux/unit-also';
 import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
@@ -100,7 +101,7 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const others = inSync ? undefined : alsoWords(spec, unit, mustWrite(change, unit));
   const runs = templateRunsWords(content, unit);
   const words = [also, others, runs].filter((said) => said !== undefined).join('; ') || undefined;
-  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff };
+  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff, basis: unitBasis(spec, unit) };
 };
 
 /** A running instance whose template's batch drop-ins the apply writes: the apply restarts it with them. */

@@ -1,9 +1,10 @@
 /**
  * The batch apply's refusals before it changes anything (src/linux/unit-refusal.ts judges them, the plan reads the
- * same judgement): thrown for the track's object, which is left as it was.
+ * same judgement; unit-basis.ts, a unit changed since the plan): thrown for the track's object, left as it was.
  */
 import { HandlerError } from '../../src/core/errors';
 import { type BatchFiles, batchFilesOf } from '../../src/linux/unit-batch';
+import { unitMoved } from '../../src/linux/unit-basis';
 import { unitRefusalOf } from '../../src/linux/unit-refusal';
 import type { HostShell } from './host-shell';
 import type { Track } from './unit-track';
@@ -11,8 +12,17 @@ import type { Track } from './unit-track';
 /** The batch's files (unit-batch.ts), from its tracks. */
 export const batchFiles = (tracks: readonly Track[]): BatchFiles => batchFilesOf(tracks.map(({ item }) => item.change));
 
-/** Refuses the track's object before anything is written, when src/linux/unit-refusal.ts says the apply must. */
+/**
+ * Refuses the track's object before anything is written: a unit or instance that reads otherwise than its plan read
+ * it (unit-basis.ts), or when src/linux/unit-refusal.ts says the apply must.
+ */
 export const refuse = (shell: HostShell, track: Track, files: BatchFiles): void => {
+  const { change, basis } = track.item;
+  const moved =
+    basis === undefined || change.sort === 'drop-in'
+      ? undefined
+      : unitMoved(change.spec, shell.host, basis, track.before);
+  if (moved !== undefined) throw moved;
   const refusal = unitRefusalOf(track.item.change, track.before, files);
   if (refusal === undefined) return;
   const { subject, verdict, detail, facts } = refusal;

@@ -1,0 +1,57 @@
+/**
+ * What a plan read of a systemd unit or instance, which its apply must still find before it changes anything: a unit
+ * whose file or a drop-in was edited by hand, or which was enabled, disabled, masked, started or stopped, between the
+ * plan and the apply, had the apply act on its own read (rewrite the file, restart the process) though the plan
+ * named only another change of it. Made from the read's own data (no command more on the host: the plan read of
+ * 200 units is the hot path); the apply refuses the unit alone when its read, before any write, differs.
+ */
+import { digestOf } from '../core/canonical';
+import { HandlerError } from '../core/errors';
+import type { DesiredUnit, LiveUnit } from './unit-control';
+import { runningOf } from './unit-diff';
+
+const READ = 'unit read ';
+
+/**
+ * The unit as a digest of what decides the apply's steps: its file (digest, or a link in its place), the files
+ * systemd loaded it from (its drop-ins included) and those on disk it has not, its load and enablement state, a
+ * pending daemon-reload, and whether it runs by the one policy the diff uses (isUnitRunning: a crash loop's
+ * restarts and a new invocation count as the same running). Left out: what changes with no hand on it (times, job,
+ * invocation), and the stack's own records and intent, which a read login may not see as the apply's login does.
+ */
+export const unitBasis = (spec: DesiredUnit, live: LiveUnit): string => {
+  const { status } = live;
+  const read = {
+    file: live.fileSha256 ?? null,
+    link: live.fileIsLink === true,
+    content: live.content ?? null,
+    load: status.loadState,
+    enablement: status.unitFileState,
+    reload: status.needDaemonReload,
+    fragment: status.fragmentPath ?? null,
+    dropIns: status.dropInPaths ?? null,
+    unloaded: status.unloadedDropIns ?? null,
+    running: runningOf(spec, live),
+  };
+  return `${READ}${digestOf(read).slice(0, 16)}`;
+};
+
+/**
+ * Why the apply must not act on the unit: it reads now (`live`) otherwise than the plan read it (`planned`).
+ * Undefined when they agree.
+ */
+export const unitMoved = (
+  spec: DesiredUnit,
+  host: string,
+  planned: string,
+  live: LiveUnit,
+): HandlerError | undefined => {
+  if (unitBasis(spec, live) === planned) return undefined;
+  return new HandlerError(
+    `${spec.name} on ${host} cannot be applied as planned`,
+    'it was changed after the plan read it (its file or a drop-in, its enablement or mask, whether it runs, or a ' +
+      'pending daemon-reload), so this apply would act on that change (write its file over it, restart, start or ' +
+      'stop it), which the plan did not say; nothing was written, started, stopped or restarted for it: plan ' +
+      'again, and that plan reads it as it is now',
+  );
+};

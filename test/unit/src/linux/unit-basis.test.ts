@@ -1,0 +1,51 @@
+// Unit test of what a plan read of a unit (unit-basis.ts): its file, drop-ins, enablement and whether it runs change
+// the reading; what moves with no hand on it (a crash loop's restarts, times, a new invocation, the stack's records)
+// does not, so the apply refuses a unit changed after its plan and never one merely still running.
+import { unitBasis, unitMoved } from '../../../../src/linux/unit-basis';
+import type { LiveUnit } from '../../../../src/linux/unit-control';
+import type { UnitStatus } from '../../../../src/linux/unit-state';
+import { unitSpec } from '../../../support/unit-host';
+
+const spec = unitSpec('a.service', '[Service]\nExecStart=/bin/true\n');
+const live = (status: Partial<UnitStatus> = {}, over: Partial<LiveUnit> = {}): LiveUnit => ({
+  status: {
+    loadState: 'loaded',
+    activeState: 'active',
+    subState: 'running',
+    unitFileState: 'enabled',
+    needDaemonReload: false,
+    ...status,
+  },
+  fileSha256: 'f1',
+  restartOn: 'r1',
+  ...over,
+});
+const planned = unitBasis(spec, live());
+
+test.each([
+  ['restarted (a new invocation, start time)', live({ invocation: 'x', startedAt: 9, stateSince: 9 })],
+  ['in a crash loop between restarts', live({ activeState: 'activating', subState: 'auto-restart' })],
+  ['recorded again by an apply', live({}, { restartOn: 'r2', stateSeconds: 4, contentChangedAt: 3 })],
+])('a unit %s reads as the plan read it', (_what, now) => {
+  expect(unitMoved(spec, 'h:22', planned, now)).toBeUndefined();
+});
+
+test.each([
+  ['whose file was edited', live({}, { fileSha256: 'f2' })],
+  ['whose file was replaced by a link', live({}, { fileIsLink: true })],
+  ['given a drop-in', live({ dropInPaths: ['/etc/systemd/system/a.service.d/h.conf'] })],
+  ['with a drop-in not yet loaded', live({ unloadedDropIns: ['/etc/systemd/system/a.service.d/h.conf'] })],
+  ['whose loaded content changed', live({}, { content: 'c2' })],
+  ['disabled', live({ unitFileState: 'disabled' })],
+  ['masked', live({ unitFileState: 'masked', loadState: 'masked' })],
+  ['stopped', live({ activeState: 'inactive', subState: 'dead' })],
+  ['left with a pending daemon-reload', live({ needDaemonReload: true })],
+])('a unit %s after its plan is refused', (_what, now) => {
+  expect(unitMoved(spec, 'h:22', planned, now)?.message).toMatch(
+    /^a\.service on h:22 cannot be applied as planned: it was changed after the plan read it .* nothing was written/,
+  );
+});
+
+test('the basis is a short digest', () => {
+  expect(planned).toMatch(/^unit read [0-9a-f]{16}$/);
+});
