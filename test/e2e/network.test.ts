@@ -189,7 +189,7 @@ test('once the task ended OK, the next plan reads everything in sync and one app
 
 // Regression: the apply staged what its own read showed differing, over an mtu set by hand after the plan (its PUT
 // sent delete=mtu) and the network apply reloaded it: the plan's reading now travels to the apply, which refuses it.
-test('a saved plan applied after an interface was edited by hand stages nothing for it and reloads nothing', async () => {
+test('a saved plan applied after an interface was edited by hand stages and reloads nothing', async () => {
   const edit = (from: RegExp, to: string) =>
     fake.setInterfacesFiles('n3', { running: running('n3').replace(from, to) });
   // The stanza of vmbr1 with the hand's mtu (vmbr0.40 has an mtu 1400 of the stack's since the cut-polls test).
