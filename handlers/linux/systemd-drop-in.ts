@@ -19,6 +19,7 @@ import type { LiveUnit } from '../../src/linux/unit-control';
 import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../../src/linux/unit-ownership';
 import { forgetDropInStep, recordStep, removeDropInStep } from '../../src/linux/root-helper';
 import { restartOnPath } from '../../src/linux/unit-file';
+import { dropInBasis } from '../../src/linux/unit-basis';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
@@ -49,7 +50,8 @@ export const systemdDropInKind = defineKind({
     const live = files.get(dropInPath(spec));
     if (live === undefined) throw new Error(`${dropInPath(spec)} was not read`);
     const diff = diffDropIn(spec, live);
-    return { inSync: Object.keys(diff).length === 0, summary: summarizeDropIn(spec, host, live, diff), diff };
+    const summary = summarizeDropIn(spec, host, live, diff);
+    return { inSync: Object.keys(diff).length === 0, summary, diff, basis: dropInBasis(live) };
   },
 
   foreign(spec: DropInSpec, { files }: LiveDropIns): boolean {

@@ -3,8 +3,9 @@
  * same judgement; unit-basis.ts, a unit changed since the plan): thrown for the track's object, left as it was.
  */
 import { HandlerError } from '../../src/core/errors';
-import { type BatchFiles, batchFilesOf } from '../../src/linux/unit-batch';
-import { unitMoved } from '../../src/linux/unit-basis';
+import type { LiveUnit } from '../../src/linux/unit-control';
+import { type BatchFiles, type BatchItem, batchFilesOf } from '../../src/linux/unit-batch';
+import { dropInMoved, unitMoved } from '../../src/linux/unit-basis';
 import { unitRefusalOf } from '../../src/linux/unit-refusal';
 import type { HostShell } from './host-shell';
 import type { Track } from './unit-track';
@@ -13,18 +14,22 @@ import type { Track } from './unit-track';
 export const batchFiles = (tracks: readonly Track[]): BatchFiles => batchFilesOf(tracks.map(({ item }) => item.change));
 
 /**
- * Refuses the track's object before anything is written: a unit or instance that reads otherwise than its plan read
- * it (unit-basis.ts), or when src/linux/unit-refusal.ts says the apply must.
+ * Refuses the track's object before anything is written: one that reads otherwise than its plan read it
+ * (unit-basis.ts), or when src/linux/unit-refusal.ts says the apply must.
  */
 export const refuse = (shell: HostShell, track: Track, files: BatchFiles): void => {
-  const { change, basis } = track.item;
-  const moved =
-    basis === undefined || change.sort === 'drop-in'
-      ? undefined
-      : unitMoved(change.spec, shell.host, basis, track.before);
+  const moved = movedSincePlan(shell.host, track.item, track.before);
   if (moved !== undefined) throw moved;
   const refusal = unitRefusalOf(track.item.change, track.before, files);
   if (refusal === undefined) return;
   const { subject, verdict, detail, facts } = refusal;
   throw new HandlerError(`${subject} on ${shell.host} ${verdict}`, detail, facts);
+};
+
+/** The object's change since its plan read it (unit-basis.ts); none without the plan's reading (an earlier version). */
+const movedSincePlan = (host: string, { change, basis }: BatchItem, before: LiveUnit) => {
+  if (basis === undefined) return undefined;
+  return change.sort === 'drop-in'
+    ? dropInMoved(change.spec, host, basis, before)
+    : unitMoved(change.spec, host, basis, before);
 };

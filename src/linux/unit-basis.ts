@@ -1,16 +1,39 @@
 /**
- * What a plan read of a systemd unit or instance, which its apply must still find before it changes anything: a unit
- * whose file or a drop-in was edited by hand, or which was enabled, disabled, masked, started or stopped, between the
- * plan and the apply, had the apply act on its own read (rewrite the file, restart the process) though the plan
- * named only another change of it. Made from the read's own data (no command more on the host: the plan read of
- * 200 units is the hot path); the apply refuses the unit alone when its read, before any write, differs.
+ * What a plan read of a systemd unit, instance or drop-in, which its apply must still find before it changes
+ * anything: a unit whose file or a drop-in was edited by hand, or which was enabled, disabled, masked, started or
+ * stopped, between the plan and the apply, had the apply act on its own read (rewrite the file, restart the process)
+ * though the plan named only another change of it. Made from the read's own data (no command more on the host: the
+ * plan read of 200 units is the hot path); the apply refuses the object alone when its read, before any write,
+ * differs.
  */
 import { digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
+import { dropInPath } from './drop-in-path';
+import type { DropInSpec } from './systemd-drop-in';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import { runningOf } from './unit-diff';
+import { isUnitRunning } from './unit-state';
 
 const READ = 'unit read ';
+const DROP_IN_READ = 'drop-in read ';
+
+/** What the read holds of a unit's files and state, as the digest of both kinds' readings. */
+const readOf = (live: LiveUnit, running: boolean, enablement: string | null): string => {
+  const { status } = live;
+  const read = {
+    file: live.fileSha256 ?? null,
+    link: live.fileIsLink === true,
+    content: live.content ?? null,
+    load: status.loadState,
+    enablement,
+    reload: status.needDaemonReload,
+    fragment: status.fragmentPath ?? null,
+    dropIns: status.dropInPaths ?? null,
+    unloaded: status.unloadedDropIns ?? null,
+    running,
+  };
+  return digestOf(read).slice(0, 16);
+};
 
 /**
  * The unit as a digest of what decides the apply's steps: its file (digest, or a link in its place), the files
@@ -19,22 +42,15 @@ const READ = 'unit read ';
  * restarts and a new invocation count as the same running). Left out: what changes with no hand on it (times, job,
  * invocation), and the stack's own records and intent, which a read login may not see as the apply's login does.
  */
-export const unitBasis = (spec: DesiredUnit, live: LiveUnit): string => {
-  const { status } = live;
-  const read = {
-    file: live.fileSha256 ?? null,
-    link: live.fileIsLink === true,
-    content: live.content ?? null,
-    load: status.loadState,
-    enablement: status.unitFileState,
-    reload: status.needDaemonReload,
-    fragment: status.fragmentPath ?? null,
-    dropIns: status.dropInPaths ?? null,
-    unloaded: status.unloadedDropIns ?? null,
-    running: runningOf(spec, live),
-  };
-  return `${READ}${digestOf(read).slice(0, 16)}`;
-};
+export const unitBasis = (spec: DesiredUnit, live: LiveUnit): string =>
+  `${READ}${readOf(live, runningOf(spec, live), live.status.unitFileState)}`;
+
+/**
+ * A drop-in likewise: its file and its unit's loaded files, load state and pending reload, and whether its unit runs
+ * (crash loop included: a drop-in's apply restarts a unit it finds running); its unit's enablement is not its own.
+ */
+export const dropInBasis = (live: LiveUnit): string =>
+  `${DROP_IN_READ}${readOf(live, isUnitRunning(live.status.activeState, live.status.subState, false), null)}`;
 
 /**
  * Why the apply must not act on the unit: it reads now (`live`) otherwise than the plan read it (`planned`).
@@ -53,5 +69,22 @@ export const unitMoved = (
       'pending daemon-reload), so this apply would act on that change (write its file over it, restart, start or ' +
       'stop it), which the plan did not say; nothing was written, started, stopped or restarted for it: plan ' +
       'again, and that plan reads it as it is now',
+  );
+};
+
+/** Why the apply must not write the drop-in: it or its unit reads now otherwise than the plan read them. */
+export const dropInMoved = (
+  spec: DropInSpec,
+  host: string,
+  planned: string,
+  live: LiveUnit,
+): HandlerError | undefined => {
+  if (dropInBasis(live) === planned) return undefined;
+  return new HandlerError(
+    `drop-in ${dropInPath(spec)} on ${host} cannot be applied as planned`,
+    'it or its unit was changed after the plan read them (its file, the files its unit loads, whether its unit ' +
+      'runs, or a pending daemon-reload), so this apply would act on that change (write the file over it, restart ' +
+      'its unit), which the plan did not say; nothing was written or restarted for it: plan again, and that plan ' +
+      'reads it as it is now',
   );
 };

@@ -5,6 +5,7 @@
  * by the plan. The plan's reading now travels to the apply (unit-basis.ts), which refuses that unit alone.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
+import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { type ApplyEntry, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
 
@@ -16,11 +17,21 @@ const DIR = '/etc/systemd/system';
 const service = (v: string) =>
   `[Unit]\nDescription=race\n[Service]\nEnvironment=V=${v}\nExecStart=/bin/sleep infinity\n` +
   '[Install]\nWantedBy=multi-user.target\n';
-const objects = (...specs: Array<ReturnType<typeof unitSpec>>): Record<string, ApplyEntry> =>
-  Object.fromEntries(specs.map((spec) => [spec.name.replace(/\W/g, '_'), { kind: 'systemd-unit', spec }]));
+type Declared = ReturnType<typeof unitSpec> | DropInSpec;
+const kindOf = (spec: Declared) => ('unit' in spec ? 'systemd-drop-in' : 'systemd-unit');
+const nameOf = (spec: Declared) => ('unit' in spec ? `${spec.unit}_${spec.name}` : spec.name).replace(/\W/g, '_');
+const objects = (...specs: Declared[]): Record<string, ApplyEntry> =>
+  Object.fromEntries(specs.map((spec) => [nameOf(spec), { kind: kindOf(spec), spec }]));
+const dropIn = (v: string): DropInSpec => ({
+  unit: 'pr-f.service',
+  name: '10-v',
+  directory: DIR,
+  content: `[Service]\nEnvironment=V=${v}\n`,
+  startTimeoutSeconds: 30,
+});
 
 /** A plan of `specs`, `between` run on the host after it, then the apply with the plan's reading (HOMELAB_BASIS). */
-const planThenApply = async (specs: Array<ReturnType<typeof unitSpec>>, between: string, basis = true) => {
+const planThenApply = async (specs: Declared[], between: string, basis = true) => {
   const env = { [KEY_ENV]: host().privateKey };
   const plan = (await invokeBatch(linuxDomain(), hostTarget(host()), objects(...specs), env)).result ?? {};
   expect(await host().exec(between)).toMatchObject({ code: 0 });
@@ -72,6 +83,24 @@ test('a unit restarted by hand after its plan is still the unit the plan read: t
   const { applied } = await planThenApply([unitSpec('pr-d.service', service('d'))], 'systemctl restart pr-d.service');
   expect(applied.code).toBe(0);
   expect((await host().exec('systemctl is-enabled pr-d.service')).stdout.trim()).toBe('enabled');
+});
+
+test('a drop-in edited by hand after a plan that said it rewrites it is left as edited, its unit alone', async () => {
+  await made(unitSpec('pr-f.service', service('f')));
+  const env = { [KEY_ENV]: host().privateKey };
+  expect(await invokeBatchApply(linuxDomain(), hostTarget(host()), objects(dropIn('a')), env)).toMatchObject({
+    code: 0,
+  });
+  const before = await state('pr-f.service');
+  const path = `${DIR}/pr-f.service.d/10-v.conf`;
+  const { plan, applied } = await planThenApply([dropIn('b')], `printf '[Service]\\nEnvironment=V=hand\\n' > ${path}`);
+  expect(plan['pr_f_service_10_v.summary']).toMatch(/differs: file is /);
+  expect(applied.stderr).toContain(
+    `drop-in ${path} on ${host().host}:${host().port} cannot be applied as planned: it or its unit was changed after`,
+  );
+  expect(applied.stderr).toContain('nothing was written or restarted for it: plan again');
+  expect(await file('pr-f.service.d/10-v.conf')).toBe('[Service]\nEnvironment=V=hand\n');
+  expect(await state('pr-f.service')).toBe(before);
 });
 
 test("an apply without a plan's reading (an earlier version made its apply resource) acts as before", async () => {

@@ -1,7 +1,8 @@
 // Unit test of what a plan read of a unit (unit-basis.ts): its file, drop-ins, enablement and whether it runs change
 // the reading; what moves with no hand on it (a crash loop's restarts, times, a new invocation, the stack's records)
 // does not, so the apply refuses a unit changed after its plan and never one merely still running.
-import { unitBasis, unitMoved } from '../../../../src/linux/unit-basis';
+import { dropInBasis, dropInMoved, unitBasis, unitMoved } from '../../../../src/linux/unit-basis';
+import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 import { unitSpec } from '../../../support/unit-host';
@@ -48,4 +49,24 @@ test.each([
 
 test('the basis is a short digest', () => {
   expect(planned).toMatch(/^unit read [0-9a-f]{16}$/);
+});
+
+const dropIn = { unit: 'a.service', name: '10-v', directory: '/etc/systemd/system' } as DropInSpec;
+const dropInPlanned = dropInBasis(live());
+
+test.each([
+  ['its unit in a crash loop between restarts', live({ activeState: 'activating', subState: 'auto-restart' })],
+  ['its unit disabled (not its own)', live({ unitFileState: 'disabled' })],
+])('a drop-in with %s reads as the plan read it', (_what, now) => {
+  expect(dropInMoved(dropIn, 'h:22', dropInPlanned, now)).toBeUndefined();
+});
+
+test.each([
+  ['edited', live({}, { fileSha256: 'f2' })],
+  ['with its unit started or stopped', live({ activeState: 'inactive', subState: 'dead' })],
+  ['left unloaded', live({ needDaemonReload: true })],
+])('a drop-in %s after its plan is refused', (_what, now) => {
+  expect(dropInMoved(dropIn, 'h:22', dropInPlanned, now)?.message).toMatch(
+    /^drop-in \/etc\/systemd\/system\/a\.service\.d\/10-v\.conf on h:22 cannot be applied as planned: it or its unit/,
+  );
 });
