@@ -30,7 +30,9 @@ const applyAll = async (
   items: readonly ApplyItem<HostSession, UnitChange>[],
   context: KindContext,
 ) => {
-  const changes = items.flatMap(({ name, after, change }) => (change === undefined ? [] : [{ name, after, change }]));
+  const changes = items.flatMap(({ name, after, change, basis }) =>
+    change === undefined ? [] : [{ name, after, change, ...(basis !== undefined && { basis }) }],
+  );
   return (await import('./unit-transaction')).applyUnits(session, changes, context);
 };
 

@@ -19,6 +19,7 @@ import type { LiveUnit } from '../../src/linux/unit-control';
 import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../../src/linux/unit-ownership';
 import { forgetDropInStep, RELOAD, recordStep, removeDropInStep, systemctlStep } from '../../src/linux/root-helper';
 import { restartOnPath, START_TIMEOUT_SECONDS } from '../../src/linux/unit-file';
+import { dropInBasis } from '../../src/linux/unit-basis';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
@@ -57,7 +58,7 @@ export const systemdDropInKind = defineKind({
     const converges = convergesAsRead({ sort: 'drop-in', spec }, live, batchFilesOf([]))
       ? {}
       : { converges: false as const };
-    return { inSync: Object.keys(diff).length === 0, summary, diff, ...converges };
+    return { inSync: Object.keys(diff).length === 0, summary, diff, basis: dropInBasis(live), ...converges };
   },
 
   foreign(spec: DropInSpec, { files }: LiveDropIns): boolean {

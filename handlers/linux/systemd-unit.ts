@@ -34,6 +34,7 @@ import {
   unlinkedWords,
 } from '../../src/linux/unit-template-disable';
 import { convergesAsRead, refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
+import { unitBasis } from '../../src/linux/unit-basis';
 import { alsoWords } from '../../src/linux/unit-also';
 import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
@@ -102,7 +103,8 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const words = [also, others, runs].filter((said) => said !== undefined).join('; ') || undefined;
   const files = live.files ?? batchFilesOf(live.batch ?? [change]);
   const converges = convergesAsRead(change, unit, files) ? {} : { converges: false as const };
-  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff, ...converges };
+  const basis = unitBasis(spec, unit);
+  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff, basis, ...converges };
 };
 
 /** A running instance whose template's batch drop-ins the apply writes: the apply restarts it with them. */

@@ -1,9 +1,11 @@
 /**
  * The batch apply's refusals before it changes anything (src/linux/unit-refusal.ts judges them, the plan reads the
- * same judgement): thrown for the track's object, which is left as it was.
+ * same judgement; unit-basis.ts, a unit changed since the plan): thrown for the track's object, left as it was.
  */
 import { HandlerError } from '../../src/core/errors';
-import { type BatchFiles, batchFilesOf } from '../../src/linux/unit-batch';
+import type { LiveUnit } from '../../src/linux/unit-control';
+import { type BatchFiles, type BatchItem, batchFilesOf } from '../../src/linux/unit-batch';
+import { dropInMoved, unitMoved } from '../../src/linux/unit-basis';
 import { unitRefusalOf } from '../../src/linux/unit-refusal';
 import type { HostShell } from './host-shell';
 import type { Track } from './unit-track';
@@ -11,10 +13,23 @@ import type { Track } from './unit-track';
 /** The batch's files (unit-batch.ts), from its tracks. */
 export const batchFiles = (tracks: readonly Track[]): BatchFiles => batchFilesOf(tracks.map(({ item }) => item.change));
 
-/** Refuses the track's object before anything is written, when src/linux/unit-refusal.ts says the apply must. */
+/**
+ * Refuses the track's object before anything is written: one that reads otherwise than its plan read it
+ * (unit-basis.ts), or when src/linux/unit-refusal.ts says the apply must.
+ */
 export const refuse = (shell: HostShell, track: Track, files: BatchFiles): void => {
+  const moved = movedSincePlan(shell.host, track.item, track.before);
+  if (moved !== undefined) throw moved;
   const refusal = unitRefusalOf(track.item.change, track.before, files);
   if (refusal === undefined) return;
   const { subject, verdict, detail, facts } = refusal;
   throw new HandlerError(`${subject} on ${shell.host} ${verdict}`, detail, facts);
+};
+
+/** The object's change since its plan read it (unit-basis.ts); none without the plan's reading (an earlier version). */
+const movedSincePlan = (host: string, { change, basis }: BatchItem, before: LiveUnit) => {
+  if (basis === undefined) return undefined;
+  return change.sort === 'drop-in'
+    ? dropInMoved(change.spec, host, basis, before)
+    : unitMoved(change.spec, host, basis, before);
 };

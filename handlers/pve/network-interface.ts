@@ -1,6 +1,7 @@
 /**
  * The I/O shell of a node's network interface. A batch lists each declared node's interfaces once;
- * apply stages the form the pure diff asks for and reads it back; destroy stages the removal.
+ * apply refuses an interface that changed since its plan read it (interface-basis.ts), stages the form the pure
+ * diff asks for and reads it back; destroy stages the removal.
  * Nothing here reloads: a staged change goes live only through a `ProxmoxNetworkApply`.
  */
 import { HandlerError } from '../../src/core/errors';
@@ -8,6 +9,7 @@ import { defineKind, type KindContext, type Reading } from '../../src/core/kind'
 import { mapByKey } from '../../src/core/pool';
 import { PARALLEL_NODES, type PveApi } from '../../src/pve/api';
 import { HIDDEN_TYPES, unlistedNames } from '../../src/pve/bridge-sight';
+import { interfaceBasis, interfaceMoved } from '../../src/pve/interface-basis';
 import {
   asWritten,
   createForm,
@@ -67,7 +69,10 @@ export const networkInterfaceKind = defineKind({
     const live = nodes.rows.get(spec.node);
     if (live instanceof Error) throw live;
     requireSight(spec.node, spec.iface, unlistedOf(spec, nodes), nodes.sight, nodes.token);
-    return interfaceReading(spec, live, nodes.declared.get(spec.node) ?? new Set());
+    return {
+      ...interfaceReading(spec, live, nodes.declared.get(spec.node) ?? new Set()),
+      basis: interfaceBasis(spec, live),
+    };
   },
 
   /** Only an interface of the spec's type is this object (PUT cannot change a type), as for a metric server. */
@@ -85,11 +90,14 @@ export const networkInterfaceKind = defineKind({
 });
 
 const stage = async (api: PveApi, declared: NetworkInterfaceSpec, context: KindContext): Promise<void> => {
-  const { log, stack, env } = context;
+  const { log, stack, env, basis } = context;
   const name = `interface ${declared.iface} on ${declared.node}`;
   // Declared again: a deletion of it staged later is not one this stack's destroy made (removal-trace.ts).
   removalTraces(stack, stateBase(env)).drop(declared.node, declared.iface);
   const rows = await listInterfaces(api, declared.node);
+  // The plan showed the stage its reading made: an interface that reads otherwise now is refused (interface-basis.ts).
+  const moved = basis === undefined ? undefined : interfaceMoved(declared, basis, rows);
+  if (moved !== undefined) throw moved;
   await requireStageable(api, declared, rows);
   const spec = asWritten(declared, rows);
   const live = findInterface(rows, spec.iface);

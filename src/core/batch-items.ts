@@ -102,6 +102,7 @@ const itemsOf = <S, Spec, I, L, C, R>(
       found,
       absent,
       takeOver,
+      ...(basis !== undefined && { basis }),
       apply: (session, context) => kind.apply(session, spec, basis === undefined ? context : { ...context, basis }),
       ...(change !== undefined && { change }),
     };

@@ -165,6 +165,8 @@ export interface ApplyItem<S, Change = never> {
   readonly absent?: boolean;
   /** Whether the construct says `takeOver: true`: the apply may take an object another stack marked. */
   readonly takeOver?: boolean;
+  /** What its plan read that decides its write (Reading.basis), for a domain's `applyAll`; none without one. */
+  readonly basis?: string;
   /** Its kind's apply over the spec parsed at the boundary. */
   readonly apply: (session: S, context: KindContext) => Promise<void>;
   /** The object as the domain's `applyAll` takes it (`ObjectKind.change`), when its kind says. */

@@ -33,6 +33,8 @@ export interface BatchItem {
   readonly name: string;
   readonly after: readonly string[];
   readonly change: UnitChange;
+  /** What the plan read of a unit or instance (unit-basis.ts), which the apply must still find; none without one. */
+  readonly basis?: string;
 }
 
 /** The unit systemd acts on: a drop-in's is the unit it extends. */

@@ -187,6 +187,32 @@ test('once the task ended OK, the next plan reads everything in sync and one app
   expect((await plan('plan (clean again)')).code).toBe(0);
 });
 
+// Regression: the apply staged what its own read showed differing, over an mtu set by hand after the plan (its PUT
+// sent delete=mtu) and the network apply reloaded it: the plan's reading now travels to the apply, which refuses it.
+test('a saved plan applied after an interface was edited by hand stages and reloads nothing', async () => {
+  const edit = (from: RegExp, to: string) =>
+    fake.setInterfacesFiles('n3', { running: running('n3').replace(from, to) });
+  // The stanza of vmbr1 with the hand's mtu (vmbr0.40 has an mtu 1400 of the stack's since the cut-polls test).
+  const handMtu = /iface vmbr1 inet static\n(\t.*\n)*\tmtu 1400\n/;
+  edit(/#lab storage bridge/, '#by hand');
+  expect(words(await plan('plan (comments by hand)'))).toContain('interface vmbr1 on n3 differs: comments is');
+  edit(/(iface vmbr1 inet static\n(?:\t.*\n)*)/, '$1\tmtu 1400\n');
+  const mark = fake.requests.length;
+  const tasks = fake.tasks().length;
+  const applied = await record(project.terraform('apply', '-no-color', 'plan.bin'));
+  expect(applied.code).toBe(1);
+  expect(words(applied)).toMatch(
+    /vmbr1-n3: not applied: interface vmbr1 on n3 cannot be applied as planned: it was changed after the plan read/,
+  );
+  expect(writesSince(mark)).toEqual([]);
+  expect(fake.tasks()).toHaveLength(tasks);
+  expect(running('n3')).toMatch(handMtu);
+  expect(words(await plan('plan (after the refusal)'))).toMatch(/mtu is 1400, want unset/);
+  await apply('apply (as planned)');
+  expect(running('n3')).not.toMatch(handMtu);
+  expect((await plan('plan (clean after the refusal)')).code).toBe(0);
+});
+
 test('destroy stages the removal of exactly the declared interfaces, then reloads the nodes', async () => {
   const mark = fake.requests.length;
   await record(project.must('destroy', project.terraform('destroy', '-auto-approve', '-no-color')));

@@ -80,6 +80,30 @@ test('a unit stopped by hand shows in the plan by name and state, and one apply 
   expect((await plan('plan (after fix)')).code).toBe(0);
 });
 
+// Regression: a plan that said only "stopped, want running" was followed by an apply that wrote the unit's file over
+// a hand edit made after the plan, and started it: the plan's reading now travels to the apply, which refuses it.
+test('a saved plan applied after the unit file was edited by hand changes nothing of that unit', async () => {
+  const path = '/etc/systemd/system/hf-agent.service';
+  await host.exec('systemctl stop hf-agent.service');
+  expect((await plan('plan (stopped, saved)', '-out', 'plan.bin')).code).toBe(2);
+  await host.exec(`sed -i 's/^Description=.*/Description=by hand/' ${path}`);
+  const applied = await project.terraform('apply', '-no-color', 'plan.bin');
+  expect(applied.code).toBe(1);
+  expect(flat(applied.stdout + applied.stderr)).toContain(
+    `agent: not applied: hf-agent.service on 127.0.0.1:${host.port} cannot be applied as planned: it was changed ` +
+      'after the plan read it',
+  );
+  expect((await host.exec(`cat ${path}`)).stdout).toContain('Description=by hand\n');
+  expect(await state('hf-agent.service')).toMatch(/ActiveState=inactive/);
+  expect(flat((await plan('plan (after the refusal)')).stdout)).toMatch(
+    /hf-agent\.service .* differs: file is "sha256:/,
+  );
+  await apply('apply (as planned)');
+  expect((await host.exec(`cat ${path}`)).stdout).toContain(`Description=${DESCRIPTION}\n`);
+  expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);
+  expect((await plan('plan (clean after the refusal)')).code).toBe(0);
+});
+
 test('enabled from a bool variable: its value plans clean, another is drift in words, an apply converges', async () => {
   expect((await plan('plan (agent_enabled=true)', '-var', 'agent_enabled=true')).code).toBe(0);
   const drifted = await plan('plan (agent_enabled=false)', '-var', 'agent_enabled=false');

@@ -1,0 +1,84 @@
+// Unit test of what a plan read of a unit (unit-basis.ts): its file, enablement and whether it runs change
+// the reading; what moves with no hand on it (a crash loop's restarts, times, a new invocation, the stack's records)
+// does not, so the apply refuses a unit changed after its plan and never one merely still running.
+import { dropInBasis, dropInMoved, unitBasis, unitMoved } from '../../../../src/linux/unit-basis';
+import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
+import type { LiveUnit } from '../../../../src/linux/unit-control';
+import type { UnitStatus } from '../../../../src/linux/unit-state';
+import { unitSpec } from '../../../support/unit-host';
+
+const spec = unitSpec('a.service', '[Service]\nExecStart=/bin/true\n');
+const live = (status: Partial<UnitStatus> = {}, over: Partial<LiveUnit> = {}): LiveUnit => ({
+  status: {
+    loadState: 'loaded',
+    activeState: 'active',
+    subState: 'running',
+    unitFileState: 'enabled',
+    needDaemonReload: false,
+    ...status,
+  },
+  fileSha256: 'f1',
+  restartOn: 'r1',
+  ...over,
+});
+const planned = unitBasis(spec, live());
+
+test.each([
+  ['restarted (a new invocation, start time)', live({ invocation: 'x', startedAt: 9, stateSince: 9 })],
+  ['in a crash loop between restarts', live({ activeState: 'activating', subState: 'auto-restart' })],
+  ['recorded again by an apply', live({}, { restartOn: 'r2', stateSeconds: 4, contentChangedAt: 3 })],
+])('a unit %s reads as the plan read it', (_what, now) => {
+  expect(unitMoved(spec, 'h:22', planned, now)).toBeUndefined();
+});
+
+test.each([
+  ['whose file was edited', live({}, { fileSha256: 'f2' })],
+  ['whose file was replaced by a link', live({}, { fileIsLink: true })],
+  ['disabled', live({ unitFileState: 'disabled' })],
+  ['masked', live({ unitFileState: 'masked', loadState: 'masked' })],
+  ['stopped', live({ activeState: 'inactive', subState: 'dead' })],
+])('a unit %s after its plan is refused', (_what, now) => {
+  expect(unitMoved(spec, 'h:22', planned, now)?.message).toMatch(
+    /^a\.service on h:22 cannot be applied as planned: it was changed after the plan read it .* nothing was written/,
+  );
+});
+
+test('the basis is a short digest', () => {
+  expect(planned).toMatch(/^unit read [0-9a-f]{16}$/);
+});
+
+const dropIn = { unit: 'a.service', name: '10-v', directory: '/etc/systemd/system' } as DropInSpec;
+const dropInPlanned = dropInBasis(live());
+
+test.each([
+  ['its unit in a crash loop between restarts', live({ activeState: 'activating', subState: 'auto-restart' })],
+  ['its unit disabled (not its own)', live({ unitFileState: 'disabled' })],
+])('a drop-in with %s reads as the plan read it', (_what, now) => {
+  expect(dropInMoved(dropIn, 'h:22', dropInPlanned, now)).toBeUndefined();
+});
+
+test.each([
+  ['edited', live({}, { fileSha256: 'f2' })],
+  ['with its unit started or stopped', live({ activeState: 'inactive', subState: 'dead' })],
+])('a drop-in %s after its plan is refused', (_what, now) => {
+  expect(dropInMoved(dropIn, 'h:22', dropInPlanned, now)?.message).toMatch(
+    /^drop-in \/etc\/systemd\/system\/a\.service\.d\/10-v\.conf on h:22 cannot be applied as planned: it or its unit/,
+  );
+});
+
+// A drop-in the same apply retires is removed by its destroy hook, which Terraform runs beside the batch apply in no
+// order, and reloaded: the unit's loaded drop-ins, the digest over its loaded files and a pending reload move with no
+// hand on it. Read into the basis, they refused the unit (or its other drop-in) in that apply, and one apply did not
+// converge what its plan said.
+const retiring = live(
+  { dropInPaths: ['/etc/systemd/system/a.service.d/10-v.conf'], needDaemonReload: false },
+  { content: 'c1' },
+);
+test.each([
+  ['removed and not yet reloaded', live({ dropInPaths: [], needDaemonReload: true }, { content: 'c1' })],
+  ['removed and reloaded', live({ dropInPaths: [] }, { content: 'c2' })],
+  ['added by the same apply', live({ unloadedDropIns: ['/etc/systemd/system/a.service.d/20-w.conf'] })],
+])('a sibling drop-in %s refuses neither the unit nor its other drop-in', (_what, now) => {
+  expect(unitMoved(spec, 'h:22', unitBasis(spec, retiring), now)).toBeUndefined();
+  expect(dropInMoved(dropIn, 'h:22', dropInBasis(retiring), now)).toBeUndefined();
+});
