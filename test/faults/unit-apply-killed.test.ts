@@ -16,7 +16,7 @@ import type { InstanceSpec } from '../../src/linux/systemd-instance';
 import { linuxDomain } from '../../handlers/linux/domain';
 import { type ApplyEntry, invokeBatch, invokeBatchApply } from '../support/run-handler';
 import { startRelay, type Relay } from '../support/tcp-relay';
-import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../support/unit-host';
+import { hostTarget, KEY_ENV, unitSpec, useSystemdHost, variantDropIn } from '../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -48,13 +48,7 @@ const instance = (v: Variant): InstanceSpec => ({
   startTimeoutSeconds: 30,
   unmask: false,
 });
-const dropIn = (v: Variant): DropInSpec => ({
-  unit: 'fa-d.service',
-  name: '10-v',
-  directory: '/etc/systemd/system',
-  content: `[Service]\nEnvironment=V=${v}\n`,
-  startTimeoutSeconds: 30,
-});
+const dropIn = (v: Variant): DropInSpec => variantDropIn('fa-d.service', v);
 const unit = (name: string, content: string) => ({ kind: 'systemd-unit', spec: unitSpec(name, content) });
 
 /** One kind of change: what each variant declares, and the unit whose process shows the variant. */

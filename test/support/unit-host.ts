@@ -4,6 +4,7 @@
  */
 import { digestOf } from '../../src/core/canonical';
 import type { Clock } from '../../src/core/clock';
+import type { DropInSpec } from '../../src/linux/systemd-drop-in';
 import type { InstanceSpec } from '../../src/linux/systemd-instance';
 import type { UnitSpec } from '../../src/linux/systemd-unit';
 import { enabledByDefault } from '../../src/linux/unit-enable';
@@ -16,6 +17,15 @@ import { type ApplyEntry, invoke, invokeBatch, invokeBatchApply } from './run-ha
 import { startSystemdHost, type SystemdHost } from './systemd-host';
 
 export const KEY_ENV = 'TEST_SSH_KEY';
+
+/** A drop-in `10-v.conf` of `unit` in /etc/systemd/system setting `V=<v>`, which a test reads from the process. */
+export const variantDropIn = (unit: string, v: string): DropInSpec => ({
+  unit,
+  name: '10-v',
+  directory: '/etc/systemd/system',
+  content: `[Service]\nEnvironment=V=${v}\n`,
+  startTimeoutSeconds: 30,
+});
 
 export const unitSpec = (
   name: string,

@@ -7,7 +7,7 @@
 import { linuxDomain } from '../../../handlers/linux/domain';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { type ApplyEntry, invokeBatch, invokeBatchApply } from '../../support/run-handler';
-import { hostTarget, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, KEY_ENV, unitSpec, useSystemdHost, variantDropIn } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -22,13 +22,7 @@ const kindOf = (spec: Declared) => ('unit' in spec ? 'systemd-drop-in' : 'system
 const nameOf = (spec: Declared) => ('unit' in spec ? `${spec.unit}_${spec.name}` : spec.name).replace(/\W/g, '_');
 const objects = (...specs: Declared[]): Record<string, ApplyEntry> =>
   Object.fromEntries(specs.map((spec) => [nameOf(spec), { kind: kindOf(spec), spec }]));
-const dropIn = (v: string): DropInSpec => ({
-  unit: 'pr-f.service',
-  name: '10-v',
-  directory: DIR,
-  content: `[Service]\nEnvironment=V=${v}\n`,
-  startTimeoutSeconds: 30,
-});
+const dropIn = (v: string): DropInSpec => variantDropIn('pr-f.service', v);
 
 /** A plan of `specs`, `between` run on the host after it, then the apply with the plan's reading (HOMELAB_BASIS). */
 const planThenApply = async (specs: Declared[], between: string, basis = true) => {

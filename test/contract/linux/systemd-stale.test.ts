@@ -8,7 +8,7 @@
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
-import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost, variantDropIn } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -19,13 +19,7 @@ const DIR = '/etc/systemd/system';
 const service = (v: string) =>
   `[Unit]\nDescription=stale\n[Service]\nEnvironment=V=${v}\nExecStart=/bin/sleep infinity\n` +
   '[Install]\nWantedBy=multi-user.target\n';
-const dropIn = (v: string): DropInSpec => ({
-  unit: 'st-d.service',
-  name: '10-v',
-  directory: DIR,
-  content: `[Service]\nEnvironment=V=${v}\n`,
-  startTimeoutSeconds: 30,
-});
+const dropIn = (v: string): DropInSpec => variantDropIn('st-d.service', v);
 
 /** The V= of the unit's running process, from /proc. */
 const runningVariant = async (name: string): Promise<string> =>
