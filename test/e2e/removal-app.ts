@@ -3,8 +3,9 @@
  * has something to delete, on a PVE cluster (PROXMOX_VE_ENDPOINT, PROXMOX_VE_CA_FILE), an SSH host
  * (HOMELAB_SSH_HOST, _PORT, _HOST_KEY) and a Kubernetes namespace (HOMELAB_KUBECONFIG, _NAMESPACE).
  * HOMELAB_REMOVAL_STEP: `all` declares everything; `removed` deletes the constructs of `rm-*` objects
- * and forgets `left`; `deleted` also deletes `left`'s construct; `renamed` declares everything, the unit, its
- * drop-in, the template (so its instance) and the Repo `dropped` under new construct ids (test/e2e/rename.test.ts).
+ * and forgets `left`, and changes `stay`, whose drop-in `stay-env` goes; `deleted` also deletes `left`'s construct;
+ * `renamed` declares everything, the unit, its drop-in, the template (so its instance) and the Repo `dropped` under
+ * new construct ids (test/e2e/rename.test.ts).
  */
 import { App, TerraformStack } from 'cdktf';
 import {
@@ -62,7 +63,19 @@ const host = new SshHost(stack, 'host', {
   hostKey: env.HOMELAB_SSH_HOST_KEY ?? '',
   privateKeyEnv: 'HOMELAB_SSH_KEY',
 });
-new SystemdUnit(stack, 'stay', { host, name: 'rm-stay.service', content: service('stays') });
+// The unit that stays changes with the removal of its drop-in: the drop-in's destroy runs before the host's batch
+// apply, so the unit's plan reading must not count its drop-ins (src/linux/unit-basis.ts), or that apply refuses it.
+const stay = new SystemdUnit(stack, 'stay', {
+  host,
+  name: 'rm-stay.service',
+  content: service(all ? 'stays' : 'stays, changed'),
+});
+if (all)
+  new SystemdDropIn(stack, 'stay-env', {
+    unit: stay,
+    name: '10-env',
+    content: [{ name: 'Service', lines: [['Environment', 'B=1']] }],
+  });
 if (all) {
   const unit = new SystemdUnit(stack, id('unit'), { host, name: 'rm-unit.service', content: service('removed unit') });
   new SystemdDropIn(stack, id('unit-env'), {

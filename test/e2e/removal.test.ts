@@ -24,7 +24,7 @@ let host: SystemdHost;
 let project: CdktfProject;
 
 /** Every object the 'removed' step takes out of the code, forgotten `left` included, as prune-record lists them. */
-const TOMBSTONES = 'bond, bridge, dropped, gone, left, tpl, tpl-a, unit, unit-env';
+const TOMBSTONES = 'bond, bridge, dropped, gone, left, stay-env, tpl, tpl-a, unit, unit-env';
 const synth = (step: string) => project.must(`synth (${step})`, project.synth({ HOMELAB_REMOVAL_STEP: step }));
 const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
 /** Whether the host has `path`. */
@@ -59,7 +59,9 @@ test('deleted constructs are planned for deletion and deleted on their targets; 
   const destroyed = [...planned.stdout.matchAll(/# terraform_data\.(\S+)_lifecycle will be destroyed/g)].map(
     (m) => m[1],
   );
-  expect(destroyed.sort()).toEqual(['bond', 'bridge', 'dropped', 'gone', 'tpl', 'tpl-a', 'unit', 'unit-env'].sort());
+  expect(destroyed.sort()).toEqual(
+    ['bond', 'bridge', 'dropped', 'gone', 'stay-env', 'tpl', 'tpl-a', 'unit', 'unit-env'].sort(),
+  );
   expect(planned.stdout).toMatch(
     /terraform_data\.left_lifecycle will (no longer be managed|be removed from the OpenTofu state)/,
   );
@@ -87,6 +89,9 @@ test('deleted constructs are planned for deletion and deleted on their targets; 
     expect([path, await onHost(`/etc/systemd/system/${path}`)]).toEqual([path, 'no']);
   }
   expect(await onHost('/etc/systemd/system/rm-stay.service')).toBe('yes');
+  expect(await onHost('/etc/systemd/system/rm-stay.service.d/10-env.conf')).toBe('no');
+  // Its content changed in the same apply that removed its drop-in: applied, not refused as changed since the plan.
+  expect(applied.stdout).not.toContain('cannot be applied as planned');
   expect(await repoStatus('dropped')).toBe(404);
   expect(await repoStatus('kept')).toBe(200);
   expect(applied.stdout).not.toMatch(/left/);
@@ -99,6 +104,7 @@ test('deleted constructs are planned for deletion and deleted on their targets; 
     ['bridge_lifecycle', 'bond_lifecycle'],
     ['bond_lifecycle', 'pve_apply', 'Creating'],
     ['unit_lifecycle', 'host_apply', 'Creating'],
+    ['stay-env_lifecycle', 'host_apply', 'Creating'],
   ];
   for (const [first, then, verb] of orders) {
     expect([first, then, ended(first) >= 0 && ended(first) < began(then, verb)]).toEqual([first, then, true]);
