@@ -21,8 +21,8 @@ const DROP_IN_READ = 'drop-in read ';
  * What the read holds of a unit's own file and state, as the digest of both kinds' readings. Left out: the unit's
  * drop-ins (which it loads, which it has not loaded, the digest over all its loaded files) and a pending
  * daemon-reload, since a drop-in the same apply retires changes them with no hand on it: its destroy hook removes the
- * file and reloads, and Terraform runs that hook beside the batch apply, in no order (its `removed` block can depend
- * on nothing). A drop-in edited by hand after the plan is still refused by its own reading.
+ * file and reloads before the host's batch apply runs, so with them in, a unit changed in that apply was refused
+ * (test/e2e/removal.test.ts, measured). A drop-in edited by hand after the plan is still refused by its own reading.
  */
 const readOf = (live: LiveUnit, running: boolean, enablement: string | null): string => {
   const { status } = live;

@@ -66,10 +66,9 @@ test.each([
   );
 });
 
-// A drop-in the same apply retires is removed by its destroy hook, which Terraform runs beside the batch apply in no
-// order, and reloaded: the unit's loaded drop-ins, the digest over its loaded files and a pending reload move with no
-// hand on it. Read into the basis, they refused the unit (or its other drop-in) in that apply, and one apply did not
-// converge what its plan said.
+// A drop-in the same apply retires is removed by its destroy hook, which runs before the host's batch apply, and
+// reloaded: the unit's loaded drop-ins, the digest over its loaded files and a pending reload move with no hand on
+// it. Read into the basis, they refused the unit (or its other drop-in) in that apply (test/e2e/removal.test.ts).
 const retiring = live(
   { dropInPaths: ['/etc/systemd/system/a.service.d/10-v.conf'], needDaemonReload: false },
   { content: 'c1' },
