@@ -197,9 +197,8 @@ const readAll = async (objects: Objects) => {
 };
 
 /**
- * `.ci/run` sets CDKTF_HOMELAB_KILLED_APPLY_ELSEWHERE in its first pass (Node 20, terraform): no Terraform runs here
- * (the bundle and the host alone), so the second pass runs it once; its 50-90 s ran in both passes side by side.
- * `npm test` alone runs it.
+ * `.ci/run` sets CDKTF_HOMELAB_KILLED_APPLY_ELSEWHERE in its OpenTofu pass: no Terraform runs here (the bundle and the
+ * host alone), and its 75-90 s ran in both passes side by side. `npm test` alone runs it.
  */
 const here = process.env.CDKTF_HOMELAB_KILLED_APPLY_ELSEWHERE === undefined;
 
