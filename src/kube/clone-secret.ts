@@ -5,6 +5,7 @@
  * Repo, writing nothing, when its own reading differs. A plan line says when the Secret is missing.
  */
 import { HandlerError } from '../core/errors';
+import { notAsPlanned } from '../core/not-as-planned';
 import { credentialSecretFor, matchCredential, type RepoSpec } from './kube-repo';
 
 /** The https clone Secret the spec names, or undefined for an ssh url, a url that needs none, or no match. */
@@ -50,9 +51,5 @@ export const cloneSecretMoved = (
     ? `${which} was created after the plan read it absent, so this apply would write spec.secretRef ` +
       `${JSON.stringify(secret)}`
     : `${which} was deleted after the plan read it, so this apply would write the Repo without spec.secretRef`;
-  return new HandlerError(
-    `${name} cannot be applied as planned`,
-    `${moved}, which the plan did not say; nothing was written: plan again, and that plan reads the Secret as it ` +
-      'is now',
-  );
+  return notAsPlanned(name, moved, undefined, 'the Secret');
 };

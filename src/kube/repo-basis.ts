@@ -7,6 +7,7 @@
  */
 import { digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
+import { notAsPlanned } from '../core/not-as-planned';
 import { cloneSecretBasis } from './clone-secret';
 import { liveUrlShown } from './clone-url';
 import type { LiveRepo, RepoSpec } from './kube-repo';
@@ -63,8 +64,5 @@ export const repoMoved = (name: string, planned: string, live: LiveRepo | undefi
         ? 'it was deleted after the plan read it, so this apply would create it'
         : 'it was changed after the plan read it (spec.url, spec.secretRef, or a label or annotation the stack ' +
           'owns), so this apply would overwrite that change';
-  return new HandlerError(
-    `${name} cannot be applied as planned`,
-    `${moved}, which the plan did not say; nothing was written: plan again, and that plan reads the Repo as it is now`,
-  );
+  return notAsPlanned(name, moved, undefined, 'the Repo');
 };

@@ -8,6 +8,7 @@
  */
 import { digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
+import { notAsPlanned } from '../core/not-as-planned';
 import { dropInPath } from './drop-in-path';
 import type { DropInSpec } from './systemd-drop-in';
 import type { DesiredUnit, LiveUnit } from './unit-control';
@@ -65,11 +66,11 @@ export const unitMoved = (
   live: LiveUnit,
 ): HandlerError | undefined => {
   if (unitBasis(spec, live) === planned) return undefined;
-  return new HandlerError(
-    `${spec.name} on ${host} cannot be applied as planned`,
+  return notAsPlanned(
+    `${spec.name} on ${host}`,
     'it was changed after the plan read it (its file, its enablement or mask, or whether it runs), so this apply ' +
-      'would act on that change (write its file over it, restart, start or stop it), which the plan did not say; ' +
-      'nothing was written, started, stopped or restarted for it: plan again, and that plan reads it as it is now',
+      'would act on that change (write its file over it, restart, start or stop it)',
+    'nothing was written, started, stopped or restarted for it',
   );
 };
 
@@ -81,10 +82,10 @@ export const dropInMoved = (
   live: LiveUnit,
 ): HandlerError | undefined => {
   if (dropInBasis(live) === planned) return undefined;
-  return new HandlerError(
-    `drop-in ${dropInPath(spec)} on ${host} cannot be applied as planned`,
+  return notAsPlanned(
+    `drop-in ${dropInPath(spec)} on ${host}`,
     'it or its unit was changed after the plan read them (its file, the file its unit loads, or whether its unit ' +
-      'runs), so this apply would act on that change (write the file over it, restart its unit), which the plan ' +
-      'did not say; nothing was written or restarted for it: plan again, and that plan reads it as it is now',
+      'runs), so this apply would act on that change (write the file over it, restart its unit)',
+    'nothing was written or restarted for it',
   );
 };

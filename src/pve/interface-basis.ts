@@ -7,6 +7,7 @@
  */
 import { digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
+import { notAsPlanned } from '../core/not-as-planned';
 import { diffInterface, findInterface } from './network-interface-diff';
 import type { NetworkInterfaceSpec } from './network-interface';
 
@@ -51,9 +52,10 @@ export const interfaceMoved = (
           'apply would create it'
         : "it was changed after the plan read it (a field of its row in the node's view: edited, staged or " +
           'reverted by hand), so this apply would write over that change';
-  return new HandlerError(
-    `interface ${spec.iface} on ${spec.node} cannot be applied as planned`,
-    `${moved}, which the plan did not say; nothing was staged for it, the node's staged changes are left as they ` +
-      'are, and no network apply after it reloads them in this run: plan again, and that plan reads it as it is now',
+  return notAsPlanned(
+    `interface ${spec.iface} on ${spec.node}`,
+    moved,
+    "nothing was staged for it, the node's staged changes are left as they are, and no network apply after it " +
+      'reloads them in this run',
   );
 };

@@ -6,6 +6,7 @@
  */
 import { canonicalJson, digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
+import { notAsPlanned } from '../core/not-as-planned';
 import { decodeBase64Json } from './metric-fields';
 import {
   liveValue,
@@ -70,8 +71,5 @@ export const metricServerMoved = (
           'would create it'
         : 'it was changed after the plan read it (a field of its section, or its otel headers, or the declared ' +
           'headers), so this apply would write over that change';
-  return new HandlerError(
-    `Metric server "${spec.id}" cannot be applied as planned`,
-    `${moved}, which the plan did not say; nothing was written: plan again, and that plan reads it as it is now`,
-  );
+  return notAsPlanned(`Metric server "${spec.id}"`, moved);
 };
