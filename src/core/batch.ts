@@ -59,9 +59,17 @@ export const readQuery = async <S, T, C, R>(
     fields,
   );
   const stack = receivedStackId(fields[BATCH.stack], `query["${BATCH.stack}"]`);
-  const readings = await readAll(domain, target, names, fields, stack === undefined ? context : { ...context, stack });
+  const removing = removingOf(fields[BATCH.removing]);
+  const known = { ...(stack === undefined ? {} : { stack }), ...(removing === undefined ? {} : { removing }) };
+  const readings = await readAll(domain, target, names, fields, { ...context, ...known });
   return { names, readings, fields, where: domain.describe(target) };
 };
+
+const removedObjects = z.array(z.object({ kind: z.string(), identity: z.record(z.string(), z.unknown()) }));
+
+/** The objects the stack's tombstones destroy on the target (`.removing`), when the query names any. */
+const removingOf = (text: string | undefined) =>
+  text === undefined ? undefined : parseAs(removedObjects, parseJson(text, `query["${BATCH.removing}"]`), 'removing');
 
 /**
  * What each object follows, as its query entry says: an entry that cannot be parsed follows nothing (its

@@ -38,6 +38,17 @@ export interface KindContext {
    * plan read that decides the write. The kind's apply refuses the object, writing nothing, when its own read differs.
    */
   readonly basis?: string;
+  /**
+   * The objects of the target that this plan's tombstones destroy (the read's `.removing`): each hook runs before
+   * the target's batch apply, so a read may judge its objects as those destroys leave them.
+   */
+  readonly removing?: readonly RemovedObject[];
+}
+
+/** An object a tombstone destroys: its kind and what names it, as its lifecycle stored them. */
+export interface RemovedObject {
+  readonly kind: string;
+  readonly identity: Readonly<Record<string, unknown>>;
 }
 
 /** What a plan shows for one object. */

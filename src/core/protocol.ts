@@ -83,6 +83,11 @@ export const BATCH = {
   basis: '.basis',
   /** In a `batch recheck` query, the read's query plus the names to check: the plan's `.absent`. */
   recheck: '.recheck',
+  /**
+   * The objects of the target that the stack's tombstones destroy (tombstones.ts), `[{"kind","identity"}]` as JSON
+   * text; absent when there are none. A read judges with them what those destroys do to its objects.
+   */
+  removing: '.removing',
 } as const;
 
 /**
