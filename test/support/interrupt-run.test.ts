@@ -42,7 +42,7 @@ const ROOT = join(__dirname, '..', '..');
 /** What makes interrupt-hold.test.ts hold instead of skipping. */
 const HOLD_ENV = 'CDKTF_HOMELAB_INTERRUPT_HOLD';
 /**
- * `.ci/run` sets CDKTF_HOMELAB_INTERRUPT_ELSEWHERE in its OpenTofu pass: the run below is jest's and npm's whatever
+ * `.ci/run` sets CDKTF_HOMELAB_INTERRUPT_ELSEWHERE in its Node 20 pass: the run below is jest's and npm's whatever
  * Terraform binary the files would use, and its minute of waiting (two more workers on the same cores) ran twice.
  */
 const here = process.env.CDKTF_HOMELAB_INTERRUPT_ELSEWHERE === undefined;
