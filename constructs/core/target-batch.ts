@@ -25,6 +25,7 @@ import { declareCheck } from './batch-check';
 import { hasToken, jsonText, tokensAsText } from './encode';
 import { declareOwnershipBlocks } from './ownership-blocks';
 import { recordProblems } from './problems';
+import { removingOn } from './removals';
 import { stackIdOf } from './stack-identity';
 import { ExternalRead, TerraformData } from './terraform-blocks';
 
@@ -91,9 +92,10 @@ export class TargetBatch extends Construct {
     this.handler = key.handler;
     const stackId = stackIdOf(stack);
     const query = { [BATCH.target]: jsonText(key.target), [BATCH.stack]: stackId };
+    const removals = () => removingField(this, targetLabel(key));
     this.read = new ExternalRead(this, 'read', {
       program: ['node', key.handler, BATCH.verb, 'read'],
-      query: Lazy.anyValue({ produce: () => ({ ...query, ...this.queryEntries() }) }),
+      query: Lazy.anyValue({ produce: () => ({ ...query, ...removals(), ...this.queryEntries() }) }),
     });
     this.read.overrideLogicalId(`${this.label}_read`);
     // An object its lifecycle found and that is not adopted is named too (add() declares the local).
@@ -243,6 +245,12 @@ export class TargetBatch extends Construct {
     );
   }
 }
+
+/** `.removing` when the plan removes objects of the target whose read says what their removal does, else nothing. */
+const removingField = (scope: Construct, label: string): Record<string, string> => {
+  const removing = removingOn(scope, label);
+  return Object.keys(removing).length === 0 ? {} : { [BATCH.removing]: JSON.stringify(removing) };
+};
 
 const keyDigest = (key: TargetBatchKey): string =>
   digestOf({ domain: key.domain, handler: key.handler, target: tokensAsText(key.target) }).slice(0, 12);

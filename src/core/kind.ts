@@ -122,6 +122,18 @@ export interface ObjectKind<S, Spec, Identity, Live, Change = never, Removal = n
    */
   destroy?(session: S, identity: Identity, context: KindContext, adopt?: boolean): Promise<void>;
   /**
+   * What the destroy of each of `removals` (objects the plan removes: batch-removals.ts) would do besides removing it,
+   * in words, or undefined where nothing: a batch read's plan says it, since its "will be destroyed" does not. Read
+   * as the destroy reads it: the read cannot see the state, so it may be said of an object the plan does not destroy.
+   *
+   * @default - a removal does what its plan line says
+   */
+  readRemovals?(
+    session: S,
+    removals: ReadonlyArray<{ readonly identity: Identity; readonly adopt: boolean }>,
+    context: KindContext,
+  ): Promise<ReadonlyArray<string | undefined>>;
+  /**
    * How many of this kind's objects one batch apply may apply at once over the session: more than
    * one for a kind whose apply mostly waits (a fetch ask). @default 1
    */

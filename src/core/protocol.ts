@@ -83,6 +83,11 @@ export const BATCH = {
   basis: '.basis',
   /** In a `batch recheck` query, the read's query plus the names to check: the plan's `.absent`. */
   recheck: '.recheck',
+  /**
+   * In the read's query, the objects of the target this plan removes whose kind's destroy may do more than remove
+   * them, as JSON text by name (`{"kind","identity","adopt"}`; batch-removals.ts); absent when there are none.
+   */
+  removing: '.removing',
 } as const;
 
 /**
