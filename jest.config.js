@@ -5,12 +5,13 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': '<rootDir>/test/support/esbuild-transform.js' },
   testTimeout: 30000,
-  // Two files at a time, also on 2 cores (jest's default there is one): most of a heavy file's time is spent waiting
+  // Three files at a time, also on 2 cores (jest's default there is one): much of a heavy file's time is spent waiting
   // on terraform, systemd or the API server, and each file has fixtures of its own or shares them by run-shared.ts.
-  // Not more: test/contract/linux and test/unit at 4 took 340 s wall against 356 s at 2 (226 files, 1346 against 708
-  // file-seconds; vmstat at 4: the cores busy, about half in the kernel, idle 0-1% once the files started; measured
-  // 2026-12-06 on this 2-core machine). The suite is CPU-bound here: only less work makes CI faster.
-  maxWorkers: 2,
+  // CI on a fresh clone, quiet machine, back to back on 2026-12-07 at 9cc5caa: 754 s at two a pass, 682 s at three
+  // (every file passed; the cores 0-1% idle for the first 400 s, /proc/stat every 5 s). Not four for the unit and
+  // contract files alone: 340 s wall against 356 s at two (226 files; vmstat: the cores busy, about half in the
+  // kernel; 2026-12-06). Past three the suite is CPU-bound here: only less work makes CI faster.
+  maxWorkers: 3,
   testSequencer: '<rootDir>/test/support/longest-first-sequencer.js',
   // Every file's time, slowest first, at the end of the log.
   reporters: ['default', '<rootDir>/test/support/file-timings-reporter.js'],

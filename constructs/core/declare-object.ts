@@ -69,6 +69,7 @@ export function declareObject(scope: Construct, props: DeclaredObject): ManagedO
         name: props.name,
         target: props.target,
         batchLabel,
+        identity: props.identity,
         forget,
         adopt: (props.adopt ?? scope.node.tryGetContext(ADOPT_CONTEXT)) === true,
       })

@@ -10,6 +10,7 @@ import { handlerAsset, hookHandler } from './handler-asset';
 import { addressName, claimName, destroyHook, requireHandlerNames } from './object-address';
 import { removedBlocks } from './removed-blocks';
 import { targetLabel } from './target-batch';
+import { noteRetired } from './removals';
 import { noteObject } from './tombstones';
 
 export interface RetiredObjectProps {
@@ -52,6 +53,13 @@ export interface RetiredObjectProps {
    * @default false
    */
   readonly adopt?: boolean;
+  /**
+   * What names the object, as its `ManagedObject` stored it: its target's read says what its destroy does besides
+   * removing it, for a kind whose read says (constructs/core/removals.ts).
+   *
+   * @default - the read is not told of it
+   */
+  readonly identity?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -86,6 +94,14 @@ export class RetiredObject extends Construct {
             ],
           },
     );
+    if (props.forget !== true && props.identity !== undefined)
+      noteRetired(this, {
+        name: this.name,
+        kind: props.kind,
+        label,
+        identity: props.identity,
+        adopt: props.adopt === true,
+      });
     noteObject(
       this,
       {

@@ -25,8 +25,8 @@ import { declareCheck } from './batch-check';
 import { hasToken, jsonText, tokensAsText } from './encode';
 import { declareOwnershipBlocks } from './ownership-blocks';
 import { recordProblems } from './problems';
+import { removingOn } from './removals';
 import { stackIdOf } from './stack-identity';
-import { removedObjects } from './tombstones';
 import { ExternalRead, TerraformData } from './terraform-blocks';
 
 export interface TargetBatchKey {
@@ -78,8 +78,6 @@ export class TargetBatch extends Construct {
   readonly label: string;
   /** The handler bundle's path inside the synthesized stack. */
   private readonly handler: string;
-  /** The label the objects' lifecycles store as their target, and the record keeps (tombstones.ts). */
-  private readonly targetLabel: string;
   private readonly members = new Map<string, BatchMember>();
   /** Whether some object may be refused (refusable): then the check reads `local.<label>_refused`. */
   private mayRefuse = false;
@@ -90,14 +88,14 @@ export class TargetBatch extends Construct {
 
   private constructor(stack: TerraformStack, id: string, key: TargetBatchKey, digest: string) {
     super(stack, id);
-    this.targetLabel = targetLabel(key);
-    this.label = claimLabel(stack, this.targetLabel, digest);
+    this.label = claimLabel(stack, targetLabel(key), digest);
     this.handler = key.handler;
     const stackId = stackIdOf(stack);
     const query = { [BATCH.target]: jsonText(key.target), [BATCH.stack]: stackId };
+    const removals = () => removingField(this, targetLabel(key));
     this.read = new ExternalRead(this, 'read', {
       program: ['node', key.handler, BATCH.verb, 'read'],
-      query: Lazy.anyValue({ produce: () => ({ ...query, ...this.removing(), ...this.queryEntries() }) }),
+      query: Lazy.anyValue({ produce: () => ({ ...query, ...removals(), ...this.queryEntries() }) }),
     });
     this.read.overrideLogicalId(`${this.label}_read`);
     // An object its lifecycle found and that is not adopted is named too (add() declares the local).
@@ -183,14 +181,6 @@ export class TargetBatch extends Construct {
     return undefined;
   }
 
-  /** The objects of this target the stack's tombstones destroy (BATCH.removing), when there are any. */
-  private removing(): Record<string, string> {
-    const removed = removedObjects(this)
-      .filter(([, object]) => object.state === 'removed' && object.target === this.targetLabel)
-      .map(([, { kind, identity = {} }]) => ({ kind, identity }));
-    return removed.length === 0 ? {} : { [BATCH.removing]: jsonText(removed) };
-  }
-
   /** Declares `local.<label>_recorded` (recordedLocal) over the refusable objects, whichever are added later. */
   private declareRecorded(stack: TerraformStack): void {
     const produce = () => recordedLocal([...this.members.values()].filter(refusable));
@@ -255,6 +245,12 @@ export class TargetBatch extends Construct {
     );
   }
 }
+
+/** `.removing` when the plan removes objects of the target whose read says what their removal does, else nothing. */
+const removingField = (scope: Construct, label: string): Record<string, string> => {
+  const removing = removingOn(scope, label);
+  return Object.keys(removing).length === 0 ? {} : { [BATCH.removing]: JSON.stringify(removing) };
+};
 
 const keyDigest = (key: TargetBatchKey): string =>
   digestOf({ domain: key.domain, handler: key.handler, target: tokensAsText(key.target) }).slice(0, 12);

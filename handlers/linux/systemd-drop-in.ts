@@ -2,7 +2,7 @@
  * The systemd-drop-in kind: the drop-in files of a host read in one round trip with their units'
  * state. Apply (`unit-transaction.ts`) writes one atomically, reloads, and restarts its unit when it
  * runs, so the change takes effect; on failure the previous file is put back. Destroy removes the
- * file and reloads.
+ * file and reloads, restarting a template's undeclared instances, which a plan removing it names.
  */
 import { errorMessage, HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
@@ -24,12 +24,12 @@ import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
 import { readStoppedBy } from './stopped-by';
+import { readRemovalRestarts, undeclaredRuns } from './template-restarts';
 import { applyOne } from './unit-transaction';
 import { batchFilesOf, dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
 import { convergesAsRead } from '../../src/linux/unit-refusal';
 import { instancesToJudge } from '../../src/linux/template-drop-ins';
-import { keptByRemoval, removalRestarts } from '../../src/linux/template-runs';
-import { unitIntentPath } from '../../src/linux/unit-intent';
+import { keptByRemoval } from '../../src/linux/template-runs';
 import type { ReadEntry } from '../../src/linux/unit-read';
 import { goneButLoaded, RELOADED_ABSENT, runBeforeRemoval } from '../../src/linux/unit-remove';
 
@@ -81,6 +81,9 @@ export const systemdDropInKind = defineKind({
     applyOne(session, { sort: 'drop-in', spec }, context),
   destroy: (session: HostSession, identity: DropInIdentity, context: KindContext, adopt?: boolean) =>
     new DropInOps(session, identity, context).destroy(adopt === true),
+  /** A template's drop-in the plan removes: the instances its destroy restarts without it (template-restarts.ts). */
+  readRemovals: (session: HostSession, removals, { stack }: KindContext) =>
+    readRemovalRestarts(session, removals, stack),
 });
 
 class DropInOps extends HostShell {
@@ -104,25 +107,6 @@ class DropInOps extends HostShell {
     const [read, own] = await readUnits(this.session, [dropInEntryOf(this.dropIn), unit]);
     if (read === undefined || own === undefined) throw new Error(`${this.path} was not read`);
     return [read[1], own[1]];
-  }
-
-  /**
-   * The running instances of a template whose drop-in this destroy removes that no stack's record or intent names
-   * (template-runs.ts `removalRestarts`): the destroy restarts them without it.
-   */
-  private async undeclaredRuns(live: LiveUnit): Promise<string[]> {
-    const runs = (live.templateRuns ?? []).map((run) => run.name);
-    if (runs.length === 0) return [];
-    const entries = runs.map((name) => ({
-      unit: name,
-      record: restartOnPath({ name }),
-      intent: unitIntentPath({ name }),
-    }));
-    const read = await readUnits(this.session, entries);
-    const stacks = new Set(
-      read.flatMap(([entry, unit]) => (unit.restartOn === undefined && unit.intent === undefined ? [] : [entry.unit])),
-    );
-    return removalRestarts(live, (name) => stacks.has(name));
   }
 
   /**
@@ -183,7 +167,7 @@ class DropInOps extends HostShell {
         : [recordStep({ sort: 'unit', directory: this.dropIn.directory, name: this.dropIn.unit }, run)];
     // Instances started by hand restart without it before the mark goes: a stop before then keeps the mark, and the
     // next destroy, finding the file gone, restarts them.
-    const restarts = await this.undeclaredRuns(live);
+    const restarts = await undeclaredRuns(this.session, live);
     const restart = restarts.length === 0 ? [] : [RELOAD, systemctlStep('restart', restarts, '--no-block')];
     await this.mustHelper([...record, ...file, ...restart, forgetDropInStep(this.dropIn)]).catch((error: unknown) => {
       throw this.notRemoved(error, restarts);

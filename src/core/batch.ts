@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
+import { removalGroups, removalLines, type Removing, removingOf } from './batch-removals';
 import { canonicalJson } from './canonical';
 import { errorMessage, HandlerError } from './errors';
 import type { HandlerDomain, KindContext, ObjectKind, Reading } from './kind';
@@ -38,19 +39,22 @@ export const readBatch = async <S, T, C, R>(
   query: unknown,
   context: KindContext,
 ): Promise<Record<string, string>> => {
-  const { names, readings, fields } = await readQuery(domain, query, context);
-  return summarize(names, readings, followsOf(names, fields));
+  const removals = new Map<string, string>();
+  const { names, readings, fields } = await readQuery(domain, query, context, undefined, removals);
+  return summarize(names, readings, followsOf(names, fields), removals);
 };
 
 /**
  * Each object of a batch read's query (those `pick` keeps of its names, by default all) read as the plan reads
- * it, with the query's fields and the target in words.
+ * it, with the query's fields and the target in words; with `removals`, what the query's removals do besides
+ * (batch-removals.ts) goes there by name.
  */
 export const readQuery = async <S, T, C, R>(
   domain: HandlerDomain<S, T, string, C, R>,
   query: unknown,
   context: KindContext,
   pick: (names: readonly string[], fields: Readonly<Record<string, string>>) => readonly string[] = (n) => n,
+  removals?: Map<string, string>,
 ) => {
   const fields = unpacked(parseAs(stringMap, query, 'query'));
   const target = parseAs(domain.target, parseJson(fields[BATCH.target], `query["${BATCH.target}"]`), 'target');
@@ -59,17 +63,13 @@ export const readQuery = async <S, T, C, R>(
     fields,
   );
   const stack = receivedStackId(fields[BATCH.stack], `query["${BATCH.stack}"]`);
-  const removing = removingOf(fields[BATCH.removing]);
-  const known = { ...(stack === undefined ? {} : { stack }), ...(removing === undefined ? {} : { removing }) };
-  const readings = await readAll(domain, target, names, fields, { ...context, ...known });
+  const removing = removingOf(fields);
+  const read = { names, fields, removals: removals === undefined ? undefined : { of: removing, removals } };
+  // Every kind's read is told of the removals too: a destroy that runs before the batch apply may change its objects.
+  const known = { ...(stack === undefined ? {} : { stack }), ...(removing.length === 0 ? {} : { removing }) };
+  const readings = await readAll(domain, target, read, { ...context, ...known });
   return { names, readings, fields, where: domain.describe(target) };
 };
-
-const removedObjects = z.array(z.object({ kind: z.string(), identity: z.record(z.string(), z.unknown()) }));
-
-/** The objects the stack's tombstones destroy on the target (`.removing`), when the query names any. */
-const removingOf = (text: string | undefined) =>
-  text === undefined ? undefined : parseAs(removedObjects, parseJson(text, `query["${BATCH.removing}"]`), 'removing');
 
 /**
  * What each object follows, as its query entry says: an entry that cannot be parsed follows nothing (its
@@ -97,11 +97,17 @@ type Entry = z.infer<typeof objectEntry> & { readonly name: string };
 /** What one kind's objects need of the session: its one fetch, then each object's reading. */
 type GroupRead<S> = (session: S) => Promise<void>;
 
+/** What a batch read reads: the objects `names` of the query's `fields`, and its removals when asked. */
+interface ReadWanted {
+  readonly names: readonly string[];
+  readonly fields: Readonly<Record<string, string>>;
+  readonly removals?: { readonly of: readonly Removing[]; readonly removals: Map<string, string> };
+}
+
 const readAll = async <S, T, C, R>(
   domain: HandlerDomain<S, T, string, C, R>,
   target: T,
-  names: readonly string[],
-  fields: Readonly<Record<string, string>>,
+  { names, fields, removals }: ReadWanted,
   context: KindContext,
 ): Promise<Map<string, Reading>> => {
   const readings = new Map<string, Reading>();
@@ -131,6 +137,7 @@ const readAll = async <S, T, C, R>(
     const group = (await load()).open((kind) => groupRead(kind, entries, { readings, batch }, context, where));
     if (group !== undefined) groups.push(group);
   }
+  if (removals !== undefined) groups.push(...(await removalGroups(domain, removals.of, removals.removals, context)));
   if (groups.length === 0) return readings;
   const session = await domain.connect(target, context, 'read');
   try {
@@ -224,12 +231,14 @@ const unreadable = (error: unknown): Reading => ({
  * each found text once with its objects' names (foundGroups), and `.absent`: the names of the objects whose
  * lifecycle would record nothing found (Reading.absent), and `.basis`: what the read found that decides the write
  * of each applied object (Reading.basis), which the apply checks again. The plan reads those keys instead
- * of one expression per object (issue 30).
+ * of one expression per object (issue 30). What a removal does besides (`removals`) is said after the drifted
+ * objects, and is not in sync: the check prints it.
  */
 const summarize = (
   names: readonly string[],
   readings: ReadonlyMap<string, Reading>,
   follows: ReadonlyMap<string, readonly string[]>,
+  removals: ReadonlyMap<string, string>,
 ): Record<string, string> => {
   const result: Record<string, string> = {};
   const drifted: string[] = [];
@@ -257,8 +266,10 @@ const summarize = (
     return text === undefined ? [] : [[name, text] as const];
   });
   if (basis.length > 0) result[BATCH.basis] = canonicalJson(Object.fromEntries(basis));
-  result[BATCH.inSync] = String(drifted.length === 0);
-  result[BATCH.summary] = batchSummary(names.length, drifted);
+  const removed = removalLines(removals);
+  result[BATCH.inSync] = String(drifted.length === 0 && removed.length === 0);
+  const objects = drifted.length === 0 && removed.length > 0 ? [] : [batchSummary(names.length, drifted)];
+  result[BATCH.summary] = [...objects, ...removed].join('\n');
   result[BATCH.converges] = String(converges);
   return result;
 };

@@ -39,16 +39,17 @@ export interface KindContext {
    */
   readonly basis?: string;
   /**
-   * The objects of the target that this plan's tombstones destroy (the read's `.removing`): each hook runs before
-   * the target's batch apply, so a read may judge its objects as those destroys leave them.
+   * The objects of the target that this plan removes, of the kinds whose destroy may do more than remove them (the
+   * read's `.removing`, batch-removals.ts): each hook runs before the target's batch apply, so a read may judge its
+   * objects as those destroys leave them.
    */
   readonly removing?: readonly RemovedObject[];
 }
 
-/** An object a tombstone destroys: its kind and what names it, as its lifecycle stored them. */
+/** An object a plan removes: its kind and what names it, as its lifecycle stored it (not yet checked). */
 export interface RemovedObject {
   readonly kind: string;
-  readonly identity: Readonly<Record<string, unknown>>;
+  readonly identity: unknown;
 }
 
 /** What a plan shows for one object. */
@@ -132,6 +133,18 @@ export interface ObjectKind<S, Spec, Identity, Live, Change = never, Removal = n
    * `adopt: true`, so a kind that marks its objects on the target may remove one without the mark.
    */
   destroy?(session: S, identity: Identity, context: KindContext, adopt?: boolean): Promise<void>;
+  /**
+   * What the destroy of each of `removals` (objects the plan removes: batch-removals.ts) would do besides removing it,
+   * in words, or undefined where nothing: a batch read's plan says it, since its "will be destroyed" does not. Read
+   * as the destroy reads it: the read cannot see the state, so it may be said of an object the plan does not destroy.
+   *
+   * @default - a removal does what its plan line says
+   */
+  readRemovals?(
+    session: S,
+    removals: ReadonlyArray<{ readonly identity: Identity; readonly adopt: boolean }>,
+    context: KindContext,
+  ): Promise<ReadonlyArray<string | undefined>>;
   /**
    * How many of this kind's objects one batch apply may apply at once over the session: more than
    * one for a kind whose apply mostly waits (a fetch ask). @default 1

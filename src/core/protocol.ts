@@ -84,8 +84,9 @@ export const BATCH = {
   /** In a `batch recheck` query, the read's query plus the names to check: the plan's `.absent`. */
   recheck: '.recheck',
   /**
-   * The objects of the target that the stack's tombstones destroy (tombstones.ts), `[{"kind","identity"}]` as JSON
-   * text; absent when there are none. A read judges with them what those destroys do to its objects.
+   * In the read's query, the objects of the target this plan removes whose kind's destroy may do more than remove
+   * them, as JSON text by name (`{"kind","identity","adopt"}`; batch-removals.ts); absent when there are none. A read
+   * says what those destroys do besides (ObjectKind.readRemovals) and judges its own objects as they leave them.
    */
   removing: '.removing',
 } as const;

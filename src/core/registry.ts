@@ -16,18 +16,24 @@ export const DOMAINS = {
  * definition `src/d/k.ts`, its handler `handlers/d/k.ts` and its construct `constructs/d/k.ts`
  * (`kindFiles`), exported from index.ts; the registry test holds every kind to that. `ownership:
  * 'state'` marks a kind whose target has no place for a mark of ownership: its lifecycle records
- * whether the stack found the object (ownership.ts), and its handler says whether it `exists`.
+ * whether the stack found the object (ownership.ts), and its handler says whether it `exists`. `readsRemoval`
+ * marks a kind whose destroy may do more than remove it (a template drop-in's restarts its template's instances, a
+ * unit's stop stops the units bound to it):
+ * its target's read is told of the ones a plan removes and says it (ObjectKind.readRemovals).
  */
 export const KINDS = {
   'metric-server': { domain: 'pve', ownership: 'state' },
   'network-interface': { domain: 'pve', ownership: 'state' },
   'network-apply': { domain: 'pve' },
-  'systemd-unit': { domain: 'linux' },
-  'systemd-instance': { domain: 'linux' },
-  'systemd-drop-in': { domain: 'linux' },
+  'systemd-unit': { domain: 'linux', readsRemoval: true },
+  'systemd-instance': { domain: 'linux', readsRemoval: true },
+  'systemd-drop-in': { domain: 'linux', readsRemoval: true },
   'kube-repo': { domain: 'kube' },
   'kube-repo-fetch': { domain: 'kube' },
-} as const satisfies Record<string, { readonly domain: DomainName; readonly ownership?: 'state' }>;
+} as const satisfies Record<
+  string,
+  { readonly domain: DomainName; readonly ownership?: 'state'; readonly readsRemoval?: true }
+>;
 
 export type DomainName = keyof typeof DOMAINS;
 export type KindName = keyof typeof KINDS;
@@ -44,6 +50,9 @@ export const ownershipOf = (kind: KindName): 'target' | 'state' => {
   const entry = KINDS[kind];
   return 'ownership' in entry ? entry.ownership : 'target';
 };
+
+/** Whether the read of a `kind` object's target is told when a plan removes it (KINDS' `readsRemoval`). */
+export const readsRemoval = (kind: KindName): boolean => 'readsRemoval' in KINDS[kind];
 
 /** Whether `name` names a kind of the registry. */
 export const isKindName = (name: string): name is KindName => Object.hasOwn(KINDS, name);

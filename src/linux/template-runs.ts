@@ -4,7 +4,7 @@
  * file or drop-in restarted only the declared instances, and the plan said nothing of the others, which ran on with
  * the old content while the next plan was in sync (measured, systemd 252: systemd-template-drop-in-runs.test.ts,
  * systemd-template-runs.test.ts). The read lists them, the plan names them, the apply restarts them, and a destroy
- * of the drop-in restarts them without it (`removalRestarts`).
+ * of the drop-in restarts them without it (`removalRestarts`), which the plan that removes it names too.
  */
 import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
@@ -114,6 +114,16 @@ export const removalRestarts = (dropIn: LiveUnit, recorded: (instance: string) =
     .map((run) => run.name)
     .filter((name) => !recorded(name))
     .sort();
+
+/**
+ * What the plan that removes a template's drop-in says of its destroy's restarts (`removalRestarts`, `restarts`):
+ * nothing when there are none. The read cannot see the state, so it says "if this plan destroys it".
+ */
+export const removalRestartWords = (place: string, restarts: readonly string[]): string | undefined =>
+  restarts.length === 0
+    ? undefined
+    : `${place}, if this plan destroys it: its destroy restarts ${restarts.join(', ')} without it ` +
+      `(running, and no stack declares ${them(restarts)})`;
 
 /**
  * What a destroy of a drop-in of `unit` says of what runs, `dropIn` read before its removal: a unit keeps its settings

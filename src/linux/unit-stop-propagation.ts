@@ -6,6 +6,7 @@
  * (unit-basis.ts).
  */
 import type { RemovedObject } from '../core/kind';
+import { isRecord } from '../core/records';
 import { quote } from './shell';
 import { isTemplate, unitNameProblem } from './unit-name';
 import { isUnitRunning } from './unit-state';
@@ -20,11 +21,12 @@ const UNIT_KINDS = new Set(['systemd-unit', 'systemd-instance']);
  * name, and nothing runs as it), nor a name the record's text gives that is no unit's (the record is input).
  */
 export const removedUnits = (removing: readonly RemovedObject[] | undefined): string[] =>
-  (removing ?? []).flatMap(({ kind, identity: { name } }) =>
-    UNIT_KINDS.has(kind) && typeof name === 'string' && unitNameProblem(name) === undefined && !isTemplate(name)
+  (removing ?? []).flatMap(({ kind, identity }) => {
+    const name = isRecord(identity) ? identity.name : undefined;
+    return UNIT_KINDS.has(kind) && typeof name === 'string' && unitNameProblem(name) === undefined && !isTemplate(name)
       ? [name]
-      : [],
-  );
+      : [];
+  });
 
 /** One `systemctl show` of the removed units: whether each runs, and the units its stop stops. */
 export const stopsWithCommand = (names: readonly string[]): string =>

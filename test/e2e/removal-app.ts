@@ -5,7 +5,8 @@
  * HOMELAB_REMOVAL_STEP: `all` declares everything; `removed` deletes the constructs of `rm-*` objects
  * and forgets `left`, and changes `stay`, whose drop-in `stay-env` goes; `deleted` also deletes `left`'s construct;
  * `renamed` declares everything, the unit, its drop-in, the template (so its instance) and the Repo `dropped` under
- * new construct ids (test/e2e/rename.test.ts).
+ * new construct ids (test/e2e/rename.test.ts). The template `rm-pool@.service` stays, and its drop-in `pool-env` goes
+ * with `removed`: the test starts an instance of it by hand, which that drop-in's destroy restarts.
  */
 import { App, TerraformStack } from 'cdktf';
 import {
@@ -75,6 +76,14 @@ if (all)
     unit: stay,
     name: '10-env',
     content: [{ name: 'Service', lines: [['Environment', 'B=1']] }],
+  });
+// A template that stays, whose drop-in goes: its destroy restarts the instances no stack declares; the plan names them.
+const pool = new SystemdUnit(stack, 'pool', { host, name: 'rm-pool@.service', content: service('pool %i') });
+if (all)
+  new SystemdDropIn(stack, 'pool-env', {
+    unit: pool,
+    name: '10-env',
+    content: [{ name: 'Service', lines: [['Environment', 'POOL=1']] }],
   });
 if (all) {
   const unit = new SystemdUnit(stack, id('unit'), { host, name: 'rm-unit.service', content: service('removed unit') });

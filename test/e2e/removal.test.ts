@@ -24,11 +24,20 @@ let host: SystemdHost;
 let project: CdktfProject;
 
 /** Every object the 'removed' step takes out of the code, forgotten `left` included, as prune-record lists them. */
-const TOMBSTONES = 'bond, bridge, dropped, gone, left, stay-env, tpl, tpl-a, unit, unit-env';
+const TOMBSTONES = 'bond, bridge, dropped, gone, left, pool-env, stay-env, tpl, tpl-a, unit, unit-env';
 const synth = (step: string) => project.must(`synth (${step})`, project.synth({ HOMELAB_REMOVAL_STEP: step }));
 const apply = (label: string) => project.must(label, project.terraform('apply', '-auto-approve', '-no-color'));
 /** Whether the host has `path`. */
 const onHost = async (path: string) => (await host.exec(`test -e ${path} && echo yes || echo no`)).stdout.trim();
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+/** The hand-started instance's InvocationID and its process's environment. */
+const poolRun = async () => {
+  const unit = 'rm-pool@hand.service';
+  const invocation = (await host.exec(`systemctl show -p InvocationID --value -- ${unit}`)).stdout.trim();
+  const pid = `$(systemctl show -p MainPID --value -- ${unit})`;
+  const env = (await host.exec(`tr '\\0' '\\n' < /proc/${pid}/environ`)).stdout;
+  return { invocation, env };
+};
 const repoStatus = async (key: string) =>
   (await kubeRequest(server().admin, 'GET', crPath(server().namespace, 'repos', key))).status;
 beforeAll(async () => {
@@ -53,6 +62,10 @@ test('the first apply creates every object and the synth records each', async ()
 });
 
 test('deleted constructs are planned for deletion and deleted on their targets; the plan after is clean', async () => {
+  // Started by hand, so no stack declares it: the destroy of its template's drop-in restarts it without the drop-in.
+  expect((await host.exec('systemctl start rm-pool@hand.service')).code).toBe(0);
+  const handRun = await poolRun();
+  expect(handRun.env).toContain('POOL=1');
   await synth('removed');
   const planned = await project.plan('plan (removal)', '-out', 'plan.bin');
   expect(planned.code).toBe(2);
@@ -60,7 +73,12 @@ test('deleted constructs are planned for deletion and deleted on their targets; 
     (m) => m[1],
   );
   expect(destroyed.sort()).toEqual(
-    ['bond', 'bridge', 'dropped', 'gone', 'stay-env', 'tpl', 'tpl-a', 'unit', 'unit-env'].sort(),
+    ['bond', 'bridge', 'dropped', 'gone', 'pool-env', 'stay-env', 'tpl', 'tpl-a', 'unit', 'unit-env'].sort(),
+  );
+  // The restart the drop-in's destroy does is in the plan, by the instance's name.
+  expect(flat(planned.stdout)).toContain(
+    `- pool-env: drop-in /etc/systemd/system/rm-pool@.service.d/10-env.conf on 127.0.0.1:${host.port}, if this ` +
+      'plan destroys it: its destroy restarts rm-pool@hand.service without it (running, and no stack declares it)',
   );
   expect(planned.stdout).toMatch(
     /terraform_data\.left_lifecycle will (no longer be managed|be removed from the OpenTofu state)/,
@@ -89,6 +107,11 @@ test('deleted constructs are planned for deletion and deleted on their targets; 
     expect([path, await onHost(`/etc/systemd/system/${path}`)]).toEqual([path, 'no']);
   }
   expect(await onHost('/etc/systemd/system/rm-stay.service')).toBe('yes');
+  // As the plan said: a new process, without the drop-in's setting.
+  const restarted = await poolRun();
+  expect(restarted.invocation).not.toBe(handRun.invocation);
+  expect(restarted.env).not.toContain('POOL=1');
+  expect(applied.stdout).toContain('restarted rm-pool@hand.service without it (no stack declares it)');
   expect(await onHost('/etc/systemd/system/rm-stay.service.d/10-env.conf')).toBe('no');
   // Its content changed in the same apply that removed its drop-in: applied, not refused as changed since the plan.
   expect(applied.stdout).not.toContain('cannot be applied as planned');

@@ -197,7 +197,7 @@ const readAll = async (objects: Objects) => {
 };
 
 /**
- * `.ci/run` sets CDKTF_HOMELAB_KILLED_APPLY_ELSEWHERE in its OpenTofu pass: no Terraform runs here (the bundle and the
+ * `.ci/run` sets CDKTF_HOMELAB_KILLED_APPLY_ELSEWHERE in its Node 20 pass: no Terraform runs here (the bundle and the
  * host alone), and its 75-90 s ran in both passes side by side. `npm test` alone runs it.
  */
 const here = process.env.CDKTF_HOMELAB_KILLED_APPLY_ELSEWHERE === undefined;

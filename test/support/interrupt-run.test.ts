@@ -42,7 +42,7 @@ const ROOT = join(__dirname, '..', '..');
 /** What makes interrupt-hold.test.ts hold instead of skipping. */
 const HOLD_ENV = 'CDKTF_HOMELAB_INTERRUPT_HOLD';
 /**
- * `.ci/run` sets CDKTF_HOMELAB_INTERRUPT_ELSEWHERE in its OpenTofu pass: the run below is jest's and npm's whatever
+ * `.ci/run` sets CDKTF_HOMELAB_INTERRUPT_ELSEWHERE in its Node 20 pass: the run below is jest's and npm's whatever
  * Terraform binary the files would use, and its minute of waiting (two more workers on the same cores) ran twice.
  */
 const here = process.env.CDKTF_HOMELAB_INTERRUPT_ELSEWHERE === undefined;
@@ -73,7 +73,16 @@ const copyTree = async (dest: string): Promise<void> => {
  * install elsewhere.
  */
 const freshEnv = (temp: string): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temp, [marker.name]: marker.value, [HOLD_ENV]: '1' };
+  // npm on Node 22 and later keeps Node's module compile cache in TMPDIR (`node-compile-cache`, made by npx itself, a
+  // cache as jest's is): without this, the run on Node 24 kept it and failed (CI at 2cd1bbb, `kept:
+  // ["node-compile-cache"]`). Node 20 has no such cache; the variable goes when npm stops writing it to TMPDIR.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TMPDIR: temp,
+    NODE_DISABLE_COMPILE_CACHE: '1',
+    [marker.name]: marker.value,
+    [HOLD_ENV]: '1',
+  };
   for (const name of Object.keys(env)) {
     if (/^(CDKTF_HOMELAB_(RUN_DIR|.*_ELSEWHERE)|JEST_WORKER_ID)$/.test(name)) delete env[name];
   }

@@ -58,8 +58,9 @@ export const invokeBatch = async <S, T>(
   target: object,
   objects: Readonly<Record<string, { kind: string; spec: object; adopt?: boolean }>>,
   env: NodeJS.ProcessEnv = {},
+  fields: Readonly<Record<string, string>> = {},
 ): Promise<BatchRun> => {
-  const query: Record<string, string> = { [BATCH.target]: canonicalJson(target) };
+  const query: Record<string, string> = { [BATCH.target]: canonicalJson(target), ...fields };
   for (const [name, entry] of Object.entries(objects)) query[name] = canonicalJson(entry);
   const out: string[] = [];
   const log: string[] = [];

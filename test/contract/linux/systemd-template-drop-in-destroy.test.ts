@@ -8,7 +8,7 @@
  * as it leaves a plain unit.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
-import { invoke } from '../../support/run-handler';
+import { invoke, invokeBatch } from '../../support/run-handler';
 import { hostTarget, instanceSpec, KEY_ENV, unitBatch, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -32,6 +32,24 @@ const dropIn = {
   spec: { ...identity, content: '[Service]\nEnvironment=TK=on\n', startTimeoutSeconds: 90 },
 };
 
+/**
+ * The summary of the host's read of `objects` by a plan that removes the drop-in `d` at `place`: the plan names the
+ * instances its destroy restarts (src/core/batch-removals.ts).
+ */
+const planRemoving = async (objects: Record<string, unknown>, place: object, target = hostTarget(host())) => {
+  const removing = JSON.stringify({ d: { kind: 'systemd-drop-in', identity: place } });
+  const env = { [KEY_ENV]: host().privateKey };
+  const planned = await invokeBatch(linuxDomain(), target, objects as never, env, { '.removing': removing });
+  expect(planned).toMatchObject({ code: 0 });
+  return planned.result?.['.summary'] ?? '';
+};
+
+/** What the plan that removes the drop-in at `path` says its destroy restarts. */
+const restartsSaid = (path: string, names: string) =>
+  `the removal of 1 object does more than its "will be destroyed" says:\n- d: drop-in ${path} on ` +
+  `127.0.0.1:${host().port}, if this plan destroys it: its destroy restarts ${names} without it (running, and no ` +
+  'stack declares it)';
+
 /** A template of `content` and its drop-in `10-env` setting `setting`, applied; the drop-in's place. */
 const applyTemplate = async (template: string, content: string, setting: string) => {
   const place = { unit: template, name: '10-env', directory: DIR };
@@ -54,6 +72,8 @@ test("a template drop-in's destroy restarts the instances no stack declares and 
   expect((await running('tk@x.service')).tk).toBe('on');
   expect((await running('tk@a.service')).tk).toBe('on');
   const before = { a: await running('tk@a.service'), x: await running('tk@x.service') };
+  // The plan that removes it names the instance its destroy restarts: the one started by hand, not the stack's.
+  expect(await planRemoving(base, identity)).toBe(restartsSaid(`${DIR}/tk@.service.d/10-env.conf`, 'tk@x.service'));
 
   const env = { [KEY_ENV]: host().privateKey };
   const destroyed = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', hostTarget(host()), identity, env);
@@ -77,6 +97,8 @@ test("a template drop-in's destroy restarts the instances no stack declares and 
   expect((await running('tk@a.service')).tk).toBe('');
   expect(await running('tk@x.service')).toEqual(after);
   expect((await plan(base)).result).toMatchObject({ '.in_sync': 'true' });
+  // Once it is destroyed, a plan that still removes it (its tombstone not pruned yet) says nothing of it.
+  expect(await planRemoving(base, identity)).toBe('all 2 objects are in sync');
 });
 
 test('an instance started by hand that fails without the drop-in fails the destroy, naming it', async () => {
@@ -109,6 +131,10 @@ test('a destroy stopped before the restarts leaves the mark, and the next destro
 
   const env = { [KEY_ENV]: host().privateKey };
   const viaSudo = () => hostTarget(host(), { user: 'deploy', sudo: true });
+  // Its file gone, its mark left: the plan says what the destroy does.
+  expect(await planRemoving({}, place, viaSudo())).toBe(
+    restartsSaid(`${DIR}/tz@.service.d/10-env.conf`, 'tz@z.service'),
+  );
   const destroyed = await invoke(linuxDomain(), 'systemd-drop-in', 'destroy', viaSudo(), place, env);
   expect(destroyed).toMatchObject({ code: 0 });
   expect(destroyed.stderr).toContain(': already absent; restarted tz@z.service without it (no stack declares it)');

@@ -20,6 +20,8 @@ export interface WidgetWorld {
   /** What a read finds besides each widget (Reading.basis), when set; the apply notes in `planned` what it got. */
   readonly basis?: Map<string, string>;
   readonly planned?: Map<string, string | undefined>;
+  /** What the destroy of each widget does besides removing it, when set: the kind then reads a plan's removals. */
+  readonly removalWords?: Map<string, string>;
 }
 
 const widgetSpec = z.object({ id: z.string().check(z.minLength(1)), size: z.number() });
@@ -62,6 +64,14 @@ export const widgetDomain = (world: WidgetWorld) => {
       if (context.stack !== undefined) session.marks?.set(spec.id, context.stack);
       session.planned?.set(spec.id, context.basis);
     },
+    ...(world.removalWords === undefined
+      ? {}
+      : {
+          async readRemovals(session: WidgetWorld, removals: ReadonlyArray<{ identity: { id: string } }>) {
+            session.calls.push(`removals ${removals.map(({ identity }) => identity.id).join(',')}`);
+            return removals.map(({ identity }) => world.removalWords?.get(identity.id));
+          },
+        }),
     // What a domain's destroyAll gets: the widget's checked identity.
     removal: (identity: { id: string }) => identity,
     async destroy(session: WidgetWorld, identity) {

@@ -10,6 +10,7 @@ import {
   instanceGlob,
   keptByRemoval,
   removalRestarts,
+  removalRestartWords,
   runsToRestart,
   templateRunsWords,
   withTemplateRuns,
@@ -132,5 +133,22 @@ describe("a template's drop-in destroyed", () => {
     ],
   ])('says what runs on: %s', (_, unit, live, restarted, words) => {
     expect(keptByRemoval(unit, live, restarted)).toBe(words);
+  });
+
+  // The plan that removes it names them, as the destroy restarts them.
+  test.each([
+    [[], undefined],
+    [
+      ['t@x.service'],
+      'P, if this plan destroys it: its destroy restarts t@x.service without it (running, and no ' +
+        'stack declares it)',
+    ],
+    [
+      ['t@b.service', 't@x.service'],
+      'P, if this plan destroys it: its destroy restarts t@b.service, t@x.service ' +
+        'without it (running, and no stack declares them)',
+    ],
+  ])('is named in the plan that removes it: %j', (restarts, words) => {
+    expect(removalRestartWords('P', restarts)).toBe(words);
   });
 });
