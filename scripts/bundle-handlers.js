@@ -59,6 +59,8 @@ const examples = {
   'examples/kube': 'examples/kube.ts',
   // The removal e2e test's stack (test/e2e/removal.test.ts).
   'e2e/removal-app': 'test/e2e/removal-app.ts',
+  // The stack whose units bound to another lose it in one apply (test/e2e/binds.test.ts).
+  'e2e/binds-app': 'test/e2e/binds-app.ts',
   // The adoption e2e test's stack (test/e2e/adoption.test.ts).
   'e2e/adoption-app': 'test/e2e/adoption-app.ts',
   // The PVE adoption e2e test's stack (test/e2e/adoption-pve.test.ts).

@@ -23,6 +23,7 @@ import { dropInBasis } from '../../src/linux/unit-basis';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
+import { readStoppedBy } from './stopped-by';
 import { readRemovalRestarts, undeclaredRuns } from './template-restarts';
 import { applyOne } from './unit-transaction';
 import { batchFilesOf, dropInEntryOf, type UnitChange } from '../../src/linux/unit-batch';
@@ -35,6 +36,8 @@ import { goneButLoaded, RELOADED_ABSENT, runBeforeRemoval } from '../../src/linu
 export interface LiveDropIns {
   readonly host: string;
   readonly files: ReadonlyMap<string, LiveUnit>;
+  /** Each unit the destroy of a unit the plan removes stops, with that unit (unit-stop-propagation.ts). */
+  readonly stoppedBy?: ReadonlyMap<string, string>;
 }
 
 export const systemdDropInKind = defineKind({
@@ -42,14 +45,15 @@ export const systemdDropInKind = defineKind({
   identity: dropInIdentity,
 
   /** With the batch's instances of the templates among their units, which judge a template's drop-in. */
-  async fetch(session: HostSession, specs: readonly DropInSpec[], _context, batch?: readonly UnitChange[]) {
+  async fetch(session: HostSession, specs: readonly DropInSpec[], context, batch?: readonly UnitChange[]) {
     const instances = instancesToJudge(specs, batch ?? []).map((unit): ReadEntry => ({ unit }));
     const live = await readUnits(session, [...specs.map(dropInEntryOf), ...instances]);
     const files = live.flatMap(([{ file }, unit]) => (file === undefined ? [] : [[file, unit] as const]));
-    return { host: session.host, files: new Map(files) } satisfies LiveDropIns;
+    const stopped = await readStoppedBy(session, context.removing);
+    return { host: session.host, files: new Map(files), ...stopped } satisfies LiveDropIns;
   },
 
-  read(spec: DropInSpec, { host, files }: LiveDropIns): Reading {
+  read(spec: DropInSpec, { host, files, stoppedBy }: LiveDropIns): Reading {
     const live = files.get(dropInPath(spec));
     if (live === undefined) throw new Error(`${dropInPath(spec)} was not read`);
     const diff = diffDropIn(spec, live);
@@ -58,7 +62,8 @@ export const systemdDropInKind = defineKind({
     const converges = convergesAsRead({ sort: 'drop-in', spec }, live, batchFilesOf([]))
       ? {}
       : { converges: false as const };
-    return { inSync: Object.keys(diff).length === 0, summary, diff, basis: dropInBasis(live), ...converges };
+    const basis = dropInBasis(live, stoppedBy?.get(spec.unit));
+    return { inSync: Object.keys(diff).length === 0, summary, diff, basis, ...converges };
   },
 
   foreign(spec: DropInSpec, { files }: LiveDropIns): boolean {

@@ -16,11 +16,12 @@ export const systemdInstanceKind = defineKind({
   spec: instanceSpec,
   identity: instanceIdentity,
 
-  fetch: (session: HostSession, specs: readonly InstanceSpec[], _context, batch?: readonly UnitChange[]) =>
+  fetch: (session: HostSession, specs: readonly InstanceSpec[], context, batch?: readonly UnitChange[]) =>
     fetchUnits(
       session,
       specs.map((spec) => ({ sort: 'instance', spec })),
       batch,
+      context.removing,
     ),
   read: (spec: InstanceSpec, live: LiveUnits, { stack }): Reading => readingOf({ sort: 'instance', spec }, live, stack),
   foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),

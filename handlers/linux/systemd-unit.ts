@@ -3,7 +3,7 @@
  * transaction of one (`unit-transaction.ts`), destroy `destroyUnit` (a unit owns its file, templates
  * included).
  */
-import { defineKind, type Reading } from '../../src/core/kind';
+import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/systemd-unit';
 import type { FieldDiff } from '../../src/core/protocol';
@@ -35,10 +35,12 @@ import {
 } from '../../src/linux/unit-template-disable';
 import { convergesAsRead, refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import { unitBasis } from '../../src/linux/unit-basis';
+import { stoppedWords } from '../../src/linux/unit-stop-propagation';
 import { alsoWords } from '../../src/linux/unit-also';
 import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
+import { readStoppedBy } from './stopped-by';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
@@ -52,6 +54,8 @@ export interface LiveUnits {
   readonly batch?: readonly UnitChange[];
   /** The batch's drop-ins of its instances' templates, by path (template-drop-ins.ts `templateDropInsToWrite`). */
   readonly dropIns?: ReadonlyMap<string, LiveUnit>;
+  /** Each unit the destroy of a unit the plan removes stops, with that unit (unit-stop-propagation.ts). */
+  readonly stoppedBy?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -63,6 +67,7 @@ export const fetchUnits = async (
   session: HostSession,
   changes: ReadonlyArray<Exclude<UnitChange, { sort: 'drop-in' }>>,
   batch: readonly UnitChange[] | undefined,
+  removing?: KindContext['removing'],
 ): Promise<LiveUnits> => {
   const templates = new Map<string, UnitSpec>();
   for (const change of changes) {
@@ -81,7 +86,7 @@ export const fetchUnits = async (
   );
   const files = new Map(live.flatMap(([{ file }, unit]) => (file === undefined ? [] : [[file, unit] as const])));
   const known = batch === undefined ? {} : { files: batchFilesOf(batch), batch, dropIns: files };
-  return { host: session.host, units, ...known };
+  return { host: session.host, units, ...known, ...(await readStoppedBy(session, removing)) };
 };
 
 type Declared = Exclude<UnitChange, { sort: 'drop-in' }>;
@@ -103,8 +108,10 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const words = [also, others, runs].filter((said) => said !== undefined).join('; ') || undefined;
   const files = live.files ?? batchFilesOf(live.batch ?? [change]);
   const converges = convergesAsRead(change, unit, files) ? {} : { converges: false as const };
-  const basis = unitBasis(spec, unit);
-  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, words), diff, basis, ...converges };
+  const stoppedBy = live.stoppedBy?.get(spec.name);
+  const basis = unitBasis(spec, unit, stoppedBy);
+  const said = inSync || stoppedBy === undefined ? words : [words, stoppedWords(stoppedBy)].filter(Boolean).join('; ');
+  return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, said), diff, basis, ...converges };
 };
 
 /** A running instance whose template's batch drop-ins the apply writes: the apply restarts it with them. */
@@ -188,11 +195,12 @@ export const systemdUnitKind = defineKind({
   spec: unitSpec,
   identity: unitIdentity,
 
-  fetch: (session: HostSession, specs: readonly UnitSpec[], _context, batch?: readonly UnitChange[]) =>
+  fetch: (session: HostSession, specs: readonly UnitSpec[], context, batch?: readonly UnitChange[]) =>
     fetchUnits(
       session,
       specs.map((spec) => ({ sort: 'unit', spec })),
       batch,
+      context.removing,
     ),
   read: (spec: UnitSpec, live: LiveUnits, { stack }): Reading => readingOf({ sort: 'unit', spec }, live, stack),
   foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),

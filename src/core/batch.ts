@@ -63,8 +63,11 @@ export const readQuery = async <S, T, C, R>(
     fields,
   );
   const stack = receivedStackId(fields[BATCH.stack], `query["${BATCH.stack}"]`);
-  const read = { names, fields, removals: removals === undefined ? undefined : { of: removingOf(fields), removals } };
-  const readings = await readAll(domain, target, read, stack === undefined ? context : { ...context, stack });
+  const removing = removingOf(fields);
+  const read = { names, fields, removals: removals === undefined ? undefined : { of: removing, removals } };
+  // Every kind's read is told of the removals too: a destroy that runs before the batch apply may change its objects.
+  const known = { ...(stack === undefined ? {} : { stack }), ...(removing.length === 0 ? {} : { removing }) };
+  const readings = await readAll(domain, target, read, { ...context, ...known });
   return { names, readings, fields, where: domain.describe(target) };
 };
 

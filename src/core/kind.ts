@@ -38,6 +38,18 @@ export interface KindContext {
    * plan read that decides the write. The kind's apply refuses the object, writing nothing, when its own read differs.
    */
   readonly basis?: string;
+  /**
+   * The objects of the target that this plan removes, of the kinds whose destroy may do more than remove them (the
+   * read's `.removing`, batch-removals.ts): each hook runs before the target's batch apply, so a read may judge its
+   * objects as those destroys leave them.
+   */
+  readonly removing?: readonly RemovedObject[];
+}
+
+/** An object a plan removes: its kind and what names it, as its lifecycle stored it (not yet checked). */
+export interface RemovedObject {
+  readonly kind: string;
+  readonly identity: unknown;
 }
 
 /** What a plan shows for one object. */

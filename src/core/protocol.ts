@@ -85,7 +85,8 @@ export const BATCH = {
   recheck: '.recheck',
   /**
    * In the read's query, the objects of the target this plan removes whose kind's destroy may do more than remove
-   * them, as JSON text by name (`{"kind","identity","adopt"}`; batch-removals.ts); absent when there are none.
+   * them, as JSON text by name (`{"kind","identity","adopt"}`; batch-removals.ts); absent when there are none. A read
+   * says what those destroys do besides (ObjectKind.readRemovals) and judges its own objects as they leave them.
    */
   removing: '.removing',
 } as const;

@@ -17,15 +17,16 @@ export const DOMAINS = {
  * (`kindFiles`), exported from index.ts; the registry test holds every kind to that. `ownership:
  * 'state'` marks a kind whose target has no place for a mark of ownership: its lifecycle records
  * whether the stack found the object (ownership.ts), and its handler says whether it `exists`. `readsRemoval`
- * marks a kind whose destroy may do more than remove it (a template drop-in's restarts its template's instances):
+ * marks a kind whose destroy may do more than remove it (a template drop-in's restarts its template's instances, a
+ * unit's stop stops the units bound to it):
  * its target's read is told of the ones a plan removes and says it (ObjectKind.readRemovals).
  */
 export const KINDS = {
   'metric-server': { domain: 'pve', ownership: 'state' },
   'network-interface': { domain: 'pve', ownership: 'state' },
   'network-apply': { domain: 'pve' },
-  'systemd-unit': { domain: 'linux' },
-  'systemd-instance': { domain: 'linux' },
+  'systemd-unit': { domain: 'linux', readsRemoval: true },
+  'systemd-instance': { domain: 'linux', readsRemoval: true },
   'systemd-drop-in': { domain: 'linux', readsRemoval: true },
   'kube-repo': { domain: 'kube' },
   'kube-repo-fetch': { domain: 'kube' },

@@ -25,7 +25,7 @@ const DROP_IN_READ = 'drop-in read ';
  * file and reloads before the host's batch apply runs, so with them in, a unit changed in that apply was refused
  * (test/e2e/removal.test.ts, measured). A drop-in edited by hand after the plan is still refused by its own reading.
  */
-const readOf = (live: LiveUnit, running: boolean, enablement: string | null): string => {
+const readOf = (live: LiveUnit, running: boolean | null, enablement: string | null): string => {
   const { status } = live;
   const read = {
     file: live.fileSha256 ?? null,
@@ -43,17 +43,29 @@ const readOf = (live: LiveUnit, running: boolean, enablement: string | null): st
  * systemd loaded it from, its load and enablement state, and whether it runs by the one policy the diff uses
  * (isUnitRunning: a crash loop's restarts and a new invocation count as the same running). Left out: what changes
  * with no hand on it (times, job, invocation, its drop-ins: readOf), and the stack's own records and intent, which a
- * read login may not see as the apply's login does.
+ * read login may not see as the apply's login does. A unit whose stop comes with the destroy of a unit the plan removes
+ * (`stoppedBy`, unit-stop-propagation.ts) is read with whether it runs left out: that destroy runs before the batch
+ * apply, and stops it.
  */
-export const unitBasis = (spec: DesiredUnit, live: LiveUnit): string =>
-  `${READ}${readOf(live, runningOf(spec, live), live.status.unitFileState)}`;
+export const unitBasis = (spec: DesiredUnit, live: LiveUnit, stoppedBy?: string): string =>
+  stoppedBy === undefined
+    ? `${READ}${readOf(live, runningOf(spec, live), live.status.unitFileState)}`
+    : leftToDestroy(live);
+
+const leftToDestroy = (live: LiveUnit): string => `${READ}${readOf(live, null, live.status.unitFileState)}`;
 
 /**
  * A drop-in likewise: its file, its unit's load state and the file it is loaded from, and whether its unit runs
  * (crash loop included: a drop-in's apply restarts a unit it finds running); its unit's enablement is not its own.
+ * A destroy the plan runs before the apply that stops its unit (`stoppedBy`) leaves whether its unit runs out.
  */
-export const dropInBasis = (live: LiveUnit): string =>
-  `${DROP_IN_READ}${readOf(live, isUnitRunning(live.status.activeState, live.status.subState, false), null)}`;
+export const dropInBasis = (live: LiveUnit, stoppedBy?: string): string => {
+  const { activeState, subState } = live.status;
+  const running = stoppedBy === undefined ? isUnitRunning(activeState, subState, false) : null;
+  return `${DROP_IN_READ}${readOf(live, running, null)}`;
+};
+
+const dropInLeftToDestroy = (live: LiveUnit): string => `${DROP_IN_READ}${readOf(live, null, null)}`;
 
 /**
  * Why the apply must not act on the unit: it reads now (`live`) otherwise than the plan read it (`planned`).
@@ -65,7 +77,7 @@ export const unitMoved = (
   planned: string,
   live: LiveUnit,
 ): HandlerError | undefined => {
-  if (unitBasis(spec, live) === planned) return undefined;
+  if (unitBasis(spec, live) === planned || leftToDestroy(live) === planned) return undefined;
   return notAsPlanned(
     `${spec.name} on ${host}`,
     'it was changed after the plan read it (its file, its enablement or mask, or whether it runs), so this apply ' +
@@ -81,7 +93,7 @@ export const dropInMoved = (
   planned: string,
   live: LiveUnit,
 ): HandlerError | undefined => {
-  if (dropInBasis(live) === planned) return undefined;
+  if (dropInBasis(live) === planned || dropInLeftToDestroy(live) === planned) return undefined;
   return notAsPlanned(
     `drop-in ${dropInPath(spec)} on ${host}`,
     'it or its unit was changed after the plan read them (its file, the file its unit loads, or whether its unit ' +

@@ -81,3 +81,29 @@ test.each([
   expect(unitMoved(spec, 'h:22', unitBasis(spec, retiring), now)).toBeUndefined();
   expect(dropInMoved(dropIn, 'h:22', dropInBasis(retiring), now)).toBeUndefined();
 });
+
+// A unit bound to one the same apply removes is stopped by that unit's destroy hook before the host's batch apply
+// (BindsTo=, PartOf=, Requires=): the plan's reading of it leaves whether it runs to that destroy, or the apply
+// refused it as stopped since its plan (test/e2e/binds.test.ts, measured).
+const bound = unitBasis(spec, live(), 'dep.service');
+test.each([
+  ['stopped with it', live({ activeState: 'inactive', subState: 'dead' })],
+  ['still running', live()],
+])('a unit the plan says a destroy stops reads as planned %s', (_what, now) => {
+  expect(unitMoved(spec, 'h:22', bound, now)).toBeUndefined();
+});
+
+test.each([
+  ['whose file was edited', live({ activeState: 'inactive', subState: 'dead' }, { fileSha256: 'f2' })],
+  ['disabled', live({ activeState: 'inactive', subState: 'dead', unitFileState: 'disabled' })],
+])('a unit the plan says a destroy stops is still refused %s after its plan', (_what, now) => {
+  expect(unitMoved(spec, 'h:22', bound, now)?.message).toMatch(/cannot be applied as planned/);
+});
+
+test('a drop-in whose unit the plan says a destroy stops reads as planned with its unit stopped, not edited', () => {
+  const stopped = live({ activeState: 'inactive', subState: 'dead' });
+  expect(dropInMoved(dropIn, 'h:22', dropInBasis(live(), 'dep.service'), stopped)).toBeUndefined();
+  expect(
+    dropInMoved(dropIn, 'h:22', dropInBasis(live(), 'dep.service'), { ...stopped, fileSha256: 'f2' }),
+  ).toBeDefined();
+});

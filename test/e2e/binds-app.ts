@@ -1,0 +1,45 @@
+/**
+ * The binds e2e test's app (test/e2e/binds.test.ts): on an SSH host (HOMELAB_SSH_HOST, _PORT, _HOST_KEY), pairs of
+ * units where `<d>-app.service` names `<d>-dep.service` in a dependency directive: BindsTo, PartOf and Requires
+ * (whose stop systemd propagates to the app), Wants and After (whose stop it does not). HOMELAB_BINDS_STEP: `all`
+ * declares every pair; `removed` deletes every dep's construct and changes its app (the directive dropped), so one
+ * apply destroys the dep and applies the app; `bt-app`'s drop-in changes in it too.
+ */
+import { App, TerraformStack } from 'cdktf';
+import { renderUnit, SshHost, SystemdDropIn, SystemdUnit } from '../../index';
+
+const env = process.env;
+const all = (env.HOMELAB_BINDS_STEP ?? 'all') === 'all';
+/** Each app's directive on its dep, by the pair's prefix. */
+const PAIRS = { bt: 'BindsTo', po: 'PartOf', rq: 'Requires', wa: 'Wants', af: 'After' } as const;
+
+const service = (what: string, deps: Array<[string, string]> = []) =>
+  renderUnit([
+    { name: 'Unit', lines: [['Description', what], ...deps] },
+    { name: 'Service', lines: [['ExecStart', '/bin/sleep infinity']] },
+    { name: 'Install', lines: [['WantedBy', 'multi-user.target']] },
+  ]);
+
+const app = new App();
+const stack = new TerraformStack(app, 'binds');
+const host = new SshHost(stack, 'host', {
+  host: env.HOMELAB_SSH_HOST ?? '127.0.0.1',
+  port: Number(env.HOMELAB_SSH_PORT ?? 22),
+  hostKey: env.HOMELAB_SSH_HOST_KEY ?? '',
+  privateKeyEnv: 'HOMELAB_SSH_KEY',
+});
+for (const [pair, directive] of Object.entries(PAIRS)) {
+  const dep = `${pair}-dep.service`;
+  if (all) new SystemdUnit(stack, `${pair}-dep`, { host, name: dep, content: service('the bound unit') });
+  const content = all ? service(`${directive} its dep`, [[directive, dep]]) : service(`once ${directive} its dep`);
+  const unit = new SystemdUnit(stack, `${pair}-app`, { host, name: `${pair}-app.service`, content });
+  // Its drop-in changes too: judged by its unit's reading, stopped by the same destroy.
+  if (pair === 'bt')
+    new SystemdDropIn(stack, 'bt-env', {
+      unit,
+      name: '10-env',
+      content: [{ name: 'Service', lines: [['Environment', all ? 'A=1' : 'A=2']] }],
+    });
+}
+
+app.synth();
