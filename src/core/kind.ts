@@ -38,6 +38,12 @@ export interface KindContext {
    * plan read that decides the write. The kind's apply refuses the object, writing nothing, when its own read differs.
    */
   readonly basis?: string;
+  /**
+   * Set by a domain's `applyAll` for the items it applies: each one's `change` (ObjectKind.change), for a kind whose
+   * apply must tell what the run itself wrote from what someone else did (a network apply, the interfaces staged
+   * before its reload).
+   */
+  readonly batch?: readonly unknown[];
 }
 
 /** What a plan shows for one object. */

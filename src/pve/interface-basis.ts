@@ -28,9 +28,15 @@ const LEFT_OUT = new Set(['options', 'options6', 'active', 'exists', 'priority']
 export const interfaceBasis = (spec: NetworkInterfaceSpec, rows: unknown): string => {
   const live = findInterface(rows, spec.iface);
   if (live === undefined || diffInterface(spec, live).state === 'foreign') return ABSENT;
-  const fields = Object.fromEntries(Object.entries(live).filter(([key]) => !LEFT_OUT.has(key)));
-  return `${READ}${digestOf(fields).slice(0, 16)}`;
+  return `${READ}${rowDigest(live)}`;
 };
+
+/** A row as 16 hex digits, without what LEFT_OUT names nor the fields of `also`; the network apply's too. */
+export const rowDigest = (row: Readonly<Record<string, unknown>>, also: readonly string[] = []): string =>
+  digestOf(Object.fromEntries(Object.entries(row).filter(([key]) => !LEFT_OUT.has(key) && !also.includes(key)))).slice(
+    0,
+    16,
+  );
 
 /**
  * Why the apply must not stage the interface: the node's rows read now otherwise for it than the plan read them
