@@ -48,23 +48,28 @@ export const networkApplyKind = defineKind({
   spec: networkApplySpec,
   identity: networkApplyIdentity,
 
-  async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<ReadonlyMap<string, NodeReading>> {
+  async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<NodeReadings> {
     const nodes = [...new Set(specs.flatMap((spec) => spec.nodes))];
     const stagings = await mapByKey(nodes, PARALLEL_NODES, (node) => nodeNow(api, node).catch((e: Error) => e));
-    return new Map([...stagings].map(([node, staging]) => [node, readingOf(staging)]));
+    const readings = new Map([...stagings].map(([node, staging]) => [node, readingOf(staging)]));
+    return { nodes: readings, ...(api.tokenName === undefined ? {} : { token: api.tokenName }) };
   },
 
-  read: (spec: NetworkApplySpec, stagings: ReadonlyMap<string, NodeReading>, context: KindContext): Reading => ({
-    ...applyReading(spec, stagings, ownDeletions(context)),
-    basis: stagingBasis(spec.nodes, (node) => {
-      const staging = stagings.get(node);
-      return staging === undefined || 'unreadable' in staging ? undefined : staging;
-    }),
+  read: (spec: NetworkApplySpec, { nodes, token }: NodeReadings, context: KindContext): Reading => ({
+    ...applyReading(spec, nodes, ownDeletions(context)),
+    basis: stagingBasis(
+      spec.nodes,
+      (node) => {
+        const staging = nodes.get(node);
+        return staging === undefined || 'unreadable' in staging ? undefined : staging;
+      },
+      token,
+    ),
   }),
 
   apply: async (api: PveApi, spec: NetworkApplySpec, context: KindContext) => {
     const ours = ownDeletions(context);
-    const planned = plannedStaging(spec, context, ours);
+    const planned = plannedStaging(spec, context, ours, api.tokenName);
     await refuseUnplanned(api, spec, planned, ours);
     await reloadInOrder(api, spec.nodes, spec.timeoutSeconds, context, { spec, planned });
   },
@@ -77,6 +82,12 @@ export const networkApplyKind = defineKind({
     reloadInOrder(api, identity.nodes, NETWORK_APPLY_FIELDS.timeoutSeconds.default, context),
 });
 
+/** Each node's reading, and the token that read them (PveApi.tokenName), which the apply's basis names. */
+export interface NodeReadings {
+  readonly nodes: ReadonlyMap<string, NodeReading>;
+  readonly token?: string;
+}
+
 /** What moved on a node since its plan read it (staging-basis.ts), but for what this run staged there. */
 type Planned = (node: string, staging: NodeStaging) => Moved | undefined;
 
@@ -85,7 +96,12 @@ type Planned = (node: string, staging: NodeStaging) => Moved | undefined;
  * every one on its nodes, so it runs only once they all staged), those whose removal the stack's destroy staged, and
  * the slaves of a bond among them. None for an apply resource an earlier version made: it holds no reading.
  */
-const plannedStaging = (spec: NetworkApplySpec, { basis, batch = [] }: KindContext, ours: StagedByUs) => {
+const plannedStaging = (
+  spec: NetworkApplySpec,
+  { basis, batch = [] }: KindContext,
+  ours: StagedByUs,
+  token: string | undefined,
+) => {
   if (basis === undefined) return undefined;
   const planned = parseStagingBasis(basis);
   const staged = batch.flatMap((change) => {
@@ -96,7 +112,7 @@ const plannedStaging = (spec: NetworkApplySpec, { basis, batch = [] }: KindConte
     const here = staged.filter((interfaceSpec) => interfaceSpec.node === node).map(({ iface }) => iface);
     const interfaces = new Set([...here, ...ownRemovals(spec, node, ours)]);
     const slaves = new Set([...interfaces].flatMap((iface) => staging.slaves.get(iface) ?? []));
-    return movedRows(planned, node, staging, { interfaces, slaves });
+    return movedRows(planned, node, staging, { interfaces, slaves }, token);
   }) satisfies Planned;
 };
 

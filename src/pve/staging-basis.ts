@@ -10,15 +10,24 @@ import type { HandlerError } from '../core/errors';
 import { notAsPlanned } from '../core/not-as-planned';
 import { parseAs, parseJson } from '../core/parse';
 import { isRecord } from '../core/records';
+import { HIDDEN_TYPES } from './bridge-sight';
 import { rowDigest } from './interface-basis';
 import type { NodeStaging } from './network-changes';
 
 /** A node the plan could not read: what it has staged was never shown, so nothing of it may go live unsaid. */
 const UNREAD = 'unread';
 const AUTO = ' auto';
+const BRIDGE = ' bridge';
 
-/** Per node, each listed row as its digest (rowDigest) and whether it is `auto`; UNREAD for a node not read. */
-const stagingBasisSchema = z.record(z.string(), z.union([z.literal(UNREAD), z.record(z.string(), z.string())]));
+/**
+ * Per node, each listed row as its digest (rowDigest), whether it is `auto` and whether it is of a type PVE lists
+ * only to a token with SDN rights on it; UNREAD for a node not read. `token`: the token the plan read with
+ * (PveApi.tokenName), which names no secret.
+ */
+const stagingBasisSchema = z.object({
+  token: z.optional(z.string()),
+  nodes: z.record(z.string(), z.union([z.literal(UNREAD), z.record(z.string(), z.string())])),
+});
 export type StagingBasis = z.infer<typeof stagingBasisSchema>;
 
 /**
@@ -31,23 +40,30 @@ const nodeRows = (rows: readonly unknown[]): Record<string, string> =>
   Object.fromEntries(
     rows.flatMap((row) =>
       isRecord(row) && typeof row.iface === 'string'
-        ? [[row.iface, `${rowDigest(row, ['autostart'])}${isOn(row.autostart) ? AUTO : ''}`]]
+        ? [[row.iface, `${rowDigest(row, ['autostart'])}${isOn(row.autostart) ? AUTO : ''}${hidden(row)}`]]
         : [],
     ),
   );
 
 const isOn = (value: unknown): boolean => value === 1 || value === '1' || value === true;
+const hidden = (row: Readonly<Record<string, unknown>>): string =>
+  typeof row.type === 'string' && HIDDEN_TYPES.has(row.type) ? BRIDGE : '';
 
-/** The apply's basis over the nodes it reloads: the plan's NodeStaging of each, or none for one it could not read. */
-export const stagingBasis = (nodes: readonly string[], read: (node: string) => NodeStaging | undefined): string =>
-  canonicalJson(
-    Object.fromEntries(
-      nodes.map((node) => {
-        const staging = read(node);
-        return [node, staging === undefined ? UNREAD : nodeRows(staging.rows ?? [])];
-      }),
-    ),
-  );
+/**
+ * The apply's basis over the nodes it reloads: the plan's NodeStaging of each, or none for one it could not read,
+ * and the token it read them with.
+ */
+export const stagingBasis = (
+  nodes: readonly string[],
+  read: (node: string) => NodeStaging | undefined,
+  token: string | undefined,
+): string => {
+  const rows = nodes.map((node) => {
+    const staging = read(node);
+    return [node, staging === undefined ? UNREAD : nodeRows(staging.rows ?? [])] as const;
+  });
+  return canonicalJson({ nodes: Object.fromEntries(rows), ...(token === undefined ? {} : { token }) });
+};
 
 /** The plan's basis as the apply resource hands it over; anything else is refused, never taken for no basis. */
 export const parseStagingBasis = (text: string): StagingBasis =>
@@ -65,25 +81,30 @@ export interface OwnStages {
 export type Moved = readonly string[] | typeof UNREAD;
 
 /**
- * The rows of `node` that read otherwise now than the plan read them, sorted, leaving out what the same apply
- * staged (`own`); UNREAD when the plan did not read the node. Undefined when the node reads as planned.
+ * The rows of `node` that read otherwise now, read with `token`, than the plan read them, sorted, leaving out what
+ * the same apply staged (`own`); UNREAD when the plan did not read the node. Undefined when the node reads as
+ * planned. Read with another token than the plan's (a read identity, a minted token), a bridge listed on one side
+ * only counts for nothing: PVE lists a bridge only to a token with SDN rights on it, so either may miss it.
  */
 export const movedRows = (
   planned: StagingBasis,
   node: string,
   staging: NodeStaging,
   own: OwnStages,
+  token: string | undefined,
 ): Moved | undefined => {
-  const before = Object.hasOwn(planned, node) ? planned[node] : UNREAD;
+  const before = Object.hasOwn(planned.nodes, node) ? planned.nodes[node] : UNREAD;
   if (before === undefined || before === UNREAD) return UNREAD;
   const now = nodeRows(staging.rows ?? []);
   const names = new Set([...Object.keys(before), ...Object.keys(now)]);
   const seen = (rows: Readonly<Record<string, string>>, name: string) =>
     Object.hasOwn(rows, name) ? rows[name] : undefined;
+  const sameSight = planned.token !== undefined && planned.token === token;
   const moved = [...names]
     .filter((name) => !own.interfaces.has(name))
     .filter((name) => {
       const [was, is] = [seen(before, name), seen(now, name)];
+      if (!sameSight && (was ?? is)?.endsWith(BRIDGE) === true && (was === undefined || is === undefined)) return false;
       return own.slaves.has(name) ? was?.replace(AUTO, '') !== is?.replace(AUTO, '') : was !== is;
     })
     .sort();

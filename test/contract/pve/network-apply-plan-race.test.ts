@@ -20,7 +20,12 @@ beforeEach(async () => {
 });
 afterEach(() => fake.stop());
 
-const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true });
+const target = (extra: object = {}) => ({
+  endpoints: [fake.url],
+  tokenEnv: 'PROXMOX_VE_API_TOKEN',
+  insecure: true,
+  ...extra,
+});
 type Spec = { node: string; iface: string; type: string; options: Record<string, unknown> };
 /** vmbr1 wants a comment it lacks (drifted); vmbr2 is declared as it runs (in sync). */
 const vmbr1 = (node: string): Spec => ({
@@ -70,17 +75,29 @@ const asQuery = (entries: Record<string, ApplyEntry>) =>
  * A plan of `specs`, `between` run after it (a hand at the web UI), then the apply of what the plan found drifted
  * with the plan's reading, as the saved plan's apply resource runs it.
  */
-const planThenApply = async (specs: readonly Spec[], between: () => Promise<unknown>, extra: object = {}) => {
-  const { applyOptions = {}, ...envExtra } = extra as { applyOptions?: object };
+/** What a test changes of the stack (`applyOptions`, the network apply's props), the target and the apply's env. */
+interface Changes {
+  readonly applyOptions?: object;
+  readonly target?: object;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const planThenApply = async (specs: readonly Spec[], between: () => Promise<unknown>, changes: Changes = {}) => {
+  const { applyOptions = {}, env: envExtra = {} } = changes;
   const all = objects(specs, applyOptions);
-  const plan = (await invokeBatch(pveDomain(), target(), asQuery(all), env)).result ?? {};
+  const plan =
+    (await invokeBatch(pveDomain(), target(changes.target), asQuery(all), { ...env, ...envExtra })).result ?? {};
   await between();
   const sent = fake.requests.length;
   const drifted = Object.fromEntries(
     Object.entries(all).filter(([name]) => plan['.drifted']?.split(',').includes(name)),
   );
   const basis = { HOMELAB_BASIS: plan['.basis'] ?? '' };
-  const applied = await invokeBatchApply(pveDomain(), target(), drifted, { ...env, ...basis, ...envExtra });
+  const applied = await invokeBatchApply(pveDomain(), target(changes.target), drifted, {
+    ...env,
+    ...basis,
+    ...envExtra,
+  });
   const writes = fake.requests.slice(sent).filter((r) => r.method !== 'GET');
   return { plan, applied, writes: writes.map((r) => `${r.method} ${r.path.replace('/api2/json/', '')}`) };
 };
@@ -164,7 +181,26 @@ test('an edit landing on a later node while the chain reloads an earlier one sto
 });
 
 test("an apply without a plan's reading (an earlier version made its apply resource) reloads as before", async () => {
-  const { applied } = await planThenApply(DECLARED, mtuByHand('n2'), { HOMELAB_BASIS: '' });
+  const { applied } = await planThenApply(DECLARED, mtuByHand('n2'), {
+    env: { HOMELAB_BASIS: '' },
+  });
   expect(applied.code).toBe(0);
   expect(fake.interfacesFiles('n2').running).toContain('mtu 1400');
+});
+
+// Regression guard: a plan read with a token PVE lists no bridge to (no SDN.Audit) has no bridge row in its reading;
+// the apply's token lists them, and they must not read as made after the plan.
+test('a plan whose token sees no bridge refuses nothing at an apply whose token sees them', async () => {
+  await fake.stop();
+  const tokens = {
+    'root@pam!homelab': { secret: 'fake-secret-0000', privileges: 'modify' },
+    'audit@pve!ro': { secret: 'audit-secret', privileges: 'audit', sdnAudit: false },
+  } as const;
+  fake = await startTwoBridgeNodes(NICS, { tokens });
+  const changes = { target: { readTokenEnv: 'PVE_READ' }, env: { PVE_READ: 'audit@pve!ro=audit-secret' } };
+  const { plan, applied } = await planThenApply([bond0('n2'), bond0('n3')], async () => undefined, changes);
+  expect(plan['.drifted']).toBe('bond0_n2,bond0_n3,net');
+  expect(applied.stderr).not.toContain('cannot be applied as planned');
+  expect(applied.code).toBe(0);
+  expect(fake.tasks()).toHaveLength(2);
 });
