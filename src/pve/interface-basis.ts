@@ -32,11 +32,10 @@ export const interfaceBasis = (spec: NetworkInterfaceSpec, rows: unknown): strin
 };
 
 /** A row as 16 hex digits, without what LEFT_OUT names nor the fields of `also`; the network apply's too. */
-export const rowDigest = (row: Readonly<Record<string, unknown>>, also: readonly string[] = []): string =>
-  digestOf(Object.fromEntries(Object.entries(row).filter(([key]) => !LEFT_OUT.has(key) && !also.includes(key)))).slice(
-    0,
-    16,
-  );
+export const rowDigest = (row: Readonly<Record<string, unknown>>, also: readonly string[] = []): string => {
+  const kept = Object.entries(row).filter(([key]) => !LEFT_OUT.has(key) && !also.includes(key));
+  return digestOf(Object.fromEntries(kept)).slice(0, 16);
+};
 
 /**
  * Why the apply must not stage the interface: the node's rows read now otherwise for it than the plan read them
