@@ -1,9 +1,10 @@
 /**
  * The I/O shell of a network apply: reads what each node has staged and who staged it (the diff text
  * goes to network-changes.ts and is dropped at once), refuses while a node holds changes the stack
- * does not declare, then reloads the nodes one by one behind a cluster-health gate before and after
- * each, stopping the chain at the first node that is not clearly fine.
+ * does not declare or that its plan did not read (staging-basis.ts), then reloads the nodes one by one
+ * behind a cluster-health gate before and after each, stopping the chain at the first node that is not clearly fine.
  */
+import * as z from 'zod/mini';
 import { TargetUnreachable } from '../../src/core/batch';
 import { HandlerError } from '../../src/core/errors';
 import { defineKind, type KindContext, type Reading } from '../../src/core/kind';
@@ -25,9 +26,11 @@ import {
   networkApplySpec,
   type NodeReading,
   type StagedByUs,
+  ownRemovals,
   untouched,
 } from '../../src/pve/network-apply';
 import { type NodeStaging, nodeStagingOf, stagedSummary } from '../../src/pve/network-changes';
+import { networkInterfaceSpec } from '../../src/pve/network-interface';
 import {
   auditsNode,
   type LastReload,
@@ -38,32 +41,80 @@ import {
 } from '../../src/pve/network-reloads';
 import { stateBase } from '../../src/core/http/last-good';
 import { type RemovalTraces, removalTraces } from '../../src/pve/removal-trace';
+import { type Moved, movedRows, parseStagingBasis, stagingBasis, stagingRefusal } from '../../src/pve/staging-basis';
 import { followTask } from './follow-task';
 
 export const networkApplyKind = defineKind({
   spec: networkApplySpec,
   identity: networkApplyIdentity,
 
-  async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<ReadonlyMap<string, NodeReading>> {
+  async fetch(api: PveApi, specs: readonly NetworkApplySpec[]): Promise<NodeReadings> {
     const nodes = [...new Set(specs.flatMap((spec) => spec.nodes))];
     const stagings = await mapByKey(nodes, PARALLEL_NODES, (node) => nodeNow(api, node).catch((e: Error) => e));
-    return new Map([...stagings].map(([node, staging]) => [node, readingOf(staging)]));
+    const readings = new Map([...stagings].map(([node, staging]) => [node, readingOf(staging)]));
+    return { nodes: readings, ...(api.tokenName === undefined ? {} : { token: api.tokenName }) };
   },
 
-  read: (spec: NetworkApplySpec, stagings: ReadonlyMap<string, NodeReading>, context: KindContext): Reading =>
-    applyReading(spec, stagings, ownDeletions(context)),
+  read: (spec: NetworkApplySpec, { nodes, token }: NodeReadings, context: KindContext): Reading => ({
+    ...applyReading(spec, nodes, ownDeletions(context)),
+    basis: stagingBasis(
+      spec.nodes,
+      (node) => {
+        const staging = nodes.get(node);
+        return staging === undefined || 'unreadable' in staging ? undefined : staging;
+      },
+      token,
+    ),
+  }),
 
   apply: async (api: PveApi, spec: NetworkApplySpec, context: KindContext) => {
-    await refuseForeign(api, spec, spec.nodes, 'nothing was reloaded', ownDeletions(context));
-    await reloadInOrder(api, spec.nodes, spec.timeoutSeconds, context, spec);
+    const ours = ownDeletions(context);
+    const planned = plannedStaging(spec, context, ours, api.tokenName);
+    await refuseUnplanned(api, spec, planned, ours);
+    await reloadInOrder(api, spec.nodes, spec.timeoutSeconds, context, { spec, planned });
   },
 
   // Runs after the stack's interfaces staged their removal (they depend on this object's
   // lifecycle), so `terraform destroy` makes the removals live, behind the same gates. Its identity
   // names no interfaces, so it cannot tell whose staged changes it reloads.
+  // Nor is there a plan's reading to check: a destroy hook gets only its lifecycle's input.
   destroy: (api: PveApi, identity: NetworkApplyIdentity, context: KindContext) =>
     reloadInOrder(api, identity.nodes, NETWORK_APPLY_FIELDS.timeoutSeconds.default, context),
 });
+
+/** Each node's reading, and the token that read them (PveApi.tokenName), which the apply's basis names. */
+export interface NodeReadings {
+  readonly nodes: ReadonlyMap<string, NodeReading>;
+  readonly token?: string;
+}
+
+/** What moved on a node since its plan read it (staging-basis.ts), but for what this run staged there. */
+type Planned = (node: string, staging: NodeStaging) => Moved | undefined;
+
+/**
+ * The plan's reading of the nodes against what this run staged: the interfaces of the batch (the apply comes after
+ * every one on its nodes, so it runs only once they all staged), those whose removal the stack's destroy staged, and
+ * the slaves of a bond among them. None for an apply resource an earlier version made: it holds no reading.
+ */
+const plannedStaging = (
+  spec: NetworkApplySpec,
+  { basis, batch = [] }: KindContext,
+  ours: StagedByUs,
+  token: string | undefined,
+) => {
+  if (basis === undefined) return undefined;
+  const planned = parseStagingBasis(basis);
+  const staged = batch.flatMap((change) => {
+    const parsed = z.safeParse(networkInterfaceSpec, change);
+    return parsed.success ? [parsed.data] : [];
+  });
+  return ((node, staging) => {
+    const here = staged.filter((interfaceSpec) => interfaceSpec.node === node).map(({ iface }) => iface);
+    const interfaces = new Set([...here, ...ownRemovals(spec, node, ours)]);
+    const slaves = new Set([...interfaces].flatMap((iface) => staging.slaves.get(iface) ?? []));
+    return movedRows(planned, node, staging, { interfaces, slaves }, token);
+  }) satisfies Planned;
+};
 
 /** Whether this stack's own destroy staged a deletion (removal-trace.ts): a record entry cannot say so. */
 const ownDeletions = ({ stack, env }: KindContext): StagedByUs => {
@@ -98,36 +149,41 @@ const lastReloadOn = async (api: PveApi, node: string): Promise<LastReload> => {
 };
 
 /**
- * Unless the spec allows it, fails naming every node of `nodes` that holds changes the stack does
- * not declare; `done` says what the apply has reloaded so far.
+ * Before the first reload, fails naming every node that holds changes the stack does not declare (unless the spec
+ * allows them), then every node with staged lines whose rows read otherwise than its plan read them (`planned`).
  */
-const refuseForeign = async (
-  api: PveApi,
-  spec: NetworkApplySpec,
-  nodes: readonly string[],
-  done: string,
-  ours: StagedByUs,
-) => {
-  if (spec.reloadForeignChanges === true) return;
-  const stagings = await mapConcurrent(nodes, PARALLEL_NODES, async (node) => [node, await staged(api, node)] as const);
+const refuseUnplanned = async (api: PveApi, spec: NetworkApplySpec, planned: Planned | undefined, ours: StagedByUs) => {
+  if (spec.reloadForeignChanges === true && planned === undefined) return;
+  const stagings = await mapConcurrent(
+    spec.nodes,
+    PARALLEL_NODES,
+    async (node) => [node, await staged(api, node)] as const,
+  );
   const found = stagings
     .map(([node, staging]) => [node, bySomeoneElse(spec, node, staging, ours)] as const)
     .filter(([, names]) => names.length > 0);
-  if (found.length === 0) return;
-  const { title, detail } = foreignRefusal(found, done);
-  throw new HandlerError(title, detail);
+  if (found.length > 0 && spec.reloadForeignChanges !== true) {
+    const { title, detail } = foreignRefusal(found, 'nothing was reloaded');
+    throw new HandlerError(title, detail);
+  }
+  const moved = stagings.flatMap(([node, staging]) => {
+    const rows = staging.lines === 0 ? undefined : planned?.(node, staging);
+    return rows === undefined ? [] : [[node, rows] as const];
+  });
+  if (moved.length > 0) throw stagingRefusal(spec.nodes, moved, 'nothing was reloaded');
 };
 
 /**
  * Walks `nodes` in order; each node with staged lines is gated, reloaded, followed and gated again.
- * With an apply's spec, a node someone else staged on since the check before the walk stops it too.
+ * With an apply's spec, a node someone else staged on since the check before the walk stops it too, and so does,
+ * with its plan's reading, one whose rows moved since the plan.
  */
 const reloadInOrder = async (
   api: PveApi,
   nodes: readonly string[],
   timeoutSeconds: number,
   context: KindContext,
-  spec?: NetworkApplySpec,
+  { spec, planned }: { spec?: NetworkApplySpec; planned?: Planned | undefined } = {},
 ): Promise<void> => {
   const { clock, log, stop: signal } = context;
   const traces = removalTraces(context.stack, stateBase(context.env));
@@ -152,6 +208,10 @@ const reloadInOrder = async (
       const { title, detail } = foreignRefusal([[node, foreign]], `nothing was reloaded on ${node}${stop}`);
       throw new HandlerError(title, detail);
     }
+    const moved = planned?.(node, staging);
+    const done = reloaded.length === 0 ? '' : `${reloaded.join(', ')} reloaded, `;
+    if (moved !== undefined)
+      throw stagingRefusal(nodes, [[node, moved]], `${done}nothing was reloaded on ${node}${stop}`);
     log(
       last === undefined ? stagedSummary(node, staging.lines, foreign) : `${node}: ${reloadWords(node, last, 'apply')}`,
     );

@@ -57,9 +57,11 @@ export const applyPve = async (api: PveApi, items: readonly Item[], context: Kin
     if (Array.isArray(live))
       for (const [name, item] of chained(byNode.get(node) ?? [], live)) reordered.set(name, item);
   }
+  // The network apply tells the interfaces this run stages from staging by someone else (staging-basis.ts).
+  const batch = items.flatMap((item) => (item.change === undefined ? [] : [item.change]));
   return applyInOrder(
     api,
     items.map((item) => reordered.get(item.name) ?? item),
-    context,
+    { ...context, batch },
   );
 };

@@ -44,6 +44,12 @@ export interface KindContext {
    * objects as those destroys leave them.
    */
   readonly removing?: readonly RemovedObject[];
+  /**
+   * Set by a domain's `applyAll` for the items it applies: each one's `change` (ObjectKind.change), for a kind whose
+   * apply must tell what the run itself wrote from what someone else did (a network apply, the interfaces staged
+   * before its reload).
+   */
+  readonly batch?: readonly unknown[];
 }
 
 /** An object a plan removes: its kind and what names it, as its lifecycle stored it (not yet checked). */

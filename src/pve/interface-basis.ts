@@ -28,8 +28,13 @@ const LEFT_OUT = new Set(['options', 'options6', 'active', 'exists', 'priority']
 export const interfaceBasis = (spec: NetworkInterfaceSpec, rows: unknown): string => {
   const live = findInterface(rows, spec.iface);
   if (live === undefined || diffInterface(spec, live).state === 'foreign') return ABSENT;
-  const fields = Object.fromEntries(Object.entries(live).filter(([key]) => !LEFT_OUT.has(key)));
-  return `${READ}${digestOf(fields).slice(0, 16)}`;
+  return `${READ}${rowDigest(live)}`;
+};
+
+/** A row as 16 hex digits, without what LEFT_OUT names nor the fields of `also`; the network apply's too. */
+export const rowDigest = (row: Readonly<Record<string, unknown>>, also: readonly string[] = []): string => {
+  const kept = Object.entries(row).filter(([key]) => !LEFT_OUT.has(key) && !also.includes(key));
+  return digestOf(Object.fromEntries(kept)).slice(0, 16);
 };
 
 /**

@@ -2,7 +2,8 @@
  * Real terraform on `cdktf synth` output of examples/network.ts against the fake PVE over HTTPS:
  * someone else's staged wifi stanza is named and, until the apply may reload it, blocks every
  * reload; one apply stages a bridge and a VLAN on two nodes and reloads them in order, an offline
- * member blocks the next reload, a cut poll is an unknown outcome, destroy reloads the removals, and
+ * member blocks the next reload, a cut poll is an unknown outcome, a saved plan's apply reloads nothing staged by
+ * hand after the plan (on an interface or on the node), destroy reloads the removals, and
  * no staged text (a `wpa-psk` line) reaches the state, a plan, cdktf.out or terraform's output.
  */
 import { readFileSync } from 'node:fs';
@@ -211,6 +212,36 @@ test('a saved plan applied after an interface was edited by hand stages and relo
   await apply('apply (as planned)');
   expect(running('n3')).not.toMatch(handMtu);
   expect((await plan('plan (clean after the refusal)')).code).toBe(0);
+});
+
+// Regression: a saved plan that named a change to vmbr1 on n3 only, applied after an mtu was staged by hand on vmbr2
+// there (read in sync by that plan), made the hand's mtu live with the reload it ran for vmbr1.
+test('a saved plan applied after a declared interface was staged by hand reloads nothing on its node', async () => {
+  fake.setInterfacesFiles('n3', { running: running('n3').replace(/#lab storage bridge/, '#by hand') });
+  const planned = words(await plan('plan (vmbr1 by hand)'));
+  expect(planned).toContain('interface vmbr1 on n3 differs: comments is');
+  expect(planned).not.toContain('vmbr2 on n3 differs');
+  const handMtu = /iface vmbr2 inet manual\n(\t.*\n)*\tmtu 1300\n/;
+  fake.setInterfacesFiles('n3', { staged: running('n3').replace(/(iface vmbr2 inet manual\n)/, '$1\tmtu 1300\n') });
+  const mark = fake.requests.length;
+  const tasks = fake.tasks().length;
+  const applied = await record(project.terraform('apply', '-no-color', 'plan.bin'));
+  expect(applied.code).toBe(1);
+  expect(words(applied)).toContain(
+    'net: not applied: Network apply of n2, n3 cannot be applied as planned: on n3, vmbr2 reads otherwise than the ' +
+      'plan read it',
+  );
+  expect(words(applied)).toContain('nothing was reloaded: plan again');
+  expect(writesSince(mark)).toEqual(['PUT nodes/n3/network/vmbr1']); // staged as planned, not made live
+  expect(fake.tasks()).toHaveLength(tasks);
+  expect(running('n3')).not.toMatch(handMtu);
+  expect(words(await plan('plan (after the reload refusal)'))).toContain(
+    'interface vmbr2 on n3 differs: mtu is 1300, want unset',
+  );
+  await apply('apply (reload as planned)');
+  expect(running('n3')).toContain('#lab storage bridge');
+  expect(running('n3')).not.toMatch(handMtu);
+  expect((await plan('plan (clean after the reload refusal)')).code).toBe(0);
 });
 
 test('destroy stages the removal of exactly the declared interfaces, then reloads the nodes', async () => {

@@ -5,7 +5,7 @@
  * builder of a node's interfaces file the PVE fixtures write, so their files keep PVE's layout in one place.
  */
 import { pveDomain } from '../../handlers/pve/domain';
-import { type FakePve, startFakePve } from '../fakes/pve/server';
+import { type FakePve, type FakePveOptions, startFakePve } from '../fakes/pve/server';
 import { invokeBatch, invokeBatchApply } from './run-handler';
 
 /** An interface declared on n2, applied after the interfaces `after` names. */
@@ -46,6 +46,25 @@ export const bridgeStanza = (
 ];
 
 export const lastLine = (text: string) => text.split('\n').pop();
+
+/**
+ * A fake PVE with nodes n2 and n3, each running vmbr1 on enp2s0 and vmbr2 on enp3s0 besides a fresh install's
+ * vmbr0: the two plan-race files edit one bridge of a node by hand between a plan and its apply.
+ */
+export const startTwoBridgeNodes = async (
+  physical: readonly string[],
+  options: FakePveOptions = {},
+): Promise<FakePve> => {
+  const fake = await startFakePve({ ...options, nodes: ['n2', 'n3'], network: { n2: { physical }, n3: { physical } } });
+  const bridges = [bridgeStanza('vmbr1', 'enp2s0'), bridgeStanza('vmbr2', 'enp3s0')];
+  for (const node of ['n2', 'n3']) {
+    const { running } = fake.interfacesFiles(node);
+    fake.setInterfacesFiles(node, {
+      running: `${running}\n${bridges.map((lines) => lines.join('\n')).join('\n\n')}\n`,
+    });
+  }
+  return fake;
+};
 
 const objects = (specs: readonly DeclaredInterface[]) =>
   Object.fromEntries(

@@ -6,27 +6,19 @@
  * after it reloads nothing, so the node is never reloaded half-written.
  */
 import { pveDomain } from '../../../handlers/pve/domain';
-import { type FakePve, startFakePve } from '../../fakes/pve/server';
+import type { FakePve } from '../../fakes/pve/server';
 import { call } from '../../fakes/pve/test-client';
+import { startTwoBridgeNodes } from '../../support/pve-network-node';
 import { type ApplyEntry, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 
 const env = { PROXMOX_VE_API_TOKEN: 'root@pam!homelab=fake-secret-0000' };
 
 let fake: FakePve;
 beforeEach(async () => {
-  const physical = ['eno1', 'enp2s0', 'enp3s0', 'enp4s0'];
-  fake = await startFakePve({ nodes: ['n2', 'n3'], network: { n2: { physical }, n3: { physical } } });
-  for (const node of ['n2', 'n3']) {
-    const { running } = fake.interfacesFiles(node);
-    fake.setInterfacesFiles(node, {
-      running: `${running}\n${stanza('vmbr1', 'enp2s0')}\n${stanza('vmbr2', 'enp3s0')}`,
-    });
-  }
+  fake = await startTwoBridgeNodes(['eno1', 'enp2s0', 'enp3s0', 'enp4s0']);
 });
 afterEach(() => fake.stop());
 
-const stanza = (iface: string, port: string) =>
-  `auto ${iface}\niface ${iface} inet manual\n\tbridge-ports ${port}\n\tbridge-stp off\n\tbridge-fd 0\n`;
 const target = () => ({ endpoints: [fake.url], tokenEnv: 'PROXMOX_VE_API_TOKEN', insecure: true });
 const bridge = (iface: string, port: string, node = 'n2') => ({
   node,
