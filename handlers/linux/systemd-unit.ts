@@ -7,7 +7,7 @@ import { defineKind, type KindContext, type Reading } from '../../src/core/kind'
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { unitIdentity, unitSpec, type UnitIdentity, type UnitSpec } from '../../src/linux/systemd-unit';
 import type { FieldDiff } from '../../src/core/protocol';
-import { diffUnit, summarizeUnit, UNLINKED_FIELD } from '../../src/linux/unit-diff';
+import { diffUnit, runningOf, stateOf, summarizeUnit, UNLINKED_FIELD } from '../../src/linux/unit-diff';
 import { templateRunsDiff, templateRunsWords } from '../../src/linux/template-runs';
 import { markStackOf, unitIsForeign } from '../../src/linux/unit-ownership';
 import type { DesiredUnit } from '../../src/linux/unit-control';
@@ -35,7 +35,7 @@ import {
 } from '../../src/linux/unit-template-disable';
 import { convergesAsRead, refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import { unitBasis } from '../../src/linux/unit-basis';
-import { stoppedWords } from '../../src/linux/unit-stop-propagation';
+import { startsAgain, stoppedWords } from '../../src/linux/unit-stop-propagation';
 import { alsoWords } from '../../src/linux/unit-also';
 import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
@@ -101,14 +101,17 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
     ...diffUnit(spec, unit, live.files === undefined ? undefined : enableInputOf(change, live.files)),
     ...templateRunsDiff(content, unit),
   };
-  const { diff, also } = withBatchLinks(change, unit, withTemplateDropIns(change, unit, own, live), live, stack);
+  const linked = withBatchLinks(change, unit, withTemplateDropIns(change, unit, own, live), live, stack);
+  const { also } = linked;
+  const stoppedBy = live.stoppedBy?.get(spec.name);
+  const running = { declared: spec.started, now: runningOf(spec, unit), state: stateOf(spec, unit) };
+  const diff = { ...linked.diff, ...startsAgain(stoppedBy, running, linked.diff) };
   const inSync = Object.keys(diff).length === 0;
   const others = inSync ? undefined : alsoWords(spec, unit, mustWrite(change, unit));
   const runs = templateRunsWords(content, unit);
   const words = [also, others, runs].filter((said) => said !== undefined).join('; ') || undefined;
   const files = live.files ?? batchFilesOf(live.batch ?? [change]);
   const converges = convergesAsRead(change, unit, files) ? {} : { converges: false as const };
-  const stoppedBy = live.stoppedBy?.get(spec.name);
   const basis = unitBasis(spec, unit, stoppedBy);
   const said = inSync || stoppedBy === undefined ? words : [words, stoppedWords(stoppedBy)].filter(Boolean).join('; ');
   return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, said), diff, basis, ...converges };

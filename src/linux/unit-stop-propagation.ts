@@ -5,6 +5,7 @@
  * (running then, stopped now): the plan's reading of such a unit leaves whether it runs to that destroy
  * (unit-basis.ts).
  */
+import type { FieldDiff } from '../core/field-diff';
 import type { RemovedObject } from '../core/kind';
 import { isRecord } from '../core/records';
 import { quote } from './shell';
@@ -54,6 +55,21 @@ export const stoppedByRemovals = (shown: string): Map<string, string> => {
   }
   return stopped;
 };
+
+/**
+ * A declared-running unit in sync that the destroy of `removed` will stop: the plan names it to start again, so the
+ * batch apply (which finds it stopped, that destroy having run first) starts it in the same apply. Without it, an
+ * unchanged unit `PartOf=` a removed one was left stopped by that apply, whose plan said nothing of it, and only the
+ * next plan showed it. `running` is the diff's own field (unit-diff.ts); nothing when the diff already names it.
+ */
+export const startsAgain = (
+  removed: string | undefined,
+  running: { readonly declared: boolean; readonly now: boolean; readonly state: string },
+  diff: FieldDiff,
+): FieldDiff =>
+  removed === undefined || !running.declared || !running.now || 'running' in diff
+    ? {}
+    : { running: { live: `${running.state}, then stopped by the destroy of ${removed}`, want: 'running' } };
 
 /** What the plan says of a unit the destroy of `removed` stops. */
 export const stoppedWords = (removed: string): string =>

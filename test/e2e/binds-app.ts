@@ -3,7 +3,8 @@
  * units where `<d>-app.service` names `<d>-dep.service` in a dependency directive: BindsTo, PartOf and Requires
  * (whose stop systemd propagates to the app), Wants and After (whose stop it does not). HOMELAB_BINDS_STEP: `all`
  * declares every pair; `removed` deletes every dep's construct and changes its app (the directive dropped), so one
- * apply destroys the dep and applies the app; `bt-app`'s drop-in changes in it too.
+ * apply destroys the dep and applies the app; `bt-app`'s drop-in changes in it too. `pk-app` stays `PartOf=` its dep
+ * unchanged: the removal stops it and nothing of it changes.
  */
 import { App, TerraformStack } from 'cdktf';
 import { renderUnit, SshHost, SystemdDropIn, SystemdUnit } from '../../index';
@@ -11,7 +12,9 @@ import { renderUnit, SshHost, SystemdDropIn, SystemdUnit } from '../../index';
 const env = process.env;
 const all = (env.HOMELAB_BINDS_STEP ?? 'all') === 'all';
 /** Each app's directive on its dep, by the pair's prefix. */
-const PAIRS = { bt: 'BindsTo', po: 'PartOf', rq: 'Requires', wa: 'Wants', af: 'After' } as const;
+const PAIRS = { bt: 'BindsTo', po: 'PartOf', rq: 'Requires', wa: 'Wants', af: 'After', pk: 'PartOf' } as const;
+/** The pair whose app does not change when its dep goes. */
+const KEPT = 'pk';
 
 const service = (what: string, deps: Array<[string, string]> = []) =>
   renderUnit([
@@ -31,7 +34,8 @@ const host = new SshHost(stack, 'host', {
 for (const [pair, directive] of Object.entries(PAIRS)) {
   const dep = `${pair}-dep.service`;
   if (all) new SystemdUnit(stack, `${pair}-dep`, { host, name: dep, content: service('the bound unit') });
-  const content = all ? service(`${directive} its dep`, [[directive, dep]]) : service(`once ${directive} its dep`);
+  const bound = all || pair === KEPT;
+  const content = bound ? service(`${directive} its dep`, [[directive, dep]]) : service(`once ${directive} its dep`);
   const unit = new SystemdUnit(stack, `${pair}-app`, { host, name: `${pair}-app.service`, content });
   // Its drop-in changes too: judged by its unit's reading, stopped by the same destroy.
   if (pair === 'bt')

@@ -1,6 +1,11 @@
 // Unit test of which declared units the destroys of removed units stop (unit-stop-propagation.ts): the units a
 // running removed unit's stop takes with it, by systemd's reverse dependencies; none for one that is not running.
-import { removedUnits, stoppedByRemovals, stopsWithCommand } from '../../../../src/linux/unit-stop-propagation';
+import {
+  removedUnits,
+  startsAgain,
+  stoppedByRemovals,
+  stopsWithCommand,
+} from '../../../../src/linux/unit-stop-propagation';
 
 test('the removed units are the tombstones of units and instances, by name, but no template or bad name', () => {
   const removing = [
@@ -35,4 +40,16 @@ test('a running removed unit stops the units bound to it, part of it or requirin
       'dep.service',
     ]),
   );
+});
+
+test('a declared-running unit in sync that a removal stops is planned to start again; no other', () => {
+  const running = { declared: true, now: true, state: 'active/running' };
+  expect(startsAgain('dep.service', running, {})).toEqual({
+    running: { live: 'active/running, then stopped by the destroy of dep.service', want: 'running' },
+  });
+  expect(startsAgain(undefined, running, {})).toEqual({});
+  expect(startsAgain('dep.service', { ...running, declared: false }, {})).toEqual({});
+  expect(startsAgain('dep.service', { ...running, now: false }, {})).toEqual({});
+  const named = { running: { live: 'inactive/dead', want: 'running' } };
+  expect(startsAgain('dep.service', running, named)).toEqual({});
 });
