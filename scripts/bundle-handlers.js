@@ -104,6 +104,12 @@ const main = async () => {
     if (!existsSync(join(root, entry))) continue;
     const bin = out.startsWith('cli/') ? { banner: { js: '#!/usr/bin/env node' } } : {};
     await bundle(out, entry, { minify: true, legalComments: 'none', plugins: [nativeAddonsThrow], ...bin });
+    // Each handler process starts from V8's code cache of its bundle (scripts/handler-code-cache.js says why).
+    if (out.startsWith('handlers/')) {
+      execFileSync(process.execPath, [join(__dirname, 'handler-code-cache.js'), join(root, 'build', `${out}.js`)], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+    }
   }
   for (const [out, entry] of Object.entries(examples)) await bundle(out, entry, { packages: 'external' });
   // The sh destroy hook every stack ships beside its bundles (constructs/core/handler-asset.ts, hookHandler).
