@@ -6,10 +6,15 @@
  */
 import { HandlerError } from '../../src/core/errors';
 import type { KindContext } from '../../src/core/kind';
-import { removedUnits, stoppedByRemovals, stopsWithCommand } from '../../src/linux/unit-stop-propagation';
+import {
+  removedUnits,
+  type StopCause,
+  stoppedByRemovals,
+  stopsWithCommand,
+} from '../../src/linux/unit-stop-propagation';
 import type { HostSession } from './session';
 
-type StoppedBy = { stoppedBy?: ReadonlyMap<string, string> };
+type StoppedBy = { stoppedBy?: ReadonlyMap<string, StopCause> };
 
 const read = new WeakMap<HostSession, Map<string, Promise<StoppedBy>>>();
 

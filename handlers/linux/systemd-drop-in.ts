@@ -20,6 +20,7 @@ import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../.
 import { forgetDropInStep, RELOAD, recordStep, removeDropInStep, systemctlStep } from '../../src/linux/root-helper';
 import { restartOnPath, START_TIMEOUT_SECONDS } from '../../src/linux/unit-file';
 import { dropInBasis } from '../../src/linux/unit-basis';
+import type { StopCause } from '../../src/linux/unit-stop-propagation';
 import type { HostSession } from './session';
 import { HostShell } from './host-shell';
 import { readUnits } from './read-units';
@@ -37,7 +38,7 @@ export interface LiveDropIns {
   readonly host: string;
   readonly files: ReadonlyMap<string, LiveUnit>;
   /** Each unit the destroy of a unit the plan removes stops, with that unit (unit-stop-propagation.ts). */
-  readonly stoppedBy?: ReadonlyMap<string, string>;
+  readonly stoppedBy?: ReadonlyMap<string, StopCause>;
 }
 
 export const systemdDropInKind = defineKind({
@@ -62,7 +63,7 @@ export const systemdDropInKind = defineKind({
     const converges = convergesAsRead({ sort: 'drop-in', spec }, live, batchFilesOf([]))
       ? {}
       : { converges: false as const };
-    const basis = dropInBasis(live, stoppedBy?.get(spec.unit));
+    const basis = dropInBasis(live, stoppedBy?.get(spec.unit)?.by);
     return { inSync: Object.keys(diff).length === 0, summary, diff, basis, ...converges };
   },
 

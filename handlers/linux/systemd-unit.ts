@@ -35,7 +35,7 @@ import {
 } from '../../src/linux/unit-template-disable';
 import { convergesAsRead, refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import { unitBasis } from '../../src/linux/unit-basis';
-import { startsAgain, stoppedWords } from '../../src/linux/unit-stop-propagation';
+import { needsAfter, startsAgain, type StopCause, stoppedWords } from '../../src/linux/unit-stop-propagation';
 import { alsoWords } from '../../src/linux/unit-also';
 import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
@@ -55,7 +55,7 @@ export interface LiveUnits {
   /** The batch's drop-ins of its instances' templates, by path (template-drop-ins.ts `templateDropInsToWrite`). */
   readonly dropIns?: ReadonlyMap<string, LiveUnit>;
   /** Each unit the destroy of a unit the plan removes stops, with that unit (unit-stop-propagation.ts). */
-  readonly stoppedBy?: ReadonlyMap<string, string>;
+  readonly stoppedBy?: ReadonlyMap<string, StopCause>;
 }
 
 /**
@@ -104,16 +104,18 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const linked = withBatchLinks(change, unit, withTemplateDropIns(change, unit, own, live), live, stack);
   const { also } = linked;
   const stoppedBy = live.stoppedBy?.get(spec.name);
+  const needs = stoppedBy !== undefined && needsAfter(stoppedBy, 'file' in linked.diff ? content : undefined);
   const running = { declared: spec.started, now: runningOf(spec, unit), state: stateOf(spec, unit) };
-  const diff = { ...linked.diff, ...startsAgain(stoppedBy, running, linked.diff) };
+  const diff = { ...linked.diff, ...startsAgain(stoppedBy, needs, running, linked.diff) };
   const inSync = Object.keys(diff).length === 0;
   const others = inSync ? undefined : alsoWords(spec, unit, mustWrite(change, unit));
   const runs = templateRunsWords(content, unit);
   const words = [also, others, runs].filter((said) => said !== undefined).join('; ') || undefined;
   const files = live.files ?? batchFilesOf(live.batch ?? [change]);
   const converges = convergesAsRead(change, unit, files) ? {} : { converges: false as const };
-  const basis = unitBasis(spec, unit, stoppedBy);
-  const said = inSync || stoppedBy === undefined ? words : [words, stoppedWords(stoppedBy)].filter(Boolean).join('; ');
+  const basis = unitBasis(spec, unit, stoppedBy?.by);
+  const stopped = stoppedBy === undefined ? undefined : stoppedWords(stoppedBy, needs);
+  const said = inSync || stopped === undefined ? words : [words, stopped].filter(Boolean).join('; ');
   return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, said), diff, basis, ...converges };
 };
 

@@ -3,7 +3,8 @@
  * before the host's batch apply runs, and systemd stops with it each unit that BindsTo=, PartOf=, Requires= or
  * Requisite= it (or that it PropagatesStopTo=). A unit the same apply changes was refused as changed since its plan
  * (running then, stopped now): the plan's reading of such a unit leaves whether it runs to that destroy
- * (unit-basis.ts).
+ * (unit-basis.ts). One that BindsTo=, Requires= or Requisite= the removed unit cannot start again once it is gone
+ * (`Unit dep.service not found.`, measured, systemd 252), which its plan says rather than that it starts again.
  */
 import type { FieldDiff } from '../core/field-diff';
 import type { RemovedObject } from '../core/kind';
@@ -14,6 +15,16 @@ import { isUnitRunning } from './unit-state';
 
 /** The properties of a unit that name the units its stop stops (systemd.unit(5), on the other side). */
 const STOPS_WITH = ['RequiredBy', 'RequisiteOf', 'BoundBy', 'ConsistsOf', 'PropagatesStopTo'] as const;
+/** Of those, the ones whose units do not start without it: their Requires=, Requisite= and BindsTo=. */
+const NEEDED_BY: ReadonlySet<string> = new Set(['RequiredBy', 'RequisiteOf', 'BoundBy']);
+/** The directives of a unit's own text that name the units it does not start without. */
+const NEEDS = /^\s*(?:Requires|Requisite|BindsTo)\s*=(.*)$/;
+
+/** The removed unit whose destroy stops a unit, and whether that unit needs it to start. */
+export interface StopCause {
+  readonly by: string;
+  readonly needs: boolean;
+}
 
 const UNIT_KINDS = new Set(['systemd-unit', 'systemd-instance']);
 
@@ -36,9 +47,10 @@ export const stopsWithCommand = (names: readonly string[]): string =>
 /**
  * Each declared unit that the stop of a removed unit running now stops, with that unit's name. A removed unit
  * not running is not stopped by its destroy (unit-ops.ts stops only those), and neither are the units bound to it.
+ * A unit stopped by two names the one it needs, if it needs one.
  */
-export const stoppedByRemovals = (shown: string): Map<string, string> => {
-  const stopped = new Map<string, string>();
+export const stoppedByRemovals = (shown: string): Map<string, StopCause> => {
+  const stopped = new Map<string, StopCause>();
   for (const block of shown.split(/\n\s*\n/)) {
     const fields = new Map(
       block
@@ -51,26 +63,44 @@ export const stoppedByRemovals = (shown: string): Map<string, string> => {
       continue;
     for (const property of STOPS_WITH)
       for (const unit of (fields.get(property) ?? '').split(/\s+/).filter((name) => name !== ''))
-        if (!stopped.has(unit)) stopped.set(unit, id);
+        if (!stopped.has(unit) || (NEEDED_BY.has(property) && stopped.get(unit)?.needs === false))
+          stopped.set(unit, { by: id, needs: NEEDED_BY.has(property) });
   }
   return stopped;
 };
 
 /**
- * A declared-running unit in sync that the destroy of `removed` will stop: the plan names it to start again, so the
- * batch apply (which finds it stopped, that destroy having run first) starts it in the same apply. Without it, an
- * unchanged unit `PartOf=` a removed one was left stopped by that apply, whose plan said nothing of it, and only the
- * next plan showed it. `running` is the diff's own field (unit-diff.ts); nothing when the diff already names it.
+ * Whether a unit still needs the removed unit after the apply: as systemd read it when the apply leaves its file
+ * (`content` undefined), else as the file the apply writes names it (its drop-ins are not read: Limits).
+ */
+export const needsAfter = (cause: StopCause, content: string | undefined): boolean =>
+  cause.needs &&
+  (content === undefined ||
+    content.split('\n').some((line) => (NEEDS.exec(line)?.[1] ?? '').split(/\s+/).includes(cause.by)));
+
+/**
+ * A declared-running unit in sync that the destroy of a removed unit will stop: the plan names it to start again, so
+ * the batch apply (which finds it stopped, that destroy having run first) starts it in the same apply; or, one that
+ * needs the removed unit (`needs`: `needsAfter`), that its start will fail. Without it, an unchanged unit `PartOf=` a
+ * removed one was left stopped by that apply, whose plan said nothing of it, and only the next plan showed it; and one
+ * that `Requires=` it was planned to start again, which the apply then failed. `running` is the diff's own field
+ * (unit-diff.ts); nothing when the diff already names it.
  */
 export const startsAgain = (
-  removed: string | undefined,
+  cause: StopCause | undefined,
+  needs: boolean,
   running: { readonly declared: boolean; readonly now: boolean; readonly state: string },
   diff: FieldDiff,
-): FieldDiff =>
-  removed === undefined || !running.declared || !running.now || 'running' in diff
-    ? {}
-    : { running: { live: `${running.state}, then stopped by the destroy of ${removed}`, want: 'running' } };
+): FieldDiff => {
+  if (cause === undefined || !running.declared || !running.now || 'running' in diff) return {};
+  const want = needs ? `running, which fails: it does not start without ${cause.by}` : 'running';
+  return { running: { live: `${running.state}, then stopped by the destroy of ${cause.by}`, want } };
+};
 
-/** What the plan says of a unit the destroy of `removed` stops. */
-export const stoppedWords = (removed: string): string =>
-  `the destroy of ${removed}, which this plan runs before the apply, stops it too`;
+/** What the plan says of a unit the destroy of `cause.by` stops (`needs`: as `startsAgain`). */
+export const stoppedWords = (cause: StopCause, needs: boolean): string =>
+  `the destroy of ${cause.by}, which this plan runs before the apply, stops it too` +
+  (needs
+    ? `, and its start after fails (Unit ${cause.by} not found): it BindsTo=, Requires= or Requisite= it; keep ` +
+      `${cause.by} in the stack, or drop that line`
+    : '');

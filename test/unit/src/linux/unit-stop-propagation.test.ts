@@ -1,9 +1,11 @@
 // Unit test of which declared units the destroys of removed units stop (unit-stop-propagation.ts): the units a
 // running removed unit's stop takes with it, by systemd's reverse dependencies; none for one that is not running.
 import {
+  needsAfter,
   removedUnits,
   startsAgain,
   stoppedByRemovals,
+  stoppedWords,
   stopsWithCommand,
 } from '../../../../src/linux/unit-stop-propagation';
 
@@ -34,22 +36,66 @@ test('a running removed unit stops the units bound to it, part of it or requirin
     '',
     'Id=idle.service\nActiveState=inactive\nSubState=dead\nBoundBy=other.service\nRequiredBy=',
   ].join('\n');
-  expect([...stoppedByRemovals(shown)]).toEqual(
-    ['rq.service', 'rs.service', 'bt.service', 'bt2.service', 'po.service', 'ps.service'].map((unit) => [
-      unit,
-      'dep.service',
-    ]),
-  );
+  const needing = ['rq.service', 'rs.service', 'bt.service', 'bt2.service'];
+  expect([...stoppedByRemovals(shown)]).toEqual([
+    ...needing.map((unit) => [unit, { by: 'dep.service', needs: true }]),
+    ...['po.service', 'ps.service'].map((unit) => [unit, { by: 'dep.service', needs: false }]),
+  ]);
+});
+
+test('a unit stopped by two removals names the one it needs to start', () => {
+  const shown = [
+    'Id=a.service\nActiveState=active\nSubState=running\nConsistsOf=app.service',
+    '',
+    'Id=b.service\nActiveState=active\nSubState=running\nRequiredBy=app.service',
+    '',
+    'Id=c.service\nActiveState=active\nSubState=running\nBoundBy=app.service',
+  ].join('\n');
+  expect(stoppedByRemovals(shown).get('app.service')).toEqual({ by: 'b.service', needs: true });
+});
+
+test('a unit needs its removed unit after the apply as systemd reads it, or as the file the apply writes', () => {
+  const cause = { by: 'dep.service', needs: true };
+  expect(needsAfter(cause, undefined)).toBe(true);
+  expect(needsAfter({ ...cause, needs: false }, undefined)).toBe(false);
+  expect(needsAfter(cause, '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/true\n')).toBe(false);
+  expect(needsAfter(cause, '[Unit]\nBindsTo= other.service dep.service\n')).toBe(true);
+  expect(needsAfter(cause, '[Unit]\nRequires=dep.service\n')).toBe(true);
+  expect(needsAfter(cause, '[Unit]\nRequisite=dep.service\n')).toBe(true);
+  expect(needsAfter(cause, '[Unit]\nWants=dep.service\nPartOf=dep.service\nRequires=dep.service.d\n')).toBe(false);
+  expect(needsAfter({ ...cause, needs: false }, '[Unit]\nRequires=dep.service\n')).toBe(false);
 });
 
 test('a declared-running unit in sync that a removal stops is planned to start again; no other', () => {
   const running = { declared: true, now: true, state: 'active/running' };
-  expect(startsAgain('dep.service', running, {})).toEqual({
+  const cause = { by: 'dep.service', needs: false };
+  expect(startsAgain(cause, false, running, {})).toEqual({
     running: { live: 'active/running, then stopped by the destroy of dep.service', want: 'running' },
   });
-  expect(startsAgain(undefined, running, {})).toEqual({});
-  expect(startsAgain('dep.service', { ...running, declared: false }, {})).toEqual({});
-  expect(startsAgain('dep.service', { ...running, now: false }, {})).toEqual({});
+  expect(startsAgain(undefined, false, running, {})).toEqual({});
+  expect(startsAgain(cause, false, { ...running, declared: false }, {})).toEqual({});
+  expect(startsAgain(cause, false, { ...running, now: false }, {})).toEqual({});
   const named = { running: { live: 'inactive/dead', want: 'running' } };
-  expect(startsAgain('dep.service', running, named)).toEqual({});
+  expect(startsAgain(cause, false, running, named)).toEqual({});
+});
+
+// Measured on systemd 252: a unit that BindsTo= or Requires= a unit whose file is gone fails to start with
+// `Unit dep.service not found.`; one PartOf= it starts.
+test('one that needs the removed unit is planned to fail its start, and the plan says why and what to do', () => {
+  const running = { declared: true, now: true, state: 'active/running' };
+  const cause = { by: 'dep.service', needs: true };
+  expect(startsAgain(cause, true, running, {})).toEqual({
+    running: {
+      live: 'active/running, then stopped by the destroy of dep.service',
+      want: 'running, which fails: it does not start without dep.service',
+    },
+  });
+  expect(stoppedWords(cause, true)).toBe(
+    'the destroy of dep.service, which this plan runs before the apply, stops it too, and its start after fails ' +
+      '(Unit dep.service not found): it BindsTo=, Requires= or Requisite= it; keep dep.service in the stack, or drop ' +
+      'that line',
+  );
+  expect(stoppedWords(cause, false)).toBe(
+    'the destroy of dep.service, which this plan runs before the apply, stops it too',
+  );
 });

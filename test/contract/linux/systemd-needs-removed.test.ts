@@ -1,0 +1,69 @@
+/**
+ * A unit declared running and unchanged that BindsTo=, Requires= or PartOf= a unit the same apply removes, on real
+ * systemd 252. Regression: the plan said each would start again (dee31fe's `startsAgain`), and the apply's start of
+ * one bound to or requiring the removed unit failed, `Unit nr-dep.service not found.`, which its plan never said. Now
+ * the plan says that start fails, why, and what to do; one PartOf= it still starts again; one whose new file drops
+ * the line does not need it. Then each plan comes true: the dep's destroy, and the batch apply after it.
+ */
+import { linuxDomain } from '../../../handlers/linux/domain';
+import { invokeBatch } from '../../support/run-handler';
+import { hostTarget, KEY_ENV, unitBatch, unitSpec, useSystemdHost } from '../../support/unit-host';
+
+jest.setTimeout(120_000);
+
+const { host, unit } = useSystemdHost();
+const { apply } = unitBatch(host);
+const DIR = '/etc/systemd/system';
+const service = (unitLines: string) =>
+  `[Unit]\n${unitLines}[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n`;
+const entry = (name: string, lines: string) => ({ kind: 'systemd-unit', spec: unitSpec(name, service(lines)) });
+
+const dep = entry('nr-dep.service', '');
+const needing = {
+  rq: entry('nr-rq.service', 'Requires=nr-dep.service\nAfter=nr-dep.service\n'),
+  bt: entry('nr-bt.service', 'BindsTo=nr-dep.service\nAfter=nr-dep.service\n'),
+};
+const po = entry('nr-po.service', 'PartOf=nr-dep.service\n');
+const changed = entry('nr-ch.service', 'Requires=nr-dep.service\n');
+const dropped = entry('nr-ch.service', 'Description=no longer needs its dep\n');
+
+const active = async (name: string) => (await host().exec(`systemctl is-active -- ${name}`)).stdout.trim();
+
+test("a plan removing a unit says its dependents' start fails where they need it; the apply agrees", async () => {
+  expect(await apply({ dep, ...needing, po, ch: changed })).toMatchObject({ code: 0 });
+  const removing = JSON.stringify({
+    dep: { kind: 'systemd-unit', identity: { name: 'nr-dep.service', directory: DIR } },
+  });
+  const env = { [KEY_ENV]: host().privateKey };
+  const declared = { ...needing, po, ch: dropped };
+  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), declared, env, { '.removing': removing });
+  expect(planned).toMatchObject({ code: 0 });
+  const said = planned.result ?? {};
+  const fails =
+    'its start after fails (Unit nr-dep.service not found): it BindsTo=, Requires= or Requisite= it; keep ' +
+    'nr-dep.service in the stack, or drop that line';
+  for (const name of ['rq', 'bt']) {
+    expect([name, said[`${name}.in_sync`]]).toEqual([name, 'false']);
+    expect(said[`${name}.summary`]).toContain(fails);
+    expect(said[`${name}.summary`]).toContain('running, which fails: it does not start without nr-dep.service');
+  }
+  expect(said['po.summary']).toContain(
+    'the destroy of nr-dep.service, which this plan runs before the apply, stops it',
+  );
+  expect(said['po.summary']).not.toContain('fails');
+  expect(said['ch.summary']).toContain(
+    'the destroy of nr-dep.service, which this plan runs before the apply, stops it',
+  );
+  expect(said['ch.summary']).not.toContain('fails');
+
+  // The apply: the dep's destroy hook first, then the host's batch apply.
+  expect(await unit.run('destroy', dep.spec)).toMatchObject({ code: 0 });
+  expect(await apply({ po, ch: dropped })).toMatchObject({ code: 0 });
+  expect([await active('nr-po.service'), await active('nr-ch.service')]).toEqual(['active', 'active']);
+  for (const [name, object] of Object.entries(needing)) {
+    const applied = await apply({ [name]: object });
+    expect([name, applied.code]).not.toEqual([name, 0]);
+    expect(applied.stderr).toContain('nr-dep.service not found');
+    expect(await active(object.spec.name)).not.toBe('active');
+  }
+});
