@@ -24,6 +24,9 @@ const starts = {
   b: part,
   c: entry('sc-c.service', 'PartOf=sc-b.service\n'),
   d: entry('sc-d.service', 'Requires=sc-b.service\nAfter=sc-b.service\n'),
+  j: entry('sc-j.service', 'BindsTo=sc-b.service\nAfter=sc-b.service\n'),
+  // Starts only if sc-b's start is queued before its own, as in this batch (README Limits; measured).
+  g: entry('sc-g.service', 'Requisite=sc-b.service\nAfter=sc-b.service\n'),
 };
 const changed = entry('sc-d.service', 'Description=changed\nRequires=sc-b.service\nAfter=sc-b.service\n');
 const fails = {
@@ -45,9 +48,9 @@ test('a plan removing a unit says what its destroy stops down the chain, and whi
   const inSync = Object.keys(declared).map((name) => [name, said[`${name}.in_sync`]]);
   expect(inSync).toEqual(Object.keys(declared).map((name) => [name, 'false']));
   const stops = 'the destroy of sc-a.service, which this plan runs before the apply, stops it too';
-  for (const name of ['c', 'd']) expect(said[`${name}.summary`]).toContain(`${stops} (with sc-b.service)`);
+  for (const name of ['c', 'd', 'j', 'g']) expect(said[`${name}.summary`]).toContain(`${stops} (with sc-b.service)`);
   expect(said['c.summary']).toContain('"active/running, then stopped by the destroy of sc-a.service", want "running"');
-  for (const name of ['b', 'c', 'd']) expect(said[`${name}.summary`]).not.toContain('fails');
+  for (const name of ['b', 'c', 'd', 'j', 'g']) expect(said[`${name}.summary`]).not.toContain('fails');
   expect(said['e.summary']).toContain(
     `${stops} (with sc-f.service), and its start after fails (Unit sc-a.service not found): it BindsTo=, Requires= ` +
       'or Requisite= sc-f.service, which does not start without sc-a.service; keep sc-a.service in the stack, or ' +
@@ -60,20 +63,16 @@ test('the apply after that plan starts what it said would start, and fails the s
   // The apply: the dep's destroy hook first, then the host's batch apply with the plan's reading.
   expect(await unit.run('destroy', dep.spec)).toMatchObject({ code: 0 });
   const env = { [KEY_ENV]: host().privateKey, HOMELAB_BASIS: said['.basis'] ?? '' };
-  const { b, c, d } = declared;
-  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), { b, c, d }, env);
+  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), declared, env);
   expect(applied.stderr).not.toContain('cannot be applied as planned');
-  expect(applied.code).toBe(0);
-  const names = ['sc-b.service', 'sc-c.service', 'sc-d.service'];
-  expect(await Promise.all(names.map(active))).toEqual(['active', 'active', 'active']);
-  const again = await plan({ b, c, d });
-  expect([again.result?.['b.in_sync'], again.result?.['c.in_sync'], again.result?.['d.in_sync']]).toEqual([
-    'true',
-    'true',
-    'true',
-  ]);
-  const failed = await apply({ e: fails.e });
-  expect(failed.code).not.toBe(0);
-  expect(failed.stderr).toContain('sc-a.service not found');
-  expect(await active('sc-e.service')).not.toBe('active');
+  // The starts it said would fail fail, named; the others are applied and stay so.
+  expect(applied.stderr).toMatch(/2 of 7 objects .* were not applied \([ef], [ef]\)/);
+  const names = Object.values(declared).map(({ spec }) => spec.name);
+  const states = await Promise.all(names.map(async (name) => [name, await active(name)]));
+  const want = (name: string) => (/sc-[bcdjg]/.test(name) ? 'active' : expect.not.stringMatching(/^active$/));
+  expect(states).toEqual(names.map((name) => [name, want(name)]));
+  const { b, c, d, j, g } = declared;
+  const again = (await plan({ b, c, d, j, g })).result ?? {};
+  expect(['b', 'c', 'd', 'j', 'g'].map((name) => again[`${name}.in_sync`])).toEqual(Array(5).fill('true'));
+  expect(applied.stderr).toContain('sc-a.service not found');
 });
