@@ -51,10 +51,10 @@ export const stopsWithCommand = (names: readonly string[]): string =>
 
 /**
  * Each unit that the stop of a shown unit running now stops, with the removed unit whose destroy stops it, added to
- * `stopped` (what earlier rounds found: a shown unit there is stopped by that removal, one not there is removed). A
- * unit not running is not stopped by its destroy (unit-ops.ts stops only those), nor by a stop it is already out of,
- * and neither are the units bound to it. A unit stopped by two names the one it needs, if it needs one. A unit that
- * needs (Requires=) one that stays starts it again with itself (measured), so it needs only what cannot start.
+ * `stopped` (what the rounds before found: a shown unit in it is stopped by that removal, one not in it is removed).
+ * A shown unit not running is not stopped (unit-ops.ts stops only those), and neither are the units bound to it. A
+ * unit stopped by two names the one it needs, if it needs one. One that Requires= or BindsTo= a unit that stays
+ * starts it again with itself (measured), so it needs the removed unit only through units that cannot start without it.
  */
 export const stoppedByRemovals = (shown: string, stopped = new Map<string, StopCause>()): Map<string, StopCause> => {
   const found = new Map(stopped);
