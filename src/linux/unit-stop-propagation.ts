@@ -1,10 +1,11 @@
 /**
  * Which declared units a plan's destroys stop: a unit the stack removes (a tombstone) is stopped by its destroy hook
  * before the host's batch apply runs, and systemd stops with it each unit that BindsTo=, PartOf=, Requires= or
- * Requisite= it (or that it PropagatesStopTo=). A unit the same apply changes was refused as changed since its plan
- * (running then, stopped now): the plan's reading of such a unit leaves whether it runs to that destroy
- * (unit-basis.ts). One that BindsTo=, Requires= or Requisite= the removed unit cannot start again once it is gone
- * (`Unit dep.service not found.`, measured, systemd 252), which its plan says rather than that it starts again.
+ * Requisite= it (or that it PropagatesStopTo=), and with each of those the units bound to it, down the chain. A unit
+ * the same apply changes was refused as changed since its plan (running then, stopped now): the plan's reading of such
+ * a unit leaves whether it runs to that destroy (unit-basis.ts). One that BindsTo=, Requires= or Requisite= the
+ * removed unit, or a unit that cannot start without it, cannot start again once it is gone (`Unit dep.service not
+ * found.`, measured, systemd 252), which its plan says rather than that it starts again.
  */
 import type { FieldDiff } from '../core/field-diff';
 import type { RemovedObject } from '../core/kind';
@@ -20,10 +21,14 @@ const NEEDED_BY: ReadonlySet<string> = new Set(['RequiredBy', 'RequisiteOf', 'Bo
 /** The directives of a unit's own text that name the units it does not start without. */
 const NEEDS = /^\s*(?:Requires|Requisite|BindsTo)\s*=(.*)$/;
 
-/** The removed unit whose destroy stops a unit, and whether that unit needs it to start. */
+/**
+ * The removed unit whose destroy stops a unit, whether that unit cannot start without it, and the unit through whose
+ * stop it is stopped when that is not the removed one (`with`: its start needs `with`, which needs the removed one).
+ */
 export interface StopCause {
   readonly by: string;
   readonly needs: boolean;
+  readonly with?: string;
 }
 
 const UNIT_KINDS = new Set(['systemd-unit', 'systemd-instance']);
@@ -45,12 +50,14 @@ export const stopsWithCommand = (names: readonly string[]): string =>
   `systemctl show -p Id,ActiveState,SubState,${STOPS_WITH.join(',')} -- ${names.map(quote).join(' ')}`;
 
 /**
- * Each declared unit that the stop of a removed unit running now stops, with that unit's name. A removed unit
- * not running is not stopped by its destroy (unit-ops.ts stops only those), and neither are the units bound to it.
- * A unit stopped by two names the one it needs, if it needs one.
+ * Each unit that the stop of a shown unit running now stops, with the removed unit whose destroy stops it, added to
+ * `stopped` (what the rounds before found: a shown unit in it is stopped by that removal, one not in it is removed).
+ * A shown unit not running is not stopped (unit-ops.ts stops only those), and neither are the units bound to it. A
+ * unit stopped by two names the one it needs, if it needs one. One that Requires= or BindsTo= a unit that stays
+ * starts it again with itself (measured), so it needs the removed unit only through units that cannot start without it.
  */
-export const stoppedByRemovals = (shown: string): Map<string, StopCause> => {
-  const stopped = new Map<string, StopCause>();
+export const stoppedByRemovals = (shown: string, stopped = new Map<string, StopCause>()): Map<string, StopCause> => {
+  const found = new Map(stopped);
   for (const block of shown.split(/\n\s*\n/)) {
     const fields = new Map(
       block
@@ -61,13 +68,23 @@ export const stoppedByRemovals = (shown: string): Map<string, StopCause> => {
     const id = fields.get('Id');
     if (id === undefined || !isUnitRunning(fields.get('ActiveState') ?? '', fields.get('SubState') ?? '', true))
       continue;
+    const through = stopped.get(id);
     for (const property of STOPS_WITH)
-      for (const unit of (fields.get(property) ?? '').split(/\s+/).filter((name) => name !== ''))
-        if (!stopped.has(unit) || (NEEDED_BY.has(property) && stopped.get(unit)?.needs === false))
-          stopped.set(unit, { by: id, needs: NEEDED_BY.has(property) });
+      for (const unit of (fields.get(property) ?? '').split(/\s+/).filter((name) => name !== '')) {
+        const needs = NEEDED_BY.has(property) && (through?.needs ?? true);
+        const cause = through === undefined ? { by: id, needs } : { by: through.by, needs, with: id };
+        if (!found.has(unit) || (needs && found.get(unit)?.needs === false)) found.set(unit, cause);
+      }
   }
-  return stopped;
+  return found;
 };
+
+/**
+ * The units of `stopped` whose own stop the next round reads: those not shown yet, and whose names are units' (they
+ * come from the host, and reach `show` quoted). Empty once the chain ends.
+ */
+export const nextToShow = (stopped: ReadonlyMap<string, StopCause>, shown: ReadonlySet<string>): string[] =>
+  [...stopped.keys()].filter((name) => !shown.has(name) && unitNameProblem(name) === undefined && !isTemplate(name));
 
 /**
  * Whether a unit still needs the removed unit after the apply: as systemd read it when the apply leaves its file
@@ -76,7 +93,7 @@ export const stoppedByRemovals = (shown: string): Map<string, StopCause> => {
 export const needsAfter = (cause: StopCause, content: string | undefined): boolean =>
   cause.needs &&
   (content === undefined ||
-    content.split('\n').some((line) => (NEEDS.exec(line)?.[1] ?? '').split(/\s+/).includes(cause.by)));
+    content.split('\n').some((line) => (NEEDS.exec(line)?.[1] ?? '').split(/\s+/).includes(cause.with ?? cause.by)));
 
 /**
  * A declared-running unit in sync that the destroy of a removed unit will stop: the plan names it to start again, so
@@ -98,9 +115,11 @@ export const startsAgain = (
 };
 
 /** What the plan says of a unit the destroy of `cause.by` stops (`needs`: as `startsAgain`). */
-export const stoppedWords = (cause: StopCause, needs: boolean): string =>
-  `the destroy of ${cause.by}, which this plan runs before the apply, stops it too` +
+export const stoppedWords = ({ by, with: through }: StopCause, needs: boolean): string =>
+  `the destroy of ${by}, which this plan runs before the apply, stops it too` +
+  (through === undefined ? '' : ` (with ${through})`) +
   (needs
-    ? `, and its start after fails (Unit ${cause.by} not found): it BindsTo=, Requires= or Requisite= it; keep ` +
-      `${cause.by} in the stack, or drop that line`
+    ? `, and its start after fails (Unit ${by} not found): it BindsTo=, Requires= or Requisite= ` +
+      (through === undefined ? 'it' : `${through}, which does not start without ${by}`) +
+      `; keep ${by} in the stack, or drop that line`
     : '');

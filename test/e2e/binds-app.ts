@@ -4,7 +4,8 @@
  * (whose stop systemd propagates to the app), Wants and After (whose stop it does not). HOMELAB_BINDS_STEP: `all`
  * declares every pair; `removed` deletes every dep's construct and changes its app (the directive dropped), so one
  * apply destroys the dep and applies the app; `bt-app`'s drop-in changes in it too. `pk-app` stays `PartOf=` its dep
- * unchanged: the removal stops it and nothing of it changes.
+ * unchanged: the removal stops it and nothing of it changes. A chain a level further down: `ch-mid.service` PartOf=
+ * `ch-dep.service` (removed), and PartOf= `ch-mid`, `ch-top.service` unchanged and `ch-app.service` changed.
  */
 import { App, TerraformStack } from 'cdktf';
 import { renderUnit, SshHost, SystemdDropIn, SystemdUnit } from '../../index';
@@ -45,5 +46,13 @@ for (const [pair, directive] of Object.entries(PAIRS)) {
       content: [{ name: 'Service', lines: [['Environment', all ? 'A=1' : 'A=2']] }],
     });
 }
+
+// The dep's destroy stops ch-mid, whose stop stops the two PartOf= it: a level below the dep's direct dependents.
+if (all) new SystemdUnit(stack, 'ch-dep', { host, name: 'ch-dep.service', content: service('the chain head') });
+const part = (what: string, of: string) => service(what, [['PartOf', of]]);
+new SystemdUnit(stack, 'ch-mid', { host, name: 'ch-mid.service', content: part('the middle', 'ch-dep.service') });
+new SystemdUnit(stack, 'ch-top', { host, name: 'ch-top.service', content: part('kept', 'ch-mid.service') });
+const changed = all ? 'PartOf its middle' : 'changed, PartOf its middle';
+new SystemdUnit(stack, 'ch-app', { host, name: 'ch-app.service', content: part(changed, 'ch-mid.service') });
 
 app.synth();

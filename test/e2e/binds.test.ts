@@ -14,6 +14,7 @@ jest.setTimeout(300_000);
 let host: SystemdHost;
 let project: CdktfProject;
 const PAIRS = ['bt', 'po', 'rq', 'wa', 'af', 'pk'];
+const CHAIN = ['ch-mid.service', 'ch-top.service', 'ch-app.service'];
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 const state = async (name: string) =>
@@ -46,6 +47,8 @@ test('the first apply starts every app and its dep', async () => {
     for (const unit of [`${pair}-app.service`, `${pair}-dep.service`])
       expect([unit, await state(unit)]).toEqual([unit, 'LoadState=loaded ActiveState=active SubState=running']);
   }
+  for (const unit of ['ch-dep.service', ...CHAIN])
+    expect([unit, await state(unit)]).toEqual([unit, 'LoadState=loaded ActiveState=active SubState=running']);
   expect((await project.plan('plan (after create)')).code).toBe(0);
 });
 
@@ -58,13 +61,24 @@ test('an app changed in the apply that destroys its dep is applied and runs; the
   // The plan says which apps the destroys stop: those bound to, part of or requiring their dep, pk-app too, which
   // does not change and which the apply starts again (before, the apply left it stopped and its plan said nothing).
   const stops = [...flat(planned.stdout).matchAll(/the destroy of (\S+), which this plan runs before the apply/g)];
-  expect(stops.map((m) => m[1]).sort()).toEqual([
+  expect([...new Set(stops.map((m) => m[1]))].sort()).toEqual([
     'bt-dep.service',
+    'ch-dep.service',
     'pk-dep.service',
     'po-dep.service',
     'rq-dep.service',
   ]);
   expect(flat(planned.stdout)).toContain('then stopped by the destroy of pk-dep.service');
+  // A level further down: ch-top and ch-app go with ch-mid (before, ch-top's plan was clean and ch-app was refused).
+  const chained = [
+    ...flat(planned.stdout).matchAll(
+      /(ch-\w+)\.service on \S+ (?:(?!stops it too).){0,400}stops it too \(with (\S+)\)/g,
+    ),
+  ];
+  expect(chained.map((m) => [m[1], m[2]]).sort()).toEqual([
+    ['ch-app', 'ch-mid.service'],
+    ['ch-top', 'ch-mid.service'],
+  ]);
   const applied = await project.terraform('apply', '-no-color', 'plan.bin');
   expect(flat(applied.stdout + applied.stderr)).not.toContain('cannot be applied as planned');
   expect(applied.code).toBe(0);
@@ -79,6 +93,8 @@ test('an app changed in the apply that destroys its dep is applied and runs; the
     expect([app, await state(app)]).toEqual([app, 'LoadState=loaded ActiveState=active SubState=running']);
     expect([dep, await state(dep)]).toEqual([dep, 'LoadState=not-found ActiveState=inactive SubState=dead']);
   }
+  for (const unit of CHAIN)
+    expect([unit, await state(unit)]).toEqual([unit, 'LoadState=loaded ActiveState=active SubState=running']);
   expect((await host.exec('systemctl show -p Environment -- bt-app.service')).stdout).toContain('A=2');
   expect((await project.plan('plan (after removed)')).code).toBe(0);
 });

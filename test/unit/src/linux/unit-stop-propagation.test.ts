@@ -1,7 +1,9 @@
 // Unit test of which declared units the destroys of removed units stop (unit-stop-propagation.ts): the units a
-// running removed unit's stop takes with it, by systemd's reverse dependencies; none for one that is not running.
+// running removed unit's stop takes with it, by systemd's reverse dependencies, down the chain; none for one that is
+// not running.
 import {
   needsAfter,
+  nextToShow,
   removedUnits,
   startsAgain,
   stoppedByRemovals,
@@ -52,6 +54,54 @@ test('a unit stopped by two removals names the one it needs to start', () => {
     'Id=c.service\nActiveState=active\nSubState=running\nBoundBy=app.service',
   ].join('\n');
   expect(stoppedByRemovals(shown).get('app.service')).toEqual({ by: 'b.service', needs: true });
+});
+
+// Regression: only the removed unit's direct dependents were read, so a unit PartOf= one PartOf= it was refused.
+test('a unit stopped with a unit a removal stops is stopped by that removal, and needs it only through a need', () => {
+  const first = stoppedByRemovals(
+    'Id=a.service\nActiveState=active\nSubState=running\nConsistsOf=b.service\nBoundBy=f.service x@.service',
+  );
+  expect(nextToShow(first, new Set(['a.service']))).toEqual(['f.service', 'b.service']);
+  const shown = [
+    'Id=b.service\nActiveState=active\nSubState=running\nConsistsOf=c.service\nRequiredBy=d.service',
+    '',
+    'Id=f.service\nActiveState=active\nSubState=running\nRequiredBy=e.service\nConsistsOf=i.service',
+  ].join('\n');
+  const second = stoppedByRemovals(shown, first);
+  expect(Object.fromEntries(second)).toEqual({
+    'b.service': { by: 'a.service', needs: false },
+    'f.service': { by: 'a.service', needs: true },
+    'x@.service': { by: 'a.service', needs: true },
+    'c.service': { by: 'a.service', needs: false, with: 'b.service' },
+    'd.service': { by: 'a.service', needs: false, with: 'b.service' },
+    'e.service': { by: 'a.service', needs: true, with: 'f.service' },
+    'i.service': { by: 'a.service', needs: false, with: 'f.service' },
+  });
+  const done = new Set(['a.service', 'b.service', 'f.service']);
+  expect(nextToShow(second, done)).toEqual(['d.service', 'c.service', 'e.service', 'i.service']);
+});
+
+test('a unit a removal stops that is not running stops nothing more, and what it lists is kept as found', () => {
+  const first = new Map([['b.service', { by: 'a.service', needs: false }]]);
+  const idle = stoppedByRemovals('Id=b.service\nActiveState=inactive\nSubState=dead\nConsistsOf=c.service', first);
+  expect([...idle.keys()]).toEqual(['b.service']);
+  const back = stoppedByRemovals('Id=b.service\nActiveState=active\nSubState=running\nConsistsOf=b.service', first);
+  expect(back.get('b.service')).toEqual({ by: 'a.service', needs: false });
+});
+
+test('a unit a removal stops through another needs, after the apply, that other as its file names it', () => {
+  const cause = { by: 'a.service', needs: true, with: 'f.service' };
+  expect(needsAfter(cause, undefined)).toBe(true);
+  expect(needsAfter(cause, '[Unit]\nRequires=f.service\n')).toBe(true);
+  expect(needsAfter(cause, '[Unit]\nRequires=a.service\n')).toBe(false);
+  expect(stoppedWords(cause, true)).toBe(
+    'the destroy of a.service, which this plan runs before the apply, stops it too (with f.service), and its start ' +
+      'after fails (Unit a.service not found): it BindsTo=, Requires= or Requisite= f.service, which does not start ' +
+      'without a.service; keep a.service in the stack, or drop that line',
+  );
+  expect(stoppedWords({ ...cause, needs: false }, false)).toBe(
+    'the destroy of a.service, which this plan runs before the apply, stops it too (with f.service)',
+  );
 });
 
 test('a unit needs its removed unit after the apply as systemd reads it, or as the file the apply writes', () => {
