@@ -42,19 +42,21 @@ const readOf = (live: LiveUnit, running: boolean | null, enablement: string | nu
  * Each drop-in on disk of the unit (`status.dropInPaths`: those systemd loaded and those a reload would load) as when
  * it last changed and which file it is (ctime and device:inode, the later of a link's and its file's), by path: never
  * a digest of its content, which the basis carries into the Terraform state and which may hold a secret
- * (`Environment=TOKEN=...`). A drop-in added, edited, renamed or pointed elsewhere reads otherwise; a path pid1 still
- * lists after its file was removed is left out, as the apply's reload drops it.
+ * (`Environment=TOKEN=...`). A drop-in added, edited, renamed or pointed elsewhere reads otherwise. One pid1 lists that
+ * the login could not stat is `UNSEEN`: behind a directory a read login may not search, or removed with a reload due.
  */
 export const dropInStamps = (
   status: UnitStatus,
   stats: ReadonlyMap<string, FileStat>,
 ): { readonly dropInStamps?: ReadonlyArray<readonly [string, string]> } => {
-  const stamps = (status.dropInPaths ?? []).flatMap((path) => {
+  const stamps = (status.dropInPaths ?? []).map((path) => {
     const stat = stats.get(path);
-    return stat === undefined ? [] : [[path, `${stat.time} ${stat.file}`] as const];
+    return [path, stat === undefined ? UNSEEN : `${stat.time} ${stat.file}`] as const;
   });
   return stamps.length === 0 ? {} : { dropInStamps: stamps };
 };
+
+const UNSEEN = '?';
 
 const stampDigest = ([path, stamp]: readonly [string, string]): string => digestOf([path, stamp]).slice(0, 12);
 
@@ -81,11 +83,16 @@ const partsOf = (planned: string): { readonly own: string; readonly dropIns?: Re
     : { own: planned.slice(0, at), dropIns: new Set(planned.slice(at + DROP_INS.length).split(',')) };
 };
 
-/** The drop-ins on disk now that the plan did not read so: added or changed since. None without the plan's list. */
-const addedSince = (live: LiveUnit, planned: ReadonlySet<string> | undefined, own?: string): string[] =>
-  planned === undefined
-    ? []
-    : stampsOf(live, own).flatMap((stamp) => (planned.has(stampDigest(stamp)) ? [] : stamp[0]));
+/**
+ * The drop-ins on disk now that the plan did not read so: added or changed since. None without the plan's list. One
+ * the plan could not stat (a read login's, `UNSEEN`) is taken as it is; one this read cannot stat is not added.
+ */
+const addedSince = (live: LiveUnit, planned: ReadonlySet<string> | undefined, own?: string): string[] => {
+  if (planned === undefined) return [];
+  const known = ([path, stamp]: readonly [string, string]) =>
+    stamp === UNSEEN || planned.has(stampDigest([path, stamp])) || planned.has(stampDigest([path, UNSEEN]));
+  return stampsOf(live, own).flatMap((stamp) => (known(stamp) ? [] : [stamp[0]]));
+};
 
 const added = (paths: readonly string[]): string =>
   `${paths.join(', ')} ${paths.length === 1 ? 'was' : 'were'} added or changed`;

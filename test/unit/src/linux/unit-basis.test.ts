@@ -1,7 +1,7 @@
 // Unit test of what a plan read of a unit (unit-basis.ts): its file, enablement and whether it runs change
 // the reading; what moves with no hand on it (a crash loop's restarts, times, a new invocation, the stack's records)
 // does not, so the apply refuses a unit changed after its plan and never one merely still running.
-import { dropInBasis, dropInMoved, unitBasis, unitMoved } from '../../../../src/linux/unit-basis';
+import { dropInBasis, dropInMoved, dropInStamps, unitBasis, unitMoved } from '../../../../src/linux/unit-basis';
 import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
@@ -168,6 +168,46 @@ test('the drop-ins are read by path and stamp alone, never by their content, whi
   const basis = unitBasis(spec, withDropIns([[V, '1 8:1']], { content: 'c1' }));
   expect(unitBasis(spec, withDropIns([[V, '1 8:1']], { content: 'c2' }))).toBe(basis);
   expect(basis).toMatch(/^unit read [0-9a-f]{16} drop-ins [0-9a-f]{12}$/);
+});
+
+test('each drop-in is stamped by when it changed and which file it is; one the login could not stat is unseen', () => {
+  const stats = new Map([[V, { time: 1.5, file: '8:1' }]]);
+  expect(dropInStamps(live({ dropInPaths: [V, W] }).status, stats)).toEqual({
+    dropInStamps: [
+      [V, '1.5 8:1'],
+      [W, '?'],
+    ],
+  });
+  expect(dropInStamps(live().status, stats)).toEqual({});
+});
+
+// A read login may not search a drop-in's directory its apply's login can (pid1 lists the path to both): the plan
+// took it for one added since, and refused the unit at every apply.
+test('a drop-in the plan could not stat is taken as it is; one the apply cannot stat is not added', () => {
+  const unseen = withDropIns([[V, '?']]);
+  expect(unitMoved(spec, 'h:22', unitBasis(spec, unseen), withDropIns([[V, '1 8:1']]))).toBeUndefined();
+  expect(
+    unitMoved(
+      spec,
+      'h:22',
+      unitBasis(spec, retiring),
+      withDropIns([
+        [V, '1 8:1'],
+        [X, '?'],
+      ]),
+    ),
+  ).toBeUndefined();
+  expect(
+    unitMoved(
+      spec,
+      'h:22',
+      unitBasis(spec, unseen),
+      withDropIns([
+        [V, '1 8:1'],
+        [X, '3 8:3'],
+      ]),
+    ),
+  ).toBeDefined();
 });
 
 test("an earlier version's basis (no drop-ins) refuses no drop-in: the unit applies as before", () => {
