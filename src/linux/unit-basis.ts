@@ -22,7 +22,7 @@ const DROP_INS = ' drop-ins ';
 
 /**
  * What the read holds of a unit's own file and state, as the digest of both kinds' readings. Its drop-ins are read
- * apart (`dropInsOf`), and a pending daemon-reload not at all: a drop-in the same apply retires changes them with no
+ * apart (`withDropIns`), and a pending daemon-reload not at all: a drop-in the same apply retires changes them with no
  * hand on it (its destroy hook removes the file and reloads before the host's batch apply runs).
  */
 const readOf = (live: LiveUnit, running: boolean | null, enablement: string | null): string => {
