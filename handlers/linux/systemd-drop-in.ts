@@ -63,7 +63,7 @@ export const systemdDropInKind = defineKind({
     const converges = convergesAsRead({ sort: 'drop-in', spec }, live, batchFilesOf([]))
       ? {}
       : { converges: false as const };
-    const basis = dropInBasis(live, stoppedBy?.get(spec.unit)?.by);
+    const basis = dropInBasis(spec, live, stoppedBy?.get(spec.unit)?.by);
     return { inSync: Object.keys(diff).length === 0, summary, diff, basis, ...converges };
   },
 

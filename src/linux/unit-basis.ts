@@ -2,9 +2,9 @@
  * What a plan read of a systemd unit, instance or drop-in, which its apply must still find before it changes
  * anything: a unit whose file or a drop-in was edited by hand, or which was enabled, disabled, masked, started or
  * stopped, between the plan and the apply, had the apply act on its own read (rewrite the file, restart the process)
- * though the plan named only another change of it. Made from the read's own data (no command more on the host: the
- * plan read of 200 units is the hot path); the apply refuses the object alone when its read, before any write,
- * differs.
+ * though the plan named only another change of it; a drop-in added to it by hand went live with the restart its plan
+ * named for another reason. Made from the read's own data (no command more on the host: the plan read of 200 units is
+ * the hot path); the apply refuses the object alone when its read, before any write, differs.
  */
 import { digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
@@ -12,18 +12,18 @@ import { notAsPlanned } from '../core/not-as-planned';
 import { dropInPath } from './drop-in-path';
 import type { DropInSpec } from './systemd-drop-in';
 import type { DesiredUnit, LiveUnit } from './unit-control';
+import type { FileStat } from './unit-loaded';
 import { runningOf } from './unit-diff';
-import { isUnitRunning } from './unit-state';
+import { isUnitRunning, type UnitStatus } from './unit-state';
 
 const READ = 'unit read ';
 const DROP_IN_READ = 'drop-in read ';
+const DROP_INS = ' drop-ins ';
 
 /**
- * What the read holds of a unit's own file and state, as the digest of both kinds' readings. Left out: the unit's
- * drop-ins (which it loads, which it has not loaded, the digest over all its loaded files) and a pending
- * daemon-reload, since a drop-in the same apply retires changes them with no hand on it: its destroy hook removes the
- * file and reloads before the host's batch apply runs, so with them in, a unit changed in that apply was refused
- * (test/e2e/removal.test.ts, measured). A drop-in edited by hand after the plan is still refused by its own reading.
+ * What the read holds of a unit's own file and state, as the digest of both kinds' readings. Its drop-ins are read
+ * apart (`withDropIns`), and a pending daemon-reload not at all: a drop-in the same apply retires changes them with no
+ * hand on it (its destroy hook removes the file and reloads before the host's batch apply runs).
  */
 const readOf = (live: LiveUnit, running: boolean | null, enablement: string | null): string => {
   const { status } = live;
@@ -39,37 +39,100 @@ const readOf = (live: LiveUnit, running: boolean | null, enablement: string | nu
 };
 
 /**
+ * Each drop-in on disk of the unit (`status.dropInPaths`: those systemd loaded and those a reload would load) as when
+ * it last changed and which file it is (ctime and device:inode, the later of a link's and its file's), by path: never
+ * a digest of its content, which the basis carries into the Terraform state and which may hold a secret
+ * (`Environment=TOKEN=...`). A drop-in added, edited, renamed or pointed elsewhere reads otherwise. One pid1 lists that
+ * the login could not stat is `UNSEEN`: behind a directory a read login may not search, or removed with a reload due.
+ */
+export const dropInStamps = (
+  status: UnitStatus,
+  stats: ReadonlyMap<string, FileStat>,
+): { readonly dropInStamps?: ReadonlyArray<readonly [string, string]> } => {
+  const stamps = (status.dropInPaths ?? []).map((path) => {
+    const stat = stats.get(path);
+    return [path, stat === undefined ? UNSEEN : `${stat.time} ${stat.file}`] as const;
+  });
+  return stamps.length === 0 ? {} : { dropInStamps: stamps };
+};
+
+const UNSEEN = '?';
+
+const stampDigest = ([path, stamp]: readonly [string, string]): string => digestOf([path, stamp]).slice(0, 12);
+
+/** The stamps of the drop-ins read, but the one at `own` (a drop-in's own file, which its own reading holds). */
+const stampsOf = (live: LiveUnit, own?: string) => (live.dropInStamps ?? []).filter(([path]) => path !== own);
+
+/**
+ * `read` with the unit's drop-ins (`dropInStamps`) after it, each as a short digest, sorted: ` drop-ins a,b` (`none`
+ * when it has none). Apart from `read`, since the apply compares them as a set: one gone since the plan refuses
+ * nothing (a drop-in the same apply removes, retired, deleted from the code or renamed, has its destroy hook remove
+ * it before the host's batch apply runs, and the plan cannot tell all of those: a renamed one's old path is known to
+ * the state alone), one added or changed refuses the object (`addedSince`).
+ */
+const withDropIns = (read: string, live: LiveUnit, own?: string): string => {
+  const digests = [...new Set(stampsOf(live, own).map(stampDigest))].sort();
+  return `${read}${DROP_INS}${digests.length === 0 ? 'none' : digests.join(',')}`;
+};
+
+/** The plan's reading (`planned`) apart: its own part, and its drop-ins' digests (none from an earlier version). */
+const partsOf = (planned: string): { readonly own: string; readonly dropIns?: ReadonlySet<string> } => {
+  const at = planned.indexOf(DROP_INS);
+  return at < 0
+    ? { own: planned }
+    : { own: planned.slice(0, at), dropIns: new Set(planned.slice(at + DROP_INS.length).split(',')) };
+};
+
+/**
+ * The drop-ins on disk now that the plan did not read so: added or changed since. None without the plan's list. One
+ * the plan could not stat (a read login's, `UNSEEN`) is taken as it is; one this read cannot stat is not added.
+ */
+const addedSince = (live: LiveUnit, planned: ReadonlySet<string> | undefined, own?: string): string[] => {
+  if (planned === undefined) return [];
+  const known = ([path, stamp]: readonly [string, string]) =>
+    stamp === UNSEEN || planned.has(stampDigest([path, stamp])) || planned.has(stampDigest([path, UNSEEN]));
+  return stampsOf(live, own).flatMap((stamp) => (known(stamp) ? [] : [stamp[0]]));
+};
+
+const added = (paths: readonly string[]): string =>
+  `${paths.join(', ')} ${paths.length === 1 ? 'was' : 'were'} added or changed`;
+
+/**
  * The unit as a digest of what decides the apply's steps: its file (digest, or a link in its place), the file
  * systemd loaded it from, its load and enablement state, and whether it runs by the one policy the diff uses
- * (isUnitRunning: a crash loop's restarts and a new invocation count as the same running). Left out: what changes
- * with no hand on it (times, job, invocation, its drop-ins: readOf), and the stack's own records and intent, which a
- * read login may not see as the apply's login does. A unit whose stop comes with the destroy of a unit the plan removes
- * (`stoppedBy`, unit-stop-propagation.ts) is read with whether it runs left out: that destroy runs before the batch
- * apply, and stops it.
+ * (isUnitRunning: a crash loop's restarts and a new invocation count as the same running), then its drop-ins
+ * (`withDropIns`). Left out: what changes with no hand on it (times, job, invocation), and the stack's own records
+ * and intent, which a read login may not see as the apply's login does. A unit whose stop comes with the destroy of a
+ * unit the plan removes (`stoppedBy`, unit-stop-propagation.ts) is read with whether it runs left out: that destroy
+ * runs before the batch apply, and stops it.
  */
 export const unitBasis = (spec: DesiredUnit, live: LiveUnit, stoppedBy?: string): string =>
-  stoppedBy === undefined
-    ? `${READ}${readOf(live, runningOf(spec, live), live.status.unitFileState)}`
-    : leftToDestroy(live);
+  withDropIns(stoppedBy === undefined ? ownRead(spec, live) : leftToDestroy(live), live);
+
+const ownRead = (spec: DesiredUnit, live: LiveUnit): string =>
+  `${READ}${readOf(live, runningOf(spec, live), live.status.unitFileState)}`;
 
 const leftToDestroy = (live: LiveUnit): string => `${READ}${readOf(live, null, live.status.unitFileState)}`;
 
 /**
  * A drop-in likewise: its file, its unit's load state and the file it is loaded from, and whether its unit runs
- * (crash loop included: a drop-in's apply restarts a unit it finds running); its unit's enablement is not its own.
- * A destroy the plan runs before the apply that stops its unit (`stoppedBy`) leaves whether its unit runs out.
+ * (crash loop included: a drop-in's apply restarts a unit it finds running), then its unit's other drop-ins, which
+ * that restart takes live too; its unit's enablement is not its own. A destroy the plan runs before the apply that
+ * stops its unit (`stoppedBy`) leaves whether its unit runs out.
  */
-export const dropInBasis = (live: LiveUnit, stoppedBy?: string): string => {
+export const dropInBasis = (spec: DropInSpec, live: LiveUnit, stoppedBy?: string): string =>
+  withDropIns(stoppedBy === undefined ? dropInRead(live) : dropInLeftToDestroy(live), live, dropInPath(spec));
+
+const dropInRead = (live: LiveUnit): string => {
   const { activeState, subState } = live.status;
-  const running = stoppedBy === undefined ? isUnitRunning(activeState, subState, false) : null;
-  return `${DROP_IN_READ}${readOf(live, running, null)}`;
+  return `${DROP_IN_READ}${readOf(live, isUnitRunning(activeState, subState, false), null)}`;
 };
 
 const dropInLeftToDestroy = (live: LiveUnit): string => `${DROP_IN_READ}${readOf(live, null, null)}`;
 
 /**
- * Why the apply must not act on the unit: it reads now (`live`) otherwise than the plan read it (`planned`).
- * Undefined when they agree.
+ * Why the apply must not act on the unit: it reads now (`live`) otherwise than the plan read it (`planned`), or a
+ * drop-in of it was added or changed since. Undefined when they agree.
  */
 export const unitMoved = (
   spec: DesiredUnit,
@@ -77,27 +140,51 @@ export const unitMoved = (
   planned: string,
   live: LiveUnit,
 ): HandlerError | undefined => {
-  if (unitBasis(spec, live) === planned || leftToDestroy(live) === planned) return undefined;
+  const { own, dropIns } = partsOf(planned);
+  const subject = `${spec.name} on ${host}`;
+  const left = 'nothing was written, started, stopped or restarted for it';
+  if (own !== ownRead(spec, live) && own !== leftToDestroy(live)) {
+    return notAsPlanned(
+      subject,
+      'it was changed after the plan read it (its file, its enablement or mask, or whether it runs), so this apply ' +
+        'would act on that change (write its file over it, restart, start or stop it)',
+      left,
+    );
+  }
+  const paths = addedSince(live, dropIns);
+  if (paths.length === 0) return undefined;
   return notAsPlanned(
-    `${spec.name} on ${host}`,
-    'it was changed after the plan read it (its file, its enablement or mask, or whether it runs), so this apply ' +
-      'would act on that change (write its file over it, restart, start or stop it)',
-    'nothing was written, started, stopped or restarted for it',
+    subject,
+    `its drop-ins changed after the plan read it (${added(paths)}), so this apply would take them live (restart, ` +
+      'start or reload it with them)',
+    left,
   );
 };
 
-/** Why the apply must not write the drop-in: it or its unit reads now otherwise than the plan read them. */
+/** Why the apply must not write the drop-in: it, its unit or its unit's other drop-ins read otherwise than planned. */
 export const dropInMoved = (
   spec: DropInSpec,
   host: string,
   planned: string,
   live: LiveUnit,
 ): HandlerError | undefined => {
-  if (dropInBasis(live) === planned || dropInLeftToDestroy(live) === planned) return undefined;
+  const { own, dropIns } = partsOf(planned);
+  const subject = `drop-in ${dropInPath(spec)} on ${host}`;
+  const left = 'nothing was written or restarted for it';
+  if (own !== dropInRead(live) && own !== dropInLeftToDestroy(live)) {
+    return notAsPlanned(
+      subject,
+      'it or its unit was changed after the plan read them (its file, the file its unit loads, or whether its unit ' +
+        'runs), so this apply would act on that change (write the file over it, restart its unit)',
+      left,
+    );
+  }
+  const paths = addedSince(live, dropIns, dropInPath(spec));
+  if (paths.length === 0) return undefined;
   return notAsPlanned(
-    `drop-in ${dropInPath(spec)} on ${host}`,
-    'it or its unit was changed after the plan read them (its file, the file its unit loads, or whether its unit ' +
-      'runs), so this apply would act on that change (write the file over it, restart its unit)',
-    'nothing was written or restarted for it',
+    subject,
+    `its unit's other drop-ins changed after the plan read them (${added(paths)}), so this apply would take them ` +
+      'live (restart its unit with them)',
+    left,
   );
 };

@@ -99,4 +99,9 @@ export interface LiveUnit {
   readonly templateRuns?: readonly TemplateRun[];
   /** A template's drop-in: when its file last changed (its ctime), in Unix seconds. */
   readonly fileChangedAt?: number;
+  /**
+   * Its drop-ins on disk as path and `<ctime> <device:inode>` (unit-basis.ts `dropInStamps`), never their content's
+   * digest: the plan's reading of them travels to the apply through the state.
+   */
+  readonly dropInStamps?: ReadonlyArray<readonly [string, string]>;
 }

@@ -17,6 +17,7 @@ import { withReplacedForInstances } from './template-drop-ins';
 import { withLinkedFiles } from './unit-linked-file';
 import { withTemplateRuns } from './template-runs';
 import { dirTimesByPath, loadedContentOf } from './drop-in-dirs';
+import { dropInStamps } from './unit-basis';
 import { comparedPaths, linkedUnits, READ_MARK as MARK, type ReadEntry, unitsOf } from './unit-read';
 
 /** Whole seconds from `since` to the host's `now` (each past the second where the host shows it), when both known. */
@@ -86,7 +87,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
         ...(startedWith === undefined ? {} : { startedWith }),
         // Any file there is an intent: one that does not parse still proves the object the stack's.
         ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
-        ...loadedContentOf(entry.unit, status, dated),
+        ...filesRead(entry.unit, status, dated),
         ...(overridden === undefined ? {} : { overridden }),
         ...linksOfEntry(entry, status, links, digests),
       },
@@ -97,6 +98,12 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const linked = judged && withLinkedFiles(entries, judged, text(MARK.symlinks));
   return linked && withTemplateRuns(entries, linked, text(MARK.runs), stats);
 };
+
+/** What the read holds of the files a unit is loaded from: their content (drop-in-dirs.ts), its drop-ins' stamps. */
+const filesRead = (unit: string, status: UnitStatus, dated: Parameters<typeof loadedContentOf>[2]) => ({
+  ...loadedContentOf(unit, status, dated),
+  ...dropInStamps(status, dated.stats),
+});
 
 /** The script's answer by section: `show`'s output first, then each mark's text (undefined when it never printed). */
 const sectionsOf = (stdout: string) => {

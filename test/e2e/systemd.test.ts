@@ -104,6 +104,24 @@ test('a saved plan applied after the unit file was edited by hand changes nothin
   expect((await plan('plan (clean after the refusal)')).code).toBe(0);
 });
 
+test('a saved plan applied after a drop-in was added by hand to the unit neither starts it nor loads it', async () => {
+  const dir = '/etc/systemd/system/hf-agent.service.d';
+  await host.exec('systemctl stop hf-agent.service');
+  expect((await plan('plan (stopped, saved)', '-out', 'plan.bin')).code).toBe(2);
+  await host.exec(`mkdir -p ${dir} && printf '[Service]\\nEnvironment=HAND=1\\n' > ${dir}/50-hand.conf`);
+  const applied = await project.terraform('apply', '-no-color', 'plan.bin');
+  expect(applied.code).toBe(1);
+  expect(flat(applied.stdout + applied.stderr)).toContain(
+    `agent: not applied: hf-agent.service on 127.0.0.1:${host.port} cannot be applied as planned: its drop-ins ` +
+      `changed after the plan read it (${dir}/50-hand.conf was added or changed)`,
+  );
+  expect(await state('hf-agent.service')).toMatch(/ActiveState=inactive/);
+  await host.exec(`rm -r ${dir}`);
+  await apply('apply (the drop-in taken away)');
+  expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);
+  expect((await plan('plan (clean after the drop-in refusal)')).code).toBe(0);
+});
+
 test('enabled from a bool variable: its value plans clean, another is drift in words, an apply converges', async () => {
   expect((await plan('plan (agent_enabled=true)', '-var', 'agent_enabled=true')).code).toBe(0);
   const drifted = await plan('plan (agent_enabled=false)', '-var', 'agent_enabled=false');

@@ -235,3 +235,23 @@ describe('a mark the read login cannot read (issue 27)', () => {
     expect((await plan(objects)).result?.['.summary']).toBe('all 2 objects are in sync');
   });
 });
+
+// A drop-in in a directory the read login may not search: pid1 lists it (DropInPaths), the read login cannot stat
+// it, the apply's login can. The plan's reading must not then take it for one added since (a refusal every apply).
+test('a drop-in behind a directory the read login may not search refuses nothing: the unit starts', async () => {
+  const spec = unitSpec('sealed.service', service('sealed'));
+  expect(await invoke(linuxDomain(), 'systemd-unit', 'apply', target(), spec, bothEnv())).toMatchObject({ code: 0 });
+  const dir = '/etc/systemd/system/sealed.service.d';
+  await host().exec(
+    `install -d -m 700 ${dir} && printf '[Service]\\nEnvironment=S=1\\n' > ${dir}/10-secret.conf && ` +
+      'systemctl daemon-reload && systemctl stop sealed.service',
+  );
+  const objects: Record<string, ApplyEntry> = { sealed: { kind: 'systemd-unit', spec } };
+  const plan = await invokeBatch(linuxDomain(), target(), objects, readEnv());
+  expect(plan.result?.['sealed.summary']).toMatch(/differs: running is "inactive\/dead", want "running"/);
+  const basis = { HOMELAB_BASIS: plan.result?.['.basis'] ?? '' };
+  const applied = await invokeBatchApply(linuxDomain(), target(), objects, { ...bothEnv(), ...basis });
+  expect(applied.stderr).not.toContain('cannot be applied as planned');
+  expect(applied.code).toBe(0);
+  expect((await host().exec('systemctl is-active sealed.service')).stdout.trim()).toBe('active');
+});

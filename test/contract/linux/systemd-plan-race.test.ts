@@ -7,7 +7,7 @@
 import { linuxDomain } from '../../../handlers/linux/domain';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { type ApplyEntry, invokeBatch, invokeBatchApply } from '../../support/run-handler';
-import { hostTarget, KEY_ENV, unitSpec, useSystemdHost, variantDropIn } from '../../support/unit-host';
+import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost, variantDropIn } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -17,11 +17,18 @@ const DIR = '/etc/systemd/system';
 const service = (v: string) =>
   `[Unit]\nDescription=race\n[Service]\nEnvironment=V=${v}\nExecStart=/bin/sleep infinity\n` +
   '[Install]\nWantedBy=multi-user.target\n';
-type Declared = ReturnType<typeof unitSpec> | DropInSpec;
-const kindOf = (spec: Declared) => ('unit' in spec ? 'systemd-drop-in' : 'systemd-unit');
+type Declared = ReturnType<typeof unitSpec> | DropInSpec | ReturnType<typeof instanceSpec>;
+const kindOf = (spec: Declared) =>
+  'unit' in spec ? 'systemd-drop-in' : 'template' in spec ? 'systemd-instance' : 'systemd-unit';
 const nameOf = (spec: Declared) => ('unit' in spec ? `${spec.unit}_${spec.name}` : spec.name).replace(/\W/g, '_');
+/** Each spec by name, an instance after the template declared before it (the batch applies a template first). */
 const objects = (...specs: Declared[]): Record<string, ApplyEntry> =>
-  Object.fromEntries(specs.map((spec) => [nameOf(spec), { kind: kindOf(spec), spec }]));
+  Object.fromEntries(
+    specs.map((spec) => {
+      const after = 'template' in spec ? { after: [nameOf(unitSpec(spec.template, ''))] } : {};
+      return [nameOf(spec), { kind: kindOf(spec), spec, ...after }];
+    }),
+  );
 const dropIn = (v: string): DropInSpec => variantDropIn('pr-f.service', v);
 
 /** A plan of `specs`, `between` run on the host after it, then the apply with the plan's reading (HOMELAB_BASIS). */
@@ -46,7 +53,7 @@ test('a unit whose file was edited by hand after a plan that said only "stopped"
   expect(plan['pr_a_service.summary']).toMatch(
     /^unit pr-a\.service on \S+ \(inactive\/dead\) differs: running is "inactive\/dead", want "running"$/,
   );
-  expect(plan['.basis']).toMatch(/"pr_a_service":"unit read [0-9a-f]{16}"/);
+  expect(plan['.basis']).toMatch(/"pr_a_service":"unit read [0-9a-f]{16} drop-ins none"/);
   expect(applied.code).toBe(1);
   expect(applied.stderr).toMatch(
     /pr_a_service: not applied: pr-a\.service on \S+ cannot be applied as planned: it was changed after the plan read/,
@@ -80,6 +87,61 @@ test('a drop-in edited by hand after a plan that said it rewrites it is left as 
   expect(applied.stderr).toContain('nothing was written or restarted for it: plan again');
   expect(await file('pr-f.service.d/10-v.conf')).toBe('[Service]\nEnvironment=V=hand\n');
   expect(await state('pr-f.service')).toBe(before);
+});
+
+test('a drop-in added by hand after a plan that said only "stopped" refuses its unit, left stopped', async () => {
+  await made(unitSpec('pr-g.service', service('g'), { started: false }));
+  const hand = `${DIR}/pr-g.service.d/50-hand.conf`;
+  const add = `mkdir -p ${DIR}/pr-g.service.d && printf '[Service]\\nEnvironment=V=hand\\n' > ${hand}`;
+  const { plan, applied } = await planThenApply([unitSpec('pr-g.service', service('g'))], add);
+  expect(plan['pr_g_service.summary']).toMatch(/differs: running is "inactive\/dead", want "running"$/);
+  expect(applied.stderr).toContain(`pr-g.service on ${host().host}:${host().port} cannot be applied as planned`);
+  expect(applied.stderr).toContain(`its drop-ins changed after the plan read it (${hand} was added or changed)`);
+  expect(applied.code).toBe(1);
+  expect(await state('pr-g.service')).toMatch(/^inactive\n/);
+});
+
+test('a drop-in removed after the plan (as a destroy the plan runs removes it) refuses nothing', async () => {
+  await made(unitSpec('pr-h.service', service('h'), { started: false }));
+  const gone = `${DIR}/pr-h.service.d/50-gone.conf`;
+  expect(await host().exec(`mkdir -p ${DIR}/pr-h.service.d && printf '[Service]\\n' > ${gone}`)).toMatchObject({
+    code: 0,
+  });
+  const remove = `rm ${gone} && systemctl daemon-reload`;
+  const { applied } = await planThenApply([unitSpec('pr-h.service', service('h'))], remove);
+  expect(applied.code).toBe(0);
+  expect(await state('pr-h.service')).toMatch(/^active\n/);
+});
+
+test('a drop-in added by hand beside one the plan rewrites refuses that one: its unit is not restarted', async () => {
+  await made(unitSpec('pr-j.service', service('j')));
+  const env = { [KEY_ENV]: host().privateKey };
+  const first = objects(variantDropIn('pr-j.service', 'a'));
+  expect(await invokeBatchApply(linuxDomain(), hostTarget(host()), first, env)).toMatchObject({ code: 0 });
+  const before = await state('pr-j.service');
+  const hand = `${DIR}/pr-j.service.d/50-hand.conf`;
+  const { applied } = await planThenApply(
+    [variantDropIn('pr-j.service', 'b')],
+    `printf '[Service]\\nEnvironment=W=hand\\n' > ${hand}`,
+  );
+  expect(applied.stderr).toContain(
+    `its unit's other drop-ins changed after the plan read them (${hand} was added or changed)`,
+  );
+  expect(await file('pr-j.service.d/10-v.conf')).toBe('[Service]\nEnvironment=V=a\n');
+  expect(await state('pr-j.service')).toBe(before);
+});
+
+test("a template's drop-in added by hand after the plan refuses the instance the plan said it starts", async () => {
+  const template = unitSpec('pr-t@.service', service('t'), { enabled: false, started: false });
+  const env = { [KEY_ENV]: host().privateKey };
+  const first = objects(template, instanceSpec('pr-t@x.service', { started: false }));
+  expect(await invokeBatchApply(linuxDomain(), hostTarget(host()), first, env)).toMatchObject({ code: 0 });
+  const hand = `${DIR}/pr-t@.service.d/50-hand.conf`;
+  const add = `mkdir -p ${DIR}/pr-t@.service.d && printf '[Service]\\nEnvironment=V=hand\\n' > ${hand}`;
+  const { applied } = await planThenApply([template, instanceSpec('pr-t@x.service')], add);
+  expect(applied.stderr).toContain(`pr-t@x.service on ${host().host}:${host().port} cannot be applied as planned`);
+  expect(applied.stderr).toContain(`(${hand} was added or changed)`);
+  expect(await state('pr-t@x.service')).toMatch(/^inactive\n/);
 });
 
 test("an apply without a plan's reading (an earlier version made its apply resource) acts as before", async () => {

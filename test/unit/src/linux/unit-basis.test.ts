@@ -1,7 +1,7 @@
 // Unit test of what a plan read of a unit (unit-basis.ts): its file, enablement and whether it runs change
 // the reading; what moves with no hand on it (a crash loop's restarts, times, a new invocation, the stack's records)
 // does not, so the apply refuses a unit changed after its plan and never one merely still running.
-import { dropInBasis, dropInMoved, unitBasis, unitMoved } from '../../../../src/linux/unit-basis';
+import { dropInBasis, dropInMoved, dropInStamps, unitBasis, unitMoved } from '../../../../src/linux/unit-basis';
 import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
@@ -43,12 +43,12 @@ test.each([
   );
 });
 
-test('the basis is a short digest', () => {
-  expect(planned).toMatch(/^unit read [0-9a-f]{16}$/);
+test('the basis is a short digest, then its drop-ins', () => {
+  expect(planned).toMatch(/^unit read [0-9a-f]{16} drop-ins none$/);
 });
 
 const dropIn = { unit: 'a.service', name: '10-v', directory: '/etc/systemd/system' } as DropInSpec;
-const dropInPlanned = dropInBasis(live());
+const dropInPlanned = dropInBasis(dropIn, live());
 
 test.each([
   ['its unit in a crash loop between restarts', live({ activeState: 'activating', subState: 'auto-restart' })],
@@ -69,17 +69,152 @@ test.each([
 // A drop-in the same apply retires is removed by its destroy hook, which runs before the host's batch apply, and
 // reloaded: the unit's loaded drop-ins, the digest over its loaded files and a pending reload move with no hand on
 // it. Read into the basis, they refused the unit (or its other drop-in) in that apply (test/e2e/removal.test.ts).
-const retiring = live(
-  { dropInPaths: ['/etc/systemd/system/a.service.d/10-v.conf'], needDaemonReload: false },
+const V = '/etc/systemd/system/a.service.d/10-v.conf';
+const W = '/etc/systemd/system/a.service.d/20-w.conf';
+const X = '/etc/systemd/system/a.service.d/30-x.conf';
+const withDropIns = (stamps: Array<[string, string]>, over: Partial<LiveUnit> = {}) =>
+  live({ dropInPaths: stamps.map(([path]) => path) }, { dropInStamps: stamps, ...over });
+const retiring = withDropIns(
+  [
+    [V, '1 8:1'],
+    [W, '2 8:2'],
+  ],
   { content: 'c1' },
 );
 test.each([
-  ['removed and not yet reloaded', live({ dropInPaths: [], needDaemonReload: true }, { content: 'c1' })],
-  ['removed and reloaded', live({ dropInPaths: [] }, { content: 'c2' })],
-  ['added by the same apply', live({ unloadedDropIns: ['/etc/systemd/system/a.service.d/20-w.conf'] })],
+  ['removed and not yet reloaded', withDropIns([[V, '1 8:1']], { content: 'c1', status: retiring.status })],
+  ['removed and reloaded', withDropIns([[V, '1 8:1']], { content: 'c2' })],
+  ['removed with its other drop-in', live({ dropInPaths: [], needDaemonReload: true })],
 ])('a sibling drop-in %s refuses neither the unit nor its other drop-in', (_what, now) => {
   expect(unitMoved(spec, 'h:22', unitBasis(spec, retiring), now)).toBeUndefined();
-  expect(dropInMoved(dropIn, 'h:22', dropInBasis(retiring), now)).toBeUndefined();
+  expect(dropInMoved(dropIn, 'h:22', dropInBasis(dropIn, retiring), now)).toBeUndefined();
+});
+
+// A drop-in made by hand after the plan went live with the restart, start or reload the plan named for another reason.
+test.each([
+  [
+    'added',
+    withDropIns([
+      [V, '1 8:1'],
+      [W, '2 8:2'],
+      [X, '3 8:3'],
+    ]),
+    X,
+  ],
+  [
+    'edited',
+    withDropIns([
+      [V, '1 8:1'],
+      [W, '4 8:2'],
+    ]),
+    W,
+  ],
+  [
+    'put in place of another (same time, another file)',
+    withDropIns([
+      [V, '1 8:1'],
+      [W, '2 8:9'],
+    ]),
+    W,
+  ],
+])(
+  'a sibling drop-in %s by hand after the plan refuses the unit and its other drop-in, naming it',
+  (_what, now, path) => {
+    expect(unitMoved(spec, 'h:22', unitBasis(spec, retiring), now)?.message).toBe(
+      'a.service on h:22 cannot be applied as planned: its drop-ins changed after the plan read it ' +
+        `(${path} was added or changed), so this apply would take them live (restart, start or reload it with ` +
+        'them), which the plan did not say; nothing was written, started, stopped or restarted for it: plan ' +
+        'again, and that plan reads it as it is now',
+    );
+    expect(dropInMoved(dropIn, 'h:22', dropInBasis(dropIn, retiring), now)?.message).toMatch(
+      new RegExp(
+        `^drop-in ${V} on h:22 cannot be applied as planned: its unit's other drop-ins changed after the plan ` +
+          `read them \\(${path} was added or changed\\)`,
+      ),
+    );
+  },
+);
+
+test("a drop-in's own file is judged by its own reading, not among its siblings' stamps", () => {
+  const before = withDropIns([
+    [V, '1 8:1'],
+    [W, '2 8:2'],
+  ]);
+  expect(
+    dropInMoved(
+      dropIn,
+      'h:22',
+      dropInBasis(dropIn, before),
+      withDropIns([
+        [V, '9 8:7'],
+        [W, '2 8:2'],
+      ]),
+    ),
+  ).toBe(undefined);
+  expect(
+    unitMoved(
+      spec,
+      'h:22',
+      unitBasis(spec, before),
+      withDropIns([
+        [V, '9 8:7'],
+        [W, '2 8:2'],
+      ]),
+    ),
+  ).toBeDefined();
+});
+
+test('the drop-ins are read by path and stamp alone, never by their content, which may hold a secret', () => {
+  const basis = unitBasis(spec, withDropIns([[V, '1 8:1']], { content: 'c1' }));
+  expect(unitBasis(spec, withDropIns([[V, '1 8:1']], { content: 'c2' }))).toBe(basis);
+  expect(basis).toMatch(/^unit read [0-9a-f]{16} drop-ins [0-9a-f]{12}$/);
+});
+
+test('each drop-in is stamped by when it changed and which file it is; one the login could not stat is unseen', () => {
+  const stats = new Map([[V, { time: 1.5, file: '8:1' }]]);
+  expect(dropInStamps(live({ dropInPaths: [V, W] }).status, stats)).toEqual({
+    dropInStamps: [
+      [V, '1.5 8:1'],
+      [W, '?'],
+    ],
+  });
+  expect(dropInStamps(live().status, stats)).toEqual({});
+});
+
+// A read login may not search a drop-in's directory its apply's login can (pid1 lists the path to both): the plan
+// took it for one added since, and refused the unit at every apply.
+test('a drop-in the plan could not stat is taken as it is; one the apply cannot stat is not added', () => {
+  const unseen = withDropIns([[V, '?']]);
+  expect(unitMoved(spec, 'h:22', unitBasis(spec, unseen), withDropIns([[V, '1 8:1']]))).toBeUndefined();
+  expect(
+    unitMoved(
+      spec,
+      'h:22',
+      unitBasis(spec, retiring),
+      withDropIns([
+        [V, '1 8:1'],
+        [X, '?'],
+      ]),
+    ),
+  ).toBeUndefined();
+  expect(
+    unitMoved(
+      spec,
+      'h:22',
+      unitBasis(spec, unseen),
+      withDropIns([
+        [V, '1 8:1'],
+        [X, '3 8:3'],
+      ]),
+    ),
+  ).toBeDefined();
+});
+
+test("an earlier version's basis (no drop-ins) refuses no drop-in: the unit applies as before", () => {
+  const earlier = unitBasis(spec, live()).replace(/ drop-ins .*$/, '');
+  expect(unitMoved(spec, 'h:22', earlier, withDropIns([[X, '3 8:3']]))).toBeUndefined();
+  const earlierDropIn = dropInBasis(dropIn, live()).replace(/ drop-ins .*$/, '');
+  expect(dropInMoved(dropIn, 'h:22', earlierDropIn, withDropIns([[X, '3 8:3']]))).toBeUndefined();
 });
 
 // A unit bound to one the same apply removes is stopped by that unit's destroy hook before the host's batch apply
@@ -102,8 +237,8 @@ test.each([
 
 test('a drop-in whose unit the plan says a destroy stops reads as planned with its unit stopped, not edited', () => {
   const stopped = live({ activeState: 'inactive', subState: 'dead' });
-  expect(dropInMoved(dropIn, 'h:22', dropInBasis(live(), 'dep.service'), stopped)).toBeUndefined();
+  expect(dropInMoved(dropIn, 'h:22', dropInBasis(dropIn, live(), 'dep.service'), stopped)).toBeUndefined();
   expect(
-    dropInMoved(dropIn, 'h:22', dropInBasis(live(), 'dep.service'), { ...stopped, fileSha256: 'f2' }),
+    dropInMoved(dropIn, 'h:22', dropInBasis(dropIn, live(), 'dep.service'), { ...stopped, fileSha256: 'f2' }),
   ).toBeDefined();
 });
