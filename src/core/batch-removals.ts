@@ -37,6 +37,7 @@ export const removalsRead = <S, Spec, I, L, C, R>(
   removals: readonly Removing[],
   words: Map<string, string>,
   context: KindContext,
+  batch: readonly C[],
 ): ((session: S) => Promise<void>) | undefined => {
   const read = kind.readRemovals;
   if (read === undefined) return undefined;
@@ -50,7 +51,7 @@ export const removalsRead = <S, Spec, I, L, C, R>(
   });
   if (parsed.length === 0) return undefined;
   return async (session) => {
-    const said = await read(session, parsed, context);
+    const said = await read(session, parsed, context, batch);
     parsed.forEach(({ name }, index) => {
       const line = said[index];
       if (line !== undefined) words.set(name, line);
@@ -58,19 +59,23 @@ export const removalsRead = <S, Spec, I, L, C, R>(
   };
 };
 
-/** The reads of the removals by the kinds that say what theirs do (ObjectKind.readRemovals); a kind not served none. */
+/**
+ * The reads of the removals by the kinds that say what theirs do (ObjectKind.readRemovals), each given the read's
+ * `batch`; a kind not served none.
+ */
 export const removalGroups = async <S, T, C, R>(
   domain: HandlerDomain<S, T, string, C, R>,
   removing: readonly Removing[],
   words: Map<string, string>,
   context: KindContext,
+  batch: readonly C[] = [],
 ): Promise<Array<(session: S) => Promise<void>>> => {
   const groups: Array<(session: S) => Promise<void>> = [];
   for (const kindName of new Set(removing.map((removal) => removal.kind))) {
     const load = Object.hasOwn(domain.kinds, kindName) ? domain.kinds[kindName] : undefined;
     if (load === undefined) continue;
     const ofKind = removing.filter((removal) => removal.kind === kindName);
-    const group = (await load()).open((kind) => removalsRead(kind, ofKind, words, context));
+    const group = (await load()).open((kind) => removalsRead(kind, ofKind, words, context, batch));
     if (group !== undefined) groups.push(group);
   }
   return groups;
