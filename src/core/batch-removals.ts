@@ -2,7 +2,8 @@
  * What the objects a plan removes do besides their removal, read by their target's batch read (README, Removing an
  * object): the query names them (`.removing`), a kind whose destroy does more than its plan's "will be destroyed"
  * says reads it (ObjectKind.readRemovals), and the read's summary says it. Without it, a template drop-in's destroy
- * restarted instances of the template that no line of its plan named.
+ * restarted instances of the template that no line of its plan named, and a unit's destroy stopped units made by hand
+ * PartOf= or BindsTo= it.
  */
 import * as z from 'zod/mini';
 import { errorMessage, HandlerError } from './errors';
