@@ -8,6 +8,7 @@ import { instanceIdentity, instanceSpec, type InstanceSpec } from '../../src/lin
 import type { UnitChange } from '../../src/linux/unit-batch';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { HostSession } from './session';
+import { readRemovalStops } from './removal-stops';
 import { fetchUnits, isForeign, type LiveUnits, markedBy, readingOf } from './systemd-unit';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
 import { applyOne } from './unit-transaction';
@@ -31,4 +32,7 @@ export const systemdInstanceKind = defineKind({
   removal: (unit: UnitIdentity, context, adopt): UnitRemoval => ({ unit, ownsFile: false, context, adopt }),
   destroy: (session: HostSession, unit: UnitIdentity, context, adopt) =>
     destroyUnit(session, { unit, ownsFile: false, context, adopt }),
+  /** An instance the plan removes: the running units no stack declares that its destroy stops (removal-stops.ts). */
+  readRemovals: (session: HostSession, removals, context, batch?: readonly UnitChange[]) =>
+    readRemovalStops(session, removals, context, false, batch),
 });

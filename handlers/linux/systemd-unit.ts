@@ -41,6 +41,7 @@ import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } fro
 import type { HostSession } from './session';
 import { readUnits } from './read-units';
 import { readStoppedBy } from './stopped-by';
+import { readRemovalStops } from './removal-stops';
 import { destroyUnit, type UnitRemoval } from './unit-ops';
 import { applyOne } from './unit-transaction';
 
@@ -215,4 +216,7 @@ export const systemdUnitKind = defineKind({
   removal: (unit: UnitIdentity, context, adopt): UnitRemoval => ({ unit, ownsFile: true, context, adopt }),
   destroy: (session: HostSession, unit: UnitIdentity, context, adopt) =>
     destroyUnit(session, { unit, ownsFile: true, context, adopt }),
+  /** A unit the plan removes: the running units no stack declares that its destroy stops (removal-stops.ts). */
+  readRemovals: (session: HostSession, removals, context, batch?: readonly UnitChange[]) =>
+    readRemovalStops(session, removals, context, true, batch),
 });

@@ -2,7 +2,8 @@
  * What the objects a plan removes do besides their removal, read by their target's batch read (README, Removing an
  * object): the query names them (`.removing`), a kind whose destroy does more than its plan's "will be destroyed"
  * says reads it (ObjectKind.readRemovals), and the read's summary says it. Without it, a template drop-in's destroy
- * restarted instances of the template that no line of its plan named.
+ * restarted instances of the template that no line of its plan named, and a unit's destroy stopped units made by hand
+ * PartOf= or BindsTo= it.
  */
 import * as z from 'zod/mini';
 import { errorMessage, HandlerError } from './errors';
@@ -37,6 +38,7 @@ export const removalsRead = <S, Spec, I, L, C, R>(
   removals: readonly Removing[],
   words: Map<string, string>,
   context: KindContext,
+  batch: readonly C[],
 ): ((session: S) => Promise<void>) | undefined => {
   const read = kind.readRemovals;
   if (read === undefined) return undefined;
@@ -50,7 +52,7 @@ export const removalsRead = <S, Spec, I, L, C, R>(
   });
   if (parsed.length === 0) return undefined;
   return async (session) => {
-    const said = await read(session, parsed, context);
+    const said = await read(session, parsed, context, batch);
     parsed.forEach(({ name }, index) => {
       const line = said[index];
       if (line !== undefined) words.set(name, line);
@@ -58,19 +60,23 @@ export const removalsRead = <S, Spec, I, L, C, R>(
   };
 };
 
-/** The reads of the removals by the kinds that say what theirs do (ObjectKind.readRemovals); a kind not served none. */
+/**
+ * The reads of the removals by the kinds that say what theirs do (ObjectKind.readRemovals), each given the read's
+ * `batch`; a kind not served none.
+ */
 export const removalGroups = async <S, T, C, R>(
   domain: HandlerDomain<S, T, string, C, R>,
   removing: readonly Removing[],
   words: Map<string, string>,
   context: KindContext,
+  batch: readonly C[] = [],
 ): Promise<Array<(session: S) => Promise<void>>> => {
   const groups: Array<(session: S) => Promise<void>> = [];
   for (const kindName of new Set(removing.map((removal) => removal.kind))) {
     const load = Object.hasOwn(domain.kinds, kindName) ? domain.kinds[kindName] : undefined;
     if (load === undefined) continue;
     const ofKind = removing.filter((removal) => removal.kind === kindName);
-    const group = (await load()).open((kind) => removalsRead(kind, ofKind, words, context));
+    const group = (await load()).open((kind) => removalsRead(kind, ofKind, words, context, batch));
     if (group !== undefined) groups.push(group);
   }
   return groups;

@@ -137,7 +137,8 @@ const readAll = async <S, T, C, R>(
     const group = (await load()).open((kind) => groupRead(kind, entries, { readings, batch }, context, where));
     if (group !== undefined) groups.push(group);
   }
-  if (removals !== undefined) groups.push(...(await removalGroups(domain, removals.of, removals.removals, context)));
+  if (removals !== undefined)
+    groups.push(...(await removalGroups(domain, removals.of, removals.removals, context, batch)));
   if (groups.length === 0) return readings;
   const session = await domain.connect(target, context, 'read');
   try {

@@ -143,6 +143,7 @@ export interface ObjectKind<S, Spec, Identity, Live, Change = never, Removal = n
    * What the destroy of each of `removals` (objects the plan removes: batch-removals.ts) would do besides removing it,
    * in words, or undefined where nothing: a batch read's plan says it, since its "will be destroyed" does not. Read
    * as the destroy reads it: the read cannot see the state, so it may be said of an object the plan does not destroy.
+   * `batch`: every object the batch read reads, as `fetch` gets it (what the stack still declares).
    *
    * @default - a removal does what its plan line says
    */
@@ -150,6 +151,7 @@ export interface ObjectKind<S, Spec, Identity, Live, Change = never, Removal = n
     session: S,
     removals: ReadonlyArray<{ readonly identity: Identity; readonly adopt: boolean }>,
     context: KindContext,
+    batch?: readonly Change[],
   ): Promise<ReadonlyArray<string | undefined>>;
   /**
    * How many of this kind's objects one batch apply may apply at once over the session: more than

@@ -5,7 +5,8 @@
  * the same apply changes was refused as changed since its plan (running then, stopped now): the plan's reading of such
  * a unit leaves whether it runs to that destroy (unit-basis.ts). One that BindsTo=, Requires= or Requisite= the
  * removed unit, or a unit that cannot start without it, cannot start again once it is gone (`Unit dep.service not
- * found.`, measured, systemd 252), which its plan says rather than that it starts again.
+ * found.`, measured, systemd 252), which its plan says rather than that it starts again. The running units no stack
+ * declares that it stops are said under the removal itself (unit-removal-stops.ts).
  */
 import type { FieldDiff } from '../core/field-diff';
 import type { RemovedObject } from '../core/kind';

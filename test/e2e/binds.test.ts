@@ -2,7 +2,8 @@
  * A unit bound to another (BindsTo, PartOf, Requires) that the same apply changes and whose dep it destroys, on
  * real terraform and the real systemd host: the dep's destroy hook runs before the host's batch apply, and its stop
  * stops the app with it, so the batch apply must not find the app changed since its plan and refuse it. A unit that
- * only Wants or is After the dep is not stopped with it.
+ * only Wants or is After the dep is not stopped with it. One made by hand, bound to a dep, is named in the plan as
+ * stopped by that dep's destroy.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,9 +56,21 @@ test('the first apply starts every app and its dep', async () => {
 // Regression: the dep's destroy stopped a BindsTo/PartOf/Requires app before the batch apply read it, which then
 // refused the app as changed since its plan (running then, stopped now), so the apply did not converge.
 test('an app changed in the apply that destroys its dep is applied and runs; the plan after is clean', async () => {
+  // Made by hand, declared by no stack: bt-dep's destroy stops it too (before, no line of the plan said so).
+  const hand = '[Unit]\nBindsTo=bt-dep.service\nAfter=bt-dep.service\n[Service]\nExecStart=/bin/sleep infinity\n';
+  const made = await host.exec(
+    `printf '%s' '${hand}' > /etc/systemd/system/hand-ship.service && systemctl daemon-reload && ` +
+      'systemctl start hand-ship.service',
+  );
+  expect(made.code).toBe(0);
   await project.must('synth (removed)', project.synth({ HOMELAB_BINDS_STEP: 'removed' }));
   const planned = await project.plan('plan (removed)', '-out', 'plan.bin');
   expect(planned.code).toBe(2);
+  expect(flat(planned.stdout)).toContain(
+    `- bt-dep: unit bt-dep.service on ${host.host}:${host.port}, if this plan destroys it: its destroy stops ` +
+      'hand-ship.service too (running, and no stack declares it); hand-ship.service cannot start again without it ' +
+      '(Unit bt-dep.service not found): it BindsTo=, Requires= or Requisite= it',
+  );
   // The plan says which apps the destroys stop: those bound to, part of or requiring their dep, pk-app too, which
   // does not change and which the apply starts again (before, the apply left it stopped and its plan said nothing).
   const stops = [...flat(planned.stdout).matchAll(/the destroy of (\S+), which this plan runs before the apply/g)];
@@ -96,5 +109,7 @@ test('an app changed in the apply that destroys its dep is applied and runs; the
   for (const unit of CHAIN)
     expect([unit, await state(unit)]).toEqual([unit, 'LoadState=loaded ActiveState=active SubState=running']);
   expect((await host.exec('systemctl show -p Environment -- bt-app.service')).stdout).toContain('A=2');
+  expect(await state('hand-ship.service')).toBe('LoadState=loaded ActiveState=inactive SubState=dead');
+  expect((await host.exec('systemctl start hand-ship.service')).stderr).toContain('Unit bt-dep.service not found.');
   expect((await project.plan('plan (after removed)')).code).toBe(0);
 });

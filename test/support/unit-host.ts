@@ -44,6 +44,16 @@ export const unitSpec = (
   restartOn: digestOf(over.restartOn ?? []),
 });
 
+/** A service that runs until stopped, with `unitLines` in its [Unit] section (PartOf=, BindsTo=, ...). */
+export const sleeperService = (unitLines: string): string =>
+  `[Unit]\n${unitLines}[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n`;
+
+/** A batch entry declaring the unit `name` as `sleeperService(unitLines)`. */
+export const sleeperEntry = (name: string, unitLines: string) => ({
+  kind: 'systemd-unit',
+  spec: unitSpec(name, sleeperService(unitLines)),
+});
+
 /** An instance as `SystemdUnitInstance` declares one by default, of the template its name names. */
 export const instanceSpec = (name: string, over: Partial<InstanceSpec> = {}): InstanceSpec => ({
   name,
