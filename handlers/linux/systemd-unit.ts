@@ -35,7 +35,7 @@ import {
 } from '../../src/linux/unit-template-disable';
 import { convergesAsRead, refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import { unitBasis } from '../../src/linux/unit-basis';
-import { needsAfter, startsAgain, type StopCause, stoppedWords } from '../../src/linux/unit-stop-propagation';
+import { afterStop, startsAgain, type StopCause, stoppedWords } from '../../src/linux/unit-stop-propagation';
 import { alsoWords } from '../../src/linux/unit-also';
 import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
@@ -105,9 +105,9 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const linked = withBatchLinks(change, unit, withTemplateDropIns(change, unit, own, live), live, stack);
   const { also } = linked;
   const stoppedBy = live.stoppedBy?.get(spec.name);
-  const needs = stoppedBy !== undefined && needsAfter(stoppedBy, 'file' in linked.diff ? content : undefined);
+  const after = stoppedBy === undefined ? 'starts' : afterStop(stoppedBy, 'file' in linked.diff ? content : undefined);
   const running = { declared: spec.started, now: runningOf(spec, unit), state: stateOf(spec, unit) };
-  const diff = { ...linked.diff, ...startsAgain(stoppedBy, needs, running, linked.diff) };
+  const diff = { ...linked.diff, ...startsAgain(stoppedBy, after, running, linked.diff) };
   const inSync = Object.keys(diff).length === 0;
   const others = inSync ? undefined : alsoWords(spec, unit, mustWrite(change, unit));
   const runs = templateRunsWords(content, unit);
@@ -115,7 +115,7 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const files = live.files ?? batchFilesOf(live.batch ?? [change]);
   const converges = convergesAsRead(change, unit, files) ? {} : { converges: false as const };
   const basis = unitBasis(spec, unit, stoppedBy?.by);
-  const stopped = stoppedBy === undefined ? undefined : stoppedWords(stoppedBy, needs);
+  const stopped = stoppedBy === undefined ? undefined : stoppedWords(stoppedBy, after);
   const said = inSync || stopped === undefined ? words : [words, stopped].filter(Boolean).join('; ');
   return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, said), diff, basis, ...converges };
 };

@@ -12,7 +12,7 @@ import type { FieldDiff } from '../core/field-diff';
 import type { RemovedObject } from '../core/kind';
 import { isRecord } from '../core/records';
 import { quote } from './shell';
-import { isTemplate, unitNameProblem } from './unit-name';
+import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
 import { isUnitRunning } from './unit-state';
 
 /** The properties of a unit that name the units its stop stops (systemd.unit(5), on the other side). */
@@ -97,30 +97,55 @@ export const needsAfter = (cause: StopCause, content: string | undefined): boole
     content.split('\n').some((line) => (NEEDS.exec(line)?.[1] ?? '').split(/\s+/).includes(cause.with ?? cause.by)));
 
 /**
+ * What a stopped unit's start does after the removal: it `starts`; it `fails`, needing a unit whose file the destroy
+ * removes (`Unit dep.service not found.`, measured, systemd 252); or it `revives` a removed instance, whose template
+ * stays, so the start of one that needs it starts it again (measured, systemd 252).
+ */
+export type AfterStop = 'starts' | 'fails' | 'revives';
+
+export const afterStop = (cause: StopCause, content: string | undefined): AfterStop =>
+  !needsAfter(cause, content) ? 'starts' : instanceOf(cause.by) === undefined ? 'fails' : 'revives';
+
+const WANT: Record<AfterStop, (by: string) => string> = {
+  starts: () => 'running',
+  fails: (by) => `running, which fails: it does not start without ${by}`,
+  revives: (by) => `running, which starts ${by} again with it`,
+};
+
+/**
  * A declared-running unit in sync that the destroy of a removed unit will stop: the plan names it to start again, so
- * the batch apply (which finds it stopped, that destroy having run first) starts it in the same apply; or, one that
- * needs the removed unit (`needs`: `needsAfter`), that its start will fail. Without it, an unchanged unit `PartOf=` a
- * removed one was left stopped by that apply, whose plan said nothing of it, and only the next plan showed it; and one
- * that `Requires=` it was planned to start again, which the apply then failed. `running` is the diff's own field
- * (unit-diff.ts); nothing when the diff already names it.
+ * the batch apply (which finds it stopped, that destroy having run first) starts it in the same apply, and what that
+ * start does (`afterStop`). Without it, an unchanged unit `PartOf=` a removed one was left stopped by that apply,
+ * whose plan said nothing of it, and only the next plan showed it; and one that `Requires=` it was planned to start
+ * again, which the apply then failed. `running` is the diff's own field (unit-diff.ts); nothing when the diff already
+ * names it.
  */
 export const startsAgain = (
   cause: StopCause | undefined,
-  needs: boolean,
+  after: AfterStop,
   running: { readonly declared: boolean; readonly now: boolean; readonly state: string },
   diff: FieldDiff,
 ): FieldDiff => {
   if (cause === undefined || !running.declared || !running.now || 'running' in diff) return {};
-  const want = needs ? `running, which fails: it does not start without ${cause.by}` : 'running';
-  return { running: { live: `${running.state}, then stopped by the destroy of ${cause.by}`, want } };
+  return {
+    running: { live: `${running.state}, then stopped by the destroy of ${cause.by}`, want: WANT[after](cause.by) },
+  };
 };
 
-/** What the plan says of a unit the destroy of `cause.by` stops (`needs`: as `startsAgain`). */
-export const stoppedWords = ({ by, with: through }: StopCause, needs: boolean): string =>
-  `the destroy of ${by}, which this plan runs before the apply, stops it too` +
-  (through === undefined ? '' : ` (with ${through})`) +
-  (needs
-    ? `, and its start after fails (Unit ${by} not found): it BindsTo=, Requires= or Requisite= ` +
-      (through === undefined ? 'it' : `${through}, which does not start without ${by}`) +
-      `; keep ${by} in the stack, or drop that line`
-    : '');
+/** What the plan says of a unit the destroy of `cause.by` stops, and of its start after (`afterStop`). */
+export const stoppedWords = ({ by, with: through }: StopCause, after: AfterStop): string => {
+  const stops = `the destroy of ${by}, which this plan runs before the apply, stops it too`;
+  const chain = through === undefined ? '' : ` (with ${through})`;
+  const needs = (how: string) =>
+    `it BindsTo=, Requires= or Requisite= ${through === undefined ? 'it' : `${through}, ${how}`}`;
+  if (after === 'starts') return `${stops}${chain}`;
+  if (after === 'fails')
+    return (
+      `${stops}${chain}, and its start after fails (Unit ${by} not found): ` +
+      `${needs(`which does not start without ${by}`)}; keep ${by} in the stack, or drop that line`
+    );
+  return (
+    `${stops}${chain}, and its start after starts ${by} again, whose template stays: ` +
+    `${needs(`which needs ${by}`)}; drop that line, or keep ${by} in the stack`
+  );
+};

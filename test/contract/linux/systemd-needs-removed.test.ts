@@ -3,11 +3,12 @@
  * systemd 252. Regression: the plan said each would start again (dee31fe's `startsAgain`), and the apply's start of
  * one bound to or requiring the removed unit failed, `Unit nr-dep.service not found.`, which its plan never said. Now
  * the plan says that start fails, why, and what to do; one PartOf= it still starts again; one whose new file drops
- * the line does not need it. Then each plan comes true: the dep's destroy, and the batch apply after it.
+ * the line does not need it. Then each plan comes true: the dep's destroy, and the batch apply after it. A unit that
+ * Requires= a removed instance starts it again (its template stays), which its plan says instead.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
-import { invokeBatch } from '../../support/run-handler';
-import { hostTarget, KEY_ENV, unitBatch, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { invoke, invokeBatch } from '../../support/run-handler';
+import { hostTarget, instanceSpec, KEY_ENV, unitBatch, unitSpec, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
@@ -66,4 +67,30 @@ test("a plan removing a unit says its dependents' start fails where they need it
     expect(applied.stderr).toContain('nr-dep.service not found');
     expect(await active(object.spec.name)).not.toBe('active');
   }
+});
+
+test('a plan removing an instance says a unit that Requires= it starts it again, and the apply does', async () => {
+  const template = {
+    kind: 'systemd-unit',
+    spec: unitSpec('nr-t@.service', service(''), { enabled: false, started: false }),
+  };
+  const instance = { kind: 'systemd-instance', spec: instanceSpec('nr-t@a.service'), after: ['t'] };
+  const user = entry('nr-ri.service', 'Requires=nr-t@a.service\nAfter=nr-t@a.service\n');
+  expect(await apply({ t: template, i: instance, u: user })).toMatchObject({ code: 0 });
+  const identity = { name: 'nr-t@a.service', directory: DIR };
+  const removing = JSON.stringify({ i: { kind: 'systemd-instance', identity } });
+  const env = { [KEY_ENV]: host().privateKey };
+  const declared = { t: template, u: user };
+  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), declared, env, { '.removing': removing });
+  expect(planned).toMatchObject({ code: 0 });
+  const said = planned.result?.['u.summary'] ?? '';
+  expect(said).toContain('running, which starts nr-t@a.service again with it');
+  expect(said).toContain('its start after starts nr-t@a.service again, whose template stays');
+  expect(said).not.toContain('fails');
+
+  const destroyed = await invoke(linuxDomain(), 'systemd-instance', 'destroy', hostTarget(host()), identity, env);
+  expect(destroyed).toMatchObject({ code: 0 });
+  expect(await active('nr-ri.service')).not.toBe('active');
+  expect(await apply(declared)).toMatchObject({ code: 0 });
+  expect([await active('nr-ri.service'), await active('nr-t@a.service')]).toEqual(['active', 'active']);
 });

@@ -2,6 +2,7 @@
 // running removed unit's stop takes with it, by systemd's reverse dependencies, down the chain; none for one that is
 // not running.
 import {
+  afterStop,
   needsAfter,
   nextToShow,
   removedUnits,
@@ -94,12 +95,12 @@ test('a unit a removal stops through another needs, after the apply, that other 
   expect(needsAfter(cause, undefined)).toBe(true);
   expect(needsAfter(cause, '[Unit]\nRequires=f.service\n')).toBe(true);
   expect(needsAfter(cause, '[Unit]\nRequires=a.service\n')).toBe(false);
-  expect(stoppedWords(cause, true)).toBe(
+  expect(stoppedWords(cause, 'fails')).toBe(
     'the destroy of a.service, which this plan runs before the apply, stops it too (with f.service), and its start ' +
       'after fails (Unit a.service not found): it BindsTo=, Requires= or Requisite= f.service, which does not start ' +
       'without a.service; keep a.service in the stack, or drop that line',
   );
-  expect(stoppedWords({ ...cause, needs: false }, false)).toBe(
+  expect(stoppedWords({ ...cause, needs: false }, 'starts')).toBe(
     'the destroy of a.service, which this plan runs before the apply, stops it too (with f.service)',
   );
 });
@@ -119,14 +120,14 @@ test('a unit needs its removed unit after the apply as systemd reads it, or as t
 test('a declared-running unit in sync that a removal stops is planned to start again; no other', () => {
   const running = { declared: true, now: true, state: 'active/running' };
   const cause = { by: 'dep.service', needs: false };
-  expect(startsAgain(cause, false, running, {})).toEqual({
+  expect(startsAgain(cause, 'starts', running, {})).toEqual({
     running: { live: 'active/running, then stopped by the destroy of dep.service', want: 'running' },
   });
-  expect(startsAgain(undefined, false, running, {})).toEqual({});
-  expect(startsAgain(cause, false, { ...running, declared: false }, {})).toEqual({});
-  expect(startsAgain(cause, false, { ...running, now: false }, {})).toEqual({});
+  expect(startsAgain(undefined, 'starts', running, {})).toEqual({});
+  expect(startsAgain(cause, 'starts', { ...running, declared: false }, {})).toEqual({});
+  expect(startsAgain(cause, 'starts', { ...running, now: false }, {})).toEqual({});
   const named = { running: { live: 'inactive/dead', want: 'running' } };
-  expect(startsAgain(cause, false, running, named)).toEqual({});
+  expect(startsAgain(cause, 'starts', running, named)).toEqual({});
 });
 
 // Measured on systemd 252: a unit that BindsTo= or Requires= a unit whose file is gone fails to start with
@@ -134,18 +135,44 @@ test('a declared-running unit in sync that a removal stops is planned to start a
 test('one that needs the removed unit is planned to fail its start, and the plan says why and what to do', () => {
   const running = { declared: true, now: true, state: 'active/running' };
   const cause = { by: 'dep.service', needs: true };
-  expect(startsAgain(cause, true, running, {})).toEqual({
+  expect(startsAgain(cause, 'fails', running, {})).toEqual({
     running: {
       live: 'active/running, then stopped by the destroy of dep.service',
       want: 'running, which fails: it does not start without dep.service',
     },
   });
-  expect(stoppedWords(cause, true)).toBe(
+  expect(stoppedWords(cause, 'fails')).toBe(
     'the destroy of dep.service, which this plan runs before the apply, stops it too, and its start after fails ' +
       '(Unit dep.service not found): it BindsTo=, Requires= or Requisite= it; keep dep.service in the stack, or drop ' +
       'that line',
   );
-  expect(stoppedWords(cause, false)).toBe(
+  expect(stoppedWords(cause, 'starts')).toBe(
     'the destroy of dep.service, which this plan runs before the apply, stops it too',
+  );
+});
+
+// Measured on systemd 252 (test/contract/linux/systemd-needs-removed.test.ts): the start of a unit that Requires= a
+// removed instance starts that instance again from its template, which stays.
+test("a needing unit's start fails for a removed unit, revives a removed instance, and starts otherwise", () => {
+  const running = { declared: true, now: true, state: 'active/running' };
+  const unit = { by: 'dep.service', needs: true };
+  const instance = { by: 'dep@a.service', needs: true };
+  expect(afterStop(unit, undefined)).toBe('fails');
+  expect(afterStop(instance, undefined)).toBe('revives');
+  expect(afterStop({ ...instance, needs: false }, undefined)).toBe('starts');
+  expect(afterStop(unit, '[Unit]\nDescription=dropped\n')).toBe('starts');
+  expect(startsAgain(instance, 'revives', running, {})).toEqual({
+    running: {
+      live: 'active/running, then stopped by the destroy of dep@a.service',
+      want: 'running, which starts dep@a.service again with it',
+    },
+  });
+  expect(stoppedWords(instance, 'revives')).toBe(
+    'the destroy of dep@a.service, which this plan runs before the apply, stops it too, and its start after starts ' +
+      'dep@a.service again, whose template stays: it BindsTo=, Requires= or Requisite= it; drop that line, or keep ' +
+      'dep@a.service in the stack',
+  );
+  expect(stoppedWords({ ...instance, with: 'mid.service' }, 'revives')).toContain(
+    'it BindsTo=, Requires= or Requisite= mid.service, which needs dep@a.service;',
   );
 });
