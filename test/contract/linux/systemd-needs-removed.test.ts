@@ -8,25 +8,31 @@
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invoke, invokeBatch } from '../../support/run-handler';
-import { hostTarget, instanceSpec, KEY_ENV, unitBatch, unitSpec, useSystemdHost } from '../../support/unit-host';
+import {
+  hostTarget,
+  instanceSpec,
+  KEY_ENV,
+  sleeperEntry,
+  sleeperService,
+  unitBatch,
+  unitSpec,
+  useSystemdHost,
+} from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
 const { host, unit } = useSystemdHost();
 const { apply } = unitBatch(host);
 const DIR = '/etc/systemd/system';
-const service = (unitLines: string) =>
-  `[Unit]\n${unitLines}[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n`;
-const entry = (name: string, lines: string) => ({ kind: 'systemd-unit', spec: unitSpec(name, service(lines)) });
 
-const dep = entry('nr-dep.service', '');
+const dep = sleeperEntry('nr-dep.service', '');
 const needing = {
-  rq: entry('nr-rq.service', 'Requires=nr-dep.service\nAfter=nr-dep.service\n'),
-  bt: entry('nr-bt.service', 'BindsTo=nr-dep.service\nAfter=nr-dep.service\n'),
+  rq: sleeperEntry('nr-rq.service', 'Requires=nr-dep.service\nAfter=nr-dep.service\n'),
+  bt: sleeperEntry('nr-bt.service', 'BindsTo=nr-dep.service\nAfter=nr-dep.service\n'),
 };
-const po = entry('nr-po.service', 'PartOf=nr-dep.service\n');
-const changed = entry('nr-ch.service', 'Requires=nr-dep.service\n');
-const dropped = entry('nr-ch.service', 'Description=no longer needs its dep\n');
+const po = sleeperEntry('nr-po.service', 'PartOf=nr-dep.service\n');
+const changed = sleeperEntry('nr-ch.service', 'Requires=nr-dep.service\n');
+const dropped = sleeperEntry('nr-ch.service', 'Description=no longer needs its dep\n');
 
 const active = async (name: string) => (await host().exec(`systemctl is-active -- ${name}`)).stdout.trim();
 
@@ -72,10 +78,10 @@ test("a plan removing a unit says its dependents' start fails where they need it
 test('a plan removing an instance says a unit that Requires= it starts it again, and the apply does', async () => {
   const template = {
     kind: 'systemd-unit',
-    spec: unitSpec('nr-t@.service', service(''), { enabled: false, started: false }),
+    spec: unitSpec('nr-t@.service', sleeperService(''), { enabled: false, started: false }),
   };
   const instance = { kind: 'systemd-instance', spec: instanceSpec('nr-t@a.service'), after: ['t'] };
-  const user = entry('nr-ri.service', 'Requires=nr-t@a.service\nAfter=nr-t@a.service\n');
+  const user = sleeperEntry('nr-ri.service', 'Requires=nr-t@a.service\nAfter=nr-t@a.service\n');
   expect(await apply({ t: template, i: instance, u: user })).toMatchObject({ code: 0 });
   const identity = { name: 'nr-t@a.service', directory: DIR };
   const removing = JSON.stringify({ i: { kind: 'systemd-instance', identity } });

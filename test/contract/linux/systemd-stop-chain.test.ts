@@ -7,31 +7,28 @@
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
 import { invokeBatch, invokeBatchApply } from '../../support/run-handler';
-import { hostTarget, KEY_ENV, unitBatch, unitSpec, useSystemdHost } from '../../support/unit-host';
+import { hostTarget, KEY_ENV, sleeperEntry, unitBatch, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
 
 const { host, unit } = useSystemdHost();
 const { apply, plan } = unitBatch(host);
 const DIR = '/etc/systemd/system';
-const service = (unitLines: string) =>
-  `[Unit]\n${unitLines}[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n`;
-const entry = (name: string, lines: string) => ({ kind: 'systemd-unit', spec: unitSpec(name, service(lines)) });
 
-const dep = entry('sc-a.service', '');
-const part = entry('sc-b.service', 'PartOf=sc-a.service\n');
+const dep = sleeperEntry('sc-a.service', '');
+const part = sleeperEntry('sc-b.service', 'PartOf=sc-a.service\n');
 const starts = {
   b: part,
-  c: entry('sc-c.service', 'PartOf=sc-b.service\n'),
-  d: entry('sc-d.service', 'Requires=sc-b.service\nAfter=sc-b.service\n'),
-  j: entry('sc-j.service', 'BindsTo=sc-b.service\nAfter=sc-b.service\n'),
+  c: sleeperEntry('sc-c.service', 'PartOf=sc-b.service\n'),
+  d: sleeperEntry('sc-d.service', 'Requires=sc-b.service\nAfter=sc-b.service\n'),
+  j: sleeperEntry('sc-j.service', 'BindsTo=sc-b.service\nAfter=sc-b.service\n'),
   // Starts only if sc-b's start is queued before its own, as in this batch (README Limits; measured).
-  g: entry('sc-g.service', 'Requisite=sc-b.service\nAfter=sc-b.service\n'),
+  g: sleeperEntry('sc-g.service', 'Requisite=sc-b.service\nAfter=sc-b.service\n'),
 };
-const changed = entry('sc-d.service', 'Description=changed\nRequires=sc-b.service\nAfter=sc-b.service\n');
+const changed = sleeperEntry('sc-d.service', 'Description=changed\nRequires=sc-b.service\nAfter=sc-b.service\n');
 const fails = {
-  f: entry('sc-f.service', 'BindsTo=sc-a.service\nAfter=sc-a.service\n'),
-  e: entry('sc-e.service', 'Requires=sc-f.service\nAfter=sc-f.service\n'),
+  f: sleeperEntry('sc-f.service', 'BindsTo=sc-a.service\nAfter=sc-a.service\n'),
+  e: sleeperEntry('sc-e.service', 'Requires=sc-f.service\nAfter=sc-f.service\n'),
 };
 const declared = { ...starts, d: changed, ...fails };
 
