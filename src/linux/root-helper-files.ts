@@ -1,8 +1,9 @@
 /**
  * cdktf-homelab-root's file steps (root-helper-script.ts composes the program): intents and records staged and
- * renamed into place, a file written whole or not at all behind its digest (the file it replaces kept, to be put
- * back exactly), and a unit's removal over the paths its checked name makes. Split from the script so each part
- * stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a backslash, \${ for an expansion).
+ * renamed into place, a file written whole or not at all behind its digest and only over the file its apply read
+ * (the file it replaces kept, to be put back exactly), and a unit's removal over the paths its checked name makes.
+ * Split from the script so each part stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a
+ * backslash, \${ for an expansion).
  */
 
 /** The staging, writing and removal functions the steps call. */
@@ -82,10 +83,11 @@ flush() {
 # following a link), so each rename stays on the file system of its target; one mktemp a directory, not a
 # file. set -C and a name of our own instead would follow a link to a device or a fifo (sh's noclobber opens
 # an existing non-regular file). Then one sha256sum and one chmod 0644 for them all. Each write step, in its
-# turn, installs its file only when its digest is the one its step named: the file it replaces kept, then
-# mv -f -T (a directory of that name is refused), then "wrote <path>". A file that cannot be staged, or whose
-# bytes are not the ones named, fails its own step, so the ones before it are in place and named and nothing
-# after it runs; the trap removes the temp directories (and a drop-in directory made for a file not written).
+# turn, installs its file only when its digest is the one its step named: the file it replaces kept, checked to be
+# the one its apply read, then mv -f -T (a directory of that name is refused), then "wrote <path>". A file that
+# cannot be staged, whose bytes are not the ones named, or whose target is not the file read, fails its own step,
+# so the ones before it are in place and named and nothing after it runs; the trap removes the temp directories
+# (and a drop-in directory made for a file not written).
 TD=.cdktf-homelab-root.
 plan='' tdirs='' made='' wn=0 wk=0 wfiles='' sums=''
 plan_write() { plan=$plan$1' '$2' '$3$NL; }
