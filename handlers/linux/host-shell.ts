@@ -128,9 +128,9 @@ export class HostShell {
     });
   }
 
-  /** Installs `content` as the object's file whole or not at all (the helper's write step). */
-  write(object: UnitObject, content: string) {
-    return this.mustHelper([writeStep(object, content)], [content]);
+  /** Installs `content` as the object's file whole or not at all, over the one read (`replaces`: `writeStep`). */
+  write(object: UnitObject, content: string, replaces: string | undefined) {
+    return this.mustHelper([writeStep(object, content, replaces)], [content]);
   }
 
   /**

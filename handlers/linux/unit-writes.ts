@@ -1,7 +1,8 @@
 /**
  * A host's batch apply writes its unit files and drop-ins in as few root helper requests as it can (issue 30:
  * 200 one-file requests took 0.9-7.3 s of a 13.6 s apply), and a write that fails is still its object's alone:
- * the helper names each file it put in place and runs no step after one that fails.
+ * the helper names each file it put in place and runs no step after one that fails. Each write names the file it
+ * replaces as this apply read it, so a hand's edit since that read is left in place and fails its object alone.
  */
 import { chunked, mapConcurrent } from '../../src/core/pool';
 import { writeStep, wroteCount } from '../../src/linux/root-helper';
@@ -42,7 +43,7 @@ export const writeAll = async (shell: HostShell, tracks: readonly Track[]): Prom
 const writeChunk = async (shell: HostShell, writes: readonly Write[]): Promise<void> => {
   let rest = writes;
   while (rest.length > 0) {
-    const steps = rest.map(({ file }) => writeStep(file.object, file.content));
+    const steps = rest.map(({ track, file }) => writeStep(file.object, file.content, track.before.fileSha256));
     for (const { track } of rest) track.replaced = track.before.fileSha256 !== undefined;
     let result: { code: number; stdout: string; stderr: string };
     try {
@@ -70,7 +71,7 @@ const writeChunk = async (shell: HostShell, writes: readonly Write[]): Promise<v
 const writeOne = async (shell: HostShell, track: Track): Promise<void> => {
   const file = fileOf(track.item.change);
   if (file === undefined) return;
-  await shell.write(file.object, file.content);
+  await shell.write(file.object, file.content, track.before.fileSha256);
   wrote({ track, file });
 };
 

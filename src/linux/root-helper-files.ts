@@ -1,8 +1,9 @@
 /**
  * cdktf-homelab-root's file steps (root-helper-script.ts composes the program): intents and records staged and
- * renamed into place, a file written whole or not at all behind its digest (the file it replaces kept, to be put
- * back exactly), and a unit's removal over the paths its checked name makes. Split from the script so each part
- * stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a backslash, \${ for an expansion).
+ * renamed into place, a file written whole or not at all behind its digest and only over the file its apply read
+ * (the file it replaces kept, to be put back exactly), and a unit's removal over the paths its checked name makes.
+ * Split from the script so each part stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a
+ * backslash, \${ for an expansion).
  */
 
 /** The staging, writing and removal functions the steps call. */
@@ -82,10 +83,11 @@ flush() {
 # following a link), so each rename stays on the file system of its target; one mktemp a directory, not a
 # file. set -C and a name of our own instead would follow a link to a device or a fifo (sh's noclobber opens
 # an existing non-regular file). Then one sha256sum and one chmod 0644 for them all. Each write step, in its
-# turn, installs its file only when its digest is the one its step named: the file it replaces kept, then
-# mv -f -T (a directory of that name is refused), then "wrote <path>". A file that cannot be staged, or whose
-# bytes are not the ones named, fails its own step, so the ones before it are in place and named and nothing
-# after it runs; the trap removes the temp directories (and a drop-in directory made for a file not written).
+# turn, installs its file only when its digest is the one its step named: the file it replaces kept, checked to be
+# the one its apply read, then mv -f -T (a directory of that name is refused), then "wrote <path>". A file that
+# cannot be staged, whose bytes are not the ones named, or whose target is not the file read, fails its own step,
+# so the ones before it are in place and named and nothing after it runs; the trap removes the temp directories
+# (and a drop-in directory made for a file not written).
 TD=.cdktf-homelab-root.
 plan='' tdirs='' made='' wn=0 wk=0 wfiles='' sums=''
 plan_write() { plan=$plan$1' '$2' '$3$NL; }
@@ -115,7 +117,9 @@ stage_writes() {
   sums=$(sha256sum -- "$@") && chmod 0644 -- "$@" || wn=0
   sums=$sums$NL
 }
-# The next staged file installed as $1 (its digest $2, its size $3), the file it replaces kept at $4 first.
+# The next staged file installed as $1 (its digest $2, its size $3), the file it replaces kept at $4 first, and only
+# while that file is still the one its apply read ($5: its sha256, or none): a hand's edit since is left as it is,
+# with no copy kept of it. Checked after the keep, right before the rename, so what the undo puts back is that file.
 put() {
   wk=$((wk + 1))
   [ "$wk" -le "$wn" ] || fail "$1 not written: its bytes could not be staged"
@@ -132,7 +136,21 @@ put() {
     exit 1
   fi
   keep "$1" "$4" || exit 1
+  found "$1"
+  if [ "$is" != "$5" ]; then
+    rm -f -- "$4"
+    echo "$1 not written: it changed after this apply read it (sha256 $5 read, $is now); left as it is" >&2
+    exit 1
+  fi
   mv -f -T -- "$tmp" "$1" && tmp= && printf 'wrote %s\\n' "$1"
+}
+# The file at $1 as the read sees it, as $is: the sha256 of its bytes (through a link, as sha256sum reads it), or none
+# where no regular file is (absent, a dangling link, a fifo). Read on stdin: sha256sum escapes a name it prints.
+found() {
+  is=none
+  [ -f "$1" ] || return 0
+  is=$(sha256sum <"$1") || is='(unreadable)'
+  is=\${is%% *}
 }
 unstage() {
   IFS=$NL
@@ -163,6 +181,12 @@ restore() {
   fi
   tmp=$(mktemp -p "\${1%/*}" ".\${1##*/}.XXXXXX") && rm -f -- "$tmp" && cp -a -T -- "$2" "$tmp" &&
     mv -f -T -- "$tmp" "$1" && tmp= && rm -f -- "$2"
+}
+# The file a write replaces, as its apply read it: its sha256, or none.
+replaces() {
+  [ "$1" = none ] && return 0
+  case $1 in *[!0-9a-f]*) refuse 'the file it replaces must be none or its sha256, 64 lowercase hex digits' ;; esac
+  [ \${#1} -eq 64 ] || refuse 'the file it replaces must be none or its sha256, 64 lowercase hex digits'
 }
 digest() {
   case $1 in *[!0-9a-f]*) refuse 'the digest must be 64 lowercase hex digits' ;; esac

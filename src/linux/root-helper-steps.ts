@@ -51,26 +51,29 @@ v_unmask() {
     fi
   done
 }
+# A write names the file it replaces as its apply read it (its sha256, or none), then its own content's.
 v_write_unit() {
-  takes $# 4 'a directory, a unit name, the sha256 of its content and its size in bytes'
+  takes $# 5 'a directory, a unit name, the sha256 of the file it replaces or none, of its content, and its size'
   dir "$1" 'the directory'
   unit "$2" 'the unit'
-  digest "$3" "$4"
-  [ "$mode" = run ] || {
-    plan_write "$d" "$u" "$4"
-    return 0
-  }
-  put "$d/$u" "$3" "$4" "$KEPT/$u"
-}
-v_write_drop_in() {
-  takes $# 5 'a directory, a unit name, a drop-in name, the sha256 of its content and its size in bytes'
-  dropin "$1" "$2" "$3"
+  replaces "$3"
   digest "$4" "$5"
   [ "$mode" = run ] || {
-    plan_write "\${p%/*}" "\${p##*/}" "$5"
+    plan_write "$d" "$u" "$5"
     return 0
   }
-  put "$p" "$4" "$5" "$KEPT/drop-ins$p"
+  put "$d/$u" "$4" "$5" "$KEPT/$u" "$3"
+}
+v_write_drop_in() {
+  takes $# 6 'a directory, a unit and a drop-in name, the sha256 of the file it replaces or none, of its content, size'
+  dropin "$1" "$2" "$3"
+  replaces "$4"
+  digest "$5" "$6"
+  [ "$mode" = run ] || {
+    plan_write "\${p%/*}" "\${p##*/}" "$6"
+    return 0
+  }
+  put "$p" "$5" "$6" "$KEPT/drop-ins$p" "$4"
 }
 v_restore_unit() {
   takes $# 2 'a directory and a unit name'

@@ -156,12 +156,15 @@ export const unmaskStep = (unit: { directory: string; name: string }): HelperSte
 
 /**
  * Installs a unit file or drop-in whole, checked by the sha256 and size of `content`, which follows the request's
- * end line (`helperRequest`); the helper keeps the file it replaces (bytes, mode, owner) until the object's intent
- * is cleared, for `restoreStep`, and says `wrote <path>` once the file is in place.
+ * end line (`helperRequest`), and only over the file the apply read there: `replaces`, its sha256 (undefined: no
+ * file). The helper keeps the file it replaces (bytes, mode, owner) until the object's intent is cleared, for
+ * `restoreStep`, then fails the step, the file left as it is, where that file is no longer the one read (a hand's
+ * edit since the read), and says `wrote <path>` once the file is in place.
  */
-export const writeStep = (object: UnitObject, content: string): HelperStep => [
+export const writeStep = (object: UnitObject, content: string, replaces: string | undefined): HelperStep => [
   `write-${suffix(object)}`,
   ...named(object, true),
+  replaces ?? 'none',
   sha256Hex(content),
   String(Buffer.byteLength(content, 'utf8')),
 ];

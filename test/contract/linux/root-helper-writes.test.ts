@@ -3,7 +3,8 @@
  * installed exactly, 0644, and named on stdout in the order of the steps, each by its own size and digest; a
  * request cut short, or a file whose bytes are not the ones its step named, leaves the files before it written
  * and named, it and those after untouched, and no temp file (the helper stages them all first, in one private
- * directory of the unit directory, and checks them with one sha256sum). Split from root-helper.test.ts.
+ * directory of the unit directory, and checks them with one sha256sum); a file changed since the apply read it is
+ * left as it is, like a file whose bytes are not the ones named. Split from root-helper.test.ts.
  */
 import { sha256Hex } from '../../../src/core/canonical';
 import { helperRequest, recordStep, type UnitObject, writeStep } from '../../../src/linux/root-helper';
@@ -25,9 +26,11 @@ describe('a request of many writes', () => {
     object: unit(`rh-m${name}.service`),
     content: `[Unit]\nDescription=${name}\n${`# ${name}${'x'.repeat(77)}\n`.repeat(40 + i * 30)}`,
   }));
+  /** The file each write replaces, as its apply read it: none unless a test says. */
+  const replaced: Array<string | undefined> = [];
   const request = () =>
     helperRequest(
-      files.map(({ object, content }) => writeStep(object, content)),
+      files.map(({ object, content }, i) => writeStep(object, content, replaced[i])),
       files.map(({ content }) => content),
     );
   const digest = (path: string) => sh(`sha256sum < ${path} | cut -c1-64`);
@@ -84,11 +87,32 @@ describe('a request of many writes', () => {
     expect(await temps()).toBe('0');
   });
 
+  test('a file changed since its apply read it: those before written and named, it left, no copy kept', async () => {
+    await sh(`rm -f ${DIR}/rh-ma.service ${STATE}/kept/rh-m?.service`);
+    await sh(`printf 'hand b\\n' > ${DIR}/rh-mb.service && printf 'old c\\n' > ${DIR}/rh-mc.service`);
+    replaced.splice(0, 3, undefined, sha256Hex('old b\n'), sha256Hex('old c\n'));
+    const asked = await sendRootHelper(host(), request());
+    replaced.splice(0, 3);
+    expect(asked.code).toBe(1);
+    expect(asked.stdout).toBe(`wrote ${DIR}/rh-ma.service\n`);
+    expect(asked.stderr.trim()).toBe(
+      `${DIR}/rh-mb.service not written: it changed after this apply read it ` +
+        `(sha256 ${sha256Hex('old b\n')} read, ${sha256Hex('hand b\n')} now); left as it is`,
+    );
+    expect(await sh(`cat ${DIR}/rh-mb.service ${DIR}/rh-mc.service`)).toBe('hand b\nold c');
+    expect(await sh(`ls -A ${STATE}/kept | grep -c '^rh-m[bc]' || true`)).toBe('0');
+    expect(await temps()).toBe('0');
+  });
+
   test('a write step may come before other steps, its file still after the end line', async () => {
     const { object, content } = files[0] as (typeof files)[number];
     const asked = await askRootHelper(
       host(),
-      [writeStep(object, content), recordStep(object, 'after-the-write'), writeStep(unit('rh-md.service'), 'd\n')],
+      [
+        writeStep(object, content, sha256Hex(content)),
+        recordStep(object, 'after-the-write'),
+        writeStep(unit('rh-md.service'), 'd\n', undefined),
+      ],
       [content, 'd\n'],
     );
     expect(asked).toMatchObject({ code: 0, stdout: `wrote ${DIR}/rh-ma.service\nwrote ${DIR}/rh-md.service\n` });
@@ -100,7 +124,7 @@ describe('a request of many writes', () => {
     const object: UnitObject = { sort: 'drop-in', directory: DIR, unit: 'rh-m\\x2de.service', name: '10-v' };
     const file = `${DIR}/rh-m\\x2de.service.d/10-v.conf`;
     await sh(`rm -rf '${DIR}/rh-m\\x2de.service.d'`);
-    const asked = await askRootHelper(host(), [writeStep(object, 'e\n')], ['e\n']);
+    const asked = await askRootHelper(host(), [writeStep(object, 'e\n', undefined)], ['e\n']);
     expect(asked).toMatchObject({ code: 0, stdout: `wrote ${file}\n`, stderr: '' });
     expect(await sh(`cat '${file}'; find '${DIR}/rh-m\\x2de.service.d' -name '.*' | wc -l`)).toBe('e\n0');
     await sh(`rm -rf '${DIR}/rh-m\\x2de.service.d'`);

@@ -34,6 +34,8 @@ const SHA = 'ab'.repeat(32);
 const unit = (name: string, directory = DIR): UnitObject => ({ sort: 'unit', directory, name });
 const dropIn: UnitObject = { sort: 'drop-in', directory: DIR, unit: 'rh-a.service', name: '10-v' };
 const sh = async (command: string) => (await host().exec(command)).stdout.trim();
+/** The sha256 of the file at `path` as the apply's read takes it, undefined where there is none. */
+const current = async (path: string) => (await sh(`[ -f ${path} ] && sha256sum < ${path} | cut -c1-64`)) || undefined;
 const exists = async (path: string) => (await sh(`{ [ -e '${path}' ] || [ -L '${path}' ]; } && echo yes`)) === 'yes';
 
 describe('intents and records', () => {
@@ -185,7 +187,7 @@ describe('a write', () => {
   const content = '[Service]\nExecStart=/bin/true\n';
 
   test('installs the file whole, 0644 and root-owned', async () => {
-    const asked = await askRootHelper(host(), [writeStep(unit('rh-w.service'), content)], [content]);
+    const asked = await askRootHelper(host(), [writeStep(unit('rh-w.service'), content, undefined)], [content]);
     expect(asked).toMatchObject({ code: 0 });
     expect(await sh(`sha256sum < ${DIR}/rh-w.service | cut -c1-64`)).toBe(sha256Hex(content));
     expect(await sh(`stat -c '%a %U' ${DIR}/rh-w.service`)).toBe('644 root');
@@ -193,7 +195,7 @@ describe('a write', () => {
 
   test('a directory where the file goes is refused, never entered, and no temp file is left', async () => {
     await sh(`mkdir -p ${DIR}/rh-dir.service`);
-    const refused = await askRootHelper(host(), [writeStep(unit('rh-dir.service'), content)], [content]);
+    const refused = await askRootHelper(host(), [writeStep(unit('rh-dir.service'), content, undefined)], [content]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/cannot overwrite directory/);
     expect(await sh(`ls -A ${DIR}/rh-dir.service; find ${DIR} -maxdepth 2 -name '.rh-dir*' | wc -l`)).toBe('0');
@@ -204,7 +206,7 @@ describe('a write', () => {
     const whole = `${content}# more\n`;
     const cut = await sendRootHelper(
       host(),
-      helperRequest([writeStep(unit('rh-w.service'), whole)], [whole]).slice(0, -7),
+      helperRequest([writeStep(unit('rh-w.service'), whole, sha256Hex(content))], [whole]).slice(0, -7),
     );
     expect(cut.code).toBe(1);
     expect(cut.stderr.trim()).toBe(
@@ -226,9 +228,8 @@ describe('the file a write replaces', () => {
     await sh(`printf 'Description=Caf\\351\\n' > ${file} && chmod 0600 ${file} && chown nobody ${file}`);
     await sh(`touch -d @1000000000 ${file}`);
     const before = await seen(file);
-    expect(await askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], [content])).toMatchObject({
-      code: 0,
-    });
+    const step = writeStep(unit('rh-k.service'), content, await current(file));
+    expect(await askRootHelper(host(), [step], [content])).toMatchObject({ code: 0 });
     expect([await seen(kept), await sh(`stat -c '%a' ${STATE}/kept`)]).toEqual([before, '700']);
     expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
     expect(await seen(file)).toBe(before);
@@ -236,7 +237,8 @@ describe('the file a write replaces', () => {
   });
 
   test('a link is kept and put back as a link, and its target is never written', async () => {
-    const write = () => askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], [content]);
+    const write = async () =>
+      askRootHelper(host(), [writeStep(unit('rh-k.service'), content, await current(file))], [content]);
     await sh(`echo target > /root/rh-target && ln -sfn /root/rh-target ${file}`);
     expect(await write()).toMatchObject({ code: 0 });
     expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
@@ -247,7 +249,7 @@ describe('the file a write replaces', () => {
   });
 
   test('goes with the intent; a restore with nothing kept fails naming the file', async () => {
-    await askRootHelper(host(), [writeStep(unit('rh-k.service'), content)], [content]);
+    await askRootHelper(host(), [writeStep(unit('rh-k.service'), content, await current(file))], [content]);
     expect(await askRootHelper(host(), [clearIntentStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
     expect(await exists(kept)).toBe(false);
     const none = await askRootHelper(host(), [restoreStep(unit('rh-k.service'))]);

@@ -241,7 +241,7 @@ describe('a request outside the rules, sent to the installed helper by deploy', 
   const cases: Array<[string, string[], string]> = [
     [
       'a path-traversal unit name',
-      [`write-unit ${DIR} ../../../tmp/evil.service ${DIGEST} 3`],
+      [`write-unit ${DIR} ../../../tmp/evil.service none ${DIGEST} 3`],
       'the unit must be a unit name of letters, digits and : _ . \\ - @',
     ],
     [
@@ -251,7 +251,7 @@ describe('a request outside the rules, sent to the installed helper by deploy', 
     ],
     [
       'a directory outside the unit directories',
-      [`write-unit /tmp evil.service ${DIGEST} 3`],
+      [`write-unit /tmp evil.service none ${DIGEST} 3`],
       `the directory must be one of ${UNITS}`,
     ],
     [

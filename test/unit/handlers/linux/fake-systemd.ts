@@ -4,6 +4,7 @@
  * jobs that finish by the next look, and `ExecStart=/bin/false` that fails. It records every command
  * and counts reloads, so a test can say one reload for many units and one start for all of them.
  */
+import { sha256Hex } from '../../../../src/core/canonical';
 import { helperCommand } from '../../../../src/linux/root-helper';
 import type { CommandResult, Remote } from '../../../../src/linux/ssh';
 import { ConnectionLost } from '../../../../src/linux/ssh';
@@ -144,10 +145,16 @@ export const fakeSystemd = (): FakeSystemd => {
     const [verb = '', ...args] = words;
     const dropIn = () => `${args[0]}/${args[1]}.d/${args[2]}.conf`;
     const rest = (from: number) => `${args.slice(from).join(' ')}\n`;
-    // A write keeps the file it replaces at `kept`; a restore moves it back.
-    const write = (path: string, kept: string) => {
+    // A write keeps the file it replaces at `kept`, only while that file is the one its step names; a restore moves it
+    // back.
+    const write = (path: string, kept: string, replaces: string) => {
       if (readOnly.has(path)) return { code: 1, stdout: '', stderr: 'Read-only file system' };
       const previous = files.get(path);
+      const found = previous === undefined ? 'none' : sha256Hex(previous);
+      if (found !== replaces) {
+        const read = `sha256 ${replaces} read, ${found} now`;
+        return { code: 1, stdout: '', stderr: `${path} not written: it changed after this apply read it (${read})` };
+      }
       if (previous !== undefined) files.set(kept, previous);
       files.set(path, content);
       return ok(`wrote ${path}\n`);
@@ -175,9 +182,9 @@ export const fakeSystemd = (): FakeSystemd => {
         masked.delete(args[1] ?? '');
         return ok();
       case 'write-unit':
-        return write(`${args[0]}/${args[1]}`, `${KEPT}/${args[1]}`);
+        return write(`${args[0]}/${args[1]}`, `${KEPT}/${args[1]}`, args[2] ?? '');
       case 'write-drop-in':
-        return write(dropIn(), `${KEPT}/drop-ins${dropIn()}`);
+        return write(dropIn(), `${KEPT}/drop-ins${dropIn()}`, args[3] ?? '');
       case 'restore-unit':
         return restore(`${args[0]}/${args[1]}`, `${KEPT}/${args[1]}`);
       case 'restore-drop-in':

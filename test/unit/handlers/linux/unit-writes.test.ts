@@ -1,7 +1,8 @@
 /**
  * A host's batch apply writes its files in as few root helper requests as it can (issue 30), against a fake
  * systemd that runs each request's steps in order until one fails: one request for a few units, chunks of 50
- * for many, and a write that fails fails its object alone, never sent again, while the others converge.
+ * for many, and a write that fails (a file changed by hand since the read among the causes) fails its object alone,
+ * never sent again, while the others converge.
  */
 import { linuxDomain } from '../../../../handlers/linux/domain';
 import type { Remote } from '../../../../src/linux/ssh';
@@ -62,6 +63,24 @@ describe("a batch apply's writes", () => {
       expect.stringMatching(/^u1: not applied: u1.service on h:22 was not applied: .*Read-only file system/),
     ]);
     expect(host.files.has(`${DIR}/u1.service`)).toBe(false);
+    for (const name of names(0, 2, 3)) expect(host.state(name)).toBe('active/running');
+  });
+
+  // Regression: a file made or edited by hand after the apply's read was replaced, and no apply said so.
+  test('a file made by hand after the read fails its unit alone, left as made; those after it go again', async () => {
+    const { host, requests, apply, answer } = observed();
+    const [path, hand] = [`${DIR}/u1.service`, '[Unit]\nDescription=hand\n'];
+    answer(() => {
+      if (!host.files.has(path)) host.files.set(path, hand);
+      return undefined;
+    });
+    const run = await apply(4);
+    expect(run.code).toBe(1);
+    expect(requests).toEqual([names(0, 1, 2, 3), names(2, 3)]);
+    expect(notApplied(run.stderr)).toEqual([
+      expect.stringContaining(`${path} not written: it changed after this apply read it (sha256 none read, `),
+    ]);
+    expect(host.files.get(path)).toBe(hand);
     for (const name of names(0, 2, 3)) expect(host.state(name)).toBe('active/running');
   });
 

@@ -90,17 +90,19 @@ describe('a request', () => {
 
   test('writes go anywhere among the steps, their files after the end line in their order, whatever they hold', () => {
     const content = '[Service]\nExecStart=/bin/echo é\nend\n';
-    const step = writeStep({ sort: 'drop-in', ...dropIn }, content);
+    const step = writeStep({ sort: 'drop-in', ...dropIn }, content, sha256Hex('[Service]\n'));
     expect(step).toEqual([
       'write-drop-in',
       DIR,
       'a.service',
       '10-v',
+      sha256Hex('[Service]\n'),
       sha256Hex(content),
       String(Buffer.byteLength(content)),
     ]);
     const other = '[Unit]\n';
-    const second = writeStep({ sort: 'unit', directory: DIR, name: 'b.service' }, other);
+    const second = writeStep({ sort: 'unit', directory: DIR, name: 'b.service' }, other, undefined);
+    expect(second.slice(3, 4)).toEqual(['none']);
     const unmask = unmaskStep({ directory: DIR, name: 'a.service' });
     expect(helperRequest([step, unmask, second, ['reload']], [content, other])).toBe(
       `cdktf-homelab-root ${ROOT_HELPER_VERSION}\n${step.join(' ')}\nunmask ${DIR} a.service\n` +
@@ -115,7 +117,7 @@ describe('a request', () => {
     ['a content for no write', ['[Service]\n', '[Unit]\n', 'x']],
   ])('%s is a bug here, never sent', (_, contents) => {
     const steps = ['[Service]\n', '[Unit]\n'].map((content, i) =>
-      writeStep({ sort: 'unit', directory: DIR, name: `w${i}.service` }, content),
+      writeStep({ sort: 'unit', directory: DIR, name: `w${i}.service` }, content, undefined),
     );
     expect(() => helperRequest([...steps, ['reload']], contents)).toThrow(
       'each write step has its content, in the order of the steps, and only a write has content',
@@ -236,8 +238,11 @@ describe('the helper, run by sh as nobody, refuses before it does anything', () 
     ['systemctl stop ..service', 'each unit must be a unit name that starts with neither - nor .'],
     ['systemctl stop a.conf', 'each unit must be a unit name ending in one of the unit types'],
     ['unmask /tmp a.service', "the directory must be one of systemd's unit directories"],
-    [`write-unit ${DIR} ../../tmp/x.service ${'a'.repeat(64)} 3`, 'the unit must be a unit name of letters'],
-    [`write-unit ${DIR} x.service ${'A'.repeat(64)} 3`, 'the digest must be 64 lowercase hex digits'],
+    [`write-unit ${DIR} ../../tmp/x.service none ${'a'.repeat(64)} 3`, 'the unit must be a unit name of letters'],
+    [`write-unit ${DIR} x.service none ${'A'.repeat(64)} 3`, 'the digest must be 64 lowercase hex digits'],
+    [`write-unit ${DIR} x.service ${'a'.repeat(64)} 3`, 'write-unit takes a directory, a unit name, the sha256 of'],
+    [`write-unit ${DIR} x.service ${'a'.repeat(63)} ${'a'.repeat(64)} 3`, 'the file it replaces must be none or'],
+    [`write-drop-in ${DIR} a.service 10-v nothing ${'a'.repeat(64)} 3`, 'the file it replaces must be none or'],
     [`remove-drop-in ${DIR} a.service ../../x`, 'the drop-in name must be letters, digits'],
     ['restore-unit /tmp a.service', "the directory must be one of systemd's unit directories"],
     [`restore-drop-in ${DIR} a.service .x`, 'the drop-in name must be letters, digits'],
@@ -261,7 +266,7 @@ describe('the helper, run by sh as nobody, refuses before it does anything', () 
   });
 
   test('a step after a write is checked with the others, before the write runs', () => {
-    const answer = ask(`${request(`write-unit ${DIR} x.service ${'a'.repeat(64)} 3`, 'reload now')}abc`);
+    const answer = ask(`${request(`write-unit ${DIR} x.service none ${'a'.repeat(64)} 3`, 'reload now')}abc`);
     expect(answer.code).toBe(64);
     expect(answer.stderr).toMatch(/step 2 \(reload now\) refused: reload takes no arguments; nothing was done$/);
   });
