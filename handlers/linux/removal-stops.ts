@@ -54,9 +54,8 @@ export const readRemovalStops = async (
       isUnitRunning(unit.status.activeState, unit.status.subState, true)
     );
   };
-  return removals.map((removal) => {
-    const { identity } = removal;
-    if (!ours.includes(removal)) return undefined;
+  return removals.map(({ identity }) => {
+    if (acting?.has(identity.name) !== true) return undefined;
     const place = `${ownsFile ? 'unit' : 'instance'} ${identity.name} on ${session.host}`;
     return removalStopWords(place, identity.name, undeclaredStops(identity.name, stoppedBy, undeclared), ownsFile);
   });
