@@ -1,42 +1,38 @@
 /**
  * The running units no stack declares that the destroy of each unit or instance a plan removes stops, read for that
- * plan (src/linux/unit-removal-stops.ts). It reuses the session's answer of which units the removals stop
- * (stopped-by.ts), and reads only when that names one: the removed units' marks (their destroy acts only where it may,
- * `destroyMayAct`) and the stopped units' state, records and intents, in one read.
+ * plan (src/linux/unit-removal-stops.ts). It reuses the session's answer of which units the removals whose destroy
+ * acts stop (stopped-by.ts, which read their marks), and reads only when that names one: the stopped units' state,
+ * records and intents, in one read.
  */
 import type { KindContext } from '../../src/core/kind';
 import type { UnitIdentity } from '../../src/linux/systemd-unit';
 import type { UnitChange } from '../../src/linux/unit-batch';
-import { restartOnPath } from '../../src/linux/unit-file';
-import { unitIntentPath } from '../../src/linux/unit-intent';
 import { isTemplate, unitNameProblem } from '../../src/linux/unit-name';
-import { destroyMayAct } from '../../src/linux/unit-ownership';
 import { removalStopWords, undeclaredStops } from '../../src/linux/unit-removal-stops';
 import { isUnitRunning } from '../../src/linux/unit-state';
 import { removedUnits } from '../../src/linux/unit-stop-propagation';
 import { readUnits } from './read-units';
 import type { HostSession } from './session';
-import { readStoppedBy } from './stopped-by';
+import { markEntryOf, readStoppedBy } from './stopped-by';
 
 type Removal = { readonly identity: UnitIdentity; readonly adopt: boolean };
-
-const entryOf = (name: string) => ({ unit: name, record: restartOnPath({ name }), intent: unitIntentPath({ name }) });
 
 /**
  * For each of `removals` (one kind's: a unit when `ownsFile`, else an instance), what its destroy stops that no stack
  * declares, in words, or undefined: nothing running stopped, or a destroy that leaves it (another stack's, or neither
- * marked nor adopted). A stack declares a unit its batch names, or one with a record or intent (any stack's).
+ * marked nor adopted: stopped-by.ts `acting`). A stack declares a unit its batch names, or one with a record or intent
+ * (any stack's).
  */
 export const readRemovalStops = async (
   session: HostSession,
   removals: readonly Removal[],
-  { removing, stack }: KindContext,
+  context: KindContext,
   ownsFile: boolean,
   batch: readonly UnitChange[] = [],
 ): Promise<Array<string | undefined>> => {
-  const { stoppedBy } = await readStoppedBy(session, removing);
-  const removed = new Set(removedUnits(removing));
-  const ours = removals.filter(({ identity }) => removed.has(identity.name));
+  const { stoppedBy, acting } = await readStoppedBy(session, context);
+  const removed = new Set(removedUnits(context.removing));
+  const ours = removals.filter(({ identity }) => acting?.has(identity.name) === true);
   const declared = new Set([
     ...removed,
     ...batch.flatMap((change) => (change.sort === 'drop-in' ? [] : [change.spec.name])),
@@ -47,10 +43,7 @@ export const readRemovalStops = async (
   );
   const byOurs = stopped.filter((name) => ours.some(({ identity }) => stoppedBy?.get(name)?.by === identity.name));
   if (stoppedBy === undefined || byOurs.length === 0) return removals.map(() => undefined);
-  const read = await readUnits(session, [
-    ...ours.map(({ identity }) => entryOf(identity.name)),
-    ...byOurs.map(entryOf),
-  ]);
+  const read = await readUnits(session, byOurs.map(markEntryOf));
   const live = new Map(read.map(([entry, unit]) => [entry.unit, unit]));
   const undeclared = (name: string) => {
     const unit = live.get(name);
@@ -61,9 +54,8 @@ export const readRemovalStops = async (
       isUnitRunning(unit.status.activeState, unit.status.subState, true)
     );
   };
-  return removals.map(({ identity, adopt }) => {
-    const unit = live.get(identity.name);
-    if (unit === undefined || !destroyMayAct(unit, adopt, stack)) return undefined;
+  return removals.map(({ identity }) => {
+    if (acting?.has(identity.name) !== true) return undefined;
     const place = `${ownsFile ? 'unit' : 'instance'} ${identity.name} on ${session.host}`;
     return removalStopWords(place, identity.name, undeclaredStops(identity.name, stoppedBy, undeclared), ownsFile);
   });

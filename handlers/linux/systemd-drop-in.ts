@@ -50,7 +50,7 @@ export const systemdDropInKind = defineKind({
     const instances = instancesToJudge(specs, batch ?? []).map((unit): ReadEntry => ({ unit }));
     const live = await readUnits(session, [...specs.map(dropInEntryOf), ...instances]);
     const files = live.flatMap(([{ file }, unit]) => (file === undefined ? [] : [[file, unit] as const]));
-    const stopped = await readStoppedBy(session, context.removing);
+    const stopped = await readStoppedBy(session, context);
     return { host: session.host, files: new Map(files), ...stopped } satisfies LiveDropIns;
   },
 

@@ -22,7 +22,7 @@ export const systemdInstanceKind = defineKind({
       session,
       specs.map((spec) => ({ sort: 'instance', spec })),
       batch,
-      context.removing,
+      context,
     ),
   read: (spec: InstanceSpec, live: LiveUnits, { stack }): Reading => readingOf({ sort: 'instance', spec }, live, stack),
   foreign: (spec: InstanceSpec, live: LiveUnits): boolean => isForeign(spec, live, false),

@@ -68,7 +68,7 @@ export const fetchUnits = async (
   session: HostSession,
   changes: ReadonlyArray<Exclude<UnitChange, { sort: 'drop-in' }>>,
   batch: readonly UnitChange[] | undefined,
-  removing?: KindContext['removing'],
+  context: Pick<KindContext, 'removing' | 'stack'> = {},
 ): Promise<LiveUnits> => {
   const templates = new Map<string, UnitSpec>();
   for (const change of changes) {
@@ -87,7 +87,7 @@ export const fetchUnits = async (
   );
   const files = new Map(live.flatMap(([{ file }, unit]) => (file === undefined ? [] : [[file, unit] as const])));
   const known = batch === undefined ? {} : { files: batchFilesOf(batch), batch, dropIns: files };
-  return { host: session.host, units, ...known, ...(await readStoppedBy(session, removing)) };
+  return { host: session.host, units, ...known, ...(await readStoppedBy(session, context)) };
 };
 
 type Declared = Exclude<UnitChange, { sort: 'drop-in' }>;
@@ -206,7 +206,7 @@ export const systemdUnitKind = defineKind({
       session,
       specs.map((spec) => ({ sort: 'unit', spec })),
       batch,
-      context.removing,
+      context,
     ),
   read: (spec: UnitSpec, live: LiveUnits, { stack }): Reading => readingOf({ sort: 'unit', spec }, live, stack),
   foreign: (spec: UnitSpec, live: LiveUnits): boolean => isForeign(spec, live, true),

@@ -56,6 +56,8 @@ export interface KindContext {
 export interface RemovedObject {
   readonly kind: string;
   readonly identity: unknown;
+  /** Its construct says `adopt: true`: a kind that marks its objects may destroy one without its mark. */
+  readonly adopt?: boolean;
 }
 
 /** What a plan shows for one object. */

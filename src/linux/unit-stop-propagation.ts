@@ -6,13 +6,16 @@
  * a unit leaves whether it runs to that destroy (unit-basis.ts). One that BindsTo=, Requires= or Requisite= the
  * removed unit, or a unit that cannot start without it, cannot start again once it is gone (`Unit dep.service not
  * found.`, measured, systemd 252), which its plan says rather than that it starts again. The running units no stack
- * declares that it stops are said under the removal itself (unit-removal-stops.ts).
+ * declares that it stops are said under the removal itself (unit-removal-stops.ts). Only a removal whose destroy acts
+ * stops anything (`removalsThatAct`): the plan said a unit was stopped by the destroy of one that destroy left.
  */
 import type { FieldDiff } from '../core/field-diff';
 import type { RemovedObject } from '../core/kind';
 import { isRecord } from '../core/records';
 import { quote } from './shell';
+import type { LiveUnit } from './unit-control';
 import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
+import { destroyMayAct } from './unit-ownership';
 import { isUnitRunning } from './unit-state';
 
 /** The properties of a unit that name the units its stop stops (systemd.unit(5), on the other side). */
@@ -34,16 +37,41 @@ export interface StopCause {
 
 const UNIT_KINDS = new Set(['systemd-unit', 'systemd-instance']);
 
+/** A unit or instance the plan removes, and whether its construct says `adopt: true`. */
+export interface RemovedUnit {
+  readonly name: string;
+  readonly adopt: boolean;
+}
+
 /**
- * The names of the units and instances the plan's tombstones destroy and may stop: no template (`show` refuses its
- * name, and nothing runs as it), nor a name the record's text gives that is no unit's (the record is input).
+ * The units and instances the plan's tombstones destroy and may stop: no template (`show` refuses its name, and
+ * nothing runs as it), nor a name the record's text gives that is no unit's (the record is input).
  */
-export const removedUnits = (removing: readonly RemovedObject[] | undefined): string[] =>
-  (removing ?? []).flatMap(({ kind, identity }) => {
+export const removedUnitsOf = (removing: readonly RemovedObject[] | undefined): RemovedUnit[] =>
+  (removing ?? []).flatMap(({ kind, identity, adopt }) => {
     const name = isRecord(identity) ? identity.name : undefined;
     return UNIT_KINDS.has(kind) && typeof name === 'string' && unitNameProblem(name) === undefined && !isTemplate(name)
-      ? [name]
+      ? [{ name, adopt: adopt === true }]
       : [];
+  });
+
+/** The names of `removedUnitsOf`. */
+export const removedUnits = (removing: readonly RemovedObject[] | undefined): string[] =>
+  removedUnitsOf(removing).map(({ name }) => name);
+
+/**
+ * The removed units whose destroy acts (unit-ownership.ts `destroyMayAct`), by their marks as read: a destroy that
+ * leaves its unit (another stack's, or neither marked nor adopted) stops nothing, so what that unit's stop would stop
+ * is no stop of this plan's. One the read missed acts not.
+ */
+export const removalsThatAct = (
+  removed: readonly RemovedUnit[],
+  marks: ReadonlyMap<string, LiveUnit>,
+  stack: string | undefined,
+): string[] =>
+  removed.flatMap(({ name, adopt }) => {
+    const live = marks.get(name);
+    return live !== undefined && destroyMayAct(live, adopt, stack) ? [name] : [];
   });
 
 /** One `systemctl show` of the removed units: whether each runs, and the units its stop stops. */

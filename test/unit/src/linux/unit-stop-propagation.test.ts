@@ -1,11 +1,14 @@
 // Unit test of which declared units the destroys of removed units stop (unit-stop-propagation.ts): the units a
 // running removed unit's stop takes with it, by systemd's reverse dependencies, down the chain; none for one that is
 // not running.
+import type { LiveUnit } from '../../../../src/linux/unit-control';
 import {
   afterStop,
   needsAfter,
   nextToShow,
+  removalsThatAct,
   removedUnits,
+  removedUnitsOf,
   startsAgain,
   stoppedByRemovals,
   stoppedWords,
@@ -23,6 +26,49 @@ test('the removed units are the tombstones of units and instances, by name, but 
   ];
   expect(removedUnits(removing)).toEqual(['a.service', 'b@x.service']);
   expect(removedUnits(undefined)).toEqual([]);
+});
+
+test('a removed unit is adopted only where its tombstone says adopt: true', () => {
+  const identity = { name: 'a.service', directory: '/etc/systemd/system' };
+  const removing = [
+    { kind: 'systemd-unit', identity, adopt: true },
+    { kind: 'systemd-instance', identity: { ...identity, name: 'b@x.service' } },
+  ];
+  expect(removedUnitsOf(removing)).toEqual([
+    { name: 'a.service', adopt: true },
+    { name: 'b@x.service', adopt: false },
+  ]);
+});
+
+/** A removed unit as its marks read: a record naming `stack` (undefined: an earlier version's), or none. */
+const marked = (record: boolean, stack?: string): LiveUnit => ({
+  status: {
+    loadState: 'loaded',
+    activeState: 'active',
+    subState: 'running',
+    unitFileState: 'enabled',
+    needDaemonReload: false,
+  },
+  fileSha256: undefined,
+  restartOn: undefined,
+  ...(record ? { restartOn: '0', ...(stack === undefined ? {} : { recordStack: stack }) } : {}),
+});
+
+// Regression: the declared units' plan said the destroy of a unit it leaves stops them (systemd-removal-left).
+test.each([
+  ['made by hand, not adopted', false, marked(false), false, 'green'],
+  ['made by hand, adopted', true, marked(false), true, 'green'],
+  ["this stack's", true, marked(true, 'green'), false, 'green'],
+  ["an earlier version's, naming no stack", true, marked(true), false, 'green'],
+  ["another stack's, adopted", false, marked(true, 'blue'), true, 'green'],
+  ["another stack's, by a run naming no stack", false, marked(true, 'blue'), true, undefined],
+])('the destroy of a removed unit %s acts: %s', (_, acts, live, adopt, stack) => {
+  const marks = new Map([['a.service', live]]);
+  expect(removalsThatAct([{ name: 'a.service', adopt }], marks, stack)).toEqual(acts ? ['a.service'] : []);
+});
+
+test('a removal the read of marks missed does not act', () => {
+  expect(removalsThatAct([{ name: 'a.service', adopt: true }], new Map(), 'green')).toEqual([]);
 });
 
 test('the show of the removed units quotes each name', () => {
