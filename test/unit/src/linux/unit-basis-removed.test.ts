@@ -52,7 +52,7 @@ test.each([
   ['the stack', 's1', false],
   ['an earlier version (naming no stack)', undefined, false],
   ['another stack', 's2', true],
-])('a drop-in marked by %s removed after the plan refuses its unit: %s', (_, stack, refused) => {
+])('a drop-in marked by %s (%s) removed after the plan of stack s1 refuses its unit: %s', (_, stack, refused) => {
   const planned = unitBasis(spec, both([[W, stack]]), undefined, 's1');
   expect(unitMoved(spec, 'h:22', planned, live([[V, '1 8:1']])) !== undefined).toBe(refused);
 });
