@@ -54,7 +54,7 @@ export const systemdDropInKind = defineKind({
     return { host: session.host, files: new Map(files), ...stopped } satisfies LiveDropIns;
   },
 
-  read(spec: DropInSpec, { host, files, stoppedBy }: LiveDropIns): Reading {
+  read(spec: DropInSpec, { host, files, stoppedBy }: LiveDropIns, { stack }): Reading {
     const live = files.get(dropInPath(spec));
     if (live === undefined) throw new Error(`${dropInPath(spec)} was not read`);
     const diff = diffDropIn(spec, live);
@@ -63,7 +63,7 @@ export const systemdDropInKind = defineKind({
     const converges = convergesAsRead({ sort: 'drop-in', spec }, live, batchFilesOf([]))
       ? {}
       : { converges: false as const };
-    const basis = dropInBasis(spec, live, stoppedBy?.get(spec.unit)?.by);
+    const basis = dropInBasis(spec, live, stoppedBy?.get(spec.unit)?.by, stack);
     return { inSync: Object.keys(diff).length === 0, summary, diff, basis, ...converges };
   },
 

@@ -114,7 +114,7 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const words = [also, others, runs].filter((said) => said !== undefined).join('; ') || undefined;
   const files = live.files ?? batchFilesOf(live.batch ?? [change]);
   const converges = convergesAsRead(change, unit, files) ? {} : { converges: false as const };
-  const basis = unitBasis(spec, unit, stoppedBy?.by);
+  const basis = unitBasis(spec, unit, stoppedBy?.by, stack);
   const stopped = stoppedBy === undefined ? undefined : stoppedWords(stoppedBy, after);
   const said = inSync || stopped === undefined ? words : [words, stopped].filter(Boolean).join('; ');
   return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, said), diff, basis, ...converges };

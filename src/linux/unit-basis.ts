@@ -2,13 +2,14 @@
  * What a plan read of a systemd unit, instance or drop-in, which its apply must still find before it changes
  * anything: a unit whose file or a drop-in was edited by hand, or which was enabled, disabled, masked, started or
  * stopped, between the plan and the apply, had the apply act on its own read (rewrite the file, restart the process)
- * though the plan named only another change of it; a drop-in added to it by hand went live with the restart its plan
- * named for another reason. Made from the read's own data (no command more on the host: the plan read of 200 units is
- * the hot path); the apply refuses the object alone when its read, before any write, differs.
+ * though the plan named only another change of it; a drop-in added to it (or removed from it) by hand went live with
+ * the restart its plan named for another reason. Made from the read's own data (no command more on the host: the plan
+ * read of 200 units is the hot path); the apply refuses the object alone when its read, before any write, differs.
  */
 import { digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
 import { notAsPlanned } from '../core/not-as-planned';
+import { removableBy } from './drop-in-marks';
 import { dropInPath } from './drop-in-path';
 import type { DropInSpec } from './systemd-drop-in';
 import type { DesiredUnit, LiveUnit } from './unit-control';
@@ -19,6 +20,7 @@ import { isUnitRunning, type UnitStatus } from './unit-state';
 const READ = 'unit read ';
 const DROP_IN_READ = 'drop-in read ';
 const DROP_INS = ' drop-ins ';
+const STAYS = ' stays ';
 
 /**
  * What the read holds of a unit's own file and state, as the digest of both kinds' readings. Its drop-ins are read
@@ -65,22 +67,35 @@ const stampsOf = (live: LiveUnit, own?: string) => (live.dropInStamps ?? []).fil
 
 /**
  * `read` with the unit's drop-ins (`dropInStamps`) after it, each as a short digest, sorted: ` drop-ins a,b` (`none`
- * when it has none). Apart from `read`, since the apply compares them as a set: one gone since the plan refuses
- * nothing (a drop-in the same apply removes, retired, deleted from the code or renamed, has its destroy hook remove
- * it before the host's batch apply runs, and the plan cannot tell all of those: a renamed one's old path is known to
- * the state alone), one added or changed refuses the object (`addedSince`).
+ * when it has none), then ` stays` and those of them no destroy of `stack` may remove (drop-in-marks.ts): the apply
+ * refuses the object when one of these is gone (`goneSince`). Any other may go: a drop-in the same apply removes
+ * (retired, deleted from the code or renamed: its old path is known to the state alone) has its destroy hook remove
+ * it before the host's batch apply runs. One added or changed refuses the object (`addedSince`).
  */
-const withDropIns = (read: string, live: LiveUnit, own?: string): string => {
-  const digests = [...new Set(stampsOf(live, own).map(stampDigest))].sort();
-  return `${read}${DROP_INS}${digests.length === 0 ? 'none' : digests.join(',')}`;
+const withDropIns = (read: string, live: LiveUnit, own?: string, stack?: string): string => {
+  const digestsOf = (stamps: ReturnType<typeof stampsOf>) => [...new Set(stamps.map(stampDigest))].sort();
+  const digests = digestsOf(stampsOf(live, own));
+  if (digests.length === 0) return `${read}${DROP_INS}none`;
+  const stays = digestsOf(stampsOf(live, own).filter(([path]) => !removableBy(live.dropInMarks, path, stack)));
+  return `${read}${DROP_INS}${digests.join(',')}${STAYS}${stays.length === 0 ? 'none' : stays.join(',')}`;
 };
 
-/** The plan's reading (`planned`) apart: its own part, and its drop-ins' digests (none from an earlier version). */
-const partsOf = (planned: string): { readonly own: string; readonly dropIns?: ReadonlySet<string> } => {
+/**
+ * The plan's reading (`planned`) apart: its own part, its drop-ins' digests, and those that must stay (none from an
+ * earlier version, which refuses nothing on them).
+ */
+const partsOf = (
+  planned: string,
+): { readonly own: string; readonly dropIns?: ReadonlySet<string>; readonly stays?: ReadonlySet<string> } => {
   const at = planned.indexOf(DROP_INS);
-  return at < 0
-    ? { own: planned }
-    : { own: planned.slice(0, at), dropIns: new Set(planned.slice(at + DROP_INS.length).split(',')) };
+  if (at < 0) return { own: planned };
+  const [dropIns = '', stays] = planned.slice(at + DROP_INS.length).split(STAYS);
+  const setOf = (list: string) => new Set(list.split(',').filter((digest) => digest !== 'none'));
+  return {
+    own: planned.slice(0, at),
+    dropIns: setOf(dropIns),
+    ...(stays === undefined ? {} : { stays: setOf(stays) }),
+  };
 };
 
 /**
@@ -94,6 +109,24 @@ const addedSince = (live: LiveUnit, planned: ReadonlySet<string> | undefined, ow
   return stampsOf(live, own).flatMap((stamp) => (known(stamp) ? [] : [stamp[0]]));
 };
 
+/** How many drop-ins the plan read that must stay (`stays`) are not on disk now as it read them. */
+const goneSince = (live: LiveUnit, stays: ReadonlySet<string> | undefined, own?: string): number => {
+  if (stays === undefined) return 0;
+  const now = new Set(
+    stampsOf(live, own).flatMap(([path, stamp]) => [stampDigest([path, stamp]), stampDigest([path, UNSEEN])]),
+  );
+  return [...stays].filter((digest) => !now.has(digest)).length;
+};
+
+const gone = (count: number): string =>
+  count === 1 ? '1 drop-in it had then was removed' : `${count} drop-ins it had then were removed`;
+
+/** What changed among the drop-ins since the plan (those added first), and that the apply would take it live. */
+const changeOf = (paths: readonly string[], removed: number): string =>
+  paths.length > 0
+    ? `${added(paths)}), so this apply would take them live`
+    : `${gone(removed)}), so this apply would take that live`;
+
 const added = (paths: readonly string[]): string =>
   `${paths.join(', ')} ${paths.length === 1 ? 'was' : 'were'} added or changed`;
 
@@ -104,10 +137,10 @@ const added = (paths: readonly string[]): string =>
  * (`withDropIns`). Left out: what changes with no hand on it (times, job, invocation), and the stack's own records
  * and intent, which a read login may not see as the apply's login does. A unit whose stop comes with the destroy of a
  * unit the plan removes (`stoppedBy`, unit-stop-propagation.ts) is read with whether it runs left out: that destroy
- * runs before the batch apply, and stops it.
+ * runs before the batch apply, and stops it. `stack`: the stack the plan is of, whose destroys may remove drop-ins.
  */
-export const unitBasis = (spec: DesiredUnit, live: LiveUnit, stoppedBy?: string): string =>
-  withDropIns(stoppedBy === undefined ? ownRead(spec, live) : leftToDestroy(live), live);
+export const unitBasis = (spec: DesiredUnit, live: LiveUnit, stoppedBy?: string, stack?: string): string =>
+  withDropIns(stoppedBy === undefined ? ownRead(spec, live) : leftToDestroy(live), live, undefined, stack);
 
 const ownRead = (spec: DesiredUnit, live: LiveUnit): string =>
   `${READ}${readOf(live, runningOf(spec, live), live.status.unitFileState)}`;
@@ -120,8 +153,10 @@ const leftToDestroy = (live: LiveUnit): string => `${READ}${readOf(live, null, l
  * that restart takes live too; its unit's enablement is not its own. A destroy the plan runs before the apply that
  * stops its unit (`stoppedBy`) leaves whether its unit runs out.
  */
-export const dropInBasis = (spec: DropInSpec, live: LiveUnit, stoppedBy?: string): string =>
-  withDropIns(stoppedBy === undefined ? dropInRead(live) : dropInLeftToDestroy(live), live, dropInPath(spec));
+export const dropInBasis = (spec: DropInSpec, live: LiveUnit, stoppedBy?: string, stack?: string): string => {
+  const read = stoppedBy === undefined ? dropInRead(live) : dropInLeftToDestroy(live);
+  return withDropIns(read, live, dropInPath(spec), stack);
+};
 
 const dropInRead = (live: LiveUnit): string => {
   const { activeState, subState } = live.status;
@@ -132,7 +167,8 @@ const dropInLeftToDestroy = (live: LiveUnit): string => `${DROP_IN_READ}${readOf
 
 /**
  * Why the apply must not act on the unit: it reads now (`live`) otherwise than the plan read it (`planned`), or a
- * drop-in of it was added or changed since. Undefined when they agree.
+ * drop-in of it was added or changed since, or one no destroy of the stack may remove is gone. Undefined when they
+ * agree.
  */
 export const unitMoved = (
   spec: DesiredUnit,
@@ -140,7 +176,7 @@ export const unitMoved = (
   planned: string,
   live: LiveUnit,
 ): HandlerError | undefined => {
-  const { own, dropIns } = partsOf(planned);
+  const { own, dropIns, stays } = partsOf(planned);
   const subject = `${spec.name} on ${host}`;
   const left = 'nothing was written, started, stopped or restarted for it';
   if (own !== ownRead(spec, live) && own !== leftToDestroy(live)) {
@@ -152,11 +188,12 @@ export const unitMoved = (
     );
   }
   const paths = addedSince(live, dropIns);
-  if (paths.length === 0) return undefined;
+  const removed = goneSince(live, stays);
+  if (paths.length === 0 && removed === 0) return undefined;
   return notAsPlanned(
     subject,
-    `its drop-ins changed after the plan read it (${added(paths)}), so this apply would take them live (restart, ` +
-      'start or reload it with them)',
+    `its drop-ins changed after the plan read it (${changeOf(paths, removed)} (restart, start or reload it with ` +
+      'them)',
     left,
   );
 };
@@ -168,7 +205,7 @@ export const dropInMoved = (
   planned: string,
   live: LiveUnit,
 ): HandlerError | undefined => {
-  const { own, dropIns } = partsOf(planned);
+  const { own, dropIns, stays } = partsOf(planned);
   const subject = `drop-in ${dropInPath(spec)} on ${host}`;
   const left = 'nothing was written or restarted for it';
   if (own !== dropInRead(live) && own !== dropInLeftToDestroy(live)) {
@@ -180,11 +217,12 @@ export const dropInMoved = (
     );
   }
   const paths = addedSince(live, dropIns, dropInPath(spec));
-  if (paths.length === 0) return undefined;
+  const removed = goneSince(live, stays, dropInPath(spec));
+  if (paths.length === 0 && removed === 0) return undefined;
   return notAsPlanned(
     subject,
-    `its unit's other drop-ins changed after the plan read them (${added(paths)}), so this apply would take them ` +
-      'live (restart its unit with them)',
+    `its unit's other drop-ins changed after the plan read them (${changeOf(paths, removed)} (restart its unit ` +
+      'with them)',
     left,
   );
 };

@@ -104,4 +104,6 @@ export interface LiveUnit {
    * digest: the plan's reading of them travels to the apply through the state.
    */
   readonly dropInStamps?: ReadonlyArray<readonly [string, string]>;
+  /** Those of its drop-ins that carry a mark or intent, with the stack it names (drop-in-marks.ts). */
+  readonly dropInMarks?: ReadonlyMap<string, string | undefined>;
 }

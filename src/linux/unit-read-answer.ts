@@ -18,6 +18,7 @@ import { withLinkedFiles } from './unit-linked-file';
 import { withTemplateRuns } from './template-runs';
 import { dirTimesByPath, loadedContentOf } from './drop-in-dirs';
 import { dropInStamps } from './unit-basis';
+import { dropInMarksOf, marksByPath } from './drop-in-marks';
 import { comparedPaths, linkedUnits, READ_MARK as MARK, type ReadEntry, unitsOf } from './unit-read';
 
 /** Whole seconds from `since` to the host's `now` (each past the second where the host shows it), when both known. */
@@ -58,7 +59,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   if (statuses.some((status) => status.loadState === '')) return undefined;
   const { digests } = read;
   const stats = statsByPath(statText);
-  const dated = { digests, stats, dirTimes: dirTimesByPath(statText) };
+  const dated = { digests, stats, dirTimes: dirTimesByPath(statText), marks: marksByPath(text(MARK.dropInMarks)) };
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
   const enablement = enablementByName(entries, unitFiles, instanceText);
@@ -100,9 +101,14 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
 };
 
 /** What the read holds of the files a unit is loaded from: their content (drop-in-dirs.ts), its drop-ins' stamps. */
-const filesRead = (unit: string, status: UnitStatus, dated: Parameters<typeof loadedContentOf>[2]) => ({
+const filesRead = (
+  unit: string,
+  status: UnitStatus,
+  dated: Parameters<typeof loadedContentOf>[2] & { marks: ReadonlyMap<string, string | undefined> },
+) => ({
   ...loadedContentOf(unit, status, dated),
   ...dropInStamps(status, dated.stats),
+  ...dropInMarksOf(status.dropInPaths ?? [], dated.marks),
 });
 
 /** The script's answer by section: `show`'s output first, then each mark's text (undefined when it never printed). */

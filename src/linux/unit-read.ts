@@ -21,6 +21,7 @@ import { SHOW_PROPERTIES } from './unit-state';
 import { templatePaths, UNLOADED_DROP_INS } from './unloaded-drop-ins';
 import { linkedFilesCommand } from './unit-linked-file';
 import { DROP_IN_DIR_STATS } from './drop-in-dirs';
+import { DROP_IN_MARKS } from './drop-in-marks';
 import { declaredTemplates, instanceGlob } from './template-runs';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
@@ -43,6 +44,7 @@ export interface ReadEntry {
 export const READ_MARK = {
   files: '@@cdktf-homelab:files',
   stats: '@@cdktf-homelab:stats',
+  dropInMarks: '@@cdktf-homelab:drop-in-marks',
   records: '@@cdktf-homelab:restart-on',
   intents: '@@cdktf-homelab:intents',
   unitFiles: '@@cdktf-homelab:unit-files',
@@ -76,6 +78,8 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     // To the nanosecond (`%.9Z`: GNU stat, coreutils 9.1 on the test host; whole seconds from a stat without it parse).
     '[ $# -eq 0 ] || { stat -L -c \'%.9Z %d:%i %n\' -- "$@"; stat -c \'l%.9Z %n\' -- "$@"; } 2>/dev/null',
     DROP_IN_DIR_STATS,
+    `echo ${READ_MARK.dropInMarks}`,
+    DROP_IN_MARKS,
     `echo ${READ_MARK.links}`,
     linkedUnits(entries).length === 0
       ? 'true'

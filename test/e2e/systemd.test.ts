@@ -1,7 +1,8 @@
 /**
  * Real terraform on `cdktf synth` output of examples/systemd.ts against the real systemd host:
- * create, clean plan, a unit stopped by hand named in the plan, one-apply fix, `enabled` from a bool
- * variable (and one of the wrong type refused by the handler), destroy, and no private key material in the state.
+ * create, clean plan, a unit stopped by hand named in the plan, one-apply fix, saved plans refused after a hand
+ * changed the unit or its drop-ins, `enabled` from a bool variable (and one of the wrong type refused by the
+ * handler), destroy, and no private key material in the state.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -120,6 +121,24 @@ test('a saved plan applied after a drop-in was added by hand to the unit neither
   await apply('apply (the drop-in taken away)');
   expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);
   expect((await plan('plan (clean after the drop-in refusal)')).code).toBe(0);
+});
+
+test('a saved plan applied after a drop-in was removed by hand from the unit does not start it', async () => {
+  const dir = '/etc/systemd/system/hf-agent.service.d';
+  await host.exec(`mkdir -p ${dir} && printf '[Service]\\nEnvironment=HAND=1\\n' > ${dir}/50-hand.conf`);
+  await host.exec('systemctl daemon-reload && systemctl stop hf-agent.service');
+  expect((await plan('plan (stopped with a drop-in, saved)', '-out', 'plan.bin')).code).toBe(2);
+  await host.exec(`rm -r ${dir} && systemctl daemon-reload`);
+  const applied = await project.terraform('apply', '-no-color', 'plan.bin');
+  expect(applied.code).toBe(1);
+  expect(flat(applied.stdout + applied.stderr)).toContain(
+    `agent: not applied: hf-agent.service on 127.0.0.1:${host.port} cannot be applied as planned: its drop-ins ` +
+      'changed after the plan read it (1 drop-in it had then was removed)',
+  );
+  expect(await state('hf-agent.service')).toMatch(/ActiveState=inactive/);
+  await apply('apply (as it is now)');
+  expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);
+  expect((await plan('plan (clean after the removal refusal)')).code).toBe(0);
 });
 
 test('enabled from a bool variable: its value plans clean, another is drift in words, an apply converges', async () => {

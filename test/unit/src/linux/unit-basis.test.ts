@@ -69,6 +69,7 @@ test.each([
 // A drop-in the same apply retires is removed by its destroy hook, which runs before the host's batch apply, and
 // reloaded: the unit's loaded drop-ins, the digest over its loaded files and a pending reload move with no hand on
 // it. Read into the basis, they refused the unit (or its other drop-in) in that apply (test/e2e/removal.test.ts).
+// Such a drop-in carries the stack's mark (an earlier version's names no stack), which the plan read.
 const V = '/etc/systemd/system/a.service.d/10-v.conf';
 const W = '/etc/systemd/system/a.service.d/20-w.conf';
 const X = '/etc/systemd/system/a.service.d/30-x.conf';
@@ -79,7 +80,7 @@ const retiring = withDropIns(
     [V, '1 8:1'],
     [W, '2 8:2'],
   ],
-  { content: 'c1' },
+  { content: 'c1', dropInMarks: new Map([V, W].map((path) => [path, undefined])) },
 );
 test.each([
   ['removed and not yet reloaded', withDropIns([[V, '1 8:1']], { content: 'c1', status: retiring.status })],
@@ -167,7 +168,7 @@ test("a drop-in's own file is judged by its own reading, not among its siblings'
 test('the drop-ins are read by path and stamp alone, never by their content, which may hold a secret', () => {
   const basis = unitBasis(spec, withDropIns([[V, '1 8:1']], { content: 'c1' }));
   expect(unitBasis(spec, withDropIns([[V, '1 8:1']], { content: 'c2' }))).toBe(basis);
-  expect(basis).toMatch(/^unit read [0-9a-f]{16} drop-ins [0-9a-f]{12}$/);
+  expect(basis).toMatch(/^unit read [0-9a-f]{16} drop-ins [0-9a-f]{12} stays [0-9a-f]{12}$/);
 });
 
 test('each drop-in is stamped by when it changed and which file it is; one the login could not stat is unseen', () => {
