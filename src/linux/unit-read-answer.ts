@@ -6,7 +6,7 @@
  */
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
-import { overriddenOf, statsByPath } from './unit-loaded';
+import { type FileStat, overriddenOf, statsByPath } from './unit-loaded';
 import { byIndex, digestsByPath, hostNow } from './read-lines';
 import { readLinks } from './unit-links';
 import { parseFacts } from './unit-facts';
@@ -82,6 +82,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
       {
         status,
         fileSha256,
+        ...fileStatOf(entry, fileSha256, stats),
         restartOn: record === undefined ? undefined : first,
         ...(stack === undefined ? {} : { recordStack: stack }),
         ...(stateSeconds === undefined ? {} : { stateSeconds }),
@@ -98,6 +99,12 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const judged = live.length === entries.length ? withReplacedForInstances(entries, live, stats) : undefined;
   const linked = judged && withLinkedFiles(entries, judged, text(MARK.symlinks));
   return linked && withTemplateRuns(entries, linked, text(MARK.runs), stats);
+};
+
+/** The entry's own file's stamp, when the read found it (its sha256 read) and could stat it. */
+const fileStatOf = (entry: ReadEntry, sha256: string | undefined, stats: ReadonlyMap<string, FileStat>) => {
+  const stat = entry.file === undefined || sha256 === undefined ? undefined : stats.get(entry.file);
+  return stat === undefined ? {} : { fileStat: stat };
 };
 
 /** What the read holds of the files a unit is loaded from: their content (drop-in-dirs.ts), its drop-ins' stamps. */
