@@ -82,14 +82,13 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
       {
         status,
         fileSha256,
-        ...fileStatOf(entry, fileSha256, stats),
         restartOn: record === undefined ? undefined : first,
         ...(stack === undefined ? {} : { recordStack: stack }),
         ...(stateSeconds === undefined ? {} : { stateSeconds }),
         ...(startedWith === undefined ? {} : { startedWith }),
         // Any file there is an intent: one that does not parse still proves the object the stack's.
         ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
-        ...filesRead(entry.unit, status, dated),
+        ...filesRead(entry, fileSha256, status, dated),
         ...(overridden === undefined ? {} : { overridden }),
         ...linksOfEntry(entry, status, links, digests),
       },
@@ -101,22 +100,23 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   return linked && withTemplateRuns(entries, linked, text(MARK.runs), stats);
 };
 
-/** The entry's own file's stamp, when the read found it (its sha256 read) and could stat it. */
-const fileStatOf = (entry: ReadEntry, sha256: string | undefined, stats: ReadonlyMap<string, FileStat>) => {
-  const stat = entry.file === undefined || sha256 === undefined ? undefined : stats.get(entry.file);
-  return stat === undefined ? {} : { fileStat: stat };
-};
-
-/** What the read holds of the files a unit is loaded from: their content (drop-in-dirs.ts), its drop-ins' stamps. */
+/**
+ * What the read holds of the files a unit is loaded from: its own file's stamp (when its sha256 was read too), their
+ * content (drop-in-dirs.ts), its drop-ins' stamps.
+ */
 const filesRead = (
-  unit: string,
+  { unit, file }: ReadEntry,
+  sha256: string | undefined,
   status: UnitStatus,
   dated: Parameters<typeof loadedContentOf>[2] & { marks: ReadonlyMap<string, string | undefined> },
 ) => ({
+  ...fileStatOf(file === undefined || sha256 === undefined ? undefined : dated.stats.get(file)),
   ...loadedContentOf(unit, status, dated),
   ...dropInStamps(status, dated.stats),
   ...dropInMarksOf(status.dropInPaths ?? [], dated.marks),
 });
+
+const fileStatOf = (stat: FileStat | undefined) => (stat === undefined ? {} : { fileStat: stat });
 
 /** The script's answer by section: `show`'s output first, then each mark's text (undefined when it never printed). */
 const sectionsOf = (stdout: string) => {
