@@ -12,7 +12,7 @@ import { broken, type Problem, type Rule, text } from '../core/rules';
 import { contentText, type Known } from './render-unit';
 import { contentProblems, FILE_FIELDS, START_TIMEOUT_FIELDS } from './unit-file';
 import type { LiveUnit } from './unit-control';
-import { IN_WORDS, short } from './unit-diff';
+import { IN_WORDS, liveFileWords, short } from './unit-diff';
 import { overriddenDiff, overriddenPart } from './unit-loaded';
 import { pendingDiff, pendingWords } from './unit-stale';
 import { unitNameProblem } from './unit-name';
@@ -104,7 +104,7 @@ export const dropInUnitRuns = (live: LiveUnit): boolean => live.status.activeSta
 export const diffDropIn = (spec: DropInSpec, live: LiveUnit): FieldDiff => {
   const changes: Record<string, { live: unknown; want: unknown }> = overriddenDiff(live.overridden);
   const want = sha256Hex(spec.content);
-  if (live.fileSha256 !== want) changes.file = { live: short(live.fileSha256), want: short(want) };
+  if (live.fileSha256 !== want) changes.file = { live: liveFileWords(live), want: short(want) };
   if (live.status.needDaemonReload) changes.NeedDaemonReload = { live: 'yes', want: 'no' };
   const runs = templateRunsDiff(spec.content, live);
   return { ...changes, ...unloadedDiff(live.status), ...pendingDiff(live, dropInUnitRuns(live)), ...runs };

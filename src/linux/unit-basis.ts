@@ -5,6 +5,7 @@
  * though the plan named only another change of it; a drop-in added to it (or removed from it) by hand went live with
  * the restart its plan named for another reason. Made from the read's own data (no command more on the host: the plan
  * read of 200 units is the hot path); the apply refuses the object alone when its read, before any write, differs.
+ * Files are in it by stamp, never by a digest of their content (unit-basis-file.ts).
  */
 import { digestOf } from '../core/canonical';
 import { HandlerError } from '../core/errors';
@@ -14,6 +15,7 @@ import { dropInPath } from './drop-in-path';
 import type { DropInSpec } from './systemd-drop-in';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import type { FileStat } from './unit-loaded';
+import { BY_STAMP, byStamp, type FileOf, formOf, UNSEEN } from './unit-basis-file';
 import { runningOf } from './unit-diff';
 import { isUnitRunning, type UnitStatus } from './unit-state';
 
@@ -21,16 +23,15 @@ const READ = 'unit read ';
 const DROP_IN_READ = 'drop-in read ';
 const DROP_INS = ' drop-ins ';
 const STAYS = ' stays ';
-
 /**
  * What the read holds of a unit's own file and state, as the digest of both kinds' readings. Its drop-ins are read
  * apart (`withDropIns`), and a pending daemon-reload not at all: a drop-in the same apply retires changes them with no
  * hand on it (its destroy hook removes the file and reloads before the host's batch apply runs).
  */
-const readOf = (live: LiveUnit, running: boolean | null, enablement: string | null): string => {
+const readOf = (live: LiveUnit, running: boolean | null, enablement: string | null, fileOf: FileOf): string => {
   const { status } = live;
   const read = {
-    file: live.fileSha256 ?? null,
+    file: fileOf(live),
     link: live.fileIsLink === true,
     load: status.loadState,
     enablement,
@@ -57,8 +58,6 @@ export const dropInStamps = (
   });
   return stamps.length === 0 ? {} : { dropInStamps: stamps };
 };
-
-const UNSEEN = '?';
 
 const stampDigest = ([path, stamp]: readonly [string, string]): string => digestOf([path, stamp]).slice(0, 12);
 
@@ -139,13 +138,15 @@ const added = (paths: readonly string[]): string =>
  * unit the plan removes (`stoppedBy`, unit-stop-propagation.ts) is read with whether it runs left out: that destroy
  * runs before the batch apply, and stops it. `stack`: the stack the plan is of, whose destroys may remove drop-ins.
  */
-export const unitBasis = (spec: DesiredUnit, live: LiveUnit, stoppedBy?: string, stack?: string): string =>
-  withDropIns(stoppedBy === undefined ? ownRead(spec, live) : leftToDestroy(live), live, undefined, stack);
+export const unitBasis = (spec: DesiredUnit, live: LiveUnit, stoppedBy?: string, stack?: string): string => {
+  const own = stoppedBy === undefined ? ownRead(spec, live, byStamp) : leftToDestroy(live, byStamp);
+  return withDropIns(`${READ}${BY_STAMP}${own}`, live, undefined, stack);
+};
 
-const ownRead = (spec: DesiredUnit, live: LiveUnit): string =>
-  `${READ}${readOf(live, runningOf(spec, live), live.status.unitFileState)}`;
+const ownRead = (spec: DesiredUnit, live: LiveUnit, fileOf: FileOf): string =>
+  readOf(live, runningOf(spec, live), live.status.unitFileState, fileOf);
 
-const leftToDestroy = (live: LiveUnit): string => `${READ}${readOf(live, null, live.status.unitFileState)}`;
+const leftToDestroy = (live: LiveUnit, fileOf: FileOf): string => readOf(live, null, live.status.unitFileState, fileOf);
 
 /**
  * A drop-in likewise: its file, its unit's load state and the file it is loaded from, and whether its unit runs
@@ -154,16 +155,22 @@ const leftToDestroy = (live: LiveUnit): string => `${READ}${readOf(live, null, l
  * stops its unit (`stoppedBy`) leaves whether its unit runs out.
  */
 export const dropInBasis = (spec: DropInSpec, live: LiveUnit, stoppedBy?: string, stack?: string): string => {
-  const read = stoppedBy === undefined ? dropInRead(live) : dropInLeftToDestroy(live);
-  return withDropIns(read, live, dropInPath(spec), stack);
+  const own = stoppedBy === undefined ? dropInRead(live, byStamp) : dropInLeftToDestroy(live, byStamp);
+  return withDropIns(`${DROP_IN_READ}${BY_STAMP}${own}`, live, dropInPath(spec), stack);
 };
 
-const dropInRead = (live: LiveUnit): string => {
+const dropInRead = (live: LiveUnit, fileOf: FileOf): string => {
   const { activeState, subState } = live.status;
-  return `${DROP_IN_READ}${readOf(live, isUnitRunning(activeState, subState, false), null)}`;
+  return readOf(live, isUnitRunning(activeState, subState, false), null, fileOf);
 };
 
-const dropInLeftToDestroy = (live: LiveUnit): string => `${DROP_IN_READ}${readOf(live, null, null)}`;
+const dropInLeftToDestroy = (live: LiveUnit, fileOf: FileOf): string => readOf(live, null, null, fileOf);
+
+/** Whether the plan's own reading (`own`) is one of `reads` of the file now, in the form that plan held it. */
+const readsAsPlanned = (own: string, read: string, reads: ReadonlyArray<(fileOf: FileOf) => string>): boolean => {
+  const { fileOf, prefix } = formOf(own, read);
+  return reads.some((readNow) => own === `${prefix}${readNow(fileOf)}`);
+};
 
 /**
  * Why the apply must not act on the unit: it reads now (`live`) otherwise than the plan read it (`planned`), or a
@@ -179,7 +186,8 @@ export const unitMoved = (
   const { own, dropIns, stays } = partsOf(planned);
   const subject = `${spec.name} on ${host}`;
   const left = 'nothing was written, started, stopped or restarted for it';
-  if (own !== ownRead(spec, live) && own !== leftToDestroy(live)) {
+  const reads = [(fileOf: FileOf) => ownRead(spec, live, fileOf), (fileOf: FileOf) => leftToDestroy(live, fileOf)];
+  if (!readsAsPlanned(own, READ, reads)) {
     return notAsPlanned(
       subject,
       'it was changed after the plan read it (its file, its enablement or mask, or whether it runs), so this apply ' +
@@ -208,7 +216,8 @@ export const dropInMoved = (
   const { own, dropIns, stays } = partsOf(planned);
   const subject = `drop-in ${dropInPath(spec)} on ${host}`;
   const left = 'nothing was written or restarted for it';
-  if (own !== dropInRead(live) && own !== dropInLeftToDestroy(live)) {
+  const reads = [(fileOf: FileOf) => dropInRead(live, fileOf), (fileOf: FileOf) => dropInLeftToDestroy(live, fileOf)];
+  if (!readsAsPlanned(own, DROP_IN_READ, reads)) {
     return notAsPlanned(
       subject,
       'it or its unit was changed after the plan read them (its file, the file its unit loads, or whether its unit ' +

@@ -10,7 +10,7 @@ import { boolean, type Rule, text } from '../core/rules';
 import { START_TIMEOUT_FIELDS } from './unit-file';
 import type { StartedWith, UnitIntent } from './unit-intent';
 import type { UnitLinks } from './unit-links';
-import type { Overridden } from './unit-loaded';
+import type { FileStat, Overridden } from './unit-loaded';
 import type { UnitStatus } from './unit-state';
 
 const strings: Rule<readonly string[]> = (value) =>
@@ -72,6 +72,11 @@ export interface LiveUnit {
   readonly status: UnitStatus;
   /** sha256 of the unit file, undefined when there is no file (or none is read, for an instance). */
   readonly fileSha256: string | undefined;
+  /**
+   * The unit file's stamp (ctime, device:inode, size: unit-loaded.ts) when read: what the plan says of a file that
+   * differs, and what its basis holds of it, since a digest of its content could be tested against guesses offline.
+   */
+  readonly fileStat?: FileStat;
   /**
    * A unit's file is a symbolic link (`systemctl link`, or put by hand in the file's place): `systemctl disable`
    * removes it with the unit's links, so the apply writes the file in its place first (unit-read.ts).

@@ -58,7 +58,7 @@ export const diffUnit = (spec: DesiredUnit, live: LiveUnit, batch?: EnableInput)
   if (spec.content !== undefined) {
     const want = sha256Hex(spec.content);
     if (live.fileSha256 !== want || live.fileIsLink === true)
-      changes.file = { live: live.fileIsLink === true ? LINKED_FILE : short(live.fileSha256), want: short(want) };
+      changes.file = { live: live.fileIsLink === true ? LINKED_FILE : liveFileWords(live), want: short(want) };
   }
   const enablement = enablementOf(live.status.unitFileState);
   // A file the apply rewrites may bring an [Install]: systemd's `static` is of the file it replaces.
@@ -121,6 +121,19 @@ const RUNTIME_ONLY = 'until reboot (/run only)';
 
 export const short = (digest: string | undefined): string | null =>
   digest === undefined ? null : `sha256:${digest.slice(0, 12)}`;
+
+/**
+ * What the diff says of a file on the host that is not the declared one: its size, never a digest of its content,
+ * which the read result carries into the plan and the state and which could be tested against guesses offline (a
+ * file edited by hand may hold `Environment=TOKEN=...`). Unset when there is no file.
+ */
+export const liveFileWords = (live: Pick<LiveUnit, 'fileSha256' | 'fileStat'>): string | null => {
+  if (live.fileSha256 === undefined) return null;
+  const bytes = live.fileStat?.bytes;
+  return bytes === undefined ? OTHER_CONTENT : `${OTHER_CONTENT} (${bytes} bytes)`;
+};
+
+const OTHER_CONTENT = 'not the declared content';
 
 /** The plan's one line: an interrupted apply's words first (unit-stale.ts); `also`: what its batch makes it do. */
 export const summarizeUnit = (

@@ -26,22 +26,28 @@ export interface Overridden {
   readonly instance?: string;
 }
 
-/** What `stat -L` said of a file: when it last changed (its ctime) and `<device>:<inode>`, which names it. */
+/**
+ * What `stat -L` said of a file: when it last changed (its ctime), `<device>:<inode>`, which names it, and its size
+ * (from a read of this version: unit-read.ts).
+ */
 export interface FileStat {
   readonly time: number;
   readonly file: string;
+  readonly bytes?: number;
 }
 
 /**
- * `stat -L -c '%Z %d:%i %n'` lines by path, each dated by the later of its file's ctime and, from the `stat -c
+ * `stat -L -c '%Z %d:%i s%s %n'` lines by path, each dated by the later of its file's ctime and, from the `stat -c
  * 'l%Z %n'` lines, its own: a drop-in symlink pointed at an older file by hand (`ln -sfn`) changed what systemd
  * loads while `-L` dated the older file, and the plan was clean under a process started with the first (measured,
  * systemd 252).
  */
 export const statsByPath = (text: string): Map<string, FileStat> => {
   const map = new Map<string, FileStat>();
-  for (const match of text.matchAll(/^(\d+(?:\.\d+)?) (\d+:\d+) (.*)$/gm)) {
-    map.set(match[3] ?? '', { time: Number(match[1]), file: match[2] ?? '' });
+  for (const [, time = '', file = '', bytes, path = ''] of text.matchAll(
+    /^(\d+(?:\.\d+)?) (\d+:\d+) (?:s(\d+) )?(.*)$/gm,
+  )) {
+    map.set(path, { time: Number(time), file, ...(bytes === undefined ? {} : { bytes: Number(bytes) }) });
   }
   for (const [, time = '', path = ''] of text.matchAll(/^l(\d+(?:\.\d+)?) (.*)$/gm)) {
     const found = map.get(path);

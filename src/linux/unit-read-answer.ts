@@ -6,7 +6,7 @@
  */
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
-import { overriddenOf, statsByPath } from './unit-loaded';
+import { type FileStat, overriddenOf, statsByPath } from './unit-loaded';
 import { byIndex, digestsByPath, hostNow } from './read-lines';
 import { readLinks } from './unit-links';
 import { parseFacts } from './unit-facts';
@@ -88,7 +88,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
         ...(startedWith === undefined ? {} : { startedWith }),
         // Any file there is an intent: one that does not parse still proves the object the stack's.
         ...(intent === undefined ? {} : { intent: parseIntent(intent) ?? { since: 0, restart: true } }),
-        ...filesRead(entry.unit, status, dated),
+        ...filesRead(entry, fileSha256, status, dated),
         ...(overridden === undefined ? {} : { overridden }),
         ...linksOfEntry(entry, status, links, digests),
       },
@@ -100,16 +100,23 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   return linked && withTemplateRuns(entries, linked, text(MARK.runs), stats);
 };
 
-/** What the read holds of the files a unit is loaded from: their content (drop-in-dirs.ts), its drop-ins' stamps. */
+/**
+ * What the read holds of the files a unit is loaded from: its own file's stamp (when its sha256 was read too), their
+ * content (drop-in-dirs.ts), its drop-ins' stamps.
+ */
 const filesRead = (
-  unit: string,
+  { unit, file }: ReadEntry,
+  sha256: string | undefined,
   status: UnitStatus,
   dated: Parameters<typeof loadedContentOf>[2] & { marks: ReadonlyMap<string, string | undefined> },
 ) => ({
+  ...fileStatOf(file === undefined || sha256 === undefined ? undefined : dated.stats.get(file)),
   ...loadedContentOf(unit, status, dated),
   ...dropInStamps(status, dated.stats),
   ...dropInMarksOf(status.dropInPaths ?? [], dated.marks),
 });
+
+const fileStatOf = (stat: FileStat | undefined) => (stat === undefined ? {} : { fileStat: stat });
 
 /** The script's answer by section: `show`'s output first, then each mark's text (undefined when it never printed). */
 const sectionsOf = (stdout: string) => {

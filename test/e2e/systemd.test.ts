@@ -2,7 +2,7 @@
  * Real terraform on `cdktf synth` output of examples/systemd.ts against the real systemd host:
  * create, clean plan, a unit stopped by hand named in the plan, one-apply fix, saved plans refused after a hand
  * changed the unit or its drop-ins, `enabled` from a bool variable (and one of the wrong type refused by the
- * handler), destroy, and no private key material in the state.
+ * handler), destroy, and no private key material in the state, nor any part of a hand-edited file's sha256.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +88,7 @@ test('a saved plan applied after the unit file was edited by hand changes nothin
   await host.exec('systemctl stop hf-agent.service');
   expect((await plan('plan (stopped, saved)', '-out', 'plan.bin')).code).toBe(2);
   await host.exec(`sed -i 's/^Description=.*/Description=by hand/' ${path}`);
+  const hand = (await host.exec(`sha256sum ${path}`)).stdout.slice(0, 64);
   const applied = await project.terraform('apply', '-no-color', 'plan.bin');
   expect(applied.code).toBe(1);
   expect(flat(applied.stdout + applied.stderr)).toContain(
@@ -97,9 +98,13 @@ test('a saved plan applied after the unit file was edited by hand changes nothin
   expect((await host.exec(`cat ${path}`)).stdout).toContain('Description=by hand\n');
   expect(await state('hf-agent.service')).toMatch(/ActiveState=inactive/);
   expect(flat((await plan('plan (after the refusal)')).stdout)).toMatch(
-    /hf-agent\.service .* differs: file is "sha256:/,
+    /hf-agent\.service .* differs: file is "not the declared content \(\d+ bytes\)", want "sha256:/,
   );
   await apply('apply (as planned)');
+  // The state keeps that plan's read and basis of the file edited by hand: nothing of its sha256 (a guess's test).
+  const kept = readFileSync(project.statePath, 'utf8');
+  expect(kept).toContain('not the declared content (');
+  for (let at = 0; at + 8 <= hand.length; at++) expect(kept).not.toContain(hand.slice(at, at + 8));
   expect((await host.exec(`cat ${path}`)).stdout).toContain(`Description=${DESCRIPTION}\n`);
   expect(await state('hf-agent.service')).toMatch(/ActiveState=active/);
   expect((await plan('plan (clean after the refusal)')).code).toBe(0);

@@ -56,7 +56,7 @@ test('a plan with only the read key (which root does not trust) reads as watcher
   const drift = await invokeBatch(linuxDomain(), target(), { svc: { kind: 'systemd-unit', spec } }, readEnv());
   expect(drift.result?.['svc.in_sync']).toBe('false');
   expect(drift.result?.['svc.summary']).toMatch(
-    /differs: file is "sha256:\w+", want "sha256:\w+"; NeedDaemonReload is "yes"/,
+    /differs: file is "not the declared content \(\d+ bytes\)", want "sha256:\w+"; NeedDaemonReload is "yes"/,
   );
 });
 

@@ -6,6 +6,7 @@
  * apply (unit-basis.ts), which refuses that unit alone.
  */
 import { linuxDomain } from '../../../handlers/linux/domain';
+import { sha256Hex } from '../../../src/core/canonical';
 import type { DropInSpec } from '../../../src/linux/systemd-drop-in';
 import { type ApplyEntry, invoke, invokeBatch, invokeBatchApply } from '../../support/run-handler';
 import { hostTarget, instanceSpec, KEY_ENV, unitSpec, useSystemdHost, variantDropIn } from '../../support/unit-host';
@@ -58,7 +59,7 @@ test('a unit whose file was edited by hand after a plan that said only "stopped"
   expect(plan['pr_a_service.summary']).toMatch(
     /^unit pr-a\.service on \S+ \(inactive\/dead\) differs: running is "inactive\/dead", want "running"$/,
   );
-  expect(plan['.basis']).toMatch(/"pr_a_service":"unit read [0-9a-f]{16} drop-ins none"/);
+  expect(plan['.basis']).toMatch(/"pr_a_service":"unit read by stamp [0-9a-f]{16} drop-ins none"/);
   expect(applied.code).toBe(1);
   expect(applied.stderr).toMatch(
     /pr_a_service: not applied: pr-a\.service on \S+ cannot be applied as planned: it was changed after the plan read/,
@@ -67,6 +68,38 @@ test('a unit whose file was edited by hand after a plan that said only "stopped"
   expect(await file('pr-a.service')).toBe(service('hand'));
   expect(await state('pr-a.service')).toMatch(/^inactive\n/);
   expect(await state('pr-b.service')).toMatch(/^active\n/);
+});
+
+// Regression: the plan said `file is "sha256:<12 hex>"` of a file edited by hand, and the basis held a digest over its
+// sha256: a secret in it could be guessed and tested offline by anyone holding the plan or the state.
+test('files edited to hold a secret are planned by their size; a same-size edit after the plan refuses', async () => {
+  await made(unitSpec('pr-s.service', service('s'), { started: false }));
+  const env = { [KEY_ENV]: host().privateKey };
+  const first = objects(variantDropIn('pr-s.service', 's'));
+  expect(await invokeBatchApply(linuxDomain(), hostTarget(host()), first, env)).toMatchObject({ code: 0 });
+  const [unitText, dropInText] = [
+    service('s').replace('V=s', 'TOKEN=hunter2'),
+    '[Service]\nEnvironment=TOKEN=hunter2\n',
+  ];
+  const put = (text: string, path: string) => `printf '%s' '${text}' > ${DIR}/${path}`;
+  expect(
+    await host().exec(`${put(unitText, 'pr-s.service')} && ${put(dropInText, 'pr-s.service.d/10-v.conf')}`),
+  ).toMatchObject({ code: 0 });
+  const declared = [unitSpec('pr-s.service', service('s'), { started: false }), variantDropIn('pr-s.service', 's')];
+  const same = put(unitText.replace('hunter2', 'hunter3'), 'pr-s.service');
+  const { plan, applied } = await planThenApply(declared, same);
+  expect(plan['pr_s_service.summary']).toContain(`file is "not the declared content (${unitText.length} bytes)"`);
+  expect(plan['pr_s_service_10_v.summary']).toContain(
+    `file is "not the declared content (${dropInText.length} bytes)"`,
+  );
+  const said = JSON.stringify(plan);
+  for (const live of [sha256Hex(unitText), sha256Hex(dropInText)]) {
+    for (let at = 0; at + 8 <= live.length; at++) expect(said).not.toContain(live.slice(at, at + 8));
+  }
+  expect(applied.stderr).toMatch(
+    /pr_s_service: not applied: pr-s\.service on \S+ cannot be applied as planned: it was/,
+  );
+  expect(await file('pr-s.service')).toBe(unitText.replace('hunter2', 'hunter3'));
 });
 
 test('a unit restarted by hand after its plan is still the unit the plan read: the apply enables it', async () => {

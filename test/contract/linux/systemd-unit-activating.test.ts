@@ -67,7 +67,7 @@ describe('started:false against a oneshot mid-run', () => {
     });
     const drift = (await unit.run('read', changed)).result;
     expect(drift?.in_sync).toBe('false');
-    expect(drift?.summary).toMatch(/file is "sha256:[0-9a-f]{12}", want "sha256:[0-9a-f]{12}"/);
+    expect(drift?.summary).toMatch(/file is "not the declared content \(\d+ bytes\)", want "sha256:[0-9a-f]{12}"/);
     expect((await unit.run('apply', changed)).code).toBe(0);
     const after = await unit.show('check-b.service');
     expect(after.InvocationID).toBe(running.InvocationID);

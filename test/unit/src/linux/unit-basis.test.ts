@@ -18,9 +18,12 @@ const live = (status: Partial<UnitStatus> = {}, over: Partial<LiveUnit> = {}): L
     ...status,
   },
   fileSha256: 'f1',
+  fileStat: { time: 1, file: '8:1', bytes: 10 },
   restartOn: 'r1',
   ...over,
 });
+/** An edit by hand: its content and its stamp (a later ctime, another size) both read otherwise. */
+const edited = { fileSha256: 'f2', fileStat: { time: 2, file: '8:1', bytes: 11 } };
 const planned = unitBasis(spec, live());
 
 test.each([
@@ -32,7 +35,7 @@ test.each([
 });
 
 test.each([
-  ['whose file was edited', live({}, { fileSha256: 'f2' })],
+  ['whose file was edited', live({}, edited)],
   ['whose file was replaced by a link', live({}, { fileIsLink: true })],
   ['disabled', live({ unitFileState: 'disabled' })],
   ['masked', live({ unitFileState: 'masked', loadState: 'masked' })],
@@ -43,8 +46,8 @@ test.each([
   );
 });
 
-test('the basis is a short digest, then its drop-ins', () => {
-  expect(planned).toMatch(/^unit read [0-9a-f]{16} drop-ins none$/);
+test('the basis is a short digest of the file by its stamp, then its drop-ins', () => {
+  expect(planned).toMatch(/^unit read by stamp [0-9a-f]{16} drop-ins none$/);
 });
 
 const dropIn = { unit: 'a.service', name: '10-v', directory: '/etc/systemd/system' } as DropInSpec;
@@ -58,7 +61,7 @@ test.each([
 });
 
 test.each([
-  ['edited', live({}, { fileSha256: 'f2' })],
+  ['edited', live({}, edited)],
   ['with its unit started or stopped', live({ activeState: 'inactive', subState: 'dead' })],
 ])('a drop-in %s after its plan is refused', (_what, now) => {
   expect(dropInMoved(dropIn, 'h:22', dropInPlanned, now)?.message).toMatch(
@@ -168,7 +171,7 @@ test("a drop-in's own file is judged by its own reading, not among its siblings'
 test('the drop-ins are read by path and stamp alone, never by their content, which may hold a secret', () => {
   const basis = unitBasis(spec, withDropIns([[V, '1 8:1']], { content: 'c1' }));
   expect(unitBasis(spec, withDropIns([[V, '1 8:1']], { content: 'c2' }))).toBe(basis);
-  expect(basis).toMatch(/^unit read [0-9a-f]{16} drop-ins [0-9a-f]{12} stays [0-9a-f]{12}$/);
+  expect(basis).toMatch(/^unit read by stamp [0-9a-f]{16} drop-ins [0-9a-f]{12} stays [0-9a-f]{12}$/);
 });
 
 test('each drop-in is stamped by when it changed and which file it is; one the login could not stat is unseen', () => {
@@ -230,7 +233,7 @@ test.each([
 });
 
 test.each([
-  ['whose file was edited', live({ activeState: 'inactive', subState: 'dead' }, { fileSha256: 'f2' })],
+  ['whose file was edited', live({ activeState: 'inactive', subState: 'dead' }, edited)],
   ['disabled', live({ activeState: 'inactive', subState: 'dead', unitFileState: 'disabled' })],
 ])('a unit the plan says a destroy stops is still refused %s after its plan', (_what, now) => {
   expect(unitMoved(spec, 'h:22', bound, now)?.message).toMatch(/cannot be applied as planned/);
@@ -240,6 +243,6 @@ test('a drop-in whose unit the plan says a destroy stops reads as planned with i
   const stopped = live({ activeState: 'inactive', subState: 'dead' });
   expect(dropInMoved(dropIn, 'h:22', dropInBasis(dropIn, live(), 'dep.service'), stopped)).toBeUndefined();
   expect(
-    dropInMoved(dropIn, 'h:22', dropInBasis(dropIn, live(), 'dep.service'), { ...stopped, fileSha256: 'f2' }),
+    dropInMoved(dropIn, 'h:22', dropInBasis(dropIn, live(), 'dep.service'), { ...stopped, ...edited }),
   ).toBeDefined();
 });
