@@ -177,34 +177,18 @@ const readsAsPlanned = (own: string, read: string, reads: ReadonlyArray<(fileOf:
  * drop-in of it was added or changed since, or one no destroy of the stack may remove is gone. Undefined when they
  * agree.
  */
-export const unitMoved = (
-  spec: DesiredUnit,
-  host: string,
-  planned: string,
-  live: LiveUnit,
-): HandlerError | undefined => {
-  const { own, dropIns, stays } = partsOf(planned);
-  const subject = `${spec.name} on ${host}`;
-  const left = 'nothing was written, started, stopped or restarted for it';
-  const reads = [(fileOf: FileOf) => ownRead(spec, live, fileOf), (fileOf: FileOf) => leftToDestroy(live, fileOf)];
-  if (!readsAsPlanned(own, READ, reads)) {
-    return notAsPlanned(
-      subject,
+export const unitMoved = (spec: DesiredUnit, host: string, planned: string, live: LiveUnit): HandlerError | undefined =>
+  movedSince(planned, live, {
+    subject: `${spec.name} on ${host}`,
+    left: 'nothing was written, started, stopped or restarted for it',
+    prefix: READ,
+    reads: [(fileOf) => ownRead(spec, live, fileOf), (fileOf) => leftToDestroy(live, fileOf)],
+    changed:
       'it was changed after the plan read it (its file, its enablement or mask, or whether it runs), so this apply ' +
-        'would act on that change (write its file over it, restart, start or stop it)',
-      left,
-    );
-  }
-  const paths = addedSince(live, dropIns);
-  const removed = goneSince(live, stays);
-  if (paths.length === 0 && removed === 0) return undefined;
-  return notAsPlanned(
-    subject,
-    `its drop-ins changed after the plan read it (${changeOf(paths, removed)} (restart, start or reload it with ` +
-      'them)',
-    left,
-  );
-};
+      'would act on that change (write its file over it, restart, start or stop it)',
+    dropIns: (change) =>
+      `its drop-ins changed after the plan read it (${change} (restart, start or reload it with them)`,
+  });
 
 /** Why the apply must not write the drop-in: it, its unit or its unit's other drop-ins read otherwise than planned. */
 export const dropInMoved = (
@@ -212,26 +196,38 @@ export const dropInMoved = (
   host: string,
   planned: string,
   live: LiveUnit,
-): HandlerError | undefined => {
-  const { own, dropIns, stays } = partsOf(planned);
-  const subject = `drop-in ${dropInPath(spec)} on ${host}`;
-  const left = 'nothing was written or restarted for it';
-  const reads = [(fileOf: FileOf) => dropInRead(live, fileOf), (fileOf: FileOf) => dropInLeftToDestroy(live, fileOf)];
-  if (!readsAsPlanned(own, DROP_IN_READ, reads)) {
-    return notAsPlanned(
-      subject,
+): HandlerError | undefined =>
+  movedSince(planned, live, {
+    subject: `drop-in ${dropInPath(spec)} on ${host}`,
+    left: 'nothing was written or restarted for it',
+    prefix: DROP_IN_READ,
+    reads: [(fileOf) => dropInRead(live, fileOf), (fileOf) => dropInLeftToDestroy(live, fileOf)],
+    changed:
       'it or its unit was changed after the plan read them (its file, the file its unit loads, or whether its unit ' +
-        'runs), so this apply would act on that change (write the file over it, restart its unit)',
-      left,
-    );
-  }
-  const paths = addedSince(live, dropIns, dropInPath(spec));
-  const removed = goneSince(live, stays, dropInPath(spec));
+      'runs), so this apply would act on that change (write the file over it, restart its unit)',
+    dropIns: (change) =>
+      `its unit's other drop-ins changed after the plan read them (${change} (restart its unit with them)`,
+    own: dropInPath(spec),
+  });
+
+/** What `unitMoved` and `dropInMoved` tell apart: whose reading it is, and what each says when it moved. */
+interface MoveCheck {
+  readonly subject: string;
+  readonly left: string;
+  readonly prefix: string;
+  readonly reads: ReadonlyArray<(fileOf: FileOf) => string>;
+  readonly changed: string;
+  readonly dropIns: (change: string) => string;
+  /** A drop-in's own file, which its own reading holds, left out of its unit's drop-ins. */
+  readonly own?: string;
+}
+
+/** The object's own reading first, then its unit's drop-ins: added or changed (`addedSince`), or gone (`goneSince`). */
+const movedSince = (planned: string, live: LiveUnit, check: MoveCheck): HandlerError | undefined => {
+  const { own, dropIns, stays } = partsOf(planned);
+  if (!readsAsPlanned(own, check.prefix, check.reads)) return notAsPlanned(check.subject, check.changed, check.left);
+  const paths = addedSince(live, dropIns, check.own);
+  const removed = goneSince(live, stays, check.own);
   if (paths.length === 0 && removed === 0) return undefined;
-  return notAsPlanned(
-    subject,
-    `its unit's other drop-ins changed after the plan read them (${changeOf(paths, removed)} (restart its unit ` +
-      'with them)',
-    left,
-  );
+  return notAsPlanned(check.subject, check.dropIns(changeOf(paths, removed)), check.left);
 };
