@@ -73,19 +73,21 @@ const readActing = async (session: HostSession, removed: readonly RemovedUnit[],
 
 const showStops = async (session: HostSession, removed: readonly string[]): Promise<StoppedBy> => {
   const shown = new Set(removed);
-  let stopped = await showRound(session, removed, new Map());
+  let text = await showRound(session, removed);
+  let stopped = stoppedByRemovals(text, removed);
   for (let round = 1; round < ROUNDS; round++) {
     const next = nextToShow(stopped, shown);
     if (next.length === 0) break;
     next.forEach((name) => shown.add(name));
-    stopped = await showRound(session, next, stopped);
+    text = `${text}\n\n${await showRound(session, next)}`;
+    stopped = stoppedByRemovals(text, removed);
   }
   return { stoppedBy: stopped };
 };
 
-/** One `systemctl show` of `names`, what their stops stop added to `stopped`. */
-const showRound = async (session: HostSession, names: readonly string[], stopped: Map<string, StopCause>) => {
+/** One `systemctl show` of `names`: what their stops stop, as systemd lists it. */
+const showRound = async (session: HostSession, names: readonly string[]): Promise<string> => {
   const shown = await session.remote.run('sh -s', stopsWithCommand(names), 'reads');
   if (shown.code !== 0) throw new HandlerError(`systemctl show failed on ${session.host}`, shown.stderr.trim());
-  return stoppedByRemovals(shown.stdout, stopped);
+  return shown.stdout;
 };

@@ -78,15 +78,15 @@ export const removalsThatAct = (
 export const stopsWithCommand = (names: readonly string[]): string =>
   `systemctl show -p Id,ActiveState,SubState,${STOPS_WITH.join(',')} -- ${names.map(quote).join(' ')}`;
 
-/**
- * Each unit that the stop of a shown unit running now stops, with the removed unit whose destroy stops it, added to
- * `stopped` (what the rounds before found: a shown unit in it is stopped by that removal, one not in it is removed).
- * A shown unit not running is not stopped (unit-ops.ts stops only those), and neither are the units bound to it. A
- * unit stopped by two names the one it needs, if it needs one. One that Requires= or BindsTo= a unit that stays
- * starts it again with itself (measured), so it needs the removed unit only through units that cannot start without it.
- */
-export const stoppedByRemovals = (shown: string, stopped = new Map<string, StopCause>()): Map<string, StopCause> => {
-  const found = new Map(stopped);
+/** A shown unit: whether it runs now, and the units its stop stops, by the property that names each. */
+interface ShownUnit {
+  readonly running: boolean;
+  readonly stops: readonly (readonly [property: string, unit: string])[];
+}
+
+/** The blocks of `systemctl show` output by unit, in the order shown. */
+const shownUnits = (shown: string): Map<string, ShownUnit> => {
+  const units = new Map<string, ShownUnit>();
   for (const block of shown.split(/\n\s*\n/)) {
     const fields = new Map(
       block
@@ -95,15 +95,45 @@ export const stoppedByRemovals = (shown: string, stopped = new Map<string, StopC
         .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
     );
     const id = fields.get('Id');
-    if (id === undefined || !isUnitRunning(fields.get('ActiveState') ?? '', fields.get('SubState') ?? '', true))
-      continue;
-    const through = stopped.get(id);
-    for (const property of STOPS_WITH)
-      for (const unit of (fields.get(property) ?? '').split(/\s+/).filter((name) => name !== '')) {
+    if (id === undefined || units.has(id)) continue;
+    const running = isUnitRunning(fields.get('ActiveState') ?? '', fields.get('SubState') ?? '', true);
+    const stops = STOPS_WITH.flatMap((property) =>
+      (fields.get(property) ?? '')
+        .split(/\s+/)
+        .filter((name) => name !== '')
+        .map((unit) => [property, unit] as const),
+    );
+    units.set(id, { running, stops });
+  }
+  return units;
+};
+
+/**
+ * Each unit that the stop of a shown unit running now stops, with the removed unit whose destroy stops it, from every
+ * round's `show` so far (`shown`) and the `removed` units the first round showed. A shown unit not running is not
+ * stopped (unit-ops.ts stops only those), and neither are the units bound to it. A unit stopped by two names the one
+ * it needs, if it needs one. One that Requires= or BindsTo= a unit that stays starts it again with itself (measured),
+ * so it needs the removed unit only through units that cannot start without it. Worked out until nothing changes: a
+ * unit found not to need the removed one, then found again through one that does, passes that need on to the units
+ * it stops, whichever block or round came first (each round's answer alone left those saying they start again).
+ */
+export const stoppedByRemovals = (shown: string, removed: readonly string[]): Map<string, StopCause> => {
+  const units = shownUnits(shown);
+  const roots = new Set(removed);
+  const found = new Map<string, StopCause>();
+  for (let changed = true, rounds = 0; changed && rounds <= units.size; rounds++) {
+    changed = false;
+    for (const [id, { running, stops }] of units) {
+      const through = roots.has(id) ? undefined : found.get(id);
+      if (!running || (through === undefined && !roots.has(id))) continue;
+      for (const [property, unit] of stops) {
         const needs = NEEDED_BY.has(property) && (through?.needs ?? true);
         const cause = through === undefined ? { by: id, needs } : { by: through.by, needs, with: id };
-        if (!found.has(unit) || (needs && found.get(unit)?.needs === false)) found.set(unit, cause);
+        if (found.has(unit) && !(needs && found.get(unit)?.needs === false)) continue;
+        found.set(unit, cause);
+        changed = true;
       }
+    }
   }
   return found;
 };

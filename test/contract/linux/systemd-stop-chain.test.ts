@@ -73,3 +73,31 @@ test('the apply after that plan starts what it said would start, and fails the s
   expect(['b', 'c', 'd', 'j', 'g'].map((name) => again[`${name}.in_sync`])).toEqual(Array(5).fill('true'));
   expect(applied.stderr).toContain('sc-a.service not found');
 });
+
+// Regression: each round's `show` blocks were judged once, so sc-x, found first PartOf= the removed unit and then
+// needing it through sc-u (sc-x Requires= sc-u, which Requires= the removed sc-r), left sc-y (Requires= sc-x) planned
+// to start again; its start failed in the apply (Unit sc-r.service not found).
+const late = {
+  u: sleeperEntry('sc-u.service', 'Requires=sc-r.service\nAfter=sc-r.service\n'),
+  x: sleeperEntry('sc-x.service', 'PartOf=sc-r.service\nRequires=sc-u.service\nAfter=sc-u.service\n'),
+  y: sleeperEntry('sc-y.service', 'Requires=sc-x.service\nAfter=sc-x.service\n'),
+};
+
+test('a unit found to need the removed unit late in the chain is planned to fail, with those below it', async () => {
+  const removed = sleeperEntry('sc-r.service', '');
+  expect(await apply({ r: removed, ...late })).toMatchObject({ code: 0 });
+  const removing = JSON.stringify({ r: { kind: 'systemd-unit', identity: { name: 'sc-r.service', directory: DIR } } });
+  const env = { [KEY_ENV]: host().privateKey };
+  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), late, env, { '.removing': removing });
+  const result = planned.result ?? {};
+  for (const name of ['u', 'x', 'y'])
+    expect(result[`${name}.summary`]).toContain('want "running, which fails: it does not start without sc-r.service"');
+  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
+  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), late, {
+    ...env,
+    HOMELAB_BASIS: result['.basis'] ?? '',
+  });
+  expect(applied.stderr).not.toContain('cannot be applied as planned');
+  expect(applied.stderr).toMatch(/3 of 3 objects .* were not applied/);
+  for (const name of ['sc-u.service', 'sc-x.service', 'sc-y.service']) expect(await active(name)).not.toBe('active');
+});

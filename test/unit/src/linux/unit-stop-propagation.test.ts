@@ -86,7 +86,7 @@ test('a running removed unit stops the units bound to it, part of it or requirin
     'Id=idle.service\nActiveState=inactive\nSubState=dead\nBoundBy=other.service\nRequiredBy=',
   ].join('\n');
   const needing = ['rq.service', 'rs.service', 'bt.service', 'bt2.service'];
-  expect([...stoppedByRemovals(shown)]).toEqual([
+  expect([...stoppedByRemovals(shown, ['dep.service', 'idle.service'])]).toEqual([
     ...needing.map((unit) => [unit, { by: 'dep.service', needs: true }]),
     ...['po.service', 'ps.service'].map((unit) => [unit, { by: 'dep.service', needs: false }]),
   ]);
@@ -100,21 +100,24 @@ test('a unit stopped by two removals names the one it needs to start', () => {
     '',
     'Id=c.service\nActiveState=active\nSubState=running\nBoundBy=app.service',
   ].join('\n');
-  expect(stoppedByRemovals(shown).get('app.service')).toEqual({ by: 'b.service', needs: true });
+  expect(stoppedByRemovals(shown, ['a.service', 'b.service', 'c.service']).get('app.service')).toEqual({
+    by: 'b.service',
+    needs: true,
+  });
 });
 
 // Regression: only the removed unit's direct dependents were read, so a unit PartOf= one PartOf= it was refused.
 test('a unit stopped with a unit a removal stops is stopped by that removal, and needs it only through a need', () => {
-  const first = stoppedByRemovals(
-    'Id=a.service\nActiveState=active\nSubState=running\nConsistsOf=b.service\nBoundBy=f.service x@.service',
-  );
+  const round1 =
+    'Id=a.service\nActiveState=active\nSubState=running\nConsistsOf=b.service\nBoundBy=f.service x@.service';
+  const first = stoppedByRemovals(round1, ['a.service']);
   expect(nextToShow(first, new Set(['a.service']))).toEqual(['f.service', 'b.service']);
-  const shown = [
+  const round2 = [
     'Id=b.service\nActiveState=active\nSubState=running\nConsistsOf=c.service\nRequiredBy=d.service',
     '',
     'Id=f.service\nActiveState=active\nSubState=running\nRequiredBy=e.service\nConsistsOf=i.service',
   ].join('\n');
-  const second = stoppedByRemovals(shown, first);
+  const second = stoppedByRemovals(`${round1}\n\n${round2}`, ['a.service']);
   expect(Object.fromEntries(second)).toEqual({
     'b.service': { by: 'a.service', needs: false },
     'f.service': { by: 'a.service', needs: true },
@@ -129,11 +132,43 @@ test('a unit stopped with a unit a removal stops is stopped by that removal, and
 });
 
 test('a unit a removal stops that is not running stops nothing more, and what it lists is kept as found', () => {
-  const first = new Map([['b.service', { by: 'a.service', needs: false }]]);
-  const idle = stoppedByRemovals('Id=b.service\nActiveState=inactive\nSubState=dead\nConsistsOf=c.service', first);
+  const a = 'Id=a.service\nActiveState=active\nSubState=running\nConsistsOf=b.service';
+  const idle = stoppedByRemovals(`${a}\n\nId=b.service\nActiveState=inactive\nSubState=dead\nConsistsOf=c.service`, [
+    'a.service',
+  ]);
   expect([...idle.keys()]).toEqual(['b.service']);
-  const back = stoppedByRemovals('Id=b.service\nActiveState=active\nSubState=running\nConsistsOf=b.service', first);
+  const back = stoppedByRemovals(`${a}\n\nId=b.service\nActiveState=active\nSubState=running\nConsistsOf=b.service`, [
+    'a.service',
+  ]);
   expect(back.get('b.service')).toEqual({ by: 'a.service', needs: false });
+});
+
+// Regression: each round's blocks were judged once, in the order shown, so x, found first PartOf= the removed a and
+// later needing it through b (x Requires= b, b Requires= a), left y (Requires= x) planned to start again: it fails.
+test('a unit found to need the removed unit after its own stops were read passes that need on down the chain', () => {
+  const round1 = 'Id=a.service\nActiveState=active\nSubState=running\nConsistsOf=x.service\nRequiredBy=b.service';
+  const round2 = [
+    'Id=x.service\nActiveState=active\nSubState=running\nRequiredBy=y.service',
+    '',
+    'Id=b.service\nActiveState=active\nSubState=running\nRequiredBy=x.service',
+  ].join('\n');
+  expect(Object.fromEntries(stoppedByRemovals(`${round1}\n\n${round2}`, ['a.service']))).toEqual({
+    'b.service': { by: 'a.service', needs: true },
+    'x.service': { by: 'a.service', needs: true, with: 'b.service' },
+    'y.service': { by: 'a.service', needs: true, with: 'x.service' },
+  });
+});
+
+test('a removed unit another removal stops still stops its own units as removed', () => {
+  const shown = [
+    'Id=a.service\nActiveState=active\nSubState=running\nConsistsOf=b.service',
+    '',
+    'Id=b.service\nActiveState=active\nSubState=running\nRequiredBy=c.service',
+  ].join('\n');
+  expect(stoppedByRemovals(shown, ['a.service', 'b.service']).get('c.service')).toEqual({
+    by: 'b.service',
+    needs: true,
+  });
 });
 
 test('a unit a removal stops through another needs, after the apply, that other as its file names it', () => {
