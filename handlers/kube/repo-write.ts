@@ -50,7 +50,7 @@ export const writeRepo = async (
     const live = found === undefined ? undefined : liveRepoOf(found);
     const refusal = (live && terminating(name, live)) ?? repoMoved(name, planned, live);
     if (refusal !== undefined) throw refusal;
-    if (await restate(session.client, spec, ref, live, context)) return;
+    if (await restate(session.client, spec, ref, { checked: live, again: attempt > 1 }, context)) return;
   }
   throw new HandlerError(
     `${name} cannot be applied as planned`,
@@ -74,7 +74,7 @@ const create = async (
     const found = liveRepoOf(await client.get(reposPath(spec.namespace, spec.version, spec.key)));
     const refusal = terminating(name, found) ?? (planned === undefined ? undefined : repoMoved(name, planned, found));
     if (refusal !== undefined) throw refusal;
-    return void (await restate(client, spec, ref, undefined, context, found));
+    return void (await restate(client, spec, ref, { found }, context));
   }
   if (created.status === 404 && isNamespaceNotFound(statusOf(created.raw), spec.namespace)) {
     throw new HandlerError(
@@ -88,6 +88,16 @@ const create = async (
   throw client.error(created.raw, `POST ${collection}`);
 };
 
+/** What a restate patches against: the Repo it read, and whether an earlier try said its lines. */
+interface RestateOf {
+  /** The Repo as read, whose resourceVersion the patch is conditional on; none after a create's 409. */
+  readonly checked?: LiveRepo;
+  /** The Repo as found, for the words on its refresh interval: `checked` unless given. */
+  readonly found?: LiveRepo;
+  /** A try after a 409 Conflict: the first said what it restates, so the output reads as one restate. */
+  readonly again?: boolean;
+}
+
 /**
  * The merge patch of what the stack owns, conditional on `checked`'s resourceVersion when given; false when the API
  * answers that the Repo changed since (409 Conflict).
@@ -96,9 +106,8 @@ const restate = async (
   client: KubeClient,
   spec: RepoSpec,
   ref: SecretRef,
-  checked: LiveRepo | undefined,
+  { checked, found = checked, again = false }: RestateOf,
   { log, stack }: KindContext,
-  found: LiveRepo | undefined = checked,
 ): Promise<boolean> => {
   const name = repoName(spec);
   const path = reposPath(spec.namespace, spec.version, spec.key);
@@ -106,8 +115,10 @@ const restate = async (
   const patch = restatePatch(spec, ref, stack);
   const body = resourceVersion === undefined ? patch : { ...patch, metadata: { ...patch.metadata, resourceVersion } };
   const left = found && intervalLeft(spec, found);
-  if (left !== undefined) log(`${name}: ${left}`);
-  log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity and stack annotations`);
+  if (!again) {
+    if (left !== undefined) log(`${name}: ${left}`);
+    log(`${name}: exists, restating spec.url, spec.secretRef, the bound label and the identity and stack annotations`);
+  }
   const answer = await client.send('PATCH', path, body, MERGE_PATCH);
   if (answer.status === 409 && resourceVersion !== undefined && statusOf(answer.raw).reason === 'Conflict') {
     log(`${name}: changed since its read (409 Conflict): reading it again`);

@@ -62,6 +62,8 @@ test("a status write between the apply's check and its patch makes it check agai
   expect(resourceVersions(sent)).toEqual(['1', '2']);
   expect(sent[1]).toMatchObject({ metadata: { labels: { [LABEL_REPO_BOUND]: 'true' } }, spec: { url: spec.url } });
   expect(log).toContain('Repo jr2/site: changed since its read (409 Conflict): reading it again');
+  // The restate is said once, not once a try: the apply's output reads as one restate of one Repo.
+  expect(log.filter((line) => line.includes('exists, restating'))).toHaveLength(1);
 });
 
 test("a hand edit between the apply's check and its patch is refused on the check after the conflict", async () => {
