@@ -18,6 +18,7 @@ import { isTemplate } from './unit-name';
 import { dropInIntentPath, unitIntentPath } from './unit-intent';
 import { dropInMarkPath } from './unit-ownership';
 import { restartPending } from './unit-stale';
+import { requisitesFirst, requisitesOf } from './requisite-order';
 import { runsToRestart } from './template-runs';
 import type { ReadEntry } from './unit-read';
 import type { Owned } from '../core/kind';
@@ -203,7 +204,18 @@ export const planJobs = (objects: readonly Loaded[]): PlannedJob[] => {
     for (const unit of runsToRestart(change.spec.content, before))
       joinRestart(jobs, unit, name, change.spec.startTimeoutSeconds);
   }
-  return [...jobs.values()];
+  return requisitesFirst([...jobs.values()], requisitesByUnit(objects));
+};
+
+/** The units each declared unit Requisite= after the apply: its file's lines, then its declared drop-ins'. */
+const requisitesByUnit = (objects: readonly Loaded[]): Map<string, string[]> => {
+  const texts = new Map<string, string>();
+  for (const { change } of objects)
+    if (change.sort === 'unit')
+      texts.set(change.spec.name, `${change.spec.content}\n${texts.get(change.spec.name) ?? ''}`);
+    else if (change.sort === 'drop-in')
+      texts.set(change.spec.unit, `${texts.get(change.spec.unit) ?? ''}\n${change.spec.content}`);
+  return new Map([...texts].map(([unit, text]) => [unit, requisitesOf(text)]));
 };
 
 /** A template's drop-in's restart of an instance the stack does not declare (template-runs.ts). */

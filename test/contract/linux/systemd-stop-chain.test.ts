@@ -22,7 +22,7 @@ const starts = {
   c: sleeperEntry('sc-c.service', 'PartOf=sc-b.service\n'),
   d: sleeperEntry('sc-d.service', 'Requires=sc-b.service\nAfter=sc-b.service\n'),
   j: sleeperEntry('sc-j.service', 'BindsTo=sc-b.service\nAfter=sc-b.service\n'),
-  // Starts only if sc-b's start is queued before its own, as in this batch (README Limits; measured).
+  // Starts only because sc-b starts too, queued before it (requisite-order.ts).
   g: sleeperEntry('sc-g.service', 'Requisite=sc-b.service\nAfter=sc-b.service\n'),
 };
 const changed = sleeperEntry('sc-d.service', 'Description=changed\nRequires=sc-b.service\nAfter=sc-b.service\n');
@@ -100,4 +100,29 @@ test('a unit found to need the removed unit late in the chain is planned to fail
   expect(applied.stderr).not.toContain('cannot be applied as planned');
   expect(applied.stderr).toMatch(/3 of 3 objects .* were not applied/);
   for (const name of ['sc-u.service', 'sc-x.service', 'sc-y.service']) expect(await active(name)).not.toBe('active');
+});
+
+// Regression: the batch queued its starts in the batch's order, so a unit that Requisite= another it starts was
+// queued first and failed (`Job for sc-q.service failed`: Requisite= tells an inactive unit with no start queued),
+// while its plan said it starts again.
+test('a unit that Requisite= a unit the batch starts is queued after it, so both start as planned', async () => {
+  const removed = sleeperEntry('sc-p.service', '');
+  const chain = {
+    q: sleeperEntry('sc-q.service', 'Requisite=sc-o.service\nAfter=sc-o.service\n'),
+    o: sleeperEntry('sc-o.service', 'PartOf=sc-p.service\n'),
+  };
+  expect(await apply({ p: removed, o: chain.o, q: chain.q })).toMatchObject({ code: 0 });
+  const removing = JSON.stringify({ p: { kind: 'systemd-unit', identity: { name: 'sc-p.service', directory: DIR } } });
+  const env = { [KEY_ENV]: host().privateKey };
+  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), chain, env, { '.removing': removing });
+  const result = planned.result ?? {};
+  for (const name of ['o', 'q']) expect(result[`${name}.summary`]).toContain('want "running"');
+  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
+  expect(await active('sc-q.service')).not.toBe('active');
+  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), chain, {
+    ...env,
+    HOMELAB_BASIS: result['.basis'] ?? '',
+  });
+  expect(applied).toMatchObject({ code: 0 });
+  expect([await active('sc-o.service'), await active('sc-q.service')]).toEqual(['active', 'active']);
 });
