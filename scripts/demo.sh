@@ -44,8 +44,9 @@ fi
 : "${OTEL_HEADERS:?set OTEL_HEADERS to a JSON object of headers for the lab-otel server}"
 
 step "cdktf synth"
+cdktf_cli=$(bash scripts/setup-demo-cli.sh)
 rm -rf cdktf.out
-npx cdktf synth
+"$cdktf_cli/node_modules/.bin/cdktf" synth
 cd cdktf.out/stacks/metrics
 # The state lives beside cdktf.json (cdktf's local backend); the embedded fake starts empty.
 $embedded && rm -f ../../../terraform.metrics.tfstate
