@@ -10,16 +10,11 @@ import { parseAs } from '../../../../src/core/parse';
 import { diffRepo, type LiveRepo, repoSpecSchema, wantedSecretRef } from '../../../../src/kube/kube-repo';
 import { REPO_FIELDS } from '../../../../src/kube/repo-fields';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
+import { runningStatus } from '../../../support/unit-status';
 
 const file = (text: string) => Buffer.from(text).toString('base64');
 const UNIT = '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
-const running: LiveUnit['status'] = {
-  loadState: 'loaded',
-  activeState: 'active',
-  subState: 'running',
-  unitFileState: 'enabled',
-  needDaemonReload: false,
-};
+const running: LiveUnit['status'] = runningStatus();
 
 /** A host with a hand-made unit, one another stack made (its record), a template and instance, two drop-ins. */
 const host = (records: Record<string, string>, unreadable: readonly string[] = []): Discovered => {

@@ -2,17 +2,12 @@
 import { hostFiles } from './host-files';
 import { systemdDeclarations } from '../../../../src/discover/systemd';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
+import { runningStatus } from '../../../support/unit-status';
 
 const UNITS = ['blue.service', 'green.service', 'older.service', 'half.service', 'hand.service'];
 const UNIT = '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
 const DROP_IN = '[Service]\nNice=1\n';
-const status: LiveUnit['status'] = {
-  loadState: 'loaded',
-  activeState: 'active',
-  subState: 'running',
-  unitFileState: 'enabled',
-  needDaemonReload: false,
-};
+const status: LiveUnit['status'] = runningStatus();
 
 /** Units and a drop-in whose records, marks and intents name stacks as `marks` says. */
 const discovered = (marks: Record<string, Partial<LiveUnit>>, stackId?: string) => {

@@ -6,17 +6,11 @@ import type { DropInSpec } from '../../../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../../../src/linux/unit-control';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 import { unitSpec } from '../../../support/unit-host';
+import { runningStatus } from '../../../support/unit-status';
 
 const spec = unitSpec('a.service', '[Service]\nExecStart=/bin/true\n');
 const live = (status: Partial<UnitStatus> = {}, over: Partial<LiveUnit> = {}): LiveUnit => ({
-  status: {
-    loadState: 'loaded',
-    activeState: 'active',
-    subState: 'running',
-    unitFileState: 'enabled',
-    needDaemonReload: false,
-    ...status,
-  },
+  status: runningStatus(status),
   fileSha256: 'f1',
   fileStat: { time: 1, file: '8:1', bytes: 10 },
   restartOn: 'r1',

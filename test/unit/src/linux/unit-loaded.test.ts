@@ -13,15 +13,9 @@ import {
 } from '../../../../src/linux/unit-loaded';
 import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
+import { runningStatus } from '../../../support/unit-status';
 
-const status = (over: Partial<UnitStatus> = {}): UnitStatus => ({
-  loadState: 'loaded',
-  activeState: 'active',
-  subState: 'running',
-  unitFileState: 'enabled',
-  needDaemonReload: false,
-  ...over,
-});
+const status = runningStatus;
 const stats = (files: Record<string, string>): Map<string, FileStat> =>
   new Map(Object.entries(files).map(([path, file]) => [path, { time: 0, file }]));
 

@@ -11,6 +11,7 @@ import { diffUnit, settleSteps, summarizeUnit } from '../../../../src/linux/unit
 import { dropInIsForeign, unitIsForeign } from '../../../../src/linux/unit-ownership';
 import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 import { pendingWords, staleProcess } from '../../../../src/linux/unit-stale';
+import { runningStatus } from '../../../support/unit-status';
 
 const CONTENT = '[Service]\nExecStart=/bin/sleep infinity\n';
 const spec: UnitSpec = {
@@ -28,16 +29,7 @@ const AT = Date.parse('2026-12-04T18:40:00Z') / 1000;
 
 /** A running unit in sync with `spec`, whose run `I2` started at AT. */
 const live = (over: Partial<LiveUnit> = {}, started: Partial<LiveUnit['status']> = {}): LiveUnit => ({
-  status: {
-    loadState: 'loaded',
-    activeState: 'active',
-    subState: 'running',
-    unitFileState: 'enabled',
-    needDaemonReload: false,
-    invocation: 'I2',
-    startedAt: AT,
-    ...started,
-  },
+  status: runningStatus({ invocation: 'I2', startedAt: AT, ...started }),
   fileSha256: sha256Hex(CONTENT),
   restartOn: spec.restartOn,
   content: NEW,

@@ -2,6 +2,7 @@
 // running removed unit's stop takes with it, by systemd's reverse dependencies, down the chain; none for one that is
 // not running.
 import type { LiveUnit } from '../../../../src/linux/unit-control';
+import { runningStatus } from '../../../support/unit-status';
 import {
   afterStop,
   needsAfter,
@@ -42,13 +43,7 @@ test('a removed unit is adopted only where its tombstone says adopt: true', () =
 
 /** A removed unit as its marks read: a record naming `stack` (undefined: an earlier version's), or none. */
 const marked = (record: boolean, stack?: string): LiveUnit => ({
-  status: {
-    loadState: 'loaded',
-    activeState: 'active',
-    subState: 'running',
-    unitFileState: 'enabled',
-    needDaemonReload: false,
-  },
+  status: runningStatus(),
   fileSha256: undefined,
   restartOn: undefined,
   ...(record ? { restartOn: '0', ...(stack === undefined ? {} : { recordStack: stack }) } : {}),
