@@ -96,8 +96,8 @@ describe('a request of many writes', () => {
     expect(asked.code).toBe(1);
     expect(asked.stdout).toBe(`wrote ${DIR}/rh-ma.service\n`);
     expect(asked.stderr.trim()).toBe(
-      `${DIR}/rh-mb.service not written: it changed after this apply read it ` +
-        `(sha256 ${sha256Hex('old b\n')} read, ${sha256Hex('hand b\n')} now); left as it is`,
+      `${DIR}/rh-mb.service not written: it changed after this apply read it (a file when read, now 7 bytes); ` +
+        'left as it is',
     );
     expect(await sh(`cat ${DIR}/rh-mb.service ${DIR}/rh-mc.service`)).toBe('hand b\nold c');
     expect(await sh(`ls -A ${STATE}/kept | grep -c '^rh-m[bc]' || true`)).toBe('0');
