@@ -1,7 +1,8 @@
 /**
  * cdktf-homelab-root's file steps (root-helper-script.ts composes the program): intents and records staged and
  * renamed into place, a file written whole or not at all behind its digest and only over the file its apply read
- * (the file it replaces kept, to be put back exactly), and a unit's removal over the paths its checked name makes.
+ * (the file it replaces kept, to be put back exactly by an undo, and only over the file that apply wrote), and a
+ * unit's removal over the paths its checked name makes.
  * Split from the script so each part stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a
  * backslash, \${ for an expansion).
  */

@@ -118,10 +118,7 @@ v_remove_unit() {
   written "$3"
   [ "$mode" = run ] || return 0
   found "$d/$u"
-  if [ "$is" != "$3" ] && [ "$is" != none ]; then
-    printf 'changed %s\\n' "$d/$u"
-    return 0
-  fi
+  [ "$is" = "$3" ] || [ "$is" = none ] || { printf 'changed %s\\n' "$d/$u"; return 0; }
   removal "$d" "$u" file
 }
 # A unit's destroy after its stop, one of a request's many: a "unit <name>" line, then what it did. Disabled

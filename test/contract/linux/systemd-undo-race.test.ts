@@ -119,7 +119,9 @@ test('a new drop-in edited by hand before its undo stays as edited', async () =>
   expect(await sh(`cat ${path}`)).toBe(edited);
   expect(applied.code).toBe(1);
   expect(applied.stderr).toMatch(
-    /^v: not applied: .*; \S+10-v\.conf left as it is: it changed after this apply wrote it/m,
+    /^v: not applied: .*; \S+10-v\.conf left as it is: it changed after this apply wrote it, and ur-e\.service not /m,
   );
+  // Not restarted with a file this apply did not write: still failed from the apply's own restart.
+  expect(await sh('systemctl is-active ur-e.service; true')).toBe('failed\n');
   expectNoDigestOf(edited, applied.stderr);
 });
