@@ -3,7 +3,8 @@
  * it) changed is reverted: the previous file put back, or a new unit stopped and its file removed,
  * or a drop-in's unit restarted with the previous drop-in; the links an enable or disable made or
  * removed are put back as they were, so no link outlives its file. The undo of every object shares
- * one reload. Each failure names the state its unit was left in.
+ * one reload. A file changed since the apply wrote it (a hand's edit) is left as it is, and that object's undo
+ * ends there. Each failure names the state its unit was left in.
  */
 import { waitsFor } from '../../src/core/batch-apply';
 import { HandlerError } from '../../src/core/errors';
@@ -11,19 +12,13 @@ import { mapConcurrent } from '../../src/core/pool';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { ConnectionLost } from '../../src/linux/ssh';
 import { unitPath } from '../../src/linux/unit-file';
-import {
-  clearIntentStep,
-  removeDropInStep,
-  removeUnitStep,
-  restoreStep,
-  unlinkStep,
-} from '../../src/linux/root-helper';
-import { fileOf, objectOf, unitOf } from '../../src/linux/unit-batch';
+import { clearIntentStep, unlinkStep } from '../../src/linux/root-helper';
+import { objectOf, unitOf } from '../../src/linux/unit-batch';
 import { isTemplate } from '../../src/linux/unit-name';
-import { parseRemoval } from '../../src/linux/unit-remove';
 import { enablementOf } from '../../src/linux/unit-state';
 import { type HostShell, messageOf } from './host-shell';
 import { relinkOf, unlinkedOnUndo, unlinksOnly } from './unit-relink';
+import { leftWords, revertFile } from './unit-undo-file';
 import { IN_FLIGHT, type Track } from './unit-track';
 
 /** Undoes what failed, then answers each object's error, or undefined for one that converged. */
@@ -49,6 +44,8 @@ type Fail = (track: Track, error: unknown) => void;
 const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes, Set<Track>]> => {
   const notes: Notes = new Map();
   const broken = new Set<Track>();
+  // Those whose file changed after the apply wrote it: left as it is, the rest of their undo done, their intent kept.
+  const left = new Set<Track>();
   const fail: Fail = (track, error) => {
     broken.add(track);
     notes.set(track, undoFailed(track, error));
@@ -73,7 +70,7 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
   // A plain disable leaves /run alone: the /run links the apply made again from the new file go too.
   const runtime = pending().filter((track) => track.runtimeAgain === true);
   await attemptAll(runtime, () => shell.mustLink('disable', runtime.map(nameOf)), fail);
-  await attemptEach(pending(), (track) => revertFile(shell, track), fail);
+  await attemptEach(pending(), (track) => revertFile(shell, track, left), fail);
   for (const verb of ['enable', 'reenable', 'reenable-runtime', 'enable-runtime'] as const) {
     const relink = pending().flatMap((track) => relinkOf(track, isNewUnit(track)).filter(([each]) => each === verb));
     const relinked = pending().filter((track) => relinkOf(track, isNewUnit(track)).some(([each]) => each === verb));
@@ -85,21 +82,21 @@ const undo = async (shell: HostShell, tracks: readonly Track[]): Promise<[Notes,
   );
   const unlinked = pending().filter((track) => unlinkedOnUndo(track).length > 0);
   await attemptAll(unlinked, () => shell.mustHelper(unlinks), fail);
-  const removed = pending().filter((track) => isNewUnit(track) && !isTemplate(unitOf(track.item.change)));
+  const removed = pending().filter((track) => isNewUnit(track) && !left.has(track) && !isTemplate(nameOf(track)));
   let loaded = true;
   await attemptAll(removed, async () => (loaded = await clearRemoved(shell, removed)), fail);
   // systemd drops a stopped unit nothing refers to once its file is gone; anything else needs the reload.
   if (loaded || pending().some((track) => !removed.includes(track)))
     await attemptAll(pending(), () => shell.reload(), fail);
-  const gone = new Set(pending().flatMap((track) => (isNewUnit(track) ? [unitOf(track.item.change)] : [])));
+  const gone = new Set(pending().flatMap((track) => (isNewUnit(track) && !left.has(track) ? [nameOf(track)] : [])));
   const restart = pending().filter((track) => track.item.change.sort === 'drop-in' && track.started);
   const restarted = await restartUnits(
     shell,
-    restart.filter((track) => !gone.has(unitOf(track.item.change))),
+    restart.filter((track) => !left.has(track) && !gone.has(nameOf(track))),
     fail,
   );
-  for (const track of pending()) notes.set(track, undoneWords(track, stopped.has(track), restarted.has(track)));
-  return [notes, broken];
+  for (const track of pending()) notes.set(track, wordsOf(track, left.has(track), stopped, restarted));
+  return [notes, new Set([...broken, ...left])];
 };
 
 /**
@@ -166,22 +163,6 @@ const waitFor = (track: Track, want: 'active' | 'inactive') => {
 };
 
 /**
- * Puts the previous file back as the helper kept it (bytes, mode, owner), or removes the new one with its
- * restartOn record and any link to it (`unit-remove.ts`); a path it cannot remove fails the undo naming it.
- */
-const revertFile = async (shell: HostShell, track: Track): Promise<void> => {
-  const { change } = track.item;
-  const file = fileOf(change);
-  if (file === undefined || !track.wrote) return;
-  if (track.replaced === true) await shell.mustHelper([restoreStep(file.object)]);
-  else if (change.sort === 'drop-in') await shell.mustHelper([removeDropInStep(change.spec)]);
-  else {
-    const { left } = parseRemoval((await shell.mustHelper([removeUnitStep(change.spec)])).stdout);
-    if (left.length > 0) throw new Error(`could not remove ${left.join('; ')}`);
-  }
-};
-
-/**
  * Clears the failed record of removed units (one that failed stays listed, the host "degraded",
  * until then), and says whether systemd still has any of them loaded.
  */
@@ -215,6 +196,10 @@ const restartUnits = async (shell: HostShell, tracks: readonly Track[], fail: Fa
   );
   return restarted;
 };
+
+/** What the undo did of `track`: of one whose file it `left`, that first. */
+const wordsOf = (track: Track, left: boolean, stopped: Set<Track>, restarted: Set<Track>): string =>
+  left ? leftWords(track, stopped.has(track)) : undoneWords(track, stopped.has(track), restarted.has(track));
 
 const undoneWords = (track: Track, stopped: boolean, restarted: boolean): string => {
   const { change } = track.item;

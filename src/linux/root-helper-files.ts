@@ -1,7 +1,8 @@
 /**
  * cdktf-homelab-root's file steps (root-helper-script.ts composes the program): intents and records staged and
  * renamed into place, a file written whole or not at all behind its digest and only over the file its apply read
- * (the file it replaces kept, to be put back exactly), and a unit's removal over the paths its checked name makes.
+ * (the file it replaces kept, to be put back exactly by an undo, and only over the file that apply wrote), and a
+ * unit's removal over the paths its checked name makes.
  * Split from the script so each part stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a
  * backslash, \${ for an expansion).
  */
@@ -139,10 +140,19 @@ put() {
   found "$1"
   if [ "$is" != "$5" ]; then
     rm -f -- "$4"
-    echo "$1 not written: it changed after this apply read it (sha256 $5 read, $is now); left as it is" >&2
+    was='a file' && [ "$5" != none ] || was=absent
+    sized "$1"
+    echo "$1 not written: it changed after this apply read it ($was when read, $now); left as it is" >&2
     exit 1
   fi
   mv -f -T -- "$tmp" "$1" && tmp= && printf 'wrote %s\\n' "$1"
+}
+# The file at $1 in words, as $now: its size, or gone (no regular file). Never its digest: a hand-edited file may hold
+# a secret, and a full sha256 in an apply's output lets anyone test guesses of it offline.
+sized() {
+  now='gone now'
+  [ -f "$1" ] || return 0
+  now="now $(wc -c <"$1" 2>/dev/null || echo '?') bytes"
 }
 # The file at $1 as the read sees it, as $is: the sha256 of its bytes (through a link, as sha256sum reads it), or none
 # where no regular file is (absent, a dangling link, a fifo). Read on stdin: sha256sum escapes a name it prints.
@@ -173,20 +183,43 @@ keep() {
   [ -n "$kept_mode" ] || { chmod 0700 -- "$KEPT" && kept_mode=1; } || return 1
   { gone "$2" || rm -f -- "$2"; } && cp -a -T -- "$1" "$2"
 }
-# A failed apply's undo: the kept copy $2 put back over $1 whole (copied beside it, then renamed), then dropped.
+# A failed apply's undo of one write to $1, only while the file is still the one its apply wrote ($3: the sha256 of
+# that content): the kept copy $2 put back over it whole (copied beside it, then renamed) and dropped ($4 kept), or the
+# new file removed ($4 none; its drop-in directory too when left empty, $5 dir). Checked right before the rename or
+# unlink: another file there (a hand's edit since the write, or its removal over a kept one) is left as it is, its
+# copy kept, and named on stdout as "changed <path>".
 restore() {
-  if gone "$2"; then
-    echo "$1 not restored: no copy of it was kept" >&2
-    return 1
+  if [ "$4" = kept ]; then
+    if gone "$2"; then
+      echo "$1 not restored: no copy of it was kept" >&2
+      return 1
+    fi
+    tmp=$(mktemp -p "\${1%/*}" ".\${1##*/}.XXXXXX") && rm -f -- "$tmp" && cp -a -T -- "$2" "$tmp" || return 1
   fi
-  tmp=$(mktemp -p "\${1%/*}" ".\${1##*/}.XXXXXX") && rm -f -- "$tmp" && cp -a -T -- "$2" "$tmp" &&
-    mv -f -T -- "$tmp" "$1" && tmp= && rm -f -- "$2"
+  found "$1"
+  if [ "$is" != "$3" ] && { [ "$4" = kept ] || [ "$is" != none ]; }; then
+    printf 'changed %s\\n' "$1"
+    [ -z "$tmp" ] || rm -f -- "$tmp"
+    tmp=
+    return 0
+  fi
+  if [ "$4" = none ]; then
+    rm -f -- "$1" || return 1
+    [ -z "$5" ] || rmdir -- "\${1%/*}" 2>/dev/null || true
+    return 0
+  fi
+  mv -f -T -- "$tmp" "$1" && tmp= && rm -f -- "$2"
 }
 # The file a write replaces, as its apply read it: its sha256, or none.
 replaces() {
   [ "$1" = none ] && return 0
   case $1 in *[!0-9a-f]*) refuse 'the file it replaces must be none or its sha256, 64 lowercase hex digits' ;; esac
   [ \${#1} -eq 64 ] || refuse 'the file it replaces must be none or its sha256, 64 lowercase hex digits'
+}
+# The content an undo's apply wrote: its sha256.
+written() {
+  case $1 in *[!0-9a-f]*) refuse 'the content its apply wrote must be its sha256, 64 lowercase hex digits' ;; esac
+  [ \${#1} -eq 64 ] || refuse 'the content its apply wrote must be its sha256, 64 lowercase hex digits'
 }
 digest() {
   case $1 in *[!0-9a-f]*) refuse 'the digest must be 64 lowercase hex digits' ;; esac

@@ -27,7 +27,8 @@ export const ROOT_HELPER_HEAD = `# cdktf-homelab-root: the privileged steps of c
 # step before it runs any, and makes every path it touches from the unit names and directories it
 # checked: unit files and drop-ins in systemd's unit directories, the links enable made to them, and
 # the stack's records and intents under /var/lib/cdktf-homelab (and, root's alone, kept/: the file a
-# write replaced, until its apply is done, for a failed apply's undo to put back as it was). A step
+# write replaced, until its apply is done, for a failed apply's undo to put back as it was while the file
+# is still the one that apply wrote). A step
 # outside these rules is refused, named, before anything is done (exit 64); a request of another
 # version is refused (exit 65).
 `;

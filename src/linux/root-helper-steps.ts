@@ -75,12 +75,14 @@ v_write_drop_in() {
   }
   put "$p" "$5" "$6" "$KEPT/drop-ins$p" "$4"
 }
+# An undo names the content its apply wrote (its sha256): a file that is another since is left, named "changed".
 v_restore_unit() {
-  takes $# 2 'a directory and a unit name'
+  takes $# 3 'a directory, a unit name and the sha256 of the content its apply wrote'
   dir "$1" 'the directory'
   unit "$2" 'the unit'
+  written "$3"
   [ "$mode" = run ] || return 0
-  restore "$d/$u" "$KEPT/$u"
+  restore "$d/$u" "$KEPT/$u" "$3" kept
 }
 # One link under the admin directory to the unit's file, <unit> or <unit>.wants/<unit> (.requires, .upholds), as
 # enable makes it: removed where it is that link, left otherwise. A failed apply's undo takes so a link its relink
@@ -99,17 +101,24 @@ v_unlink() {
   l=$ADMIN/$3
   if [ -L "$l" ] && [ "$(readlink -- "$l")" = "$d/$u" ]; then rm -f -- "$l" || return 1; fi
 }
+# kept: the file the write replaced put back; none: the new drop-in removed (remove-drop-in is a destroy's, unchecked).
 v_restore_drop_in() {
-  takes $# 3 'a directory, a unit name and a drop-in name'
-  dropin "$@"
+  takes $# 5 'a directory, a unit and a drop-in name, the sha256 of the content its apply wrote, and kept or none'
+  dropin "$1" "$2" "$3"
+  written "$4"
+  case $5 in kept | none) ;; *) refuse 'the fifth word must be kept or none' ;; esac
   [ "$mode" = run ] || return 0
-  restore "$p" "$KEPT/drop-ins$p"
+  restore "$p" "$KEPT/drop-ins$p" "$4" "$5" dir
 }
+# A new unit's undo: removed with its links and marks while its file is the content its apply wrote, or gone.
 v_remove_unit() {
-  takes $# 2 'a directory and a unit name'
+  takes $# 3 'a directory, a unit name and the sha256 of the content its apply wrote'
   dir "$1" 'the directory'
   unit "$2" 'the unit'
+  written "$3"
   [ "$mode" = run ] || return 0
+  found "$d/$u"
+  [ "$is" = "$3" ] || [ "$is" = none ] || { printf 'changed %s\\n' "$d/$u"; return 0; }
   removal "$d" "$u" file
 }
 # A unit's destroy after its stop, one of a request's many: a "unit <name>" line, then what it did. Disabled

@@ -176,8 +176,20 @@ export const writeStep = (object: UnitObject, content: string, replaces: string 
 export const wroteCount = (stdout: string): number =>
   stdout.split('\n').filter((line) => line.startsWith('wrote ')).length;
 
-/** A failed apply's undo: the file the object's write replaced, which the helper kept, put back exactly. */
-export const restoreStep = (object: UnitObject): HelperStep => [`restore-${suffix(object)}`, ...named(object, true)];
+/**
+ * A failed apply's undo of the object's write of `wrote`: the file it replaced, which the helper kept, put back exactly
+ * (a drop-in the write made, `replaced` false: removed; a unit's is `removeUnitStep`). Only while the file is still
+ * `wrote`: the helper leaves another there (a hand's edit since the write) and says `changed <path>` (`changedPaths`).
+ */
+export const restoreStep = (object: UnitObject, wrote: string, replaced = true): HelperStep => {
+  if (object.sort === 'unit' && !replaced) throw new Error('a new unit file is undone by removeUnitStep');
+  const how = object.sort === 'unit' ? [] : [replaced ? 'kept' : 'none'];
+  return [`restore-${suffix(object)}`, ...named(object, true), sha256Hex(wrote), ...how];
+};
+
+/** The files an undo left because they changed after its apply wrote them, as the helper names them. */
+export const changedPaths = (stdout: string): string[] =>
+  stdout.split('\n').flatMap((line) => (line.startsWith('changed ') ? [line.slice('changed '.length)] : []));
 
 /**
  * A failed apply's undo of a relink: one link to the unit's file under /etc/systemd/system (`b@.service`,
@@ -190,11 +202,15 @@ export const unlinkStep = (unit: { directory: string; name: string }, link: stri
   link,
 ];
 
-/** A new unit's undo: its file, record, intent and links, printing what it removed (unit-remove.ts). */
-export const removeUnitStep = (unit: { directory: string; name: string }): HelperStep => [
+/**
+ * A new unit's undo: its file, record, intent and links, printing what it removed (unit-remove.ts), while its file is
+ * still `wrote` (or gone); another there is left with all of them, and said as `restoreStep` says it.
+ */
+export const removeUnitStep = (unit: { directory: string; name: string }, wrote: string): HelperStep => [
   'remove-unit',
   unit.directory,
   unit.name,
+  sha256Hex(wrote),
 ];
 
 /** What a unit's destroy step is told: whose file it is, and what its caller did and saw. */

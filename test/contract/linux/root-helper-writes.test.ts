@@ -4,10 +4,18 @@
  * request cut short, or a file whose bytes are not the ones its step named, leaves the files before it written
  * and named, it and those after untouched, and no temp file (the helper stages them all first, in one private
  * directory of the unit directory, and checks them with one sha256sum); a file changed since the apply read it is
- * left as it is, like a file whose bytes are not the ones named. Split from root-helper.test.ts.
+ * left as it is, like a file whose bytes are not the ones named; a failed apply's undo puts back (or removes) a file
+ * only while it is the content that apply wrote. Split from root-helper.test.ts.
  */
 import { sha256Hex } from '../../../src/core/canonical';
-import { helperRequest, recordStep, type UnitObject, writeStep } from '../../../src/linux/root-helper';
+import {
+  helperRequest,
+  recordStep,
+  removeUnitStep,
+  restoreStep,
+  type UnitObject,
+  writeStep,
+} from '../../../src/linux/root-helper';
 import { askRootHelper, sendRootHelper, useSystemdHost } from '../../support/unit-host';
 
 jest.setTimeout(120_000);
@@ -96,8 +104,8 @@ describe('a request of many writes', () => {
     expect(asked.code).toBe(1);
     expect(asked.stdout).toBe(`wrote ${DIR}/rh-ma.service\n`);
     expect(asked.stderr.trim()).toBe(
-      `${DIR}/rh-mb.service not written: it changed after this apply read it ` +
-        `(sha256 ${sha256Hex('old b\n')} read, ${sha256Hex('hand b\n')} now); left as it is`,
+      `${DIR}/rh-mb.service not written: it changed after this apply read it (a file when read, now 7 bytes); ` +
+        'left as it is',
     );
     expect(await sh(`cat ${DIR}/rh-mb.service ${DIR}/rh-mc.service`)).toBe('hand b\nold c');
     expect(await sh(`ls -A ${STATE}/kept | grep -c '^rh-m[bc]' || true`)).toBe('0');
@@ -128,5 +136,40 @@ describe('a request of many writes', () => {
     expect(asked).toMatchObject({ code: 0, stdout: `wrote ${file}\n`, stderr: '' });
     expect(await sh(`cat '${file}'; find '${DIR}/rh-m\\x2de.service.d' -name '.*' | wc -l`)).toBe('e\n0');
     await sh(`rm -rf '${DIR}/rh-m\\x2de.service.d'`);
+  });
+});
+
+describe("a failed apply's undo of a write, only while the file is what that apply wrote", () => {
+  const wrote = '[Service]\nExecStart=/bin/true\n';
+  const unitFile = `${DIR}/rh-u.service`;
+  const dropIn: UnitObject = { sort: 'drop-in', directory: DIR, unit: 'rh-u.service', name: '10-u' };
+  const dropInFile = `${DIR}/rh-u.service.d/10-u.conf`;
+  const undoOf = { unit: restoreStep(unit('rh-u.service'), wrote), dropIn: restoreStep(dropIn, wrote, false) };
+  const newUnit = removeUnitStep({ directory: DIR, name: 'rh-u.service' }, wrote);
+  /** The file at `path` (or gone), then `dir` where the drop-in directory is there. */
+  const at = (path: string) => sh(`cat ${path} 2>/dev/null || echo gone; [ ! -d ${DIR}/rh-u.service.d ] || echo dir`);
+
+  test.each([
+    ['a rewritten unit file as written is put back', 'old', '', undoOf.unit, unitFile, '', 'old'],
+    ['a rewritten unit file edited since is left', 'old', 'hand', undoOf.unit, unitFile, 'changed', 'hand'],
+    ['a rewritten unit file removed since stays gone', 'old', '-', undoOf.unit, unitFile, 'changed', 'gone'],
+    ['a new drop-in as written is removed, its directory too', '', '', undoOf.dropIn, dropInFile, '', 'gone'],
+    ['a new drop-in edited since is left', '', 'hand', undoOf.dropIn, dropInFile, 'changed', 'hand\ndir'],
+    ['a new drop-in removed since stays gone', '', '-', undoOf.dropIn, dropInFile, '', 'gone'],
+    ['a new unit file edited since is left', '', 'hand', newUnit, unitFile, 'changed', 'hand'],
+    ['a new unit file removed since stays gone', '', '-', newUnit, unitFile, '', 'gone'],
+  ])('%s', async (_, before, hand, step, path, said, left) => {
+    await sh(`rm -rf ${unitFile} ${DIR}/rh-u.service.d ${STATE}/kept/rh-u.service ${STATE}/kept/drop-ins${DIR}/rh-u*`);
+    if (before !== '') await sh(`printf '${before}\\n' > ${path}`);
+    const object = step[0] === 'restore-drop-in' ? dropIn : unit('rh-u.service');
+    const replaces = before === '' ? undefined : sha256Hex(`${before}\n`);
+    expect(await askRootHelper(host(), [writeStep(object, wrote, replaces)], [wrote])).toMatchObject({ code: 0 });
+    if (hand !== '') await sh(hand === '-' ? `rm ${path}` : `printf '${hand}\\n' > ${path}`);
+    const undone = await askRootHelper(host(), [step]);
+    expect(undone.code).toBe(0);
+    expect(undone.stdout.split('\n').filter((line) => !line.startsWith('removed '))).toEqual(
+      said === '' ? [''] : [`changed ${path}`, ''],
+    );
+    expect(await at(path)).toBe(left);
   });
 });

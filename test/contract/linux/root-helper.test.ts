@@ -78,8 +78,11 @@ describe('intents and records', () => {
 
 describe("a unit's removal", () => {
   const WANTS = `${DIR}/multi-user.target.wants`;
-  const remove = async (name: string, directory = DIR) =>
-    parseRemoval((await askRootHelper(host(), [removeUnitStep({ directory, name })])).stdout);
+  /** The undo of the apply that wrote the unit's file as it is now. */
+  const remove = async (name: string, directory = DIR) => {
+    const wrote = (await host().exec(`cat ${directory}/${name} 2>/dev/null; true`)).stdout;
+    return parseRemoval((await askRootHelper(host(), [removeUnitStep({ directory, name }, wrote)])).stdout);
+  };
 
   test('every link to the file goes, absolute, relative or an alias; links to other files stay', async () => {
     const local = '/usr/local/lib/systemd/system';
@@ -231,7 +234,7 @@ describe('the file a write replaces', () => {
     const step = writeStep(unit('rh-k.service'), content, await current(file));
     expect(await askRootHelper(host(), [step], [content])).toMatchObject({ code: 0 });
     expect([await seen(kept), await sh(`stat -c '%a' ${STATE}/kept`)]).toEqual([before, '700']);
-    expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
+    expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'), content)])).toMatchObject({ code: 0 });
     expect(await seen(file)).toBe(before);
     expect(await sh(`ls -A ${STATE}/kept ${DIR} | grep -c 'rh-k' || true`)).toBe('1'); // the file alone
   });
@@ -241,7 +244,7 @@ describe('the file a write replaces', () => {
       askRootHelper(host(), [writeStep(unit('rh-k.service'), content, await current(file))], [content]);
     await sh(`echo target > /root/rh-target && ln -sfn /root/rh-target ${file}`);
     expect(await write()).toMatchObject({ code: 0 });
-    expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
+    expect(await askRootHelper(host(), [restoreStep(unit('rh-k.service'), content)])).toMatchObject({ code: 0 });
     expect(await sh(`readlink ${file}`)).toBe('/root/rh-target');
     // The second write's keep replaces the first's kept link rather than copying through it.
     expect([(await write()).code, (await write()).code]).toEqual([0, 0]);
@@ -252,7 +255,7 @@ describe('the file a write replaces', () => {
     await askRootHelper(host(), [writeStep(unit('rh-k.service'), content, await current(file))], [content]);
     expect(await askRootHelper(host(), [clearIntentStep(unit('rh-k.service'))])).toMatchObject({ code: 0 });
     expect(await exists(kept)).toBe(false);
-    const none = await askRootHelper(host(), [restoreStep(unit('rh-k.service'))]);
+    const none = await askRootHelper(host(), [restoreStep(unit('rh-k.service'), content)]);
     expect([none.code, none.stderr.trim()]).toEqual([1, `${file} not restored: no copy of it was kept`]);
   });
 });

@@ -152,18 +152,24 @@ export const fakeSystemd = (): FakeSystemd => {
       const previous = files.get(path);
       const found = previous === undefined ? 'none' : sha256Hex(previous);
       if (found !== replaces) {
-        const read = `sha256 ${replaces} read, ${found} now`;
+        const now = previous === undefined ? 'gone now' : `now ${Buffer.byteLength(previous)} bytes`;
+        const read = `${replaces === 'none' ? 'absent' : 'a file'} when read, ${now}`;
         return { code: 1, stdout: '', stderr: `${path} not written: it changed after this apply read it (${read})` };
       }
       if (previous !== undefined) files.set(kept, previous);
       files.set(path, content);
       return ok(`wrote ${path}\n`);
     };
-    const restore = (path: string, kept: string) => {
+    // An undo acts only while the file is the content its apply wrote (`wrote`): another is left, named `changed`.
+    const restore = (path: string, kept: string, wrote: string, how = 'kept') => {
       const previous = files.get(kept);
-      if (previous === undefined)
+      if (how === 'kept' && previous === undefined)
         return { code: 1, stdout: '', stderr: `${path} not restored: no copy of it was kept` };
-      files.set(path, previous);
+      const now = files.get(path);
+      if ((now === undefined ? 'none' : sha256Hex(now)) !== wrote && (how === 'kept' || now !== undefined))
+        return ok(`changed ${path}\n`);
+      if (previous === undefined || how === 'none') files.delete(path);
+      else files.set(path, previous);
       files.delete(kept);
       return ok();
     };
@@ -186,11 +192,14 @@ export const fakeSystemd = (): FakeSystemd => {
       case 'write-drop-in':
         return write(dropIn(), `${KEPT}/drop-ins${dropIn()}`, args[3] ?? '');
       case 'restore-unit':
-        return restore(`${args[0]}/${args[1]}`, `${KEPT}/${args[1]}`);
+        return restore(`${args[0]}/${args[1]}`, `${KEPT}/${args[1]}`, args[2] ?? '');
       case 'restore-drop-in':
-        return restore(dropIn(), `${KEPT}/drop-ins${dropIn()}`);
-      case 'remove-unit':
+        return restore(dropIn(), `${KEPT}/drop-ins${dropIn()}`, args[3] ?? '', args[4]);
+      case 'remove-unit': {
+        const now = files.get(`${args[0]}/${args[1]}`);
+        if (now !== undefined && sha256Hex(now) !== args[2]) return ok(`changed ${args[0]}/${args[1]}\n`);
         return ok(removal(args[1] ?? '', true));
+      }
       case 'destroy-unit':
         if (args[4] === 'failed') run('reset-failed', [args[1] ?? '']);
         return ok(`unit ${args[1]}\n${removal(args[1] ?? '', args[2] === 'file')}end\n`);

@@ -78,7 +78,9 @@ describe("a batch apply's writes", () => {
     expect(run.code).toBe(1);
     expect(requests).toEqual([names(0, 1, 2, 3), names(2, 3)]);
     expect(notApplied(run.stderr)).toEqual([
-      expect.stringContaining(`${path} not written: it changed after this apply read it (sha256 none read, `),
+      expect.stringContaining(
+        `${path} not written: it changed after this apply read it (absent when read, now ${hand.length} bytes)`,
+      ),
     ]);
     expect(host.files.get(path)).toBe(hand);
     for (const name of names(0, 2, 3)) expect(host.state(name)).toBe('active/running');

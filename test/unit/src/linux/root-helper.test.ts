@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { sha256Hex } from '../../../../src/core/canonical';
 import {
+  changedPaths,
   clearIntentStep,
   destroyUnitStep,
   forgetDropInStep,
@@ -129,6 +130,16 @@ describe('a request', () => {
     expect(wroteCount('')).toBe(0);
   });
 
+  test("an undo's answer names each file it left because it changed after its apply wrote it", () => {
+    expect(changedPaths(`changed ${DIR}/a.service\nremoved ${DIR}/b.service\n`)).toEqual([`${DIR}/a.service`]);
+    expect(changedPaths('')).toEqual([]);
+  });
+
+  test("a new unit file's undo is the removal of the unit, never a restore", () => {
+    const unit = { sort: 'unit' as const, directory: DIR, name: 'a.service' };
+    expect(() => restoreStep(unit, 'x\n', false)).toThrow(/removeUnitStep/);
+  });
+
   test.each([['a b.service'], ['a.service\nreload'], [''], ['a\u0000.service']])(
     'a word %p that is not one word is never sent',
     (name) => {
@@ -150,11 +161,12 @@ describe('a request', () => {
         { directory: DIR, name: 'a.service' },
         { ownsFile: true, disable: true, disabled: true, failed: true },
       ),
-      removeUnitStep({ directory: DIR, name: 'a.service' }),
+      removeUnitStep({ directory: DIR, name: 'a.service' }, 'x\n'),
       removeDropInStep(dropIn),
       forgetDropInStep(dropIn),
-      restoreStep(unit),
-      restoreStep({ sort: 'drop-in', ...dropIn }),
+      restoreStep(unit, 'x\n'),
+      restoreStep({ sort: 'drop-in', ...dropIn }, 'x\n'),
+      restoreStep({ sort: 'drop-in', ...dropIn }, 'x\n', false),
       journalStep('a.service', 20),
       listJobsStep(),
       listJobsStep('a.service'),
@@ -168,11 +180,12 @@ describe('a request', () => {
       `clear-drop-in-intent ${DIR} a.service 10-v`,
       `destroy-unit ${DIR} a@x.service instance disable settled`,
       `destroy-unit ${DIR} a.service file disabled failed`,
-      `remove-unit ${DIR} a.service`,
+      `remove-unit ${DIR} a.service ${sha256Hex('x\n')}`,
       `remove-drop-in ${DIR} a.service 10-v`,
       `forget-drop-in ${DIR} a.service 10-v`,
-      `restore-unit ${DIR} a.service`,
-      `restore-drop-in ${DIR} a.service 10-v`,
+      `restore-unit ${DIR} a.service ${sha256Hex('x\n')}`,
+      `restore-drop-in ${DIR} a.service 10-v ${sha256Hex('x\n')} kept`,
+      `restore-drop-in ${DIR} a.service 10-v ${sha256Hex('x\n')} none`,
       'journal a.service 20',
       'list-jobs',
       'list-jobs a.service',
@@ -244,8 +257,12 @@ describe('the helper, run by sh as nobody, refuses before it does anything', () 
     [`write-unit ${DIR} x.service ${'a'.repeat(63)} ${'a'.repeat(64)} 3`, 'the file it replaces must be none or'],
     [`write-drop-in ${DIR} a.service 10-v nothing ${'a'.repeat(64)} 3`, 'the file it replaces must be none or'],
     [`remove-drop-in ${DIR} a.service ../../x`, 'the drop-in name must be letters, digits'],
-    ['restore-unit /tmp a.service', "the directory must be one of systemd's unit directories"],
-    [`restore-drop-in ${DIR} a.service .x`, 'the drop-in name must be letters, digits'],
+    [`restore-unit /tmp a.service ${'a'.repeat(64)}`, "the directory must be one of systemd's unit directories"],
+    [`restore-unit ${DIR} a.service`, 'restore-unit takes a directory, a unit name and the sha256 of the content'],
+    [`restore-unit ${DIR} a.service none`, 'the content its apply wrote must be its sha256, 64 lowercase hex'],
+    [`restore-drop-in ${DIR} a.service .x ${'a'.repeat(64)} kept`, 'the drop-in name must be letters, digits'],
+    [`restore-drop-in ${DIR} a.service 10-v ${'a'.repeat(64)} gone`, 'the fifth word must be kept or none'],
+    [`remove-unit ${DIR} a.service ${'A'.repeat(64)}`, 'the content its apply wrote must be its sha256, 64 lowercase'],
     [`record-unit a.service x$(id)`, 'the text must be words of letters, digits'],
     [`unlink ${DIR} a@.service ../b@.service`, 'the link must be <unit> or <unit>.wants/<unit>'],
     [`unlink ${DIR} a@.service x.target.d/a@x.service`, 'the link must be <unit> or <unit>.wants/<unit>'],
