@@ -36,6 +36,7 @@ import {
 import { convergesAsRead, refusedBefore, refusedForMarks } from '../../src/linux/unit-refusal';
 import { unitBasis } from '../../src/linux/unit-basis';
 import { afterStop, startsAgain, type StopCause, stoppedWords } from '../../src/linux/unit-stop-propagation';
+import { declaredText, startedByBatch, withStrandedRequisite } from '../../src/linux/requisite-stranded';
 import { alsoWords } from '../../src/linux/unit-also';
 import { TEMPLATE_DROP_IN_FIELD, templateDropInsOf, templateDropInsToWrite } from '../../src/linux/template-drop-ins';
 import type { HostSession } from './session';
@@ -104,7 +105,7 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   };
   const linked = withBatchLinks(change, unit, withTemplateDropIns(change, unit, own, live), live, stack);
   const { also } = linked;
-  const stoppedBy = live.stoppedBy?.get(spec.name);
+  const stoppedBy = strandedOf(spec.name, content, live);
   const after = stoppedBy === undefined ? 'starts' : afterStop(stoppedBy, 'file' in linked.diff ? content : undefined);
   const running = { declared: spec.started, now: runningOf(spec, unit), state: stateOf(spec, unit) };
   const diff = { ...linked.diff, ...startsAgain(stoppedBy, after, running, linked.diff) };
@@ -118,6 +119,14 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const stopped = stoppedBy === undefined ? undefined : stoppedWords(stoppedBy, after);
   const said = inSync || stopped === undefined ? words : [words, stopped].filter(Boolean).join('; ');
   return { inSync, summary: summarizeUnit(spec, live.host, unit, diff, said), diff, basis, ...converges };
+};
+
+/** How the removals stop the unit `name`, with a unit it Requisite= that they stop and nothing starts again. */
+const strandedOf = (name: string, content: string | undefined, live: LiveUnits): StopCause | undefined => {
+  const cause = live.stoppedBy?.get(name);
+  if (cause === undefined || live.stoppedBy === undefined) return cause;
+  const batch = live.batch ?? [];
+  return withStrandedRequisite(cause, declaredText(name, content, batch), live.stoppedBy, startedByBatch(batch));
 };
 
 /** A running instance whose template's batch drop-ins the apply writes: the apply restarts it with them. */

@@ -33,6 +33,8 @@ export interface StopCause {
   readonly by: string;
   readonly needs: boolean;
   readonly with?: string;
+  /** A unit it Requisite= that the removals stop and nothing starts again (requisite-stranded.ts). */
+  readonly requisite?: string;
 }
 
 const UNIT_KINDS = new Set(['systemd-unit', 'systemd-instance']);
@@ -159,15 +161,24 @@ export const needsAfter = (cause: StopCause, content: string | undefined): boole
  * removes (`Unit dep.service not found.`, measured, systemd 252); or it `revives` a removed instance, whose template
  * stays, so the start of one that needs it starts it again (measured, systemd 252).
  */
-export type AfterStop = 'starts' | 'fails' | 'revives';
+export type AfterStop = 'starts' | 'fails' | 'revives' | 'stranded';
 
+/** And `stranded`: it Requisite= a unit the removal stops that nothing starts again, so its start fails. */
 export const afterStop = (cause: StopCause, content: string | undefined): AfterStop =>
-  !needsAfter(cause, content) ? 'starts' : instanceOf(cause.by) === undefined ? 'fails' : 'revives';
+  needsAfter(cause, content)
+    ? instanceOf(cause.by) === undefined
+      ? 'fails'
+      : 'revives'
+    : cause.requisite === undefined
+      ? 'starts'
+      : 'stranded';
 
-const WANT: Record<AfterStop, (by: string) => string> = {
+const WANT: Record<AfterStop, (cause: StopCause) => string> = {
   starts: () => 'running',
-  fails: (by) => `running, which fails: it does not start without ${by}`,
-  revives: (by) => `running, which starts ${by} again with it`,
+  fails: ({ by }) => `running, which fails: it does not start without ${by}`,
+  revives: ({ by }) => `running, which starts ${by} again with it`,
+  stranded: ({ by, requisite }) =>
+    `running, which fails: it Requisite= ${requisite}, which nothing starts after the destroy of ${by}`,
 };
 
 /**
@@ -186,14 +197,19 @@ export const startsAgain = (
 ): FieldDiff => {
   if (cause === undefined || !running.declared || !running.now || 'running' in diff) return {};
   return {
-    running: { live: `${running.state}, then stopped by the destroy of ${cause.by}`, want: WANT[after](cause.by) },
+    running: { live: `${running.state}, then stopped by the destroy of ${cause.by}`, want: WANT[after](cause) },
   };
 };
 
 /** What the plan says of a unit the destroy of `cause.by` stops, and of its start after (`afterStop`). */
-export const stoppedWords = ({ by, with: through }: StopCause, after: AfterStop): string => {
+export const stoppedWords = ({ by, with: through, requisite }: StopCause, after: AfterStop): string => {
   const stops = `the destroy of ${by}, which this plan runs before the apply, stops it too`;
   const chain = through === undefined ? '' : ` (with ${through})`;
+  if (after === 'stranded')
+    return (
+      `${stops}${chain}, and its start after fails: it Requisite= ${requisite}, which that destroy stops and nothing ` +
+      `starts again; declare ${requisite} running in the stack, or drop that line`
+    );
   const needs = (how: string) =>
     `it BindsTo=, Requires= or Requisite= ${through === undefined ? 'it' : `${through}, ${how}`}`;
   if (after === 'starts') return `${stops}${chain}`;

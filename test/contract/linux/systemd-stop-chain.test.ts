@@ -126,3 +126,32 @@ test('a unit that Requisite= a unit the batch starts is queued after it, so both
   expect(applied).toMatchObject({ code: 0 });
   expect([await active('sc-o.service'), await active('sc-q.service')]).toEqual(['active', 'active']);
 });
+
+// Regression: a unit that Requisite= a unit the removal stops and nothing starts again (here made by hand, no stack
+// declares it) was planned to start again; systemd fails its start at once, Requisite= finding that unit inactive.
+test('a unit that Requisite= a unit the removal stops and nothing starts is planned to fail its start', async () => {
+  const removed = sleeperEntry('sc-k.service', '');
+  const needing = { n: sleeperEntry('sc-n.service', 'Requisite=sc-m.service\nAfter=sc-m.service\n') };
+  expect(await apply({ k: removed })).toMatchObject({ code: 0 });
+  const text = '[Unit]\\nPartOf=sc-k.service\\n[Service]\\nExecStart=/bin/sleep infinity\\n';
+  const made = `printf '${text}' >${DIR}/sc-m.service`;
+  expect(await host().exec(`${made} && systemctl daemon-reload && systemctl start sc-m.service`)).toMatchObject({
+    code: 0,
+  });
+  expect(await apply(needing)).toMatchObject({ code: 0 });
+  const removing = JSON.stringify({ k: { kind: 'systemd-unit', identity: { name: 'sc-k.service', directory: DIR } } });
+  const env = { [KEY_ENV]: host().privateKey };
+  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), needing, env, { '.removing': removing });
+  const result = planned.result ?? {};
+  expect(result['n.summary']).toContain(
+    'want "running, which fails: it Requisite= sc-m.service, which nothing starts after the destroy of sc-k.service"',
+  );
+  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
+  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), needing, {
+    ...env,
+    HOMELAB_BASIS: result['.basis'] ?? '',
+  });
+  expect(applied.stderr).not.toContain('cannot be applied as planned');
+  expect(applied.stderr).toMatch(/1 of 1 objects .* were not applied/);
+  expect(await active('sc-n.service')).not.toBe('active');
+});
