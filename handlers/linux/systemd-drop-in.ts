@@ -172,7 +172,7 @@ class DropInOps extends HostShell {
     }
     // The file, then its mark and intent, in one request: the helper stops at a failed step, so a file it
     // could not remove (or a kill between the steps) keeps the mark, and the next destroy tries again.
-    // Its trace after it (drop-in-traces.ts): the batch apply after this destroy takes the file's absence for its.
+    // Its trace after it (drop-in-traces.ts): by it the batch apply after this destroy knows who removed the file.
     const file = live.fileSha256 === undefined ? [] : [removeDropInStep(this.dropIn), ...this.trace(live)];
     // First, so a stop after the removal leaves the unit's read saying its restart is pending.
     const run = runBeforeRemoval(unit, live);

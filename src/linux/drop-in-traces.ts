@@ -60,7 +60,8 @@ export const clearTraceStep = (dropIn: DropIn): HelperStep => [
 
 /**
  * The apply's read of the traces (`t <stamp>\t<path>`) and of the stack's marks whose drop-in is gone (`o\t<path>`):
- * one `find` over both directories, the rest builtins.
+ * one `find` over both directories, the rest builtins. Measured with dash on a dev machine at load 5 to 6 (not the
+ * test host), 20 runs each: 16 ms a read with one trace and no mark, 33 ms with 200 marks whose files were all gone.
  */
 export const REMOVED_DROP_INS =
   `R=${DROP_IN_TRACE_DIR} M=${DROP_IN_MARK_DIR}; find "$R" "$M" -type f -name '*.conf' 2>/dev/null | ` +
