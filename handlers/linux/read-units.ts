@@ -11,12 +11,13 @@ import { type ReadEntry, readScript } from '../../src/linux/unit-read';
 import { parseReadScript, unreadableFiles } from '../../src/linux/unit-read-answer';
 import type { HostSession } from './session';
 
-/** Each entry with its live state, in the order given. */
+/** Each entry with its live state, in the order given (`options`: unit-read.ts `readScript`). */
 export const readUnits = async <E extends ReadEntry>(
   { remote, target }: HostSession,
   entries: readonly E[],
+  options: Parameters<typeof readScript>[1] = {},
 ): Promise<Array<readonly [E, LiveUnit]>> => {
-  const result = await remote.run('sh -s', readScript(entries), 'reads');
+  const result = await remote.run('sh -s', readScript(entries, options), 'reads');
   const refused = unreadableFiles(result.stdout, entries);
   if (refused.length > 0) {
     const key = target.privateKeyEnv === undefined ? 'the ssh agent' : `the key in ${target.privateKeyEnv}`;

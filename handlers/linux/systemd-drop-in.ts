@@ -17,7 +17,15 @@ import {
 } from '../../src/linux/systemd-drop-in';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { destroyMayAct, dropInIsForeign, leftByDestroy, markStackOf } from '../../src/linux/unit-ownership';
-import { forgetDropInStep, RELOAD, recordStep, removeDropInStep, systemctlStep } from '../../src/linux/root-helper';
+import {
+  forgetDropInStep,
+  type HelperStep,
+  RELOAD,
+  recordStep,
+  removeDropInStep,
+  systemctlStep,
+} from '../../src/linux/root-helper';
+import { traceDropInStep } from '../../src/linux/drop-in-traces';
 import { restartOnPath, START_TIMEOUT_SECONDS } from '../../src/linux/unit-file';
 import { dropInBasis } from '../../src/linux/unit-basis';
 import type { StopCause } from '../../src/linux/unit-stop-propagation';
@@ -140,6 +148,11 @@ class DropInOps extends HostShell {
     );
   }
 
+  /** The trace of the file this destroy removes, by the stamp its read gave it; none where it could not stat it. */
+  private trace({ fileStat }: LiveUnit): HelperStep[] {
+    return fileStat === undefined ? [] : [traceDropInStep(this.dropIn, fileStat)];
+  }
+
   /** A destroy stopped before its reload left the file gone and pid1 with it loaded (unit-remove.ts): reloads. */
   private async reloadAbsent(): Promise<void> {
     await this.reload();
@@ -159,7 +172,8 @@ class DropInOps extends HostShell {
     }
     // The file, then its mark and intent, in one request: the helper stops at a failed step, so a file it
     // could not remove (or a kill between the steps) keeps the mark, and the next destroy tries again.
-    const file = live.fileSha256 === undefined ? [] : [removeDropInStep(this.dropIn)];
+    // Its trace after it (drop-in-traces.ts): by it the batch apply after this destroy knows who removed the file.
+    const file = live.fileSha256 === undefined ? [] : [removeDropInStep(this.dropIn), ...this.trace(live)];
     // First, so a stop after the removal leaves the unit's read saying its restart is pending.
     const run = runBeforeRemoval(unit, live);
     const record =

@@ -5,7 +5,9 @@
 import { HandlerError } from '../../src/core/errors';
 import type { LiveUnit } from '../../src/linux/unit-control';
 import { type BatchFiles, type BatchItem, batchFilesOf } from '../../src/linux/unit-batch';
-import { dropInMoved, unitMoved } from '../../src/linux/unit-basis';
+import { dropInMoved, tracesUsedBy, unitMoved } from '../../src/linux/unit-basis';
+import { clearTraceStep, dropInAt } from '../../src/linux/drop-in-traces';
+import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { unitRefusalOf } from '../../src/linux/unit-refusal';
 import type { HostShell } from './host-shell';
 import type { Track } from './unit-track';
@@ -32,4 +34,24 @@ const movedSincePlan = (host: string, { change, basis }: BatchItem, before: Live
   return change.sort === 'drop-in'
     ? dropInMoved(change.spec, host, basis, before)
     : unitMoved(change.spec, host, basis, before);
+};
+
+/**
+ * Clears the traces (drop-in-traces.ts) that let a drop-in of the stack's be gone since the plan: a destroy of this
+ * apply removed it, and no later apply needs to know (its plan reads it gone). One request, when any was used.
+ */
+export const clearTraces = async (shell: HostShell, tracks: readonly Track[]): Promise<void> => {
+  const used = tracks.flatMap(({ item: { change, basis }, before }) =>
+    basis === undefined
+      ? []
+      : tracesUsedBy(basis, before, change.sort === 'drop-in' ? dropInPath(change.spec) : undefined),
+  );
+  const steps = [...new Set(used)].flatMap((path) => {
+    const dropIn = dropInAt(path);
+    return dropIn === undefined ? [] : [clearTraceStep(dropIn)];
+  });
+  if (steps.length === 0) return;
+  const result = await shell.helper(steps);
+  if (result.code !== 0)
+    shell.log(`${shell.host}: the traces of the drop-ins its destroys removed stay: ${result.stderr.trim()}`);
 };

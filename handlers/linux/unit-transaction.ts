@@ -24,7 +24,7 @@ import { runJobs } from './unit-jobs';
 import { active, all, block, each, say, type Track, trackOf, unitTracks } from './unit-track';
 import { asRecorded, recordAndClear, withoutOwnIntent, writeIntents } from './unit-intents';
 import { undoAndReport } from './unit-undo';
-import { batchFiles, refuse } from './unit-refusals';
+import { batchFiles, clearTraces, refuse } from './unit-refusals';
 import { enabledAgain, instancesToReenable, keptInstances, ownRuntimeAgain, rewritten } from './unit-relink';
 import { writeAll } from './unit-writes';
 
@@ -39,6 +39,7 @@ export const applyUnits = async (
     const live = await readUnits(
       session,
       items.map((item) => ({ ...readEntryOf(item.change), item })),
+      { removed: true },
     );
     const tracks = live.map(([{ item }, before]) =>
       trackOf(item, before, context.log, context.stack ?? markStackOf(before)),
@@ -69,6 +70,7 @@ const halfDone = (items: readonly BatchItem[]): string =>
 const converge = async (shell: HostShell, tracks: Track[]): Promise<void> => {
   const files = batchFiles(tracks);
   await each(tracks, async (track) => refuse(shell, track, files), 'refused');
+  await clearTraces(shell, tracks);
   // Intent first (unit-intents.ts): nothing below changes an object before its intent is on the host.
   await writeIntents(shell, tracks);
   block(tracks);

@@ -8,6 +8,7 @@
  * finds nothing in what `npx cdktf-homelab root-helper` prints, and the unit test parses it with sh -n.
  */
 
+import { ROOT_HELPER_TRACES } from './drop-in-traces';
 import { ROOT_HELPER_FILES } from './root-helper-files';
 import { ROOT_HELPER_STEPS } from './root-helper-steps';
 import { helperDirsLines } from './unit-directories';
@@ -103,4 +104,4 @@ takes() { [ "$1" -eq "$2" ] || refuse "$verb takes $3"; }
 `;
 
 /** Everything after its version line: the checks, the file steps and the verbs, in that order. */
-export const ROOT_HELPER_BODY = `${ROOT_HELPER_CHECKS}${ROOT_HELPER_FILES}${ROOT_HELPER_STEPS}`;
+export const ROOT_HELPER_BODY = `${ROOT_HELPER_CHECKS}${ROOT_HELPER_FILES}${ROOT_HELPER_TRACES}${ROOT_HELPER_STEPS}`;

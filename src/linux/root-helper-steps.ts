@@ -253,6 +253,8 @@ steps() {
     destroy-unit) v_destroy_unit "$@" ;;
     remove-drop-in) v_remove_drop_in "$@" ;;
     forget-drop-in) v_forget_drop_in "$@" ;;
+    trace-drop-in) v_trace_drop_in "$@" ;;
+    clear-drop-in-trace) v_clear_drop_in_trace "$@" ;;
     intent-unit) v_text i unit "$@" ;;
     intent-drop-in) v_text i drop-in "$@" ;;
     record-unit) v_text r unit "$@" ;;

@@ -4,6 +4,7 @@
  * could have its content guessed and tested offline; and how a basis an earlier version wrote (by the file's sha256)
  * is still compared, so a plan made before an upgrade applies after it.
  */
+import { digestOf } from '../core/canonical';
 import type { LiveUnit } from './unit-control';
 
 /** What the basis holds of a file the login could not stat. */
@@ -34,3 +35,6 @@ export const formOf = (own: string, read: string): { readonly fileOf: FileOf; re
   own.startsWith(`${read}${BY_STAMP}`)
     ? { fileOf: byStamp, prefix: `${read}${BY_STAMP}` }
     : { fileOf: byDigest, prefix: read };
+
+/** A drop-in as the basis holds it: a short digest of its path and stamp (`<ctime> <device:inode>`, or `UNSEEN`). */
+export const stampDigest = ([path, stamp]: readonly [string, string]): string => digestOf([path, stamp]).slice(0, 12);

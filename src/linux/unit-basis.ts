@@ -2,9 +2,10 @@
  * What a plan read of a systemd unit, instance or drop-in, which its apply must still find before it changes
  * anything: a unit whose file or a drop-in was edited by hand, or which was enabled, disabled, masked, started or
  * stopped, between the plan and the apply, had the apply act on its own read (rewrite the file, restart the process)
- * though the plan named only another change of it; a drop-in added to it (or removed from it) by hand went live with
- * the restart its plan named for another reason. Made from the read's own data (no command more on the host: the plan
- * read of 200 units is the hot path); the apply refuses the object alone when its read, before any write, differs.
+ * though the plan named only another change of it; a drop-in added to it (or removed from it, the stack's own too)
+ * by hand went live with the restart its plan named for another reason. Made from the read's own data (no command
+ * more on the host: the plan read of 200 units is the hot path); the apply refuses the object alone when its read,
+ * before any write, differs.
  * Files are in it by stamp, never by a digest of their content (unit-basis-file.ts).
  */
 import { digestOf } from '../core/canonical';
@@ -15,9 +16,10 @@ import { dropInPath } from './drop-in-path';
 import type { DropInSpec } from './systemd-drop-in';
 import type { DesiredUnit, LiveUnit } from './unit-control';
 import type { FileStat } from './unit-loaded';
-import { BY_STAMP, byStamp, type FileOf, formOf, UNSEEN } from './unit-basis-file';
+import { BY_STAMP, byStamp, type FileOf, formOf, stampDigest, UNSEEN } from './unit-basis-file';
 import { runningOf } from './unit-diff';
 import { isUnitRunning, type UnitStatus } from './unit-state';
+import { type Gone, goneSince, goneWords, refusesGone, tracesUsed } from './unit-basis-gone';
 
 const READ = 'unit read ';
 const DROP_IN_READ = 'drop-in read ';
@@ -59,17 +61,16 @@ export const dropInStamps = (
   return stamps.length === 0 ? {} : { dropInStamps: stamps };
 };
 
-const stampDigest = ([path, stamp]: readonly [string, string]): string => digestOf([path, stamp]).slice(0, 12);
-
 /** The stamps of the drop-ins read, but the one at `own` (a drop-in's own file, which its own reading holds). */
 const stampsOf = (live: LiveUnit, own?: string) => (live.dropInStamps ?? []).filter(([path]) => path !== own);
 
 /**
  * `read` with the unit's drop-ins (`dropInStamps`) after it, each as a short digest, sorted: ` drop-ins a,b` (`none`
  * when it has none), then ` stays` and those of them no destroy of `stack` may remove (drop-in-marks.ts): the apply
- * refuses the object when one of these is gone (`goneSince`). Any other may go: a drop-in the same apply removes
- * (retired, deleted from the code or renamed: its old path is known to the state alone) has its destroy hook remove
- * it before the host's batch apply runs. One added or changed refuses the object (`addedSince`).
+ * refuses the object when one of these is gone (`goneSince`). Any other, the stack's, may go only as a destroy of the
+ * same apply removes it (retired, deleted from the code or renamed: its old path is known to the state alone): its
+ * destroy hook runs before the host's batch apply and leaves a trace of it (drop-in-traces.ts). One added or changed
+ * refuses the object (`addedSince`).
  */
 const withDropIns = (read: string, live: LiveUnit, own?: string, stack?: string): string => {
   const digestsOf = (stamps: ReturnType<typeof stampsOf>) => [...new Set(stamps.map(stampDigest))].sort();
@@ -108,23 +109,11 @@ const addedSince = (live: LiveUnit, planned: ReadonlySet<string> | undefined, ow
   return stampsOf(live, own).flatMap((stamp) => (known(stamp) ? [] : [stamp[0]]));
 };
 
-/** How many drop-ins the plan read that must stay (`stays`) are not on disk now as it read them. */
-const goneSince = (live: LiveUnit, stays: ReadonlySet<string> | undefined, own?: string): number => {
-  if (stays === undefined) return 0;
-  const now = new Set(
-    stampsOf(live, own).flatMap(([path, stamp]) => [stampDigest([path, stamp]), stampDigest([path, UNSEEN])]),
-  );
-  return [...stays].filter((digest) => !now.has(digest)).length;
-};
-
-const gone = (count: number): string =>
-  count === 1 ? '1 drop-in it had then was removed' : `${count} drop-ins it had then were removed`;
-
 /** What changed among the drop-ins since the plan (those added first), and that the apply would take it live. */
-const changeOf = (paths: readonly string[], removed: number): string =>
+const changeOf = (paths: readonly string[], removed: Gone): string =>
   paths.length > 0
     ? `${added(paths)}), so this apply would take them live`
-    : `${gone(removed)}), so this apply would take that live`;
+    : `${goneWords(removed)}), so this apply would take that live`;
 
 const added = (paths: readonly string[]): string =>
   `${paths.join(', ')} ${paths.length === 1 ? 'was' : 'were'} added or changed`;
@@ -180,6 +169,7 @@ const readsAsPlanned = (own: string, read: string, reads: ReadonlyArray<(fileOf:
 export const unitMoved = (spec: DesiredUnit, host: string, planned: string, live: LiveUnit): HandlerError | undefined =>
   movedSince(planned, live, {
     subject: `${spec.name} on ${host}`,
+    unit: spec.name,
     left: 'nothing was written, started, stopped or restarted for it',
     prefix: READ,
     reads: [(fileOf) => ownRead(spec, live, fileOf), (fileOf) => leftToDestroy(live, fileOf)],
@@ -199,6 +189,7 @@ export const dropInMoved = (
 ): HandlerError | undefined =>
   movedSince(planned, live, {
     subject: `drop-in ${dropInPath(spec)} on ${host}`,
+    unit: spec.unit,
     left: 'nothing was written or restarted for it',
     prefix: DROP_IN_READ,
     reads: [(fileOf) => dropInRead(live, fileOf), (fileOf) => dropInLeftToDestroy(live, fileOf)],
@@ -220,14 +211,21 @@ interface MoveCheck {
   readonly dropIns: (change: string) => string;
   /** A drop-in's own file, which its own reading holds, left out of its unit's drop-ins. */
   readonly own?: string;
+  /** The unit whose drop-ins these are, whose directories name a drop-in of the stack's gone. */
+  readonly unit: string;
 }
 
 /** The object's own reading first, then its unit's drop-ins: added or changed (`addedSince`), or gone (`goneSince`). */
 const movedSince = (planned: string, live: LiveUnit, check: MoveCheck): HandlerError | undefined => {
-  const { own, dropIns, stays } = partsOf(planned);
-  if (!readsAsPlanned(own, check.prefix, check.reads)) return notAsPlanned(check.subject, check.changed, check.left);
-  const paths = addedSince(live, dropIns, check.own);
-  const removed = goneSince(live, stays, check.own);
-  if (paths.length === 0 && removed === 0) return undefined;
+  const parts = partsOf(planned);
+  if (!readsAsPlanned(parts.own, check.prefix, check.reads))
+    return notAsPlanned(check.subject, check.changed, check.left);
+  const paths = addedSince(live, parts.dropIns, check.own);
+  const removed = goneSince(parts, stampsOf(live, check.own), live.dropInRemovals, check.unit);
+  if (paths.length === 0 && !refusesGone(removed)) return undefined;
   return notAsPlanned(check.subject, check.dropIns(changeOf(paths, removed)), check.left);
 };
+
+/** The traces (drop-in-traces.ts) that let a drop-in of the stack's be gone since the plan read the object. */
+export const tracesUsedBy = (planned: string, live: LiveUnit, own?: string): string[] =>
+  tracesUsed(partsOf(planned).dropIns, stampsOf(live, own), live.dropInRemovals);

@@ -8,6 +8,7 @@ import { digestOf } from '../core/canonical';
 import { optional, type SpecOf } from '../core/fields';
 import { boolean, type Rule, text } from '../core/rules';
 import { START_TIMEOUT_FIELDS } from './unit-file';
+import type { DropInRemovals } from './drop-in-traces';
 import type { StartedWith, UnitIntent } from './unit-intent';
 import type { UnitLinks } from './unit-links';
 import type { FileStat, Overridden } from './unit-loaded';
@@ -111,4 +112,6 @@ export interface LiveUnit {
   readonly dropInStamps?: ReadonlyArray<readonly [string, string]>;
   /** Those of its drop-ins that carry a mark or intent, with the stack it names (drop-in-marks.ts). */
   readonly dropInMarks?: ReadonlyMap<string, string | undefined>;
+  /** A batch apply's read: the host's drop-in traces and the marked drop-ins gone (drop-in-traces.ts). */
+  readonly dropInRemovals?: DropInRemovals;
 }

@@ -19,6 +19,7 @@ import { withTemplateRuns } from './template-runs';
 import { dirTimesByPath, loadedContentOf } from './drop-in-dirs';
 import { dropInStamps } from './unit-basis';
 import { dropInMarksOf, marksByPath } from './drop-in-marks';
+import { parseRemovedDropIns } from './drop-in-traces';
 import { comparedPaths, linkedUnits, READ_MARK as MARK, type ReadEntry, unitsOf } from './unit-read';
 
 /** Whole seconds from `since` to the host's `now` (each past the second where the host shows it), when both known. */
@@ -59,7 +60,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   if (statuses.some((status) => status.loadState === '')) return undefined;
   const { digests } = read;
   const stats = statsByPath(statText);
-  const dated = { digests, stats, dirTimes: dirTimesByPath(statText), marks: marksByPath(text(MARK.dropInMarks)) };
+  const dated = { digests, stats, dirTimes: dirTimesByPath(statText), ...marksRead(section) };
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());
   const enablement = enablementByName(entries, unitFiles, instanceText);
@@ -108,13 +109,23 @@ const filesRead = (
   { unit, file }: ReadEntry,
   sha256: string | undefined,
   status: UnitStatus,
-  dated: Parameters<typeof loadedContentOf>[2] & { marks: ReadonlyMap<string, string | undefined> },
+  dated: Parameters<typeof loadedContentOf>[2] & ReturnType<typeof marksRead>,
 ) => ({
   ...fileStatOf(file === undefined || sha256 === undefined ? undefined : dated.stats.get(file)),
   ...loadedContentOf(unit, status, dated),
   ...dropInStamps(status, dated.stats),
   ...dropInMarksOf(status.dropInPaths ?? [], dated.marks),
+  ...(dated.removals === undefined ? {} : { dropInRemovals: dated.removals }),
 });
+
+/** The drop-ins' marks, and where a batch apply read them, its traces and the marked ones gone (drop-in-traces.ts). */
+const marksRead = (section: (mark: string) => string | undefined) => {
+  const removed = section(MARK.removed);
+  return {
+    marks: marksByPath(section(MARK.dropInMarks) ?? ''),
+    removals: removed === undefined ? undefined : parseRemovedDropIns(removed),
+  };
+};
 
 const fileStatOf = (stat: FileStat | undefined) => (stat === undefined ? {} : { fileStat: stat });
 

@@ -22,6 +22,7 @@ import { templatePaths, UNLOADED_DROP_INS } from './unloaded-drop-ins';
 import { linkedFilesCommand } from './unit-linked-file';
 import { DROP_IN_DIR_STATS } from './drop-in-dirs';
 import { DROP_IN_MARKS } from './drop-in-marks';
+import { REMOVED_DROP_INS } from './drop-in-traces';
 import { declaredTemplates, instanceGlob } from './template-runs';
 
 /** One thing to read: the unit systemd reports on, and the files whose digest or text we want. */
@@ -54,10 +55,11 @@ export const READ_MARK = {
   now: '@@cdktf-homelab:now',
   runs: '@@cdktf-homelab:template-runs',
   unreadable: '@@cdktf-homelab:unreadable',
+  removed: '@@cdktf-homelab:removed-drop-ins',
 } as const;
 
-/** The shell script (for `sh -s`) that reads `entries`. */
-export const readScript = (entries: readonly ReadEntry[]): string => {
+/** The shell script (for `sh -s`) that reads `entries`; with `removed`, a batch apply's: the drop-in traces too. */
+export const readScript = (entries: readonly ReadEntry[], { removed = false } = {}): string => {
   const shown = entries.filter((entry) => !isTemplate(entry.unit)).map((entry) => quote(entry.unit));
   return [
     // `systemctl show` with no unit shows the manager itself, so it runs only when there are units.
@@ -100,6 +102,7 @@ export const readScript = (entries: readonly ReadEntry[]): string => {
     linkedFilesCommand(entries),
     `echo ${READ_MARK.runs}`,
     templateRunsCommand(entries),
+    ...(removed ? [`echo ${READ_MARK.removed}`, REMOVED_DROP_INS] : []),
     `echo ${READ_MARK.now}; date -u +%s.%N`,
     `echo ${READ_MARK.unreadable}`,
     unreadableCheck(entries),

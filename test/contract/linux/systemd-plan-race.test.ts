@@ -166,11 +166,39 @@ test("a drop-in the stack's destroy removes after the plan refuses nothing: its 
   expect(await invokeBatchApply(linuxDomain(), hostTarget(host()), first, env)).toMatchObject({ code: 0 });
   const identity = { unit: 'pr-m.service', name: '10-v', directory: DIR };
   const destroy = () => invoke(linuxDomain(), 'systemd-drop-in', 'destroy', hostTarget(host()), identity, env);
-  const destroyed = async () => expect(await destroy()).toMatchObject({ code: 0 });
+  const trace = `/var/lib/cdktf-homelab/removed${DIR}/pr-m.service.d/10-v.conf`;
+  const destroyed = async () => {
+    expect(await destroy()).toMatchObject({ code: 0 });
+    // Its trace, root's alone to write: the file's stamp (ctime, device:inode), nothing of its content.
+    const traced = await host().exec(`stat -c '%U %a' ${trace} ${trace.replace(/\/etc\/.*/, '')} && cat ${trace}`);
+    expect(traced.stdout).toMatch(/^root 644\nroot 755\n\d+(\.\d+)? \d+:\d+\n$/);
+  };
   const { applied } = await planThenApply([unitSpec('pr-m.service', service('m'))], destroyed);
   expect(applied).toMatchObject({ code: 0, stderr: expect.stringMatching(/^pr_m_service: started/m) });
+  expect(await host().exec(`test -e ${trace}`)).toMatchObject({ code: 1 });
   expect(await host().exec(`test -e ${DIR}/pr-m.service.d/10-v.conf`)).toMatchObject({ code: 1 });
   expect(await state('pr-m.service')).toMatch(/^active\n/);
+});
+
+// Regression: a drop-in carrying the stack's mark was taken for one the same apply's destroy removed, and the unit
+// started without it. Only one a destroy of that apply removed (its trace on the host) may go now.
+test.each([
+  ['with no daemon-reload (systemd still lists it)', 'pr-n', ''],
+  ['and systemd reloaded', 'pr-o', ' && systemctl daemon-reload'],
+])("a drop-in of the stack's removed by hand %s after the plan refuses its unit, stopped", async (_, u, reload) => {
+  const name = `${u}.service`;
+  await made(unitSpec(name, service(u), { started: false }));
+  const env = { [KEY_ENV]: host().privateKey };
+  const first = objects(variantDropIn(name, u));
+  expect(await invokeBatchApply(linuxDomain(), hostTarget(host()), first, env)).toMatchObject({ code: 0 });
+  const path = `${DIR}/${name}.d/10-v.conf`;
+  const { plan, applied } = await planThenApply([unitSpec(name, service(u))], `rm ${path}${reload}`);
+  const summary = plan[`${u.replace('-', '_')}_service.summary`];
+  expect(summary).toMatch(/differs: running is "inactive\/dead", want "running"$/);
+  expect(applied.stderr).toContain(`${name} on ${host().host}:${host().port} cannot be applied as planned`);
+  expect(applied.stderr).toContain(`its drop-ins changed after the plan read it (${path}, the stack's, was removed`);
+  expect(applied.code).toBe(1);
+  expect(await state(name)).toMatch(/^inactive\n/);
 });
 
 test('a drop-in added by hand beside one the plan rewrites refuses that one: its unit is not restarted', async () => {

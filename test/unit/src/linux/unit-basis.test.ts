@@ -79,11 +79,18 @@ const retiring = withDropIns(
   ],
   { content: 'c1', dropInMarks: new Map([V, W].map((path) => [path, undefined])) },
 );
+// That destroy leaves a trace of the file it removed (drop-in-traces.ts), which the batch apply reads.
+const destroyed = (...paths: string[]): Partial<LiveUnit> => ({
+  dropInRemovals: { traced: new Map(paths.map((path) => [path, path === V ? '1 8:1' : '2 8:2'])), markedGone: [] },
+});
 test.each([
-  ['removed and not yet reloaded', withDropIns([[V, '1 8:1']], { content: 'c1', status: retiring.status })],
-  ['removed and reloaded', withDropIns([[V, '1 8:1']], { content: 'c2' })],
-  ['removed with its other drop-in', live({ dropInPaths: [], needDaemonReload: true })],
-])('a sibling drop-in %s refuses neither the unit nor its other drop-in', (_what, now) => {
+  [
+    'removed and not yet reloaded',
+    withDropIns([[V, '1 8:1']], { content: 'c1', status: retiring.status, ...destroyed(W) }),
+  ],
+  ['removed and reloaded', withDropIns([[V, '1 8:1']], { content: 'c2', ...destroyed(W) })],
+  ['removed with its other drop-in', live({ dropInPaths: [], needDaemonReload: true }, destroyed(V, W))],
+])('a sibling drop-in %s by a destroy refuses neither the unit nor its other drop-in', (_what, now) => {
   expect(unitMoved(spec, 'h:22', unitBasis(spec, retiring), now)).toBeUndefined();
   expect(dropInMoved(dropIn, 'h:22', dropInBasis(dropIn, retiring), now)).toBeUndefined();
 });
@@ -189,10 +196,13 @@ test('a drop-in the plan could not stat is taken as it is; one the apply cannot 
       spec,
       'h:22',
       unitBasis(spec, retiring),
-      withDropIns([
-        [V, '1 8:1'],
-        [X, '?'],
-      ]),
+      withDropIns(
+        [
+          [V, '1 8:1'],
+          [X, '?'],
+        ],
+        destroyed(W),
+      ),
     ),
   ).toBeUndefined();
   expect(
