@@ -106,7 +106,8 @@ export const readingOf = (change: Declared, live: LiveUnits, stack: string | und
   const linked = withBatchLinks(change, unit, withTemplateDropIns(change, unit, own, live), live, stack);
   const { also } = linked;
   const stoppedBy = strandedOf(spec.name, content, live);
-  const after = stoppedBy === undefined ? 'starts' : afterStop(stoppedBy, 'file' in linked.diff ? content : undefined);
+  const text = 'file' in linked.diff ? declaredText(spec.name, content, live.batch ?? []) : undefined;
+  const after = stoppedBy === undefined ? 'starts' : afterStop(stoppedBy, text, live.stoppedBy);
   const running = { declared: spec.started, now: runningOf(spec, unit), state: stateOf(spec, unit) };
   const diff = { ...linked.diff, ...startsAgain(stoppedBy, after, running, linked.diff) };
   const inSync = Object.keys(diff).length === 0;

@@ -149,12 +149,21 @@ export const nextToShow = (stopped: ReadonlyMap<string, StopCause>, shown: Reado
 
 /**
  * Whether a unit still needs the removed unit after the apply: as systemd read it when the apply leaves its file
- * (`content` undefined), else as the file the apply writes names it (its drop-ins are not read: Limits).
+ * (`content` undefined), else as the text the apply leaves names it (its file and the batch's drop-ins of it): a
+ * Requires=, Requisite= or BindsTo= of the removed unit, or of the unit it is stopped with where that one cannot start
+ * without the removed one (`withNeeds`, from `stopped`). A line the new text adds counts as one systemd read: a unit
+ * PartOf= the removed one whose rewrite adds Requires= of it was planned to start again, and its start failed.
  */
-export const needsAfter = (cause: StopCause, content: string | undefined): boolean =>
-  cause.needs &&
-  (content === undefined ||
-    content.split('\n').some((line) => (NEEDS.exec(line)?.[1] ?? '').split(/\s+/).includes(cause.with ?? cause.by)));
+export const needsAfter = (
+  cause: StopCause,
+  content: string | undefined,
+  stopped: ReadonlyMap<string, StopCause> = new Map(),
+): boolean => {
+  if (content === undefined) return cause.needs;
+  const withNeeds = cause.with === undefined || (stopped.get(cause.with)?.needs ?? cause.needs);
+  const needed = cause.with ?? cause.by;
+  return withNeeds && content.split('\n').some((line) => (NEEDS.exec(line)?.[1] ?? '').split(/\s+/).includes(needed));
+};
 
 /**
  * What a stopped unit's start does after the removal: it `starts`; it `fails`, needing a unit whose file the destroy
@@ -164,8 +173,12 @@ export const needsAfter = (cause: StopCause, content: string | undefined): boole
 export type AfterStop = 'starts' | 'fails' | 'revives' | 'stranded';
 
 /** And `stranded`: it Requisite= a unit the removal stops that nothing starts again, so its start fails. */
-export const afterStop = (cause: StopCause, content: string | undefined): AfterStop =>
-  needsAfter(cause, content)
+export const afterStop = (
+  cause: StopCause,
+  content: string | undefined,
+  stopped: ReadonlyMap<string, StopCause> = new Map(),
+): AfterStop =>
+  needsAfter(cause, content, stopped)
     ? instanceOf(cause.by) === undefined
       ? 'fails'
       : 'revives'

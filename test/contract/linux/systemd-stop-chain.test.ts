@@ -155,3 +155,25 @@ test('a unit that Requisite= a unit the removal stops and nothing starts is plan
   expect(applied.stderr).toMatch(/1 of 1 objects .* were not applied/);
   expect(await active('sc-n.service')).not.toBe('active');
 });
+
+// Regression: stopped with the removed unit through PartOf= alone, a unit whose rewrite adds Requires= of it was
+// planned to start again (its need read from systemd's loaded file), and its start failed: Unit sc-s.service not found.
+test('a unit whose rewrite adds a need of the removed unit is planned to fail its start', async () => {
+  const removed = sleeperEntry('sc-s.service', '');
+  const before = { t: sleeperEntry('sc-t.service', 'PartOf=sc-s.service\n') };
+  const after = { t: sleeperEntry('sc-t.service', 'PartOf=sc-s.service\nRequires=sc-s.service\nAfter=sc-s.service\n') };
+  expect(await apply({ s: removed, ...before })).toMatchObject({ code: 0 });
+  const removing = JSON.stringify({ s: { kind: 'systemd-unit', identity: { name: 'sc-s.service', directory: DIR } } });
+  const env = { [KEY_ENV]: host().privateKey };
+  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), after, env, { '.removing': removing });
+  const result = planned.result ?? {};
+  expect(result['t.summary']).toContain('want "running, which fails: it does not start without sc-s.service"');
+  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
+  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), after, {
+    ...env,
+    HOMELAB_BASIS: result['.basis'] ?? '',
+  });
+  expect(applied.stderr).not.toContain('cannot be applied as planned');
+  expect(applied.stderr).toContain('sc-s.service not found');
+  expect(await active('sc-t.service')).not.toBe('active');
+});

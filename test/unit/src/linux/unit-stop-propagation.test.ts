@@ -190,7 +190,14 @@ test('a unit needs its removed unit after the apply as systemd reads it, or as t
   expect(needsAfter(cause, '[Unit]\nRequires=dep.service\n')).toBe(true);
   expect(needsAfter(cause, '[Unit]\nRequisite=dep.service\n')).toBe(true);
   expect(needsAfter(cause, '[Unit]\nWants=dep.service\nPartOf=dep.service\nRequires=dep.service.d\n')).toBe(false);
-  expect(needsAfter({ ...cause, needs: false }, '[Unit]\nRequires=dep.service\n')).toBe(false);
+  // Regression: stopped by the removal through PartOf= alone, a unit whose rewrite adds Requires= of the removed unit
+  // was planned to start again; the text the apply leaves decides, as systemd will read it.
+  expect(needsAfter({ ...cause, needs: false }, '[Unit]\nRequires=dep.service\n')).toBe(true);
+  // Through another unit: the need counts only where that unit cannot start without the removed one.
+  const through = { by: 'dep.service', needs: false, with: 'mid.service' };
+  const stopped = (needs: boolean) => new Map([['mid.service', { by: 'dep.service', needs }]]);
+  expect(needsAfter(through, '[Unit]\nRequires=mid.service\n', stopped(true))).toBe(true);
+  expect(needsAfter(through, '[Unit]\nRequires=mid.service\n', stopped(false))).toBe(false);
 });
 
 test('a declared-running unit in sync that a removal stops is planned to start again; no other', () => {
