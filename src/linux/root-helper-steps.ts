@@ -1,8 +1,7 @@
 /**
- * cdktf-homelab-root's verbs (root-helper-script.ts composes the program): each checks its arguments first and
- * acts only when the whole request passed, then the loop that reads a request and runs it. Split from the
- * script so each part stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a backslash,
- * \${ for an expansion).
+ * cdktf-homelab-root's verbs (root-helper-script.ts composes the program): each checks its arguments first and acts
+ * only when the whole request passed, then the loop that reads a request and runs it. Split from the script so each
+ * part stays readable; the text is sh, edited as in root-helper-script.ts (\\ for a backslash, \${ for an expansion).
  */
 
 /** The verbs and the request loop. */

@@ -74,6 +74,31 @@ test('the apply after that plan starts what it said would start, and fails the s
   expect(applied.stderr).toContain('sc-a.service not found');
 });
 
+type Entries = Parameters<typeof invokeBatch>[2];
+type Entry = ReturnType<typeof sleeperEntry>;
+
+/** The plan of `declared` with `removed`'s destroy in it: each object's words and the basis, by key. */
+const planRemoving = async (key: string, removed: Entry, declared: Entries) => {
+  const removing = JSON.stringify({
+    [key]: { kind: 'systemd-unit', identity: { name: removed.spec.name, directory: DIR } },
+  });
+  const env = { [KEY_ENV]: host().privateKey };
+  return (await invokeBatch(linuxDomain(), hostTarget(host()), declared, env, { '.removing': removing })).result ?? {};
+};
+
+/** That apply: `removed`'s destroy hook first (then `between`), then the host's batch apply with the plan's reading. */
+const applyAfterDestroy = async (
+  removed: Entry,
+  declared: Entries,
+  planned: Record<string, string>,
+  between: () => Promise<void> = async () => undefined,
+) => {
+  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
+  await between();
+  const env = { [KEY_ENV]: host().privateKey, HOMELAB_BASIS: planned['.basis'] ?? '' };
+  return invokeBatchApply(linuxDomain(), hostTarget(host()), declared, env);
+};
+
 // Regression: each round's `show` blocks were judged once, so sc-x, found first PartOf= the removed unit and then
 // needing it through sc-u (sc-x Requires= sc-u, which Requires= the removed sc-r), left sc-y (Requires= sc-x) planned
 // to start again; its start failed in the apply (Unit sc-r.service not found).
@@ -86,17 +111,10 @@ const late = {
 test('a unit found to need the removed unit late in the chain is planned to fail, with those below it', async () => {
   const removed = sleeperEntry('sc-r.service', '');
   expect(await apply({ r: removed, ...late })).toMatchObject({ code: 0 });
-  const removing = JSON.stringify({ r: { kind: 'systemd-unit', identity: { name: 'sc-r.service', directory: DIR } } });
-  const env = { [KEY_ENV]: host().privateKey };
-  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), late, env, { '.removing': removing });
-  const result = planned.result ?? {};
+  const result = await planRemoving('r', removed, late);
   for (const name of ['u', 'x', 'y'])
     expect(result[`${name}.summary`]).toContain('want "running, which fails: it does not start without sc-r.service"');
-  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
-  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), late, {
-    ...env,
-    HOMELAB_BASIS: result['.basis'] ?? '',
-  });
+  const applied = await applyAfterDestroy(removed, late, result);
   expect(applied.stderr).not.toContain('cannot be applied as planned');
   expect(applied.stderr).toMatch(/3 of 3 objects .* were not applied/);
   for (const name of ['sc-u.service', 'sc-x.service', 'sc-y.service']) expect(await active(name)).not.toBe('active');
@@ -112,17 +130,11 @@ test('a unit that Requisite= a unit the batch starts is queued after it, so both
     o: sleeperEntry('sc-o.service', 'PartOf=sc-p.service\n'),
   };
   expect(await apply({ p: removed, o: chain.o, q: chain.q })).toMatchObject({ code: 0 });
-  const removing = JSON.stringify({ p: { kind: 'systemd-unit', identity: { name: 'sc-p.service', directory: DIR } } });
-  const env = { [KEY_ENV]: host().privateKey };
-  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), chain, env, { '.removing': removing });
-  const result = planned.result ?? {};
+  const result = await planRemoving('p', removed, chain);
   for (const name of ['o', 'q']) expect(result[`${name}.summary`]).toContain('want "running"');
-  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
-  expect(await active('sc-q.service')).not.toBe('active');
-  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), chain, {
-    ...env,
-    HOMELAB_BASIS: result['.basis'] ?? '',
-  });
+  const applied = await applyAfterDestroy(removed, chain, result, async () =>
+    expect(await active('sc-q.service')).not.toBe('active'),
+  );
   expect(applied).toMatchObject({ code: 0 });
   expect([await active('sc-o.service'), await active('sc-q.service')]).toEqual(['active', 'active']);
 });
@@ -139,18 +151,11 @@ test('a unit that Requisite= a unit the removal stops and nothing starts is plan
     code: 0,
   });
   expect(await apply(needing)).toMatchObject({ code: 0 });
-  const removing = JSON.stringify({ k: { kind: 'systemd-unit', identity: { name: 'sc-k.service', directory: DIR } } });
-  const env = { [KEY_ENV]: host().privateKey };
-  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), needing, env, { '.removing': removing });
-  const result = planned.result ?? {};
+  const result = await planRemoving('k', removed, needing);
   expect(result['n.summary']).toContain(
     'want "running, which fails: it Requisite= sc-m.service, which nothing starts after the destroy of sc-k.service"',
   );
-  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
-  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), needing, {
-    ...env,
-    HOMELAB_BASIS: result['.basis'] ?? '',
-  });
+  const applied = await applyAfterDestroy(removed, needing, result);
   expect(applied.stderr).not.toContain('cannot be applied as planned');
   expect(applied.stderr).toMatch(/1 of 1 objects .* were not applied/);
   expect(await active('sc-n.service')).not.toBe('active');
@@ -163,16 +168,9 @@ test('a unit whose rewrite adds a need of the removed unit is planned to fail it
   const before = { t: sleeperEntry('sc-t.service', 'PartOf=sc-s.service\n') };
   const after = { t: sleeperEntry('sc-t.service', 'PartOf=sc-s.service\nRequires=sc-s.service\nAfter=sc-s.service\n') };
   expect(await apply({ s: removed, ...before })).toMatchObject({ code: 0 });
-  const removing = JSON.stringify({ s: { kind: 'systemd-unit', identity: { name: 'sc-s.service', directory: DIR } } });
-  const env = { [KEY_ENV]: host().privateKey };
-  const planned = await invokeBatch(linuxDomain(), hostTarget(host()), after, env, { '.removing': removing });
-  const result = planned.result ?? {};
+  const result = await planRemoving('s', removed, after);
   expect(result['t.summary']).toContain('want "running, which fails: it does not start without sc-s.service"');
-  expect(await unit.run('destroy', removed.spec)).toMatchObject({ code: 0 });
-  const applied = await invokeBatchApply(linuxDomain(), hostTarget(host()), after, {
-    ...env,
-    HOMELAB_BASIS: result['.basis'] ?? '',
-  });
+  const applied = await applyAfterDestroy(removed, after, result);
   expect(applied.stderr).not.toContain('cannot be applied as planned');
   expect(applied.stderr).toContain('sc-s.service not found');
   expect(await active('sc-t.service')).not.toBe('active');
