@@ -3,9 +3,9 @@
  * one job after another, and a unit that Requisite= another fails at once unless that unit is active or its start is
  * already queued (measured, systemd 252: `test/contract/linux/systemd-stop-chain.test.ts`). Queued in the batch's
  * order, a unit declared before the unit it Requisite= failed while its plan said it starts; each unit now comes
- * after the units it Requisite= that the batch also has a job for. Pure: the units' texts are the declared ones.
+ * after the units it Requisite= that the batch also has a job for. Pure, over any job that names its unit: the units'
+ * texts are the declared ones.
  */
-import type { PlannedJob } from './unit-batch';
 
 /** The units a unit's text (its file and drop-ins, in order) names in Requisite=; an empty one resets the list. */
 export const requisitesOf = (text: string): string[] => {
@@ -23,14 +23,14 @@ export const requisitesOf = (text: string): string[] => {
  * `jobs` with each after the jobs of the units it Requisite= (`requisites` by unit), otherwise in their order. A
  * Requisite= loop keeps the order it met (systemd refuses one of them either way).
  */
-export const requisitesFirst = (
-  jobs: readonly PlannedJob[],
+export const requisitesFirst = <Job extends { readonly unit: string }>(
+  jobs: readonly Job[],
   requisites: ReadonlyMap<string, readonly string[]>,
-): PlannedJob[] => {
+): Job[] => {
   const byUnit = new Map(jobs.map((job) => [job.unit, job]));
   const placed = new Set<string>();
-  const ordered: PlannedJob[] = [];
-  const place = (job: PlannedJob, path: ReadonlySet<string>) => {
+  const ordered: Job[] = [];
+  const place = (job: Job, path: ReadonlySet<string>) => {
     if (placed.has(job.unit) || path.has(job.unit)) return;
     const on = new Set(path).add(job.unit);
     for (const unit of requisites.get(job.unit) ?? []) {
