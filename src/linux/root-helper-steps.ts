@@ -145,6 +145,7 @@ v_destroy_unit() {
     ran systemctl disable --no-reload --runtime -- "$u" || return 0
   fi
   removal "$d" "$u" "$3"
+  [ -n "$left" ] || untrace "$u"
   if [ "$5" = failed ]; then ran systemctl reset-failed -- "$u" || return 0; fi
   if [ "$3" = file ] || [ "$4" != keep ]; then echo reload; fi
   echo end
