@@ -105,5 +105,10 @@ takes() { [ "$1" -eq "$2" ] || refuse "$verb takes $3"; }
 `;
 
 /** Everything after its version line: the checks, the file steps, the verbs and the request loop, in that order. */
-export const ROOT_HELPER_BODY =
-  `${ROOT_HELPER_CHECKS}${ROOT_HELPER_FILES}${ROOT_HELPER_TRACES}${ROOT_HELPER_STEPS}${ROOT_HELPER_REQUEST}`;
+export const ROOT_HELPER_BODY = [
+  ROOT_HELPER_CHECKS,
+  ROOT_HELPER_FILES,
+  ROOT_HELPER_TRACES,
+  ROOT_HELPER_STEPS,
+  ROOT_HELPER_REQUEST,
+].join('');
