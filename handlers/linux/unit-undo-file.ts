@@ -3,11 +3,18 @@
  * is still the content this apply wrote. Without that condition the undo put back the file the apply read (or removed
  * the new one) over a hand's edit made after the write, and said it restored the host.
  */
-import { changedPaths, removeUnitStep, restoreStep } from '../../src/linux/root-helper';
-import { fileOf } from '../../src/linux/unit-batch';
+import { changedPaths, removeUnitStep, restoreStep, type UnitObject } from '../../src/linux/root-helper';
+import { dropInPath } from '../../src/linux/systemd-drop-in';
+import { fileOf, unitOf } from '../../src/linux/unit-batch';
 import { parseRemoval } from '../../src/linux/unit-remove';
 import type { HostShell } from './host-shell';
+import { relinkOf } from './unit-relink';
 import type { Track } from './unit-track';
+
+/** Where the root helper keeps the file a write replaced, root's alone (its KEPT), until the object's intent goes. */
+const KEPT_DIR = '/var/lib/cdktf-homelab/kept';
+const keptPath = (object: UnitObject): string =>
+  object.sort === 'drop-in' ? `${KEPT_DIR}/drop-ins${dropInPath(object)}` : `${KEPT_DIR}/${object.name}`;
 
 /**
  * Puts the previous file back as the helper kept it (bytes, mode, owner), or removes the new one with its
@@ -33,13 +40,31 @@ export const revertFile = async (shell: HostShell, track: Track, left: Set<Track
 
 /**
  * What the undo did of an object whose file it left: the file named and why, then the rest of its undo (a new unit
- * stopped and unlinked, a rewritten one's links put back as they were; a drop-in's unit is not restarted with a file
- * this apply did not write).
+ * stopped and unlinked; a rewritten one disabled and enabled again as before the apply, which systemd does from the
+ * file left, its [Install] perhaps another's; a drop-in's unit not restarted with a file this apply did not write),
+ * and where the file this apply replaced stays: the undo did not put it back, and the next write of it replaces it.
  */
 export const leftWords = (track: Track, stopped: boolean): string => {
   const { change } = track.item;
-  const left = `${fileOf(change)?.path} left as it is: it changed after this apply wrote it`;
-  if (change.sort === 'drop-in') return `; ${left}, and ${change.spec.unit} not restarted with it`;
-  const links = track.switched === undefined ? '' : track.replaced === true ? '; its links put back' : '; unlinked it';
-  return `; ${stopped ? 'stopped the unit; ' : ''}${left}${links}`;
+  const file = fileOf(change);
+  const left = `${file?.path} left as it is: it changed after this apply wrote it`;
+  const kept =
+    track.replaced === true && file !== undefined
+      ? `; the file this apply replaced is kept, root's alone, at ${keptPath(file.object)} until the next apply or ` +
+        'destroy of it'
+      : '';
+  if (change.sort === 'drop-in') return `; ${left}, and ${change.spec.unit} not restarted with it${kept}`;
+  return `; ${stopped ? 'stopped the unit; ' : ''}${left}${linksWords(track)}${kept}`;
+};
+
+/** The links of a unit whose file the undo left: made again from that file, as `relinkOf` enables it, or not. */
+const linksWords = (track: Track): string => {
+  if (track.switched === undefined) return '';
+  if (track.replaced !== true) return '; unlinked it';
+  const verbs = relinkOf(track, false).flatMap(([verb, names]) =>
+    names.includes(unitOf(track.item.change)) ? [verb] : [],
+  );
+  if (verbs.length === 0) return '; disabled it';
+  const runtimeOnly = verbs.every((verb) => verb.endsWith('-runtime'));
+  return `; enabled it again${runtimeOnly ? ' until reboot (/run only)' : ''} from that file's [Install]`;
 };

@@ -19,7 +19,10 @@ export interface DropInRemovals {
 
 /**
  * The helper's verbs. `trace-drop-in` follows a drop-in's `remove-drop-in` in its destroy's request (the helper runs
- * no step after one that fails), and stages the trace only while no file is at that path.
+ * no step after one that fails), and stages the trace only while no file is at that path. A trace cleared takes its
+ * unit's directory under removed/ when that is left empty, and a unit's destroy (`untrace`, in destroy-unit once its
+ * file is gone) takes the traces of its drop-ins in every unit directory: its drop-ins' lifecycles are destroyed
+ * before it, and no batch apply reads a trace of a unit gone, so nothing else would ever clear them.
  */
 export const ROOT_HELPER_TRACES = `\
 TRACES=$STATE/removed
@@ -38,7 +41,17 @@ v_clear_drop_in_trace() {
   takes $# 3 'a directory, a unit name and a drop-in name'
   dropin "$@"
   [ "$mode" = run ] || return 0
-  removed=$removed$TRACES$p$NL
+  rm -f -- "$TRACES$p" && { rmdir -- "$TRACES\${p%/*}" 2>/dev/null || true; }
+}
+# The traces of the drop-ins of $1 (a unit name), in every unit directory, as removed or left lines (drop).
+untrace() {
+  for e in $DIRS; do
+    [ -d "$TRACES$e/$1.d" ] || continue
+    set +f
+    for f in "$TRACES$e/$1.d"/*.conf; do drop "$f"; done
+    set -f
+    rmdir -- "$TRACES$e/$1.d" 2>/dev/null || true
+  done
 }
 `;
 

@@ -10,6 +10,7 @@
 
 import { ROOT_HELPER_TRACES } from './drop-in-traces';
 import { ROOT_HELPER_FILES } from './root-helper-files';
+import { ROOT_HELPER_REQUEST } from './root-helper-request';
 import { ROOT_HELPER_STEPS } from './root-helper-steps';
 import { helperDirsLines } from './unit-directories';
 
@@ -103,5 +104,11 @@ takes() { [ "$1" -eq "$2" ] || refuse "$verb takes $3"; }
 
 `;
 
-/** Everything after its version line: the checks, the file steps and the verbs, in that order. */
-export const ROOT_HELPER_BODY = `${ROOT_HELPER_CHECKS}${ROOT_HELPER_FILES}${ROOT_HELPER_TRACES}${ROOT_HELPER_STEPS}`;
+/** Everything after its version line: the checks, the file steps, the verbs and the request loop, in that order. */
+export const ROOT_HELPER_BODY = [
+  ROOT_HELPER_CHECKS,
+  ROOT_HELPER_FILES,
+  ROOT_HELPER_TRACES,
+  ROOT_HELPER_STEPS,
+  ROOT_HELPER_REQUEST,
+].join('');

@@ -116,7 +116,9 @@ test('deleted constructs are planned for deletion and deleted on their targets; 
   // Its content changed in the same apply that removed its drop-in: applied, not refused as changed since the plan.
   expect(applied.stdout).not.toContain('cannot be applied as planned');
   // Let through by the trace its destroy left of the file (drop-in-traces.ts), which the batch apply then cleared.
-  expect(await onHost('/var/lib/cdktf-homelab/removed/etc/systemd/system/rm-stay.service.d/10-env.conf')).toBe('no');
+  expect(await onHost('/var/lib/cdktf-homelab/removed/etc/systemd/system/rm-stay.service.d')).toBe('no');
+  // And the trace of the destroyed unit's drop-in went with that unit (its drop-in destroyed first, no batch apply).
+  expect(await onHost('/var/lib/cdktf-homelab/removed/etc/systemd/system/rm-unit.service.d')).toBe('no');
   expect(await repoStatus('dropped')).toBe(404);
   expect(await repoStatus('kept')).toBe(200);
   expect(applied.stdout).not.toMatch(/left/);

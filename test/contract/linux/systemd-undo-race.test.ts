@@ -74,17 +74,33 @@ test('a rewritten unit file edited by hand before its undo is left as edited; a 
     new RegExp(
       /^a: not applied: ur-a\.service on \S+ was not applied: .*; /.source +
         /\/etc\/systemd\/system\/ur-a\.service left as it is: it changed after this apply wrote it; /.source +
-        /its links put back; the unit is now failed\/failed$/.source,
+        /enabled it again from that file's \[Install\]; /.source +
+        /the file this apply replaced is kept, root's alone, at \/var\/lib\/cdktf-homelab\/kept\/ur-a\.service /
+          .source +
+        /until the next apply or destroy of it; the unit is now failed\/failed$/.source,
       'm',
     ),
   );
-  // The rest of its undo went on: enabled again, as before the apply, from the file left.
+  // The rest of its undo went on: enabled again, as before the apply, from the file left; the file it replaced kept.
   expect(await sh('systemctl is-enabled ur-a.service; true')).toBe('enabled\n');
+  expect(await sh('cat /var/lib/cdktf-homelab/kept/ur-a.service')).toBe(service('a'));
   expect(await sh(`ls ${DIR}/ur-b.service 2>&1; true`)).toMatch(/No such file/);
   expect(applied.stderr).toMatch(
     /^b: not applied: .*; restored the host by removing the new unit file and its links;/m,
   );
   expectNoDigestOf(hand('a'), applied.stderr);
+});
+
+// Regression: the undo said "its links put back" while it enabled the unit again from the hand's file's [Install].
+test("a rewritten unit whose file the undo leaves is enabled from that file's [Install], and says so", async () => {
+  await made(unitSpec('ur-g.service', service('g')));
+  const elsewhere = hand('g').replace('WantedBy=multi-user.target', 'WantedBy=graphical.target');
+  const objects = { g: { kind: 'systemd-unit', spec: failing('ur-g.service', 'g2') } };
+  const applied = await applyWith(write(elsewhere, `${DIR}/ur-g.service`), objects);
+  expect(applied.stderr).toMatch(
+    /^g: not applied: .*left as it is: .*; enabled it again from that file's \[Install\]; /m,
+  );
+  expect(await sh(`ls ${DIR}/*.wants/ur-g.service`)).toBe(`${DIR}/graphical.target.wants/ur-g.service\n`);
 });
 
 test('a new unit file edited by hand before its undo stays; a rewritten unit beside it is restored', async () => {
