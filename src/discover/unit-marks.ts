@@ -6,7 +6,8 @@
  */
 import { INTENT_DIR } from '../linux/unit-intent';
 import type { LiveUnit } from '../linux/unit-control';
-import { DROP_IN_MARK_DIR, markStackOf } from '../linux/unit-ownership';
+import { DROP_IN_MARK_DIR } from '../linux/drop-in-path';
+import { markStackOf } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
 import { markedBy, type Skipped } from './declaration';
 import { isHidden } from './host-listing';

@@ -6,7 +6,7 @@
  */
 import { destroyLeaves } from '../core/stack-id';
 import { INTENT_DIR, parseIntent, parseRecord } from './unit-intent';
-import { DROP_IN_MARK_DIR } from './unit-ownership';
+import { DROP_IN_MARK_DIR } from './drop-in-path';
 
 /**
  * For each drop-in among the read's "$@" (the files it dates) whose mark or intent is there: `m` or `i`, the first 256

@@ -8,10 +8,10 @@
  * finds nothing in what `npx cdktf-homelab root-helper` prints, and the unit test parses it with sh -n.
  */
 
-import { ROOT_HELPER_TRACES } from './drop-in-traces';
 import { ROOT_HELPER_FILES } from './root-helper-files';
 import { ROOT_HELPER_REQUEST } from './root-helper-request';
 import { ROOT_HELPER_STEPS } from './root-helper-steps';
+import { ROOT_HELPER_TRACES } from './root-helper-traces';
 import { helperDirsLines } from './unit-directories';
 
 /** Its opening comment: what it is, for whoever reads it on the host. */

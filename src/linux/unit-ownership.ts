@@ -12,11 +12,8 @@
  * reading stack's, and its object's next apply writes that stack into it.
  */
 import { destroyLeaves, leftByStack } from '../core/stack-id';
-import { dropInPath, type DropInPlace } from './drop-in-path';
+import { DROP_IN_MARK_DIR, dropInPath, type DropInPlace } from './drop-in-path';
 import type { LiveUnit } from './unit-control';
-
-/** Where the marks of the drop-ins this stack made live: the drop-in's own path below it. */
-export const DROP_IN_MARK_DIR = '/var/lib/cdktf-homelab/drop-ins';
 
 /** The mark of `dropIn`, whose text the host read returns in the place of a unit's restartOn record. */
 export const dropInMarkPath = (dropIn: DropInPlace): string => `${DROP_IN_MARK_DIR}${dropInPath(dropIn)}`;

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as traces from '../../../../src/linux/drop-in-traces';
-import { DROP_IN_MARK_DIR } from '../../../../src/linux/unit-ownership';
+import { DROP_IN_MARK_DIR } from '../../../../src/linux/drop-in-path';
 
 const { clearTraceStep, DROP_IN_TRACE_DIR, dropInAt, parseRemovedDropIns, REMOVED_DROP_INS, traceDropInStep } = traces;
 const DIR = '/etc/systemd/system';
