@@ -4,18 +4,20 @@
  * under a process started with it read in sync (every file left older than the process), reloaded or not, and the
  * apply left the process running the removed content (measured, systemd 252: systemd-removed-drop-in.test.ts).
  */
-import { DROP_IN_SEARCH } from './unit-directories';
+import { quote } from './shell';
+import { DROP_IN_SEARCH, UNIT_FILE_SEARCH } from './unit-directories';
 import { type FileStat, loadedContent } from './unit-loaded';
 import { dropInNames } from './unloaded-drop-ins';
 import type { UnitStatus } from './unit-state';
 
 /**
  * The read's line (in its stats section) that dates the `.d/` directories `UNLOADED_DROP_INS` found, which it lists in
- * `$m` with a trailing `/` (the regular-file filter leaves them out of the digests): `d<ctime> m<mode> <path>` each.
+ * `$m` with a trailing `/` (the regular-file filter leaves them out of the digests), and the unit directories (their
+ * modes for private-files.ts; no `.d/` name, so no unit's date): `d<ctime> m<mode> <path>` each.
  */
 export const DROP_IN_DIR_STATS =
-  `e=$(printf '%s\\n' "$m" | sed -n 's,/$,,p'); [ -z "$e" ] || (set -f; IFS=$(printf '\\n.'); IFS=\${IFS%.}; ` +
-  `stat -c 'd%.9Z m%a %n' -- $e) 2>/dev/null`;
+  `e=$(printf '%s\\n' "$m" | sed -n 's,/$,,p'); (set -f; IFS=$(printf '\\n.'); IFS=\${IFS%.}; ` +
+  `stat -c 'd%.9Z m%a %n' -- $e ${UNIT_FILE_SEARCH.map(quote).join(' ')}) 2>/dev/null`;
 
 /** The `DROP_IN_DIR_STATS` lines by path. */
 export const dirTimesByPath = (text: string): Map<string, number> =>

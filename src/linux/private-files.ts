@@ -13,7 +13,10 @@ const othersMay = (mode: string, bit: number): boolean => (Number.parseInt(mode,
 export const othersReadOf = (mode: string | undefined): boolean | undefined =>
   mode === undefined ? undefined : othersMay(mode, 0o004);
 
-/** The `.d/` directories of the read's `d<ctime> m<mode> <path>` lines (drop-in-dirs.ts) that others may not search. */
+/**
+ * The directories of the read's `d<ctime> m<mode> <path>` lines (drop-in-dirs.ts: the unit directories and the
+ * unit's `.d/` ones) that others may not search.
+ */
 export const closedDirsOf = (text: string): Set<string> =>
   new Set(
     [...text.matchAll(/^d\d+(?:\.\d+)? m([0-7]+) (.*)$/gm)].flatMap(([, mode = '', path = '']) =>
@@ -21,12 +24,12 @@ export const closedDirsOf = (text: string): Set<string> =>
     ),
   );
 
-/** `stats` with each file in a directory of `closed` as one others may not read. */
+/** `stats` with each file under a directory of `closed` as one others may not read. */
 export const withClosedDirs = (stats: ReadonlyMap<string, FileStat>, closed: ReadonlySet<string>) =>
   new Map(
     [...stats].map(([path, stat]) => [
       path,
-      closed.has(path.slice(0, path.lastIndexOf('/'))) ? { ...stat, othersRead: false } : stat,
+      [...closed].some((dir) => path.startsWith(`${dir}/`)) ? { ...stat, othersRead: false } : stat,
     ]),
   );
 

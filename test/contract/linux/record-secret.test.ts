@@ -25,25 +25,26 @@ const asNobody = async (command: string) => {
 
 const SPEC = unitSpec('rs-a.service', SERVICE);
 
-// The file 0600 (systemctl edit's override chmod'ed), or 0644 in a .d directory others may not search.
+// The file 0600 (systemctl edit's override chmod'ed), or 0644 in a directory others may not search.
 test.each([
   ['0600 file', `umask 077 && printf '%s' '${secretText('hunter2')}' > ${SECRET_DROP_IN}`],
   ['0700 directory', `chmod 0700 ${DIR}/rs-a.service.d && printf '%s' '${secretText('hunter2')}' > ${SECRET_DROP_IN}`],
+  ['0700 unit directory', `chmod 0700 ${DIR} && printf '%s' '${secretText('hunter2')}' > ${SECRET_DROP_IN}`],
 ])(
   'the record of a unit with a drop-in only root may read lets no local user test a guess of it (%s)',
   async (_, how) => {
-    const made = `rm -rf ${DIR}/rs-a.service.d && mkdir -p ${DIR}/rs-a.service.d && ${how}`;
+    const made = `chmod 0755 ${DIR} && rm -rf ${DIR}/rs-a.service.d && mkdir -p ${DIR}/rs-a.service.d && ${how}`;
     expect(await host().exec(made)).toMatchObject({ code: 0 });
     expect((await unit.run('apply', SPEC)).code).toBe(0);
     expect(await asNobody(`cat ${SECRET_DROP_IN} 2>/dev/null || echo unreadable`)).toBe('unreadable');
 
-    // What nobody can read: the record, the unit's files as systemd lists them, and the digest of each but the secret.
+    // What nobody knows: the record, the unit's files as systemd lists them, and the content of each but the secret.
     const record = (await asNobody('cat /var/lib/cdktf-homelab/restart-on/rs-a.service')).split(' ');
     const paths = (await host().exec('systemctl show -p FragmentPath,DropInPaths --value rs-a.service')).stdout
       .split(/\s+/)
       .filter((path) => path !== '');
     expect(paths).toEqual([`${DIR}/rs-a.service`, SECRET_DROP_IN]);
-    const unitDigest = (await asNobody(`sha256sum < ${DIR}/rs-a.service`)).slice(0, 64);
+    const unitDigest = sha256(SERVICE); // the declared file: the stack's code is no secret
     const guessed = (password: string) =>
       sha256(`${unitDigest}  ${paths[0]}\n${sha256(secretText(password))}  ${SECRET_DROP_IN}\n`);
 

@@ -22,6 +22,19 @@ describe('contentLine', () => {
     expect(contentLine(`${D}/x.conf`, SHA, stats(mode, dirMode).get(`${D}/x.conf`))).toBe(line);
   });
 
+  test('a file under a unit directory others may not search goes by its stamp, in its .d directory or not', () => {
+    const closed = closedDirsOf(`d1.2 m700 /etc/systemd/system\nd1.2 m755 ${D}\n`);
+    const lines = `1.5 2049:7 s42 m644 ${D}/x.conf\n1.5 2049:8 s9 m644 /etc/systemd/system/a.service\n`;
+    const stats = withClosedDirs(statsByPath(lines), closed);
+    expect([...stats.values()].map((stat) => stat.othersRead)).toEqual([false, false]);
+    expect(withClosedDirs(statsByPath(lines), closedDirsOf('d1.2 m700 /etc/systemd/system.control\n')).size).toBe(2);
+    expect(
+      [...withClosedDirs(statsByPath(lines), closedDirsOf('d1.2 m700 /etc/systemd/sys\n')).values()].map(
+        (stat) => stat.othersRead,
+      ),
+    ).toEqual([true, true]);
+  });
+
   test('a file with no mode read (no m field) goes by its digest, as before; with neither, by nothing', () => {
     const stat = statsByPath(`1.5 2049:7 s42 ${D}/x.conf\n`).get(`${D}/x.conf`);
     expect(contentLine(`${D}/x.conf`, SHA, stat)).toBe(`${SHA}  ${D}/x.conf\n`);
