@@ -1,8 +1,8 @@
 # shellcheck shell=bash
-# Sourced by the setup scripts that run what they find in their cache (setup-demo-cli.sh, setup-node-modules.sh): a
-# cache folder another user can write is theirs to plant in, a cdktf or a node_modules of their own at an install's
-# predictable name, or a link among the installs whose target the prune's `rm -rf link/` emptied (an audit, 2026-12-07:
-# test/unit/scripts/setup-demo-cli.test.ts). Each needs `log`.
+# Sourced by the setup scripts that run what they find in their cache (setup-demo-cli.sh, setup-node-modules.sh,
+# setup-terraform.sh, whose env.sh the demo sources): a cache folder another user can write is theirs to plant in, a
+# cdktf, a node_modules or an env.sh of their own at its predictable name, or a link among the installs whose target
+# the prune's `rm -rf link/` emptied (an audit, 2026-12-07: test/unit/scripts/setup-demo-cli.test.ts). Each needs `log`.
 
 # Exits unless $1 is a folder, not a link, owned by this user or root, that no group or other user may write.
 private_cache_dir() {

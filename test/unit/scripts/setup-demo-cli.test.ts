@@ -1,8 +1,9 @@
 /**
  * scripts/setup-demo-cli.sh runs the cdktf it finds in its cache and prunes old installs there, so a cache folder
  * another user can write is theirs to plant in: a cdktf of their own at the install's predictable name, or a link
- * among the installs that the prune's `rm -rf link/` emptied the target of (an audit, 2026-12-07). `npm` is a stub
- * here that makes an install in a moment, so no test reaches the registry.
+ * among the installs that the prune's `rm -rf link/` emptied the target of (an audit, 2026-12-07). The demo sources
+ * setup-terraform.sh's env.sh from the same cache first. `npm` is a stub here that makes an install in a moment, so
+ * no test reaches the registry.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -89,5 +90,23 @@ describe('setup-demo-cli.sh', () => {
     expect(existsSync(join(victim, 'precious'))).toBe(true);
     expect(existsSync(join(cache, 'not an install'))).toBe(true);
     expect(readdirSync(cache).filter((name) => /^[0-9a-f]{12}$/.test(name))).toHaveLength(4); // 3 installs, the link
+  });
+});
+
+describe('setup-terraform.sh', () => {
+  test('refuses a cache root any user may write before it uses or builds anything there', () => {
+    mkdirSync(join(root, 'cache'), { mode: 0o777 });
+    chmodSync(join(root, 'cache'), 0o777);
+    const script = join(__dirname, '..', '..', '..', 'scripts', 'setup-terraform.sh');
+    const run = spawnSync('bash', [script, '--default-only'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, CDKTF_HOMELAB_CACHE: join(root, 'cache') },
+    });
+    expect({ status: run.status, error: run.stderr.match(/cache is writable by other users/)?.[0] }).toEqual({
+      status: 1,
+      error: 'cache is writable by other users',
+    });
+    expect(existsSync(join(root, 'cache', 'terraform', 'env.sh'))).toBe(false);
   });
 });
