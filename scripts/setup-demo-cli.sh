@@ -6,6 +6,9 @@
 # private temp folder beside its destination and renamed into place whole, so a killed one is never used.
 set -euo pipefail
 cd "$(dirname "$0")/demo-cli"
+# shellcheck source=scripts/private-cache.sh
+source ../private-cache.sh
+umask 022 # what it makes is no one else's to write, whatever the caller's umask (private_cache_dir)
 
 CACHE=${CDKTF_HOMELAB_CACHE:-/var/cache/cdktf-homelab}/demo-cli
 KEY=$({ cat package.json package-lock.json && node --version && npm --version && uname -m; } | sha256sum | cut -c1-12)
@@ -13,6 +16,8 @@ DIR=$CACHE/$KEY
 log() { echo "[setup-demo-cli] $*" >&2; }
 
 mkdir -p "$CACHE"
+private_cache_dir "${CACHE%/*}"
+private_cache_dir "$CACHE"
 exec 9>"$CACHE/.lock"
 flock 9 # one installer at a time; a second caller waits, then finds the finished install
 if [[ ! -x $DIR/node_modules/.bin/cdktf ]]; then
@@ -22,8 +27,7 @@ if [[ ! -x $DIR/node_modules/.bin/cdktf ]]; then
   cp package.json package-lock.json "$work/"
   (cd "$work" && npm ci --no-audit --no-fund --loglevel=error >&2)
   rm -rf "$DIR" && mv "$work" "$DIR"
-  # shellcheck disable=SC2012 # the names are our own hex keys
-  ls -dt "$CACHE"/*/ | tail -n +4 | xargs -r rm -rf
+  prune_installs "$CACHE" 3
   log "cdktf-cli installed in $DIR ($((SECONDS - t0))s)"
 fi
 echo "$DIR"

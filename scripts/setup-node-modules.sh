@@ -6,6 +6,9 @@
 # node_modules can never reach the cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/private-cache.sh
+source scripts/private-cache.sh
+umask 022 # what it makes is no one else's to write, whatever the caller's umask (private_cache_dir)
 
 CACHE=${CDKTF_HOMELAB_CACHE:-/var/cache/cdktf-homelab}/node-modules
 # What npm ci reads to build node_modules: the lock file and package.json's dependency fields (a changed description
@@ -21,6 +24,8 @@ KEEP=3 # installs kept, newest first: a branch with other dependencies does not 
 log() { echo "[setup-node-modules] $*" >&2; }
 
 mkdir -p "$CACHE"
+private_cache_dir "${CACHE%/*}"
+private_cache_dir "$CACHE"
 exec 9>"$CACHE/.lock"
 t0=$SECONDS
 flock -s 9 # readers copy side by side; a writer below waits for them
@@ -39,7 +44,6 @@ if [[ ! -f $DIR/complete ]]; then
   cp -a node_modules "$work/node_modules"
   touch "$work/complete"
   rm -rf "$DIR" && mv "$work" "$DIR"
-  # shellcheck disable=SC2012 # the names are our own hex keys
-  ls -dt "$CACHE"/*/ | tail -n +$((KEEP + 1)) | xargs -r rm -rf
+  prune_installs "$CACHE" "$KEEP"
 fi
 log "npm ci, cached in $DIR ($((SECONDS - t0))s)"

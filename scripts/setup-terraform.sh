@@ -23,7 +23,14 @@ MIRROR=$TOOL_DIR/mirror
 CLI_CONFIG=$TF_DIR/cli.tfrc
 ENV_FILE=$TF_DIR/env.sh
 
+# The demo and the tests source env.sh from here: a cache another user can write is refused (private-cache.sh).
+# shellcheck source=scripts/private-cache.sh
+source "$(dirname "$0")/private-cache.sh"
+log() { echo "[setup-terraform] $*" >&2; }
+umask 022 # what it makes is no one else's to write, whatever the caller's umask (private_cache_dir)
 mkdir -p "$TF_DIR"
+private_cache_dir "$CACHE"
+private_cache_dir "$TF_DIR"
 exec 9>"$TF_DIR/.lock" && flock 9 # concurrent runs wait instead of racing on the same files
 
 trap 'rm -rf "$TF_DIR"/.gobin.* "$TF_DIR"/.tofu-src.* "$TF_DIR"/.tf-src.*' EXIT # leftovers of an interrupted build

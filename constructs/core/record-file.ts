@@ -8,6 +8,7 @@ import { closeSync, constants, existsSync, openSync, readFileSync, realpathSync,
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { parseRecord, RECORD_FILE, type Record_, recordText } from '../../src/core/object-record';
+import { readRecordText } from '../../src/core/record-text';
 import { isRecord } from '../../src/core/records';
 import { replaceFile } from '../../src/core/replace-file';
 
@@ -67,7 +68,7 @@ const realFile = (file: string): string => (existsSync(file) ? realpathSync(file
 export const updateRecord = (path: string, change: (record: Record_) => Record_): void => {
   const release = lock(`${path}.lock`);
   try {
-    const text = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    const text = readRecordText(path);
     const written = recordText(change(parseRecord(text, path)));
     if (written !== text) replaceFile(path, written, { keepMode: true });
   } finally {

@@ -85,6 +85,17 @@ export interface DeclaredEntry {
 }
 
 /**
+ * Where JSON.parse gave up, never its quote of the text (`Unexpected token 'h', "hvs.CAESIJ"...`): whatever the
+ * record's path held reaches the synth's error (record-text.ts).
+ */
+const jsonFault = (error: unknown): string => {
+  const message = errorMessage(error);
+  const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec(message)?.[0];
+  if (where !== undefined) return `broken ${where}`;
+  return message === 'Unexpected end of JSON input' ? 'it ends too early' : 'an unexpected character';
+};
+
+/**
  * The record in `text`; a file that is not one fails, naming every entry that breaks a rule, rather
  * than forgetting what it held or acting on what it should not hold.
  */
@@ -94,9 +105,9 @@ export const parseRecord = (text: string | undefined, file: string): Record_ => 
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${file} is not JSON (${errorMessage(error)}): restore it from version control`, {
-      cause: error,
-    });
+    // No cause: Node prints it with the error, and JSON.parse's message quotes the text.
+    // eslint-disable-next-line preserve-caught-error
+    throw new Error(`${file} is not JSON (${jsonFault(error)}): restore it from version control`);
   }
   const parsed = record.safeParse(json);
   if (parsed.success) return parsed.data;

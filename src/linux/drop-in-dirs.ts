@@ -4,22 +4,26 @@
  * under a process started with it read in sync (every file left older than the process), reloaded or not, and the
  * apply left the process running the removed content (measured, systemd 252: systemd-removed-drop-in.test.ts).
  */
-import { DROP_IN_SEARCH } from './unit-directories';
+import { quote } from './shell';
+import { DROP_IN_SEARCH, UNIT_FILE_SEARCH } from './unit-directories';
 import { type FileStat, loadedContent } from './unit-loaded';
 import { dropInNames } from './unloaded-drop-ins';
 import type { UnitStatus } from './unit-state';
 
 /**
  * The read's line (in its stats section) that dates the `.d/` directories `UNLOADED_DROP_INS` found, which it lists in
- * `$m` with a trailing `/` (the regular-file filter leaves them out of the digests): `d<ctime> <path>` each.
+ * `$m` with a trailing `/` (the regular-file filter leaves them out of the digests), and the unit directories (their
+ * modes for private-files.ts; no `.d/` name, so no unit's date): `d<ctime> m<mode> <path>` each.
  */
 export const DROP_IN_DIR_STATS =
-  `e=$(printf '%s\\n' "$m" | sed -n 's,/$,,p'); [ -z "$e" ] || (set -f; IFS=$(printf '\\n.'); IFS=\${IFS%.}; ` +
-  `stat -c 'd%.9Z %n' -- $e) 2>/dev/null`;
+  `e=$(printf '%s\\n' "$m" | sed -n 's,/$,,p'); (set -f; IFS=$(printf '\\n.'); IFS=\${IFS%.}; ` +
+  `stat -c 'd%.9Z m%a %n' -- $e ${UNIT_FILE_SEARCH.map(quote).join(' ')}) 2>/dev/null`;
 
 /** The `DROP_IN_DIR_STATS` lines by path. */
 export const dirTimesByPath = (text: string): Map<string, number> =>
-  new Map([...text.matchAll(/^d(\d+(?:\.\d+)?) (.*)$/gm)].map((match) => [match[2] ?? '', Number(match[1])]));
+  new Map(
+    [...text.matchAll(/^d(\d+(?:\.\d+)?) (?:m[0-7]+ )?(.*)$/gm)].map((match) => [match[2] ?? '', Number(match[1])]),
+  );
 
 /**
  * The newest ctime of the `.d/` directories systemd searches for a unit known by `known` (its name, then its

@@ -7,6 +7,7 @@
  */
 import { sha256Hex } from '../core/canonical';
 import { visible } from '../core/printable';
+import { contentLine, othersReadOf } from './private-files';
 import { UNIT_DIRECTORIES } from './unit-directories';
 import { isMasked, type UnitStatus } from './unit-state';
 
@@ -34,20 +35,28 @@ export interface FileStat {
   readonly time: number;
   readonly file: string;
   readonly bytes?: number;
+  /** Whether other users may read it (its mode, and its `.d/` directory's: private-files.ts); unknown when absent. */
+  readonly othersRead?: boolean;
 }
 
 /**
- * `stat -L -c '%Z %d:%i s%s %n'` lines by path, each dated by the later of its file's ctime and, from the `stat -c
+ * `stat -L -c '%Z %d:%i s%s m%a %n'` lines by path, each dated by the later of its file's ctime and, from the `stat -c
  * 'l%Z %n'` lines, its own: a drop-in symlink pointed at an older file by hand (`ln -sfn`) changed what systemd
  * loads while `-L` dated the older file, and the plan was clean under a process started with the first (measured,
  * systemd 252).
  */
 export const statsByPath = (text: string): Map<string, FileStat> => {
   const map = new Map<string, FileStat>();
-  for (const [, time = '', file = '', bytes, path = ''] of text.matchAll(
-    /^(\d+(?:\.\d+)?) (\d+:\d+) (?:s(\d+) )?(.*)$/gm,
+  for (const [, time = '', file = '', bytes, mode, path = ''] of text.matchAll(
+    /^(\d+(?:\.\d+)?) (\d+:\d+) (?:s(\d+) )?(?:m([0-7]+) )?(.*)$/gm,
   )) {
-    map.set(path, { time: Number(time), file, ...(bytes === undefined ? {} : { bytes: Number(bytes) }) });
+    const othersRead = othersReadOf(mode);
+    map.set(path, {
+      time: Number(time),
+      file,
+      ...(bytes === undefined ? {} : { bytes: Number(bytes) }),
+      ...(othersRead === undefined ? {} : { othersRead }),
+    });
   }
   for (const [, time = '', path = ''] of text.matchAll(/^l(\d+(?:\.\d+)?) (.*)$/gm)) {
     const found = map.get(path);
@@ -57,16 +66,22 @@ export const statsByPath = (text: string): Map<string, FileStat> => {
 };
 
 /**
- * The digest of the files a unit was loaded from, in systemd's order, and the newest of their
- * ctimes but those systemd rewrites itself; nothing when one of them was not read.
+ * The digest of the files a unit was loaded from, in systemd's order (each by its sha256, or its stamp where other
+ * users may not read it: private-files.ts), and the newest of their ctimes but those systemd rewrites itself;
+ * nothing when one of them was not read.
  */
 export const loadedContent = (
   paths: readonly string[] | undefined,
   digests: ReadonlyMap<string, string>,
   stats: ReadonlyMap<string, FileStat>,
 ): { content?: string; contentChangedAt?: number } => {
-  if (paths === undefined || paths.length === 0 || paths.some((path) => !digests.has(path))) return {};
-  const content = sha256Hex(paths.map((path) => `${digests.get(path)}  ${path}\n`).join(''));
+  if (paths === undefined) return {};
+  // A file systemd rewrites at each reload goes by its digest: its stamp would say every reload changed it.
+  const lines = paths.map((path) =>
+    contentLine(path, digests.get(path), REWRITTEN.test(path) ? undefined : stats.get(path)),
+  );
+  if (lines.length === 0 || lines.some((line) => line === undefined)) return {};
+  const content = sha256Hex(lines.join(''));
   const dated = paths.filter((path) => !REWRITTEN.test(path));
   const times = dated.flatMap((path) => stats.get(path)?.time ?? []);
   return times.length === dated.length && times.length > 0

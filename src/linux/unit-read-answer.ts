@@ -6,6 +6,7 @@
  */
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
+import { closedDirsOf, withClosedDirs } from './private-files';
 import { type FileStat, overriddenOf, statsByPath } from './unit-loaded';
 import { byIndex, digestsByPath, hostNow } from './read-lines';
 import { readLinks } from './unit-links';
@@ -59,7 +60,7 @@ export const parseReadScript = (stdout: string, entries: readonly ReadEntry[]): 
   const statuses = blocks.map(parseShow);
   if (statuses.some((status) => status.loadState === '')) return undefined;
   const { digests } = read;
-  const stats = statsByPath(statText);
+  const stats = withClosedDirs(statsByPath(statText), closedDirsOf(statText));
   const dated = { digests, stats, dirTimes: dirTimesByPath(statText), ...marksRead(section) };
   const recorded = byIndex(records, (rest) => rest.trim());
   const intents = byIndex(intentText, (rest) => rest.trim());

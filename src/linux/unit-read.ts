@@ -78,9 +78,9 @@ export const readScript = (entries: readonly ReadEntry[], { removed = false } = 
     // a ctime. The device and inode tell whether two paths are one file (unit-loaded.ts). A symlink's own
     // ctime too (`l`): one pointed at an older file changed what systemd loads, and `-L` dates the older file.
     // The size (`s%s`) tells an edit in the same instant apart: unit-basis.ts holds a file by these, never by a
-    // digest of its content. To the nanosecond (`%.9Z`: GNU stat, coreutils 9.1 on the test host; whole seconds
-    // from a stat without it parse).
-    '[ $# -eq 0 ] || { stat -L -c \'%.9Z %d:%i s%s %n\' -- "$@"; stat -c \'l%.9Z %n\' -- "$@"; } 2>/dev/null',
+    // digest of its content; the mode (`m%a`), whether the record may hold its digest (private-files.ts). To the
+    // nanosecond (`%.9Z`: GNU stat, coreutils 9.1 on the test host; whole seconds from a stat without it parse).
+    '[ $# -eq 0 ] || { stat -L -c \'%.9Z %d:%i s%s m%a %n\' -- "$@"; stat -c \'l%.9Z %n\' -- "$@"; } 2>/dev/null',
     DROP_IN_DIR_STATS,
     `echo ${READ_MARK.dropInMarks}`,
     DROP_IN_MARKS,

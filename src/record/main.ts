@@ -6,11 +6,12 @@
  * be read writes nothing; the file is replaced in one rename, so it is never seen half-written.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorCode } from '../core/errors';
 import { parseRecord, RECORD_FILE, recordText } from '../core/object-record';
 import { printableLine } from '../core/printable';
+import { readRecordText } from '../core/record-text';
 import { replaceFile } from '../core/replace-file';
 import { hasTombstones, type PrunedStack, prunedStack } from './prune';
 
@@ -126,8 +127,8 @@ export const runPruneRecord = async (
   }
   const { options } = parsed;
   const path = join(io.cwd, RECORD_FILE);
-  if (!existsSync(path)) throw new Error(`no ${RECORD_FILE} in ${io.cwd}: run it beside cdktf.json`);
-  const text = readFileSync(path, 'utf8');
+  const text = readRecordText(path);
+  if (text === undefined) throw new Error(`no ${RECORD_FILE} in ${io.cwd}: run it beside cdktf.json`);
   const record = parseRecord(text, path);
   const known = Object.keys(record.stacks);
   const unknown = options.stacks.filter((stack) => !known.includes(stack));

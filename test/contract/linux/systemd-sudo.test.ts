@@ -260,6 +260,32 @@ describe('a request outside the rules, sent to the installed helper by deploy', 
       'the text must be words of letters, digits and = _ . : @ \\ -',
     ],
     ['a step that is not one', ['sh -c id'], 'the steps are: systemctl reload unmask write-unit'],
+    // The verbs added since (drop-in traces, the undo's checks): an audit's probes, 2026-12-07.
+    [
+      "a trace whose drop-in name climbs out of its unit's directory",
+      [`trace-drop-in ${DIR} sd.service ../../../../tmp/evil 1.5 2049:7`],
+      'the drop-in name must be letters, digits and _ . @ - with no leading dot',
+    ],
+    [
+      'a trace whose stamp carries shell text',
+      [`trace-drop-in ${DIR} sd.service 10-v 1;touch${'${IFS}'}/tmp/evil 2049:7`],
+      'the ctime must be seconds since the epoch',
+    ],
+    [
+      'a trace cleared outside the unit directories',
+      ['clear-drop-in-trace /tmp sd.service 10-v'],
+      `the directory must be one of ${UNITS}`,
+    ],
+    [
+      "an undo's link outside the admin directory",
+      [`unlink ${DIR} sd.service ../../../tmp/evil.service`],
+      'the link must be <unit> or <unit>.wants/<unit> (.requires, .upholds)',
+    ],
+    [
+      'an undo whose kept word is a path',
+      [`restore-drop-in ${DIR} sd.service 10-v ${DIGEST} /tmp/evil`],
+      'the fifth word must be kept or none',
+    ],
   ];
 
   test.each(cases)('%s is refused naming the step and the rule, and nothing is written', async (_, lines, rule) => {

@@ -5,7 +5,7 @@
  * target and handler come from the code, and an entry the code cannot stand behind fails the synth,
  * naming it, with the record left as it was.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Testing, TerraformStack } from 'cdktf';
 import { KubeCluster } from '../../../../constructs/kube/cluster';
@@ -171,5 +171,39 @@ describe('a record edited by hand', () => {
     expect(message).toContain(
       'stacks.lab.objects.br.target must be a target label (a Terraform identifier), got "pve$(id)"',
     );
+  });
+});
+
+describe('a record committed as something other than a file', () => {
+  /** The synth's error message, or 'no error'. */
+  const failure = () => {
+    try {
+      synth(false);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'no error';
+  };
+
+  // A link can be committed: one to a token file of whoever runs CI printed its first characters in the synth's error.
+  test('a link is refused unread, naming the file, whatever it points at', () => {
+    writeFileSync(join(dir(), 'vault-token'), 'hvs.CAESIJsecret-token');
+    symlinkSync(join(dir(), 'vault-token'), recordFile());
+    const message = failure();
+    expect(message).toMatch(/cdktf-homelab\.record\.json is not a regular file \(a link\?\): restore it/);
+    expect(message).not.toMatch(/CAESI|hvs/);
+    expect(readFileSync(join(dir(), 'vault-token'), 'utf8')).toBe('hvs.CAESIJsecret-token');
+  });
+
+  test('a link to /dev/zero is refused at once, not read to the end of memory', () => {
+    symlinkSync('/dev/zero', recordFile());
+    expect(failure()).toMatch(/is not a regular file/);
+  });
+
+  test('a file that is not JSON is named with where it breaks, never with its text', () => {
+    writeFileSync(recordFile(), 'hvs.CAESIJsecret-token');
+    const message = failure();
+    expect(message).toMatch(/cdktf-homelab\.record\.json is not JSON.*: restore it from version control/);
+    expect(message).not.toMatch(/CAESI|hvs/);
   });
 });
