@@ -3,6 +3,9 @@
 # the k8s.io/kubernetes Go module and etcd from Debian's etcd-server package, because no registry reachable here
 # ships kube-apiserver and a fake API server would guess the watch, patch and RBAC semantics the tests exist to pin.
 set -euo pipefail
+# shellcheck source=scripts/private-cache.sh
+source "$(dirname "$0")/private-cache.sh"
+umask 022 # what it makes is no one else's to write, whatever the caller's umask (private_cache_dir)
 
 KUBE_VERSION=1.37.2  # k8s.io/kubernetes; its staging modules are published as v0.<minor>.<patch>
 REVISION=1           # bump when the build below changes: it is part of the cache directory's name
@@ -24,6 +27,9 @@ point_current() { # atomic switch of the `current` symlink the tests read
 runs() { [[ -x $1 ]] && "$1" --version >/dev/null 2>&1; }
 
 mkdir -p "$CACHE_ROOT"
+log() { echo "[setup-kube] $*" >&2; }
+private_cache_dir "${CACHE_ROOT%/*}"
+private_cache_dir "$CACHE_ROOT"
 exec 9>"$CACHE_ROOT/.lock"
 flock 9 # one builder at a time; a second caller waits, then finds the finished cache
 

@@ -3,6 +3,9 @@
 # suite on the current LTS as well as the machine's node: no nodejs.org download, which is unreachable here.
 # Prints the bin directory to put first on PATH. Usage: setup-node.sh [VERSION]
 set -euo pipefail
+# shellcheck source=scripts/private-cache.sh
+source "$(dirname "$0")/private-cache.sh"
+umask 022 # what it makes is no one else's to write, whatever the caller's umask (private_cache_dir)
 
 VERSION=${1:-24.22.3}
 CACHE=${CDKTF_HOMELAB_CACHE:-/var/cache/cdktf-homelab}
@@ -10,6 +13,8 @@ DIR=$CACHE/node/$VERSION
 log() { echo "[setup-node] $*" >&2; }
 
 mkdir -p "$CACHE/node"
+private_cache_dir "$CACHE"
+private_cache_dir "$CACHE/node"
 exec 9>"$CACHE/node/.lock" && flock 9 # concurrent runs wait instead of racing on the same files
 
 if [[ $("$DIR/bin/node" --version 2>/dev/null) == "v$VERSION" ]]; then

@@ -2,6 +2,9 @@
 # Builds (once, cached) the Debian rootfs that test/support/systemd-host.ts boots with systemd-nspawn,
 # so systemd contract/e2e tests run against a REAL systemd + sshd instead of a fake that guesses semantics.
 set -euo pipefail
+# shellcheck source=scripts/private-cache.sh
+source "$(dirname "$0")/private-cache.sh"
+umask 022 # what it makes is no one else's to write, whatever the caller's umask (private_cache_dir)
 
 REVISION=6 # bump when the preparation below changes: it is part of the cache key (6: no generators, no motd)
 PACKAGES=(systemd systemd-sysv dbus openssh-server sudo python3)
@@ -59,6 +62,8 @@ KEY=$(printf 'rev=%s\nsuite=%s\nmirror=%s\narch=%s\nvariant=%s\npackages=%s\n' \
 DEST="$CACHE_ROOT/$KEY"
 
 mkdir -p "$CACHE_ROOT"
+private_cache_dir "${CACHE_ROOT%/*}"
+private_cache_dir "$CACHE_ROOT"
 exec 9>"$CACHE_ROOT/.lock"
 flock 9 # one builder at a time; a second caller waits, then finds the finished cache
 

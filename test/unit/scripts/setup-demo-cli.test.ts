@@ -110,3 +110,22 @@ describe('setup-terraform.sh', () => {
     expect(existsSync(join(root, 'cache', 'terraform', 'env.sh'))).toBe(false);
   });
 });
+
+describe.each(['setup-node.sh', 'setup-kube.sh', 'setup-systemd-host.sh'])('%s', (name) => {
+  test('refuses a cache root any user may write before it runs or builds anything there', () => {
+    mkdirSync(join(root, 'cache'), { mode: 0o777 });
+    chmodSync(join(root, 'cache'), 0o777);
+    const run = spawnSync('bash', [join(__dirname, '..', '..', '..', 'scripts', name)], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, CDKTF_HOMELAB_CACHE: join(root, 'cache') },
+    });
+    expect({ status: run.status, error: run.stderr.match(/cache is writable by other users/)?.[0] }).toEqual({
+      status: 1,
+      error: 'cache is writable by other users',
+    });
+    // Each made its folder under the root before the check, and nothing in it.
+    const made = readdirSync(join(root, 'cache'));
+    expect(made.flatMap((folder) => readdirSync(join(root, 'cache', folder)))).toEqual([]);
+  });
+});
