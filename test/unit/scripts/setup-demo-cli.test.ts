@@ -93,29 +93,17 @@ describe('setup-demo-cli.sh', () => {
   });
 });
 
-describe('setup-terraform.sh', () => {
+/** The other scripts that run or source what they cached: the demo's toolchain; the tests' Node, API server, host. */
+describe.each([
+  ['setup-terraform.sh', '--default-only'],
+  ['setup-node.sh'],
+  ['setup-kube.sh'],
+  ['setup-systemd-host.sh'],
+])('%s', (name, ...args) => {
   test('refuses a cache root any user may write before it uses or builds anything there', () => {
     mkdirSync(join(root, 'cache'), { mode: 0o777 });
     chmodSync(join(root, 'cache'), 0o777);
-    const script = join(__dirname, '..', '..', '..', 'scripts', 'setup-terraform.sh');
-    const run = spawnSync('bash', [script, '--default-only'], {
-      encoding: 'utf8',
-      timeout: 20_000,
-      env: { ...process.env, CDKTF_HOMELAB_CACHE: join(root, 'cache') },
-    });
-    expect({ status: run.status, error: run.stderr.match(/cache is writable by other users/)?.[0] }).toEqual({
-      status: 1,
-      error: 'cache is writable by other users',
-    });
-    expect(existsSync(join(root, 'cache', 'terraform', 'env.sh'))).toBe(false);
-  });
-});
-
-describe.each(['setup-node.sh', 'setup-kube.sh', 'setup-systemd-host.sh'])('%s', (name) => {
-  test('refuses a cache root any user may write before it runs or builds anything there', () => {
-    mkdirSync(join(root, 'cache'), { mode: 0o777 });
-    chmodSync(join(root, 'cache'), 0o777);
-    const run = spawnSync('bash', [join(__dirname, '..', '..', '..', 'scripts', name)], {
+    const run = spawnSync('bash', [join(__dirname, '..', '..', '..', 'scripts', name), ...args], {
       encoding: 'utf8',
       timeout: 20_000,
       env: { ...process.env, CDKTF_HOMELAB_CACHE: join(root, 'cache') },
