@@ -68,12 +68,17 @@ const disarmPve = async (stand: Stand, plan: FaultPlan, reloaded: boolean): Prom
 /** Waits for the anchor: a domain's batch apply handler started, or terraform's start; undefined if it ended first. */
 const awaitAnchor = async (stand: Stand, plan: FaultPlan, terraform: Running) => {
   if (plan.anchor === 'start') return { pid: terraform.pid };
-  const found = await waitFor(() => {
-    if (!terraform.isRunning()) return 'ended' as const;
-    return handlersIn(stand.project.stackDir).find(
-      (handler) => handler.domain === plan.anchor && handler.verb === 'batch apply',
-    );
-  }, EXIT_MS);
+  const found = await waitFor(
+    () => {
+      if (!terraform.isRunning()) return 'ended' as const;
+      if (plan.anchor === 'destroy') return destroysIn(stand.project.stackDir)[0];
+      return handlersIn(stand.project.stackDir).find(
+        (handler) => handler.domain === plan.anchor && handler.verb === 'batch apply',
+      );
+    },
+    EXIT_MS,
+    plan.anchor === 'destroy' ? 10 : 25,
+  );
   return found === 'ended' || found === undefined ? undefined : found;
 };
 
@@ -88,6 +93,15 @@ const killDestroy = async (stand: Stand, plan: FaultPlan, terraform: Running): P
   await sleep(plan.delayMs);
   if (!terraform.isRunning() || !alive(found.pid)) return false;
   process.kill(found.pid, 'SIGKILL');
+  return true;
+};
+
+/** SIGINT to terraform's process group, as a terminal's Ctrl-C, and the plan's second one if terraform still runs. */
+const ctrlC = async (plan: FaultPlan, terraform: Running): Promise<boolean> => {
+  process.kill(-terraform.pid, 'SIGINT');
+  if (plan.secondPressMs === undefined) return true;
+  await sleep(plan.secondPressMs);
+  if (terraform.isRunning()) process.kill(-terraform.pid, 'SIGINT');
   return true;
 };
 
@@ -106,6 +120,8 @@ const deliver = async (stand: Stand, plan: FaultPlan, terraform: Running): Promi
     case 'terraform-sigterm':
       process.kill(terraform.pid, 'SIGTERM');
       return true;
+    case 'ctrl-c':
+      return ctrlC(plan, terraform);
     case 'handler-sigkill':
       if (!alive(anchor.pid)) return false;
       process.kill(anchor.pid, 'SIGKILL');
