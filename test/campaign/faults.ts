@@ -1,7 +1,8 @@
 /**
  * The faults a round injects, drawn from the round's seed: what (one of FAULT_TYPES), after which event (an
- * anchor: terraform's start or a domain's apply handler starting) and how long after it. The instant is
- * relative to an event of the apply, so a replay lands in the same step on a faster or slower machine.
+ * anchor: terraform's start, a domain's apply handler starting, or the first destroy process starting) and how long
+ * after it. The instant is relative to an event of the apply, so a replay lands in the same step on a faster or
+ * slower machine.
  */
 import { childSeed, drawFrom, generator, shuffled } from './rng';
 import { PVE_NODES } from './variant';
