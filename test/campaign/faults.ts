@@ -49,13 +49,13 @@ export interface FaultPlan {
   readonly secondPressMs?: number;
 }
 
+/** How long after a destroy process starts its kill may land (a leader of a round's few destroys: ~0.5 s). */
+const DESTROY_WINDOW_MS = 300;
 /**
  * How long after its anchor a fault may land, drawn uniformly: about as long as that step runs in a flip of the
  * campaign's stack (measured: the apply ~5 s from terraform's start, the linux batch ~3 s, the PVE batch ~1 s
  * with its reloads, the kube batch ~0.5 s), so most faults land inside the step they aim at.
  */
-/** How long after a destroy process starts its kill may land (a leader of a round's few destroys: ~0.5 s). */
-const DESTROY_WINDOW_MS = 300;
 const WINDOW_MS: Readonly<Record<Anchor, number>> = {
   start: 5_000,
   linux: 3_000,

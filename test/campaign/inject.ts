@@ -65,7 +65,10 @@ const disarmPve = async (stand: Stand, plan: FaultPlan, reloaded: boolean): Prom
   }
 };
 
-/** Waits for the anchor: a domain's batch apply handler started, or terraform's start; undefined if it ended first. */
+/**
+ * Waits for the anchor: terraform's start, a domain's batch apply handler started, or the first destroy process seen
+ * (an sh hook or a Node destroy); undefined if terraform ended first.
+ */
 const awaitAnchor = async (stand: Stand, plan: FaultPlan, terraform: Running) => {
   if (plan.anchor === 'start') return { pid: terraform.pid };
   const found = await waitFor(
@@ -98,11 +101,21 @@ const killDestroy = async (stand: Stand, plan: FaultPlan, terraform: Running): P
 
 /** SIGINT to terraform's process group, as a terminal's Ctrl-C, and the plan's second one if terraform still runs. */
 const ctrlC = async (plan: FaultPlan, terraform: Running): Promise<boolean> => {
-  process.kill(-terraform.pid, 'SIGINT');
+  if (!interruptGroup(terraform.pid)) return false;
   if (plan.secondPressMs === undefined) return true;
   await sleep(plan.secondPressMs);
-  if (terraform.isRunning()) process.kill(-terraform.pid, 'SIGINT');
+  if (terraform.isRunning()) interruptGroup(terraform.pid);
   return true;
+};
+
+/** SIGINT to group `pid`; false when the group is gone (terraform ended just before, its close not seen yet). */
+const interruptGroup = (pid: number): boolean => {
+  try {
+    process.kill(-pid, 'SIGINT');
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 /** Delivers a timed fault; true when it hit while terraform still ran. */
