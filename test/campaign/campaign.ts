@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { crPath } from '../support/kube-crds';
 import { kubeRequest } from '../support/kube-http';
 import { calibrate, type Calibration } from './calibrate';
+import { planFault, type FaultType } from './faults';
 import { formatReport } from './report';
 import { runRound, startingVariant, type RoundResult } from './round';
 import { apply, bundleApp, openStand, synth, verify, type Stand } from './stand';
@@ -22,6 +23,8 @@ export interface CampaignOptions {
   readonly rounds: number;
   /** Run this round only (from its own starting variant), for a replay. */
   readonly only?: number;
+  /** Run only those of rounds 1..rounds whose fault is of this type, each from its own starting variant. */
+  readonly type?: FaultType;
   readonly log: (line: string) => void;
 }
 
@@ -72,6 +75,13 @@ const settle = async (stand: Stand, v: Variant, why: string): Promise<void> => {
   }
 };
 
+/** The rounds to run: `only`, or 1..rounds (those of `type` alone when it is set). */
+const roundsOf = ({ only, rounds, type, seed }: CampaignOptions): number[] => {
+  if (only !== undefined) return [only];
+  const all = Array.from({ length: rounds }, (_, i) => i + 1);
+  return type === undefined ? all : all.filter((round) => planFault(seed, round).type === type);
+};
+
 export const runCampaign = async (options: CampaignOptions): Promise<CampaignReport> => {
   await bundleApp();
   const workDir = mkdtempSync(join(tmpdir(), 'homelab-faults-'));
@@ -79,8 +89,7 @@ export const runCampaign = async (options: CampaignOptions): Promise<CampaignRep
   try {
     const pristine = Object.fromEntries(PVE_NODES.map((node) => [node, targets.pve.interfacesFiles(node).running]));
     const stand = await openStand(targets, join(workDir, 'runtime'), pristine);
-    const rounds =
-      options.only !== undefined ? [options.only] : Array.from({ length: options.rounds }, (_, i) => i + 1);
+    const rounds = roundsOf(options);
     const first = rounds[0] ?? 1;
     await synth(stand, startingVariant(first));
     await stand.project.must('init', stand.project.terraform('init', '-no-color'));
@@ -89,8 +98,11 @@ export const runCampaign = async (options: CampaignOptions): Promise<CampaignRep
     const calibration = await calibrate(stand, startingVariant(first));
     options.log(calibration.line);
     const results: RoundResult[] = [];
+    let at = startingVariant(first);
     for (const round of rounds) {
+      if (at !== startingVariant(round)) await settle(stand, startingVariant(round), `round ${round}'s start`);
       const result = await runRound(stand, options.seed, round, options.log);
+      at = result.variant;
       results.push(result);
       if (result.outcome === 'never') {
         await wipe(stand);

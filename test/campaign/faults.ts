@@ -1,7 +1,8 @@
 /**
  * The faults a round injects, drawn from the round's seed: what (one of FAULT_TYPES), after which event (an
- * anchor: terraform's start or a domain's apply handler starting) and how long after it. The instant is
- * relative to an event of the apply, so a replay lands in the same step on a faster or slower machine.
+ * anchor: terraform's start, a domain's apply handler starting, or the first destroy process starting) and how long
+ * after it. The instant is relative to an event of the apply, so a replay lands in the same step on a faster or
+ * slower machine.
  */
 import { childSeed, drawFrom, generator, shuffled } from './rng';
 import { PVE_NODES } from './variant';
@@ -17,12 +18,14 @@ export const FAULT_TYPES = [
   'pve-reload-fail',
   'kube-apiserver-kill',
   'destroy-sigkill',
+  'ctrl-c',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 
 /** The handler domains, by the bundle name in a handler's command line. */
 export type Domain = 'linux' | 'pve' | 'kube';
-export type Anchor = 'start' | Domain;
+/** `destroy`: the first destroy process of the apply (an sh hook or a Node destroy) seen running. */
+export type Anchor = 'start' | Domain | 'destroy';
 
 export interface FaultPlan {
   readonly type: FaultType;
@@ -38,16 +41,30 @@ export interface FaultPlan {
    * or the Node leader its domain's hooks hand their objects to.
    */
   readonly victim?: 'hook' | 'leader';
+  /**
+   * Ctrl-C: SIGINT to terraform's whole process group (terraform, its plugins, the hooks' shells and handlers at
+   * once, as a terminal sends it); when set, a second Ctrl-C this many ms after the first (terraform then abandons
+   * its run).
+   */
+  readonly secondPressMs?: number;
 }
 
+/** How long after a destroy process starts its kill may land (a leader of a round's few destroys: ~0.5 s). */
+const DESTROY_WINDOW_MS = 300;
 /**
  * How long after its anchor a fault may land, drawn uniformly: about as long as that step runs in a flip of the
  * campaign's stack (measured: the apply ~5 s from terraform's start, the linux batch ~3 s, the PVE batch ~1 s
  * with its reloads, the kube batch ~0.5 s), so most faults land inside the step they aim at.
  */
-const WINDOW_MS: Readonly<Record<Anchor, number>> = { start: 5_000, linux: 3_000, pve: 1_000, kube: 500 };
-/** How long after a destroy process starts its kill may land (a leader of a round's few destroys: ~0.5 s). */
-const DESTROY_WINDOW_MS = 300;
+const WINDOW_MS: Readonly<Record<Anchor, number>> = {
+  start: 5_000,
+  linux: 3_000,
+  pve: 1_000,
+  kube: 500,
+  destroy: DESTROY_WINDOW_MS,
+};
+/** How long after a first Ctrl-C a second may come: a user pressing again at once, or after a second's wait. */
+const SECOND_PRESS_MS = 1_500;
 
 /**
  * Round `round` (1-based)'s fault. Types come in seeded cycles of every type, so any FAULT_TYPES.length
@@ -77,6 +94,10 @@ export const planFault = (seed: number, round: number): FaultPlan => {
     case 'destroy-sigkill':
       // A hook lives a few ms, a leader as long as hooks keep coming: the instant counts from its start.
       return { type, anchor: 'start', delayMs: draw.int(DESTROY_WINDOW_MS), victim: draw.pick(['hook', 'leader']) };
+    case 'ctrl-c': {
+      const at = after(draw.pick<Anchor>(['start', 'linux', 'linux', 'pve', 'kube', 'destroy', 'destroy']));
+      return draw.int(2) === 0 ? { type, ...at } : { type, ...at, secondPressMs: draw.int(SECOND_PRESS_MS) };
+    }
     case 'pve-reload-drop':
       return { type, delayMs: 0, node: draw.pick(PVE_NODES), drop: draw.pick(['polls', 'request'] as const) };
     default:
@@ -88,6 +109,12 @@ export const planFault = (seed: number, round: number): FaultPlan => {
 export const describePlan = (plan: FaultPlan): string => {
   if (plan.node !== undefined) return `${plan.type} on ${plan.node}${plan.drop ? ` (${plan.drop})` : ''}`;
   if (plan.victim !== undefined) return `${plan.type} of a destroy ${plan.victim} ${plan.delayMs} ms after it started`;
-  const anchor = plan.anchor === 'start' ? 'terraform start' : `${plan.anchor} apply handler start`;
-  return `${plan.type} ${plan.delayMs} ms after ${anchor}`;
+  const anchor =
+    plan.anchor === 'start'
+      ? 'terraform start'
+      : plan.anchor === 'destroy'
+        ? 'a destroy process start'
+        : `${plan.anchor} apply handler start`;
+  const again = plan.secondPressMs === undefined ? '' : `, again ${plan.secondPressMs} ms later`;
+  return `${plan.type} ${plan.delayMs} ms after ${anchor}${again}`;
 };

@@ -65,15 +65,23 @@ const disarmPve = async (stand: Stand, plan: FaultPlan, reloaded: boolean): Prom
   }
 };
 
-/** Waits for the anchor: a domain's batch apply handler started, or terraform's start; undefined if it ended first. */
+/**
+ * Waits for the anchor: terraform's start, a domain's batch apply handler started, or the first destroy process seen
+ * (an sh hook or a Node destroy); undefined if terraform ended first.
+ */
 const awaitAnchor = async (stand: Stand, plan: FaultPlan, terraform: Running) => {
   if (plan.anchor === 'start') return { pid: terraform.pid };
-  const found = await waitFor(() => {
-    if (!terraform.isRunning()) return 'ended' as const;
-    return handlersIn(stand.project.stackDir).find(
-      (handler) => handler.domain === plan.anchor && handler.verb === 'batch apply',
-    );
-  }, EXIT_MS);
+  const found = await waitFor(
+    () => {
+      if (!terraform.isRunning()) return 'ended' as const;
+      if (plan.anchor === 'destroy') return destroysIn(stand.project.stackDir)[0];
+      return handlersIn(stand.project.stackDir).find(
+        (handler) => handler.domain === plan.anchor && handler.verb === 'batch apply',
+      );
+    },
+    EXIT_MS,
+    plan.anchor === 'destroy' ? 10 : 25,
+  );
   return found === 'ended' || found === undefined ? undefined : found;
 };
 
@@ -91,6 +99,25 @@ const killDestroy = async (stand: Stand, plan: FaultPlan, terraform: Running): P
   return true;
 };
 
+/** SIGINT to terraform's process group, as a terminal's Ctrl-C, and the plan's second one if terraform still runs. */
+const ctrlC = async (plan: FaultPlan, terraform: Running): Promise<boolean> => {
+  if (!interruptGroup(terraform.pid)) return false;
+  if (plan.secondPressMs === undefined) return true;
+  await sleep(plan.secondPressMs);
+  if (terraform.isRunning()) interruptGroup(terraform.pid);
+  return true;
+};
+
+/** SIGINT to group `pid`; false when the group is gone (terraform ended just before, its close not seen yet). */
+const interruptGroup = (pid: number): boolean => {
+  try {
+    process.kill(-pid, 'SIGINT');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** Delivers a timed fault; true when it hit while terraform still ran. */
 const deliver = async (stand: Stand, plan: FaultPlan, terraform: Running): Promise<boolean> => {
   if (plan.type === 'destroy-sigkill') return killDestroy(stand, plan, terraform);
@@ -106,6 +133,8 @@ const deliver = async (stand: Stand, plan: FaultPlan, terraform: Running): Promi
     case 'terraform-sigterm':
       process.kill(terraform.pid, 'SIGTERM');
       return true;
+    case 'ctrl-c':
+      return ctrlC(plan, terraform);
     case 'handler-sigkill':
       if (!alive(anchor.pid)) return false;
       process.kill(anchor.pid, 'SIGKILL');
