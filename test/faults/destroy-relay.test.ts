@@ -3,7 +3,9 @@
  * relay-hook-fixture.ts): a failed connect, a leader killed with followers in flight, a follower killed
  * while its object is destroyed, and one killed between sending its request and its answer. After each,
  * every hook has ended within a bound, no socket is left in the relay folder, and no destroy was cut off
- * or abandoned without a word.
+ * or abandoned without a word. Then a leader of sh hooks (handlers/destroy-hook.sh run by dash, the fixture its
+ * leader) signalled while it destroys: a TERM to it alone, as a `kill` sends, and an INT to every hook's group, as a
+ * Ctrl-C does: it takes its lock, FIFO and `up` file with it, says in one line what it leaves, and dies of the signal.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,13 +50,21 @@ interface Hook {
   readonly ended: Promise<Ended>;
 }
 
-/** One destroy hook as Terraform runs it, for the object `id` whose destroy takes `ms`. */
-const hook = (id: string, ms: number): Hook => {
+const SH_HOOK = join(__dirname, '..', '..', 'handlers', 'destroy-hook.sh');
+
+/**
+ * One destroy hook as Terraform runs it, for the object `id` whose destroy takes `ms`: the Node hook, or the sh hook
+ * (`sh`) in a process group of its own, as a terminal's Ctrl-C reaches it.
+ */
+const hook = (id: string, ms: number, sh = false): Hook => {
   writeFileSync(join(work, 'objects', id), '');
-  const child = spawn(process.execPath, [fixture, 'widget', 'destroy'], {
+  const command = sh ? ['dash', SH_HOOK, fixture, 'widgets'] : [process.execPath, fixture, 'widget', 'destroy'];
+  const child = spawn(command[0] ?? 'dash', command.slice(1), {
     cwd: work,
+    detached: sh,
     env: {
       PATH: process.env.PATH,
+      HOMELAB_KIND: 'widget',
       HOMELAB_LIFECYCLE: JSON.stringify(JSON.stringify({ identity: { id, ms }, target: 'a' })),
       HOMELAB_TARGET: JSON.stringify({ dir: work }),
       HOMELAB_TARGET_LABEL: 'a',
@@ -184,5 +194,45 @@ test('a hook killed between its request and the answer: its destroy still runs, 
   await killFollowerAt('sent', 3000, 1500); // its request waits behind the leader's own object
   rmSync(join(work, 'events'));
   expect(await hook('w1', 50).ended).toMatchObject({ code: 0 }); // Terraform's next destroy of it
+  expect(sockets()).toEqual([]);
+});
+
+test('a leader sent TERM alone takes its lock, FIFO and up file with it, says so, and dies of the signal', async () => {
+  const leader = hook('w0', 5000, true);
+  await waitFor('the leader to start its own object', () => seen('start', 'w0'));
+  expect(sockets().sort()).toEqual([
+    `widgets.${leader.child.pid}.in`,
+    `widgets.${leader.child.pid}.up`,
+    'widgets.lead',
+  ]);
+  leader.child.kill('SIGTERM');
+  const ended = await leader.ended;
+  expect(sockets()).toEqual([]);
+  expect(ended.signal).toBe('SIGTERM');
+  expect(ended.stderr).toMatch(
+    /destroy leader stopped by SIGTERM with 1 object in flight: .* the next destroy finishes/,
+  );
+  expect(objectGone('w0')).toBe(false);
+  expect((await hook('w0', 50, true).ended).code).toBe(0); // Terraform's next destroy of it
+  expect(objectGone('w0')).toBe(true);
+});
+
+test('a Ctrl-C to a leader and its followers: each says what it leaves, and the next destroys finish', async () => {
+  const leader = hook('w0', 300, true);
+  await waitFor('the leader to start its own object', () => seen('start', 'w0'));
+  const followers = ['w1', 'w2'].map((id) => hook(id, 5000, true));
+  // The widget kind has no batch: its followers' destroys run once the leader's own is done.
+  await waitFor('the leader to start its followers', () => seen('start', 'w1') && seen('start', 'w2'));
+  for (const { child } of [leader, ...followers]) process.kill(-(child.pid ?? 0), 'SIGINT');
+  const [led, ...followed] = await Promise.all([leader, ...followers].map(({ ended }) => ended));
+  expect(led?.signal).toBe('SIGINT');
+  expect(led?.stderr).toMatch(/destroy leader stopped by SIGINT with 2 objects in flight/);
+  // Its trap's exit, or the Node hook it fell back to as the leader went, ended by the same Ctrl-C: failed either way.
+  for (const { code, signal } of followed)
+    expect({ code, signal }).toEqual(code === 130 ? { code, signal: null } : { code: null, signal: 'SIGINT' });
+  expect(['w0', 'w1', 'w2'].filter(objectGone)).toEqual(['w0']);
+  // The next destroy's hooks.
+  for (const id of ['w0', 'w1', 'w2']) expect((await hook(id, 50, true).ended).code).toBe(0);
+  expect(['w0', 'w1', 'w2'].filter((id) => !objectGone(id))).toEqual([]);
   expect(sockets()).toEqual([]);
 });

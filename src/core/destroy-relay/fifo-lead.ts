@@ -40,6 +40,7 @@ import {
 } from './fifo-protocol';
 import { ENV } from '../protocol';
 import { printableLine } from '../printable';
+import { nodeSignals, releaseOnSignals, type SignalPort } from './lead-signals';
 import type { DestroyOutcome } from './relay';
 
 /** A lock this process holds, the FIFO it names, and the file that says it serves the FIFO. */
@@ -57,6 +58,8 @@ export interface FifoLeadOptions {
   readonly clock: Clock;
   /** How long a leader with nothing in flight waits for another hook before it ends. @default 400 */
   readonly lingerMs?: number;
+  /** Where its signals come from (lead-signals.ts). @default Node's own process */
+  readonly signals?: SignalPort;
 }
 
 /** How long a leader that removed its FIFO still reads hooks that opened it just before. */
@@ -103,6 +106,7 @@ export const leadFifo = async (
   });
   const removeOnExit = () => release(lead);
   process.once('exit', removeOnExit);
+  const unhook = releaseOnSignals(options.signals ?? nodeSignals(), removeOnExit, tracker.count);
   markServing(lead.serving);
   try {
     const outcome = await tracker.track(own());
@@ -115,6 +119,7 @@ export const leadFifo = async (
     reader.destroy();
     await tracker.quiet();
     process.removeListener('exit', removeOnExit);
+    unhook();
     sweep(lead.dir);
   }
 };

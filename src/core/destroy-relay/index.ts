@@ -8,5 +8,6 @@ export * from './batching';
 export * from './fifo-lead';
 export * from './fifo-protocol';
 export * from './hook-lead';
+export * from './lead-signals';
 export * from './relay';
 export * from './run';
