@@ -9,5 +9,6 @@ export * from './fifo-lead';
 export * from './fifo-protocol';
 export * from './hook-lead';
 export * from './lead-signals';
+export * from './private-group';
 export * from './relay';
 export * from './run';

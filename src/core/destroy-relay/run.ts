@@ -16,6 +16,7 @@ import { isRecord } from '../records';
 import { ENV } from '../protocol';
 import { batched, gathering } from './batching';
 import { claimedFifo, sweep } from './fifo-lead';
+import { localPrivateGroup } from './private-group';
 import { leadHooks } from './hook-lead';
 import {
   type DestroyOutcome,
@@ -71,17 +72,21 @@ const printed = ({ code, lines }: DestroyOutcome, log: Log): number => {
 /**
  * The folder the sockets live in, `<data dir>/cdktf-homelab-relay`, or undefined when it is not this
  * user's alone (each hook then destroys alone). The data dir is Terraform's (`.terraform`, or
- * TF_DATA_DIR); one that another user may write could have the folder swapped under a hook, so it is refused.
+ * TF_DATA_DIR); one that another user may write could have the folder swapped under a hook, so it is refused,
+ * and one its group may write unless that group is this user's own (private-group.ts).
  */
-export const relayDirectory = (env: NodeJS.ProcessEnv): string | undefined => {
+export const relayDirectory = (
+  env: NodeJS.ProcessEnv,
+  privateGroup: (gid: number) => boolean = localPrivateGroup,
+): string | undefined => {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   const data = env.TF_DATA_DIR ?? '.terraform';
   const dir = join(data, 'cdktf-homelab-relay');
   try {
     const parent = lstatSync(data);
-    const othersWrite =
-      (parent.mode & 0o002) !== 0 || ((parent.mode & 0o020) !== 0 && parent.gid !== process.getgid?.());
+    const groupWrites = (parent.mode & 0o020) !== 0 && !(parent.gid === process.getgid?.() && privateGroup(parent.gid));
+    const othersWrite = (parent.mode & 0o002) !== 0 || groupWrites;
     if (!parent.isDirectory() || parent.uid !== uid || othersWrite) return undefined;
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {

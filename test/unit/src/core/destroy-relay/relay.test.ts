@@ -269,3 +269,22 @@ describe('relayDirectory', () => {
     expect(relayDirectory({ TF_DATA_DIR: shared })).toBeUndefined();
   });
 });
+
+describe('relayDirectory and a data dir its group may write', () => {
+  const groupWritable = () => {
+    const data = join(dir, 'group');
+    mkdirSync(data);
+    chmodSync(data, 0o775);
+    return data;
+  };
+
+  test("is taken when the group is this user's own", () => {
+    const data = groupWritable();
+    expect(relayDirectory({ TF_DATA_DIR: data }, () => true)).toBe(join(data, 'cdktf-homelab-relay'));
+  });
+
+  test('is refused when the group is shared: a member could swap the folder under a hook', () => {
+    const data = groupWritable();
+    expect(relayDirectory({ TF_DATA_DIR: data }, () => false)).toBeUndefined();
+  });
+});
