@@ -6,7 +6,8 @@
  */
 import { quote } from './shell';
 import { DROP_IN_SEARCH, UNIT_FILE_SEARCH } from './unit-directories';
-import { type FileStat, loadedContent } from './unit-loaded';
+import type { FileStat } from './file-stat';
+import { loadedContent } from './unit-loaded';
 import { dropInNames } from './unloaded-drop-ins';
 import type { UnitStatus } from './unit-state';
 

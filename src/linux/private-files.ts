@@ -4,7 +4,7 @@
  * sha256: a drop-in made by hand `0600` to hold a secret was in the record by its digest, and any local user could
  * test guesses of it offline (test/contract/linux/record-secret.test.ts).
  */
-import type { FileStat } from './unit-loaded';
+import type { FileStat } from './file-stat';
 
 /** Whether a mode (`stat`'s `%a`, octal) lets other users read a file, or search a directory. */
 const othersMay = (mode: string, bit: number): boolean => (Number.parseInt(mode, 8) & bit) !== 0;

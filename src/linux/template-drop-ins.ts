@@ -9,7 +9,8 @@ import type { DropInSpec } from './systemd-drop-in';
 import { dropInPath } from './drop-in-path';
 import type { UnitChange } from './unit-batch';
 import type { LiveUnit } from './unit-control';
-import { type Declared, type FileStat, type Overridden, overriddenOf } from './unit-loaded';
+import type { FileStat } from './file-stat';
+import { type Declared, type Overridden, overriddenOf } from './unit-loaded';
 import { instanceOf, isTemplate } from './unit-name';
 
 /** What the judgement needs of one read entry: the unit it reads and the file systemd must load for it. */

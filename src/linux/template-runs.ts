@@ -9,7 +9,7 @@
 import { sha256Hex } from '../core/canonical';
 import { quote } from './shell';
 import type { LiveUnit } from './unit-control';
-import type { FileStat } from './unit-loaded';
+import type { FileStat } from './file-stat';
 import { instanceOf, isTemplate, unitNameProblem } from './unit-name';
 import { parseShow } from './unit-state';
 

@@ -15,7 +15,7 @@ import { removableBy } from './drop-in-marks';
 import { dropInPath } from './drop-in-path';
 import type { DropInSpec } from './systemd-drop-in';
 import type { DesiredUnit, LiveUnit } from './unit-control';
-import type { FileStat } from './unit-loaded';
+import type { FileStat } from './file-stat';
 import { BY_STAMP, byStamp, type FileOf, formOf, stampDigest, UNSEEN } from './unit-basis-file';
 import { runningOf } from './unit-diff';
 import { isUnitRunning, type UnitStatus } from './unit-state';

@@ -11,7 +11,8 @@ import { START_TIMEOUT_FIELDS } from './unit-file';
 import type { DropInRemovals } from './drop-in-traces';
 import type { StartedWith, UnitIntent } from './unit-intent';
 import type { UnitLinks } from './unit-links';
-import type { FileStat, Overridden } from './unit-loaded';
+import type { FileStat } from './file-stat';
+import type { Overridden } from './unit-loaded';
 import type { UnitStatus } from './unit-state';
 
 const strings: Rule<readonly string[]> = (value) =>

@@ -10,6 +10,7 @@ import { visible } from '../core/printable';
 import { contentLine, othersReadOf } from './private-files';
 import { UNIT_DIRECTORIES } from './unit-directories';
 import { isMasked, type UnitStatus } from './unit-state';
+import type { FileStat } from './file-stat';
 
 /** The file an object has systemd load: a unit's own (its template's, for an instance), or a drop-in. */
 export interface Declared {
@@ -25,18 +26,6 @@ export interface Overridden {
   readonly declared: Declared;
   readonly by?: string;
   readonly instance?: string;
-}
-
-/**
- * What `stat -L` said of a file: when it last changed (its ctime), `<device>:<inode>`, which names it, and its size
- * (from a read of this version: unit-read.ts).
- */
-export interface FileStat {
-  readonly time: number;
-  readonly file: string;
-  readonly bytes?: number;
-  /** Whether other users may read it (its mode, and its `.d/` directory's: private-files.ts); unknown when absent. */
-  readonly othersRead?: boolean;
 }
 
 /**

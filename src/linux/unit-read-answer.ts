@@ -7,7 +7,8 @@
 import type { LiveUnit } from './unit-control';
 import { parseIntent, parseRecord } from './unit-intent';
 import { closedDirsOf, withClosedDirs } from './private-files';
-import { type FileStat, overriddenOf, statsByPath } from './unit-loaded';
+import type { FileStat } from './file-stat';
+import { overriddenOf, statsByPath } from './unit-loaded';
 import { byIndex, digestsByPath, hostNow } from './read-lines';
 import { readLinks } from './unit-links';
 import { parseFacts } from './unit-facts';

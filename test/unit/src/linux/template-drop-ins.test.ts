@@ -13,7 +13,8 @@ import {
 } from '../../../../src/linux/template-drop-ins';
 import { sha256Hex } from '../../../../src/core/canonical';
 import type { UnitChange } from '../../../../src/linux/unit-batch';
-import { type FileStat, overriddenPart } from '../../../../src/linux/unit-loaded';
+import type { FileStat } from '../../../../src/linux/file-stat';
+import { overriddenPart } from '../../../../src/linux/unit-loaded';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 import { live } from './unit-fixtures';
 

@@ -4,13 +4,8 @@
  */
 import { diffUnit, summarizeUnit } from '../../../../src/linux/unit-diff';
 import type { DesiredUnit } from '../../../../src/linux/unit-control';
-import {
-  type Declared,
-  type FileStat,
-  overriddenOf,
-  overriddenWords,
-  statsByPath,
-} from '../../../../src/linux/unit-loaded';
+import type { FileStat } from '../../../../src/linux/file-stat';
+import { type Declared, overriddenOf, overriddenWords, statsByPath } from '../../../../src/linux/unit-loaded';
 import { parseReadScript } from '../../../../src/linux/unit-read-answer';
 import type { UnitStatus } from '../../../../src/linux/unit-state';
 import { runningStatus } from '../../../support/unit-status';
