@@ -79,4 +79,5 @@ export const {
 export type AssetType = Cdktf.AssetType;
 export type TerraformAsset = Cdktf.TerraformAsset;
 export type TerraformStack = Cdktf.TerraformStack;
-export type { ITerraformDependable } from 'cdktf';
+export type TerraformResource = Cdktf.TerraformResource;
+export type { IResolvable, ITerraformDependable } from 'cdktf';

@@ -158,6 +158,14 @@ export class ManagedObject extends Construct {
     const adopt = (props.adopt ?? this.node.tryGetContext(ADOPT_CONTEXT)) === true;
     const object = lifecycleInput(props.identity, props.target, label);
     const inState = props.ownership === 'state';
+    const hook =
+      props.destroyable === false
+        ? undefined
+        : destroyHook(hookHandler(this, props.domain, handler), props.kind, props.target, label, {
+            adopt,
+            stack: stackIdOf(this),
+            declared: declaredOf(props.identity, props.settings),
+          });
     this.lifecycle = new TerraformData(this, 'lifecycle', {
       // Terraform keeps the input as the lifecycle's creation recorded it, `found` included (ownership.ts).
       input: inState ? recordedInput(object, this.batch.found(this.name)) : object,
@@ -165,14 +173,7 @@ export class ManagedObject extends Construct {
       // The digest of the identity, as every earlier version stored it: another form would replace
       // every lifecycle on upgrade, and a replacement runs the destroy hook.
       triggersReplace: { identity: digestText(props.identity) },
-      localExec:
-        props.destroyable === false
-          ? undefined
-          : destroyHook(hookHandler(this, props.domain, handler), props.kind, props.target, label, {
-              adopt,
-              stack: stackIdOf(this),
-              declared: declaredOf(props.identity, props.settings),
-            }),
+      localExec: hook,
     });
     this.lifecycle.overrideLogicalId(`${this.name}_lifecycle`);
     // Created only once the apply has rechecked the objects its plan read absent (batch-recheck.ts).
@@ -198,6 +199,7 @@ export class ManagedObject extends Construct {
         after: () => [...new Set([...follows(), ...this.after])],
       },
       this.lifecycle,
+      hook,
     );
     if (props.resendOn !== undefined) this.resend = this.resendResource(handler, props);
   }

@@ -27,7 +27,8 @@ import { declareOwnershipBlocks } from './ownership-blocks';
 import { recordProblems } from './problems';
 import { removingOn } from './removals';
 import { stackIdOf } from './stack-identity';
-import { ExternalRead, TerraformData } from './terraform-blocks';
+import { BATCH_RESOURCES, Teardown, teardownListing } from './teardown';
+import { ExternalRead, type LocalExec, TerraformData } from './terraform-blocks';
 
 export interface TargetBatchKey {
   /** The handler bundle's domain. */
@@ -83,6 +84,8 @@ export class TargetBatch extends Construct {
   private mayRefuse = false;
   /** Set once some object's lifecycle records what the read found (`local.<label>_found` holds it). */
   private recheckAddress?: string;
+  /** Lists the objects a destroy of the whole state removes in one run; made with the first destroyable object. */
+  private teardown?: Teardown;
   /** The batches applied before this one, each with the ordering that asked for it. */
   private readonly before = new Map<TargetBatch, string>();
 
@@ -114,6 +117,7 @@ export class TargetBatch extends Construct {
       localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: applyEnvironment(stackId) },
     });
     this.apply.overrideLogicalId(`${this.label}_apply`);
+    BATCH_RESOURCES.add(this.apply);
     this.declareDrifted(stack);
     this.declareEntries(stack);
   }
@@ -139,9 +143,18 @@ export class TargetBatch extends Construct {
     return this.recheckAddress ?? '';
   }
 
-  /** Adds an object; the apply runs after its lifecycle resource is created. */
-  add(member: BatchMember, lifecycle: TerraformData): void {
+  /**
+   * Adds an object; the apply runs after its lifecycle resource is created. With its destroy `hook`, and the target's
+   * settings known at synth, the target's teardown lists it (teardown.ts).
+   */
+  add(member: BatchMember, lifecycle: TerraformData, hook?: LocalExec): void {
     this.members.set(member.name, member);
+    const listed = teardownListing(member.kind, hook);
+    if (listed !== undefined) {
+      this.teardown ??= new Teardown(this, 'teardown', { label: this.label, ...listed });
+      const mayWaitFor = this.recheckAddress === undefined ? [] : [this.recheckAddress];
+      this.teardown.add({ lifecycle, environment: listed.environment, mayWaitFor });
+    }
     if (refusable(member) && !this.mayRefuse) {
       // The lines of refused objects sit in one local: a failed check prints one value, not one per object.
       this.mayRefuse = true;

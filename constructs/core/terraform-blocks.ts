@@ -6,6 +6,7 @@
  */
 import type { Construct } from 'constructs';
 import {
+  type IResolvable,
   type ITerraformDependable,
   TerraformDataSource,
   TerraformProvider,
@@ -18,7 +19,7 @@ export interface LocalExec {
   readonly when?: 'destroy';
   readonly command: string;
   /** The variables, or one expression that evaluates to them (`${merge(...)}`). */
-  readonly environment: Readonly<Record<string, string>> | string;
+  readonly environment: Readonly<Record<string, string>> | string | IResolvable;
 }
 
 export interface TerraformDataConfig {
@@ -46,6 +47,11 @@ export class TerraformData extends TerraformResource {
     // cdktf's provisioner type wants a map for `environment`; an expression is written as is.
     const exec = config.localExec;
     if (exec !== undefined) this.addOverride('provisioner', [{ 'local-exec': { ...exec } }]);
+  }
+
+  /** The input as declared (a value, or a template naming Terraform values). */
+  get input(): unknown {
+    return this.config.input;
   }
 
   protected synthesizeAttributes(): Record<string, unknown> {

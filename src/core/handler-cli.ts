@@ -1,8 +1,9 @@
 /**
  * The shell every handler bundle runs in. `batch read` answers the external data source for all
  * objects on one target, `batch recheck` the apply's check of those its plan read absent (batch-recheck.ts),
- * `batch apply` applies the ones its plan found drifted (the target's apply
- * resource runs it); `<kind> <read|apply|destroy>` acts on one object, from the HOMELAB_*
+ * `batch apply` applies the ones its plan found drifted (the target's apply resource runs it), `batch teardown` removes
+ * a target's objects in one run in a destroy of the whole state (destroy-relay/teardown.ts);
+ * `<kind> <read|apply|destroy>` acts on one object, from the HOMELAB_*
  * variables the local-exec hooks set or from stdin when a human runs it. A failure is one bounded
  * stderr line and a non-zero exit, never a stack trace.
  */
@@ -18,7 +19,7 @@ import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
 import { abandonment, nodeProcess, PARENT_CHECK_MS, type StopSignal, stopSource, watchProcess } from './stop';
 import { receivedStackId } from './stack-id';
-import { describeError, destroyByHand, destroyFromHook, textOrValue } from './destroy-relay';
+import { describeError, destroyByHand, destroyFromHook, teardown, textOrValue } from './destroy-relay';
 
 export interface HandlerIo {
   readonly stdin: () => Promise<string>;
@@ -43,7 +44,7 @@ export const runHandler = async <S, T, C, R>(
   const call = invocationOf(Object.keys(domain.kinds), first, verb);
   if (call === undefined) {
     const kinds = Object.keys(domain.kinds).join('|');
-    const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} read|recheck|apply`;
+    const usage = `usage: <${kinds}> <${VERBS.join('|')}>, or ${BATCH.verb} ${BATCH_VERBS.join('|')}`;
     // argv as given (a hook's kind variable, or a person's typing): shown escaped, like every line we print.
     io.log(printableLine(`${String(first ?? '')} ${String(verb ?? '')}: unknown kind or verb; ${usage}`.trim()));
     return 2;
@@ -52,6 +53,7 @@ export const runHandler = async <S, T, C, R>(
     const stack = receivedStackId(io.env[ENV.stack], ENV.stack);
     const context = stack === undefined ? base : { ...base, stack };
     if (call.batch !== undefined) {
+      if (call.batch === 'teardown') return await teardown(domain, context, log);
       if (call.batch === 'apply') await applyBatch(domain, io.env, context);
       else {
         const read = call.batch === 'read' ? readBatch : recheckBatch;
@@ -74,13 +76,17 @@ export const runHandler = async <S, T, C, R>(
   }
 };
 
+/** `batch teardown`: a target's objects in one run, in a destroy of the whole state (destroy-relay/teardown.ts). */
+const BATCH_VERBS = ['read', 'recheck', 'apply', 'teardown'] as const;
+type BatchVerb = (typeof BATCH_VERBS)[number];
+
 /** What the arguments ask for: a batch, or one verb on one object of a kind the bundle serves. */
 type Invocation =
-  | { readonly batch: 'read' | 'recheck' | 'apply'; readonly kind?: undefined; readonly verb?: undefined }
+  | { readonly batch: BatchVerb; readonly kind?: undefined; readonly verb?: undefined }
   | { readonly batch?: undefined; readonly kind: string; readonly verb: Verb };
 
 const invocationOf = (kinds: readonly string[], first?: string, verb?: string): Invocation | undefined => {
-  if (first === BATCH.verb && (verb === 'read' || verb === 'recheck' || verb === 'apply')) return { batch: verb };
+  if (first === BATCH.verb && BATCH_VERBS.some((known) => known === verb)) return { batch: verb as BatchVerb };
   return first !== undefined && kinds.includes(first) && isVerb(verb) ? { kind: first, verb } : undefined;
 };
 

@@ -19,20 +19,24 @@ export const DOMAINS = {
  * whether the stack found the object (ownership.ts), and its handler says whether it `exists`. `readsRemoval`
  * marks a kind whose destroy may do more than remove it (a template drop-in's restarts its template's instances, a
  * unit's stop stops the units bound to it):
- * its target's read is told of the ones a plan removes and says it (ObjectKind.readRemovals).
+ * its target's read is told of the ones a plan removes and says it (ObjectKind.readRemovals). `tearsDown` marks a kind
+ * whose objects' destroys may run together, in any order, in its target's teardown (constructs/core/teardown.ts): its
+ * domain's destroy of a batch orders them (systemd's stop jobs), or they are independent (metric servers). Network
+ * interfaces are staged and reloaded in an order, and the Repos' fetch asks name their Repos: those stay with their
+ * hooks.
  */
 export const KINDS = {
-  'metric-server': { domain: 'pve', ownership: 'state' },
+  'metric-server': { domain: 'pve', ownership: 'state', tearsDown: true },
   'network-interface': { domain: 'pve', ownership: 'state' },
   'network-apply': { domain: 'pve' },
-  'systemd-unit': { domain: 'linux', readsRemoval: true },
-  'systemd-instance': { domain: 'linux', readsRemoval: true },
-  'systemd-drop-in': { domain: 'linux', readsRemoval: true },
+  'systemd-unit': { domain: 'linux', readsRemoval: true, tearsDown: true },
+  'systemd-instance': { domain: 'linux', readsRemoval: true, tearsDown: true },
+  'systemd-drop-in': { domain: 'linux', readsRemoval: true, tearsDown: true },
   'kube-repo': { domain: 'kube' },
   'kube-repo-fetch': { domain: 'kube' },
 } as const satisfies Record<
   string,
-  { readonly domain: DomainName; readonly ownership?: 'state'; readonly readsRemoval?: true }
+  { readonly domain: DomainName; readonly ownership?: 'state'; readonly readsRemoval?: true; readonly tearsDown?: true }
 >;
 
 export type DomainName = keyof typeof DOMAINS;
@@ -53,6 +57,9 @@ export const ownershipOf = (kind: KindName): 'target' | 'state' => {
 
 /** Whether the read of a `kind` object's target is told when a plan removes it (KINDS' `readsRemoval`). */
 export const readsRemoval = (kind: KindName): boolean => 'readsRemoval' in KINDS[kind];
+
+/** Whether the destroys of `kind`'s objects may run in their target's teardown (`tearsDown`). */
+export const tearsDown = (kind: string): boolean => isKindName(kind) && 'tearsDown' in KINDS[kind];
 
 /** Whether `name` names a kind of the registry. */
 export const isKindName = (name: string): name is KindName => Object.hasOwn(KINDS, name);

@@ -1,8 +1,10 @@
 /**
- * The sh destroy hook (handlers/destroy-hook.sh) through real Terraform on the real systemd host: 20 units'
- * hooks hand their objects to one Node leader (no other Node destroy starts), a unit whose file cannot be
- * removed fails its own hook alone with its own message while the other 19 are gone, and the relay folder is
- * empty after; a leader killed mid-run leaves no hook hanging, and the next destroy finishes the rest.
+ * The sh destroy hook (handlers/destroy-hook.sh) through real Terraform on the real systemd host. A destroy of the
+ * whole state removes 20 units in the host's teardown, one Node start and one run, and each unit's hook prints its own
+ * outcome; a destroy naming the units (`-target`) leaves the teardown idle, and their hooks hand their objects to one
+ * Node leader (no other Node destroy starts). Either way a unit whose file cannot be removed fails its own hook alone
+ * with its own message while the other 19 are gone, and the relay folder is empty after; a leader or a teardown
+ * killed mid-run leaves no hook hanging, and the next destroy finishes the rest.
  * Timing is the test's, never the machine's: under CI's load (10-22 on 2 cores) the leader took 4-5 s to start
  * serving and hooks whose 5 s acknowledgement watchdog ran out first destroyed through the Node hook (a correct
  * outcome, 19 Node starts where the test counted one); and a test that fails never leaves its bind mount for the next.
@@ -29,7 +31,9 @@ let holdWatchdog: string | undefined;
 const nodeDestroys = (): string[] =>
   readFileSync(join(wrap, 'log'), 'utf8')
     .split('\n')
-    .filter((line) => / destroy$/.test(line));
+    .filter((line) => / (destroy|batch teardown)$/.test(line));
+/** Each lifecycle named: Terraform destroys them and what waits for them (the apply, the teardown), not the state. */
+const TARGETS = Array.from({ length: N }, (_, i) => `-target=terraform_data.unit${i}_lifecycle`);
 const relayLeft = () => readdirSync(join(project.stackDir, '.terraform', 'cdktf-homelab-relay'));
 /** The bench unit files on the host (an inactive unit with nothing referring to it is not listed as a unit). */
 const benchUnits = async () =>
@@ -67,7 +71,61 @@ afterAll(async () => {
   if (wrap !== undefined) rmSync(wrap, { recursive: true, force: true });
 });
 
-test('one leader destroys every unit; the unit that cannot be removed fails its own hook alone', async () => {
+test('a whole destroy removes the units in one teardown; one that cannot be removed fails alone', async () => {
+  await apply();
+  expect(await benchUnits()).toHaveLength(N);
+  await host.exec(`mount --bind ${FILE} ${FILE}`);
+  writeFileSync(join(wrap, 'log'), '');
+  const destroyed = await project.terraform('destroy', '-auto-approve', '-no-color');
+  const output = `${destroyed.stdout}\n${destroyed.stderr}`;
+  expect(destroyed.code).not.toBe(0);
+  expect(output).toMatch(/host_teardown \(local-exec\): teardown of host: 20 object\(s\) in one run, 1 failed/);
+  // Each unit's hook prints its own outcome: 19 removed, one failed, under its own lifecycle.
+  expect(
+    output.match(/unit\d+_lifecycle \(local-exec\): bench-\d+\.service on [^ ]+: stopped, disabled and removed/g),
+  ).toHaveLength(N - 1);
+  expect(output.match(/bench-7\.service on [^ ]+ was not wholly removed/g)).toHaveLength(1);
+  expect(output).toMatch(/Error: local-exec provisioner error[\s\S]*unit7_lifecycle/);
+  expect(await benchUnits()).toEqual([STUCK]);
+  const state = await project.terraform('state', 'list');
+  expect(state.stdout.split('\n').filter((line) => /_(lifecycle|teardown)$/.test(line))).toEqual([
+    'terraform_data.unit7_lifecycle',
+  ]);
+  // One Node start for the 20 destroys: the teardown's; no hook led or destroyed alone.
+  expect(nodeDestroys()).toEqual([expect.stringMatching(/^- \d+ .*linux\.js batch teardown$/)]);
+  expect(relayLeft()).toEqual([]);
+  await host.exec(`umount ${FILE}`);
+  await project.must('destroy (the stuck unit)', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect((await project.terraform('state', 'list')).stdout.trim()).toBe('');
+  expect(await benchUnits()).toEqual([]);
+  expect(relayLeft()).toEqual([]);
+});
+
+test('a teardown killed mid-run fails the destroy, no hook hangs; the next destroy removes the rest', async () => {
+  await apply();
+  writeFileSync(join(wrap, 'log'), '');
+  const run = project.startTerraform('destroy', '-auto-approve', '-no-color');
+  let teardown: number | undefined;
+  for (const deadline = Date.now() + 120_000; teardown === undefined && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const pid = nodeDestroys()
+      .map((line) => /^- (\d+) .*batch teardown$/.exec(line)?.[1])
+      .find((found) => found !== undefined);
+    teardown = pid === undefined ? undefined : Number(pid);
+  }
+  expect(teardown).toBeDefined();
+  process.kill(Number(teardown), 'SIGKILL');
+  const ended = await run.exited;
+  expect(ended.code).not.toBe(0);
+  // Terraform stops at the teardown: every lifecycle is still in the state, whatever the run removed before it died.
+  const state = await project.terraform('state', 'list');
+  expect(state.stdout.split('\n').filter((line) => line.endsWith('_lifecycle'))).toHaveLength(N);
+  await project.must('destroy (after the kill)', project.terraform('destroy', '-auto-approve', '-no-color'));
+  expect(await benchUnits()).toEqual([]);
+  expect(relayLeft()).toEqual([]);
+});
+
+test('a destroy naming the units: one leader destroys them; the unit that cannot be removed fails alone', async () => {
   await apply();
   expect(await benchUnits()).toHaveLength(N);
   // Its file a mount point: `rm` fails with EBUSY, so this unit alone cannot be wholly removed.
@@ -77,23 +135,32 @@ test('one leader destroys every unit; the unit that cannot be removed fails its 
   // bound and its fallback are sh-hook.test.ts's), and all 20 start at once, so none comes after the leader ended.
   const hold = join(wrap, 'hold-watchdog');
   writeFileSync(hold, '');
-  const destroyed = await project.terraform('destroy', '-auto-approve', '-no-color', `-parallelism=${N}`);
+  const destroyed = await project.terraform('destroy', '-auto-approve', '-no-color', `-parallelism=${N}`, ...TARGETS);
   rmSync(hold);
   const output = `${destroyed.stdout}\n${destroyed.stderr}`;
   expect(destroyed.code).not.toBe(0);
   expect(output.match(/bench-7\.service on [^ ]+ was not wholly removed/g)).toHaveLength(1);
   expect(output).toMatch(/Error: local-exec provisioner error[\s\S]*unit7_lifecycle/);
+  expect(output).toMatch(/teardown of host: not a destroy of the whole state; each object's destroy removes it/);
   expect(await benchUnits()).toEqual([STUCK]);
   const state = await project.terraform('state', 'list');
   expect(state.stdout.split('\n').filter((line) => line.endsWith('_lifecycle'))).toEqual([
     'terraform_data.unit7_lifecycle',
   ]);
-  // One Node start for the 20 destroys: the leader, which the first hook became.
-  expect(nodeDestroys()).toEqual([expect.stringMatching(/^linux \d+ .*linux\.js systemd-unit destroy$/)]);
+  // One Node start for the 20 destroys: the leader, which the first hook became; and the teardown's, which saw the
+  // targets and left the units to their hooks.
+  expect(nodeDestroys()).toEqual([
+    expect.stringMatching(/^- \d+ .*linux\.js batch teardown$/),
+    expect.stringMatching(/^linux \d+ .*linux\.js systemd-unit destroy$/),
+  ]);
   expect(relayLeft()).toEqual([]);
   await host.exec(`umount ${FILE}`);
-  await project.must('destroy (the stuck unit)', project.terraform('destroy', '-auto-approve', '-no-color'));
-  expect((await project.terraform('state', 'list')).stdout.trim()).toBe('');
+  await project.must(
+    'destroy (the stuck unit)',
+    project.terraform('destroy', '-auto-approve', '-no-color', ...TARGETS),
+  );
+  // A targeted destroy leaves the read in the state, and no resource.
+  expect((await project.terraform('state', 'list')).stdout.trim()).toBe('data.external.host_read');
   expect(relayLeft()).toEqual([]);
   // The half-removed unit kept its marks with its file, so this destroy removed it as the stack's, not left it
   // as one made by hand (before, its marks went without its file and the file stayed).
@@ -103,7 +170,7 @@ test('one leader destroys every unit; the unit that cannot be removed fails its 
 test('a leader killed mid-run leaves no hook hanging; the next destroy removes what is left', async () => {
   await apply();
   writeFileSync(join(wrap, 'log'), '');
-  const run = project.startTerraform('destroy', '-auto-approve', '-no-color');
+  const run = project.startTerraform('destroy', '-auto-approve', '-no-color', ...TARGETS);
   let leader: number | undefined;
   for (const deadline = Date.now() + 120_000; leader === undefined && Date.now() < deadline;) {
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -119,7 +186,10 @@ test('a leader killed mid-run leaves no hook hanging; the next destroy removes w
   // Hooks waiting on the dead leader give up within their 5 s watchdog and destroy through the Node hook.
   expect(Date.now() - started).toBeLessThan(240_000);
   expect(ended.code).not.toBe(0);
-  await project.must('destroy (after the kill)', project.terraform('destroy', '-auto-approve', '-no-color'));
+  await project.must(
+    'destroy (after the kill)',
+    project.terraform('destroy', '-auto-approve', '-no-color', ...TARGETS),
+  );
   expect(await benchUnits()).toEqual([]);
   expect(relayLeft()).toEqual([]);
 });

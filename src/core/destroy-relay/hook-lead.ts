@@ -51,7 +51,7 @@ export const leadHooks = async <S, T, C, R>(
 };
 
 /** One hook's object from its variables, as the Node hook reads its own (run.ts, destroyFromHook). */
-const destroyFields = async (
+export const destroyFields = async (
   kind: string,
   env: NodeJS.ProcessEnv,
   runOf: (target: unknown) => DestroyWork,
@@ -75,5 +75,5 @@ const requestFieldsOf = (env: NodeJS.ProcessEnv): Record<string, string> =>
     }),
   );
 
-const withoutRequestFields = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
+export const withoutRequestFields = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !REQUEST_FIELDS.includes(name)));

@@ -12,3 +12,5 @@ export * from './lead-signals';
 export * from './private-group';
 export * from './relay';
 export * from './run';
+export * from './teardown';
+export * from './whole-destroy';

@@ -76,8 +76,10 @@ const localExecs = (json: Json): Json[] =>
 // The only commands a stack may run: a bundle of the stack's assets, then fixed words.
 const BUNDLE = String.raw`node "assets/homelab-handler-(pve|linux|kube)/[0-9A-F]+/(pve|linux|kube)\.js"`;
 const BUNDLE_PATH = String.raw`"assets/homelab-handler-(pve|linux|kube)/[0-9A-F]+/(pve|linux|kube)\.js"`;
-// A destroy hook: the shipped sh hook, a bundle and its domain's name (handlers/destroy-hook.sh).
-const SH_HOOK = String.raw`sh "assets/homelab-destroy-hook/[0-9A-F]+/destroy-hook\.sh" ${BUNDLE_PATH} (pve|linux|kube)`;
+// A destroy hook: the shipped sh hook, a bundle and its domain's name (handlers/destroy-hook.sh); a target's teardown's
+// says `teardown` after them.
+const SH_SCRIPT = String.raw`sh "assets/homelab-destroy-hook/[0-9A-F]+/destroy-hook\.sh"`;
+const SH_HOOK = String.raw`${SH_SCRIPT} ${BUNDLE_PATH} (pve|linux|kube)( teardown)?`;
 const FIXED = new RegExp(String.raw`^(${BUNDLE} ("\$HOMELAB_KIND" apply|batch apply)|${SH_HOOK})$`);
 
 const edit = (change: (record: Json) => void): void => {

@@ -121,7 +121,9 @@ describe('runHandler', () => {
     expect(await call(['gadget', 'read'])).toEqual({
       code: 2,
       out: [],
-      log: ['gadget read: unknown kind or verb; usage: <widget> <read|apply|destroy>, or batch read|recheck|apply'],
+      log: [
+        'gadget read: unknown kind or verb; usage: <widget> <read|apply|destroy>, or batch read|recheck|apply|teardown',
+      ],
     });
     expect((await call(['widget', 'fix'])).code).toBe(2);
     expect((await call(['batch', 'destroy'])).code).toBe(2);

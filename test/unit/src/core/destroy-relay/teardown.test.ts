@@ -1,0 +1,165 @@
+/**
+ * A target's teardown (teardown.ts) and the sh hook that takes its outcome (handlers/destroy-hook.sh): in a destroy of
+ * the whole state it removes every listed object in one run and leaves each outcome under the run, by the digest of
+ * the request the object's own hook makes (the same bytes in Node and in sh); the hook prints that outcome and exits
+ * with its code, no leader and no Node start; outside such a destroy it removes nothing.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../../../../../src/core/clock';
+import {
+  requestDigest,
+  runKey,
+  teardown,
+  teardownObjects,
+  terraformRun,
+  type TeardownPorts,
+} from '../../../../../src/core/destroy-relay';
+import { widgetDomain, type WidgetWorld } from '../fake-domain';
+
+const SCRIPT = join(__dirname, '../../../../../handlers/destroy-hook.sh');
+const [SH = 'dash', ...SH_ARGS] = (process.env.HOOK_SH ?? 'dash').split(' ');
+
+// `jsonencode(self.input)`: the JSON text of the lifecycle's input, itself JSON text.
+const lifecycle = (id: string) => JSON.stringify(JSON.stringify({ identity: { id }, target: 'a' }));
+const shared = { HOMELAB_STACK: 'st', HOMELAB_TARGET: JSON.stringify({ shelf: 'a' }), HOMELAB_TARGET_LABEL: 'a' };
+const objectEnv = (id: string): Record<string, string> => ({
+  HOMELAB_KIND: 'widget',
+  HOMELAB_LIFECYCLE: lifecycle(id),
+  ...shared,
+});
+/** The teardown's variables for `ids`: the state's half in two parts, the configuration's in one. */
+const teardownEnv = (ids: readonly string[], data: string): NodeJS.ProcessEnv => ({
+  ...shared,
+  TF_DATA_DIR: data,
+  HOMELAB_TEARDOWN_0: JSON.stringify(
+    Object.fromEntries(ids.slice(0, 2).map((id) => [`${id}_lifecycle`, lifecycle(id)])),
+  ),
+  HOMELAB_TEARDOWN_1: JSON.stringify(Object.fromEntries(ids.slice(2).map((id) => [`${id}_lifecycle`, lifecycle(id)]))),
+  HOMELAB_TEARDOWN_FIELDS_0: JSON.stringify(
+    Object.fromEntries(ids.map((id) => [`${id}_lifecycle`, { HOMELAB_KIND: 'widget' }])),
+  ),
+});
+
+let data: string;
+let relay: string;
+beforeEach(() => {
+  data = mkdtempSync(join(tmpdir(), 'teardown-'));
+  relay = join(data, 'cdktf-homelab-relay');
+});
+afterEach(() => rmSync(data, { recursive: true, force: true }));
+
+/** This jest process plays Terraform: the sh hooks it starts find it as their run, as a hook finds Terraform. */
+const thisRun = terraformRun(process.pid);
+const ports = (argv: string[]): TeardownPorts => ({ run: () => thisRun, argv: () => argv });
+const world = (): WidgetWorld => ({ live: new Map(['w0', 'w1', 'w2', 'stuck'].map((id) => [id, 1])), calls: [] });
+
+const run = async (live: WidgetWorld, env: NodeJS.ProcessEnv, argv: string[]) => {
+  const lines: string[] = [];
+  const context = { env, log: (line: string) => void lines.push(line), clock: systemClock };
+  const code = await teardown(widgetDomain(live), context, context.log, ports(argv));
+  return { code, lines };
+};
+
+/** The real sh hook for `env`'s object, with a stand-in bundle that says it ran and exits 7. */
+const hook = (env: Record<string, string>) => {
+  const bundle = join(data, 'bundle.js');
+  writeFileSync(bundle, "process.stderr.write('node hook ran\\n'); process.exit(7);");
+  return spawnSync(SH, [...SH_ARGS, SCRIPT, bundle, 'widgets'], {
+    env: { PATH: process.env.PATH, TF_DATA_DIR: data, ...env },
+    encoding: 'utf8',
+  });
+};
+
+describe('teardownObjects', () => {
+  test('joins the state half and the configuration half by name; one in a single half is left to its hook', () => {
+    const env = {
+      ...teardownEnv(['w0', 'w1', 'w2'], data),
+      HOMELAB_TEARDOWN_FIELDS_0: JSON.stringify({ w0_lifecycle: { HOMELAB_KIND: 'widget', HOMELAB_ADOPT: 'true' } }),
+      HOMELAB_TEARDOWN_FIELDS_1: JSON.stringify({ w2_lifecycle: { HOMELAB_KIND: 'widget' }, new_lifecycle: {} }),
+    };
+    expect(teardownObjects(env)).toEqual([
+      { name: 'w0_lifecycle', fields: { ...objectEnv('w0'), HOMELAB_ADOPT: 'true' } },
+      { name: 'w2_lifecycle', fields: objectEnv('w2') },
+    ]);
+  });
+
+  test('a field no destroy hook sets is refused, naming it', () => {
+    const env = { ...teardownEnv(['w0'], data), HOMELAB_TEARDOWN_FIELDS_0: '{"w0_lifecycle":{"PATH":"/tmp"}}' };
+    expect(() => teardownObjects(env)).toThrow('w0_lifecycle sets PATH, which no destroy hook sets');
+  });
+
+  test("a request's digest is the sha256 of the request file the sh hook writes for the same variables", () => {
+    const script = readFileSync(SCRIPT, 'utf8');
+    const request = /^request\(\) \{[\s\S]*?^\}$/m.exec(script)?.[0];
+    const env = { ...objectEnv('w"1\\ $x'), HOMELAB_ADOPT: 'true', HOMELAB_DECLARED: '{"name":"a b"}' };
+    const digest = execFileSync(SH, ['-c', `${request}\nrequest | sha256sum`], { env, encoding: 'utf8' });
+    expect(digest.split(' ')[0]).toBe(requestDigest(env));
+  });
+});
+
+describe('a teardown', () => {
+  test('in a destroy of the whole state removes all in one run and leaves each outcome for its hook', async () => {
+    const live = world();
+    mkdirSync(join(relay, 'done.999999999.1'), { recursive: true, mode: 0o700 });
+    const ids = ['w0', 'w1', 'stuck'];
+    const ran = await run(live, teardownEnv(ids, data), ['terraform', 'destroy', '-auto-approve']);
+    expect(ran).toEqual({
+      code: 0,
+      lines: ["teardown of a: 3 object(s) in one run, 1 failed; each object's destroy says its own outcome"],
+    });
+    expect([...live.live.keys()]).toEqual(['w2', 'stuck']);
+    expect(live.calls).toEqual(['connect a', 'close']);
+    // A dead run's folder is swept; this run's holds an outcome per object.
+    const done = `done.${runKey(thisRun ?? { pid: 0, start: '' })}`;
+    expect(readdirSync(relay)).toEqual([done]);
+    expect(readdirSync(join(relay, done)).sort()).toEqual(ids.map((id) => requestDigest(objectEnv(id))).sort());
+
+    const taken = hook(objectEnv('w0'));
+    expect([taken.status, taken.stderr]).toEqual([0, '']);
+    const failed = hook(objectEnv('stuck'));
+    expect([failed.status, failed.stderr]).toEqual([
+      1,
+      'widget destroy: Widget not removed: the server said: line two; Host: h1\n',
+    ]);
+    expect(hook(objectEnv('w1')).status).toBe(0);
+    // Each outcome is taken once, and the last takes the run's folder with it.
+    expect(readdirSync(relay)).toEqual([]);
+    // No outcome for w2: its hook goes on to the leader's path (here the stand-in Node hook, which it became).
+    const alone = hook(objectEnv('w2'));
+    expect([alone.status, alone.stderr]).toEqual([7, 'node hook ran\n']);
+  });
+
+  test.each([
+    [['terraform', 'destroy', '-target=terraform_data.w0_lifecycle'], 'a targeted destroy'],
+    [['terraform', 'apply', '-auto-approve'], 'an apply (a replace, a target removed)'],
+  ])('in %j (%s) removes nothing and says so', async (argv) => {
+    const live = world();
+    const ran = await run(live, teardownEnv(['w0', 'w1'], data), argv);
+    expect(ran.lines).toEqual(["teardown of a: not a destroy of the whole state; each object's destroy removes it"]);
+    expect(live.live.size).toBe(4);
+    expect(live.calls).toEqual([]);
+    expect(existsSync(relay) ? readdirSync(relay) : []).toEqual([]);
+  });
+
+  test('with a data dir others may write removes nothing: its outcomes could be forged', async () => {
+    const live = world();
+    execFileSync('chmod', ['0777', data]);
+    const ran = await run(live, teardownEnv(['w0'], data), ['terraform', 'destroy']);
+    expect(ran.lines[0]).toMatch(/not a destroy of the whole state/);
+    expect(live.live.size).toBe(4);
+  });
+
+  test('a variable it cannot read stops it before any object: each hook then removes its own', async () => {
+    const live = world();
+    const env = { ...teardownEnv(['w0'], data), HOMELAB_TEARDOWN_1: '{"w1_lifecycle": 3}' };
+    const ran = await run(live, env, ['terraform', 'destroy']);
+    expect(ran.code).toBe(0);
+    expect(ran.lines[0]).toMatch(
+      /^teardown of a stopped: .*HOMELAB_TEARDOWN_1.*; each object's destroy removes what it/,
+    );
+    expect(live.live.size).toBe(4);
+  });
+});
