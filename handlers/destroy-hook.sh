@@ -7,9 +7,6 @@
 bundle=$1
 domain=$2
 node_hook() { exec node "$bundle" "$HOMELAB_KIND" destroy; }
-# `sh destroy-hook.sh <bundle> <domain> teardown`: the target's teardown resource, which removes its objects in one
-# run when Terraform destroys the whole state, and else nothing (src/core/destroy-relay/teardown.ts decides).
-[ "${3-}" = teardown ] && exec node "$bundle" batch teardown
 # The Terraform run this hook is in, `<pid>.<start time>`: the nearest ancestor that is no shell (local-exec runs
 # `/bin/sh -c`, Terraform's child), as whole-destroy.ts finds it. Builtins only; none without /proc.
 run_of() {
@@ -34,6 +31,17 @@ run_of() {
   done
   return 1
 }
+# `sh destroy-hook.sh <bundle> <domain> teardown`: a target's teardown, the destroy hook of its batch apply, which
+# removes the target's objects in one run when Terraform destroys the whole state (src/core/destroy-relay/teardown.ts
+# decides). The apply resource is replaced at every apply that changes something: a Terraform run whose arguments
+# say no `destroy` ends here, without a Node start.
+if [ "${3-}" = teardown ]; then
+  run=$(run_of) || exit 0
+  case "$(tr '\0' ' ' <"/proc/${run%%.*}/cmdline" 2>/dev/null) ${TF_CLI_ARGS-} ${TF_CLI_ARGS_apply-}" in
+  *destroy*) exec node "$bundle" batch teardown ;;
+  esac
+  exit 0
+fi
 # Values are data: each set variable as NAME=value, NUL-terminated (an environment value holds no NUL).
 request() {
   for name in HOMELAB_KIND HOMELAB_STACK HOMELAB_LIFECYCLE HOMELAB_TARGET HOMELAB_TARGET_LABEL HOMELAB_ADOPT \

@@ -109,13 +109,20 @@ export class TargetBatch extends Construct {
       size: () => this.members.size,
     });
     const drifted = Lazy.stringValue({ produce: () => this.drifted() });
-    const input = () => applyInput(this.label, jsonText(key.target), drifted, this.recheckAddress !== undefined);
+    const input = () => ({
+      ...applyInput(this.label, jsonText(key.target), drifted, this.recheckAddress !== undefined),
+      ...this.teardown?.input(),
+    });
+    const applies = { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: applyEnvironment(stackId) };
     this.apply = new TerraformData(this, 'apply', {
       triggersReplace: Lazy.stringValue({ produce: () => triggersOf(this.label, this.mayRefuse) }),
       input: Lazy.anyValue({ produce: input }),
       ignoreChanges: ['input'],
-      localExec: { command: `node "${key.handler}" ${APPLY.verb} apply`, environment: applyEnvironment(stackId) },
+      localExec: applies,
     });
+    // Its destroy hook, the target's teardown (teardown.ts), once an object is listed.
+    const hooks = () => [applies, this.teardown?.hook()].flatMap((exec) => (exec ? [{ 'local-exec': exec }] : []));
+    this.apply.addOverride('provisioner', Lazy.anyValue({ produce: hooks }));
     this.apply.overrideLogicalId(`${this.label}_apply`);
     BATCH_RESOURCES.add(this.apply);
     this.declareDrifted(stack);
@@ -151,7 +158,7 @@ export class TargetBatch extends Construct {
     this.members.set(member.name, member);
     const listed = teardownListing(member.kind, hook);
     if (listed !== undefined) {
-      this.teardown ??= new Teardown(this, 'teardown', { label: this.label, ...listed });
+      this.teardown ??= new Teardown(TerraformStack.of(this), listed);
       const mayWaitFor = this.recheckAddress === undefined ? [] : [this.recheckAddress];
       this.teardown.add({ lifecycle, environment: listed.environment, mayWaitFor });
     }

@@ -74,12 +74,16 @@ afterAll(async () => {
 test('a whole destroy removes the units in one teardown; one that cannot be removed fails alone', async () => {
   await apply();
   expect(await benchUnits()).toHaveLength(N);
-  await host.exec(`mount --bind ${FILE} ${FILE}`);
+  // An apply replaces the batch apply, whose destroy hook the teardown is: no Node start when it is no destroy.
+  await host.exec('systemctl stop bench-3.service');
   writeFileSync(join(wrap, 'log'), '');
+  expect((await apply()).stdout).toMatch(/host_apply: Destruction complete/);
+  expect(nodeDestroys()).toEqual([]);
+  await host.exec(`mount --bind ${FILE} ${FILE}`);
   const destroyed = await project.terraform('destroy', '-auto-approve', '-no-color');
   const output = `${destroyed.stdout}\n${destroyed.stderr}`;
   expect(destroyed.code).not.toBe(0);
-  expect(output).toMatch(/host_teardown \(local-exec\): teardown of host: 20 object\(s\) in one run, 1 failed/);
+  expect(output).toMatch(/host_apply \(local-exec\): teardown of host: 20 object\(s\) in one run, 1 failed/);
   // Each unit's hook prints its own outcome: 19 removed, one failed, under its own lifecycle.
   expect(
     output.match(/unit\d+_lifecycle \(local-exec\): bench-\d+\.service on [^ ]+: stopped, disabled and removed/g),
@@ -88,7 +92,7 @@ test('a whole destroy removes the units in one teardown; one that cannot be remo
   expect(output).toMatch(/Error: local-exec provisioner error[\s\S]*unit7_lifecycle/);
   expect(await benchUnits()).toEqual([STUCK]);
   const state = await project.terraform('state', 'list');
-  expect(state.stdout.split('\n').filter((line) => /_(lifecycle|teardown)$/.test(line))).toEqual([
+  expect(state.stdout.split('\n').filter((line) => /_(lifecycle|apply)$/.test(line))).toEqual([
     'terraform_data.unit7_lifecycle',
   ]);
   // One Node start for the 20 destroys: the teardown's; no hook led or destroyed alone.

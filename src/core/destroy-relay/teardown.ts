@@ -1,5 +1,5 @@
 /**
- * A target's teardown (`batch teardown`): in a destroy of the whole state, the target's teardown resource
+ * A target's teardown (`batch teardown`): in a destroy of the whole state, the destroy hook of the target's batch apply
  * (constructs/core/teardown.ts), which Terraform destroys before every lifecycle it lists, removes all of their
  * objects in one run and leaves each one's outcome where that object's own destroy hook finds it (destroy-hook.sh):
  * under the Terraform run, by the digest of the exact request the hook would hand its leader. Each object's destroy

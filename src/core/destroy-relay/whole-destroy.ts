@@ -2,9 +2,11 @@
  * Whether this Terraform run destroys every resource in its state, told from the Terraform process's own command
  * line and its TF_CLI_ARGS variables, and which run that is (its pid and start time). A target's teardown
  * (teardown.ts) removes its objects ahead of their hooks only when this proves it: `destroy -target=…` destroys a
- * lifecycle's dependents too, the teardown resource among them, and a teardown that acted then would remove objects
- * the plan never named. Anything not known to leave the whole state destroyed (a plan file, a `-target`, `-replace`,
- * `-exclude`, a flag of a later version, a value in a separate argument) proves nothing: the hooks then do the work.
+ * lifecycle's dependents too, the batch apply that holds the teardown among them, and a teardown that acted then
+ * would remove objects the plan never named. Anything not known to leave the whole state destroyed (a plan file, a
+ * `-target`, `-replace`, `-exclude`, a flag of a later version, a value in a separate argument) proves nothing: the
+ * hooks then do the work. The apply is replaced at every apply that changes an object, and its destroy hook then
+ * ends in sh (destroy-hook.sh), without a Node start.
  * Linux alone has /proc; elsewhere nothing is proven. Measured with terraform 1.11.4 and 1.15.9 and tofu 1.12.6
  * (2026-12-07): a local-exec command runs under `/bin/sh -c`, a child of the terraform (or tofu) process itself.
  */

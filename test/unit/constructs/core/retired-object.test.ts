@@ -19,7 +19,7 @@ describe('a retired object', () => {
       ['gone', { retired: true }],
     ]);
     expect(Object.keys(queryOf(json, 'pve')).sort()).toEqual(['.stack', '.target', 'kept']);
-    expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply', 'pve_teardown']);
+    expect(Object.keys(json.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
     expect(entryNames(json, 'pve')).toEqual(['kept']);
     expect(json.resource.terraform_data.pve_apply.depends_on).toEqual(['terraform_data.kept_lifecycle']);
     expect(Object.keys(json.check)).toEqual(['pve_in_sync']);

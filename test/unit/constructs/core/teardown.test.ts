@@ -1,8 +1,9 @@
 /**
- * A target's teardown resource (constructs/core/teardown.ts): it lists the lifecycles of the kinds whose destroys may
- * run together, each lifecycle's stored input read from it (so Terraform destroys it first) and each object's other
- * hook fields from the configuration, in variables Linux can pass; a lifecycle Terraform orders against another
- * resource, and every kind that must be ordered (network interfaces), stays with its own hook.
+ * A target's teardown (constructs/core/teardown.ts), the destroy hook of its batch apply: it lists the lifecycles of
+ * the kinds whose destroys may run together, each lifecycle's stored input read from it into the apply's input (which
+ * Terraform ignores the changes of, so no plan changes for it) and each object's other hook fields from the
+ * configuration, in variables Linux can pass; a lifecycle Terraform orders against another resource, and every kind
+ * that must be ordered (network interfaces), stays with its own hook.
  */
 import { Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
@@ -38,15 +39,15 @@ describe('a target teardown', () => {
     unit('first');
     unit('after').applyAfter(unit('before'));
     const data = synth(stack).resource.terraform_data;
-    const teardown = data.n2_teardown;
-    expect(teardown?.input).toEqual({
-      '0': {
-        a_lifecycle: '${jsonencode(terraform_data.a_lifecycle.input)}',
-        b_lifecycle: '${jsonencode(terraform_data.b_lifecycle.input)}',
-        first_lifecycle: '${jsonencode(terraform_data.first_lifecycle.input)}',
-      },
+    const apply = data.n2_apply;
+    expect(Object.keys(apply?.input ?? {}).sort()).toEqual(['basis', 'drifted', 'target', 'teardown_0']);
+    expect(apply?.input.teardown_0).toEqual({
+      a_lifecycle: '${jsonencode(terraform_data.a_lifecycle.input)}',
+      b_lifecycle: '${jsonencode(terraform_data.b_lifecycle.input)}',
+      first_lifecycle: '${jsonencode(terraform_data.first_lifecycle.input)}',
     });
-    const exec = teardown?.provisioner[0]?.['local-exec'];
+    expect(apply?.provisioner[0]?.['local-exec'].command).toMatch(/linux\.js" batch apply$/);
+    const exec = apply?.provisioner[1]?.['local-exec'];
     const hook = data.a_lifecycle?.provisioner[0]?.['local-exec'];
     expect(exec?.when).toBe('destroy');
     expect(exec?.command).toBe(`${hook?.command} teardown`);
@@ -55,7 +56,7 @@ describe('a target teardown', () => {
       HOMELAB_STACK,
       HOMELAB_TARGET,
       HOMELAB_TARGET_LABEL,
-      HOMELAB_TEARDOWN_0: '${jsonencode(lookup(self.input, "0", {}))}',
+      HOMELAB_TEARDOWN_0: '${jsonencode(lookup(self.input, "teardown_0", {}))}',
       HOMELAB_TEARDOWN_FIELDS_0: JSON.stringify({
         a_lifecycle: { HOMELAB_KIND: 'systemd-unit' },
         b_lifecycle: { HOMELAB_KIND: 'systemd-unit', HOMELAB_ADOPT: 'true' },
@@ -68,9 +69,13 @@ describe('a target teardown', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const pve = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, node: 'n2', iface: 'vmbr1', type: 'bridge' });
-    expect(Object.keys(synth(stack).resource.terraform_data).sort()).toEqual(['br_lifecycle', 'pve_apply']);
+    const alone = synth(stack).resource.terraform_data.pve_apply;
+    expect(alone?.provisioner).toHaveLength(1);
+    expect(alone?.input).not.toHaveProperty('teardown_0');
     new ProxmoxMetricServer(stack, 'm', { cluster: pve, id: 'gr', type: 'graphite', server: '10.0.0.5', port: 2003 });
-    expect(Object.keys(synth(stack).resource.terraform_data.pve_teardown?.input['0'] ?? {})).toEqual(['m_lifecycle']);
+    const both = synth(stack).resource.terraform_data.pve_apply;
+    expect(Object.keys(both?.input.teardown_0 ?? {})).toEqual(['m_lifecycle']);
+    expect(both?.provisioner[1]?.['local-exec'].when).toBe('destroy');
   });
 
   test('1000 metric servers come in parts, each variable well within the 128 KiB Linux passes', () => {
@@ -79,11 +84,13 @@ describe('a target teardown', () => {
     for (let i = 0; i < 1000; i += 1) {
       new ProxmoxMetricServer(stack, `m${i}`, { cluster: pve, id: `m${i}`, type: 'graphite', server: 'h', port: 2003 });
     }
-    const teardown = synth(stack).resource.terraform_data.pve_teardown;
-    const parts = Object.values(teardown?.input ?? {});
+    const apply = synth(stack).resource.terraform_data.pve_apply;
+    const parts = Object.entries(apply?.input ?? {}).flatMap(([key, part]) =>
+      key.startsWith('teardown_') ? [part] : [],
+    );
     expect(parts.length).toBeGreaterThan(1);
     expect(parts.flatMap((part) => Object.keys(part))).toHaveLength(1000);
-    const environment = teardown?.provisioner[0]?.['local-exec'].environment ?? {};
+    const environment = apply?.provisioner[1]?.['local-exec'].environment ?? {};
     expect(Object.keys(environment).filter((name) => name.startsWith('HOMELAB_TEARDOWN_FIELDS_'))).toHaveLength(
       parts.length,
     );

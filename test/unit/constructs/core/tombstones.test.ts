@@ -48,7 +48,7 @@ describe('a construct removed from the code', () => {
     expect(after.removed).toEqual([
       { from: 'terraform_data.gone_lifecycle', lifecycle: { destroy: true }, provisioner: [hookOf(before, 'gone')] },
     ]);
-    expect(Object.keys(after.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply', 'pve_teardown']);
+    expect(Object.keys(after.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
   });
 
   test('one whose construct said adopt: its tombstone carries no adopt, the state proves it (tombstone-adopt)', () => {
@@ -174,11 +174,7 @@ describe('forget: true', () => {
       ['old', { forget: true }],
     ]);
     expect(forgotten.removed).toEqual([{ from: 'terraform_data.old_lifecycle', lifecycle: { destroy: false } }]);
-    expect(Object.keys(forgotten.resource.terraform_data).sort()).toEqual([
-      'kept_lifecycle',
-      'pve_apply',
-      'pve_teardown',
-    ]);
+    expect(Object.keys(forgotten.resource.terraform_data).sort()).toEqual(['kept_lifecycle', 'pve_apply']);
     expect(synth([['kept', {}]]).removed).toEqual(forgotten.removed);
     expect(JSON.parse(record()).stacks.lab.objects.old.state).toBe('forgotten');
   });

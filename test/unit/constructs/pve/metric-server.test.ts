@@ -160,11 +160,7 @@ describe('ProxmoxMetricServer', () => {
     ['a server without tokenEnv', { type: 'opentelemetry', port: 4318, otelHeadersEnv: 'OTEL_HEADERS' }],
     ['a token without tokenVersion', { tokenEnv: 'INFLUX_TOKEN' }],
   ])('%s has no m_resend, only its lifecycle and the batch apply', (_, props) => {
-    expect(Object.keys(stackWith(props).resource.terraform_data).sort()).toEqual([
-      'm_lifecycle',
-      'pve_apply',
-      'pve_teardown',
-    ]);
+    expect(Object.keys(stackWith(props).resource.terraform_data).sort()).toEqual(['m_lifecycle', 'pve_apply']);
   });
 
   test.each<[string, Partial<ProxmoxMetricServerProps>, RegExp]>([
