@@ -156,11 +156,11 @@ export class TargetBatch extends Construct {
    */
   add(member: BatchMember, lifecycle: TerraformData, hook?: LocalExec): void {
     this.members.set(member.name, member);
-    const listed = teardownListing(member.kind, hook);
+    const listed = teardownListing(member.kind, hook, lifecycle.input);
     if (listed !== undefined) {
       this.teardown ??= new Teardown(TerraformStack.of(this), listed);
       const mayWaitFor = this.recheckAddress === undefined ? [] : [this.recheckAddress];
-      this.teardown.add({ lifecycle, environment: listed.environment, mayWaitFor });
+      this.teardown.add({ lifecycle, input: listed.input, environment: listed.environment, mayWaitFor });
     }
     if (refusable(member) && !this.mayRefuse) {
       // The lines of refused objects sit in one local: a failed check prints one value, not one per object.

@@ -21,12 +21,12 @@ export const DOMAINS = {
  * unit's stop stops the units bound to it):
  * its target's read is told of the ones a plan removes and says it (ObjectKind.readRemovals). `tearsDown` marks a kind
  * whose objects' destroys may run together, in any order, in its target's teardown (constructs/core/teardown.ts): its
- * domain's destroy of a batch orders them (systemd's stop jobs), or they are independent (metric servers). Network
- * interfaces are staged and reloaded in an order, and the Repos' fetch asks name their Repos: those stay with their
- * hooks.
+ * domain's destroy of a batch orders them (systemd's stop jobs). Network interfaces are staged and reloaded in an
+ * order, and the Repos' fetch asks name their Repos: those stay with their hooks, and so do metric servers, whose
+ * lifecycle input is no literal (it records what the read found) and whose destroy Terraform's own time bounds.
  */
 export const KINDS = {
-  'metric-server': { domain: 'pve', ownership: 'state', tearsDown: true },
+  'metric-server': { domain: 'pve', ownership: 'state' },
   'network-interface': { domain: 'pve', ownership: 'state' },
   'network-apply': { domain: 'pve' },
   'systemd-unit': { domain: 'linux', readsRemoval: true, tearsDown: true },

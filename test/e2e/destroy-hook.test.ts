@@ -121,9 +121,18 @@ test('a teardown killed mid-run fails the destroy, no hook hangs; the next destr
   process.kill(Number(teardown), 'SIGKILL');
   const ended = await run.exited;
   expect(ended.code).not.toBe(0);
-  // Terraform stops at the teardown: every lifecycle is still in the state, whatever the run removed before it died.
+  // Terraform stops at the teardown: every lifecycle is still in the state, whatever the run removed before it died,
+  // and the next plan names each unit the run removed: it is clean only if the run had removed none.
   const state = await project.terraform('state', 'list');
   expect(state.stdout.split('\n').filter((line) => line.endsWith('_lifecycle'))).toHaveLength(N);
+  const left = await benchUnits();
+  const active = await host.exec(`systemctl is-active ${left.join(' ')}`);
+  const planned = await project.plan('plan (after the killed teardown)');
+  // Clean only when nothing changed: every unit still there and running.
+  if (planned.code === 0) expect([left.length, active.code]).toEqual([N, 0]);
+  for (let i = 0; i < N; i += 1) {
+    if (!left.includes(`bench-${i}.service`)) expect(planned.stdout).toMatch(`bench-${i}.service`);
+  }
   await project.must('destroy (after the kill)', project.terraform('destroy', '-auto-approve', '-no-color'));
   expect(await benchUnits()).toEqual([]);
   expect(relayLeft()).toEqual([]);

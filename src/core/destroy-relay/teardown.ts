@@ -23,9 +23,9 @@ import { relayDirectory, sharedDestroy } from './run';
 import { destroysWholeState, runArgv, runKey, type TerraformRun, terraformRun } from './whole-destroy';
 
 /**
- * The teardown's objects in parts of at most ~96 KiB a variable (Linux takes 128 KiB): `HOMELAB_TEARDOWN_<i>`, each
- * lifecycle's stored input by the lifecycle's name, from the state; `HOMELAB_TEARDOWN_FIELDS_<i>`, each object's other
- * fields as its own hook has them, from the configuration at destroy.
+ * The teardown's objects in parts of at most ~48 KiB a variable (Linux takes 128 KiB): `HOMELAB_TEARDOWN_FIELDS_<i>`,
+ * each object by its lifecycle's name with its lifecycle's stored input and its hook's own fields, from the
+ * configuration; `HOMELAB_TEARDOWN_<i>`, the sha256 of those inputs, one a line, as the state holds them.
  */
 export const TEARDOWN_PREFIX = 'HOMELAB_TEARDOWN_';
 export const TEARDOWN_FIELDS_PREFIX = 'HOMELAB_TEARDOWN_FIELDS_';
@@ -34,8 +34,7 @@ export const OBJECT_FIELDS: readonly string[] = [ENV.kind, ENV.adopt, ENV.declar
 /** A domain without a batch destroy gets this many of its objects' destroys at once, as Terraform's slots gave. */
 const AT_ONCE = 10;
 
-const lifecycles = z.record(z.string(), z.string());
-const objectFields = z.record(z.string(), z.record(z.string(), z.string()));
+const part = z.record(z.string(), z.object({ input: z.string(), fields: z.record(z.string(), z.string()) }));
 
 /** One object of a teardown: its lifecycle's name and the request its hook would make. */
 export interface TeardownObject {
@@ -43,32 +42,40 @@ export interface TeardownObject {
   readonly fields: Readonly<Record<string, string>>;
 }
 
-/** Every part of `prefix` merged by name: parts of the state and of the configuration need not match. */
-const merged = <V>(env: NodeJS.ProcessEnv, prefix: string, schema: z.ZodMiniType<Record<string, V>>) => {
-  const all: Record<string, V> = {};
-  for (let part = 0; env[`${prefix}${part}`] !== undefined; part += 1) {
-    const name = `${prefix}${part}`;
-    Object.assign(all, parseAs(schema, parseJson(env[name], name), name));
-  }
-  return all;
-};
+/** What the variables list: the objects of each part whose inputs the state holds as the code does, and the rest. */
+export interface Listed {
+  readonly objects: TeardownObject[];
+  /** The parts whose digest differs (code changed since the last apply, or an earlier version's state). */
+  readonly skipped: number;
+}
 
-/**
- * The objects both halves name, each with its hook's request fields; one the state lists and the configuration no
- * longer has (or the reverse) is left to its own hook. A field no hook sets is refused.
- */
-export const teardownObjects = (env: NodeJS.ProcessEnv): TeardownObject[] => {
+/** `jsonencode` of a string, as Terraform writes it (Go's HTML-safe escapes; measured with terraform console 1.11.4). */
+export const terraformJson = (text: string): string =>
+  JSON.stringify(text).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** The objects the variables list, each with its hook's request fields; a field no hook sets is refused. */
+export const teardownObjects = (env: NodeJS.ProcessEnv): Listed => {
   const shared = Object.fromEntries(
     [ENV.stack, ENV.target, ENV.targetLabel].flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])),
   );
-  const stored = merged(env, TEARDOWN_PREFIX, lifecycles);
-  const configured = merged(env, TEARDOWN_FIELDS_PREFIX, objectFields);
-  return Object.entries(configured).flatMap(([name, own]) => {
-    const unknown = Object.keys(own).find((field) => !OBJECT_FIELDS.includes(field));
-    if (unknown !== undefined) throw new Error(`${name} sets ${unknown}, which no destroy hook sets`);
-    const lifecycle = stored[name];
-    return lifecycle === undefined ? [] : [{ name, fields: { ...own, ...shared, [ENV.lifecycle]: lifecycle } }];
-  });
+  const objects: TeardownObject[] = [];
+  let skipped = 0;
+  for (let index = 0; env[`${TEARDOWN_FIELDS_PREFIX}${index}`] !== undefined; index += 1) {
+    const name = `${TEARDOWN_FIELDS_PREFIX}${index}`;
+    const entries = Object.entries(parseAs(part, parseJson(env[name], name), name));
+    if (sha256(entries.map(([, { input }]) => input).join('\n')) !== env[`${TEARDOWN_PREFIX}${index}`]) {
+      skipped += 1;
+      continue;
+    }
+    for (const [object, { input, fields }] of entries) {
+      const unknown = Object.keys(fields).find((field) => !OBJECT_FIELDS.includes(field));
+      if (unknown !== undefined) throw new Error(`${object} sets ${unknown}, which no destroy hook sets`);
+      objects.push({ name: object, fields: { ...fields, ...shared, [ENV.lifecycle]: terraformJson(input) } });
+    }
+  }
+  return { objects, skipped };
 };
 
 /** The bytes of a hook's request file for `fields` (destroy-hook.sh `request`), whose sha256 names its outcome. */
@@ -103,7 +110,7 @@ export const teardown = async <S, T, C, R>(
     return 0;
   }
   try {
-    const listed = teardownObjects(context.env);
+    const { objects: listed, skipped } = teardownObjects(context.env);
     const done = outcomesFolder(dir, run);
     const outcomes = await destroyAll(domain, context, listed, (object, outcome) => {
       const digest = requestDigest(object.fields);
@@ -111,8 +118,9 @@ export const teardown = async <S, T, C, R>(
       renameSync(join(done, `.${digest}`), join(done, digest));
     });
     const failed = outcomes.filter(({ code }) => code !== 0).length;
+    const left = skipped === 0 ? '' : `; ${skipped} part(s) whose code differs from the state left to their hooks`;
     log(
-      `teardown of ${label}: ${listed.length} object(s) in one run, ${failed} failed; ` +
+      `teardown of ${label}: ${listed.length} object(s) in one run, ${failed} failed${left}; ` +
         "each object's destroy says its own outcome",
     );
   } catch (error) {

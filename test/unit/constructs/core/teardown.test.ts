@@ -1,9 +1,9 @@
 /**
- * A target's teardown (constructs/core/teardown.ts), the destroy hook of its batch apply: it lists the lifecycles of
- * the kinds whose destroys may run together, each lifecycle's stored input read from it into the apply's input (which
- * Terraform ignores the changes of, so no plan changes for it) and each object's other hook fields from the
- * configuration, in variables Linux can pass; a lifecycle Terraform orders against another resource, and every kind
- * that must be ordered (network interfaces), stays with its own hook.
+ * A target's teardown (constructs/core/teardown.ts), the destroy hook of its batch apply: it lists the objects of the
+ * kinds whose destroys may run together, each with its lifecycle's literal input and its hook's own fields, in
+ * variables Linux can pass, and keeps in the apply's input (whose changes Terraform ignores, so no plan changes for it)
+ * one digest per part of those inputs as the state holds them; a lifecycle Terraform orders against another resource,
+ * one whose input is no literal (a metric server's), and every kind that must be ordered, stays with its own hook.
  */
 import { Testing, TerraformStack } from 'cdktf';
 import { ProxmoxCluster } from '../../../../constructs/pve/cluster';
@@ -41,65 +41,50 @@ describe('a target teardown', () => {
     const data = synth(stack).resource.terraform_data;
     const apply = data.n2_apply;
     expect(Object.keys(apply?.input ?? {}).sort()).toEqual(['basis', 'drifted', 'target', 'teardown_0']);
-    expect(apply?.input.teardown_0).toEqual({
-      a_lifecycle: '${jsonencode(terraform_data.a_lifecycle.input)}',
-      b_lifecycle: '${jsonencode(terraform_data.b_lifecycle.input)}',
-      first_lifecycle: '${jsonencode(terraform_data.first_lifecycle.input)}',
-    });
+    const inputs = ['a', 'b', 'first'].map((id) => `terraform_data.${id}_lifecycle.input`).join(', ');
+    expect(apply?.input.teardown_0).toBe(`\${sha256(join("\\n", [${inputs}]))}`);
     expect(apply?.provisioner[0]?.['local-exec'].command).toMatch(/linux\.js" batch apply$/);
     const exec = apply?.provisioner[1]?.['local-exec'];
-    const hook = data.a_lifecycle?.provisioner[0]?.['local-exec'];
+    const hook = (id: string) => data[`${id}_lifecycle`]?.provisioner[0]?.['local-exec'];
     expect(exec?.when).toBe('destroy');
-    expect(exec?.command).toBe(`${hook?.command} teardown`);
-    const { HOMELAB_STACK, HOMELAB_TARGET, HOMELAB_TARGET_LABEL } = hook?.environment ?? {};
+    expect(exec?.command).toBe(`${hook('a')?.command} teardown`);
+    const { HOMELAB_STACK, HOMELAB_TARGET, HOMELAB_TARGET_LABEL } = hook('a')?.environment ?? {};
+    const listed = (id: string, fields: Record<string, string>) => [
+      `${id}_lifecycle`,
+      { input: data[`${id}_lifecycle`]?.input, fields: { HOMELAB_KIND: 'systemd-unit', ...fields } },
+    ];
     expect(exec?.environment).toEqual({
       HOMELAB_STACK,
       HOMELAB_TARGET,
       HOMELAB_TARGET_LABEL,
-      HOMELAB_TEARDOWN_0: '${jsonencode(lookup(self.input, "teardown_0", {}))}',
-      HOMELAB_TEARDOWN_FIELDS_0: JSON.stringify({
-        a_lifecycle: { HOMELAB_KIND: 'systemd-unit' },
-        b_lifecycle: { HOMELAB_KIND: 'systemd-unit', HOMELAB_ADOPT: 'true' },
-        first_lifecycle: { HOMELAB_KIND: 'systemd-unit' },
-      }),
+      HOMELAB_TEARDOWN_0: '${lookup(self.input, "teardown_0", "")}',
+      HOMELAB_TEARDOWN_FIELDS_0: JSON.stringify(
+        Object.fromEntries([listed('a', {}), listed('b', { HOMELAB_ADOPT: 'true' }), listed('first', {})]),
+      ),
     });
   });
 
-  test('network interfaces, staged and reloaded in an order, have none; metric servers on the same cluster do', () => {
+  test('network interfaces, staged and reloaded in order, and metric servers, whose input is no literal, have none', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const pve = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, node: 'n2', iface: 'vmbr1', type: 'bridge' });
-    const alone = synth(stack).resource.terraform_data.pve_apply;
-    expect(alone?.provisioner).toHaveLength(1);
-    expect(alone?.input).not.toHaveProperty('teardown_0');
     new ProxmoxMetricServer(stack, 'm', { cluster: pve, id: 'gr', type: 'graphite', server: '10.0.0.5', port: 2003 });
-    const both = synth(stack).resource.terraform_data.pve_apply;
-    expect(Object.keys(both?.input.teardown_0 ?? {})).toEqual(['m_lifecycle']);
-    expect(both?.provisioner[1]?.['local-exec'].when).toBe('destroy');
+    const apply = synth(stack).resource.terraform_data.pve_apply;
+    expect(apply?.provisioner).toHaveLength(1);
+    expect(apply?.input).not.toHaveProperty('teardown_0');
   });
 
-  test('1000 metric servers come in parts, each variable well within the 128 KiB Linux passes', () => {
+  test('1000 units come in parts, each variable well within the 128 KiB Linux passes', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
-    const pve = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
-    for (let i = 0; i < 1000; i += 1) {
-      new ProxmoxMetricServer(stack, `m${i}`, { cluster: pve, id: `m${i}`, type: 'graphite', server: 'h', port: 2003 });
-    }
-    const apply = synth(stack).resource.terraform_data.pve_apply;
-    const parts = Object.entries(apply?.input ?? {}).flatMap(([key, part]) =>
-      key.startsWith('teardown_') ? [part] : [],
-    );
+    const { unit } = unitsOn(stack);
+    for (let i = 0; i < 1000; i += 1) unit(`u${i}`);
+    const apply = synth(stack).resource.terraform_data.n2_apply;
+    const parts = Object.keys(apply?.input ?? {}).filter((key) => key.startsWith('teardown_'));
     expect(parts.length).toBeGreaterThan(1);
-    expect(parts.flatMap((part) => Object.keys(part))).toHaveLength(1000);
     const environment = apply?.provisioner[1]?.['local-exec'].environment ?? {};
-    expect(Object.keys(environment).filter((name) => name.startsWith('HOMELAB_TEARDOWN_FIELDS_'))).toHaveLength(
-      parts.length,
-    );
-    // What each state part's variable will hold: per server its lifecycle's stored input (its found text aside,
-    // which the estimate allows 2 KiB), JSON-quoted twice.
-    for (const part of parts) {
-      const stored = Object.keys(part).map((name) => [name, JSON.stringify(JSON.stringify('x'.repeat(300)))]);
-      expect(JSON.stringify(Object.fromEntries(stored)).length).toBeLessThan(128 * 1024);
-    }
-    for (const value of Object.values(environment)) expect(value.length).toBeLessThan(128 * 1024);
+    const fields = Object.keys(environment).filter((name) => name.startsWith('HOMELAB_TEARDOWN_FIELDS_'));
+    expect(fields).toHaveLength(parts.length);
+    expect(fields.flatMap((name) => Object.keys(JSON.parse(environment[name] ?? '{}')))).toHaveLength(1000);
+    for (const value of Object.values(environment)) expect(value.length).toBeLessThan(64 * 1024);
   });
 });

@@ -5,12 +5,14 @@
  * with its code, no leader and no Node start; outside such a destroy it removes nothing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../../../src/core/clock';
 import {
   requestDigest,
+  terraformJson,
   runKey,
   teardown,
   teardownObjects,
@@ -22,25 +24,29 @@ import { widgetDomain, type WidgetWorld } from '../fake-domain';
 const SCRIPT = join(__dirname, '../../../../../handlers/destroy-hook.sh');
 const [SH = 'dash', ...SH_ARGS] = (process.env.HOOK_SH ?? 'dash').split(' ');
 
-// `jsonencode(self.input)`: the JSON text of the lifecycle's input, itself JSON text.
-const lifecycle = (id: string) => JSON.stringify(JSON.stringify({ identity: { id }, target: 'a' }));
+// A lifecycle's stored input, and `jsonencode(self.input)` of it, as its hook gets it.
+const stored = (id: string) => JSON.stringify({ identity: { id }, target: 'a' });
+const lifecycle = (id: string) => JSON.stringify(stored(id));
 const shared = { HOMELAB_STACK: 'st', HOMELAB_TARGET: JSON.stringify({ shelf: 'a' }), HOMELAB_TARGET_LABEL: 'a' };
 const objectEnv = (id: string): Record<string, string> => ({
   HOMELAB_KIND: 'widget',
   HOMELAB_LIFECYCLE: lifecycle(id),
   ...shared,
 });
-/** The teardown's variables for `ids`: the state's half in two parts, the configuration's in one. */
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** One part's two variables: the objects as the code has them, and the digest of their inputs as the state does. */
+const part = (index: number, ids: readonly string[], state = ids.map(stored)) => ({
+  [`HOMELAB_TEARDOWN_FIELDS_${index}`]: JSON.stringify(
+    Object.fromEntries(ids.map((id) => [`${id}_lifecycle`, { input: stored(id), fields: { HOMELAB_KIND: 'widget' } }])),
+  ),
+  [`HOMELAB_TEARDOWN_${index}`]: sha256(state.join('\n')),
+});
+/** The teardown's variables for `ids`, in two parts. */
 const teardownEnv = (ids: readonly string[], data: string): NodeJS.ProcessEnv => ({
   ...shared,
   TF_DATA_DIR: data,
-  HOMELAB_TEARDOWN_0: JSON.stringify(
-    Object.fromEntries(ids.slice(0, 2).map((id) => [`${id}_lifecycle`, lifecycle(id)])),
-  ),
-  HOMELAB_TEARDOWN_1: JSON.stringify(Object.fromEntries(ids.slice(2).map((id) => [`${id}_lifecycle`, lifecycle(id)]))),
-  HOMELAB_TEARDOWN_FIELDS_0: JSON.stringify(
-    Object.fromEntries(ids.map((id) => [`${id}_lifecycle`, { HOMELAB_KIND: 'widget' }])),
-  ),
+  ...part(0, ids.slice(0, 2)),
+  ...(ids.length > 2 ? part(1, ids.slice(2)) : {}),
 });
 
 let data: string;
@@ -74,21 +80,34 @@ const hook = (env: Record<string, string>) => {
 };
 
 describe('teardownObjects', () => {
-  test('joins the state half and the configuration half by name; one in a single half is left to its hook', () => {
-    const env = {
-      ...teardownEnv(['w0', 'w1', 'w2'], data),
-      HOMELAB_TEARDOWN_FIELDS_0: JSON.stringify({ w0_lifecycle: { HOMELAB_KIND: 'widget', HOMELAB_ADOPT: 'true' } }),
-      HOMELAB_TEARDOWN_FIELDS_1: JSON.stringify({ w2_lifecycle: { HOMELAB_KIND: 'widget' }, new_lifecycle: {} }),
-    };
-    expect(teardownObjects(env)).toEqual([
-      { name: 'w0_lifecycle', fields: { ...objectEnv('w0'), HOMELAB_ADOPT: 'true' } },
-      { name: 'w2_lifecycle', fields: objectEnv('w2') },
-    ]);
+  test("lists each part whose inputs the state holds as the code does, with each hook's request fields", () => {
+    const env = { ...teardownEnv(['w0', 'w1', 'w2'], data) };
+    expect(teardownObjects(env)).toEqual({
+      objects: ['w0', 'w1', 'w2'].map((id) => ({ name: `${id}_lifecycle`, fields: objectEnv(id) })),
+      skipped: 0,
+    });
+  });
+
+  test('a part whose state differs (an object added or changed in the code only, an older state) is left', () => {
+    const changed = { ...shared, ...part(0, ['w0', 'w1'], [stored('w0')]), ...part(1, ['w2']) };
+    expect(teardownObjects(changed)).toEqual({
+      objects: [{ name: 'w2_lifecycle', fields: objectEnv('w2') }],
+      skipped: 1,
+    });
+    const older = { ...shared, ...part(0, ['w0']), HOMELAB_TEARDOWN_0: '' };
+    expect(teardownObjects(older)).toEqual({ objects: [], skipped: 1 });
   });
 
   test('a field no destroy hook sets is refused, naming it', () => {
-    const env = { ...teardownEnv(['w0'], data), HOMELAB_TEARDOWN_FIELDS_0: '{"w0_lifecycle":{"PATH":"/tmp"}}' };
+    const fields = JSON.stringify({ w0_lifecycle: { input: stored('w0'), fields: { PATH: '/tmp' } } });
+    const env = { ...teardownEnv(['w0'], data), HOMELAB_TEARDOWN_FIELDS_0: fields };
     expect(() => teardownObjects(env)).toThrow('w0_lifecycle sets PATH, which no destroy hook sets');
+  });
+
+  test("a string's jsonencode is Terraform's, HTML-safe escapes and all (terraform console 1.11.4)", () => {
+    expect(terraformJson('a<b>&c\u2028d"e\\f\u007fg\u00e9h\u0001')).toBe(
+      '"a\\u003cb\\u003e\\u0026c\\u2028d\\"e\\\\f\u007fg\u00e9h\\u0001"',
+    );
   });
 
   test("a request's digest is the sha256 of the request file the sh hook writes for the same variables", () => {
@@ -154,11 +173,11 @@ describe('a teardown', () => {
 
   test('a variable it cannot read stops it before any object: each hook then removes its own', async () => {
     const live = world();
-    const env = { ...teardownEnv(['w0'], data), HOMELAB_TEARDOWN_1: '{"w1_lifecycle": 3}' };
+    const env = { ...teardownEnv(['w0'], data), HOMELAB_TEARDOWN_FIELDS_1: '{"w1_lifecycle": 3}' };
     const ran = await run(live, env, ['terraform', 'destroy']);
     expect(ran.code).toBe(0);
     expect(ran.lines[0]).toMatch(
-      /^teardown of a stopped: .*HOMELAB_TEARDOWN_1.*; each object's destroy removes what it/,
+      /^teardown of a stopped: .*HOMELAB_TEARDOWN_FIELDS_1.*; each object's destroy removes what it/,
     );
     expect(live.live.size).toBe(4);
   });
