@@ -49,7 +49,7 @@ export interface Listed {
   readonly skipped: number;
 }
 
-/** `jsonencode` of a string, as Terraform writes it (Go's HTML-safe escapes; measured with terraform console 1.11.4). */
+/** `jsonencode` of a string as Terraform writes it: Go's HTML-safe escapes (measured, terraform console 1.11.4). */
 export const terraformJson = (text: string): string =>
   JSON.stringify(text).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 

@@ -64,7 +64,7 @@ describe('a target teardown', () => {
     });
   });
 
-  test('network interfaces, staged and reloaded in order, and metric servers, whose input is no literal, have none', () => {
+  test('network interfaces (reloaded in order) and metric servers (input no literal) have none', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const pve = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, node: 'n2', iface: 'vmbr1', type: 'bridge' });
