@@ -80,4 +80,4 @@ export type AssetType = Cdktf.AssetType;
 export type TerraformAsset = Cdktf.TerraformAsset;
 export type TerraformStack = Cdktf.TerraformStack;
 export type TerraformResource = Cdktf.TerraformResource;
-export type { IResolvable, ITerraformDependable } from 'cdktf';
+export type { ITerraformDependable } from 'cdktf';

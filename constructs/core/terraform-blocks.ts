@@ -6,7 +6,6 @@
  */
 import type { Construct } from 'constructs';
 import {
-  type IResolvable,
   type ITerraformDependable,
   TerraformDataSource,
   TerraformProvider,
@@ -19,7 +18,7 @@ export interface LocalExec {
   readonly when?: 'destroy';
   readonly command: string;
   /** The variables, or one expression that evaluates to them (`${merge(...)}`). */
-  readonly environment: Readonly<Record<string, string>> | string | IResolvable;
+  readonly environment: Readonly<Record<string, string>> | string;
 }
 
 export interface TerraformDataConfig {
