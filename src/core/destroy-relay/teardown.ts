@@ -109,10 +109,12 @@ export const teardown = async <S, T, C, R>(
     log(`teardown of ${label}: not a destroy of the whole state; each object's destroy removes it`);
     return 0;
   }
+  let done: string | undefined;
   try {
     const { objects: listed, skipped } = teardownObjects(context.env);
-    const done = outcomesFolder(dir, run);
+    // Made at the first outcome: a teardown stopped before it leaves nothing behind.
     const outcomes = await destroyAll(domain, context, listed, (object, outcome) => {
+      done ??= outcomesFolder(dir, run);
       const digest = requestDigest(object.fields);
       writeFileSync(join(done, `.${digest}`), replyText(outcome), { mode: 0o600 });
       renameSync(join(done, `.${digest}`), join(done, digest));
@@ -126,6 +128,8 @@ export const teardown = async <S, T, C, R>(
   } catch (error) {
     log(`teardown of ${label} stopped: ${String(error)}; each object's destroy removes what it left`);
   }
+  // Terraform gone while it worked (killed): no hook will take the outcomes, and the next plan reads the target.
+  if (done !== undefined && ports.argv(run) === undefined) rmSync(done, { recursive: true, force: true });
   return 0;
 };
 

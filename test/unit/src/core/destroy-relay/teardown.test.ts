@@ -151,6 +151,19 @@ describe('a teardown', () => {
     expect([alone.status, alone.stderr]).toEqual([7, 'node hook ran\n']);
   });
 
+  test('whose Terraform is gone by its end (killed) leaves no outcome behind: no hook will come for it', async () => {
+    const live = world();
+    let asked = 0;
+    const gone: TeardownPorts = {
+      run: () => thisRun,
+      argv: () => (asked++ === 0 ? ['terraform', 'destroy'] : undefined),
+    };
+    const context = { env: teardownEnv(['w0', 'w1'], data), log: () => undefined, clock: systemClock };
+    expect(await teardown(widgetDomain(live), context, context.log, gone)).toBe(0);
+    expect([...live.live.keys()]).toEqual(['w2', 'stuck']);
+    expect(readdirSync(relay)).toEqual([]);
+  });
+
   test.each([
     [['terraform', 'destroy', '-target=terraform_data.w0_lifecycle'], 'a targeted destroy'],
     [['terraform', 'apply', '-auto-approve'], 'an apply (a replace, a target removed)'],
