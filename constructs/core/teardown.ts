@@ -12,9 +12,8 @@
  * (KINDS' `tearsDown`) whose lifecycle input is a literal and which neither wait for nor are waited for by another
  * resource: Terraform orders those, and the teardown would not.
  */
-import { OBJECT_FIELDS, TEARDOWN_FIELDS_PREFIX, TEARDOWN_PREFIX } from '../../src/core/destroy-relay/teardown';
 import { tearsDown } from '../../src/core/registry';
-import { ENV } from '../../src/core/protocol';
+import { ENV, OBJECT_FIELDS, TEARDOWN_FIELDS_PREFIX, TEARDOWN_PREFIX } from '../../src/core/protocol';
 import { TerraformResource, TerraformStack } from './cdk';
 import type { LocalExec, TerraformData } from './terraform-blocks';
 

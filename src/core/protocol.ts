@@ -40,6 +40,17 @@ export const ENV = {
   declared: 'HOMELAB_DECLARED',
 } as const;
 
+/**
+ * A target's teardown's objects (destroy-relay/teardown.ts), in parts of at most ~48 KiB a variable (Linux takes 128
+ * KiB): `HOMELAB_TEARDOWN_FIELDS_<i>`, each object by its lifecycle's name with its lifecycle's stored input and its
+ * hook's own fields, from the configuration; `HOMELAB_TEARDOWN_<i>`, the sha256 of those inputs, one a line, as the
+ * state holds them.
+ */
+export const TEARDOWN_PREFIX = 'HOMELAB_TEARDOWN_';
+export const TEARDOWN_FIELDS_PREFIX = 'HOMELAB_TEARDOWN_FIELDS_';
+/** The fields an object's own hook sets from the configuration that differ between objects. */
+export const OBJECT_FIELDS: readonly string[] = [ENV.kind, ENV.adopt, ENV.declared];
+
 export const VERBS = ['read', 'apply', 'destroy'] as const;
 export type Verb = (typeof VERBS)[number];
 

@@ -25,13 +25,7 @@ export const leadHooks = async <S, T, C, R>(
   work: (target: unknown) => DestroyWork,
   options: { readonly lingerMs?: number } = {},
 ): Promise<DestroyOutcome> => {
-  const runs = new Map<string, DestroyWork>();
-  const runOf = (target: unknown): DestroyWork => {
-    const key = digestOf(target);
-    const run = runs.get(key) ?? work(target);
-    runs.set(key, run);
-    return run;
-  };
+  const { runOf, close } = targetRuns(work);
   const serve = async (fields: Readonly<Record<string, string>>): Promise<Served> => {
     const named = fields[ENV.kind];
     // Another stack's hook (one data dir shared by two stacks) or another bundle's kind: not this leader's.
@@ -46,7 +40,7 @@ export const leadHooks = async <S, T, C, R>(
   try {
     return await leadFifo(lead, own, serve, { ...options, clock: context.clock });
   } finally {
-    await Promise.all([...runs.values()].map((run) => run.close()));
+    await close();
   }
 };
 
@@ -67,13 +61,29 @@ export const destroyFields = async (
   }
 };
 
-const requestFieldsOf = (env: NodeJS.ProcessEnv): Record<string, string> =>
+/** One run per target, opened by `work` at its first object; `close` ends every one opened. */
+export const targetRuns = (work: (target: unknown) => DestroyWork) => {
+  const runs = new Map<string, DestroyWork>();
+  const runOf = (target: unknown): DestroyWork => {
+    const key = digestOf(target);
+    const run = runs.get(key) ?? work(target);
+    runs.set(key, run);
+    return run;
+  };
+  const close = async () => void (await Promise.all([...runs.values()].map((run) => run.close())));
+  return { runOf, close };
+};
+
+/** The variables of `names` that `env` sets. */
+export const fieldsIn = (env: NodeJS.ProcessEnv, names: readonly string[]): Record<string, string> =>
   Object.fromEntries(
-    REQUEST_FIELDS.flatMap((name) => {
+    names.flatMap((name) => {
       const value = env[name];
       return value === undefined ? [] : [[name, value]];
     }),
   );
+
+const requestFieldsOf = (env: NodeJS.ProcessEnv): Record<string, string> => fieldsIn(env, REQUEST_FIELDS);
 
 export const withoutRequestFields = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !REQUEST_FIELDS.includes(name)));

@@ -8,29 +8,19 @@
  * It acts only when whole-destroy.ts proves every resource goes, and never fails the destroy itself: whatever it
  * cannot do, each object's hook does as before, finding no outcome.
  */
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { digestOf } from '../canonical';
+import { sha256Hex } from '../canonical';
 import type { HandlerDomain, KindContext, Log } from '../kind';
 import { parseAs, parseJson } from '../parse';
-import { ENV } from '../protocol';
+import { ENV, OBJECT_FIELDS, TEARDOWN_FIELDS_PREFIX, TEARDOWN_PREFIX } from '../protocol';
 import { REQUEST_FIELDS, replyText } from './fifo-protocol';
-import { destroyFields, withoutRequestFields } from './hook-lead';
-import type { DestroyOutcome, DestroyWork } from './relay';
+import { destroyFields, fieldsIn, targetRuns, withoutRequestFields } from './hook-lead';
+import type { DestroyOutcome } from './relay';
 import { relayDirectory, sharedDestroy } from './run';
 import { destroysWholeState, runArgv, runKey, type TerraformRun, terraformRun } from './whole-destroy';
 
-/**
- * The teardown's objects in parts of at most ~48 KiB a variable (Linux takes 128 KiB): `HOMELAB_TEARDOWN_FIELDS_<i>`,
- * each object by its lifecycle's name with its lifecycle's stored input and its hook's own fields, from the
- * configuration; `HOMELAB_TEARDOWN_<i>`, the sha256 of those inputs, one a line, as the state holds them.
- */
-export const TEARDOWN_PREFIX = 'HOMELAB_TEARDOWN_';
-export const TEARDOWN_FIELDS_PREFIX = 'HOMELAB_TEARDOWN_FIELDS_';
-/** The fields an object's own hook sets from the configuration that differ between objects. */
-export const OBJECT_FIELDS: readonly string[] = [ENV.kind, ENV.adopt, ENV.declared];
 /** A domain without a batch destroy gets this many of its objects' destroys at once, as Terraform's slots gave. */
 const AT_ONCE = 10;
 
@@ -53,19 +43,15 @@ export interface Listed {
 export const terraformJson = (text: string): string =>
   JSON.stringify(text).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
 /** The objects the variables list, each with its hook's request fields; a field no hook sets is refused. */
 export const teardownObjects = (env: NodeJS.ProcessEnv): Listed => {
-  const shared = Object.fromEntries(
-    [ENV.stack, ENV.target, ENV.targetLabel].flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])),
-  );
+  const shared = fieldsIn(env, [ENV.stack, ENV.target, ENV.targetLabel]);
   const objects: TeardownObject[] = [];
   let skipped = 0;
   for (let index = 0; env[`${TEARDOWN_FIELDS_PREFIX}${index}`] !== undefined; index += 1) {
     const name = `${TEARDOWN_FIELDS_PREFIX}${index}`;
     const entries = Object.entries(parseAs(part, parseJson(env[name], name), name));
-    if (sha256(entries.map(([, { input }]) => input).join('\n')) !== env[`${TEARDOWN_PREFIX}${index}`]) {
+    if (sha256Hex(entries.map(([, { input }]) => input).join('\n')) !== env[`${TEARDOWN_PREFIX}${index}`]) {
       skipped += 1;
       continue;
     }
@@ -80,11 +66,9 @@ export const teardownObjects = (env: NodeJS.ProcessEnv): Listed => {
 
 /** The bytes of a hook's request file for `fields` (destroy-hook.sh `request`), whose sha256 names its outcome. */
 export const requestDigest = (fields: Readonly<Record<string, string>>): string =>
-  createHash('sha256')
-    .update(
-      REQUEST_FIELDS.flatMap((name) => (fields[name] === undefined ? [] : [`${name}=${fields[name]}\0`])).join(''),
-    )
-    .digest('hex');
+  sha256Hex(
+    REQUEST_FIELDS.flatMap((name) => (fields[name] === undefined ? [] : [`${name}=${fields[name]}\0`])).join(''),
+  );
 
 /** What the teardown may ask of the machine: the run it is in, and that run's arguments. */
 export interface TeardownPorts {
@@ -140,13 +124,7 @@ const destroyAll = async <S, T, C, R>(
   listed: readonly TeardownObject[],
   record: (object: TeardownObject, outcome: DestroyOutcome) => void,
 ): Promise<DestroyOutcome[]> => {
-  const runs = new Map<string, DestroyWork>();
-  const runOf = (target: unknown): DestroyWork => {
-    const key = digestOf(target);
-    const work = runs.get(key) ?? sharedDestroy(domain, context, target);
-    runs.set(key, work);
-    return work;
-  };
+  const { runOf, close } = targetRuns((target) => sharedDestroy(domain, context, target));
   const base = withoutRequestFields(context.env);
   const one = async (object: TeardownObject): Promise<DestroyOutcome> => {
     const kind = object.fields[ENV.kind];
@@ -165,7 +143,7 @@ const destroyAll = async <S, T, C, R>(
     }
     return outcomes;
   } finally {
-    await Promise.all([...runs.values()].map((work) => work.close()));
+    await close();
   }
 };
 
