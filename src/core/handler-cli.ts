@@ -19,7 +19,7 @@ import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
 import { abandonment, nodeProcess, PARENT_CHECK_MS, type StopSignal, stopSource, watchProcess } from './stop';
 import { receivedStackId } from './stack-id';
-import { describeError, destroyByHand, destroyFromHook, teardown, textOrValue } from './destroy-relay';
+import { describeError, destroyByHand, destroyFromHook, sweepRelay, teardown, textOrValue } from './destroy-relay';
 
 export interface HandlerIo {
   readonly stdin: () => Promise<string>;
@@ -56,6 +56,7 @@ export const runHandler = async <S, T, C, R>(
       if (call.batch === 'teardown') return await teardown(domain, context, log);
       if (call.batch === 'apply') await applyBatch(domain, io.env, context);
       else {
+        if (call.batch === 'read') sweepRelay(io.env);
         const read = call.batch === 'read' ? readBatch : recheckBatch;
         io.out(JSON.stringify(await read(domain, parseJson(await io.stdin(), 'stdin'), context)));
       }

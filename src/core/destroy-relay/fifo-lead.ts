@@ -15,6 +15,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -42,6 +43,7 @@ import { ENV } from '../protocol';
 import { printableLine } from '../printable';
 import { nodeSignals, releaseOnSignals, type SignalPort } from './lead-signals';
 import type { DestroyOutcome } from './relay';
+import { runsOver } from './whole-destroy';
 
 /** A lock this process holds, the FIFO it names, and the file that says it serves the FIFO. */
 export interface FifoLead {
@@ -258,7 +260,10 @@ const lockHolder = (path: string): number | undefined => {
   }
 };
 
-/** Removes the leftovers of hooks and leaders that were killed (fifo-protocol.ts says which). */
+/**
+ * Removes the leftovers of hooks and leaders that were killed (fifo-protocol.ts says which), and the outcome
+ * folders of teardowns whose Terraform is gone (teardown.ts).
+ */
 export const sweep = (dir: string): void => {
   let names: string[];
   try {
@@ -268,6 +273,7 @@ export const sweep = (dir: string): void => {
   }
   // A lock is never empty (the sh hook links it from a file that holds the pid): one whose pid is unreadable is stale.
   for (const name of staleEntries(names, isAlive, (lock) => lockHolder(join(dir, lock)))) removeFile(join(dir, name));
+  for (const name of runsOver(names)) rmSync(join(dir, name), { recursive: true, force: true });
 };
 
 const isAlive = (pid: number): boolean => {

@@ -73,11 +73,13 @@ const printed = ({ code, lines }: DestroyOutcome, log: Log): number => {
  * The folder the sockets live in, `<data dir>/cdktf-homelab-relay`, or undefined when it is not this
  * user's alone (each hook then destroys alone). The data dir is Terraform's (`.terraform`, or
  * TF_DATA_DIR); one that another user may write could have the folder swapped under a hook, so it is refused,
- * and one its group may write unless that group is this user's own (private-group.ts).
+ * and one its group may write unless that group is this user's own (private-group.ts). `make` false: undefined
+ * when there is no folder yet.
  */
 export const relayDirectory = (
   env: NodeJS.ProcessEnv,
   privateGroup: (gid: number) => boolean = localPrivateGroup,
+  make = true,
 ): string | undefined => {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
@@ -88,13 +90,25 @@ export const relayDirectory = (
     const groupWrites = (parent.mode & 0o020) !== 0 && !(parent.gid === process.getgid?.() && privateGroup(parent.gid));
     const othersWrite = (parent.mode & 0o002) !== 0 || groupWrites;
     if (!parent.isDirectory() || parent.uid !== uid || othersWrite) return undefined;
-    mkdirSync(dir, { mode: 0o700 });
+    if (make) mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     // Not `instanceof Error`: a node:fs error may come from another realm (jest's).
     if (!isRecord(error) || error.code !== 'EEXIST') return undefined;
   }
   const own = lstatSync(dir, { throwIfNoEntry: false });
   return own?.isDirectory() && own.uid === uid && (own.mode & 0o077) === 0 ? dir : undefined;
+};
+
+/**
+ * Sweeps the relay folder, when there is one, at a plan's batch read: what a destroy killed at the wrong instant
+ * left there (a leader's lock and FIFO, when a Ctrl-C came during its Node start, before its handlers were set:
+ * lead-signals.ts; a teardown's outcomes, when Terraform and the teardown died together). A destroy's hooks sweep
+ * too, but an apply runs none; every plan and apply reads, so nothing of it outlives the next one. Never makes the
+ * folder. Found by the fault campaign's `destroy-whole` rounds (test/campaign).
+ */
+export const sweepRelay = (env: NodeJS.ProcessEnv): void => {
+  const dir = relayDirectory(env, localPrivateGroup, false);
+  if (dir !== undefined) sweep(dir);
 };
 
 /** One request of a destroy batch: the lines its hook prints, and why it failed, once it did. */

@@ -19,7 +19,7 @@ import { REQUEST_FIELDS, replyText } from './fifo-protocol';
 import { destroyFields, fieldsIn, targetRuns, withoutRequestFields } from './hook-lead';
 import type { DestroyOutcome } from './relay';
 import { relayDirectory, sharedDestroy } from './run';
-import { destroysWholeState, runArgv, runKey, type TerraformRun, terraformRun } from './whole-destroy';
+import { destroysWholeState, runArgv, runKey, runsOver, type TerraformRun, terraformRun } from './whole-destroy';
 
 /** A domain without a batch destroy gets this many of its objects' destroys at once, as Terraform's slots gave. */
 const AT_ONCE = 10;
@@ -149,12 +149,7 @@ const destroyAll = async <S, T, C, R>(
 
 /** `done.<run>` in the relay folder, this user's alone; the folders of runs that are over go first. */
 const outcomesFolder = (dir: string, run: TerraformRun): string => {
-  for (const name of readdirSync(dir)) {
-    const over = /^done\.([1-9][0-9]*)\.([0-9]+)$/.exec(name);
-    if (over === null || (Number(over[1]) === run.pid && over[2] === run.start)) continue;
-    if (runArgv({ pid: Number(over[1]), start: over[2] ?? '' }) === undefined)
-      rmSync(join(dir, name), { recursive: true, force: true });
-  }
+  for (const name of runsOver(readdirSync(dir))) rmSync(join(dir, name), { recursive: true, force: true });
   const done = join(dir, `done.${runKey(run)}`);
   mkdirSync(done, { recursive: true, mode: 0o700 });
   const own = lstatSync(done);

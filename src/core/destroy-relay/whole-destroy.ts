@@ -104,6 +104,13 @@ export const runArgv = (run: TerraformRun, read = readProc): string[] | undefine
   return text === undefined ? undefined : text.replace(/\0$/, '').split('\0');
 };
 
+/** The outcome folders (`done.<run>`, teardown.ts) among `names` whose run is over: Terraform gone, its pid reused. */
+export const runsOver = (names: readonly string[], read = readProc): string[] =>
+  names.filter((name) => {
+    const over = /^done\.([1-9][0-9]{0,9})\.([0-9]+)$/.exec(name);
+    return over !== null && runArgv({ pid: Number(over[1]), start: over[2] ?? '' }, read) === undefined;
+  });
+
 const readProc = (pid: number, file: 'stat' | 'cmdline'): string | undefined => {
   try {
     return readFileSync(`/proc/${pid}/${file}`, 'utf8');

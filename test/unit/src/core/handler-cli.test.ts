@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runHandler } from '../../../../src/core/handler-cli';
 import { destroyEnv } from '../../../support/run-handler';
 import { widgetDomain, type WidgetWorld } from './fake-domain';
@@ -138,5 +142,35 @@ describe('runHandler', () => {
   test('missing input names where it was expected', async () => {
     const result = await call(['widget', 'apply']);
     expect(result.log[0]).toMatch(/Missing input: stdin is empty/);
+  });
+});
+
+describe('batch read sweeps what a killed destroy left in the relay folder', () => {
+  const query = JSON.stringify({ '.target': '{"shelf":"a"}', one: '{"kind":"widget","spec":{"id":"w1","size":1}}' });
+  let data: string;
+  beforeEach(() => {
+    data = mkdtempSync(join(tmpdir(), 'sweep-'));
+  });
+  afterEach(() => rmSync(data, { recursive: true, force: true }));
+
+  test("a leader's lock and FIFO, a hook's files, outcomes of gone processes go; a live one's stay", async () => {
+    const relay = join(data, 'cdktf-homelab-relay');
+    mkdirSync(relay, { mode: 0o700 });
+    // A process that has ended: its pid names nothing now (a Ctrl-C during a leader's Node start left these).
+    const dead = spawnSync('true').pid;
+    writeFileSync(join(relay, 'linux.lead'), `${dead}\n`);
+    writeFileSync(join(relay, `linux.${dead}.in`), '');
+    writeFileSync(join(relay, `h${dead}.req`), '');
+    mkdirSync(join(relay, `done.${dead}.4242`));
+    writeFileSync(join(relay, `done.${dead}.4242`, 'a'.repeat(64)), 'x0\n');
+    writeFileSync(join(relay, `linux.${process.pid}.in`), '');
+    const { code } = await call(['batch', 'read'], query, { TF_DATA_DIR: data });
+    expect(code).toBe(0);
+    expect(readdirSync(relay)).toEqual([`linux.${process.pid}.in`]);
+  });
+
+  test('a data dir without a relay folder gets none', async () => {
+    expect((await call(['batch', 'read'], query, { TF_DATA_DIR: data })).code).toBe(0);
+    expect(readdirSync(data)).toEqual([]);
   });
 });
