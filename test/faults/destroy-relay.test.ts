@@ -166,6 +166,36 @@ test("a lone leader's socket left by SIGKILL does not block the next hook", asyn
   expect(sockets()).toEqual([]);
 });
 
+test('a leader whose parent is gone exits at once and takes its socket with it', async () => {
+  // Its shell SIGKILLed, as when terraform is: the leader is re-parented and exits (stop.ts) with its server open.
+  const shell = spawn('sh', ['-c', '"$0" "$1" widget destroy & wait', process.execPath, fixture], {
+    cwd: work,
+    env: {
+      PATH: process.env.PATH,
+      HOMELAB_KIND: 'widget',
+      HOMELAB_LIFECYCLE: JSON.stringify(JSON.stringify({ identity: { id: 'w0', ms: 20_000 }, target: 'a' })),
+      HOMELAB_TARGET: JSON.stringify({ dir: work }),
+      HOMELAB_TARGET_LABEL: 'a',
+      RELAY_FIXTURE_DIR: work,
+    },
+    stdio: 'ignore',
+  });
+  writeFileSync(join(work, 'objects', 'w0'), '');
+  await waitFor('the leader to start its own object', () => seen('start', 'w0'));
+  expect(sockets()).toHaveLength(1);
+  const leader = Number(events().find(([step]) => step === 'start')?.[2]);
+  shell.kill('SIGKILL');
+  await waitFor('the leader to exit', () => {
+    try {
+      process.kill(leader, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  expect(sockets()).toEqual([]);
+});
+
 /**
  * A leader destroying w0 for `leaderMs`, a follower of w1 (destroyed in `ms`) SIGKILLed at the step `at`;
  * then the leader must end cleanly, having finished w1's destroy over its open session and said so.

@@ -94,7 +94,7 @@ export const relayDestroy = async (
     if (answer.kind === 'lost' && (lost += 1) > 2) break; // a leader that drops every object: destroy alone
     const server = await listen(socket);
     if (server === 'unusable') break;
-    if (server !== 'in-use') return serve(server, request, lead(), options);
+    if (server !== 'in-use') return serveRemovingAtExit(server, request, lead(), options);
     if (answer.kind === 'refused' && answer.inode === refused) removeIf(socket, answer.inode);
     refused = answer.kind === 'refused' ? answer.inode : undefined;
     await clock.sleep(20 + Math.random() * 30 * Math.min(attempt + 1, 4));
@@ -171,6 +171,25 @@ const inodeOf = (path: string): number | undefined => {
     return lstatSync(path).ino;
   } catch {
     return undefined;
+  }
+};
+
+/**
+ * `serve`, and the socket removed however Node exits meanwhile: a run whose Terraform is gone exits at once
+ * (handler-cli.ts, stop.ts) with its server open, and the socket stayed in the relay folder (found by the fault
+ * campaign's `destroy-whole` rounds: terraform SIGKILLed, a drop-in's Node destroy leading; seed 5801, round 39).
+ * A leader killed by a signal still leaves it: the next hook finds it refused and removes it.
+ */
+const serveRemovingAtExit = async (server: Server, own: DestroyRequest, work: DestroyWork, options: RelayOptions) => {
+  const inode = inodeOf(options.socket);
+  const removeAtExit = () => {
+    if (inode !== undefined) removeIf(options.socket, inode);
+  };
+  process.once('exit', removeAtExit);
+  try {
+    return await serve(server, own, work, options);
+  } finally {
+    process.off('exit', removeAtExit);
   }
 };
 
