@@ -33,15 +33,32 @@ export class TargetUnreachable extends HandlerError {}
 /** How many drifted objects the batch summary names before it only counts. */
 export const SUMMARY_NAMES = 20;
 
-/** Reads every object in the query; the result is the external data source's flat string map. */
+/**
+ * Reads every object in the query; the result is the external data source's flat string map. With `unread` (why),
+ * the target is not read: each object reads as not in sync, saying why, the query still checked whole.
+ */
 export const readBatch = async <S, T, C, R>(
   domain: HandlerDomain<S, T, string, C, R>,
   query: unknown,
   context: KindContext,
+  unread?: string,
 ): Promise<Record<string, string>> => {
   const removals = new Map<string, string>();
-  const { names, readings, fields } = await readQuery(domain, query, context, undefined, removals);
+  const { names, readings, fields } =
+    unread === undefined
+      ? await readQuery(domain, query, context, undefined, removals)
+      : unreadQuery(domain, query, unread);
   return summarize(names, readings, followsOf(names, fields), removals);
+};
+
+/** The query checked as readQuery checks it, each object's reading `not read: <why>`; no connection. */
+const unreadQuery = <S, T, C, R>(domain: HandlerDomain<S, T, string, C, R>, query: unknown, why: string) => {
+  const fields = unpacked(parseAs(stringMap, query, 'query'));
+  parseAs(domain.target, parseJson(fields[BATCH.target], `query["${BATCH.target}"]`), 'target');
+  receivedStackId(fields[BATCH.stack], `query["${BATCH.stack}"]`);
+  const names = Object.keys(fields).filter((key) => !key.startsWith('.'));
+  const reading: Reading = { inSync: false, summary: `not read: ${why}`, diff: {} };
+  return { names, readings: new Map(names.map((name) => [name, reading])), fields };
 };
 
 /**

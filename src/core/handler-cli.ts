@@ -19,7 +19,15 @@ import { printableLine } from './printable';
 import { BATCH, ENV, toReadResult, VERBS, type Verb } from './protocol';
 import { abandonment, nodeProcess, PARENT_CHECK_MS, type StopSignal, stopSource, watchProcess } from './stop';
 import { receivedStackId } from './stack-id';
-import { describeError, destroyByHand, destroyFromHook, sweepRelay, teardown, textOrValue } from './destroy-relay';
+import {
+  describeError,
+  destroyByHand,
+  destroyFromHook,
+  readInWholeDestroy,
+  sweepRelay,
+  teardown,
+  textOrValue,
+} from './destroy-relay';
 
 export interface HandlerIo {
   readonly stdin: () => Promise<string>;
@@ -29,7 +37,17 @@ export interface HandlerIo {
   readonly clock?: Clock;
   /** Read by an apply between its steps (stop.ts). @default - never stops */
   readonly stop?: StopSignal;
+  /** Whether a batch read runs in a destroy of the whole state. @default - told from /proc (readInWholeDestroy) */
+  readonly wholeDestroy?: (env: NodeJS.ProcessEnv) => boolean;
 }
+
+/**
+ * What a batch read in a destroy of the whole state answers for each object, without reading the target: the
+ * destroy's plan destroys every object whatever the read says, and each hook (or the target's teardown) reads what
+ * it removes itself. It saves a destroy its refresh's connection, login and reads (issue 30: about 1 s of a 200
+ * units' destroy of 8 s, measured 2026-12-07). `terraform plan -destroy` still reads, as every plan does.
+ */
+const WHOLE_DESTROY_UNREAD = 'a destroy of the whole state reads nothing; each destroy reads what it removes';
 
 /** Runs one invocation and returns the exit code; `main` is the only caller outside tests. */
 export const runHandler = async <S, T, C, R>(
@@ -56,9 +74,13 @@ export const runHandler = async <S, T, C, R>(
       if (call.batch === 'teardown') return await teardown(domain, context, log);
       if (call.batch === 'apply') await applyBatch(domain, io.env, context);
       else {
-        if (call.batch === 'read') sweepRelay(io.env);
-        const read = call.batch === 'read' ? readBatch : recheckBatch;
-        io.out(JSON.stringify(await read(domain, parseJson(await io.stdin(), 'stdin'), context)));
+        const query = parseJson(await io.stdin(), 'stdin');
+        if (call.batch === 'recheck') io.out(JSON.stringify(await recheckBatch(domain, query, context)));
+        else {
+          sweepRelay(io.env);
+          const unread = (io.wholeDestroy ?? readInWholeDestroy)(io.env) ? WHOLE_DESTROY_UNREAD : undefined;
+          io.out(JSON.stringify(await readBatch(domain, query, context, unread)));
+        }
       }
       return 0;
     }

@@ -39,6 +39,16 @@ const relayLeft = () => readdirSync(join(project.stackDir, '.terraform', 'cdktf-
 const benchUnits = async () =>
   (await host.exec("ls /etc/systemd/system | grep '^bench-' || true")).stdout.split('\n').filter((line) => line !== '');
 const apply = () => project.must('apply', project.terraform('apply', '-auto-approve', '-no-color'));
+/** Counts the host's SSH logins from now on (sshd logs each `Accepted publickey`). */
+const loginCounter = async () => {
+  const shown = await host.exec('journalctl --flush; journalctl -n 0 --show-cursor -q');
+  const cursor = /-- cursor: (\S+)/.exec(shown.stdout)?.[1];
+  if (cursor === undefined) throw new Error(`no journal cursor on the systemd host: ${shown.stdout}${shown.stderr}`);
+  return async () => {
+    const read = `journalctl -q --no-pager -u ssh --after-cursor='${cursor}'`;
+    return Number((await host.exec(`journalctl --sync; ${read} | grep -c 'Accepted publickey' || true`)).stdout.trim());
+  };
+};
 
 beforeAll(async () => {
   host = await startSystemdHost();
@@ -80,9 +90,12 @@ test('a whole destroy removes the units in one teardown; one that cannot be remo
   expect((await apply()).stdout).toMatch(/host_apply: Destruction complete/);
   expect(nodeDestroys()).toEqual([]);
   await host.exec(`mount --bind ${FILE} ${FILE}`);
+  const logins = await loginCounter();
   const destroyed = await project.terraform('destroy', '-auto-approve', '-no-color');
   const output = `${destroyed.stdout}\n${destroyed.stderr}`;
   expect(destroyed.code).not.toBe(0);
+  // One SSH login, the teardown's: the destroy's refresh ran the batch read, which reads nothing in a whole destroy.
+  expect(await logins()).toBe(1);
   expect(output).toMatch(/host_apply \(local-exec\): teardown of host: 20 object\(s\) in one run, 1 failed/);
   // Each unit's hook prints its own outcome: 19 removed, one failed, under its own lifecycle.
   expect(

@@ -97,6 +97,18 @@ export const terraformRun = (pid: number, read = readProc): TerraformRun | undef
   return undefined;
 };
 
+/**
+ * Whether a batch read runs in a destroy of the whole state: its parent is the external data source's provider
+ * plugin, whose run (the nearest ancestor that is no shell) is Terraform (measured with terraform 1.11.4 and tofu
+ * 1.12.6, 2026-12-07: the provider runs the program itself, no shell between). False without /proc.
+ */
+export const readInWholeDestroy = (env: NodeJS.ProcessEnv, pid = process.ppid, read = readProc): boolean => {
+  const provider = statFields(read(pid, 'stat') ?? '');
+  const run = provider === undefined ? undefined : terraformRun(provider.ppid, read);
+  const argv = run === undefined ? undefined : runArgv(run, read);
+  return argv !== undefined && destroysWholeState(argv, env);
+};
+
 /** The run's arguments, or undefined when its process is gone or another one now holds its pid. */
 export const runArgv = (run: TerraformRun, read = readProc): string[] | undefined => {
   if (statFields(read(run.pid, 'stat') ?? '')?.start !== run.start) return undefined;

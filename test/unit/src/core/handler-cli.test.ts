@@ -145,6 +145,38 @@ describe('runHandler', () => {
   });
 });
 
+describe('batch read in a destroy of the whole state', () => {
+  const query = JSON.stringify({ '.target': '{"shelf":"a"}', one: '{"kind":"widget","spec":{"id":"w1","size":1}}' });
+  const read = (stdin: string, whole: boolean) => {
+    const out: string[] = [];
+    const io = { stdin: async () => stdin, env: {}, out: (o: string) => out.push(o), log: () => undefined };
+    return runHandler(widgetDomain(world), ['batch', 'read'], { ...io, wholeDestroy: () => whole }).then((code) => ({
+      code,
+      result: out[0] === undefined ? undefined : (JSON.parse(out[0]) as Record<string, string>),
+    }));
+  };
+
+  test('reads nothing: no connection, each object not in sync, saying why', async () => {
+    const { code, result } = await read(query, true);
+    expect(code).toBe(0);
+    expect(world.calls).toEqual([]);
+    expect(result).toMatchObject({
+      'one.in_sync': 'false',
+      'one.summary': 'not read: a destroy of the whole state reads nothing; each destroy reads what it removes',
+      'one.diff': '{}',
+      '.drifted': 'one',
+      '.in_sync': 'false',
+    });
+    expect((await read(query, false)).result?.['one.in_sync']).toBe('true');
+    expect(world.calls).toEqual(['connect a', 'fetch w1', 'close']);
+  });
+
+  test('still checks the query: a target its schema refuses fails the read', async () => {
+    const { code } = await read(JSON.stringify({ '.target': '{"shelf":7}' }), true);
+    expect(code).toBe(1);
+  });
+});
+
 describe('batch read sweeps what a killed destroy left in the relay folder', () => {
   const query = JSON.stringify({ '.target': '{"shelf":"a"}', one: '{"kind":"widget","spec":{"id":"w1","size":1}}' });
   let data: string;

@@ -3,7 +3,14 @@
  * in: a teardown that took a targeted destroy, a replace or a saved plan for a whole one would remove objects the plan
  * never named (teardown.ts), so anything unknown proves nothing.
  */
-import { destroysWholeState, runArgv, runKey, statFields, terraformRun } from '../../../../../src/core/destroy-relay';
+import {
+  destroysWholeState,
+  readInWholeDestroy,
+  runArgv,
+  runKey,
+  statFields,
+  terraformRun,
+} from '../../../../../src/core/destroy-relay';
 
 const argv = (line: string) => line.split(' ');
 
@@ -89,5 +96,36 @@ describe('the run a hook is in', () => {
     const run = terraformRun(process.pid);
     expect(run?.pid).toBe(process.pid);
     expect(run && runArgv(run)?.[0]).toBe(process.argv0);
+  });
+});
+
+describe('whether a batch read runs in a destroy of the whole state', () => {
+  const stat = (pid: number, comm: string, ppid: number) =>
+    `${pid} (${comm}) S ${ppid} ${Array.from({ length: 17 }, (_, i) => i + 5).join(' ')} ${pid * 10} 0 0`;
+  /** The read's parent, the external provider (pid 50), under Terraform (pid 40) run as `line`. */
+  const tree = (line: string) => {
+    const procs: Record<number, { stat: string; cmdline: string }> = {
+      50: { stat: stat(50, 'terraform-provi', 40), cmdline: 'terraform-provider-external_v2.3.5_x5\0' },
+      40: { stat: stat(40, 'terraform', 1), cmdline: `${line.split(' ').join('\0')}\0` },
+    };
+    return (pid: number, file: 'stat' | 'cmdline') => procs[pid]?.[file];
+  };
+
+  test.each([
+    ['terraform destroy -auto-approve', {}, true],
+    ['terraform apply -destroy', {}, true],
+    ['terraform apply', { TF_CLI_ARGS_apply: '-destroy' }, true],
+    ['terraform plan -destroy', {}, false],
+    ['terraform destroy -target=terraform_data.a_lifecycle', {}, false],
+    ['terraform apply', {}, false],
+  ])('%s (%j): %s', (line, env, whole) => {
+    expect(readInWholeDestroy(env, 50, tree(line))).toBe(whole);
+  });
+
+  test('the provider is never taken for Terraform, nor a read without a provider above it', () => {
+    const provider = tree('terraform destroy');
+    // A read run by hand from a shell: its parent is the shell, whose run is whatever ran the shell.
+    expect(readInWholeDestroy({}, 40, provider)).toBe(false);
+    expect(readInWholeDestroy({}, 999, provider)).toBe(false);
   });
 });
