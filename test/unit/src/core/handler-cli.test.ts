@@ -162,7 +162,7 @@ describe('batch read in a destroy of the whole state', () => {
     expect(world.calls).toEqual([]);
     expect(result).toMatchObject({
       'one.in_sync': 'false',
-      'one.summary': 'not read: a destroy of the whole state reads nothing; each destroy reads what it removes',
+      'one.summary': 'not read: a destroy of the whole state',
       'one.diff': '{}',
       '.drifted': 'one',
       '.in_sync': 'false',
