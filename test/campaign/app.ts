@@ -86,8 +86,11 @@ if (renamed !== undefined) {
 }
 
 const kube = new KubeCluster(stack, 'kube', { kubeconfig: env.HOMELAB_KUBECONFIG });
+// Deleted on destroy: a `destroy-whole` round applies the stack again after it, which would find a Repo a destroy left
+// (unlabelled, as it leaves one by default) someone else's and refuse it.
 for (const repo of repos(variant)) {
-  new KubeRepo(stack, repo.key, { cluster: kube, namespace: env.HOMELAB_KUBE_NAMESPACE ?? 'default', ...repo });
+  const namespace = env.HOMELAB_KUBE_NAMESPACE ?? 'default';
+  new KubeRepo(stack, repo.key, { cluster: kube, namespace, deleteOnDestroy: true, ...repo });
 }
 
 app.synth();

@@ -1,8 +1,9 @@
 /**
  * The faults a round injects, drawn from the round's seed: what (one of FAULT_TYPES), after which event (an
- * anchor: terraform's start, a domain's apply handler starting, or the first destroy process starting) and how long
- * after it. The instant is relative to an event of the apply, so a replay lands in the same step on a faster or
- * slower machine.
+ * anchor: terraform's start, a domain's apply handler starting, the first destroy process starting, or a target's
+ * teardown starting) and how long after it. The instant is relative to an event of the apply, so a replay lands in
+ * the same step on a faster or slower machine. `destroy-whole` faults a `terraform destroy` of the whole state
+ * instead of an apply: the host's teardown removes its units in one run ahead of their hooks (round.ts).
  */
 import { childSeed, drawFrom, generator, shuffled } from './rng';
 import { PVE_NODES } from './variant';
@@ -19,13 +20,17 @@ export const FAULT_TYPES = [
   'kube-apiserver-kill',
   'destroy-sigkill',
   'ctrl-c',
+  'destroy-whole',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 
 /** The handler domains, by the bundle name in a handler's command line. */
 export type Domain = 'linux' | 'pve' | 'kube';
-/** `destroy`: the first destroy process of the apply (an sh hook or a Node destroy) seen running. */
-export type Anchor = 'start' | Domain | 'destroy';
+/**
+ * `destroy`: the first destroy process of the apply (an sh hook or a Node destroy) seen running; `teardown`: the host's
+ * teardown (`linux.js batch teardown`) seen running.
+ */
+export type Anchor = 'start' | Domain | 'destroy' | 'teardown';
 
 export interface FaultPlan {
   readonly type: FaultType;
@@ -47,6 +52,8 @@ export interface FaultPlan {
    * its run).
    */
   readonly secondPressMs?: number;
+  /** What stops a destroy of the whole state: terraform SIGKILLed, the host's teardown SIGKILLed, or a Ctrl-C. */
+  readonly stop?: 'terraform' | 'teardown' | 'ctrl-c';
 }
 
 /** How long after a destroy process starts its kill may land (a leader of a round's few destroys: ~0.5 s). */
@@ -62,6 +69,8 @@ const WINDOW_MS: Readonly<Record<Anchor, number>> = {
   pve: 1_000,
   kube: 500,
   destroy: DESTROY_WINDOW_MS,
+  // The campaign host's teardown, a few units in one run: 0.5-1.5 s with its Node start.
+  teardown: 1_500,
 };
 /** How long after a first Ctrl-C a second may come: a user pressing again at once, or after a second's wait. */
 const SECOND_PRESS_MS = 1_500;
@@ -98,6 +107,10 @@ export const planFault = (seed: number, round: number): FaultPlan => {
       const at = after(draw.pick<Anchor>(['start', 'linux', 'linux', 'pve', 'kube', 'destroy', 'destroy']));
       return draw.int(2) === 0 ? { type, ...at } : { type, ...at, secondPressMs: draw.int(SECOND_PRESS_MS) };
     }
+    case 'destroy-whole': {
+      const stop = draw.pick(['terraform', 'teardown', 'ctrl-c'] as const);
+      return { type, stop, ...after(stop === 'teardown' ? 'teardown' : draw.pick<Anchor>(['start', 'teardown'])) };
+    }
     case 'pve-reload-drop':
       return { type, delayMs: 0, node: draw.pick(PVE_NODES), drop: draw.pick(['polls', 'request'] as const) };
     default:
@@ -114,7 +127,10 @@ export const describePlan = (plan: FaultPlan): string => {
       ? 'terraform start'
       : plan.anchor === 'destroy'
         ? 'a destroy process start'
-        : `${plan.anchor} apply handler start`;
+        : plan.anchor === 'teardown'
+          ? 'the teardown start'
+          : `${plan.anchor} apply handler start`;
+  if (plan.stop !== undefined) return `${plan.type}: ${plan.stop} stopped ${plan.delayMs} ms after ${anchor}`;
   const again = plan.secondPressMs === undefined ? '' : `, again ${plan.secondPressMs} ms later`;
   return `${plan.type} ${plan.delayMs} ms after ${anchor}${again}`;
 };

@@ -1,8 +1,8 @@
 /**
- * One faulted apply: terraform started on the stack, the fault delivered at the instant the plan says (or a
- * PVE reload armed to misbehave), terraform's end awaited (bounded), what it left running noted, and the
- * targets made reachable again (sshd answering, the API server restarted, the held reload ended), as the
- * world would be when a user runs the next apply.
+ * One faulted apply (a destroy of the whole state for `destroy-whole`): terraform started on the stack, the fault
+ * delivered at the instant the plan says (or a PVE reload armed to misbehave), terraform's end awaited (bounded),
+ * what it left running noted, and the targets made reachable again (sshd answering, the API server restarted, the
+ * held reload ended), as the world would be when a user runs the next apply.
  */
 import { call } from '../fakes/pve/test-client';
 import { terraformBinary, testProcessEnv } from '../support/toolchain';
@@ -75,9 +75,8 @@ const awaitAnchor = async (stand: Stand, plan: FaultPlan, terraform: Running) =>
     () => {
       if (!terraform.isRunning()) return 'ended' as const;
       if (plan.anchor === 'destroy') return destroysIn(stand.project.stackDir)[0];
-      return handlersIn(stand.project.stackDir).find(
-        (handler) => handler.domain === plan.anchor && handler.verb === 'batch apply',
-      );
+      const [domain, verb] = plan.anchor === 'teardown' ? ['linux', 'batch teardown'] : [plan.anchor, 'batch apply'];
+      return handlersIn(stand.project.stackDir).find((handler) => handler.domain === domain && handler.verb === verb);
     },
     EXIT_MS,
     plan.anchor === 'destroy' ? 10 : 25,
@@ -96,6 +95,15 @@ const killDestroy = async (stand: Stand, plan: FaultPlan, terraform: Running): P
   await sleep(plan.delayMs);
   if (!terraform.isRunning() || !alive(found.pid)) return false;
   process.kill(found.pid, 'SIGKILL');
+  return true;
+};
+
+/** Stops a destroy of the whole state as the plan says: terraform or the teardown (`anchor`) killed, or a Ctrl-C. */
+const stopDestroy = (plan: FaultPlan, terraform: Running, anchor: number): boolean => {
+  if (plan.stop === 'ctrl-c') return interruptGroup(terraform.pid);
+  const victim = plan.stop === 'teardown' ? anchor : terraform.pid;
+  if (!alive(victim)) return false;
+  process.kill(victim, 'SIGKILL');
   return true;
 };
 
@@ -135,6 +143,8 @@ const deliver = async (stand: Stand, plan: FaultPlan, terraform: Running): Promi
       return true;
     case 'ctrl-c':
       return ctrlC(plan, terraform);
+    case 'destroy-whole':
+      return stopDestroy(plan, terraform, anchor.pid);
     case 'handler-sigkill':
       if (!alive(anchor.pid)) return false;
       process.kill(anchor.pid, 'SIGKILL');
@@ -199,7 +209,7 @@ export const faultedApply = async (stand: Stand, plan: FaultPlan): Promise<Injec
     TF_IN_AUTOMATION: '1',
     TF_INPUT: '0',
   };
-  const args = ['apply', '-auto-approve', '-no-color', '-lock-timeout=30s'];
+  const args = [plan.type === 'destroy-whole' ? 'destroy' : 'apply', '-auto-approve', '-no-color', '-lock-timeout=30s'];
   const terraform = startGroup(terraformBinary(), args, stand.project.stackDir, env);
   const delivered = plan.node === undefined ? deliver(stand, plan, terraform) : Promise.resolve(false);
   const timer = setTimeout(() => process.kill(-terraform.pid, 'SIGKILL'), EXIT_MS);

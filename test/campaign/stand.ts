@@ -65,15 +65,22 @@ const hiddenFilesUnder = (dir: string): string[] =>
         return entry.name.startsWith('.') ? [path] : [];
       });
 
-/** What a faulted apply may leave on this machine. */
-export const localDiffs = (stand: Stand): string[] => {
+/**
+ * Files a faulted run may leave on this machine: relay files, temp files. No plan can see them, so they are never a
+ * lie (round.ts), but a stand that holds one has not converged.
+ */
+export const leftovers = (stand: Stand): string[] => {
   const relay = join(stand.project.stackDir, '.terraform', 'cdktf-homelab-relay');
   const sockets = existsSync(relay) ? readdirSync(relay).map((name) => `${join(relay, name)} is left over`) : [];
-  const temps = hiddenFilesUnder(stand.runtimeDir).map((path) => `${path} is left over`);
+  return [...sockets, ...hiddenFilesUnder(stand.runtimeDir).map((path) => `${path} is left over`)];
+};
+
+/** What a faulted apply may leave on this machine. */
+export const localDiffs = (stand: Stand): string[] => {
   const running = handlersIn(stand.project.stackDir).map(
     (handler) => `a ${handler.domain} handler (${handler.verb}, pid ${handler.pid}) is still running`,
   );
-  return [...sockets, ...temps, ...running, ...stateDiffs(stand)];
+  return [...leftovers(stand), ...running, ...stateDiffs(stand)];
 };
 
 export const stateDiffs = (stand: Stand): string[] => {
@@ -86,12 +93,15 @@ export const stateDiffs = (stand: Stand): string[] => {
   }
 };
 
-/** Everything that differs from variant `v`, read from the targets' own APIs and files. */
-export const verify = async (stand: Stand, v: Variant): Promise<string[]> => {
+/**
+ * Everything that differs from variant `v`, read from the targets' own APIs and files; `hand` false leaves out the
+ * links of the instances enabled by hand (hostDiffs).
+ */
+export const verify = async (stand: Stand, v: Variant, hand = true): Promise<string[]> => {
   const { pve, cert, host, kube } = stand.targets;
   const [onPve, onHost, onKube] = await Promise.all([
     pveDiffs(pve, cert.cert, v).catch((error: Error) => [`PVE could not be read: ${error.message}`]),
-    hostDiffs(host, v).catch((error: Error) => [`the host could not be read: ${error.message}`]),
+    hostDiffs(host, v, hand).catch((error: Error) => [`the host could not be read: ${error.message}`]),
     kubeDiffs(kube.server, v).catch((error: Error) => [`the API server could not be read: ${error.message}`]),
   ]);
   return [...onPve, ...onHost, ...onKube, ...localDiffs(stand)];

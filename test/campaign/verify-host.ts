@@ -150,8 +150,12 @@ const handDiffs = async (host: SystemdHost): Promise<string[]> => {
   return diffs;
 };
 
-export const hostDiffs = async (host: SystemdHost, v: Variant): Promise<string[]> => {
+/**
+ * What differs on the host from `v`; with `hand` false, the hand-enabled instances' links are not looked at: a whole
+ * destroy removes the template, whose disable unlinks them too (README), until its user enables them again.
+ */
+export const hostDiffs = async (host: SystemdHost, v: Variant, hand = true): Promise<string[]> => {
   const diffs: string[] = [];
   for (const unit of units(v)) diffs.push(...(await unitDiffs(host, unit, v)));
-  return [...diffs, ...(await handDiffs(host)), ...(await strayDiffs(host, v))];
+  return [...diffs, ...(hand ? await handDiffs(host) : []), ...(await strayDiffs(host, v))];
 };
