@@ -5,7 +5,7 @@
  */
 
 import { digestOf } from '../src/core/canonical';
-import { RESTART_ON_DIR } from '../src/linux/unit-file';
+import { RESTART_ON_DIR } from '../src/linux/state-paths';
 
 /** How the bench app and terraform reach a systemd host: the app's variables and the key's. */
 export const unitHostEnv = (host: {

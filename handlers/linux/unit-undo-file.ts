@@ -4,6 +4,7 @@
  * the new one) over a hand's edit made after the write, and said it restored the host.
  */
 import { changedPaths, removeUnitStep, restoreStep, type UnitObject } from '../../src/linux/root-helper';
+import { KEPT_DIR } from '../../src/linux/state-paths';
 import { dropInPath } from '../../src/linux/systemd-drop-in';
 import { fileOf, unitOf } from '../../src/linux/unit-batch';
 import { parseRemoval } from '../../src/linux/unit-remove';
@@ -11,8 +12,6 @@ import type { HostShell } from './host-shell';
 import { relinkOf } from './unit-relink';
 import type { Track } from './unit-track';
 
-/** Where the root helper keeps the file a write replaced, root's alone (its KEPT), until the object's intent goes. */
-const KEPT_DIR = '/var/lib/cdktf-homelab/kept';
 const keptPath = (object: UnitObject): string =>
   object.sort === 'drop-in' ? `${KEPT_DIR}/drop-ins${dropInPath(object)}` : `${KEPT_DIR}/${object.name}`;
 

@@ -4,6 +4,7 @@
  * directories of the stacks' marks this login may not search. Names and contents travel as base64,
  * so no name or byte on the host can break the parse.
  */
+import { STATE_DIR } from '../linux/state-paths';
 
 export const UNIT_DIR = '/etc/systemd/system';
 
@@ -11,8 +12,6 @@ export const UNIT_DIR = '/etc/systemd/system';
 export const MAX_FILE_BYTES = 256 * 1024;
 
 const OWNED = '@@cdktf-homelab:owned';
-/** Where every stack's records, marks and intents live (unit-ownership.ts, unit-intent.ts). */
-export const STATE_DIR = '/var/lib/cdktf-homelab';
 
 /** The script (for `sh -s`); it reads only, and needs no privilege to list /etc/systemd/system. */
 export const listingScript = (): string =>

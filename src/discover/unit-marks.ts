@@ -4,9 +4,8 @@
  * fight the first, and one whose mark this login cannot read, since then whose it is cannot be told. A
  * mark naming a stack says which (issue 27): another stack than the one discover writes, or that one.
  */
-import { INTENT_DIR } from '../linux/unit-intent';
+import { DROP_IN_MARK_DIR, INTENT_DIR } from '../linux/state-paths';
 import type { LiveUnit } from '../linux/unit-control';
-import { DROP_IN_MARK_DIR } from '../linux/drop-in-path';
 import { markStackOf } from '../linux/unit-ownership';
 import type { ReadEntry } from '../linux/unit-read';
 import { markedBy, type Skipped } from './declaration';

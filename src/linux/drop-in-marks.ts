@@ -5,8 +5,8 @@
  * another reason took the unit live without it. Read in the plan's one round trip, from the marks' first lines.
  */
 import { destroyLeaves } from '../core/stack-id';
-import { INTENT_DIR, parseIntent, parseRecord } from './unit-intent';
-import { DROP_IN_MARK_DIR } from './drop-in-path';
+import { parseIntent, parseRecord } from './unit-intent';
+import { DROP_IN_MARK_DIR, INTENT_DIR } from './state-paths';
 
 /**
  * For each drop-in among the read's "$@" (the files it dates) whose mark or intent is there: `m` or `i`, the first 256

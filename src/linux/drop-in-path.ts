@@ -11,12 +11,5 @@ export interface DropInPlace {
   readonly name: string;
 }
 
-/**
- * Where the marks of the drop-ins this stack made live: the drop-in's own path below it (unit-ownership.ts). Here, a
- * leaf, so the traces' read (drop-in-traces.ts) names it without importing the ownership rules, which import it back
- * through the unit's live state (a circle of three files, farm-studio look at 36e9530).
- */
-export const DROP_IN_MARK_DIR = '/var/lib/cdktf-homelab/drop-ins';
-
 export const dropInDirectory = (dropIn: DropInPlace): string => `${dropIn.directory}/${dropIn.unit}.d`;
 export const dropInPath = (dropIn: DropInPlace): string => `${dropInDirectory(dropIn)}/${dropIn.name}.conf`;

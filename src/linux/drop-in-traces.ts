@@ -6,10 +6,7 @@
  * and its use clears them.
  */
 import type { HelperStep } from './root-helper';
-import { DROP_IN_MARK_DIR } from './drop-in-path';
-
-/** Where the helper keeps each trace: this directory, then the drop-in's path. */
-export const DROP_IN_TRACE_DIR = '/var/lib/cdktf-homelab/removed';
+import { DROP_IN_MARK_DIR, DROP_IN_TRACE_DIR } from './state-paths';
 
 /** What the apply's read found: each trace's stamp by path, and the drop-ins whose mark stays with their file gone. */
 export interface DropInRemovals {

@@ -12,6 +12,7 @@ import { ROOT_HELPER_FILES } from './root-helper-files';
 import { ROOT_HELPER_REQUEST } from './root-helper-request';
 import { ROOT_HELPER_STEPS } from './root-helper-steps';
 import { ROOT_HELPER_TRACES } from './root-helper-traces';
+import { STATE_DIR, STATE_FOLDERS } from './state-paths';
 import { helperDirsLines } from './unit-directories';
 
 /** Its opening comment: what it is, for whoever reads it on the host. */
@@ -44,11 +45,11 @@ IFS=' '
 NL='
 '
 ME=cdktf-homelab-root
-STATE=/var/lib/cdktf-homelab
-RECORDS=$STATE/restart-on
-MARKS=$STATE/drop-ins
-INTENTS=$STATE/intents
-KEPT=$STATE/kept
+STATE=${STATE_DIR}
+RECORDS=$STATE/${STATE_FOLDERS.restartOn}
+MARKS=$STATE/${STATE_FOLDERS.dropInMarks}
+INTENTS=$STATE/${STATE_FOLDERS.intents}
+KEPT=$STATE/${STATE_FOLDERS.kept}
 ADMIN=/etc/systemd/system
 TYPES='service socket device mount automount swap target path timer slice scope'
 ${helperDirsLines()}

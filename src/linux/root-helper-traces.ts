@@ -5,6 +5,7 @@
  * of the steps that run it; the text is sh, edited as in root-helper-script.ts (\\ for a backslash, \${ for an
  * expansion).
  */
+import { STATE_FOLDERS } from './state-paths';
 
 /**
  * The helper's verbs. `trace-drop-in` follows a drop-in's `remove-drop-in` in its destroy's request (the helper runs
@@ -14,7 +15,7 @@
  * before it, and no batch apply reads a trace of a unit gone, so nothing else would ever clear them.
  */
 export const ROOT_HELPER_TRACES = `\
-TRACES=$STATE/removed
+TRACES=$STATE/${STATE_FOLDERS.dropInTraces}
 STEPS="$STEPS trace-drop-in clear-drop-in-trace"
 v_trace_drop_in() {
   takes $# 5 'a directory, a unit and a drop-in name, and the ctime and device:inode of the file its destroy removed'

@@ -15,6 +15,7 @@ import {
   unitSectionProblems,
   valueProblems,
 } from './render-unit';
+import { RESTART_ON_DIR } from './state-paths';
 import { headerProblems } from './unit-headers';
 import { unitDirectoryRule } from './unit-name';
 
@@ -122,8 +123,5 @@ export const START_TIMEOUT_FIELDS = {
 
 export const unitPath = (unit: { readonly directory: string; readonly name: string }): string =>
   `${unit.directory}/${unit.name}`;
-
-/** Where apply records the restartOn digest it last acted on. */
-export const RESTART_ON_DIR = '/var/lib/cdktf-homelab/restart-on';
 
 export const restartOnPath = (unit: { readonly name: string }): string => `${RESTART_ON_DIR}/${unit.name}`;

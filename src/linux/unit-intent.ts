@@ -11,9 +11,7 @@
 import { STACK_ID } from '../core/stack-id';
 import { dropInPath, type DropInPlace } from './drop-in-path';
 import type { UnitObject } from './root-helper';
-
-/** Where the intents live: 0755, files 0644, like the records, so that a read login's plan sees them (issue 26). */
-export const INTENT_DIR = '/var/lib/cdktf-homelab/intents';
+import { INTENT_DIR } from './state-paths';
 
 /** A unit's or instance's intent. */
 export const unitIntentPath = (unit: { readonly name: string }): string => `${INTENT_DIR}/${unit.name}`;

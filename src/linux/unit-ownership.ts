@@ -12,7 +12,8 @@
  * reading stack's, and its object's next apply writes that stack into it.
  */
 import { destroyLeaves, leftByStack } from '../core/stack-id';
-import { DROP_IN_MARK_DIR, dropInPath, type DropInPlace } from './drop-in-path';
+import { dropInPath, type DropInPlace } from './drop-in-path';
+import { DROP_IN_MARK_DIR } from './state-paths';
 import type { LiveUnit } from './unit-control';
 
 /** The mark of `dropIn`, whose text the host read returns in the place of a unit's restartOn record. */

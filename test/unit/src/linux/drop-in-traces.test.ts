@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as traces from '../../../../src/linux/drop-in-traces';
-import { DROP_IN_MARK_DIR } from '../../../../src/linux/drop-in-path';
+import { DROP_IN_MARK_DIR, DROP_IN_TRACE_DIR } from '../../../../src/linux/state-paths';
 
-const { clearTraceStep, DROP_IN_TRACE_DIR, dropInAt, parseRemovedDropIns, REMOVED_DROP_INS, traceDropInStep } = traces;
+const { clearTraceStep, dropInAt, parseRemovedDropIns, REMOVED_DROP_INS, traceDropInStep } = traces;
 const DIR = '/etc/systemd/system';
 const dropIn = { directory: DIR, unit: 'a@.service', name: '10-v' };
 
