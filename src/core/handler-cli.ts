@@ -79,7 +79,7 @@ export const runHandler = async <S, T, C, R>(
         const query = parseJson(await io.stdin(), 'stdin');
         if (call.batch === 'recheck') io.out(JSON.stringify(await recheckBatch(domain, query, context)));
         else {
-          sweepRelay(io.env);
+          await sweepRelay(io.env, context.clock);
           const unread = (io.wholeDestroy ?? readInWholeDestroy)(io.env) ? WHOLE_DESTROY_UNREAD : undefined;
           io.out(JSON.stringify(await readBatch(domain, query, context, unread)));
         }

@@ -12,5 +12,6 @@ export * from './lead-signals';
 export * from './private-group';
 export * from './relay';
 export * from './run';
+export * from './stale-sockets';
 export * from './teardown';
 export * from './whole-destroy';

@@ -8,6 +8,7 @@ import { lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { digestOf } from '../canonical';
 import { HandlerError } from '../errors';
+import type { Clock } from '../clock';
 import type { DestroyItem, HandlerDomain, KindContext, Log, ObjectKind } from '../kind';
 import { destroyInput } from '../lifecycle-input';
 import { parseAs, parseJson } from '../parse';
@@ -16,6 +17,7 @@ import { isRecord } from '../records';
 import { ENV } from '../protocol';
 import { batched, gathering } from './batching';
 import { claimedFifo, sweep } from './fifo-lead';
+import { sweepSockets } from './stale-sockets';
 import { localPrivateGroup } from './private-group';
 import { leadHooks } from './hook-lead';
 import {
@@ -102,13 +104,16 @@ export const relayDirectory = (
 /**
  * Sweeps the relay folder, when there is one, at a plan's batch read: what a destroy killed at the wrong instant
  * left there (a leader's lock and FIFO, when a Ctrl-C came during its Node start, before its handlers were set:
- * lead-signals.ts; a teardown's outcomes, when Terraform and the teardown died together). A destroy's hooks sweep
+ * lead-signals.ts; a teardown's outcomes, when Terraform and the teardown died together; a SIGKILLed leader's
+ * socket: stale-sockets.ts). A destroy's hooks sweep
  * too, but an apply runs none; every plan and apply reads, so nothing of it outlives the next one. Never makes the
  * folder. Found by the fault campaign's `destroy-whole` rounds (test/campaign).
  */
-export const sweepRelay = (env: NodeJS.ProcessEnv): void => {
+export const sweepRelay = async (env: NodeJS.ProcessEnv, clock: Clock): Promise<void> => {
   const dir = relayDirectory(env, localPrivateGroup, false);
-  if (dir !== undefined) sweep(dir);
+  if (dir === undefined) return;
+  sweep(dir);
+  await sweepSockets(dir, clock);
 };
 
 /** One request of a destroy batch: the lines its hook prints, and why it failed, once it did. */

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { basename, join } from 'node:path';
 import { runHandler } from '../../../../src/core/handler-cli';
 import { destroyEnv } from '../../../support/run-handler';
 import { widgetDomain, type WidgetWorld } from './fake-domain';
@@ -199,6 +200,25 @@ describe('batch read sweeps what a killed destroy left in the relay folder', () 
     const { code } = await call(['batch', 'read'], query, { TF_DATA_DIR: data });
     expect(code).toBe(0);
     expect(readdirSync(relay)).toEqual([`linux.${process.pid}.in`]);
+  });
+
+  test("a SIGKILLed leader's socket goes (refused twice); a live leader's stays", async () => {
+    const relay = join(data, 'cdktf-homelab-relay');
+    mkdirSync(relay, { mode: 0o700 });
+    const stale = join(relay, `${'a'.repeat(24)}.sock`);
+    // A leader SIGKILLed while it listens: its socket file stays, nothing listens on it.
+    const leader = "require('net').createServer().listen(process.argv[1], () => process.kill(process.pid, 'SIGKILL'))";
+    expect(spawnSync(process.execPath, ['-e', leader, stale]).signal).toBe('SIGKILL');
+    const live = join(relay, `${'b'.repeat(24)}.sock`);
+    const server = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(live, resolve));
+    try {
+      expect(readdirSync(relay).sort()).toEqual([basename(stale), basename(live)]);
+      expect((await call(['batch', 'read'], query, { TF_DATA_DIR: data })).code).toBe(0);
+      expect(readdirSync(relay)).toEqual([basename(live)]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test('a data dir without a relay folder gets none', async () => {
