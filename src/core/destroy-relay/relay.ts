@@ -178,7 +178,7 @@ const inodeOf = (path: string): number | undefined => {
  * `serve`, and the socket removed however Node exits meanwhile: a run whose Terraform is gone exits at once
  * (handler-cli.ts, stop.ts) with its server open, and the socket stayed in the relay folder (found by the fault
  * campaign's `destroy-whole` rounds: terraform SIGKILLed, a drop-in's Node destroy leading; seed 5801, round 39).
- * A leader killed by a signal still leaves it: the next hook finds it refused and removes it.
+ * A leader killed by SIGKILL still leaves it: the next plan's read (stale-sockets.ts) or hook removes it.
  */
 const serveRemovingAtExit = async (server: Server, own: DestroyRequest, work: DestroyWork, options: RelayOptions) => {
   const inode = inodeOf(options.socket);

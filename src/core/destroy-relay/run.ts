@@ -105,9 +105,9 @@ export const relayDirectory = (
  * Sweeps the relay folder, when there is one, at a plan's batch read: what a destroy killed at the wrong instant
  * left there (a leader's lock and FIFO, when a Ctrl-C came during its Node start, before its handlers were set:
  * lead-signals.ts; a teardown's outcomes, when Terraform and the teardown died together; a SIGKILLed leader's
- * socket: stale-sockets.ts). A destroy's hooks sweep
- * too, but an apply runs none; every plan and apply reads, so nothing of it outlives the next one. Never makes the
- * folder. Found by the fault campaign's `destroy-whole` rounds (test/campaign).
+ * socket: stale-sockets.ts). A destroy's hooks sweep too, but an apply runs none; every plan and apply reads, so
+ * nothing of it outlives the next one. Never makes the folder. Found by the fault campaign's `destroy-whole` rounds
+ * (test/campaign).
  */
 export const sweepRelay = async (env: NodeJS.ProcessEnv, clock: Clock): Promise<void> => {
   const dir = relayDirectory(env, localPrivateGroup, false);
