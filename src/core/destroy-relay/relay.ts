@@ -5,12 +5,12 @@
  * hanging on a dead leader, and a failing or killed hook leaving a socket, a server, a session or another
  * hook's half-done destroy behind: every wait is bounded and the leader ends in one `finally`.
  */
-import { lstatSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { Clock } from '../clock';
 import { HandlerError } from '../errors';
 import { printableLine } from '../printable';
 import { isRecord } from '../records';
+import { inodeOf, removeIf } from './socket-file';
 
 /** What a hook hands over: its kind and the lifecycle's target and identity, as the hook read them. */
 export interface DestroyRequest {
@@ -156,23 +156,6 @@ const listen = (socket: string): Promise<Server | 'in-use' | 'unusable'> =>
     );
     server.listen(socket, () => resolve(server));
   });
-
-/** Removes the socket when it is still the file that was seen refused; another hook may have replaced it. */
-const removeIf = (socket: string, inode: number): void => {
-  try {
-    if (inodeOf(socket) === inode) unlinkSync(socket);
-  } catch {
-    // another hook removed it first
-  }
-};
-
-const inodeOf = (path: string): number | undefined => {
-  try {
-    return lstatSync(path).ino;
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * `serve`, and the socket removed however Node exits meanwhile: a run whose Terraform is gone exits at once

@@ -5,10 +5,11 @@
  * same file both times, has no server: a leader binds and listens in one call, so only that instant refuses a live
  * one, as relay.ts reasons when it takes a refused socket over. Every connect is bounded.
  */
-import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
+import { inodeOf, removeIf } from './socket-file';
 
 /** How long a connect may take before the socket counts as live (a Unix socket answers at once). */
 const CONNECT_MS = 1_000;
@@ -26,7 +27,7 @@ export const sweepSockets = async (dir: string, clock: Clock): Promise<void> => 
   const seen = await Promise.all(
     names.map(async (name) => {
       const path = join(dir, name);
-      const inode = inodeOf(path);
+      const inode = inodeOf(path, true);
       return { path, inode, refused: await refuses(path, clock) };
     }),
   );
@@ -55,20 +56,3 @@ const refuses = (path: string, clock: Clock): Promise<boolean> =>
     socket.once('connect', () => done(false));
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED'));
   });
-
-const inodeOf = (path: string): number | undefined => {
-  try {
-    const stat = lstatSync(path);
-    return stat.isSocket() ? stat.ino : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-const removeIf = (path: string, inode: number): void => {
-  try {
-    if (inodeOf(path) === inode) unlinkSync(path);
-  } catch {
-    // another sweep or hook removed it first
-  }
-};

@@ -58,9 +58,11 @@ describe('destroysWholeState', () => {
   });
 });
 
+/** A /proc/<pid>/stat line: its name, its parent and its start time in fields 2, 4 and 22. */
+const stat = (pid: number, comm: string, ppid: number, start = pid * 10) =>
+  `${pid} (${comm}) S ${ppid} ${Array.from({ length: 17 }, (_, i) => i + 5).join(' ')} ${start} 0 0`;
+
 describe('the run a hook is in', () => {
-  const stat = (pid: number, comm: string, ppid: number, start: number) =>
-    `${pid} (${comm}) S ${ppid} ${Array.from({ length: 17 }, (_, i) => i + 5).join(' ')} ${start} 0 0`;
   const procs: Record<number, { stat: string; cmdline: string }> = {
     300: { stat: stat(300, 'sh', 200, 9300), cmdline: 'sh\0hook.sh\0' },
     200: { stat: stat(200, 'sh', 100, 9200), cmdline: '/bin/sh\0-c\0sh hook.sh\0' },
@@ -100,8 +102,6 @@ describe('the run a hook is in', () => {
 });
 
 describe('whether a batch read runs in a destroy of the whole state', () => {
-  const stat = (pid: number, comm: string, ppid: number) =>
-    `${pid} (${comm}) S ${ppid} ${Array.from({ length: 17 }, (_, i) => i + 5).join(' ')} ${pid * 10} 0 0`;
   /** The read's parent, the external provider (pid 50), under Terraform (pid 40) run as `line`. */
   const tree = (line: string) => {
     const procs: Record<number, { stat: string; cmdline: string }> = {
