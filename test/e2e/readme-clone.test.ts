@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../support/ssh-client';
+import { freePort } from '../support/free-port';
 import { startSystemdHost, type SystemdHost } from '../support/systemd-host';
 import { terraformBinary } from '../support/toolchain';
 import { onThisMachine, readmeBlock, UserProject, withoutExports, words } from '../support/user-project';

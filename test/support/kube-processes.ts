@@ -7,9 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { freePort } from './free-port';
 import { kubeRequest } from './kube-http';
 
 /** A running etcd + kube-apiserver. Tokens are test-only secrets; `dir` holds the state and logs. */
@@ -35,15 +35,6 @@ export const kubeBinary = (name: 'etcd' | 'kube-apiserver') => {
   if (!fs.existsSync(file)) throw new Error(`kube test server: ${file} is missing; run \`${SETUP}\` first`);
   return file;
 };
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer().once('error', reject);
-    srv.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 
 interface Proc {
   readonly child: ChildProcess;

@@ -6,10 +6,10 @@
  */
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 const PG_ROOT = '/usr/lib/postgresql';
@@ -30,16 +30,6 @@ const binDir = (): string => {
   if (newest === undefined) throw new Error(`no PostgreSQL under ${PG_ROOT}: run bash scripts/setup-postgres.sh`);
   return join(PG_ROOT, newest, 'bin');
 };
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 export const startPostgres = async (): Promise<Postgres> => {
   const bin = binDir();

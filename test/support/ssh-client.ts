@@ -1,11 +1,10 @@
 /**
- * The test suites' own SSH client to a test host, apart from the handlers' (src/linux/ssh.ts): a free
- * loopback port, an ssh2 connection that refuses any host key but the pinned one, an exec that fails when
+ * The test suites' own SSH client to a test host, apart from the handlers' (src/linux/ssh.ts): an ssh2
+ * connection that refuses any host key but the pinned one, an exec that fails when
  * the command ends without an exit status, and key pairs made by OpenSSH's ssh-keygen.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import { Client } from 'ssh2';
 import { fingerprintOf, sameFingerprint } from './ssh-fingerprint';
 
@@ -13,17 +12,6 @@ export interface ExecResult {
   code: number;
   stdout: string;
   stderr: string;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** ssh2 connection that fails unless the server presents the pinned host key. */

@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from 'ssh2';
 import { cgroupDirs, memoryOf, removeCgroups, sweepDead } from './nspawn-cgroups';
-import { connectPinned, execOn, type ExecResult, freePort, generateKey } from './ssh-client';
+import { freePort } from './free-port';
+import { connectPinned, execOn, type ExecResult, generateKey } from './ssh-client';
 import { fingerprintOfKey } from './ssh-fingerprint';
 
 export interface SystemdHost {
