@@ -6,7 +6,7 @@
  * connection's local port comes from. Released, it stays free only until some connection on the machine is given it,
  * and that connection, or its TIME_WAIT for 60 s after, makes the server's later bind fail with EADDRINUSE. Measured
  * here (Linux, 32768-60999): a listen on a connected client's local port fails, and fails again after the client
- * closed. CI at 8eefd7a lost a systemd test host so: its ssh.service failed at boot on a port picked 40 s earlier
+ * closed. CI at 8eefd7a lost a systemd test host so: its ssh.service failed at boot on a port picked before the boot
  * (root-helper.test.ts, 14 tests). Below the range only servers that name their port take one, and the pick checks
  * that none holds it.
  */

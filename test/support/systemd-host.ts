@@ -1,7 +1,7 @@
 // Boots the cached Debian rootfs (scripts/setup-systemd-host.sh) under systemd-nspawn with sshd on
 // 127.0.0.1:<free port>, so systemd tests hit REAL systemctl semantics over ssh2 with a pinned host key,
 // and never leak a running container.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -53,6 +53,37 @@ export function cachedRootfs(): string {
   }
   return fs.realpathSync(path.join(current, 'rootfs'));
 }
+
+/** The container's init under nspawn's pid: the first systemd among its descendants, a few levels down. */
+const containerInit = (nspawnPid: number): number | undefined => {
+  let level = [nspawnPid];
+  for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+    const next: number[] = [];
+    for (const pid of level) {
+      const read = (file: string) => fs.readFileSync(`/proc/${pid}/${file}`, 'utf8').trim();
+      try {
+        if (depth > 0 && read('comm') === 'systemd') return pid;
+        next.push(...read(`task/${pid}/children`).split(/\s+/).filter(Boolean).map(Number));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    level = next;
+  }
+  return undefined;
+};
+
+/** ssh.service's journal inside the container, so a boot whose sshd failed says why; bounded at 5 s. */
+const sshJournal = (nspawnPid: number | undefined): string => {
+  const init = nspawnPid === undefined ? undefined : containerInit(nspawnPid);
+  if (init === undefined) return '(no container init found)';
+  const journal = ['journalctl', '-u', 'ssh.service', '-b', '--no-pager', '-n', '15', '-o', 'short-monotonic'];
+  try {
+    return execFileSync('nsenter', ['-t', String(init), '-m', '--', ...journal], { timeout: 5000, encoding: 'utf8' });
+  } catch (e) {
+    return `(journalctl failed: ${(e as Error).message.split('\n')[0]})`;
+  }
+};
 
 export interface SystemdHostOptions {
   /** Also put the container in a memory cgroup of its own, so memoryBytes() can read it. @default false */
@@ -191,6 +222,8 @@ export async function startSystemdHost(options: SystemdHostOptions = {}): Promis
         client = await connect();
       } catch (e) {
         last = `ssh: ${(e as Error).message}`;
+        if (/Failed to start ssh\.service/.test(consoleTail()))
+          throw new Error(`ssh.service failed at boot (${last})`, { cause: e });
         await sleep(100);
       }
     }
@@ -205,7 +238,8 @@ export async function startSystemdHost(options: SystemdHostOptions = {}): Promis
   } catch (e) {
     const msg =
       `systemd test host ${machine} on 127.0.0.1:${port} failed to start: ${(e as Error).message}\n` +
-      `--- last console lines (SYSTEMD_HOST_KEEP_DIR=1 keeps ${consoleLog}) ---\n${consoleTail()}`;
+      `--- last console lines (SYSTEMD_HOST_KEEP_DIR=1 keeps ${consoleLog}) ---\n${consoleTail()}\n` +
+      `--- ssh.service's journal ---\n${exit ? '(the container is gone)' : sshJournal(child.pid)}`;
     await stop();
     throw new Error(msg, { cause: e });
   }
