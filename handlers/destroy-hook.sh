@@ -1,14 +1,15 @@
-# cdktf-homelab's destroy hook: `sh destroy-hook.sh <bundle> <domain>`, the object in HOMELAB_* variables.
+# cdktf-homelab's destroy hook: `sh destroy-hook.sh <bundle> <domain> destroy`, the object in HOMELAB_* variables.
 # It hands the object to the leader of this stack's destroys (a Node process serving a FIFO in the private
 # relay folder, src/core/destroy-relay/fifo-lead.ts) and prints the outcome the leader writes back, so a
 # destroy costs a few execs instead of a Node start. With no live leader it becomes one, or runs the Node
 # hook itself (which destroys through the socket relay); every wait is bounded, a dead leader included.
-# POSIX sh only (dash, bash --posix): Terraform's local-exec runs /bin/sh.
+# POSIX sh only (dash, bash --posix): Terraform's local-exec runs `sh` as the hook's interpreter.
 bundle=$1
 domain=$2
 node_hook() { exec node "$bundle" "$HOMELAB_KIND" destroy; }
-# The Terraform run this hook is in, `<pid>.<start time>`: the nearest ancestor that is no shell (local-exec runs
-# `/bin/sh -c`, Terraform's child), as whole-destroy.ts finds it. Builtins only; none without /proc.
+# The Terraform run this hook is in, `<pid>.<start time>`, into `run`: the nearest ancestor that is no shell (a shell
+# the user's `sh` may be, or a `/bin/sh -c` between), as whole-destroy.ts finds it. Builtins only, and no subshell:
+# fails without /proc.
 run_of() {
   p=$PPID n=0
   while [ "$n" -le 4 ]; do
@@ -23,8 +24,7 @@ run_of() {
     case $c in
     sh | dash | bash | busybox) p=$2 n=$((n + 1)) ;;
     *)
-      eval "s=\${20}"
-      printf '%s.%s\n' "$p" "$s"
+      eval "run=\$p.\${20}"
       return 0
       ;;
     esac
@@ -36,16 +36,17 @@ run_of() {
 # decides). The apply resource is replaced at every apply that changes something: a Terraform run whose arguments
 # say no `destroy` ends here, without a Node start.
 if [ "${3-}" = teardown ]; then
-  run=$(run_of) || exit 0
+  run_of || exit 0
   case "$(tr '\0' ' ' <"/proc/${run%%.*}/cmdline" 2>/dev/null) ${TF_CLI_ARGS-} ${TF_CLI_ARGS_apply-}" in
   *destroy*) exec node "$bundle" batch teardown ;;
   esac
   exit 0
 fi
+# The request's fields, in its order (fifo-protocol.ts REQUEST_FIELDS).
+fields='HOMELAB_KIND HOMELAB_STACK HOMELAB_LIFECYCLE HOMELAB_TARGET HOMELAB_TARGET_LABEL HOMELAB_ADOPT HOMELAB_DECLARED'
 # Values are data: each set variable as NAME=value, NUL-terminated (an environment value holds no NUL).
 request() {
-  for name in HOMELAB_KIND HOMELAB_STACK HOMELAB_LIFECYCLE HOMELAB_TARGET HOMELAB_TARGET_LABEL HOMELAB_ADOPT \
-    HOMELAB_DECLARED; do
+  for name in $fields; do
     eval "isset=\${$name+x} value=\${$name-}"
     [ -n "$isset" ] && printf '%s=%s\0' "$name" "$value"
   done
@@ -70,23 +71,36 @@ fi
 case $(ls -ld -- "$data" "$dir" 2>/dev/null) in d????[!w]??[!w]*"
 "drwx------*) ;; *) node_hook ;; esac
 # In a destroy of the whole state the target's teardown may have removed this object already, in one run with the
-# target's others: its outcome waits under this run, named by the sha256 of this hook's request, in lines as a
-# leader answers (l<line>, then x<code>). Taken once: the file goes as it is read, and the run's folder with the last.
-run=$(run_of) && [ -d "$dir/done.$run" ] && digest=$(request | sha256sum 2>/dev/null) && {
-  done=$dir/done.$run/${digest%% *}
+# target's others: its outcome waits under this run, named by the object's lifecycle (HOMELAB_OBJECT), in lines: the
+# request it answers (q<NAME>=<value>, a line a set field, in the request's order), then as a leader answers
+# (l<line>, then x<code>). Taken once: the file goes as it is opened, and the run's folder with the last (rm -d, one
+# exec for both; a rm without -d leaves the folder to the next read's sweep). Read with builtins: no digest to compute
+# (a sha256sum and two subshells were 2.5 ms of a hook's 10, measured 2026-12-07). An outcome for another request
+# (a value with a newline never matches) or cut short says nothing: the leader destroys the object.
+taken() {
+  done=$1/$HOMELAB_OBJECT
   if [ -f "$done" ] && [ ! -L "$done" ] && { command exec 6<"$done"; } 2>/dev/null; then
-    rm -f "$done"
-    rmdir "$dir/done.$run" 2>/dev/null
-    while IFS= read -r line <&6; do
+    rm -df -- "$done" "$1" 2>/dev/null
+    [ ! -e "$done" ] || rm -f -- "$done"
+    for name in $fields; do
+      eval "isset=\${$name+x} value=\${$name-}"
+      [ -z "$isset" ] || { IFS= read -r line <&6 && [ "$line" = "q$name=$value" ]; } || break
+      name=
+    done
+    while [ -z "$name" ] && IFS= read -r line <&6; do
       case $line in
       l*) printf '%s\n' "${line#l}" >&2 ;;
       x[0-9] | x[0-9][0-9] | x[0-9][0-9][0-9]) exit "${line#x}" ;;
+      *) break ;;
       esac
     done
-    # An outcome cut short (a teardown killed as it wrote) says nothing: the leader destroys the object.
     exec 6<&-
   fi
 }
+case ${HOMELAB_OBJECT-} in
+'' | *[!A-Za-z0-9_-]*) ;;
+*) run_of && [ -d "$dir/done.$run" ] && taken "$dir/done.$run" ;;
+esac
 lock=$dir/$domain.lead
 req=$dir/h$$.req
 out=$dir/h$$.out

@@ -165,6 +165,8 @@ export class ManagedObject extends Construct {
             adopt,
             stack: stackIdOf(this),
             declared: declaredOf(props.identity, props.settings),
+            // A teardown lists only a lifecycle whose input is a literal (teardown.ts).
+            object: inState ? undefined : `${this.name}_lifecycle`,
           });
     this.lifecycle = new TerraformData(this, 'lifecycle', {
       // Terraform keeps the input as the lifecycle's creation recorded it, `found` included (ownership.ts).

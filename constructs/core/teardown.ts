@@ -27,7 +27,7 @@ export interface TeardownMember {
 }
 
 /**
- * What the teardown takes of an object: its hook's command, the target's fields and the object's, its lifecycle's
+ * What the teardown takes of an object: its hook's program, the target's fields and the object's, its lifecycle's
  * stored `input`; none for a kind that must keep its own order, or where the target or the input holds a Terraform
  * value (no literal to hand on: a lifecycle that records what the read found, as a metric server's does).
  */
@@ -40,7 +40,7 @@ export const teardownListing = (kind: string, hook: LocalExec | undefined, input
       fields[name] === undefined ? [] : [[name, fields[name]]],
     ),
   );
-  return { command: hook.command, shared, environment: fields, input };
+  return { interpreter: hook.interpreter, shared, environment: fields, input };
 };
 
 /** Variables written out, not one expression or a token for them. */
@@ -62,7 +62,10 @@ export class Teardown {
 
   constructor(
     private readonly stack: TerraformStack,
-    private readonly listing: { readonly command: string; readonly shared: Readonly<Record<string, string>> },
+    private readonly listing: {
+      readonly interpreter: LocalExec['interpreter'];
+      readonly shared: Readonly<Record<string, string>>;
+    },
   ) {}
 
   /** Lists `member`, of a kind whose destroys may run together with others' (KINDS' `tearsDown`). */
@@ -84,7 +87,7 @@ export class Teardown {
     const parts = this.parts();
     if (parts.length === 0) return undefined;
     const environment = { ...this.listing.shared, ...variables(parts) };
-    return { when: 'destroy', command: `${this.listing.command} teardown`, environment };
+    return { when: 'destroy', interpreter: this.listing.interpreter, command: 'teardown', environment };
   }
 
   /** The listed objects in parts, each within PART_BUDGET as estimated at synth. */

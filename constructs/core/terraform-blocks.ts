@@ -16,6 +16,8 @@ import {
 /** A local-exec provisioner, as Terraform JSON spells it. */
 export interface LocalExec {
   readonly when?: 'destroy';
+  /** The program and its first arguments, run with `command` as the last; `/bin/sh -c` when none. */
+  readonly interpreter?: readonly string[];
   readonly command: string;
   /** The variables, or one expression that evaluates to them (`${merge(...)}`). */
   readonly environment: Readonly<Record<string, string>> | string;

@@ -38,6 +38,11 @@ export const ENV = {
    * a kind whose identity holds settings (declared-identity.ts).
    */
   declared: 'HOMELAB_DECLARED',
+  /**
+   * The object's lifecycle name, under which a teardown leaves its outcome (destroy-relay/teardown.ts): set by the hook
+   * of an object a teardown may list; no part of the request.
+   */
+  object: 'HOMELAB_OBJECT',
 } as const;
 
 /**

@@ -2,9 +2,10 @@
  * A target's teardown (`batch teardown`): in a destroy of the whole state, the destroy hook of the target's batch apply
  * (constructs/core/teardown.ts), which Terraform destroys before every lifecycle it lists, removes all of their
  * objects in one run and leaves each one's outcome where that object's own destroy hook finds it (destroy-hook.sh):
- * under the Terraform run, by the digest of the exact request the hook would hand its leader. Each object's destroy
- * stays in the plan and fails alone (its hook prints the outcome and exits with its code), while the work is one run
- * where it was one per Terraform slot: 200 units took 23 runs of about 0.6 s (issue 30, 13.9x a bare destroy).
+ * under the Terraform run, by the object's lifecycle name, opened by the exact request the hook would hand its
+ * leader. Each object's destroy stays in the plan and fails alone (its hook prints the outcome and exits with its
+ * code), while the work is one run where it was one per Terraform slot: 200 units took 23 runs of about 0.6 s
+ * (issue 30, 13.9x a bare destroy).
  * It acts only when whole-destroy.ts proves every resource goes, and never fails the destroy itself: whatever it
  * cannot do, each object's hook does as before, finding no outcome.
  */
@@ -64,11 +65,16 @@ export const teardownObjects = (env: NodeJS.ProcessEnv): Listed => {
   return { objects, skipped };
 };
 
-/** The bytes of a hook's request file for `fields` (destroy-hook.sh `request`), whose sha256 names its outcome. */
-export const requestDigest = (fields: Readonly<Record<string, string>>): string =>
-  sha256Hex(
-    REQUEST_FIELDS.flatMap((name) => (fields[name] === undefined ? [] : [`${name}=${fields[name]}\0`])).join(''),
-  );
+/** A lifecycle name the hook may take as a file name (destroy-hook.sh checks the same). */
+const OUTCOME_NAME = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * An object's outcome as its hook reads it (destroy-hook.sh `taken`): the request it answers, a `q<NAME>=<value>` line
+ * a set field in the request's order, then the leader's reply lines. The hook compares each with its own fields.
+ */
+export const outcomeText = (fields: Readonly<Record<string, string>>, outcome: DestroyOutcome): string =>
+  REQUEST_FIELDS.flatMap((name) => (fields[name] === undefined ? [] : [`q${name}=${fields[name]}\n`])).join('') +
+  replyText(outcome);
 
 /** What the teardown may ask of the machine: the run it is in, and that run's arguments. */
 export interface TeardownPorts {
@@ -98,10 +104,10 @@ export const teardown = async <S, T, C, R>(
     const { objects: listed, skipped } = teardownObjects(context.env);
     // Made at the first outcome: a teardown stopped before it leaves nothing behind.
     const outcomes = await destroyAll(domain, context, listed, (object, outcome) => {
+      if (!OUTCOME_NAME.test(object.name)) return; // its hook finds none, and destroys it again: idempotent
       done ??= outcomesFolder(dir, run);
-      const digest = requestDigest(object.fields);
-      writeFileSync(join(done, `.${digest}`), replyText(outcome), { mode: 0o600 });
-      renameSync(join(done, `.${digest}`), join(done, digest));
+      writeFileSync(join(done, `.${object.name}`), outcomeText(object.fields, outcome), { mode: 0o600 });
+      renameSync(join(done, `.${object.name}`), join(done, object.name));
     });
     const failed = outcomes.filter(({ code }) => code !== 0).length;
     const left = skipped === 0 ? '' : `; ${skipped} part(s) whose code differs from the state left to their hooks`;

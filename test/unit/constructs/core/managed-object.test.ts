@@ -54,15 +54,20 @@ describe('ManagedObject', () => {
       {
         'local-exec': {
           when: 'destroy',
-          command: expect.stringMatching(
-            /^sh "assets\/homelab-destroy-hook\/[0-9A-F]+\/destroy-hook\.sh" ".*pve\.js" pve$/,
-          ),
+          interpreter: [
+            'sh',
+            expect.stringMatching(/^assets\/homelab-destroy-hook\/[0-9A-F]+\/destroy-hook\.sh$/),
+            expect.stringMatching(/^assets\/.*pve\.js$/),
+            'pve',
+          ],
+          command: 'destroy',
           environment: {
             HOMELAB_KIND: 'widget',
             HOMELAB_STACK: 'test',
             HOMELAB_LIFECYCLE: '${jsonencode(self.input)}',
             HOMELAB_TARGET: TARGET_TEXT,
             HOMELAB_TARGET_LABEL: 'pve',
+            HOMELAB_OBJECT: 'site_thing_lifecycle',
           },
         },
       },

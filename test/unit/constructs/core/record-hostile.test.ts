@@ -75,12 +75,17 @@ const localExecs = (json: Json): Json[] =>
 
 // The only commands a stack may run: a bundle of the stack's assets, then fixed words.
 const BUNDLE = String.raw`node "assets/homelab-handler-(pve|linux|kube)/[0-9A-F]+/(pve|linux|kube)\.js"`;
-const BUNDLE_PATH = String.raw`"assets/homelab-handler-(pve|linux|kube)/[0-9A-F]+/(pve|linux|kube)\.js"`;
-// A destroy hook: the shipped sh hook, a bundle and its domain's name (handlers/destroy-hook.sh); a target's teardown's
-// says `teardown` after them.
-const SH_SCRIPT = String.raw`sh "assets/homelab-destroy-hook/[0-9A-F]+/destroy-hook\.sh"`;
-const SH_HOOK = String.raw`${SH_SCRIPT} ${BUNDLE_PATH} (pve|linux|kube)( teardown)?`;
-const FIXED = new RegExp(String.raw`^(${BUNDLE} ("\$HOMELAB_KIND" apply|batch apply)|${SH_HOOK})$`);
+const FIXED = new RegExp(String.raw`^${BUNDLE} ("\$HOMELAB_KIND" apply|batch apply)$`);
+// A destroy hook, its interpreter and command as one argv: the shipped sh hook, a bundle, its domain's name
+// (handlers/destroy-hook.sh), then `destroy`, or `teardown` for a target's teardown.
+const SH_HOOK = new RegExp(
+  String.raw`^sh assets/homelab-destroy-hook/[0-9A-F]+/destroy-hook\.sh ` +
+    String.raw`assets/homelab-handler-(pve|linux|kube)/[0-9A-F]+/(pve|linux|kube)\.js ` +
+    String.raw`(pve|linux|kube) (destroy|teardown)$`,
+);
+/** A hook's program and arguments as one line: `command` alone, as `/bin/sh -c` runs it, or after its interpreter. */
+const argvOf = (hook: Json): string =>
+  hook.interpreter === undefined ? hook.command : [...hook.interpreter, hook.command].join(' ');
 
 const edit = (change: (record: Json) => void): void => {
   const record = JSON.parse(readFileSync(recordFile(), 'utf8'));
@@ -94,7 +99,9 @@ describe('every local-exec command', () => {
     const removed = localExecs(synth(false));
     expect(declared.length).toBeGreaterThanOrEqual(12);
     expect(removed.length).toBeGreaterThanOrEqual(8);
-    for (const hook of [...declared, ...removed]) expect(hook.command).toMatch(FIXED);
+    for (const hook of [...declared, ...removed]) {
+      expect(argvOf(hook)).toMatch(hook.interpreter === undefined ? FIXED : SH_HOOK);
+    }
     const kinds = new Set([...declared, ...removed].map((hook) => hook.environment.HOMELAB_KIND));
     // The batch applies (no kind), and every kind with a destroy hook (a fetch ask has nothing to destroy).
     expect([...kinds].sort()).toEqual([

@@ -14,7 +14,7 @@ import { SystemdDropIn } from '../../../../constructs/linux/systemd-drop-in';
 import { SystemdUnit } from '../../../../constructs/linux/systemd-unit';
 
 const KEY = 'SHA256:' + 'A'.repeat(43);
-type Exec = { command: string; when?: string; environment: Record<string, string> };
+type Exec = { interpreter?: string[]; command: string; when?: string; environment: Record<string, string> };
 type Data = Record<
   string,
   { input: Record<string, Record<string, string>>; provisioner: Array<{ 'local-exec': Exec }> }
@@ -47,7 +47,9 @@ describe('a target teardown', () => {
     const exec = apply?.provisioner[1]?.['local-exec'];
     const hook = (id: string) => data[`${id}_lifecycle`]?.provisioner[0]?.['local-exec'];
     expect(exec?.when).toBe('destroy');
-    expect(exec?.command).toBe(`${hook('a')?.command} teardown`);
+    expect([exec?.interpreter, exec?.command]).toEqual([hook('a')?.interpreter, 'teardown']);
+    expect(hook('a')?.command).toBe('destroy');
+    expect(hook('a')?.environment.HOMELAB_OBJECT).toBe('a_lifecycle');
     const { HOMELAB_STACK, HOMELAB_TARGET, HOMELAB_TARGET_LABEL } = hook('a')?.environment ?? {};
     const listed = (id: string, fields: Record<string, string>) => [
       `${id}_lifecycle`,

@@ -31,7 +31,8 @@ describe('ProxmoxNetworkInterface', () => {
     expect(JSON.parse(object).identity).toEqual(bridge);
     expect(found).toBe('${lookup(local.pve_found, "br", "")}');
     expect(data.br_lifecycle.lifecycle.ignore_changes).toEqual(['input']);
-    expect(data.br_lifecycle.provisioner[0]['local-exec'].command).toMatch(/destroy-hook\.sh" ".*pve\.js" pve$/);
+    const brHook = data.br_lifecycle.provisioner[0]['local-exec'];
+    expect([...brHook.interpreter, brHook.command].join(' ')).toMatch(/destroy-hook\.sh .*pve\.js pve destroy$/);
     expect(data.br_lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_KIND).toBe('network-interface');
   });
 
@@ -214,7 +215,8 @@ describe('ProxmoxNetworkApply', () => {
       pending: pendingOf('pve', 'net'),
     });
     expect(JSON.parse(data.net_lifecycle.input).identity).toEqual({ nodes: ['n3', 'n2'] });
-    expect(data.net_lifecycle.provisioner[0]['local-exec'].command).toMatch(/destroy-hook\.sh" ".*pve\.js" pve$/);
+    const netHook = data.net_lifecycle.provisioner[0]['local-exec'];
+    expect([...netHook.interpreter, netHook.command].join(' ')).toMatch(/destroy-hook\.sh .*pve\.js pve destroy$/);
     expect(data.net_lifecycle.provisioner[0]['local-exec'].environment.HOMELAB_KIND).toBe('network-apply');
   });
 

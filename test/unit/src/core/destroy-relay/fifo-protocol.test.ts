@@ -44,7 +44,7 @@ describe('requestFields', () => {
 // would have left a Repo's replaced lifecycle destroyed with its stored settings whenever a leader served it.
 test('the sh hook passes exactly the variables a request may hold', () => {
   const hook = readFileSync(join(__dirname, '../../../../../handlers/destroy-hook.sh'), 'utf8');
-  const passed = /for name in ([^;]*); do/
+  const passed = /^fields='([^']*)'$/m
     .exec(hook)?.[1]
     ?.split(/[\s\\]+/)
     .filter((name) => name !== '');

@@ -1,17 +1,17 @@
 /**
  * A target's teardown (teardown.ts) and the sh hook that takes its outcome (handlers/destroy-hook.sh): in a destroy of
- * the whole state it removes every listed object in one run and leaves each outcome under the run, by the digest of
- * the request the object's own hook makes (the same bytes in Node and in sh); the hook prints that outcome and exits
- * with its code, no leader and no Node start; outside such a destroy it removes nothing.
+ * the whole state it removes every listed object in one run and leaves each outcome under the run, by the object's
+ * lifecycle name, opened by the request the object's own hook makes (compared field by field in sh); the hook prints
+ * that outcome and exits with its code, no leader and no Node start; outside such a destroy it removes nothing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../../../src/core/clock';
 import {
-  requestDigest,
+  outcomeText,
   terraformJson,
   runKey,
   teardown,
@@ -33,6 +33,8 @@ const objectEnv = (id: string): Record<string, string> => ({
   HOMELAB_LIFECYCLE: lifecycle(id),
   ...shared,
 });
+/** What the object's own hook has: its request's fields, and its lifecycle's name. */
+const hookEnv = (id: string): Record<string, string> => ({ ...objectEnv(id), HOMELAB_OBJECT: `${id}_lifecycle` });
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** One part's two variables: the objects as the code has them, and the digest of their inputs as the state does. */
 const part = (index: number, ids: readonly string[], state = ids.map(stored)) => ({
@@ -73,7 +75,7 @@ const run = async (live: WidgetWorld, env: NodeJS.ProcessEnv, argv: string[]) =>
 const hook = (env: Record<string, string>) => {
   const bundle = join(data, 'bundle.js');
   writeFileSync(bundle, "process.stderr.write('node hook ran\\n'); process.exit(7);");
-  return spawnSync(SH, [...SH_ARGS, SCRIPT, bundle, 'widgets'], {
+  return spawnSync(SH, [...SH_ARGS, SCRIPT, bundle, 'widgets', 'destroy'], {
     env: { PATH: process.env.PATH, TF_DATA_DIR: data, ...env },
     encoding: 'utf8',
   });
@@ -110,12 +112,22 @@ describe('teardownObjects', () => {
     );
   });
 
-  test("a request's digest is the sha256 of the request file the sh hook writes for the same variables", () => {
-    const script = readFileSync(SCRIPT, 'utf8');
-    const request = /^request\(\) \{[\s\S]*?^\}$/m.exec(script)?.[0];
-    const env = { ...objectEnv('w"1\\ $x'), HOMELAB_ADOPT: 'true', HOMELAB_DECLARED: '{"name":"a b"}' };
-    const digest = execFileSync(SH, ['-c', `${request}\nrequest | sha256sum`], { env, encoding: 'utf8' });
-    expect(digest.split(' ')[0]).toBe(requestDigest(env));
+  test("an outcome opens with the request's set fields, in its order, each a line", () => {
+    const env = { ...objectEnv('w1'), HOMELAB_ADOPT: 'true' };
+    expect(outcomeText(env, { code: 3, lines: ['one', 'two'] })).toBe(
+      [
+        'qHOMELAB_KIND=widget',
+        'qHOMELAB_STACK=st',
+        `qHOMELAB_LIFECYCLE=${lifecycle('w1')}`,
+        'qHOMELAB_TARGET={"shelf":"a"}',
+        'qHOMELAB_TARGET_LABEL=a',
+        'qHOMELAB_ADOPT=true',
+        'lone',
+        'ltwo',
+        'x3',
+        '',
+      ].join('\n'),
+    );
   });
 });
 
@@ -134,20 +146,20 @@ describe('a teardown', () => {
     // A dead run's folder is swept; this run's holds an outcome per object.
     const done = `done.${runKey(thisRun ?? { pid: 0, start: '' })}`;
     expect(readdirSync(relay)).toEqual([done]);
-    expect(readdirSync(join(relay, done)).sort()).toEqual(ids.map((id) => requestDigest(objectEnv(id))).sort());
+    expect(readdirSync(join(relay, done)).sort()).toEqual(ids.map((id) => `${id}_lifecycle`).sort());
 
-    const taken = hook(objectEnv('w0'));
+    const taken = hook(hookEnv('w0'));
     expect([taken.status, taken.stderr]).toEqual([0, '']);
-    const failed = hook(objectEnv('stuck'));
+    const failed = hook(hookEnv('stuck'));
     expect([failed.status, failed.stderr]).toEqual([
       1,
       'widget destroy: Widget not removed: the server said: line two; Host: h1\n',
     ]);
-    expect(hook(objectEnv('w1')).status).toBe(0);
+    expect(hook(hookEnv('w1')).status).toBe(0);
     // Each outcome is taken once, and the last takes the run's folder with it.
     expect(readdirSync(relay)).toEqual([]);
     // No outcome for w2: its hook goes on to the leader's path (here the stand-in Node hook, which it became).
-    const alone = hook(objectEnv('w2'));
+    const alone = hook(hookEnv('w2'));
     expect([alone.status, alone.stderr]).toEqual([7, 'node hook ran\n']);
   });
 
@@ -193,5 +205,43 @@ describe('a teardown', () => {
       /^teardown of a stopped: .*HOMELAB_TEARDOWN_FIELDS_1.*; each object's destroy removes what it/,
     );
     expect(live.live.size).toBe(4);
+  });
+});
+
+describe("the sh hook's reading of an outcome", () => {
+  /** An outcome for `fields` under this run's folder, named `name`, as a teardown writes it. */
+  const leave = (name: string, fields: Record<string, string>, outcome = { code: 0, lines: ['gone'] }) => {
+    const done = join(relay, `done.${runKey(thisRun ?? { pid: 0, start: '' })}`);
+    mkdirSync(done, { recursive: true, mode: 0o700 });
+    writeFileSync(join(done, name), outcomeText(fields, outcome), { mode: 0o600 });
+    return done;
+  };
+  const NODE_HOOK = [7, 'node hook ran\n'];
+
+  test('takes the outcome of exactly its request, quotes, backslashes and dollars alike, and takes it once', () => {
+    const fields = { ...objectEnv('w"1\\ $x `y`'), HOMELAB_DECLARED: '{"name":"a b"}' };
+    const done = leave('w1_lifecycle', fields, { code: 4, lines: ['first', ' two  spaces '] });
+    const taken = hook({ ...fields, HOMELAB_OBJECT: 'w1_lifecycle' });
+    expect([taken.status, taken.stderr]).toEqual([4, 'first\n two  spaces \n']);
+    expect(existsSync(done)).toBe(false);
+  });
+
+  test.each([
+    ['a field of another value', { HOMELAB_LIFECYCLE: lifecycle('w2') }, {}],
+    ['a field the outcome has and the hook does not', { HOMELAB_ADOPT: 'true' }, {}],
+    ['a field the hook has and the outcome does not', {}, { HOMELAB_ADOPT: 'true' }],
+    ['a value with a newline, on both sides', { HOMELAB_DECLARED: 'a\nb' }, { HOMELAB_DECLARED: 'a\nb' }],
+  ])('leaves an outcome for another request (%s) to the leader', (_, inFile, inHook) => {
+    leave('w1_lifecycle', { ...objectEnv('w1'), ...inFile });
+    const ran = hook({ ...objectEnv('w1'), ...inHook, HOMELAB_OBJECT: 'w1_lifecycle' });
+    expect([ran.status, ran.stderr]).toEqual(NODE_HOOK);
+  });
+
+  test('never takes a name that is not a lifecycle name as a path, nor an outcome cut short', () => {
+    leave('w1_lifecycle', objectEnv('w1'));
+    const done = leave('x', objectEnv('w1'));
+    expect([hook({ ...objectEnv('w1'), HOMELAB_OBJECT: '../x' }).status, readdirSync(done).length]).toEqual([7, 2]);
+    writeFileSync(join(done, 'w1_lifecycle'), outcomeText(objectEnv('w1'), { code: 0, lines: [] }).replace('x0\n', ''));
+    expect(hook({ ...objectEnv('w1'), HOMELAB_OBJECT: 'w1_lifecycle' }).status).toBe(7);
   });
 });
