@@ -1,8 +1,10 @@
 /**
  * What the sh destroy hook itself costs (handlers/destroy-hook.sh), without Terraform or a target: this process
  * leads a domain whose destroy does nothing, and BENCH_HOOKS (200) hooks run through it under dash, one after
- * another and then 10 at a time as Terraform runs them; it prints wall time and the CPU the hooks and the
- * leader used, per object, beside the load. A Node hook cost about 160 ms of CPU (README, Limits).
+ * another and then 10 at a time as Terraform runs them; then as many hooks each take the outcome a teardown left
+ * them (a destroy of the whole state, this process playing Terraform's run). It prints wall time and the CPU the
+ * hooks and the leader used, per object, beside the load, and the loop's own cost (an empty script each). A Node
+ * hook cost about 160 ms of CPU (README, Limits).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { systemClock } from '../src/core/clock';
-import { claimedFifo, leadHooks, sharedDestroy } from '../src/core/destroy-relay';
+import { claimedFifo, leadHooks, outcomeText, runKey, sharedDestroy, terraformRun } from '../src/core/destroy-relay';
 import { defineKind, type HandlerDomain } from '../src/core/kind';
 
 const HOOKS = Number(process.env.BENCH_HOOKS ?? 200);
@@ -40,9 +42,12 @@ const hookEnv = (id: string) => ({
   HOMELAB_TARGET_LABEL: 'a',
 });
 
+/** The lifecycle name the hook `j` of round `i` takes its outcome by (set in the loop below). */
+const objectName = (i: number, j: number) => `o${i}_${j}_lifecycle`;
+
 /** Runs the hooks `at` a time in bash's `time`: its real, user and sys seconds (the hooks' CPU). */
-const timed = (data: string, at: number): Promise<number[]> => {
-  const hook = `dash '${SCRIPT}' /nonexistent bench || echo failed >&2`;
+const timed = (data: string, at: number, script = SCRIPT): Promise<number[]> => {
+  const hook = `HOMELAB_OBJECT=o\${i}_\${j}_lifecycle dash '${script}' /nonexistent bench destroy || echo failed >&2`;
   const loop = `for i in $(seq ${HOOKS / at}); do for j in $(seq ${at}); do ${hook} & done; wait; done`;
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', `TIMEFORMAT='%R %U %S'; time (${loop})`], {
@@ -57,6 +62,28 @@ const timed = (data: string, at: number): Promise<number[]> => {
       else resolve(figures);
     });
   });
+};
+
+const ms = (seconds: number) => ((seconds * 1000) / HOOKS).toFixed(2);
+
+/** The hooks of a destroy of the whole state: each takes the outcome a teardown left under this run, no leader. */
+const outcomes = async (data: string, at: number) => {
+  const run = terraformRun(process.pid);
+  if (run === undefined) throw new Error('the bench cannot read its own /proc entry');
+  const done = join(data, 'cdktf-homelab-relay', `done.${runKey(run)}`);
+  mkdirSync(done, { mode: 0o700, recursive: true });
+  for (let i = 1; i <= HOOKS / at; i += 1) {
+    for (let j = 1; j <= at; j += 1) {
+      writeFileSync(join(done, objectName(i, j)), outcomeText(hookEnv('x'), { code: 0, lines: ['gone'] }));
+    }
+  }
+  const load = loadavg()[0] ?? NaN;
+  const [real = NaN, user = NaN, sys = NaN] = await timed(data, at);
+  console.log(
+    `${HOOKS} hooks ${at} at a time, each taking a teardown's outcome: ${real.toFixed(2)} s wall ` +
+      `(${ms(real)} ms an object), hooks ${(user + sys).toFixed(2)} CPU-s (${ms(user + sys)} ms an object); ` +
+      `load ${load.toFixed(2)}`,
+  );
 };
 
 const main = async () => {
@@ -77,7 +104,6 @@ const main = async () => {
       const [real = NaN, user = NaN, sys = NaN] = await timed(data, at);
       await led;
       const leader = process.cpuUsage(cpu);
-      const ms = (seconds: number) => ((seconds * 1000) / HOOKS).toFixed(2);
       const leaderMs = ((leader.user + leader.system) / 1000 / HOOKS).toFixed(2);
       console.log(
         `${HOOKS} hooks ${at} at a time: ${real.toFixed(2)} s wall (${ms(real)} ms an object), hooks ` +
@@ -85,6 +111,10 @@ const main = async () => {
           `load ${load.toFixed(2)}`,
       );
     }
+    for (const at of [1, 10]) await outcomes(data, at);
+    // The loop's own cost: bash starting each dash, which runs an empty script.
+    const [real = NaN, user = NaN, sys = NaN] = await timed(data, 1, '/dev/null');
+    console.log(`${HOOKS} empty scripts 1 at a time: ${ms(real)} ms wall, ${ms(user + sys)} ms CPU an object`);
   } finally {
     rmSync(data, { recursive: true, force: true });
   }
