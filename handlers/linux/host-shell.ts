@@ -69,6 +69,8 @@ export interface SettleWait {
   readonly seconds: number;
   /** Where its journal lines go when it does not settle. */
   readonly log: Log;
+  /** Told the status it settled in, so a caller needs no read of its own after the wait. */
+  readonly settled?: (status: WaitStatus) => void;
 }
 
 export class HostShell {
@@ -228,6 +230,7 @@ export class HostShell {
         const verdict = settleOf(status, entry.wait.want);
         const done = verdict === 'settled' && (entry.confirmed || !FORKED_IS_ACTIVE.includes(status.type));
         if (done || verdict === 'failed' || (verdict !== 'settled' && now >= entry.deadline)) {
+          if (done) entry.wait.settled?.(status);
           outcomes.set(entry.wait.name, done ? undefined : await this.unsettled(entry.wait, status, verdict));
           pending.splice(pending.indexOf(entry), 1);
         } else {

@@ -132,6 +132,25 @@ describe('HostShell.settleAll, the waits of a batch together', () => {
     expect(host.elapsed()).toBe(3 * POLL_MS);
   });
 
+  test('a stop waited for tells each unit the state it settled in, so the caller reads none after', async () => {
+    const host = fakeHost({
+      'a.service': ['deactivating stop 1', 'inactive dead -'],
+      'b.service': ['deactivating stop 2', 'failed failed -'],
+      'c.service': ['deactivating stop 3'],
+    });
+    const told: string[] = [];
+    const waits = ['a.service', 'b.service', 'c.service'].map((name) => ({
+      name,
+      want: 'inactive' as const,
+      seconds: 1,
+      log: () => {},
+      settled: ({ activeState }: { activeState: string }) => void told.push(`${name} ${activeState}`),
+    }));
+    const outcomes = await host.shell.settleAll(waits);
+    expect(told).toEqual(['a.service inactive', 'b.service failed']);
+    expect(outcomes.get('c.service')?.message).toMatch(/^c.service did not become inactive/);
+  });
+
   test('a batch, one process asking for all its units at once, keeps looking every POLL_MS', async () => {
     const host = fakeHost({ 'x.service': ['inactive dead 124 simple'] }, '124 x.service start waiting\n');
     const outcomes = await host.shell.settleAll([{ name: 'x.service', want: 'active', seconds: 3, log: () => {} }]);
