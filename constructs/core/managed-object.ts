@@ -6,6 +6,7 @@
 import { Construct } from 'constructs';
 import type { TerraformValue } from '../../src/core/definition';
 import { ENV } from '../../src/core/protocol';
+import { tearsDown } from '../../src/core/registry';
 import type { Problem } from '../../src/core/rules';
 import { Lazy } from './cdk';
 import { digestText, jsonText, requirePlainIdentity } from './encode';
@@ -165,8 +166,8 @@ export class ManagedObject extends Construct {
             adopt,
             stack: stackIdOf(this),
             declared: declaredOf(props.identity, props.settings),
-            // A teardown lists only a lifecycle whose input is a literal (teardown.ts).
-            object: inState ? undefined : `${this.name}_lifecycle`,
+            // A teardown lists only a lifecycle whose input is a literal, of a kind it may take (teardown.ts).
+            object: inState || !tearsDown(props.kind) ? undefined : `${this.name}_lifecycle`,
           });
     this.lifecycle = new TerraformData(this, 'lifecycle', {
       // Terraform keeps the input as the lifecycle's creation recorded it, `found` included (ownership.ts).

@@ -67,7 +67,6 @@ describe('ManagedObject', () => {
             HOMELAB_LIFECYCLE: '${jsonencode(self.input)}',
             HOMELAB_TARGET: TARGET_TEXT,
             HOMELAB_TARGET_LABEL: 'pve',
-            HOMELAB_OBJECT: 'site_thing_lifecycle',
           },
         },
       },

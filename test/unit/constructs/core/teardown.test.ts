@@ -71,9 +71,14 @@ describe('a target teardown', () => {
     const pve = new ProxmoxCluster(stack, 'pve', { endpoints: ['https://n1:8006'] });
     new ProxmoxNetworkInterface(stack, 'br', { cluster: pve, node: 'n2', iface: 'vmbr1', type: 'bridge' });
     new ProxmoxMetricServer(stack, 'm', { cluster: pve, id: 'gr', type: 'graphite', server: '10.0.0.5', port: 2003 });
-    const apply = synth(stack).resource.terraform_data.pve_apply;
+    const data = synth(stack).resource.terraform_data;
+    const apply = data.pve_apply;
     expect(apply?.provisioner).toHaveLength(1);
     expect(apply?.input).not.toHaveProperty('teardown_0');
+    // No outcome is left for them, so their hooks are given no lifecycle name to find one by.
+    for (const id of ['br', 'm']) {
+      expect(data[`${id}_lifecycle`]?.provisioner[0]?.['local-exec'].environment).not.toHaveProperty('HOMELAB_OBJECT');
+    }
   });
 
   test('1000 units come in parts, each variable well within the 128 KiB Linux passes', () => {
