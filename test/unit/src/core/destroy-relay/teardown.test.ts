@@ -226,6 +226,19 @@ describe("the sh hook's reading of an outcome", () => {
     expect(existsSync(done)).toBe(false);
   });
 
+  test('with a rm that knows no -d takes the outcome once all the same; the folder waits for the sweep', () => {
+    const bin = join(data, 'bin');
+    mkdirSync(bin);
+    // A rm that refuses -d as an unknown option and removes nothing (a small rm may lack it); plain rm otherwise.
+    const refuse = `case "$1" in -*d*) echo "rm: invalid option -- 'd'" >&2; exit 1 ;; esac`;
+    const rm = `#!/bin/sh\n${refuse}\nexec /bin/rm "$@"\n`;
+    writeFileSync(join(bin, 'rm'), rm, { mode: 0o755 });
+    const done = leave('w1_lifecycle', objectEnv('w1'));
+    const env = { ...objectEnv('w1'), HOMELAB_OBJECT: 'w1_lifecycle', PATH: `${bin}:${process.env.PATH}` };
+    expect([hook(env).status, readdirSync(done)]).toEqual([0, []]);
+    expect(hook(env).status).toBe(7);
+  });
+
   test.each([
     ['a field of another value', { HOMELAB_LIFECYCLE: lifecycle('w2') }, {}],
     ['a field the outcome has and the hook does not', { HOMELAB_ADOPT: 'true' }, {}],
